@@ -1,0 +1,110 @@
+# flowgen — build, test, demo, bench.
+#
+#   make            build build/flowgen
+#   make test       install missing packages, build, run unit + e2e tests
+#   make demo       the NAT demo of SPEC §7 on a fresh machine
+#   make bench      performance runs (never part of make test)
+#   make fuzz       long fuzzing runs (clang, libFuzzer)
+#   make SAN=address,undefined ...   sanitizer build under build/san/
+#   V=1             show the full command lines
+
+PREFIX  ?= /usr/local
+CC      ?= cc
+PKGS     = libdpdk libedit yaml-0.1 ncursesw
+
+ifeq ($(SAN),)
+BUILD   := build
+SANFLAGS :=
+else
+BUILD   := build/san
+SANFLAGS := -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+
+Q := $(if $(V),,@)
+
+# DPDK's own warning set, plus -Wall -Wextra -Werror.
+WARN = -Wall -Wextra -Werror -Wformat=2 -Wformat-security \
+       -Wmissing-declarations -Wmissing-prototypes -Wnested-externs \
+       -Wold-style-definition -Wpointer-arith -Wsign-compare \
+       -Wstrict-prototypes -Wundef -Wwrite-strings \
+       -Wno-address-of-packed-member -Wno-packed-not-aligned \
+       -Wno-missing-field-initializers
+
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=gnu11 $(WARN) -Iinclude $(shell pkg-config --cflags $(PKGS)) \
+           -MMD -MP $(SANFLAGS) -DFG_VERSION=\"$(VERSION)\"
+LDLIBS  += $(shell pkg-config --libs $(PKGS)) -lm -lpthread
+LDFLAGS += $(SANFLAGS)
+
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+
+SRCS    := $(wildcard src/*.c)
+OBJS    := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS))
+LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
+UTESTS  := $(patsubst test/unit/%.c,$(BUILD)/unit/%,$(wildcard test/unit/test_*.c))
+
+.PHONY: all deps test unit e2e demo bench fuzz soak install clean format
+all: $(BUILD)/flowgen
+
+$(BUILD)/flowgen: $(OBJS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/libflowgen.a: $(LIBOBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/unit/%: test/unit/%.c $(BUILD)/libflowgen.a
+	@mkdir -p $(dir $@)
+	@echo "  UNIT    $@"
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libflowgen.a $(LDFLAGS) $(LDLIBS) -lcmocka
+
+unit: $(UTESTS)
+
+# Debian packages needed to build, test and run the lab.
+DEB_PKGS = build-essential pkg-config libdpdk-dev dpdk dpdk-dev libedit-dev \
+           libyaml-dev libncurses-dev libcmocka-dev iproute2 nftables \
+           conntrack tmux ethtool python3 clang iputils-ping procps netcat-openbsd
+deps:
+	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null \
+	   | grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "  DEPS    installing:" $$missing; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory all unit
+	$(Q)$(MAKE) --no-print-directory SAN=address,undefined unit
+	$(Q)test/run.sh
+
+demo: deps all
+	$(Q)examples/demo.sh
+
+bench: deps all
+	$(Q)test/bench/run.sh
+
+fuzz: deps
+	$(Q)test/fuzz/run.sh long
+
+soak: deps all
+	$(Q)test/soak.sh
+
+install: all
+	install -D -m 0755 $(BUILD)/flowgen $(DESTDIR)$(PREFIX)/bin/flowgen
+	install -D -m 0644 man/flowgen.8 $(DESTDIR)$(PREFIX)/share/man/man8/flowgen.8
+	install -D -m 0644 man/flowgen-profile.5 $(DESTDIR)$(PREFIX)/share/man/man5/flowgen-profile.5
+	install -d $(DESTDIR)$(PREFIX)/share/flowgen/profiles
+	install -m 0644 profiles/*.yaml $(DESTDIR)$(PREFIX)/share/flowgen/profiles/
+
+format:
+	clang-format -i src/*.c include/*.h test/unit/*.c
+
+clean:
+	rm -rf build
+
+-include $(OBJS:.o=.d)

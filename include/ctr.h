@@ -1,0 +1,60 @@
+/*
+ * ctr.h — the counter blocks each worker writes and the control thread reads.
+ *
+ * Every worker owns one struct ctr_worker (cache aligned, in an array indexed
+ * by the dense worker id). Only that worker writes it, with FG_CTR_ADD (a
+ * plain load and a relaxed store); readers use FG_CTR_GET. Counters are
+ * monotonic: "clear" is a baseline kept by the reader, never a write here.
+ * Gauges (values that go down) are kept apart in struct ctr_gauge.
+ */
+#ifndef FG_CTR_H
+#define FG_CTR_H
+
+#include <rte_common.h>
+
+#include "fg.h"
+
+/* Per worker, per port: what this worker sent and received on the port. */
+struct ctr_port {
+	uint64_t tx_pkts, tx_bytes;   /* handed to the NIC and accepted */
+	uint64_t rx_pkts, rx_bytes;   /* every frame polled */
+	uint64_t tx_queue_full;       /* frames the TX queue refused (dropped) */
+	uint64_t rx_bad;              /* malformed: truncated, bad checksum, bad length */
+	uint64_t rx_unknown;          /* well formed but not ours (no flow, other proto) */
+	uint64_t rx_arp, tx_arp;      /* ARP handled on the worker */
+	uint64_t rx_icmp, tx_icmp;    /* ICMP echo answered on the worker */
+	uint64_t punt, punt_drop;     /* frames passed up to control / dropped, ring full */
+	uint64_t mbuf_fail;           /* mbuf allocation failures */
+};
+
+/* Stateful flows, client role (initiator). */
+struct ctr_client {
+	uint64_t started, established, completed, failed;
+	uint64_t fail_no_reply, fail_reset, fail_retx, fail_table_full;
+	uint64_t tx_pkts, rx_pkts, tx_bytes, rx_bytes;
+	uint64_t retx;                /* TCP segments retransmitted */
+};
+
+/* Stateful flows, server role (responder). */
+struct ctr_server {
+	uint64_t accepted, completed, failed;
+	uint64_t tx_pkts, rx_pkts, tx_bytes, rx_bytes;
+	uint64_t translated, untranslated;
+	uint64_t retx;
+};
+
+struct ctr_gauge {
+	uint64_t active_client;       /* flows in the client table now */
+	uint64_t active_server;
+};
+
+struct ctr_worker {
+	struct ctr_port port[FG_MAX_PORTS];
+	struct ctr_client client;
+	struct ctr_server server;
+	uint64_t polls, busy_polls;   /* CPU utilisation: busy / all loop turns */
+	uint64_t tsc;                 /* rte_rdtsc() at the last publish */
+	struct ctr_gauge gauge;
+} __rte_cache_aligned;
+
+#endif
