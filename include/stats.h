@@ -1,0 +1,156 @@
+/*
+ * stats.h — statistics: aggregation of the workers' counter blocks and the
+ * NICs' counters, rates, the "clear" baseline, and the `stats` output
+ * (aligned text tables or one JSON object).
+ *
+ * Workers only ever write their own struct ctr_worker (ctr.h). A sampler
+ * thread on the control side sums the blocks every 100 ms, joins the NIC
+ * counters in, and keeps a short ring of samples; rates are the difference
+ * between two samples about one second apart divided by the measured
+ * interval, never a requested rate. "clear" stores a baseline that the
+ * reader subtracts; nothing is written back into a worker's block.
+ */
+#ifndef FG_STATS_H
+#define FG_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ctr.h"
+#include "fg.h"
+
+/* Sections of `stats` (flags -g -p -a -l); 0 means all. */
+enum stats_section {
+	STATS_G = 1 << 0, /* global */
+	STATS_P = 1 << 1, /* ports */
+	STATS_A = 1 << 2, /* stateful flows */
+	STATS_L = 1 << 3, /* latency */
+	STATS_ALL = STATS_G | STATS_P | STATS_A | STATS_L,
+};
+
+#define STATS_MAX_LAT 64     /* latency rows kept per snapshot */
+#define STATS_HIST 120       /* tx/rx pps history points (one per 0.5 s) */
+#define STATS_SAMPLE_MS 100  /* sampler period */
+#define STATS_FCS_BYTES 4    /* counted bytes exclude the FCS; bps add it */
+#define STATS_L1_BYTES 20    /* preamble + SFD + inter-frame gap */
+
+/* The NIC's own counters for one port (rte_eth_stats_get). */
+struct stats_nic {
+	uint64_t opackets, ipackets, obytes, ibytes;
+	uint64_t oerrors, ierrors, imissed;
+};
+
+/*
+ * Raw totals: the workers' blocks summed, plus the NICs' counters. All
+ * counters except the gauges are monotonic; `nic_ok[p]` says whether the
+ * NIC of port p answered rte_eth_stats_get.
+ */
+struct stats_raw {
+	struct ctr_port port[FG_MAX_PORTS];
+	struct ctr_client client;
+	struct ctr_server server;
+	uint64_t polls, busy_polls;
+	struct ctr_gauge gauge; /* not baselined */
+	struct stats_nic nic[FG_MAX_PORTS];
+	bool nic_ok[FG_MAX_PORTS];
+	uint64_t tsc; /* when this sample was taken (rte_rdtsc) */
+};
+
+/* One latency row, the fields of SPEC §6 "latency". */
+struct stats_lat_row {
+	char stream[32];
+	int port;
+	uint64_t tx, rx, lost, dup, ooo;
+	double min_us, avg_us, max_us, p50_us, p99_us, p999_us, jitter_us;
+};
+
+/* Optional providers; any member may be NULL. Called from control threads. */
+struct stats_hooks {
+	/* fill up to max rows, return how many (or <0 on error) */
+	int (*latency)(struct stats_lat_row *rows, int max);
+	/* server side: distinct translated source addresses and ports seen */
+	void (*nat)(uint64_t *distinct_addrs, uint64_t *distinct_ports);
+	/* link state; when absent rte_eth_link_get_nowait is used */
+	bool (*port_link)(int port, bool *up, uint32_t *speed_mbps);
+	/* called by stats_clear: modules with statistics of their own reset */
+	void (*clear)(void);
+};
+
+struct stats_port_snap {
+	bool link_up;
+	uint32_t speed_mbps;
+	bool from_nic; /* tx/rx pkts/bytes are the NIC's counters */
+	uint64_t tx_pkts, rx_pkts, tx_bytes, rx_bytes;
+	double tx_pps, rx_pps, tx_bps, rx_bps, tx_bps_l1, rx_bps_l1;
+	double line_util; /* tx L1 bps / link speed, % */
+	uint64_t oerrors, ierrors, imissed;
+	uint64_t rx_bad, rx_unknown, tx_queue_full, mbuf_fail;
+};
+
+struct stats_global {
+	double tx_pps, rx_pps, tx_bps, rx_bps, tx_bps_l1, rx_bps_l1;
+	uint64_t tx_pkts, rx_pkts;
+	double drop_rate; /* pps, tx_pps - rx_pps clipped at 0 */
+	double cpu_util;  /* %, busy polls / polls over the interval */
+	uint64_t active_flows;
+	double cps;
+	uint64_t queue_full;
+};
+
+struct stats_flows {
+	struct ctr_client client; /* baselined */
+	struct ctr_server server; /* baselined */
+	uint64_t active_client, active_server;
+	uint64_t distinct_addrs, distinct_ports;
+	double cps; /* rate of client.started */
+};
+
+struct stats_snap {
+	int nports;
+	double interval; /* seconds between the two samples of the rates */
+	struct stats_global g;
+	struct stats_port_snap port[FG_MAX_PORTS];
+	struct stats_port_snap total;
+	struct stats_flows flows;
+	int nlat;
+	struct stats_lat_row lat[STATS_MAX_LAT];
+};
+
+/* control: once at start-up, after the ports exist (DPDK ids 0..nports-1). */
+int stats_init(struct ctr_worker *workers, int nworkers, int nports,
+	       uint64_t tsc_hz);
+/* control: install optional providers (copied); NULL removes them. */
+void stats_set_hooks(const struct stats_hooks *h);
+/* control: start / stop the sampler thread (every STATS_SAMPLE_MS). */
+void stats_start(void);
+void stats_stop(void);
+/* control: baseline = now, NIC counters included; calls hooks->clear. */
+void stats_clear(void);
+/* control: the latest aggregate, baselined, with rates and hook data. */
+void stats_get(struct stats_snap *out);
+/* control: tx/rx pps history, oldest first; returns the number of points. */
+int stats_history(double *tx_pps, double *rx_pps, int max);
+/* control: print the sections (0 = all) as tables or one JSON object. */
+int stats_print(FILE *f, unsigned sections, bool json);
+
+/* pure: sum the workers' blocks (relaxed loads) into out (NIC part zeroed). */
+void stats_sum(const struct ctr_worker *w, int nworkers, int nports,
+	       struct stats_raw *out);
+/*
+ * pure: build a snapshot from the newest sample `now`, an older sample
+ * `prev` (rates over now->tsc - prev->tsc at tsc_hz; prev may be NULL: no
+ * rates), the baseline `base` (may be NULL) and per-port link state.
+ * Hook data (flows.distinct_*, lat) is left zero.
+ */
+void stats_compute(const struct stats_raw *now, const struct stats_raw *prev,
+		   const struct stats_raw *base, uint64_t tsc_hz, int nports,
+		   const bool *link_up, const uint32_t *speed_mbps,
+		   struct stats_snap *out);
+/* pure: write snapshot s as one JSON object (one line) / as text tables. */
+int stats_write_json(FILE *f, const struct stats_snap *s, unsigned sections);
+int stats_write_text(FILE *f, const struct stats_snap *s, unsigned sections);
+/* pure: "1.23 M" style scaling of v into buf (K/M/G/T, 1000-based). */
+const char *stats_fmt_si(char *buf, size_t len, double v, const char *unit);
+
+#endif
