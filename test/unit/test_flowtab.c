@@ -1,0 +1,339 @@
+/*
+ * test_flowtab.c — flow table: insert/lookup/delete against a shadow model,
+ * filling to capacity, ids with generation checks, iteration, the timing
+ * wheel (never early, bounded pops) and the memory figure per flow.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "flowtab.h"
+
+#define TICK 1000ull /* TSC cycles per wheel tick */
+
+static struct flowtab *mk(uint32_t n, uint32_t esz)
+{
+	struct flowtab_params p = {
+		.max_flows = n, .entry_size = esz, .tick_tsc = TICK, .wheel_slots = 256};
+	struct flowtab *t = flowtab_create(&p);
+
+	assert_non_null(t);
+	return t;
+}
+
+static void key_i(struct flowtab_key *k, uint32_t i)
+{
+	flowtab_key(k, 0xc6120001u + (i >> 16), 0xc6130001u, (uint16_t)(1024 + (i & 0xffff)), 4321,
+		    17, (i & 1) ? FLOWTAB_SERVER : FLOWTAB_CLIENT);
+}
+
+static uint64_t rng_state = 88172645463325252ull;
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static void test_params(void **state)
+{
+	struct flowtab_params p = {.max_flows = 0, .tick_tsc = TICK};
+
+	(void)state;
+	assert_null(flowtab_create(&p));
+	p.max_flows = 16;
+	p.tick_tsc = 1;
+	assert_null(flowtab_create(&p));
+	p.tick_tsc = TICK;
+	p.wheel_slots = 100; /* not a power of two */
+	assert_null(flowtab_create(&p));
+	p.max_flows = FLOWTAB_MAX_FLOWS + 1;
+	p.wheel_slots = 0;
+	assert_null(flowtab_create(&p));
+}
+
+static void test_basic(void **state)
+{
+	struct flowtab *t = mk(64, 64);
+	struct flowtab_key k, k2;
+	uint32_t idx, idx2;
+	char *st;
+
+	(void)state;
+	key_i(&k, 7);
+	assert_int_equal(flowtab_lookup(t, &k), FLOWTAB_NIL);
+	assert_int_equal(flowtab_insert(t, &k, &idx), 0);
+	assert_int_equal(flowtab_count(t), 1);
+	assert_int_equal(flowtab_lookup(t, &k), idx);
+	st = flowtab_state(t, idx);
+	for (int i = 0; i < 64; i++)
+		assert_int_equal(st[i], 0);
+	memset(st, 0xab, 64);
+	assert_int_equal(flowtab_insert(t, &k, &idx2), -EEXIST);
+	assert_int_equal(idx2, idx);
+	assert_memory_equal(flowtab_key_of(t, idx), &k, sizeof(k));
+
+	/* Same tuple, other side: a different flow. */
+	k2 = k;
+	k2.side = k.side == FLOWTAB_SERVER ? FLOWTAB_CLIENT : FLOWTAB_SERVER;
+	assert_int_equal(flowtab_lookup(t, &k2), FLOWTAB_NIL);
+	assert_int_equal(flowtab_insert(t, &k2, &idx2), 0);
+	assert_int_not_equal(idx2, idx);
+
+	flowtab_del(t, idx);
+	assert_int_equal(flowtab_lookup(t, &k), FLOWTAB_NIL);
+	assert_int_equal(flowtab_lookup(t, &k2), idx2);
+	assert_int_equal(flowtab_count(t), 1);
+	/* A reused entry starts with zeroed state. */
+	assert_int_equal(flowtab_insert(t, &k, &idx), 0);
+	st = flowtab_state(t, idx);
+	for (int i = 0; i < 64; i++)
+		assert_int_equal(st[i], 0);
+	flowtab_destroy(t);
+}
+
+/* Fill to exactly max_flows with random keys, then one more fails. */
+static void test_full(void **state)
+{
+	const uint32_t n = 1u << 16;
+	struct flowtab *t = mk(n, 8);
+	struct flowtab_key k;
+	uint32_t i, idx, *ids = calloc(n, sizeof(*ids));
+
+	(void)state;
+	for (i = 0; i < n; i++) {
+		flowtab_key(&k, (uint32_t)rnd(), (uint32_t)rnd(), (uint16_t)rnd(), (uint16_t)rnd(), 6,
+			    FLOWTAB_CLIENT);
+		assert_int_equal(flowtab_insert(t, &k, &idx), 0);
+		memcpy(flowtab_state(t, idx), &i, sizeof(i));
+		ids[i] = idx;
+	}
+	assert_int_equal(flowtab_count(t), n);
+	flowtab_key(&k, 1, 2, 3, 4, 6, FLOWTAB_CLIENT);
+	assert_int_equal(flowtab_insert(t, &k, &idx), -ENOSPC);
+	/* Every entry still found by its key, with its own state. */
+	for (i = 0; i < n; i++) {
+		uint32_t v;
+
+		assert_int_equal(flowtab_lookup(t, flowtab_key_of(t, ids[i])), ids[i]);
+		memcpy(&v, flowtab_state(t, ids[i]), sizeof(v));
+		assert_int_equal(v, i);
+	}
+	/* Free one, the new key fits. */
+	flowtab_del(t, ids[5]);
+	assert_int_equal(flowtab_insert(t, &k, &idx), 0);
+	free(ids);
+	flowtab_destroy(t);
+}
+
+/* Random insert/delete/lookup against a shadow model. */
+static void test_model(void **state)
+{
+	const uint32_t n = 4096, space = 8192;
+	struct flowtab *t = mk(n, 16);
+	uint32_t *model = malloc(space * sizeof(*model)); /* key i -> idx or NIL */
+	uint32_t live = 0;
+	struct flowtab_key k;
+
+	(void)state;
+	for (uint32_t i = 0; i < space; i++)
+		model[i] = FLOWTAB_NIL;
+	for (int it = 0; it < 200000; it++) {
+		uint32_t i = (uint32_t)(rnd() % space), idx;
+		int op = (int)(rnd() % 3);
+
+		key_i(&k, i);
+		if (op == 0) {
+			int rc = flowtab_insert(t, &k, &idx);
+
+			if (model[i] != FLOWTAB_NIL) {
+				assert_int_equal(rc, -EEXIST);
+				assert_int_equal(idx, model[i]);
+			} else if (live == n) {
+				assert_int_equal(rc, -ENOSPC);
+			} else {
+				assert_int_equal(rc, 0);
+				model[i] = idx;
+				live++;
+			}
+		} else if (op == 1) {
+			if (model[i] != FLOWTAB_NIL) {
+				flowtab_del(t, model[i]);
+				model[i] = FLOWTAB_NIL;
+				live--;
+			}
+		} else {
+			assert_int_equal(flowtab_lookup(t, &k), model[i]);
+		}
+		assert_int_equal(flowtab_count(t), live);
+	}
+	free(model);
+	flowtab_destroy(t);
+}
+
+static void test_ids(void **state)
+{
+	struct flowtab *t = mk(1000, 0);
+	struct flowtab_key k;
+	uint32_t idx, id, idx2;
+
+	(void)state;
+	key_i(&k, 1);
+	assert_int_equal(flowtab_insert(t, &k, &idx), 0);
+	id = flowtab_id(t, idx);
+	assert_int_equal(flowtab_at(t, id), idx);
+	flowtab_del(t, idx);
+	assert_int_equal(flowtab_at(t, id), FLOWTAB_NIL); /* gone */
+	key_i(&k, 2);
+	assert_int_equal(flowtab_insert(t, &k, &idx2), 0);
+	assert_int_equal(idx2, idx);                      /* slot reused ... */
+	assert_int_equal(flowtab_at(t, id), FLOWTAB_NIL); /* ... old id refused */
+	assert_int_not_equal(flowtab_id(t, idx2), id);
+	assert_int_equal(flowtab_at(t, flowtab_id(t, idx2)), idx2);
+	assert_int_equal(flowtab_at(t, 1023), FLOWTAB_NIL); /* out of range */
+	flowtab_destroy(t);
+}
+
+static void test_iterate(void **state)
+{
+	struct flowtab *t = mk(100, 0);
+	struct flowtab_key k;
+	uint32_t idx, cur = 0, seen = 0, i;
+	uint8_t mark[100] = {0};
+
+	(void)state;
+	for (i = 0; i < 50; i++) {
+		key_i(&k, i);
+		assert_int_equal(flowtab_insert(t, &k, &idx), 0);
+		if (i % 3 == 0)
+			flowtab_del(t, idx);
+	}
+	/* Delete while iterating too. */
+	while ((idx = flowtab_next(t, &cur)) != FLOWTAB_NIL) {
+		assert_int_equal(mark[idx], 0);
+		mark[idx] = 1;
+		seen++;
+		flowtab_del(t, idx);
+	}
+	assert_int_equal(seen, 50 - 17);
+	assert_int_equal(flowtab_count(t), 0);
+	flowtab_destroy(t);
+}
+
+static void test_timers(void **state)
+{
+	const uint32_t n = 2000;
+	struct flowtab *t = mk(n, 0);
+	uint64_t *deadline = calloc(n, sizeof(*deadline)), now = 5000000;
+	uint32_t out[16], idx, i, fired = 0;
+	struct flowtab_key k;
+
+	(void)state;
+	for (i = 0; i < n; i++) {
+		key_i(&k, i);
+		assert_int_equal(flowtab_insert(t, &k, &idx), 0);
+		assert_int_equal(idx, i);
+		/* Deadlines from 0 to ~3 wheel turns ahead. */
+		deadline[i] = now + rnd() % (3 * 256 * TICK);
+		flowtab_timer_arm(t, i, deadline[i]);
+	}
+	/* Re-arm some, cancel some. */
+	for (i = 0; i < n; i += 7) {
+		deadline[i] = now + rnd() % (600 * TICK);
+		flowtab_timer_arm(t, i, deadline[i]);
+	}
+	for (i = 3; i < n; i += 11) {
+		flowtab_timer_cancel(t, i);
+		deadline[i] = 0;
+	}
+	for (; now < 5000000 + 900 * TICK; now += rnd() % (3 * TICK)) {
+		unsigned got, j;
+
+		do {
+			got = flowtab_expire(t, now, out, 16);
+			assert_true(got <= 16);
+			for (j = 0; j < got; j++) {
+				assert_int_not_equal(deadline[out[j]], 0);
+				assert_true(deadline[out[j]] <= now);          /* never early */
+				assert_true(now - deadline[out[j]] < 6 * TICK); /* not late */
+				assert_false(flowtab_timer_armed(t, out[j]));
+				deadline[out[j]] = 0;
+				fired++;
+			}
+		} while (got == 16);
+	}
+	for (i = 0; i < n; i++)
+		assert_int_equal(deadline[i], 0);
+	assert_int_equal(fired, n - (n - 3 + 10) / 11);
+
+	/* A deadline in the past fires on the next call; delete cancels. */
+	flowtab_timer_arm(t, 1, now - 100 * TICK);
+	flowtab_timer_arm(t, 2, now + 10 * TICK);
+	flowtab_del(t, 2);
+	assert_int_equal(flowtab_expire(t, now + 20 * TICK, out, 16), 1);
+	assert_int_equal(out[0], 1);
+	/* A long stall: one call sees everything due. */
+	flowtab_timer_arm(t, 4, now + 30 * TICK);
+	assert_int_equal(flowtab_expire(t, now + 100000 * TICK, out, 16), 1);
+	assert_int_equal(out[0], 4);
+	free(deadline);
+	flowtab_destroy(t);
+}
+
+static void *ctr_alloc(size_t size, size_t align, void *arg)
+{
+	*(size_t *)arg += size;
+	return aligned_alloc(align, size);
+}
+
+static void ctr_release(void *p, void *arg)
+{
+	(void)arg;
+	free(p);
+}
+
+/* 1 M flows with a 64-byte state: <= 128 bytes per flow, all of it. */
+static void test_memory(void **state)
+{
+	size_t used = 0;
+	struct flowtab_params p = {.max_flows = 1u << 20,
+				   .entry_size = 64,
+				   .tick_tsc = TICK,
+				   .alloc = ctr_alloc,
+				   .release = ctr_release,
+				   .alloc_arg = &used};
+	struct flowtab *t;
+	struct flowtab_key k;
+	uint32_t idx;
+
+	(void)state;
+	assert_true(flowtab_mem_size(&p) <= 128ull * p.max_flows);
+	print_message("flowtab: %u flows x 64 B state = %zu B (%.1f B/flow)\n", p.max_flows,
+		      flowtab_mem_size(&p), (double)flowtab_mem_size(&p) / p.max_flows);
+	t = flowtab_create(&p);
+	assert_non_null(t);
+	assert_int_equal(used, flowtab_mem_size(&p));
+	key_i(&k, 3);
+	assert_int_equal(flowtab_insert(t, &k, &idx), 0);
+	assert_int_equal(flowtab_lookup(t, &k), idx);
+	flowtab_destroy(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_params), cmocka_unit_test(test_basic),
+		cmocka_unit_test(test_full),   cmocka_unit_test(test_model),
+		cmocka_unit_test(test_ids),    cmocka_unit_test(test_iterate),
+		cmocka_unit_test(test_timers), cmocka_unit_test(test_memory),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
