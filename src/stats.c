@@ -725,7 +725,8 @@ static void poll_links(void)
 		} else {
 			struct rte_eth_link l;
 
-			if (rte_eth_link_get_nowait((uint16_t)p, &l) == 0) {
+			if (rte_eth_dev_is_valid_port((uint16_t)p) &&
+			    rte_eth_link_get_nowait((uint16_t)p, &l) == 0) {
 				up = l.link_status == RTE_ETH_LINK_UP;
 				speed = l.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN
 						? 0
@@ -744,7 +745,8 @@ static void sample_into(struct stats_raw *r)
 	for (int p = 0; p < st.nports; p++) {
 		struct rte_eth_stats es;
 
-		if (rte_eth_stats_get((uint16_t)p, &es) != 0)
+		if (!rte_eth_dev_is_valid_port((uint16_t)p) ||
+		    rte_eth_stats_get((uint16_t)p, &es) != 0)
 			continue;
 		r->nic_ok[p] = true;
 		r->nic[p].opackets = es.opackets;

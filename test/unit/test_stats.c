@@ -1,0 +1,797 @@
+/*
+ * test_stats.c — statistics aggregation, baseline, rates and output.
+ *
+ * Writer threads hammer their own counter blocks with FG_CTR_ADD while
+ * readers (a direct stats_sum loop and the sampler thread behind
+ * stats_get) aggregate: sums must stay monotonic and the final totals be
+ * exact. The pure stats_compute is checked against hand-computed rates and
+ * baselines, and the JSON is parsed back to check every SPEC §6 field.
+ *
+ * Thread sanitizer run (also test/unit/tsan.sh):
+ *   clang -std=gnu11 -g -O1 -fsanitize=thread -Iinclude \
+ *     $(pkg-config --cflags libdpdk) -o build/tsan/test_stats \
+ *     test/unit/test_stats.c src/stats.c src/log.c \
+ *     $(pkg-config --libs libdpdk) -lcmocka -lpthread -lm
+ *   ./build/tsan/test_stats
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include <rte_cycles.h>
+
+#include "stats.h"
+
+#define NW 4
+#define NP 2
+#define ITERS 2000000
+#define HZ 1000000000ULL /* a made-up TSC frequency for pure tests */
+
+static struct ctr_worker workers[NW];
+static int writers_done;
+
+static void *writer(void *arg)
+{
+	struct ctr_worker *w = arg;
+
+	for (int i = 0; i < ITERS; i++) {
+		int p = i & 1;
+
+		FG_CTR_INC(w->port[p].tx_pkts);
+		FG_CTR_ADD(w->port[p].tx_bytes, 60);
+		FG_CTR_INC(w->port[p ^ 1].rx_pkts);
+		FG_CTR_INC(w->client.started);
+		FG_CTR_INC(w->polls);
+		if (i % 4 == 0)
+			FG_CTR_INC(w->busy_polls);
+		FG_CTR_SET(w->gauge.active_client, (uint64_t)(i % 100));
+	}
+	__atomic_add_fetch(&writers_done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void test_concurrent_sum(void **state)
+{
+	pthread_t t[NW];
+	struct stats_raw prev, cur;
+	struct stats_snap *snap = calloc(1, sizeof(*snap));
+	uint64_t last_started = 0, last_tx = 0;
+	int loops = 0;
+
+	(void)state;
+	assert_non_null(snap);
+	memset(workers, 0, sizeof(workers));
+	writers_done = 0;
+	assert_int_equal(stats_init(workers, NW, NP, HZ), 0);
+	stats_start();
+	memset(&prev, 0, sizeof(prev));
+	for (int i = 0; i < NW; i++)
+		assert_int_equal(
+			pthread_create(&t[i], NULL, writer, &workers[i]), 0);
+	while (__atomic_load_n(&writers_done, __ATOMIC_ACQUIRE) < NW) {
+		stats_sum(workers, NW, NP, &cur);
+		for (int p = 0; p < NP; p++) {
+			assert_true(cur.port[p].tx_pkts >= prev.port[p].tx_pkts);
+			assert_true(cur.port[p].tx_bytes >=
+				    prev.port[p].tx_bytes);
+			assert_true(cur.port[p].rx_pkts >= prev.port[p].rx_pkts);
+		}
+		assert_true(cur.client.started >= prev.client.started);
+		assert_true(cur.polls >= prev.polls);
+		prev = cur;
+		/* the sampler path too: stats_get from another thread */
+		stats_get(snap);
+		assert_true(snap->flows.client.started >= last_started);
+		last_started = snap->flows.client.started;
+		assert_true(snap->g.tx_pkts >= last_tx || snap->port[0].from_nic);
+		last_tx = snap->g.tx_pkts;
+		loops++;
+	}
+	for (int i = 0; i < NW; i++)
+		pthread_join(t[i], NULL);
+	stats_sum(workers, NW, NP, &cur);
+	for (int p = 0; p < NP; p++) {
+		assert_int_equal(cur.port[p].tx_pkts, NW * ITERS / 2);
+		assert_int_equal(cur.port[p].tx_bytes, 60ULL * NW * ITERS / 2);
+		assert_int_equal(cur.port[p].rx_pkts, NW * ITERS / 2);
+	}
+	assert_int_equal(cur.client.started, (uint64_t)NW * ITERS);
+	assert_int_equal(cur.polls, (uint64_t)NW * ITERS);
+	assert_int_equal(cur.busy_polls, (uint64_t)NW * ITERS / 4);
+	/* the gauge is the sum of each worker's last value */
+	assert_int_equal(cur.gauge.active_client, NW * ((ITERS - 1) % 100));
+	stats_stop();
+	stats_get(snap);
+	assert_int_equal(snap->flows.client.started, (uint64_t)NW * ITERS);
+	assert_int_equal(snap->g.active_flows, NW * ((ITERS - 1) % 100));
+	assert_true(loops > 0);
+	free(snap);
+}
+
+static void test_sum_ignores_ports_beyond_n(void **state)
+{
+	struct ctr_worker w[2];
+	struct stats_raw r;
+
+	(void)state;
+	memset(w, 0, sizeof(w));
+	w[0].port[0].tx_pkts = 3;
+	w[1].port[0].tx_pkts = 4;
+	w[1].port[1].tx_pkts = 9;
+	w[1].port[2].tx_pkts = 100; /* port 2 does not exist */
+	w[0].server.translated = 5;
+	w[1].server.translated = 6;
+	stats_sum(w, 2, 2, &r);
+	assert_int_equal(r.port[0].tx_pkts, 7);
+	assert_int_equal(r.port[1].tx_pkts, 9);
+	assert_int_equal(r.port[2].tx_pkts, 0);
+	assert_int_equal(r.server.translated, 11);
+	assert_false(r.nic_ok[0]);
+}
+
+static void test_baseline(void **state)
+{
+	struct stats_raw now, base;
+	struct stats_snap s;
+
+	(void)state;
+	memset(&now, 0, sizeof(now));
+	memset(&base, 0, sizeof(base));
+	now.port[0].tx_pkts = 1000;
+	now.port[0].tx_bytes = 60000;
+	now.port[0].tx_queue_full = 7;
+	now.client.started = 50;
+	now.client.fail_reset = 3;
+	now.server.translated = 40;
+	now.gauge.active_client = 12;
+	base.port[0].tx_pkts = 400;
+	base.port[0].tx_bytes = 24000;
+	base.port[0].tx_queue_full = 2;
+	base.client.started = 20;
+	base.client.fail_reset = 3;
+	base.server.translated = 10;
+	base.gauge.active_client = 99; /* gauges are never baselined */
+	/* NIC of port 1 counts; its counter went back (port reset) */
+	now.nic_ok[1] = base.nic_ok[1] = true;
+	now.nic[1].ipackets = 500;
+	base.nic[1].ipackets = 100;
+	now.nic[1].imissed = 5;
+	base.nic[1].imissed = 8;
+	now.nic[1].oerrors = 9;
+
+	stats_compute(&now, NULL, &base, HZ, 2, NULL, NULL, &s);
+	assert_int_equal(s.port[0].tx_pkts, 600);
+	assert_int_equal(s.port[0].tx_bytes, 36000);
+	assert_int_equal(s.port[0].tx_queue_full, 5);
+	assert_false(s.port[0].from_nic);
+	assert_true(s.port[1].from_nic);
+	assert_int_equal(s.port[1].rx_pkts, 400);
+	assert_int_equal(s.port[1].imissed, 0); /* clipped, not 2^64 - 3 */
+	assert_int_equal(s.port[1].oerrors, 9);
+	assert_int_equal(s.total.tx_pkts, 600);
+	assert_int_equal(s.g.rx_pkts, 400);
+	assert_int_equal(s.g.queue_full, 5);
+	assert_int_equal(s.flows.client.started, 30);
+	assert_int_equal(s.flows.client.fail_reset, 0);
+	assert_int_equal(s.flows.server.translated, 30);
+	assert_int_equal(s.flows.active_client, 12);
+	assert_int_equal(s.g.active_flows, 12);
+	/* no previous sample: no rates */
+	assert_true(s.g.tx_pps == 0 && s.interval == 0);
+
+	/* without a baseline the raw counters show */
+	stats_compute(&now, NULL, NULL, HZ, 2, NULL, NULL, &s);
+	assert_int_equal(s.port[0].tx_pkts, 1000);
+	assert_int_equal(s.flows.client.started, 50);
+}
+
+static void test_rates(void **state)
+{
+	struct stats_raw prev, now;
+	struct stats_snap s;
+	bool up[2] = {true, false};
+	uint32_t speed[2] = {1000, 10000};
+
+	(void)state;
+	memset(&prev, 0, sizeof(prev));
+	memset(&now, 0, sizeof(now));
+	prev.tsc = 5 * HZ;
+	now.tsc = 7 * HZ; /* two seconds later */
+	prev.port[0].tx_pkts = 100;
+	now.port[0].tx_pkts = 2100;      /* 1000 pps */
+	now.port[0].tx_bytes = 120000;   /* 60 B frames, 64 with the FCS */
+	now.port[1].rx_pkts = 1500;      /* 750 pps */
+	now.port[1].rx_bytes = 90000;
+	prev.client.started = 10;
+	now.client.started = 410;        /* 200 cps */
+	prev.polls = 1000;
+	now.polls = 3000;
+	prev.busy_polls = 100;
+	now.busy_polls = 600;            /* 25 % */
+	now.gauge.active_client = 30;
+	now.gauge.active_server = 31;
+
+	stats_compute(&now, &prev, NULL, HZ, 2, up, speed, &s);
+	assert_true(fabs(s.interval - 2.0) < 1e-9);
+	assert_true(fabs(s.port[0].tx_pps - 1000) < 1e-6);
+	/* (60000 B/s + 4 B FCS x 1000 pps) x 8 */
+	assert_true(fabs(s.port[0].tx_bps - 512000) < 1e-6);
+	assert_true(fabs(s.port[0].tx_bps_l1 - 672000) < 1e-6);
+	assert_true(fabs(s.port[0].line_util - 0.0672) < 1e-9);
+	assert_true(s.port[0].link_up);
+	assert_false(s.port[1].link_up);
+	assert_true(fabs(s.port[1].rx_pps - 750) < 1e-6);
+	assert_true(fabs(s.port[1].rx_bps - (45000 + 3000) * 8) < 1e-6);
+	assert_true(fabs(s.g.tx_pps - 1000) < 1e-6);
+	assert_true(fabs(s.g.rx_pps - 750) < 1e-6);
+	assert_true(fabs(s.g.drop_rate - 250) < 1e-6);
+	assert_true(fabs(s.g.cpu_util - 25) < 1e-9);
+	assert_true(fabs(s.g.cps - 200) < 1e-9);
+	assert_true(fabs(s.flows.cps - 200) < 1e-9);
+	assert_int_equal(s.g.active_flows, 31);
+	/* total line util over the summed speed: 672000 / 11e9 */
+	assert_true(fabs(s.total.line_util - 672000 / 11e9 * 100) < 1e-12);
+	/* counters show totals, rates show only the interval */
+	assert_int_equal(s.g.tx_pkts, 2100);
+
+	/* more received than sent: no negative drop rate */
+	now.port[1].rx_pkts = 9000;
+	stats_compute(&now, &prev, NULL, HZ, 2, up, speed, &s);
+	assert_true(s.g.drop_rate == 0);
+
+	/* same timestamp: no interval, no rates, no division by zero */
+	prev.tsc = now.tsc;
+	stats_compute(&now, &prev, NULL, HZ, 2, up, speed, &s);
+	assert_true(s.g.tx_pps == 0 && s.g.cpu_util == 0 && s.interval == 0);
+}
+
+static void test_nic_preferred_when_counting(void **state)
+{
+	struct stats_raw prev, now;
+	struct stats_snap s;
+
+	(void)state;
+	memset(&prev, 0, sizeof(prev));
+	memset(&now, 0, sizeof(now));
+	prev.tsc = 0;
+	now.tsc = HZ;
+	/* port 0: NIC answers but keeps no counters: workers' counters */
+	now.nic_ok[0] = prev.nic_ok[0] = true;
+	now.port[0].tx_pkts = 10;
+	now.port[0].tx_bytes = 600;
+	/* port 1: NIC counts, workers say something else: the NIC wins */
+	now.nic_ok[1] = prev.nic_ok[1] = true;
+	now.nic[1].opackets = 77;
+	now.nic[1].obytes = 7700;
+	now.port[1].tx_pkts = 80;
+	stats_compute(&now, &prev, NULL, HZ, 2, NULL, NULL, &s);
+	assert_false(s.port[0].from_nic);
+	assert_int_equal(s.port[0].tx_pkts, 10);
+	assert_true(fabs(s.port[0].tx_pps - 10) < 1e-9);
+	assert_true(s.port[1].from_nic);
+	assert_int_equal(s.port[1].tx_pkts, 77);
+	assert_int_equal(s.port[1].tx_bytes, 7700);
+	assert_true(fabs(s.port[1].tx_pps - 77) < 1e-9);
+	assert_int_equal(s.g.tx_pkts, 87);
+}
+
+/* ---- a small JSON parser: validates and collects key paths ------------ */
+
+#define MAXKEYS 512
+
+struct jp {
+	const char *p;
+	char keys[MAXKEYS][64];
+	int nkeys;
+	int objects_at_top;
+};
+
+static void jp_ws(struct jp *j)
+{
+	while (*j->p == ' ' || *j->p == '\n' || *j->p == '\t' || *j->p == '\r')
+		j->p++;
+}
+
+static int jp_value(struct jp *j, const char *path);
+
+static int jp_string(struct jp *j, char *out, size_t len)
+{
+	size_t n = 0;
+
+	if (*j->p != '"')
+		return -1;
+	j->p++;
+	while (*j->p && *j->p != '"') {
+		char c = *j->p++;
+
+		if ((unsigned char)c < 0x20)
+			return -1;
+		if (c == '\\') {
+			c = *j->p++;
+			if (c == 'u') {
+				for (int i = 0; i < 4; i++)
+					if (!isxdigit((unsigned char)*j->p++))
+						return -1;
+				c = '?';
+			} else if (!strchr("\"\\/bfnrt", c) || !c) {
+				return -1;
+			}
+		}
+		if (out && n + 1 < len)
+			out[n++] = c;
+	}
+	if (*j->p != '"')
+		return -1;
+	j->p++;
+	if (out)
+		out[n] = '\0';
+	return 0;
+}
+
+static int jp_number(struct jp *j)
+{
+	const char *s = j->p;
+
+	if (*j->p == '-')
+		j->p++;
+	if (!isdigit((unsigned char)*j->p))
+		return -1;
+	while (isdigit((unsigned char)*j->p))
+		j->p++;
+	if (*j->p == '.') {
+		j->p++;
+		if (!isdigit((unsigned char)*j->p))
+			return -1;
+		while (isdigit((unsigned char)*j->p))
+			j->p++;
+	}
+	if (*j->p == 'e' || *j->p == 'E') {
+		j->p++;
+		if (*j->p == '+' || *j->p == '-')
+			j->p++;
+		if (!isdigit((unsigned char)*j->p))
+			return -1;
+		while (isdigit((unsigned char)*j->p))
+			j->p++;
+	}
+	return j->p > s ? 0 : -1;
+}
+
+static void jp_key(struct jp *j, const char *path)
+{
+	for (int i = 0; i < j->nkeys; i++)
+		if (!strcmp(j->keys[i], path))
+			return;
+	if (j->nkeys < MAXKEYS)
+		snprintf(j->keys[j->nkeys++], sizeof(j->keys[0]), "%s", path);
+}
+
+static int jp_value(struct jp *j, const char *path)
+{
+	char key[64], sub[64];
+
+	jp_ws(j);
+	if (*j->p == '{') {
+		j->p++;
+		jp_ws(j);
+		if (*j->p == '}') {
+			j->p++;
+			return 0;
+		}
+		for (;;) {
+			jp_ws(j);
+			if (jp_string(j, key, sizeof(key)))
+				return -1;
+			if (snprintf(sub, sizeof(sub), "%s%s%s", path,
+				     *path ? "." : "", key) >= (int)sizeof(sub))
+				return -1;
+			jp_key(j, sub);
+			jp_ws(j);
+			if (*j->p++ != ':')
+				return -1;
+			if (jp_value(j, sub))
+				return -1;
+			jp_ws(j);
+			if (*j->p == ',') {
+				j->p++;
+				continue;
+			}
+			if (*j->p++ != '}')
+				return -1;
+			return 0;
+		}
+	}
+	if (*j->p == '[') {
+		j->p++;
+		jp_ws(j);
+		if (*j->p == ']') {
+			j->p++;
+			return 0;
+		}
+		if (snprintf(sub, sizeof(sub), "%s[]", path) >=
+		    (int)sizeof(sub))
+			return -1;
+		for (;;) {
+			if (jp_value(j, sub))
+				return -1;
+			jp_ws(j);
+			if (*j->p == ',') {
+				j->p++;
+				continue;
+			}
+			if (*j->p++ != ']')
+				return -1;
+			return 0;
+		}
+	}
+	if (*j->p == '"')
+		return jp_string(j, NULL, 0);
+	if (!strncmp(j->p, "true", 4) || !strncmp(j->p, "null", 4)) {
+		j->p += 4;
+		return 0;
+	}
+	if (!strncmp(j->p, "false", 5)) {
+		j->p += 5;
+		return 0;
+	}
+	return jp_number(j);
+}
+
+/* Parse exactly one object (and trailing white space) from text. */
+static int jp_parse(struct jp *j, const char *text)
+{
+	memset(j, 0, sizeof(*j));
+	j->p = text;
+	jp_ws(j);
+	if (*j->p != '{')
+		return -1;
+	if (jp_value(j, ""))
+		return -1;
+	jp_ws(j);
+	return *j->p ? -1 : 0;
+}
+
+static bool jp_has(const struct jp *j, const char *path)
+{
+	for (int i = 0; i < j->nkeys; i++)
+		if (!strcmp(j->keys[i], path))
+			return true;
+	return false;
+}
+
+/* Every field name of SPEC §6. */
+static const char *const spec_global[] = {
+	"tx_pps", "rx_pps", "tx_bps", "rx_bps", "tx_bps_l1", "tx_pkts",
+	"rx_pkts", "drop_rate", "cpu_util", "active_flows", "cps",
+	"queue_full",
+};
+static const char *const spec_port[] = {
+	"port", "link", "speed_mbps", "tx_pkts", "rx_pkts", "tx_bytes",
+	"rx_bytes", "tx_pps", "rx_pps", "tx_bps", "rx_bps", "line_util",
+	"oerrors", "ierrors", "imissed",
+};
+static const char *const spec_client[] = {
+	"started", "established", "completed", "failed", "active",
+	"fail_no_reply", "fail_reset", "fail_retx", "fail_table_full",
+	"tx_pkts", "rx_pkts", "tx_bytes", "rx_bytes",
+};
+static const char *const spec_server[] = {
+	"accepted", "completed", "active", "tx_pkts", "rx_pkts",
+	"translated", "untranslated", "distinct_src_addrs",
+	"distinct_src_ports",
+};
+static const char *const spec_lat[] = {
+	"stream", "port", "tx", "rx", "lost", "dup", "ooo", "min_us",
+	"avg_us", "max_us", "p50_us", "p99_us", "p999_us", "jitter_us",
+};
+
+static void check_names(const struct jp *j, const char *prefix,
+			const char *const *names, size_t n)
+{
+	char path[96];
+
+	for (size_t i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s.%s", prefix, names[i]);
+		if (!jp_has(j, path))
+			fail_msg("JSON lacks %s", path);
+	}
+}
+
+static char *json_of(const struct stats_snap *s, unsigned sections)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(stats_write_json(f, s, sections), 0);
+	fclose(f);
+	return buf;
+}
+
+static void fill_snap(struct stats_snap *s)
+{
+	struct stats_raw prev, now;
+	bool up[NP] = {true, true};
+	uint32_t speed[NP] = {10000, 10000};
+
+	memset(&prev, 0, sizeof(prev));
+	memset(&now, 0, sizeof(now));
+	now.tsc = HZ;
+	now.port[0].tx_pkts = 12345;
+	now.port[0].tx_bytes = 12345 * 60;
+	now.port[1].rx_pkts = 12000;
+	stats_compute(&now, &prev, NULL, HZ, NP, up, speed, s);
+	s->nlat = 2;
+	memset(s->lat, 0, 2 * sizeof(s->lat[0]));
+	snprintf(s->lat[0].stream, sizeof(s->lat[0].stream), "bulk");
+	s->lat[0].tx = 100;
+	s->lat[0].p999_us = 12.5;
+	/* a name that needs escaping and values JSON cannot carry */
+	snprintf(s->lat[1].stream, sizeof(s->lat[1].stream), "a\"b\\c\n");
+	s->lat[1].avg_us = NAN;
+	s->lat[1].max_us = INFINITY;
+	s->g.cpu_util = NAN;
+}
+
+static void test_json_fields(void **state)
+{
+	struct stats_snap *s = calloc(1, sizeof(*s));
+	struct jp *j = calloc(1, sizeof(*j));
+	char *txt;
+
+	(void)state;
+	assert_non_null(s);
+	assert_non_null(j);
+	fill_snap(s);
+	txt = json_of(s, 0);
+	if (jp_parse(j, txt))
+		fail_msg("invalid JSON: %s", txt);
+	assert_null(strstr(txt, "nan"));
+	assert_null(strstr(txt, "inf"));
+	/* one object on one line */
+	assert_ptr_equal(strchr(txt, '\n'), txt + strlen(txt) - 1);
+	check_names(j, "global", spec_global, FG_ARRAY_SIZE(spec_global));
+	check_names(j, "ports[]", spec_port, FG_ARRAY_SIZE(spec_port));
+	check_names(j, "flows.client", spec_client, FG_ARRAY_SIZE(spec_client));
+	check_names(j, "flows.server", spec_server, FG_ARRAY_SIZE(spec_server));
+	check_names(j, "latency[]", spec_lat, FG_ARRAY_SIZE(spec_lat));
+	assert_true(jp_has(j, "ports[].rx_bad"));
+	assert_true(jp_has(j, "ports[].tx_queue_full"));
+	assert_non_null(strstr(txt, "\"tx_pkts\":12345,"));
+	assert_non_null(strstr(txt, "\"stream\":\"a\\\"b\\\\c\\u000a\""));
+	free(txt);
+
+	/* -g -l: only those sections */
+	txt = json_of(s, STATS_G | STATS_L);
+	if (jp_parse(j, txt))
+		fail_msg("invalid JSON: %s", txt);
+	assert_true(jp_has(j, "global"));
+	assert_true(jp_has(j, "latency"));
+	assert_false(jp_has(j, "ports"));
+	assert_false(jp_has(j, "flows"));
+	free(txt);
+
+	/* empty state: no ports, no rows, still valid with every section */
+	memset(s, 0, sizeof(*s));
+	txt = json_of(s, 0);
+	if (jp_parse(j, txt))
+		fail_msg("invalid JSON: %s", txt);
+	check_names(j, "global", spec_global, FG_ARRAY_SIZE(spec_global));
+	check_names(j, "flows.server", spec_server, FG_ARRAY_SIZE(spec_server));
+	assert_true(jp_has(j, "ports") && jp_has(j, "latency"));
+	free(txt);
+	free(j);
+	free(s);
+}
+
+static int fake_lat(struct stats_lat_row *rows, int max)
+{
+	assert_true(max >= 1);
+	memset(rows, 0, sizeof(*rows));
+	snprintf(rows[0].stream, sizeof(rows[0].stream), "lat0");
+	rows[0].port = 1;
+	rows[0].rx = 42;
+	return 1;
+}
+
+static void fake_nat(uint64_t *addrs, uint64_t *ports)
+{
+	*addrs = 3;
+	*ports = 1000;
+}
+
+static bool fake_link(int port, bool *up, uint32_t *speed)
+{
+	*up = port == 0;
+	*speed = 25000;
+	return true;
+}
+
+static int clears;
+
+static void fake_clear(void)
+{
+	clears++;
+}
+
+/* Through the control API: clear baselines, hooks fill in, print works. */
+static void test_clear_and_print(void **state)
+{
+	struct ctr_worker *w = aligned_alloc(RTE_CACHE_LINE_SIZE,
+					     2 * sizeof(*w));
+	struct stats_snap *s = calloc(1, sizeof(*s));
+	struct stats_hooks h = {
+		.latency = fake_lat,
+		.nat = fake_nat,
+		.port_link = fake_link,
+		.clear = fake_clear,
+	};
+	struct jp *j = calloc(1, sizeof(*j));
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(w);
+	assert_non_null(s);
+	assert_non_null(j);
+	memset(w, 0, 2 * sizeof(*w));
+	assert_int_equal(stats_init(w, 2, NP, HZ), 0);
+	assert_int_equal(stats_init(w, -1, NP, HZ), -EINVAL);
+	assert_int_equal(stats_init(w, 2, FG_MAX_PORTS + 1, HZ), -EINVAL);
+	assert_int_equal(stats_init(w, 2, NP, HZ), 0);
+	stats_set_hooks(&h);
+	FG_CTR_ADD(w[0].port[0].tx_pkts, 100);
+	FG_CTR_ADD(w[1].port[1].rx_pkts, 90);
+	FG_CTR_ADD(w[1].client.completed, 5);
+	stats_get(s);
+	assert_int_equal(s->port[0].tx_pkts, 100);
+	assert_int_equal(s->port[1].rx_pkts, 90);
+	assert_true(s->port[0].link_up);
+	assert_false(s->port[1].link_up);
+	assert_int_equal(s->port[0].speed_mbps, 25000);
+	assert_int_equal(s->flows.distinct_addrs, 3);
+	assert_int_equal(s->flows.distinct_ports, 1000);
+	assert_int_equal(s->nlat, 1);
+	assert_int_equal(s->lat[0].rx, 42);
+
+	clears = 0;
+	stats_clear();
+	assert_int_equal(clears, 1);
+	stats_get(s);
+	assert_int_equal(s->port[0].tx_pkts, 0);
+	assert_int_equal(s->flows.client.completed, 0);
+	FG_CTR_ADD(w[1].port[0].tx_pkts, 7);
+	FG_CTR_ADD(w[0].client.completed, 2);
+	stats_get(s);
+	assert_int_equal(s->port[0].tx_pkts, 7);
+	assert_int_equal(s->g.tx_pkts, 7);
+	assert_int_equal(s->flows.client.completed, 2);
+	/* the workers' blocks were never written by clear */
+	assert_int_equal(w[0].port[0].tx_pkts, 100);
+
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(stats_print(f, 0, true), 0);
+	fclose(f);
+	if (jp_parse(j, buf))
+		fail_msg("invalid JSON: %s", buf);
+	check_names(j, "latency[]", spec_lat, FG_ARRAY_SIZE(spec_lat));
+	assert_non_null(strstr(buf, "\"distinct_src_ports\":1000"));
+	free(buf);
+
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(stats_print(f, 0, false), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "Global Statistics"));
+	assert_non_null(strstr(buf, "Port Statistics"));
+	assert_non_null(strstr(buf, "total"));
+	assert_non_null(strstr(buf, "opackets"));
+	assert_non_null(strstr(buf, "client"));
+	assert_non_null(strstr(buf, "server"));
+	assert_non_null(strstr(buf, "lat0"));
+	free(buf);
+
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(stats_print(f, STATS_P, false), 0);
+	fclose(f);
+	assert_null(strstr(buf, "Global Statistics"));
+	assert_non_null(strstr(buf, "Port Statistics"));
+	free(buf);
+
+	stats_set_hooks(NULL);
+	free(j);
+	free(s);
+	free(w);
+}
+
+/* The sampler keeps a history and measures rates by itself. */
+static void test_sampler_rates(void **state)
+{
+	struct ctr_worker *w = aligned_alloc(RTE_CACHE_LINE_SIZE, sizeof(*w));
+	struct stats_snap *s = calloc(1, sizeof(*s));
+	double tx[STATS_HIST], rx[STATS_HIST];
+	struct timespec t0, t1, d = {0, 10 * 1000 * 1000};
+	uint64_t c0, c1;
+	int n;
+
+	(void)state;
+	assert_non_null(w);
+	assert_non_null(s);
+	memset(w, 0, sizeof(*w));
+	/* measure the TSC against the monotonic clock */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	c0 = rte_rdtsc();
+	nanosleep(&(struct timespec){0, 200 * 1000 * 1000}, NULL);
+	c1 = rte_rdtsc();
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double secs = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+
+	assert_int_equal(stats_init(w, 1, 1, (uint64_t)((c1 - c0) / secs)), 0);
+	stats_start();
+	/* 10 frames every 10 ms = about 1000 pps for 1.5 s */
+	for (int i = 0; i < 150; i++) {
+		FG_CTR_ADD(w->port[0].tx_pkts, 10);
+		nanosleep(&d, NULL);
+	}
+	stats_get(s);
+	n = stats_history(tx, rx, STATS_HIST);
+	stats_stop();
+	/* sleeping overshoots, so the rate is at most 1000 and not far off */
+	assert_true(s->g.tx_pps > 500 && s->g.tx_pps < 1100);
+	assert_true(s->interval > 0.5 && s->interval < 1.2);
+	assert_true(n >= 2);
+	assert_true(tx[n - 1] > 500 && tx[n - 1] < 1100);
+	assert_true(rx[n - 1] == 0);
+	free(s);
+	free(w);
+}
+
+static void test_fmt_si(void **state)
+{
+	char b[32];
+
+	(void)state;
+	assert_string_equal(stats_fmt_si(b, sizeof(b), 999, "pps"),
+			    "999.00 pps");
+	assert_string_equal(stats_fmt_si(b, sizeof(b), 1500, "pps"),
+			    "1.50 Kpps");
+	assert_string_equal(stats_fmt_si(b, sizeof(b), 14880952, "pps"),
+			    "14.88 Mpps");
+	assert_string_equal(stats_fmt_si(b, sizeof(b), 1e10, "bps"),
+			    "10.00 Gbps");
+	assert_string_equal(stats_fmt_si(b, sizeof(b), NAN, "bps"),
+			    "0.00 bps");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_concurrent_sum),
+		cmocka_unit_test(test_sum_ignores_ports_beyond_n),
+		cmocka_unit_test(test_baseline),
+		cmocka_unit_test(test_rates),
+		cmocka_unit_test(test_nic_preferred_when_counting),
+		cmocka_unit_test(test_json_fields),
+		cmocka_unit_test(test_clear_and_print),
+		cmocka_unit_test(test_sampler_rates),
+		cmocka_unit_test(test_fmt_si),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
