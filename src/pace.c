@@ -1,0 +1,96 @@
+/*
+ * pace.c — set-up and control of the TSC pacer; the per-call work is the
+ * inline pace_due() in pace.h. Divisions happen here, never per packet.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "pace.h"
+
+/* max_delta: enough cycles to fill the slack from empty, plus one. */
+static void pace_limits(struct pace *p)
+{
+	unsigned __int128 d;
+
+	if (!p->inc) {
+		p->max_delta = UINT64_MAX;
+		return;
+	}
+	d = (p->slack_fp + ((unsigned __int128)1 << 64)) / p->inc + 1;
+	p->max_delta = d > UINT64_MAX ? UINT64_MAX : (uint64_t)d;
+}
+
+int pace_init(struct pace *p, uint64_t hz, uint32_t burst, uint32_t slack, uint64_t now_tsc)
+{
+	if (hz == 0 || burst == 0)
+		return -EINVAL;
+	if (slack == 0)
+		slack = burst;
+	if (slack < burst || slack > (1u << 30))
+		return -EINVAL;
+	memset(p, 0, sizeof(*p));
+	p->hz = hz;
+	p->burst = burst;
+	p->slack = slack;
+	p->slack_fp = (unsigned __int128)slack << 64;
+	/* Half an event of credit: over a period, rate events +-0.5 round. */
+	p->credit = (unsigned __int128)1 << 63;
+	p->last_tsc = now_tsc;
+	p->paused = true;
+	pace_limits(p);
+	return 0;
+}
+
+static void pace_accrue(struct pace *p, uint64_t now_tsc)
+{
+	/* Accrue without releasing: pace_due() with an unlimited burst. */
+	uint32_t burst = p->burst;
+	bool unpaced = p->unpaced;
+
+	p->burst = UINT32_MAX;
+	p->unpaced = false;
+	p->credit += (unsigned __int128)pace_due(p, now_tsc) << 64;
+	p->burst = burst;
+	p->unpaced = unpaced;
+}
+
+int pace_set_rate(struct pace *p, double rate, uint64_t now_tsc)
+{
+	double inc;
+
+	if (!(rate > 0) || !isfinite(rate))
+		return -EINVAL;
+	inc = rate / (double)p->hz * 18446744073709551616.0;
+	if (inc >= 18446744073709551615.0)
+		return -EINVAL;
+	pace_accrue(p, now_tsc);
+	p->run_inc = (uint64_t)inc;
+	if (p->run_inc == 0)
+		p->run_inc = 1;
+	if (!p->paused)
+		p->inc = p->run_inc;
+	pace_limits(p);
+	return 0;
+}
+
+void pace_set_max(struct pace *p, bool unpaced)
+{
+	p->unpaced = unpaced;
+}
+
+void pace_pause(struct pace *p, uint64_t now_tsc)
+{
+	pace_accrue(p, now_tsc);
+	p->paused = true;
+	p->inc = 0;
+	pace_limits(p);
+}
+
+void pace_resume(struct pace *p, uint64_t now_tsc)
+{
+	p->last_tsc = now_tsc;
+	p->paused = false;
+	p->inc = p->run_inc;
+	pace_limits(p);
+}
