@@ -1,0 +1,286 @@
+# lib.sh — shared helpers for the end-to-end scenarios in test/e2e/.
+#
+# Source it from a scenario (`. "$(dirname "$0")/lib.sh"`). Each scenario
+# reports individual checks with `check`, `check_eq`, `check_ge`, `pass` and
+# `fail`; each check prints one line `PASS name` or `FAIL name: reason` and
+# appends it to $FG_RESULTS, which test/run.sh counts. Run on its own, a
+# scenario prints its lines and exits 1 if any check failed.
+#
+# Lab helpers bring up the namespace lab of examples/lab.sh under names
+# unique to this process (fgt-PID / fgd-PID) and always tear it down on exit.
+# The namespace names are also written to $FG_RESULTS.ns so that test/run.sh
+# can remove them if the scenario is killed before its EXIT trap runs.
+
+FG_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+FG_BIN=${FG_BIN:-$FG_TOP/build/flowgen}
+FG_LAB=$FG_TOP/examples/lab.sh
+FG_RESULTS=${FG_RESULTS:-}
+FG_NFAIL=0
+FG_NPASS=0
+FG_TMP=$(mktemp -d "${TMPDIR:-/tmp}/fg-e2e.XXXXXX")
+FG_LAB_UP=no
+FG_EXIT_HOOKS=()
+
+# --- reporting -------------------------------------------------------------
+
+fg_record()
+{
+	local line=$1
+	echo "$line"
+	if [ -n "$FG_RESULTS" ]; then
+		echo "$line" >>"$FG_RESULTS"
+	fi
+}
+
+# pass NAME
+pass()
+{
+	FG_NPASS=$((FG_NPASS + 1))
+	fg_record "PASS $1"
+}
+
+# fail NAME REASON
+fail()
+{
+	FG_NFAIL=$((FG_NFAIL + 1))
+	# A reason stays on the result line: one check, one line.
+	fg_record "FAIL $1: $(printf '%s' "${2:-failed}" | tr '\n' ' ' | cut -c1-300)"
+}
+
+# check NAME CMD... : passes when CMD exits 0. CMD's output goes to
+# $FG_TMP/last.out (shown, shortened, in the failure reason).
+check()
+{
+	local name=$1 rc=0
+	shift
+	"$@" >"$FG_TMP/last.out" 2>&1 || rc=$?
+	if [ $rc -eq 0 ]; then
+		pass "$name"
+	else
+		fail "$name" "exit $rc from '$*': $(tail -n 3 "$FG_TMP/last.out")"
+	fi
+}
+
+# check_eq NAME EXPECTED ACTUAL
+check_eq()
+{
+	if [ "$2" == "$3" ]; then
+		pass "$1"
+	else
+		fail "$1" "expected '$2', got '$3'"
+	fi
+}
+
+# check_ge NAME ACTUAL MIN : integers, ACTUAL >= MIN
+check_ge()
+{
+	if [[ $2 =~ ^-?[0-9]+$ ]] && [ "$2" -ge "$3" ]; then
+		pass "$1"
+	else
+		fail "$1" "expected >= $3, got '$2'"
+	fi
+}
+
+# check_grep NAME PATTERN FILE : extended regexp, case-insensitive
+check_grep()
+{
+	if grep -Eiq -- "$2" "$3"; then
+		pass "$1"
+	else
+		fail "$1" "no line matching /$2/ in $(basename "$3"): $(head -c 300 "$3")"
+	fi
+}
+
+# check_nogrep NAME PATTERN FILE
+check_nogrep()
+{
+	if grep -Eiq -- "$2" "$3"; then
+		fail "$1" "unexpected line matching /$2/: $(grep -Ei -m1 -- "$2" "$3")"
+	else
+		pass "$1"
+	fi
+}
+
+# json_get FILE PATH : prints the value at a dotted path ("global.tx_pkts",
+# "ports.1.rx_pkts"); a file holding several JSON objects (one per line or
+# concatenated) is read as its last object. Exit 1 if the path is absent.
+json_get()
+{
+	python3 - "$1" "$2" <<-'EOF'
+		import json, sys
+		text = open(sys.argv[1]).read()
+		dec, objs, i = json.JSONDecoder(), [], 0
+		while True:
+		    j = text.find('{', i)
+		    if j < 0:
+		        break
+		    try:
+		        o, i = dec.raw_decode(text, j)
+		        objs.append(o)
+		    except ValueError:
+		        i = j + 1
+		if not objs:
+		    sys.exit(1)
+		v = objs[-1]
+		for k in sys.argv[2].split('.'):
+		    try:
+		        v = v[int(k)] if isinstance(v, list) else v[k]
+		    except (KeyError, IndexError, ValueError, TypeError):
+		        sys.exit(1)
+		print(json.dumps(v) if isinstance(v, (dict, list)) else v)
+	EOF
+}
+
+# count_lines FILE : non-empty lines
+count_lines()
+{
+	grep -c . "$1" 2>/dev/null || true
+}
+
+# --- clean-up --------------------------------------------------------------
+
+# at_exit CMD : run CMD (a string, eval'd) when the scenario exits
+at_exit()
+{
+	FG_EXIT_HOOKS+=("$1")
+}
+
+fg_cleanup()
+{
+	local rc=$? i
+	for ((i = ${#FG_EXIT_HOOKS[@]} - 1; i >= 0; i--)); do
+		eval "${FG_EXIT_HOOKS[$i]}" >/dev/null 2>&1 || true
+	done
+	if [ "$FG_LAB_UP" = yes ]; then
+		"$FG_LAB" down >/dev/null 2>&1 || true
+	fi
+	rm -rf "$FG_TMP"
+	if [ $FG_NFAIL -gt 0 ]; then
+		exit 1
+	fi
+	exit $rc
+}
+trap fg_cleanup EXIT
+trap 'exit 130' INT TERM
+
+# finish : the last line of a scenario
+finish()
+{
+	echo "# $(basename "$0"): $FG_NPASS passed, $FG_NFAIL failed"
+	[ $FG_NFAIL -eq 0 ]
+}
+
+# --- preconditions ---------------------------------------------------------
+
+is_root()
+{
+	[ "$(id -u)" -eq 0 ]
+}
+
+# need_root NAME... : if not root, every named check fails with the reason
+# and the scenario ends.
+need_root()
+{
+	is_root && return 0
+	local n
+	for n in "$@"; do
+		fail "$n" "needs root (network namespaces)"
+	done
+	exit 1
+}
+
+have_flowgen()
+{
+	[ -x "$FG_BIN" ]
+}
+
+# --- configs ---------------------------------------------------------------
+
+# fg_loop_cfg : path of a [loop, loop] config (no lab, no kernel)
+fg_loop_cfg()
+{
+	echo "$FG_TOP/test/data/e2e_loop.yaml"
+}
+
+# --- the lab ---------------------------------------------------------------
+
+# lab_up [nat|router|l3] : a private lab; sets NS_TST, NS_DUT and CFG
+lab_up()
+{
+	local flavour=${1:-nat}
+	need_root "lab up ($flavour)"
+	NS_TST=fgt-$$
+	NS_DUT=fgd-$$
+	export FG_NS_TST=$NS_TST FG_NS_DUT=$NS_DUT
+	if [ -n "$FG_RESULTS" ]; then
+		echo "$NS_TST $NS_DUT" >>"$FG_RESULTS.ns"
+	fi
+	FG_LAB_UP=yes
+	if ! "$FG_LAB" up "$flavour" >"$FG_TMP/lab.out" 2>&1; then
+		fail "lab up ($flavour)" "$(cat "$FG_TMP/lab.out")"
+		return 1
+	fi
+	# The lab's veths carry the same names in every lab instance (they live
+	# inside the namespaces), so examples/lab.yaml fits as it is.
+	CFG=$FG_TOP/examples/lab.yaml
+	return 0
+}
+
+lab_down()
+{
+	"$FG_LAB" down >/dev/null 2>&1 || true
+	FG_LAB_UP=no
+}
+
+# in_tst CMD... / in_dut CMD... : run in the lab's namespaces
+in_tst()
+{
+	ip netns exec "$NS_TST" "$@"
+}
+
+in_dut()
+{
+	ip netns exec "$NS_DUT" "$@"
+}
+
+# dut_mac IFACE : the MAC of a DUT interface as the kernel shows it
+dut_mac()
+{
+	ip netns exec "$NS_DUT" cat "/sys/class/net/$1/address"
+}
+
+tst_mac()
+{
+	ip netns exec "$NS_TST" cat "/sys/class/net/$1/address"
+}
+
+# fg ARGS... : flowgen inside the tester namespace with the lab config,
+# bounded by $FG_TIMEOUT seconds (default 60). stdout is line-buffered so
+# callers can watch its output file while it runs.
+fg()
+{
+	timeout -k 5 "${FG_TIMEOUT:-60}" \
+		ip netns exec "$NS_TST" stdbuf -oL -eL "$FG_BIN" -C "$CFG" "$@"
+}
+
+# fg_plain ARGS... : flowgen in the current namespace, no config added
+fg_plain()
+{
+	timeout -k 5 "${FG_TIMEOUT:-60}" stdbuf -oL -eL "$FG_BIN" "$@"
+}
+
+# wait_for PATTERN FILE SECONDS [PID] : until FILE holds a line matching
+# PATTERN; gives up early when process PID has ended
+wait_for()
+{
+	local pat=$1 file=$2 secs=${3:-20} pid=${4:-} i
+	for ((i = 0; i < secs * 5; i++)); do
+		grep -Eq -- "$pat" "$file" 2>/dev/null && return 0
+		if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
+			grep -Eq -- "$pat" "$file" 2>/dev/null
+			return
+		fi
+		sleep 0.2
+	done
+	return 1
+}

@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+#
+# run.sh — the single test driver behind `make test`.
+#
+# Runs, in order:
+#   1. every cmocka unit binary build/unit/test_* and build/san/unit/test_*;
+#      each cmocka test is one check, read from cmocka's own lines; a binary
+#      that crashes or fails without cmocka's summary counts as one failure;
+#   2. every scenario test/e2e/[0-9]*.sh, each under a timeout, each in its
+#      own process so that one that dies does not stop the others; their
+#      checks arrive through test/e2e/lib.sh in a results file;
+#   3. test/fuzz/run.sh short, if it exists (PASS/FAIL lines, or its own
+#      "N passed, N failed" line).
+# Prints PASS/FAIL per check and ends with exactly `N passed, N failed`;
+# exits 0 only when nothing failed.
+#
+# Environment: FG_E2E_TIMEOUT (seconds per scenario, default 300),
+# FG_UNIT_TIMEOUT (per unit binary, default 300), FG_ONLY (a glob limiting
+# the e2e scenarios, e.g. FG_ONLY='30_*').
+
+set -u
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+
+e2e_timeout=${FG_E2E_TIMEOUT:-300}
+unit_timeout=${FG_UNIT_TIMEOUT:-300}
+npass=0
+nfail=0
+work=$(mktemp -d "${TMPDIR:-/tmp}/fg-run.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+say_pass()
+{
+	npass=$((npass + 1))
+	echo "PASS $1"
+}
+
+say_fail()
+{
+	nfail=$((nfail + 1))
+	echo "FAIL $1: $2"
+}
+
+# Unit binaries: per-test PASS/FAIL from "[ RUN ] x" followed by "[ OK ] x"
+# or "[ FAILED ] x"; the counts come from the "[  PASSED  ] N test(s)." and
+# "[  FAILED  ] N test(s)" summary lines (several groups add up).
+run_unit()
+{
+	local bin=$1 tag out rc=0 p f seen
+	tag=${bin#build/}
+	out=$work/unit.out
+	# The outer redirection hides the shell's "Aborted" job notice; the
+	# binary's own output is in $out.
+	(timeout -k 5 "$unit_timeout" "$bin" >"$out" 2>&1; exit $?) 2>/dev/null || rc=$?
+	awk -v tag="$tag" '
+		/^\[ RUN      \] / { cur = substr($0, 14); next }
+		/^\[       OK \] / { n = substr($0, 14); if (n == cur) print "PASS " tag ": " n; cur = ""; next }
+		/^\[  FAILED  \] / { n = substr($0, 14); if (n == cur) print "FAIL " tag ": " n; cur = ""; next }
+		/^\[  SKIPPED \] / { n = substr($0, 14); if (n == cur) print "SKIP " tag ": " n; cur = ""; next }
+	' "$out" | tee "$work/unit.lines"
+	p=$(sed -n 's/^\[  PASSED  \] \([0-9][0-9]*\) test(s)\..*/\1/p' "$out" | awk '{s += $1} END {print s + 0}')
+	f=$(sed -n 's/^\[  FAILED  \] \([0-9][0-9]*\) test(s).*/\1/p' "$out" | awk '{s += $1} END {print s + 0}')
+	seen=$(grep -c '^\[==========\] .* test(s) run\.' "$out")
+	if [ "$seen" -eq 0 ]; then
+		# No summary (a crash): count the tests that did report.
+		p=$(grep -c '^PASS ' "$work/unit.lines")
+		f=$(grep -c '^FAIL ' "$work/unit.lines")
+	fi
+	npass=$((npass + p))
+	nfail=$((nfail + f))
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		say_fail "$tag" "timed out after ${unit_timeout}s"
+	elif [ "$seen" -eq 0 ]; then
+		say_fail "$tag" "no cmocka summary (exit $rc): $(tail -n 3 "$out" | tr '\n' ' ')"
+	elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		say_fail "$tag" "exit $rc with no failed test reported: $(tail -n 3 "$out" | tr '\n' ' ')"
+	fi
+	if [ "$f" -gt 0 ]; then
+		# Show cmocka's reasons for the failures.
+		grep -E '^\[  ERROR   \]|error:|Failure!' "$out" | head -n 20 | sed 's/^/    /'
+	fi
+}
+
+echo "== unit tests"
+shopt -s nullglob
+for bin in build/unit/test_* build/san/unit/test_*; do
+	case "$bin" in
+	*.d | *.o) continue ;;
+	esac
+	[ -f "$bin" ] && [ -x "$bin" ] || continue
+	run_unit "$bin"
+done
+
+# Scenarios: their lines are already printed as they run; the results file
+# is what gets counted.
+remove_leftover_ns()
+{
+	local f=$1 ns
+	[ -f "$f" ] || return 0
+	for ns in $(cat "$f"); do
+		if ip netns list 2>/dev/null | awk '{print $1}' | grep -qx -- "$ns"; then
+			ip netns del "$ns" 2>/dev/null || true
+		fi
+	done
+}
+
+echo "== end-to-end scenarios"
+for s in test/e2e/[0-9]*.sh; do
+	name=$(basename "$s")
+	# shellcheck disable=SC2254
+	case "$name" in
+	${FG_ONLY:-*}) ;;
+	*) continue ;;
+	esac
+	res=$work/$name.results
+	: >"$res"
+	echo "-- $name"
+	rc=0
+	t0=$(date +%s)
+	(FG_RESULTS=$res timeout -k 10 "$e2e_timeout" bash "$s" </dev/null 2>&3; exit $?) 3>&2 2>/dev/null || rc=$?
+	t1=$(date +%s)
+	remove_leftover_ns "$res.ns"
+	p=$(grep -c '^PASS ' "$res")
+	f=$(grep -c '^FAIL ' "$res")
+	npass=$((npass + p))
+	nfail=$((nfail + f))
+	if { [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; } && [ $((t1 - t0)) -ge "$e2e_timeout" ]; then
+		say_fail "$name" "timed out after ${e2e_timeout}s"
+	elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		say_fail "$name" "scenario died (exit $rc) without reporting a failed check"
+	elif [ "$rc" -eq 0 ] && [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
+		say_fail "$name" "scenario reported no check at all"
+	fi
+done
+
+if [ -x test/fuzz/run.sh ]; then
+	echo "== fuzz (short)"
+	out=$work/fuzz.out
+	rc=0
+	timeout -k 10 600 test/fuzz/run.sh short 2>&1 | tee "$out" || rc=${PIPESTATUS[0]}
+	sum=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -n 1)
+	if [ -n "$sum" ]; then
+		p=${sum%% passed*}
+		f=${sum#*, }
+		f=${f%% failed}
+	else
+		p=$(grep -c '^PASS ' "$out")
+		f=$(grep -c '^FAIL ' "$out")
+	fi
+	npass=$((npass + p))
+	nfail=$((nfail + f))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		say_fail "fuzz" "test/fuzz/run.sh short exited $rc"
+	fi
+fi
+
+echo "$npass passed, $nfail failed"
+[ "$nfail" -eq 0 ]
