@@ -1,0 +1,576 @@
+/*
+ * prof.c — traffic profiles (SPEC §5) as yamlu tables.
+ *
+ * The tables convert and range-check every key; the custom parsers below
+ * cover the shapes a table row cannot express (a program step `{send: 18}`,
+ * a field that is either one address or a `{range, mode}` map, `frame: 64`
+ * or `frame: imix`, a rate with units). The check callbacks then verify
+ * what spans keys: the mode's required sections, client and server programs
+ * that agree on how many bytes flow each way, unique names, port choices.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fg.h"
+#include "prof.h"
+
+const char *const prof_mode_names[PROF_MODE_COUNT] = {
+	[PROF_FLOWS] = "flows",
+	[PROF_STREAMS] = "streams",
+};
+const char *const prof_dist_names[PROF_DIST_COUNT] = {
+	[PROF_DIST_SEQ] = "seq",
+	[PROF_DIST_RAND] = "rand",
+};
+const char *const prof_proto_names[PROF_PROTO_COUNT] = {
+	[PROF_UDP] = "udp",
+	[PROF_TCP] = "tcp",
+};
+const char *const prof_op_names[PROF_OP_COUNT] = {
+	[PROF_OP_SEND] = "send",
+	[PROF_OP_RECV] = "recv",
+	[PROF_OP_DELAY] = "delay",
+};
+const char *const prof_var_names[PROF_VAR_COUNT] = {
+	[PROF_VAR_FIXED] = "fixed",
+	[PROF_VAR_INC] = "inc",
+	[PROF_VAR_DEC] = "dec",
+	[PROF_VAR_RAND] = "rand",
+};
+
+/* ---- programs: [ {send: N}, {recv: N}, {delay: MS} ] ---- */
+
+static int parse_program(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n,
+			 void *dst)
+{
+	struct prof_program *pg = dst;
+	size_t i, len = yamlu_len(n);
+
+	if (n->type != YAML_SEQUENCE_NODE)
+		return yamlu_errf(y, n, "'%s' must be a list of {send: N}, {recv: N}, {delay: MS}",
+				  f->key);
+	if (len == 0)
+		return yamlu_errf(y, n, "'%s' program is empty", f->key);
+	if (len > FG_PROF_MAX_STEPS)
+		return yamlu_errf(y, n, "'%s' has %zu steps, at most %d allowed", f->key, len,
+				  FG_PROF_MAX_STEPS);
+	pg->steps = calloc(len, sizeof(*pg->steps));
+	if (!pg->steps)
+		return yamlu_errf(y, n, "out of memory");
+	pg->n = len;
+	for (i = 0; i < len; i++) {
+		yaml_node_t *it = yamlu_item(y, n, i), *k, *v;
+		struct yamlu_field ef = {.type = YAMLU_UINT32, .min = 1, .max = FG_PROF_MAX_BYTES};
+		struct prof_step *st = &pg->steps[i];
+		const char *key;
+		int op, rc;
+
+		if (it->type != YAML_MAPPING_NODE ||
+		    it->data.mapping.pairs.top - it->data.mapping.pairs.start != 1)
+			return yamlu_errf(y, it,
+					  "a '%s' step must be one of {send: N}, {recv: N}, "
+					  "{delay: MS}",
+					  f->key);
+		k = yaml_document_get_node(&y->doc, it->data.mapping.pairs.start[0].key);
+		v = yaml_document_get_node(&y->doc, it->data.mapping.pairs.start[0].value);
+		key = yamlu_str(k);
+		for (op = PROF_OP_SEND; op <= PROF_OP_DELAY; op++)
+			if (key && !strcmp(key, prof_op_names[op]))
+				break;
+		if (op > PROF_OP_DELAY)
+			return yamlu_errf(y, k, "unknown step '%s' (send, recv or delay)",
+					  key ? key : "?");
+		ef.key = prof_op_names[op];
+		if (op == PROF_OP_DELAY) {
+			ef.min = 0;
+			ef.max = FG_PROF_MAX_DELAY_MS;
+		}
+		rc = yamlu_scalar(y, &ef, v, &st->arg);
+		if (rc)
+			return rc;
+		st->op = op;
+	}
+	return 0;
+}
+
+static void release_program(void *dst)
+{
+	struct prof_program *pg = dst;
+
+	free(pg->steps);
+	pg->steps = NULL;
+	pg->n = 0;
+}
+
+static uint64_t program_bytes(const struct prof_program *pg, enum prof_op op)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < pg->n; i++)
+		if (pg->steps[i].op == op)
+			sum += pg->steps[i].arg;
+	return sum;
+}
+
+/* ---- flows: ip_gen and templates ---- */
+
+static const struct yamlu_field ip_dist_fields[] = {
+	{.key = "range", .type = YAMLU_IPV4_RANGE, .off = offsetof(struct prof_ip_dist, range),
+	 .flags = YAMLU_F_REQUIRED, .help = "[first, last] address"},
+	{.key = "distribution", .type = YAMLU_ENUM, .off = offsetof(struct prof_ip_dist, dist),
+	 .names = prof_dist_names, .min = PROF_DIST_SEQ, .max = PROF_DIST_RAND,
+	 .help = "seq | rand"},
+	{0},
+};
+static const struct yamlu_schema ip_dist_schema = {"an ip_gen side", ip_dist_fields};
+
+static const struct yamlu_field ip_gen_fields[] = {
+	{.key = "client", .type = YAMLU_MAP, .off = offsetof(struct prof_ip_gen, client),
+	 .sub = &ip_dist_schema, .flags = YAMLU_F_REQUIRED, .help = "client (inside) addresses"},
+	{.key = "server", .type = YAMLU_MAP, .off = offsetof(struct prof_ip_gen, server),
+	 .sub = &ip_dist_schema, .flags = YAMLU_F_REQUIRED, .help = "server (outside) addresses"},
+	{.key = "offset", .type = YAMLU_IPV4, .off = offsetof(struct prof_ip_gen, offset),
+	 .help = "added per extra port pair, e.g. 0.1.0.0"},
+	{.key = "client_ports", .type = YAMLU_U32_RANGE,
+	 .off = offsetof(struct prof_ip_gen, client_ports), .min = 1, .max = 65535,
+	 .help = "[first, last] client source port"},
+	{0},
+};
+static const struct yamlu_schema ip_gen_schema = {"ip_gen", ip_gen_fields};
+
+static void template_init(void *obj)
+{
+	struct prof_template *t = obj;
+
+	t->proto = PROF_UDP;
+	t->cps = 1;
+}
+
+static int template_check(struct yamlu_ctx *y, yaml_node_t *map, void *obj)
+{
+	struct prof_template *t = obj;
+	uint64_t cs = program_bytes(&t->client, PROF_OP_SEND);
+	uint64_t cr = program_bytes(&t->client, PROF_OP_RECV);
+	uint64_t ss = program_bytes(&t->server, PROF_OP_SEND);
+	uint64_t sr = program_bytes(&t->server, PROF_OP_RECV);
+	const struct prof_program *pg[2] = {&t->client, &t->server};
+	size_t i, j;
+
+	if (cs != sr)
+		return yamlu_errf(y, map,
+				  "template '%s': the client sends %llu bytes but the server "
+				  "receives %llu",
+				  t->name, (unsigned long long)cs, (unsigned long long)sr);
+	if (ss != cr)
+		return yamlu_errf(y, map,
+				  "template '%s': the server sends %llu bytes but the client "
+				  "receives %llu",
+				  t->name, (unsigned long long)ss, (unsigned long long)cr);
+	if (cs + ss == 0)
+		return yamlu_errf(y, map, "template '%s' sends no data", t->name);
+	if (t->proto != PROF_UDP)
+		return 0;
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < pg[i]->n; j++)
+			if (pg[i]->steps[j].op == PROF_OP_SEND &&
+			    pg[i]->steps[j].arg > FG_PROF_UDP_MAX)
+				return yamlu_errf(
+					y, yamlu_item(y, yamlu_get(y, map, i ? "server" : "client"), j),
+					"a UDP datagram of %u bytes does not fit a %d-byte frame "
+					"(at most %d)",
+					pg[i]->steps[j].arg, FG_PROF_FRAME_MAX, FG_PROF_UDP_MAX);
+	return 0;
+}
+
+static const struct yamlu_field template_fields[] = {
+	{.key = "name", .type = YAMLU_STRING, .off = offsetof(struct prof_template, name), .max = 64,
+	 .flags = YAMLU_F_REQUIRED, .help = "shown in statistics"},
+	{.key = "proto", .type = YAMLU_ENUM, .off = offsetof(struct prof_template, proto),
+	 .names = prof_proto_names, .min = PROF_UDP, .max = PROF_TCP, .help = "udp | tcp"},
+	{.key = "port", .type = YAMLU_UINT32, .off = offsetof(struct prof_template, port), .min = 1,
+	 .max = 65535, .flags = YAMLU_F_REQUIRED, .help = "server port"},
+	{.key = "cps", .type = YAMLU_DOUBLE, .off = offsetof(struct prof_template, cps),
+	 .flags = YAMLU_F_GT0, .dmax = 1e9, .help = "connections per second before -m"},
+	{.key = "client", .type = YAMLU_CUSTOM, .off = offsetof(struct prof_template, client),
+	 .parse = parse_program, .release = release_program, .flags = YAMLU_F_REQUIRED,
+	 .help = "client program"},
+	{.key = "server", .type = YAMLU_CUSTOM, .off = offsetof(struct prof_template, server),
+	 .parse = parse_program, .release = release_program, .flags = YAMLU_F_REQUIRED,
+	 .help = "server program"},
+	{0},
+};
+static const struct yamlu_schema template_schema = {"a template", template_fields, template_init,
+						    template_check};
+
+/* ---- streams ---- */
+
+struct field_map {
+	struct yamlu_range range;
+	int mode;
+};
+
+static const struct yamlu_field ip_field_fields[] = {
+	{.key = "range", .type = YAMLU_IPV4_RANGE, .off = offsetof(struct field_map, range),
+	 .flags = YAMLU_F_REQUIRED},
+	{.key = "mode", .type = YAMLU_ENUM, .off = offsetof(struct field_map, mode),
+	 .names = prof_var_names, .min = PROF_VAR_FIXED, .max = PROF_VAR_RAND},
+	{0},
+};
+static const struct yamlu_schema ip_field_schema = {"an address range", ip_field_fields};
+
+static const struct yamlu_field port_field_fields[] = {
+	{.key = "range", .type = YAMLU_U32_RANGE, .off = offsetof(struct field_map, range), .min = 0,
+	 .max = 65535, .flags = YAMLU_F_REQUIRED},
+	{.key = "mode", .type = YAMLU_ENUM, .off = offsetof(struct field_map, mode),
+	 .names = prof_var_names, .min = PROF_VAR_FIXED, .max = PROF_VAR_RAND},
+	{0},
+};
+static const struct yamlu_schema port_field_schema = {"a port range", port_field_fields};
+
+/* `src: 198.18.0.1` or `src: {range: [lo, hi], mode: inc}`; same for ports. */
+static int parse_field(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst,
+		       bool ip)
+{
+	struct prof_field *pf = dst;
+	struct field_map m = {.mode = PROF_VAR_INC};
+	struct yamlu_field ef = {.key = f->key};
+	uint32_t v;
+	int rc;
+
+	if (n->type == YAML_MAPPING_NODE) {
+		rc = yamlu_walk(y, n, ip ? &ip_field_schema : &port_field_schema, &m);
+		if (rc)
+			return rc;
+		if (m.mode == PROF_VAR_RAND && m.range.lo == m.range.hi)
+			return yamlu_errf(y, n, "'%s': mode rand needs a range of two or more values",
+					  f->key);
+		pf->lo = m.range.lo;
+		pf->hi = m.mode == PROF_VAR_FIXED ? m.range.lo : m.range.hi;
+		pf->mode = m.mode;
+		return 0;
+	}
+	ef.type = ip ? YAMLU_IPV4 : YAMLU_UINT32;
+	ef.min = 0;
+	ef.max = ip ? 0 : 65535;
+	rc = yamlu_scalar(y, &ef, n, &v);
+	if (rc)
+		return rc;
+	pf->lo = pf->hi = v;
+	pf->mode = PROF_VAR_FIXED;
+	return 0;
+}
+
+static int parse_addr(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst)
+{
+	return parse_field(y, f, n, dst, true);
+}
+
+static int parse_port(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst)
+{
+	return parse_field(y, f, n, dst, false);
+}
+
+static int parse_frame(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst)
+{
+	struct yamlu_field ef = {.key = f->key, .type = YAMLU_UINT32, .min = FG_PROF_FRAME_MIN,
+				 .max = FG_PROF_FRAME_MAX};
+	struct prof_stream *s = dst; /* the row's off is 0: the whole stream */
+	const char *v = yamlu_str(n);
+
+	if (v && !strcmp(v, "imix")) {
+		s->imix = true;
+		s->frame = 0;
+		return 0;
+	}
+	return yamlu_scalar(y, &ef, n, &s->frame);
+}
+
+static int parse_rate(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst)
+{
+	const char *v = yamlu_str(n);
+	char msg[256];
+
+	if (!v || yamlu_is_null(n))
+		return yamlu_errf(y, n, "'%s' must be a rate such as 10kpps, 500mbps or 10%%",
+				  f->key);
+	if (units_parse_rate(v, dst, msg, sizeof(msg)))
+		return yamlu_errf(y, n, "'%s': %s", f->key, msg);
+	return 0;
+}
+
+static void stream_init(void *obj)
+{
+	struct prof_stream *s = obj;
+
+	s->sport = (struct prof_field){FG_PROF_SPORT_DEFAULT, FG_PROF_SPORT_DEFAULT, PROF_VAR_FIXED};
+	s->dport = (struct prof_field){FG_PROF_DPORT_DEFAULT, FG_PROF_DPORT_DEFAULT, PROF_VAR_FIXED};
+}
+
+static int stream_check(struct yamlu_ctx *y, yaml_node_t *map, void *obj)
+{
+	struct prof_stream *s = obj;
+	yaml_node_t *pn = yamlu_get(y, map, "ports");
+	size_t i;
+
+	if (s->has_port && s->n_ports)
+		return yamlu_errf(y, pn, "stream '%s': give either 'port' or 'ports', not both",
+				  s->name);
+	if (s->has_port) {
+		s->tx_mask = 1u << s->port;
+	} else if (s->n_ports) {
+		for (i = 0; i < s->n_ports; i++) {
+			if (s->tx_mask & (1u << s->ports[i]))
+				return yamlu_errf(y, yamlu_item(y, pn, i),
+						  "stream '%s': port %u is listed twice", s->name,
+						  s->ports[i]);
+			s->tx_mask |= 1u << s->ports[i];
+		}
+	} else {
+		return yamlu_errf(y, map, "stream '%s': missing key 'port' (or 'ports')", s->name);
+	}
+	if (!s->frame && !s->imix)
+		return yamlu_errf(y, map, "stream '%s': missing key 'frame'", s->name);
+	return 0;
+}
+
+static const struct yamlu_field stream_fields[] = {
+	{.key = "name", .type = YAMLU_STRING, .off = offsetof(struct prof_stream, name), .max = 64,
+	 .flags = YAMLU_F_REQUIRED, .help = "shown in statistics"},
+	{.key = "port", .type = YAMLU_UINT32, .off = offsetof(struct prof_stream, port), .min = 0,
+	 .max = FG_MAX_PORTS - 1, .has = YAMLU_HAS(struct prof_stream, has_port),
+	 .help = "send from this port to its pair"},
+	{.key = "ports", .type = YAMLU_LIST, .elem = YAMLU_UINT32,
+	 .off = offsetof(struct prof_stream, ports), .cnt_off = offsetof(struct prof_stream, n_ports),
+	 .min = 0, .max = FG_MAX_PORTS - 1, .min_n = 1, .max_n = FG_MAX_PORTS,
+	 .help = "send from each of these ports"},
+	{.key = "frame", .type = YAMLU_CUSTOM, .off = 0,
+	 .parse = parse_frame, .help = "L2 size incl. FCS (64..9000) or imix"},
+	{.key = "rate", .type = YAMLU_CUSTOM, .off = offsetof(struct prof_stream, rate),
+	 .parse = parse_rate, .flags = YAMLU_F_REQUIRED, .help = "pps, bps or % of line rate"},
+	{.key = "src", .type = YAMLU_CUSTOM, .off = offsetof(struct prof_stream, src),
+	 .parse = parse_addr, .flags = YAMLU_F_REQUIRED, .help = "source address(es)"},
+	{.key = "dst", .type = YAMLU_CUSTOM, .off = offsetof(struct prof_stream, dst),
+	 .parse = parse_addr, .flags = YAMLU_F_REQUIRED,
+	 .help = "destination address(es)"},
+	{.key = "sport", .type = YAMLU_CUSTOM, .off = offsetof(struct prof_stream, sport),
+	 .parse = parse_port, .help = "UDP source port(s)"},
+	{.key = "dport", .type = YAMLU_CUSTOM, .off = offsetof(struct prof_stream, dport),
+	 .parse = parse_port, .help = "UDP destination port(s)"},
+	{.key = "latency", .type = YAMLU_BOOL, .off = offsetof(struct prof_stream, latency),
+	 .help = "stamp frames for latency"},
+	{0},
+};
+static const struct yamlu_schema stream_schema = {"a stream", stream_fields, stream_init,
+						  stream_check};
+
+static const struct yamlu_field imix_fields[] = {
+	{.key = "size", .type = YAMLU_UINT32, .off = offsetof(struct units_imix_entry, size),
+	 .min = FG_PROF_FRAME_MIN, .max = FG_PROF_FRAME_MAX, .flags = YAMLU_F_REQUIRED},
+	{.key = "weight", .type = YAMLU_UINT32, .off = offsetof(struct units_imix_entry, weight),
+	 .min = 1, .max = 1000000, .flags = YAMLU_F_REQUIRED},
+	{0},
+};
+static const struct yamlu_schema imix_schema = {"an imix entry", imix_fields};
+
+/* ---- the profile ---- */
+
+/* Error at `key` in map: a section that does not belong to the mode. */
+static int misplaced(struct yamlu_ctx *y, yaml_node_t *map, const char *key, int mode)
+{
+	yaml_node_pair_t *pr;
+	yaml_node_t *k = map;
+
+	for (pr = map->data.mapping.pairs.start; pr < map->data.mapping.pairs.top; pr++) {
+		yaml_node_t *kn = yaml_document_get_node(&y->doc, pr->key);
+
+		if (yamlu_str(kn) && !strcmp(yamlu_str(kn), key))
+			k = kn;
+	}
+	return yamlu_errf(y, k, "'%s' does not belong in a 'mode: %s' profile", key,
+			  prof_mode_names[mode]);
+}
+
+static int unique_names(struct yamlu_ctx *y, yaml_node_t *list, const char *what, size_t n,
+			const char *(*name)(const struct prof *, size_t), const struct prof *p)
+{
+	size_t i, j;
+
+	for (i = 1; i < n; i++)
+		for (j = 0; j < i; j++)
+			if (!strcmp(name(p, i), name(p, j)))
+				return yamlu_errf(y, yamlu_item(y, list, i),
+						  "duplicate %s name '%s'", what, name(p, i));
+	return 0;
+}
+
+static const char *template_name(const struct prof *p, size_t i)
+{
+	return p->templates[i].name;
+}
+
+static const char *stream_name(const struct prof *p, size_t i)
+{
+	return p->streams[i].name;
+}
+
+static int prof_check(struct yamlu_ctx *y, yaml_node_t *map, void *obj)
+{
+	struct prof *p = obj;
+	size_t i;
+
+	if (p->mode == PROF_FLOWS) {
+		if (yamlu_get(y, map, "streams"))
+			return misplaced(y, map, "streams", p->mode);
+		if (yamlu_get(y, map, "imix"))
+			return misplaced(y, map, "imix", p->mode);
+		if (!p->has_ip_gen)
+			return yamlu_errf(y, map, "a 'mode: flows' profile needs 'ip_gen'");
+		if (!p->n_templates)
+			return yamlu_errf(y, map, "a 'mode: flows' profile needs 'templates'");
+		return unique_names(y, yamlu_get(y, map, "templates"), "template", p->n_templates,
+				    template_name, p);
+	}
+	if (yamlu_get(y, map, "templates"))
+		return misplaced(y, map, "templates", p->mode);
+	if (yamlu_get(y, map, "ip_gen"))
+		return misplaced(y, map, "ip_gen", p->mode);
+	if (!p->n_streams)
+		return yamlu_errf(y, map, "a 'mode: streams' profile needs 'streams'");
+	if (!p->n_imix) {
+		p->imix = malloc(sizeof(units_imix_default));
+		if (!p->imix)
+			return yamlu_errf(y, map, "out of memory");
+		memcpy(p->imix, units_imix_default, sizeof(units_imix_default));
+		p->n_imix = FG_ARRAY_SIZE(units_imix_default);
+	}
+	for (i = 0; i < p->n_streams; i++)
+		if (p->streams[i].imix && p->n_imix == 0)
+			return yamlu_errf(y, map, "internal error: no imix table");
+	return unique_names(y, yamlu_get(y, map, "streams"), "stream", p->n_streams, stream_name, p);
+}
+
+static const struct yamlu_field prof_fields[] = {
+	{.key = "mode", .type = YAMLU_ENUM, .off = offsetof(struct prof, mode),
+	 .names = prof_mode_names, .min = PROF_FLOWS, .max = PROF_STREAMS,
+	 .flags = YAMLU_F_REQUIRED, .help = "flows | streams"},
+	{.key = "timeout", .type = YAMLU_DOUBLE, .off = offsetof(struct prof, timeout),
+	 .flags = YAMLU_F_GT0, .dmax = 3600, .help = "seconds before a flow counts as failed"},
+	{.key = "seed", .type = YAMLU_UINT32, .off = offsetof(struct prof, seed), .min = 0,
+	 .max = UINT32_MAX, .help = "seed of every rand sequence"},
+	{.key = "ip_gen", .type = YAMLU_MAP, .off = offsetof(struct prof, ip_gen),
+	 .sub = &ip_gen_schema, .has = YAMLU_HAS(struct prof, has_ip_gen),
+	 .help = "flows: client/server addresses"},
+	{.key = "templates", .type = YAMLU_LIST_MAP, .off = offsetof(struct prof, templates),
+	 .cnt_off = offsetof(struct prof, n_templates), .elem_size = sizeof(struct prof_template),
+	 .sub = &template_schema, .min_n = 1, .max_n = FG_PROF_MAX_TEMPLATES,
+	 .help = "flows: what each flow does"},
+	{.key = "streams", .type = YAMLU_LIST_MAP, .off = offsetof(struct prof, streams),
+	 .cnt_off = offsetof(struct prof, n_streams), .elem_size = sizeof(struct prof_stream),
+	 .sub = &stream_schema, .min_n = 1, .max_n = FG_PROF_MAX_STREAMS,
+	 .help = "streams: the stateless streams"},
+	{.key = "imix", .type = YAMLU_LIST_MAP, .off = offsetof(struct prof, imix),
+	 .cnt_off = offsetof(struct prof, n_imix), .elem_size = sizeof(struct units_imix_entry),
+	 .sub = &imix_schema, .min_n = 1, .max_n = FG_PROF_MAX_IMIX,
+	 .help = "streams: the imix table"},
+	{.key = "hosts", .type = YAMLU_LIST_MAP, .off = offsetof(struct prof, hosts),
+	 .cnt_off = offsetof(struct prof, n_hosts), .elem_size = sizeof(struct cfg_host_range),
+	 .sub = &cfg_host_schema, .max_n = 256, .help = "emulated hosts per port"},
+	{0},
+};
+static const struct yamlu_schema prof_schema = {"the profile", prof_fields, NULL, prof_check};
+
+void prof_free(struct prof *p)
+{
+	size_t i;
+
+	yamlu_free(&prof_schema, p);
+	for (i = 0; i < p->n_warnings; i++)
+		free(p->warnings[i]);
+	free(p->warnings);
+	free(p->file);
+	memset(p, 0, sizeof(*p));
+}
+
+static void prof_defaults(struct prof *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->timeout = FG_PROF_TIMEOUT_DEFAULT;
+	p->seed = FG_PROF_SEED_DEFAULT;
+	p->ip_gen.client.dist = PROF_DIST_SEQ;
+	p->ip_gen.server.dist = PROF_DIST_SEQ;
+	p->ip_gen.client_ports = (struct yamlu_range){1024, 65535};
+}
+
+static int prof_walk(struct yamlu_ctx *y, struct prof *p)
+{
+	yaml_node_t *root = yamlu_root(y);
+
+	if (!root)
+		return yamlu_errf(y, NULL, "empty profile");
+	return yamlu_walk(y, root, &prof_schema, p);
+}
+
+static int prof_finish(struct yamlu_ctx *y, int rc, const char *name, struct prof *p)
+{
+	if (!rc) {
+		p->file = strdup(name);
+		if (!p->file)
+			rc = yamlu_errf(y, NULL, "out of memory");
+	}
+	if (rc) {
+		yamlu_close(y);
+		prof_free(p);
+		return rc;
+	}
+	yamlu_take_warnings(y, &p->warnings, &p->n_warnings);
+	yamlu_close(y);
+	return 0;
+}
+
+int prof_load(const char *path, struct prof *p, char *err, size_t errlen)
+{
+	struct yamlu_ctx y;
+	int rc;
+
+	prof_defaults(p);
+	rc = yamlu_load(&y, path, err, errlen);
+	if (!rc)
+		rc = prof_walk(&y, p);
+	return prof_finish(&y, rc, path, p);
+}
+
+int prof_load_buf(const char *name, const void *buf, size_t len, struct prof *p, char *err,
+		  size_t errlen)
+{
+	struct yamlu_ctx y;
+	int rc;
+
+	prof_defaults(p);
+	rc = yamlu_load_buf(&y, name, buf, len, err, errlen);
+	if (!rc)
+		rc = prof_walk(&y, p);
+	return prof_finish(&y, rc, name, p);
+}
+
+double prof_stream_avg_frame(const struct prof *p, const struct prof_stream *s)
+{
+	double avg;
+
+	if (!s->imix)
+		return s->frame;
+	if (units_imix_avg(p->imix, p->n_imix, &avg))
+		return 0;
+	return avg;
+}
+
+double prof_total_cps(const struct prof *p)
+{
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < p->n_templates; i++)
+		sum += p->templates[i].cps;
+	return sum;
+}
