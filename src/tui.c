@@ -1,0 +1,645 @@
+/*
+ * tui.c — the live dashboard, TRex style.
+ *
+ * One screen, redrawn every 0.5 s from a statistics snapshot: a title bar
+ * with the keys, Global Statistics beside the Flows panel, the Port
+ * Statistics table (one column per port that fits, plus the total), a
+ * sparkline of tx/rx pps history and the latency table with whatever rows
+ * are left. Everything scales from 80x24 upwards.
+ *
+ * The terminal belongs to the REPL before and after: the dashboard saves
+ * the termios settings and the signal dispositions it touches, opens its
+ * own screen with newterm, and puts everything back on the way out,
+ * including after SIGINT. A crash signal while curses owns the screen
+ * restores the terminal and re-raises the signal.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <curses.h>
+
+#include "stats.h"
+#include "tui.h"
+
+#define TUI_REFRESH_MS 500
+#define TUI_KEY_WAIT_MS 100
+#define TUI_LBL_W 10 /* port table: label column */
+#define TUI_COL_W 12 /* port table: one value column */
+#define TUI_KEY_ESC 27
+
+static volatile sig_atomic_t tui_sigint, tui_winch;
+static volatile sig_atomic_t tui_active;
+static struct termios tui_saved_tio;
+
+static const int tui_saved_sigs[] = {SIGINT, SIGWINCH, SIGTSTP, SIGSEGV,
+				     SIGBUS, SIGABRT, SIGTERM};
+
+static void tui_on_sigint(int sig)
+{
+	(void)sig;
+	tui_sigint = 1;
+}
+
+static void tui_on_winch(int sig)
+{
+	(void)sig;
+	tui_winch = 1;
+}
+
+/* Crash: give the terminal back, then die of the same signal. */
+static void tui_on_crash(int sig)
+{
+	if (tui_active) {
+		tui_active = 0;
+		endwin();
+		tcsetattr(STDIN_FILENO, TCSANOW, &tui_saved_tio);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static double tui_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Counters: exact while short, else three significant digits and K/M/G/T. */
+static const char *tui_cnt(char *buf, size_t len, uint64_t v)
+{
+	static const char pfx[] = "KMGTPE";
+	double d = (double)v;
+	unsigned i = 0;
+
+	if (v < 100000) {
+		snprintf(buf, len, "%" PRIu64, v);
+		return buf;
+	}
+	d /= 1000;
+	while (d >= 999.5 && i + 1 < sizeof(pfx) - 1) {
+		d /= 1000;
+		i++;
+	}
+	snprintf(buf, len, d < 9.995 ? "%.2f%c" : d < 99.95 ? "%.1f%c" : "%.0f%c",
+		 d, pfx[i]);
+	return buf;
+}
+
+struct tui_ctx {
+	const struct tui_ops *ops;
+	struct stats_snap *snap;
+	double hist_tx[STATS_HIST], hist_rx[STATS_HIST];
+	int nhist;
+	bool utf8;
+	char msg[64];
+	int h, w;
+};
+
+/* Print at (y, x), cut at the right edge. */
+static void tui_put(struct tui_ctx *c, int y, int x, const char *s)
+{
+	if (y < 0 || y >= c->h || x >= c->w)
+		return;
+	mvaddnstr(y, x, s, c->w - x);
+}
+
+static void tui_title(struct tui_ctx *c)
+{
+	char line[256];
+
+	attron(A_REVERSE);
+	mvhline(0, 0, ' ', c->w);
+	snprintf(line, sizeof(line),
+		 " flowgen  q/ESC quit  c clear  p pause/resume  +/- rate 10%%"
+		 "   %s",
+		 c->msg);
+	tui_put(c, 0, 0, line);
+	attroff(A_REVERSE);
+}
+
+static void tui_global(struct tui_ctx *c, int y, int x)
+{
+	const struct stats_global *g = &c->snap->g;
+	char a[32], b[32], line[128];
+
+	attron(A_BOLD);
+	tui_put(c, y, x, "Global Statistics");
+	attroff(A_BOLD);
+	snprintf(line, sizeof(line), "Tx  %-14s L1 %s",
+		 stats_fmt_si(a, sizeof(a), g->tx_bps, "bps"),
+		 stats_fmt_si(b, sizeof(b), g->tx_bps_l1, "bps"));
+	tui_put(c, y + 1, x, line);
+	snprintf(line, sizeof(line), "Rx  %-14s L1 %s",
+		 stats_fmt_si(a, sizeof(a), g->rx_bps, "bps"),
+		 stats_fmt_si(b, sizeof(b), g->rx_bps_l1, "bps"));
+	tui_put(c, y + 2, x, line);
+	snprintf(line, sizeof(line), "pps %-14s Rx %s",
+		 stats_fmt_si(a, sizeof(a), g->tx_pps, ""),
+		 stats_fmt_si(b, sizeof(b), g->rx_pps, ""));
+	tui_put(c, y + 3, x, line);
+	snprintf(line, sizeof(line), "CPS %-14s active %s",
+		 stats_fmt_si(a, sizeof(a), g->cps, ""),
+		 tui_cnt(b, sizeof(b), g->active_flows));
+	tui_put(c, y + 4, x, line);
+	snprintf(line, sizeof(line), "drop %-13s CPU %.1f %%",
+		 stats_fmt_si(a, sizeof(a), g->drop_rate, "pps"),
+		 isfinite(g->cpu_util) ? g->cpu_util : 0.0);
+	tui_put(c, y + 5, x, line);
+}
+
+static void tui_flows(struct tui_ctx *c, int y, int x)
+{
+	const struct stats_flows *f = &c->snap->flows;
+	char a[32], b[32], line[128];
+	struct {
+		const char *label;
+		uint64_t cl, sv;
+		bool has_sv;
+	} rows[] = {
+		{"started/acc", f->client.started, f->server.accepted, true},
+		{"established", f->client.established, 0, false},
+		{"completed", f->client.completed, f->server.completed, true},
+		{"failed", f->client.failed, f->server.failed, true},
+		{"active", f->active_client, f->active_server, true},
+	};
+
+	attron(A_BOLD);
+	snprintf(line, sizeof(line), "%-12s %10s %10s", "Flows", "client",
+		 "server");
+	tui_put(c, y, x, line);
+	attroff(A_BOLD);
+	for (size_t i = 0; i < FG_ARRAY_SIZE(rows); i++) {
+		snprintf(line, sizeof(line), "%-12s %10s %10s", rows[i].label,
+			 tui_cnt(a, sizeof(a), rows[i].cl),
+			 rows[i].has_sv ? tui_cnt(b, sizeof(b), rows[i].sv)
+					: "-");
+		tui_put(c, y + 1 + (int)i, x, line);
+	}
+}
+
+enum tui_cell {
+	TUI_LINK = 1,
+	TUI_BPS,
+	TUI_PPS,
+	TUI_PCT,
+	TUI_CNT,
+};
+
+struct tui_prow {
+	const char *label;
+	enum tui_cell kind;
+	size_t off;
+};
+
+#define TUI_PROW(l, k, m) {l, k, offsetof(struct stats_port_snap, m)}
+
+static const struct tui_prow tui_prows[] = {
+	TUI_PROW("link", TUI_LINK, link_up),
+	TUI_PROW("Tx bps", TUI_BPS, tx_bps),
+	TUI_PROW("Rx bps", TUI_BPS, rx_bps),
+	TUI_PROW("Tx pps", TUI_PPS, tx_pps),
+	TUI_PROW("Rx pps", TUI_PPS, rx_pps),
+	TUI_PROW("line util", TUI_PCT, line_util),
+	TUI_PROW("opackets", TUI_CNT, tx_pkts),
+	TUI_PROW("ipackets", TUI_CNT, rx_pkts),
+	TUI_PROW("obytes", TUI_CNT, tx_bytes),
+	TUI_PROW("ibytes", TUI_CNT, rx_bytes),
+	TUI_PROW("oerrors", TUI_CNT, oerrors),
+	TUI_PROW("ierrors", TUI_CNT, ierrors),
+	TUI_PROW("imissed", TUI_CNT, imissed),
+};
+
+static void tui_pcell(char *buf, size_t len, const struct tui_prow *r,
+		      const struct stats_port_snap *o)
+{
+	const char *base = (const char *)o;
+	double d;
+
+	switch (r->kind) {
+	case TUI_LINK:
+		if (o->speed_mbps >= 1000)
+			snprintf(buf, len, "%s %uG", o->link_up ? "UP" : "DOWN",
+				 o->speed_mbps / 1000);
+		else
+			snprintf(buf, len, "%s %uM", o->link_up ? "UP" : "DOWN",
+				 o->speed_mbps);
+		break;
+	case TUI_BPS:
+		stats_fmt_si(buf, len, *(const double *)(base + r->off), "bps");
+		break;
+	case TUI_PPS:
+		stats_fmt_si(buf, len, *(const double *)(base + r->off), "pps");
+		break;
+	case TUI_PCT:
+		d = *(const double *)(base + r->off);
+		snprintf(buf, len, "%.1f %%", isfinite(d) ? d : 0.0);
+		break;
+	case TUI_CNT:
+		tui_cnt(buf, len, *(const uint64_t *)(base + r->off));
+		break;
+	}
+}
+
+/* The port table; returns the rows used. */
+static int tui_ports(struct tui_ctx *c, int y)
+{
+	const struct stats_snap *s = c->snap;
+	int fit = (c->w - TUI_LBL_W) / TUI_COL_W - 1; /* minus "total" */
+	int shown = FG_MAX(0, FG_MIN(s->nports, fit));
+	char cell[40], line[64];
+	int row = y;
+
+	attron(A_BOLD);
+	tui_put(c, row, 0, "Port Stats");
+	for (int p = 0; p <= shown; p++) {
+		if (p < shown)
+			snprintf(line, sizeof(line), "%*d", TUI_COL_W, p);
+		else
+			snprintf(line, sizeof(line), "%*s", TUI_COL_W, "total");
+		tui_put(c, row, TUI_LBL_W + p * TUI_COL_W, line);
+	}
+	attroff(A_BOLD);
+	if (shown < s->nports) {
+		snprintf(line, sizeof(line), "+%d", s->nports - shown);
+		tui_put(c, row, TUI_LBL_W - 4, line);
+	}
+	row++;
+	for (size_t r = 0; r < FG_ARRAY_SIZE(tui_prows) && row < c->h; r++) {
+		tui_put(c, row, 0, tui_prows[r].label);
+		for (int p = 0; p <= shown; p++) {
+			const struct stats_port_snap *o =
+				p < shown ? &s->port[p] : &s->total;
+
+			tui_pcell(cell, sizeof(cell), &tui_prows[r], o);
+			snprintf(line, sizeof(line), "%*s", TUI_COL_W, cell);
+			tui_put(c, row, TUI_LBL_W + p * TUI_COL_W, line);
+		}
+		row++;
+	}
+	return row - y;
+}
+
+/* One sparkline of the last `width` points of v at (y, x). */
+static void tui_spark(struct tui_ctx *c, int y, int x, int width,
+		      const double *v, int n)
+{
+	static const char *const blocks[] = {"\u2581", "\u2582", "\u2583",
+					     "\u2584", "\u2585", "\u2586",
+					     "\u2587", "\u2588"};
+	static const char ascii[] = "_.-:=+*#";
+	int from = n > width ? n - width : 0;
+	double max = 0;
+
+	if (y >= c->h || width <= 0)
+		return;
+	for (int i = from; i < n; i++)
+		if (isfinite(v[i]) && v[i] > max)
+			max = v[i];
+	move(y, x);
+	for (int i = from; i < n && x + (i - from) < c->w; i++) {
+		int lvl = max > 0 && isfinite(v[i]) ? (int)(v[i] / max * 7.0 + 0.5)
+						    : 0;
+
+		lvl = FG_MAX(0, FG_MIN(7, lvl));
+		if (c->utf8)
+			addstr(blocks[lvl]);
+		else
+			addch((chtype)ascii[lvl]);
+	}
+}
+
+/* The history: two rows when there is room, else one row split in two. */
+static int tui_history(struct tui_ctx *c, int y, int rows)
+{
+	char a[32], line[64];
+	const double *last_tx = c->nhist ? &c->hist_tx[c->nhist - 1] : NULL;
+	const double *last_rx = c->nhist ? &c->hist_rx[c->nhist - 1] : NULL;
+
+	if (rows <= 0)
+		return 0;
+	if (rows >= 2) {
+		int width = c->w - 24;
+
+		snprintf(line, sizeof(line), "tx pps %-15s",
+			 stats_fmt_si(a, sizeof(a), last_tx ? *last_tx : 0, ""));
+		tui_put(c, y, 0, line);
+		tui_spark(c, y, 23, width, c->hist_tx, c->nhist);
+		snprintf(line, sizeof(line), "rx pps %-15s",
+			 stats_fmt_si(a, sizeof(a), last_rx ? *last_rx : 0, ""));
+		tui_put(c, y + 1, 0, line);
+		tui_spark(c, y + 1, 23, width, c->hist_rx, c->nhist);
+		return 2;
+	}
+	int half = c->w / 2;
+
+	tui_put(c, y, 0, "tx");
+	tui_spark(c, y, 3, half - 4, c->hist_tx, c->nhist);
+	tui_put(c, y, half, "rx");
+	tui_spark(c, y, half + 3, c->w - half - 4, c->hist_rx, c->nhist);
+	return 1;
+}
+
+/* Latency columns; the optional ones appear on wide screens only. */
+struct tui_lcol {
+	const char *name;
+	int width;
+	bool optional;
+};
+
+static const struct tui_lcol tui_lcols[] = {
+	{"stream", 10, false}, {"port", 4, false}, {"tx", 7, true},
+	{"rx", 7, false},      {"lost", 7, false}, {"dup", 6, true},
+	{"ooo", 6, true},      {"min", 7, true},   {"avg", 7, false},
+	{"p50", 7, true},      {"p99", 7, false},  {"p99.9", 7, false},
+	{"max", 7, false},     {"jitter", 7, false},
+};
+
+static void tui_lcell(char *buf, size_t len, size_t col,
+		      const struct stats_lat_row *l)
+{
+	double us[] = {l->min_us, l->avg_us, l->p50_us, l->p99_us,
+		       l->p999_us, l->max_us, l->jitter_us};
+	double v;
+
+	switch (col) {
+	case 0:
+		snprintf(buf, len, "%.10s", l->stream);
+		return;
+	case 1:
+		snprintf(buf, len, "%d", l->port);
+		return;
+	case 2:
+		tui_cnt(buf, len, l->tx);
+		return;
+	case 3:
+		tui_cnt(buf, len, l->rx);
+		return;
+	case 4:
+		tui_cnt(buf, len, l->lost);
+		return;
+	case 5:
+		tui_cnt(buf, len, l->dup);
+		return;
+	case 6:
+		tui_cnt(buf, len, l->ooo);
+		return;
+	default:
+		v = us[col - 7];
+		snprintf(buf, len, "%.1f", isfinite(v) ? v : 0.0);
+		return;
+	}
+}
+
+static void tui_latency(struct tui_ctx *c, int y, int rows)
+{
+	const struct stats_snap *s = c->snap;
+	bool all = c->w >= 110;
+	char cell[32], line[32];
+	int x;
+
+	if (rows <= 0)
+		return;
+	attron(A_BOLD);
+	x = 0;
+	for (size_t k = 0; k < FG_ARRAY_SIZE(tui_lcols); k++) {
+		if (tui_lcols[k].optional && !all)
+			continue;
+		snprintf(line, sizeof(line), k ? "%*s" : "%-*s",
+			 tui_lcols[k].width, k ? tui_lcols[k].name
+					       : "Latency us");
+		tui_put(c, y, x, line);
+		x += tui_lcols[k].width + 1;
+	}
+	attroff(A_BOLD);
+	if (!s->nlat && rows > 1)
+		tui_put(c, y + 1, 0, "(no latency streams)");
+	for (int i = 0; i < s->nlat && i + 1 < rows; i++) {
+		x = 0;
+		for (size_t k = 0; k < FG_ARRAY_SIZE(tui_lcols); k++) {
+			if (tui_lcols[k].optional && !all)
+				continue;
+			tui_lcell(cell, sizeof(cell), k, &s->lat[i]);
+			snprintf(line, sizeof(line), k ? "%*s" : "%-*s",
+				 tui_lcols[k].width, cell);
+			tui_put(c, y + 1 + i, x, line);
+			x += tui_lcols[k].width + 1;
+		}
+	}
+}
+
+static void tui_draw(struct tui_ctx *c)
+{
+	int y, left;
+
+	getmaxyx(stdscr, c->h, c->w);
+	erase();
+	tui_title(c);
+	tui_global(c, 1, 0);
+	tui_flows(c, 1, FG_MAX(c->w / 2, 40));
+	y = 7;
+	y += tui_ports(c, y);
+	left = c->h - y;
+	/* latency wants a header and a row; history takes one or two rows */
+	y += tui_history(c, y, left >= 6 ? 2 : left >= 3 ? 1 : 0);
+	tui_latency(c, y, c->h - y);
+	refresh();
+}
+
+static void tui_sample(struct tui_ctx *c)
+{
+	stats_get(c->snap);
+	c->nhist = stats_history(c->hist_tx, c->hist_rx, STATS_HIST);
+}
+
+/* Handle one key; false when the user leaves. */
+static bool tui_key(struct tui_ctx *c, int ch)
+{
+	switch (ch) {
+	case 'q':
+	case 'Q':
+	case TUI_KEY_ESC:
+		return false;
+	case 'c':
+	case 'C':
+		stats_clear();
+		snprintf(c->msg, sizeof(c->msg), "statistics cleared");
+		break;
+	case 'p':
+	case 'P':
+		if (c->ops && c->ops->pause_toggle) {
+			c->ops->pause_toggle();
+			snprintf(c->msg, sizeof(c->msg), "pause/resume");
+		} else {
+			snprintf(c->msg, sizeof(c->msg), "pause unavailable");
+		}
+		break;
+	case '+':
+	case '=':
+	case '-':
+		if (c->ops && c->ops->rate_scale) {
+			c->ops->rate_scale(ch == '-' ? 1 / 1.1 : 1.1);
+			snprintf(c->msg, sizeof(c->msg), "rate %s10%%",
+				 ch == '-' ? "-" : "+");
+		} else {
+			snprintf(c->msg, sizeof(c->msg), "rate unavailable");
+		}
+		break;
+	default:
+		break;
+	}
+	return true;
+}
+
+static void tui_resize(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row &&
+	    ws.ws_col)
+		resizeterm(ws.ws_row, ws.ws_col);
+}
+
+static void tui_loop(struct tui_ctx *c)
+{
+	double next = 0;
+
+	for (;;) {
+		int ch;
+
+		if (tui_sigint)
+			return;
+		if (tui_winch) {
+			tui_winch = 0;
+			tui_resize();
+			next = 0;
+		}
+		if (tui_now() >= next) {
+			tui_sample(c);
+			tui_draw(c);
+			next = tui_now() + TUI_REFRESH_MS / 1000.0;
+		}
+		ch = getch();
+		if (ch == ERR)
+			continue;
+		if (ch == KEY_RESIZE) {
+			next = 0;
+			continue;
+		}
+		if (!tui_key(c, ch))
+			return;
+		next = 0; /* show the effect at once */
+	}
+}
+
+static int tui_refuse(const char *why)
+{
+	fg_err("tui: %s; the dashboard needs an interactive terminal", why);
+	return -ENOTTY;
+}
+
+int tui_run(const struct tui_ops *ops)
+{
+	struct sigaction saved[FG_ARRAY_SIZE(tui_saved_sigs)];
+	struct sigaction sa;
+	const char *term = getenv("TERM");
+	char *old_ctype;
+	struct tui_ctx *c;
+	SCREEN *scr;
+	int rc = 0;
+
+	if (!term || !*term)
+		return tui_refuse("TERM is not set");
+	if (!strcmp(term, "dumb"))
+		return tui_refuse("TERM is \"dumb\"");
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		return tui_refuse("stdin or stdout is not a terminal");
+	if (tcgetattr(STDIN_FILENO, &tui_saved_tio) != 0)
+		return tui_refuse("cannot read the terminal settings");
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->snap = calloc(1, sizeof(*c->snap));
+	if (!c->snap) {
+		rc = -ENOMEM;
+		goto err_free_ctx;
+	}
+	c->ops = ops;
+
+	/* Our own handlers, installed before newterm so it keeps out. */
+	for (size_t i = 0; i < FG_ARRAY_SIZE(tui_saved_sigs); i++)
+		sigaction(tui_saved_sigs[i], NULL, &saved[i]);
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = tui_on_sigint;
+	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = tui_on_winch;
+	sigaction(SIGWINCH, &sa, NULL);
+	sa.sa_handler = tui_on_crash;
+	sa.sa_flags = SA_RESETHAND;
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGABRT, &sa, NULL);
+	sa.sa_flags = 0;
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGTSTP, &sa, NULL); /* no job control inside the screen */
+	tui_sigint = 0;
+	tui_winch = 0;
+
+	/* The character type only, so printf keeps its '.' decimal point. */
+	old_ctype = strdup(setlocale(LC_CTYPE, NULL));
+	setlocale(LC_CTYPE, "");
+	c->utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+
+	fflush(stdout);
+	fg_log_hold(true);
+	scr = newterm(NULL, stdout, stdin);
+	if (!scr) {
+		fg_log_hold(false);
+		fg_err("tui: cannot initialise terminal \"%s\"", term);
+		rc = -EIO;
+		goto err_restore;
+	}
+	set_term(scr);
+	tui_active = 1;
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	timeout(TUI_KEY_WAIT_MS);
+
+	tui_loop(c);
+
+	tui_active = 0;
+	erase();
+	refresh();
+	endwin();
+	delscreen(scr);
+	fg_log_hold(false);
+err_restore:
+	tcsetattr(STDIN_FILENO, TCSADRAIN, &tui_saved_tio);
+	if (old_ctype) {
+		setlocale(LC_CTYPE, old_ctype);
+		free(old_ctype);
+	}
+	for (size_t i = 0; i < FG_ARRAY_SIZE(tui_saved_sigs); i++)
+		sigaction(tui_saved_sigs[i], &saved[i], NULL);
+	free(c->snap);
+err_free_ctx:
+	free(c);
+	return rc;
+}
