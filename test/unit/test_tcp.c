@@ -1,0 +1,1220 @@
+/*
+ * test_tcp.c — unit tests of the TCP state machine: every transition driven
+ * by hand-made segments, then a client tcb wired to a server tcb through an
+ * in-memory network that drops segments with a seeded PRNG, checking that
+ * the right bytes arrive and both ends close normally.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fg.h"
+#include "tcp.h"
+
+#define CISS 1000u
+#define SISS 500000u
+#define NOW 1000000u /* an arbitrary start time, microseconds */
+
+static struct tcp_seg mkseg(uint8_t flags, uint32_t seq, uint32_t ack, uint16_t len)
+{
+	struct tcp_seg s = {
+		.seq = seq, .ack = ack, .win = 65535, .mss = 0, .len = len, .flags = flags};
+
+	return s;
+}
+
+static void in(struct tcp_tcb *t, struct tcp_seg s, uint64_t now, struct tcp_out *o)
+{
+	tcp_out_reset(o);
+	tcp_input(t, &s, now, o);
+}
+
+/* A client in ESTABLISHED with the peer's ISS SISS and mss. */
+static void est_client(struct tcp_tcb *t, uint32_t iss, uint32_t peer_iss, uint16_t mss)
+{
+	struct tcp_out o;
+	struct tcp_seg sa;
+
+	tcp_init_client(t, iss, mss, NOW);
+	tcp_out_reset(&o);
+	tcp_output(t, NOW, &o);
+	assert_int_equal(o.nseg, 1);
+	sa = mkseg(TCP_SYN | TCP_ACK, peer_iss, iss + 1, 0);
+	sa.mss = mss;
+	in(t, sa, NOW, &o);
+	assert_int_equal(t->state, TCP_ESTABLISHED);
+}
+
+/* A server in ESTABLISHED after a client SYN with seq peer_iss. */
+static void est_server(struct tcp_tcb *t, uint32_t iss, uint32_t peer_iss, uint16_t mss)
+{
+	struct tcp_out o;
+	struct tcp_seg syn = mkseg(TCP_SYN, peer_iss, 0, 0);
+
+	syn.mss = mss;
+	tcp_init_listen(t, iss, mss);
+	in(t, syn, NOW, &o);
+	in(t, mkseg(TCP_ACK, peer_iss + 1, iss + 1, 0), NOW, &o);
+	assert_int_equal(t->state, TCP_ESTABLISHED);
+}
+
+static void test_seq_macros(void **state)
+{
+	(void)state;
+	assert_true(FG_SEQ_LT(0xfffffff0u, 0x10u));
+	assert_true(FG_SEQ_GT(0x10u, 0xfffffff0u));
+	assert_true(FG_SEQ_LEQ(5u, 5u));
+	assert_true(FG_SEQ_GEQ(0u, 0xffffffffu));
+	assert_false(FG_SEQ_LT(0x10u, 0xfffffff0u));
+	assert_false(FG_SEQ_GT(7u, 7u));
+}
+
+static void test_state_names(void **state)
+{
+	(void)state;
+	for (int i = 0; i < TCP_STATE_COUNT; i++)
+		assert_non_null(tcp_state_names[i]);
+	assert_string_equal(tcp_state_names[TCP_ESTABLISHED], "ESTABLISHED");
+	assert_string_equal(tcp_state_names[TCP_LAST_ACK], "LAST_ACK");
+	assert_true(sizeof(struct tcp_tcb) <= 64);
+}
+
+static void test_client_handshake(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+	struct tcp_seg sa;
+
+	(void)state;
+	tcp_init_client(&t, CISS, 1460, NOW);
+	assert_int_equal(t.state, TCP_SYN_SENT);
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].flags, TCP_SYN);
+	assert_int_equal(o.seg[0].seq, CISS);
+	assert_int_equal(o.seg[0].mss, 1460);
+	assert_int_equal(o.seg[0].len, 0);
+	assert_int_equal(o.nretx, 0);
+	assert_int_equal(o.deadline_us, NOW + 200000);
+
+	sa = mkseg(TCP_SYN | TCP_ACK, SISS, CISS + 1, 0);
+	sa.mss = 1000;
+	in(&t, sa, NOW + 50, &o);
+	assert_int_equal(t.state, TCP_ESTABLISHED);
+	assert_true(o.events & TCP_EV_ESTABLISHED);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].flags, TCP_ACK);
+	assert_int_equal(o.seg[0].seq, CISS + 1);
+	assert_int_equal(o.seg[0].ack, SISS + 1);
+	assert_int_equal(o.seg[0].mss, 0);
+	assert_int_equal(o.seg[0].win, FG_TCP_RCV_WND);
+	assert_int_equal(t.mss, 1000); /* min(ours, the peer's) */
+	assert_int_equal(o.deadline_us, 0);
+}
+
+static void test_client_bad_synack(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+
+	(void)state;
+	tcp_init_client(&t, CISS, 1460, NOW);
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	/* a SYN-ACK acknowledging the wrong sequence: answered by RST, ignored */
+	in(&t, mkseg(TCP_SYN | TCP_ACK, SISS, CISS + 7, 0), NOW, &o);
+	assert_int_equal(t.state, TCP_SYN_SENT);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].flags, TCP_RST);
+	assert_int_equal(o.seg[0].seq, CISS + 7);
+	/* a SYN-ACK without MSS option: the peer's MSS is 536 */
+	in(&t, mkseg(TCP_SYN | TCP_ACK, SISS, CISS + 1, 0), NOW, &o);
+	assert_int_equal(t.state, TCP_ESTABLISHED);
+	assert_int_equal(t.mss, 536);
+}
+
+static void test_server_handshake(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+	struct tcp_seg syn = mkseg(TCP_SYN, 7777, 0, 0);
+
+	(void)state;
+	syn.mss = 1200;
+	tcp_init_listen(&t, SISS, 1460);
+	assert_int_equal(t.state, TCP_LISTEN);
+	in(&t, syn, NOW, &o);
+	assert_int_equal(t.state, TCP_SYN_RCVD);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].flags, TCP_SYN | TCP_ACK);
+	assert_int_equal(o.seg[0].seq, SISS);
+	assert_int_equal(o.seg[0].ack, 7778);
+	assert_int_equal(o.seg[0].mss, 1460); /* ours is advertised */
+	assert_int_equal(t.mss, 1200);
+	assert_int_equal(o.deadline_us, NOW + 200000);
+	assert_false(o.events & TCP_EV_ESTABLISHED);
+
+	/* an ACK for the wrong sequence is answered by RST */
+	in(&t, mkseg(TCP_ACK, 7778, SISS + 9, 0), NOW, &o);
+	assert_int_equal(t.state, TCP_SYN_RCVD);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].flags, TCP_RST);
+	assert_int_equal(o.seg[0].seq, SISS + 9);
+
+	in(&t, mkseg(TCP_ACK, 7778, SISS + 1, 0), NOW + 10, &o);
+	assert_int_equal(t.state, TCP_ESTABLISHED);
+	assert_true(o.events & TCP_EV_ESTABLISHED);
+	assert_int_equal(o.nseg, 0);
+	assert_int_equal(o.deadline_us, 0);
+}
+
+static void test_listen_ignores_and_resets(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+
+	(void)state;
+	tcp_init_listen(&t, SISS, 1460);
+	in(&t, mkseg(TCP_ACK, 5, 77, 0), NOW, &o);
+	assert_int_equal(t.state, TCP_LISTEN);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].flags, TCP_RST);
+	assert_int_equal(o.seg[0].seq, 77);
+	in(&t, mkseg(TCP_RST, 5, 0, 0), NOW, &o);
+	assert_int_equal(o.nseg, 0);
+	assert_int_equal(t.state, TCP_LISTEN);
+}
+
+static void test_closed_answers_rst(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+
+	(void)state;
+	tcp_init_listen(&t, SISS, 1460);
+	assert_int_equal(tcp_app_close(&t), 0);
+	assert_true(tcp_is_closed(&t));
+	in(&t, mkseg(TCP_ACK | TCP_FIN, 10, 20, 0), NOW, &o);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].flags, TCP_RST);
+	assert_int_equal(o.seg[0].seq, 20);
+	in(&t, mkseg(TCP_RST | TCP_ACK, 10, 20, 0), NOW, &o);
+	assert_int_equal(o.nseg, 0);
+	assert_int_equal(tcp_app_send(&t, 5), -EPIPE);
+	assert_int_equal(tcp_app_close(&t), -EPIPE);
+}
+
+static void test_make_rst(void **state)
+{
+	struct tcp_seg_out r;
+	struct tcp_seg s = mkseg(TCP_ACK | TCP_PSH, 100, 4242, 30);
+
+	(void)state;
+	assert_int_equal(tcp_make_rst(&s, &r), 0);
+	assert_int_equal(r.flags, TCP_RST);
+	assert_int_equal(r.seq, 4242);
+	assert_int_equal(r.len, 0);
+	s = mkseg(TCP_SYN, 0xffffffffu, 0, 0);
+	assert_int_equal(tcp_make_rst(&s, &r), 0);
+	assert_int_equal(r.flags, TCP_RST | TCP_ACK);
+	assert_int_equal(r.seq, 0);
+	assert_int_equal(r.ack, 0); /* seq + 1 wraps */
+	s = mkseg(TCP_FIN, 10, 0, 5);
+	assert_int_equal(tcp_make_rst(&s, &r), 0);
+	assert_int_equal(r.ack, 16);
+	s = mkseg(TCP_RST, 10, 0, 0);
+	assert_int_equal(tcp_make_rst(&s, &r), -EINVAL);
+}
+
+static void test_data_segmented_by_mss(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+
+	(void)state;
+	est_client(&t, CISS, SISS, 1000);
+	assert_int_equal(tcp_app_send(&t, 3500), 0);
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	assert_int_equal(o.nseg, 4);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(o.seg[i].seq, CISS + 1 + 1000 * i);
+		assert_int_equal(o.seg[i].off, 1000 * i);
+		assert_int_equal(o.seg[i].len, i < 3 ? 1000 : 500);
+		assert_int_equal(o.seg[i].ack, SISS + 1);
+		assert_true(o.seg[i].flags & TCP_ACK);
+		assert_false(o.seg[i].flags & TCP_FIN);
+	}
+	assert_true(o.seg[3].flags & TCP_PSH);
+	assert_false(o.seg[0].flags & TCP_PSH);
+	assert_int_equal(o.nretx, 0);
+	assert_int_equal(o.deadline_us, NOW + 200000);
+	/* nothing more to send */
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	assert_int_equal(o.nseg, 0);
+}
+
+static void test_peer_window_respected(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+	struct tcp_seg a;
+
+	(void)state;
+	est_client(&t, CISS, SISS, 1000);
+	t.snd_wnd = 2500;
+	tcp_app_send(&t, 5000);
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	assert_int_equal(o.nseg, 3);
+	assert_int_equal(o.seg[2].len, 500);
+	/* the ACK of the first segment with the same window opens 1000 bytes */
+	a = mkseg(TCP_ACK, SISS + 1, CISS + 1 + 1000, 0);
+	a.win = 2500;
+	in(&t, a, NOW + 10, &o);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].seq, CISS + 1 + 2500);
+	assert_int_equal(o.seg[0].len, 1000);
+	assert_int_equal(o.seg[0].off, 2500);
+}
+
+static void test_cumulative_ack(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+
+	(void)state;
+	est_client(&t, CISS, SISS, 1000);
+	tcp_app_send(&t, 3000);
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	assert_int_equal(o.nseg, 3);
+	/* one ACK covers the first two segments; the timer restarts */
+	in(&t, mkseg(TCP_ACK, SISS + 1, CISS + 1 + 2000, 0), NOW + 500, &o);
+	assert_int_equal(t.snd_una, CISS + 1 + 2000);
+	assert_int_equal(tcp_acked(&t), 2000);
+	assert_int_equal(o.deadline_us, NOW + 500 + 200000);
+	assert_int_equal(o.nseg, 0); /* a pure ACK is not acknowledged */
+	/* an old ACK changes nothing */
+	in(&t, mkseg(TCP_ACK, SISS + 1, CISS + 1 + 1000, 0), NOW + 600, &o);
+	assert_int_equal(t.snd_una, CISS + 1 + 2000);
+	/* an ACK for data never sent is answered and dropped */
+	in(&t, mkseg(TCP_ACK, SISS + 1, CISS + 1 + 9000, 0), NOW + 700, &o);
+	assert_int_equal(t.snd_una, CISS + 1 + 2000);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].flags, TCP_ACK);
+	/* all acknowledged: no timer */
+	in(&t, mkseg(TCP_ACK, SISS + 1, CISS + 1 + 3000, 0), NOW + 800, &o);
+	assert_int_equal(tcp_acked(&t), 3000);
+	assert_int_equal(o.deadline_us, 0);
+}
+
+static void test_receive_data(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+	uint32_t r = SISS + 1; /* the peer's first data byte */
+
+	(void)state;
+	est_client(&t, CISS, SISS, 1460);
+	in(&t, mkseg(TCP_ACK, r, CISS + 1, 100), NOW, &o);
+	assert_true(o.events & TCP_EV_DATA);
+	assert_int_equal(o.data_off, 0);
+	assert_int_equal(o.data_len, 100);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].ack, r + 100);
+	assert_int_equal(tcp_rcvd(&t), 100);
+	assert_int_equal(tcp_rcv_off(&t, r + 100), 100);
+
+	/* out of order: dropped, duplicate ACK */
+	in(&t, mkseg(TCP_ACK, r + 200, CISS + 1, 100), NOW, &o);
+	assert_false(o.events & TCP_EV_DATA);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].ack, r + 100);
+	assert_int_equal(tcp_rcvd(&t), 100);
+
+	/* a complete retransmission of old data: ACK only */
+	in(&t, mkseg(TCP_ACK, r, CISS + 1, 100), NOW, &o);
+	assert_false(o.events & TCP_EV_DATA);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].ack, r + 100);
+
+	/* partial overlap: only the new 50 bytes count */
+	in(&t, mkseg(TCP_ACK, r + 50, CISS + 1, 100), NOW, &o);
+	assert_true(o.events & TCP_EV_DATA);
+	assert_int_equal(o.data_off, 100);
+	assert_int_equal(o.data_len, 50);
+	assert_int_equal(o.seg[0].ack, r + 150);
+	assert_int_equal(tcp_rcvd(&t), 150);
+
+	/* data without ACK flag is dropped */
+	in(&t, mkseg(0, r + 150, 0, 10), NOW, &o);
+	assert_false(o.events & TCP_EV_DATA);
+	assert_int_equal(tcp_rcvd(&t), 150);
+}
+
+static void test_out_of_window(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+	uint32_t r = SISS + 1;
+
+	(void)state;
+	est_client(&t, CISS, SISS, 1460);
+	/* far beyond the receive window */
+	in(&t, mkseg(TCP_ACK, r + 100000, CISS + 1, 10), NOW, &o);
+	assert_false(o.events & TCP_EV_DATA);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].flags, TCP_ACK);
+	assert_int_equal(o.seg[0].ack, r);
+	/* a FIN out of window does not close */
+	in(&t, mkseg(TCP_ACK | TCP_FIN, r + 70000, CISS + 1, 0), NOW, &o);
+	assert_int_equal(t.state, TCP_ESTABLISHED);
+	assert_int_equal(o.nseg, 1);
+	/* an old pure ACK (seq below rcv_nxt) is answered too */
+	in(&t, mkseg(TCP_ACK, r - 5, CISS + 1, 0), NOW, &o);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(t.state, TCP_ESTABLISHED);
+}
+
+static void test_piggyback(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+
+	(void)state;
+	est_server(&t, SISS, CISS, 1460);
+	in(&t, mkseg(TCP_ACK | TCP_PSH, CISS + 1, SISS + 1, 64), NOW, &o);
+	assert_int_equal(o.data_len, 64);
+	assert_int_equal(o.nseg, 1); /* the pure ACK */
+	tcp_app_send(&t, 512);
+	tcp_app_close(&t);
+	tcp_output(&t, NOW, &o); /* same out: the ACK rides on the data */
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].flags, TCP_ACK | TCP_PSH | TCP_FIN);
+	assert_int_equal(o.seg[0].ack, CISS + 1 + 64);
+	assert_int_equal(o.seg[0].len, 512);
+	assert_int_equal(o.seg[0].seq, SISS + 1);
+	assert_int_equal(t.state, TCP_FIN_WAIT_1);
+}
+
+static void test_syn_retransmit_backoff_and_limit(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+	static const uint32_t rto_ms[] = {400, 800, 1600, 3000, 3000};
+	uint64_t now = NOW;
+
+	(void)state;
+	tcp_init_client(&t, CISS, 1460, now);
+	tcp_out_reset(&o);
+	tcp_output(&t, now, &o);
+	assert_int_equal(o.deadline_us, now + 200000);
+	/* too early: nothing */
+	tcp_out_reset(&o);
+	tcp_timer(&t, now + 199999, &o);
+	assert_int_equal(o.nseg, 0);
+	now += 200000;
+	for (unsigned i = 0; i < FG_TCP_RETRIES_MAX; i++) {
+		tcp_out_reset(&o);
+		tcp_timer(&t, now, &o);
+		assert_int_equal(o.nseg, 1);
+		assert_int_equal(o.seg[0].flags, TCP_SYN);
+		assert_int_equal(o.seg[0].seq, CISS);
+		assert_int_equal(o.seg[0].mss, 1460);
+		assert_int_equal(o.nretx, 1);
+		assert_int_equal(o.deadline_us, now + rto_ms[i] * 1000ull);
+		now = o.deadline_us;
+	}
+	tcp_out_reset(&o);
+	tcp_timer(&t, now, &o);
+	assert_true(o.events & TCP_EV_FAIL_RETX);
+	assert_int_equal(o.nseg, 0);
+	assert_true(tcp_is_closed(&t));
+	assert_int_equal(o.deadline_us, 0);
+}
+
+static void test_custom_rto(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+
+	(void)state;
+	tcp_init_client(&t, CISS, 1460, NOW);
+	tcp_set_rto(&t, 50);
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	assert_int_equal(o.deadline_us, NOW + 50000);
+}
+
+static void test_scheduled_syn(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+
+	(void)state;
+	tcp_init_client(&t, CISS, 1460, NOW + 5000);
+	tcp_out_reset(&o);
+	tcp_timer(&t, NOW, &o);
+	assert_int_equal(o.nseg, 0);
+	assert_int_equal(o.deadline_us, NOW + 5000);
+	tcp_timer(&t, NOW + 5000, &o);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].flags, TCP_SYN);
+	assert_int_equal(o.nretx, 0);
+	assert_int_equal(t.retries, 0);
+}
+
+static void test_data_retransmit(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+
+	(void)state;
+	est_client(&t, CISS, SISS, 1000);
+	tcp_app_send(&t, 3000);
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	assert_int_equal(o.nseg, 3);
+	/* all lost: the timeout resends the oldest segment only */
+	tcp_out_reset(&o);
+	tcp_timer(&t, NOW + 200000, &o);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].seq, CISS + 1);
+	assert_int_equal(o.seg[0].off, 0);
+	assert_int_equal(o.seg[0].len, 1000);
+	assert_int_equal(o.nretx, 1);
+	assert_int_equal(o.deadline_us, NOW + 200000 + 400000);
+	/* its ACK restores the RTO and lets the rest go (also retransmissions) */
+	in(&t, mkseg(TCP_ACK, SISS + 1, CISS + 1001, 0), NOW + 200100, &o);
+	assert_int_equal(t.retries, 0);
+	assert_int_equal(t.rto_ms, 200);
+	assert_int_equal(o.nseg, 2);
+	assert_int_equal(o.seg[0].seq, CISS + 1001);
+	assert_int_equal(o.seg[1].seq, CISS + 2001);
+	assert_int_equal(o.nretx, 2);
+	assert_int_equal(o.deadline_us, NOW + 200100 + 200000);
+}
+
+static void test_fast_retransmit(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+	struct tcp_seg dup = mkseg(TCP_ACK, SISS + 1, CISS + 1001, 0);
+
+	(void)state;
+	est_client(&t, CISS, SISS, 1000);
+	tcp_app_send(&t, 5000);
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	assert_int_equal(o.nseg, 5);
+	in(&t, dup, NOW + 10, &o); /* new ACK: first segment */
+	for (int i = 0; i < 2; i++) {
+		in(&t, dup, NOW + 20, &o);
+		assert_int_equal(o.nseg, 0);
+	}
+	in(&t, dup, NOW + 30, &o);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].seq, CISS + 1001);
+	assert_int_equal(o.seg[0].len, 1000);
+	assert_int_equal(o.nretx, 1);
+}
+
+static void test_zero_window_probe(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+	struct tcp_seg a;
+
+	(void)state;
+	est_client(&t, CISS, SISS, 1000);
+	t.snd_wnd = 0;
+	tcp_app_send(&t, 2000);
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	assert_int_equal(o.nseg, 0);
+	assert_int_equal(o.deadline_us, NOW + 200000); /* persist */
+	tcp_out_reset(&o);
+	tcp_timer(&t, NOW + 200000, &o);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].len, 1);
+	/* the window opens */
+	a = mkseg(TCP_ACK, SISS + 1, CISS + 2, 0);
+	a.win = 65535;
+	in(&t, a, NOW + 200100, &o);
+	assert_int_equal(o.nseg, 2);
+	assert_int_equal(o.seg[0].seq, CISS + 2);
+	assert_int_equal(o.seg[0].len, 1000);
+	assert_int_equal(o.seg[1].len, 999);
+}
+
+static void test_output_more(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+	uint32_t total = 0;
+
+	(void)state;
+	est_client(&t, CISS, SISS, 100);
+	tcp_app_send(&t, 100 * (FG_TCP_CWND_INIT + 1));
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	assert_int_equal(o.nseg, FG_TCP_CWND_INIT); /* initial congestion window */
+	assert_false(o.more);
+	t.cwnd = 100;
+	tcp_app_send(&t, 100 * 30);
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	assert_int_equal(o.nseg, FG_TCP_OUT_MAX);
+	assert_true(o.more);
+	for (int i = 0; i < o.nseg; i++)
+		total += o.seg[i].len;
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	for (int i = 0; i < o.nseg; i++)
+		total += o.seg[i].len;
+	assert_false(o.more);
+	assert_int_equal(total, 100 * 31); /* the one left behind + 30 more */
+}
+
+static void test_fin_from_client(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+
+	(void)state;
+	est_client(&t, CISS, SISS, 1460);
+	tcp_app_send(&t, 10);
+	assert_int_equal(tcp_app_close(&t), 0);
+	assert_int_equal(tcp_app_send(&t, 10), -EPIPE);
+	assert_int_equal(t.state, TCP_FIN_WAIT_1);
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].flags, TCP_ACK | TCP_PSH | TCP_FIN);
+	assert_int_equal(o.seg[0].len, 10);
+	/* FIN acked */
+	in(&t, mkseg(TCP_ACK, SISS + 1, CISS + 12, 0), NOW, &o);
+	assert_int_equal(t.state, TCP_FIN_WAIT_2);
+	assert_int_equal(tcp_acked(&t), 10);
+	assert_int_equal(o.deadline_us, 0);
+	/* data still flows in FIN_WAIT_2, then the peer's FIN ends it */
+	in(&t, mkseg(TCP_ACK, SISS + 1, CISS + 12, 20), NOW, &o);
+	assert_int_equal(o.data_len, 20);
+	in(&t, mkseg(TCP_ACK | TCP_FIN, SISS + 21, CISS + 12, 0), NOW, &o);
+	assert_true(o.events & TCP_EV_PEER_FIN);
+	assert_true(o.events & TCP_EV_CLOSED);
+	assert_true(tcp_is_closed(&t));
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].flags, TCP_ACK);
+	assert_int_equal(o.seg[0].ack, SISS + 22);
+	assert_int_equal(tcp_rcvd(&t), 20);
+}
+
+static void test_fin_with_data_ack_in_one(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+
+	(void)state;
+	/* FIN_WAIT_1: one segment acks our FIN and carries data and the FIN */
+	est_client(&t, CISS, SISS, 1460);
+	tcp_app_close(&t);
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	assert_int_equal(o.seg[0].flags, TCP_ACK | TCP_FIN);
+	in(&t, mkseg(TCP_ACK | TCP_FIN, SISS + 1, CISS + 2, 30), NOW, &o);
+	assert_int_equal(o.data_len, 30);
+	assert_true(o.events & TCP_EV_CLOSED);
+	assert_int_equal(o.seg[0].ack, SISS + 32);
+}
+
+static void test_fin_from_server(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+
+	(void)state;
+	est_client(&t, CISS, SISS, 1460);
+	in(&t, mkseg(TCP_ACK | TCP_FIN | TCP_PSH, SISS + 1, CISS + 1, 512), NOW, &o);
+	assert_int_equal(o.data_len, 512);
+	assert_true(o.events & TCP_EV_PEER_FIN);
+	assert_int_equal(t.state, TCP_CLOSE_WAIT);
+	assert_int_equal(o.seg[0].ack, SISS + 514);
+	/* we may still send in CLOSE_WAIT */
+	tcp_app_send(&t, 5);
+	tcp_app_close(&t);
+	assert_int_equal(t.state, TCP_LAST_ACK);
+	tcp_output(&t, NOW, &o);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].flags, TCP_ACK | TCP_PSH | TCP_FIN);
+	/* the peer's retransmitted FIN is re-acknowledged */
+	in(&t, mkseg(TCP_ACK | TCP_FIN, SISS + 1, CISS + 1, 512), NOW, &o);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].ack, SISS + 514);
+	assert_int_equal(t.state, TCP_LAST_ACK);
+	/* the ACK of our FIN: closed */
+	in(&t, mkseg(TCP_ACK, SISS + 514, CISS + 7, 0), NOW, &o);
+	assert_true(o.events & TCP_EV_CLOSED);
+	assert_true(tcp_is_closed(&t));
+	assert_int_equal(o.nseg, 0);
+	assert_int_equal(tcp_rcvd(&t), 512);
+	assert_int_equal(tcp_acked(&t), 5);
+}
+
+static void test_simultaneous_close(void **state)
+{
+	struct tcp_tcb c, s;
+	struct tcp_out oc, os, o;
+
+	(void)state;
+	est_client(&c, CISS, SISS, 1460);
+	est_server(&s, SISS, CISS, 1460);
+	tcp_app_close(&c);
+	tcp_app_close(&s);
+	tcp_out_reset(&oc);
+	tcp_output(&c, NOW, &oc);
+	tcp_out_reset(&os);
+	tcp_output(&s, NOW, &os);
+	assert_int_equal(oc.seg[0].flags, TCP_ACK | TCP_FIN);
+	assert_int_equal(os.seg[0].flags, TCP_ACK | TCP_FIN);
+	/* the FINs cross */
+	in(&c, (struct tcp_seg){.seq = os.seg[0].seq, .ack = os.seg[0].ack, .win = 65535,
+				.flags = os.seg[0].flags},
+	   NOW, &o);
+	assert_int_equal(c.state, TCP_CLOSING);
+	assert_true(o.events & TCP_EV_PEER_FIN);
+	struct tcp_seg_out ackc = o.seg[0];
+	in(&s, (struct tcp_seg){.seq = oc.seg[0].seq, .ack = oc.seg[0].ack, .win = 65535,
+				.flags = oc.seg[0].flags},
+	   NOW, &o);
+	assert_int_equal(s.state, TCP_CLOSING);
+	struct tcp_seg_out acks = o.seg[0];
+	assert_int_equal(acks.flags, TCP_ACK);
+	/* each ACK of a FIN closes its receiver */
+	in(&c, (struct tcp_seg){.seq = acks.seq, .ack = acks.ack, .win = 65535, .flags = acks.flags},
+	   NOW, &o);
+	assert_true(o.events & TCP_EV_CLOSED);
+	assert_true(tcp_is_closed(&c));
+	in(&s, (struct tcp_seg){.seq = ackc.seq, .ack = ackc.ack, .win = 65535, .flags = ackc.flags},
+	   NOW, &o);
+	assert_true(o.events & TCP_EV_CLOSED);
+	assert_true(tcp_is_closed(&s));
+}
+
+static void test_closing_fin_retransmit(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+
+	(void)state;
+	est_client(&t, CISS, SISS, 1460);
+	tcp_app_close(&t);
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	in(&t, mkseg(TCP_ACK | TCP_FIN, SISS + 1, CISS + 1, 0), NOW, &o);
+	assert_int_equal(t.state, TCP_CLOSING);
+	tcp_out_reset(&o);
+	tcp_timer(&t, NOW + 200000, &o);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].flags, TCP_ACK | TCP_FIN);
+	assert_int_equal(o.seg[0].seq, CISS + 1);
+	assert_int_equal(o.nretx, 1);
+}
+
+/* Bring a tcb to the given state; returns the sequence number of the peer's next byte. */
+static void to_state(struct tcp_tcb *t, enum tcp_state st)
+{
+	struct tcp_out o;
+
+	switch (st) {
+	case TCP_SYN_RCVD: {
+		struct tcp_seg syn = mkseg(TCP_SYN, SISS, 0, 0);
+
+		tcp_init_listen(t, CISS, 1460);
+		in(t, syn, NOW, &o);
+		break;
+	}
+	case TCP_ESTABLISHED:
+		est_client(t, CISS, SISS, 1460);
+		break;
+	case TCP_FIN_WAIT_1:
+	case TCP_FIN_WAIT_2:
+	case TCP_CLOSING:
+		est_client(t, CISS, SISS, 1460);
+		tcp_app_close(t);
+		tcp_out_reset(&o);
+		tcp_output(t, NOW, &o);
+		if (st == TCP_FIN_WAIT_2)
+			in(t, mkseg(TCP_ACK, SISS + 1, CISS + 2, 0), NOW, &o);
+		if (st == TCP_CLOSING)
+			in(t, mkseg(TCP_ACK | TCP_FIN, SISS + 1, CISS + 1, 0), NOW, &o);
+		break;
+	case TCP_CLOSE_WAIT:
+	case TCP_LAST_ACK:
+		est_client(t, CISS, SISS, 1460);
+		in(t, mkseg(TCP_ACK | TCP_FIN, SISS + 1, CISS + 1, 0), NOW, &o);
+		if (st == TCP_LAST_ACK) {
+			tcp_app_close(t);
+			tcp_out_reset(&o);
+			tcp_output(t, NOW, &o);
+		}
+		break;
+	default:
+		fail();
+	}
+	assert_int_equal(t->state, st);
+}
+
+static void test_rst_each_state(void **state)
+{
+	static const enum tcp_state states[] = {
+		TCP_SYN_RCVD,  TCP_ESTABLISHED, TCP_FIN_WAIT_1, TCP_FIN_WAIT_2,
+		TCP_CLOSING,   TCP_CLOSE_WAIT,  TCP_LAST_ACK,
+	};
+
+	(void)state;
+	for (unsigned i = 0; i < FG_ARRAY_SIZE(states); i++) {
+		struct tcp_tcb t;
+		struct tcp_out o;
+		uint32_t rn;
+		uint16_t ev;
+
+		/* out of window: ignored, no answer */
+		to_state(&t, states[i]);
+		rn = t.rcv_nxt;
+		in(&t, mkseg(TCP_RST, rn + 100000, 0, 0), NOW, &o);
+		assert_int_equal(t.state, states[i]);
+		assert_int_equal(o.nseg, 0);
+		in(&t, mkseg(TCP_RST | TCP_ACK, rn - 1, CISS + 1, 0), NOW, &o);
+		assert_int_equal(t.state, states[i]);
+		assert_int_equal(o.nseg, 0);
+		/* in window but not exact: challenge ACK, no reset */
+		in(&t, mkseg(TCP_RST, rn + 10, 0, 0), NOW, &o);
+		assert_int_equal(t.state, states[i]);
+		assert_int_equal(o.nseg, 1);
+		assert_int_equal(o.seg[0].flags, TCP_ACK);
+		assert_int_equal(o.seg[0].ack, rn);
+		/* exact: accepted */
+		in(&t, mkseg(TCP_RST, rn, 0, 0), NOW, &o);
+		assert_true(tcp_is_closed(&t));
+		assert_int_equal(o.nseg, 0);
+		assert_int_equal(o.deadline_us, 0);
+		/* both FINs were exchanged: the peer simply forgot the connection */
+		ev = states[i] == TCP_CLOSING || states[i] == TCP_LAST_ACK ? TCP_EV_CLOSED
+									      : TCP_EV_RESET;
+		assert_int_equal(o.events, ev);
+	}
+}
+
+static void test_rst_syn_sent(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+
+	(void)state;
+	tcp_init_client(&t, CISS, 1460, NOW);
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	/* without ACK, or acknowledging something else: ignored */
+	in(&t, mkseg(TCP_RST, 0, 0, 0), NOW, &o);
+	assert_int_equal(t.state, TCP_SYN_SENT);
+	assert_int_equal(o.nseg, 0);
+	in(&t, mkseg(TCP_RST | TCP_ACK, 0, CISS + 5, 0), NOW, &o);
+	assert_int_equal(t.state, TCP_SYN_SENT);
+	assert_int_equal(o.nseg, 0);
+	/* connection refused */
+	in(&t, mkseg(TCP_RST | TCP_ACK, 0, CISS + 1, 0), NOW, &o);
+	assert_true(tcp_is_closed(&t));
+	assert_int_equal(o.events, TCP_EV_RESET);
+}
+
+static void test_duplicate_syn(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+	struct tcp_seg syn = mkseg(TCP_SYN, 7777, 0, 0);
+
+	(void)state;
+	tcp_init_listen(&t, SISS, 1460);
+	in(&t, syn, NOW, &o);
+	assert_int_equal(o.nretx, 0);
+	/* the client did not get the SYN-ACK: same SYN again */
+	in(&t, syn, NOW + 1000, &o);
+	assert_int_equal(t.state, TCP_SYN_RCVD);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].flags, TCP_SYN | TCP_ACK);
+	assert_int_equal(o.seg[0].seq, SISS);
+	assert_int_equal(o.seg[0].ack, 7778);
+	assert_int_equal(o.nretx, 1);
+	/* a SYN in ESTABLISHED: challenge ACK, state kept */
+	in(&t, mkseg(TCP_ACK, 7778, SISS + 1, 0), NOW, &o);
+	assert_int_equal(t.state, TCP_ESTABLISHED);
+	in(&t, mkseg(TCP_SYN, 123456, 0, 0), NOW, &o);
+	assert_int_equal(t.state, TCP_ESTABLISHED);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].flags, TCP_ACK);
+	assert_int_equal(o.seg[0].ack, 7778);
+}
+
+static void test_lost_synack_and_retransmitted_synack(void **state)
+{
+	struct tcp_tcb c, s;
+	struct tcp_out o;
+	struct tcp_seg syn;
+
+	(void)state;
+	tcp_init_client(&c, CISS, 1460, NOW);
+	tcp_init_listen(&s, SISS, 1460);
+	tcp_out_reset(&o);
+	tcp_output(&c, NOW, &o);
+	syn = (struct tcp_seg){.seq = o.seg[0].seq, .win = 65535, .mss = 1460, .flags = TCP_SYN};
+	in(&s, syn, NOW, &o); /* SYN-ACK lost */
+	/* the server retransmits its SYN-ACK on its own timer */
+	tcp_out_reset(&o);
+	tcp_timer(&s, NOW + 200000, &o);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].flags, TCP_SYN | TCP_ACK);
+	assert_int_equal(o.nretx, 1); /* lost again */
+	/* the client retransmits its SYN, the server answers with the SYN-ACK */
+	tcp_out_reset(&o);
+	tcp_timer(&c, NOW + 200000, &o);
+	assert_int_equal(o.seg[0].flags, TCP_SYN);
+	in(&s, syn, NOW + 200010, &o);
+	struct tcp_seg_out sa = o.seg[0];
+	assert_int_equal(sa.flags, TCP_SYN | TCP_ACK);
+	in(&c,
+	   (struct tcp_seg){.seq = sa.seq, .ack = sa.ack, .win = 65535, .mss = sa.mss,
+			    .flags = sa.flags},
+	   NOW + 200020, &o);
+	assert_int_equal(c.state, TCP_ESTABLISHED);
+	/* our ACK was lost: the SYN-ACK again is re-acknowledged */
+	in(&c,
+	   (struct tcp_seg){.seq = sa.seq, .ack = sa.ack, .win = 65535, .mss = sa.mss,
+			    .flags = sa.flags},
+	   NOW + 200030, &o);
+	assert_int_equal(c.state, TCP_ESTABLISHED);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].flags, TCP_ACK);
+	assert_int_equal(o.seg[0].ack, SISS + 1);
+	in(&s, (struct tcp_seg){.seq = o.seg[0].seq, .ack = o.seg[0].ack, .win = 65535,
+				.flags = o.seg[0].flags},
+	   NOW + 200040, &o);
+	assert_int_equal(s.state, TCP_ESTABLISHED);
+}
+
+static void test_simultaneous_open(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+
+	(void)state;
+	tcp_init_client(&t, CISS, 1460, NOW);
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	in(&t, mkseg(TCP_SYN, SISS, 0, 0), NOW, &o);
+	assert_int_equal(t.state, TCP_SYN_RCVD);
+	assert_int_equal(o.seg[0].flags, TCP_SYN | TCP_ACK);
+	assert_int_equal(o.seg[0].ack, SISS + 1);
+	in(&t, mkseg(TCP_SYN | TCP_ACK, SISS, CISS + 1, 0), NOW, &o);
+	/* a SYN in a synchronized-ish state only draws an ACK */
+	in(&t, mkseg(TCP_ACK, SISS + 1, CISS + 1, 0), NOW, &o);
+	assert_int_equal(t.state, TCP_ESTABLISHED);
+}
+
+static void test_payload_pattern(void **state)
+{
+	uint8_t buf[600];
+
+	(void)state;
+	tcp_payload_fill(buf, 0xffffff00u, sizeof(buf));
+	assert_true(tcp_payload_check(buf, 0xffffff00u, sizeof(buf)));
+	assert_false(tcp_payload_check(buf, 0xffffff01u, sizeof(buf)));
+	/* a shift by 256 bytes is visible */
+	assert_false(tcp_payload_check(buf + 256, 0xffffff00u, 300));
+	assert_true(tcp_payload_check(buf + 256, 0xffffff00u + 256, 300));
+}
+
+/* ---- a client and a server through an in-memory lossy network ---- */
+
+#define NET_Q 512
+
+struct net_pkt {
+	struct tcp_seg seg;
+	uint8_t data[FG_TCP_MSS_DEFAULT];
+};
+
+struct net_end {
+	struct tcp_tcb t;
+	uint32_t want;     /* bytes the program expects to receive */
+	uint32_t reply;    /* bytes to send once they came (server) */
+	uint32_t rcvd;
+	bool closed_app;
+	uint16_t events;   /* every event seen */
+	uint32_t nretx, ntx;
+};
+
+struct net {
+	struct net_end e[2]; /* 0 client, 1 server */
+	struct net_pkt q[2][NET_Q];
+	unsigned head[2], len[2];
+	uint64_t now;
+	uint64_t rng;
+	unsigned loss_pct;
+	unsigned drops;
+	bool payload_bad;
+};
+
+static uint32_t net_rand(struct net *n)
+{
+	/* xorshift64*: reproducible, seeded by the test */
+	n->rng ^= n->rng >> 12;
+	n->rng ^= n->rng << 25;
+	n->rng ^= n->rng >> 27;
+	return (uint32_t)((n->rng * 2685821657736338717ull) >> 32);
+}
+
+/* Put what endpoint from produced on the wire towards the other one. */
+static void net_send(struct net *n, int from, const struct tcp_out *o)
+{
+	int to = !from;
+
+	n->e[from].nretx += o->nretx;
+	n->e[from].ntx += o->nseg;
+	for (int i = 0; i < o->nseg; i++) {
+		const struct tcp_seg_out *s = &o->seg[i];
+		struct net_pkt *p;
+
+		if (net_rand(n) % 100 < n->loss_pct) {
+			n->drops++;
+			continue;
+		}
+		assert_true(n->len[to] < NET_Q);
+		p = &n->q[to][(n->head[to] + n->len[to]++) % NET_Q];
+		p->seg = (struct tcp_seg){.seq = s->seq, .ack = s->ack, .win = s->win,
+					  .mss = s->mss, .len = s->len, .flags = s->flags};
+		assert_true(s->len <= sizeof(p->data));
+		tcp_payload_fill(p->data, s->off, s->len);
+	}
+}
+
+static void net_events(struct net *n, int who, struct tcp_out *o)
+{
+	struct net_end *e = &n->e[who];
+
+	e->events |= o->events;
+	if (o->events & TCP_EV_DATA)
+		e->rcvd += o->data_len;
+	if (who == 0 && e->rcvd >= e->want && !e->closed_app &&
+	    (e->t.state == TCP_ESTABLISHED || e->t.state == TCP_CLOSE_WAIT)) {
+		e->closed_app = true;
+		assert_int_equal(tcp_app_close(&e->t), 0);
+	}
+	if (who == 1 && e->rcvd >= e->want && !e->closed_app &&
+	    (e->t.state == TCP_ESTABLISHED || e->t.state == TCP_CLOSE_WAIT)) {
+		e->closed_app = true;
+		assert_int_equal(tcp_app_send(&e->t, e->reply), 0);
+		assert_int_equal(tcp_app_close(&e->t), 0);
+	}
+	/* the program's sends go out with whatever the call produced (ACK piggybacked) */
+	if (!tcp_is_closed(&e->t))
+		tcp_output(&e->t, n->now, o);
+	net_send(n, who, o);
+	while (o->more && !tcp_is_closed(&e->t)) {
+		tcp_out_reset(o);
+		tcp_output(&e->t, n->now, o);
+		net_send(n, who, o);
+	}
+}
+
+static void net_deliver(struct net *n, int to)
+{
+	struct net_pkt *p = &n->q[to][n->head[to]];
+	struct net_end *e = &n->e[to];
+	struct tcp_out o;
+	bool synced = e->t.state != TCP_LISTEN && e->t.state != TCP_SYN_SENT &&
+		      !tcp_is_closed(&e->t);
+
+	n->head[to] = (n->head[to] + 1) % NET_Q;
+	n->len[to]--;
+	/* the bytes are where the receiver expects them in its peer's stream */
+	if (synced && p->seg.len && !(p->seg.flags & TCP_RST) &&
+	    !tcp_payload_check(p->data, tcp_rcv_off(&e->t, p->seg.seq), p->seg.len))
+		n->payload_bad = true;
+	tcp_out_reset(&o);
+	tcp_input(&e->t, &p->seg, n->now, &o);
+	net_events(n, to, &o);
+}
+
+static void net_run(struct net *n, uint32_t c_iss, uint32_t s_iss, uint32_t req, uint32_t resp,
+		    uint16_t mss)
+{
+	struct tcp_out o;
+	unsigned steps = 0;
+
+	memset(n->e, 0, sizeof(n->e));
+	tcp_init_client(&n->e[0].t, c_iss, mss, n->now);
+	tcp_init_listen(&n->e[1].t, s_iss, mss);
+	n->e[0].want = resp;
+	n->e[1].want = req;
+	n->e[1].reply = resp;
+	assert_int_equal(tcp_app_send(&n->e[0].t, req), 0);
+	tcp_out_reset(&o);
+	tcp_output(&n->e[0].t, n->now, &o);
+	net_send(n, 0, &o);
+
+	while (steps++ < 200000) {
+		uint64_t next = 0;
+
+		if (n->len[0] || n->len[1]) {
+			int to = n->len[0] && n->len[1] ? (int)(net_rand(n) & 1) : n->len[1] != 0;
+
+			net_deliver(n, to);
+			continue;
+		}
+		for (int i = 0; i < 2; i++) {
+			uint64_t d = n->e[i].t.deadline_us;
+
+			if (!tcp_is_closed(&n->e[i].t) && d && (!next || d < next))
+				next = d;
+		}
+		if (!next)
+			break;
+		n->now = next;
+		for (int i = 0; i < 2; i++) {
+			tcp_out_reset(&o);
+			tcp_timer(&n->e[i].t, n->now, &o);
+			net_events(n, i, &o);
+		}
+	}
+	assert_true(steps < 200000);
+}
+
+static void check_complete(const struct net *n, uint32_t req, uint32_t resp)
+{
+	for (int i = 0; i < 2; i++) {
+		assert_true(tcp_is_closed(&n->e[i].t));
+		assert_true(n->e[i].events & TCP_EV_CLOSED);
+		assert_false(n->e[i].events & (TCP_EV_RESET | TCP_EV_FAIL_RETX));
+		assert_true(n->e[i].events & TCP_EV_ESTABLISHED);
+		assert_true(n->e[i].events & TCP_EV_PEER_FIN);
+	}
+	assert_int_equal(n->e[0].rcvd, resp);
+	assert_int_equal(n->e[1].rcvd, req);
+	assert_int_equal(tcp_rcvd(&n->e[0].t), resp);
+	assert_int_equal(tcp_rcvd(&n->e[1].t), req);
+	assert_false(n->payload_bad);
+}
+
+static struct net netbuf; /* too big for the stack under ASan */
+
+static void test_net_lossless(void **state)
+{
+	struct net *n = &netbuf;
+
+	(void)state;
+	memset(n, 0, sizeof(*n));
+	n->now = NOW;
+	n->rng = 1;
+	net_run(n, CISS, SISS, 64, 512, 1460);
+	check_complete(n, 64, 512);
+	assert_int_equal(n->e[0].nretx + n->e[1].nretx, 0);
+	/* SYN, ACK+req, FIN+ACK, ACK (+FIN data), ... a short exchange */
+	assert_true(n->e[0].ntx <= 4);
+	assert_true(n->e[1].ntx <= 3);
+
+	memset(n, 0, sizeof(*n));
+	n->now = NOW;
+	n->rng = 2;
+	net_run(n, CISS, SISS, 100000, 300000, 1000);
+	check_complete(n, 100000, 300000);
+	assert_int_equal(n->e[0].nretx + n->e[1].nretx, 0);
+}
+
+static void test_net_wraparound(void **state)
+{
+	struct net *n = &netbuf;
+
+	(void)state;
+	memset(n, 0, sizeof(*n));
+	n->now = NOW;
+	n->rng = 3;
+	/* both sequence spaces wrap in the middle of the data */
+	net_run(n, 0xffffff00u, 0xfffff000u, 20000, 40000, 1460);
+	check_complete(n, 20000, 40000);
+	assert_true(FG_SEQ_GT(n->e[0].t.snd_una, 0xffffff00u));
+	assert_true(n->e[0].t.snd_una < 0x10000u);
+	assert_true(n->e[1].t.snd_una < 0x10000u);
+}
+
+static void test_net_loss(void **state)
+{
+	struct net *n = &netbuf;
+	unsigned retx = 0, drops = 0;
+
+	(void)state;
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		memset(n, 0, sizeof(*n));
+		n->now = NOW;
+		n->rng = seed * 0x9e3779b97f4a7c15ull;
+		n->loss_pct = 10;
+		net_run(n, (uint32_t)(seed * 0x01000193u), 0xfffffff0u - (uint32_t)seed * 777,
+			(uint32_t)(1000 + seed * 997), (uint32_t)(5000 + seed * 3001), 1000);
+		check_complete(n, (uint32_t)(1000 + seed * 997), (uint32_t)(5000 + seed * 3001));
+		retx += n->e[0].nretx + n->e[1].nretx;
+		drops += n->drops;
+	}
+	/* the loss was real and was repaired by retransmission */
+	assert_true(drops > 50);
+	assert_true(retx > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_seq_macros),
+		cmocka_unit_test(test_state_names),
+		cmocka_unit_test(test_client_handshake),
+		cmocka_unit_test(test_client_bad_synack),
+		cmocka_unit_test(test_server_handshake),
+		cmocka_unit_test(test_listen_ignores_and_resets),
+		cmocka_unit_test(test_closed_answers_rst),
+		cmocka_unit_test(test_make_rst),
+		cmocka_unit_test(test_data_segmented_by_mss),
+		cmocka_unit_test(test_peer_window_respected),
+		cmocka_unit_test(test_cumulative_ack),
+		cmocka_unit_test(test_receive_data),
+		cmocka_unit_test(test_out_of_window),
+		cmocka_unit_test(test_piggyback),
+		cmocka_unit_test(test_syn_retransmit_backoff_and_limit),
+		cmocka_unit_test(test_custom_rto),
+		cmocka_unit_test(test_scheduled_syn),
+		cmocka_unit_test(test_data_retransmit),
+		cmocka_unit_test(test_fast_retransmit),
+		cmocka_unit_test(test_zero_window_probe),
+		cmocka_unit_test(test_output_more),
+		cmocka_unit_test(test_fin_from_client),
+		cmocka_unit_test(test_fin_with_data_ack_in_one),
+		cmocka_unit_test(test_fin_from_server),
+		cmocka_unit_test(test_simultaneous_close),
+		cmocka_unit_test(test_closing_fin_retransmit),
+		cmocka_unit_test(test_rst_each_state),
+		cmocka_unit_test(test_rst_syn_sent),
+		cmocka_unit_test(test_duplicate_syn),
+		cmocka_unit_test(test_lost_synack_and_retransmitted_synack),
+		cmocka_unit_test(test_simultaneous_open),
+		cmocka_unit_test(test_payload_pattern),
+		cmocka_unit_test(test_net_lossless),
+		cmocka_unit_test(test_net_wraparound),
+		cmocka_unit_test(test_net_loss),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
