@@ -263,7 +263,11 @@ static int tui_ports(struct tui_ctx *c, int y)
 	int row = y;
 
 	attron(A_BOLD);
-	tui_put(c, row, 0, "Port Stats");
+	if (shown < s->nports)
+		snprintf(line, sizeof(line), "Ports +%d", s->nports - shown);
+	else
+		snprintf(line, sizeof(line), "Port Stats");
+	tui_put(c, row, 0, line);
 	for (int p = 0; p <= shown; p++) {
 		if (p < shown)
 			snprintf(line, sizeof(line), "%*d", TUI_COL_W, p);
@@ -272,10 +276,6 @@ static int tui_ports(struct tui_ctx *c, int y)
 		tui_put(c, row, TUI_LBL_W + p * TUI_COL_W, line);
 	}
 	attroff(A_BOLD);
-	if (shown < s->nports) {
-		snprintf(line, sizeof(line), "+%d", s->nports - shown);
-		tui_put(c, row, TUI_LBL_W - 4, line);
-	}
 	row++;
 	for (size_t r = 0; r < FG_ARRAY_SIZE(tui_prows) && row < c->h; r++) {
 		tui_put(c, row, 0, tui_prows[r].label);
