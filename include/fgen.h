@@ -1,0 +1,142 @@
+/*
+ * fgen.h — field value generators for addresses and ports (RFC 4814).
+ *
+ * A generator yields values of a range [lo, hi] in one of four modes:
+ * fixed, inc, dec (both wrap at the range ends) or rand. rand is a seeded
+ * splitmix64 stream (same seed, same sequence) mapped to the range with
+ * Lemire's multiply-and-reject method: uniform, without modulo bias, and
+ * without a division per value (the rejection threshold is precomputed).
+ *
+ * IPv4 ranges (ipv4 = true) never yield a network or broadcast value: an
+ * address whose last octet is 0 or 255 is skipped by every mode (RFC 4814
+ * §4.3 asks testers to avoid them). Internally the valid addresses are
+ * numbered densely (254 per /24), so rand draws an index and maps it back
+ * with a multiply by the reciprocal of 254.
+ *
+ * The same generators serve flow client/server address distributions (seq
+ * is inc, rand is rand). struct fgen_pair walks address pairs: the i-th
+ * address of range A together with the i-th of range B ("host i on port 0
+ * talks to host i on port 1"). struct fgen_cpa hands out client source
+ * ports per client address and never reuses one while its flow is alive:
+ * a per-address bitmap of free ports with a one-word-per-64-words summary,
+ * so finding a free port reads at most summary-size + 1 words. It needs
+ * 8 B per 64 ports plus 8 B per 4096 ports and 8 B per address: for
+ * 254 addresses x 64,512 ports that is 254 x 8,200 B = 2,082,800 B (~2 MiB).
+ *
+ * Contexts: fgen_cpa_init/destroy are *control* (they allocate); the rest
+ * is *pure* and safe on a worker (no allocation, no I/O).
+ */
+#ifndef FG_FGEN_H
+#define FG_FGEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum fgen_mode {
+	FGEN_FIXED = 0,
+	FGEN_INC = 1,
+	FGEN_DEC = 2,
+	FGEN_RAND = 3,
+	FGEN_MODE_COUNT
+};
+
+/* Printable mode names, indexed by enum fgen_mode ("fixed", "inc", ...). */
+extern const char *const fgen_mode_names[FGEN_MODE_COUNT];
+
+struct fgen {
+	uint32_t (*next)(struct fgen *g); /* chosen once by mode; never NULL */
+	uint64_t rng;      /* splitmix64 state */
+	uint32_t lo, hi;   /* normalised range (IPv4: valid ends) */
+	uint32_t cur;      /* inc/dec: the next value */
+	uint32_t n;        /* number of values; 0 means 2^32 */
+	uint32_t vbase;    /* IPv4: dense index of lo */
+	uint32_t thresh;   /* rand: rejection threshold (2^32 - n) mod n */
+	uint8_t mode;      /* enum fgen_mode */
+	bool ipv4;
+};
+
+/*
+ * pure: set up a generator over [lo, hi] (host byte order). fixed yields lo.
+ * Returns 0, or -EINVAL if lo > hi, the mode is unknown, or an IPv4 range
+ * holds no usable address.
+ */
+int fgen_init(struct fgen *g, enum fgen_mode mode, uint32_t lo, uint32_t hi, bool ipv4,
+	      uint64_t seed);
+
+/* pure: restart the sequence (inc/dec from their first value, rand from seed). */
+void fgen_reset(struct fgen *g, uint64_t seed);
+
+/* pure: a seed per stream and field derived from the profile seed. */
+uint64_t fgen_subseed(uint64_t seed, uint32_t stream, uint32_t field);
+
+/* pure (worker): the next value. */
+static inline uint32_t fgen_next(struct fgen *g)
+{
+	return g->next(g);
+}
+
+/* pure: number of distinct values (0 means 2^32). */
+uint32_t fgen_count(const struct fgen *g);
+
+/* pure: the i-th value of the range, 0 <= i < count. */
+uint32_t fgen_at(const struct fgen *g, uint32_t i);
+
+/* pure: position of value v in the range, or -1 if it is not a value of it. */
+int64_t fgen_index(const struct fgen *g, uint32_t v);
+
+/* pure: the next value of a splitmix64 stream (exposed for tests and jitter). */
+uint64_t fgen_rand64(uint64_t *state);
+
+/* Address pairs: value i of range A with value i of range B. */
+struct fgen_pair {
+	struct fgen a, b;  /* the two ranges, truncated to the same count */
+	struct fgen idx;   /* walks 0 .. count-1 in the chosen mode */
+};
+
+/*
+ * pure: pairs over [alo, ahi] x [blo, bhi]; the longer range is truncated
+ * to the length of the shorter. Returns 0 or -EINVAL.
+ */
+int fgen_pair_init(struct fgen_pair *p, enum fgen_mode mode, uint32_t alo, uint32_t ahi,
+		   uint32_t blo, uint32_t bhi, bool ipv4, uint64_t seed);
+
+/* pure (worker): the next pair. */
+void fgen_pair_next(struct fgen_pair *p, uint32_t *a, uint32_t *b);
+
+/* Client (ip, port) allocator. */
+struct fgen_cpa {
+	uint64_t *mem;     /* per address: [cursor|nfree] [summary] [bitmap] */
+	struct fgen ips;   /* the address range (for index mapping) */
+	uint32_t nips, nports, nwords, nsumm, stride; /* stride in u64 words */
+	uint16_t port_lo;
+};
+
+/* pure: bytes fgen_cpa_init() allocates. */
+size_t fgen_cpa_mem_size(uint32_t nips, uint32_t nports);
+
+/*
+ * control: an allocator for the IPv4 addresses in [ip_lo, ip_hi] (skipping
+ * .0/.255) and ports [port_lo, port_hi]. Returns 0, -EINVAL or -ENOMEM.
+ */
+int fgen_cpa_init(struct fgen_cpa *a, uint32_t ip_lo, uint32_t ip_hi, uint16_t port_lo,
+		  uint16_t port_hi);
+
+/* control: free the bitmaps. */
+void fgen_cpa_destroy(struct fgen_cpa *a);
+
+/*
+ * worker: a free source port for address ip, taken in rotating order (the
+ * port after the last one handed out, so a just-freed port is reused as late
+ * as possible). Returns 0, -ENOSPC (all ports of ip busy) or -EINVAL (ip not
+ * in the range).
+ */
+int fgen_cpa_get(struct fgen_cpa *a, uint32_t ip, uint16_t *port);
+
+/* worker: give a port back. -EINVAL if it was not taken or is out of range. */
+int fgen_cpa_put(struct fgen_cpa *a, uint32_t ip, uint16_t port);
+
+/* pure: free ports left for ip (0 if ip is not in the range). */
+uint32_t fgen_cpa_avail(const struct fgen_cpa *a, uint32_t ip);
+
+#endif

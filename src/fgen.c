@@ -1,0 +1,351 @@
+/*
+ * fgen.c — field generators, address pairs and the client port allocator.
+ * The per-value functions are chosen once by fgen_init() (one per mode and
+ * address kind), so fgen_next() never tests the mode.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fg.h"
+#include "fgen.h"
+
+const char *const fgen_mode_names[FGEN_MODE_COUNT] = {
+	[FGEN_FIXED] = "fixed",
+	[FGEN_INC] = "inc",
+	[FGEN_DEC] = "dec",
+	[FGEN_RAND] = "rand",
+};
+
+uint64_t fgen_rand64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+uint64_t fgen_subseed(uint64_t seed, uint32_t stream, uint32_t field)
+{
+	uint64_t s = seed ^ ((uint64_t)stream << 32 | field) * 0xd6e8feb86659fd93ull;
+
+	return fgen_rand64(&s);
+}
+
+/* Dense numbering of usable IPv4 addresses: 254 per /24 (.1 .. .254). */
+static inline uint32_t fg_vi(uint32_t a)
+{
+	return (a >> 8) * 254u + (a & 0xffu) - 1u;
+}
+
+/* Inverse of fg_vi: v / 254 by multiplying with ceil(2^64 / 254), exact for 32-bit v. */
+static inline uint32_t fg_vmap(uint32_t v)
+{
+	const uint64_t m = UINT64_MAX / 254u + 1u;
+	uint32_t q = (uint32_t)(((unsigned __int128)v * m) >> 64);
+
+	return q << 8 | (v - q * 254u + 1u);
+}
+
+static inline bool fg_usable(uint32_t a)
+{
+	return (a & 0xffu) != 0 && (a & 0xffu) != 0xffu;
+}
+
+/* Uniform in [0, n), 0 < n, no modulo bias (Lemire 2019). */
+static inline uint32_t fg_bounded(struct fgen *g)
+{
+	uint64_t m = (fgen_rand64(&g->rng) >> 32) * (uint64_t)g->n;
+
+	if ((uint32_t)m < g->n) {
+		while ((uint32_t)m < g->thresh)
+			m = (fgen_rand64(&g->rng) >> 32) * (uint64_t)g->n;
+	}
+	return (uint32_t)(m >> 32);
+}
+
+static uint32_t fg_fixed(struct fgen *g)
+{
+	return g->lo;
+}
+
+static uint32_t fg_inc(struct fgen *g)
+{
+	uint32_t v = g->cur;
+
+	g->cur = v == g->hi ? g->lo : v + 1;
+	return v;
+}
+
+static uint32_t fg_dec(struct fgen *g)
+{
+	uint32_t v = g->cur;
+
+	g->cur = v == g->lo ? g->hi : v - 1;
+	return v;
+}
+
+static uint32_t fg_inc4(struct fgen *g)
+{
+	uint32_t v = g->cur, nx = v + 1;
+
+	nx += (nx & 0xffu) == 0xffu ? 2 : 0; /* .254 -> next .1 */
+	g->cur = v == g->hi ? g->lo : nx;
+	return v;
+}
+
+static uint32_t fg_dec4(struct fgen *g)
+{
+	uint32_t v = g->cur, nx = v - 1;
+
+	nx -= (nx & 0xffu) == 0 ? 2 : 0; /* .1 -> previous .254 */
+	g->cur = v == g->lo ? g->hi : nx;
+	return v;
+}
+
+static uint32_t fg_rand(struct fgen *g)
+{
+	return g->lo + fg_bounded(g);
+}
+
+static uint32_t fg_rand_full(struct fgen *g)
+{
+	return (uint32_t)(fgen_rand64(&g->rng) >> 32);
+}
+
+static uint32_t fg_rand4(struct fgen *g)
+{
+	return fg_vmap(g->vbase + fg_bounded(g));
+}
+
+void fgen_reset(struct fgen *g, uint64_t seed)
+{
+	g->rng = seed;
+	g->cur = g->mode == FGEN_DEC ? g->hi : g->lo;
+}
+
+int fgen_init(struct fgen *g, enum fgen_mode mode, uint32_t lo, uint32_t hi, bool ipv4,
+	      uint64_t seed)
+{
+	static uint32_t (*const plain[FGEN_MODE_COUNT])(struct fgen *) = {
+		[FGEN_FIXED] = fg_fixed, [FGEN_INC] = fg_inc, [FGEN_DEC] = fg_dec,
+		[FGEN_RAND] = fg_rand};
+	static uint32_t (*const v4[FGEN_MODE_COUNT])(struct fgen *) = {
+		[FGEN_FIXED] = fg_fixed, [FGEN_INC] = fg_inc4, [FGEN_DEC] = fg_dec4,
+		[FGEN_RAND] = fg_rand4};
+
+	if ((unsigned)mode >= FGEN_MODE_COUNT || lo > hi)
+		return -EINVAL;
+	memset(g, 0, sizeof(*g));
+	if (ipv4) {
+		/* Pull both ends onto usable addresses. */
+		if ((lo & 0xffu) == 0xffu)
+			lo = lo == UINT32_MAX ? lo : lo + 2;
+		else if ((lo & 0xffu) == 0)
+			lo++;
+		if ((hi & 0xffu) == 0)
+			hi = hi < 2 ? 0 : hi - 2;
+		else if ((hi & 0xffu) == 0xffu)
+			hi--;
+		if (lo > hi || !fg_usable(lo) || !fg_usable(hi))
+			return -EINVAL;
+		g->vbase = fg_vi(lo);
+		g->n = fg_vi(hi) - g->vbase + 1;
+	} else {
+		g->n = hi - lo + 1; /* wraps to 0 for the full 32-bit range */
+	}
+	g->lo = lo;
+	g->hi = hi;
+	g->ipv4 = ipv4;
+	g->mode = (uint8_t)mode;
+	g->next = ipv4 ? v4[mode] : plain[mode];
+	if (mode == FGEN_RAND && g->n == 0)
+		g->next = fg_rand_full;
+	if (g->n)
+		g->thresh = (uint32_t)(0u - g->n) % g->n;
+	fgen_reset(g, seed);
+	return 0;
+}
+
+uint32_t fgen_count(const struct fgen *g)
+{
+	return g->n;
+}
+
+uint32_t fgen_at(const struct fgen *g, uint32_t i)
+{
+	return g->ipv4 ? fg_vmap(g->vbase + i) : g->lo + i;
+}
+
+int64_t fgen_index(const struct fgen *g, uint32_t v)
+{
+	if (v < g->lo || v > g->hi || (g->ipv4 && !fg_usable(v)))
+		return -1;
+	return g->ipv4 ? (int64_t)(fg_vi(v) - g->vbase) : (int64_t)(v - g->lo);
+}
+
+/* Shorten g to its first n values. */
+static void fg_truncate(struct fgen *g, uint32_t n)
+{
+	if (g->n == n)
+		return;
+	g->hi = fgen_at(g, n - 1);
+	g->n = n;
+}
+
+int fgen_pair_init(struct fgen_pair *p, enum fgen_mode mode, uint32_t alo, uint32_t ahi,
+		   uint32_t blo, uint32_t bhi, bool ipv4, uint64_t seed)
+{
+	uint32_t n;
+	int rc;
+
+	rc = fgen_init(&p->a, FGEN_FIXED, alo, ahi, ipv4, 0);
+	if (!rc)
+		rc = fgen_init(&p->b, FGEN_FIXED, blo, bhi, ipv4, 0);
+	if (rc)
+		return rc;
+	/* n - 1 so that a full 32-bit range (n == 0) compares as the largest. */
+	n = FG_MIN(p->a.n - 1, p->b.n - 1) + 1;
+	if (n == 0) /* both full 32-bit ranges: index 0 .. 2^32-1 */
+		return fgen_init(&p->idx, mode, 0, UINT32_MAX, false, seed);
+	fg_truncate(&p->a, n);
+	fg_truncate(&p->b, n);
+	return fgen_init(&p->idx, mode, 0, n - 1, false, seed);
+}
+
+void fgen_pair_next(struct fgen_pair *p, uint32_t *a, uint32_t *b)
+{
+	uint32_t i = fgen_next(&p->idx);
+
+	*a = fgen_at(&p->a, i);
+	*b = fgen_at(&p->b, i);
+}
+
+/* Allocator layout per address (stride words): [0] cursor (low) | nfree (high),
+ * [1 .. nsumm] summary, then nwords of bitmap. Bit set = port free. */
+size_t fgen_cpa_mem_size(uint32_t nips, uint32_t nports)
+{
+	uint32_t nwords = (nports + 63) / 64, nsumm = (nwords + 63) / 64;
+
+	return (size_t)nips * (1 + nsumm + nwords) * sizeof(uint64_t);
+}
+
+static inline uint64_t *fg_cpa_blk(const struct fgen_cpa *a, uint32_t i)
+{
+	return a->mem + (size_t)i * a->stride;
+}
+
+int fgen_cpa_init(struct fgen_cpa *a, uint32_t ip_lo, uint32_t ip_hi, uint16_t port_lo,
+		  uint16_t port_hi)
+{
+	uint32_t i, w;
+	int rc;
+
+	memset(a, 0, sizeof(*a));
+	if (port_lo > port_hi)
+		return -EINVAL;
+	rc = fgen_init(&a->ips, FGEN_INC, ip_lo, ip_hi, true, 0);
+	if (rc)
+		return rc;
+	a->nips = a->ips.n;
+	a->nports = (uint32_t)port_hi - port_lo + 1;
+	a->nwords = (a->nports + 63) / 64;
+	a->nsumm = (a->nwords + 63) / 64;
+	a->stride = 1 + a->nsumm + a->nwords;
+	a->port_lo = port_lo;
+	a->mem = calloc(fgen_cpa_mem_size(a->nips, a->nports), 1);
+	if (!a->mem)
+		return -ENOMEM;
+	for (i = 0; i < a->nips; i++) {
+		uint64_t *blk = fg_cpa_blk(a, i), *summ = blk + 1, *bits = summ + a->nsumm;
+
+		blk[0] = (uint64_t)a->nports << 32;
+		for (w = 0; w < a->nwords; w++) {
+			uint32_t left = a->nports - w * 64;
+
+			bits[w] = left >= 64 ? UINT64_MAX : (1ull << left) - 1;
+			summ[w >> 6] |= 1ull << (w & 63);
+		}
+	}
+	return 0;
+}
+
+void fgen_cpa_destroy(struct fgen_cpa *a)
+{
+	free(a->mem);
+	a->mem = NULL;
+}
+
+/* First summary-marked word at or after word w, wrapping; nfree > 0. */
+static uint32_t fg_cpa_word(const struct fgen_cpa *a, const uint64_t *summ, uint32_t w)
+{
+	uint32_t s = w >> 6, k;
+	uint64_t m = summ[s] & (UINT64_MAX << (w & 63));
+
+	for (k = 0; k <= a->nsumm; k++) {
+		if (m)
+			return s * 64 + (uint32_t)__builtin_ctzll(m);
+		s = s + 1 == a->nsumm ? 0 : s + 1;
+		m = summ[s];
+	}
+	return 0; /* not reached while nfree > 0 */
+}
+
+int fgen_cpa_get(struct fgen_cpa *a, uint32_t ip, uint16_t *port)
+{
+	int64_t i = fgen_index(&a->ips, ip);
+	uint64_t *blk, *summ, *bits, m;
+	uint32_t cur, nfree, w, b;
+
+	if (i < 0)
+		return -EINVAL;
+	blk = fg_cpa_blk(a, (uint32_t)i);
+	summ = blk + 1;
+	bits = summ + a->nsumm;
+	cur = (uint32_t)blk[0];
+	nfree = (uint32_t)(blk[0] >> 32);
+	if (nfree == 0)
+		return -ENOSPC;
+	w = cur >> 6;
+	m = bits[w] & (UINT64_MAX << (cur & 63));
+	if (!m) {
+		w = fg_cpa_word(a, summ, w + 1 == a->nwords ? 0 : w + 1);
+		m = bits[w];
+	}
+	b = (uint32_t)__builtin_ctzll(m);
+	bits[w] &= ~(1ull << b);
+	if (!bits[w])
+		summ[w >> 6] &= ~(1ull << (w & 63));
+	b += w * 64;
+	cur = b + 1 == a->nports ? 0 : b + 1;
+	blk[0] = (uint64_t)(nfree - 1) << 32 | cur;
+	*port = (uint16_t)(a->port_lo + b);
+	return 0;
+}
+
+int fgen_cpa_put(struct fgen_cpa *a, uint32_t ip, uint16_t port)
+{
+	int64_t i = fgen_index(&a->ips, ip);
+	uint32_t b = (uint32_t)port - a->port_lo, w = b >> 6;
+	uint64_t *blk, *summ, *bits;
+
+	if (i < 0 || port < a->port_lo || b >= a->nports)
+		return -EINVAL;
+	blk = fg_cpa_blk(a, (uint32_t)i);
+	summ = blk + 1;
+	bits = summ + a->nsumm;
+	if (bits[w] & (1ull << (b & 63)))
+		return -EINVAL; /* not taken */
+	bits[w] |= 1ull << (b & 63);
+	summ[w >> 6] |= 1ull << (w & 63);
+	blk[0] += 1ull << 32;
+	return 0;
+}
+
+uint32_t fgen_cpa_avail(const struct fgen_cpa *a, uint32_t ip)
+{
+	int64_t i = fgen_index(&a->ips, ip);
+
+	return i < 0 ? 0 : (uint32_t)(fg_cpa_blk(a, (uint32_t)i)[0] >> 32);
+}

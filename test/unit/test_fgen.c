@@ -1,0 +1,331 @@
+/*
+ * test_fgen.c — field generators: reproducible rand, uniform coverage
+ * (chi-square), no .0/.255 addresses, inc/dec wrap, single values, pairs,
+ * and the client port allocator (no reuse while taken, rotation, memory).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fgen.h"
+
+#define IP(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (d))
+
+static void test_names(void **state)
+{
+	(void)state;
+	assert_string_equal(fgen_mode_names[FGEN_FIXED], "fixed");
+	assert_string_equal(fgen_mode_names[FGEN_INC], "inc");
+	assert_string_equal(fgen_mode_names[FGEN_DEC], "dec");
+	assert_string_equal(fgen_mode_names[FGEN_RAND], "rand");
+}
+
+static void test_invalid(void **state)
+{
+	struct fgen g;
+
+	(void)state;
+	assert_int_equal(fgen_init(&g, FGEN_INC, 10, 9, false, 1), -EINVAL);
+	assert_int_equal(fgen_init(&g, (enum fgen_mode)7, 1, 9, false, 1), -EINVAL);
+	/* Only a broadcast and a network address: nothing usable. */
+	assert_int_equal(fgen_init(&g, FGEN_INC, IP(10, 0, 0, 255), IP(10, 0, 1, 0), true, 1),
+			 -EINVAL);
+	assert_int_equal(fgen_init(&g, FGEN_FIXED, IP(10, 0, 0, 0), IP(10, 0, 0, 0), true, 1),
+			 -EINVAL);
+}
+
+static void test_same_seed(void **state)
+{
+	struct fgen a, b, c;
+	int same = 0;
+
+	(void)state;
+	assert_int_equal(fgen_init(&a, FGEN_RAND, 1024, 65535, false, 42), 0);
+	assert_int_equal(fgen_init(&b, FGEN_RAND, 1024, 65535, false, 42), 0);
+	assert_int_equal(fgen_init(&c, FGEN_RAND, 1024, 65535, false, 43), 0);
+	for (int i = 0; i < 10000; i++) {
+		uint32_t x = fgen_next(&a);
+
+		assert_int_equal(x, fgen_next(&b));
+		assert_in_range(x, 1024, 65535);
+		same += x == fgen_next(&c);
+	}
+	assert_true(same < 10); /* a different seed, a different sequence */
+	/* Reset replays the sequence. */
+	fgen_reset(&a, 42);
+	fgen_reset(&b, 42);
+	for (int i = 0; i < 100; i++)
+		assert_int_equal(fgen_next(&a), fgen_next(&b));
+	assert_int_not_equal(fgen_subseed(1, 0, 0), fgen_subseed(1, 0, 1));
+	assert_int_not_equal(fgen_subseed(1, 0, 0), fgen_subseed(1, 1, 0));
+	assert_int_equal(fgen_subseed(7, 3, 2), fgen_subseed(7, 3, 2));
+}
+
+/* Chi-square over k cells; with k-1 dof the statistic stays below ~k + 6 sqrt(2k). */
+static void chi_check(const uint32_t *cnt, uint32_t k, uint64_t draws)
+{
+	double e = (double)draws / k, chi = 0;
+
+	for (uint32_t i = 0; i < k; i++)
+		chi += ((double)cnt[i] - e) * ((double)cnt[i] - e) / e;
+	print_message("chi2 = %.1f over %u cells\n", chi, k);
+	assert_true(chi < k + 6 * __builtin_sqrt(2.0 * k));
+	assert_true(chi > k - 6 * __builtin_sqrt(2.0 * k)); /* not suspiciously even */
+}
+
+static void test_uniform_ports(void **state)
+{
+	const uint32_t k = 1000;
+	uint32_t *cnt = calloc(k, sizeof(*cnt));
+	struct fgen g;
+
+	(void)state;
+	assert_int_equal(fgen_init(&g, FGEN_RAND, 5000, 5000 + k - 1, false, 9), 0);
+	for (int i = 0; i < 2000000; i++) {
+		uint32_t v = fgen_next(&g);
+
+		assert_in_range(v, 5000, 5000 + k - 1);
+		cnt[v - 5000]++;
+	}
+	chi_check(cnt, k, 2000000);
+	free(cnt);
+}
+
+/* rand over an IPv4 range: uniform over usable addresses, never .0/.255. */
+static void test_uniform_ipv4(void **state)
+{
+	struct fgen g;
+	uint32_t lo = IP(198, 18, 0, 200), hi = IP(198, 18, 9, 196), n;
+	uint32_t *cnt;
+
+	(void)state;
+	assert_int_equal(fgen_init(&g, FGEN_RAND, lo, hi, true, 1), 0);
+	n = fgen_count(&g);
+	assert_int_equal(n, (254 - 200 + 1) + 8 * 254 + 196);
+	cnt = calloc(n, sizeof(*cnt));
+	for (int i = 0; i < 3000000; i++) {
+		uint32_t v = fgen_next(&g);
+		int64_t ix = fgen_index(&g, v);
+
+		assert_true((v & 0xff) != 0 && (v & 0xff) != 255);
+		assert_true(v >= lo && v <= hi);
+		assert_true(ix >= 0 && ix < n);
+		assert_int_equal(fgen_at(&g, (uint32_t)ix), v);
+		cnt[ix]++;
+	}
+	chi_check(cnt, n, 3000000);
+	free(cnt);
+}
+
+static void test_inc_dec_ipv4(void **state)
+{
+	struct fgen g;
+	uint32_t v, prev, i;
+
+	(void)state;
+	/* Ends on .0 and .255 are pulled in. */
+	assert_int_equal(fgen_init(&g, FGEN_INC, IP(10, 0, 0, 253), IP(10, 0, 2, 0), true, 0), 0);
+	assert_int_equal(fgen_count(&g), 2 + 254);
+	assert_int_equal(fgen_next(&g), IP(10, 0, 0, 253));
+	assert_int_equal(fgen_next(&g), IP(10, 0, 0, 254));
+	assert_int_equal(fgen_next(&g), IP(10, 0, 1, 1));
+	for (i = 0; i < 253; i++)
+		v = fgen_next(&g);
+	assert_int_equal(v, IP(10, 0, 1, 254));
+	assert_int_equal(fgen_next(&g), IP(10, 0, 0, 253)); /* wrap */
+
+	assert_int_equal(fgen_init(&g, FGEN_DEC, IP(10, 0, 0, 255), IP(10, 0, 1, 2), true, 0), 0);
+	assert_int_equal(fgen_next(&g), IP(10, 0, 1, 2));
+	assert_int_equal(fgen_next(&g), IP(10, 0, 1, 1));
+	assert_int_equal(fgen_next(&g), IP(10, 0, 1, 2)); /* wrap at the low end */
+
+	/* A long walk: each value once per lap, in order, never .0/.255. */
+	assert_int_equal(fgen_init(&g, FGEN_DEC, IP(198, 19, 0, 1), IP(198, 19, 9, 196), true, 0),
+			 0);
+	prev = fgen_next(&g);
+	for (i = 1; i < 2 * fgen_count(&g); i++) {
+		v = fgen_next(&g);
+		assert_true((v & 0xff) != 0 && (v & 0xff) != 255);
+		if (i % fgen_count(&g))
+			assert_true(v < prev);
+		else
+			assert_int_equal(v, IP(198, 19, 9, 196));
+		prev = v;
+	}
+}
+
+static void test_inc_dec_ports(void **state)
+{
+	struct fgen g;
+
+	(void)state;
+	assert_int_equal(fgen_init(&g, FGEN_INC, 65534, 65535, false, 0), 0);
+	assert_int_equal(fgen_next(&g), 65534);
+	assert_int_equal(fgen_next(&g), 65535);
+	assert_int_equal(fgen_next(&g), 65534);
+	assert_int_equal(fgen_init(&g, FGEN_DEC, 0, 2, false, 0), 0);
+	assert_int_equal(fgen_next(&g), 2);
+	assert_int_equal(fgen_next(&g), 1);
+	assert_int_equal(fgen_next(&g), 0);
+	assert_int_equal(fgen_next(&g), 2);
+	/* Full 32-bit range: inc wraps through 0. */
+	assert_int_equal(fgen_init(&g, FGEN_INC, 0, UINT32_MAX, false, 0), 0);
+	assert_int_equal(fgen_count(&g), 0);
+	g.cur = UINT32_MAX;
+	assert_int_equal(fgen_next(&g), UINT32_MAX);
+	assert_int_equal(fgen_next(&g), 0);
+	assert_int_equal(fgen_init(&g, FGEN_RAND, 0, UINT32_MAX, false, 5), 0);
+	assert_int_not_equal(fgen_next(&g), fgen_next(&g));
+}
+
+static void test_single(void **state)
+{
+	const enum fgen_mode modes[] = {FGEN_FIXED, FGEN_INC, FGEN_DEC, FGEN_RAND};
+	struct fgen g;
+
+	(void)state;
+	for (unsigned m = 0; m < 4; m++) {
+		assert_int_equal(fgen_init(&g, modes[m], 4321, 4321, false, 3), 0);
+		for (int i = 0; i < 50; i++)
+			assert_int_equal(fgen_next(&g), 4321);
+		assert_int_equal(fgen_init(&g, modes[m], IP(198, 18, 1, 2), IP(198, 18, 1, 2), true,
+					   3),
+				 0);
+		for (int i = 0; i < 50; i++)
+			assert_int_equal(fgen_next(&g), IP(198, 18, 1, 2));
+	}
+	/* fixed yields lo whatever the range. */
+	assert_int_equal(fgen_init(&g, FGEN_FIXED, 10, 20, false, 3), 0);
+	assert_int_equal(fgen_next(&g), 10);
+}
+
+static void test_pairs(void **state)
+{
+	struct fgen_pair p;
+	uint32_t a, b, i;
+	uint8_t *seen;
+
+	(void)state;
+	/* 2,500 host pairs of l3_many_hosts: host i <-> host i. */
+	assert_int_equal(fgen_pair_init(&p, FGEN_INC, IP(198, 18, 0, 1), IP(198, 18, 9, 214),
+					IP(198, 19, 0, 1), IP(198, 19, 20, 0), true, 1),
+			 0);
+	assert_int_equal(fgen_count(&p.idx), 2500);
+	for (i = 0; i < 2500; i++) {
+		fgen_pair_next(&p, &a, &b);
+		assert_int_equal(a & 0xffff, b & 0xffff); /* same host number */
+		assert_int_equal(a >> 16, (198u << 8) | 18);
+		assert_int_equal(b >> 16, (198u << 8) | 19);
+	}
+	assert_int_equal(a, IP(198, 18, 9, 214));
+	fgen_pair_next(&p, &a, &b);
+	assert_int_equal(a, IP(198, 18, 0, 1));
+	assert_int_equal(b, IP(198, 19, 0, 1));
+
+	/* rand: pairs stay matched and every pair comes up. */
+	assert_int_equal(fgen_pair_init(&p, FGEN_RAND, 1000, 1099, 5000, 5199, false, 7), 0);
+	seen = calloc(100, 1);
+	for (i = 0; i < 5000; i++) {
+		fgen_pair_next(&p, &a, &b);
+		assert_int_equal(b - 5000, a - 1000);
+		seen[a - 1000] = 1;
+	}
+	for (i = 0; i < 100; i++)
+		assert_true(seen[i]);
+	free(seen);
+}
+
+static void test_cpa(void **state)
+{
+	struct fgen_cpa a;
+	uint32_t ip0 = IP(198, 18, 0, 1), ip1 = IP(198, 18, 0, 2);
+	uint16_t port, first;
+	uint8_t *taken = calloc(65536, 1);
+	uint32_t i;
+
+	(void)state;
+	assert_int_equal(fgen_cpa_init(&a, IP(198, 18, 0, 0), IP(198, 18, 0, 255), 1024, 65535),
+			 0);
+	assert_int_equal(a.nips, 254);
+	print_message("client port allocator, 254 ips x 64512 ports: %zu bytes\n",
+		      fgen_cpa_mem_size(a.nips, a.nports));
+	assert_true(fgen_cpa_mem_size(254, 64512) <= 254 * 8200);
+	assert_int_equal(fgen_cpa_avail(&a, ip0), 64512);
+	assert_int_equal(fgen_cpa_get(&a, IP(198, 18, 0, 255), &port), -EINVAL);
+	assert_int_equal(fgen_cpa_get(&a, IP(198, 18, 1, 1), &port), -EINVAL);
+
+	/* Take every port of ip0: all distinct, in range, then -ENOSPC. */
+	for (i = 0; i < 64512; i++) {
+		assert_int_equal(fgen_cpa_get(&a, ip0, &port), 0);
+		assert_true(port >= 1024);
+		assert_int_equal(taken[port], 0);
+		taken[port] = 1;
+	}
+	assert_int_equal(fgen_cpa_get(&a, ip0, &port), -ENOSPC);
+	assert_int_equal(fgen_cpa_avail(&a, ip0), 0);
+	/* Other addresses are independent. */
+	assert_int_equal(fgen_cpa_get(&a, ip1, &port), 0);
+	assert_int_equal(port, 1024);
+
+	/* Free a scattered few; exactly those come back, none twice. */
+	assert_int_equal(fgen_cpa_put(&a, ip0, 40000), 0);
+	assert_int_equal(fgen_cpa_put(&a, ip0, 2000), 0);
+	assert_int_equal(fgen_cpa_put(&a, ip0, 65535), 0);
+	assert_int_equal(fgen_cpa_put(&a, ip0, 2000), -EINVAL); /* not taken */
+	assert_int_equal(fgen_cpa_put(&a, ip0, 80), -EINVAL);   /* out of range */
+	assert_int_equal(fgen_cpa_avail(&a, ip0), 3);
+	memset(taken, 0, 65536);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(fgen_cpa_get(&a, ip0, &port), 0);
+		assert_true(port == 40000 || port == 2000 || port == 65535);
+		assert_int_equal(taken[port], 0);
+		taken[port] = 1;
+	}
+	assert_int_equal(fgen_cpa_get(&a, ip0, &port), -ENOSPC);
+
+	/* Rotation: a port just given back is not the next one handed out. */
+	assert_int_equal(fgen_cpa_get(&a, ip1, &first), 0); /* 1025 */
+	assert_int_equal(fgen_cpa_put(&a, ip1, first), 0);
+	assert_int_equal(fgen_cpa_get(&a, ip1, &port), 0);
+	assert_int_equal(port, first + 1);
+
+	/* Random churn against a model. */
+	memset(taken, 0, 65536);
+	for (i = 0; i < 200000; i++) {
+		uint64_t r = i * 0x9e3779b97f4a7c15ull;
+
+		if ((r >> 60) < 9) {
+			if (fgen_cpa_get(&a, IP(198, 18, 0, 9), &port) == 0) {
+				assert_int_equal(taken[port], 0);
+				taken[port] = 1;
+			}
+		} else {
+			uint16_t q = (uint16_t)(1024 + (r >> 20) % 64512);
+
+			assert_int_equal(fgen_cpa_put(&a, IP(198, 18, 0, 9), q),
+					 taken[q] ? 0 : -EINVAL);
+			taken[q] = 0;
+		}
+	}
+	fgen_cpa_destroy(&a);
+	free(taken);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names),	      cmocka_unit_test(test_invalid),
+		cmocka_unit_test(test_same_seed),     cmocka_unit_test(test_uniform_ports),
+		cmocka_unit_test(test_uniform_ipv4),  cmocka_unit_test(test_inc_dec_ipv4),
+		cmocka_unit_test(test_inc_dec_ports), cmocka_unit_test(test_single),
+		cmocka_unit_test(test_pairs),	      cmocka_unit_test(test_cpa),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
