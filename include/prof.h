@@ -115,7 +115,12 @@ struct prof_stream {
 	bool has_port;
 	uint32_t *ports;	/* `ports: [0, 1]` */
 	size_t n_ports;
-	uint32_t tx_mask;	/* resolved: bit p set = stream sent from port p, to p ^ 1 */
+	/*
+	 * Resolved: bit p set = the stream is sent from port p to its pair p ^ 1.
+	 * From an odd (server-side) port, src/dst and sport/dport swap roles, so
+	 * `ports: [0, 1]` is the same stream in both directions.
+	 */
+	uint32_t tx_mask;
 	uint32_t frame;		/* bytes incl. FCS; 0 when imix */
 	bool imix;		/* frame: imix (the profile's table) */
 	struct units_rate rate; /* pps, bps or % (scaled by -m) */
