@@ -84,17 +84,17 @@ check_ge()
 # check_grep NAME PATTERN FILE : extended regexp, case-insensitive
 check_grep()
 {
-	if grep -Eiq -- "$2" "$3"; then
+	if grep -Eiq -- "$2" "$3" 2>/dev/null; then
 		pass "$1"
 	else
-		fail "$1" "no line matching /$2/ in $(basename "$3"): $(head -c 300 "$3")"
+		fail "$1" "no line matching /$2/ in $(basename "$3"): $(head -c 300 "$3" 2>&1)"
 	fi
 }
 
 # check_nogrep NAME PATTERN FILE
 check_nogrep()
 {
-	if grep -Eiq -- "$2" "$3"; then
+	if grep -Eiq -- "$2" "$3" 2>/dev/null; then
 		fail "$1" "unexpected line matching /$2/: $(grep -Ei -m1 -- "$2" "$3")"
 	else
 		pass "$1"
