@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+#
+# 60_tui.sh — the `tui` dashboard in a real terminal (tmux), against a
+# [loop, loop] config carrying 10 kpps of 64-byte frames: the panels appear,
+# the measured rate is the offered one, the keys act (c clears, + raises the
+# rate 10%, p pauses and resumes), the layout follows a resize down to 80x24,
+# q, ESC and Ctrl-C each return to the prompt with flowgen alive, and the
+# terminal modes (stty -g) are the same after as before. Without a terminal
+# (batch mode) `tui` is refused with a message and a failing status.
+
+. "$(dirname "$0")/lib.sh"
+
+command -v tmux >/dev/null || {
+	fail "tmux available" "tmux is not installed"
+	exit 1
+}
+if ! have_flowgen; then
+	echo "# $FG_BIN is not built: the flowgen checks below fail"
+fi
+
+CFG=$(fg_loop_cfg)
+H=$FG_TMP/home
+mkdir -p "$H"
+SOCK=fgtui-$$
+PANE=main
+T()
+{
+	tmux -L "$SOCK" "$@"
+}
+at_exit "tmux -L $SOCK kill-server"
+
+T -f /dev/null new-session -d -s "$PANE" -x 132 -y 40 \
+	"env -i HOME=$H TERM=xterm-256color LANG=C.UTF-8 PATH=$PATH bash --norc --noprofile"
+T set-option -t "$PANE" remain-on-exit on >/dev/null
+
+screen()
+{
+	T capture-pane -p -t "$PANE"
+}
+
+# wait_screen PATTERN SECONDS : until the pane shows PATTERN
+wait_screen()
+{
+	local i
+	for ((i = 0; i < ${2:-10} * 5; i++)); do
+		screen | grep -Eq -- "$1" && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+keys()
+{
+	T send-keys -t "$PANE" "$@"
+}
+
+# tx_kpps : the dashboard's global tx pps in thousands ("pps 10.00 K ...")
+tx_kpps()
+{
+	screen | awk '/^pps / {
+		v = $2; u = $3
+		if (u == "K") v = v; else if (u == "M") v = v * 1000; else v = v / 1000
+		printf "%d\n", v * 10; exit }'
+}
+
+# in_range NAME VALUE_X10 LO HI : LO <= VALUE/10 <= HI (kpps)
+in_range()
+{
+	local v=$2
+	if [[ $v =~ ^[0-9]+$ ]] && [ "$v" -ge $(($3 * 10)) ] && [ "$v" -le $(($4 * 10)) ]; then
+		pass "$1"
+	else
+		fail "$1" "tx kpps x10 = '$v', wanted $3..$4 K; screen: $(screen | grep '^pps' | head -n 1)"
+	fi
+}
+
+keys "stty -g > $H/stty.before" Enter
+keys "cd $FG_TOP && $FG_BIN -C $CFG; echo \"FG-EXIT=\$?\" > $H/rc" Enter
+
+if ! wait_screen 'flowgen> ?$' 40 || [ -e "$H/rc" ]; then
+	fail "tui: flowgen console starts" "screen: $(screen | grep . | tail -n 5)"
+	exit 1
+fi
+pass "tui: flowgen console starts"
+
+keys "start -f profiles/stl_64b.yaml -m 10kpps" Enter
+sleep 1
+keys "tui" Enter
+if wait_screen 'Global Statistics' 10 && wait_screen '^Port Stat' 2 &&
+	wait_screen 'Flows +client +server' 2 && wait_screen '^Latency' 2; then
+	pass "tui: global, port, flows and latency panels shown"
+else
+	fail "tui: global, port, flows and latency panels shown" "screen: $(screen | grep . | head -n 12)"
+fi
+sleep 2.5
+in_range "tui: measured tx rate is the offered 10 kpps" "$(tx_kpps)" 9 11
+check "tui: opackets row counts frames" bash -c \
+	"tmux -L $SOCK capture-pane -p -t $PANE | grep -E '^opackets +[1-9]'"
+
+keys c
+if wait_screen 'statistics cleared' 3; then
+	pass "tui: c clears the statistics"
+else
+	fail "tui: c clears the statistics" "no confirmation on the title line"
+fi
+
+keys +
+sleep 2.5
+in_range "tui: + raises the rate by 10%" "$(tx_kpps)" 10 12
+
+keys p
+sleep 2.5
+in_range "tui: p pauses the traffic" "$(tx_kpps)" 0 0
+keys p
+sleep 2.5
+in_range "tui: p again resumes it" "$(tx_kpps)" 10 12
+
+T resize-window -t "$PANE" -x 80 -y 24
+sleep 1.5
+if screen | grep -Eq '^imissed' && screen | grep -Eq 'total' &&
+	screen | grep -q 'Global Statistics'; then
+	pass "tui: follows a resize to 80x24"
+else
+	fail "tui: follows a resize to 80x24" "screen: $(screen | grep . | tail -n 6)"
+fi
+T resize-window -t "$PANE" -x 132 -y 40
+sleep 0.5
+
+keys q
+if wait_screen 'flowgen> ?$' 5 && ! screen | grep -q 'Global Statistics'; then
+	pass "tui: q returns to the prompt"
+else
+	fail "tui: q returns to the prompt" "screen: $(screen | grep . | tail -n 3)"
+fi
+
+keys "tui" Enter
+wait_screen 'Global Statistics' 10
+keys Escape
+sleep 1
+if wait_screen 'flowgen> ?$' 5 && ! screen | grep -q 'Global Statistics'; then
+	pass "tui: ESC returns to the prompt"
+else
+	fail "tui: ESC returns to the prompt" "screen: $(screen | grep . | tail -n 3)"
+fi
+
+keys "tui" Enter
+wait_screen 'Global Statistics' 10
+keys C-c
+sleep 1
+if wait_screen 'flowgen> ?$' 5 && [ ! -e "$H/rc" ]; then
+	pass "tui: Ctrl-C leaves the dashboard, flowgen stays"
+else
+	fail "tui: Ctrl-C leaves the dashboard, flowgen stays" "screen: $(screen | grep . | tail -n 3)"
+fi
+keys "echo after-tui" Enter
+if wait_screen '^after-tui$' 5; then
+	pass "tui: console works after the dashboard"
+else
+	fail "tui: console works after the dashboard" "screen: $(screen | grep . | tail -n 3)"
+fi
+
+keys "stop" Enter
+keys "quit" Enter
+for ((i = 0; i < 100; i++)); do
+	[ -s "$H/rc" ] && break
+	sleep 0.2
+done
+check_eq "tui: quit exits 0" "FG-EXIT=0" "$(cat "$H/rc" 2>/dev/null)"
+keys "stty -g > $H/stty.after" Enter
+for ((i = 0; i < 25; i++)); do
+	[ -s "$H/stty.after" ] && break
+	sleep 0.2
+done
+check_eq "tui: terminal modes (stty -g) unchanged" \
+	"$(cat "$H/stty.before" 2>/dev/null)" "$(cat "$H/stty.after" 2>/dev/null)"
+
+# No terminal: refused with a reason, and the command fails.
+out=$(echo tui | TERM=xterm "$FG_BIN" -C "$CFG" -b 2>&1)
+rc=$?
+check_eq "tui: refused in batch mode (exit 1)" 1 "$rc"
+if grep -q 'needs an interactive terminal' <<<"$out"; then
+	pass "tui: refusal says why"
+else
+	fail "tui: refusal says why" "output: $out"
+fi
+
+finish
