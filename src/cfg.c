@@ -86,7 +86,7 @@ static const struct yamlu_field cfg_fields[] = {
 	 .max = 2, .help = "TRex config version (2)"},
 	{.key = "interfaces", .type = YAMLU_LIST, .elem = YAMLU_STRING,
 	 .off = offsetof(struct cfg, interfaces), .cnt_off = offsetof(struct cfg, n_interfaces),
-	 .max = FG_CFG_IF_SPEC_LEN - 1, .max_n = FG_MAX_PORTS, .min_n = 2,
+	 .max = FG_CFG_IF_SPEC_LEN - 1, .max_n = FG_MAX_PORTS, .min_n = 1,
 	 .flags = YAMLU_F_REQUIRED, .help = "PCI addresses, --vdev=... or loop"},
 	{.key = "port_info", .type = YAMLU_LIST_MAP, .off = offsetof(struct cfg, port_info),
 	 .cnt_off = offsetof(struct cfg, n_port_info), .elem_size = sizeof(struct cfg_port_info),

@@ -1,0 +1,303 @@
+/*
+ * test_prof.c — traffic profiles: every shipped profile loads and means what
+ * SPEC §5.5 says (frame sizes, address ranges, programs), defaults are
+ * filled in, and every bad file of test/data/prof_*.yaml fails with exactly
+ * the FILE:LINE:COL message written on its first line.
+ */
+#include <errno.h>
+#include <glob.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "prof.h"
+
+#define IP(a, b, c, d) ((uint32_t)(a) << 24 | (b) << 16 | (c) << 8 | (d))
+
+static const char *dir(const char *env, const char *def)
+{
+	const char *d = getenv(env);
+
+	return d ? d : def;
+}
+
+static void load(const char *name, struct prof *p)
+{
+	char path[512], err[FG_ERRLEN] = "";
+
+	snprintf(path, sizeof(path), "%s/%s", dir("FG_PROFILES", "profiles"), name);
+	if (prof_load(path, p, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(p->n_warnings, 0);
+}
+
+static void test_all_shipped_load(void **state)
+{
+	char pattern[512], err[FG_ERRLEN];
+	glob_t g;
+	size_t i;
+
+	(void)state;
+	snprintf(pattern, sizeof(pattern), "%s/*.yaml", dir("FG_PROFILES", "profiles"));
+	assert_int_equal(glob(pattern, 0, NULL, &g), 0);
+	assert_true(g.gl_pathc >= 6);
+	for (i = 0; i < g.gl_pathc; i++) {
+		struct prof p;
+
+		if (prof_load(g.gl_pathv[i], &p, err, sizeof(err)))
+			fail_msg("%s", err);
+		assert_int_equal(p.n_warnings, 0);
+		prof_free(&p);
+	}
+	globfree(&g);
+}
+
+/* Frame = 14 eth + 20 IPv4 + 8 UDP + payload + 4 FCS. */
+static uint32_t udp_frame(uint32_t payload)
+{
+	return 14 + 20 + 8 + payload + 4;
+}
+
+static void test_udp_short(void **state)
+{
+	const struct prof_template *t;
+	struct prof p;
+
+	(void)state;
+	load("udp_short.yaml", &p);
+	assert_int_equal(p.mode, PROF_FLOWS);
+	assert_true(p.timeout == FG_PROF_TIMEOUT_DEFAULT);
+	assert_int_equal(p.seed, 1);
+	assert_int_equal(p.ip_gen.client.range.lo, IP(198, 18, 0, 1));
+	assert_int_equal(p.ip_gen.client.range.hi, IP(198, 18, 0, 254));
+	assert_int_equal(p.ip_gen.server.range.lo, IP(198, 19, 0, 1));
+	assert_int_equal(p.ip_gen.client.dist, PROF_DIST_SEQ);
+	assert_int_equal(p.ip_gen.offset, IP(0, 1, 0, 0));
+	assert_int_equal(p.ip_gen.client_ports.lo, 1024);
+	assert_int_equal(p.ip_gen.client_ports.hi, 65535);
+	assert_int_equal(p.n_templates, 1);
+	t = &p.templates[0];
+	assert_string_equal(t->name, "udp_short");
+	assert_int_equal(t->proto, PROF_UDP);
+	assert_int_equal(t->port, 4321);
+	assert_true(t->cps == 1);
+	assert_true(prof_total_cps(&p) == 1);
+	assert_int_equal(t->client.n, 1);
+	assert_int_equal(t->client.steps[0].op, PROF_OP_SEND);
+	assert_int_equal(udp_frame(t->client.steps[0].arg), 64);
+	assert_int_equal(t->server.steps[0].op, PROF_OP_RECV);
+	assert_int_equal(t->server.steps[0].arg, 18);
+	prof_free(&p);
+	assert_null(p.templates);
+}
+
+static void test_udp_imix_tcp_short(void **state)
+{
+	static const uint32_t frames[3] = {64, 594, 1518};
+	const struct prof_template *t;
+	struct prof p;
+	size_t i;
+
+	(void)state;
+	load("udp_imix.yaml", &p);
+	t = &p.templates[0];
+	assert_int_equal(t->client.n, 3);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(t->client.steps[i].op, PROF_OP_SEND);
+		assert_int_equal(udp_frame(t->client.steps[i].arg), frames[i]);
+		assert_int_equal(t->server.steps[i].op, PROF_OP_RECV);
+		assert_int_equal(t->server.steps[i].arg, t->client.steps[i].arg);
+	}
+	prof_free(&p);
+
+	load("tcp_short.yaml", &p);
+	t = &p.templates[0];
+	assert_int_equal(t->proto, PROF_TCP);
+	assert_int_equal(t->client.n, 2);
+	assert_true(t->client.steps[0].op == PROF_OP_SEND && t->client.steps[0].arg == 64);
+	assert_true(t->client.steps[1].op == PROF_OP_RECV && t->client.steps[1].arg == 512);
+	assert_true(t->server.steps[0].op == PROF_OP_RECV && t->server.steps[0].arg == 64);
+	assert_true(t->server.steps[1].op == PROF_OP_SEND && t->server.steps[1].arg == 512);
+	prof_free(&p);
+}
+
+static void test_stl(void **state)
+{
+	const struct prof_stream *s;
+	struct prof p;
+
+	(void)state;
+	load("stl_64b.yaml", &p);
+	assert_int_equal(p.mode, PROF_STREAMS);
+	assert_int_equal(p.n_streams, 1);
+	s = &p.streams[0];
+	assert_int_equal(s->frame, 64);
+	assert_false(s->imix);
+	assert_int_equal(s->tx_mask, 1u); /* port 0 -> 1 */
+	assert_int_equal(s->src.lo, IP(198, 18, 0, 1));
+	assert_int_equal(s->dst.hi, IP(198, 19, 0, 254));
+	assert_int_equal(s->src.mode, PROF_VAR_INC);
+	assert_true(s->dport.lo == 4321 && s->dport.mode == PROF_VAR_FIXED);
+	assert_int_equal(s->rate.kind, UNITS_PPS);
+	assert_true(prof_stream_avg_frame(&p, s) == 64);
+	assert_int_equal(p.n_imix, 3); /* default table filled in */
+	prof_free(&p);
+
+	load("stl_imix.yaml", &p);
+	s = &p.streams[0];
+	assert_true(s->imix);
+	assert_true(fabs(prof_stream_avg_frame(&p, s) - 4342.0 / 12) < 1e-9);
+	assert_true(s->sport.mode == PROF_VAR_RAND && s->sport.lo == 1024 &&
+		    s->sport.hi == 65535);
+	prof_free(&p);
+}
+
+/* 2,500 address pairs, none ending in .0 or .255, 1518 B, 10 %, both ways. */
+static void test_l3_many_hosts(void **state)
+{
+	uint64_t addrs[2] = {0, 0}, stream_addrs = 0;
+	double pct = 0;
+	struct prof p;
+	size_t i;
+	uint32_t a;
+
+	(void)state;
+	load("l3_many_hosts.yaml", &p);
+	for (i = 0; i < p.n_hosts; i++) {
+		assert_true(p.hosts[i].port < 2);
+		for (a = p.hosts[i].lo; a <= p.hosts[i].hi; a++) {
+			assert_true((a & 0xff) != 0 && (a & 0xff) != 255);
+			addrs[p.hosts[i].port]++;
+		}
+	}
+	assert_int_equal(addrs[0], 2500);
+	assert_int_equal(addrs[1], 2500);
+	for (i = 0; i < p.n_streams; i++) {
+		const struct prof_stream *s = &p.streams[i];
+
+		assert_int_equal(s->frame, 1518);
+		assert_true(s->latency);
+		assert_int_equal(s->tx_mask, 3u);
+		assert_int_equal(s->rate.kind, UNITS_PCT);
+		pct += s->rate.value;
+		assert_int_equal(s->src.hi - s->src.lo, s->dst.hi - s->dst.lo);
+		stream_addrs += s->src.hi - s->src.lo + 1;
+	}
+	assert_int_equal(stream_addrs, 2500);
+	assert_true(fabs(pct - 10) < 1e-9);
+	prof_free(&p);
+}
+
+static void test_defaults_and_forms(void **state)
+{
+	static const char yaml[] = "mode: streams\n"
+				   "seed: 42\n"
+				   "imix: [{size: 128, weight: 1}, {size: 256, weight: 3}]\n"
+				   "streams:\n"
+				   "  - name: a\n"
+				   "    ports: [2, 3]\n"
+				   "    frame: imix\n"
+				   "    rate: 500mbps\n"
+				   "    src: {range: [198.18.0.1, 198.18.0.9]}\n"
+				   "    dst: {range: [198.19.0.1, 198.19.0.9], mode: fixed}\n"
+				   "    dport: {range: [1, 49151], mode: dec}\n";
+	char err[FG_ERRLEN];
+	struct prof p;
+
+	(void)state;
+	assert_int_equal(prof_load_buf("m.yaml", yaml, strlen(yaml), &p, err, sizeof(err)), 0);
+	assert_int_equal(p.seed, 42);
+	assert_int_equal(p.streams[0].tx_mask, 0xcu);
+	assert_int_equal(p.streams[0].src.mode, PROF_VAR_INC); /* default mode of a range */
+	assert_int_equal(p.streams[0].dst.mode, PROF_VAR_FIXED);
+	assert_int_equal(p.streams[0].dst.hi, p.streams[0].dst.lo);
+	assert_int_equal(p.streams[0].sport.lo, FG_PROF_SPORT_DEFAULT);
+	assert_int_equal(p.streams[0].dport.mode, PROF_VAR_DEC);
+	assert_false(p.streams[0].latency);
+	assert_true(p.streams[0].rate.kind == UNITS_BPS && p.streams[0].rate.value == 500e6);
+	assert_true(prof_stream_avg_frame(&p, &p.streams[0]) == (128.0 + 3 * 256) / 4);
+	prof_free(&p);
+}
+
+static void test_template_limit(void **state)
+{
+	char *yaml, err[FG_ERRLEN];
+	size_t len = 0, cap = 65536;
+	struct prof p;
+	int i;
+
+	(void)state;
+	yaml = malloc(cap);
+	assert_non_null(yaml);
+	len += snprintf(yaml + len, cap - len,
+			"mode: flows\nip_gen:\n  client: {range: [198.18.0.1, 198.18.0.2]}\n"
+			"  server: {range: [198.19.0.1, 198.19.0.2]}\ntemplates:\n");
+	for (i = 0; i < FG_PROF_MAX_TEMPLATES + 1; i++)
+		len += snprintf(yaml + len, cap - len,
+				"  - {name: t%d, port: 1, client: [{send: 1}], server: [{recv: 1}]}\n",
+				i);
+	assert_int_equal(prof_load_buf("many.yaml", yaml, len, &p, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "many.yaml:6:3: 'templates' has 65 entries, at most 64 allowed");
+	free(yaml);
+}
+
+static void test_bad_files(void **state)
+{
+	char pattern[512], want[FG_ERRLEN + 600], err[FG_ERRLEN], line[FG_ERRLEN];
+	glob_t g;
+	size_t i;
+
+	(void)state;
+	snprintf(pattern, sizeof(pattern), "%s/prof_*.yaml", dir("FG_TEST_DATA", "test/data"));
+	assert_int_equal(glob(pattern, 0, NULL, &g), 0);
+	assert_true(g.gl_pathc >= 20);
+	for (i = 0; i < g.gl_pathc; i++) {
+		const char *path = g.gl_pathv[i];
+		FILE *f = fopen(path, "r");
+		struct prof p;
+		int rc;
+
+		assert_non_null(f);
+		assert_non_null(fgets(line, sizeof(line), f));
+		fclose(f);
+		line[strcspn(line, "\n")] = '\0';
+		assert_true(strncmp(line, "# error: ", 9) == 0);
+		snprintf(want, sizeof(want), "%s%s", path, line + 9);
+		rc = prof_load(path, &p, err, sizeof(err));
+		if (rc != -EINVAL || strcmp(err, want))
+			fail_msg("%s: rc %d\n  want: %s\n  got:  %s", path, rc, want, err);
+		assert_null(p.streams);
+		assert_null(p.templates);
+	}
+	globfree(&g);
+}
+
+static void test_missing_file(void **state)
+{
+	char err[FG_ERRLEN];
+	struct prof p;
+
+	(void)state;
+	assert_int_equal(prof_load("profiles/nope.yaml", &p, err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "profiles/nope.yaml: No such file or directory");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_all_shipped_load), cmocka_unit_test(test_udp_short),
+		cmocka_unit_test(test_udp_imix_tcp_short), cmocka_unit_test(test_stl),
+		cmocka_unit_test(test_l3_many_hosts),	 cmocka_unit_test(test_defaults_and_forms),
+		cmocka_unit_test(test_template_limit),	 cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_missing_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
