@@ -29,11 +29,11 @@ enum stats_section {
 	STATS_ALL = STATS_G | STATS_P | STATS_A | STATS_L,
 };
 
-#define STATS_MAX_LAT 64     /* latency rows kept per snapshot */
-#define STATS_HIST 120       /* tx/rx pps history points (one per 0.5 s) */
-#define STATS_SAMPLE_MS 100  /* sampler period */
-#define STATS_FCS_BYTES 4    /* counted bytes exclude the FCS; bps add it */
-#define STATS_L1_BYTES 20    /* preamble + SFD + inter-frame gap */
+#define STATS_MAX_LAT 64    /* latency rows kept per snapshot */
+#define STATS_HIST 120	    /* tx/rx pps history points (one per 0.5 s) */
+#define STATS_SAMPLE_MS 100 /* sampler period */
+#define STATS_FCS_BYTES 4   /* counted bytes exclude the FCS; bps add it */
+#define STATS_L1_BYTES 20   /* preamble + SFD + inter-frame gap */
 
 /* The NIC's own counters for one port (rte_eth_stats_get). */
 struct stats_nic {
@@ -118,8 +118,7 @@ struct stats_snap {
 };
 
 /* control: once at start-up, after the ports exist (DPDK ids 0..nports-1). */
-int stats_init(struct ctr_worker *workers, int nworkers, int nports,
-	       uint64_t tsc_hz);
+int stats_init(struct ctr_worker *workers, int nworkers, int nports, uint64_t tsc_hz);
 /* control: install optional providers (copied); NULL removes them. */
 void stats_set_hooks(const struct stats_hooks *h);
 /* control: start / stop the sampler thread (every STATS_SAMPLE_MS). */
@@ -135,8 +134,7 @@ int stats_history(double *tx_pps, double *rx_pps, int max);
 int stats_print(FILE *f, unsigned sections, bool json);
 
 /* pure: sum the workers' blocks (relaxed loads) into out (NIC part zeroed). */
-void stats_sum(const struct ctr_worker *w, int nworkers, int nports,
-	       struct stats_raw *out);
+void stats_sum(const struct ctr_worker *w, int nworkers, int nports, struct stats_raw *out);
 /*
  * pure: build a snapshot from the newest sample `now`, an older sample
  * `prev` (rates over now->tsc - prev->tsc at tsc_hz; prev may be NULL: no
@@ -144,9 +142,8 @@ void stats_sum(const struct ctr_worker *w, int nworkers, int nports,
  * Hook data (flows.distinct_*, lat) is left zero.
  */
 void stats_compute(const struct stats_raw *now, const struct stats_raw *prev,
-		   const struct stats_raw *base, uint64_t tsc_hz, int nports,
-		   const bool *link_up, const uint32_t *speed_mbps,
-		   struct stats_snap *out);
+		   const struct stats_raw *base, uint64_t tsc_hz, int nports, const bool *link_up,
+		   const uint32_t *speed_mbps, struct stats_snap *out);
 /* pure: write snapshot s as one JSON object (one line) / as text tables. */
 int stats_write_json(FILE *f, const struct stats_snap *s, unsigned sections);
 int stats_write_text(FILE *f, const struct stats_snap *s, unsigned sections);

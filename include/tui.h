@@ -12,7 +12,7 @@
 
 /* Actions the dashboard's keys trigger; either member may be NULL. */
 struct tui_ops {
-	void (*pause_toggle)(void);       /* key p: pause / resume traffic */
+	void (*pause_toggle)(void);	   /* key p: pause / resume traffic */
 	void (*rate_scale)(double factor); /* keys + and -: 1.1 and 1/1.1 */
 };
 

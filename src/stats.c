@@ -27,10 +27,10 @@
 
 #include "stats.h"
 
-#define STATS_RING 16       /* samples kept: 1.6 s at 100 ms */
-#define STATS_RATE_BACK 10  /* rates over ~10 samples = ~1 s */
-#define STATS_HIST_EVERY 5  /* one history point per 5 samples = 0.5 s */
-#define STATS_LINK_EVERY 5  /* link state polled every 0.5 s */
+#define STATS_RING 16	   /* samples kept: 1.6 s at 100 ms */
+#define STATS_RATE_BACK 10 /* rates over ~10 samples = ~1 s */
+#define STATS_HIST_EVERY 5 /* one history point per 5 samples = 0.5 s */
+#define STATS_LINK_EVERY 5 /* link state polled every 0.5 s */
 
 _Static_assert(sizeof(struct ctr_port) % sizeof(uint64_t) == 0,
 	       "ctr_port must hold only uint64_t counters");
@@ -63,8 +63,8 @@ static struct {
 	bool stop; /* read by the sampler, written under lock */
 	pthread_cond_t wake;
 } st = {
-	.lock = PTHREAD_MUTEX_INITIALIZER,
-	.wake = PTHREAD_COND_INITIALIZER,
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+    .wake = PTHREAD_COND_INITIALIZER,
 };
 
 /* ---- pure parts ------------------------------------------------------ */
@@ -77,20 +77,15 @@ static void add_words(uint64_t *dst, const uint64_t *src, size_t n)
 }
 
 /* a - b, clipped at 0 (a NIC reset must not show 2^64 packets). */
-static uint64_t sub0(uint64_t a, uint64_t b)
-{
-	return a > b ? a - b : 0;
-}
+static uint64_t sub0(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
 
-static void sub_words(uint64_t *dst, const uint64_t *a, const uint64_t *b,
-		      size_t n)
+static void sub_words(uint64_t *dst, const uint64_t *a, const uint64_t *b, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		dst[i] = sub0(a[i], b ? b[i] : 0);
 }
 
-void stats_sum(const struct ctr_worker *w, int nworkers, int nports,
-	       struct stats_raw *out)
+void stats_sum(const struct ctr_worker *w, int nworkers, int nports, struct stats_raw *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (nports > FG_MAX_PORTS)
@@ -99,19 +94,15 @@ void stats_sum(const struct ctr_worker *w, int nworkers, int nports,
 		const struct ctr_worker *cw = &w[i];
 
 		for (int p = 0; p < nports; p++)
-			add_words((uint64_t *)&out->port[p],
-				  (const uint64_t *)&cw->port[p],
+			add_words((uint64_t *)&out->port[p], (const uint64_t *)&cw->port[p],
 				  NWORDS(struct ctr_port));
-		add_words((uint64_t *)&out->client,
-			  (const uint64_t *)&cw->client,
+		add_words((uint64_t *)&out->client, (const uint64_t *)&cw->client,
 			  NWORDS(struct ctr_client));
-		add_words((uint64_t *)&out->server,
-			  (const uint64_t *)&cw->server,
+		add_words((uint64_t *)&out->server, (const uint64_t *)&cw->server,
 			  NWORDS(struct ctr_server));
 		add_words(&out->polls, &cw->polls, 1);
 		add_words(&out->busy_polls, &cw->busy_polls, 1);
-		add_words((uint64_t *)&out->gauge,
-			  (const uint64_t *)&cw->gauge,
+		add_words((uint64_t *)&out->gauge, (const uint64_t *)&cw->gauge,
 			  NWORDS(struct ctr_gauge));
 	}
 }
@@ -121,8 +112,7 @@ struct port_counts {
 	uint64_t tx_pkts, rx_pkts, tx_bytes, rx_bytes;
 };
 
-static void port_counts(const struct stats_raw *r, int p, bool nic,
-			struct port_counts *c)
+static void port_counts(const struct stats_raw *r, int p, bool nic, struct port_counts *c)
 {
 	if (nic && r->nic_ok[p]) {
 		c->tx_pkts = r->nic[p].opackets;
@@ -162,14 +152,10 @@ static double bps_l2(double byte_rate, double pps)
 	return (byte_rate + STATS_FCS_BYTES * pps) * 8;
 }
 
-static double bps_l1(double l2, double pps)
-{
-	return l2 + STATS_L1_BYTES * 8 * pps;
-}
+static double bps_l1(double l2, double pps) { return l2 + STATS_L1_BYTES * 8 * pps; }
 
 static void port_snap(const struct stats_raw *now, const struct stats_raw *prev,
-		      const struct stats_raw *base, double dt, int p,
-		      struct stats_port_snap *o)
+		      const struct stats_raw *base, double dt, int p, struct stats_port_snap *o)
 {
 	bool nic = use_nic(now, p);
 	struct port_counts cn, cp = {0}, cb = {0};
@@ -196,8 +182,7 @@ static void port_snap(const struct stats_raw *now, const struct stats_raw *prev,
 	}
 	if (now->nic_ok[p]) {
 		const struct stats_nic *n = &now->nic[p];
-		const struct stats_nic *nb =
-			base && base->nic_ok[p] ? &base->nic[p] : NULL;
+		const struct stats_nic *nb = base && base->nic_ok[p] ? &base->nic[p] : NULL;
 
 		o->oerrors = sub0(n->oerrors, nb ? nb->oerrors : 0);
 		o->ierrors = sub0(n->ierrors, nb ? nb->ierrors : 0);
@@ -235,9 +220,8 @@ static void port_add(struct stats_port_snap *t, const struct stats_port_snap *o)
 }
 
 void stats_compute(const struct stats_raw *now, const struct stats_raw *prev,
-		   const struct stats_raw *base, uint64_t tsc_hz, int nports,
-		   const bool *link_up, const uint32_t *speed_mbps,
-		   struct stats_snap *out)
+		   const struct stats_raw *base, uint64_t tsc_hz, int nports, const bool *link_up,
+		   const uint32_t *speed_mbps, struct stats_snap *out)
 {
 	double dt = 0;
 
@@ -262,8 +246,7 @@ void stats_compute(const struct stats_raw *now, const struct stats_raw *prev,
 		port_add(&out->total, o);
 	}
 	if (out->total.speed_mbps)
-		out->total.line_util = out->total.tx_bps_l1 /
-				       (out->total.speed_mbps * 1e6) * 100;
+		out->total.line_util = out->total.tx_bps_l1 / (out->total.speed_mbps * 1e6) * 100;
 
 	struct stats_global *g = &out->g;
 
@@ -278,8 +261,7 @@ void stats_compute(const struct stats_raw *now, const struct stats_raw *prev,
 	g->drop_rate = g->tx_pps > g->rx_pps ? g->tx_pps - g->rx_pps : 0;
 	g->queue_full = out->total.tx_queue_full;
 	if (prev && now->polls > prev->polls)
-		g->cpu_util = 100.0 * (double)sub0(now->busy_polls,
-						   prev->busy_polls) /
+		g->cpu_util = 100.0 * (double)sub0(now->busy_polls, prev->busy_polls) /
 			      (double)(now->polls - prev->polls);
 	if (g->cpu_util > 100)
 		g->cpu_util = 100;
@@ -287,19 +269,16 @@ void stats_compute(const struct stats_raw *now, const struct stats_raw *prev,
 	 * A flow of a port pair sits in the client table of one worker and
 	 * the server table of another: the larger side is the flow count.
 	 */
-	g->active_flows = FG_MAX(now->gauge.active_client,
-				 now->gauge.active_server);
+	g->active_flows = FG_MAX(now->gauge.active_client, now->gauge.active_server);
 	if (prev)
 		g->cps = rate(now->client.started, prev->client.started, dt);
 
 	struct stats_flows *f = &out->flows;
 
 	sub_words((uint64_t *)&f->client, (const uint64_t *)&now->client,
-		  base ? (const uint64_t *)&base->client : NULL,
-		  NWORDS(struct ctr_client));
+		  base ? (const uint64_t *)&base->client : NULL, NWORDS(struct ctr_client));
 	sub_words((uint64_t *)&f->server, (const uint64_t *)&now->server,
-		  base ? (const uint64_t *)&base->server : NULL,
-		  NWORDS(struct ctr_server));
+		  base ? (const uint64_t *)&base->server : NULL, NWORDS(struct ctr_server));
 	f->active_client = now->gauge.active_client;
 	f->active_server = now->gauge.active_server;
 	f->cps = g->cps;
@@ -308,10 +287,7 @@ void stats_compute(const struct stats_raw *now, const struct stats_raw *prev,
 /* ---- number formatting ------------------------------------------------ */
 
 /* JSON has no NaN or infinity: print 0 for them. */
-static double fin(double v)
-{
-	return isfinite(v) ? v : 0;
-}
+static double fin(double v) { return isfinite(v) ? v : 0; }
 
 const char *stats_fmt_si(char *buf, size_t len, double v, const char *unit)
 {
@@ -359,10 +335,9 @@ static void json_global(FILE *f, const struct stats_snap *s)
 		"\"drop_rate\":%.2f,\"cpu_util\":%.2f,"
 		"\"active_flows\":%" PRIu64 ",\"cps\":%.2f,"
 		"\"queue_full\":%" PRIu64 ",\"interval\":%.3f}",
-		fin(g->tx_pps), fin(g->rx_pps), fin(g->tx_bps), fin(g->rx_bps),
-		fin(g->tx_bps_l1), fin(g->rx_bps_l1), g->tx_pkts, g->rx_pkts,
-		fin(g->drop_rate), fin(g->cpu_util), g->active_flows,
-		fin(g->cps), g->queue_full, fin(s->interval));
+		fin(g->tx_pps), fin(g->rx_pps), fin(g->tx_bps), fin(g->rx_bps), fin(g->tx_bps_l1),
+		fin(g->rx_bps_l1), g->tx_pkts, g->rx_pkts, fin(g->drop_rate), fin(g->cpu_util),
+		g->active_flows, fin(g->cps), g->queue_full, fin(s->interval));
 }
 
 static void json_port(FILE *f, int port, const struct stats_port_snap *o)
@@ -377,12 +352,11 @@ static void json_port(FILE *f, int port, const struct stats_port_snap *o)
 		"\"imissed\":%" PRIu64 ",\"rx_bad\":%" PRIu64 ","
 		"\"rx_unknown\":%" PRIu64 ",\"tx_queue_full\":%" PRIu64 ","
 		"\"mbuf_fail\":%" PRIu64 ",\"counters\":\"%s\"}",
-		port, o->link_up ? "true" : "false", o->speed_mbps, o->tx_pkts,
-		o->rx_pkts, o->tx_bytes, o->rx_bytes, fin(o->tx_pps),
-		fin(o->rx_pps), fin(o->tx_bps), fin(o->rx_bps),
-		fin(o->tx_bps_l1), fin(o->line_util), o->oerrors, o->ierrors,
-		o->imissed, o->rx_bad, o->rx_unknown, o->tx_queue_full,
-		o->mbuf_fail, o->from_nic ? "nic" : "workers");
+		port, o->link_up ? "true" : "false", o->speed_mbps, o->tx_pkts, o->rx_pkts,
+		o->tx_bytes, o->rx_bytes, fin(o->tx_pps), fin(o->rx_pps), fin(o->tx_bps),
+		fin(o->rx_bps), fin(o->tx_bps_l1), fin(o->line_util), o->oerrors, o->ierrors,
+		o->imissed, o->rx_bad, o->rx_unknown, o->tx_queue_full, o->mbuf_fail,
+		o->from_nic ? "nic" : "workers");
 }
 
 static void json_flows(FILE *f, const struct stats_snap *s)
@@ -392,30 +366,24 @@ static void json_flows(FILE *f, const struct stats_snap *s)
 	const struct ctr_server *v = &fl->server;
 
 	fprintf(f,
-		"\"flows\":{\"client\":{\"started\":%" PRIu64
-		",\"established\":%" PRIu64 ",\"completed\":%" PRIu64
-		",\"failed\":%" PRIu64 ",\"active\":%" PRIu64
-		",\"fail_no_reply\":%" PRIu64 ",\"fail_reset\":%" PRIu64
-		",\"fail_retx\":%" PRIu64 ",\"fail_table_full\":%" PRIu64
-		",\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64
-		",\"tx_bytes\":%" PRIu64 ",\"rx_bytes\":%" PRIu64
-		",\"retx\":%" PRIu64 ",\"cps\":%.2f},",
-		c->started, c->established, c->completed, c->failed,
-		fl->active_client, c->fail_no_reply, c->fail_reset,
-		c->fail_retx, c->fail_table_full, c->tx_pkts, c->rx_pkts,
-		c->tx_bytes, c->rx_bytes, c->retx, fin(fl->cps));
+		"\"flows\":{\"client\":{\"started\":%" PRIu64 ",\"established\":%" PRIu64
+		",\"completed\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"active\":%" PRIu64
+		",\"fail_no_reply\":%" PRIu64 ",\"fail_reset\":%" PRIu64 ",\"fail_retx\":%" PRIu64
+		",\"fail_table_full\":%" PRIu64 ",\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64
+		",\"tx_bytes\":%" PRIu64 ",\"rx_bytes\":%" PRIu64 ",\"retx\":%" PRIu64
+		",\"cps\":%.2f},",
+		c->started, c->established, c->completed, c->failed, fl->active_client,
+		c->fail_no_reply, c->fail_reset, c->fail_retx, c->fail_table_full, c->tx_pkts,
+		c->rx_pkts, c->tx_bytes, c->rx_bytes, c->retx, fin(fl->cps));
 	fprintf(f,
-		"\"server\":{\"accepted\":%" PRIu64 ",\"completed\":%" PRIu64
-		",\"failed\":%" PRIu64 ",\"active\":%" PRIu64
-		",\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64
-		",\"tx_bytes\":%" PRIu64 ",\"rx_bytes\":%" PRIu64
-		",\"translated\":%" PRIu64 ",\"untranslated\":%" PRIu64
-		",\"distinct_src_addrs\":%" PRIu64
+		"\"server\":{\"accepted\":%" PRIu64 ",\"completed\":%" PRIu64 ",\"failed\":%" PRIu64
+		",\"active\":%" PRIu64 ",\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64
+		",\"tx_bytes\":%" PRIu64 ",\"rx_bytes\":%" PRIu64 ",\"translated\":%" PRIu64
+		",\"untranslated\":%" PRIu64 ",\"distinct_src_addrs\":%" PRIu64
 		",\"distinct_src_ports\":%" PRIu64 ",\"retx\":%" PRIu64 "}}",
-		v->accepted, v->completed, v->failed, fl->active_server,
-		v->tx_pkts, v->rx_pkts, v->tx_bytes, v->rx_bytes, v->translated,
-		v->untranslated, fl->distinct_addrs, fl->distinct_ports,
-		v->retx);
+		v->accepted, v->completed, v->failed, fl->active_server, v->tx_pkts, v->rx_pkts,
+		v->tx_bytes, v->rx_bytes, v->translated, v->untranslated, fl->distinct_addrs,
+		fl->distinct_ports, v->retx);
 }
 
 static void json_lat(FILE *f, const struct stats_lat_row *l)
@@ -423,14 +391,13 @@ static void json_lat(FILE *f, const struct stats_lat_row *l)
 	fputs("{\"stream\":", f);
 	json_str(f, l->stream);
 	fprintf(f,
-		",\"port\":%d,\"tx\":%" PRIu64 ",\"rx\":%" PRIu64
-		",\"lost\":%" PRIu64 ",\"dup\":%" PRIu64 ",\"ooo\":%" PRIu64
+		",\"port\":%d,\"tx\":%" PRIu64 ",\"rx\":%" PRIu64 ",\"lost\":%" PRIu64
+		",\"dup\":%" PRIu64 ",\"ooo\":%" PRIu64
 		",\"min_us\":%.3f,\"avg_us\":%.3f,\"max_us\":%.3f"
 		",\"p50_us\":%.3f,\"p99_us\":%.3f,\"p999_us\":%.3f"
 		",\"jitter_us\":%.3f}",
-		l->port, l->tx, l->rx, l->lost, l->dup, l->ooo, fin(l->min_us),
-		fin(l->avg_us), fin(l->max_us), fin(l->p50_us), fin(l->p99_us),
-		fin(l->p999_us), fin(l->jitter_us));
+		l->port, l->tx, l->rx, l->lost, l->dup, l->ooo, fin(l->min_us), fin(l->avg_us),
+		fin(l->max_us), fin(l->p50_us), fin(l->p99_us), fin(l->p999_us), fin(l->jitter_us));
 }
 
 int stats_write_json(FILE *f, const struct stats_snap *s, unsigned sections)
@@ -484,25 +451,23 @@ static void text_global(FILE *f, const struct stats_snap *s)
 
 	fprintf(f, "Global Statistics\n\n");
 	fprintf(f, "%-*s: %-18s %-*s: %s\n", LBL_W, "total_tx_L2",
-		stats_fmt_si(a, sizeof(a), g->tx_bps, "bps"), LBL_W,
-		"total_rx_L2", stats_fmt_si(b, sizeof(b), g->rx_bps, "bps"));
+		stats_fmt_si(a, sizeof(a), g->tx_bps, "bps"), LBL_W, "total_rx_L2",
+		stats_fmt_si(b, sizeof(b), g->rx_bps, "bps"));
 	fprintf(f, "%-*s: %-18s %-*s: %s\n", LBL_W, "total_tx_L1",
-		stats_fmt_si(a, sizeof(a), g->tx_bps_l1, "bps"), LBL_W,
-		"total_rx_L1", stats_fmt_si(b, sizeof(b), g->rx_bps_l1, "bps"));
+		stats_fmt_si(a, sizeof(a), g->tx_bps_l1, "bps"), LBL_W, "total_rx_L1",
+		stats_fmt_si(b, sizeof(b), g->rx_bps_l1, "bps"));
 	fprintf(f, "%-*s: %-18s %-*s: %s\n", LBL_W, "total_tx_pps",
-		stats_fmt_si(a, sizeof(a), g->tx_pps, "pps"), LBL_W,
-		"total_rx_pps", stats_fmt_si(b, sizeof(b), g->rx_pps, "pps"));
-	fprintf(f, "%-*s: %-18" PRIu64 " %-*s: %" PRIu64 "\n", LBL_W,
-		"tx_pkts", g->tx_pkts, LBL_W, "rx_pkts", g->rx_pkts);
+		stats_fmt_si(a, sizeof(a), g->tx_pps, "pps"), LBL_W, "total_rx_pps",
+		stats_fmt_si(b, sizeof(b), g->rx_pps, "pps"));
+	fprintf(f, "%-*s: %-18" PRIu64 " %-*s: %" PRIu64 "\n", LBL_W, "tx_pkts", g->tx_pkts, LBL_W,
+		"rx_pkts", g->rx_pkts);
 	fprintf(f, "%-*s: %-18s %-*s: %.2f %%\n", LBL_W, "drop_rate",
-		stats_fmt_si(a, sizeof(a), g->drop_rate, "pps"), LBL_W,
-		"cpu_util", fin(g->cpu_util));
+		stats_fmt_si(a, sizeof(a), g->drop_rate, "pps"), LBL_W, "cpu_util",
+		fin(g->cpu_util));
 	fprintf(f, "%-*s: %-18s %-*s: %" PRIu64 "\n", LBL_W, "cps",
-		stats_fmt_si(a, sizeof(a), g->cps, "cps"), LBL_W,
-		"active_flows", g->active_flows);
-	fprintf(f, "%-*s: %-18" PRIu64 " %-*s: %.3f s\n\n", LBL_W,
-		"queue_full", g->queue_full, LBL_W, "interval",
-		fin(s->interval));
+		stats_fmt_si(a, sizeof(a), g->cps, "cps"), LBL_W, "active_flows", g->active_flows);
+	fprintf(f, "%-*s: %-18" PRIu64 " %-*s: %.3f s\n\n", LBL_W, "queue_full", g->queue_full,
+		LBL_W, "interval", fin(s->interval));
 }
 
 enum text_kind {
@@ -519,26 +484,29 @@ struct text_row {
 	size_t off; /* offsetof(struct stats_port_snap, ...) */
 };
 
-#define TROW(l, k, m) {l, k, offsetof(struct stats_port_snap, m)}
+#define TROW(l, k, m)                                                                              \
+	{                                                                                          \
+		l, k, offsetof(struct stats_port_snap, m)                                          \
+	}
 
 static const struct text_row port_rows[] = {
-	TROW("link", TK_LINK, link_up),
-	TROW("Tx bps L2", TK_BPS, tx_bps),
-	TROW("Tx bps L1", TK_BPS, tx_bps_l1),
-	TROW("Rx bps L2", TK_BPS, rx_bps),
-	TROW("Tx pps", TK_PPS, tx_pps),
-	TROW("Rx pps", TK_PPS, rx_pps),
-	TROW("line util.", TK_PCT, line_util),
-	TROW("opackets", TK_U64, tx_pkts),
-	TROW("ipackets", TK_U64, rx_pkts),
-	TROW("obytes", TK_U64, tx_bytes),
-	TROW("ibytes", TK_U64, rx_bytes),
-	TROW("oerrors", TK_U64, oerrors),
-	TROW("ierrors", TK_U64, ierrors),
-	TROW("imissed", TK_U64, imissed),
-	TROW("tx_queue_full", TK_U64, tx_queue_full),
-	TROW("rx_bad", TK_U64, rx_bad),
-	TROW("rx_unknown", TK_U64, rx_unknown),
+    TROW("link", TK_LINK, link_up),
+    TROW("Tx bps L2", TK_BPS, tx_bps),
+    TROW("Tx bps L1", TK_BPS, tx_bps_l1),
+    TROW("Rx bps L2", TK_BPS, rx_bps),
+    TROW("Tx pps", TK_PPS, tx_pps),
+    TROW("Rx pps", TK_PPS, rx_pps),
+    TROW("line util.", TK_PCT, line_util),
+    TROW("opackets", TK_U64, tx_pkts),
+    TROW("ipackets", TK_U64, rx_pkts),
+    TROW("obytes", TK_U64, tx_bytes),
+    TROW("ibytes", TK_U64, rx_bytes),
+    TROW("oerrors", TK_U64, oerrors),
+    TROW("ierrors", TK_U64, ierrors),
+    TROW("imissed", TK_U64, imissed),
+    TROW("tx_queue_full", TK_U64, tx_queue_full),
+    TROW("rx_bad", TK_U64, rx_bad),
+    TROW("rx_unknown", TK_U64, rx_unknown),
 };
 
 static void port_cell(char *buf, size_t len, const struct text_row *r,
@@ -548,8 +516,7 @@ static void port_cell(char *buf, size_t len, const struct text_row *r,
 
 	switch (r->kind) {
 	case TK_U64:
-		snprintf(buf, len, "%" PRIu64,
-			 *(const uint64_t *)(base + r->off));
+		snprintf(buf, len, "%" PRIu64, *(const uint64_t *)(base + r->off));
 		break;
 	case TK_PPS:
 		stats_fmt_si(buf, len, *(const double *)(base + r->off), "pps");
@@ -558,16 +525,14 @@ static void port_cell(char *buf, size_t len, const struct text_row *r,
 		stats_fmt_si(buf, len, *(const double *)(base + r->off), "bps");
 		break;
 	case TK_PCT:
-		snprintf(buf, len, "%.2f %%",
-			 fin(*(const double *)(base + r->off)));
+		snprintf(buf, len, "%.2f %%", fin(*(const double *)(base + r->off)));
 		break;
 	case TK_LINK:
 		if (o->speed_mbps >= 1000)
 			snprintf(buf, len, "%s %uG", o->link_up ? "UP" : "DOWN",
 				 o->speed_mbps / 1000);
 		else
-			snprintf(buf, len, "%s %uM", o->link_up ? "UP" : "DOWN",
-				 o->speed_mbps);
+			snprintf(buf, len, "%s %uM", o->link_up ? "UP" : "DOWN", o->speed_mbps);
 		break;
 	}
 }
@@ -591,8 +556,7 @@ static void text_ports(FILE *f, const struct stats_snap *s)
 	for (size_t r = 0; r < FG_ARRAY_SIZE(port_rows); r++) {
 		fprintf(f, "%-*s", LBL_W, port_rows[r].label);
 		for (int p = 0; p <= s->nports; p++) {
-			const struct stats_port_snap *o =
-				p < s->nports ? &s->port[p] : &s->total;
+			const struct stats_port_snap *o = p < s->nports ? &s->port[p] : &s->total;
 
 			port_cell(cell, sizeof(cell), &port_rows[r], o);
 			fprintf(f, " | %*s", COL_W, cell);
@@ -607,8 +571,7 @@ static void flow_row(FILE *f, const char *label, const char *c, const char *s)
 	fprintf(f, "%-*s | %*s | %*s\n", LBL_W + 4, label, COL_W, c, COL_W, s);
 }
 
-static void flow_row_u(FILE *f, const char *label, bool has_c, uint64_t c,
-		       bool has_s, uint64_t s)
+static void flow_row_u(FILE *f, const char *label, bool has_c, uint64_t c, bool has_s, uint64_t s)
 {
 	char a[32] = "-", b[32] = "-";
 
@@ -628,14 +591,12 @@ static void text_flows(FILE *f, const struct stats_snap *s)
 
 	fprintf(f, "Flows\n\n");
 	flow_row(f, "", "client", "server");
-	flow_row(f, "------------------", "----------------",
-		 "----------------");
+	flow_row(f, "------------------", "----------------", "----------------");
 	flow_row_u(f, "started/accepted", true, c->started, true, v->accepted);
 	flow_row_u(f, "established", true, c->established, false, 0);
 	flow_row_u(f, "completed", true, c->completed, true, v->completed);
 	flow_row_u(f, "failed", true, c->failed, true, v->failed);
-	flow_row_u(f, "active", true, fl->active_client, true,
-		   fl->active_server);
+	flow_row_u(f, "active", true, fl->active_client, true, fl->active_server);
 	flow_row_u(f, "  no reply", true, c->fail_no_reply, false, 0);
 	flow_row_u(f, "  reset", true, c->fail_reset, false, 0);
 	flow_row_u(f, "  retx limit", true, c->fail_retx, false, 0);
@@ -647,10 +608,8 @@ static void text_flows(FILE *f, const struct stats_snap *s)
 	flow_row_u(f, "retransmits", true, c->retx, true, v->retx);
 	flow_row_u(f, "translated", false, 0, true, v->translated);
 	flow_row_u(f, "untranslated", false, 0, true, v->untranslated);
-	flow_row_u(f, "distinct src addrs", false, 0, true,
-		   fl->distinct_addrs);
-	flow_row_u(f, "distinct src ports", false, 0, true,
-		   fl->distinct_ports);
+	flow_row_u(f, "distinct src addrs", false, 0, true, fl->distinct_addrs);
+	flow_row_u(f, "distinct src ports", false, 0, true, fl->distinct_ports);
 	flow_row(f, "cps", stats_fmt_si(a, sizeof(a), fl->cps, "cps"), "-");
 	fputc('\n', f);
 }
@@ -661,21 +620,19 @@ static void text_lat(FILE *f, const struct stats_snap *s)
 	fprintf(f,
 		"%-16s %4s %12s %12s %10s %8s %8s %9s %9s %9s %9s %9s %9s "
 		"%9s\n",
-		"stream", "port", "tx", "rx", "lost", "dup", "ooo", "min",
-		"avg", "max", "p50", "p99", "p99.9", "jitter");
+		"stream", "port", "tx", "rx", "lost", "dup", "ooo", "min", "avg", "max", "p50",
+		"p99", "p99.9", "jitter");
 	if (!s->nlat)
 		fprintf(f, "(no latency streams)\n");
 	for (int i = 0; i < s->nlat; i++) {
 		const struct stats_lat_row *l = &s->lat[i];
 
 		fprintf(f,
-			"%-16.16s %4d %12" PRIu64 " %12" PRIu64 " %10" PRIu64
-			" %8" PRIu64 " %8" PRIu64
-			" %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f\n",
-			l->stream, l->port, l->tx, l->rx, l->lost, l->dup,
-			l->ooo, fin(l->min_us), fin(l->avg_us), fin(l->max_us),
-			fin(l->p50_us), fin(l->p99_us), fin(l->p999_us),
-			fin(l->jitter_us));
+			"%-16.16s %4d %12" PRIu64 " %12" PRIu64 " %10" PRIu64 " %8" PRIu64
+			" %8" PRIu64 " %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f\n",
+			l->stream, l->port, l->tx, l->rx, l->lost, l->dup, l->ooo, fin(l->min_us),
+			fin(l->avg_us), fin(l->max_us), fin(l->p50_us), fin(l->p99_us),
+			fin(l->p999_us), fin(l->jitter_us));
 	}
 	fputc('\n', f);
 }
@@ -728,9 +685,8 @@ static void poll_links(void)
 			if (rte_eth_dev_is_valid_port((uint16_t)p) &&
 			    rte_eth_link_get_nowait((uint16_t)p, &l) == 0) {
 				up = l.link_status == RTE_ETH_LINK_UP;
-				speed = l.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN
-						? 0
-						: l.link_speed;
+				speed =
+				    l.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ? 0 : l.link_speed;
 			}
 		}
 		st.link_up[p] = up;
@@ -770,8 +726,8 @@ static void sample_push(void)
 	sample_into(r);
 	st.nsamples++;
 	if (st.nsamples % STATS_HIST_EVERY == 0) {
-		stats_compute(newest(), older(), NULL, st.tsc_hz, st.nports,
-			      st.link_up, st.speed, &st.scratch);
+		stats_compute(newest(), older(), NULL, st.tsc_hz, st.nports, st.link_up, st.speed,
+			      &st.scratch);
 		st.hist_tx[st.nhist % STATS_HIST] = st.scratch.g.tx_pps;
 		st.hist_rx[st.nhist % STATS_HIST] = st.scratch.g.rx_pps;
 		st.nhist++;
@@ -792,19 +748,17 @@ static void *sampler(void *arg)
 			ts.tv_sec++;
 			ts.tv_nsec -= 1000000000L;
 		}
-		while (!st.stop &&
-		       pthread_cond_timedwait(&st.wake, &st.lock, &ts) == 0)
+		while (!st.stop && pthread_cond_timedwait(&st.wake, &st.lock, &ts) == 0)
 			;
 	}
 	pthread_mutex_unlock(&st.lock);
 	return NULL;
 }
 
-int stats_init(struct ctr_worker *workers, int nworkers, int nports,
-	       uint64_t tsc_hz)
+int stats_init(struct ctr_worker *workers, int nworkers, int nports, uint64_t tsc_hz)
 {
-	if (nworkers < 0 || nworkers > FG_MAX_WORKERS || nports < 0 ||
-	    nports > FG_MAX_PORTS || (nworkers && !workers))
+	if (nworkers < 0 || nworkers > FG_MAX_WORKERS || nports < 0 || nports > FG_MAX_PORTS ||
+	    (nworkers && !workers))
 		return -EINVAL;
 	pthread_mutex_lock(&st.lock);
 	st.workers = workers;
@@ -882,8 +836,8 @@ void stats_get(struct stats_snap *out)
 	/* Without the sampler (batch, tests) each call is a sample itself. */
 	if (!st.running || !st.nsamples)
 		sample_push();
-	stats_compute(newest(), older(), st.have_base ? &st.base : NULL,
-		      st.tsc_hz, st.nports, st.link_up, st.speed, out);
+	stats_compute(newest(), older(), st.have_base ? &st.base : NULL, st.tsc_hz, st.nports,
+		      st.link_up, st.speed, out);
 	h = st.hooks;
 	pthread_mutex_unlock(&st.lock);
 
@@ -922,8 +876,7 @@ int stats_print(FILE *f, unsigned sections, bool json)
 	if (!s)
 		return -ENOMEM;
 	stats_get(s);
-	rc = json ? stats_write_json(f, s, sections)
-		  : stats_write_text(f, s, sections);
+	rc = json ? stats_write_json(f, s, sections) : stats_write_text(f, s, sections);
 	free(s);
 	return rc;
 }

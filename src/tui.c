@@ -42,8 +42,7 @@ static volatile sig_atomic_t tui_sigint, tui_winch;
 static volatile sig_atomic_t tui_active;
 static struct termios tui_saved_tio;
 
-static const int tui_saved_sigs[] = {SIGINT, SIGWINCH, SIGTSTP, SIGSEGV,
-				     SIGBUS, SIGABRT, SIGTERM};
+static const int tui_saved_sigs[] = {SIGINT, SIGWINCH, SIGTSTP, SIGSEGV, SIGBUS, SIGABRT, SIGTERM};
 
 static void tui_on_sigint(int sig)
 {
@@ -93,8 +92,7 @@ static const char *tui_cnt(char *buf, size_t len, uint64_t v)
 		d /= 1000;
 		i++;
 	}
-	snprintf(buf, len, d < 9.995 ? "%.2f%c" : d < 99.95 ? "%.1f%c" : "%.0f%c",
-		 d, pfx[i]);
+	snprintf(buf, len, d < 9.995 ? "%.2f%c" : d < 99.95 ? "%.1f%c" : "%.0f%c", d, pfx[i]);
 	return buf;
 }
 
@@ -146,12 +144,10 @@ static void tui_global(struct tui_ctx *c, int y, int x)
 		 stats_fmt_si(a, sizeof(a), g->rx_bps, "bps"),
 		 stats_fmt_si(b, sizeof(b), g->rx_bps_l1, "bps"));
 	tui_put(c, y + 2, x, line);
-	snprintf(line, sizeof(line), "pps %-14s Rx %s",
-		 stats_fmt_si(a, sizeof(a), g->tx_pps, ""),
+	snprintf(line, sizeof(line), "pps %-14s Rx %s", stats_fmt_si(a, sizeof(a), g->tx_pps, ""),
 		 stats_fmt_si(b, sizeof(b), g->rx_pps, ""));
 	tui_put(c, y + 3, x, line);
-	snprintf(line, sizeof(line), "CPS %-14s active %s",
-		 stats_fmt_si(a, sizeof(a), g->cps, ""),
+	snprintf(line, sizeof(line), "CPS %-14s active %s", stats_fmt_si(a, sizeof(a), g->cps, ""),
 		 tui_cnt(b, sizeof(b), g->active_flows));
 	tui_put(c, y + 4, x, line);
 	snprintf(line, sizeof(line), "drop %-13s CPU %.1f %%",
@@ -169,23 +165,21 @@ static void tui_flows(struct tui_ctx *c, int y, int x)
 		uint64_t cl, sv;
 		bool has_sv;
 	} rows[] = {
-		{"started/acc", f->client.started, f->server.accepted, true},
-		{"established", f->client.established, 0, false},
-		{"completed", f->client.completed, f->server.completed, true},
-		{"failed", f->client.failed, f->server.failed, true},
-		{"active", f->active_client, f->active_server, true},
+	    {"started/acc", f->client.started, f->server.accepted, true},
+	    {"established", f->client.established, 0, false},
+	    {"completed", f->client.completed, f->server.completed, true},
+	    {"failed", f->client.failed, f->server.failed, true},
+	    {"active", f->active_client, f->active_server, true},
 	};
 
 	attron(A_BOLD);
-	snprintf(line, sizeof(line), "%-12s %10s %10s", "Flows", "client",
-		 "server");
+	snprintf(line, sizeof(line), "%-12s %10s %10s", "Flows", "client", "server");
 	tui_put(c, y, x, line);
 	attroff(A_BOLD);
 	for (size_t i = 0; i < FG_ARRAY_SIZE(rows); i++) {
 		snprintf(line, sizeof(line), "%-12s %10s %10s", rows[i].label,
 			 tui_cnt(a, sizeof(a), rows[i].cl),
-			 rows[i].has_sv ? tui_cnt(b, sizeof(b), rows[i].sv)
-					: "-");
+			 rows[i].has_sv ? tui_cnt(b, sizeof(b), rows[i].sv) : "-");
 		tui_put(c, y + 1 + (int)i, x, line);
 	}
 }
@@ -204,22 +198,19 @@ struct tui_prow {
 	size_t off;
 };
 
-#define TUI_PROW(l, k, m) {l, k, offsetof(struct stats_port_snap, m)}
+#define TUI_PROW(l, k, m)                                                                          \
+	{                                                                                          \
+		l, k, offsetof(struct stats_port_snap, m)                                          \
+	}
 
 static const struct tui_prow tui_prows[] = {
-	TUI_PROW("link", TUI_LINK, link_up),
-	TUI_PROW("Tx bps", TUI_BPS, tx_bps),
-	TUI_PROW("Rx bps", TUI_BPS, rx_bps),
-	TUI_PROW("Tx pps", TUI_PPS, tx_pps),
-	TUI_PROW("Rx pps", TUI_PPS, rx_pps),
-	TUI_PROW("line util", TUI_PCT, line_util),
-	TUI_PROW("opackets", TUI_CNT, tx_pkts),
-	TUI_PROW("ipackets", TUI_CNT, rx_pkts),
-	TUI_PROW("obytes", TUI_CNT, tx_bytes),
-	TUI_PROW("ibytes", TUI_CNT, rx_bytes),
-	TUI_PROW("oerrors", TUI_CNT, oerrors),
-	TUI_PROW("ierrors", TUI_CNT, ierrors),
-	TUI_PROW("imissed", TUI_CNT, imissed),
+    TUI_PROW("link", TUI_LINK, link_up),    TUI_PROW("Tx bps", TUI_BPS, tx_bps),
+    TUI_PROW("Rx bps", TUI_BPS, rx_bps),    TUI_PROW("Tx pps", TUI_PPS, tx_pps),
+    TUI_PROW("Rx pps", TUI_PPS, rx_pps),    TUI_PROW("line util", TUI_PCT, line_util),
+    TUI_PROW("opackets", TUI_CNT, tx_pkts), TUI_PROW("ipackets", TUI_CNT, rx_pkts),
+    TUI_PROW("obytes", TUI_CNT, tx_bytes),  TUI_PROW("ibytes", TUI_CNT, rx_bytes),
+    TUI_PROW("oerrors", TUI_CNT, oerrors),  TUI_PROW("ierrors", TUI_CNT, ierrors),
+    TUI_PROW("imissed", TUI_CNT, imissed),
 };
 
 static void tui_pcell(char *buf, size_t len, const struct tui_prow *r,
@@ -234,8 +225,7 @@ static void tui_pcell(char *buf, size_t len, const struct tui_prow *r,
 			snprintf(buf, len, "%s %uG", o->link_up ? "UP" : "DOWN",
 				 o->speed_mbps / 1000);
 		else
-			snprintf(buf, len, "%s %uM", o->link_up ? "UP" : "DOWN",
-				 o->speed_mbps);
+			snprintf(buf, len, "%s %uM", o->link_up ? "UP" : "DOWN", o->speed_mbps);
 		break;
 	case TUI_BPS:
 		stats_fmt_si(buf, len, *(const double *)(base + r->off), "bps");
@@ -280,8 +270,7 @@ static int tui_ports(struct tui_ctx *c, int y)
 	for (size_t r = 0; r < FG_ARRAY_SIZE(tui_prows) && row < c->h; r++) {
 		tui_put(c, row, 0, tui_prows[r].label);
 		for (int p = 0; p <= shown; p++) {
-			const struct stats_port_snap *o =
-				p < shown ? &s->port[p] : &s->total;
+			const struct stats_port_snap *o = p < shown ? &s->port[p] : &s->total;
 
 			tui_pcell(cell, sizeof(cell), &tui_prows[r], o);
 			snprintf(line, sizeof(line), "%*s", TUI_COL_W, cell);
@@ -293,12 +282,10 @@ static int tui_ports(struct tui_ctx *c, int y)
 }
 
 /* One sparkline of the last `width` points of v at (y, x). */
-static void tui_spark(struct tui_ctx *c, int y, int x, int width,
-		      const double *v, int n)
+static void tui_spark(struct tui_ctx *c, int y, int x, int width, const double *v, int n)
 {
-	static const char *const blocks[] = {"\u2581", "\u2582", "\u2583",
-					     "\u2584", "\u2585", "\u2586",
-					     "\u2587", "\u2588"};
+	static const char *const blocks[] = {"\u2581", "\u2582", "\u2583", "\u2584",
+					     "\u2585", "\u2586", "\u2587", "\u2588"};
 	static const char ascii[] = "_.-:=+*#";
 	int from = n > width ? n - width : 0;
 	double max = 0;
@@ -310,8 +297,7 @@ static void tui_spark(struct tui_ctx *c, int y, int x, int width,
 			max = v[i];
 	move(y, x);
 	for (int i = from; i < n && x + (i - from) < c->w; i++) {
-		int lvl = max > 0 && isfinite(v[i]) ? (int)(v[i] / max * 7.0 + 0.5)
-						    : 0;
+		int lvl = max > 0 && isfinite(v[i]) ? (int)(v[i] / max * 7.0 + 0.5) : 0;
 
 		lvl = FG_MAX(0, FG_MIN(7, lvl));
 		if (c->utf8)
@@ -360,17 +346,15 @@ struct tui_lcol {
 };
 
 static const struct tui_lcol tui_lcols[] = {
-	{"stream", 10, false}, {"port", 4, false}, {"tx", 7, true},
-	{"rx", 7, false},      {"lost", 7, false}, {"dup", 6, true},
-	{"ooo", 6, true},      {"min", 7, true},   {"avg", 7, false},
-	{"p50", 7, true},      {"p99", 7, false},  {"p99.9", 7, false},
-	{"max", 7, false},     {"jitter", 7, false},
+    {"stream", 10, false}, {"port", 4, false},	 {"tx", 7, true},   {"rx", 7, false},
+    {"lost", 7, false},	   {"dup", 6, true},	 {"ooo", 6, true},  {"min", 7, true},
+    {"avg", 7, false},	   {"p50", 7, true},	 {"p99", 7, false}, {"p99.9", 7, false},
+    {"max", 7, false},	   {"jitter", 7, false},
 };
 
-static void tui_lcell(char *buf, size_t len, size_t col,
-		      const struct stats_lat_row *l)
+static void tui_lcell(char *buf, size_t len, size_t col, const struct stats_lat_row *l)
 {
-	double us[] = {l->min_us, l->avg_us, l->p50_us, l->p99_us,
+	double us[] = {l->min_us,  l->avg_us, l->p50_us,   l->p99_us,
 		       l->p999_us, l->max_us, l->jitter_us};
 	double v;
 
@@ -417,9 +401,8 @@ static void tui_latency(struct tui_ctx *c, int y, int rows)
 	for (size_t k = 0; k < FG_ARRAY_SIZE(tui_lcols); k++) {
 		if (tui_lcols[k].optional && !all)
 			continue;
-		snprintf(line, sizeof(line), k ? "%*s" : "%-*s",
-			 tui_lcols[k].width, k ? tui_lcols[k].name
-					       : "Latency us");
+		snprintf(line, sizeof(line), k ? "%*s" : "%-*s", tui_lcols[k].width,
+			 k ? tui_lcols[k].name : "Latency us");
 		tui_put(c, y, x, line);
 		x += tui_lcols[k].width + 1;
 	}
@@ -432,8 +415,7 @@ static void tui_latency(struct tui_ctx *c, int y, int rows)
 			if (tui_lcols[k].optional && !all)
 				continue;
 			tui_lcell(cell, sizeof(cell), k, &s->lat[i]);
-			snprintf(line, sizeof(line), k ? "%*s" : "%-*s",
-				 tui_lcols[k].width, cell);
+			snprintf(line, sizeof(line), k ? "%*s" : "%-*s", tui_lcols[k].width, cell);
 			tui_put(c, y + 1 + i, x, line);
 			x += tui_lcols[k].width + 1;
 		}
@@ -491,8 +473,7 @@ static bool tui_key(struct tui_ctx *c, int ch)
 	case '-':
 		if (c->ops && c->ops->rate_scale) {
 			c->ops->rate_scale(ch == '-' ? 1 / 1.1 : 1.1);
-			snprintf(c->msg, sizeof(c->msg), "rate %s10%%",
-				 ch == '-' ? "-" : "+");
+			snprintf(c->msg, sizeof(c->msg), "rate %s10%%", ch == '-' ? "-" : "+");
 		} else {
 			snprintf(c->msg, sizeof(c->msg), "rate unavailable");
 		}
@@ -507,8 +488,7 @@ static void tui_resize(void)
 {
 	struct winsize ws;
 
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row &&
-	    ws.ws_col)
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row && ws.ws_col)
 		resizeterm(ws.ws_row, ws.ws_col);
 }
 

@@ -76,14 +76,12 @@ static void test_concurrent_sum(void **state)
 	stats_start();
 	memset(&prev, 0, sizeof(prev));
 	for (int i = 0; i < NW; i++)
-		assert_int_equal(
-			pthread_create(&t[i], NULL, writer, &workers[i]), 0);
+		assert_int_equal(pthread_create(&t[i], NULL, writer, &workers[i]), 0);
 	while (__atomic_load_n(&writers_done, __ATOMIC_ACQUIRE) < NW) {
 		stats_sum(workers, NW, NP, &cur);
 		for (int p = 0; p < NP; p++) {
 			assert_true(cur.port[p].tx_pkts >= prev.port[p].tx_pkts);
-			assert_true(cur.port[p].tx_bytes >=
-				    prev.port[p].tx_bytes);
+			assert_true(cur.port[p].tx_bytes >= prev.port[p].tx_bytes);
 			assert_true(cur.port[p].rx_pkts >= prev.port[p].rx_pkts);
 		}
 		assert_true(cur.client.started >= prev.client.started);
@@ -208,16 +206,16 @@ static void test_rates(void **state)
 	prev.tsc = 5 * HZ;
 	now.tsc = 7 * HZ; /* two seconds later */
 	prev.port[0].tx_pkts = 100;
-	now.port[0].tx_pkts = 2100;      /* 1000 pps */
-	now.port[0].tx_bytes = 120000;   /* 60 B frames, 64 with the FCS */
-	now.port[1].rx_pkts = 1500;      /* 750 pps */
+	now.port[0].tx_pkts = 2100;    /* 1000 pps */
+	now.port[0].tx_bytes = 120000; /* 60 B frames, 64 with the FCS */
+	now.port[1].rx_pkts = 1500;    /* 750 pps */
 	now.port[1].rx_bytes = 90000;
 	prev.client.started = 10;
-	now.client.started = 410;        /* 200 cps */
+	now.client.started = 410; /* 200 cps */
 	prev.polls = 1000;
 	now.polls = 3000;
 	prev.busy_polls = 100;
-	now.busy_polls = 600;            /* 25 % */
+	now.busy_polls = 600; /* 25 % */
 	now.gauge.active_client = 30;
 	now.gauge.active_server = 31;
 
@@ -392,8 +390,8 @@ static int jp_value(struct jp *j, const char *path)
 			jp_ws(j);
 			if (jp_string(j, key, sizeof(key)))
 				return -1;
-			if (snprintf(sub, sizeof(sub), "%s%s%s", path,
-				     *path ? "." : "", key) >= (int)sizeof(sub))
+			if (snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "", key) >=
+			    (int)sizeof(sub))
 				return -1;
 			jp_key(j, sub);
 			jp_ws(j);
@@ -418,8 +416,7 @@ static int jp_value(struct jp *j, const char *path)
 			j->p++;
 			return 0;
 		}
-		if (snprintf(sub, sizeof(sub), "%s[]", path) >=
-		    (int)sizeof(sub))
+		if (snprintf(sub, sizeof(sub), "%s[]", path) >= (int)sizeof(sub))
 			return -1;
 		for (;;) {
 			if (jp_value(j, sub))
@@ -471,32 +468,35 @@ static bool jp_has(const struct jp *j, const char *path)
 
 /* Every field name of SPEC §6. */
 static const char *const spec_global[] = {
-	"tx_pps", "rx_pps", "tx_bps", "rx_bps", "tx_bps_l1", "tx_pkts",
-	"rx_pkts", "drop_rate", "cpu_util", "active_flows", "cps",
-	"queue_full",
+    "tx_pps",  "rx_pps",    "tx_bps",	"rx_bps",	"tx_bps_l1", "tx_pkts",
+    "rx_pkts", "drop_rate", "cpu_util", "active_flows", "cps",	     "queue_full",
 };
 static const char *const spec_port[] = {
-	"port", "link", "speed_mbps", "tx_pkts", "rx_pkts", "tx_bytes",
-	"rx_bytes", "tx_pps", "rx_pps", "tx_bps", "rx_bps", "line_util",
-	"oerrors", "ierrors", "imissed",
+    "port",   "link",	"speed_mbps", "tx_pkts",   "rx_pkts", "tx_bytes", "rx_bytes", "tx_pps",
+    "rx_pps", "tx_bps", "rx_bps",     "line_util", "oerrors", "ierrors",  "imissed",
 };
 static const char *const spec_client[] = {
-	"started", "established", "completed", "failed", "active",
-	"fail_no_reply", "fail_reset", "fail_retx", "fail_table_full",
-	"tx_pkts", "rx_pkts", "tx_bytes", "rx_bytes",
+    "started",	     "established", "completed", "failed",	    "active",
+    "fail_no_reply", "fail_reset",  "fail_retx", "fail_table_full", "tx_pkts",
+    "rx_pkts",	     "tx_bytes",    "rx_bytes",
 };
 static const char *const spec_server[] = {
-	"accepted", "completed", "active", "tx_pkts", "rx_pkts",
-	"translated", "untranslated", "distinct_src_addrs",
-	"distinct_src_ports",
+    "accepted",
+    "completed",
+    "active",
+    "tx_pkts",
+    "rx_pkts",
+    "translated",
+    "untranslated",
+    "distinct_src_addrs",
+    "distinct_src_ports",
 };
 static const char *const spec_lat[] = {
-	"stream", "port", "tx", "rx", "lost", "dup", "ooo", "min_us",
-	"avg_us", "max_us", "p50_us", "p99_us", "p999_us", "jitter_us",
+    "stream", "port",	"tx",	  "rx",	    "lost",   "dup",	 "ooo",
+    "min_us", "avg_us", "max_us", "p50_us", "p99_us", "p999_us", "jitter_us",
 };
 
-static void check_names(const struct jp *j, const char *prefix,
-			const char *const *names, size_t n)
+static void check_names(const struct jp *j, const char *prefix, const char *const *names, size_t n)
 {
 	char path[96];
 
@@ -620,22 +620,18 @@ static bool fake_link(int port, bool *up, uint32_t *speed)
 
 static int clears;
 
-static void fake_clear(void)
-{
-	clears++;
-}
+static void fake_clear(void) { clears++; }
 
 /* Through the control API: clear baselines, hooks fill in, print works. */
 static void test_clear_and_print(void **state)
 {
-	struct ctr_worker *w = aligned_alloc(RTE_CACHE_LINE_SIZE,
-					     2 * sizeof(*w));
+	struct ctr_worker *w = aligned_alloc(RTE_CACHE_LINE_SIZE, 2 * sizeof(*w));
 	struct stats_snap *s = calloc(1, sizeof(*s));
 	struct stats_hooks h = {
-		.latency = fake_lat,
-		.nat = fake_nat,
-		.port_link = fake_link,
-		.clear = fake_clear,
+	    .latency = fake_lat,
+	    .nat = fake_nat,
+	    .port_link = fake_link,
+	    .clear = fake_clear,
 	};
 	struct jp *j = calloc(1, sizeof(*j));
 	char *buf = NULL;
@@ -767,30 +763,25 @@ static void test_fmt_si(void **state)
 	char b[32];
 
 	(void)state;
-	assert_string_equal(stats_fmt_si(b, sizeof(b), 999, "pps"),
-			    "999.00 pps");
-	assert_string_equal(stats_fmt_si(b, sizeof(b), 1500, "pps"),
-			    "1.50 Kpps");
-	assert_string_equal(stats_fmt_si(b, sizeof(b), 14880952, "pps"),
-			    "14.88 Mpps");
-	assert_string_equal(stats_fmt_si(b, sizeof(b), 1e10, "bps"),
-			    "10.00 Gbps");
-	assert_string_equal(stats_fmt_si(b, sizeof(b), NAN, "bps"),
-			    "0.00 bps");
+	assert_string_equal(stats_fmt_si(b, sizeof(b), 999, "pps"), "999.00 pps");
+	assert_string_equal(stats_fmt_si(b, sizeof(b), 1500, "pps"), "1.50 Kpps");
+	assert_string_equal(stats_fmt_si(b, sizeof(b), 14880952, "pps"), "14.88 Mpps");
+	assert_string_equal(stats_fmt_si(b, sizeof(b), 1e10, "bps"), "10.00 Gbps");
+	assert_string_equal(stats_fmt_si(b, sizeof(b), NAN, "bps"), "0.00 bps");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_concurrent_sum),
-		cmocka_unit_test(test_sum_ignores_ports_beyond_n),
-		cmocka_unit_test(test_baseline),
-		cmocka_unit_test(test_rates),
-		cmocka_unit_test(test_nic_preferred_when_counting),
-		cmocka_unit_test(test_json_fields),
-		cmocka_unit_test(test_clear_and_print),
-		cmocka_unit_test(test_sampler_rates),
-		cmocka_unit_test(test_fmt_si),
+	    cmocka_unit_test(test_concurrent_sum),
+	    cmocka_unit_test(test_sum_ignores_ports_beyond_n),
+	    cmocka_unit_test(test_baseline),
+	    cmocka_unit_test(test_rates),
+	    cmocka_unit_test(test_nic_preferred_when_counting),
+	    cmocka_unit_test(test_json_fields),
+	    cmocka_unit_test(test_clear_and_print),
+	    cmocka_unit_test(test_sampler_rates),
+	    cmocka_unit_test(test_fmt_si),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
