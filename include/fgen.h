@@ -33,26 +33,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum fgen_mode {
-	FGEN_FIXED = 0,
-	FGEN_INC = 1,
-	FGEN_DEC = 2,
-	FGEN_RAND = 3,
-	FGEN_MODE_COUNT
-};
+enum fgen_mode { FGEN_FIXED = 0, FGEN_INC = 1, FGEN_DEC = 2, FGEN_RAND = 3, FGEN_MODE_COUNT };
 
 /* Printable mode names, indexed by enum fgen_mode ("fixed", "inc", ...). */
 extern const char *const fgen_mode_names[FGEN_MODE_COUNT];
 
 struct fgen {
 	uint32_t (*next)(struct fgen *g); /* chosen once by mode; never NULL */
-	uint64_t rng;      /* splitmix64 state */
-	uint32_t lo, hi;   /* normalised range (IPv4: valid ends) */
-	uint32_t cur;      /* inc/dec: the next value */
-	uint32_t n;        /* number of values; 0 means 2^32 */
-	uint32_t vbase;    /* IPv4: dense index of lo */
-	uint32_t thresh;   /* rand: rejection threshold (2^32 - n) mod n */
-	uint8_t mode;      /* enum fgen_mode */
+	uint64_t rng;			  /* splitmix64 state */
+	uint32_t lo, hi;		  /* normalised range (IPv4: valid ends) */
+	uint32_t cur;			  /* inc/dec: the next value */
+	uint32_t n;			  /* number of values; 0 means 2^32 */
+	uint32_t vbase;			  /* IPv4: dense index of lo */
+	uint32_t thresh;		  /* rand: rejection threshold (2^32 - n) mod n */
+	uint8_t mode;			  /* enum fgen_mode */
 	bool ipv4;
 };
 
@@ -71,10 +65,7 @@ void fgen_reset(struct fgen *g, uint64_t seed);
 uint64_t fgen_subseed(uint64_t seed, uint32_t stream, uint32_t field);
 
 /* pure (worker): the next value. */
-static inline uint32_t fgen_next(struct fgen *g)
-{
-	return g->next(g);
-}
+static inline uint32_t fgen_next(struct fgen *g) { return g->next(g); }
 
 /* pure: number of distinct values (0 means 2^32). */
 uint32_t fgen_count(const struct fgen *g);
@@ -90,8 +81,8 @@ uint64_t fgen_rand64(uint64_t *state);
 
 /* Address pairs: value i of range A with value i of range B. */
 struct fgen_pair {
-	struct fgen a, b;  /* the two ranges, truncated to the same count */
-	struct fgen idx;   /* walks 0 .. count-1 in the chosen mode */
+	struct fgen a, b; /* the two ranges, truncated to the same count */
+	struct fgen idx;  /* walks 0 .. count-1 in the chosen mode */
 };
 
 /*
@@ -106,8 +97,8 @@ void fgen_pair_next(struct fgen_pair *p, uint32_t *a, uint32_t *b);
 
 /* Client (ip, port) allocator. */
 struct fgen_cpa {
-	uint64_t *mem;     /* per address: [cursor|nfree] [summary] [bitmap] */
-	struct fgen ips;   /* the address range (for index mapping) */
+	uint64_t *mem;	 /* per address: [cursor|nfree] [summary] [bitmap] */
+	struct fgen ips; /* the address range (for index mapping) */
 	uint32_t nips, nports, nwords, nsumm, stride; /* stride in u64 words */
 	uint16_t port_lo;
 };

@@ -43,7 +43,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define FLOWTAB_NIL UINT32_MAX  /* "no entry" index */
+#define FLOWTAB_NIL UINT32_MAX /* "no entry" index */
 #define FLOWTAB_MAX_FLOWS (1u << 24)
 
 enum flowtab_side {
@@ -60,7 +60,7 @@ struct flowtab_key {
 	uint32_t sip, dip;
 	uint16_t sport, dport;
 	uint8_t proto;
-	uint8_t side;  /* enum flowtab_side */
+	uint8_t side; /* enum flowtab_side */
 	uint16_t pad;
 };
 

@@ -43,15 +43,15 @@
 #include <stdint.h>
 #include <string.h>
 
-#define LAT_SUB_BITS 6                         /* 64 buckets per power of two */
-#define LAT_MAX_LOG2 34                        /* range end: 2^34 ns */
+#define LAT_SUB_BITS 6	/* 64 buckets per power of two */
+#define LAT_MAX_LOG2 34 /* range end: 2^34 ns */
 #define LAT_NBUCKETS ((LAT_MAX_LOG2 - LAT_SUB_BITS + 1) << LAT_SUB_BITS) /* 1856 */
 
 struct lat_hist {
 	uint64_t count, sum, min, max; /* ns; min is UINT64_MAX when empty */
-	uint64_t last;                 /* previous delay, for jitter */
+	uint64_t last;		       /* previous delay, for jitter */
 	uint64_t jit_sum, jit_n;       /* sum of |D| and how many D */
-	uint64_t jit3550;              /* RFC 3550 J, scaled by 16 */
+	uint64_t jit3550;	       /* RFC 3550 J, scaled by 16 */
 	uint64_t bucket[LAT_NBUCKETS];
 };
 
@@ -115,7 +115,7 @@ static inline uint64_t lat_tsc_to_ns(uint64_t cycles, uint64_t mult)
 #define LAT_SEQ_WIN 4096u /* sequence numbers remembered below the highest */
 
 struct lat_seq {
-	uint64_t next;      /* highest sequence seen + 1 (64-bit extended) */
+	uint64_t next; /* highest sequence seen + 1 (64-bit extended) */
 	uint64_t rx, dup, ooo, late;
 	uint64_t win[LAT_SEQ_WIN / 64];
 };
@@ -144,26 +144,25 @@ enum lat_sig_flag {
 /* The wire layout (packed, unaligned access is fine). */
 struct lat_sig {
 	uint32_t magic;
-	uint32_t id;     /* stream id, or flowtab_id() of a flow */
+	uint32_t id; /* stream id, or flowtab_id() of a flow */
 	uint32_t seq;
 	uint32_t tsc_lo; /* TSC bits 0..31 */
-	uint8_t tsc_hi;  /* TSC bits 32..39 */
-	uint8_t flags;   /* enum lat_sig_flag */
+	uint8_t tsc_hi;	 /* TSC bits 32..39 */
+	uint8_t flags;	 /* enum lat_sig_flag */
 } __attribute__((packed));
 
 _Static_assert(sizeof(struct lat_sig) == LAT_SIG_LEN, "signature is 18 bytes");
 
 /* pure (worker): write a signature at dst (any alignment). */
-static inline void lat_sig_write(void *dst, uint32_t id, uint32_t seq, uint64_t tsc,
-				 uint8_t flags)
+static inline void lat_sig_write(void *dst, uint32_t id, uint32_t seq, uint64_t tsc, uint8_t flags)
 {
 	struct lat_sig s = {
-		.magic = htole32(LAT_SIG_MAGIC),
-		.id = htole32(id),
-		.seq = htole32(seq),
-		.tsc_lo = htole32((uint32_t)tsc),
-		.tsc_hi = (uint8_t)(tsc >> 32),
-		.flags = flags,
+	    .magic = htole32(LAT_SIG_MAGIC),
+	    .id = htole32(id),
+	    .seq = htole32(seq),
+	    .tsc_lo = htole32((uint32_t)tsc),
+	    .tsc_hi = (uint8_t)(tsc >> 32),
+	    .flags = flags,
 	};
 
 	memcpy(dst, &s, sizeof(s));

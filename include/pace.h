@@ -5,10 +5,10 @@
  * connections to open). Fractional events carry over between calls, and over a second exactly
  * rate events
  * come out (+-1), at any call frequency. Credit is kept as 64.64 fixed point
- * (a 128-bit integer), so 1 event/s on a 3 GHz TSC is as exact as 100 M/s. Each call releases at most `burst`
- * events; credit beyond `slack` events is dropped (counted in `dropped`), so
- * a worker that stalls never sends a second's worth in one burst: it catches
- * up by at most slack events, released burst by burst.
+ * (a 128-bit integer), so 1 event/s on a 3 GHz TSC is as exact as 100 M/s. Each call releases at
+ * most `burst` events; credit beyond `slack` events is dropped (counted in `dropped`), so a worker
+ * that stalls never sends a second's worth in one burst: it catches up by at most slack events,
+ * released burst by burst.
  *
  * Rate changes keep the fractional credit; pause stops credit from
  * accruing (pause is a zero rate, so pace_due() has no extra branch);
@@ -26,12 +26,12 @@
 struct pace {
 	unsigned __int128 credit;   /* events owed, 64.64 fixed point */
 	unsigned __int128 slack_fp; /* slack in 64.64 */
-	uint64_t inc;       /* credit per TSC cycle (64 fraction bits); 0 when paused */
-	uint64_t run_inc;   /* the rate's inc, kept while paused */
-	uint64_t last_tsc;  /* credit accrued up to here */
-	uint64_t max_delta; /* cycles beyond which credit would exceed slack */
+	uint64_t inc;		    /* credit per TSC cycle (64 fraction bits); 0 when paused */
+	uint64_t run_inc;	    /* the rate's inc, kept while paused */
+	uint64_t last_tsc;	    /* credit accrued up to here */
+	uint64_t max_delta;	    /* cycles beyond which credit would exceed slack */
 	uint64_t hz;
-	uint64_t dropped;   /* events skipped because the caller fell behind */
+	uint64_t dropped; /* events skipped because the caller fell behind */
 	uint32_t burst;
 	uint32_t slack;
 	bool unpaced;
@@ -69,7 +69,8 @@ static inline uint32_t pace_due(struct pace *p, uint64_t now_tsc)
 		return p->burst;
 	p->last_tsc = now_tsc;
 	if (delta > p->max_delta) {
-		p->dropped += (uint64_t)(((unsigned __int128)(delta - p->max_delta) * p->inc) >> 64);
+		p->dropped +=
+		    (uint64_t)(((unsigned __int128)(delta - p->max_delta) * p->inc) >> 64);
 		delta = p->max_delta;
 	}
 	p->credit += (unsigned __int128)delta * p->inc;

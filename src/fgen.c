@@ -11,10 +11,10 @@
 #include "fgen.h"
 
 const char *const fgen_mode_names[FGEN_MODE_COUNT] = {
-	[FGEN_FIXED] = "fixed",
-	[FGEN_INC] = "inc",
-	[FGEN_DEC] = "dec",
-	[FGEN_RAND] = "rand",
+    [FGEN_FIXED] = "fixed",
+    [FGEN_INC] = "inc",
+    [FGEN_DEC] = "dec",
+    [FGEN_RAND] = "rand",
 };
 
 uint64_t fgen_rand64(uint64_t *state)
@@ -34,10 +34,7 @@ uint64_t fgen_subseed(uint64_t seed, uint32_t stream, uint32_t field)
 }
 
 /* Dense numbering of usable IPv4 addresses: 254 per /24 (.1 .. .254). */
-static inline uint32_t fg_vi(uint32_t a)
-{
-	return (a >> 8) * 254u + (a & 0xffu) - 1u;
-}
+static inline uint32_t fg_vi(uint32_t a) { return (a >> 8) * 254u + (a & 0xffu) - 1u; }
 
 /* Inverse of fg_vi: v / 254 by multiplying with ceil(2^64 / 254), exact for 32-bit v. */
 static inline uint32_t fg_vmap(uint32_t v)
@@ -48,10 +45,7 @@ static inline uint32_t fg_vmap(uint32_t v)
 	return q << 8 | (v - q * 254u + 1u);
 }
 
-static inline bool fg_usable(uint32_t a)
-{
-	return (a & 0xffu) != 0 && (a & 0xffu) != 0xffu;
-}
+static inline bool fg_usable(uint32_t a) { return (a & 0xffu) != 0 && (a & 0xffu) != 0xffu; }
 
 /* Uniform in [0, n), 0 < n, no modulo bias (Lemire 2019). */
 static inline uint32_t fg_bounded(struct fgen *g)
@@ -65,10 +59,7 @@ static inline uint32_t fg_bounded(struct fgen *g)
 	return (uint32_t)(m >> 32);
 }
 
-static uint32_t fg_fixed(struct fgen *g)
-{
-	return g->lo;
-}
+static uint32_t fg_fixed(struct fgen *g) { return g->lo; }
 
 static uint32_t fg_inc(struct fgen *g)
 {
@@ -104,20 +95,11 @@ static uint32_t fg_dec4(struct fgen *g)
 	return v;
 }
 
-static uint32_t fg_rand(struct fgen *g)
-{
-	return g->lo + fg_bounded(g);
-}
+static uint32_t fg_rand(struct fgen *g) { return g->lo + fg_bounded(g); }
 
-static uint32_t fg_rand_full(struct fgen *g)
-{
-	return (uint32_t)(fgen_rand64(&g->rng) >> 32);
-}
+static uint32_t fg_rand_full(struct fgen *g) { return (uint32_t)(fgen_rand64(&g->rng) >> 32); }
 
-static uint32_t fg_rand4(struct fgen *g)
-{
-	return fg_vmap(g->vbase + fg_bounded(g));
-}
+static uint32_t fg_rand4(struct fgen *g) { return fg_vmap(g->vbase + fg_bounded(g)); }
 
 void fgen_reset(struct fgen *g, uint64_t seed)
 {
@@ -128,12 +110,14 @@ void fgen_reset(struct fgen *g, uint64_t seed)
 int fgen_init(struct fgen *g, enum fgen_mode mode, uint32_t lo, uint32_t hi, bool ipv4,
 	      uint64_t seed)
 {
-	static uint32_t (*const plain[FGEN_MODE_COUNT])(struct fgen *) = {
-		[FGEN_FIXED] = fg_fixed, [FGEN_INC] = fg_inc, [FGEN_DEC] = fg_dec,
-		[FGEN_RAND] = fg_rand};
-	static uint32_t (*const v4[FGEN_MODE_COUNT])(struct fgen *) = {
-		[FGEN_FIXED] = fg_fixed, [FGEN_INC] = fg_inc4, [FGEN_DEC] = fg_dec4,
-		[FGEN_RAND] = fg_rand4};
+	static uint32_t (*const plain[FGEN_MODE_COUNT])(struct fgen *) = {[FGEN_FIXED] = fg_fixed,
+									  [FGEN_INC] = fg_inc,
+									  [FGEN_DEC] = fg_dec,
+									  [FGEN_RAND] = fg_rand};
+	static uint32_t (*const v4[FGEN_MODE_COUNT])(struct fgen *) = {[FGEN_FIXED] = fg_fixed,
+								       [FGEN_INC] = fg_inc4,
+								       [FGEN_DEC] = fg_dec4,
+								       [FGEN_RAND] = fg_rand4};
 
 	if ((unsigned)mode >= FGEN_MODE_COUNT || lo > hi)
 		return -EINVAL;
@@ -168,10 +152,7 @@ int fgen_init(struct fgen *g, enum fgen_mode mode, uint32_t lo, uint32_t hi, boo
 	return 0;
 }
 
-uint32_t fgen_count(const struct fgen *g)
-{
-	return g->n;
-}
+uint32_t fgen_count(const struct fgen *g) { return g->n; }
 
 uint32_t fgen_at(const struct fgen *g, uint32_t i)
 {

@@ -30,9 +30,9 @@ struct ft_bkt {
 struct ft_ent {
 	struct flowtab_key key;
 	uint32_t tnext, tprev; /* wheel slot list, or free list (tnext) */
-	uint32_t tick;         /* wheel tick the timer fires at (FT_ARMED) */
-	uint16_t gen;          /* bumped on delete */
-	uint8_t flags;         /* enum ft_flag */
+	uint32_t tick;	       /* wheel tick the timer fires at (FT_ARMED) */
+	uint16_t gen;	       /* bumped on delete */
+	uint8_t flags;	       /* enum ft_flag */
 	uint8_t pad;
 };
 
@@ -42,19 +42,19 @@ _Static_assert(sizeof(struct ft_bkt) == FT_LINE, "bucket must be one line");
 
 struct flowtab {
 	struct ft_bkt *bkt;
-	unsigned char *ent;  /* max_flows entries of stride bytes */
-	uint32_t *wheel;     /* slot heads */
-	uint32_t bmask;      /* buckets - 1 */
+	unsigned char *ent; /* max_flows entries of stride bytes */
+	uint32_t *wheel;    /* slot heads */
+	uint32_t bmask;	    /* buckets - 1 */
 	uint32_t stride;
 	uint32_t max_flows;
 	uint32_t count;
 	uint32_t free_head;
-	uint32_t wmask;      /* wheel slots - 1 */
-	uint32_t idx_bits;   /* id = idx | gen << idx_bits */
+	uint32_t wmask;	   /* wheel slots - 1 */
+	uint32_t idx_bits; /* id = idx | gen << idx_bits */
 	uint32_t idx_mask;
 	uint32_t gen_mask;
-	uint64_t tick_inv;   /* floor(2^64 / tick_tsc): tsc -> tick without a divide */
-	uint64_t cur;        /* last wheel tick fully processed */
+	uint64_t tick_inv; /* floor(2^64 / tick_tsc): tsc -> tick without a divide */
+	uint64_t cur;	   /* last wheel tick fully processed */
 	void (*release)(void *ptr, void *arg);
 	void *alloc_arg;
 };
@@ -64,10 +64,7 @@ struct ft_layout {
 	uint32_t nbkt, stride, wslots;
 };
 
-static size_t ft_align(size_t v)
-{
-	return (v + FT_LINE - 1) & ~(size_t)(FT_LINE - 1);
-}
+static size_t ft_align(size_t v) { return (v + FT_LINE - 1) & ~(size_t)(FT_LINE - 1); }
 
 static uint32_t ft_pow2(uint64_t v)
 {
@@ -369,10 +366,7 @@ const struct flowtab_key *flowtab_key_of(const struct flowtab *t, uint32_t idx)
 	return &ft_ent(t, idx)->key;
 }
 
-uint32_t flowtab_count(const struct flowtab *t)
-{
-	return t->count;
-}
+uint32_t flowtab_count(const struct flowtab *t) { return t->count; }
 
 uint32_t flowtab_id(const struct flowtab *t, uint32_t idx)
 {

@@ -71,30 +71,18 @@ uint64_t lat_percentile(const struct lat_hist *h, double q)
 	return v;
 }
 
-uint64_t lat_avg_ns(const struct lat_hist *h)
-{
-	return h->count ? h->sum / h->count : 0;
-}
+uint64_t lat_avg_ns(const struct lat_hist *h) { return h->count ? h->sum / h->count : 0; }
 
-uint64_t lat_jitter_ns(const struct lat_hist *h)
-{
-	return h->jit_n ? h->jit_sum / h->jit_n : 0;
-}
+uint64_t lat_jitter_ns(const struct lat_hist *h) { return h->jit_n ? h->jit_sum / h->jit_n : 0; }
 
-uint64_t lat_jitter_rfc3550_ns(const struct lat_hist *h)
-{
-	return h->jit3550 >> 4;
-}
+uint64_t lat_jitter_rfc3550_ns(const struct lat_hist *h) { return h->jit3550 >> 4; }
 
 uint64_t lat_ns_mult(uint64_t hz)
 {
 	return hz ? (uint64_t)(((unsigned __int128)1000000000u << 32) / hz) : 0;
 }
 
-void lat_seq_init(struct lat_seq *s)
-{
-	memset(s, 0, sizeof(*s));
-}
+void lat_seq_init(struct lat_seq *s) { memset(s, 0, sizeof(*s)); }
 
 /* Forget the window positions of sequence numbers [from, to]. */
 static void lat_seq_clear(struct lat_seq *s, uint64_t from, uint64_t to)

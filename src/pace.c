@@ -74,10 +74,7 @@ int pace_set_rate(struct pace *p, double rate, uint64_t now_tsc)
 	return 0;
 }
 
-void pace_set_max(struct pace *p, bool unpaced)
-{
-	p->unpaced = unpaced;
-}
+void pace_set_max(struct pace *p, bool unpaced) { p->unpaced = unpaced; }
 
 void pace_pause(struct pace *p, uint64_t now_tsc)
 {

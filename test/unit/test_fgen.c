@@ -194,9 +194,8 @@ static void test_single(void **state)
 		assert_int_equal(fgen_init(&g, modes[m], 4321, 4321, false, 3), 0);
 		for (int i = 0; i < 50; i++)
 			assert_int_equal(fgen_next(&g), 4321);
-		assert_int_equal(fgen_init(&g, modes[m], IP(198, 18, 1, 2), IP(198, 18, 1, 2), true,
-					   3),
-				 0);
+		assert_int_equal(
+		    fgen_init(&g, modes[m], IP(198, 18, 1, 2), IP(198, 18, 1, 2), true, 3), 0);
 		for (int i = 0; i < 50; i++)
 			assert_int_equal(fgen_next(&g), IP(198, 18, 1, 2));
 	}
@@ -250,8 +249,7 @@ static void test_cpa(void **state)
 	uint32_t i;
 
 	(void)state;
-	assert_int_equal(fgen_cpa_init(&a, IP(198, 18, 0, 0), IP(198, 18, 0, 255), 1024, 65535),
-			 0);
+	assert_int_equal(fgen_cpa_init(&a, IP(198, 18, 0, 0), IP(198, 18, 0, 255), 1024, 65535), 0);
 	assert_int_equal(a.nips, 254);
 	print_message("client port allocator, 254 ips x 64512 ports: %zu bytes\n",
 		      fgen_cpa_mem_size(a.nips, a.nports));
@@ -278,7 +276,7 @@ static void test_cpa(void **state)
 	assert_int_equal(fgen_cpa_put(&a, ip0, 2000), 0);
 	assert_int_equal(fgen_cpa_put(&a, ip0, 65535), 0);
 	assert_int_equal(fgen_cpa_put(&a, ip0, 2000), -EINVAL); /* not taken */
-	assert_int_equal(fgen_cpa_put(&a, ip0, 80), -EINVAL);   /* out of range */
+	assert_int_equal(fgen_cpa_put(&a, ip0, 80), -EINVAL);	/* out of range */
 	assert_int_equal(fgen_cpa_avail(&a, ip0), 3);
 	memset(taken, 0, 65536);
 	for (i = 0; i < 3; i++) {
@@ -320,11 +318,11 @@ static void test_cpa(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_names),	      cmocka_unit_test(test_invalid),
-		cmocka_unit_test(test_same_seed),     cmocka_unit_test(test_uniform_ports),
-		cmocka_unit_test(test_uniform_ipv4),  cmocka_unit_test(test_inc_dec_ipv4),
-		cmocka_unit_test(test_inc_dec_ports), cmocka_unit_test(test_single),
-		cmocka_unit_test(test_pairs),	      cmocka_unit_test(test_cpa),
+	    cmocka_unit_test(test_names),	  cmocka_unit_test(test_invalid),
+	    cmocka_unit_test(test_same_seed),	  cmocka_unit_test(test_uniform_ports),
+	    cmocka_unit_test(test_uniform_ipv4),  cmocka_unit_test(test_inc_dec_ipv4),
+	    cmocka_unit_test(test_inc_dec_ports), cmocka_unit_test(test_single),
+	    cmocka_unit_test(test_pairs),	  cmocka_unit_test(test_cpa),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,7 +20,7 @@
 static struct flowtab *mk(uint32_t n, uint32_t esz)
 {
 	struct flowtab_params p = {
-		.max_flows = n, .entry_size = esz, .tick_tsc = TICK, .wheel_slots = 256};
+	    .max_flows = n, .entry_size = esz, .tick_tsc = TICK, .wheel_slots = 256};
 	struct flowtab *t = flowtab_create(&p);
 
 	assert_non_null(t);
@@ -109,8 +109,8 @@ static void test_full(void **state)
 
 	(void)state;
 	for (i = 0; i < n; i++) {
-		flowtab_key(&k, (uint32_t)rnd(), (uint32_t)rnd(), (uint16_t)rnd(), (uint16_t)rnd(), 6,
-			    FLOWTAB_CLIENT);
+		flowtab_key(&k, (uint32_t)rnd(), (uint32_t)rnd(), (uint16_t)rnd(), (uint16_t)rnd(),
+			    6, FLOWTAB_CLIENT);
 		assert_int_equal(flowtab_insert(t, &k, &idx), 0);
 		memcpy(flowtab_state(t, idx), &i, sizeof(i));
 		ids[i] = idx;
@@ -193,7 +193,7 @@ static void test_ids(void **state)
 	assert_int_equal(flowtab_at(t, id), FLOWTAB_NIL); /* gone */
 	key_i(&k, 2);
 	assert_int_equal(flowtab_insert(t, &k, &idx2), 0);
-	assert_int_equal(idx2, idx);                      /* slot reused ... */
+	assert_int_equal(idx2, idx);			  /* slot reused ... */
 	assert_int_equal(flowtab_at(t, id), FLOWTAB_NIL); /* ... old id refused */
 	assert_int_not_equal(flowtab_id(t, idx2), id);
 	assert_int_equal(flowtab_at(t, flowtab_id(t, idx2)), idx2);
@@ -261,7 +261,7 @@ static void test_timers(void **state)
 			assert_true(got <= 16);
 			for (j = 0; j < got; j++) {
 				assert_int_not_equal(deadline[out[j]], 0);
-				assert_true(deadline[out[j]] <= now);          /* never early */
+				assert_true(deadline[out[j]] <= now);		/* never early */
 				assert_true(now - deadline[out[j]] < 6 * TICK); /* not late */
 				assert_false(flowtab_timer_armed(t, out[j]));
 				deadline[out[j]] = 0;
@@ -329,10 +329,10 @@ static void test_memory(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_params), cmocka_unit_test(test_basic),
-		cmocka_unit_test(test_full),   cmocka_unit_test(test_model),
-		cmocka_unit_test(test_ids),    cmocka_unit_test(test_iterate),
-		cmocka_unit_test(test_timers), cmocka_unit_test(test_memory),
+	    cmocka_unit_test(test_params), cmocka_unit_test(test_basic),
+	    cmocka_unit_test(test_full),   cmocka_unit_test(test_model),
+	    cmocka_unit_test(test_ids),	   cmocka_unit_test(test_iterate),
+	    cmocka_unit_test(test_timers), cmocka_unit_test(test_memory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

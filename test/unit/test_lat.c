@@ -57,7 +57,8 @@ static void test_buckets(void **state)
 	}
 	/* Buckets are contiguous and increasing. */
 	for (unsigned b = 1; b < LAT_NBUCKETS; b++)
-		assert_int_equal(lat_bucket_low(b), lat_bucket_low(b - 1) + lat_bucket_width(b - 1));
+		assert_int_equal(lat_bucket_low(b),
+				 lat_bucket_low(b - 1) + lat_bucket_width(b - 1));
 	assert_int_equal(lat_bucket(UINT64_MAX), LAT_NBUCKETS - 1);
 	assert_true(lat_bucket_low(LAT_NBUCKETS - 1) + lat_bucket_width(LAT_NBUCKETS - 1) ==
 		    1ull << LAT_MAX_LOG2);
@@ -101,7 +102,8 @@ static void test_percentiles(void **state)
 
 static void test_merge(void **state)
 {
-	struct lat_hist *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b)), *all = malloc(sizeof(*all));
+	struct lat_hist *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b)),
+			*all = malloc(sizeof(*all));
 
 	(void)state;
 	lat_init(a);
@@ -296,10 +298,10 @@ static void test_sig(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_buckets),	   cmocka_unit_test(test_percentiles),
-		cmocka_unit_test(test_merge),	   cmocka_unit_test(test_jitter),
-		cmocka_unit_test(test_tsc),	   cmocka_unit_test(test_seq_simple),
-		cmocka_unit_test(test_seq_inject), cmocka_unit_test(test_sig),
+	    cmocka_unit_test(test_buckets),    cmocka_unit_test(test_percentiles),
+	    cmocka_unit_test(test_merge),      cmocka_unit_test(test_jitter),
+	    cmocka_unit_test(test_tsc),	       cmocka_unit_test(test_seq_simple),
+	    cmocka_unit_test(test_seq_inject), cmocka_unit_test(test_sig),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

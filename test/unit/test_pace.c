@@ -199,10 +199,10 @@ static void test_return_and_max(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_params),	     cmocka_unit_test(test_exact_55k),
-		cmocka_unit_test(test_burst_bound),  cmocka_unit_test(test_rate_change),
-		cmocka_unit_test(test_pause_resume), cmocka_unit_test(test_low_rate),
-		cmocka_unit_test(test_high_rate),    cmocka_unit_test(test_return_and_max),
+	    cmocka_unit_test(test_params),	 cmocka_unit_test(test_exact_55k),
+	    cmocka_unit_test(test_burst_bound),	 cmocka_unit_test(test_rate_change),
+	    cmocka_unit_test(test_pause_resume), cmocka_unit_test(test_low_rate),
+	    cmocka_unit_test(test_high_rate),	 cmocka_unit_test(test_return_and_max),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
