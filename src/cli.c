@@ -1078,6 +1078,7 @@ int cli_run_interactive(void)
 		history(hist, &ev, H_LOAD, hpath); /* a missing file is fine */
 
 	el_set(el, EL_EDITOR, "emacs");
+	el_set(el, EL_SIGNAL, 0); /* our handlers, see the top of the file */
 	el_set(el, EL_HIST, history, hist);
 	el_set(el, EL_PROMPT, el_prompt);
 	el_set(el, EL_GETCFN, el_getc_fn);
@@ -1118,6 +1119,8 @@ int cli_run_interactive(void)
 			tcsetattr(STDIN_FILENO, TCSADRAIN, &saved_tty);
 		cli_exec_line(line);
 		free(line);
+		if (__atomic_load_n(&intr_pending, __ATOMIC_RELAXED))
+			printf("\n"); /* the terminal echoed ^C mid-line */
 		if (quit_flag)
 			break;
 	}
