@@ -51,7 +51,9 @@ for i in $(seq 1 12); do
 	kill -0 "$fgpid" 2>/dev/null || break
 	[ "$i" -ge 3 ] || continue
 	n=$("$lab" conntrack 2>/dev/null || echo 0)
-	[ "$n" -gt "$peak" ] && peak=$n
+	if [[ $n =~ ^[0-9]+$ ]] && [ "$n" -gt "$peak" ]; then
+		peak=$n
+	fi
 done
 
 rc=0

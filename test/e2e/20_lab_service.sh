@@ -137,6 +137,8 @@ fi
 ip -n "$NS_DUT" neigh flush dev dut0
 if in_dut ping -c 2 -i 0.5 -W 1 198.18.1.2 >/dev/null 2>&1; then
 	fail "service --off: ping from the DUT gets no answer" "it was answered"
+elif ! kill -0 "$fgpid" 2>/dev/null; then
+	fail "service --off: ping from the DUT gets no answer" "flowgen is not running"
 else
 	pass "service --off: ping from the DUT gets no answer"
 fi

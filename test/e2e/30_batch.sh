@@ -30,7 +30,12 @@ check_grep "batch: echo prints" '^before-ok$' "$O"
 batch $'echo first-line\nno-such-command\necho after-failure\n' -b
 check_eq "batch: unknown command exits 1" 1 "$RC"
 check_grep "batch: commands before the failure ran" '^first-line$' "$O"
-check_nogrep "batch: stops at the failing command" 'after-failure' "$O"
+# (a negative check means something only if the batch ran at all)
+if grep -q '^first-line$' "$O" && ! grep -q 'after-failure' "$O"; then
+	pass "batch: stops at the failing command"
+else
+	fail "batch: stops at the failing command" "output: $(head -c 200 "$O")"
+fi
 cat "$O" "$E" >"$FG_TMP/both"
 check_grep "batch: the error names the command" 'no-such-command' "$FG_TMP/both"
 
@@ -42,7 +47,11 @@ check_grep "batch -k: runs the rest" '^after-failure$' "$O"
 batch $'echo implied\n'
 check_eq "stdin not a tty implies batch: exit 0" 0 "$RC"
 check_grep "stdin not a tty implies batch: echo prints" '^implied$' "$O"
-check_nogrep "batch mode prints no prompt" 'flowgen>' "$O"
+if grep -q '^implied$' "$O" && ! grep -q 'flowgen>' "$O"; then
+	pass "batch mode prints no prompt"
+else
+	fail "batch mode prints no prompt" "output: $(head -c 200 "$O")"
+fi
 
 batch '' -x help
 check_eq "-x help: exit 0" 0 "$RC"
@@ -54,9 +63,13 @@ batch '' -x 'echo one; echo two'
 check_eq "-x two commands: exit 0" 0 "$RC"
 check_eq "-x two commands: both ran in order" "one two" "$(grep -E '^(one|two)$' "$O" | tr '\n' ' ' | sed 's/ $//')"
 
-batch '' -x 'no-such-command; echo after-failure'
+batch '' -x 'echo first-line; no-such-command; echo after-failure'
 check_eq "-x unknown command: exit 1" 1 "$RC"
-check_nogrep "-x unknown command: stops there" 'after-failure' "$O"
+if grep -q '^first-line$' "$O" && ! grep -q 'after-failure' "$O"; then
+	pass "-x unknown command: stops there"
+else
+	fail "-x unknown command: stops there" "output: $(head -c 200 "$O")"
+fi
 
 batch '' -k -x 'no-such-command; echo after-failure'
 check_eq "-x -k unknown command: exit 1" 1 "$RC"
