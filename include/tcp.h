@@ -20,7 +20,9 @@
  * (FG_TCP_RCV_WND, no window scaling, every in-order byte is consumed at
  * once), out-of-order data is dropped and answered with a duplicate ACK (no
  * SACK, no reassembly), no timestamps, no TIME_WAIT (a tcb is released as
- * soon as it reaches CLOSED; the caller recycles the port). Congestion
+ * soon as it reaches CLOSED; the caller recycles the port). Because the
+ * peer may lack TIME_WAIT too, an acceptable RST after both FINs were sent
+ * (CLOSING, LAST_ACK) ends the connection as TCP_EV_CLOSED, not RESET. Congestion
  * control is slow start from 10 segments, collapsed to one segment after a
  * timeout and halved on a fast retransmit (third duplicate ACK).
  *
@@ -50,16 +52,16 @@
 #define FG_SEQ_GT(a, b) FG_SEQ_LT(b, a)
 #define FG_SEQ_GEQ(a, b) FG_SEQ_LEQ(b, a)
 
-#define FG_TCP_MSS_DEFAULT 1460  /* our MSS when the caller passes 0 */
+#define FG_TCP_MSS_DEFAULT 1460	    /* our MSS when the caller passes 0 */
 #define FG_TCP_MSS_PEER_DEFAULT 536 /* RFC 1122: peer sent no MSS option */
-#define FG_TCP_RCV_WND 65535     /* advertised receive window, no scaling */
-#define FG_TCP_RTO_INIT_MS 200   /* default initial retransmission timeout */
-#define FG_TCP_RTO_MAX_MS 3000   /* backoff ceiling */
-#define FG_TCP_RETRIES_MAX 5     /* timeouts in a row without progress */
-#define FG_TCP_CWND_INIT 10      /* segments (RFC 6928) */
-#define FG_TCP_CWND_MAX 1024     /* segments; the peer's window limits first */
-#define FG_TCP_DUPACK_THRESH 3   /* duplicate ACKs that trigger fast retransmit */
-#define FG_TCP_OUT_MAX 16        /* segments one call can produce */
+#define FG_TCP_RCV_WND 65535	    /* advertised receive window, no scaling */
+#define FG_TCP_RTO_INIT_MS 200	    /* default initial retransmission timeout */
+#define FG_TCP_RTO_MAX_MS 3000	    /* backoff ceiling */
+#define FG_TCP_RETRIES_MAX 5	    /* timeouts in a row without progress */
+#define FG_TCP_CWND_INIT 10	    /* segments (RFC 6928) */
+#define FG_TCP_CWND_MAX 1024	    /* segments; the peer's window limits first */
+#define FG_TCP_DUPACK_THRESH 3	    /* duplicate ACKs that trigger fast retransmit */
+#define FG_TCP_OUT_MAX 16	    /* segments one call can produce */
 
 /* Header flag bits, with their wire values. */
 enum tcp_flag {
@@ -90,10 +92,10 @@ extern const char *const tcp_state_names[TCP_STATE_COUNT];
 /* What happened during a call, for the caller (bits of tcp_out.events). */
 enum tcp_event {
 	TCP_EV_ESTABLISHED = 1 << 0, /* handshake completed */
-	TCP_EV_DATA = 1 << 1,        /* data_len new in-order bytes received */
+	TCP_EV_DATA = 1 << 1,	     /* data_len new in-order bytes received */
 	TCP_EV_PEER_FIN = 1 << 2,    /* the peer closed its direction */
-	TCP_EV_CLOSED = 1 << 3,      /* normal end: both FINs exchanged and acked */
-	TCP_EV_RESET = 1 << 4,       /* an acceptable RST arrived: now CLOSED */
+	TCP_EV_CLOSED = 1 << 3,	     /* normal end: both FINs exchanged and acked */
+	TCP_EV_RESET = 1 << 4,	     /* an acceptable RST arrived: now CLOSED */
 	TCP_EV_FAIL_RETX = 1 << 5,   /* retry limit reached: now CLOSED */
 };
 
@@ -105,8 +107,8 @@ struct tcp_seg {
 	uint32_t seq, ack;
 	uint16_t win;
 	uint16_t mss;
-	uint16_t len;       /* payload bytes */
-	uint8_t flags;      /* enum tcp_flag bits */
+	uint16_t len;  /* payload bytes */
+	uint8_t flags; /* enum tcp_flag bits */
 };
 
 /*
@@ -130,8 +132,8 @@ struct tcp_out {
 	uint32_t data_len;    /* TCP_EV_DATA: new in-order bytes (summed) */
 	uint16_t events;      /* enum tcp_event bits (ORed) */
 	uint8_t nseg;
-	uint8_t nretx;        /* segments in seg[] that are retransmissions */
-	bool more;            /* something did not fit: call tcp_output() again */
+	uint8_t nretx; /* segments in seg[] that are retransmissions */
+	bool more;     /* something did not fit: call tcp_output() again */
 };
 
 /*
@@ -147,16 +149,16 @@ struct tcp_tcb {
 	uint32_t snd_max;     /* highest sent + 1 */
 	uint32_t snd_end;     /* end of the data queued by the application */
 	uint32_t rcv_nxt;
-	uint16_t snd_wnd;     /* the peer's advertised window */
-	uint16_t mss;         /* segment size: min(ours, the peer's option) */
-	uint16_t mss_adv;     /* ours, advertised in the SYN / SYN-ACK */
-	uint16_t rto_ms;      /* current timeout, doubled per expiry */
+	uint16_t snd_wnd; /* the peer's advertised window */
+	uint16_t mss;	  /* segment size: min(ours, the peer's option) */
+	uint16_t mss_adv; /* ours, advertised in the SYN / SYN-ACK */
+	uint16_t rto_ms;  /* current timeout, doubled per expiry */
 	uint16_t rto_init_ms;
-	uint16_t cwnd;        /* congestion window, in segments */
-	uint8_t state;        /* enum tcp_state */
-	uint8_t retries;      /* timeouts in a row without progress */
+	uint16_t cwnd;	 /* congestion window, in segments */
+	uint8_t state;	 /* enum tcp_state */
+	uint8_t retries; /* timeouts in a row without progress */
 	uint8_t dupacks;
-	uint8_t flags;        /* TCP_TF_* below */
+	uint8_t flags; /* TCP_TF_* below */
 };
 
 /* Flag bits of tcp_tcb.flags. */
@@ -246,9 +248,6 @@ static inline uint32_t tcp_acked(const struct tcp_tcb *t)
 }
 
 /* pure: the tcb reached CLOSED (normally, by reset or by failure). */
-static inline bool tcp_is_closed(const struct tcp_tcb *t)
-{
-	return t->state == TCP_CLOSED;
-}
+static inline bool tcp_is_closed(const struct tcp_tcb *t) { return t->state == TCP_CLOSED; }
 
 #endif

@@ -18,16 +18,11 @@
 _Static_assert(sizeof(struct tcp_tcb) <= 64, "the tcb must stay within 64 bytes");
 
 const char *const tcp_state_names[TCP_STATE_COUNT] = {
-	[TCP_CLOSED] = "CLOSED",
-	[TCP_LISTEN] = "LISTEN",
-	[TCP_SYN_SENT] = "SYN_SENT",
-	[TCP_SYN_RCVD] = "SYN_RCVD",
-	[TCP_ESTABLISHED] = "ESTABLISHED",
-	[TCP_FIN_WAIT_1] = "FIN_WAIT_1",
-	[TCP_FIN_WAIT_2] = "FIN_WAIT_2",
-	[TCP_CLOSING] = "CLOSING",
-	[TCP_CLOSE_WAIT] = "CLOSE_WAIT",
-	[TCP_LAST_ACK] = "LAST_ACK",
+    [TCP_CLOSED] = "CLOSED",	       [TCP_LISTEN] = "LISTEN",
+    [TCP_SYN_SENT] = "SYN_SENT",       [TCP_SYN_RCVD] = "SYN_RCVD",
+    [TCP_ESTABLISHED] = "ESTABLISHED", [TCP_FIN_WAIT_1] = "FIN_WAIT_1",
+    [TCP_FIN_WAIT_2] = "FIN_WAIT_2",   [TCP_CLOSING] = "CLOSING",
+    [TCP_CLOSE_WAIT] = "CLOSE_WAIT",   [TCP_LAST_ACK] = "LAST_ACK",
 };
 
 static void tcb_init(struct tcp_tcb *t, uint32_t iss, uint16_t mss)
@@ -203,10 +198,7 @@ static void send_syn(struct tcp_tcb *t, struct tcp_out *out, uint64_t now_us)
 	arm(t, now_us);
 }
 
-static bool fin_queued(const struct tcp_tcb *t)
-{
-	return t->flags & TCP_TF_FIN_QUEUED;
-}
+static bool fin_queued(const struct tcp_tcb *t) { return t->flags & TCP_TF_FIN_QUEUED; }
 
 static bool fin_acked(const struct tcp_tcb *t)
 {

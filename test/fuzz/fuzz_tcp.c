@@ -43,7 +43,7 @@ static uint32_t take(struct reader *r, unsigned bytes)
 #define CHECK(c)                                                                                   \
 	do {                                                                                       \
 		if (!(c)) {                                                                        \
-			fprintf(stderr, "fuzz_tcp: %s:%d: %s\n", __FILE__, __LINE__, #c);         \
+			fprintf(stderr, "fuzz_tcp: %s:%d: %s\n", __FILE__, __LINE__, #c);          \
 			abort();                                                                   \
 		}                                                                                  \
 	} while (0)

@@ -23,7 +23,7 @@
 static struct tcp_seg mkseg(uint8_t flags, uint32_t seq, uint32_t ack, uint16_t len)
 {
 	struct tcp_seg s = {
-		.seq = seq, .ack = ack, .win = 65535, .mss = 0, .len = len, .flags = flags};
+	    .seq = seq, .ack = ack, .win = 65535, .mss = 0, .len = len, .flags = flags};
 
 	return s;
 }
@@ -686,24 +686,28 @@ static void test_simultaneous_close(void **state)
 	assert_int_equal(oc.seg[0].flags, TCP_ACK | TCP_FIN);
 	assert_int_equal(os.seg[0].flags, TCP_ACK | TCP_FIN);
 	/* the FINs cross */
-	in(&c, (struct tcp_seg){.seq = os.seg[0].seq, .ack = os.seg[0].ack, .win = 65535,
-				.flags = os.seg[0].flags},
+	in(&c,
+	   (struct tcp_seg){
+	       .seq = os.seg[0].seq, .ack = os.seg[0].ack, .win = 65535, .flags = os.seg[0].flags},
 	   NOW, &o);
 	assert_int_equal(c.state, TCP_CLOSING);
 	assert_true(o.events & TCP_EV_PEER_FIN);
 	struct tcp_seg_out ackc = o.seg[0];
-	in(&s, (struct tcp_seg){.seq = oc.seg[0].seq, .ack = oc.seg[0].ack, .win = 65535,
-				.flags = oc.seg[0].flags},
+	in(&s,
+	   (struct tcp_seg){
+	       .seq = oc.seg[0].seq, .ack = oc.seg[0].ack, .win = 65535, .flags = oc.seg[0].flags},
 	   NOW, &o);
 	assert_int_equal(s.state, TCP_CLOSING);
 	struct tcp_seg_out acks = o.seg[0];
 	assert_int_equal(acks.flags, TCP_ACK);
 	/* each ACK of a FIN closes its receiver */
-	in(&c, (struct tcp_seg){.seq = acks.seq, .ack = acks.ack, .win = 65535, .flags = acks.flags},
+	in(&c,
+	   (struct tcp_seg){.seq = acks.seq, .ack = acks.ack, .win = 65535, .flags = acks.flags},
 	   NOW, &o);
 	assert_true(o.events & TCP_EV_CLOSED);
 	assert_true(tcp_is_closed(&c));
-	in(&s, (struct tcp_seg){.seq = ackc.seq, .ack = ackc.ack, .win = 65535, .flags = ackc.flags},
+	in(&s,
+	   (struct tcp_seg){.seq = ackc.seq, .ack = ackc.ack, .win = 65535, .flags = ackc.flags},
 	   NOW, &o);
 	assert_true(o.events & TCP_EV_CLOSED);
 	assert_true(tcp_is_closed(&s));
@@ -729,7 +733,7 @@ static void test_closing_fin_retransmit(void **state)
 	assert_int_equal(o.nretx, 1);
 }
 
-/* Bring a tcb to the given state; returns the sequence number of the peer's next byte. */
+/* Bring a tcb to the given state with well-formed segments. */
 static void to_state(struct tcp_tcb *t, enum tcp_state st)
 {
 	struct tcp_out o;
@@ -776,8 +780,8 @@ static void to_state(struct tcp_tcb *t, enum tcp_state st)
 static void test_rst_each_state(void **state)
 {
 	static const enum tcp_state states[] = {
-		TCP_SYN_RCVD,  TCP_ESTABLISHED, TCP_FIN_WAIT_1, TCP_FIN_WAIT_2,
-		TCP_CLOSING,   TCP_CLOSE_WAIT,  TCP_LAST_ACK,
+	    TCP_SYN_RCVD, TCP_ESTABLISHED, TCP_FIN_WAIT_1, TCP_FIN_WAIT_2,
+	    TCP_CLOSING,  TCP_CLOSE_WAIT,  TCP_LAST_ACK,
 	};
 
 	(void)state;
@@ -809,7 +813,7 @@ static void test_rst_each_state(void **state)
 		assert_int_equal(o.deadline_us, 0);
 		/* both FINs were exchanged: the peer simply forgot the connection */
 		ev = states[i] == TCP_CLOSING || states[i] == TCP_LAST_ACK ? TCP_EV_CLOSED
-									      : TCP_EV_RESET;
+									   : TCP_EV_RESET;
 		assert_int_equal(o.events, ev);
 	}
 }
@@ -891,21 +895,22 @@ static void test_lost_synack_and_retransmitted_synack(void **state)
 	struct tcp_seg_out sa = o.seg[0];
 	assert_int_equal(sa.flags, TCP_SYN | TCP_ACK);
 	in(&c,
-	   (struct tcp_seg){.seq = sa.seq, .ack = sa.ack, .win = 65535, .mss = sa.mss,
-			    .flags = sa.flags},
+	   (struct tcp_seg){
+	       .seq = sa.seq, .ack = sa.ack, .win = 65535, .mss = sa.mss, .flags = sa.flags},
 	   NOW + 200020, &o);
 	assert_int_equal(c.state, TCP_ESTABLISHED);
 	/* our ACK was lost: the SYN-ACK again is re-acknowledged */
 	in(&c,
-	   (struct tcp_seg){.seq = sa.seq, .ack = sa.ack, .win = 65535, .mss = sa.mss,
-			    .flags = sa.flags},
+	   (struct tcp_seg){
+	       .seq = sa.seq, .ack = sa.ack, .win = 65535, .mss = sa.mss, .flags = sa.flags},
 	   NOW + 200030, &o);
 	assert_int_equal(c.state, TCP_ESTABLISHED);
 	assert_int_equal(o.nseg, 1);
 	assert_int_equal(o.seg[0].flags, TCP_ACK);
 	assert_int_equal(o.seg[0].ack, SISS + 1);
-	in(&s, (struct tcp_seg){.seq = o.seg[0].seq, .ack = o.seg[0].ack, .win = 65535,
-				.flags = o.seg[0].flags},
+	in(&s,
+	   (struct tcp_seg){
+	       .seq = o.seg[0].seq, .ack = o.seg[0].ack, .win = 65535, .flags = o.seg[0].flags},
 	   NOW + 200040, &o);
 	assert_int_equal(s.state, TCP_ESTABLISHED);
 }
@@ -953,11 +958,11 @@ struct net_pkt {
 
 struct net_end {
 	struct tcp_tcb t;
-	uint32_t want;     /* bytes the program expects to receive */
-	uint32_t reply;    /* bytes to send once they came (server) */
+	uint32_t want;	/* bytes the program expects to receive */
+	uint32_t reply; /* bytes to send once they came (server) */
 	uint32_t rcvd;
 	bool closed_app;
-	uint16_t events;   /* every event seen */
+	uint16_t events; /* every event seen */
 	uint32_t nretx, ntx;
 };
 
@@ -998,8 +1003,12 @@ static void net_send(struct net *n, int from, const struct tcp_out *o)
 		}
 		assert_true(n->len[to] < NET_Q);
 		p = &n->q[to][(n->head[to] + n->len[to]++) % NET_Q];
-		p->seg = (struct tcp_seg){.seq = s->seq, .ack = s->ack, .win = s->win,
-					  .mss = s->mss, .len = s->len, .flags = s->flags};
+		p->seg = (struct tcp_seg){.seq = s->seq,
+					  .ack = s->ack,
+					  .win = s->win,
+					  .mss = s->mss,
+					  .len = s->len,
+					  .flags = s->flags};
 		assert_true(s->len <= sizeof(p->data));
 		tcp_payload_fill(p->data, s->off, s->len);
 	}
@@ -1039,8 +1048,8 @@ static void net_deliver(struct net *n, int to)
 	struct net_pkt *p = &n->q[to][n->head[to]];
 	struct net_end *e = &n->e[to];
 	struct tcp_out o;
-	bool synced = e->t.state != TCP_LISTEN && e->t.state != TCP_SYN_SENT &&
-		      !tcp_is_closed(&e->t);
+	bool synced =
+	    e->t.state != TCP_LISTEN && e->t.state != TCP_SYN_SENT && !tcp_is_closed(&e->t);
 
 	n->head[to] = (n->head[to] + 1) % NET_Q;
 	n->len[to]--;
@@ -1179,41 +1188,41 @@ static void test_net_loss(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_seq_macros),
-		cmocka_unit_test(test_state_names),
-		cmocka_unit_test(test_client_handshake),
-		cmocka_unit_test(test_client_bad_synack),
-		cmocka_unit_test(test_server_handshake),
-		cmocka_unit_test(test_listen_ignores_and_resets),
-		cmocka_unit_test(test_closed_answers_rst),
-		cmocka_unit_test(test_make_rst),
-		cmocka_unit_test(test_data_segmented_by_mss),
-		cmocka_unit_test(test_peer_window_respected),
-		cmocka_unit_test(test_cumulative_ack),
-		cmocka_unit_test(test_receive_data),
-		cmocka_unit_test(test_out_of_window),
-		cmocka_unit_test(test_piggyback),
-		cmocka_unit_test(test_syn_retransmit_backoff_and_limit),
-		cmocka_unit_test(test_custom_rto),
-		cmocka_unit_test(test_scheduled_syn),
-		cmocka_unit_test(test_data_retransmit),
-		cmocka_unit_test(test_fast_retransmit),
-		cmocka_unit_test(test_zero_window_probe),
-		cmocka_unit_test(test_output_more),
-		cmocka_unit_test(test_fin_from_client),
-		cmocka_unit_test(test_fin_with_data_ack_in_one),
-		cmocka_unit_test(test_fin_from_server),
-		cmocka_unit_test(test_simultaneous_close),
-		cmocka_unit_test(test_closing_fin_retransmit),
-		cmocka_unit_test(test_rst_each_state),
-		cmocka_unit_test(test_rst_syn_sent),
-		cmocka_unit_test(test_duplicate_syn),
-		cmocka_unit_test(test_lost_synack_and_retransmitted_synack),
-		cmocka_unit_test(test_simultaneous_open),
-		cmocka_unit_test(test_payload_pattern),
-		cmocka_unit_test(test_net_lossless),
-		cmocka_unit_test(test_net_wraparound),
-		cmocka_unit_test(test_net_loss),
+	    cmocka_unit_test(test_seq_macros),
+	    cmocka_unit_test(test_state_names),
+	    cmocka_unit_test(test_client_handshake),
+	    cmocka_unit_test(test_client_bad_synack),
+	    cmocka_unit_test(test_server_handshake),
+	    cmocka_unit_test(test_listen_ignores_and_resets),
+	    cmocka_unit_test(test_closed_answers_rst),
+	    cmocka_unit_test(test_make_rst),
+	    cmocka_unit_test(test_data_segmented_by_mss),
+	    cmocka_unit_test(test_peer_window_respected),
+	    cmocka_unit_test(test_cumulative_ack),
+	    cmocka_unit_test(test_receive_data),
+	    cmocka_unit_test(test_out_of_window),
+	    cmocka_unit_test(test_piggyback),
+	    cmocka_unit_test(test_syn_retransmit_backoff_and_limit),
+	    cmocka_unit_test(test_custom_rto),
+	    cmocka_unit_test(test_scheduled_syn),
+	    cmocka_unit_test(test_data_retransmit),
+	    cmocka_unit_test(test_fast_retransmit),
+	    cmocka_unit_test(test_zero_window_probe),
+	    cmocka_unit_test(test_output_more),
+	    cmocka_unit_test(test_fin_from_client),
+	    cmocka_unit_test(test_fin_with_data_ack_in_one),
+	    cmocka_unit_test(test_fin_from_server),
+	    cmocka_unit_test(test_simultaneous_close),
+	    cmocka_unit_test(test_closing_fin_retransmit),
+	    cmocka_unit_test(test_rst_each_state),
+	    cmocka_unit_test(test_rst_syn_sent),
+	    cmocka_unit_test(test_duplicate_syn),
+	    cmocka_unit_test(test_lost_synack_and_retransmitted_synack),
+	    cmocka_unit_test(test_simultaneous_open),
+	    cmocka_unit_test(test_payload_pattern),
+	    cmocka_unit_test(test_net_lossless),
+	    cmocka_unit_test(test_net_wraparound),
+	    cmocka_unit_test(test_net_loss),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
