@@ -32,8 +32,8 @@ WARN = -Wall -Wextra -Werror -Wformat=2 -Wformat-security \
 
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 $(WARN) -Iinclude $(shell pkg-config --cflags $(PKGS)) \
-           -MMD -MP $(SANFLAGS) -DFG_VERSION=\"$(VERSION)\"
-LDLIBS  += $(shell pkg-config --libs $(PKGS)) -lm -lpthread
+           -MMD -MP $(SANFLAGS) -DFG_VERSION=\"$(VERSION)\" -DALLOW_EXPERIMENTAL_API
+LDLIBS  += $(shell pkg-config --libs $(PKGS)) -lrte_net_ring -lm -lpthread
 LDFLAGS += $(SANFLAGS)
 
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)

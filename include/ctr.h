@@ -43,9 +43,20 @@ struct ctr_server {
 	uint64_t retx;
 };
 
+/* Worker traffic state, published in the gauge block for `wait`. */
+enum ctr_state {
+	CTR_IDLE = 0,       /* no traffic */
+	CTR_RUNNING = 1,    /* generating */
+	CTR_PAUSED = 2,     /* holding */
+	CTR_DRAINING = 3,   /* no new work; flows in flight finish or time out */
+};
+#define CTR_STATE_COUNT (CTR_DRAINING + 1)
+
 struct ctr_gauge {
 	uint64_t active_client;       /* flows in the client table now */
 	uint64_t active_server;
+	uint64_t state;               /* enum ctr_state */
+	uint64_t run_id;              /* the START it last acted on */
 };
 
 struct ctr_worker {

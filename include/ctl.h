@@ -1,0 +1,31 @@
+/*
+ * ctl.h — control of the workers: creating them with their rings,
+ * launching them on their lcores, and the traffic life cycle (start, stop,
+ * pause, resume, rate updates, wait) posted through their mailboxes.
+ *
+ * Context: control.
+ */
+#ifndef FG_CTL_H
+#define FG_CTL_H
+
+#include "fg.h"
+
+struct engine;
+
+/* Create `per_pair` workers for every port pair on the worker lcores, and launch them. */
+int ctl_launch(int per_pair, char *err, size_t errlen);
+/* Tell every worker to quit and wait for it. */
+void ctl_shutdown(void);
+
+/* Traffic life cycle. `states[w]` is each worker's engine state. */
+int ctl_start(const struct engine *e, void **states, uint64_t run_id);
+void ctl_stop(void);
+void ctl_pause(bool on);
+/* scale every rate of the running traffic by `scale` (1.0 = as started) */
+void ctl_rate(double scale);
+/* true while any worker runs, pauses or drains traffic */
+bool ctl_busy(void);
+/* state of the traffic overall: enum ctr_state of the "most active" worker */
+int ctl_state(void);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * port.h — the tester's ports: DPDK ethdev bring-up (PCI, vdev, and the
+ * in-memory [loop, loop] pairs built on rte_rings), mempools, link state,
+ * and the per-port addressing (own IP/MAC, gateway IP/MAC).
+ *
+ * Ports come in pairs: port 2k is the client ("inside") side, 2k+1 the
+ * server ("outside") side. Each worker owns one RX and one TX queue on
+ * both ports of its pair. Control-plane frames (ARP requests, pings) are
+ * handed to worker 0 of the pair through an SPSC ring and sent on its TX
+ * queue: net_af_packet spreads received frames over every queue pair it
+ * has, so a TX-only control queue would silently lose a share of RX.
+ */
+#ifndef FG_PORT_H
+#define FG_PORT_H
+
+#include <rte_ether.h>
+#include <rte_mempool.h>
+
+#include "fg.h"
+
+struct cfg;
+
+struct port {
+	uint16_t id;			/* DPDK port id */
+	uint16_t nqueues;		/* RX and TX queues = workers per pair */
+	struct rte_ether_addr mac;	/* source MAC of every frame we send */
+	uint32_t ip, gw;		/* host order; 0 = none */
+	/*
+	 * Next-hop MAC: bit 48 set = known. Written by control (`arp`,
+	 * a static dest_mac); workers get it through their mailbox.
+	 */
+	uint64_t gw_mac;
+	bool static_gw_mac;
+	uint32_t hosts_lo, hosts_hi;	/* emulated hosts, 0/0 = none (first range) */
+	struct rte_mempool *pool;
+	char name[64];			/* the interface spec as configured */
+	char driver[32];
+};
+
+extern struct port fg_port[FG_MAX_PORTS];
+extern int fg_nports;
+
+#define PORT_MAC_KNOWN (1ULL << 48)
+
+/* pure: MAC <-> the 48-bit word used in gw_mac. */
+uint64_t port_mac_word(const struct rte_ether_addr *m);
+void port_word_mac(uint64_t w, struct rte_ether_addr *m);
+
+/*
+ * control, before rte_eal_init: checks that the interfaces exist (an
+ * af_packet iface in this namespace) so a typo gives a clear one-line
+ * error instead of a DPDK trace. Appends EAL args for the interfaces.
+ */
+int port_eal_args(const struct cfg *c, uint16_t nq, char **argv, int *argc, int max, char *err,
+		  size_t errlen);
+
+/* control, after rte_eal_init: creates loop pairs, configures and starts
+ * every port with `nq` queue pairs, waits for link. 0 or -errno + err. */
+int port_init_all(const struct cfg *c, uint16_t nq, char *err, size_t errlen);
+void port_close_all(void);
+
+/* control: link state now. */
+bool port_link(int p, uint32_t *speed_mbps);
+
+/* pure: is ip one of the port's own addresses (its IP or an emulated host)? */
+bool port_owns_ip(const struct port *p, uint32_t ip);
+
+#endif

@@ -1,0 +1,35 @@
+/*
+ * svc.h — the control plane: the service thread that consumes the
+ * workers' punt rings (ARP replies, ICMP echo replies, unknown frames in
+ * service mode), the neighbour table it fills, and the `service`, `arp`
+ * and `ping` operations built on it.
+ *
+ * Context: control (the REPL thread and the service thread; they share
+ * state under a mutex — workers never see it).
+ */
+#ifndef FG_SVC_H
+#define FG_SVC_H
+
+#include "fg.h"
+
+int svc_start(void);
+void svc_stop(void);
+
+/* control: service mode on/off on every worker. */
+void svc_set_service(bool on);
+bool svc_service(void);
+
+/* control: resolve `ip` on port p by ARP; 0 and *mac (word) or -ETIMEDOUT. */
+int svc_resolve(int p, uint32_t ip, uint64_t *mac, unsigned timeout_ms);
+
+/* control: tell the workers of port p's pair its next-hop MAC. */
+void svc_publish_gw(int p);
+
+/* control: one ICMP echo; 0 and *rtt_us, or -ETIMEDOUT / -EINTR. */
+int svc_ping_one(int p, uint32_t dip, uint64_t dmac, uint16_t seq, uint16_t size, unsigned timeout_ms,
+		 double *rtt_us);
+
+/* control: frames the service thread has seen that were not ARP/ICMP. */
+uint64_t svc_other_frames(void);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * worker.h — the packet loop on each worker lcore, and the mailbox that is
+ * the only way control reaches a worker.
+ *
+ * A worker owns queue `q` on both ports of its pair. Every loop turn it
+ * drains its mailbox, polls both RX queues, answers ARP (and ICMP echo in
+ * service mode or for emulated hosts) in place, hands test frames to the
+ * running engine, lets the engine generate, sends what control queued on
+ * its ctl_tx ring, and flushes its TX buffers.
+ *
+ * Engines (flows, streams) are chosen once per START through a table of
+ * function pointers; nothing tests a mode flag per packet.
+ */
+#ifndef FG_WORKER_H
+#define FG_WORKER_H
+
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "ctr.h"
+#include "pkt.h"
+
+#define FG_BURST 32
+
+enum wmsg_op {
+	WMSG_QUIT = 1,     /* leave the loop */
+	WMSG_SERVICE = 2,  /* val: 1 on, 0 off */
+	WMSG_GWMAC = 3,    /* port (0/1 side), val: MAC word | PORT_MAC_KNOWN */
+	WMSG_START = 4,    /* ptr: engine plan, val: run id */
+	WMSG_STOP = 5,     /* stop generating; drain */
+	WMSG_PAUSE = 6,
+	WMSG_RESUME = 7,
+	WMSG_RATE = 8,     /* val: new rate multiplier × 1e6 (fixed point) against the START rate */
+};
+
+struct wmsg {
+	uint32_t op;
+	uint32_t port;
+	uint64_t val;
+	void *ptr;
+};
+
+struct worker;
+
+/* One traffic engine: chosen at START, called by the loop. worker context. */
+struct engine {
+	const char *name;
+	/* a test frame (UDP/TCP) arrived on `side` (0 client port, 1 server port) */
+	void (*rx)(struct worker *w, int side, struct rte_mbuf *m, const struct pkt_info *pi,
+		   uint64_t now);
+	/* generate new work and run timers */
+	void (*tick)(struct worker *w, uint64_t now);
+	/* control messages the engine cares about */
+	void (*stop)(struct worker *w, uint64_t now);
+	void (*rate)(struct worker *w, uint64_t scale_micro, uint64_t now);
+	void (*pause)(struct worker *w, bool on, uint64_t now);
+	/* true when nothing is in flight any more */
+	bool (*idle)(struct worker *w);
+};
+
+struct worker {
+	int id;				/* dense worker id */
+	unsigned lcore;
+	int pair;			/* port pair index */
+	uint16_t q;			/* queue on both ports */
+	uint16_t nq;			/* workers in the pair */
+	int port[2];			/* port indexes: client side, server side */
+	struct rte_ring *mbox;		/* control -> worker, SPSC, struct wmsg */
+	struct rte_ring *punt;		/* worker -> control, SPSC, mbufs */
+	struct rte_ring *ctl_tx;	/* control -> worker, SPSC, mbufs to send (m->port = side) */
+	struct ctr_worker *ctr;
+
+	/* Worker-local state below: written only by this worker. */
+	bool service;
+	bool dst_known[2];
+	struct rte_ether_addr dst[2];	/* next-hop MAC per side */
+	const struct engine *eng;
+	void *plan;			/* engine's immutable plan (from START) */
+	void *state;			/* engine's per-worker state (from START) */
+	uint64_t run_id;
+	uint64_t hz;			/* TSC ticks per second */
+	struct rte_mbuf *txb[2][FG_BURST];
+	uint16_t ntx[2];
+} __rte_cache_aligned;
+
+extern struct worker fg_worker[FG_MAX_WORKERS];
+extern struct ctr_worker fg_ctr[FG_MAX_WORKERS];
+extern int fg_nworkers;
+
+/* worker: the lcore entry point (arg = struct worker *). */
+int worker_main(void *arg);
+
+/* worker: queue a frame for TX on side 0/1; flushes when the burst is full. */
+void worker_tx(struct worker *w, int side, struct rte_mbuf *m);
+void worker_flush(struct worker *w, int side);
+
+/* control: post a message; false when the mailbox is full. */
+bool worker_post(struct worker *w, const struct wmsg *m);
+
+#endif

@@ -1,0 +1,622 @@
+/*
+ * cmds.c — the command table: one row per console command with its
+ * usage, help and option words beside the handler, so dispatch, `help`
+ * and TAB completion all come from the same place. Handlers are thin:
+ * parse arguments, call the module that does the work, print the result.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+
+#include "cfg.h"
+#include "cli.h"
+#include "cmds.h"
+#include "ctl.h"
+#include "engine.h"
+#include "port.h"
+#include "prof.h"
+#include "stats.h"
+#include "svc.h"
+#include "tui.h"
+#include "units.h"
+#include "worker.h"
+
+static struct {
+	bool json;
+	uint32_t flows_max;
+	/* the current (or last) run */
+	struct prof prof;
+	bool have_prof;
+	void *states[FG_MAX_WORKERS];
+	int mode;		/* enum prof_mode of the states */
+	struct units_rate mult;
+	double scale;		/* update -m / tui +/-: against the start rate */
+	uint64_t run_id;
+} run;
+
+static const char *ip_str(uint32_t ip, char *buf)
+{
+	struct in_addr a = {.s_addr = htonl(ip)};
+
+	return inet_ntop(AF_INET, &a, buf, INET_ADDRSTRLEN);
+}
+
+static const char *mac_str(uint64_t w, char *buf)
+{
+	struct rte_ether_addr m;
+
+	if (!(w & PORT_MAC_KNOWN))
+		return strcpy(buf, "unknown");
+	port_word_mac(w, &m);
+	rte_ether_format_addr(buf, RTE_ETHER_ADDR_FMT_SIZE, &m);
+	return buf;
+}
+
+/* "0,1" or "0-3" → bit mask of ports; -1 on a bad list. */
+static int64_t parse_ports(const char *s)
+{
+	int64_t mask = 0;
+	char *end;
+
+	while (*s) {
+		long a = strtol(s, &end, 10), b = a;
+
+		if (end == s)
+			return -1;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		if (a < 0 || b < a || b >= fg_nports)
+			return -1;
+		for (long i = a; i <= b; i++)
+			mask |= 1LL << i;
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return -1;
+		s = end;
+	}
+	return mask;
+}
+
+/* getopt over a command's argv; every handler resets it. */
+static int cmd_getopt(int argc, char **argv, const char *spec, const struct option *lo)
+{
+	return getopt_long(argc, argv, spec, lo, NULL);
+}
+
+static void getopt_reset(void)
+{
+	optind = 0;
+	opterr = 0;
+}
+
+static int bad_usage(char **argv)
+{
+	const struct cli_cmd *c = cli_find(argv[0]);
+
+	fg_err("%s: bad arguments; usage: %s", argv[0], c ? c->usage : argv[0]);
+	return -1;
+}
+
+static int cmd_service(int argc, char **argv)
+{
+	bool off = argc == 2 && strcmp(argv[1], "--off") == 0;
+
+	if (argc > 2 || (argc == 2 && !off))
+		return bad_usage(argv);
+	svc_set_service(!off);
+	fg_info("service mode %s", off ? "off" : "on");
+	return 0;
+}
+
+static int cmd_arp(int argc, char **argv)
+{
+	int64_t mask = -1;
+	int c, failed = 0;
+
+	getopt_reset();
+	while ((c = cmd_getopt(argc, argv, "p:", NULL)) != -1) {
+		if (c != 'p' || (mask = parse_ports(optarg)) < 0)
+			return bad_usage(argv);
+	}
+	if (optind != argc)
+		return bad_usage(argv);
+	for (int p = 0; p < fg_nports; p++) {
+		struct port *pt = &fg_port[p];
+		char a[INET_ADDRSTRLEN], g[INET_ADDRSTRLEN], m[RTE_ETHER_ADDR_FMT_SIZE];
+		uint64_t mac;
+
+		if (!(mask & (1LL << p)))
+			continue;
+		if (pt->static_gw_mac) {
+			fg_info("port %d: %s gw %s MAC %s (static dest_mac)", p, ip_str(pt->ip, a),
+				ip_str(pt->gw, g), mac_str(pt->gw_mac, m));
+			continue;
+		}
+		if (!pt->ip || !pt->gw) {
+			fg_info("port %d: no ip/default_gw configured, nothing to resolve", p);
+			continue;
+		}
+		if (svc_resolve(p, pt->gw, &mac, 1000) != 0) {
+			fg_err("port %d: %s gw %s: no ARP reply", p, ip_str(pt->ip, a),
+			       ip_str(pt->gw, g));
+			failed++;
+			continue;
+		}
+		pt->gw_mac = mac | PORT_MAC_KNOWN;
+		svc_publish_gw(p);
+		fg_info("port %d: %s gw %s MAC %s", p, ip_str(pt->ip, a), ip_str(pt->gw, g),
+			mac_str(pt->gw_mac, m));
+	}
+	return failed ? -1 : 0;
+}
+
+static int cmd_ping(int argc, char **argv)
+{
+	static const struct option lo[] = {{NULL, 0, NULL, 0}};
+	long port = -1, count = 5, size = 56;
+	uint32_t dip = 0;
+	struct in_addr a;
+	int c, got = 0;
+	double min = 1e18, max = 0, sum = 0;
+	uint64_t mac;
+	char ipb[INET_ADDRSTRLEN];
+
+	getopt_reset();
+	while ((c = cmd_getopt(argc, argv, "p:d:n:s:", lo)) != -1) {
+		char *end = NULL;
+
+		switch (c) {
+		case 'p':
+			port = strtol(optarg, &end, 10);
+			break;
+		case 'd':
+			if (inet_pton(AF_INET, optarg, &a) != 1) {
+				fg_err("ping: '%s' is not an IPv4 address", optarg);
+				return -1;
+			}
+			dip = ntohl(a.s_addr);
+			end = (char *)"";
+			break;
+		case 'n':
+			count = strtol(optarg, &end, 10);
+			break;
+		case 's':
+			size = strtol(optarg, &end, 10);
+			break;
+		default:
+			return bad_usage(argv);
+		}
+		if (!end || *end)
+			return bad_usage(argv);
+	}
+	if (port < 0 || port >= fg_nports || !dip || count < 1 || count > 100000 || size < 8 ||
+	    size > 1472 || optind != argc)
+		return bad_usage(argv);
+	if (!fg_port[port].ip) {
+		fg_err("ping: port %ld has no ip in the config", port);
+		return -1;
+	}
+	/* A neighbour answers for itself; anything further goes via the gateway. */
+	if (svc_resolve(port, dip, &mac, 600) != 0) {
+		if (!(fg_port[port].gw_mac & PORT_MAC_KNOWN)) {
+			fg_err("ping: %s does not answer ARP and port %ld's gateway MAC is unknown "
+			       "(run arp)",
+			       ip_str(dip, ipb), port);
+			return -1;
+		}
+		mac = fg_port[port].gw_mac;
+	}
+	fg_info("PING %s from port %ld: %ld data bytes", ip_str(dip, ipb), port, size);
+	for (long i = 1; i <= count; i++) {
+		double rtt;
+		int rc = svc_ping_one(port, dip, mac, i, size, 1000, &rtt);
+
+		if (rc == -EINTR)
+			break;
+		if (rc == 0) {
+			got++;
+			sum += rtt;
+			min = FG_MIN(min, rtt);
+			max = FG_MAX(max, rtt);
+			fg_info("%ld bytes from %s: icmp_seq=%ld time=%.3f ms", size + 8, ipb, i,
+				rtt / 1000.0);
+		} else {
+			fg_info("no reply from %s: icmp_seq=%ld", ipb, i);
+		}
+		if (i < count) {
+			for (int t = 0; t < 200 && !cli_interrupted(); t++)
+				usleep(1000);
+		}
+	}
+	fg_info("--- %s ping statistics ---", ipb);
+	fg_info("%ld packets transmitted, %d received, %.0f%% packet loss", count, got,
+		100.0 * (count - got) / count);
+	if (got)
+		fg_info("rtt min/avg/max = %.3f/%.3f/%.3f ms", min / 1000, sum / got / 1000,
+			max / 1000);
+	return got ? 0 : -1;
+}
+
+static int cmd_portattr(int argc, char **argv)
+{
+	int64_t mask = -1;
+	int c;
+
+	getopt_reset();
+	while ((c = cmd_getopt(argc, argv, "p:", NULL)) != -1)
+		if (c != 'p' || (mask = parse_ports(optarg)) < 0)
+			return bad_usage(argv);
+	fg_info("%-4s %-5s %-8s %-17s %-15s %-15s %-17s %s", "port", "link", "speed", "MAC", "IP",
+		"gw", "gw MAC", "driver");
+	for (int p = 0; p < fg_nports; p++) {
+		struct port *pt = &fg_port[p];
+		char mac[RTE_ETHER_ADDR_FMT_SIZE], gm[RTE_ETHER_ADDR_FMT_SIZE];
+		char a[INET_ADDRSTRLEN] = "-", g[INET_ADDRSTRLEN] = "-", sp[16];
+		uint32_t speed = 0;
+		bool up;
+
+		if (!(mask & (1LL << p)))
+			continue;
+		up = port_link(p, &speed);
+		rte_ether_format_addr(mac, sizeof(mac), &pt->mac);
+		if (pt->ip)
+			ip_str(pt->ip, a);
+		if (pt->gw)
+			ip_str(pt->gw, g);
+		snprintf(sp, sizeof(sp), speed ? "%uM" : "-", speed);
+		fg_info("%-4d %-5s %-8s %-17s %-15s %-15s %-17s %s", p, up ? "up" : "down", sp, mac,
+			a, g, mac_str(pt->gw_mac, gm), pt->driver);
+	}
+	return 0;
+}
+
+static int cmd_stats(int argc, char **argv)
+{
+	static const struct option lo[] = {{"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
+	unsigned sections = 0;
+	bool json = run.json;
+	int c;
+
+	getopt_reset();
+	while ((c = cmd_getopt(argc, argv, "gpal", lo)) != -1) {
+		switch (c) {
+		case 'g':
+			sections |= STATS_G;
+			break;
+		case 'p':
+			sections |= STATS_P;
+			break;
+		case 'a':
+			sections |= STATS_A;
+			break;
+		case 'l':
+			sections |= STATS_L;
+			break;
+		case 'j':
+			json = true;
+			break;
+		default:
+			return bad_usage(argv);
+		}
+	}
+	if (optind != argc)
+		return bad_usage(argv);
+	return stats_print(stdout, sections ? sections : STATS_ALL, json) < 0 ? -1 : 0;
+}
+
+static int cmd_clear(int argc, char **argv)
+{
+	if (argc != 1)
+		return bad_usage(argv);
+	stats_clear();
+	return 0;
+}
+
+/* Wait until the workers are idle, or `secs` pass (<0: forever), or ^C. */
+static bool wait_idle(double secs)
+{
+	uint64_t end = rte_get_timer_cycles() + (uint64_t)(secs * rte_get_timer_hz());
+
+	while (ctl_busy()) {
+		if (cli_interrupted() || (secs >= 0 && rte_get_timer_cycles() > end))
+			return false;
+		usleep(10 * 1000);
+	}
+	return true;
+}
+
+static void release_run(void)
+{
+	if (run.mode == PROF_FLOWS)
+		flows_release(run.states);
+	else if (run.mode == PROF_STREAMS)
+		streams_release(run.states);
+	run.mode = 0;
+	memset(run.states, 0, sizeof(run.states));
+	if (run.have_prof)
+		prof_free(&run.prof);
+	run.have_prof = false;
+}
+
+static double drain_time(void)
+{
+	return (run.have_prof ? run.prof.timeout : 3.0) + 2.0;
+}
+
+static int stop_traffic(void)
+{
+	if (!ctl_busy())
+		return 1;
+	ctl_stop();
+	if (!wait_idle(drain_time())) {
+		fg_warn("traffic did not drain in %.0f s", drain_time());
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_start(int argc, char **argv)
+{
+	static const struct option lo[] = {{"force", no_argument, NULL, 'F'}, {NULL, 0, NULL, 0}};
+	const char *file = NULL, *tun = NULL;
+	struct run_params rp = {.mult = {.kind = UNITS_MULT, .value = 1}};
+	char err[FG_ERRLEN];
+	const struct engine *ops = NULL;
+	bool force = false;
+	int64_t mask = -1;
+	int c, rc;
+
+	getopt_reset();
+	while ((c = cmd_getopt(argc, argv, "f:m:d:p:t:", lo)) != -1) {
+		switch (c) {
+		case 'f':
+			file = optarg;
+			break;
+		case 'm':
+			if (units_parse_mult(optarg, &rp.mult, err, sizeof(err)) != 0) {
+				fg_err("start: -m %s", err);
+				return -1;
+			}
+			break;
+		case 'd':
+			if (units_parse_duration(optarg, &rp.duration_s, err, sizeof(err)) != 0 ||
+			    rp.duration_s < 0) {
+				fg_err("start: -d %s", err);
+				return -1;
+			}
+			break;
+		case 'p':
+			if ((mask = parse_ports(optarg)) < 0) {
+				fg_err("start: -p '%s': no such ports (0..%d)", optarg, fg_nports - 1);
+				return -1;
+			}
+			break;
+		case 't':
+			tun = optarg;
+			break;
+		case 'F':
+			force = true;
+			break;
+		default:
+			return bad_usage(argv);
+		}
+	}
+	if (!file || optind != argc)
+		return bad_usage(argv);
+	if (ctl_busy()) {
+		if (!force) {
+			fg_err("start: traffic is running (stop it first, or start --force)");
+			return -1;
+		}
+		if (stop_traffic() < 0)
+			return -1;
+	}
+	if (svc_service())
+		fg_warn("start: service mode is on; traffic starts anyway");
+	release_run();
+	if (prof_load(file, &run.prof, err, sizeof(err)) != 0) {
+		fg_err("%s", err);
+		return -1;
+	}
+	run.have_prof = true;
+	for (size_t i = 0; i < run.prof.n_warnings; i++)
+		fg_warn("%s", run.prof.warnings[i]);
+	rp.prof = &run.prof;
+	rp.port_mask = (uint32_t)mask;
+	rp.tunables = tun;
+	rp.hz = rte_get_tsc_hz();
+	rp.flows_max = run.flows_max;
+	rc = run.prof.mode == PROF_FLOWS
+		     ? flows_prepare(&rp, run.states, &ops, err, sizeof(err))
+		     : streams_prepare(&rp, run.states, &ops, err, sizeof(err));
+	if (rc) {
+		fg_err("start: %s", err);
+		release_run();
+		return -1;
+	}
+	run.mode = run.prof.mode;
+	run.mult = rp.mult;
+	run.scale = 1.0;
+	ctl_start(ops, run.states, ++run.run_id);
+	fg_info("started %s (%s, -m %s%g, seed %u)%s", file,
+		run.prof.mode == PROF_FLOWS ? "flows" : "streams",
+		rp.mult.kind == UNITS_MULT ? "x" : "", rp.mult.value, run.prof.seed,
+		rp.duration_s > 0 ? "" : "; runs until stop");
+	return 0;
+}
+
+static int cmd_stop(int argc, char **argv)
+{
+	int rc;
+
+	if (argc != 1)
+		return bad_usage(argv);
+	rc = stop_traffic();
+	if (rc > 0)
+		fg_info("no traffic running");
+	else if (rc == 0)
+		fg_info("stopped");
+	return rc < 0 ? -1 : 0;
+}
+
+static int cmd_pause(int argc, char **argv)
+{
+	bool on = strcmp(argv[0], "pause") == 0;
+
+	if (argc != 1)
+		return bad_usage(argv);
+	if (!ctl_busy()) {
+		fg_err("%s: no traffic running", argv[0]);
+		return -1;
+	}
+	ctl_pause(on);
+	return 0;
+}
+
+static void apply_scale(double scale)
+{
+	run.scale = scale;
+	ctl_rate(scale);
+}
+
+static int cmd_update(int argc, char **argv)
+{
+	struct units_rate r;
+	char err[FG_ERRLEN];
+
+	if (argc != 3 || strcmp(argv[1], "-m") != 0)
+		return bad_usage(argv);
+	if (!ctl_busy()) {
+		fg_err("update: no traffic running");
+		return -1;
+	}
+	if (units_parse_mult(argv[2], &r, err, sizeof(err)) != 0) {
+		fg_err("update: -m %s", err);
+		return -1;
+	}
+	if (r.kind != run.mult.kind || r.kind == UNITS_MAX || run.mult.value <= 0) {
+		fg_err("update: -m must have the form start used (%s)",
+		       units_kind_names[run.mult.kind]);
+		return -1;
+	}
+	apply_scale(r.value / run.mult.value);
+	fg_info("rate x%.3f of the start rate", run.scale);
+	return 0;
+}
+
+static int cmd_wait(int argc, char **argv)
+{
+	double secs = -1;
+	char err[FG_ERRLEN];
+
+	if (argc > 2)
+		return bad_usage(argv);
+	if (argc == 2 && units_parse_duration(argv[1], &secs, err, sizeof(err)) != 0) {
+		fg_err("wait: %s", err);
+		return -1;
+	}
+	wait_idle(secs);
+	return 0;
+}
+
+static void tui_pause_toggle(void)
+{
+	int s = ctl_state();
+
+	if (s == CTR_RUNNING || s == CTR_PAUSED)
+		ctl_pause(s == CTR_RUNNING);
+}
+
+static void tui_rate_scale(double f)
+{
+	if (ctl_state() == CTR_RUNNING || ctl_state() == CTR_PAUSED)
+		apply_scale(run.scale * f);
+}
+
+static int cmd_tui(int argc, char **argv)
+{
+	static const struct tui_ops ops = {.pause_toggle = tui_pause_toggle,
+					   .rate_scale = tui_rate_scale};
+
+	if (argc != 1)
+		return bad_usage(argv);
+	return tui_run(&ops) < 0 ? -1 : 0;
+}
+
+static const char *const o_p[] = {"-p", NULL};
+static const char *const o_ping[] = {"-p", "-d", "-n", "-s", NULL};
+static const char *const o_start[] = {"-f", "-m", "-d", "-p", "-t", "--force", NULL};
+static const char *const o_stats[] = {"-g", "-p", "-a", "-l", "--json", NULL};
+static const char *const o_service[] = {"--off", NULL};
+static const char *const o_update[] = {"-m", NULL};
+
+static const struct cli_cmd table[] = {
+	{"service", cmd_service, "service [--off]",
+	 "enter/leave service mode (ports answer ICMP; non-test frames go to control)", o_service,
+	 0},
+	{"arp", cmd_arp, "arp [-p PORTS]", "resolve each port's default_gw by ARP", o_p, 0},
+	{"ping", cmd_ping, "ping -p PORT -d IP [-n COUNT] [-s SIZE]", "ICMP echo from a port",
+	 o_ping, 0},
+	{"start", cmd_start,
+	 "start -f PROFILE [-m MULT] [-d SECONDS] [-p PORTS] [-t KEY=VAL,...] [--force]",
+	 "load a profile and start traffic", o_start, CLI_F_FILEARG},
+	{"stop", cmd_stop, "stop", "stop all traffic (flows in flight drain)", NULL, 0},
+	{"pause", cmd_pause, "pause", "hold traffic", NULL, 0},
+	{"resume", cmd_pause, "resume", "continue held traffic", NULL, 0},
+	{"update", cmd_update, "update -m MULT", "change the rate of running traffic", o_update, 0},
+	{"wait", cmd_wait, "wait [SECONDS]", "block until traffic ends (or SECONDS pass)", NULL, 0},
+	{"stats", cmd_stats, "stats [-g] [-p] [-a] [-l] [--json]",
+	 "global / port / flows / latency statistics", o_stats, 0},
+	{"clear", cmd_clear, "clear", "zero the statistics shown (a baseline)", NULL, 0},
+	{"tui", cmd_tui, "tui", "live dashboard; q or ESC returns", NULL, 0},
+	{"portattr", cmd_portattr, "portattr [-p PORTS]",
+	 "link, speed, MAC, IP, gw, gw MAC, driver", o_p, 0},
+};
+
+static void on_sigint(void)
+{
+	if (ctl_busy()) {
+		ctl_stop();
+		fg_info("stopping traffic");
+	}
+}
+
+static struct stats_hooks hooks = {
+	.latency = streams_latency_rows,
+	.nat = flows_nat_report,
+};
+
+void cmds_init(const struct cfg *c, bool json)
+{
+	run.json = json;
+	run.flows_max = c->flows_max;
+	/* A loop pair's next hop is its peer: there is no gateway to resolve. */
+	for (size_t i = 0; i + 1 < c->n_interfaces; i += 2)
+		if (c->ifs[i].kind == CFG_IF_LOOP)
+			for (int s = 0; s < 2; s++) {
+				struct port *p = &fg_port[i + s];
+
+				if (!p->static_gw_mac) {
+					p->gw_mac = port_mac_word(&fg_port[i + !s].mac) |
+						    PORT_MAC_KNOWN;
+					p->static_gw_mac = true;
+					svc_publish_gw(i + s);
+				}
+			}
+	stats_set_hooks(&hooks);
+	cli_init(table, FG_ARRAY_SIZE(table));
+	cli_set_sigint_hook(on_sigint);
+}
+
+void cmds_fini(void)
+{
+	stop_traffic();
+	release_run();
+}

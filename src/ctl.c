@@ -1,0 +1,147 @@
+/*
+ * ctl.c — the workers' life cycle as seen from control. Each worker gets
+ * three SPSC rings: its mailbox (control → worker messages), its punt ring
+ * (worker → control frames) and its ctl_tx ring (control → worker frames
+ * to send). Every message to a worker goes through its mailbox; what a
+ * worker tells control it publishes in its counter block.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include "ctl.h"
+#include "port.h"
+#include "worker.h"
+
+static struct rte_ring *mkring(const char *what, int id, unsigned size, unsigned esize)
+{
+	char name[RTE_RING_NAMESIZE];
+
+	snprintf(name, sizeof(name), "%s%d", what, id);
+	return rte_ring_create_elem(name, esize, size, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+}
+
+int ctl_launch(int per_pair, char *err, size_t errlen)
+{
+	unsigned lcore;
+	int n = 0;
+
+	RTE_LCORE_FOREACH_WORKER(lcore)
+	{
+		struct worker *w;
+
+		if (n >= per_pair * (fg_nports / 2) || n >= FG_MAX_WORKERS)
+			break;
+		w = &fg_worker[n];
+		w->id = n;
+		w->lcore = lcore;
+		w->pair = n / per_pair;
+		w->q = n % per_pair;
+		w->nq = per_pair;
+		w->port[0] = 2 * w->pair;
+		w->port[1] = 2 * w->pair + 1;
+		w->ctr = &fg_ctr[n];
+		w->mbox = mkring("mbox", n, 256, sizeof(struct wmsg));
+		w->punt = mkring("punt", n, 1024, sizeof(void *));
+		w->ctl_tx = mkring("ctltx", n, 256, sizeof(void *));
+		if (!w->mbox || !w->punt || !w->ctl_tx) {
+			snprintf(err, errlen, "worker %d: cannot create rings (%s)", n,
+				 rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+		for (int s = 0; s < 2; s++) {
+			uint64_t g = fg_port[w->port[s]].gw_mac;
+
+			w->dst_known[s] = (g & PORT_MAC_KNOWN) != 0;
+			port_word_mac(g, &w->dst[s]);
+		}
+		n++;
+	}
+	if (n < per_pair * (fg_nports / 2)) {
+		snprintf(err, errlen, "%d worker lcores needed (%d per port pair), %d available", per_pair * (fg_nports / 2), per_pair, n);
+		return -EINVAL;
+	}
+	fg_nworkers = n;
+	for (int i = 0; i < n; i++)
+		rte_eal_remote_launch(worker_main, &fg_worker[i], fg_worker[i].lcore);
+	return 0;
+}
+
+static void post_all(const struct wmsg *m)
+{
+	for (int i = 0; i < fg_nworkers; i++)
+		while (!worker_post(&fg_worker[i], m))
+			usleep(10);
+}
+
+void ctl_shutdown(void)
+{
+	struct wmsg m = {.op = WMSG_QUIT};
+
+	if (!fg_nworkers)
+		return;
+	post_all(&m);
+	rte_eal_mp_wait_lcore();
+	fg_nworkers = 0;
+}
+
+int ctl_start(const struct engine *e, void **states, uint64_t run_id)
+{
+	for (int i = 0; i < fg_nworkers; i++) {
+		struct wmsg m = {.op = WMSG_START, .val = run_id, .ptr = (void *)(uintptr_t)e};
+
+		/* The state is handed over before START: the worker reads it
+		 * only after dequeuing START, whose enqueue releases it. */
+		fg_worker[i].state = states[i];
+		while (!worker_post(&fg_worker[i], &m))
+			usleep(10);
+	}
+	/* wait until every worker has taken it, so `wait` sees the run */
+	for (int i = 0; i < fg_nworkers; i++)
+		while (FG_CTR_GET(fg_ctr[i].gauge.run_id) != run_id)
+			usleep(50);
+	return 0;
+}
+
+void ctl_stop(void)
+{
+	struct wmsg m = {.op = WMSG_STOP};
+
+	post_all(&m);
+}
+
+void ctl_pause(bool on)
+{
+	struct wmsg m = {.op = on ? WMSG_PAUSE : WMSG_RESUME};
+
+	post_all(&m);
+}
+
+void ctl_rate(double scale)
+{
+	struct wmsg m = {.op = WMSG_RATE, .val = (uint64_t)(scale * 1e6)};
+
+	post_all(&m);
+}
+
+int ctl_state(void)
+{
+	int best = CTR_IDLE;
+
+	for (int i = 0; i < fg_nworkers; i++) {
+		int s = (int)FG_CTR_GET(fg_ctr[i].gauge.state);
+
+		if (s == CTR_RUNNING || (s != CTR_IDLE && best == CTR_IDLE))
+			best = s;
+	}
+	return best;
+}
+
+bool ctl_busy(void)
+{
+	return ctl_state() != CTR_IDLE;
+}

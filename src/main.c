@@ -1,0 +1,344 @@
+/*
+ * main.c — start-up and shut-down order of the one flowgen process:
+ * command line, platform config, EAL arguments (interfaces, lcores,
+ * hugepage fallback), ports, workers, the control-plane and statistics
+ * threads, then the console (interactive, batch or -x). Shut-down runs the
+ * same steps backwards. After start-up nothing calls exit(): a failing
+ * command prints an error and traffic keeps running.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_cycles.h>
+
+#include "cfg.h"
+#include "cli.h"
+#include "cmds.h"
+#include "ctl.h"
+#include "port.h"
+#include "prof.h"
+#include "stats.h"
+#include "svc.h"
+#include "worker.h"
+
+#ifndef FG_VERSION
+#define FG_VERSION "0.1"
+#endif
+
+static const char usage_text[] =
+	"usage: flowgen [OPTIONS] [-- EAL-ARGS...]\n"
+	"  -C, --config FILE   platform config (default ./flowgen.yaml, /etc/flowgen.yaml,\n"
+	"                      /etc/trex_cfg.yaml)\n"
+	"  -c, --cores N       worker lcores per port pair (default 1)\n"
+	"  -b, --batch         read commands from stdin, no prompt\n"
+	"  -x, --exec CMDS     run the ';'-separated commands, then exit\n"
+	"  -k, --keep-going    in batch mode, continue after a failing command\n"
+	"      --json          `stats` and `bench` print JSON\n"
+	"      --check [PROFILE...]  validate the config and profiles, open no port\n"
+	"  -h, --help          this text\n"
+	"  -V, --version       print the version\n";
+
+struct opts {
+	const char *config;
+	int cores;
+	bool batch, keep_going, json, check;
+	const char *exec;
+	char **eal_extra;
+	int n_eal_extra;
+	char **check_files;
+	int n_check;
+};
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	static const struct option lo[] = {
+		{"config", required_argument, NULL, 'C'}, {"cores", required_argument, NULL, 'c'},
+		{"batch", no_argument, NULL, 'b'},	  {"exec", required_argument, NULL, 'x'},
+		{"keep-going", no_argument, NULL, 'k'},	  {"json", no_argument, NULL, 'j'},
+		{"check", no_argument, NULL, 'K'},	  {"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},	  {NULL, 0, NULL, 0},
+	};
+	int c;
+
+	o->cores = 1;
+	while ((c = getopt_long(argc, argv, "+C:c:bx:khV", lo, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			o->config = optarg;
+			break;
+		case 'c': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || v < 1 || v > FG_MAX_WORKERS) {
+				fprintf(stderr, "flowgen: -c takes 1..%d, not '%s'\n", FG_MAX_WORKERS,
+					optarg);
+				return -1;
+			}
+			o->cores = v;
+			break;
+		}
+		case 'b':
+			o->batch = true;
+			break;
+		case 'x':
+			o->exec = optarg;
+			break;
+		case 'k':
+			o->keep_going = true;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'K':
+			o->check = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(FG_EXIT_OK);
+		case 'V':
+			printf("flowgen %s\n", FG_VERSION);
+			exit(FG_EXIT_OK);
+		default:
+			fputs(usage_text, stderr);
+			return -1;
+		}
+	}
+	/* After --check, bare words are profiles; after "--", EAL args. */
+	for (int i = optind; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			o->eal_extra = &argv[i + 1];
+			o->n_eal_extra = argc - i - 1;
+			break;
+		}
+		if (!o->check) {
+			fprintf(stderr, "flowgen: unexpected argument '%s'\n%s", argv[i], usage_text);
+			return -1;
+		}
+		if (!o->check_files)
+			o->check_files = &argv[i];
+		o->n_check++;
+	}
+	return 0;
+}
+
+static const char *find_config(const char *given)
+{
+	static const char *const defaults[] = {"./flowgen.yaml", "/etc/flowgen.yaml",
+					       "/etc/trex_cfg.yaml"};
+
+	if (given)
+		return given;
+	for (size_t i = 0; i < FG_ARRAY_SIZE(defaults); i++)
+		if (access(defaults[i], R_OK) == 0)
+			return defaults[i];
+	return NULL;
+}
+
+static int check_profiles(char **files, int n)
+{
+	int rc = FG_EXIT_OK;
+
+	for (int i = 0; i < n; i++) {
+		struct prof p = {0};
+		char err[FG_ERRLEN];
+
+		if (prof_load(files[i], &p, err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s\n", err);
+			rc = FG_EXIT_CONFIG;
+			continue;
+		}
+		for (size_t w = 0; w < p.n_warnings; w++)
+			fprintf(stderr, "%s\n", p.warnings[w]);
+		printf("%s: ok\n", files[i]);
+		prof_free(&p);
+	}
+	return rc;
+}
+
+static bool hugepages_free(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[128];
+	long n = 0;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "HugePages_Free: %ld", &n) == 1)
+			break;
+	fclose(f);
+	return n > 0;
+}
+
+static bool has_arg(char **argv, int argc, const char *prefix)
+{
+	for (int i = 0; i < argc; i++)
+		if (strncmp(argv[i], prefix, strlen(prefix)) == 0)
+			return true;
+	return false;
+}
+
+/* Worker i's CPU: the config's dual_if threads in order; a thread that
+ * does not exist on this machine is mapped onto one that does. */
+static int worker_cpu(const struct cfg *c, int i, long ncpu, int master)
+{
+	int t = -1, k = 0;
+
+	for (size_t d = 0; d < c->platform.n_dual_if && t < 0; d++)
+		for (size_t j = 0; j < c->platform.dual_if[d].n_threads; j++, k++)
+			if (k == i) {
+				t = c->platform.dual_if[d].threads[j];
+				break;
+			}
+	if (t < 0)
+		t = (master + 1 + i) % ncpu;
+	if (t >= ncpu)
+		t = ncpu > 1 ? 1 + (t - 1) % (ncpu - 1) : 0;
+	return t;
+}
+
+static int build_eal(const struct cfg *c, const struct opts *o, char **argv, int max, char *err,
+		     size_t errlen)
+{
+	int argc = 0, nw = o->cores * (int)(c->n_interfaces / 2);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int master = c->platform.master_thread_id >= 0 ? c->platform.master_thread_id : 0;
+	char buf[1024];
+	int n;
+
+	if (master >= ncpu)
+		master = 0;
+	argv[argc++] = strdup("flowgen");
+	n = snprintf(buf, sizeof(buf), "--lcores=0@%d", master);
+	for (int i = 0; i < nw && n < (int)sizeof(buf) - 16; i++)
+		n += snprintf(buf + n, sizeof(buf) - n, ",%d@%d", i + 1, worker_cpu(c, i, ncpu, master));
+	argv[argc++] = strdup(buf);
+	argv[argc++] = strdup("--main-lcore=0");
+	argv[argc++] = strdup("--log-level=4");
+	if (port_eal_args(c, o->cores, argv, &argc, max - 8, err, errlen) != 0)
+		return -1;
+	for (size_t i = 0; i < c->n_eal && argc < max - 8; i++)
+		argv[argc++] = strdup(c->eal[i]);
+	for (int i = 0; i < o->n_eal_extra && argc < max - 8; i++)
+		argv[argc++] = strdup(o->eal_extra[i]);
+	if (!has_arg(argv, argc, "--in-memory") && !has_arg(argv, argc, "--file-prefix"))
+		argv[argc++] = strdup("--in-memory");
+	if (!has_arg(argv, argc, "--no-huge") && !hugepages_free()) {
+		fg_info("no free hugepages: running with --no-huge");
+		argv[argc++] = strdup("--no-huge");
+		if (!has_arg(argv, argc, "-m"))
+			argv[argc++] = strdup("-m1024");
+	}
+	argv[argc] = NULL;
+	return argc;
+}
+
+static volatile sig_atomic_t term_signal;
+
+static void on_term(int sig)
+{
+	term_signal = sig;
+	/* Let a blocking read return; the console loop sees the request. */
+	close(STDIN_FILENO);
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = {0};
+	struct cfg c = {0};
+	char err[FG_ERRLEN] = "";
+	char *eal[128];
+	const char *path;
+	int eargc, rc;
+
+	if (parse_opts(argc, argv, &o) != 0)
+		return FG_EXIT_USAGE;
+	path = find_config(o.config);
+	if (!path) {
+		fprintf(stderr, "flowgen: no config: give -C FILE (none of ./flowgen.yaml, "
+				"/etc/flowgen.yaml, /etc/trex_cfg.yaml exists)\n");
+		return FG_EXIT_CONFIG;
+	}
+	if (cfg_load(path, &c, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s\n", err);
+		return FG_EXIT_CONFIG;
+	}
+	for (size_t i = 0; i < c.n_warnings; i++)
+		fprintf(stderr, "%s\n", c.warnings[i]);
+	if (o.check) {
+		rc = check_profiles(o.check_files, o.n_check);
+		if (rc == FG_EXIT_OK)
+			printf("%s: ok (%zu ports)\n", path, c.n_interfaces);
+		cfg_free(&c);
+		return rc;
+	}
+	if (c.n_interfaces < 2) {
+		fprintf(stderr, "%s: no ports configured (interfaces: needs a pair)\n", path);
+		cfg_free(&c);
+		return FG_EXIT_CONFIG;
+	}
+	eargc = build_eal(&c, &o, eal, (int)FG_ARRAY_SIZE(eal), err, sizeof(err));
+	if (eargc < 0) {
+		fprintf(stderr, "flowgen: %s\n", err);
+		cfg_free(&c);
+		return FG_EXIT_SOFTWARE;
+	}
+	if (rte_eal_init(eargc, eal) < 0) {
+		fprintf(stderr, "flowgen: DPDK initialisation failed: %s\n", rte_strerror(rte_errno));
+		cfg_free(&c);
+		return FG_EXIT_SOFTWARE;
+	}
+	rc = port_init_all(&c, o.cores, err, sizeof(err));
+	if (rc == 0)
+		rc = ctl_launch(o.cores, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "flowgen: %s\n", err);
+		ctl_shutdown();
+		port_close_all();
+		rte_eal_cleanup();
+		cfg_free(&c);
+		return FG_EXIT_SOFTWARE;
+	}
+	for (int p = 0; p < fg_nports; p++) {
+		uint32_t speed = 0;
+		bool up = port_link(p, &speed);
+
+		if (!up)
+			fg_warn("port %d (%s): link down", p, fg_port[p].name);
+	}
+	svc_start();
+	stats_init(fg_ctr, fg_nworkers, fg_nports, rte_get_tsc_hz());
+	cmds_init(&c, o.json);
+	stats_start();
+
+	signal(SIGTERM, on_term);
+	signal(SIGPIPE, SIG_IGN);
+	if (o.exec)
+		rc = cli_run_exec(o.exec, o.keep_going);
+	else if (o.batch || !isatty(STDIN_FILENO))
+		rc = cli_run_batch(stdin, o.keep_going);
+	else
+		rc = cli_run_interactive();
+
+	/* Shut-down, in reverse order. */
+	cmds_fini();
+	stats_stop();
+	svc_stop();
+	ctl_shutdown();
+	port_close_all();
+	rte_eal_cleanup();
+	cfg_free(&c);
+	for (int i = 0; i < eargc; i++)
+		free(eal[i]);
+	if (term_signal && rc == FG_EXIT_OK)
+		rc = FG_EXIT_OK;
+	return rc;
+}

@@ -1,0 +1,293 @@
+/*
+ * pkt.c — frame building and strict parsing. Everything here works on
+ * plain byte buffers so the same code serves the workers, the control
+ * plane and the unit tests and fuzzers. Checksums are computed in software:
+ * none of flowgen's ports offload them.
+ */
+#include <string.h>
+
+#include <rte_byteorder.h>
+
+#include "pkt.h"
+
+const char *const pkt_kind_names[PKT_KIND_COUNT] = {
+	[PKT_BAD] = "bad", [PKT_OTHER] = "other", [PKT_ARP] = "arp",
+	[PKT_ICMP] = "icmp", [PKT_UDP] = "udp", [PKT_TCP] = "tcp",
+};
+
+static uint16_t ip_cksum(const struct rte_ipv4_hdr *ip)
+{
+	return rte_ipv4_cksum(ip);
+}
+
+enum pkt_kind pkt_parse(const uint8_t *f, uint32_t len, struct pkt_info *pi)
+{
+	const struct rte_ether_hdr *eth = (const struct rte_ether_hdr *)f;
+	const struct rte_ipv4_hdr *ip;
+	uint16_t et, ihl, tot;
+
+	memset(pi, 0, sizeof(*pi));
+	pi->kind = PKT_BAD;
+	if (len < RTE_ETHER_HDR_LEN)
+		return PKT_BAD;
+	et = rte_be_to_cpu_16(eth->ether_type);
+	pi->l3 = RTE_ETHER_HDR_LEN;
+	if (et == RTE_ETHER_TYPE_ARP) {
+		const struct rte_arp_hdr *a = (const struct rte_arp_hdr *)(f + pi->l3);
+
+		if (len < RTE_ETHER_HDR_LEN + sizeof(*a))
+			return PKT_BAD;
+		if (a->arp_hardware != rte_cpu_to_be_16(RTE_ARP_HRD_ETHER) ||
+		    a->arp_protocol != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) || a->arp_hlen != 6 ||
+		    a->arp_plen != 4)
+			return PKT_BAD;
+		pi->sip = rte_be_to_cpu_32(a->arp_data.arp_sip);
+		pi->dip = rte_be_to_cpu_32(a->arp_data.arp_tip);
+		return pi->kind = PKT_ARP;
+	}
+	if (et != RTE_ETHER_TYPE_IPV4)
+		return pi->kind = PKT_OTHER;
+	if (len < RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr))
+		return PKT_BAD;
+	ip = (const struct rte_ipv4_hdr *)(f + pi->l3);
+	ihl = (ip->version_ihl & 0xf) * 4;
+	tot = rte_be_to_cpu_16(ip->total_length);
+	if ((ip->version_ihl >> 4) != 4 || ihl < 20 || tot < ihl || tot > len - RTE_ETHER_HDR_LEN)
+		return PKT_BAD;
+	if (ip_cksum(ip) != 0xffff && ip_cksum(ip) != 0) /* rte_ipv4_cksum of a valid header */
+		return PKT_BAD;
+	pi->sip = rte_be_to_cpu_32(ip->src_addr);
+	pi->dip = rte_be_to_cpu_32(ip->dst_addr);
+	pi->proto = ip->next_proto_id;
+	pi->l4 = pi->l3 + ihl;
+	/* Fragments are never test traffic: the tester sends none. */
+	if (rte_be_to_cpu_16(ip->fragment_offset) & (RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK))
+		return pi->kind = PKT_OTHER;
+	uint32_t l4len = tot - ihl;
+	const uint8_t *l4 = f + pi->l4;
+
+	switch (ip->next_proto_id) {
+	case IPPROTO_UDP: {
+		const struct rte_udp_hdr *u = (const struct rte_udp_hdr *)l4;
+
+		if (l4len < 8 || rte_be_to_cpu_16(u->dgram_len) < 8 ||
+		    rte_be_to_cpu_16(u->dgram_len) > l4len)
+			return PKT_BAD;
+		if (u->dgram_cksum && rte_ipv4_udptcp_cksum_verify(ip, u) != 0)
+			return PKT_BAD;
+		pi->sport = rte_be_to_cpu_16(u->src_port);
+		pi->dport = rte_be_to_cpu_16(u->dst_port);
+		pi->payload = pi->l4 + 8;
+		pi->paylen = rte_be_to_cpu_16(u->dgram_len) - 8;
+		return pi->kind = PKT_UDP;
+	}
+	case IPPROTO_TCP: {
+		const struct rte_tcp_hdr *t = (const struct rte_tcp_hdr *)l4;
+		uint16_t doff;
+
+		if (l4len < 20)
+			return PKT_BAD;
+		doff = (t->data_off >> 4) * 4;
+		if (doff < 20 || doff > l4len)
+			return PKT_BAD;
+		if (rte_ipv4_udptcp_cksum_verify(ip, t) != 0)
+			return PKT_BAD;
+		pi->sport = rte_be_to_cpu_16(t->src_port);
+		pi->dport = rte_be_to_cpu_16(t->dst_port);
+		pi->tcp_flags = t->tcp_flags;
+		pi->payload = pi->l4 + doff;
+		pi->paylen = l4len - doff;
+		return pi->kind = PKT_TCP;
+	}
+	case IPPROTO_ICMP: {
+		if (l4len < 8)
+			return PKT_BAD;
+		if (rte_raw_cksum(l4, l4len) != 0xffff)
+			return PKT_BAD;
+		pi->payload = pi->l4 + 8;
+		pi->paylen = l4len - 8;
+		return pi->kind = PKT_ICMP;
+	}
+	default:
+		return pi->kind = PKT_OTHER;
+	}
+}
+
+static void build_eth_ip(uint8_t *f, const struct rte_ether_addr *src,
+			 const struct rte_ether_addr *dst, uint32_t sip, uint32_t dip, uint8_t proto,
+			 uint16_t l4len)
+{
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)f;
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(f + RTE_ETHER_HDR_LEN);
+
+	rte_ether_addr_copy(dst, &eth->dst_addr);
+	rte_ether_addr_copy(src, &eth->src_addr);
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->type_of_service = 0;
+	ip->total_length = rte_cpu_to_be_16(20 + l4len);
+	ip->packet_id = 0;
+	ip->fragment_offset = rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG);
+	ip->time_to_live = 64;
+	ip->next_proto_id = proto;
+	ip->hdr_checksum = 0;
+	ip->src_addr = rte_cpu_to_be_32(sip);
+	ip->dst_addr = rte_cpu_to_be_32(dip);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+}
+
+uint16_t pkt_build_udp(uint8_t *f, const struct rte_ether_addr *src, const struct rte_ether_addr *dst,
+		       uint32_t sip, uint32_t dip, uint16_t sport, uint16_t dport, uint16_t paylen)
+{
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(f + RTE_ETHER_HDR_LEN);
+	struct rte_udp_hdr *u = (struct rte_udp_hdr *)(f + RTE_ETHER_HDR_LEN + 20);
+
+	build_eth_ip(f, src, dst, sip, dip, IPPROTO_UDP, 8 + paylen);
+	u->src_port = rte_cpu_to_be_16(sport);
+	u->dst_port = rte_cpu_to_be_16(dport);
+	u->dgram_len = rte_cpu_to_be_16(8 + paylen);
+	u->dgram_cksum = 0;
+	u->dgram_cksum = rte_ipv4_udptcp_cksum(ip, u);
+	return PKT_UDP_PAY_OFF + paylen;
+}
+
+uint16_t pkt_build_tcp(uint8_t *f, const struct rte_ether_addr *src, const struct rte_ether_addr *dst,
+		       uint32_t sip, uint32_t dip, uint16_t sport, uint16_t dport, uint32_t seq,
+		       uint32_t ack, uint8_t flags, uint16_t win, uint16_t mss, uint16_t paylen)
+{
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(f + RTE_ETHER_HDR_LEN);
+	struct rte_tcp_hdr *t = (struct rte_tcp_hdr *)(f + PKT_TCP_HDR_OFF);
+	uint16_t hl = mss ? 24 : 20;
+
+	/* The payload was written at PKT_TCP_HDR_OFF + 20; an MSS option
+	 * only ever rides on SYNs, which carry no payload. */
+	build_eth_ip(f, src, dst, sip, dip, IPPROTO_TCP, hl + paylen);
+	t->src_port = rte_cpu_to_be_16(sport);
+	t->dst_port = rte_cpu_to_be_16(dport);
+	t->sent_seq = rte_cpu_to_be_32(seq);
+	t->recv_ack = rte_cpu_to_be_32(ack);
+	t->data_off = (hl / 4) << 4;
+	t->tcp_flags = flags;
+	t->rx_win = rte_cpu_to_be_16(win);
+	t->cksum = 0;
+	t->tcp_urp = 0;
+	if (mss) {
+		uint8_t *o = (uint8_t *)(t + 1);
+
+		o[0] = 2;
+		o[1] = 4;
+		o[2] = mss >> 8;
+		o[3] = mss & 0xff;
+	}
+	t->cksum = rte_ipv4_udptcp_cksum(ip, t);
+	return PKT_TCP_HDR_OFF + hl + paylen;
+}
+
+uint16_t pkt_build_arp(uint8_t *f, uint16_t op, const struct rte_ether_addr *sha, uint32_t sip,
+		       const struct rte_ether_addr *tha, uint32_t tip)
+{
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)f;
+	struct rte_arp_hdr *a = (struct rte_arp_hdr *)(f + RTE_ETHER_HDR_LEN);
+	static const struct rte_ether_addr bcast = {{0xff, 0xff, 0xff, 0xff, 0xff, 0xff}};
+	static const struct rte_ether_addr zero = {{0}};
+
+	rte_ether_addr_copy(op == RTE_ARP_OP_REQUEST ? &bcast : tha, &eth->dst_addr);
+	rte_ether_addr_copy(sha, &eth->src_addr);
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP);
+	a->arp_hardware = rte_cpu_to_be_16(RTE_ARP_HRD_ETHER);
+	a->arp_protocol = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	a->arp_hlen = 6;
+	a->arp_plen = 4;
+	a->arp_opcode = rte_cpu_to_be_16(op);
+	rte_ether_addr_copy(sha, &a->arp_data.arp_sha);
+	a->arp_data.arp_sip = rte_cpu_to_be_32(sip);
+	rte_ether_addr_copy(op == RTE_ARP_OP_REQUEST ? &zero : tha, &a->arp_data.arp_tha);
+	a->arp_data.arp_tip = rte_cpu_to_be_32(tip);
+	return RTE_ETHER_HDR_LEN + sizeof(*a);
+}
+
+uint16_t pkt_build_echo(uint8_t *f, const struct rte_ether_addr *src, const struct rte_ether_addr *dst,
+			uint32_t sip, uint32_t dip, uint16_t id, uint16_t seq, uint16_t paylen,
+			uint64_t stamp)
+{
+	struct rte_icmp_hdr *ic = (struct rte_icmp_hdr *)(f + RTE_ETHER_HDR_LEN + 20);
+	uint8_t *pay = (uint8_t *)(ic + 1);
+
+	if (paylen < sizeof(stamp))
+		paylen = sizeof(stamp);
+	build_eth_ip(f, src, dst, sip, dip, IPPROTO_ICMP, 8 + paylen);
+	ic->icmp_type = RTE_IP_ICMP_ECHO_REQUEST;
+	ic->icmp_code = 0;
+	ic->icmp_ident = rte_cpu_to_be_16(id);
+	ic->icmp_seq_nb = rte_cpu_to_be_16(seq);
+	memcpy(pay, &stamp, sizeof(stamp));
+	for (uint16_t i = sizeof(stamp); i < paylen; i++)
+		pay[i] = (uint8_t)i;
+	ic->icmp_cksum = 0;
+	ic->icmp_cksum = ~rte_raw_cksum(ic, 8 + paylen);
+	return RTE_ETHER_HDR_LEN + 20 + 8 + paylen;
+}
+
+bool pkt_answer_arp(uint8_t *f, uint32_t len, const struct rte_ether_addr *mac)
+{
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)f;
+	struct rte_arp_hdr *a = (struct rte_arp_hdr *)(f + RTE_ETHER_HDR_LEN);
+	uint32_t tip;
+
+	if (len < RTE_ETHER_HDR_LEN + sizeof(*a) || a->arp_opcode != rte_cpu_to_be_16(RTE_ARP_OP_REQUEST))
+		return false;
+	tip = a->arp_data.arp_tip;
+	a->arp_opcode = rte_cpu_to_be_16(RTE_ARP_OP_REPLY);
+	rte_ether_addr_copy(&a->arp_data.arp_sha, &a->arp_data.arp_tha);
+	a->arp_data.arp_tip = a->arp_data.arp_sip;
+	rte_ether_addr_copy(mac, &a->arp_data.arp_sha);
+	a->arp_data.arp_sip = tip;
+	rte_ether_addr_copy(&a->arp_data.arp_tha, &eth->dst_addr);
+	rte_ether_addr_copy(mac, &eth->src_addr);
+	return true;
+}
+
+bool pkt_answer_echo(uint8_t *f, uint32_t len, const struct pkt_info *pi)
+{
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)f;
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(f + pi->l3);
+	struct rte_icmp_hdr *ic = (struct rte_icmp_hdr *)(f + pi->l4);
+	struct rte_ether_addr tmp;
+	uint32_t a;
+
+	if (pi->kind != PKT_ICMP || len < pi->l4 + 8u || ic->icmp_type != RTE_IP_ICMP_ECHO_REQUEST)
+		return false;
+	rte_ether_addr_copy(&eth->src_addr, &tmp);
+	rte_ether_addr_copy(&eth->dst_addr, &eth->src_addr);
+	rte_ether_addr_copy(&tmp, &eth->dst_addr);
+	a = ip->src_addr;
+	ip->src_addr = ip->dst_addr;
+	ip->dst_addr = a;
+	ip->time_to_live = 64;
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	ic->icmp_type = RTE_IP_ICMP_ECHO_REPLY;
+	ic->icmp_cksum = 0;
+	ic->icmp_cksum = ~rte_raw_cksum(ic, 8 + pi->paylen);
+	return true;
+}
+
+uint16_t pkt_tcp_mss(const uint8_t *f, const struct pkt_info *pi)
+{
+	const uint8_t *o = f + pi->l4 + 20, *end = f + pi->payload;
+
+	while (o < end) {
+		if (o[0] == 0)
+			break;
+		if (o[0] == 1) {
+			o++;
+			continue;
+		}
+		if (o + 1 >= end || o[1] < 2 || o + o[1] > end)
+			break;
+		if (o[0] == 2 && o[1] == 4)
+			return (o[2] << 8) | o[3];
+		o += o[1];
+	}
+	return 0;
+}

@@ -1,0 +1,356 @@
+/*
+ * port.c — bring-up of the tester's ports. Interfaces come from the
+ * platform config: PCI addresses (allow-listed to EAL), `--vdev=` strings
+ * (net_af_packet on a veth for the lab, net_null for generator-only speed)
+ * and `loop` entries, which become pairs of ring-backed ethdevs wired back
+ * to back: what port 2k sends on queue q, port 2k+1 receives on queue q.
+ *
+ * Every port gets one RX/TX queue pair per worker of its pair, a mempool
+ * sized from `mbufs`, and its addressing from `port_info`.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "cfg.h"
+#include "port.h"
+
+struct port fg_port[FG_MAX_PORTS];
+int fg_nports;
+
+#define PORT_RX_DESC 1024
+#define PORT_TX_DESC 1024
+#define PORT_LOOP_RING 4096
+
+uint64_t port_mac_word(const struct rte_ether_addr *m)
+{
+	uint64_t w = 0;
+
+	for (int i = 0; i < RTE_ETHER_ADDR_LEN; i++)
+		w = (w << 8) | m->addr_bytes[i];
+	return w;
+}
+
+void port_word_mac(uint64_t w, struct rte_ether_addr *m)
+{
+	for (int i = RTE_ETHER_ADDR_LEN - 1; i >= 0; i--) {
+		m->addr_bytes[i] = w & 0xff;
+		w >>= 8;
+	}
+}
+
+/* The value of `key=` in a vdev argument string, or "" when absent. */
+static void vdev_arg(const char *spec, const char *key, char *out, size_t outlen)
+{
+	size_t kl = strlen(key);
+	const char *s = spec;
+
+	out[0] = '\0';
+	while ((s = strchr(s, ',')) != NULL) {
+		s++;
+		if (strncmp(s, key, kl) == 0 && s[kl] == '=') {
+			size_t n = strcspn(s + kl + 1, ",");
+
+			if (n >= outlen)
+				n = outlen - 1;
+			memcpy(out, s + kl + 1, n);
+			out[n] = '\0';
+			return;
+		}
+	}
+}
+
+static int eal_push(char **argv, int *argc, int max, const char *s)
+{
+	if (*argc >= max)
+		return -E2BIG;
+	argv[(*argc)++] = strdup(s);
+	return argv[*argc - 1] ? 0 : -ENOMEM;
+}
+
+/* af_packet needs its queue-pair count in the vdev string; the user's
+ * string cannot know the worker count, so we hot-plug our own copy. */
+static int vdev_with_queues(const char *spec, uint16_t nq, char *out, size_t outlen)
+{
+	char q[16];
+
+	vdev_arg(spec, "qpairs", q, sizeof(q));
+	if (strncmp(spec, "net_af_packet", 13) == 0 && !q[0])
+		return snprintf(out, outlen, "%s,qpairs=%u", spec, nq) >= (int)outlen ? -E2BIG : 0;
+	return snprintf(out, outlen, "%s", spec) >= (int)outlen ? -E2BIG : 0;
+}
+
+int port_eal_args(const struct cfg *c, uint16_t nq, char **argv, int *argc, int max, char *err,
+		  size_t errlen)
+{
+	bool pci = false;
+	char buf[FG_CFG_IF_SPEC_LEN + 32];
+	int rc = 0;
+
+	for (size_t i = 0; i < c->n_interfaces && rc == 0; i++) {
+		const struct cfg_iface *f = &c->ifs[i];
+
+		switch (f->kind) {
+		case CFG_IF_PCI: {
+			char path[128];
+			const char *dom = strlen(f->spec) <= 7 ? "0000:" : "";
+
+			snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s%s", dom, f->spec);
+			if (access(path, F_OK) != 0) {
+				snprintf(err, errlen, "%s: interface %zu: no PCI device %s%s", c->file, i,
+					 dom, f->spec);
+				return -ENODEV;
+			}
+			rc = eal_push(argv, argc, max, "-a");
+			if (rc == 0)
+				rc = eal_push(argv, argc, max, f->spec);
+			pci = true;
+			break;
+		}
+		case CFG_IF_VDEV: {
+			char iface[IF_NAMESIZE + 8];
+
+			vdev_arg(f->spec, "iface", iface, sizeof(iface));
+			if (strncmp(f->spec, "net_af_packet", 13) == 0) {
+				if (!iface[0] || if_nametoindex(iface) == 0) {
+					snprintf(err, errlen,
+						 "%s: interface %zu: no network interface '%s' here "
+						 "(is the lab up, and flowgen in its namespace?)",
+						 c->file, i, iface);
+					return -ENODEV;
+				}
+			}
+			strcpy(buf, "--vdev=");
+			rc = vdev_with_queues(f->spec, nq, buf + 7, sizeof(buf) - 7);
+			if (rc == 0)
+				rc = eal_push(argv, argc, max, buf);
+			break;
+		}
+		case CFG_IF_LOOP:
+			break;
+		}
+	}
+	if (rc == 0 && !pci)
+		rc = eal_push(argv, argc, max, "--no-pci");
+	if (rc)
+		snprintf(err, errlen, "too many EAL arguments");
+	return rc;
+}
+
+static int loop_pair(int a, uint16_t nq, uint16_t *ida, uint16_t *idb)
+{
+	struct rte_ring *ab[FG_MAX_WORKERS], *ba[FG_MAX_WORKERS];
+	char name[RTE_RING_NAMESIZE];
+	int rc;
+
+	for (uint16_t q = 0; q < nq; q++) {
+		snprintf(name, sizeof(name), "loop%d_%u_ab", a, q);
+		ab[q] = rte_ring_create(name, PORT_LOOP_RING, SOCKET_ID_ANY,
+					RING_F_SP_ENQ | RING_F_SC_DEQ);
+		snprintf(name, sizeof(name), "loop%d_%u_ba", a, q);
+		ba[q] = rte_ring_create(name, PORT_LOOP_RING, SOCKET_ID_ANY,
+					RING_F_SP_ENQ | RING_F_SC_DEQ);
+		if (!ab[q] || !ba[q])
+			return -rte_errno;
+	}
+	snprintf(name, sizeof(name), "loop%d", a);
+	rc = rte_eth_from_rings(name, ba, nq, ab, nq, SOCKET_ID_ANY);
+	if (rc < 0)
+		return -rte_errno;
+	*ida = rc;
+	snprintf(name, sizeof(name), "loop%d", a + 1);
+	rc = rte_eth_from_rings(name, ab, nq, ba, nq, SOCKET_ID_ANY);
+	if (rc < 0)
+		return -rte_errno;
+	*idb = rc;
+	return 0;
+}
+
+static int port_setup(struct port *p, uint32_t mbufs, uint16_t nq, char *err, size_t errlen)
+{
+	struct rte_eth_conf conf = {0};
+	struct rte_eth_dev_info info;
+	char name[RTE_MEMPOOL_NAMESIZE];
+	int rc;
+
+	rc = rte_eth_dev_info_get(p->id, &info);
+	if (rc) {
+		snprintf(err, errlen, "port %s: no device info (%s)", p->name, strerror(-rc));
+		return rc;
+	}
+	snprintf(p->driver, sizeof(p->driver), "%s", info.driver_name);
+	if (nq > info.max_rx_queues || nq > info.max_tx_queues) {
+		snprintf(err, errlen, "port %s: %u queues wanted, driver %s has %u", p->name, nq,
+			 info.driver_name, FG_MIN(info.max_rx_queues, info.max_tx_queues));
+		return -EINVAL;
+	}
+	if (nq > 1 && (info.flow_type_rss_offloads & RTE_ETH_RSS_IP)) {
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP & info.flow_type_rss_offloads;
+	}
+	snprintf(name, sizeof(name), "pool%u", p->id);
+	p->pool = rte_pktmbuf_pool_create(name, mbufs, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+					  rte_eth_dev_socket_id(p->id));
+	if (!p->pool) {
+		snprintf(err, errlen, "port %s: cannot allocate %u mbufs (%s)", p->name, mbufs,
+			 rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	rc = rte_eth_dev_configure(p->id, nq, nq, &conf);
+	if (rc) {
+		snprintf(err, errlen, "port %s: configure failed (%s)", p->name, strerror(-rc));
+		return rc;
+	}
+	uint16_t nrx = PORT_RX_DESC, ntx = PORT_TX_DESC;
+
+	rte_eth_dev_adjust_nb_rx_tx_desc(p->id, &nrx, &ntx);
+	for (uint16_t q = 0; q < nq && rc == 0; q++) {
+		rc = rte_eth_rx_queue_setup(p->id, q, nrx, rte_eth_dev_socket_id(p->id), NULL,
+					    p->pool);
+		if (rc == 0)
+			rc = rte_eth_tx_queue_setup(p->id, q, ntx, rte_eth_dev_socket_id(p->id),
+						    NULL);
+	}
+	if (rc) {
+		snprintf(err, errlen, "port %s: queue setup failed (%s)", p->name, strerror(-rc));
+		return rc;
+	}
+	rte_eth_promiscuous_enable(p->id);
+	rc = rte_eth_dev_start(p->id);
+	if (rc) {
+		snprintf(err, errlen, "port %s: start failed (%s)", p->name, strerror(-rc));
+		return rc;
+	}
+	/* Ring ports have no address: give them a locally administered one. */
+	if (rte_eth_macaddr_get(p->id, &p->mac) != 0 || rte_is_zero_ether_addr(&p->mac)) {
+		p->mac = (struct rte_ether_addr){{0x02, 0x46, 0x47, 0x00, 0x00, p->id + 1}};
+		rte_eth_dev_default_mac_addr_set(p->id, &p->mac);
+	}
+	p->nqueues = nq;
+	return 0;
+}
+
+int port_init_all(const struct cfg *c, uint16_t nq, char *err, size_t errlen)
+{
+	uint16_t ids[FG_MAX_PORTS];
+	size_t n = c->n_interfaces;
+	int rc;
+
+	/* Map config interfaces to DPDK port ids, in config order. */
+	for (size_t i = 0; i < n; i++) {
+		const struct cfg_iface *f = &c->ifs[i];
+		if (f->kind == CFG_IF_LOOP) {
+			if (i % 2 == 0) {
+				rc = loop_pair(i, nq, &ids[i], &ids[i + 1]);
+				if (rc) {
+					snprintf(err, errlen, "loop ports %zu/%zu: %s", i, i + 1,
+						 rte_strerror(-rc));
+					return rc;
+				}
+			}
+			continue;
+		}
+		if (f->kind == CFG_IF_VDEV) {
+			char dev[64];
+			size_t l = strcspn(f->spec, ",");
+
+			snprintf(dev, sizeof(dev), "%.*s", (int)l, f->spec);
+			if (rte_eth_dev_get_port_by_name(dev, &ids[i]) != 0) {
+				snprintf(err, errlen, "interface %zu (%s): no such DPDK port", i,
+					 f->spec);
+				return -ENODEV;
+			}
+		} else {
+			if (rte_eth_dev_get_port_by_name(f->spec, &ids[i]) != 0) {
+				char full[64];
+
+				snprintf(full, sizeof(full), "0000:%s", f->spec);
+				if (rte_eth_dev_get_port_by_name(full, &ids[i]) != 0) {
+					snprintf(err, errlen,
+						 "interface %zu (%s): no DPDK port (is it bound to "
+						 "vfio-pci?)",
+						 i, f->spec);
+					return -ENODEV;
+				}
+			}
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct port *p = &fg_port[i];
+		const struct cfg_port_info *pi = cfg_port_info(c, i);
+
+		memset(p, 0, sizeof(*p));
+		p->id = ids[i];
+		snprintf(p->name, sizeof(p->name), "%s", c->ifs[i].spec);
+		rc = port_setup(p, c->mbufs, nq, err, errlen);
+		if (rc)
+			return rc;
+		fg_nports = i + 1;
+		if (pi) {
+			p->ip = pi->has_ip ? pi->ip : 0;
+			p->gw = pi->has_default_gw ? pi->default_gw : 0;
+			if (pi->has_src_mac)
+				memcpy(p->mac.addr_bytes, pi->src_mac, 6);
+			if (pi->has_dest_mac) {
+				struct rte_ether_addr m;
+
+				memcpy(m.addr_bytes, pi->dest_mac, 6);
+				p->gw_mac = port_mac_word(&m) | PORT_MAC_KNOWN;
+				p->static_gw_mac = true;
+			}
+		}
+		for (size_t h = 0; h < c->n_hosts; h++)
+			if (c->hosts[h].port == i && p->hosts_lo == 0) {
+				p->hosts_lo = c->hosts[h].lo;
+				p->hosts_hi = c->hosts[h].hi;
+			}
+	}
+	/* Wait up to 3 s for every link. */
+	uint64_t end = rte_get_timer_cycles() + 3 * rte_get_timer_hz();
+
+	for (;;) {
+		bool all = true;
+
+		for (int i = 0; i < fg_nports; i++)
+			all &= port_link(i, NULL);
+		if (all || rte_get_timer_cycles() > end)
+			break;
+		rte_delay_ms(50);
+	}
+	return 0;
+}
+
+void port_close_all(void)
+{
+	for (int i = 0; i < fg_nports; i++) {
+		rte_eth_dev_stop(fg_port[i].id);
+		rte_eth_dev_close(fg_port[i].id);
+	}
+	fg_nports = 0;
+}
+
+bool port_link(int p, uint32_t *speed_mbps)
+{
+	struct rte_eth_link l;
+
+	if (rte_eth_link_get_nowait(fg_port[p].id, &l) != 0)
+		return false;
+	if (speed_mbps)
+		*speed_mbps = l.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ? 0 : l.link_speed;
+	return l.link_status == RTE_ETH_LINK_UP;
+}
+
+bool port_owns_ip(const struct port *p, uint32_t ip)
+{
+	return (p->ip && ip == p->ip) || (p->hosts_lo && ip >= p->hosts_lo && ip <= p->hosts_hi);
+}

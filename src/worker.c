@@ -1,0 +1,265 @@
+/*
+ * worker.c — the lcore packet loop. Everything here runs on a worker: no
+ * locks, no prints, no system calls, no allocation but mbufs. Control
+ * reaches the worker only through its mailbox ring; frames for control
+ * (ARP replies, ICMP echo replies, anything unknown in service mode) go up
+ * through the punt ring; frames control wants sent come down ctl_tx.
+ */
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_prefetch.h>
+
+#include "port.h"
+#include "worker.h"
+
+struct worker fg_worker[FG_MAX_WORKERS];
+struct ctr_worker fg_ctr[FG_MAX_WORKERS];
+int fg_nworkers;
+
+bool worker_post(struct worker *w, const struct wmsg *m)
+{
+	/* SPSC: control is the only producer; the worker's dequeue pairs
+	 * with this enqueue's release of the producer tail. */
+	struct wmsg copy = *m;
+
+	return rte_ring_enqueue_elem(w->mbox, &copy, sizeof(copy)) == 0;
+}
+
+void worker_flush(struct worker *w, int side)
+{
+	struct port *p = &fg_port[w->port[side]];
+	struct ctr_port *c = &w->ctr->port[w->port[side]];
+	uint16_t n = w->ntx[side], sent;
+	uint64_t bytes = 0;
+
+	if (!n)
+		return;
+	sent = rte_eth_tx_burst(p->id, w->q, w->txb[side], n);
+	for (uint16_t i = 0; i < sent; i++)
+		bytes += rte_pktmbuf_pkt_len(w->txb[side][i]);
+	if (sent < n) {
+		FG_CTR_ADD(c->tx_queue_full, n - sent);
+		rte_pktmbuf_free_bulk(&w->txb[side][sent], n - sent);
+	}
+	FG_CTR_ADD(c->tx_pkts, sent);
+	FG_CTR_ADD(c->tx_bytes, bytes);
+	w->ntx[side] = 0;
+}
+
+void worker_tx(struct worker *w, int side, struct rte_mbuf *m)
+{
+	w->txb[side][w->ntx[side]++] = m;
+	if (w->ntx[side] == FG_BURST)
+		worker_flush(w, side);
+}
+
+static void punt(struct worker *w, int side, struct rte_mbuf *m)
+{
+	struct ctr_port *c = &w->ctr->port[w->port[side]];
+
+	m->port = side;
+	if (rte_ring_enqueue(w->punt, m) != 0) {
+		FG_CTR_INC(c->punt_drop);
+		rte_pktmbuf_free(m);
+		return;
+	}
+	FG_CTR_INC(c->punt);
+}
+
+static void handle_mbox(struct worker *w, uint64_t now, bool *quit)
+{
+	struct wmsg m;
+
+	while (rte_ring_dequeue_elem(w->mbox, &m, sizeof(m)) == 0) {
+		switch (m.op) {
+		case WMSG_QUIT:
+			*quit = true;
+			break;
+		case WMSG_SERVICE:
+			w->service = m.val != 0;
+			break;
+		case WMSG_GWMAC:
+			if (m.port < 2) {
+				w->dst_known[m.port] = (m.val & PORT_MAC_KNOWN) != 0;
+				port_word_mac(m.val, &w->dst[m.port]);
+			}
+			break;
+		case WMSG_START: {
+			const struct engine *e = m.ptr;
+
+			w->eng = e;
+			w->run_id = m.val;
+			FG_CTR_SET(w->ctr->gauge.run_id, m.val);
+			FG_CTR_SET(w->ctr->gauge.state, CTR_RUNNING);
+			break;
+		}
+		case WMSG_STOP:
+			if (w->eng) {
+				w->eng->stop(w, now);
+				FG_CTR_SET(w->ctr->gauge.state, CTR_DRAINING);
+			}
+			break;
+		case WMSG_PAUSE:
+		case WMSG_RESUME:
+			if (w->eng && FG_CTR_GET(w->ctr->gauge.state) != CTR_DRAINING) {
+				w->eng->pause(w, m.op == WMSG_PAUSE, now);
+				FG_CTR_SET(w->ctr->gauge.state,
+					   m.op == WMSG_PAUSE ? CTR_PAUSED : CTR_RUNNING);
+			}
+			break;
+		case WMSG_RATE:
+			if (w->eng)
+				w->eng->rate(w, m.val, now);
+			break;
+		}
+	}
+}
+
+/* ARP and ICMP are answered here, in place, at all times. */
+static void handle_local(struct worker *w, int side, struct rte_mbuf *m, const struct pkt_info *pi)
+{
+	struct port *p = &fg_port[w->port[side]];
+	struct ctr_port *c = &w->ctr->port[w->port[side]];
+	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
+
+	if (pi->kind == PKT_ARP) {
+		FG_CTR_INC(c->rx_arp);
+		if (port_owns_ip(p, pi->dip) && pkt_answer_arp(f, m->data_len, &p->mac)) {
+			FG_CTR_INC(c->tx_arp);
+			worker_tx(w, side, m);
+			return;
+		}
+		/* a reply, or a request for someone else: control learns from it */
+		punt(w, side, m);
+		return;
+	}
+	/* ICMP */
+	FG_CTR_INC(c->rx_icmp);
+	if (port_owns_ip(p, pi->dip) && (w->service || pi->dip != p->ip) &&
+	    pkt_answer_echo(f, m->data_len, pi)) {
+		FG_CTR_INC(c->tx_icmp);
+		worker_tx(w, side, m);
+		return;
+	}
+	if (w->service || f[pi->l4] == RTE_IP_ICMP_ECHO_REPLY) {
+		punt(w, side, m);
+		return;
+	}
+	FG_CTR_INC(c->rx_unknown);
+	rte_pktmbuf_free(m);
+}
+
+static void rx_side(struct worker *w, int side, uint64_t now, bool *busy)
+{
+	struct rte_mbuf *pk[FG_BURST];
+	struct port *p = &fg_port[w->port[side]];
+	struct ctr_port *c = &w->ctr->port[w->port[side]];
+	uint64_t bytes = 0, bad = 0, unknown = 0;
+	uint16_t n = rte_eth_rx_burst(p->id, w->q, pk, FG_BURST);
+
+	if (!n)
+		return;
+	*busy = true;
+	for (uint16_t i = 0; i < n; i++) {
+		struct rte_mbuf *m = pk[i];
+		struct pkt_info pi;
+
+		if (i + 1 < n)
+			rte_prefetch0(rte_pktmbuf_mtod(pk[i + 1], void *));
+		bytes += rte_pktmbuf_pkt_len(m);
+		/* Frames longer than one segment are not ours: the tester
+		 * never sends jumbo frames chained. */
+		if (m->nb_segs != 1) {
+			bad++;
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		switch (pkt_parse(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, &pi)) {
+		case PKT_UDP:
+		case PKT_TCP:
+			if (w->eng) {
+				w->eng->rx(w, side, m, &pi, now);
+				continue;
+			}
+			if (w->service) {
+				punt(w, side, m);
+				continue;
+			}
+			unknown++;
+			rte_pktmbuf_free(m);
+			break;
+		case PKT_ARP:
+		case PKT_ICMP:
+			handle_local(w, side, m, &pi);
+			break;
+		case PKT_OTHER:
+			if (w->service) {
+				punt(w, side, m);
+				continue;
+			}
+			unknown++;
+			rte_pktmbuf_free(m);
+			break;
+		case PKT_BAD:
+			bad++;
+			rte_pktmbuf_free(m);
+			break;
+		}
+	}
+	FG_CTR_ADD(c->rx_pkts, n);
+	FG_CTR_ADD(c->rx_bytes, bytes);
+	if (bad)
+		FG_CTR_ADD(c->rx_bad, bad);
+	if (unknown)
+		FG_CTR_ADD(c->rx_unknown, unknown);
+}
+
+static void ctl_tx(struct worker *w, bool *busy)
+{
+	struct rte_mbuf *pk[FG_BURST];
+	unsigned n = rte_ring_dequeue_burst(w->ctl_tx, (void **)pk, FG_BURST, NULL);
+
+	for (unsigned i = 0; i < n; i++)
+		worker_tx(w, pk[i]->port & 1, pk[i]);
+	if (n)
+		*busy = true;
+}
+
+int worker_main(void *arg)
+{
+	struct worker *w = arg;
+	bool quit = false;
+	uint64_t polls = 0, busy_polls = 0;
+
+	w->hz = rte_get_tsc_hz();
+	while (!quit) {
+		uint64_t now = rte_rdtsc();
+		bool busy = false;
+
+		handle_mbox(w, now, &quit);
+		rx_side(w, 0, now, &busy);
+		rx_side(w, 1, now, &busy);
+		if (w->eng) {
+			uint64_t tx0 = w->ctr->port[w->port[0]].tx_pkts + w->ntx[0];
+
+			w->eng->tick(w, now);
+			busy |= w->ctr->port[w->port[0]].tx_pkts + w->ntx[0] != tx0;
+			if (FG_CTR_GET(w->ctr->gauge.state) == CTR_DRAINING && w->eng->idle(w)) {
+				w->eng = NULL;
+				FG_CTR_SET(w->ctr->gauge.state, CTR_IDLE);
+			}
+		}
+		ctl_tx(w, &busy);
+		worker_flush(w, 0);
+		worker_flush(w, 1);
+		polls++;
+		busy_polls += busy;
+		if ((polls & 63) == 0) {
+			FG_CTR_SET(w->ctr->polls, polls);
+			FG_CTR_SET(w->ctr->busy_polls, busy_polls);
+			FG_CTR_SET(w->ctr->tsc, now);
+		}
+	}
+	FG_CTR_SET(w->ctr->gauge.state, CTR_IDLE);
+	return 0;
+}
