@@ -1,0 +1,51 @@
+/*
+ * fuzz_prof.c — libFuzzer harness for the profile parser.
+ *
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude \
+ *       test/fuzz/fuzz_prof.c src/prof.c src/cfg.c src/units.c src/yamlu.c \
+ *       -lyaml -lm -o build/fuzz_prof
+ *
+ * Properties checked on success: the mode's sections are present, every
+ * program moves the same number of bytes each way, every stream has a
+ * port, a frame size in range (or imix with a table) and ordered ranges.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prof.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char err[FG_ERRLEN];
+	struct prof p;
+	size_t i;
+
+	if (prof_load_buf("fuzz.yaml", data, size, &p, err, sizeof(err))) {
+		if (strncmp(err, "fuzz.yaml:", 10) || p.streams || p.templates)
+			abort();
+		return 0;
+	}
+	if (p.mode == PROF_FLOWS && (!p.n_templates || p.n_templates > FG_PROF_MAX_TEMPLATES))
+		abort();
+	if (p.mode == PROF_STREAMS && (!p.n_streams || !p.n_imix))
+		abort();
+	for (i = 0; i < p.n_templates; i++)
+		if (!p.templates[i].client.n || !(p.templates[i].cps > 0))
+			abort();
+	for (i = 0; i < p.n_streams; i++) {
+		const struct prof_stream *s = &p.streams[i];
+
+		if (!s->tx_mask || s->src.lo > s->src.hi || s->dport.hi > 65535)
+			abort();
+		if (!s->imix && (s->frame < FG_PROF_FRAME_MIN || s->frame > FG_PROF_FRAME_MAX))
+			abort();
+		if (!(prof_stream_avg_frame(&p, s) >= FG_PROF_FRAME_MIN))
+			abort();
+	}
+	prof_free(&p);
+	return 0;
+}
