@@ -67,21 +67,21 @@ struct cfg_host_range {
 };
 
 struct cfg {
-	char *file;		   /* the path it was loaded from */
+	char *file; /* the path it was loaded from */
 	int version;
-	char **interfaces;	   /* raw strings as written */
+	char **interfaces; /* raw strings as written */
 	size_t n_interfaces;
 	struct cfg_iface ifs[FG_MAX_PORTS]; /* parsed, n_interfaces of them */
-	struct cfg_port_info *port_info; /* may be shorter than interfaces */
+	struct cfg_port_info *port_info;    /* may be shorter than interfaces */
 	size_t n_port_info;
 	struct cfg_platform platform;
-	char **eal;		   /* extra EAL arguments */
+	char **eal; /* extra EAL arguments */
 	size_t n_eal;
-	uint32_t mbufs;		   /* per port */
-	uint32_t flows_max;	   /* flow-table entries per worker */
+	uint32_t mbufs;	    /* per port */
+	uint32_t flows_max; /* flow-table entries per worker */
 	struct cfg_host_range *hosts;
 	size_t n_hosts;
-	char **warnings;	   /* "FILE:LINE: warning: ..." */
+	char **warnings; /* "FILE:LINE: warning: ..." */
 	size_t n_warnings;
 };
 

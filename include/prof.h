@@ -21,8 +21,8 @@
 
 #define FG_PROF_MAX_TEMPLATES 64
 #define FG_PROF_MAX_STREAMS 256
-#define FG_PROF_MAX_STEPS 64	   /* steps per program */
-#define FG_PROF_MAX_IMIX 16	   /* rows of an imix table */
+#define FG_PROF_MAX_STEPS 64	     /* steps per program */
+#define FG_PROF_MAX_IMIX 16	     /* rows of an imix table */
 #define FG_PROF_MAX_BYTES (1u << 20) /* send/recv N: 1..1M bytes */
 #define FG_PROF_MAX_DELAY_MS 60000u
 #define FG_PROF_FRAME_MIN 64
@@ -68,7 +68,7 @@ enum prof_var {
 	PROF_VAR_FIXED = 1, /* always lo */
 	PROF_VAR_INC,
 	PROF_VAR_DEC,
-	PROF_VAR_RAND,	    /* uniform in lo..hi, from the profile's seed */
+	PROF_VAR_RAND, /* uniform in lo..hi, from the profile's seed */
 };
 #define PROF_VAR_COUNT (PROF_VAR_RAND + 1)
 extern const char *const prof_var_names[PROF_VAR_COUNT];
@@ -91,15 +91,15 @@ struct prof_ip_dist {
 
 struct prof_ip_gen {
 	struct prof_ip_dist client, server;
-	uint32_t offset;	       /* added per extra port pair (an address-looking value) */
+	uint32_t offset;		 /* added per extra port pair (an address-looking value) */
 	struct yamlu_range client_ports; /* default 1024..65535 */
 };
 
 struct prof_template {
 	char *name;
-	int proto;	/* enum prof_proto */
-	uint32_t port;	/* server port */
-	double cps;	/* connections per second before -m; > 0 */
+	int proto;     /* enum prof_proto */
+	uint32_t port; /* server port */
+	double cps;    /* connections per second before -m; > 0 */
 	struct prof_program client, server;
 };
 
@@ -111,9 +111,9 @@ struct prof_field {
 
 struct prof_stream {
 	char *name;
-	uint32_t port;		/* `port: N` */
+	uint32_t port; /* `port: N` */
 	bool has_port;
-	uint32_t *ports;	/* `ports: [0, 1]` */
+	uint32_t *ports; /* `ports: [0, 1]` */
 	size_t n_ports;
 	/*
 	 * Resolved: bit p set = the stream is sent from port p to its pair p ^ 1.

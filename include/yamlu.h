@@ -36,20 +36,20 @@
 #define FG_YAMLU_MAX_FIELDS 48
 
 enum yamlu_type {
-	YAMLU_INT = 1,	   /* int; range min..max */
-	YAMLU_UINT32,	   /* uint32_t; range min..max (max 0 = UINT32_MAX) */
-	YAMLU_DOUBLE,	   /* double; range dmin..dmax, YAMLU_F_GT0 for > 0 */
-	YAMLU_BOOL,	   /* bool: true/false/yes/no/on/off/1/0 */
-	YAMLU_STRING,	   /* char *, malloc'd; max = longest length (0: 4096) */
-	YAMLU_IPV4,	   /* uint32_t, host byte order */
-	YAMLU_MAC,	   /* uint8_t[6]; "aa:bb:cc:dd:ee:ff" or [0xaa, ...] (TRex) */
-	YAMLU_ENUM,	   /* int; names[min..max] lists the accepted words */
-	YAMLU_IPV4_RANGE,  /* struct yamlu_range from [lo, hi]; max = most addresses */
-	YAMLU_U32_RANGE,   /* struct yamlu_range from [lo, hi]; each in min..max */
-	YAMLU_LIST,	   /* list of scalars of type `elem` (same min/max/names) */
-	YAMLU_MAP,	   /* nested struct at off, schema `sub` */
-	YAMLU_LIST_MAP,	   /* list of structs of elem_size bytes, schema `sub` */
-	YAMLU_CUSTOM,	   /* parse(): anything else; release() frees what it made */
+	YAMLU_INT = 1,	  /* int; range min..max */
+	YAMLU_UINT32,	  /* uint32_t; range min..max (max 0 = UINT32_MAX) */
+	YAMLU_DOUBLE,	  /* double; range dmin..dmax, YAMLU_F_GT0 for > 0 */
+	YAMLU_BOOL,	  /* bool: true/false/yes/no/on/off/1/0 */
+	YAMLU_STRING,	  /* char *, malloc'd; max = longest length (0: 4096) */
+	YAMLU_IPV4,	  /* uint32_t, host byte order */
+	YAMLU_MAC,	  /* uint8_t[6]; "aa:bb:cc:dd:ee:ff" or [0xaa, ...] (TRex) */
+	YAMLU_ENUM,	  /* int; names[min..max] lists the accepted words */
+	YAMLU_IPV4_RANGE, /* struct yamlu_range from [lo, hi]; max = most addresses */
+	YAMLU_U32_RANGE,  /* struct yamlu_range from [lo, hi]; each in min..max */
+	YAMLU_LIST,	  /* list of scalars of type `elem` (same min/max/names) */
+	YAMLU_MAP,	  /* nested struct at off, schema `sub` */
+	YAMLU_LIST_MAP,	  /* list of structs of elem_size bytes, schema `sub` */
+	YAMLU_CUSTOM,	  /* parse(): anything else; release() frees what it made */
 };
 #define YAMLU_TYPE_COUNT (YAMLU_CUSTOM + 1)
 extern const char *const yamlu_type_names[YAMLU_TYPE_COUNT];
@@ -69,7 +69,7 @@ struct yamlu_ctx;
 struct yamlu_field;
 
 struct yamlu_schema {
-	const char *name; /* what a map of this schema is, for messages */
+	const char *name;		  /* what a map of this schema is, for messages */
 	const struct yamlu_field *fields; /* ends with a row whose key is NULL */
 	/* optional: set defaults in a freshly zeroed list element */
 	void (*init)(void *obj);
@@ -80,19 +80,19 @@ struct yamlu_schema {
 struct yamlu_field {
 	const char *key;
 	enum yamlu_type type;
-	size_t off;	/* offsetof(struct, field) */
+	size_t off; /* offsetof(struct, field) */
 	int64_t min, max;
 	double dmin, dmax;
 	int (*parse)(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst);
 	void (*release)(void *dst);
 	const char *help;
 	unsigned flags;
-	size_t has;	/* YAMLU_HAS(type, flag) or 0 */
-	enum yamlu_type elem;	/* YAMLU_LIST */
-	size_t cnt_off;		/* lists: offsetof the size_t count */
-	size_t max_n;		/* lists: most entries (0: no limit) */
-	size_t min_n;		/* lists: fewest entries */
-	size_t elem_size;	/* YAMLU_LIST_MAP */
+	size_t has;			/* YAMLU_HAS(type, flag) or 0 */
+	enum yamlu_type elem;		/* YAMLU_LIST */
+	size_t cnt_off;			/* lists: offsetof the size_t count */
+	size_t max_n;			/* lists: most entries (0: no limit) */
+	size_t min_n;			/* lists: fewest entries */
+	size_t elem_size;		/* YAMLU_LIST_MAP */
 	const struct yamlu_schema *sub; /* YAMLU_MAP, YAMLU_LIST_MAP */
 	const char *const *names;	/* YAMLU_ENUM */
 };
@@ -144,9 +144,9 @@ void yamlu_take_warnings(struct yamlu_ctx *y, char ***warns, size_t *n);
  * "FILE:LINE: warning: ...".
  */
 int yamlu_errf(struct yamlu_ctx *y, const yaml_node_t *n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 void yamlu_warnf(struct yamlu_ctx *y, const yaml_node_t *n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* control: value node of `key` in mapping `map`, or NULL. */
 yaml_node_t *yamlu_get(struct yamlu_ctx *y, yaml_node_t *map, const char *key);

@@ -16,27 +16,27 @@
 #include "prof.h"
 
 const char *const prof_mode_names[PROF_MODE_COUNT] = {
-	[PROF_FLOWS] = "flows",
-	[PROF_STREAMS] = "streams",
+    [PROF_FLOWS] = "flows",
+    [PROF_STREAMS] = "streams",
 };
 const char *const prof_dist_names[PROF_DIST_COUNT] = {
-	[PROF_DIST_SEQ] = "seq",
-	[PROF_DIST_RAND] = "rand",
+    [PROF_DIST_SEQ] = "seq",
+    [PROF_DIST_RAND] = "rand",
 };
 const char *const prof_proto_names[PROF_PROTO_COUNT] = {
-	[PROF_UDP] = "udp",
-	[PROF_TCP] = "tcp",
+    [PROF_UDP] = "udp",
+    [PROF_TCP] = "tcp",
 };
 const char *const prof_op_names[PROF_OP_COUNT] = {
-	[PROF_OP_SEND] = "send",
-	[PROF_OP_RECV] = "recv",
-	[PROF_OP_DELAY] = "delay",
+    [PROF_OP_SEND] = "send",
+    [PROF_OP_RECV] = "recv",
+    [PROF_OP_DELAY] = "delay",
 };
 const char *const prof_var_names[PROF_VAR_COUNT] = {
-	[PROF_VAR_FIXED] = "fixed",
-	[PROF_VAR_INC] = "inc",
-	[PROF_VAR_DEC] = "dec",
-	[PROF_VAR_RAND] = "rand",
+    [PROF_VAR_FIXED] = "fixed",
+    [PROF_VAR_INC] = "inc",
+    [PROF_VAR_DEC] = "dec",
+    [PROF_VAR_RAND] = "rand",
 };
 
 /* ---- programs: [ {send: N}, {recv: N}, {delay: MS} ] ---- */
@@ -117,26 +117,46 @@ static uint64_t program_bytes(const struct prof_program *pg, enum prof_op op)
 /* ---- flows: ip_gen and templates ---- */
 
 static const struct yamlu_field ip_dist_fields[] = {
-	{.key = "range", .type = YAMLU_IPV4_RANGE, .off = offsetof(struct prof_ip_dist, range),
-	 .flags = YAMLU_F_REQUIRED, .help = "[first, last] address"},
-	{.key = "distribution", .type = YAMLU_ENUM, .off = offsetof(struct prof_ip_dist, dist),
-	 .names = prof_dist_names, .min = PROF_DIST_SEQ, .max = PROF_DIST_RAND,
-	 .help = "seq | rand"},
-	{0},
+    {.key = "range",
+     .type = YAMLU_IPV4_RANGE,
+     .off = offsetof(struct prof_ip_dist, range),
+     .flags = YAMLU_F_REQUIRED,
+     .help = "[first, last] address"},
+    {.key = "distribution",
+     .type = YAMLU_ENUM,
+     .off = offsetof(struct prof_ip_dist, dist),
+     .names = prof_dist_names,
+     .min = PROF_DIST_SEQ,
+     .max = PROF_DIST_RAND,
+     .help = "seq | rand"},
+    {0},
 };
 static const struct yamlu_schema ip_dist_schema = {"an ip_gen side", ip_dist_fields};
 
 static const struct yamlu_field ip_gen_fields[] = {
-	{.key = "client", .type = YAMLU_MAP, .off = offsetof(struct prof_ip_gen, client),
-	 .sub = &ip_dist_schema, .flags = YAMLU_F_REQUIRED, .help = "client (inside) addresses"},
-	{.key = "server", .type = YAMLU_MAP, .off = offsetof(struct prof_ip_gen, server),
-	 .sub = &ip_dist_schema, .flags = YAMLU_F_REQUIRED, .help = "server (outside) addresses"},
-	{.key = "offset", .type = YAMLU_IPV4, .off = offsetof(struct prof_ip_gen, offset),
-	 .help = "added per extra port pair, e.g. 0.1.0.0"},
-	{.key = "client_ports", .type = YAMLU_U32_RANGE,
-	 .off = offsetof(struct prof_ip_gen, client_ports), .min = 1, .max = 65535,
-	 .help = "[first, last] client source port"},
-	{0},
+    {.key = "client",
+     .type = YAMLU_MAP,
+     .off = offsetof(struct prof_ip_gen, client),
+     .sub = &ip_dist_schema,
+     .flags = YAMLU_F_REQUIRED,
+     .help = "client (inside) addresses"},
+    {.key = "server",
+     .type = YAMLU_MAP,
+     .off = offsetof(struct prof_ip_gen, server),
+     .sub = &ip_dist_schema,
+     .flags = YAMLU_F_REQUIRED,
+     .help = "server (outside) addresses"},
+    {.key = "offset",
+     .type = YAMLU_IPV4,
+     .off = offsetof(struct prof_ip_gen, offset),
+     .help = "added per extra port pair, e.g. 0.1.0.0"},
+    {.key = "client_ports",
+     .type = YAMLU_U32_RANGE,
+     .off = offsetof(struct prof_ip_gen, client_ports),
+     .min = 1,
+     .max = 65535,
+     .help = "[first, last] client source port"},
+    {0},
 };
 static const struct yamlu_schema ip_gen_schema = {"ip_gen", ip_gen_fields};
 
@@ -177,29 +197,55 @@ static int template_check(struct yamlu_ctx *y, yaml_node_t *map, void *obj)
 			if (pg[i]->steps[j].op == PROF_OP_SEND &&
 			    pg[i]->steps[j].arg > FG_PROF_UDP_MAX)
 				return yamlu_errf(
-					y, yamlu_item(y, yamlu_get(y, map, i ? "server" : "client"), j),
-					"a UDP datagram of %u bytes does not fit a %d-byte frame "
-					"(at most %d)",
-					pg[i]->steps[j].arg, FG_PROF_FRAME_MAX, FG_PROF_UDP_MAX);
+				    y, yamlu_item(y, yamlu_get(y, map, i ? "server" : "client"), j),
+				    "a UDP datagram of %u bytes does not fit a %d-byte frame "
+				    "(at most %d)",
+				    pg[i]->steps[j].arg, FG_PROF_FRAME_MAX, FG_PROF_UDP_MAX);
 	return 0;
 }
 
 static const struct yamlu_field template_fields[] = {
-	{.key = "name", .type = YAMLU_STRING, .off = offsetof(struct prof_template, name), .max = 64,
-	 .flags = YAMLU_F_REQUIRED, .help = "shown in statistics"},
-	{.key = "proto", .type = YAMLU_ENUM, .off = offsetof(struct prof_template, proto),
-	 .names = prof_proto_names, .min = PROF_UDP, .max = PROF_TCP, .help = "udp | tcp"},
-	{.key = "port", .type = YAMLU_UINT32, .off = offsetof(struct prof_template, port), .min = 1,
-	 .max = 65535, .flags = YAMLU_F_REQUIRED, .help = "server port"},
-	{.key = "cps", .type = YAMLU_DOUBLE, .off = offsetof(struct prof_template, cps),
-	 .flags = YAMLU_F_GT0, .dmax = 1e9, .help = "connections per second before -m"},
-	{.key = "client", .type = YAMLU_CUSTOM, .off = offsetof(struct prof_template, client),
-	 .parse = parse_program, .release = release_program, .flags = YAMLU_F_REQUIRED,
-	 .help = "client program"},
-	{.key = "server", .type = YAMLU_CUSTOM, .off = offsetof(struct prof_template, server),
-	 .parse = parse_program, .release = release_program, .flags = YAMLU_F_REQUIRED,
-	 .help = "server program"},
-	{0},
+    {.key = "name",
+     .type = YAMLU_STRING,
+     .off = offsetof(struct prof_template, name),
+     .max = 64,
+     .flags = YAMLU_F_REQUIRED,
+     .help = "shown in statistics"},
+    {.key = "proto",
+     .type = YAMLU_ENUM,
+     .off = offsetof(struct prof_template, proto),
+     .names = prof_proto_names,
+     .min = PROF_UDP,
+     .max = PROF_TCP,
+     .help = "udp | tcp"},
+    {.key = "port",
+     .type = YAMLU_UINT32,
+     .off = offsetof(struct prof_template, port),
+     .min = 1,
+     .max = 65535,
+     .flags = YAMLU_F_REQUIRED,
+     .help = "server port"},
+    {.key = "cps",
+     .type = YAMLU_DOUBLE,
+     .off = offsetof(struct prof_template, cps),
+     .flags = YAMLU_F_GT0,
+     .dmax = 1e9,
+     .help = "connections per second before -m"},
+    {.key = "client",
+     .type = YAMLU_CUSTOM,
+     .off = offsetof(struct prof_template, client),
+     .parse = parse_program,
+     .release = release_program,
+     .flags = YAMLU_F_REQUIRED,
+     .help = "client program"},
+    {.key = "server",
+     .type = YAMLU_CUSTOM,
+     .off = offsetof(struct prof_template, server),
+     .parse = parse_program,
+     .release = release_program,
+     .flags = YAMLU_F_REQUIRED,
+     .help = "server program"},
+    {0},
 };
 static const struct yamlu_schema template_schema = {"a template", template_fields, template_init,
 						    template_check};
@@ -212,20 +258,34 @@ struct field_map {
 };
 
 static const struct yamlu_field ip_field_fields[] = {
-	{.key = "range", .type = YAMLU_IPV4_RANGE, .off = offsetof(struct field_map, range),
-	 .flags = YAMLU_F_REQUIRED},
-	{.key = "mode", .type = YAMLU_ENUM, .off = offsetof(struct field_map, mode),
-	 .names = prof_var_names, .min = PROF_VAR_FIXED, .max = PROF_VAR_RAND},
-	{0},
+    {.key = "range",
+     .type = YAMLU_IPV4_RANGE,
+     .off = offsetof(struct field_map, range),
+     .flags = YAMLU_F_REQUIRED},
+    {.key = "mode",
+     .type = YAMLU_ENUM,
+     .off = offsetof(struct field_map, mode),
+     .names = prof_var_names,
+     .min = PROF_VAR_FIXED,
+     .max = PROF_VAR_RAND},
+    {0},
 };
 static const struct yamlu_schema ip_field_schema = {"an address range", ip_field_fields};
 
 static const struct yamlu_field port_field_fields[] = {
-	{.key = "range", .type = YAMLU_U32_RANGE, .off = offsetof(struct field_map, range), .min = 0,
-	 .max = 65535, .flags = YAMLU_F_REQUIRED},
-	{.key = "mode", .type = YAMLU_ENUM, .off = offsetof(struct field_map, mode),
-	 .names = prof_var_names, .min = PROF_VAR_FIXED, .max = PROF_VAR_RAND},
-	{0},
+    {.key = "range",
+     .type = YAMLU_U32_RANGE,
+     .off = offsetof(struct field_map, range),
+     .min = 0,
+     .max = 65535,
+     .flags = YAMLU_F_REQUIRED},
+    {.key = "mode",
+     .type = YAMLU_ENUM,
+     .off = offsetof(struct field_map, mode),
+     .names = prof_var_names,
+     .min = PROF_VAR_FIXED,
+     .max = PROF_VAR_RAND},
+    {0},
 };
 static const struct yamlu_schema port_field_schema = {"a port range", port_field_fields};
 
@@ -244,8 +304,8 @@ static int parse_field(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_no
 		if (rc)
 			return rc;
 		if (m.mode == PROF_VAR_RAND && m.range.lo == m.range.hi)
-			return yamlu_errf(y, n, "'%s': mode rand needs a range of two or more values",
-					  f->key);
+			return yamlu_errf(
+			    y, n, "'%s': mode rand needs a range of two or more values", f->key);
 		pf->lo = m.range.lo;
 		pf->hi = m.mode == PROF_VAR_FIXED ? m.range.lo : m.range.hi;
 		pf->mode = m.mode;
@@ -274,7 +334,9 @@ static int parse_port(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_nod
 
 static int parse_frame(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst)
 {
-	struct yamlu_field ef = {.key = f->key, .type = YAMLU_UINT32, .min = FG_PROF_FRAME_MIN,
+	struct yamlu_field ef = {.key = f->key,
+				 .type = YAMLU_UINT32,
+				 .min = FG_PROF_FRAME_MIN,
 				 .max = FG_PROF_FRAME_MAX};
 	struct prof_stream *s = dst; /* the row's off is 0: the whole stream */
 	const char *v = yamlu_str(n);
@@ -304,8 +366,10 @@ static void stream_init(void *obj)
 {
 	struct prof_stream *s = obj;
 
-	s->sport = (struct prof_field){FG_PROF_SPORT_DEFAULT, FG_PROF_SPORT_DEFAULT, PROF_VAR_FIXED};
-	s->dport = (struct prof_field){FG_PROF_DPORT_DEFAULT, FG_PROF_DPORT_DEFAULT, PROF_VAR_FIXED};
+	s->sport =
+	    (struct prof_field){FG_PROF_SPORT_DEFAULT, FG_PROF_SPORT_DEFAULT, PROF_VAR_FIXED};
+	s->dport =
+	    (struct prof_field){FG_PROF_DPORT_DEFAULT, FG_PROF_DPORT_DEFAULT, PROF_VAR_FIXED};
 }
 
 static int stream_check(struct yamlu_ctx *y, yaml_node_t *map, void *obj)
@@ -336,41 +400,85 @@ static int stream_check(struct yamlu_ctx *y, yaml_node_t *map, void *obj)
 }
 
 static const struct yamlu_field stream_fields[] = {
-	{.key = "name", .type = YAMLU_STRING, .off = offsetof(struct prof_stream, name), .max = 64,
-	 .flags = YAMLU_F_REQUIRED, .help = "shown in statistics"},
-	{.key = "port", .type = YAMLU_UINT32, .off = offsetof(struct prof_stream, port), .min = 0,
-	 .max = FG_MAX_PORTS - 1, .has = YAMLU_HAS(struct prof_stream, has_port),
-	 .help = "send from this port to its pair"},
-	{.key = "ports", .type = YAMLU_LIST, .elem = YAMLU_UINT32,
-	 .off = offsetof(struct prof_stream, ports), .cnt_off = offsetof(struct prof_stream, n_ports),
-	 .min = 0, .max = FG_MAX_PORTS - 1, .min_n = 1, .max_n = FG_MAX_PORTS,
-	 .help = "send from each of these ports"},
-	{.key = "frame", .type = YAMLU_CUSTOM, .off = 0,
-	 .parse = parse_frame, .help = "L2 size incl. FCS (64..9000) or imix"},
-	{.key = "rate", .type = YAMLU_CUSTOM, .off = offsetof(struct prof_stream, rate),
-	 .parse = parse_rate, .flags = YAMLU_F_REQUIRED, .help = "pps, bps or % of line rate"},
-	{.key = "src", .type = YAMLU_CUSTOM, .off = offsetof(struct prof_stream, src),
-	 .parse = parse_addr, .flags = YAMLU_F_REQUIRED, .help = "source address(es)"},
-	{.key = "dst", .type = YAMLU_CUSTOM, .off = offsetof(struct prof_stream, dst),
-	 .parse = parse_addr, .flags = YAMLU_F_REQUIRED,
-	 .help = "destination address(es)"},
-	{.key = "sport", .type = YAMLU_CUSTOM, .off = offsetof(struct prof_stream, sport),
-	 .parse = parse_port, .help = "UDP source port(s)"},
-	{.key = "dport", .type = YAMLU_CUSTOM, .off = offsetof(struct prof_stream, dport),
-	 .parse = parse_port, .help = "UDP destination port(s)"},
-	{.key = "latency", .type = YAMLU_BOOL, .off = offsetof(struct prof_stream, latency),
-	 .help = "stamp frames for latency"},
-	{0},
+    {.key = "name",
+     .type = YAMLU_STRING,
+     .off = offsetof(struct prof_stream, name),
+     .max = 64,
+     .flags = YAMLU_F_REQUIRED,
+     .help = "shown in statistics"},
+    {.key = "port",
+     .type = YAMLU_UINT32,
+     .off = offsetof(struct prof_stream, port),
+     .min = 0,
+     .max = FG_MAX_PORTS - 1,
+     .has = YAMLU_HAS(struct prof_stream, has_port),
+     .help = "send from this port to its pair"},
+    {.key = "ports",
+     .type = YAMLU_LIST,
+     .elem = YAMLU_UINT32,
+     .off = offsetof(struct prof_stream, ports),
+     .cnt_off = offsetof(struct prof_stream, n_ports),
+     .min = 0,
+     .max = FG_MAX_PORTS - 1,
+     .min_n = 1,
+     .max_n = FG_MAX_PORTS,
+     .help = "send from each of these ports"},
+    {.key = "frame",
+     .type = YAMLU_CUSTOM,
+     .off = 0,
+     .parse = parse_frame,
+     .help = "L2 size incl. FCS (64..9000) or imix"},
+    {.key = "rate",
+     .type = YAMLU_CUSTOM,
+     .off = offsetof(struct prof_stream, rate),
+     .parse = parse_rate,
+     .flags = YAMLU_F_REQUIRED,
+     .help = "pps, bps or % of line rate"},
+    {.key = "src",
+     .type = YAMLU_CUSTOM,
+     .off = offsetof(struct prof_stream, src),
+     .parse = parse_addr,
+     .flags = YAMLU_F_REQUIRED,
+     .help = "source address(es)"},
+    {.key = "dst",
+     .type = YAMLU_CUSTOM,
+     .off = offsetof(struct prof_stream, dst),
+     .parse = parse_addr,
+     .flags = YAMLU_F_REQUIRED,
+     .help = "destination address(es)"},
+    {.key = "sport",
+     .type = YAMLU_CUSTOM,
+     .off = offsetof(struct prof_stream, sport),
+     .parse = parse_port,
+     .help = "UDP source port(s)"},
+    {.key = "dport",
+     .type = YAMLU_CUSTOM,
+     .off = offsetof(struct prof_stream, dport),
+     .parse = parse_port,
+     .help = "UDP destination port(s)"},
+    {.key = "latency",
+     .type = YAMLU_BOOL,
+     .off = offsetof(struct prof_stream, latency),
+     .help = "stamp frames for latency"},
+    {0},
 };
 static const struct yamlu_schema stream_schema = {"a stream", stream_fields, stream_init,
 						  stream_check};
 
 static const struct yamlu_field imix_fields[] = {
-	{.key = "size", .type = YAMLU_UINT32, .off = offsetof(struct units_imix_entry, size),
-	 .min = FG_PROF_FRAME_MIN, .max = FG_PROF_FRAME_MAX, .flags = YAMLU_F_REQUIRED},
-	{.key = "weight", .type = YAMLU_UINT32, .off = offsetof(struct units_imix_entry, weight),
-	 .min = 1, .max = 1000000, .flags = YAMLU_F_REQUIRED},
-	{0},
+    {.key = "size",
+     .type = YAMLU_UINT32,
+     .off = offsetof(struct units_imix_entry, size),
+     .min = FG_PROF_FRAME_MIN,
+     .max = FG_PROF_FRAME_MAX,
+     .flags = YAMLU_F_REQUIRED},
+    {.key = "weight",
+     .type = YAMLU_UINT32,
+     .off = offsetof(struct units_imix_entry, weight),
+     .min = 1,
+     .max = 1000000,
+     .flags = YAMLU_F_REQUIRED},
+    {0},
 };
 static const struct yamlu_schema imix_schema = {"an imix entry", imix_fields};
 
@@ -405,15 +513,9 @@ static int unique_names(struct yamlu_ctx *y, yaml_node_t *list, const char *what
 	return 0;
 }
 
-static const char *template_name(const struct prof *p, size_t i)
-{
-	return p->templates[i].name;
-}
+static const char *template_name(const struct prof *p, size_t i) { return p->templates[i].name; }
 
-static const char *stream_name(const struct prof *p, size_t i)
-{
-	return p->streams[i].name;
-}
+static const char *stream_name(const struct prof *p, size_t i) { return p->streams[i].name; }
 
 static int prof_check(struct yamlu_ctx *y, yaml_node_t *map, void *obj)
 {
@@ -448,36 +550,73 @@ static int prof_check(struct yamlu_ctx *y, yaml_node_t *map, void *obj)
 	for (i = 0; i < p->n_streams; i++)
 		if (p->streams[i].imix && p->n_imix == 0)
 			return yamlu_errf(y, map, "internal error: no imix table");
-	return unique_names(y, yamlu_get(y, map, "streams"), "stream", p->n_streams, stream_name, p);
+	return unique_names(y, yamlu_get(y, map, "streams"), "stream", p->n_streams, stream_name,
+			    p);
 }
 
 static const struct yamlu_field prof_fields[] = {
-	{.key = "mode", .type = YAMLU_ENUM, .off = offsetof(struct prof, mode),
-	 .names = prof_mode_names, .min = PROF_FLOWS, .max = PROF_STREAMS,
-	 .flags = YAMLU_F_REQUIRED, .help = "flows | streams"},
-	{.key = "timeout", .type = YAMLU_DOUBLE, .off = offsetof(struct prof, timeout),
-	 .flags = YAMLU_F_GT0, .dmax = 3600, .help = "seconds before a flow counts as failed"},
-	{.key = "seed", .type = YAMLU_UINT32, .off = offsetof(struct prof, seed), .min = 0,
-	 .max = UINT32_MAX, .help = "seed of every rand sequence"},
-	{.key = "ip_gen", .type = YAMLU_MAP, .off = offsetof(struct prof, ip_gen),
-	 .sub = &ip_gen_schema, .has = YAMLU_HAS(struct prof, has_ip_gen),
-	 .help = "flows: client/server addresses"},
-	{.key = "templates", .type = YAMLU_LIST_MAP, .off = offsetof(struct prof, templates),
-	 .cnt_off = offsetof(struct prof, n_templates), .elem_size = sizeof(struct prof_template),
-	 .sub = &template_schema, .min_n = 1, .max_n = FG_PROF_MAX_TEMPLATES,
-	 .help = "flows: what each flow does"},
-	{.key = "streams", .type = YAMLU_LIST_MAP, .off = offsetof(struct prof, streams),
-	 .cnt_off = offsetof(struct prof, n_streams), .elem_size = sizeof(struct prof_stream),
-	 .sub = &stream_schema, .min_n = 1, .max_n = FG_PROF_MAX_STREAMS,
-	 .help = "streams: the stateless streams"},
-	{.key = "imix", .type = YAMLU_LIST_MAP, .off = offsetof(struct prof, imix),
-	 .cnt_off = offsetof(struct prof, n_imix), .elem_size = sizeof(struct units_imix_entry),
-	 .sub = &imix_schema, .min_n = 1, .max_n = FG_PROF_MAX_IMIX,
-	 .help = "streams: the imix table"},
-	{.key = "hosts", .type = YAMLU_LIST_MAP, .off = offsetof(struct prof, hosts),
-	 .cnt_off = offsetof(struct prof, n_hosts), .elem_size = sizeof(struct cfg_host_range),
-	 .sub = &cfg_host_schema, .max_n = 256, .help = "emulated hosts per port"},
-	{0},
+    {.key = "mode",
+     .type = YAMLU_ENUM,
+     .off = offsetof(struct prof, mode),
+     .names = prof_mode_names,
+     .min = PROF_FLOWS,
+     .max = PROF_STREAMS,
+     .flags = YAMLU_F_REQUIRED,
+     .help = "flows | streams"},
+    {.key = "timeout",
+     .type = YAMLU_DOUBLE,
+     .off = offsetof(struct prof, timeout),
+     .flags = YAMLU_F_GT0,
+     .dmax = 3600,
+     .help = "seconds before a flow counts as failed"},
+    {.key = "seed",
+     .type = YAMLU_UINT32,
+     .off = offsetof(struct prof, seed),
+     .min = 0,
+     .max = UINT32_MAX,
+     .help = "seed of every rand sequence"},
+    {.key = "ip_gen",
+     .type = YAMLU_MAP,
+     .off = offsetof(struct prof, ip_gen),
+     .sub = &ip_gen_schema,
+     .has = YAMLU_HAS(struct prof, has_ip_gen),
+     .help = "flows: client/server addresses"},
+    {.key = "templates",
+     .type = YAMLU_LIST_MAP,
+     .off = offsetof(struct prof, templates),
+     .cnt_off = offsetof(struct prof, n_templates),
+     .elem_size = sizeof(struct prof_template),
+     .sub = &template_schema,
+     .min_n = 1,
+     .max_n = FG_PROF_MAX_TEMPLATES,
+     .help = "flows: what each flow does"},
+    {.key = "streams",
+     .type = YAMLU_LIST_MAP,
+     .off = offsetof(struct prof, streams),
+     .cnt_off = offsetof(struct prof, n_streams),
+     .elem_size = sizeof(struct prof_stream),
+     .sub = &stream_schema,
+     .min_n = 1,
+     .max_n = FG_PROF_MAX_STREAMS,
+     .help = "streams: the stateless streams"},
+    {.key = "imix",
+     .type = YAMLU_LIST_MAP,
+     .off = offsetof(struct prof, imix),
+     .cnt_off = offsetof(struct prof, n_imix),
+     .elem_size = sizeof(struct units_imix_entry),
+     .sub = &imix_schema,
+     .min_n = 1,
+     .max_n = FG_PROF_MAX_IMIX,
+     .help = "streams: the imix table"},
+    {.key = "hosts",
+     .type = YAMLU_LIST_MAP,
+     .off = offsetof(struct prof, hosts),
+     .cnt_off = offsetof(struct prof, n_hosts),
+     .elem_size = sizeof(struct cfg_host_range),
+     .sub = &cfg_host_schema,
+     .max_n = 256,
+     .help = "emulated hosts per port"},
+    {0},
 };
 static const struct yamlu_schema prof_schema = {"the profile", prof_fields, NULL, prof_check};
 

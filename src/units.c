@@ -17,18 +17,18 @@
 #include "units.h"
 
 const char *const units_kind_names[UNITS_KIND_COUNT] = {
-	[UNITS_MULT] = "mult", [UNITS_PPS] = "pps", [UNITS_BPS] = "bps",
-	[UNITS_PCT] = "pct",   [UNITS_CPS] = "cps", [UNITS_MAX] = "max",
+    [UNITS_MULT] = "mult", [UNITS_PPS] = "pps", [UNITS_BPS] = "bps",
+    [UNITS_PCT] = "pct",   [UNITS_CPS] = "cps", [UNITS_MAX] = "max",
 };
 
 const struct units_imix_entry units_imix_default[3] = {
-	{64, 7},
-	{594, 4},
-	{1518, 1},
+    {64, 7},
+    {594, 4},
+    {1518, 1},
 };
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -81,15 +81,15 @@ struct suffix {
 };
 
 static const struct suffix rate_suffixes[] = {
-	{"pps", 1, UNITS_PPS, false},	    {"kpps", 1e3, UNITS_PPS, false},
-	{"mpps", 1e6, UNITS_PPS, false},    {"gpps", 1e9, UNITS_PPS, false},
-	{"bps", 1, UNITS_BPS, false},	    {"kbps", 1e3, UNITS_BPS, false},
-	{"mbps", 1e6, UNITS_BPS, false},    {"gbps", 1e9, UNITS_BPS, false},
-	{"tbps", 1e12, UNITS_BPS, false},   {"bps_l1", 1, UNITS_BPS, true},
-	{"kbps_l1", 1e3, UNITS_BPS, true},  {"mbps_l1", 1e6, UNITS_BPS, true},
-	{"gbps_l1", 1e9, UNITS_BPS, true},  {"tbps_l1", 1e12, UNITS_BPS, true},
-	{"cps", 1, UNITS_CPS, false},	    {"kcps", 1e3, UNITS_CPS, false},
-	{"mcps", 1e6, UNITS_CPS, false},    {"%", 1, UNITS_PCT, false},
+    {"pps", 1, UNITS_PPS, false},      {"kpps", 1e3, UNITS_PPS, false},
+    {"mpps", 1e6, UNITS_PPS, false},   {"gpps", 1e9, UNITS_PPS, false},
+    {"bps", 1, UNITS_BPS, false},      {"kbps", 1e3, UNITS_BPS, false},
+    {"mbps", 1e6, UNITS_BPS, false},   {"gbps", 1e9, UNITS_BPS, false},
+    {"tbps", 1e12, UNITS_BPS, false},  {"bps_l1", 1, UNITS_BPS, true},
+    {"kbps_l1", 1e3, UNITS_BPS, true}, {"mbps_l1", 1e6, UNITS_BPS, true},
+    {"gbps_l1", 1e9, UNITS_BPS, true}, {"tbps_l1", 1e12, UNITS_BPS, true},
+    {"cps", 1, UNITS_CPS, false},      {"kcps", 1e3, UNITS_CPS, false},
+    {"mcps", 1e6, UNITS_CPS, false},   {"%", 1, UNITS_PCT, false},
 };
 
 /* flows: true for -m (plain = multiplier, cps and max allowed). */
@@ -124,7 +124,8 @@ static int parse_rate(const char *s, struct units_rate *out, bool mult, char *er
 		if (strcasecmp(suf, x->name) != 0)
 			continue;
 		if (!mult && x->kind == UNITS_CPS)
-			return fail(err, errlen, "'%s': a stream rate cannot be in connections/s", s);
+			return fail(err, errlen, "'%s': a stream rate cannot be in connections/s",
+				    s);
 		v *= x->scale;
 		if (v <= 0)
 			return fail(err, errlen, "rate '%s' must be > 0", s);
@@ -206,9 +207,9 @@ int units_rate_to_pps(const struct units_rate *r, uint64_t link_bps, double fram
 	case UNITS_MAX:
 		break;
 	}
-	return fail(err, errlen, "a %s rate has no frame rate", r->kind >= UNITS_MULT && r->kind <= UNITS_MAX
-							       ? units_kind_names[r->kind]
-							       : "bad");
+	return fail(err, errlen, "a %s rate has no frame rate",
+		    r->kind >= UNITS_MULT && r->kind <= UNITS_MAX ? units_kind_names[r->kind]
+								  : "bad");
 }
 
 int units_imix_avg(const struct units_imix_entry *t, size_t n, double *avg)
@@ -231,8 +232,8 @@ int units_parse_duration(const char *s, double *seconds, char *err, size_t errle
 	static const struct {
 		const char *name;
 		double scale;
-	} sfx[] = {{"", 1},   {"s", 1},	  {"sec", 1},	 {"ms", 1e-3}, {"us", 1e-6},
-		   {"m", 60}, {"min", 60}, {"h", 3600}};
+	} sfx[] = {{"", 1},	 {"s", 1},  {"sec", 1},	 {"ms", 1e-3},
+		   {"us", 1e-6}, {"m", 60}, {"min", 60}, {"h", 3600}};
 	const char *suf;
 	double v;
 	size_t i;

@@ -25,20 +25,11 @@
 #include "yamlu.h"
 
 const char *const yamlu_type_names[YAMLU_TYPE_COUNT] = {
-	[YAMLU_INT] = "integer",
-	[YAMLU_UINT32] = "integer",
-	[YAMLU_DOUBLE] = "number",
-	[YAMLU_BOOL] = "boolean",
-	[YAMLU_STRING] = "string",
-	[YAMLU_IPV4] = "IPv4 address",
-	[YAMLU_MAC] = "MAC address",
-	[YAMLU_ENUM] = "word",
-	[YAMLU_IPV4_RANGE] = "address range",
-	[YAMLU_U32_RANGE] = "range",
-	[YAMLU_LIST] = "list",
-	[YAMLU_MAP] = "mapping",
-	[YAMLU_LIST_MAP] = "list",
-	[YAMLU_CUSTOM] = "value",
+    [YAMLU_INT] = "integer",	 [YAMLU_UINT32] = "integer", [YAMLU_DOUBLE] = "number",
+    [YAMLU_BOOL] = "boolean",	 [YAMLU_STRING] = "string",  [YAMLU_IPV4] = "IPv4 address",
+    [YAMLU_MAC] = "MAC address", [YAMLU_ENUM] = "word",	     [YAMLU_IPV4_RANGE] = "address range",
+    [YAMLU_U32_RANGE] = "range", [YAMLU_LIST] = "list",	     [YAMLU_MAP] = "mapping",
+    [YAMLU_LIST_MAP] = "list",	 [YAMLU_CUSTOM] = "value",
 };
 
 static const char *node_kind(const yaml_node_t *n)
@@ -59,7 +50,7 @@ static const char *node_kind(const yaml_node_t *n)
 /* ---- messages: the one place a FILE:LINE:COL prefix is formed ---- */
 
 static int vreport(struct yamlu_ctx *y, const yaml_mark_t *m, const char *fmt, va_list ap)
-	__attribute__((format(printf, 3, 0)));
+    __attribute__((format(printf, 3, 0)));
 
 static int vreport(struct yamlu_ctx *y, const yaml_mark_t *m, const char *fmt, va_list ap)
 {
@@ -81,7 +72,7 @@ static int vreport(struct yamlu_ctx *y, const yaml_mark_t *m, const char *fmt, v
 }
 
 static int report(struct yamlu_ctx *y, const yaml_mark_t *m, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static int report(struct yamlu_ctx *y, const yaml_mark_t *m, const char *fmt, ...)
 {
@@ -115,7 +106,8 @@ void yamlu_warnf(struct yamlu_ctx *y, const yaml_node_t *n, const char *fmt, ...
 		y->dropped++;
 		return;
 	}
-	k = snprintf(buf, sizeof(buf), "%s:%zu: warning: ", y->file, n ? n->start_mark.line + 1 : 1);
+	k = snprintf(buf, sizeof(buf), "%s:%zu: warning: ", y->file,
+		     n ? n->start_mark.line + 1 : 1);
 	if (k < 0 || (size_t)k >= sizeof(buf))
 		return;
 	va_start(ap, fmt);
@@ -417,9 +409,9 @@ static int want_scalar(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_no
 	if (!*s)
 		return yamlu_errf(y, n, "'%s' must be %s %s, not %s", f->key,
 				  f->type == YAMLU_IPV4 || f->type == YAMLU_INT ||
-						  f->type == YAMLU_UINT32 || f->type == YAMLU_ENUM
-					  ? "an"
-					  : "a",
+					  f->type == YAMLU_UINT32 || f->type == YAMLU_ENUM
+				      ? "an"
+				      : "a",
 				  yamlu_type_names[f->type], node_kind(n));
 	if (strlen(*s) != n->data.scalar.length)
 		return yamlu_errf(y, n, "'%s' contains a NUL character", f->key);
@@ -502,9 +494,10 @@ static int range_value(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_no
 					  yamlu_fmt_ipv4(v[1], b, sizeof(b)));
 		return yamlu_errf(y, n, "'%s' is empty: %u is above %u", f->key, v[0], v[1]);
 	}
-	if (f->type == YAMLU_IPV4_RANGE && f->max > 0 && (uint64_t)v[1] - v[0] + 1 > (uint64_t)f->max)
-		return yamlu_errf(y, n, "'%s' has %" PRIu64 " addresses, more than %" PRId64, f->key,
-				  (uint64_t)v[1] - v[0] + 1, f->max);
+	if (f->type == YAMLU_IPV4_RANGE && f->max > 0 &&
+	    (uint64_t)v[1] - v[0] + 1 > (uint64_t)f->max)
+		return yamlu_errf(y, n, "'%s' has %" PRIu64 " addresses, more than %" PRId64,
+				  f->key, (uint64_t)v[1] - v[0] + 1, f->max);
 	r->lo = v[0];
 	r->hi = v[1];
 	return 0;
@@ -542,8 +535,8 @@ int yamlu_scalar(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *
 		if ((f->flags & YAMLU_F_GT0) && !(d > 0))
 			return yamlu_errf(y, n, "'%s' must be > 0, got '%s'", f->key, s);
 		if ((f->dmin != 0 || f->dmax != 0) && (d < f->dmin || d > f->dmax))
-			return yamlu_errf(y, n, "'%s' %s is out of range %g..%g", f->key, s, f->dmin,
-					  f->dmax);
+			return yamlu_errf(y, n, "'%s' %s is out of range %g..%g", f->key, s,
+					  f->dmin, f->dmax);
 		*(double *)dst = d;
 		return 0;
 	case YAMLU_BOOL:

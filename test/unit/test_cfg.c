@@ -64,8 +64,8 @@ static void test_trex_cfg(void **state)
 	assert_int_equal(c.mbufs, FG_CFG_MBUFS_DEFAULT);
 	assert_int_equal(c.flows_max, FG_CFG_FLOWS_DEFAULT);
 	assert_int_equal(c.n_warnings, 1);
-	snprintf(path, sizeof(path), "%s/trex_cfg.yaml:3: warning: unknown key 'port_limit' ignored",
-		 data_dir());
+	snprintf(path, sizeof(path),
+		 "%s/trex_cfg.yaml:3: warning: unknown key 'port_limit' ignored", data_dir());
 	assert_string_equal(c.warnings[0], path);
 	cfg_free(&c);
 	assert_null(c.file);
@@ -74,21 +74,21 @@ static void test_trex_cfg(void **state)
 static void test_plain_map_extensions(void **state)
 {
 	static const char yaml[] =
-		"# a plain map, vdev ports, every flowgen extension\n"
-		"version: 2\n"
-		"interfaces: ['--vdev=net_af_packet0,iface=fg0', '--vdev=net_af_packet1,iface=fg1',\n"
-		"             '0000:3b:00.0', '3b:00.1']\n"
-		"port_info:\n"
-		"  - src_mac: [0x00,0x0c,0x29,0x2a,0x99,0xb2]\n"
-		"    dest_mac: 0A-0B-0C-0D-0E-0F\n"
-		"  - ip: 198.19.1.2\n"
-		"eal: ['--in-memory', '--no-pci']\n"
-		"mbufs: 16384\n"
-		"flows_max: 4096\n"
-		"hosts:\n"
-		"  - {port: 0, range: [198.18.0.1, 198.18.9.196]}\n"
-		"  - port: 3\n"
-		"    range: [198.19.0.1, 198.19.0.1]\n";
+	    "# a plain map, vdev ports, every flowgen extension\n"
+	    "version: 2\n"
+	    "interfaces: ['--vdev=net_af_packet0,iface=fg0', '--vdev=net_af_packet1,iface=fg1',\n"
+	    "             '0000:3b:00.0', '3b:00.1']\n"
+	    "port_info:\n"
+	    "  - src_mac: [0x00,0x0c,0x29,0x2a,0x99,0xb2]\n"
+	    "    dest_mac: 0A-0B-0C-0D-0E-0F\n"
+	    "  - ip: 198.19.1.2\n"
+	    "eal: ['--in-memory', '--no-pci']\n"
+	    "mbufs: 16384\n"
+	    "flows_max: 4096\n"
+	    "hosts:\n"
+	    "  - {port: 0, range: [198.18.0.1, 198.18.9.196]}\n"
+	    "  - port: 3\n"
+	    "    range: [198.19.0.1, 198.19.0.1]\n";
 	static const uint8_t src[6] = {0x00, 0x0c, 0x29, 0x2a, 0x99, 0xb2};
 	static const uint8_t dst[6] = {0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f};
 	char err[FG_ERRLEN];
@@ -206,9 +206,9 @@ static void test_short_errbuf(void **state)
 	struct cfg c;
 
 	(void)state;
-	assert_int_equal(cfg_load_buf("a-long-file-name.yaml", yaml, strlen(yaml), &c, err,
-				      sizeof(err)),
-			 -EINVAL);
+	assert_int_equal(
+	    cfg_load_buf("a-long-file-name.yaml", yaml, strlen(yaml), &c, err, sizeof(err)),
+	    -EINVAL);
 	assert_int_equal(strlen(err), sizeof(err) - 1);
 	assert_int_equal(cfg_load_buf("x", yaml, strlen(yaml), &c, NULL, 0), -EINVAL);
 }
@@ -216,9 +216,9 @@ static void test_short_errbuf(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_trex_cfg),	   cmocka_unit_test(test_plain_map_extensions),
-		cmocka_unit_test(test_loop_and_trex_keys), cmocka_unit_test(test_missing_file),
-		cmocka_unit_test(test_bad_files),	   cmocka_unit_test(test_short_errbuf),
+	    cmocka_unit_test(test_trex_cfg),	       cmocka_unit_test(test_plain_map_extensions),
+	    cmocka_unit_test(test_loop_and_trex_keys), cmocka_unit_test(test_missing_file),
+	    cmocka_unit_test(test_bad_files),	       cmocka_unit_test(test_short_errbuf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -60,10 +60,7 @@ static void test_all_shipped_load(void **state)
 }
 
 /* Frame = 14 eth + 20 IPv4 + 8 UDP + payload + 4 FCS. */
-static uint32_t udp_frame(uint32_t payload)
-{
-	return 14 + 20 + 8 + payload + 4;
-}
+static uint32_t udp_frame(uint32_t payload) { return 14 + 20 + 8 + payload + 4; }
 
 static void test_udp_short(void **state)
 {
@@ -154,8 +151,7 @@ static void test_stl(void **state)
 	s = &p.streams[0];
 	assert_true(s->imix);
 	assert_true(fabs(prof_stream_avg_frame(&p, s) - 4342.0 / 12) < 1e-9);
-	assert_true(s->sport.mode == PROF_VAR_RAND && s->sport.lo == 1024 &&
-		    s->sport.hi == 65535);
+	assert_true(s->sport.mode == PROF_VAR_RAND && s->sport.lo == 1024 && s->sport.hi == 65535);
 	prof_free(&p);
 }
 
@@ -240,9 +236,9 @@ static void test_template_limit(void **state)
 			"mode: flows\nip_gen:\n  client: {range: [198.18.0.1, 198.18.0.2]}\n"
 			"  server: {range: [198.19.0.1, 198.19.0.2]}\ntemplates:\n");
 	for (i = 0; i < FG_PROF_MAX_TEMPLATES + 1; i++)
-		len += snprintf(yaml + len, cap - len,
-				"  - {name: t%d, port: 1, client: [{send: 1}], server: [{recv: 1}]}\n",
-				i);
+		len += snprintf(
+		    yaml + len, cap - len,
+		    "  - {name: t%d, port: 1, client: [{send: 1}], server: [{recv: 1}]}\n", i);
 	assert_int_equal(prof_load_buf("many.yaml", yaml, len, &p, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "many.yaml:6:3: 'templates' has 65 entries, at most 64 allowed");
 	free(yaml);
@@ -292,11 +288,11 @@ static void test_missing_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_all_shipped_load), cmocka_unit_test(test_udp_short),
-		cmocka_unit_test(test_udp_imix_tcp_short), cmocka_unit_test(test_stl),
-		cmocka_unit_test(test_l3_many_hosts),	 cmocka_unit_test(test_defaults_and_forms),
-		cmocka_unit_test(test_template_limit),	 cmocka_unit_test(test_bad_files),
-		cmocka_unit_test(test_missing_file),
+	    cmocka_unit_test(test_all_shipped_load),   cmocka_unit_test(test_udp_short),
+	    cmocka_unit_test(test_udp_imix_tcp_short), cmocka_unit_test(test_stl),
+	    cmocka_unit_test(test_l3_many_hosts),      cmocka_unit_test(test_defaults_and_forms),
+	    cmocka_unit_test(test_template_limit),     cmocka_unit_test(test_bad_files),
+	    cmocka_unit_test(test_missing_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -90,9 +90,25 @@ static void test_rate_forms(void **state)
 static void test_bad_rates(void **state)
 {
 	static const char *const bad[] = {
-		"",	"abc",	 "10kbs", "-5",	  "0",	   "0kpps", "101%", "1e9",
-		"0x10", "inf",	 "nan",	  " 10",  "10 ",   ".",	    "1..2", "1e30gbps",
-		"99999999999999gbps", "2000000000", "10kpps10",
+	    "",
+	    "abc",
+	    "10kbs",
+	    "-5",
+	    "0",
+	    "0kpps",
+	    "101%",
+	    "1e9",
+	    "0x10",
+	    "inf",
+	    "nan",
+	    " 10",
+	    "10 ",
+	    ".",
+	    "1..2",
+	    "1e30gbps",
+	    "99999999999999gbps",
+	    "2000000000",
+	    "10kpps10",
 	};
 	struct units_rate r;
 	char err[256];
@@ -106,7 +122,8 @@ static void test_bad_rates(void **state)
 		assert_true(err[0] != '\0');
 	}
 	assert_int_equal(units_parse_mult("10kbs", &r, err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "'10kbs': unknown rate unit (use pps, kpps, mpps, mbps, gbps, %, kcps)");
+	assert_string_equal(
+	    err, "'10kbs': unknown rate unit (use pps, kpps, mpps, mbps, gbps, %, kcps)");
 	assert_int_equal(units_parse_mult("101%", &r, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "'101%' is more than 100% of line rate");
 	assert_int_equal(units_parse_mult(NULL, &r, NULL, 0), -EINVAL);
@@ -192,11 +209,11 @@ static void test_fmt(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_line_rate),  cmocka_unit_test(test_imix),
-		cmocka_unit_test(test_mult_forms), cmocka_unit_test(test_rate_forms),
-		cmocka_unit_test(test_bad_rates),  cmocka_unit_test(test_rate_to_pps),
-		cmocka_unit_test(test_durations),  cmocka_unit_test(test_sizes),
-		cmocka_unit_test(test_fmt),
+	    cmocka_unit_test(test_line_rate),  cmocka_unit_test(test_imix),
+	    cmocka_unit_test(test_mult_forms), cmocka_unit_test(test_rate_forms),
+	    cmocka_unit_test(test_bad_rates),  cmocka_unit_test(test_rate_to_pps),
+	    cmocka_unit_test(test_durations),  cmocka_unit_test(test_sizes),
+	    cmocka_unit_test(test_fmt),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
