@@ -154,7 +154,7 @@ fg_cleanup()
 	if [ "$FG_LAB_UP" = yes ]; then
 		"$FG_LAB" down >/dev/null 2>&1 || true
 	fi
-	rm -rf "$FG_TMP"
+	rm -rf "$FG_TMP" 2>/dev/null || true
 	if [ $FG_NFAIL -gt 0 ]; then
 		exit 1
 	fi
