@@ -20,6 +20,12 @@
 
 struct cfg;
 
+#define PORT_MAX_HOSTS 64 /* emulated host ranges per port */
+
+struct port_host_range {
+	uint32_t lo, hi; /* host order, lo <= hi */
+};
+
 struct port {
 	uint16_t id;			/* DPDK port id */
 	uint16_t nqueues;		/* RX and TX queues = workers per pair */
@@ -31,7 +37,15 @@ struct port {
 	 */
 	uint64_t gw_mac;
 	bool static_gw_mac;
-	uint32_t hosts_lo, hosts_hi;	/* emulated hosts, 0/0 = none (first range) */
+	/*
+	 * Emulated hosts (SPEC §5.4): the port answers ARP and ICMP echo for
+	 * every address of hosts[0 .. nhosts-1]. The first ncfg_hosts ranges
+	 * come from the config; a streams profile appends its own while no
+	 * traffic runs (port_set_hosts). Workers read nhosts with acquire
+	 * ordering; the writer publishes it with release after the ranges.
+	 */
+	struct port_host_range hosts[PORT_MAX_HOSTS];
+	uint32_t nhosts, ncfg_hosts;
 	struct rte_mempool *pool;
 	char name[64];			/* the interface spec as configured */
 	char driver[32];
@@ -64,5 +78,12 @@ bool port_link(int p, uint32_t *speed_mbps);
 
 /* pure: is ip one of the port's own addresses (its IP or an emulated host)? */
 bool port_owns_ip(const struct port *p, uint32_t ip);
+
+/*
+ * control, while no traffic runs: the port's emulated hosts become the
+ * config's ranges plus `extra` (n of them). 0, or -ENOSPC when the ranges
+ * do not fit PORT_MAX_HOSTS (nothing is changed then).
+ */
+int port_set_hosts(int p, const struct port_host_range *extra, size_t n);
 
 #endif

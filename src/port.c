@@ -309,11 +309,14 @@ int port_init_all(const struct cfg *c, uint16_t nq, char *err, size_t errlen)
 				p->static_gw_mac = true;
 			}
 		}
+		p->nhosts = 0;
 		for (size_t h = 0; h < c->n_hosts; h++)
-			if (c->hosts[h].port == i && p->hosts_lo == 0) {
-				p->hosts_lo = c->hosts[h].lo;
-				p->hosts_hi = c->hosts[h].hi;
+			if (c->hosts[h].port == i && p->nhosts < PORT_MAX_HOSTS) {
+				p->hosts[p->nhosts].lo = c->hosts[h].lo;
+				p->hosts[p->nhosts].hi = c->hosts[h].hi;
+				p->nhosts++;
 			}
+		p->ncfg_hosts = p->nhosts;
 	}
 	/* Wait up to 3 s for every link. */
 	uint64_t end = rte_get_timer_cycles() + 3 * rte_get_timer_hz();
@@ -352,5 +355,28 @@ bool port_link(int p, uint32_t *speed_mbps)
 
 bool port_owns_ip(const struct port *p, uint32_t ip)
 {
-	return (p->ip && ip == p->ip) || (p->hosts_lo && ip >= p->hosts_lo && ip <= p->hosts_hi);
+	/* acquire: pairs with the release store in port_set_hosts, so the
+	 * ranges below nhosts are complete when we read them */
+	uint32_t n = __atomic_load_n(&p->nhosts, __ATOMIC_ACQUIRE);
+
+	if (p->ip && ip == p->ip)
+		return true;
+	for (uint32_t i = 0; i < n; i++)
+		if (ip >= p->hosts[i].lo && ip <= p->hosts[i].hi)
+			return true;
+	return false;
+}
+
+int port_set_hosts(int pi, const struct port_host_range *extra, size_t n)
+{
+	struct port *p = &fg_port[pi];
+
+	if (p->ncfg_hosts + n > PORT_MAX_HOSTS)
+		return -ENOSPC;
+	/* shrink first, so no worker reads a range while it is rewritten */
+	__atomic_store_n(&p->nhosts, p->ncfg_hosts, __ATOMIC_RELEASE);
+	for (size_t i = 0; i < n; i++)
+		p->hosts[p->ncfg_hosts + i] = extra[i];
+	__atomic_store_n(&p->nhosts, p->ncfg_hosts + (uint32_t)n, __ATOMIC_RELEASE);
+	return 0;
 }
