@@ -246,8 +246,13 @@ static volatile sig_atomic_t term_signal;
 static void on_term(int sig)
 {
 	term_signal = sig;
-	/* Let a blocking read return; the console loop sees the request. */
+	/*
+	 * Orderly exit: end the console's input (a blocking read returns end
+	 * of file), and interrupt whatever command runs, as Ctrl-C does;
+	 * the shut-down sequence in main() then runs as on `quit`.
+	 */
 	close(STDIN_FILENO);
+	raise(SIGINT);
 }
 
 int main(int argc, char **argv)
@@ -313,6 +318,9 @@ int main(int argc, char **argv)
 
 		if (!up)
 			fg_warn("port %d (%s): link down", p, fg_port[p].name);
+		else
+			fprintf(stderr, "port %d (%s): link up, %u Mbps, %u worker queue(s)\n", p,
+				fg_port[p].name, speed, fg_port[p].nqueues);
 	}
 	svc_start();
 	stats_init(fg_ctr, fg_nworkers, fg_nports, rte_get_tsc_hz());
@@ -338,7 +346,5 @@ int main(int argc, char **argv)
 	cfg_free(&c);
 	for (int i = 0; i < eargc; i++)
 		free(eal[i]);
-	if (term_signal && rc == FG_EXIT_OK)
-		rc = FG_EXIT_OK;
 	return rc;
 }

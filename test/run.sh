@@ -84,7 +84,8 @@ run_unit()
 
 echo "== unit tests"
 shopt -s nullglob
-for bin in build/unit/test_* build/san/unit/test_*; do
+export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
+for bin in build/unit/test_* build/san/unit/test_* build/tsan/test_*; do
 	case "$bin" in
 	*.d | *.o) continue ;;
 	esac
