@@ -1,25 +1,1041 @@
-/* flows.c — stateful flows engine (being written). */
+/*
+ * flows.c — the stateful flows engine (profile `mode: flows`): UDP flows and
+ * real TCP connections between the client port (inside) and the server port
+ * (outside) of each port pair, correct through a NAT.
+ *
+ * Every worker owns one flow table (flowtab.h) holding both roles. A client
+ * entry is keyed by the reply tuple as the client port will receive it; a
+ * server entry is keyed by the tuple of the first frame the server port
+ * received for it, whatever addresses the DUT produced, and the server
+ * answers that tuple. That is how the tester stays transparent to a NAT it
+ * cannot predict (METHOD.md, "Stateful NAT").
+ *
+ * Programs. Each template has a client and a server program (send N, recv N,
+ * delay MS). A UDP `send` is one datagram whose payload starts with the
+ * 18-byte signature of lat.h carrying the client entry's flowtab_id(): the
+ * server side finds the client flow through it in O(1) even after the NAT
+ * rewrote the tuple, and marks it "server done" when its own program ends
+ * (client and server of a flow are driven by the same worker: same queue
+ * index of the pair). A TCP `send` queues bytes on the pure endpoint of
+ * tcp.h; the payload content is tcp_payload_fill() by stream offset; a
+ * `recv` waits for that many more bytes. A side that finished its program
+ * closes its direction (TCP FIN).
+ *
+ * Timers. Each entry has one flowtab timer armed at the earliest of: the
+ * profile's timeout for the whole flow, the end of a `delay` step and the
+ * TCP retransmission deadline. A UDP flow not complete at its timeout fails
+ * as fail_no_reply; a TCP connection fails on RST (fail_reset), on the
+ * endpoint's retry limit (fail_retx) or at the timeout (fail_no_reply if the
+ * handshake never completed, fail_retx otherwise).
+ *
+ * New flows are paced by TSC (pace.h); each worker opens its share (the
+ * pair's rate / workers of the pair). Client addresses come from
+ * ip_gen.client (+ offset x pair index), client ports from a per-worker
+ * allocator (fgen_cpa) over the worker's slice of client_ports, so no two
+ * workers of a pair ever use the same tuple and a port is never reused while
+ * its flow lives (and recycled at once: no TIME_WAIT).
+ *
+ * Contexts: prepare/release/nat_report are control; the struct engine ops
+ * run on the owning worker (no allocation, locks, prints or syscalls).
+ */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_mbuf.h>
 
 #include "engine.h"
+#include "fgen.h"
+#include "flowtab.h"
+#include "lat.h"
+#include "pace.h"
+#include "pkt.h"
+#include "port.h"
+#include "prof.h"
+#include "tcp.h"
+#include "worker.h"
 
-int flows_prepare(const struct run_params *rp, void **states, const struct engine **ops, char *err,
-		  size_t errlen)
+#define FLOWS_NEW_BURST 32	 /* new flows per tick at most */
+#define FLOWS_NEW_SLACK 256	 /* backlog of new flows kept after a stall */
+#define FLOWS_EXPIRE_BATCH 64	 /* timers popped per flowtab_expire() call */
+#define FLOWS_EXPIRE_ROUNDS 8	 /* ... and calls per tick */
+#define FLOWS_NAT_ADDRS 4096u	 /* distinct translated addresses remembered */
+#define FLOWS_TCP_MSS 1460
+#define FLOWS_HDR_L1 (14 + 20 + 4 + 20) /* eth + ip + fcs + preamble/IFG */
+
+/* Entry flags. */
+enum flows_flag {
+	FLOWS_F_DONE = 1 << 0,	   /* this side's program ended */
+	FLOWS_F_SRV_DONE = 1 << 1, /* client entry: the server's program ended */
+	FLOWS_F_EST = 1 << 2,	   /* established was counted */
+	FLOWS_F_CLOSED = 1 << 3,   /* TCP: tcp_app_close() was called */
+};
+
+/* The caller state of one flowtab entry. */
+struct flows_ent {
+	struct tcp_tcb tcb; /* TCP only */
+	uint64_t expire;    /* TSC: the flow's timeout */
+	uint64_t delay;	    /* TSC: end of the running delay step, 0 = none */
+	uint32_t own_ip, peer_ip; /* host order: our address, the one we answer */
+	uint16_t own_port, peer_port;
+	uint32_t peer_id; /* server entry: the client's flowtab_id (UDP) */
+	uint32_t rcvd;	  /* UDP payload bytes received */
+	uint32_t need;	  /* bytes the completed recv steps consumed */
+	uint32_t seq;	  /* UDP datagrams sent */
+	uint8_t tpl, step, flags;
+};
+
+struct flows_tpl {
+	int proto; /* enum prof_proto */
+	uint16_t port;
+	double weight, credit; /* smooth weighted round robin by cps */
+	const struct prof_program *prog[2]; /* [FLOWTAB_CLIENT], [FLOWTAB_SERVER] */
+};
+
+struct flows_state {
+	struct flowtab *ft;
+	struct fgen_cpa cpa;
+	struct fgen cli, srv;
+	struct pace pace;
+	struct flows_tpl tpl[FG_PROF_MAX_TEMPLATES];
+	unsigned ntpl;
+	double rate;	     /* new flows/s of this worker at scale 1 */
+	bool unpaced, gen;   /* -m max; this worker generates */
+	bool started, stopping, paused;
+	double duration_s;
+	uint64_t deadline;   /* TSC: -d end, 0 = none */
+	uint64_t timeout;    /* TSC cycles */
+	uint64_t us_mult;    /* TSC -> us: (tsc * us_mult) >> 32 */
+	uint64_t rng;
+	uint32_t cli_lo, cli_hi, cli_off; /* client ranges of all pairs, for "translated" */
+	int npairs;
+	uint32_t srv_lo, srv_hi;
+	uint64_t active[2];
+	/* server side: distinct translated sources (read by control, relaxed) */
+	uint32_t nat_addr[FLOWS_NAT_ADDRS]; /* open addressing, 0 = empty */
+	uint64_t nat_port[65536 / 64];
+};
+
+static struct flows_state *flows_cur[FG_MAX_WORKERS];
+
+/* ---- small helpers ---- */
+
+static inline uint64_t flows_us(const struct flows_state *s, uint64_t tsc)
 {
-	(void)rp;
-	(void)states;
-	(void)ops;
-	snprintf(err, errlen, "flows mode is not available yet");
-	return -ENOTSUP;
+	return (uint64_t)(((unsigned __int128)tsc * s->us_mult) >> 32);
+}
+
+static inline uint64_t flows_tsc_of_us(const struct worker *w, uint64_t us)
+{
+	return (uint64_t)(((unsigned __int128)us * w->hz + 999999) / 1000000);
+}
+
+static bool flows_is_client_addr(const struct flows_state *s, uint32_t ip)
+{
+	for (int p = 0; p < s->npairs; p++) {
+		uint32_t off = s->cli_off * (uint32_t)p;
+
+		if (ip >= s->cli_lo + off && ip <= s->cli_hi + off)
+			return true;
+	}
+	return false;
+}
+
+static void flows_nat_note(struct flows_state *s, uint32_t ip, uint16_t port)
+{
+	uint32_t h = (ip * 2654435761u) & (FLOWS_NAT_ADDRS - 1);
+	uint64_t *pw = &s->nat_port[port / 64];
+
+	if (!(*pw & (1ULL << (port % 64))))
+		__atomic_store_n(pw, *pw | 1ULL << (port % 64), __ATOMIC_RELAXED);
+	for (unsigned i = 0; i < 16; i++, h = (h + 1) & (FLOWS_NAT_ADDRS - 1)) {
+		if (s->nat_addr[h] == ip)
+			return;
+		if (s->nat_addr[h] == 0) {
+			__atomic_store_n(&s->nat_addr[h], ip, __ATOMIC_RELAXED);
+			return;
+		}
+	}
+}
+
+static void flows_count_drop(struct worker *w, int side, struct rte_mbuf *m)
+{
+	FG_CTR_INC(w->ctr->port[w->port[side]].rx_unknown);
+	rte_pktmbuf_free(m);
+}
+
+static struct rte_mbuf *flows_alloc(struct worker *w, int side)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(fg_port[w->port[side]].pool);
+
+	if (!m)
+		FG_CTR_INC(w->ctr->port[w->port[side]].mbuf_fail);
+	return m;
+}
+
+/* ---- transmit ---- */
+
+static void flows_tx_udp(struct worker *w, struct flows_state *s, int side, struct flows_ent *e,
+			 uint32_t id, uint32_t bytes, uint64_t now)
+{
+	uint16_t pay = (uint16_t)FG_MAX(bytes, (uint32_t)LAT_SIG_LEN), len;
+	struct rte_mbuf *m = flows_alloc(w, side);
+	uint8_t *f;
+
+	(void)s;
+	if (!m)
+		return;
+	f = (uint8_t *)rte_pktmbuf_append(m, PKT_UDP_PAY_OFF + pay);
+	if (!f) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	lat_sig_write(f + PKT_UDP_PAY_OFF, id, e->seq++, now, side ? LAT_SIG_F_REPLY : 0);
+	memset(f + PKT_UDP_PAY_OFF + LAT_SIG_LEN, 0, pay - LAT_SIG_LEN);
+	len = pkt_build_udp(f, &fg_port[w->port[side]].mac, &w->dst[side], e->own_ip, e->peer_ip,
+			    e->own_port, e->peer_port, pay);
+	(void)len;
+	if (side) {
+		FG_CTR_INC(w->ctr->server.tx_pkts);
+		FG_CTR_ADD(w->ctr->server.tx_bytes, pay);
+	} else {
+		FG_CTR_INC(w->ctr->client.tx_pkts);
+		FG_CTR_ADD(w->ctr->client.tx_bytes, pay);
+	}
+	worker_tx(w, side, m);
+}
+
+static void flows_tx_tcp(struct worker *w, int side, const struct flows_ent *e,
+			 const struct tcp_seg_out *o)
+{
+	struct rte_mbuf *m = flows_alloc(w, side);
+	uint16_t hl = o->mss ? 24 : 20;
+	uint8_t *f;
+
+	if (!m)
+		return;
+	f = (uint8_t *)rte_pktmbuf_append(m, PKT_TCP_HDR_OFF + hl + o->len);
+	if (!f) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (o->len)
+		tcp_payload_fill(f + PKT_TCP_HDR_OFF + 20, o->off, o->len);
+	pkt_build_tcp(f, &fg_port[w->port[side]].mac, &w->dst[side], e->own_ip, e->peer_ip,
+		      e->own_port, e->peer_port, o->seq, o->ack, o->flags, o->win, o->mss, o->len);
+	if (side) {
+		FG_CTR_INC(w->ctr->server.tx_pkts);
+		FG_CTR_ADD(w->ctr->server.tx_bytes, o->len);
+	} else {
+		FG_CTR_INC(w->ctr->client.tx_pkts);
+		FG_CTR_ADD(w->ctr->client.tx_bytes, o->len);
+	}
+	worker_tx(w, side, m);
+}
+
+/* ---- flow life ---- */
+
+static int flows_side(const struct flowtab *ft, uint32_t idx)
+{
+	return flowtab_key_of(ft, idx)->side;
+}
+
+static void flows_arm(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e)
+{
+	uint64_t t = e->expire;
+
+	if (e->delay && e->delay < t)
+		t = e->delay;
+	if (s->tpl[e->tpl].proto == PROF_TCP && e->tcb.deadline_us) {
+		uint64_t d = flows_tsc_of_us(w, e->tcb.deadline_us);
+
+		if (d < t)
+			t = d;
+	}
+	flowtab_timer_arm(s->ft, idx, t);
+}
+
+static void flows_del(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e)
+{
+	int side = flows_side(s->ft, idx);
+
+	if (side == FLOWTAB_CLIENT) {
+		fgen_cpa_put(&s->cpa, e->own_ip, e->own_port);
+		s->active[0]--;
+		FG_CTR_SET(w->ctr->gauge.active_client, s->active[0]);
+	} else {
+		s->active[1]--;
+		FG_CTR_SET(w->ctr->gauge.active_server, s->active[1]);
+	}
+	flowtab_del(s->ft, idx);
+}
+
+static void flows_established(struct worker *w, struct flows_ent *e)
+{
+	if (!(e->flags & FLOWS_F_EST)) {
+		e->flags |= FLOWS_F_EST;
+		FG_CTR_INC(w->ctr->client.established);
+	}
+}
+
+static void flows_complete(struct worker *w, struct flows_state *s, uint32_t idx,
+			   struct flows_ent *e)
+{
+	if (flows_side(s->ft, idx) == FLOWTAB_CLIENT)
+		FG_CTR_INC(w->ctr->client.completed);
+	else
+		FG_CTR_INC(w->ctr->server.completed);
+	flows_del(w, s, idx, e);
+}
+
+enum flows_fail {
+	FLOWS_FAIL_NO_REPLY = 1,
+	FLOWS_FAIL_RESET,
+	FLOWS_FAIL_RETX,
+};
+
+static void flows_fail(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
+		       enum flows_fail why)
+{
+	if (flows_side(s->ft, idx) == FLOWTAB_CLIENT) {
+		FG_CTR_INC(w->ctr->client.failed);
+		if (why == FLOWS_FAIL_NO_REPLY)
+			FG_CTR_INC(w->ctr->client.fail_no_reply);
+		else if (why == FLOWS_FAIL_RESET)
+			FG_CTR_INC(w->ctr->client.fail_reset);
+		else
+			FG_CTR_INC(w->ctr->client.fail_retx);
+	} else {
+		FG_CTR_INC(w->ctr->server.failed);
+	}
+	flows_del(w, s, idx, e);
+}
+
+/*
+ * Advance a side's program as far as it goes now: sends happen, a recv waits
+ * for its bytes, a delay for its end. Returns true when the program ended.
+ */
+static bool flows_prog(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
+		       int side, uint64_t now)
+{
+	const struct flows_tpl *t = &s->tpl[e->tpl];
+	const struct prof_program *pg = t->prog[side];
+	bool tcp = t->proto == PROF_TCP;
+
+	while (e->step < pg->n) {
+		const struct prof_step *st = &pg->steps[e->step];
+
+		if (st->op == PROF_OP_SEND) {
+			if (tcp)
+				tcp_app_send(&e->tcb, st->arg);
+			else
+				flows_tx_udp(w, s, side, e,
+					     side ? e->peer_id : flowtab_id(s->ft, idx), st->arg,
+					     now);
+		} else if (st->op == PROF_OP_RECV) {
+			uint32_t got = tcp ? tcp_rcvd(&e->tcb) : e->rcvd;
+
+			if (got - e->need < st->arg)
+				return false;
+			e->need += st->arg;
+		} else {
+			if (!e->delay) {
+				e->delay = now + (uint64_t)st->arg * w->hz / 1000;
+				return false;
+			}
+			if (now < e->delay)
+				return false;
+			e->delay = 0;
+		}
+		e->step++;
+	}
+	e->flags |= FLOWS_F_DONE;
+	return true;
+}
+
+/* UDP: after any progress, see whether the flow ended. */
+static void flows_udp_check(struct worker *w, struct flows_state *s, uint32_t idx,
+			    struct flows_ent *e, int side)
+{
+	if (!(e->flags & FLOWS_F_DONE)) {
+		flows_arm(w, s, idx, e);
+		return;
+	}
+	if (side == FLOWTAB_SERVER) {
+		uint32_t c = flowtab_at(s->ft, e->peer_id);
+
+		if (c != FLOWTAB_NIL && flows_side(s->ft, c) == FLOWTAB_CLIENT) {
+			struct flows_ent *ce = flowtab_state(s->ft, c);
+
+			ce->flags |= FLOWS_F_SRV_DONE;
+			flows_established(w, ce);
+			if (ce->flags & FLOWS_F_DONE)
+				flows_complete(w, s, c, ce);
+		}
+		flows_complete(w, s, idx, e);
+		return;
+	}
+	if (e->flags & FLOWS_F_SRV_DONE)
+		flows_complete(w, s, idx, e);
+	else
+		flows_arm(w, s, idx, e);
+}
+
+/*
+ * TCP: feed the endpoint's output (o already holds what tcp_input/timer
+ * produced), run the program, transmit, and end the connection when the
+ * endpoint closed. Returns after the entry may have been deleted.
+ */
+static void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx,
+			  struct flows_ent *e, int side, struct tcp_out *o, uint64_t now)
+{
+	uint64_t now_us = flows_us(s, now);
+	uint16_t ev = o->events;
+	bool more;
+
+	if (ev & TCP_EV_ESTABLISHED && side == FLOWTAB_CLIENT)
+		flows_established(w, e);
+	if (ev & TCP_EV_DATA) {
+		if (side)
+			FG_CTR_ADD(w->ctr->server.rx_bytes, o->data_len);
+		else
+			FG_CTR_ADD(w->ctr->client.rx_bytes, o->data_len);
+	}
+	if (!tcp_is_closed(&e->tcb) && !(e->flags & FLOWS_F_DONE))
+		flows_prog(w, s, idx, e, side, now);
+	if (!tcp_is_closed(&e->tcb) && !(e->flags & FLOWS_F_CLOSED) &&
+	    ((e->flags & FLOWS_F_DONE) || (ev & TCP_EV_PEER_FIN))) {
+		e->flags |= FLOWS_F_CLOSED;
+		tcp_app_close(&e->tcb);
+	}
+	do {
+		if (!tcp_is_closed(&e->tcb))
+			tcp_output(&e->tcb, now_us, o);
+		for (unsigned i = 0; i < o->nseg; i++)
+			flows_tx_tcp(w, side, e, &o->seg[i]);
+		if (o->nretx) {
+			if (side)
+				FG_CTR_ADD(w->ctr->server.retx, o->nretx);
+			else
+				FG_CTR_ADD(w->ctr->client.retx, o->nretx);
+		}
+		ev |= o->events;
+		more = o->more;
+		tcp_out_reset(o);
+	} while (more);
+	if (ev & TCP_EV_RESET) {
+		flows_fail(w, s, idx, e, FLOWS_FAIL_RESET);
+		return;
+	}
+	if (ev & TCP_EV_FAIL_RETX) {
+		flows_fail(w, s, idx, e, FLOWS_FAIL_RETX);
+		return;
+	}
+	if (tcp_is_closed(&e->tcb)) {
+		if (e->flags & FLOWS_F_DONE)
+			flows_complete(w, s, idx, e);
+		else
+			flows_fail(w, s, idx, e, FLOWS_FAIL_NO_REPLY);
+		return;
+	}
+	flows_arm(w, s, idx, e);
+}
+
+/* ---- new flows ---- */
+
+static unsigned flows_pick_tpl(struct flows_state *s)
+{
+	unsigned best = 0;
+
+	if (s->ntpl == 1)
+		return 0;
+	for (unsigned i = 0; i < s->ntpl; i++) {
+		s->tpl[i].credit += s->tpl[i].weight;
+		if (s->tpl[i].credit > s->tpl[best].credit)
+			best = i;
+	}
+	s->tpl[best].credit -= 1.0;
+	return best;
+}
+
+static void flows_open(struct worker *w, struct flows_state *s, uint64_t now)
+{
+	unsigned ti = flows_pick_tpl(s);
+	struct flows_tpl *t = &s->tpl[ti];
+	struct flowtab_key k;
+	struct flows_ent *e;
+	uint32_t cip = 0, sip, idx;
+	uint16_t cport = 0;
+	int rc = -ENOSPC;
+
+	for (int tries = 0; tries < 4 && rc; tries++) {
+		cip = fgen_next(&s->cli);
+		rc = fgen_cpa_get(&s->cpa, cip, &cport);
+	}
+	if (rc)
+		return; /* every port of these addresses is busy: skip this slot */
+	sip = fgen_next(&s->srv);
+	flowtab_key(&k, sip, cip, t->port, cport, t->proto == PROF_TCP ? IPPROTO_TCP : IPPROTO_UDP,
+		    FLOWTAB_CLIENT);
+	FG_CTR_INC(w->ctr->client.started);
+	if (flowtab_insert(s->ft, &k, &idx) != 0) {
+		fgen_cpa_put(&s->cpa, cip, cport);
+		FG_CTR_INC(w->ctr->client.failed);
+		FG_CTR_INC(w->ctr->client.fail_table_full);
+		return;
+	}
+	s->active[0]++;
+	FG_CTR_SET(w->ctr->gauge.active_client, s->active[0]);
+	e = flowtab_state(s->ft, idx);
+	e->tpl = (uint8_t)ti;
+	e->own_ip = cip;
+	e->own_port = cport;
+	e->peer_ip = sip;
+	e->peer_port = t->port;
+	e->expire = now + s->timeout;
+	if (t->proto == PROF_TCP) {
+		struct tcp_out o;
+
+		tcp_init_client(&e->tcb, (uint32_t)fgen_rand64(&s->rng), FLOWS_TCP_MSS,
+				flows_us(s, now));
+		tcp_out_reset(&o);
+		flows_tcp_run(w, s, idx, e, FLOWTAB_CLIENT, &o, now);
+		return;
+	}
+	flows_prog(w, s, idx, e, FLOWTAB_CLIENT, now);
+	flows_udp_check(w, s, idx, e, FLOWTAB_CLIENT);
+}
+
+/* ---- engine ops (worker) ---- */
+
+static const struct flows_tpl *flows_srv_tpl(const struct flows_state *s, uint8_t proto,
+					     uint16_t port, unsigned *ti)
+{
+	int want = proto == IPPROTO_TCP ? PROF_TCP : PROF_UDP;
+
+	for (unsigned i = 0; i < s->ntpl; i++)
+		if (s->tpl[i].proto == want && s->tpl[i].port == port) {
+			*ti = i;
+			return &s->tpl[i];
+		}
+	return NULL;
+}
+
+static void flows_tcp_seg(struct tcp_seg *sg, const uint8_t *f, const struct pkt_info *pi)
+{
+	const struct rte_tcp_hdr *th = (const struct rte_tcp_hdr *)(f + pi->l4);
+
+	sg->seq = rte_be_to_cpu_32(th->sent_seq);
+	sg->ack = rte_be_to_cpu_32(th->recv_ack);
+	sg->win = rte_be_to_cpu_16(th->rx_win);
+	sg->flags = th->tcp_flags & 0x1f;
+	sg->len = pi->paylen;
+	sg->mss = (sg->flags & TCP_SYN) ? pkt_tcp_mss(f, pi) : 0;
+}
+
+/* A frame on the server port that no entry holds: learn a new flow from it. */
+static uint32_t flows_accept(struct worker *w, struct flows_state *s, const struct flowtab_key *k,
+			     const uint8_t *f, const struct pkt_info *pi, uint64_t now)
+{
+	const struct flows_tpl *t;
+	struct flows_ent *e;
+	unsigned ti;
+	uint32_t idx;
+
+	if (pi->dip < s->srv_lo || pi->dip > s->srv_hi)
+		return FLOWTAB_NIL;
+	t = flows_srv_tpl(s, pi->proto, pi->dport, &ti);
+	if (!t)
+		return FLOWTAB_NIL;
+	if (t->proto == PROF_TCP && (pi->tcp_flags & (TCP_SYN | TCP_ACK | TCP_RST)) != TCP_SYN)
+		return FLOWTAB_NIL;
+	if (flowtab_insert(s->ft, k, &idx) != 0) {
+		FG_CTR_INC(w->ctr->server.failed);
+		return FLOWTAB_NIL;
+	}
+	s->active[1]++;
+	FG_CTR_SET(w->ctr->gauge.active_server, s->active[1]);
+	FG_CTR_INC(w->ctr->server.accepted);
+	if (flows_is_client_addr(s, pi->sip)) {
+		FG_CTR_INC(w->ctr->server.untranslated);
+	} else {
+		FG_CTR_INC(w->ctr->server.translated);
+		flows_nat_note(s, pi->sip, pi->sport);
+	}
+	e = flowtab_state(s->ft, idx);
+	e->tpl = (uint8_t)ti;
+	e->own_ip = pi->dip;
+	e->own_port = pi->dport;
+	e->peer_ip = pi->sip;
+	e->peer_port = pi->sport;
+	e->expire = now + s->timeout;
+	e->peer_id = FLOWTAB_NIL;
+	if (t->proto == PROF_TCP) {
+		tcp_init_listen(&e->tcb, (uint32_t)fgen_rand64(&s->rng), FLOWS_TCP_MSS);
+	} else {
+		uint32_t id, seq;
+		uint64_t tsc;
+		uint8_t fl;
+
+		if (lat_sig_read(f + pi->payload, pi->paylen, &id, &seq, &tsc, &fl))
+			e->peer_id = id;
+	}
+	return idx;
+}
+
+static void flows_rx(struct worker *w, int side, struct rte_mbuf *m, const struct pkt_info *pi,
+		     uint64_t now)
+{
+	struct flows_state *s = w->state;
+	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+	struct flowtab_key k;
+	struct flows_ent *e;
+	uint32_t idx;
+
+	flowtab_key(&k, pi->sip, pi->dip, pi->sport, pi->dport, pi->proto,
+		    side ? FLOWTAB_SERVER : FLOWTAB_CLIENT);
+	idx = flowtab_lookup(s->ft, &k);
+	if (idx == FLOWTAB_NIL && side == FLOWTAB_SERVER)
+		idx = flows_accept(w, s, &k, f, pi, now);
+	if (idx == FLOWTAB_NIL) {
+		flows_count_drop(w, side, m);
+		return;
+	}
+	e = flowtab_state(s->ft, idx);
+	if (side) {
+		FG_CTR_INC(w->ctr->server.rx_pkts);
+	} else {
+		FG_CTR_INC(w->ctr->client.rx_pkts);
+	}
+	if (pi->kind == PKT_TCP) {
+		struct tcp_seg sg;
+		struct tcp_out o;
+
+		flows_tcp_seg(&sg, f, pi);
+		rte_pktmbuf_free(m);
+		tcp_out_reset(&o);
+		tcp_input(&e->tcb, &sg, flows_us(s, now), &o);
+		flows_tcp_run(w, s, idx, e, side, &o, now);
+		return;
+	}
+	if (side)
+		FG_CTR_ADD(w->ctr->server.rx_bytes, pi->paylen);
+	else
+		FG_CTR_ADD(w->ctr->client.rx_bytes, pi->paylen);
+	rte_pktmbuf_free(m);
+	e->rcvd += pi->paylen;
+	if (side == FLOWTAB_CLIENT)
+		flows_established(w, e);
+	if (!(e->flags & FLOWS_F_DONE))
+		flows_prog(w, s, idx, e, side, now);
+	flows_udp_check(w, s, idx, e, side);
+}
+
+static void flows_timer(struct worker *w, struct flows_state *s, uint32_t idx, uint64_t now)
+{
+	struct flows_ent *e = flowtab_state(s->ft, idx);
+	int side = flows_side(s->ft, idx);
+
+	if (now >= e->expire) {
+		bool est = (e->flags & FLOWS_F_EST) || side == FLOWTAB_SERVER;
+
+		flows_fail(w, s, idx, e,
+			   s->tpl[e->tpl].proto == PROF_TCP && est ? FLOWS_FAIL_RETX
+								   : FLOWS_FAIL_NO_REPLY);
+		return;
+	}
+	if (s->tpl[e->tpl].proto == PROF_TCP) {
+		struct tcp_out o;
+		uint64_t now_us = flows_us(s, now);
+
+		tcp_out_reset(&o);
+		if (e->tcb.deadline_us && now_us >= e->tcb.deadline_us)
+			tcp_timer(&e->tcb, now_us, &o);
+		flows_tcp_run(w, s, idx, e, side, &o, now);
+		return;
+	}
+	if (!(e->flags & FLOWS_F_DONE))
+		flows_prog(w, s, idx, e, side, now);
+	flows_udp_check(w, s, idx, e, side);
+}
+
+static void flows_go_drain(struct worker *w, struct flows_state *s)
+{
+	s->stopping = true;
+	FG_CTR_SET(w->ctr->gauge.state, CTR_DRAINING);
+}
+
+static void flows_tick(struct worker *w, uint64_t now)
+{
+	struct flows_state *s = w->state;
+	uint32_t out[FLOWS_EXPIRE_BATCH];
+
+	if (!s->started) {
+		s->started = true;
+		pace_init(&s->pace, w->hz, FLOWS_NEW_BURST, FLOWS_NEW_SLACK, now);
+		if (s->gen && s->rate > 0)
+			pace_set_rate(&s->pace, s->rate, now);
+		pace_set_max(&s->pace, s->gen && s->unpaced);
+		if (s->gen && (s->rate > 0 || s->unpaced) && !s->paused)
+			pace_resume(&s->pace, now);
+		if (s->duration_s > 0)
+			s->deadline = now + (uint64_t)(s->duration_s * (double)w->hz);
+	}
+	if (s->deadline && !s->stopping && now >= s->deadline)
+		flows_go_drain(w, s);
+	if (s->gen && !s->stopping && !s->paused) {
+		uint32_t n = pace_due(&s->pace, now);
+
+		while (n--)
+			flows_open(w, s, now);
+	}
+	for (int r = 0; r < FLOWS_EXPIRE_ROUNDS; r++) {
+		unsigned n = flowtab_expire(s->ft, now, out, FLOWS_EXPIRE_BATCH);
+
+		for (unsigned i = 0; i < n; i++)
+			flows_timer(w, s, out[i], now);
+		if (n < FLOWS_EXPIRE_BATCH)
+			break;
+	}
+}
+
+static void flows_stop(struct worker *w, uint64_t now)
+{
+	struct flows_state *s = w->state;
+
+	(void)now;
+	s->stopping = true;
+}
+
+static void flows_rate(struct worker *w, uint64_t scale_micro, uint64_t now)
+{
+	struct flows_state *s = w->state;
+	double r = s->rate * (double)scale_micro / 1e6;
+
+	if (!s->gen || s->unpaced || r <= 0 || r >= (double)w->hz)
+		return;
+	if (!s->started) {
+		s->rate = r;
+		return;
+	}
+	pace_set_rate(&s->pace, r, now);
+}
+
+static void flows_pause(struct worker *w, bool on, uint64_t now)
+{
+	struct flows_state *s = w->state;
+
+	s->paused = on;
+	if (!s->started)
+		return;
+	if (on)
+		pace_pause(&s->pace, now);
+	else
+		pace_resume(&s->pace, now);
+}
+
+static bool flows_idle(struct worker *w)
+{
+	struct flows_state *s = w->state;
+
+	return s->stopping && flowtab_count(s->ft) == 0;
+}
+
+static const struct engine flows_ops = {
+    .name = "flows",
+    .rx = flows_rx,
+    .tick = flows_tick,
+    .stop = flows_stop,
+    .rate = flows_rate,
+    .pause = flows_pause,
+    .idle = flows_idle,
+};
+
+/* ---- control ---- */
+
+/* L1 bits one flow puts on the wire in one direction (side's sends). */
+static double flows_bits(const struct prof_template *t, int side, double *frames)
+{
+	const struct prof_program *pg = side ? &t->server : &t->client;
+	double bits = 0, n = 0;
+
+	for (size_t i = 0; i < pg->n; i++) {
+		uint32_t b = pg->steps[i].arg;
+
+		if (pg->steps[i].op != PROF_OP_SEND)
+			continue;
+		if (t->proto == PROF_UDP) {
+			b = FG_MAX(b, (uint32_t)LAT_SIG_LEN);
+			bits += (b + 8 + FLOWS_HDR_L1) * 8.0;
+			n++;
+		} else {
+			double segs = ceil(b / (double)FLOWS_TCP_MSS);
+
+			bits += (b + segs * (20 + FLOWS_HDR_L1)) * 8.0;
+			n += segs;
+		}
+	}
+	if (t->proto == PROF_TCP) { /* SYN, ACKs, FIN: about four bare segments */
+		bits += 4 * (20 + FLOWS_HDR_L1 + 6) * 8.0;
+		n += 4;
+	}
+	*frames = n;
+	return bits;
+}
+
+static void flows_free_state(struct flows_state *s)
+{
+	if (!s)
+		return;
+	flowtab_destroy(s->ft);
+	fgen_cpa_destroy(&s->cpa);
+	free(s);
 }
 
 void flows_release(void **states)
 {
-	(void)states;
+	for (int i = 0; i < FG_MAX_WORKERS; i++) {
+		if (flows_cur[i] == states[i])
+			flows_cur[i] = NULL;
+		flows_free_state(states[i]);
+		states[i] = NULL;
+	}
 }
 
-void flows_nat_report(uint64_t *a, uint64_t *p)
+static int flows_total_cps(const struct run_params *rp, double *cps, bool *unpaced, char *err,
+			   size_t errlen)
 {
-	*a = *p = 0;
+	const struct prof *p = rp->prof;
+	double total = prof_total_cps(p), fbits = 0, ff = 0;
+	uint32_t speed = 0;
+
+	for (size_t i = 0; i < p->n_templates; i++) {
+		double f0, f1, b0 = flows_bits(&p->templates[i], 0, &f0);
+
+		(void)flows_bits(&p->templates[i], 1, &f1);
+		fbits += b0 * p->templates[i].cps / total;
+		ff += f0 * p->templates[i].cps / total;
+	}
+	*unpaced = false;
+	*cps = 0;
+	switch (rp->mult.kind) {
+	case UNITS_MULT:
+		*cps = total * rp->mult.value;
+		break;
+	case UNITS_CPS:
+		*cps = rp->mult.value;
+		break;
+	case UNITS_PPS:
+		*cps = ff > 0 ? rp->mult.value / ff : 0;
+		break;
+	case UNITS_BPS:
+		*cps = rp->mult.value / (rp->mult.l1 ? fbits : fbits - ff * 20 * 8);
+		break;
+	case UNITS_PCT:
+		(void)port_link(0, &speed);
+		if (!speed) {
+			snprintf(err, errlen, "-m %g%%: the link speed of port 0 is unknown",
+				 rp->mult.value);
+			return -EINVAL;
+		}
+		*cps = rp->mult.value / 100 * speed * 1e6 / fbits;
+		break;
+	case UNITS_MAX:
+		*unpaced = true;
+		*cps = 0;
+		return 0;
+	}
+	if (!(*cps > 0) || !isfinite(*cps)) {
+		snprintf(err, errlen, "the flow rate must be above 0 connections/s");
+		return -EINVAL;
+	}
+	for (int pt = 0; pt < fg_nports; pt += 2) {
+		double maxc;
+
+		if (!port_link(pt, &speed) || !speed)
+			continue;
+		maxc = speed * 1e6 / fbits;
+		if (*cps > maxc) {
+			snprintf(err, errlen,
+				 "%.0f connections/s exceed the line rate of port %d (%u Mbit/s): "
+				 "at most %.0f cps for this profile",
+				 *cps, pt, speed, floor(maxc));
+			return -ERANGE;
+		}
+	}
+	return 0;
+}
+
+static bool flows_pair_on(const struct run_params *rp, const struct worker *w)
+{
+	uint32_t m = rp->port_mask;
+
+	return m == 0 || m == UINT32_MAX ||
+	       ((m >> w->port[0] & 1) && (m >> w->port[1] & 1));
+}
+
+static int flows_build(const struct run_params *rp, const struct worker *w, double cps,
+		       bool unpaced, struct flows_state **out, char *err, size_t errlen)
+{
+	const struct prof *p = rp->prof;
+	const struct prof_ip_gen *g = &p->ip_gen;
+	struct flowtab_params fp = {
+	    .max_flows = rp->flows_max ? rp->flows_max : 65536,
+	    .entry_size = sizeof(struct flows_ent),
+	    .tick_tsc = FG_MAX(rp->hz / 1000, 2),
+	};
+	uint32_t off = g->offset * (uint32_t)w->pair, plo = g->client_ports.lo,
+		 phi = g->client_ports.hi, slice;
+	double total = prof_total_cps(p);
+	struct flows_state *s;
+	int rc;
+
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	if (plo == 0 && phi == 0) {
+		plo = FG_PROF_SPORT_DEFAULT;
+		phi = 65535;
+	}
+	slice = (phi - plo + 1) / w->nq;
+	if (slice == 0) {
+		snprintf(err, errlen, "client_ports %u..%u: too few for %u workers", plo, phi,
+			 w->nq);
+		rc = -EINVAL;
+		goto err_free;
+	}
+	plo += slice * w->q;
+	phi = plo + slice - 1;
+	s->ft = flowtab_create(&fp);
+	if (!s->ft) {
+		rc = -errno;
+		snprintf(err, errlen, "flow table of %u flows: %s", fp.max_flows, strerror(errno));
+		goto err_free;
+	}
+	rc = fgen_cpa_init(&s->cpa, g->client.range.lo + off, g->client.range.hi + off,
+			   (uint16_t)plo, (uint16_t)phi);
+	if (rc) {
+		snprintf(err, errlen, "client ports: %s", strerror(-rc));
+		goto err_free;
+	}
+	rc = fgen_init(&s->cli, g->client.dist == PROF_DIST_RAND ? FGEN_RAND : FGEN_INC,
+		       g->client.range.lo + off, g->client.range.hi + off, true,
+		       fgen_subseed(p->seed, (uint32_t)w->id, 1));
+	if (!rc)
+		rc = fgen_init(&s->srv, g->server.dist == PROF_DIST_RAND ? FGEN_RAND : FGEN_INC,
+			       g->server.range.lo, g->server.range.hi, true,
+			       fgen_subseed(p->seed, (uint32_t)w->id, 2));
+	if (rc) {
+		snprintf(err, errlen, "ip_gen: no usable address in a range");
+		goto err_free;
+	}
+	/* Spread the workers of a pair over the sequence. */
+	for (unsigned i = 0; i < w->q; i++)
+		(void)fgen_next(&s->cli);
+	s->ntpl = (unsigned)p->n_templates;
+	for (unsigned i = 0; i < s->ntpl; i++) {
+		const struct prof_template *t = &p->templates[i];
+
+		s->tpl[i].proto = t->proto;
+		s->tpl[i].port = (uint16_t)t->port;
+		s->tpl[i].weight = t->cps / total;
+		s->tpl[i].prog[FLOWTAB_CLIENT] = &t->client;
+		s->tpl[i].prog[FLOWTAB_SERVER] = &t->server;
+	}
+	s->gen = flows_pair_on(rp, w);
+	s->unpaced = unpaced;
+	s->rate = cps / w->nq;
+	s->duration_s = rp->duration_s;
+	s->timeout = (uint64_t)(p->timeout * (double)rp->hz);
+	s->us_mult = (uint64_t)((1e6 * 4294967296.0) / (double)rp->hz);
+	s->rng = fgen_subseed(p->seed, (uint32_t)w->id, 3);
+	s->cli_lo = g->client.range.lo;
+	s->cli_hi = g->client.range.hi;
+	s->cli_off = g->offset;
+	s->npairs = (fg_nports + 1) / 2;
+	s->srv_lo = g->server.range.lo;
+	s->srv_hi = g->server.range.hi;
+	if (s->gen && !unpaced && s->rate >= (double)rp->hz) {
+		snprintf(err, errlen, "%.0f connections/s per worker is beyond the TSC pacer",
+			 s->rate);
+		rc = -ERANGE;
+		goto err_free;
+	}
+	*out = s;
+	return 0;
+
+err_free:
+	flows_free_state(s);
+	return rc;
+}
+
+int flows_prepare(const struct run_params *rp, void **states, const struct engine **ops, char *err,
+		  size_t errlen)
+{
+	double cps = 0;
+	bool unpaced;
+	int rc;
+
+	if (rp->prof->n_templates == 0 || rp->prof->n_templates > FG_PROF_MAX_TEMPLATES) {
+		snprintf(err, errlen, "a flows profile needs 1..%d templates", FG_PROF_MAX_TEMPLATES);
+		return -EINVAL;
+	}
+	rc = flows_total_cps(rp, &cps, &unpaced, err, errlen);
+	if (rc)
+		return rc;
+	for (int i = 0; i < fg_nworkers; i++) {
+		struct flows_state *s = NULL;
+
+		rc = flows_build(rp, &fg_worker[i], cps, unpaced, &s, err, errlen);
+		if (rc) {
+			flows_release(states);
+			return rc;
+		}
+		states[i] = s;
+	}
+	for (int i = 0; i < fg_nworkers; i++)
+		flows_cur[i] = states[i];
+	*ops = &flows_ops;
+	return 0;
+}
+
+static int flows_cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void flows_nat_report(uint64_t *distinct_addrs, uint64_t *distinct_ports)
+{
+	static uint32_t all[FG_MAX_WORKERS * FLOWS_NAT_ADDRS];
+	uint64_t ports[65536 / 64] = {0};
+	size_t n = 0;
+
+	*distinct_addrs = *distinct_ports = 0;
+	for (int i = 0; i < FG_MAX_WORKERS; i++) {
+		struct flows_state *s = flows_cur[i];
+
+		if (!s)
+			continue;
+		for (unsigned j = 0; j < FLOWS_NAT_ADDRS; j++) {
+			uint32_t a = __atomic_load_n(&s->nat_addr[j], __ATOMIC_RELAXED);
+
+			if (a)
+				all[n++] = a;
+		}
+		for (unsigned j = 0; j < 65536 / 64; j++)
+			ports[j] |= __atomic_load_n(&s->nat_port[j], __ATOMIC_RELAXED);
+	}
+	qsort(all, n, sizeof(all[0]), flows_cmp_u32);
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || all[i] != all[i - 1])
+			(*distinct_addrs)++;
+	for (unsigned j = 0; j < 65536 / 64; j++)
+		*distinct_ports += (uint64_t)__builtin_popcountll(ports[j]);
 }
