@@ -1,0 +1,219 @@
+/*
+ * fuzz_pkt.c — libFuzzer harness for the RX classifier and the in-place
+ * answers built on it: pkt_parse(), pkt_answer_arp(), pkt_answer_echo()
+ * and pkt_tcp_mss(). These run on every frame a worker receives, so any
+ * byte sequence a wire can carry must be safe.
+ *
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -std=gnu11 -Iinclude \
+ *       $(pkg-config --cflags libdpdk) test/fuzz/fuzz_pkt.c src/pkt.c \
+ *       $(pkg-config --libs libdpdk) -o build/fuzz/fuzz_pkt
+ *
+ * pkt.c only uses DPDK's inline header helpers (checksums, byte order), so
+ * no EAL is needed. The input's first byte picks how it is used:
+ *
+ *   even: the rest is a raw frame, copied into a buffer of exactly its
+ *         length (so the sanitizer sees any read past the end);
+ *   odd:  the rest describes a frame that pkt_build_* builds with valid
+ *         checksums (kind, addresses, ports, sizes), then a few of its
+ *         bytes are overwritten and its length cut, so the parser's deeper
+ *         branches are reached despite the checksums.
+ *
+ * Properties checked, besides memory safety: the parser's offsets and
+ * payload lie inside the frame; a frame the builders made parses back to
+ * its kind, addresses and ports; an ARP request answered in place parses as
+ * ARP with the addresses swapped; an echo request answered in place still
+ * parses as ICMP with valid checksums and swapped addresses; the MSS the
+ * SYN builder wrote is the one pkt_tcp_mss() reads.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pkt.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define FUZZ_PKT_MAX 9018 /* largest frame a port receives, without FCS */
+
+struct reader {
+	const uint8_t *p;
+	size_t n;
+};
+
+static uint32_t take(struct reader *r, unsigned bytes)
+{
+	uint32_t v = 0;
+
+	while (bytes--) {
+		v <<= 8;
+		if (r->n) {
+			v |= *r->p++;
+			r->n--;
+		}
+	}
+	return v;
+}
+
+static void check_info(const struct pkt_info *pi, enum pkt_kind k, uint32_t len)
+{
+	if (pi->kind != k)
+		abort();
+	switch (k) {
+	case PKT_UDP:
+	case PKT_TCP:
+	case PKT_ICMP:
+		if (pi->l3 != RTE_ETHER_HDR_LEN || pi->l4 < pi->l3 + 20u || pi->payload < pi->l4 + 8u)
+			abort();
+		if ((uint32_t)pi->payload + pi->paylen > len)
+			abort();
+		break;
+	case PKT_ARP:
+		if (len < RTE_ETHER_HDR_LEN + sizeof(struct rte_arp_hdr))
+			abort();
+		break;
+	case PKT_BAD:
+	case PKT_OTHER:
+		break;
+	default:
+		abort();
+	}
+}
+
+/* Parse f, check it, exercise the answers on a copy of the frame. */
+static enum pkt_kind exercise(uint8_t *f, uint32_t len)
+{
+	static const struct rte_ether_addr me = {{0x02, 0x00, 0x5e, 0x10, 0x00, 0x01}};
+	struct pkt_info pi, pi2;
+	enum pkt_kind k = pkt_parse(f, len, &pi);
+
+	check_info(&pi, k, len);
+	if (k == PKT_TCP)
+		(void)pkt_tcp_mss(f, &pi);
+	if (k == PKT_ARP) {
+		uint8_t *c = malloc(len);
+
+		if (!c)
+			return k;
+		memcpy(c, f, len);
+		if (pkt_answer_arp(c, len, &me)) {
+			/* The reply goes back to the asker, from us. */
+			if (pkt_parse(c, len, &pi2) != PKT_ARP || pi2.sip != pi.dip ||
+			    pi2.dip != pi.sip)
+				abort();
+			if (memcmp(c + 6, &me, 6) || memcmp(c, f + 22, 6))
+				abort();
+		}
+		free(c);
+	}
+	if (k == PKT_ICMP) {
+		uint8_t *c = malloc(len);
+
+		if (!c)
+			return k;
+		memcpy(c, f, len);
+		if (pkt_answer_echo(c, len, &pi)) {
+			if (pkt_parse(c, len, &pi2) != PKT_ICMP || pi2.sip != pi.dip ||
+			    pi2.dip != pi.sip || pi2.paylen != pi.paylen)
+				abort();
+			if (c[pi.l4] != RTE_IP_ICMP_ECHO_REPLY)
+				abort();
+		}
+		free(c);
+	}
+	return k;
+}
+
+/* Exercise a copy of exactly len bytes, so the end of the frame really is
+ * the end of the buffer for the sanitizer. */
+static void exact(const uint8_t *data, size_t len)
+{
+	uint8_t *f;
+
+	if (len > FUZZ_PKT_MAX)
+		len = FUZZ_PKT_MAX;
+	/* malloc(0) may return NULL: keep one byte so the zero-length case runs. */
+	f = malloc(len ? len : 1);
+	if (!f)
+		return;
+	memcpy(f, data, len);
+	exercise(f, (uint32_t)len);
+	free(f);
+}
+
+static void built(struct reader *r)
+{
+	struct rte_ether_addr src = {{0x02, 0, 0, 0, 0, 0x0a}}, dst = {{0x02, 0, 0, 0, 0, 0x0b}};
+	uint8_t *f = calloc(1, FUZZ_PKT_MAX);
+	unsigned what = take(r, 1) % 5;
+	uint32_t sip = take(r, 4), dip = take(r, 4);
+	uint16_t sport = take(r, 2), dport = take(r, 2);
+	uint16_t paylen = take(r, 2) % 1500, mss = 0;
+	uint32_t len = 0, cut;
+	enum pkt_kind want = PKT_BAD, k;
+	struct pkt_info pi;
+
+	if (!f)
+		return;
+	switch (what) {
+	case 0:
+		for (uint16_t i = 0; i < paylen; i++)
+			f[PKT_UDP_PAY_OFF + i] = (uint8_t)(i * 7);
+		len = pkt_build_udp(f, &src, &dst, sip, dip, sport, dport, paylen);
+		want = PKT_UDP;
+		break;
+	case 1:
+		mss = take(r, 2);
+		if (mss)
+			paylen = 0; /* the builder puts an MSS only on payload-less SYNs */
+		for (uint16_t i = 0; i < paylen; i++)
+			f[PKT_TCP_HDR_OFF + 20 + i] = (uint8_t)(i * 3);
+		len = pkt_build_tcp(f, &src, &dst, sip, dip, sport, dport, take(r, 4), take(r, 4),
+				    take(r, 1), take(r, 2), mss, paylen);
+		want = PKT_TCP;
+		break;
+	case 2:
+		len = pkt_build_arp(f, RTE_ARP_OP_REQUEST, &src, sip, &dst, dip);
+		want = PKT_ARP;
+		break;
+	case 3:
+		len = pkt_build_arp(f, RTE_ARP_OP_REPLY, &src, sip, &dst, dip);
+		want = PKT_ARP;
+		break;
+	case 4:
+		len = pkt_build_echo(f, &src, &dst, sip, dip, sport, dport, paylen, 0x1122334455667788ull);
+		want = PKT_ICMP;
+		break;
+	}
+	k = pkt_parse(f, len, &pi);
+	check_info(&pi, k, len);
+	if (k != want || pi.sip != sip || pi.dip != dip)
+		abort();
+	if ((k == PKT_UDP || k == PKT_TCP) && (pi.sport != sport || pi.dport != dport))
+		abort();
+	if (k == PKT_TCP && pkt_tcp_mss(f, &pi) != mss)
+		abort();
+	exact(f, len);
+
+	/* Damage: up to 8 (offset, byte) pokes, then a new length. */
+	for (unsigned n = take(r, 1) % 9; n && r->n; n--) {
+		uint16_t at = take(r, 2) % len;
+
+		f[at] = take(r, 1);
+	}
+	cut = take(r, 2);
+	exact(f, cut && cut < len ? cut : len);
+	free(f);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct reader r = {data + 1, size ? size - 1 : 0};
+
+	if (size == 0)
+		return 0;
+	if (data[0] & 1)
+		built(&r);
+	else
+		exact(data + 1, size - 1);
+	return 0;
+}
