@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+#
+# test/bench/run.sh — flowgen's performance figures (make bench).
+#
+# Each row measures flowgen and, in the same run on the same vdev and core,
+# a baseline: dpdk-testpmd --forward-mode=txonly. Absolute numbers drift on
+# shared machines; the ratio to the baseline is what the targets are about.
+# Rows (see README):
+#   a  streams, 64 B fixed frames, net_null no-rx          >= 0.9 x testpmd
+#   b  the same with 2,500 address pairs and random ports  >= 0.7 x testpmd
+#   c  UDP request/response flows/s on [loop, loop]        >= 2.5 M flows/s
+#   d  TCP CPS (64 B request, 512 B response) on loop      >= 1.0 M CPS
+#   e  memory per concurrent flow, 1 M long-lived flows    <= 128 B
+#   f  64 B TX on an af_packet veth                        >= 0.9 x testpmd
+#   g  the NAT lab: highest udp_short rate with no failure (the DUT's figure)
+#
+# Usage: test/bench/run.sh [ROWS]   e.g. `test/bench/run.sh a b`
+# The worker and testpmd's forwarding core both run on CPU 1.
+
+set -u
+cd "$(dirname "$0")/../.."
+FG=${FG:-build/flowgen}
+B=test/bench
+ROWS=${*:-a b c d e f g}
+SECS=${BENCH_SECS:-6}
+out=$(mktemp -d /tmp/fg-bench.XXXXXX)
+NS=fgb-$$
+cleanup()
+{
+	ip netns del "$NS" 2>/dev/null
+	FG_NS_TST=fgbt-$$ FG_NS_DUT=fgbd-$$ examples/lab.sh down >/dev/null 2>&1
+	rm -rf "$out"
+}
+trap cleanup EXIT
+
+[ "$(id -u)" -eq 0 ] || { echo "bench: must run as root"; exit 1; }
+[ -x "$FG" ] || { echo "bench: build $FG first (make)"; exit 1; }
+command -v dpdk-testpmd >/dev/null || { echo "bench: dpdk-testpmd missing (apt-get install dpdk-dev)"; exit 1; }
+[ "$(cat /proc/sys/vm/nr_hugepages)" -ge 512 ] || echo 1024 >/proc/sys/vm/nr_hugepages
+
+median() { sort -g | awk '{a[NR] = $1} END {if (NR) print a[int((NR + 1) / 2)]; else print 0}'; }
+jget() { python3 -c 'import json,sys
+d = None
+for line in open(sys.argv[1]):
+    line = line.strip()
+    if line.startswith("{"):
+        try: d = json.loads(line)
+        except ValueError: pass
+v = d
+for k in sys.argv[2].split("."):
+    v = v[int(k)] if isinstance(v, list) else v[k]
+print(v)' "$1" "$2" 2>/dev/null || echo 0; }
+
+# testpmd txonly, 60-byte frames (64 with FCS), forwarding core on CPU 1;
+# prints the median Tx-pps of the last seconds.
+testpmd_pps()
+{
+	local pre=$1
+	shift
+	$pre timeout -s INT $((SECS + 3)) dpdk-testpmd -l 0,1 --in-memory --no-pci --log-level=4 \
+		--file-prefix=fgbench "$@" -- --forward-mode=txonly --txpkts=60 --auto-start \
+		--stats-period=1 2>&1 | grep -a 'Tx-pps' | awk '{print $2}' | tail -n 4 | median
+}
+
+# flowgen: start a profile unpaced, sample stats, print the median tx_pps.
+flowgen_pps()
+{
+	local pre=$1 cfg=$2 prof=$3 f=$out/fg.$RANDOM
+	cmds="start -f $prof -m max"
+	for _ in $(seq 2 "$SECS"); do cmds="$cmds; sleep 1; stats -g --json"; done
+	$pre "$FG" -C "$cfg" -x "$cmds; stop" >"$f" 2>&1
+	grep '^{' "$f" | tail -n 4 | while read -r l; do
+		echo "$l" >"$f.1"
+		jget "$f.1" global.tx_pps
+	done | median
+}
+
+rows=()
+row()
+{ # name figure baseline ratio target holds
+	rows+=("$(printf '%-3s %-44s %14s %14s %8s %-10s %s' "$@")")
+	printf '%-3s %-44s %14s %14s %8s %-10s %s\n' "$@"
+}
+verdict() { awk -v a="$1" -v b="$2" -v op="$3" 'BEGIN {
+	if (op == ">=") print (a + 0 >= b + 0) ? "holds" : "MISSED";
+	else print (a + 0 <= b + 0) ? "holds" : "MISSED" }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }'; }
+mpps() { awk -v a="$1" 'BEGIN { printf "%.2f Mpps", a / 1e6 }'; }
+
+echo "flowgen $($FG -V | awk '{print $2}') bench, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs"
+printf '%-3s %-44s %14s %14s %8s %-10s %s\n' row figure flowgen baseline ratio verdict target
+
+for r in $ROWS; do
+	case $r in
+	a | b)
+		base=$(testpmd_pps "" --vdev=net_null0,no-rx=1)
+		prof=$B/stl_64b_fixed.yaml
+		what="64 B streams, fixed fields, net_null"
+		tgt=0.9
+		if [ "$r" = b ]; then
+			prof=$B/stl_64b_var.yaml
+			what="64 B streams, 2,500 pairs + rand ports"
+			tgt=0.7
+		fi
+		fg=$(flowgen_pps "" $B/null.yaml "$prof")
+		q=$(ratio "$fg" "$base")
+		row "$r" "$what" "$(mpps "$fg")" "$(mpps "$base")" "$q" "$(verdict "$q" $tgt '>=')" ">= ${tgt}x testpmd"
+		;;
+	c | d)
+		prof=$B/udp_rr.yaml
+		what="UDP request/response flows/s, loop"
+		tgt=2500000
+		if [ "$r" = d ]; then
+			prof=profiles/tcp_short.yaml
+			what="TCP CPS (64 B req, 512 B resp), loop"
+			tgt=1000000
+		fi
+		base=$(testpmd_pps "" --vdev=net_ring0)
+		f=$out/flows.$r
+		"$FG" -C $B/loop.yaml -x "start -f $prof -m max -d $SECS; wait; sleep 1; stats -a --json" >"$f" 2>&1
+		done_=$(jget "$f" flows.client.completed)
+		failed=$(jget "$f" flows.client.failed)
+		started=$(jget "$f" flows.client.started)
+		rate=$(awk -v c="$done_" -v s="$SECS" 'BEGIN { printf "%.0f", c / s }')
+		failpct=$(awk -v f="$failed" -v s="$started" 'BEGIN { printf "%.3f", (s > 0) ? 100 * f / s : 100 }')
+		v=$(verdict "$rate" $tgt '>=')
+		[ "$(verdict "$failpct" 0.1 '<=')" = holds ] || v="MISSED"
+		row "$r" "$what ($failpct% failed)" "$(awk -v a="$rate" 'BEGIN { printf "%.2f M/s", a / 1e6 }')" \
+			"$(mpps "$base")" "-" "$v" ">= $(awk -v t=$tgt 'BEGIN { print t / 1e6 }') M/s, <= 0.1% failed"
+		;;
+	e)
+		f=$out/mem
+		# RSS with a table of 16 entries, then with 1 M live flows.
+		cat >"$out/small.yaml" <<-EOF
+			interfaces: [loop, loop]
+			port_info:
+			  - {ip: 198.18.1.2, default_gw: 198.18.1.1}
+			  - {ip: 198.19.1.2, default_gw: 198.19.1.1}
+			mbufs: 131072
+			flows_max: 16
+		EOF
+		rss() { awk '/VmRSS/ {print $2 * 1024}' "/proc/$1/status"; }
+		measure()
+		{ # cfg mult -> "rss active"
+			local fifo=$out/fifo.$RANDOM pid
+			mkfifo "$fifo"
+			"$FG" -C "$1" -b <"$fifo" >"$f" 2>&1 &
+			pid=$!
+			exec 9>"$fifo"
+			echo "start -f $B/udp_long.yaml -m $2" >&9
+			for _ in $(seq 1 40); do
+				sleep 1
+				echo "stats -g --json" >&9
+				sleep 0.2
+				a=$(grep '^{' "$f" | tail -n 1 >"$f.1"; jget "$f.1" global.active_flows)
+				[ "${a:-0}" -ge "$3" ] && break
+			done
+			r=$(rss $pid)
+			echo "quit" >&9
+			exec 9>&-
+			wait $pid
+			echo "$r $a"
+		}
+		read -r r0 a0 < <(measure "$out/small.yaml" 1000 0)
+		read -r r1 a1 < <(measure $B/loop.yaml 1000000 1000000)
+		per=$(awk -v a="$r1" -v b="$r0" -v n="$a1" 'BEGIN { printf "%.0f", (n > 0) ? (a - b) / n : 0 }')
+		row e "bytes per concurrent flow ($a1 flows)" "$per B" "$((r0 / 1048576)) MiB idle" "-" \
+			"$(verdict "$per" 128 '<=')" "<= 128 B"
+		;;
+	f)
+		ip netns add "$NS"
+		ip -n "$NS" link add fgb0 type veth peer name fgb1
+		ip -n "$NS" link set fgb0 up
+		ip -n "$NS" link set fgb1 up
+		base=$(testpmd_pps "ip netns exec $NS" --vdev=net_af_packet0,iface=fgb0)
+		cat >"$out/veth.yaml" <<-EOF
+			interfaces: ['--vdev=net_af_packet0,iface=fgb0', '--vdev=net_af_packet1,iface=fgb1']
+			port_info:
+			  - {ip: 198.18.1.2, default_gw: 198.18.1.1, dest_mac: '02:00:00:00:00:02'}
+			  - {ip: 198.19.1.2, default_gw: 198.19.1.1, dest_mac: '02:00:00:00:00:01'}
+			platform: {master_thread_id: 0, dual_if: [{socket: 0, threads: [1]}]}
+		EOF
+		fg=$(flowgen_pps "ip netns exec $NS" "$out/veth.yaml" $B/stl_64b_fixed.yaml)
+		q=$(ratio "$fg" "$base")
+		row f "64 B TX on an af_packet veth" "$(mpps "$fg")" "$(mpps "$base")" "$q" \
+			"$(verdict "$q" 0.9 '>=')" ">= 0.9x testpmd"
+		ip netns del "$NS"
+		;;
+	g)
+		# Binary search on -m for the highest udp_short rate with no failed flow.
+		export FG_NS_TST=fgbt-$$ FG_NS_DUT=fgbd-$$
+		examples/lab.sh up nat >/dev/null
+		sed "s/iface=fg0/iface=fg0/" examples/lab.yaml >"$out/lab.yaml"
+		lo=1000 hi=200000 best=0
+		while [ $((hi - lo)) -gt $((lo / 10)) ]; do
+			m=$(((lo + hi) / 2))
+			f=$out/nat.$m
+			ip netns exec "$FG_NS_TST" "$FG" -C "$out/lab.yaml" \
+				-x "arp; start -f profiles/udp_short.yaml -m $m -d 5; wait; sleep 1; stats -a --json" >"$f" 2>&1
+			s=$(jget "$f" flows.client.started)
+			fl=$(jget "$f" flows.client.failed)
+			if [ "${s:-0}" -gt 0 ] && [ "${fl:-1}" -eq 0 ]; then
+				best=$m lo=$m
+			else
+				hi=$m
+			fi
+		done
+		examples/lab.sh down >/dev/null
+		row g "NAT lab: udp_short with no failed flow" "$best CPS" "-" "-" "measured" \
+			"the Linux DUT's figure"
+		;;
+	*) echo "bench: unknown row '$r'" ;;
+	esac
+done
+echo
+echo "command: test/bench/run.sh $ROWS"
