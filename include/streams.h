@@ -1,0 +1,32 @@
+/*
+ * streams.h — the stateless streams engine (`mode: streams`). Control
+ * enters it through streams_prepare / streams_release /
+ * streams_latency_rows (engine.h); the helpers below are the pure parts,
+ * exposed for unit tests.
+ */
+#ifndef FG_STREAMS_H
+#define FG_STREAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "units.h"
+
+/*
+ * pure: the repeating IMIX sequence of frame sizes without FCS (size - 4),
+ * interleaved by smooth weighted round robin so each size appears in its
+ * weight's proportion and evenly spread. At most max entries (a table whose
+ * weights sum above max is truncated). Returns the length or -EINVAL.
+ */
+int streams_imix_seq(const struct units_imix_entry *t, size_t n, uint16_t *seq, uint32_t max);
+
+/*
+ * pure: the streams keys of `start -t KEY=VAL,...`: learn=0|1 (learning
+ * phase before measured traffic), learn_wait=SECONDS (0..60, the pause after
+ * it). Unset keys keep the values passed in. 0 or -EINVAL with err set.
+ */
+int streams_parse_tunables(const char *t, bool *learn, double *learn_wait, char *err,
+			   size_t errlen);
+
+#endif
