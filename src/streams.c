@@ -59,7 +59,8 @@
 #define STREAMS_IMIX_SEQ_MAX 4096
 #define STREAMS_LEARN_WAIT_S 1.5
 #define STREAMS_DRAIN_MAX_S 1.0
-#define STREAMS_SLACK 64
+#define STREAMS_SLACK 64    /* least pacer backlog, frames */
+#define STREAMS_SLACK_MS 50 /* pacer backlog kept across a stall */
 
 enum streams_phase {
 	STREAMS_PH_LEARN = 1, /* learning frames */
@@ -619,6 +620,7 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 	const struct prof_field *dp = rev ? &s->sport : &s->dport;
 	uint32_t dir = (uint32_t)p;
 	double pps;
+	uint32_t slack;
 	int rc;
 
 	sd->sid = sid;
@@ -627,7 +629,12 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 	if ((rc = streams_base_pps(pf, s, p, &pps, err, errlen)) != 0)
 		return rc;
 	sd->base_pps = factor > 0 ? pps * factor : 0;
-	rc = pace_init(&sd->pace, rp->hz, FG_BURST, STREAMS_SLACK, 0);
+	/* slack: a worker descheduled for up to STREAMS_SLACK_MS catches up
+	 * (burst by burst) instead of sending fewer frames than asked */
+	slack = (uint32_t)FG_MIN(FG_MAX(sd->base_pps * STREAMS_SLACK_MS / 1000.0,
+					(double)STREAMS_SLACK),
+				 (double)(1u << 20));
+	rc = pace_init(&sd->pace, rp->hz, FG_BURST, slack, 0);
 	if (!rc && sd->base_pps > 0)
 		rc = pace_set_rate(&sd->pace, sd->base_pps, 0);
 	if (rc) {
