@@ -54,7 +54,7 @@
 
 #define STREAMS_LEARN_ID 0xffffffffu /* signature id of learning frames */
 #define STREAMS_NSNAP 3		     /* triple buffer */
-#define STREAMS_FRESH 4u		     /* mid holds a snapshot control has not taken */
+#define STREAMS_FRESH 4u	     /* mid holds a snapshot control has not taken */
 #define STREAMS_SNAP_MS 100
 #define STREAMS_IMIX_SEQ_MAX 4096
 #define STREAMS_LEARN_WAIT_S 1.5
@@ -70,20 +70,20 @@ enum streams_phase {
 };
 
 struct streams_sender {
-	uint32_t sid;	/* stream index: the signature id */
-	int side;	/* 0/1 on the owning worker */
+	uint32_t sid; /* stream index: the signature id */
+	int side;     /* 0/1 on the owning worker */
 	int txport;
 	bool latency;
 	double base_pps; /* at the START rate; 0 = unpaced */
 	struct pace pace;
-	bool paired;		    /* src/dst walk as pairs */
-	struct fgen_pair pair;	    /* paired: a = src, b = dst */
-	struct fgen src, dst;	    /* otherwise */
+	bool paired;	       /* src/dst walk as pairs */
+	struct fgen_pair pair; /* paired: a = src, b = dst */
+	struct fgen src, dst;  /* otherwise */
 	struct fgen sport, dport;
-	uint32_t nlearn, learned;   /* learning frames to send / sent */
+	uint32_t nlearn, learned; /* learning frames to send / sent */
 	uint32_t seq;
-	uint64_t tx;		    /* measured frames sent (snapshot copy) */
-	const uint16_t *sizes;	    /* frame sizes without FCS, repeating */
+	uint64_t tx;	       /* measured frames sent (snapshot copy) */
+	const uint16_t *sizes; /* frame sizes without FCS, repeating */
 	uint32_t nsizes, pos;
 	uint16_t maxlen;
 };
@@ -97,8 +97,8 @@ struct streams_rx {
 /* What a worker hands to control. */
 struct streams_snap {
 	uint64_t tsc;
-	uint64_t *tx;		/* [stream * FG_MAX_PORTS + txport] */
-	struct streams_rx *rx;	/* [stream * 2 + side] */
+	uint64_t *tx;	       /* [stream * FG_MAX_PORTS + txport] */
+	struct streams_rx *rx; /* [stream * 2 + side] */
 };
 
 struct streams_state {
@@ -125,9 +125,9 @@ struct streams_state {
 struct streams_run {
 	uint32_t nstreams;
 	char (*names)[32];
-	uint32_t *tx_mask;	/* per stream: ports it is sent from */
+	uint32_t *tx_mask; /* per stream: ports it is sent from */
 	bool *latency;
-	uint16_t *imix;		/* the imix sequence (frame sizes without FCS) */
+	uint16_t *imix; /* the imix sequence (frame sizes without FCS) */
 	uint32_t nimix;
 	double duration_s, learn_wait_s, drain_s;
 	bool learn;
@@ -408,13 +408,13 @@ static bool streams_idle(struct worker *w)
 }
 
 static const struct engine streams_engine = {
-	.name = "streams",
-	.rx = streams_rx_frame,
-	.tick = streams_tick,
-	.stop = streams_stop,
-	.rate = streams_rate,
-	.pause = streams_pause,
-	.idle = streams_idle,
+    .name = "streams",
+    .rx = streams_rx_frame,
+    .tick = streams_tick,
+    .stop = streams_stop,
+    .rate = streams_rate,
+    .pause = streams_pause,
+    .idle = streams_idle,
 };
 
 /* ---------- control side ---------- */
@@ -461,8 +461,7 @@ int streams_imix_seq(const struct units_imix_entry *t, size_t n, uint16_t *seq, 
 	return (int)len;
 }
 
-int streams_parse_tunables(const char *t, bool *learn, double *learn_wait, char *err,
-			   size_t errlen)
+int streams_parse_tunables(const char *t, bool *learn, double *learn_wait, char *err, size_t errlen)
 {
 	char buf[256], *save = NULL;
 
@@ -492,8 +491,10 @@ int streams_parse_tunables(const char *t, bool *learn, double *learn_wait, char 
 		else if (strcmp(kv, "learn_wait") == 0 && v <= 60)
 			*learn_wait = v;
 		else {
-			snprintf(err, errlen, "-t %s: unknown key or value out of range (streams: "
-					      "learn=0|1, learn_wait=0..60)", kv);
+			snprintf(err, errlen,
+				 "-t %s: unknown key or value out of range (streams: "
+				 "learn=0|1, learn_wait=0..60)",
+				 kv);
 			return -EINVAL;
 		}
 	}
@@ -631,9 +632,9 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 	sd->base_pps = factor > 0 ? pps * factor : 0;
 	/* slack: a worker descheduled for up to STREAMS_SLACK_MS catches up
 	 * (burst by burst) instead of sending fewer frames than asked */
-	slack = (uint32_t)FG_MIN(FG_MAX(sd->base_pps * STREAMS_SLACK_MS / 1000.0,
-					(double)STREAMS_SLACK),
-				 (double)(1u << 20));
+	slack = (uint32_t)FG_MIN(
+	    FG_MAX(sd->base_pps * STREAMS_SLACK_MS / 1000.0, (double)STREAMS_SLACK),
+	    (double)(1u << 20));
 	rc = pace_init(&sd->pace, rp->hz, FG_BURST, slack, 0);
 	if (!rc && sd->base_pps > 0)
 		rc = pace_set_rate(&sd->pace, sd->base_pps, 0);
@@ -651,13 +652,16 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 				    fgen_subseed(pf->seed, sid * FG_MAX_PORTS + dir, 0));
 	else
 		rc = fgen_init(&sd->src, (enum fgen_mode)streams_fgen_mode(src->mode), src->lo,
-			       src->hi, true, fgen_subseed(pf->seed, sid * FG_MAX_PORTS + dir, 0)) ?:
-		     fgen_init(&sd->dst, (enum fgen_mode)streams_fgen_mode(dst->mode), dst->lo,
-			       dst->hi, true, fgen_subseed(pf->seed, sid * FG_MAX_PORTS + dir, 1));
-	rc = rc ?: fgen_init(&sd->sport, (enum fgen_mode)streams_fgen_mode(sp->mode), sp->lo,
-			     sp->hi, false, fgen_subseed(pf->seed, sid * FG_MAX_PORTS + dir, 2));
-	rc = rc ?: fgen_init(&sd->dport, (enum fgen_mode)streams_fgen_mode(dp->mode), dp->lo,
-			     dp->hi, false, fgen_subseed(pf->seed, sid * FG_MAX_PORTS + dir, 3));
+			       src->hi, true, fgen_subseed(pf->seed, sid * FG_MAX_PORTS + dir, 0))
+			 ?: fgen_init(&sd->dst, (enum fgen_mode)streams_fgen_mode(dst->mode),
+				      dst->lo, dst->hi, true,
+				      fgen_subseed(pf->seed, sid * FG_MAX_PORTS + dir, 1));
+	rc = rc
+		 ?: fgen_init(&sd->sport, (enum fgen_mode)streams_fgen_mode(sp->mode), sp->lo,
+			      sp->hi, false, fgen_subseed(pf->seed, sid * FG_MAX_PORTS + dir, 2));
+	rc = rc
+		 ?: fgen_init(&sd->dport, (enum fgen_mode)streams_fgen_mode(dp->mode), dp->lo,
+			      dp->hi, false, fgen_subseed(pf->seed, sid * FG_MAX_PORTS + dir, 3));
 	if (rc) {
 		snprintf(err, errlen, "stream %s: an address range holds no usable address",
 			 s->name);
@@ -709,7 +713,8 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 			if (!(fg_port[p].gw_mac & PORT_MAC_KNOWN)) {
 				snprintf(err, errlen,
 					 "port %d: next-hop MAC unknown (run `arp` first or set "
-					 "dest_mac)", p);
+					 "dest_mac)",
+					 p);
 				rc = -EHOSTUNREACH;
 				goto fail;
 			}
@@ -753,7 +758,8 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 		struct streams_state *s;
 		uint32_t n = 0;
 
-		s = aligned_alloc(RTE_CACHE_LINE_SIZE, RTE_ALIGN_CEIL(sizeof(*s), RTE_CACHE_LINE_SIZE));
+		s = aligned_alloc(RTE_CACHE_LINE_SIZE,
+				  RTE_ALIGN_CEIL(sizeof(*s), RTE_CACHE_LINE_SIZE));
 		if (!s)
 			goto nomem;
 		memset(s, 0, sizeof(*s));
@@ -836,10 +842,7 @@ void streams_release(void **states)
 		states[w] = NULL;
 }
 
-static double streams_us(uint64_t ns)
-{
-	return (double)ns / 1000.0;
-}
+static double streams_us(uint64_t ns) { return (double)ns / 1000.0; }
 
 int streams_latency_rows(struct stats_lat_row *rows, int max)
 {
