@@ -66,7 +66,7 @@ $(BUILD)/unit/%: test/unit/%.c $(BUILD)/libflowgen.a
 unit: $(UTESTS)
 
 # Debian packages needed to build, test and run the lab.
-DEB_PKGS = build-essential pkg-config libdpdk-dev dpdk dpdk-dev libedit-dev \
+DEB_PKGS = build-essential pkg-config groff-base man-db libdpdk-dev dpdk dpdk-dev libedit-dev \
            libyaml-dev libncurses-dev libcmocka-dev iproute2 nftables \
            conntrack tmux ethtool python3 clang iputils-ping procps netcat-openbsd
 deps:

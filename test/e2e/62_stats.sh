@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# 62_stats.sh — statistics measured by flowgen agree with what the device
+# under test counted, and `stats --json` is valid JSON in every state.
+#
+# Router lab; a 64-byte stream from port 0 to port 1 for 5 s. flowgen's
+# port 0 tx packets must match the DUT's dut0 rx packets within 1 %, and
+# port 1 rx packets the DUT's dut1 tx packets, over the same interval
+# (flowgen's counters are baselined with `clear`; the DUT's are read before
+# and after).
+. "$(dirname "$0")/lib.sh"
+
+have_flowgen || finish
+lab_up router || finish
+
+dut_cnt() { in_dut cat "/sys/class/net/$1/statistics/$2"; }
+
+out=$FG_TMP/stats.out
+fifo=$FG_TMP/cmd
+mkfifo "$fifo"
+fg -b <"$fifo" >"$out" 2>&1 &
+pid=$!
+exec 9>"$fifo"
+say() { echo "$*" >&9; }
+
+say "arp"
+say "stats --json"
+say "echo idle-done"
+wait_for 'idle-done' "$out" 20 $pid
+idle=$(grep '^{' "$out" | tail -n 1)
+echo "$idle" >"$FG_TMP/idle.json"
+check "stats --json parses when idle" python3 -m json.tool "$FG_TMP/idle.json"
+
+rx0=$(dut_cnt dut0 rx_packets)
+tx1=$(dut_cnt dut1 tx_packets)
+say "clear"
+say "start -f profiles/stl_64b.yaml -m 0.3 -d 5"
+say "sleep 3.5"
+say "stats --json"
+say "echo running-done"
+wait_for 'running-done' "$out" 20 $pid
+grep '^{' "$out" | tail -n 1 >"$FG_TMP/running.json"
+check "stats --json parses while running" python3 -m json.tool "$FG_TMP/running.json"
+rate=$(json_get "$FG_TMP/running.json" global.tx_pps)
+check_ge "measured tx_pps while running is about 3 kpps (>= 2,500)" "${rate%.*}" 2500
+check "measured tx_pps while running is at most 3,300" \
+	awk -v r="$rate" 'BEGIN { exit !(r <= 3300) }'
+
+say "wait"
+say "sleep 1"
+say "stop"
+say "stats --json"
+say "echo stopped-done"
+wait_for 'stopped-done' "$out" 30 $pid
+grep '^{' "$out" | tail -n 1 >"$FG_TMP/stopped.json"
+check "stats --json parses after stop" python3 -m json.tool "$FG_TMP/stopped.json"
+drx0=$(($(dut_cnt dut0 rx_packets) - rx0))
+dtx1=$(($(dut_cnt dut1 tx_packets) - tx1))
+say "quit"
+exec 9>&-
+wait $pid
+check_eq "flowgen exits 0" 0 $?
+
+ftx0=$(json_get "$FG_TMP/stopped.json" ports.0.tx_pkts)
+frx1=$(json_get "$FG_TMP/stopped.json" ports.1.rx_pkts)
+check_ge "port 0 sent the stream (>= 10,000 frames)" "${ftx0:-0}" 10000
+within()
+{ # NAME A B : |A - B| <= 1 % of B
+	local name=$1 a=$2 b=$3
+	if awk -v a="$a" -v b="$b" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b / 100) }'; then
+		pass "$name ($a vs $b)"
+	else
+		fail "$name" "flowgen $a, DUT $b"
+	fi
+}
+within "port 0 tx_pkts agrees with DUT dut0 rx_packets within 1 %" "$ftx0" "$drx0"
+within "port 1 rx_pkts agrees with DUT dut1 tx_packets within 1 %" "$frx1" "$dtx1"
+for f in idle running stopped; do
+	for k in global.tx_pps global.cpu_util global.queue_full ports.0.imissed flows.client.started \
+		flows.server.distinct_src_ports latency; do
+		json_get "$FG_TMP/$f.json" "$k" >/dev/null || fail "every SPEC field present ($f: $k)" "missing"
+	done
+done
+pass "SPEC fields present in every state"
+finish
