@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+#
+# 52_flows_tcp.sh — stateful TCP flows (SPEC §7 lab).
+#
+# 1. NAT lab, tcp_short at 500 connections/s: they complete, and the DUT's
+#    conntrack shows ASSURED TCP entries while the run goes on.
+# 2. flowgen's TCP client against a Linux listener (198.19.1.1:8080 in the
+#    DUT namespace), and Linux TCP clients against flowgen's server side
+#    (198.19.0.x via 198.19.1.2): every exchange has the right byte counts.
+# 3. 5% loss on dut1 (netem, or nftables where netem is missing): UDP flows fail as fail_no_reply at about that
+#    rate; TCP flows still complete, with retransmissions counted.
+
+. "$(dirname "$0")/lib.sh"
+
+need_root "flows tcp: lab"
+D=$FG_TOP/test/data
+
+lab_up nat || exit 1
+
+# --- 1. tcp_short through the NAT ------------------------------------------
+fg -x "arp; start -f $FG_TOP/profiles/tcp_short.yaml -m 500 -d 4; wait 12; stats --json" \
+	>"$FG_TMP/tcp.out" 2>&1 &
+FGPID=$!
+sleep 3
+in_dut conntrack -L -p tcp >"$FG_TMP/ct.txt" 2>/dev/null
+wait $FGPID
+J=$FG_TMP/tcp.out
+started=$(json_get "$J" flows.client.started || echo 0)
+completed=$(json_get "$J" flows.client.completed || echo 0)
+check_ge "flows tcp nat: about 2,000 connections started" "$started" 1800
+check_ge "flows tcp nat: completed >= 99% of started" "$((completed * 100))" "$((started * 99))"
+check_eq "flows tcp nat: client received 512 B per completed flow" "$((completed * 512))" \
+	"$(json_get "$J" flows.client.rx_bytes || echo -1)"
+check_grep "flows tcp nat: conntrack shows ASSURED TCP entries" 'tcp .*ASSURED' "$FG_TMP/ct.txt"
+
+# --- 2. Linux interoperability ----------------------------------------------
+ip netns exec "$NS_DUT" python3 "$D/flows_tcp_srv.py" 198.19.1.1 8080 "$FG_TMP/srv.count" &
+SRVPID=$!
+at_exit "kill $SRVPID 2>/dev/null"
+sleep 0.5
+fg -x "arp; start -f $D/flows_linux_srv.yaml -m 20 -d 2; wait 10; stats --json" \
+	>"$FG_TMP/lsrv.out" 2>&1
+kill -TERM $SRVPID
+wait $SRVPID 2>/dev/null
+J=$FG_TMP/lsrv.out
+started=$(json_get "$J" flows.client.started || echo 0)
+check_ge "flows tcp linux server: connections started" "$started" 30
+check_eq "flows tcp linux server: every connection completed" "$started" \
+	"$(json_get "$J" flows.client.completed || echo -1)"
+check_eq "flows tcp linux server: client sent 64 B each" "$((started * 64))" \
+	"$(json_get "$J" flows.client.tx_bytes || echo -1)"
+check_eq "flows tcp linux server: client received 512 B each" "$((started * 512))" \
+	"$(json_get "$J" flows.client.rx_bytes || echo -1)"
+check_eq "flows tcp linux server: the listener answered each" "$started" \
+	"$(cat "$FG_TMP/srv.count" 2>/dev/null || echo -1)"
+
+# flowgen's server side only (-p 1: the pair does not generate).
+fg -x "arp; start -f $D/flows_linux_cli.yaml -p 1 -d 6; wait 15; stats --json" \
+	>"$FG_TMP/lcli.out" 2>&1 &
+FGPID=$!
+sleep 2
+in_dut timeout 20 python3 "$D/flows_tcp_cli.py" 198.19.0.10 8080 50 >"$FG_TMP/cli.txt" 2>&1
+wait $FGPID
+J=$FG_TMP/lcli.out
+check_eq "flows tcp linux clients: 50 exchanges of 64/512 B" "ok 50 3200 25600" \
+	"$(cat "$FG_TMP/cli.txt")"
+check_eq "flows tcp linux clients: server accepted 50" 50 \
+	"$(json_get "$J" flows.server.accepted || echo -1)"
+check_eq "flows tcp linux clients: server completed 50" 50 \
+	"$(json_get "$J" flows.server.completed || echo -1)"
+check_eq "flows tcp linux clients: server received 64 B each" 3200 \
+	"$(json_get "$J" flows.server.rx_bytes || echo -1)"
+check_eq "flows tcp linux clients: server sent 512 B each" 25600 \
+	"$(json_get "$J" flows.server.tx_bytes || echo -1)"
+check_eq "flows tcp linux clients: no flow generated" 0 \
+	"$(json_get "$J" flows.client.started || echo -1)"
+
+# --- 3. 5% loss on the DUT's outside interface ------------------------------
+# netem when the kernel has it, else an nftables rule dropping 5% of what
+# the DUT forwards through dut1 (both directions).
+if in_dut tc qdisc add dev dut1 root netem loss 5% 2>/dev/null; then
+	LOSS_UNDO="in_dut tc qdisc del dev dut1 root"
+else
+	in_dut nft add table inet fgloss
+	in_dut nft add chain inet fgloss lossy '{ type filter hook forward priority 0; }'
+	in_dut nft add rule inet fgloss lossy oifname dut1 numgen random mod 100 lt 5 drop
+	in_dut nft add rule inet fgloss lossy iifname dut1 numgen random mod 100 lt 5 drop
+	LOSS_UNDO="in_dut nft delete table inet fgloss"
+fi
+fg -x "arp; start -f $FG_TOP/profiles/udp_short.yaml -m 1000 -d 3; wait 10; stats --json" \
+	>"$FG_TMP/uloss.out" 2>&1
+J=$FG_TMP/uloss.out
+started=$(json_get "$J" flows.client.started || echo 0)
+nr=$(json_get "$J" flows.client.fail_no_reply || echo 0)
+check_ge "flows loss udp: flows started" "$started" 2500
+check_ge "flows loss udp: fail_no_reply >= 2%" "$((nr * 100))" "$((started * 2))"
+check_ge "flows loss udp: fail_no_reply <= 10%" "$((started * 10))" "$((nr * 100))"
+check_eq "flows loss udp: failures are fail_no_reply" "$nr" \
+	"$(json_get "$J" flows.client.failed || echo -1)"
+fg -x "arp; start -f $FG_TOP/profiles/tcp_short.yaml -m 200 -d 3; wait 15; stats --json" \
+	>"$FG_TMP/tloss.out" 2>&1
+J=$FG_TMP/tloss.out
+started=$(json_get "$J" flows.client.started || echo 0)
+completed=$(json_get "$J" flows.client.completed || echo 0)
+retx=$(( $(json_get "$J" flows.client.retx || echo 0) + $(json_get "$J" flows.server.retx || echo 0) ))
+check_ge "flows loss tcp: flows started" "$started" 500
+check_ge "flows loss tcp: completed >= 98% of started" "$((completed * 100))" "$((started * 98))"
+check_ge "flows loss tcp: retransmissions counted" "$retx" 1
+$LOSS_UNDO
+lab_down
+
+finish
