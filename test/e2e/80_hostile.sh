@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+#
+# 80_hostile.sh — hostile traffic at both tester ports while flows run
+# through the NAT lab.
+#
+# flowgen runs tcp_short (-m 200), then udp_short (-m 500), through the NAT
+# DUT. Meanwhile test/e2e/hostile.py, on raw sockets on dut0 and dut1 in the
+# DUT namespace, sends a few thousand frames addressed to the tester ports'
+# MACs: truncated Ethernet/IP/TCP headers, bad IP and L4 checksums, IP
+# options, fragments, oversize frames (the veths' MTU is raised to 9000 on
+# both ends so they arrive), unsolicited ARP replies (a third of them
+# claiming the gateway's address with a made-up MAC), random bytes, and TCP
+# segments with random flags, sequence and acknowledgement numbers on the
+# tuples of live flows (learned by sniffing the tester's own segments).
+#
+# Checks: flowgen stays alive and its batch run exits 0; each port counts
+# rx_bad > 0 and rx_unknown > 0; the flows stay correct; the gateway MACs
+# learned by `arp` are still the DUT's real ones afterwards.
+#
+# The bound on failed flows: junk on a live tuple carries random sequence
+# and acknowledgement numbers, so it lands inside a 64 KiB window with a
+# chance of about 2^16 / 2^32; a correct TCP drops it (or answers with a
+# challenge ACK / RST that the DUT's conntrack drops as invalid) and the flow
+# goes on. So no flow should fail because of the junk. We allow 1% of
+# started (completed >= 99%) for scheduling noise on a loaded machine, and
+# require the counters to add up (started = completed + failed + active).
+
+. "$(dirname "$0")/lib.sh"
+
+need_root "hostile: lab"
+HOSTILE=$FG_TOP/test/e2e/hostile.py
+lab_up nat || exit 1
+
+# Oversize frames: a 9000-byte MTU on both ends of both veths, so that frames
+# larger than 1514 bytes reach the tester's ports.
+for i in 0 1; do
+	in_tst ip link set "fg$i" mtu 9000
+	in_dut ip link set "dut$i" mtu 9000
+done
+
+MAC_FG0=$(tst_mac fg0)
+MAC_FG1=$(tst_mac fg1)
+MAC_DUT0=$(dut_mac dut0 | tr a-f A-F)
+MAC_DUT1=$(dut_mac dut1 | tr a-f A-F)
+
+# hostile_run NAME PROFILE MULT SECS COUNT PPS
+hostile_run()
+{
+	local name=$1 prof=$2 mult=$3 secs=$4 count=$5 pps=$6 out rc=0
+	out=$FG_TMP/$name.out
+	FG_TIMEOUT=$((secs + 40)) fg -x "arp; start -f $prof -m $mult -d $secs; \
+wait $((secs + 15)); stats --json; portattr; echo alive-after-$name" >"$out" 2>&1 &
+	local fgpid=$!
+	if ! wait_for '^started ' "$out" 30 $fgpid; then
+		fail "hostile $name: traffic started" "$(tail -n 5 "$out")"
+		wait $fgpid
+		return 1
+	fi
+	sleep 1
+	in_dut python3 "$HOSTILE" --iface dut0 --dst "$MAC_FG0" --gw 198.18.1.1 \
+		--tst-ip 198.18.1.2 --tst-net 198.18.0 --count "$count" --pps "$pps" \
+		--seed 1 >"$FG_TMP/$name.h0" 2>&1 &
+	local h0=$!
+	in_dut python3 "$HOSTILE" --iface dut1 --dst "$MAC_FG1" --gw 198.19.1.1 \
+		--tst-ip 198.19.1.2 --tst-net 198.19.0 --count "$count" --pps "$pps" \
+		--seed 2 >"$FG_TMP/$name.h1" 2>&1 &
+	local h1=$!
+	wait $h0 || fail "hostile $name: injector on dut0 ran" "$(tail -n 3 "$FG_TMP/$name.h0")"
+	wait $h1 || fail "hostile $name: injector on dut1 ran" "$(tail -n 3 "$FG_TMP/$name.h1")"
+	kill -0 $fgpid 2>/dev/null && pass "hostile $name: flowgen alive after the hostile frames" ||
+		fail "hostile $name: flowgen alive after the hostile frames" "$(tail -n 5 "$out")"
+	wait $fgpid || rc=$?
+	echo "# $name dut0: $(cat "$FG_TMP/$name.h0")"
+	echo "# $name dut1: $(cat "$FG_TMP/$name.h1")"
+
+	if [ $rc -lt 128 ] && [ $rc -ne 124 ]; then
+		pass "hostile $name: no crash (exit $rc < 128)"
+	else
+		fail "hostile $name: no crash (exit $rc < 128)" "exit $rc: $(tail -n 5 "$out")"
+	fi
+	check_eq "hostile $name: batch run exits 0" 0 "$rc"
+	check_grep "hostile $name: a later command still runs" "^alive-after-$name" "$out"
+
+	local sent0 sent1
+	sent0=$(json_get "$FG_TMP/$name.h0" sent || echo 0)
+	sent1=$(json_get "$FG_TMP/$name.h1" sent || echo 0)
+	check_ge "hostile $name: frames injected at port 0" "$sent0" $((count * 9 / 10))
+	check_ge "hostile $name: frames injected at port 1" "$sent1" $((count * 9 / 10))
+	if [ "$name" = tcp ]; then
+		check_ge "hostile $name: junk sent on live TCP tuples" \
+			"$(($(json_get "$FG_TMP/$name.h0" live_junk || echo 0) + \
+			$(json_get "$FG_TMP/$name.h1" live_junk || echo 0)))" 1
+	fi
+
+	local p
+	for p in 0 1; do
+		check_ge "hostile $name: port $p rx_bad > 0" \
+			"$(json_get "$out" "ports.$p.rx_bad" || echo missing)" 1
+		check_ge "hostile $name: port $p rx_unknown > 0" \
+			"$(json_get "$out" "ports.$p.rx_unknown" || echo missing)" 1
+	done
+
+	local started completed failed active
+	started=$(json_get "$out" flows.client.started || echo 0)
+	completed=$(json_get "$out" flows.client.completed || echo 0)
+	failed=$(json_get "$out" flows.client.failed || echo -1)
+	active=$(json_get "$out" flows.client.active || echo -1)
+	echo "# $name flows: started $started completed $completed failed $failed active $active" \
+		"fail_no_reply $(json_get "$out" flows.client.fail_no_reply) fail_reset" \
+		"$(json_get "$out" flows.client.fail_reset) fail_retx $(json_get "$out" flows.client.fail_retx)"
+	check_ge "hostile $name: flows started" "$started" $((mult * secs * 9 / 10))
+	check_ge "hostile $name: completed >= 99% of started" "$((completed * 100))" "$((started * 99))"
+	check_ge "hostile $name: client.failed <= 1% of started" "$((started))" "$((failed * 100))"
+	check_eq "hostile $name: started = completed + failed + active" "$started" \
+		"$((completed + failed + active))"
+
+	# The gateway MACs learned by `arp` survived the unsolicited ARP replies
+	# (portattr's "gw MAC" column, ports 0 and 1).
+	check_eq "hostile $name: port 0 gateway MAC unchanged" "$MAC_DUT0" \
+		"$(awk '$1 == "0" && $2 ~ /^(up|down)$/ {print toupper($7)}' "$out" | tail -n 1)"
+	check_eq "hostile $name: port 1 gateway MAC unchanged" "$MAC_DUT1" \
+		"$(awk '$1 == "1" && $2 ~ /^(up|down)$/ {print toupper($7)}' "$out" | tail -n 1)"
+}
+
+hostile_run tcp "$FG_TOP/profiles/tcp_short.yaml" 200 15 2000 300
+hostile_run udp "$FG_TOP/profiles/udp_short.yaml" 500 8 1200 300
+
+lab_down
+finish

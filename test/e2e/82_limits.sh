@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+#
+# 82_limits.sh — resource limits and misuse: each gives a clear error or a
+# counter, and flowgen carries on (a later command still runs).
+#
+#  1. a full flow table (flows_max: 1000, long-lived flows): fail_table_full
+#     counted, `stop` works;
+#  2. few mbufs (mbufs: 1024) under unpaced 64-byte traffic: either mbuf_fail
+#     is counted or TX goes on; no crash, no hang;
+#  3. a link going down mid-run (dut0 down in the DUT namespace): flowgen runs
+#     on, portattr shows port 0 down, `stop` works;
+#  4. a rate the ports cannot reach (-m 200%, -m 100gbps): refused naming the
+#     maximum, exit 1 in batch; traffic already running keeps running;
+#  5. `start` while traffic runs: an error without --force, a restart with it;
+#  6. `stop` twice: the second says nothing is running and succeeds;
+#  7. a profile deleted right before `start`: a clear error, no crash;
+#  8. SIGINT during `tui` with traffic running (tmux): the terminal modes are
+#     restored (stty -g identical) and flowgen is back at its prompt.
+
+. "$(dirname "$0")/lib.sh"
+
+need_root "limits: lab"
+D=$FG_TOP/test/data
+P=$FG_TOP/profiles
+LAB_CFG=$FG_TOP/examples/lab.yaml
+lab_up nat || exit 1
+
+# ok_exit NAME RC : the process ended by itself (no signal, no timeout)
+ok_exit()
+{
+	if [ "$2" -lt 124 ]; then
+		pass "$1"
+	else
+		fail "$1" "exit status $2"
+	fi
+}
+
+# --- 1. full flow table -----------------------------------------------------
+CFG=$D/robust_lab_flows1k.yaml
+O=$FG_TMP/full.out
+rc=0
+fg -x "arp; start -f $D/robust_long.yaml -m 500 -d 30; sleep 5; stats --json; stop; \
+echo stopped-ok; stats --json; echo alive" >"$O" 2>&1 || rc=$?
+check_eq "limits table full: batch run exits 0" 0 "$rc"
+tf=$(json_get "$O" flows.client.fail_table_full || echo missing)
+check_ge "limits table full: flows.client.fail_table_full > 0" "$tf" 1
+grep -m1 '^{' "$O" >"$FG_TMP/full.1"
+act=$(json_get "$FG_TMP/full.1" flows.client.active || echo -1)
+check_ge "limits table full: flows stay active up to the table size" "$act" 100
+check_ge "limits table full: active flows bounded by flows_max" 1000 "$act"
+check_grep "limits table full: stop works" '^stopped-ok' "$O"
+check_grep "limits table full: a later command runs" '^alive' "$O"
+echo "# table full: active $act fail_table_full $tf"
+
+# --- 2. mbuf exhaustion -------------------------------------------------------
+CFG=$D/robust_lab_mbufs.yaml
+O=$FG_TMP/mbufs.out
+rc=0
+fg -x "arp; start -f $P/stl_64b.yaml -m max -d 4; wait 15; stats --json; echo alive" \
+	>"$O" 2>&1 || rc=$?
+ok_exit "limits mbufs: no crash or hang" "$rc"
+check_eq "limits mbufs: batch run exits 0" 0 "$rc"
+mf=$(json_get "$O" ports.0.mbuf_fail || echo missing)
+tx=$(json_get "$O" ports.0.tx_pkts || echo 0)
+echo "# mbufs 1024: port 0 tx_pkts $tx mbuf_fail $mf"
+check_ge "limits mbufs: mbuf_fail is reported" "$mf" 0
+check_ge "limits mbufs: TX went on (> 10,000 frames in 4 s)" "$tx" 10000
+check_grep "limits mbufs: a later command runs" '^alive' "$O"
+
+CFG=$LAB_CFG
+
+# --- 3. link down mid-run -----------------------------------------------------
+O=$FG_TMP/link.out
+fg -x "arp; start -f $P/udp_short.yaml -m 1000 -d 20; sleep 3; portattr; stats --json; \
+sleep 1; stats --json; stop; echo stopped-ok; echo alive" >"$O" 2>&1 &
+FGPID=$!
+sleep 2.5
+in_dut ip link set dut0 down
+wait $FGPID
+rc=$?
+in_dut ip link set dut0 up
+ok_exit "limits link down: flowgen keeps running" "$rc"
+check_eq "limits link down: batch run exits 0" 0 "$rc"
+check_eq "limits link down: portattr shows port 0 down" down \
+	"$(awk '$1 == "0" && $2 ~ /^(up|down)$/ {print $2}' "$O" | tail -n 1)"
+check_eq "limits link down: stats shows port 0 link false" False \
+	"$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["ports"][0]["link"])' \
+		"$(grep '^{' "$O" | tail -n 1)" 2>/dev/null || echo missing)"
+check_grep "limits link down: stop works" '^stopped-ok' "$O"
+check_grep "limits link down: a later command runs" '^alive' "$O"
+# The dataplane keeps running: the worker still loops (flows go on
+# starting and failing for lack of replies).
+grep '^{' "$O" | sed -n 1p >"$FG_TMP/link.1"
+grep '^{' "$O" | sed -n 2p >"$FG_TMP/link.2"
+s1=$(json_get "$FG_TMP/link.1" flows.client.started || echo 0)
+s2=$(json_get "$FG_TMP/link.2" flows.client.started || echo 0)
+check_ge "limits link down: flows still start while the link is down" "$((s2 - s1))" 500
+
+# --- 4. unreachable rate, 5. start while running, 6. stop twice -------------
+O=$FG_TMP/rate.out
+rc=0
+fg -x "arp; start -f $P/stl_64b.yaml -m 200%" >"$O" 2>&1 || rc=$?
+check_eq "limits rate: -m 200% exits 1 in batch" 1 "$rc"
+check_grep "limits rate: -m 200% refused naming the maximum" '100%|maximum' "$O"
+rc=0
+fg -x "arp; start -f $P/stl_64b.yaml -m 100gbps" >"$O" 2>&1 || rc=$?
+check_eq "limits rate: -m 100gbps exits 1 in batch" 1 "$rc"
+check_grep "limits rate: -m 100gbps refused naming the maximum" 'maximum|max ' "$O"
+
+O=$FG_TMP/run.out
+rc=0
+fg -k -x "arp; start -f $P/udp_short.yaml -m 100 -d 30; sleep 1; stats --json; \
+start --force -f $P/stl_64b.yaml -m 200%; echo after-refused; sleep 1.5; stats --json; \
+start -f $P/udp_short.yaml -m 100; echo after-noforce; \
+start --force -f $P/udp_short.yaml -m 300 -d 2; echo after-force; wait 10; stats --json; \
+stop; echo rc-stop1; stop; echo rc-stop2; echo alive" >"$O" 2>&1 || rc=$?
+ok_exit "limits start/stop: no crash" "$rc"
+js()
+{
+	grep '^{' "$O" | sed -n "$1p" >"$FG_TMP/js.json"
+	json_get "$FG_TMP/js.json" "$2" || echo -1
+}
+a1=$(js 1 flows.client.started)
+a2=$(js 2 flows.client.started)
+check_grep "limits rate: refused while traffic runs" 'error.*(100%|maximum)' "$O"
+check_ge "limits rate: the running traffic keeps running after the refusal" "$((a2 - a1))" 100
+check_grep "limits start: start while running is an error" 'running.*force|--force' "$O"
+check_grep "limits start: --force restarts" 'started .*udp_short.*300' "$O"
+a3=$(js 3 flows.client.started)
+echo "# start --force: started before $a2, after the forced 2 s run at -m 300: $a3"
+# Counters are cumulative over starts (only `clear` baselines them): the
+# forced 2 s run at 300 flows/s adds about 600.
+check_ge "limits start: the forced run adds about 600 flows (>= 500)" "$((a3 - a2))" 500
+check_ge "limits start: the forced run adds about 600 flows (<= 750)" 750 "$((a3 - a2))"
+check_grep "limits stop twice: second stop says nothing is running" 'no traffic|not running|nothing' "$O"
+check "limits stop twice: second stop exits 0" \
+	fg -x "stop; stop; echo alive"
+check_grep "limits stop twice: a later command runs" '^alive' "$O"
+
+# --- 7. profile deleted right before start -----------------------------------
+O=$FG_TMP/del.out
+cp "$P/udp_short.yaml" "$FG_TMP/gone.yaml"
+rc=0
+fg -k -x "arp; sleep 1.5; start -f $FG_TMP/gone.yaml -m 100 -d 2; echo alive" >"$O" 2>&1 &
+FGPID=$!
+sleep 0.5
+wait_for '^port 1: ' "$O" 20 $FGPID
+rm -f "$FG_TMP/gone.yaml"
+wait $FGPID || rc=$?
+ok_exit "limits deleted profile: no crash" "$rc"
+check_eq "limits deleted profile: exit 1 (a failed command)" 1 "$rc"
+check_grep "limits deleted profile: clear error naming the file" 'gone\.yaml.*(no such|not found|cannot|open)|(no such|cannot open).*gone\.yaml' "$O"
+check_grep "limits deleted profile: a later command runs" '^alive' "$O"
+
+# --- 8. SIGINT during tui --------------------------------------------------------
+if command -v tmux >/dev/null; then
+	H=$FG_TMP/home
+	mkdir -p "$H"
+	SOCK=fglim-$$
+	at_exit "tmux -L $SOCK kill-server"
+	tmux -L "$SOCK" -f /dev/null new-session -d -s m -x 132 -y 40 \
+		"env -i HOME=$H TERM=xterm-256color LANG=C.UTF-8 PATH=$PATH bash --norc --noprofile"
+	scr()
+	{
+		tmux -L "$SOCK" capture-pane -p -t m
+	}
+	wscr()
+	{
+		local i
+		for ((i = 0; i < $2 * 5; i++)); do
+			scr | grep -Eq -- "$1" && return 0
+			sleep 0.2
+		done
+		return 1
+	}
+	k()
+	{
+		tmux -L "$SOCK" send-keys -t m "$@"
+	}
+	k "stty -g > $H/stty.before" Enter
+	k "ip netns exec $NS_TST $FG_BIN -C $LAB_CFG; echo FG-EXIT=\$? > $H/rc" Enter
+	if wscr 'flowgen> ?$' 40; then
+		k "arp" Enter
+		sleep 1
+		k "start -f $P/udp_short.yaml -m 200" Enter
+		sleep 1
+		k "tui" Enter
+		wscr 'Global Statistics' 10 && pass "limits tui: dashboard open with traffic" ||
+			fail "limits tui: dashboard open with traffic" "$(scr | grep . | head -n 5)"
+		sleep 1
+		k C-c
+		if wscr 'flowgen> ?$' 10 && ! scr | grep -q 'Global Statistics'; then
+			pass "limits tui: C-c returns to the prompt"
+		else
+			fail "limits tui: C-c returns to the prompt" "$(scr | grep . | tail -n 5)"
+		fi
+		check "limits tui: flowgen still running after C-c" test ! -e "$H/rc"
+		k "echo alive-tui" Enter
+		wscr '^alive-tui' 5 && pass "limits tui: prompt answers after C-c" ||
+			fail "limits tui: prompt answers after C-c" "$(scr | grep . | tail -n 5)"
+		k "quit" Enter
+		wscr 'FG-EXIT' 1 || sleep 3
+		k "stty -g > $H/stty.after" Enter
+		sleep 1
+		check_eq "limits tui: terminal modes restored (stty -g)" \
+			"$(cat "$H/stty.before" 2>/dev/null)" "$(cat "$H/stty.after" 2>/dev/null || echo none)"
+		check_eq "limits tui: flowgen quits with 0" "FG-EXIT=0" "$(cat "$H/rc" 2>/dev/null)"
+	else
+		fail "limits tui: flowgen console starts" "$(scr | grep . | tail -n 5)"
+	fi
+else
+	fail "limits tui: tmux available" "tmux is not installed"
+fi
+
+lab_down
+finish

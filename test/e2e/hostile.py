@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+"""hostile.py — hostile frames at one of flowgen's ports, from the DUT side.
+
+Runs inside the lab's DUT namespace on one DUT interface (dut0 or dut1) and
+sends, through an AF_PACKET raw socket, frames addressed to the tester port
+on the other end of the veth (its MAC is --dst): truncated Ethernet, IP and
+TCP headers, bad IP and L4 checksums, IP options, fragments, oversize frames,
+ARP replies nobody asked for (some claiming the gateway's own address with a
+made-up MAC), random bytes, and TCP segments with random flags and sequence
+numbers on the tuples of live flows. Live tuples are learned by sniffing the
+tester's own TCP segments as they arrive on the same interface; each one seen
+is answered at once with junk in the reverse direction, so the junk reaches
+the flow while it still exists.
+
+Standard library only. Prints one JSON object: frames sent per kind, send
+errors, live tuples learned and junk segments sent on them.
+
+  hostile.py --iface dut0 --dst 02:.. --count 2000 --pps 500 [--seed 1]
+             [--gw 198.18.1.1] [--tst-ip 198.18.1.2]
+"""
+
+import argparse
+import json
+import os
+import random
+import select
+import socket
+import struct
+import sys
+import time
+
+ETH_P_ALL = 0x0003
+ETH_P_IP = 0x0800
+ETH_P_ARP = 0x0806
+PACKET_OUTGOING = 4
+
+
+def csum(data):
+    if len(data) % 2:
+        data += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return ~s & 0xFFFF
+
+
+def mac_bytes(text):
+    return bytes(int(x, 16) for x in text.split(":"))
+
+
+def ip_bytes(text):
+    return socket.inet_aton(text)
+
+
+def eth(dst, src, etype):
+    return dst + src + struct.pack("!H", etype)
+
+
+def ipv4(src, dst, proto, payload, ident=0, flags_frag=0, options=b"", ttl=64,
+         bad_csum=False, total_len=None):
+    ihl = 5 + len(options) // 4
+    tl = total_len if total_len is not None else ihl * 4 + len(payload)
+    hdr = struct.pack("!BBHHHBBH4s4s", 0x40 | ihl, 0, tl, ident, flags_frag,
+                      ttl, proto, 0, src, dst) + options
+    c = csum(hdr)
+    if bad_csum:
+        c ^= 0x5A5A
+    return hdr[:10] + struct.pack("!H", c) + hdr[12:] + payload
+
+
+def l4_csum(src, dst, proto, seg):
+    pseudo = src + dst + struct.pack("!BBH", 0, proto, len(seg))
+    return csum(pseudo + seg)
+
+
+def udp(src, dst, sport, dport, data, bad_csum=False):
+    seg = struct.pack("!HHHH", sport, dport, 8 + len(data), 0) + data
+    c = l4_csum(src, dst, 17, seg) or 0xFFFF
+    if bad_csum:
+        c ^= 0x5A5A
+    return seg[:6] + struct.pack("!H", c) + seg[8:]
+
+
+def tcp(src, dst, sport, dport, seq, ack, flags, data=b"", win=65535,
+        bad_csum=False):
+    seg = struct.pack("!HHIIBBHHH", sport, dport, seq, ack, 5 << 4, flags,
+                      win, 0, 0) + data
+    c = l4_csum(src, dst, 6, seg)
+    if bad_csum:
+        c ^= 0x5A5A
+    return seg[:16] + struct.pack("!H", c) + seg[18:]
+
+
+class Hostile:
+    def __init__(self, a):
+        self.a = a
+        self.rnd = random.Random(a.seed)
+        self.dst = mac_bytes(a.dst)
+        with open("/sys/class/net/%s/address" % a.iface) as f:
+            self.src = mac_bytes(f.read().strip())
+        with open("/sys/class/net/%s/mtu" % a.iface) as f:
+            self.mtu = int(f.read())
+        self.tx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+        self.tx.bind((a.iface, 0))
+        self.rx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
+                                socket.htons(ETH_P_IP))
+        self.rx.bind((a.iface, ETH_P_IP))
+        self.rx.setblocking(False)
+        self.gw = ip_bytes(a.gw)
+        self.tst = ip_bytes(a.tst_ip)
+        self.sent = {}
+        self.errors = {}
+        self.tuples = {}   # (src, dst, sport, dport) -> last seq/ack seen
+        self.live_junk = 0
+        self.kinds = a.kinds.split(",") if a.kinds else self.KINDS
+
+    # --- frame kinds -------------------------------------------------------
+
+    def rip(self, net):
+        return ip_bytes("%s.%d" % (net, self.rnd.randint(1, 254)))
+
+    def some_ip(self):
+        """A tester-side address: its own port address or an emulated host."""
+        return self.tst if self.rnd.random() < 0.5 else self.rip(
+            self.a.tst_net)
+
+    def ip_udp(self, **kw):
+        s, d = self.gw, self.some_ip()
+        u = udp(s, d, self.rnd.randint(1024, 65535), 4321, os.urandom(18),
+                bad_csum=kw.pop("bad_l4", False))
+        return eth(self.dst, self.src, ETH_P_IP) + ipv4(s, d, 17, u, **kw)
+
+    def ip_tcp(self, flags=None, bad_l4=False, **kw):
+        s, d = self.gw, self.some_ip()
+        t = tcp(s, d, self.rnd.randint(1024, 65535), 8080,
+                self.rnd.getrandbits(32), self.rnd.getrandbits(32),
+                flags if flags is not None else self.rnd.getrandbits(8),
+                bad_csum=bad_l4)
+        return eth(self.dst, self.src, ETH_P_IP) + ipv4(s, d, 6, t, **kw)
+
+    def k_trunc_eth(self):
+        # Shorter than an Ethernet header: the kernel refuses those on an
+        # Ethernet device, so the shortest frame it takes is a bare header.
+        return eth(self.dst, self.src, ETH_P_IP)[:self.rnd.choice([14])]
+
+    def k_trunc_ip(self):
+        f = self.ip_udp()
+        return f[:14 + self.rnd.randint(1, 19)]
+
+    def k_trunc_tcp(self):
+        f = self.ip_tcp()
+        return f[:14 + 20 + self.rnd.randint(1, 19)]
+
+    def k_bad_ip_len(self):
+        # total length larger than the frame, or smaller than the header
+        return self.ip_udp(total_len=self.rnd.choice([1500, 10, 0, 65535]))
+
+    def k_bad_ip_csum(self):
+        return self.rnd.choice([self.ip_udp, self.ip_tcp])(bad_csum=True)
+
+    def k_bad_l4_csum(self):
+        return self.rnd.choice([self.ip_udp, self.ip_tcp])(bad_l4=True)
+
+    def k_ip_options(self):
+        # Router alert + NOPs, a record-route, a bogus option length.
+        opts = self.rnd.choice([b"\x94\x04\x00\x00",
+                                b"\x07\x07\x04" + b"\0" * 4 + b"\x00",
+                                b"\x01\x01\x01\x00",
+                                b"\x44\xff\x05\x00"])
+        return self.rnd.choice([self.ip_udp, self.ip_tcp])(options=opts)
+
+    def k_fragment(self):
+        ff = self.rnd.choice([0x2000, 0x2000 | 0x10, 0x0020, 0x1FFF, 0x2000 | 0x1FFF])
+        return self.rnd.choice([self.ip_udp, self.ip_tcp])(
+            flags_frag=ff, ident=self.rnd.getrandbits(16))
+
+    def k_arp_reply(self):
+        # Unsolicited ARP reply. A third claims the gateway's address with a
+        # made-up MAC (a poisoning attempt); the rest random addresses.
+        fake = bytes([0x02, 0xBA, 0xD0]) + os.urandom(3)
+        if self.rnd.random() < 1 / 3:
+            spa, self.gw_claims = self.gw, getattr(self, "gw_claims", 0) + 1
+        else:
+            spa = self.rip(self.a.tst_net)
+        tpa = self.rnd.choice([self.tst, self.rip(self.a.tst_net)])
+        arp = struct.pack("!HHBBH6s4s6s4s", 1, ETH_P_IP, 6, 4, 2, fake, spa,
+                          self.dst, tpa)
+        src = fake if self.rnd.random() < 0.5 else self.src
+        return eth(self.dst, src, ETH_P_ARP) + arp
+
+    def k_oversize(self):
+        n = self.rnd.choice([1515, 1519, 1600, 2048, 4000, self.mtu + 14])
+        n = min(n, self.mtu + 14)
+        f = self.ip_udp()
+        return f + os.urandom(max(0, n - len(f)))
+
+    def k_random(self):
+        n = self.rnd.randint(14, min(1514, self.mtu + 14))
+        et = self.rnd.choice([ETH_P_IP, ETH_P_ARP, 0x86DD, 0x8100,
+                              self.rnd.getrandbits(16)])
+        return eth(self.dst, self.src, et) + os.urandom(n - 14)
+
+    def k_tcp_junk(self):
+        """Random flags and sequence numbers: on a live tuple if one is
+        known, else on a made-up one."""
+        if self.tuples:
+            key = self.rnd.choice(list(self.tuples))
+            return self.junk_on(key)
+        return self.ip_tcp()
+
+    def junk_on(self, key):
+        # key = the tester's segment (src, dst, sport, dport); junk goes back
+        s, d, sp, dp = key
+        flags = self.rnd.getrandbits(8)
+        data = os.urandom(self.rnd.choice([0, 0, 1, 64]))
+        t = tcp(d, s, dp, sp, self.rnd.getrandbits(32),
+                self.rnd.getrandbits(32), flags, data,
+                win=self.rnd.getrandbits(16))
+        self.live_junk += 1
+        return eth(self.dst, self.src, ETH_P_IP) + ipv4(d, s, 6, t)
+
+    KINDS = ["trunc_eth", "trunc_ip", "trunc_tcp", "bad_ip_len",
+             "bad_ip_csum", "bad_l4_csum", "ip_options", "fragment",
+             "arp_reply", "oversize", "random", "tcp_junk"]
+
+    # --- sniffing ----------------------------------------------------------
+
+    def sniff(self):
+        """Learn live TCP tuples from the tester's segments; answer each new
+        one with junk right away. Returns frames to send now."""
+        out = []
+        for _ in range(64):
+            try:
+                pkt, addr = self.rx.recvfrom(4096)
+            except (BlockingIOError, InterruptedError):
+                break
+            if addr[2] == PACKET_OUTGOING or len(pkt) < 54:
+                continue
+            if pkt[12:14] != b"\x08\x00" or pkt[23] != 6:
+                continue
+            ihl = (pkt[14] & 15) * 4
+            s, d = pkt[26:30], pkt[30:34]
+            sp, dp = struct.unpack("!HH", pkt[14 + ihl:18 + ihl])
+            key = (s, d, sp, dp)
+            fresh = key not in self.tuples
+            self.tuples[key] = True
+            if len(self.tuples) > 512:
+                self.tuples.pop(next(iter(self.tuples)))
+            if fresh and self.rnd.random() < self.a.live_share:
+                out.append(("tcp_live", self.junk_on(key)))
+        return out
+
+    # --- main loop ---------------------------------------------------------
+
+    def send(self, kind, frame):
+        try:
+            self.tx.send(frame)
+            self.sent[kind] = self.sent.get(kind, 0) + 1
+        except OSError as e:
+            k = "%s:%s" % (kind, e.strerror)
+            self.errors[k] = self.errors.get(k, 0) + 1
+
+    def run(self):
+        gap = 1.0 / self.a.pps
+        t_next = time.monotonic()
+        n = 0
+        while n < self.a.count:
+            for kind, f in self.sniff():
+                self.send(kind, f)
+                n += 1
+            now = time.monotonic()
+            if now < t_next:
+                select.select([self.rx], [], [], t_next - now)
+                continue
+            t_next += gap
+            kind = self.kinds[n % len(self.kinds)]
+            self.send(kind, getattr(self, "k_" + kind)())
+            n += 1
+        return {
+            "iface": self.a.iface,
+            "sent": sum(self.sent.values()),
+            "kinds": self.sent,
+            "errors": self.errors,
+            "live_tuples": len(self.tuples),
+            "live_junk": self.live_junk,
+            "gw_claims": getattr(self, "gw_claims", 0),
+            "mtu": self.mtu,
+        }
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--iface", required=True)
+    p.add_argument("--dst", required=True, help="tester port MAC")
+    p.add_argument("--gw", required=True, help="this DUT interface's address")
+    p.add_argument("--tst-ip", required=True, help="the tester port's address")
+    p.add_argument("--tst-net", required=True,
+                   help="first three octets of the emulated hosts' /24")
+    p.add_argument("--count", type=int, default=2000)
+    p.add_argument("--pps", type=float, default=500)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--live-share", type=float, default=0.5,
+                   help="share of newly seen live tuples answered with junk")
+    p.add_argument("--kinds", default="",
+                   help="comma-separated frame kinds (default: all): "
+                   + ",".join(Hostile.KINDS))
+    a = p.parse_args()
+    r = Hostile(a).run()
+    print(json.dumps(r, sort_keys=True))
+    return 0 if r["sent"] > 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
