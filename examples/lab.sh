@@ -17,8 +17,24 @@
 #           emulated host is a neighbour, so the DUT's neighbour table (kernel
 #           default limits) is what gets exercised
 #
-# Usage: lab.sh up [nat|router|l3] | down | exec CMD... | dut CMD... |
-#        conntrack | status
+# The wire option (`up FLAVOUR impair`, or FG_IMPAIR=1) puts a third
+# namespace $FG_NS_WIRE into the outside link, for impairments on a kernel
+# without sch_netem:
+#
+#   fg1 ($FG_NS_TST) <-> wi ($FG_NS_WIRE) ~ impair.py ~ wo ($FG_NS_WIRE) <-> dut1
+#
+# The wire namespace has no addresses; examples/impair.py relays every frame
+# between wi and wo (a plain forwarder after `up`). `lab.sh impair ARGS...`
+# restarts it with impair.py's options (--delay MS --loss PCT --duplicate PCT
+# --reorder PCT --dir both|ab|ba --seed N; ab = tester to DUT, ba = DUT to
+# tester, the direction `tc qdisc add dev dut1 root netem` acts on);
+# `lab.sh impair` alone is the plain forwarder again, `lab.sh impair off`
+# stops it (the link is then cut), `lab.sh impair stats` prints its counters.
+# The wire namespace's default name is ${FG_NS_DUT}-w when FG_NS_DUT is set,
+# else fg-wire. Without the option the lab is exactly the two namespaces.
+#
+# Usage: lab.sh up [nat|router|l3] [impair] | down | exec CMD... |
+#        dut CMD... | impair [off|stats|ARGS...] | conntrack | status
 # `up` first removes whatever a previous run left, and removes what it built
 # itself if a step fails; `up` twice and `down` on nothing are both fine.
 
@@ -26,6 +42,17 @@ set -euo pipefail
 
 T=${FG_NS_TST:-fg-tst}
 D=${FG_NS_DUT:-fg-dut}
+if [ -n "${FG_NS_DUT:-}" ]; then
+	W=${FG_NS_WIRE:-${FG_NS_DUT}-w}
+else
+	W=${FG_NS_WIRE:-fg-wire}
+fi
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+RUNDIR=/run
+[ -d "$RUNDIR" ] && [ -w "$RUNDIR" ] || RUNDIR=/tmp
+IMP_PID=$RUNDIR/fg-impair-$W.pid
+IMP_LOG=$RUNDIR/fg-impair-$W.log
+IMP_STATS=$RUNDIR/fg-impair-$W.stats
 
 die()
 {
@@ -40,7 +67,9 @@ valid_name()
 
 valid_name "$T" || die "bad tester namespace name '$T'"
 valid_name "$D" || die "bad DUT namespace name '$D'"
+valid_name "$W" || die "bad wire namespace name '$W'"
 [ "$T" != "$D" ] || die "tester and DUT namespaces must differ"
+[ "$W" != "$T" ] && [ "$W" != "$D" ] || die "the wire namespace must differ from the others"
 
 ns_exists()
 {
@@ -52,7 +81,9 @@ lab_down()
 	# Deleting a namespace deletes its veths (and their peers), its
 	# addresses, routes, nftables ruleset and conntrack table.
 	local ns
-	for ns in "$T" "$D"; do
+	impair_stop
+	impair_forget
+	for ns in "$T" "$D" "$W"; do
 		if ns_exists "$ns"; then
 			ip netns del "$ns" 2>/dev/null || true
 		fi
@@ -76,9 +107,78 @@ offloads_off()
 	fi
 }
 
+# impair_stop : end the relay of the wire namespace, if one runs
+impair_stop()
+{
+	local pid i
+	[ -f "$IMP_PID" ] || return 0
+	pid=$(cat "$IMP_PID" 2>/dev/null || true)
+	if [[ $pid =~ ^[0-9]+$ ]] && grep -q impair.py "/proc/$pid/cmdline" 2>/dev/null; then
+		kill -TERM "$pid" 2>/dev/null || true
+		for ((i = 0; i < 50; i++)); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		if grep -q impair.py "/proc/$pid/cmdline" 2>/dev/null; then
+			kill -KILL "$pid" 2>/dev/null || true
+		fi
+	fi
+	rm -f "$IMP_PID"
+	return 0
+}
+
+# impair_forget : the relay's files go with the wire namespace
+impair_forget()
+{
+	rm -f "$IMP_LOG" "$IMP_STATS" "$IMP_STATS.tmp"
+}
+
+# impair_start [ARGS...] : (re)start impair.py between wi and wo; returns 1
+# (with the reason on stderr) if it does not come up
+impair_start()
+{
+	local i
+	if ! ns_exists "$W"; then
+		echo "lab.sh: wire namespace $W does not exist (lab.sh up FLAVOUR impair first)" >&2
+		return 1
+	fi
+	impair_stop
+	rm -f "$IMP_STATS"
+	setsid ip netns exec "$W" python3 "$HERE/impair.py" "$@" \
+		--stats "$IMP_STATS" --pidfile "$IMP_PID" wi wo \
+		</dev/null >"$IMP_LOG" 2>&1 &
+	local child=$!
+	for ((i = 0; i < 100; i++)); do
+		[ -s "$IMP_PID" ] && return 0
+		if ! kill -0 "$child" 2>/dev/null; then
+			echo "lab.sh: impair.py did not start: $(tail -n 3 "$IMP_LOG" 2>/dev/null)" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+	kill "$child" 2>/dev/null || true
+	echo "lab.sh: impair.py not ready after 5 s: $(tail -n 3 "$IMP_LOG" 2>/dev/null)" >&2
+	return 1
+}
+
+# impair_stats : the relay's counters, one line per direction
+impair_stats()
+{
+	local pid i
+	pid=$(cat "$IMP_PID" 2>/dev/null || true)
+	[[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null || die "no relay running in $W"
+	rm -f "$IMP_STATS"
+	kill -USR1 "$pid"
+	for ((i = 0; i < 50; i++)); do
+		[ -s "$IMP_STATS" ] && break
+		sleep 0.05
+	done
+	cat "$IMP_STATS"
+}
+
 lab_up()
 {
-	local flavour=$1 mask
+	local flavour=$1 wire=$2 mask
 	case "$flavour" in
 	nat | router) mask=24 ;;
 	l3) mask=16 ;;
@@ -93,8 +193,12 @@ lab_up()
 
 	ip netns add "$T"
 	ip netns add "$D"
-	local ns
-	for ns in "$T" "$D"; do
+	local ns nslist=("$T" "$D")
+	if [ "$wire" = yes ]; then
+		ip netns add "$W"
+		nslist+=("$W")
+	fi
+	for ns in "${nslist[@]}"; do
 		ip -n "$ns" link set lo up
 		# No IPv6 chatter (router solicitations, MLD, DAD) on the test wires.
 		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 || true
@@ -103,10 +207,25 @@ lab_up()
 
 	# Created directly inside the namespaces: root-namespace names never clash.
 	ip link add fg0 netns "$T" type veth peer name dut0 netns "$D"
-	ip link add fg1 netns "$T" type veth peer name dut1 netns "$D"
+	if [ "$wire" = yes ]; then
+		ip link add fg1 netns "$T" type veth peer name wi netns "$W"
+		ip link add wo netns "$W" type veth peer name dut1 netns "$D"
+	else
+		ip link add fg1 netns "$T" type veth peer name dut1 netns "$D"
+	fi
 
 	offloads_off "$T" fg0 no
-	offloads_off "$T" fg1 no
+	if [ "$wire" = yes ]; then
+		# The relay copies frames as they are: a partial checksum would
+		# reach the DUT unfinished.
+		offloads_off "$T" fg1 yes
+		offloads_off "$W" wi yes
+		offloads_off "$W" wo yes
+		ip -n "$W" link set wi up
+		ip -n "$W" link set wo up
+	else
+		offloads_off "$T" fg1 no
+	fi
 	offloads_off "$D" dut0 yes
 	offloads_off "$D" dut1 yes
 
@@ -143,8 +262,17 @@ lab_up()
 	if ip -n "$D" route show default | grep -q . || ip -n "$T" route show default | grep -q .; then
 		die "a default route appeared"
 	fi
+	if [ "$wire" = yes ] && ! impair_start; then
+		trap - ERR
+		lab_down
+		die "up failed: no relay in the wire namespace"
+	fi
 	trap - ERR
-	echo "lab up ($flavour): tester netns $T (fg0, fg1), DUT netns $D (dut0, dut1)"
+	if [ "$wire" = yes ]; then
+		echo "lab up ($flavour, wire): tester netns $T (fg0, fg1), DUT netns $D (dut0, dut1), wire netns $W (wi, wo; impair.py relaying)"
+	else
+		echo "lab up ($flavour): tester netns $T (fg0, fg1), DUT netns $D (dut0, dut1)"
+	fi
 }
 
 conntrack_count()
@@ -162,8 +290,36 @@ cmd=${1:-}
 [ $# -gt 0 ] && shift
 case "$cmd" in
 up)
-	[ $# -le 1 ] || die "usage: lab.sh up [nat|router|l3]"
-	lab_up "${1:-nat}"
+	flavour=nat
+	wire=no
+	case "${FG_IMPAIR:-0}" in
+	'' | 0 | no | off) ;;
+	*) wire=yes ;;
+	esac
+	for w in "$@"; do
+		case "$w" in
+		nat | router | l3) flavour=$w ;;
+		impair | wire) wire=yes ;;
+		*) die "usage: lab.sh up [nat|router|l3] [impair]" ;;
+		esac
+	done
+	[ $# -le 2 ] || die "usage: lab.sh up [nat|router|l3] [impair]"
+	lab_up "$flavour" "$wire"
+	;;
+impair)
+	case "${1:-}" in
+	off)
+		[ $# -eq 1 ] || die "usage: lab.sh impair off"
+		impair_stop
+		;;
+	stats)
+		[ $# -eq 1 ] || die "usage: lab.sh impair stats"
+		impair_stats
+		;;
+	*)
+		impair_start "$@" || exit 1
+		;;
+	esac
 	;;
 down)
 	lab_down
@@ -182,17 +338,28 @@ conntrack)
 	conntrack_count
 	;;
 status)
-	for ns in "$T" "$D"; do
+	for ns in "$T" "$D" "$W"; do
+		if [ "$ns" = "$W" ] && ! ns_exists "$W"; then
+			continue
+		fi
 		if ns_exists "$ns"; then
 			echo "== $ns"
 			ip -n "$ns" -br addr
 			ip -n "$ns" route
+			if [ "$ns" = "$W" ]; then
+				pid=$(cat "$IMP_PID" 2>/dev/null || true)
+				if [[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null; then
+					echo "relay: pid $pid: $(tr '\0' ' ' <"/proc/$pid/cmdline" | sed 's/.*impair.py //')"
+				else
+					echo "relay: not running"
+				fi
+			fi
 		else
 			echo "== $ns: absent"
 		fi
 	done
 	;;
 *)
-	die "usage: lab.sh up [nat|router|l3] | down | exec CMD... | dut CMD... | conntrack | status"
+	die "usage: lab.sh up [nat|router|l3] [impair] | down | exec CMD... | dut CMD... | impair [off|stats|ARGS...] | conntrack | status"
 	;;
 esac

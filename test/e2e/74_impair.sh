@@ -1,0 +1,222 @@
+#!/usr/bin/env bash
+#
+# 74_impair.sh — examples/impair.py, the userspace stand-in for tc netem, on
+# its own: the router lab with the wire namespace in the outside link
+# (fg1 <-> wi ~ impair.py ~ wo <-> dut1), measured with kernel tools only.
+# fg1 gets a temporary 198.19.1.2/24 so the DUT can ping across the wire.
+#
+# - plain relay: no ping lost; 3 kpps of 64-byte and 1 kpps of 1514-byte
+#   frames (1518 with the FCS) each way arrive complete and in order;
+# - --delay 2 (DUT to tester only): every RTT >= 2 ms, below base + 3 ms;
+# - --loss 20: 500 pings lose 13-27 %, the same count again with the same seed;
+# - --duplicate 50: ping shows DUP! replies;
+# - --reorder 30 without delay: frames are swapped, nothing lost;
+# - counters at stop; `down` removes the wire namespace and the relay.
+
+. "$(dirname "$0")/lib.sh"
+
+export FG_IMPAIR=1
+lab_up router || finish
+NS_WIRE=${NS_DUT}-w
+if [ -n "$FG_RESULTS" ]; then
+	echo "$NS_WIRE" >>"$FG_RESULTS.ns"
+fi
+at_exit "\"$FG_LAB\" down"
+
+check "wire namespace exists" ip netns exec "$NS_WIRE" true
+check "the wire namespace has no address" \
+	bash -c "! ip -n '$NS_WIRE' -4 addr show | grep -q inet\ .*scope\ global"
+in_tst ip addr add 198.19.1.2/24 dev fg1
+
+# ping_run FILE ARGS... : ping from the DUT to fg1
+ping_run()
+{
+	local f=$1
+	shift
+	in_dut ping -n -q "$@" 198.19.1.2 >"$f" 2>&1 || true
+}
+
+# received FILE : replies received (duplicates not counted)
+received()
+{
+	sed -n 's/.* \([0-9]*\) received.*/\1/p' "$1"
+}
+
+# rtt FILE min|avg|max : ms
+rtt()
+{
+	awk -F'[/ =]+' -v w="$2" '/^rtt/ { i = (w == "min") ? 6 : (w == "avg") ? 7 : 8; print $i }' "$1"
+}
+
+lt()
+{
+	python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)" "$1" "$2" 2>/dev/null
+}
+
+check_lt()
+{
+	if lt "$2" "$3"; then pass "$1"; else fail "$1" "expected < $3, got '$2'"; fi
+}
+
+# --- plain relay ---------------------------------------------------------------
+
+out=$FG_TMP/plain.ping
+ping_run "$out" -c 300 -i 0.005 -W 1
+check_eq "plain relay: 300 pings, none lost" 300 "$(received "$out")"
+base=$(rtt "$out" avg)
+echo "# plain relay RTT min/avg/max: $(rtt "$out" min)/$base/$(rtt "$out" max) ms"
+
+# blast NS_TX IF_TX NS_RX IF_RX PPS SIZE SECONDS : frames counted on arrival
+# (ethertype 0x88b5, a sequence number each); prints "sent received inorder"
+cat >"$FG_TMP/blast.py" <<-'PY'
+	import socket, struct, sys, time, select
+	role, ifn = sys.argv[1], sys.argv[2]
+	ETH = 0x88B5
+	s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH) if role == "rx" else 0)
+	s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+	s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 8 << 20)
+	if role == "rx":
+	    s.bind((ifn, ETH))
+	    open(sys.argv[3], "w").write("ready\n")
+	    n = inorder = 0
+	    last = -1
+	    end = time.time() + float(sys.argv[4])
+	    while time.time() < end:
+	        r, _, _ = select.select([s], [], [], 0.2)
+	        if not r:
+	            continue
+	        f = s.recv(4096)
+	        if len(f) < 22 or f[14:18] != b"FGIM":
+	            continue
+	        q = struct.unpack_from("!I", f, 18)[0]
+	        n += 1
+	        inorder += q > last
+	        last = max(last, q)
+	        if q == 0xFFFFFFFF:
+	            break
+	    print(n - 1, inorder - 1)
+	else:
+	    dst = bytes.fromhex(sys.argv[3].replace(":", ""))
+	    pps, size, secs = float(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6])
+	    s.bind((ifn, 0))
+	    src = bytes.fromhex(open("/sys/class/net/%s/address" % ifn).read().strip().replace(":", ""))
+	    hdr = dst + src + struct.pack("!H", ETH) + b"FGIM"
+	    total = int(pps * secs)
+	    t0 = time.monotonic()
+	    for i in range(total):
+	        due = t0 + i / pps
+	        d = due - time.monotonic()
+	        if d > 0.0005:
+	            time.sleep(d)
+	        f = hdr + struct.pack("!I", i)
+	        s.send(f + b"\0" * (size - len(f)))
+	    rate = total / (time.monotonic() - t0)
+	    time.sleep(0.3)
+	    f = hdr + struct.pack("!I", 0xFFFFFFFF)
+	    s.send(f + b"\0" * (size - len(f)))
+	    print(total, "%.0f" % rate)
+PY
+
+blast()
+{
+	local ntx=$1 itx=$2 nrx=$3 irx=$4 pps=$5 size=$6 secs=$7 dst rdy=$FG_TMP/rx.ready
+	dst=$(ip netns exec "$nrx" cat "/sys/class/net/$irx/address")
+	rm -f "$rdy"
+	ip netns exec "$nrx" python3 "$FG_TMP/blast.py" rx "$irx" "$rdy" $((secs + 5)) >"$FG_TMP/rx.out" &
+	local rxpid=$!
+	for ((i = 0; i < 50; i++)); do [ -f "$rdy" ] && break; sleep 0.05; done
+	ip netns exec "$ntx" python3 "$FG_TMP/blast.py" tx "$itx" "$dst" "$pps" "$size" "$secs" >"$FG_TMP/tx.out"
+	wait $rxpid
+	echo "$(cut -d' ' -f1 "$FG_TMP/tx.out") $(cat "$FG_TMP/rx.out")"
+}
+
+for spec in 3000:64:ab 1000:1514:ab 3000:64:ba 1000:1514:ba; do
+	IFS=: read -r pps size dir <<<"$spec"
+	if [ "$dir" = ab ]; then
+		res=$(blast "$NS_TST" fg1 "$NS_DUT" dut1 "$pps" "$size" 3)
+	else
+		res=$(blast "$NS_DUT" dut1 "$NS_TST" fg1 "$pps" "$size" 3)
+	fi
+	read -r sent got inorder <<<"$res"
+	echo "# plain relay $dir $pps pps x $size B: sent $sent, received $got, in order $inorder (tx rate $(cut -d' ' -f2 "$FG_TMP/tx.out") pps)"
+	check_ge "plain relay $dir: $pps pps of $size B, all sent" "${sent:-0}" $((pps * 3))
+	check_eq "plain relay $dir: $pps pps of $size B, none lost" "$sent" "$got"
+	check_eq "plain relay $dir: $pps pps of $size B, in order" "$sent" "$inorder"
+done
+
+# --- delay ---------------------------------------------------------------------
+
+"$FG_LAB" impair --delay 2 --dir ba --seed 7
+out=$FG_TMP/delay.ping
+ping_run "$out" -c 100 -i 0.01 -W 1
+check_eq "delay 2ms: no ping lost" 100 "$(received "$out")"
+mn=$(rtt "$out" min)
+mx=$(rtt "$out" max)
+avg=$(rtt "$out" avg)
+echo "# delay 2 ms one way: RTT min/avg/max $mn/$avg/$mx ms (plain avg $base)"
+check "delay 2ms: min RTT >= 2 ms ($mn)" lt 1.999 "$mn"
+check_lt "delay 2ms: avg RTT < 3 ms + plain avg" "$avg" "$(python3 -c "print(3 + ${base:-0})")"
+"$FG_LAB" impair stats >"$FG_TMP/delay.stats"
+cat "$FG_TMP/delay.stats" | sed 's/^/# /'
+check_grep "delay 2ms: counters show the delayed direction" '^ba rx=[1-9].* impaired=1' "$FG_TMP/delay.stats"
+
+# --- loss ----------------------------------------------------------------------
+
+"$FG_LAB" impair --loss 20 --dir ba --seed 11
+out=$FG_TMP/loss1.ping
+ping_run "$out" -c 500 -i 0.005 -W 1
+got1=$(received "$out")
+pct=$(python3 -c "print(100 - ${got1:-0} / 5.0)")
+echo "# loss 20 %: $got1 of 500 pings answered ($pct % lost)"
+if lt 13 "$pct" && lt "$pct" 27; then
+	pass "loss 20%: 500 pings lose 13-27 % ($pct %)"
+else
+	fail "loss 20%: 500 pings lose 13-27 %" "got $pct %"
+fi
+"$FG_LAB" impair --loss 20 --dir ba --seed 11
+out=$FG_TMP/loss2.ping
+ping_run "$out" -c 500 -i 0.005 -W 1
+check_eq "loss 20%: same seed, same loss" "$got1" "$(received "$out")"
+
+# --- duplicate -----------------------------------------------------------------
+
+"$FG_LAB" impair --duplicate 50 --dir ba --seed 3
+out=$FG_TMP/dup.ping
+in_dut ping -n -c 40 -i 0.01 -W 1 198.19.1.2 >"$out" 2>&1 || true
+ndup=$(grep -c 'DUP!' "$out" || true)
+echo "# duplicate 50 %: $ndup DUP! replies of 40"
+check_ge "duplicate 50%: ping shows DUP! replies" "$ndup" 5
+
+# --- reorder without delay: swap ----------------------------------------------------
+
+"$FG_LAB" impair --reorder 30 --dir ab --seed 5
+res=$(blast "$NS_TST" fg1 "$NS_DUT" dut1 1000 64 2)
+read -r sent got inorder <<<"$res"
+echo "# reorder 30 %: sent $sent, received $got, in order $inorder"
+check_ge "reorder 30%: all sent" "${sent:-0}" 2000
+check_eq "reorder 30%: nothing lost" "$sent" "$got"
+if [ -n "$inorder" ] && [ "$inorder" -lt "$sent" ] && [ "$inorder" -gt $((sent / 2)) ]; then
+	pass "reorder 30%: some frames arrive out of order"
+else
+	fail "reorder 30%: some frames arrive out of order" "$inorder of $sent in order"
+fi
+
+# --- stop, counters, down --------------------------------------------------------------
+
+pidf=/run/fg-impair-$NS_WIRE.pid
+[ -d /run ] && [ -w /run ] || pidf=/tmp/fg-impair-$NS_WIRE.pid
+pid=$(cat "$pidf" 2>/dev/null)
+"$FG_LAB" impair off
+check "impair off: the relay is gone" bash -c "! kill -0 '$pid' 2>/dev/null"
+check_grep "impair off: final counters written" '^ab rx=[0-9]+ forwarded=[0-9]+ dropped=0 duplicated=0 reordered=[1-9]' \
+	"${pidf%.pid}.log"
+in_tst ip addr del 198.19.1.2/24 dev fg1
+"$FG_LAB" up router impair >/dev/null
+"$FG_LAB" impair --delay 1
+pid=$(cat "$pidf" 2>/dev/null)
+"$FG_LAB" down
+check "down: the wire namespace is gone" bash -c "! ip netns list | awk '{print \$1}' | grep -qx '$NS_WIRE'"
+check "down: the relay is gone" bash -c "! kill -0 '$pid' 2>/dev/null"
+FG_LAB_UP=no
+
+finish
