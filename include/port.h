@@ -49,6 +49,7 @@ struct port {
 	struct rte_mempool *pool;
 	char name[64];			/* the interface spec as configured */
 	char driver[32];
+	char kiface[32];		/* kernel interface behind net_af_packet, else "" */
 };
 
 extern struct port fg_port[FG_MAX_PORTS];
@@ -73,7 +74,7 @@ int port_eal_args(const struct cfg *c, uint16_t nq, char **argv, int *argc, int 
 int port_init_all(const struct cfg *c, uint16_t nq, char *err, size_t errlen);
 void port_close_all(void);
 
-/* control: link state now. */
+/* control: link state now; for an af_packet port, the kernel interface's carrier. */
 bool port_link(int p, uint32_t *speed_mbps);
 
 /* pure: is ip one of the port's own addresses (its IP or an emulated host)? */

@@ -91,9 +91,16 @@ extern int fg_nworkers;
 /* worker: the lcore entry point (arg = struct worker *). */
 int worker_main(void *arg);
 
-/* worker: queue a frame for TX on side 0/1; flushes when the burst is full. */
-void worker_tx(struct worker *w, int side, struct rte_mbuf *m);
+/* worker: send the frames queued on side 0/1. */
 void worker_flush(struct worker *w, int side);
+
+/* worker: queue a frame for TX on side 0/1; flushes when the burst is full. */
+static inline void worker_tx(struct worker *w, int side, struct rte_mbuf *m)
+{
+	w->txb[side][w->ntx[side]++] = m;
+	if (w->ntx[side] == FG_BURST)
+		worker_flush(w, side);
+}
 
 /* control: post a message; false when the mailbox is full. */
 bool worker_post(struct worker *w, const struct wmsg *m);

@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,41 @@ static struct {
 	double scale;		/* update -m / tui +/-: against the start rate */
 	uint64_t run_id;
 } run;
+
+/*
+ * The statistics thread reads the run's engine states through these hooks
+ * while the console may free them (release_run): run_mu keeps the two
+ * apart. Workers never take it.
+ */
+static pthread_mutex_t run_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static int hook_latency(struct stats_lat_row *rows, int max)
+{
+	int n;
+
+	pthread_mutex_lock(&run_mu);
+	n = run.mode == PROF_STREAMS ? streams_latency_rows(rows, max) : 0;
+	pthread_mutex_unlock(&run_mu);
+	return n;
+}
+
+static void hook_nat(uint64_t *addrs, uint64_t *ports)
+{
+	pthread_mutex_lock(&run_mu);
+	if (run.mode == PROF_FLOWS)
+		flows_nat_report(addrs, ports);
+	else
+		*addrs = *ports = 0;
+	pthread_mutex_unlock(&run_mu);
+}
+
+static bool hook_link(int p, bool *up, uint32_t *speed)
+{
+	if (p < 0 || p >= fg_nports)
+		return false;
+	*up = port_link(p, speed);
+	return true;
+}
 
 static const char *ip_str(uint32_t ip, char *buf)
 {
@@ -334,6 +370,7 @@ static bool wait_idle(double secs)
 
 static void release_run(void)
 {
+	pthread_mutex_lock(&run_mu);
 	if (run.mode == PROF_FLOWS)
 		flows_release(run.states);
 	else if (run.mode == PROF_STREAMS)
@@ -343,6 +380,7 @@ static void release_run(void)
 	if (run.have_prof)
 		prof_free(&run.prof);
 	run.have_prof = false;
+	pthread_mutex_unlock(&run_mu);
 }
 
 static double drain_time(void)
@@ -364,8 +402,11 @@ static int stop_traffic(void)
 
 static int cmd_start(int argc, char **argv)
 {
-	static const struct option lo[] = {{"force", no_argument, NULL, 'F'}, {NULL, 0, NULL, 0}};
+	static const struct option lo[] = {{"force", no_argument, NULL, 'F'},
+					   {"nc", no_argument, NULL, 'N'},
+					   {NULL, 0, NULL, 0}};
 	const char *file = NULL, *tun = NULL;
+	bool keep_counters = false;
 	struct run_params rp = {.mult = {.kind = UNITS_MULT, .value = 1}};
 	char err[FG_ERRLEN];
 	const struct engine *ops = NULL;
@@ -404,6 +445,9 @@ static int cmd_start(int argc, char **argv)
 		case 'F':
 			force = true;
 			break;
+		case 'N':
+			keep_counters = true;
+			break;
 		default:
 			return bad_usage(argv);
 		}
@@ -441,13 +485,25 @@ static int cmd_start(int argc, char **argv)
 		release_run();
 		return -1;
 	}
+	pthread_mutex_lock(&run_mu);
 	run.mode = run.prof.mode;
+	pthread_mutex_unlock(&run_mu);
 	run.mult = rp.mult;
 	run.scale = 1.0;
+	/* Like TRex, a start shows the new run's counters (--nc keeps them). */
+	if (!keep_counters)
+		stats_clear();
 	ctl_start(ops, run.states, ++run.run_id);
-	fg_info("started %s (%s, -m %s%g, seed %u)%s", file,
-		run.prof.mode == PROF_FLOWS ? "flows" : "streams",
-		rp.mult.kind == UNITS_MULT ? "x" : "", rp.mult.value, run.prof.seed,
+	char mult[48];
+
+	if (rp.mult.kind == UNITS_MAX)
+		snprintf(mult, sizeof(mult), "max");
+	else if (rp.mult.kind == UNITS_MULT)
+		snprintf(mult, sizeof(mult), "x%g", rp.mult.value);
+	else
+		snprintf(mult, sizeof(mult), "%g %s", rp.mult.value, units_kind_names[rp.mult.kind]);
+	fg_info("started %s (%s, -m %s, seed %u)%s", file,
+		run.prof.mode == PROF_FLOWS ? "flows" : "streams", mult, run.prof.seed,
 		rp.duration_s > 0 ? "" : "; runs until stop");
 	return 0;
 }
@@ -552,7 +608,7 @@ static int cmd_tui(int argc, char **argv)
 
 static const char *const o_p[] = {"-p", NULL};
 static const char *const o_ping[] = {"-p", "-d", "-n", "-s", NULL};
-static const char *const o_start[] = {"-f", "-m", "-d", "-p", "-t", "--force", NULL};
+static const char *const o_start[] = {"-f", "-m", "-d", "-p", "-t", "--force", "--nc", NULL};
 static const char *const o_stats[] = {"-g", "-p", "-a", "-l", "--json", NULL};
 static const char *const o_service[] = {"--off", NULL};
 static const char *const o_update[] = {"-m", NULL};
@@ -565,7 +621,7 @@ static const struct cli_cmd table[] = {
 	{"ping", cmd_ping, "ping -p PORT -d IP [-n COUNT] [-s SIZE]", "ICMP echo from a port",
 	 o_ping, 0},
 	{"start", cmd_start,
-	 "start -f PROFILE [-m MULT] [-d SECONDS] [-p PORTS] [-t KEY=VAL,...] [--force]",
+	 "start -f PROFILE [-m MULT] [-d SECONDS] [-p PORTS] [-t KEY=VAL,...] [--force] [--nc]",
 	 "load a profile and start traffic", o_start, CLI_F_FILEARG},
 	{"stop", cmd_stop, "stop", "stop all traffic (flows in flight drain)", NULL, 0},
 	{"pause", cmd_pause, "pause", "hold traffic", NULL, 0},
@@ -589,8 +645,9 @@ static void on_sigint(void)
 }
 
 static struct stats_hooks hooks = {
-	.latency = streams_latency_rows,
-	.nat = flows_nat_report,
+	.latency = hook_latency,
+	.nat = hook_nat,
+	.port_link = hook_link,
 };
 
 void cmds_init(const struct cfg *c, bool json)

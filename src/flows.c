@@ -236,6 +236,40 @@ static void flows_tx_tcp(struct worker *w, int side, const struct flows_ent *e,
 	worker_tx(w, side, m);
 }
 
+/*
+ * A segment that belongs to no flow gets a RST, as a closed port would
+ * answer it. Without TIME_WAIT this is what ends the peer's retransmitted
+ * FIN after our final ACK was lost (RFC 9293 3.10.7.1). The frame is
+ * turned around in place.
+ */
+static void flows_tcp_seg(struct tcp_seg *sg, const uint8_t *f, const struct pkt_info *pi);
+
+static void flows_tcp_reset(struct worker *w, int side, struct rte_mbuf *m, const uint8_t *f,
+			    const struct pkt_info *pi)
+{
+	const struct rte_ether_hdr *eth = (const struct rte_ether_hdr *)f;
+	struct rte_ether_addr to = eth->src_addr;
+	struct tcp_seg sg;
+	struct tcp_seg_out r;
+	uint8_t *o;
+
+	flows_tcp_seg(&sg, f, pi);
+	FG_CTR_INC(w->ctr->port[w->port[side]].rx_unknown);
+	if (tcp_make_rst(&sg, &r) != 0) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	rte_pktmbuf_reset(m);
+	o = (uint8_t *)rte_pktmbuf_append(m, PKT_TCP_HDR_OFF + 20);
+	if (!o) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	pkt_build_tcp(o, &fg_port[w->port[side]].mac, &to, pi->dip, pi->sip, pi->dport, pi->sport,
+		      r.seq, r.ack, r.flags, 0, 0, 0);
+	worker_tx(w, side, m);
+}
+
 /* ---- flow life ---- */
 
 static int flows_side(const struct flowtab *ft, uint32_t idx)
@@ -601,7 +635,10 @@ static void flows_rx(struct worker *w, int side, struct rte_mbuf *m, const struc
 	if (idx == FLOWTAB_NIL && side == FLOWTAB_SERVER)
 		idx = flows_accept(w, s, &k, f, pi, now);
 	if (idx == FLOWTAB_NIL) {
-		flows_count_drop(w, side, m);
+		if (pi->kind == PKT_TCP)
+			flows_tcp_reset(w, side, m, f, pi);
+		else
+			flows_count_drop(w, side, m);
 		return;
 	}
 	e = flowtab_state(s->ft, idx);

@@ -296,6 +296,10 @@ int main(int argc, char **argv)
 		cfg_free(&c);
 		return FG_EXIT_SOFTWARE;
 	}
+	/* rte_eal_init permutes argv: free what we allocated, from a copy. */
+	char *eal_alloc[FG_ARRAY_SIZE(eal)];
+
+	memcpy(eal_alloc, eal, sizeof(eal));
 	if (rte_eal_init(eargc, eal) < 0) {
 		fprintf(stderr, "flowgen: DPDK initialisation failed: %s\n", rte_strerror(rte_errno));
 		cfg_free(&c);
@@ -345,6 +349,6 @@ int main(int argc, char **argv)
 	rte_eal_cleanup();
 	cfg_free(&c);
 	for (int i = 0; i < eargc; i++)
-		free(eal[i]);
+		free(eal_alloc[i]);
 	return rc;
 }

@@ -291,3 +291,25 @@ uint16_t pkt_tcp_mss(const uint8_t *f, const struct pkt_info *pi)
 	}
 	return 0;
 }
+
+void pkt_udp_fast_init(struct pkt_udp_fast *t, const struct rte_ether_addr *src,
+		       const struct rte_ether_addr *dst, uint16_t paylen, uint16_t vary,
+		       const uint8_t *rest)
+{
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(t->hdr + RTE_ETHER_HDR_LEN);
+	struct rte_udp_hdr *u = (struct rte_udp_hdr *)(t->hdr + RTE_ETHER_HDR_LEN + 20);
+	uint16_t ulen = rte_cpu_to_be_16(8 + paylen);
+
+	build_eth_ip(t->hdr, src, dst, 0, 0, IPPROTO_UDP, 8 + paylen);
+	ip->hdr_checksum = 0;
+	u->src_port = u->dst_port = 0;
+	u->dgram_len = ulen;
+	u->dgram_cksum = 0;
+	t->vary = vary;
+	t->ip_sum = rte_raw_cksum(ip, 20);
+	/* pseudo header: protocol and UDP length; then the UDP header (its
+	 * length again) and the payload bytes that never change */
+	t->udp_sum = rte_cpu_to_be_16(IPPROTO_UDP) + ulen + ulen;
+	if (paylen > vary)
+		t->udp_sum += rte_raw_cksum(rest, paylen - vary);
+}

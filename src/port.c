@@ -292,6 +292,8 @@ int port_init_all(const struct cfg *c, uint16_t nq, char *err, size_t errlen)
 		memset(p, 0, sizeof(*p));
 		p->id = ids[i];
 		snprintf(p->name, sizeof(p->name), "%s", c->ifs[i].spec);
+		if (c->ifs[i].kind == CFG_IF_VDEV && strncmp(c->ifs[i].spec, "net_af_packet", 13) == 0)
+			vdev_arg(c->ifs[i].spec, "iface", p->kiface, sizeof(p->kiface));
 		rc = port_setup(p, c->mbufs, nq, err, errlen);
 		if (rc)
 			return rc;
@@ -342,12 +344,30 @@ void port_close_all(void)
 	fg_nports = 0;
 }
 
+/* net_af_packet reports its link as always up: ask the kernel. */
+static bool kernel_carrier(const char *iface)
+{
+	char path[96], c = '0';
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/carrier", iface);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (fread(&c, 1, 1, f) != 1)
+		c = '0';
+	fclose(f);
+	return c == '1';
+}
+
 bool port_link(int p, uint32_t *speed_mbps)
 {
 	struct rte_eth_link l;
 
 	if (rte_eth_link_get_nowait(fg_port[p].id, &l) != 0)
 		return false;
+	if (fg_port[p].kiface[0] && !kernel_carrier(fg_port[p].kiface))
+		l.link_status = RTE_ETH_LINK_DOWN;
 	if (speed_mbps)
 		*speed_mbps = l.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ? 0 : l.link_speed;
 	return l.link_status == RTE_ETH_LINK_UP;

@@ -86,6 +86,9 @@ struct streams_sender {
 	const uint16_t *sizes; /* frame sizes without FCS, repeating */
 	uint32_t nsizes, pos;
 	uint16_t maxlen;
+	/* per position in sizes: prebuilt headers and partial checksums */
+	struct pkt_udp_fast *fast;
+	uint64_t fast_dst;     /* next-hop MAC the templates carry */
 };
 
 /* Received on one side of a worker for one stream. */
@@ -201,6 +204,40 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 		return 0;
 	}
 	tsc = rte_rdtsc();
+	if (!learning) {
+		uint64_t dw = port_mac_word(&w->dst[sd->side]);
+
+		/* `arp` may have changed the next hop: patch the templates */
+		if (dw != sd->fast_dst) {
+			for (uint32_t i = 0; i < sd->nsizes; i++)
+				rte_ether_addr_copy(&w->dst[sd->side],
+						    (struct rte_ether_addr *)sd->fast[i].hdr);
+			sd->fast_dst = dw;
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			const struct pkt_udp_fast *t = &sd->fast[sd->pos];
+			uint16_t len = sd->sizes[sd->pos];
+			uint8_t *f = rte_pktmbuf_mtod(m[i], uint8_t *);
+			uint32_t sip, dip;
+			uint16_t sp, dpt;
+
+			if (++sd->pos == sd->nsizes)
+				sd->pos = 0;
+			streams_next_fields(sd, &sip, &dip, &sp, &dpt);
+			lat_sig_write(f + PKT_UDP_PAY_OFF, sd->sid, sd->seq++, tsc,
+				      sd->latency ? LAT_SIG_F_LATENCY : 0);
+			if (len > PKT_UDP_PAY_OFF + LAT_SIG_LEN)
+				memset(f + PKT_UDP_PAY_OFF + LAT_SIG_LEN, 0,
+				       len - PKT_UDP_PAY_OFF - LAT_SIG_LEN);
+			pkt_udp_fast_fill(f, t, sip, dip, sp, dpt);
+			m[i]->data_len = len;
+			m[i]->pkt_len = len;
+		}
+		sd->tx += n;
+		for (uint32_t i = 0; i < n; i++)
+			worker_tx(w, sd->side, m[i]);
+		return n;
+	}
 	for (uint32_t i = 0; i < n; i++) {
 		uint16_t len = learning ? sd->sizes[0] : sd->sizes[sd->pos];
 		uint16_t pay = (uint16_t)(len - PKT_UDP_PAY_OFF);
@@ -510,6 +547,8 @@ static void streams_state_free(struct streams_state *s)
 		free(s->snaps[i].rx);
 	}
 	free(s->rx);
+	for (uint32_t i = 0; s->snd && i < s->nsnd; i++)
+		free(s->snd[i].fast);
 	free(s->snd);
 	free(s);
 }
@@ -675,6 +714,19 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 		*fixed_size = (uint16_t)(s->frame - 4);
 		sd->sizes = fixed_size;
 		sd->nsizes = 1;
+	}
+	sd->fast = calloc(sd->nsizes, sizeof(*sd->fast));
+	if (!sd->fast) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	/* The payload after the signature is zeros (the worker's tmpl). */
+	for (uint32_t i = 0; i < sd->nsizes; i++) {
+		static const uint8_t zeros[FG_PROF_FRAME_MAX];
+		struct rte_ether_addr none = {{0}};
+
+		pkt_udp_fast_init(&sd->fast[i], &fg_port[p].mac, &none,
+				  (uint16_t)(sd->sizes[i] - PKT_UDP_PAY_OFF), LAT_SIG_LEN, zeros);
 	}
 	return 0;
 }

@@ -46,13 +46,6 @@ void worker_flush(struct worker *w, int side)
 	w->ntx[side] = 0;
 }
 
-void worker_tx(struct worker *w, int side, struct rte_mbuf *m)
-{
-	w->txb[side][w->ntx[side]++] = m;
-	if (w->ntx[side] == FG_BURST)
-		worker_flush(w, side);
-}
-
 static void punt(struct worker *w, int side, struct rte_mbuf *m)
 {
 	struct ctr_port *c = &w->ctr->port[w->port[side]];
