@@ -407,6 +407,8 @@ static int cmd_start(int argc, char **argv)
 					   {NULL, 0, NULL, 0}};
 	const char *file = NULL, *tun = NULL;
 	bool keep_counters = false;
+	struct prof np = {0};
+	void *nstates[FG_MAX_WORKERS] = {0};
 	struct run_params rp = {.mult = {.kind = UNITS_MULT, .value = 1}};
 	char err[FG_ERRLEN];
 	const struct engine *ops = NULL;
@@ -454,39 +456,48 @@ static int cmd_start(int argc, char **argv)
 	}
 	if (!file || optind != argc)
 		return bad_usage(argv);
-	if (ctl_busy()) {
-		if (!force) {
-			fg_err("start: traffic is running (stop it first, or start --force)");
-			return -1;
-		}
-		if (stop_traffic() < 0)
-			return -1;
+	if (ctl_busy() && !force) {
+		fg_err("start: traffic is running (stop it first, or start --force)");
+		return -1;
 	}
 	if (svc_service())
 		fg_warn("start: service mode is on; traffic starts anyway");
-	release_run();
-	if (prof_load(file, &run.prof, err, sizeof(err)) != 0) {
+	/*
+	 * The new run is loaded and prepared before anything is stopped: a
+	 * profile or rate that is refused leaves running traffic running.
+	 */
+	if (prof_load(file, &np, err, sizeof(err)) != 0) {
 		fg_err("%s", err);
 		return -1;
 	}
-	run.have_prof = true;
-	for (size_t i = 0; i < run.prof.n_warnings; i++)
-		fg_warn("%s", run.prof.warnings[i]);
-	rp.prof = &run.prof;
+	for (size_t i = 0; i < np.n_warnings; i++)
+		fg_warn("%s", np.warnings[i]);
+	rp.prof = &np;
 	rp.port_mask = (uint32_t)mask;
 	rp.tunables = tun;
 	rp.hz = rte_get_tsc_hz();
 	rp.flows_max = run.flows_max;
-	rc = run.prof.mode == PROF_FLOWS
-		     ? flows_prepare(&rp, run.states, &ops, err, sizeof(err))
-		     : streams_prepare(&rp, run.states, &ops, err, sizeof(err));
+	rc = np.mode == PROF_FLOWS ? flows_prepare(&rp, nstates, &ops, err, sizeof(err))
+				   : streams_prepare(&rp, nstates, &ops, err, sizeof(err));
 	if (rc) {
 		fg_err("start: %s", err);
-		release_run();
+		prof_free(&np);
 		return -1;
 	}
+	if (ctl_busy() && stop_traffic() < 0) {
+		if (np.mode == PROF_FLOWS)
+			flows_release(nstates);
+		else
+			streams_release(nstates);
+		prof_free(&np);
+		return -1;
+	}
+	release_run();
 	pthread_mutex_lock(&run_mu);
-	run.mode = run.prof.mode;
+	run.prof = np;
+	run.have_prof = true;
+	memcpy(run.states, nstates, sizeof(run.states));
+	run.mode = np.mode;
 	pthread_mutex_unlock(&run_mu);
 	run.mult = rp.mult;
 	run.scale = 1.0;
