@@ -85,7 +85,8 @@ class Dir:
         self.rng = random.Random(seed)
         self.held = None  # (deadline_ns, frame) for the swap reorder
         self.c = dict(rx=0, forwarded=0, dropped=0, duplicated=0, reordered=0,
-                  errors=0, partial_csum=0, pending=0)
+                  errors=0, partial_csum=0, bad_stamp=0, blocked=0, pending=0)
+        self.age_max = 0  # longest wait between kernel receive and read
         self.late_max = 0
         self.late_sum = 0
         self.late_n = 0
@@ -127,8 +128,8 @@ def report(dirs, out, final):
         c["pending"] = d.c["pending"]
         avg = d.late_sum / d.late_n / 1000.0 if d.late_n else 0.0
         kv = " ".join("%s=%d" % (k, v) for k, v in c.items())
-        lines.append("%s %s late_avg_us=%.1f late_max_us=%.1f impaired=%d"
-                 % (d.name, kv, avg, d.late_max / 1000.0, int(d.on)))
+        lines.append("%s %s late_avg_us=%.1f late_max_us=%.1f queued_max_us=%.1f impaired=%d"
+                     % (d.name, kv, avg, d.late_max / 1000.0, d.age_max / 1000.0, int(d.on)))
     text = "".join(l + "\n" for l in lines)
     if out:
         tmp = out + ".tmp"
@@ -211,6 +212,7 @@ def main():
             d.tx.send(frame)
             d.c["forwarded"] += 1
         except BlockingIOError:
+            d.c["blocked"] += 1
             # The socket buffer is full: wait for room rather than drop.
             select.select([], [d.tx], [], 0.01)
             try:
@@ -301,8 +303,16 @@ def main():
                 elif level == socket.SOL_SOCKET and typ == SO_TIMESTAMPNS and len(data) >= TS.size:
                     s, ns = TS.unpack_from(data)
                     ts = s * 1_000_000_000 + ns
+            now = now_ns()
             if not ts:
-                ts = now_ns()
+                ts = now
+            age = now - ts
+            if age < 0 or age > 1_000_000_000:
+                # A stamp from another clock: count from now instead.
+                d.c["bad_stamp"] += 1
+                ts = now
+            elif age > d.age_max:
+                d.age_max = age
             handle(d, frame, ts)
 
     rl = [sa, sb]

@@ -5,10 +5,11 @@
 # Part 1, [loop, loop]: every shipped streams profile starts and passes
 # traffic; per-stream counters add up (tx = rx, nothing lost); -m scales the
 # rate; a rate above line rate is refused naming the maximum.
-# Part 2, router lab: latency through the DUT; tc netem delay / loss /
-# reorder / duplicate on dut1 when the kernel has sch_netem, and a 1 %
-# random drop by nftables on the DUT either way (loss 0.5-1.5 %, and
-# tx - rx = lost exactly).
+# Part 2, router lab: latency through the DUT; delay / loss / reorder /
+# duplicate on the DUT-to-tester side of the outside link, by tc netem on
+# dut1 when the kernel has sch_netem, else by examples/impair.py in the lab's
+# wire namespace (check names say which); and a 1 % random drop by nftables
+# on the DUT (loss 0.5-1.5 %, and tx - rx = lost exactly).
 # Part 3, nat lab: the DUT rewrites addresses, counting by signature still
 # gives the stream's loss and latency.
 
@@ -85,24 +86,59 @@ check_ge "router: frames through the DUT" "$(row "$out" lat 1 rx)" 5000
 check_eq "router: nothing lost" 0 "$(row "$out" lat 1 lost)"
 check_range "router: latency measured (min < 5 ms)" "$(row "$out" lat 1 min_us)" 0.001 5000
 
-if in_dut tc qdisc add dev dut1 root netem delay 2ms 2>"$FG_TMP/netem.err"; then
+# impairment KIND : delay 2 ms, loss 1 %, reorder, duplicate on the frames
+# the DUT sends out of dut1, set by `imp_set WHAT`: tc netem on dut1 (KIND
+# netem) or impair.py in the wire namespace, direction ba (KIND impair.py)
+imp_set()
+{
+	if [ "$IMP" = netem ]; then
+		case "$1" in
+		delay) in_dut tc qdisc replace dev dut1 root netem delay 2ms ;;
+		loss) in_dut tc qdisc change dev dut1 root netem loss 1% ;;
+		reorder) in_dut tc qdisc change dev dut1 root netem delay 1ms reorder 25% 50% ;;
+		dup) in_dut tc qdisc change dev dut1 root netem duplicate 5% ;;
+		esac
+	else
+		case "$1" in
+		delay) "$FG_LAB" impair --dir ba --delay 2 ;;
+		loss) "$FG_LAB" impair --dir ba --loss 1 --seed 1 ;;
+		reorder) "$FG_LAB" impair --dir ba --delay 1 --reorder 25 --seed 2 ;;
+		dup) "$FG_LAB" impair --dir ba --duplicate 5 --seed 3 ;;
+		esac
+	fi
+}
+
+impairment_checks()
+{
+	local K=$IMP
+	imp_set delay
 	fg -x "arp; start -f $SP -d 3; wait 30; stats --json" >"$out" 2>&1
-	check_range "netem delay 2ms: min latency 2.0-3.0 ms" "$(row "$out" lat 1 min_us)" 2000 3000
-	check_range "netem delay 2ms: avg latency 2.0-3.0 ms" "$(row "$out" lat 1 avg_us)" 2000 3000
-	in_dut tc qdisc change dev dut1 root netem loss 1%
+	echo "# $K delay 2ms: min/avg/max latency $(row "$out" lat 1 min_us)/$(row "$out" lat 1 avg_us)/$(row "$out" lat 1 max_us) us"
+	check_range "$K delay 2ms: min latency 2.0-3.0 ms" "$(row "$out" lat 1 min_us)" 2000 3000
+	check_range "$K delay 2ms: avg latency 2.0-3.0 ms" "$(row "$out" lat 1 avg_us)" 2000 3000
+	imp_set loss
 	fg -x "arp; start -f $SP -d 5; wait 30; stats --json" >"$out" 2>&1
 	tx=$(row "$out" lat 1 tx); rx=$(row "$out" lat 1 rx); lost=$(row "$out" lat 1 lost)
-	check_range "netem loss 1%: loss 0.5-1.5 %" "$(python3 -c "print(100.0*$lost/$tx)")" 0.5 1.5
-	check_eq "netem loss 1%: tx - rx = lost" "$lost" "$((tx - rx))"
-	in_dut tc qdisc change dev dut1 root netem delay 1ms reorder 25% 50%
+	echo "# $K loss 1%: tx $tx rx $rx lost $lost"
+	check_range "$K loss 1%: loss 0.5-1.5 %" "$(python3 -c "print(100.0*${lost:-0}/${tx:-1})")" 0.5 1.5
+	check_eq "$K loss 1%: tx - rx = lost" "$lost" "$((${tx:-0} - ${rx:-0}))"
+	imp_set reorder
 	fg -x "arp; start -f $SP -d 2; wait 30; stats --json" >"$out" 2>&1
-	check_ge "netem reorder: ooo counted" "$(row "$out" lat 1 ooo)" 1
-	in_dut tc qdisc change dev dut1 root netem duplicate 5%
+	echo "# $K reorder: ooo $(row "$out" lat 1 ooo) of rx $(row "$out" lat 1 rx)"
+	check_ge "$K reorder: ooo counted" "$(row "$out" lat 1 ooo)" 1
+	imp_set dup
 	fg -x "arp; start -f $SP -d 2; wait 30; stats --json" >"$out" 2>&1
-	check_ge "netem duplicate: dup counted" "$(row "$out" lat 1 dup)" 1
+	echo "# $K duplicate: dup $(row "$out" lat 1 dup) of rx $(row "$out" lat 1 rx)"
+	check_ge "$K duplicate: dup counted" "$(row "$out" lat 1 dup)" 1
+}
+
+if in_dut tc qdisc add dev dut1 root netem delay 2ms 2>"$FG_TMP/netem.err"; then
+	IMP=netem
+	impairment_checks
 	in_dut tc qdisc del dev dut1 root
 else
-	echo "SKIP netem checks: $(head -c 200 "$FG_TMP/netem.err") (kernel without sch_netem)"
+	IMP=impair.py
+	echo "# no tc netem: $(head -c 200 "$FG_TMP/netem.err"); impair.py in a wire namespace instead"
 fi
 
 # 1 % random drop in the DUT's forward path (nftables numgen)
@@ -120,6 +156,22 @@ check_range "1 % random drop: loss 0.5-1.5 %" "$(python3 -c "print(100.0*${lost:
 check_eq "1 % random drop: tx - rx = lost" "$lost" "$((${tx:-0} - ${rx:-0}))"
 in_dut nft delete table ip fgloss
 lab_down
+
+# The same impairments without sch_netem: the router lab with impair.py
+# relaying on the outside link.
+if [ "$IMP" = impair.py ]; then
+	if FG_IMPAIR=1 lab_up router; then
+		if [ -n "$FG_RESULTS" ]; then
+			echo "$NS_DUT-w" >>"$FG_RESULTS.ns"
+		fi
+		fg -x "arp; start -f $SP -d 3; wait 30; stats --json" >"$out" 2>&1
+		echo "# impair.py plain: min/avg/max latency $(row "$out" lat 1 min_us)/$(row "$out" lat 1 avg_us)/$(row "$out" lat 1 max_us) us"
+		check_ge "impair.py plain: frames through the wire" "$(row "$out" lat 1 rx)" 5000
+		check_eq "impair.py plain: nothing lost" 0 "$(row "$out" lat 1 lost)"
+		impairment_checks
+		lab_down
+	fi
+fi
 
 # --- part 3: nat lab ------------------------------------------------------------
 
