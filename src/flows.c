@@ -237,25 +237,26 @@ static void flows_tx_tcp(struct worker *w, int side, const struct flows_ent *e,
 }
 
 /*
- * A segment that belongs to no flow gets a RST, as a closed port would
- * answer it. Without TIME_WAIT this is what ends the peer's retransmitted
- * FIN after our final ACK was lost (RFC 9293 3.10.7.1). The frame is
- * turned around in place.
+ * A FIN that belongs to no flow is the peer retransmitting its FIN because
+ * our last ACK was lost after we closed: without TIME_WAIT the flow is
+ * gone, so the ACK is sent statelessly, as TIME_WAIT would send it. Any
+ * other segment of no flow is dropped and counted: answering junk with
+ * RSTs would let forged segments tear down live connections through the
+ * DUT's connection tracking.
  */
 static void flows_tcp_seg(struct tcp_seg *sg, const uint8_t *f, const struct pkt_info *pi);
 
-static void flows_tcp_reset(struct worker *w, int side, struct rte_mbuf *m, const uint8_t *f,
-			    const struct pkt_info *pi)
+static void flows_tcp_orphan(struct worker *w, int side, struct rte_mbuf *m, const uint8_t *f,
+			     const struct pkt_info *pi)
 {
 	const struct rte_ether_hdr *eth = (const struct rte_ether_hdr *)f;
 	struct rte_ether_addr to = eth->src_addr;
 	struct tcp_seg sg;
-	struct tcp_seg_out r;
 	uint8_t *o;
 
 	flows_tcp_seg(&sg, f, pi);
 	FG_CTR_INC(w->ctr->port[w->port[side]].rx_unknown);
-	if (tcp_make_rst(&sg, &r) != 0) {
+	if ((sg.flags & (TCP_FIN | TCP_ACK | TCP_SYN | TCP_RST)) != (TCP_FIN | TCP_ACK)) {
 		rte_pktmbuf_free(m);
 		return;
 	}
@@ -266,7 +267,7 @@ static void flows_tcp_reset(struct worker *w, int side, struct rte_mbuf *m, cons
 		return;
 	}
 	pkt_build_tcp(o, &fg_port[w->port[side]].mac, &to, pi->dip, pi->sip, pi->dport, pi->sport,
-		      r.seq, r.ack, r.flags, 0, 0, 0);
+		      sg.ack, sg.seq + sg.len + 1, TCP_ACK, FG_TCP_RCV_WND, 0, 0);
 	worker_tx(w, side, m);
 }
 
@@ -636,7 +637,7 @@ static void flows_rx(struct worker *w, int side, struct rte_mbuf *m, const struc
 		idx = flows_accept(w, s, &k, f, pi, now);
 	if (idx == FLOWTAB_NIL) {
 		if (pi->kind == PKT_TCP)
-			flows_tcp_reset(w, side, m, f, pi);
+			flows_tcp_orphan(w, side, m, f, pi);
 		else
 			flows_count_drop(w, side, m);
 		return;

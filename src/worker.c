@@ -152,6 +152,9 @@ static void rx_side(struct worker *w, int side, uint64_t now, bool *busy)
 
 	if (!n)
 		return;
+	/* The receive time of this burst: the loop's `now` may be older than
+	 * frames that arrived while this thread was not running. */
+	now = rte_rdtsc();
 	*busy = true;
 	for (uint16_t i = 0; i < n; i++) {
 		struct rte_mbuf *m = pk[i];
