@@ -169,6 +169,26 @@ static inline void lat_sig_write(void *dst, uint32_t id, uint32_t seq, uint64_t 
 }
 
 /*
+ * pure (worker): the one's-complement sum of a signature's bytes as
+ * 16-bit words in memory order (what rte_raw_cksum adds, before folding),
+ * split so a sender computes the part shared by a burst once and adds
+ * only the sequence number per frame: sum = lat_sig_sum_fixed(...) +
+ * lat_sig_sum_seq(seq). Little-endian hosts (the signature is LE).
+ */
+static inline uint32_t lat_sig_sum_fixed(uint32_t id, uint64_t tsc, uint8_t flags)
+{
+	_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "signature sums assume LE");
+	return (LAT_SIG_MAGIC & 0xffff) + (LAT_SIG_MAGIC >> 16) + (id & 0xffff) + (id >> 16) +
+	       (uint32_t)(tsc & 0xffff) + (uint32_t)((tsc >> 16) & 0xffff) +
+	       (uint32_t)((tsc >> 32) & 0xff) + ((uint32_t)flags << 8);
+}
+
+static inline uint32_t lat_sig_sum_seq(uint32_t seq)
+{
+	return (seq & 0xffff) + (seq >> 16);
+}
+
+/*
  * pure (worker): decode the signature at src if len bytes hold one with
  * the right magic. On success fills the fields in host order (tsc holds
  * the 40 stamped bits) and returns true.

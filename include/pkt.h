@@ -111,10 +111,11 @@ static inline uint16_t pkt_fold(uint32_t s)
 /*
  * pure: write the headers of one frame whose first `vary` payload bytes
  * are already in place at f + PKT_UDP_PAY_OFF (the rest of the payload
- * too). Addresses and ports in host order.
+ * too); vary_sum is their raw sum (16-bit words in memory order,
+ * unfolded). Addresses and ports in host order.
  */
 static inline void pkt_udp_fast_fill(uint8_t *f, const struct pkt_udp_fast *t, uint32_t sip,
-				     uint32_t dip, uint16_t sport, uint16_t dport)
+				     uint32_t dip, uint16_t sport, uint16_t dport, uint32_t vary_sum)
 {
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(f + RTE_ETHER_HDR_LEN);
 	struct rte_udp_hdr *u = (struct rte_udp_hdr *)(f + RTE_ETHER_HDR_LEN + 20);
@@ -130,13 +131,7 @@ static inline void pkt_udp_fast_fill(uint8_t *f, const struct pkt_udp_fast *t, u
 	ip->hdr_checksum = (uint16_t)~pkt_fold(t->ip_sum + addr);
 	u->src_port = sp;
 	u->dst_port = dp;
-	s = t->udp_sum + addr + sp + dp;
-	for (uint16_t i = 0; i < t->vary; i += 2) {
-		uint16_t w;
-
-		memcpy(&w, f + PKT_UDP_PAY_OFF + i, 2);
-		s += w;
-	}
+	s = t->udp_sum + addr + sp + dp + pkt_fold(vary_sum);
 	ck = (uint16_t)~pkt_fold(s);
 	u->dgram_cksum = ck ? ck : 0xffff;
 }

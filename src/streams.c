@@ -39,6 +39,7 @@
 #include <rte_cycles.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_prefetch.h>
 
 #include "engine.h"
 #include "fgen.h"
@@ -59,6 +60,7 @@
 #define STREAMS_IMIX_SEQ_MAX 4096
 #define STREAMS_LEARN_WAIT_S 1.5
 #define STREAMS_DRAIN_MAX_S 1.0
+#define STREAMS_PAIR_TAB_MAX (1u << 20) /* address pairs precomputed per sender */
 #define STREAMS_SLACK 64    /* least pacer backlog, frames */
 #define STREAMS_SLACK_MS 50 /* pacer backlog kept across a stall */
 
@@ -89,6 +91,10 @@ struct streams_sender {
 	/* per position in sizes: prebuilt headers and partial checksums */
 	struct pkt_udp_fast *fast;
 	uint64_t fast_dst;     /* next-hop MAC the templates carry */
+	bool all_fixed;        /* no field varies: fix_* hold them */
+	uint32_t *pair_tab;    /* paired: address i of a and b, [2 * i], [2 * i + 1] */
+	uint32_t fix_sip, fix_dip;
+	uint16_t fix_sp, fix_dp;
 };
 
 /* Received on one side of a worker for one stream. */
@@ -161,7 +167,13 @@ static bool streams_publish(struct streams_state *s, uint64_t now)
 static void streams_next_fields(struct streams_sender *sd, uint32_t *sip, uint32_t *dip,
 				uint16_t *sp, uint16_t *dp)
 {
-	if (sd->paired)
+	if (sd->pair_tab) {
+		/* the pair walk's index, and the addresses from the tables */
+		uint32_t i = fgen_next(&sd->pair.idx);
+
+		*sip = sd->pair_tab[2 * i];
+		*dip = sd->pair_tab[2 * i + 1];
+	} else if (sd->paired)
 		fgen_pair_next(&sd->pair, sip, dip);
 	else {
 		*sip = fgen_next(&sd->src);
@@ -214,22 +226,25 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 						    (struct rte_ether_addr *)sd->fast[i].hdr);
 			sd->fast_dst = dw;
 		}
+		uint8_t flags = sd->latency ? LAT_SIG_F_LATENCY : 0;
+		uint32_t sigsum = lat_sig_sum_fixed(sd->sid, tsc, flags);
+
 		for (uint32_t i = 0; i < n; i++) {
 			const struct pkt_udp_fast *t = &sd->fast[sd->pos];
 			uint16_t len = sd->sizes[sd->pos];
 			uint8_t *f = rte_pktmbuf_mtod(m[i], uint8_t *);
-			uint32_t sip, dip;
-			uint16_t sp, dpt;
+			uint32_t sip = sd->fix_sip, dip = sd->fix_dip, seq = sd->seq++;
+			uint16_t sp = sd->fix_sp, dpt = sd->fix_dp;
 
 			if (++sd->pos == sd->nsizes)
 				sd->pos = 0;
-			streams_next_fields(sd, &sip, &dip, &sp, &dpt);
-			lat_sig_write(f + PKT_UDP_PAY_OFF, sd->sid, sd->seq++, tsc,
-				      sd->latency ? LAT_SIG_F_LATENCY : 0);
+			if (!sd->all_fixed)
+				streams_next_fields(sd, &sip, &dip, &sp, &dpt);
+			lat_sig_write(f + PKT_UDP_PAY_OFF, sd->sid, seq, tsc, flags);
 			if (len > PKT_UDP_PAY_OFF + LAT_SIG_LEN)
 				memset(f + PKT_UDP_PAY_OFF + LAT_SIG_LEN, 0,
 				       len - PKT_UDP_PAY_OFF - LAT_SIG_LEN);
-			pkt_udp_fast_fill(f, t, sip, dip, sp, dpt);
+			pkt_udp_fast_fill(f, t, sip, dip, sp, dpt, sigsum + lat_sig_sum_seq(seq));
 			m[i]->data_len = len;
 			m[i]->pkt_len = len;
 		}
@@ -547,8 +562,10 @@ static void streams_state_free(struct streams_state *s)
 		free(s->snaps[i].rx);
 	}
 	free(s->rx);
-	for (uint32_t i = 0; s->snd && i < s->nsnd; i++)
+	for (uint32_t i = 0; s->snd && i < s->nsnd; i++) {
 		free(s->snd[i].fast);
+		free(s->snd[i].pair_tab);
+	}
 	free(s->snd);
 	free(s);
 }
@@ -714,6 +731,27 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 		*fixed_size = (uint16_t)(s->frame - 4);
 		sd->sizes = fixed_size;
 		sd->nsizes = 1;
+	}
+	/* Mapping an index to an address skips .0 and .255 with a division:
+	 * precompute the pairs once instead of twice per frame. */
+	if (sd->paired && sd->nlearn <= STREAMS_PAIR_TAB_MAX) {
+		sd->pair_tab = malloc(sizeof(uint32_t) * 2 * sd->nlearn);
+		if (!sd->pair_tab) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		for (uint32_t i = 0; i < sd->nlearn; i++) {
+			sd->pair_tab[2 * i] = fgen_at(&sd->pair.a, i);
+			sd->pair_tab[2 * i + 1] = fgen_at(&sd->pair.b, i);
+		}
+	}
+	sd->all_fixed = !sd->paired && src->mode == PROF_VAR_FIXED && dst->mode == PROF_VAR_FIXED &&
+			sp->mode == PROF_VAR_FIXED && dp->mode == PROF_VAR_FIXED;
+	if (sd->all_fixed) {
+		sd->fix_sip = fgen_next(&sd->src);
+		sd->fix_dip = fgen_next(&sd->dst);
+		sd->fix_sp = (uint16_t)fgen_next(&sd->sport);
+		sd->fix_dp = (uint16_t)fgen_next(&sd->dport);
 	}
 	sd->fast = calloc(sd->nsizes, sizeof(*sd->fast));
 	if (!sd->fast) {

@@ -66,8 +66,10 @@ testpmd_pps()
 flowgen_pps()
 {
 	local pre=$1 cfg=$2 prof=$3 f=$out/fg.$RANDOM
-	cmds="start -f $prof -m max"
-	for _ in $(seq 2 "$SECS"); do cmds="$cmds; sleep 1; stats -g --json"; done
+	# No learning phase (nothing to learn on these ports); 2 s of warm-up
+	# before the samples, as testpmd's first seconds are skipped too.
+	cmds="start -f $prof -m max -t learn=0; sleep 2"
+	for _ in $(seq 1 "$SECS"); do cmds="$cmds; sleep 1; stats -g --json"; done
 	$pre "$FG" -C "$cfg" -x "$cmds; stop" >"$f" 2>&1
 	grep '^{' "$f" | tail -n 4 | while read -r l; do
 		echo "$l" >"$f.1"

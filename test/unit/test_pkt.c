@@ -110,11 +110,18 @@ static void test_udp_fast_equals_build(void **st)
 
 			memset(ref, 0, sizeof(ref));
 			memset(fast, 0x55, sizeof(fast));
-			lat_sig_write(ref + PKT_UDP_PAY_OFF, rand(), rand(), ((uint64_t)rand() << 31) ^ rand(), 1);
+			uint32_t id = rand(), seq = rand();
+			uint64_t tsc = ((uint64_t)rand() << 31) ^ rand();
+			uint32_t vs = lat_sig_sum_fixed(id, tsc, 1) + lat_sig_sum_seq(seq);
+
+			lat_sig_write(ref + PKT_UDP_PAY_OFF, id, seq, tsc, 1);
+			/* the arithmetic sum is the sum of the written bytes */
+			assert_int_equal(pkt_fold(vs), pkt_fold(rte_raw_cksum(ref + PKT_UDP_PAY_OFF,
+									      LAT_SIG_LEN)));
 			memcpy(ref + PKT_UDP_PAY_OFF + LAT_SIG_LEN, rest, pay - LAT_SIG_LEN);
 			memcpy(fast + PKT_UDP_PAY_OFF, ref + PKT_UDP_PAY_OFF, pay);
 			pkt_build_udp(ref, &A, &B, sip, dip, sp, dp, pay);
-			pkt_udp_fast_fill(fast, &t, sip, dip, sp, dp);
+			pkt_udp_fast_fill(fast, &t, sip, dip, sp, dp, vs);
 			assert_memory_equal(ref, fast, PKT_UDP_PAY_OFF + pay);
 			assert_int_equal(pkt_parse(fast, PKT_UDP_PAY_OFF + pay, &pi), PKT_UDP);
 		}
