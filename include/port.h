@@ -5,10 +5,11 @@
  *
  * Ports come in pairs: port 2k is the client ("inside") side, 2k+1 the
  * server ("outside") side. Each worker owns one RX and one TX queue on
- * both ports of its pair. Control-plane frames (ARP requests, pings) are
- * handed to worker 0 of the pair through an SPSC ring and sent on its TX
- * queue: net_af_packet spreads received frames over every queue pair it
- * has, so a TX-only control queue would silently lose a share of RX.
+ * both ports of its pair (queue = its index in the pair). The control
+ * plane has a TX queue of its own, queue `nqueues`, which only the
+ * control thread sends on (ARP requests, pings). net_af_packet spreads
+ * received frames over every queue pair it has, so the RX side of that
+ * queue pair is polled too, by worker 0 of the pair.
  */
 #ifndef FG_PORT_H
 #define FG_PORT_H
@@ -28,7 +29,7 @@ struct port_host_range {
 
 struct port {
 	uint16_t id;			/* DPDK port id */
-	uint16_t nqueues;		/* RX and TX queues = workers per pair */
+	uint16_t nqueues;		/* worker queues = workers per pair; queue nqueues is control's */
 	struct rte_ether_addr mac;	/* source MAC of every frame we send */
 	uint32_t ip, gw;		/* host order; 0 = none */
 	/*
@@ -70,7 +71,8 @@ int port_eal_args(const struct cfg *c, uint16_t nq, char **argv, int *argc, int 
 		  size_t errlen);
 
 /* control, after rte_eal_init: creates loop pairs, configures and starts
- * every port with `nq` queue pairs, waits for link. 0 or -errno + err. */
+ * every port with `nq` worker queue pairs plus the control queue pair,
+ * waits for link. 0 or -errno + err. */
 int port_init_all(const struct cfg *c, uint16_t nq, char *err, size_t errlen);
 void port_close_all(void);
 

@@ -5,8 +5,8 @@
  * A worker owns queue `q` on both ports of its pair. Every loop turn it
  * drains its mailbox, polls both RX queues, answers ARP (and ICMP echo in
  * service mode or for emulated hosts) in place, hands test frames to the
- * running engine, lets the engine generate, sends what control queued on
- * its ctl_tx ring, and flushes its TX buffers.
+ * running engine, lets the engine generate, and flushes its TX buffers.
+ * Worker 0 of a pair also polls the RX side of the control queue pair.
  *
  * Engines (flows, streams) are chosen once per START through a table of
  * function pointers; nothing tests a mode flag per packet.
@@ -68,7 +68,6 @@ struct worker {
 	int port[2];			/* port indexes: client side, server side */
 	struct rte_ring *mbox;		/* control -> worker, SPSC, struct wmsg */
 	struct rte_ring *punt;		/* worker -> control, SPSC, mbufs */
-	struct rte_ring *ctl_tx;	/* control -> worker, SPSC, mbufs to send (m->port = side) */
 	struct ctr_worker *ctr;
 
 	/* Worker-local state below: written only by this worker. */

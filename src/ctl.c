@@ -1,8 +1,7 @@
 /*
  * ctl.c — the workers' life cycle as seen from control. Each worker gets
- * three SPSC rings: its mailbox (control → worker messages), its punt ring
- * (worker → control frames) and its ctl_tx ring (control → worker frames
- * to send). Every message to a worker goes through its mailbox; what a
+ * two SPSC rings: its mailbox (control → worker messages) and its punt
+ * ring (worker → control frames); control sends frames on its own TX queue. Every message to a worker goes through its mailbox; what a
  * worker tells control it publishes in its counter block.
  */
 #include <errno.h>
@@ -47,8 +46,7 @@ int ctl_launch(int per_pair, char *err, size_t errlen)
 		w->ctr = &fg_ctr[n];
 		w->mbox = mkring("mbox", n, 256, sizeof(struct wmsg));
 		w->punt = mkring("punt", n, 1024, sizeof(void *));
-		w->ctl_tx = mkring("ctltx", n, 256, sizeof(void *));
-		if (!w->mbox || !w->punt || !w->ctl_tx) {
+		if (!w->mbox || !w->punt) {
 			snprintf(err, errlen, "worker %d: cannot create rings (%s)", n,
 				 rte_strerror(rte_errno));
 			return -ENOMEM;

@@ -86,7 +86,8 @@ static int vdev_with_queues(const char *spec, uint16_t nq, char *out, size_t out
 
 	vdev_arg(spec, "qpairs", q, sizeof(q));
 	if (strncmp(spec, "net_af_packet", 13) == 0 && !q[0])
-		return snprintf(out, outlen, "%s,qpairs=%u", spec, nq) >= (int)outlen ? -E2BIG : 0;
+		return snprintf(out, outlen, "%s,qpairs=%u", spec, nq + 1) >= (int)outlen ? -E2BIG
+											: 0;
 	return snprintf(out, outlen, "%s", spec) >= (int)outlen ? -E2BIG : 0;
 }
 
@@ -149,7 +150,7 @@ int port_eal_args(const struct cfg *c, uint16_t nq, char **argv, int *argc, int 
 
 static int loop_pair(int a, uint16_t nq, uint16_t *ida, uint16_t *idb)
 {
-	struct rte_ring *ab[FG_MAX_WORKERS], *ba[FG_MAX_WORKERS];
+	struct rte_ring *ab[FG_MAX_WORKERS + 1], *ba[FG_MAX_WORKERS + 1];
 	char name[RTE_RING_NAMESIZE];
 	int rc;
 
@@ -194,7 +195,7 @@ static int port_setup(struct port *p, uint32_t mbufs, uint16_t nq, char *err, si
 			 info.driver_name, FG_MIN(info.max_rx_queues, info.max_tx_queues));
 		return -EINVAL;
 	}
-	if (nq > 1 && (info.flow_type_rss_offloads & RTE_ETH_RSS_IP)) {
+	if (info.flow_type_rss_offloads & RTE_ETH_RSS_IP) {
 		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
 		conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP & info.flow_type_rss_offloads;
 	}
@@ -236,7 +237,6 @@ static int port_setup(struct port *p, uint32_t mbufs, uint16_t nq, char *err, si
 		p->mac = (struct rte_ether_addr){{0x02, 0x46, 0x47, 0x00, 0x00, p->id + 1}};
 		rte_eth_dev_default_mac_addr_set(p->id, &p->mac);
 	}
-	p->nqueues = nq;
 	return 0;
 }
 
@@ -251,7 +251,7 @@ int port_init_all(const struct cfg *c, uint16_t nq, char *err, size_t errlen)
 		const struct cfg_iface *f = &c->ifs[i];
 		if (f->kind == CFG_IF_LOOP) {
 			if (i % 2 == 0) {
-				rc = loop_pair(i, nq, &ids[i], &ids[i + 1]);
+				rc = loop_pair(i, nq + 1, &ids[i], &ids[i + 1]);
 				if (rc) {
 					snprintf(err, errlen, "loop ports %zu/%zu: %s", i, i + 1,
 						 rte_strerror(-rc));
@@ -294,9 +294,11 @@ int port_init_all(const struct cfg *c, uint16_t nq, char *err, size_t errlen)
 		snprintf(p->name, sizeof(p->name), "%s", c->ifs[i].spec);
 		if (c->ifs[i].kind == CFG_IF_VDEV && strncmp(c->ifs[i].spec, "net_af_packet", 13) == 0)
 			vdev_arg(c->ifs[i].spec, "iface", p->kiface, sizeof(p->kiface));
-		rc = port_setup(p, c->mbufs, nq, err, errlen);
+		/* the worker queues, and one more for the control plane */
+		rc = port_setup(p, c->mbufs, nq + 1, err, errlen);
 		if (rc)
 			return rc;
+		p->nqueues = nq;
 		fg_nports = i + 1;
 		if (pi) {
 			p->ip = pi->has_ip ? pi->ip : 0;

@@ -832,11 +832,20 @@ void stats_get(struct stats_snap *out)
 {
 	struct stats_hooks h;
 
+	struct stats_raw fresh;
+
 	pthread_mutex_lock(&st.lock);
 	/* Without the sampler (batch, tests) each call is a sample itself. */
 	if (!st.running || !st.nsamples)
 		sample_push();
-	stats_compute(newest(), older(), st.have_base ? &st.base : NULL, st.tsc_hz, st.nports,
+	/*
+	 * Counters are read now, not from the last sample (up to a period
+	 * old): `stop; stats` must show the final figures. Rates still span
+	 * the interval back to the sample about a second ago.
+	 */
+	memset(&fresh, 0, sizeof(fresh));
+	sample_into(&fresh);
+	stats_compute(&fresh, older(), st.have_base ? &st.base : NULL, st.tsc_hz, st.nports,
 		      st.link_up, st.speed, out);
 	h = st.hooks;
 	pthread_mutex_unlock(&st.lock);

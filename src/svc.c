@@ -3,8 +3,8 @@
  * workers' punt rings every few hundred microseconds: ARP frames fill the
  * neighbour table that `arp` reads; ICMP echo replies complete the
  * outstanding `ping`. Frames control sends (ARP requests, echo requests)
- * go down worker 0's ctl_tx ring of the port's pair and leave on that
- * worker's TX queue.
+ * leave on the port's control TX queue (queue nqueues), which only the
+ * console thread uses.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <rte_cycles.h>
+#include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
@@ -136,14 +137,6 @@ void svc_stop(void)
 	pthread_join(svc.thr, NULL);
 }
 
-static struct worker *pair_worker(int p)
-{
-	for (int i = 0; i < fg_nworkers; i++)
-		if (fg_worker[i].pair == p / 2 && fg_worker[i].q == 0)
-			return &fg_worker[i];
-	return NULL;
-}
-
 static void post_pair(int p, const struct wmsg *m)
 {
 	for (int i = 0; i < fg_nworkers; i++)
@@ -175,20 +168,15 @@ void svc_publish_gw(int p)
 
 static int send_frame(int p, const uint8_t *f, uint16_t len)
 {
-	struct worker *w = pair_worker(p);
-	struct rte_mbuf *m;
+	struct rte_mbuf *m = rte_pktmbuf_alloc(fg_port[p].pool);
 
-	if (!w)
-		return -ENODEV;
-	m = rte_pktmbuf_alloc(fg_port[p].pool);
 	if (!m)
 		return -ENOMEM;
 	if (len < 60) /* pad to the Ethernet minimum */
 		len = 60;
 	memcpy(rte_pktmbuf_mtod(m, uint8_t *), f, len);
 	m->data_len = m->pkt_len = len;
-	m->port = p & 1;
-	if (rte_ring_enqueue(w->ctl_tx, m) != 0) {
+	if (rte_eth_tx_burst(fg_port[p].id, fg_port[p].nqueues, &m, 1) != 1) {
 		rte_pktmbuf_free(m);
 		return -ENOBUFS;
 	}

@@ -3,7 +3,9 @@
  * locks, no prints, no system calls, no allocation but mbufs. Control
  * reaches the worker only through its mailbox ring; frames for control
  * (ARP replies, ICMP echo replies, anything unknown in service mode) go up
- * through the punt ring; frames control wants sent come down ctl_tx.
+ * through the punt ring. Control sends its own frames on its own TX queue;
+ * worker 0 of a pair polls the RX side of that queue pair, which
+ * net_af_packet's fan-out feeds like any other.
  */
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
@@ -142,13 +144,13 @@ static void handle_local(struct worker *w, int side, struct rte_mbuf *m, const s
 	rte_pktmbuf_free(m);
 }
 
-static void rx_side(struct worker *w, int side, uint64_t now, bool *busy)
+static void rx_side(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy)
 {
 	struct rte_mbuf *pk[FG_BURST];
 	struct port *p = &fg_port[w->port[side]];
 	struct ctr_port *c = &w->ctr->port[w->port[side]];
 	uint64_t bytes = 0, bad = 0, unknown = 0;
-	uint16_t n = rte_eth_rx_burst(p->id, w->q, pk, FG_BURST);
+	uint16_t n = rte_eth_rx_burst(p->id, q, pk, FG_BURST);
 
 	if (!n)
 		return;
@@ -210,17 +212,6 @@ static void rx_side(struct worker *w, int side, uint64_t now, bool *busy)
 		FG_CTR_ADD(c->rx_unknown, unknown);
 }
 
-static void ctl_tx(struct worker *w, bool *busy)
-{
-	struct rte_mbuf *pk[FG_BURST];
-	unsigned n = rte_ring_dequeue_burst(w->ctl_tx, (void **)pk, FG_BURST, NULL);
-
-	for (unsigned i = 0; i < n; i++)
-		worker_tx(w, pk[i]->port & 1, pk[i]);
-	if (n)
-		*busy = true;
-}
-
 int worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -233,8 +224,13 @@ int worker_main(void *arg)
 		bool busy = false;
 
 		handle_mbox(w, now, &quit);
-		rx_side(w, 0, now, &busy);
-		rx_side(w, 1, now, &busy);
+		rx_side(w, 0, w->q, now, &busy);
+		rx_side(w, 1, w->q, now, &busy);
+		if (w->q == 0 && (polls & 7) == 0) {
+			/* the control queue pair's RX side: little traffic */
+			rx_side(w, 0, w->nq, now, &busy);
+			rx_side(w, 1, w->nq, now, &busy);
+		}
 		if (w->eng) {
 			uint64_t tx0 = w->ctr->port[w->port[0]].tx_pkts + w->ntx[0];
 
@@ -245,7 +241,6 @@ int worker_main(void *arg)
 				FG_CTR_SET(w->ctr->gauge.state, CTR_IDLE);
 			}
 		}
-		ctl_tx(w, &busy);
 		worker_flush(w, 0);
 		worker_flush(w, 1);
 		polls++;

@@ -109,6 +109,8 @@ for r in $ROWS; do
 		row "$r" "$what" "$(mpps "$fg")" "$(mpps "$base")" "$q" "$(verdict "$q" $tgt '>=')" ">= ${tgt}x testpmd"
 		;;
 	c | d)
+		# Unpaced first; if more than 0.1 % fail, search down (-m N cps)
+		# for the highest rate that holds, as RFC 9693 asks.
 		prof=$B/udp_rr.yaml
 		what="UDP request/response flows/s, loop"
 		tgt=2500000
@@ -117,17 +119,32 @@ for r in $ROWS; do
 			what="TCP CPS (64 B req, 512 B resp), loop"
 			tgt=1000000
 		fi
-		base=$(testpmd_pps "" --vdev=net_ring0)
-		f=$out/flows.$r
-		"$FG" -C $B/loop.yaml -x "start -f $prof -m max -d $SECS; wait; sleep 1; stats -a --json" >"$f" 2>&1
-		done_=$(jget "$f" flows.client.completed)
-		failed=$(jget "$f" flows.client.failed)
-		started=$(jget "$f" flows.client.started)
-		rate=$(awk -v c="$done_" -v s="$SECS" 'BEGIN { printf "%.0f", c / s }')
-		failpct=$(awk -v f="$failed" -v s="$started" 'BEGIN { printf "%.3f", (s > 0) ? 100 * f / s : 100 }')
+		base=$(testpmd_pps "" --vdev=net_null0,no-rx=1)
+		trial()
+		{ # MULT -> "completed/s fail%"
+			local f=$out/flows.$r.$RANDOM
+			"$FG" -C $B/loop.yaml -x "start -f $prof -m $1 -d $SECS; wait; sleep 1; stats -a --json" >"$f" 2>&1
+			awk -v c="$(jget "$f" flows.client.completed)" -v f="$(jget "$f" flows.client.failed)" \
+				-v s="$(jget "$f" flows.client.started)" -v t="$SECS" \
+				'BEGIN { printf "%.0f %.3f\n", c / t, (s > 0) ? 100 * f / s : 100 }'
+		}
+		read -r rate failpct < <(trial max)
+		if [ "$(verdict "$failpct" 0.1 '<=')" != holds ]; then
+			lo=0 hi=$rate best=0 bestf=$failpct
+			for _ in 1 2 3 4 5 6; do
+				m=$(((lo + hi) / 2))
+				[ "$m" -gt 0 ] || break
+				read -r got fp < <(trial "${m}cps")
+				if [ "$(verdict "$fp" 0.1 '<=')" = holds ]; then
+					lo=$m best=$got bestf=$fp
+				else
+					hi=$m
+				fi
+			done
+			rate=$best failpct=$bestf
+		fi
 		v=$(verdict "$rate" $tgt '>=')
-		[ "$(verdict "$failpct" 0.1 '<=')" = holds ] || v="MISSED"
-		row "$r" "$what ($failpct% failed)" "$(awk -v a="$rate" 'BEGIN { printf "%.2f M/s", a / 1e6 }')" \
+		row "$r" "$what ($failpct% failed)" "$(awk -v a="$rate" 'BEGIN { printf "%.3f M/s", a / 1e6 }')" \
 			"$(mpps "$base")" "-" "$v" ">= $(awk -v t=$tgt 'BEGIN { print t / 1e6 }') M/s, <= 0.1% failed"
 		;;
 	e)
@@ -175,8 +192,10 @@ for r in $ROWS; do
 		ip -n "$NS" link set fgb0 up
 		ip -n "$NS" link set fgb1 up
 		base=$(testpmd_pps "ip netns exec $NS" --vdev=net_af_packet0,iface=fgb0)
+		# Port 1 is a null sink: like testpmd, flowgen only sends on fgb0
+		# and nothing reads fgb1 back.
 		cat >"$out/veth.yaml" <<-EOF
-			interfaces: ['--vdev=net_af_packet0,iface=fgb0', '--vdev=net_af_packet1,iface=fgb1']
+			interfaces: ['--vdev=net_af_packet0,iface=fgb0', '--vdev=net_null1,no-rx=1']
 			port_info:
 			  - {ip: 198.18.1.2, default_gw: 198.18.1.1, dest_mac: '02:00:00:00:00:02'}
 			  - {ip: 198.19.1.2, default_gw: 198.19.1.1, dest_mac: '02:00:00:00:00:01'}
@@ -193,7 +212,10 @@ for r in $ROWS; do
 		export FG_NS_TST=fgbt-$$ FG_NS_DUT=fgbd-$$
 		examples/lab.sh up nat >/dev/null
 		sed "s/iface=fg0/iface=fg0/" examples/lab.yaml >"$out/lab.yaml"
-		lo=1000 hi=200000 best=0
+		# A step holds when no flow failed and the offered rate was
+		# achieved (started within 1 % of -m x 5 s): the tester must not
+		# be what limits the figure.
+		lo=1000 hi=200000 best=0 bestcps=0
 		while [ $((hi - lo)) -gt $((lo / 10)) ]; do
 			m=$(((lo + hi) / 2))
 			f=$out/nat.$m
@@ -201,14 +223,14 @@ for r in $ROWS; do
 				-x "arp; start -f profiles/udp_short.yaml -m $m -d 5; wait; sleep 1; stats -a --json" >"$f" 2>&1
 			s=$(jget "$f" flows.client.started)
 			fl=$(jget "$f" flows.client.failed)
-			if [ "${s:-0}" -gt 0 ] && [ "${fl:-1}" -eq 0 ]; then
-				best=$m lo=$m
+			if [ "${s:-0}" -ge $((m * 5 * 99 / 100)) ] && [ "${fl:-1}" -eq 0 ]; then
+				best=$m lo=$m bestcps=$((s / 5))
 			else
 				hi=$m
 			fi
 		done
 		examples/lab.sh down >/dev/null
-		row g "NAT lab: udp_short with no failed flow" "$best CPS" "-" "-" "measured" \
+		row g "NAT lab: udp_short, no failed flow (-m $best)" "$bestcps CPS" "-" "-" "measured" \
 			"the Linux DUT's figure"
 		;;
 	*) echo "bench: unknown row '$r'" ;;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 #
-# 60_tui.sh — the `tui` dashboard in a real terminal (tmux), against a
-# [loop, loop] config carrying 10 kpps of 64-byte frames: the panels appear,
+# 60_tui.sh — the `tui` dashboard in a real terminal (tmux), with 10 kpps
+# of 64-byte frames running through the router lab: the panels appear,
 # the measured rate is the offered one, the keys act (c clears, + raises the
 # rate 10%, p pauses and resumes), the layout follows a resize down to 80x24,
 # q, ESC and Ctrl-C each return to the prompt with flowgen alive, and the
@@ -18,7 +18,7 @@ if ! have_flowgen; then
 	echo "# $FG_BIN is not built: the flowgen checks below fail"
 fi
 
-CFG=$(fg_loop_cfg)
+lab_up router || finish
 H=$FG_TMP/home
 mkdir -p "$H"
 SOCK=fgtui-$$
@@ -75,7 +75,7 @@ in_range()
 }
 
 keys "stty -g > $H/stty.before" Enter
-keys "cd $FG_TOP && $FG_BIN -C $CFG; echo \"FG-EXIT=\$?\" > $H/rc" Enter
+keys "cd $FG_TOP && ip netns exec $NS_TST $FG_BIN -C $CFG; echo \"FG-EXIT=\$?\" > $H/rc" Enter
 
 if ! wait_screen 'flowgen> ?$' 40 || [ -e "$H/rc" ]; then
 	fail "tui: flowgen console starts" "screen: $(screen | grep . | tail -n 5)"
@@ -83,6 +83,8 @@ if ! wait_screen 'flowgen> ?$' 40 || [ -e "$H/rc" ]; then
 fi
 pass "tui: flowgen console starts"
 
+keys "arp" Enter
+wait_screen 'port 1: .*MAC' 10 || fail "tui: arp learns the DUT's MACs" "screen: $(screen | grep . | tail -n 4)"
 keys "start -f profiles/stl_64b.yaml -m 10kpps" Enter
 sleep 1
 keys "tui" Enter
@@ -175,7 +177,7 @@ check_eq "tui: terminal modes (stty -g) unchanged" \
 	"$(cat "$H/stty.before" 2>/dev/null)" "$(cat "$H/stty.after" 2>/dev/null)"
 
 # No terminal: refused with a reason, and the command fails.
-out=$(echo tui | TERM=xterm "$FG_BIN" -C "$CFG" -b 2>&1)
+out=$(echo tui | TERM=xterm ip netns exec "$NS_TST" "$FG_BIN" -C "$CFG" -b 2>&1)
 rc=$?
 check_eq "tui: refused in batch mode (exit 1)" 1 "$rc"
 if grep -q 'needs an interactive terminal' <<<"$out"; then

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# 56_update.sh — rates of running traffic follow `update -m`, `pause` and
+# `resume`, for flows and for streams, as measured by `stats --json`
+# ([loop, loop] ports; one flowgen fed through a fifo).
+. "$(dirname "$0")/lib.sh"
+
+have_flowgen || finish
+CFG=$(fg_loop_cfg)
+
+# run_case NAME PROFILE START_M UPDATE_M FIELD BASE : FIELD is a JSON path
+# of a measured rate, BASE its expected value at START_M
+run_case()
+{
+	local name=$1 prof=$2 m0=$3 m1=$4 field=$5 base=$6 out=$FG_TMP/$1.out fifo=$FG_TMP/$1.fifo pid
+	mkfifo "$fifo"
+	fg_plain -C "$CFG" -b <"$fifo" >"$out" 2>&1 &
+	pid=$!
+	exec 9>"$fifo"
+	{
+		echo "start -f $prof -m $m0 -t learn=0"
+		echo "sleep 2.5"
+		echo "stats --json"
+		echo "update -m $m1"
+		echo "sleep 2.5"
+		echo "stats --json"
+		echo "pause"
+		echo "sleep 2.5"
+		echo "stats --json"
+		echo "resume"
+		echo "sleep 2.5"
+		echo "stats --json"
+		echo "stop"
+		echo "quit"
+	} >&9
+	exec 9>&-
+	wait $pid
+	check_eq "$name: batch run exits 0" 0 $?
+	local i=0 v
+	for want in "$base" "$((base * 3))" 0 "$((base * 3))"; do
+		i=$((i + 1))
+		grep '^{' "$out" | sed -n "${i}p" >"$FG_TMP/$name.$i"
+		v=$(json_get "$FG_TMP/$name.$i" "$field" || echo -1)
+		if awk -v v="$v" -v w="$want" -v b="$base" 'BEGIN {
+			d = v - w; if (d < 0) d = -d; exit !(v >= 0 && d <= b * 0.15 + 1) }'; then
+			pass "$name: sample $i $field is $want (measured ${v%.*})"
+		else
+			fail "$name: sample $i $field is $want" "measured $v"
+		fi
+	done
+}
+
+# flows: `cps` is the measured rate of started flows; streams: tx_pps.
+run_case flows profiles/udp_short.yaml 1000 3000 global.cps 1000
+run_case streams profiles/stl_64b.yaml 0.2 0.6 global.tx_pps 2000
+finish
