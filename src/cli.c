@@ -41,13 +41,13 @@
 #include <wchar.h>
 
 #include "cli.h"
+#include "cli_int.h"
 #include "fg.h"
 
 #define CLI_PROMPT "flowgen> "
 #define CLI_HISTFILE ".flowgen_history"
 #define CLI_HISTSIZE 1000
 #define CLI_DOUBLE_INTR_NS 2000000000LL /* second Ctrl-C within this quits */
-#define CLI_MAX_MATCHES 10000
 #define CLI_CTRL_C 3 /* what our reader hands libedit after a SIGINT */
 
 static const struct cli_cmd *user_cmds;
@@ -72,23 +72,13 @@ static bool intr_in_line;	       /* the ^C of this interrupt was given to libedi
  * Tokenizer
  */
 
-struct tok_end {
-	char quote;	/* quote still open at the end of the text, or 0 */
-	bool open_word; /* the last word runs up to the end of the text */
-	bool comment;	/* the text ends inside a comment */
-};
-
-static bool tok_space(char ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f';
-}
 
 /*
  * The one state machine behind cli_tokenize and completion. With end !=
  * NULL an open quote is not an error: its state is reported instead.
  */
-static int tok_core(const char *s, char **argv, int max, char *buf, size_t buflen,
-		    struct tok_end *end)
+int cli_tok_core(const char *s, char **argv, int max, char *buf, size_t buflen,
+		 struct tok_end *end)
 {
 	int argc = 0;
 	size_t o = 0;
@@ -176,7 +166,7 @@ static int tok_core(const char *s, char **argv, int max, char *buf, size_t bufle
 
 int cli_tokenize(const char *line, char **argv, int max, char *buf, size_t buflen)
 {
-	return tok_core(line, argv, max, buf, buflen, NULL);
+	return cli_tok_core(line, argv, max, buf, buflen, NULL);
 }
 
 const char *cli_tokenize_strerror(int err)
@@ -273,7 +263,7 @@ const struct cli_cmd *cli_find(const char *name)
 }
 
 /* Calls fn for every visible row: the caller's, then unshadowed built-ins. */
-static void for_each_cmd(void (*fn)(const struct cli_cmd *, void *), void *arg)
+void cli_for_each_cmd(void (*fn)(const struct cli_cmd *, void *), void *arg)
 {
 	for (int i = 0; i < user_ncmds; i++)
 		if (user_cmds[i].name)
@@ -317,9 +307,9 @@ static int cmd_help(int argc, char **argv)
 			printf("  %s\n", c->help);
 		return 0;
 	}
-	for_each_cmd(help_width, &w);
+	cli_for_each_cmd(help_width, &w);
 	printf("commands:\n");
-	for_each_cmd(help_row, &w);
+	cli_for_each_cmd(help_row, &w);
 	printf("'help CMD' shows how to use CMD.\n");
 	return 0;
 }
@@ -618,269 +608,6 @@ int cli_run_exec(const char *cmds, bool keep_going)
 	sig_restore(&sv);
 	return failed ? FG_EXIT_FAIL : FG_EXIT_OK;
 }
-
-/* ---------------------------------------------------------------------------
- * Completion
- */
-
-struct cand {
-	char **v;
-	int n, cap;
-};
-
-static int cand_add(struct cand *c, const char *s, size_t n)
-{
-	if (c->n >= CLI_MAX_MATCHES)
-		return 0;
-	if (c->n == c->cap) {
-		int cap = c->cap ? c->cap * 2 : 32;
-		char **v = realloc(c->v, (size_t)cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		c->v = v;
-		c->cap = cap;
-	}
-	c->v[c->n] = strndup(s, n);
-	if (!c->v[c->n])
-		return -ENOMEM;
-	c->n++;
-	return 0;
-}
-
-static void cand_free(struct cand *c)
-{
-	for (int i = 0; i < c->n; i++)
-		free(c->v[i]);
-	free(c->v);
-	c->v = NULL;
-	c->n = c->cap = 0;
-}
-
-struct cand_cmd_arg {
-	struct cand *c;
-	const char *prefix;
-};
-
-static void cand_cmd(const struct cli_cmd *row, void *arg)
-{
-	struct cand_cmd_arg *a = arg;
-
-	if (!strncmp(row->name, a->prefix, strlen(a->prefix)))
-		cand_add(a->c, row->name, strlen(row->name));
-}
-
-static void cand_opts(struct cand *c, const struct cli_cmd *row, const char *prefix)
-{
-	if (!row->opts)
-		return;
-	for (const char *const *o = row->opts; *o; o++)
-		if (!strncmp(*o, prefix, strlen(prefix)))
-			cand_add(c, *o, strlen(*o));
-}
-
-static void cand_paths(struct cand *c, const char *word)
-{
-	const char *slash = strrchr(word, '/');
-	size_t dlen = slash ? (size_t)(slash - word) + 1 : 0;
-	const char *base = word + dlen;
-	size_t blen = strlen(base);
-	char dir[PATH_MAX];
-	struct dirent *de;
-	DIR *d;
-
-	if (!dlen)
-		snprintf(dir, sizeof(dir), ".");
-	else if (word[0] == '~' && word[1] == '/' && getenv("HOME"))
-		snprintf(dir, sizeof(dir), "%s%.*s", getenv("HOME"), (int)dlen - 1, word + 1);
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)dlen, word);
-	d = opendir(dir);
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		struct stat st;
-		bool isdir = de->d_type == DT_DIR;
-		char *s;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (de->d_name[0] == '.' && base[0] != '.')
-			continue;
-		if (strncmp(de->d_name, base, blen))
-			continue;
-		if (de->d_type == DT_UNKNOWN || de->d_type == DT_LNK) {
-			isdir = fstatat(dirfd(d), de->d_name, &st, 0) == 0 && S_ISDIR(st.st_mode);
-		}
-		if (asprintf(&s, "%.*s%s%s", (int)dlen, word, de->d_name, isdir ? "/" : "") < 0)
-			break;
-		cand_add(c, s, strlen(s));
-		free(s);
-	}
-	closedir(d);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Appends src to *dst, escaped for the quoting state q at the cursor. */
-static int append_escaped(char **dst, size_t *len, const char *src, char q, bool word_start)
-{
-	size_t need = *len + 4 * strlen(src) + 4;
-	char *d = realloc(*dst, need);
-
-	if (!d)
-		return -ENOMEM;
-	for (const char *s = src; *s; s++) {
-		char ch = *s;
-
-		if (q == '\'' && ch == '\'') {
-			memcpy(d + *len, "'\\''", 4);
-			*len += 4;
-			continue;
-		}
-		if ((q == '"' && (ch == '"' || ch == '\\')) ||
-		    (!q && (tok_space(ch) || ch == '\'' || ch == '"' || ch == '\\' ||
-			    (ch == '#' && word_start && s == src))))
-			d[(*len)++] = '\\';
-		d[(*len)++] = ch;
-	}
-	d[*len] = '\0';
-	*dst = d;
-	return 0;
-}
-
-int cli_complete(const char *pre, struct cli_completion *out)
-{
-	size_t len = strlen(pre), wlen, ilen = 0, common;
-	char *argv[CLI_MAX_ARGS];
-	const struct cli_cmd *row = NULL;
-	struct cand c = {0};
-	struct tok_end end;
-	const char *word = "";
-	bool close_word;
-	char *buf;
-	int argc, widx, ret = -ENOENT;
-
-	memset(out, 0, sizeof(*out));
-	buf = malloc(len + 1);
-	if (!buf)
-		return -ENOMEM;
-	argc = tok_core(pre, argv, CLI_MAX_ARGS, buf, len + 1, &end);
-	if (argc < 0 || end.comment)
-		goto out;
-	widx = argc;
-	if (end.open_word)
-		word = argv[--widx];
-	wlen = strlen(word);
-
-	if (widx == 0) {
-		struct cand_cmd_arg a = {&c, word};
-
-		for_each_cmd(cand_cmd, &a);
-	} else {
-		const char *prev = argv[widx - 1];
-
-		row = cli_find(argv[0]);
-		if (!row)
-			goto out;
-		if ((row->flags & CLI_F_FILEARG) &&
-		    (!strcmp(prev, "-f") || !strcmp(prev, "--file")))
-			cand_paths(&c, word);
-		else if (word[0] == '-')
-			cand_opts(&c, row, word);
-		else if (row->flags & CLI_F_PATHARG)
-			cand_paths(&c, word);
-		else if ((row->flags & CLI_F_CMDARG) && widx == 1) {
-			struct cand_cmd_arg a = {&c, word};
-
-			for_each_cmd(cand_cmd, &a);
-		} else
-			cand_opts(&c, row, word);
-	}
-	if (!c.n)
-		goto out;
-	qsort(c.v, (size_t)c.n, sizeof(*c.v), cmp_str);
-	/* drop duplicates (an option listed twice, ...) */
-	{
-		int k = 1;
-
-		for (int i = 1; i < c.n; i++) {
-			if (strcmp(c.v[i], c.v[k - 1]))
-				c.v[k++] = c.v[i];
-			else
-				free(c.v[i]);
-		}
-		c.n = k;
-	}
-	common = strlen(c.v[0]);
-	for (int i = 1; i < c.n; i++) {
-		size_t j = 0;
-
-		while (j < common && c.v[i][j] == c.v[0][j])
-			j++;
-		common = j;
-	}
-	/* every candidate starts with word, so common >= wlen */
-	ret = -ENOMEM;
-	out->insert = strdup("");
-	if (!out->insert)
-		goto out;
-	{
-		char *tail = strndup(c.v[0] + wlen, common - wlen);
-
-		if (!tail)
-			goto out;
-		ret = append_escaped(&out->insert, &ilen, tail, end.quote, wlen == 0);
-		free(tail);
-		if (ret)
-			goto out;
-	}
-	close_word = c.n == 1 && c.v[0][strlen(c.v[0]) - 1] != '/';
-	if (close_word) {
-		char *d = realloc(out->insert, ilen + 3);
-
-		if (!d) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		if (end.quote)
-			d[ilen++] = end.quote;
-		d[ilen++] = ' ';
-		d[ilen] = '\0';
-		out->insert = d;
-	}
-	if (c.n > 1) {
-		out->matches = c.v;
-		out->n = c.n;
-		c.v = NULL;
-		c.n = 0;
-	}
-	ret = 0;
-out:
-	if (ret < 0 && out->insert) {
-		free(out->insert);
-		out->insert = NULL;
-	}
-	cand_free(&c);
-	free(buf);
-	return ret;
-}
-
-void cli_completion_free(struct cli_completion *c)
-{
-	for (int i = 0; i < c->n; i++)
-		free(c->matches[i]);
-	free(c->matches);
-	free(c->insert);
-	memset(c, 0, sizeof(*c));
-}
-
-/* ---------------------------------------------------------------------------
- * Interactive prompt (libedit)
- */
 
 static char *el_prompt(EditLine *e)
 {

@@ -340,6 +340,63 @@ static void json_global(FILE *f, const struct stats_snap *s)
 		g->active_flows, fin(g->cps), g->queue_full, fin(s->interval));
 }
 
+/*
+ * The driver's extended statistics (rte_eth_xstats), joined into each
+ * port's JSON object as "xstats": the non-zero ones, less the baseline
+ * taken by `clear`. Read at print time on control; absent for a port
+ * DPDK does not know (unit tests).
+ */
+#define STATS_XSTATS_MAX 512
+static uint64_t xstats_base[FG_MAX_PORTS][STATS_XSTATS_MAX];
+
+static int xstats_read(int port, struct rte_eth_xstat *xs, int max)
+{
+	int n;
+
+	if (port < 0 || port >= FG_MAX_PORTS || !rte_eth_dev_is_valid_port((uint16_t)port))
+		return 0;
+	n = rte_eth_xstats_get((uint16_t)port, xs, (unsigned)max);
+	return n < 0 || n > max ? 0 : n;
+}
+
+static void xstats_baseline(int nports)
+{
+	struct rte_eth_xstat xs[STATS_XSTATS_MAX];
+
+	for (int p = 0; p < nports && p < FG_MAX_PORTS; p++) {
+		int n = xstats_read(p, xs, STATS_XSTATS_MAX);
+
+		memset(xstats_base[p], 0, sizeof(xstats_base[p]));
+		for (int i = 0; i < n; i++)
+			if (xs[i].id < STATS_XSTATS_MAX)
+				xstats_base[p][xs[i].id] = xs[i].value;
+	}
+}
+
+static void json_xstats(FILE *f, int port)
+{
+	struct rte_eth_xstat xs[STATS_XSTATS_MAX];
+	struct rte_eth_xstat_name names[STATS_XSTATS_MAX];
+	int n = xstats_read(port, xs, STATS_XSTATS_MAX), k = 0;
+
+	if (n <= 0 || rte_eth_xstats_get_names((uint16_t)port, names, STATS_XSTATS_MAX) != n)
+		return;
+	fputs(",\"xstats\":{", f);
+	for (int i = 0; i < n; i++) {
+		uint64_t base = xs[i].id < STATS_XSTATS_MAX ? xstats_base[port][xs[i].id] : 0;
+		uint64_t v = xs[i].value >= base ? xs[i].value - base : 0;
+
+		if (!v || xs[i].id >= (uint64_t)n)
+			continue;
+		fprintf(f, "%s\"", k++ ? "," : "");
+		for (const char *c = names[xs[i].id].name; *c; c++)
+			if (*c != '"' && *c != '\\' && (unsigned char)*c >= 0x20)
+				fputc(*c, f);
+		fprintf(f, "\":%" PRIu64, v);
+	}
+	fputc('}', f);
+}
+
 static void json_port(FILE *f, int port, const struct stats_port_snap *o)
 {
 	fprintf(f,
@@ -351,12 +408,14 @@ static void json_port(FILE *f, int port, const struct stats_port_snap *o)
 		"\"oerrors\":%" PRIu64 ",\"ierrors\":%" PRIu64 ","
 		"\"imissed\":%" PRIu64 ",\"rx_bad\":%" PRIu64 ","
 		"\"rx_unknown\":%" PRIu64 ",\"tx_queue_full\":%" PRIu64 ","
-		"\"mbuf_fail\":%" PRIu64 ",\"counters\":\"%s\"}",
+		"\"mbuf_fail\":%" PRIu64 ",\"counters\":\"%s\"",
 		port, o->link_up ? "true" : "false", o->speed_mbps, o->tx_pkts, o->rx_pkts,
 		o->tx_bytes, o->rx_bytes, fin(o->tx_pps), fin(o->rx_pps), fin(o->tx_bps),
 		fin(o->rx_bps), fin(o->tx_bps_l1), fin(o->line_util), o->oerrors, o->ierrors,
 		o->imissed, o->rx_bad, o->rx_unknown, o->tx_queue_full, o->mbuf_fail,
 		o->from_nic ? "nic" : "workers");
+	json_xstats(f, port);
+	fputc('}', f);
 }
 
 static void json_flows(FILE *f, const struct stats_snap *s)
@@ -821,6 +880,7 @@ void stats_clear(void)
 
 	pthread_mutex_lock(&st.lock);
 	sample_into(&st.base);
+	xstats_baseline(st.nports);
 	st.have_base = true;
 	clear = st.hooks.clear;
 	pthread_mutex_unlock(&st.lock);

@@ -179,6 +179,9 @@ static void rx_side(struct worker *w, int side, uint16_t q, uint64_t now, bool *
 				w->eng->rx(w, side, m, &pi, now);
 				continue;
 			}
+			/* no traffic running: like any other frame */
+			/* fall through */
+		case PKT_OTHER:
 			if (w->service) {
 				punt(w, side, m);
 				continue;
@@ -189,14 +192,6 @@ static void rx_side(struct worker *w, int side, uint16_t q, uint64_t now, bool *
 		case PKT_ARP:
 		case PKT_ICMP:
 			handle_local(w, side, m, &pi);
-			break;
-		case PKT_OTHER:
-			if (w->service) {
-				punt(w, side, m);
-				continue;
-			}
-			unknown++;
-			rte_pktmbuf_free(m);
 			break;
 		case PKT_BAD:
 			bad++;
