@@ -2,7 +2,8 @@
 #
 # demo.sh — the NAT demo of SPEC §7, behind `make demo`: bring the nat lab
 # up, run flowgen in the tester namespace in batch mode (service, arp,
-# service --off, 10 s of udp_short flows at 20,000 flows/s, wait, stats),
+# service --off, 10 s of udp_short flows at 20,000 flows/s, the live
+# rates mid-run, then the flow and NAT report),
 # sample the DUT's conntrack table while the traffic runs, print it, and
 # take the lab down whatever happens.
 
@@ -33,12 +34,20 @@ trap cleanup EXIT
 
 "$lab" up nat
 
+# Rates are measured: the global table is printed mid-run (achieved CPS,
+# pps and bps over the last second), the flows and NAT report after the
+# flows have drained.
 cmds='service
 arp
 service --off
 start -f profiles/udp_short.yaml -m 20000 -d 10
+sleep 5
+echo == live rates, 5 s into the run
+stats -g
 wait
-stats'
+echo == after the run: flows (completed, failed) and what the DUT did (NAT report)
+stats -a
+stats -p'
 echo "== flowgen (in $FG_NS_TST):" $(echo "$cmds" | tr '\n' ';')
 echo "$cmds" | timeout -k 5 120 ip netns exec "$FG_NS_TST" "$bin" -C examples/lab.yaml -b &
 fgpid=$!
