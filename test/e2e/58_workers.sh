@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# 58_workers.sh — the code paths for more than one worker: `-c 2` gives the
+# [loop, loop] pair two workers (mapped with --lcores onto the CPUs there
+# are), each with its own queue pair, flow table and counter block. Flows
+# and streams must come out as exact as with one worker.
+. "$(dirname "$0")/lib.sh"
+
+have_flowgen || finish
+CFG=$(fg_loop_cfg)
+O=$FG_TMP/w2.out
+
+fg_plain -C "$CFG" -c 2 -x "portattr; \
+start -f profiles/udp_short.yaml -m 2000 -d 3; wait; stats --json; \
+start -f profiles/tcp_short.yaml -m 500 -d 3; wait; stats --json; \
+start -f profiles/stl_64b.yaml -m 1 -d 3 -t learn=0; wait; stats --json" >"$O" 2>&1
+check_eq "2 workers: batch run exits 0" 0 $?
+check_grep "2 workers: each port has 2 worker queues" 'port 0 .*2 worker queue' "$O"
+
+js() { grep '^{' "$O" | sed -n "$1p" >"$FG_TMP/w.$1"; json_get "$FG_TMP/w.$1" "$2" || echo -1; }
+s=$(js 1 flows.client.started)
+c=$(js 1 flows.client.completed)
+check_ge "2 workers, udp: started >= 90 % of 6,000" "$s" 5400
+check_ge "2 workers, udp: completed >= 99 % of started" "$((c * 100))" "$((s * 99))"
+check_eq "2 workers, udp: the server accepted every flow" "$s" "$(js 1 flows.server.accepted)"
+s=$(js 2 flows.client.started)
+c=$(js 2 flows.client.completed)
+check_ge "2 workers, tcp: started >= 90 % of 1,500" "$s" 1350
+check_ge "2 workers, tcp: completed >= 99 % of started" "$((c * 100))" "$((s * 99))"
+tx=$(js 3 latency.0.tx)
+check_ge "2 workers, streams: about 30,000 frames sent (>= 29,700)" "$tx" 29700
+check_eq "2 workers, streams: nothing lost" 0 "$(js 3 latency.0.lost)"
+finish
