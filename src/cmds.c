@@ -83,6 +83,16 @@ static const char *ip_str(uint32_t ip, char *buf)
 	return inet_ntop(AF_INET, &a, buf, INET_ADDRSTRLEN);
 }
 
+/* MACs print in lowercase, as `ip link` shows them. */
+static const char *mac_fmt(const struct rte_ether_addr *m, char *buf)
+{
+	const uint8_t *b = m->addr_bytes;
+
+	snprintf(buf, RTE_ETHER_ADDR_FMT_SIZE, "%02x:%02x:%02x:%02x:%02x:%02x", b[0], b[1], b[2],
+		 b[3], b[4], b[5]);
+	return buf;
+}
+
 static const char *mac_str(uint64_t w, char *buf)
 {
 	struct rte_ether_addr m;
@@ -90,8 +100,7 @@ static const char *mac_str(uint64_t w, char *buf)
 	if (!(w & PORT_MAC_KNOWN))
 		return strcpy(buf, "unknown");
 	port_word_mac(w, &m);
-	rte_ether_format_addr(buf, RTE_ETHER_ADDR_FMT_SIZE, &m);
-	return buf;
+	return mac_fmt(&m, buf);
 }
 
 /* "0,1" or "0-3" → bit mask of ports; -1 on a bad list. */
@@ -301,7 +310,7 @@ static int cmd_portattr(int argc, char **argv)
 		if (!(mask & (1LL << p)))
 			continue;
 		up = port_link(p, &speed);
-		rte_ether_format_addr(mac, sizeof(mac), &pt->mac);
+		mac_fmt(&pt->mac, mac);
 		if (pt->ip)
 			ip_str(pt->ip, a);
 		if (pt->gw)
