@@ -381,10 +381,17 @@ static void input_syn_sent(struct tcp_tcb *t, const struct tcp_seg *in, uint64_t
 			to_closed(t, out, TCP_EV_RESET);
 		return;
 	}
-	if (!(in->flags & TCP_SYN))
+	/*
+	 * A bare SYN here would be a simultaneous open (RFC 9293 3.5). A
+	 * tester's client only ever talks to listeners, which never send one;
+	 * accepting it would let one forged segment derail the connection
+	 * (its sequence number is not checked in this state), so it is
+	 * dropped and the real SYN-ACK still completes the handshake.
+	 */
+	if ((in->flags & (TCP_SYN | TCP_ACK)) != (TCP_SYN | TCP_ACK))
 		return;
 	take_syn(t, in);
-	if (in->flags & TCP_ACK) {
+	{
 		t->snd_una = in->ack;
 		t->retries = 0;
 		t->rto_ms = t->rto_init_ms;
@@ -392,11 +399,6 @@ static void input_syn_sent(struct tcp_tcb *t, const struct tcp_seg *in, uint64_t
 		established(t, out);
 		push(t, now_us, out, false);
 		emit_ack(t, out);
-	} else {
-		/* simultaneous open */
-		t->state = TCP_SYN_RCVD;
-		t->deadline_us = 0;
-		send_syn(t, out, now_us);
 	}
 }
 
