@@ -225,18 +225,30 @@ static int build_eal(const struct cfg *c, const struct opts *o, char **argv, int
 	argv[argc++] = strdup("--log-level=4");
 	if (port_eal_args(c, o->cores, argv, &argc, max - 8, err, errlen) != 0)
 		return -1;
-	for (size_t i = 0; i < c->n_eal && argc < max - 8; i++)
-		argv[argc++] = strdup(c->eal[i]);
-	for (int i = 0; i < o->n_eal_extra && argc < max - 8; i++)
-		argv[argc++] = strdup(o->eal_extra[i]);
-	if (!has_arg(argv, argc, "--in-memory") && !has_arg(argv, argc, "--file-prefix"))
-		argv[argc++] = strdup("--in-memory");
-	if (!has_arg(argv, argc, "--no-huge") && !hugepages_free()) {
+	/*
+	 * Without hugepages DPDK runs from ordinary memory (--no-huge), which
+	 * leaves no files behind and refuses --in-memory (it implies legacy
+	 * memory): that option is dropped then, also from the config's `eal`.
+	 */
+	bool nohuge = has_arg(c->eal, (int)c->n_eal, "--no-huge") ||
+		      has_arg(o->eal_extra, o->n_eal_extra, "--no-huge");
+
+	if (!nohuge && !hugepages_free()) {
 		fg_info("no free hugepages: running with --no-huge");
+		nohuge = true;
 		argv[argc++] = strdup("--no-huge");
-		if (!has_arg(argv, argc, "-m"))
+		if (!has_arg(c->eal, (int)c->n_eal, "-m") &&
+		    !has_arg(o->eal_extra, o->n_eal_extra, "-m"))
 			argv[argc++] = strdup("-m1024");
 	}
+	for (size_t i = 0; i < c->n_eal && argc < max - 8; i++)
+		if (!nohuge || strcmp(c->eal[i], "--in-memory") != 0)
+			argv[argc++] = strdup(c->eal[i]);
+	for (int i = 0; i < o->n_eal_extra && argc < max - 8; i++)
+		if (!nohuge || strcmp(o->eal_extra[i], "--in-memory") != 0)
+			argv[argc++] = strdup(o->eal_extra[i]);
+	if (!nohuge && !has_arg(argv, argc, "--in-memory") && !has_arg(argv, argc, "--file-prefix"))
+		argv[argc++] = strdup("--in-memory");
 	argv[argc] = NULL;
 	return argc;
 }
