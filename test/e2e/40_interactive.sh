@@ -19,35 +19,8 @@ fi
 CFG=$(fg_loop_cfg)
 H=$FG_TMP/home
 mkdir -p "$H"
-SOCK=fge2e-$$
-PANE=main
-T()
-{
-	tmux -L "$SOCK" "$@"
-}
-at_exit "tmux -L $SOCK kill-server"
-
-# A plain shell in a 160x40 pane, with nothing of the caller's environment
-# but PATH.
-T -f /dev/null new-session -d -s "$PANE" -x 160 -y 40 \
-	"env -i HOME=$H TERM=xterm-256color PATH=$PATH bash --norc --noprofile"
-T set-option -t "$PANE" remain-on-exit on >/dev/null
-
-screen()
-{
-	T capture-pane -p -t "$PANE" -S -200
-}
-
-# wait_screen PATTERN SECONDS : until the pane shows PATTERN
-wait_screen()
-{
-	local i
-	for ((i = 0; i < ${2:-10} * 5; i++)); do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.2
-	done
-	return 1
-}
+# A plain shell in a 160x40 pane, 200 lines of scrollback.
+tmux_start 160 40 200
 
 # last_prompt : the last pane line holding the prompt
 last_prompt()
@@ -55,10 +28,6 @@ last_prompt()
 	screen | grep 'flowgen>' | tail -n 1
 }
 
-keys()
-{
-	T send-keys -t "$PANE" "$@"
-}
 
 keys "stty -g > $H/stty.before" Enter
 keys "cd $FG_TOP && $FG_BIN -C $CFG; echo \"FG-EXIT=\$?\" > $H/rc" Enter

@@ -21,38 +21,7 @@ fi
 lab_up router || finish
 H=$FG_TMP/home
 mkdir -p "$H"
-SOCK=fgtui-$$
-PANE=main
-T()
-{
-	tmux -L "$SOCK" "$@"
-}
-at_exit "tmux -L $SOCK kill-server"
-
-T -f /dev/null new-session -d -s "$PANE" -x 132 -y 40 \
-	"env -i HOME=$H TERM=xterm-256color LANG=C.UTF-8 PATH=$PATH bash --norc --noprofile"
-T set-option -t "$PANE" remain-on-exit on >/dev/null
-
-screen()
-{
-	T capture-pane -p -t "$PANE"
-}
-
-# wait_screen PATTERN SECONDS : until the pane shows PATTERN
-wait_screen()
-{
-	local i
-	for ((i = 0; i < ${2:-10} * 5; i++)); do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.2
-	done
-	return 1
-}
-
-keys()
-{
-	T send-keys -t "$PANE" "$@"
-}
+tmux_start 132 40
 
 # tx_kpps : the dashboard's global tx pps in thousands ("pps 10.00 K ...")
 tx_kpps()
@@ -97,7 +66,7 @@ fi
 sleep 2.5
 in_range "tui: measured tx rate is the offered 10 kpps" "$(tx_kpps)" 9 11
 check "tui: opackets row counts frames" bash -c \
-	"tmux -L $SOCK capture-pane -p -t $PANE | grep -E '^opackets +[1-9]'"
+	"tmux -L $TMUX_SOCK capture-pane -p -t $TMUX_PANE | grep -E '^opackets +[1-9]'"
 
 keys c
 if wait_screen 'statistics cleared' 3; then
@@ -117,7 +86,7 @@ keys p
 sleep 2.5
 in_range "tui: p again resumes it" "$(tx_kpps)" 10 12
 
-T resize-window -t "$PANE" -x 80 -y 24
+T resize-window -t "$TMUX_PANE" -x 80 -y 24
 sleep 1.5
 if screen | grep -Eq '^imissed' && screen | grep -Eq 'total' &&
 	screen | grep -q 'Global Statistics'; then
@@ -125,7 +94,7 @@ if screen | grep -Eq '^imissed' && screen | grep -Eq 'total' &&
 else
 	fail "tui: follows a resize to 80x24" "screen: $(screen | grep . | tail -n 6)"
 fi
-T resize-window -t "$PANE" -x 132 -y 40
+T resize-window -t "$TMUX_PANE" -x 132 -y 40
 sleep 0.5
 
 keys q

@@ -194,6 +194,50 @@ have_flowgen()
 	[ -x "$FG_BIN" ]
 }
 
+# --- a terminal in tmux ------------------------------------------------------
+
+# tmux_start WIDTH HEIGHT [SCROLLBACK] : a private tmux server running a plain
+# shell (nothing of the caller's environment but PATH, HOME=$H) in a pane of
+# that size; torn down on exit. Then T (tmux on that server), screen, keys
+# and wait_screen work on the pane.
+tmux_start()
+{
+	TMUX_SOCK=fge2e-$$
+	TMUX_PANE=main
+	TMUX_SCROLL=${3:-0}
+	at_exit "tmux -L $TMUX_SOCK kill-server"
+	T -f /dev/null new-session -d -s "$TMUX_PANE" -x "$1" -y "$2" \
+		"env -i HOME=$H TERM=xterm-256color LANG=C.UTF-8 PATH=$PATH bash --norc --noprofile"
+	T set-option -t "$TMUX_PANE" remain-on-exit on >/dev/null
+}
+
+T()
+{
+	tmux -L "$TMUX_SOCK" "$@"
+}
+
+# screen : the pane's text (with TMUX_SCROLL lines of scrollback)
+screen()
+{
+	T capture-pane -p -t "$TMUX_PANE" -S "-$TMUX_SCROLL"
+}
+
+keys()
+{
+	T send-keys -t "$TMUX_PANE" "$@"
+}
+
+# wait_screen PATTERN SECONDS : until the pane shows PATTERN
+wait_screen()
+{
+	local i
+	for ((i = 0; i < ${2:-10} * 5; i++)); do
+		screen | grep -Eq -- "$1" && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
 # --- configs ---------------------------------------------------------------
 
 # fg_loop_cfg : path of a [loop, loop] config (no lab, no kernel)
