@@ -91,17 +91,11 @@ else
 fi
 
 keys "quit" Enter
-for ((i = 0; i < 100; i++)); do
-	[ -s "$H/rc" ] && break
-	sleep 0.2
-done
+wait_file "$H/rc" 20
 check_eq "interactive: quit exits 0" "FG-EXIT=0" "$(cat "$H/rc" 2>/dev/null)"
 
 keys "stty -g > $H/stty.after" Enter
-for ((i = 0; i < 25; i++)); do
-	[ -s "$H/stty.after" ] && break
-	sleep 0.2
-done
+wait_file "$H/stty.after" 5
 check_eq "interactive: terminal modes (stty -g) unchanged" \
 	"$(cat "$H/stty.before" 2>/dev/null)" "$(cat "$H/stty.after" 2>/dev/null)"
 # libedit stores history vis(3)-encoded: a space is written as \040

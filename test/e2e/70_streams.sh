@@ -18,21 +18,6 @@
 LOOP=$(fg_loop_cfg)
 P=$FG_TOP/profiles
 
-# row FILE STREAM PORT FIELD : a field of a latency row of `stats --json`
-row()
-{
-	python3 - "$1" "$2" "$3" "$4" <<-'PY'
-		import json, sys
-		t = open(sys.argv[1]).read()
-		j = t.rfind('{"global"')
-		o = json.JSONDecoder().raw_decode(t, j)[0] if j >= 0 else {}
-		for r in o.get("latency", []):
-		    if r["stream"] == sys.argv[2] and r["port"] == int(sys.argv[3]):
-		        print(r[sys.argv[4]])
-		        sys.exit(0)
-		sys.exit(1)
-	PY
-}
 
 # in_range VALUE LO HI (floats)
 in_range()
@@ -51,21 +36,21 @@ for prof in stl_64b:s64:1 stl_imix:imix:1 l3_many_hosts:hosts10:1; do
 	IFS=: read -r name stream port <<<"$prof"
 	out=$FG_TMP/$name.out
 	FG_TIMEOUT=60 fg_plain -C "$LOOP" -x "start -f $P/$name.yaml -d 1 -m 0.2; wait 30; stats --json" >"$out" 2>&1
-	tx=$(row "$out" "$stream" "$port" tx)
-	rx=$(row "$out" "$stream" "$port" rx)
+	tx=$(latency_row "$out" "$stream" "$port" tx)
+	rx=$(latency_row "$out" "$stream" "$port" rx)
 	check_ge "$name on loop: frames sent" "${tx:-0}" 100
 	check_eq "$name on loop: every frame received" "$tx" "$rx"
-	check_eq "$name on loop: nothing lost" 0 "$(row "$out" "$stream" "$port" lost)"
+	check_eq "$name on loop: nothing lost" 0 "$(latency_row "$out" "$stream" "$port" lost)"
 done
 out=$FG_TMP/l3_many_hosts.out
 check_eq "l3_many_hosts: reverse direction counted on port 0" \
-	"$(row "$out" hosts19 1 tx)" "$(row "$out" hosts19 0 tx)"
-check "l3_many_hosts: latency measured" in_range "$(row "$out" hosts10 1 max_us)" 0.001 1e7
+	"$(latency_row "$out" hosts19 1 tx)" "$(latency_row "$out" hosts19 0 tx)"
+check "l3_many_hosts: latency measured" in_range "$(latency_row "$out" hosts10 1 max_us)" 0.001 1e7
 
 # exact frame count at a paced rate: 10 kpps x 0.5 for 2 s
 out=$FG_TMP/rate.out
 fg_plain -C "$LOOP" -x "start -f $P/stl_64b.yaml -d 2 -m 0.5 -t learn=0; wait 20; stats --json" >"$out" 2>&1
-check_range "-m 0.5 for 2 s sends 10,000 frames (+-1 %)" "$(row "$out" s64 1 tx)" 9900 10100
+check_range "-m 0.5 for 2 s sends 10,000 frames (+-1 %)" "$(latency_row "$out" s64 1 tx)" 9900 10100
 
 out=$FG_TMP/over.out
 fg_plain -C "$LOOP" -x "start -f $P/stl_64b.yaml -m 50mpps" >"$out" 2>&1
@@ -82,9 +67,9 @@ SP=$FG_TOP/test/data/streams_router.yaml
 
 out=$FG_TMP/router.out
 fg -x "arp; start -f $SP -d 3; wait 30; stats --json" >"$out" 2>&1
-check_ge "router: frames through the DUT" "$(row "$out" lat 1 rx)" 5000
-check_eq "router: nothing lost" 0 "$(row "$out" lat 1 lost)"
-check_range "router: latency measured (min < 5 ms)" "$(row "$out" lat 1 min_us)" 0.001 5000
+check_ge "router: frames through the DUT" "$(latency_row "$out" lat 1 rx)" 5000
+check_eq "router: nothing lost" 0 "$(latency_row "$out" lat 1 lost)"
+check_range "router: latency measured (min < 5 ms)" "$(latency_row "$out" lat 1 min_us)" 0.001 5000
 
 # impairment KIND : delay 2 ms, loss 1 %, reorder, duplicate on the frames
 # the DUT sends out of dut1, set by `imp_set WHAT`: tc netem on dut1 (KIND
@@ -113,23 +98,23 @@ impairment_checks()
 	local K=$IMP
 	imp_set delay
 	fg -x "arp; start -f $SP -d 3; wait 30; stats --json" >"$out" 2>&1
-	echo "# $K delay 2ms: min/avg/max latency $(row "$out" lat 1 min_us)/$(row "$out" lat 1 avg_us)/$(row "$out" lat 1 max_us) us"
-	check_range "$K delay 2ms: min latency 2.0-3.0 ms" "$(row "$out" lat 1 min_us)" 2000 3000
-	check_range "$K delay 2ms: avg latency 2.0-3.0 ms" "$(row "$out" lat 1 avg_us)" 2000 3000
+	echo "# $K delay 2ms: min/avg/max latency $(latency_row "$out" lat 1 min_us)/$(latency_row "$out" lat 1 avg_us)/$(latency_row "$out" lat 1 max_us) us"
+	check_range "$K delay 2ms: min latency 2.0-3.0 ms" "$(latency_row "$out" lat 1 min_us)" 2000 3000
+	check_range "$K delay 2ms: avg latency 2.0-3.0 ms" "$(latency_row "$out" lat 1 avg_us)" 2000 3000
 	imp_set loss
 	fg -x "arp; start -f $SP -d 5; wait 30; stats --json" >"$out" 2>&1
-	tx=$(row "$out" lat 1 tx); rx=$(row "$out" lat 1 rx); lost=$(row "$out" lat 1 lost)
+	tx=$(latency_row "$out" lat 1 tx); rx=$(latency_row "$out" lat 1 rx); lost=$(latency_row "$out" lat 1 lost)
 	echo "# $K loss 1%: tx $tx rx $rx lost $lost"
 	check_range "$K loss 1%: loss 0.5-1.5 %" "$(python3 -c "print(100.0*${lost:-0}/${tx:-1})")" 0.5 1.5
 	check_eq "$K loss 1%: tx - rx = lost" "$lost" "$((${tx:-0} - ${rx:-0}))"
 	imp_set reorder
 	fg -x "arp; start -f $SP -d 2; wait 30; stats --json" >"$out" 2>&1
-	echo "# $K reorder: ooo $(row "$out" lat 1 ooo) of rx $(row "$out" lat 1 rx)"
-	check_ge "$K reorder: ooo counted" "$(row "$out" lat 1 ooo)" 1
+	echo "# $K reorder: ooo $(latency_row "$out" lat 1 ooo) of rx $(latency_row "$out" lat 1 rx)"
+	check_ge "$K reorder: ooo counted" "$(latency_row "$out" lat 1 ooo)" 1
 	imp_set dup
 	fg -x "arp; start -f $SP -d 2; wait 30; stats --json" >"$out" 2>&1
-	echo "# $K duplicate: dup $(row "$out" lat 1 dup) of rx $(row "$out" lat 1 rx)"
-	check_ge "$K duplicate: dup counted" "$(row "$out" lat 1 dup)" 1
+	echo "# $K duplicate: dup $(latency_row "$out" lat 1 dup) of rx $(latency_row "$out" lat 1 rx)"
+	check_ge "$K duplicate: dup counted" "$(latency_row "$out" lat 1 dup)" 1
 }
 
 if in_dut tc qdisc add dev dut1 root netem delay 2ms 2>"$FG_TMP/netem.err"; then
@@ -151,7 +136,7 @@ in_dut nft -f - <<-'NFT'
 	}
 NFT
 fg -x "arp; start -f $SP -d 5; wait 30; stats --json" >"$out" 2>&1
-tx=$(row "$out" lat 1 tx); rx=$(row "$out" lat 1 rx); lost=$(row "$out" lat 1 lost)
+tx=$(latency_row "$out" lat 1 tx); rx=$(latency_row "$out" lat 1 rx); lost=$(latency_row "$out" lat 1 lost)
 check_range "1 % random drop: loss 0.5-1.5 %" "$(python3 -c "print(100.0*${lost:-0}/${tx:-1})")" 0.5 1.5
 check_eq "1 % random drop: tx - rx = lost" "$lost" "$((${tx:-0} - ${rx:-0}))"
 in_dut nft delete table ip fgloss
@@ -165,9 +150,9 @@ if [ "$IMP" = impair.py ]; then
 			echo "$NS_DUT-w" >>"$FG_RESULTS.ns"
 		fi
 		fg -x "arp; start -f $SP -d 3; wait 30; stats --json" >"$out" 2>&1
-		echo "# impair.py plain: min/avg/max latency $(row "$out" lat 1 min_us)/$(row "$out" lat 1 avg_us)/$(row "$out" lat 1 max_us) us"
-		check_ge "impair.py plain: frames through the wire" "$(row "$out" lat 1 rx)" 5000
-		check_eq "impair.py plain: nothing lost" 0 "$(row "$out" lat 1 lost)"
+		echo "# impair.py plain: min/avg/max latency $(latency_row "$out" lat 1 min_us)/$(latency_row "$out" lat 1 avg_us)/$(latency_row "$out" lat 1 max_us) us"
+		check_ge "impair.py plain: frames through the wire" "$(latency_row "$out" lat 1 rx)" 5000
+		check_eq "impair.py plain: nothing lost" 0 "$(latency_row "$out" lat 1 lost)"
 		impairment_checks
 		lab_down
 	fi
@@ -178,9 +163,9 @@ fi
 lab_up nat || finish
 out=$FG_TMP/nat.out
 fg -x "arp; start -f $SP -d 3; wait 30; stats --json" >"$out" 2>&1
-check_ge "nat: translated frames counted by signature" "$(row "$out" lat 1 rx)" 5000
-check_eq "nat: nothing lost" 0 "$(row "$out" lat 1 lost)"
-check_range "nat: latency measured" "$(row "$out" lat 1 avg_us)" 0.001 5000
+check_ge "nat: translated frames counted by signature" "$(latency_row "$out" lat 1 rx)" 5000
+check_eq "nat: nothing lost" 0 "$(latency_row "$out" lat 1 lost)"
+check_range "nat: latency measured" "$(latency_row "$out" lat 1 avg_us)" 0.001 5000
 check_ge "nat: the DUT did translate" "$("$FG_LAB" conntrack)" 1
 lab_down
 

@@ -12,29 +12,15 @@
 
 D=$FG_TOP/test/data
 
-row()
-{
-	python3 - "$1" "$2" "$3" "$4" <<-'PY'
-		import json, sys
-		t = open(sys.argv[1]).read()
-		j = t.rfind('{"global"')
-		o = json.JSONDecoder().raw_decode(t, j)[0] if j >= 0 else {}
-		for r in o.get("latency", []):
-		    if r["stream"] == sys.argv[2] and r["port"] == int(sys.argv[3]):
-		        print(r[sys.argv[4]])
-		        sys.exit(0)
-		sys.exit(1)
-	PY
-}
 
 lab_up l3 || finish
 
 out=$FG_TMP/l3_200.out
 fg -x "arp; start -f $D/streams_l3_200.yaml -d 4; wait 40; stats --json" >"$out" 2>&1
 for p in 0 1; do
-	tx=$(row "$out" pairs $((p ^ 1)) tx)
+	tx=$(latency_row "$out" pairs $((p ^ 1)) tx)
 	check_ge "200 pairs, port $p -> $((p ^ 1)): frames sent" "${tx:-0}" 3000
-	check_eq "200 pairs, port $p -> $((p ^ 1)): nothing lost" 0 "$(row "$out" pairs $((p ^ 1)) lost)"
+	check_eq "200 pairs, port $p -> $((p ^ 1)): nothing lost" 0 "$(latency_row "$out" pairs $((p ^ 1)) lost)"
 done
 check_ge "200 pairs: the DUT learned the hosts" \
 	"$(in_dut ip -4 neigh show nud reachable | grep -c '198\.1[89]\.10\.')" 300
@@ -46,8 +32,8 @@ done
 out=$FG_TMP/l3_3000.out
 fg -x "arp; start -f $D/streams_l3_3000.yaml -d 4; wait 40; stats --json" >"$out" 2>&1
 for p in 0 1; do
-	tx=$(row "$out" pairs $((p ^ 1)) tx)
-	lost=$(row "$out" pairs $((p ^ 1)) lost)
+	tx=$(latency_row "$out" pairs $((p ^ 1)) tx)
+	lost=$(latency_row "$out" pairs $((p ^ 1)) lost)
 	check_ge "3000 pairs, port $p -> $((p ^ 1)): frames sent" "${tx:-0}" 3000
 	# clear loss: more than 5 % of what was sent
 	check_ge "3000 pairs, port $p -> $((p ^ 1)): loss past the neighbour table" \

@@ -194,6 +194,34 @@ have_flowgen()
 	[ -x "$FG_BIN" ]
 }
 
+# latency_row FILE STREAM PORT FIELD : a field of the latency row of one
+# stream and rx port in the last `stats --json` object of FILE
+latency_row()
+{
+	python3 - "$1" "$2" "$3" "$4" <<-'PY'
+		import json, sys
+		t = open(sys.argv[1]).read()
+		j = t.rfind('{"global"')
+		o = json.JSONDecoder().raw_decode(t, j)[0] if j >= 0 else {}
+		for r in o.get("latency", []):
+		    if r["stream"] == sys.argv[2] and r["port"] == int(sys.argv[3]):
+		        print(r[sys.argv[4]])
+		        sys.exit(0)
+		sys.exit(1)
+	PY
+}
+
+# wait_file FILE SECONDS : until FILE exists and is not empty
+wait_file()
+{
+	local i
+	for ((i = 0; i < ${2:-10} * 5; i++)); do
+		[ -s "$1" ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
 # --- a terminal in tmux ------------------------------------------------------
 
 # tmux_start WIDTH HEIGHT [SCROLLBACK] : a private tmux server running a plain
