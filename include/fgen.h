@@ -3,7 +3,8 @@
  *
  * A generator yields values of a range [lo, hi] in one of four modes:
  * fixed, inc, dec (both wrap at the range ends) or rand. rand is a seeded
- * splitmix64 stream (same seed, same sequence) mapped to the range with
+ * splitmix64 stream (same seed, same sequence; each 64-bit draw serves two
+ * values, high half first) mapped to the range with
  * Lemire's multiply-and-reject method: uniform, without modulo bias, and
  * without a division per value (the rejection threshold is precomputed).
  *
@@ -38,15 +39,28 @@ enum fgen_mode { FGEN_FIXED = 0, FGEN_INC = 1, FGEN_DEC = 2, FGEN_RAND = 3, FGEN
 /* Printable mode names, indexed by enum fgen_mode ("fixed", "inc", ...). */
 extern const char *const fgen_mode_names[FGEN_MODE_COUNT];
 
+/* How fgen_next() makes a value: mode and address kind, chosen at init. */
+enum fgen_kind {
+	FGEN_K_FIXED,
+	FGEN_K_INC,
+	FGEN_K_DEC,
+	FGEN_K_INC4, /* IPv4: skips .0 and .255 */
+	FGEN_K_DEC4,
+	FGEN_K_RAND,
+	FGEN_K_RAND_FULL, /* the whole 32-bit range */
+	FGEN_K_RAND4,
+};
+
 struct fgen {
-	uint32_t (*next)(struct fgen *g); /* chosen once by mode; never NULL */
 	uint64_t rng;			  /* splitmix64 state */
+	uint64_t spare;			  /* unused low half of the last draw | 1 << 32, or 0 */
 	uint32_t lo, hi;		  /* normalised range (IPv4: valid ends) */
 	uint32_t cur;			  /* inc/dec: the next value */
 	uint32_t n;			  /* number of values; 0 means 2^32 */
 	uint32_t vbase;			  /* IPv4: dense index of lo */
 	uint32_t thresh;		  /* rand: rejection threshold (2^32 - n) mod n */
 	uint8_t mode;			  /* enum fgen_mode */
+	uint8_t kind;			  /* enum fgen_kind */
 	bool ipv4;
 };
 
@@ -64,8 +78,138 @@ void fgen_reset(struct fgen *g, uint64_t seed);
 /* pure: a seed per stream and field derived from the profile seed. */
 uint64_t fgen_subseed(uint64_t seed, uint32_t stream, uint32_t field);
 
+/* pure: the next value of a splitmix64 stream (exposed for tests and jitter). */
+static inline uint64_t fgen_rand64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Dense numbering of usable IPv4 addresses: 254 per /24 (.1 .. .254). */
+static inline uint32_t fgen_vi_(uint32_t a) { return (a >> 8) * 254u + (a & 0xffu) - 1u; }
+
+/* Inverse of fgen_vi_: v / 254 by multiplying with ceil(2^64 / 254), exact for 32-bit v. */
+static inline uint32_t fgen_vmap_(uint32_t v)
+{
+	const uint64_t m = UINT64_MAX / 254u + 1u;
+	uint32_t q = (uint32_t)(((unsigned __int128)v * m) >> 64);
+
+	return q << 8 | (v - q * 254u + 1u);
+}
+
+/* 32 random bits: each splitmix64 draw gives two values, high half first. */
+static inline uint32_t fgen_rand32_(uint64_t *rng, uint64_t *spare)
+{
+	uint64_t z;
+
+	if (*spare) {
+		z = *spare;
+		*spare = 0;
+		return (uint32_t)z;
+	}
+	z = fgen_rand64(rng);
+	*spare = (z & 0xffffffffu) | 1ull << 32;
+	return (uint32_t)(z >> 32);
+}
+
+/* Uniform in [0, n), 0 < n, no modulo bias (Lemire 2019). */
+static inline uint32_t fgen_bounded_(uint64_t *rng, uint64_t *spare, uint32_t n, uint32_t thresh)
+{
+	uint64_t m = (uint64_t)fgen_rand32_(rng, spare) * n;
+
+	if ((uint32_t)m < n) {
+		while ((uint32_t)m < thresh)
+			m = (uint64_t)fgen_rand32_(rng, spare) * n;
+	}
+	return (uint32_t)(m >> 32);
+}
+
 /* pure (worker): the next value. */
-static inline uint32_t fgen_next(struct fgen *g) { return g->next(g); }
+static inline __attribute__((always_inline)) uint32_t fgen_next(struct fgen *g)
+{
+	uint32_t v = g->cur, nx;
+
+	switch (g->kind) {
+	case FGEN_K_FIXED:
+		return g->lo;
+	case FGEN_K_INC:
+		g->cur = v == g->hi ? g->lo : v + 1;
+		return v;
+	case FGEN_K_DEC:
+		g->cur = v == g->lo ? g->hi : v - 1;
+		return v;
+	case FGEN_K_INC4:
+		nx = v + 1;
+		nx += (nx & 0xffu) == 0xffu ? 2 : 0; /* .254 -> next .1 */
+		g->cur = v == g->hi ? g->lo : nx;
+		return v;
+	case FGEN_K_DEC4:
+		nx = v - 1;
+		nx -= (nx & 0xffu) == 0 ? 2 : 0; /* .1 -> previous .254 */
+		g->cur = v == g->lo ? g->hi : nx;
+		return v;
+	case FGEN_K_RAND:
+		return g->lo + fgen_bounded_(&g->rng, &g->spare, g->n, g->thresh);
+	case FGEN_K_RAND_FULL:
+		return fgen_rand32_(&g->rng, &g->spare);
+	default: /* FGEN_K_RAND4 */
+		return fgen_vmap_(g->vbase + fgen_bounded_(&g->rng, &g->spare, g->n, g->thresh));
+	}
+}
+
+/*
+ * pure (worker): the next n values into out[], as n fgen_next() calls
+ * would give them. The mode is tested once and the state lives in
+ * registers for the loop: a sender fills a burst's fields with it.
+ */
+static inline void fgen_fill(struct fgen *g, uint32_t *out, uint32_t n)
+{
+	uint64_t rng = g->rng, spare = g->spare;
+	uint32_t i;
+
+	switch (g->kind) {
+	case FGEN_K_FIXED:
+		for (i = 0; i < n; i++)
+			out[i] = g->lo;
+		return;
+	case FGEN_K_RAND:
+	case FGEN_K_RAND4:
+		for (i = 0; i < n; i++)
+			out[i] = fgen_bounded_(&rng, &spare, g->n, g->thresh);
+		g->rng = rng;
+		g->spare = spare;
+		if (g->kind == FGEN_K_RAND4)
+			for (i = 0; i < n; i++)
+				out[i] = fgen_vmap_(g->vbase + out[i]);
+		else
+			for (i = 0; i < n; i++)
+				out[i] += g->lo;
+		return;
+	case FGEN_K_RAND_FULL:
+		for (i = 0; i < n; i++)
+			out[i] = fgen_rand32_(&rng, &spare);
+		g->rng = rng;
+		g->spare = spare;
+		return;
+	case FGEN_K_INC: {
+		uint32_t v = g->cur;
+
+		for (i = 0; i < n; i++) {
+			out[i] = v;
+			v = v == g->hi ? g->lo : v + 1;
+		}
+		g->cur = v;
+		return;
+	}
+	default:
+		for (i = 0; i < n; i++)
+			out[i] = fgen_next(g);
+		return;
+	}
+}
 
 /* pure: number of distinct values (0 means 2^32). */
 uint32_t fgen_count(const struct fgen *g);
@@ -75,9 +219,6 @@ uint32_t fgen_at(const struct fgen *g, uint32_t i);
 
 /* pure: position of value v in the range, or -1 if it is not a value of it. */
 int64_t fgen_index(const struct fgen *g, uint32_t v);
-
-/* pure: the next value of a splitmix64 stream (exposed for tests and jitter). */
-uint64_t fgen_rand64(uint64_t *state);
 
 /* Address pairs: value i of range A with value i of range B. */
 struct fgen_pair {

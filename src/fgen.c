@@ -1,7 +1,9 @@
 /*
  * fgen.c — field generators, address pairs and the client port allocator.
- * The per-value functions are chosen once by fgen_init() (one per mode and
- * address kind), so fgen_next() never tests the mode.
+ * fgen_init() picks the per-value kind once (mode and address kind), and
+ * the inline fgen_next() in fgen.h switches on it: the switch predicts
+ * perfectly inside a burst, and the generator inlines into the sender's
+ * loop, where an indirect call per field per frame did not.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,15 +19,6 @@ const char *const fgen_mode_names[FGEN_MODE_COUNT] = {
     [FGEN_RAND] = "rand",
 };
 
-uint64_t fgen_rand64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 uint64_t fgen_subseed(uint64_t seed, uint32_t stream, uint32_t field)
 {
 	uint64_t s = seed ^ ((uint64_t)stream << 32 | field) * 0xd6e8feb86659fd93ull;
@@ -33,91 +26,26 @@ uint64_t fgen_subseed(uint64_t seed, uint32_t stream, uint32_t field)
 	return fgen_rand64(&s);
 }
 
-/* Dense numbering of usable IPv4 addresses: 254 per /24 (.1 .. .254). */
-static inline uint32_t fg_vi(uint32_t a) { return (a >> 8) * 254u + (a & 0xffu) - 1u; }
-
-/* Inverse of fg_vi: v / 254 by multiplying with ceil(2^64 / 254), exact for 32-bit v. */
-static inline uint32_t fg_vmap(uint32_t v)
-{
-	const uint64_t m = UINT64_MAX / 254u + 1u;
-	uint32_t q = (uint32_t)(((unsigned __int128)v * m) >> 64);
-
-	return q << 8 | (v - q * 254u + 1u);
-}
-
 static inline bool fg_usable(uint32_t a) { return (a & 0xffu) != 0 && (a & 0xffu) != 0xffu; }
-
-/* Uniform in [0, n), 0 < n, no modulo bias (Lemire 2019). */
-static inline uint32_t fg_bounded(struct fgen *g)
-{
-	uint64_t m = (fgen_rand64(&g->rng) >> 32) * (uint64_t)g->n;
-
-	if ((uint32_t)m < g->n) {
-		while ((uint32_t)m < g->thresh)
-			m = (fgen_rand64(&g->rng) >> 32) * (uint64_t)g->n;
-	}
-	return (uint32_t)(m >> 32);
-}
-
-static uint32_t fg_fixed(struct fgen *g) { return g->lo; }
-
-static uint32_t fg_inc(struct fgen *g)
-{
-	uint32_t v = g->cur;
-
-	g->cur = v == g->hi ? g->lo : v + 1;
-	return v;
-}
-
-static uint32_t fg_dec(struct fgen *g)
-{
-	uint32_t v = g->cur;
-
-	g->cur = v == g->lo ? g->hi : v - 1;
-	return v;
-}
-
-static uint32_t fg_inc4(struct fgen *g)
-{
-	uint32_t v = g->cur, nx = v + 1;
-
-	nx += (nx & 0xffu) == 0xffu ? 2 : 0; /* .254 -> next .1 */
-	g->cur = v == g->hi ? g->lo : nx;
-	return v;
-}
-
-static uint32_t fg_dec4(struct fgen *g)
-{
-	uint32_t v = g->cur, nx = v - 1;
-
-	nx -= (nx & 0xffu) == 0 ? 2 : 0; /* .1 -> previous .254 */
-	g->cur = v == g->lo ? g->hi : nx;
-	return v;
-}
-
-static uint32_t fg_rand(struct fgen *g) { return g->lo + fg_bounded(g); }
-
-static uint32_t fg_rand_full(struct fgen *g) { return (uint32_t)(fgen_rand64(&g->rng) >> 32); }
-
-static uint32_t fg_rand4(struct fgen *g) { return fg_vmap(g->vbase + fg_bounded(g)); }
 
 void fgen_reset(struct fgen *g, uint64_t seed)
 {
 	g->rng = seed;
+	g->spare = 0;
 	g->cur = g->mode == FGEN_DEC ? g->hi : g->lo;
 }
 
 int fgen_init(struct fgen *g, enum fgen_mode mode, uint32_t lo, uint32_t hi, bool ipv4,
 	      uint64_t seed)
 {
-	static uint32_t (*const plain[FGEN_MODE_COUNT])(struct fgen *) = {[FGEN_FIXED] = fg_fixed,
-									  [FGEN_INC] = fg_inc,
-									  [FGEN_DEC] = fg_dec,
-									  [FGEN_RAND] = fg_rand};
-	static uint32_t (*const v4[FGEN_MODE_COUNT])(struct fgen *) = {[FGEN_FIXED] = fg_fixed,
-								       [FGEN_INC] = fg_inc4,
-								       [FGEN_DEC] = fg_dec4,
-								       [FGEN_RAND] = fg_rand4};
+	static const uint8_t plain[FGEN_MODE_COUNT] = {[FGEN_FIXED] = FGEN_K_FIXED,
+						       [FGEN_INC] = FGEN_K_INC,
+						       [FGEN_DEC] = FGEN_K_DEC,
+						       [FGEN_RAND] = FGEN_K_RAND};
+	static const uint8_t v4[FGEN_MODE_COUNT] = {[FGEN_FIXED] = FGEN_K_FIXED,
+						    [FGEN_INC] = FGEN_K_INC4,
+						    [FGEN_DEC] = FGEN_K_DEC4,
+						    [FGEN_RAND] = FGEN_K_RAND4};
 
 	if ((unsigned)mode >= FGEN_MODE_COUNT || lo > hi)
 		return -EINVAL;
@@ -134,8 +62,8 @@ int fgen_init(struct fgen *g, enum fgen_mode mode, uint32_t lo, uint32_t hi, boo
 			hi--;
 		if (lo > hi || !fg_usable(lo) || !fg_usable(hi))
 			return -EINVAL;
-		g->vbase = fg_vi(lo);
-		g->n = fg_vi(hi) - g->vbase + 1;
+		g->vbase = fgen_vi_(lo);
+		g->n = fgen_vi_(hi) - g->vbase + 1;
 	} else {
 		g->n = hi - lo + 1; /* wraps to 0 for the full 32-bit range */
 	}
@@ -143,9 +71,9 @@ int fgen_init(struct fgen *g, enum fgen_mode mode, uint32_t lo, uint32_t hi, boo
 	g->hi = hi;
 	g->ipv4 = ipv4;
 	g->mode = (uint8_t)mode;
-	g->next = ipv4 ? v4[mode] : plain[mode];
+	g->kind = ipv4 ? v4[mode] : plain[mode];
 	if (mode == FGEN_RAND && g->n == 0)
-		g->next = fg_rand_full;
+		g->kind = FGEN_K_RAND_FULL;
 	if (g->n)
 		g->thresh = (uint32_t)(0u - g->n) % g->n;
 	fgen_reset(g, seed);
@@ -156,14 +84,14 @@ uint32_t fgen_count(const struct fgen *g) { return g->n; }
 
 uint32_t fgen_at(const struct fgen *g, uint32_t i)
 {
-	return g->ipv4 ? fg_vmap(g->vbase + i) : g->lo + i;
+	return g->ipv4 ? fgen_vmap_(g->vbase + i) : g->lo + i;
 }
 
 int64_t fgen_index(const struct fgen *g, uint32_t v)
 {
 	if (v < g->lo || v > g->hi || (g->ipv4 && !fg_usable(v)))
 		return -1;
-	return g->ipv4 ? (int64_t)(fg_vi(v) - g->vbase) : (int64_t)(v - g->lo);
+	return g->ipv4 ? (int64_t)(fgen_vi_(v) - g->vbase) : (int64_t)(v - g->lo);
 }
 
 /* Shorten g to its first n values. */
