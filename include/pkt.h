@@ -112,28 +112,38 @@ static inline uint16_t pkt_fold(uint32_t s)
  * pure: write the headers of one frame whose first `vary` payload bytes
  * are already in place at f + PKT_UDP_PAY_OFF (the rest of the payload
  * too); vary_sum is their raw sum (16-bit words in memory order,
- * unfolded). Addresses and ports in host order.
+ * unfolded). Addresses and ports in network order; addr_sum is
+ * pkt_sum32(sa) + pkt_sum32(da), so that a sender with a table of
+ * addresses computes it once per table entry.
  */
-static inline void pkt_udp_fast_fill(uint8_t *f, const struct pkt_udp_fast *t, uint32_t sip,
-				     uint32_t dip, uint16_t sport, uint16_t dport, uint32_t vary_sum)
+static inline void pkt_udp_fast_fill_be(uint8_t *f, const struct pkt_udp_fast *t, uint32_t sa,
+					uint32_t da, uint32_t addr_sum, uint16_t sp, uint16_t dp,
+					uint32_t vary_sum)
 {
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(f + RTE_ETHER_HDR_LEN);
 	struct rte_udp_hdr *u = (struct rte_udp_hdr *)(f + RTE_ETHER_HDR_LEN + 20);
-	uint32_t sa = rte_cpu_to_be_32(sip), da = rte_cpu_to_be_32(dip);
-	uint16_t sp = rte_cpu_to_be_16(sport), dp = rte_cpu_to_be_16(dport);
-	uint32_t addr = pkt_sum32(sa) + pkt_sum32(da);
 	uint32_t s;
 	uint16_t ck;
 
 	memcpy(f, t->hdr, PKT_UDP_PAY_OFF);
 	ip->src_addr = sa;
 	ip->dst_addr = da;
-	ip->hdr_checksum = (uint16_t)~pkt_fold(t->ip_sum + addr);
+	ip->hdr_checksum = (uint16_t)~pkt_fold(t->ip_sum + addr_sum);
 	u->src_port = sp;
 	u->dst_port = dp;
-	s = t->udp_sum + addr + sp + dp + pkt_fold(vary_sum);
+	s = t->udp_sum + addr_sum + sp + dp + pkt_fold(vary_sum);
 	ck = (uint16_t)~pkt_fold(s);
 	u->dgram_cksum = ck ? ck : 0xffff;
+}
+
+/* pure: the same with addresses and ports in host order. */
+static inline void pkt_udp_fast_fill(uint8_t *f, const struct pkt_udp_fast *t, uint32_t sip,
+				     uint32_t dip, uint16_t sport, uint16_t dport, uint32_t vary_sum)
+{
+	uint32_t sa = rte_cpu_to_be_32(sip), da = rte_cpu_to_be_32(dip);
+
+	pkt_udp_fast_fill_be(f, t, sa, da, pkt_sum32(sa) + pkt_sum32(da), rte_cpu_to_be_16(sport),
+			     rte_cpu_to_be_16(dport), vary_sum);
 }
 
 /* pure: the MSS option of a TCP header, or 0. */

@@ -102,6 +102,23 @@ static inline void worker_tx(struct worker *w, int side, struct rte_mbuf *m)
 }
 
 /* control: post a message; false when the mailbox is full. */
+/* A burst of frames at once: one copy of the pointers instead of n stores. */
+static inline void worker_tx_bulk(struct worker *w, int side, struct rte_mbuf **m, uint32_t n)
+{
+	while (n) {
+		uint32_t k = FG_BURST - w->ntx[side];
+
+		if (k > n)
+			k = n;
+		memcpy(&w->txb[side][w->ntx[side]], m, k * sizeof(*m));
+		w->ntx[side] = (uint16_t)(w->ntx[side] + k);
+		m += k;
+		n -= k;
+		if (w->ntx[side] == FG_BURST)
+			worker_flush(w, side);
+	}
+}
+
 bool worker_post(struct worker *w, const struct wmsg *m);
 
 #endif

@@ -71,6 +71,18 @@ enum streams_phase {
 	STREAMS_PH_DRAIN,     /* no more frames; waiting for what is in flight */
 };
 
+/* Address pair i of a paired sender, as the headers carry it. */
+struct streams_pair {
+	uint32_t sa, da; /* network order */
+	uint32_t sum;	 /* pkt_sum32(sa) + pkt_sum32(da) */
+};
+
+/* A header with every field in place, and its UDP sum without the payload. */
+struct streams_fixed {
+	uint8_t hdr[PKT_UDP_PAY_OFF];
+	uint32_t sum; /* folded */
+};
+
 struct streams_sender {
 	uint32_t sid; /* stream index: the signature id */
 	int side;     /* 0/1 on the owning worker */
@@ -90,9 +102,10 @@ struct streams_sender {
 	uint16_t maxlen;
 	/* per position in sizes: prebuilt headers and partial checksums */
 	struct pkt_udp_fast *fast;
+	struct streams_fixed *fixed; /* all_fixed: whole headers, per position */
 	uint64_t fast_dst;     /* next-hop MAC the templates carry */
 	bool all_fixed;        /* no field varies: fix_* hold them */
-	uint32_t *pair_tab;    /* paired: address i of a and b, [2 * i], [2 * i + 1] */
+	struct streams_pair *pair_tab; /* paired: pair i, ready for the headers */
 	uint32_t fix_sip, fix_dip;
 	uint16_t fix_sp, fix_dp;
 };
@@ -164,25 +177,6 @@ static bool streams_publish(struct streams_state *s, uint64_t now)
 	return true;
 }
 
-static void streams_next_fields(struct streams_sender *sd, uint32_t *sip, uint32_t *dip,
-				uint16_t *sp, uint16_t *dp)
-{
-	if (sd->pair_tab) {
-		/* the pair walk's index, and the addresses from the tables */
-		uint32_t i = fgen_next(&sd->pair.idx);
-
-		*sip = sd->pair_tab[2 * i];
-		*dip = sd->pair_tab[2 * i + 1];
-	} else if (sd->paired)
-		fgen_pair_next(&sd->pair, sip, dip);
-	else {
-		*sip = fgen_next(&sd->src);
-		*dip = fgen_next(&sd->dst);
-	}
-	*sp = (uint16_t)fgen_next(&sd->sport);
-	*dp = (uint16_t)fgen_next(&sd->dport);
-}
-
 /* Learning frame i: host i of the sender's destinations, its src i too. */
 static void streams_learn_fields(struct streams_sender *sd, uint32_t i, uint32_t *sip,
 				 uint32_t *dip)
@@ -198,6 +192,167 @@ static void streams_learn_fields(struct streams_sender *sd, uint32_t i, uint32_t
 	}
 }
 
+/* The next hop changed: rewrite the destination MAC of the templates. */
+static void streams_retarget(struct streams_sender *sd, const struct rte_ether_addr *dst,
+			     uint64_t word)
+{
+	for (uint32_t i = 0; i < sd->nsizes; i++) {
+		rte_ether_addr_copy(dst, (struct rte_ether_addr *)sd->fast[i].hdr);
+		if (sd->fixed) {
+			struct streams_fixed *x = &sd->fixed[i];
+			const struct pkt_udp_fast *t = &sd->fast[i];
+			uint32_t sa = rte_cpu_to_be_32(sd->fix_sip), da = rte_cpu_to_be_32(sd->fix_dip);
+
+			/* the whole header with a signature sum of 0; the UDP sum
+			 * without the signature, folded, for the frames to add to */
+			pkt_udp_fast_fill(x->hdr, t, sd->fix_sip, sd->fix_dip, sd->fix_sp, sd->fix_dp,
+					  0);
+			x->sum = pkt_fold(t->udp_sum + pkt_sum32(sa) + pkt_sum32(da) +
+					  rte_cpu_to_be_16(sd->fix_sp) + rte_cpu_to_be_16(sd->fix_dp));
+		}
+	}
+	sd->fast_dst = word;
+}
+
+/*
+ * The signature, then zeros up to len (the templates' payload is zeros).
+ * Short tails (64-byte frames have 2 bytes) take one fixed 16-byte store,
+ * which may write past the frame (up to byte 74, far inside any mbuf's
+ * data room), instead of a memset call.
+ */
+static inline void streams_sig(uint8_t *f, uint16_t len, uint32_t sid, uint32_t seq, uint64_t tsc,
+			       uint8_t flags)
+{
+	static const uint8_t zero16[16];
+	uint8_t *tail = f + PKT_UDP_PAY_OFF + LAT_SIG_LEN;
+
+	lat_sig_write(f + PKT_UDP_PAY_OFF, sid, seq, tsc, flags);
+	if (len <= PKT_UDP_PAY_OFF + LAT_SIG_LEN + 16)
+		memcpy(tail, zero16, 16);
+	else
+		memset(tail, 0, len - PKT_UDP_PAY_OFF - LAT_SIG_LEN);
+}
+
+/*
+ * Measured frames, every field fixed: a copy of the prebuilt header, the
+ * signature, and the UDP checksum from the header's folded sum plus the
+ * signature's. The sender's fields are read into locals first: frame bytes
+ * are stored through uint8_t pointers, which may alias anything, so fields
+ * read through sd would be reloaded after every store.
+ */
+static void streams_fill_fixed(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n,
+			       uint64_t tsc)
+{
+	const struct streams_fixed *fixed = sd->fixed;
+	const uint16_t *sizes = sd->sizes;
+	uint32_t pos = sd->pos, nsizes = sd->nsizes, seq = sd->seq, sid = sd->sid;
+	uint8_t flags = sd->latency ? LAT_SIG_F_LATENCY : 0;
+	uint32_t sigsum = lat_sig_sum_fixed(sid, tsc, flags);
+
+	for (uint32_t i = 0; i < n; i++, seq++) {
+		const struct streams_fixed *x = &fixed[pos];
+		uint16_t len = sizes[pos];
+		uint8_t *f = rte_pktmbuf_mtod(m[i], uint8_t *);
+		uint16_t ck = (uint16_t)~pkt_fold(x->sum + sigsum + lat_sig_sum_seq(seq));
+
+		if (++pos == nsizes)
+			pos = 0;
+		memcpy(f, x->hdr, PKT_UDP_PAY_OFF);
+		((struct rte_udp_hdr *)(f + RTE_ETHER_HDR_LEN + 20))->dgram_cksum = ck ? ck : 0xffff;
+		streams_sig(f, len, sid, seq, tsc, flags);
+		m[i]->data_len = len;
+		m[i]->pkt_len = len;
+	}
+	sd->pos = pos;
+	sd->seq = seq;
+}
+
+/* The fields of a burst of n frames, field by field (fgen_fill), in
+ * network order; asum[i] is the addresses' checksum sum. */
+static void streams_burst_fields(struct streams_sender *sd, uint32_t n, uint32_t *sa,
+				 uint32_t *da, uint32_t *asum, uint32_t *sp, uint32_t *dp)
+{
+	if (sd->pair_tab) {
+		/* the pair walk's index, and the pair from the table */
+		fgen_fill(&sd->pair.idx, sa, n);
+		for (uint32_t i = 0; i < n; i++) {
+			const struct streams_pair *pr = &sd->pair_tab[sa[i]];
+
+			sa[i] = pr->sa;
+			da[i] = pr->da;
+			asum[i] = pr->sum;
+		}
+	} else {
+		if (sd->paired) {
+			for (uint32_t i = 0; i < n; i++)
+				fgen_pair_next(&sd->pair, &sa[i], &da[i]);
+		} else {
+			fgen_fill(&sd->src, sa, n);
+			fgen_fill(&sd->dst, da, n);
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			sa[i] = rte_cpu_to_be_32(sa[i]);
+			da[i] = rte_cpu_to_be_32(da[i]);
+			asum[i] = pkt_sum32(sa[i]) + pkt_sum32(da[i]);
+		}
+	}
+	fgen_fill(&sd->sport, sp, n);
+	fgen_fill(&sd->dport, dp, n);
+}
+
+/* Measured frames whose addresses or ports vary (locals as above). */
+static void streams_fill(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n, uint64_t tsc)
+{
+	const struct pkt_udp_fast *fast = sd->fast;
+	const uint16_t *sizes = sd->sizes;
+	uint32_t pos = sd->pos, nsizes = sd->nsizes, seq = sd->seq, sid = sd->sid;
+	uint8_t flags = sd->latency ? LAT_SIG_F_LATENCY : 0;
+	uint32_t sigsum = lat_sig_sum_fixed(sid, tsc, flags);
+	uint32_t sa[FG_BURST], da[FG_BURST], asum[FG_BURST], sp[FG_BURST], dp[FG_BURST];
+
+	streams_burst_fields(sd, n, sa, da, asum, sp, dp);
+	for (uint32_t i = 0; i < n; i++, seq++) {
+		const struct pkt_udp_fast *t = &fast[pos];
+		uint16_t len = sizes[pos];
+		uint8_t *f = rte_pktmbuf_mtod(m[i], uint8_t *);
+
+		if (++pos == nsizes)
+			pos = 0;
+		streams_sig(f, len, sid, seq, tsc, flags);
+		pkt_udp_fast_fill_be(f, t, sa[i], da[i], asum[i], rte_cpu_to_be_16((uint16_t)sp[i]),
+				     rte_cpu_to_be_16((uint16_t)dp[i]), sigsum + lat_sig_sum_seq(seq));
+		m[i]->data_len = len;
+		m[i]->pkt_len = len;
+	}
+	sd->pos = pos;
+	sd->seq = seq;
+}
+
+/*
+ * n mbufs straight from the pool, with only what a frame of ours needs
+ * set: what rte_pktmbuf_alloc_bulk() would reset besides is already so
+ * for any mbuf a free put back (next NULL, one segment, refcnt 1) or not
+ * read with ol_flags 0 (tx_offload). The lengths are the fill's.
+ */
+static inline int streams_alloc(struct rte_mempool *mp, struct rte_mbuf **m, uint32_t n,
+				uint16_t port)
+{
+	struct rte_mbuf tmpl = {.data_off = RTE_PKTMBUF_HEADROOM, .nb_segs = 1, .port = port};
+	uint64_t rearm;
+
+	if (rte_mempool_get_bulk(mp, (void **)m, n) != 0)
+		return -ENOBUFS;
+	rte_mbuf_refcnt_set(&tmpl, 1);
+	memcpy(&rearm, &tmpl.rearm_data, sizeof(rearm));
+	for (uint32_t i = 0; i < n; i++) {
+		memcpy(&m[i]->rearm_data, &rearm, sizeof(rearm));
+		m[i]->ol_flags = 0;
+		m[i]->packet_type = 0;
+		m[i]->vlan_tci = 0;
+	}
+	return 0;
+}
+
 /* Send up to n frames of a sender; returns how many went out. */
 static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd, uint32_t n,
 			     bool learning)
@@ -211,74 +366,45 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 		return 0;
 	if (!w->dst_known[sd->side])
 		return 0;
+	tsc = rte_rdtsc();
+	if (!learning) {
+		if (streams_alloc(p->pool, m, n, p->id) != 0) {
+			FG_CTR_INC(w->ctr->port[sd->txport].mbuf_fail);
+			return 0;
+		}
+		uint64_t dw = port_mac_word(&w->dst[sd->side]);
+
+		/* `arp` may have changed the next hop: patch the templates */
+		if (dw != sd->fast_dst)
+			streams_retarget(sd, &w->dst[sd->side], dw);
+		if (sd->fixed)
+			streams_fill_fixed(sd, m, n, tsc);
+		else
+			streams_fill(sd, m, n, tsc);
+		sd->tx += n;
+		worker_tx_bulk(w, sd->side, m, n);
+		return n;
+	}
+	/* learning frames: one per destination host, at the first size */
 	if (rte_pktmbuf_alloc_bulk(p->pool, m, n) != 0) {
 		FG_CTR_INC(w->ctr->port[sd->txport].mbuf_fail);
 		return 0;
 	}
-	tsc = rte_rdtsc();
-	if (!learning) {
-		uint64_t dw = port_mac_word(&w->dst[sd->side]);
-
-		/* `arp` may have changed the next hop: patch the templates */
-		if (dw != sd->fast_dst) {
-			for (uint32_t i = 0; i < sd->nsizes; i++)
-				rte_ether_addr_copy(&w->dst[sd->side],
-						    (struct rte_ether_addr *)sd->fast[i].hdr);
-			sd->fast_dst = dw;
-		}
-		uint8_t flags = sd->latency ? LAT_SIG_F_LATENCY : 0;
-		uint32_t sigsum = lat_sig_sum_fixed(sd->sid, tsc, flags);
-
-		for (uint32_t i = 0; i < n; i++) {
-			const struct pkt_udp_fast *t = &sd->fast[sd->pos];
-			uint16_t len = sd->sizes[sd->pos];
-			uint8_t *f = rte_pktmbuf_mtod(m[i], uint8_t *);
-			uint32_t sip = sd->fix_sip, dip = sd->fix_dip, seq = sd->seq++;
-			uint16_t sp = sd->fix_sp, dpt = sd->fix_dp;
-
-			if (++sd->pos == sd->nsizes)
-				sd->pos = 0;
-			if (!sd->all_fixed)
-				streams_next_fields(sd, &sip, &dip, &sp, &dpt);
-			lat_sig_write(f + PKT_UDP_PAY_OFF, sd->sid, seq, tsc, flags);
-			if (len > PKT_UDP_PAY_OFF + LAT_SIG_LEN)
-				memset(f + PKT_UDP_PAY_OFF + LAT_SIG_LEN, 0,
-				       len - PKT_UDP_PAY_OFF - LAT_SIG_LEN);
-			pkt_udp_fast_fill(f, t, sip, dip, sp, dpt, sigsum + lat_sig_sum_seq(seq));
-			m[i]->data_len = len;
-			m[i]->pkt_len = len;
-		}
-		sd->tx += n;
-		for (uint32_t i = 0; i < n; i++)
-			worker_tx(w, sd->side, m[i]);
-		return n;
-	}
 	for (uint32_t i = 0; i < n; i++) {
-		uint16_t len = learning ? sd->sizes[0] : sd->sizes[sd->pos];
+		uint16_t len = sd->sizes[0];
 		uint16_t pay = (uint16_t)(len - PKT_UDP_PAY_OFF);
 		uint8_t *f = rte_pktmbuf_mtod(m[i], uint8_t *);
 		uint32_t sip, dip;
-		uint16_t sp, dpt;
 
-		if (!learning && ++sd->pos == sd->nsizes)
-			sd->pos = 0;
 		memcpy(f + PKT_UDP_PAY_OFF, s->tmpl, pay);
-		if (learning) {
-			streams_learn_fields(sd, sd->learned++, &sip, &dip);
-			sp = (uint16_t)fgen_at(&sd->sport, 0);
-			dpt = (uint16_t)fgen_at(&sd->dport, 0);
-			lat_sig_write(f + PKT_UDP_PAY_OFF, STREAMS_LEARN_ID, 0, tsc, 0);
-		} else {
-			streams_next_fields(sd, &sip, &dip, &sp, &dpt);
-			lat_sig_write(f + PKT_UDP_PAY_OFF, sd->sid, sd->seq++, tsc,
-				      sd->latency ? LAT_SIG_F_LATENCY : 0);
-			sd->tx++;
-		}
-		pkt_build_udp(f, &p->mac, &w->dst[sd->side], sip, dip, sp, dpt, pay);
+		streams_learn_fields(sd, sd->learned++, &sip, &dip);
+		lat_sig_write(f + PKT_UDP_PAY_OFF, STREAMS_LEARN_ID, 0, tsc, 0);
+		pkt_build_udp(f, &p->mac, &w->dst[sd->side], sip, dip,
+			      (uint16_t)fgen_at(&sd->sport, 0), (uint16_t)fgen_at(&sd->dport, 0), pay);
 		m[i]->data_len = len;
 		m[i]->pkt_len = len;
-		worker_tx(w, sd->side, m[i]);
 	}
+	worker_tx_bulk(w, sd->side, m, n);
 	return n;
 }
 
@@ -564,6 +690,7 @@ static void streams_state_free(struct streams_state *s)
 	free(s->rx);
 	for (uint32_t i = 0; s->snd && i < s->nsnd; i++) {
 		free(s->snd[i].fast);
+		free(s->snd[i].fixed);
 		free(s->snd[i].pair_tab);
 	}
 	free(s->snd);
@@ -735,14 +862,17 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 	/* Mapping an index to an address skips .0 and .255 with a division:
 	 * precompute the pairs once instead of twice per frame. */
 	if (sd->paired && sd->nlearn <= STREAMS_PAIR_TAB_MAX) {
-		sd->pair_tab = malloc(sizeof(uint32_t) * 2 * sd->nlearn);
+		sd->pair_tab = malloc(sizeof(*sd->pair_tab) * sd->nlearn);
 		if (!sd->pair_tab) {
 			snprintf(err, errlen, "out of memory");
 			return -ENOMEM;
 		}
 		for (uint32_t i = 0; i < sd->nlearn; i++) {
-			sd->pair_tab[2 * i] = fgen_at(&sd->pair.a, i);
-			sd->pair_tab[2 * i + 1] = fgen_at(&sd->pair.b, i);
+			struct streams_pair *pr = &sd->pair_tab[i];
+
+			pr->sa = rte_cpu_to_be_32(fgen_at(&sd->pair.a, i));
+			pr->da = rte_cpu_to_be_32(fgen_at(&sd->pair.b, i));
+			pr->sum = pkt_sum32(pr->sa) + pkt_sum32(pr->da);
 		}
 	}
 	sd->all_fixed = !sd->paired && src->mode == PROF_VAR_FIXED && dst->mode == PROF_VAR_FIXED &&
@@ -754,10 +884,13 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 		sd->fix_dp = (uint16_t)fgen_next(&sd->dport);
 	}
 	sd->fast = calloc(sd->nsizes, sizeof(*sd->fast));
-	if (!sd->fast) {
+	if (sd->all_fixed)
+		sd->fixed = calloc(sd->nsizes, sizeof(*sd->fixed));
+	if (!sd->fast || (sd->all_fixed && !sd->fixed)) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
+	sd->fast_dst = UINT64_MAX; /* no MAC word: the first burst fills the templates in */
 	/* The payload after the signature is zeros (the worker's tmpl). */
 	for (uint32_t i = 0; i < sd->nsizes; i++) {
 		static const uint8_t zeros[FG_PROF_FRAME_MAX];
