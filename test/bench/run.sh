@@ -77,6 +77,22 @@ flowgen_pps()
 	done | median
 }
 
+# Baseline and flowgen alternate for BENCH_ROUNDS rounds, so that a slow
+# spell of the machine hits both; prints the median flowgen pps, the median
+# baseline pps and the median of the per-round ratios.
+ROUNDS=${BENCH_ROUNDS:-3}
+paired()
+{ # PREFIX CONFIG PROFILE TESTPMD-VDEV
+	local pre=$1 cfg=$2 prof=$3 vdev=$4 fgs=() bases=() qs=() b f
+	for _ in $(seq 1 "$ROUNDS"); do
+		b=$(testpmd_pps "$pre" "$vdev")
+		f=$(flowgen_pps "$pre" "$cfg" "$prof")
+		bases+=("$b") fgs+=("$f") qs+=("$(ratio "$f" "$b")")
+	done
+	echo "$(printf '%s\n' "${fgs[@]}" | median) $(printf '%s\n' "${bases[@]}" | median)" \
+		"$(printf '%s\n' "${qs[@]}" | median)"
+}
+
 rows=()
 row()
 { # name figure baseline ratio target holds
@@ -95,7 +111,6 @@ printf '%-3s %-44s %14s %14s %8s %-10s %s\n' row figure flowgen baseline ratio v
 for r in $ROWS; do
 	case $r in
 	a | b)
-		base=$(testpmd_pps "" --vdev=net_null0,no-rx=1)
 		prof=$B/stl_64b_fixed.yaml
 		what="64 B streams, fixed fields, net_null"
 		tgt=0.9
@@ -104,8 +119,7 @@ for r in $ROWS; do
 			what="64 B streams, 2,500 pairs + rand ports"
 			tgt=0.7
 		fi
-		fg=$(flowgen_pps "" $B/null.yaml "$prof")
-		q=$(ratio "$fg" "$base")
+		read -r fg base q < <(paired "" "$B/null.yaml" "$prof" --vdev=net_null0,no-rx=1)
 		row "$r" "$what" "$(mpps "$fg")" "$(mpps "$base")" "$q" "$(verdict "$q" $tgt '>=')" ">= ${tgt}x testpmd"
 		;;
 	c | d)
@@ -121,20 +135,21 @@ for r in $ROWS; do
 		fi
 		base=$(testpmd_pps "" --vdev=net_null0,no-rx=1)
 		trial()
-		{ # MULT -> "completed/s fail%"
+		{ # MULT -> "completed/s fail% started/s"
 			local f=$out/flows.$r.$RANDOM
 			"$FG" -C $B/loop.yaml -x "start -f $prof -m $1 -d $SECS; wait; sleep 1; stats -a --json" >"$f" 2>&1
 			awk -v c="$(jget "$f" flows.client.completed)" -v f="$(jget "$f" flows.client.failed)" \
 				-v s="$(jget "$f" flows.client.started)" -v t="$SECS" \
-				'BEGIN { printf "%.0f %.3f\n", c / t, (s > 0) ? 100 * f / s : 100 }'
+				'BEGIN { printf "%.0f %.3f %.0f\n", c / t, (s > 0) ? 100 * f / s : 100, s / t }'
 		}
-		read -r rate failpct < <(trial max)
+		read -r rate failpct offered < <(trial max)
 		if [ "$(verdict "$failpct" 0.1 '<=')" != holds ]; then
-			lo=0 hi=$rate best=0 bestf=$failpct
+			# Search between nothing and what -m max offered.
+			lo=0 hi=$offered best=0 bestf=$failpct
 			for _ in 1 2 3 4 5 6; do
 				m=$(((lo + hi) / 2))
 				[ "$m" -gt 0 ] || break
-				read -r got fp < <(trial "${m}cps")
+				read -r got fp _ < <(trial "${m}cps")
 				if [ "$(verdict "$fp" 0.1 '<=')" = holds ]; then
 					lo=$m best=$got bestf=$fp
 				else
@@ -191,7 +206,6 @@ for r in $ROWS; do
 		ip -n "$NS" link add fgb0 type veth peer name fgb1
 		ip -n "$NS" link set fgb0 up
 		ip -n "$NS" link set fgb1 up
-		base=$(testpmd_pps "ip netns exec $NS" --vdev=net_af_packet0,iface=fgb0)
 		# Port 1 is a null sink: like testpmd, flowgen only sends on fgb0
 		# and nothing reads fgb1 back.
 		cat >"$out/veth.yaml" <<-EOF
@@ -201,8 +215,8 @@ for r in $ROWS; do
 			  - {ip: 198.19.1.2, default_gw: 198.19.1.1, dest_mac: '02:00:00:00:00:01'}
 			platform: {master_thread_id: 0, dual_if: [{socket: 0, threads: [1]}]}
 		EOF
-		fg=$(flowgen_pps "ip netns exec $NS" "$out/veth.yaml" $B/stl_64b_fixed.yaml)
-		q=$(ratio "$fg" "$base")
+		read -r fg base q < <(paired "ip netns exec $NS" "$out/veth.yaml" $B/stl_64b_fixed.yaml \
+			--vdev=net_af_packet0,iface=fgb0)
 		row f "64 B TX on an af_packet veth" "$(mpps "$fg")" "$(mpps "$base")" "$q" \
 			"$(verdict "$q" 0.9 '>=')" ">= 0.9x testpmd"
 		ip netns del "$NS"
