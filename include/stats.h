@@ -14,6 +14,7 @@
 #define FG_STATS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -149,5 +150,34 @@ int stats_write_json(FILE *f, const struct stats_snap *s, unsigned sections);
 int stats_write_text(FILE *f, const struct stats_snap *s, unsigned sections);
 /* pure: "1.23 M" style scaling of v into buf (K/M/G/T, 1000-based). */
 const char *stats_fmt_si(char *buf, size_t len, double v, const char *unit);
+
+/* pure: a counter in at most 6 characters: as is below 100,000, else "123.4M". */
+const char *stats_fmt_count(char *buf, size_t len, uint64_t v);
+
+/* How a port table shows a field of struct stats_port_snap. */
+enum stats_cell {
+	STATS_CELL_U64 = 1, /* the counter as is */
+	STATS_CELL_COUNT,   /* the counter, compact (stats_fmt_count) */
+	STATS_CELL_PPS,
+	STATS_CELL_BPS,
+	STATS_CELL_PCT,
+	STATS_CELL_LINK, /* "UP 10G" from link_up and speed_mbps */
+};
+
+/* A row of a port table (the text `stats` and the tui share the cells). */
+struct stats_port_row {
+	const char *label;
+	enum stats_cell kind;
+	size_t off; /* offsetof(struct stats_port_snap, ...) */
+};
+
+#define STATS_PORT_ROW(l, k, m)                                                                    \
+	{                                                                                          \
+		l, k, offsetof(struct stats_port_snap, m)                                          \
+	}
+
+/* pure: the cell of row r for port o; percentages with pct_digits decimals. */
+void stats_port_cell(char *buf, size_t len, const struct stats_port_row *r,
+		     const struct stats_port_snap *o, int pct_digits);
 
 #endif

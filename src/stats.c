@@ -529,64 +529,67 @@ static void text_global(FILE *f, const struct stats_snap *s)
 		LBL_W, "interval", fin(s->interval));
 }
 
-enum text_kind {
-	TK_U64 = 1, /* plain counter */
-	TK_PPS,
-	TK_BPS,
-	TK_PCT,
-	TK_LINK,
+static const struct stats_port_row port_rows[] = {
+    STATS_PORT_ROW("link", STATS_CELL_LINK, link_up),
+    STATS_PORT_ROW("Tx bps L2", STATS_CELL_BPS, tx_bps),
+    STATS_PORT_ROW("Tx bps L1", STATS_CELL_BPS, tx_bps_l1),
+    STATS_PORT_ROW("Rx bps L2", STATS_CELL_BPS, rx_bps),
+    STATS_PORT_ROW("Tx pps", STATS_CELL_PPS, tx_pps),
+    STATS_PORT_ROW("Rx pps", STATS_CELL_PPS, rx_pps),
+    STATS_PORT_ROW("line util.", STATS_CELL_PCT, line_util),
+    STATS_PORT_ROW("opackets", STATS_CELL_U64, tx_pkts),
+    STATS_PORT_ROW("ipackets", STATS_CELL_U64, rx_pkts),
+    STATS_PORT_ROW("obytes", STATS_CELL_U64, tx_bytes),
+    STATS_PORT_ROW("ibytes", STATS_CELL_U64, rx_bytes),
+    STATS_PORT_ROW("oerrors", STATS_CELL_U64, oerrors),
+    STATS_PORT_ROW("ierrors", STATS_CELL_U64, ierrors),
+    STATS_PORT_ROW("imissed", STATS_CELL_U64, imissed),
+    STATS_PORT_ROW("tx_queue_full", STATS_CELL_U64, tx_queue_full),
+    STATS_PORT_ROW("rx_bad", STATS_CELL_U64, rx_bad),
+    STATS_PORT_ROW("rx_unknown", STATS_CELL_U64, rx_unknown),
 };
 
-struct text_row {
-	const char *label;
-	enum text_kind kind;
-	size_t off; /* offsetof(struct stats_port_snap, ...) */
-};
+const char *stats_fmt_count(char *buf, size_t len, uint64_t v)
+{
+	static const char pfx[] = "KMGTPE";
+	double d = (double)v;
+	unsigned i = 0;
 
-#define TROW(l, k, m)                                                                              \
-	{                                                                                          \
-		l, k, offsetof(struct stats_port_snap, m)                                          \
+	if (v < 100000) {
+		snprintf(buf, len, "%" PRIu64, v);
+		return buf;
 	}
+	d /= 1000;
+	while (d >= 999.5 && i + 1 < sizeof(pfx) - 1) {
+		d /= 1000;
+		i++;
+	}
+	snprintf(buf, len, d < 9.995 ? "%.2f%c" : d < 99.95 ? "%.1f%c" : "%.0f%c", d, pfx[i]);
+	return buf;
+}
 
-static const struct text_row port_rows[] = {
-    TROW("link", TK_LINK, link_up),
-    TROW("Tx bps L2", TK_BPS, tx_bps),
-    TROW("Tx bps L1", TK_BPS, tx_bps_l1),
-    TROW("Rx bps L2", TK_BPS, rx_bps),
-    TROW("Tx pps", TK_PPS, tx_pps),
-    TROW("Rx pps", TK_PPS, rx_pps),
-    TROW("line util.", TK_PCT, line_util),
-    TROW("opackets", TK_U64, tx_pkts),
-    TROW("ipackets", TK_U64, rx_pkts),
-    TROW("obytes", TK_U64, tx_bytes),
-    TROW("ibytes", TK_U64, rx_bytes),
-    TROW("oerrors", TK_U64, oerrors),
-    TROW("ierrors", TK_U64, ierrors),
-    TROW("imissed", TK_U64, imissed),
-    TROW("tx_queue_full", TK_U64, tx_queue_full),
-    TROW("rx_bad", TK_U64, rx_bad),
-    TROW("rx_unknown", TK_U64, rx_unknown),
-};
-
-static void port_cell(char *buf, size_t len, const struct text_row *r,
-		      const struct stats_port_snap *o)
+void stats_port_cell(char *buf, size_t len, const struct stats_port_row *r,
+		     const struct stats_port_snap *o, int pct_digits)
 {
 	const char *base = (const char *)o;
 
 	switch (r->kind) {
-	case TK_U64:
+	case STATS_CELL_U64:
 		snprintf(buf, len, "%" PRIu64, *(const uint64_t *)(base + r->off));
 		break;
-	case TK_PPS:
+	case STATS_CELL_COUNT:
+		stats_fmt_count(buf, len, *(const uint64_t *)(base + r->off));
+		break;
+	case STATS_CELL_PPS:
 		stats_fmt_si(buf, len, *(const double *)(base + r->off), "pps");
 		break;
-	case TK_BPS:
+	case STATS_CELL_BPS:
 		stats_fmt_si(buf, len, *(const double *)(base + r->off), "bps");
 		break;
-	case TK_PCT:
-		snprintf(buf, len, "%.2f %%", fin(*(const double *)(base + r->off)));
+	case STATS_CELL_PCT:
+		snprintf(buf, len, "%.*f %%", pct_digits, fin(*(const double *)(base + r->off)));
 		break;
-	case TK_LINK:
+	case STATS_CELL_LINK:
 		if (o->speed_mbps >= 1000)
 			snprintf(buf, len, "%s %uG", o->link_up ? "UP" : "DOWN",
 				 o->speed_mbps / 1000);
@@ -617,7 +620,7 @@ static void text_ports(FILE *f, const struct stats_snap *s)
 		for (int p = 0; p <= s->nports; p++) {
 			const struct stats_port_snap *o = p < s->nports ? &s->port[p] : &s->total;
 
-			port_cell(cell, sizeof(cell), &port_rows[r], o);
+			stats_port_cell(cell, sizeof(cell), &port_rows[r], o, 2);
 			fprintf(f, " | %*s", COL_W, cell);
 		}
 		fputc('\n', f);

@@ -77,25 +77,6 @@ static double tui_now(void)
 }
 
 /* Counters: exact while short, else three significant digits and K/M/G/T. */
-static const char *tui_cnt(char *buf, size_t len, uint64_t v)
-{
-	static const char pfx[] = "KMGTPE";
-	double d = (double)v;
-	unsigned i = 0;
-
-	if (v < 100000) {
-		snprintf(buf, len, "%" PRIu64, v);
-		return buf;
-	}
-	d /= 1000;
-	while (d >= 999.5 && i + 1 < sizeof(pfx) - 1) {
-		d /= 1000;
-		i++;
-	}
-	snprintf(buf, len, d < 9.995 ? "%.2f%c" : d < 99.95 ? "%.1f%c" : "%.0f%c", d, pfx[i]);
-	return buf;
-}
-
 struct tui_ctx {
 	const struct tui_ops *ops;
 	struct stats_snap *snap;
@@ -148,7 +129,7 @@ static void tui_global(struct tui_ctx *c, int y, int x)
 		 stats_fmt_si(b, sizeof(b), g->rx_pps, ""));
 	tui_put(c, y + 3, x, line);
 	snprintf(line, sizeof(line), "CPS %-14s active %s", stats_fmt_si(a, sizeof(a), g->cps, ""),
-		 tui_cnt(b, sizeof(b), g->active_flows));
+		 stats_fmt_count(b, sizeof(b), g->active_flows));
 	tui_put(c, y + 4, x, line);
 	snprintf(line, sizeof(line), "drop %-13s CPU %.1f %%",
 		 stats_fmt_si(a, sizeof(a), g->drop_rate, "pps"),
@@ -178,70 +159,27 @@ static void tui_flows(struct tui_ctx *c, int y, int x)
 	attroff(A_BOLD);
 	for (size_t i = 0; i < FG_ARRAY_SIZE(rows); i++) {
 		snprintf(line, sizeof(line), "%-12s %10s %10s", rows[i].label,
-			 tui_cnt(a, sizeof(a), rows[i].cl),
-			 rows[i].has_sv ? tui_cnt(b, sizeof(b), rows[i].sv) : "-");
+			 stats_fmt_count(a, sizeof(a), rows[i].cl),
+			 rows[i].has_sv ? stats_fmt_count(b, sizeof(b), rows[i].sv) : "-");
 		tui_put(c, y + 1 + (int)i, x, line);
 	}
 }
 
-enum tui_cell {
-	TUI_LINK = 1,
-	TUI_BPS,
-	TUI_PPS,
-	TUI_PCT,
-	TUI_CNT,
+static const struct stats_port_row tui_prows[] = {
+    STATS_PORT_ROW("link", STATS_CELL_LINK, link_up),
+    STATS_PORT_ROW("Tx bps", STATS_CELL_BPS, tx_bps),
+    STATS_PORT_ROW("Rx bps", STATS_CELL_BPS, rx_bps),
+    STATS_PORT_ROW("Tx pps", STATS_CELL_PPS, tx_pps),
+    STATS_PORT_ROW("Rx pps", STATS_CELL_PPS, rx_pps),
+    STATS_PORT_ROW("line util", STATS_CELL_PCT, line_util),
+    STATS_PORT_ROW("opackets", STATS_CELL_COUNT, tx_pkts),
+    STATS_PORT_ROW("ipackets", STATS_CELL_COUNT, rx_pkts),
+    STATS_PORT_ROW("obytes", STATS_CELL_COUNT, tx_bytes),
+    STATS_PORT_ROW("ibytes", STATS_CELL_COUNT, rx_bytes),
+    STATS_PORT_ROW("oerrors", STATS_CELL_COUNT, oerrors),
+    STATS_PORT_ROW("ierrors", STATS_CELL_COUNT, ierrors),
+    STATS_PORT_ROW("imissed", STATS_CELL_COUNT, imissed),
 };
-
-struct tui_prow {
-	const char *label;
-	enum tui_cell kind;
-	size_t off;
-};
-
-#define TUI_PROW(l, k, m)                                                                          \
-	{                                                                                          \
-		l, k, offsetof(struct stats_port_snap, m)                                          \
-	}
-
-static const struct tui_prow tui_prows[] = {
-    TUI_PROW("link", TUI_LINK, link_up),    TUI_PROW("Tx bps", TUI_BPS, tx_bps),
-    TUI_PROW("Rx bps", TUI_BPS, rx_bps),    TUI_PROW("Tx pps", TUI_PPS, tx_pps),
-    TUI_PROW("Rx pps", TUI_PPS, rx_pps),    TUI_PROW("line util", TUI_PCT, line_util),
-    TUI_PROW("opackets", TUI_CNT, tx_pkts), TUI_PROW("ipackets", TUI_CNT, rx_pkts),
-    TUI_PROW("obytes", TUI_CNT, tx_bytes),  TUI_PROW("ibytes", TUI_CNT, rx_bytes),
-    TUI_PROW("oerrors", TUI_CNT, oerrors),  TUI_PROW("ierrors", TUI_CNT, ierrors),
-    TUI_PROW("imissed", TUI_CNT, imissed),
-};
-
-static void tui_pcell(char *buf, size_t len, const struct tui_prow *r,
-		      const struct stats_port_snap *o)
-{
-	const char *base = (const char *)o;
-	double d;
-
-	switch (r->kind) {
-	case TUI_LINK:
-		if (o->speed_mbps >= 1000)
-			snprintf(buf, len, "%s %uG", o->link_up ? "UP" : "DOWN",
-				 o->speed_mbps / 1000);
-		else
-			snprintf(buf, len, "%s %uM", o->link_up ? "UP" : "DOWN", o->speed_mbps);
-		break;
-	case TUI_BPS:
-		stats_fmt_si(buf, len, *(const double *)(base + r->off), "bps");
-		break;
-	case TUI_PPS:
-		stats_fmt_si(buf, len, *(const double *)(base + r->off), "pps");
-		break;
-	case TUI_PCT:
-		d = *(const double *)(base + r->off);
-		snprintf(buf, len, "%.1f %%", isfinite(d) ? d : 0.0);
-		break;
-	case TUI_CNT:
-		tui_cnt(buf, len, *(const uint64_t *)(base + r->off));
-		break;
-	}
-}
 
 /* The port table; returns the rows used. */
 static int tui_ports(struct tui_ctx *c, int y)
@@ -272,7 +210,7 @@ static int tui_ports(struct tui_ctx *c, int y)
 		for (int p = 0; p <= shown; p++) {
 			const struct stats_port_snap *o = p < shown ? &s->port[p] : &s->total;
 
-			tui_pcell(cell, sizeof(cell), &tui_prows[r], o);
+			stats_port_cell(cell, sizeof(cell), &tui_prows[r], o, 1);
 			snprintf(line, sizeof(line), "%*s", TUI_COL_W, cell);
 			tui_put(c, row, TUI_LBL_W + p * TUI_COL_W, line);
 		}
@@ -366,19 +304,19 @@ static void tui_lcell(char *buf, size_t len, size_t col, const struct stats_lat_
 		snprintf(buf, len, "%d", l->port);
 		return;
 	case 2:
-		tui_cnt(buf, len, l->tx);
+		stats_fmt_count(buf, len, l->tx);
 		return;
 	case 3:
-		tui_cnt(buf, len, l->rx);
+		stats_fmt_count(buf, len, l->rx);
 		return;
 	case 4:
-		tui_cnt(buf, len, l->lost);
+		stats_fmt_count(buf, len, l->lost);
 		return;
 	case 5:
-		tui_cnt(buf, len, l->dup);
+		stats_fmt_count(buf, len, l->dup);
 		return;
 	case 6:
-		tui_cnt(buf, len, l->ooo);
+		stats_fmt_count(buf, len, l->ooo);
 		return;
 	default:
 		v = us[col - 7];

@@ -770,9 +770,46 @@ static void test_fmt_si(void **state)
 	assert_string_equal(stats_fmt_si(b, sizeof(b), NAN, "bps"), "0.00 bps");
 }
 
+/* The cells the text tables and the tui share. */
+static void test_port_cells(void **state)
+{
+	struct stats_port_snap o = {.link_up = true, .speed_mbps = 10000, .tx_pkts = 1234567,
+				    .line_util = 12.345, .tx_pps = 14880952};
+	const struct stats_port_row rows[] = {
+	    STATS_PORT_ROW("a", STATS_CELL_U64, tx_pkts),
+	    STATS_PORT_ROW("b", STATS_CELL_COUNT, tx_pkts),
+	    STATS_PORT_ROW("c", STATS_CELL_PCT, line_util),
+	    STATS_PORT_ROW("d", STATS_CELL_LINK, link_up),
+	    STATS_PORT_ROW("e", STATS_CELL_PPS, tx_pps),
+	};
+	char b[40];
+
+	(void)state;
+	stats_port_cell(b, sizeof(b), &rows[0], &o, 2);
+	assert_string_equal(b, "1234567");
+	stats_port_cell(b, sizeof(b), &rows[1], &o, 2);
+	assert_string_equal(b, "1.23M");
+	stats_port_cell(b, sizeof(b), &rows[2], &o, 2);
+	assert_string_equal(b, "12.35 %");
+	stats_port_cell(b, sizeof(b), &rows[2], &o, 1);
+	assert_string_equal(b, "12.3 %");
+	stats_port_cell(b, sizeof(b), &rows[3], &o, 2);
+	assert_string_equal(b, "UP 10G");
+	o.link_up = false;
+	o.speed_mbps = 100;
+	stats_port_cell(b, sizeof(b), &rows[3], &o, 2);
+	assert_string_equal(b, "DOWN 100M");
+	stats_port_cell(b, sizeof(b), &rows[4], &o, 2);
+	assert_string_equal(b, "14.88 Mpps");
+	assert_string_equal(stats_fmt_count(b, sizeof(b), 99999), "99999");
+	assert_string_equal(stats_fmt_count(b, sizeof(b), 100000), "100K");
+	assert_string_equal(stats_fmt_count(b, sizeof(b), 45600000), "45.6M");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_port_cells),
 	    cmocka_unit_test(test_concurrent_sum),
 	    cmocka_unit_test(test_sum_ignores_ports_beyond_n),
 	    cmocka_unit_test(test_baseline),
