@@ -88,6 +88,8 @@ paired()
 		b=$(testpmd_pps "$pre" "$vdev")
 		f=$(flowgen_pps "$pre" "$cfg" "$prof")
 		bases+=("$b") fgs+=("$f") qs+=("$(ratio "$f" "$b")")
+		printf '    round %d: flowgen %s, baseline %s, ratio %s\n' "${#qs[@]}" "$(mpps "$f")" \
+			"$(mpps "$b")" "${qs[-1]}" >&2
 	done
 	echo "$(printf '%s\n' "${fgs[@]}" | median) $(printf '%s\n' "${bases[@]}" | median)" \
 		"$(printf '%s\n' "${qs[@]}" | median)"
