@@ -175,7 +175,8 @@ for r in $ROWS; do
 			mbufs: 131072
 			flows_max: 16
 		EOF
-		rss() { awk '/VmRSS/ {print $2 * 1024}' "/proc/$1/status"; }
+		# Resident memory, hugepages included (VmRSS leaves them out).
+		rss() { awk '/^(VmRSS|HugetlbPages):/ {s += $2} END {print s * 1024}' "/proc/$1/status"; }
 		measure()
 		{ # cfg mult -> "rss active"
 			local fifo=$out/fifo.$RANDOM pid
