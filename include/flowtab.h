@@ -39,6 +39,9 @@
  * Timers. Each entry has one timer on a hashed timing wheel. The tick is
  * given in TSC units at create; a timer never fires before its deadline and
  * fires at most about 3 ticks after it (plus the caller's polling delay).
+ * Re-arming to a later deadline only records it: the entry stays in its
+ * slot and flowtab_expire() moves it on when it passes that slot, so the
+ * common re-arm on every segment touches no other entry.
  * flowtab_expire() pops expired entries in bulk with bounded work per call;
  * a popped entry's timer is disarmed, the caller re-arms or deletes it.
  *

@@ -489,6 +489,13 @@ bool flowtab_timer_armed(const struct flowtab *t, uint32_t idx)
 	return ft_ent(t, idx)->flags & FT_ARMED;
 }
 
+/*
+ * An armed entry sits in a slot that comes up no later than its e->tick
+ * (expire moves entries whose tick lies in another slot on when it passes
+ * them). So a later deadline only updates e->tick: the entry stays where it
+ * is, and re-arming on every segment touches no other entry. Only an
+ * earlier deadline unlinks and links.
+ */
 void flowtab_timer_arm(struct flowtab *t, uint32_t idx, uint64_t deadline_tsc)
 {
 	struct ft_ent *e = ft_ent(t, idx);
@@ -501,8 +508,13 @@ void flowtab_timer_arm(struct flowtab *t, uint32_t idx, uint64_t deadline_tsc)
 	/* Slots up to cur are done: a past deadline goes to the next one. */
 	if (tick <= t->cur)
 		tick = t->cur + 1;
-	if (e->flags & FT_ARMED)
+	if (e->flags & FT_ARMED) {
+		if (ft_tick_le(e->tick, (uint32_t)tick)) {
+			e->tick = (uint32_t)tick;
+			return;
+		}
 		ft_wheel_unlink(t, e);
+	}
 	e->tick = (uint32_t)tick;
 	ft_wheel_link(t, idx, e);
 }
@@ -530,6 +542,10 @@ unsigned flowtab_expire(struct flowtab *t, uint64_t now_tsc, uint32_t *out, unsi
 				out[n++] = idx;
 				if (n == max)
 					return n; /* this slot is resumed next call */
+			} else if ((e->tick & t->wmask) != slot) {
+				/* Re-armed later since it was linked here. */
+				ft_wheel_unlink(t, e);
+				ft_wheel_link(t, idx, e);
 			}
 			/* Else due on a later turn of the wheel: it stays. */
 			idx = next;

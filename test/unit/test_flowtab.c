@@ -2,7 +2,7 @@
  * test_flowtab.c — flow table: insert/lookup/delete against a shadow model,
  * filling to capacity, entries handed out from the high-water mark then
  * reused most recent first, ids with generation checks, iteration, the
- * timing wheel (never early, never lost, bounded pops), a
+ * timing wheel (never early, never lost, bounded pops, lazy re-arming), a
  * randomized run of every operation against a reference model, memory
  * that becomes resident only when used, a caller's allocator returning
  * dirty memory, and the memory figure per flow.
@@ -350,6 +350,69 @@ static void test_reuse(void **state)
 }
 
 /*
+ * Lazy re-arming: a later deadline leaves the entry in its slot until the
+ * wheel passes it. Whatever the order of arms, cancels and deletes, a timer
+ * fires once, after its last deadline, within a few ticks.
+ */
+static void test_timer_rearm(void **state)
+{
+	struct flowtab *t = mk(16, 0);
+	uint64_t now = 1000 * TICK;
+	struct flowtab_key k;
+	uint32_t out[4], idx, i, fired[4] = {0};
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		key_i(&k, i);
+		assert_int_equal(flowtab_insert(t, &k, &idx), 0);
+	}
+	assert_int_equal(flowtab_expire(t, now, out, 4), 0);
+	/* Later and later: 10, then 20 ticks, then 2 turns of the 256-slot wheel. */
+	flowtab_timer_arm(t, 0, now + 10 * TICK);
+	flowtab_timer_arm(t, 0, now + 20 * TICK);
+	flowtab_timer_arm(t, 0, now + 600 * TICK);
+	/* Later, then earlier than the first: must move back. */
+	flowtab_timer_arm(t, 1, now + 50 * TICK);
+	flowtab_timer_arm(t, 1, now + 80 * TICK);
+	flowtab_timer_arm(t, 1, now + 5 * TICK);
+	/* Later, then cancelled; later, then deleted. */
+	flowtab_timer_arm(t, 2, now + 10 * TICK);
+	flowtab_timer_arm(t, 2, now + 30 * TICK);
+	flowtab_timer_cancel(t, 2);
+	assert_false(flowtab_timer_armed(t, 2));
+	flowtab_timer_arm(t, 3, now + 10 * TICK);
+	flowtab_timer_arm(t, 3, now + 30 * TICK);
+	flowtab_del(t, 3);
+	/* The deleted entry comes back as a new flow with its timer disarmed. */
+	key_i(&k, 9);
+	assert_int_equal(flowtab_insert(t, &k, &idx), 0);
+	assert_int_equal(idx, 3);
+	assert_false(flowtab_timer_armed(t, 3));
+	flowtab_timer_arm(t, 3, now + 40 * TICK);
+
+	for (uint64_t end = now + 700 * TICK; now < end; now += TICK) {
+		unsigned got = flowtab_expire(t, now, out, 4);
+
+		for (unsigned j = 0; j < got; j++) {
+			uint64_t due = out[j] == 0 ? 1600 : out[j] == 1 ? 1005 : 1040;
+
+			assert_int_not_equal(out[j], 2);
+			assert_true(now >= due * TICK);
+			assert_true(now - due * TICK <= 4 * TICK);
+			assert_false(flowtab_timer_armed(t, out[j]));
+			fired[out[j]]++;
+		}
+	}
+	/* Once each, none for the cancelled one. */
+	assert_int_equal(fired[0], 1);
+	assert_int_equal(fired[1], 1);
+	assert_int_equal(fired[2], 0);
+	assert_int_equal(fired[3], 1);
+	assert_int_equal(flowtab_expire(t, now + 10000 * TICK, out, 4), 0);
+	flowtab_destroy(t);
+}
+
+/*
  * Every operation at random against a reference model: keys, entries and
  * ids, iteration, and timers (never early, at most a few ticks late, never
  * lost, popped once), with expire often stopping at max and resuming.
@@ -627,7 +690,7 @@ int main(void)
 	    cmocka_unit_test(test_full),   cmocka_unit_test(test_model),
 	    cmocka_unit_test(test_ids),	   cmocka_unit_test(test_iterate),
 	    cmocka_unit_test(test_timers), cmocka_unit_test(test_reuse),
-	    cmocka_unit_test(test_model_timers),
+	    cmocka_unit_test(test_timer_rearm), cmocka_unit_test(test_model_timers),
 	    cmocka_unit_test(test_lazy_memory), cmocka_unit_test(test_dirty_alloc),
 	    cmocka_unit_test(test_memory),
 	};
