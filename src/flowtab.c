@@ -15,10 +15,10 @@
 #define FT_BKT_SLOTS 8
 #define FT_HDR 32u
 #define FT_LINE 64u
-#define FT_STATE_ALIGN 16u	  /* keeps every key inside one cache line */
-#define FT_HUGE (2u << 20)	  /* transparent huge page */
-#define FT_WHEEL_MAX (1u << 24)	  /* slots; a bigger wheel is only memory */
-#define FT_HEAD 0x80000000u	  /* tprev of a slot's first entry: FT_HEAD | slot */
+#define FT_STATE_ALIGN 16u	/* keeps every key inside one cache line */
+#define FT_HUGE (2u << 20)	/* transparent huge page */
+#define FT_WHEEL_MAX (1u << 24) /* slots; a bigger wheel is only memory */
+#define FT_HEAD 0x80000000u	/* tprev of a slot's first entry: FT_HEAD | slot */
 
 enum ft_flag {
 	FT_INUSE = 1,
@@ -38,11 +38,11 @@ struct ft_bkt {
 /* Entry header; the caller's state follows at offset FT_HDR. */
 struct ft_ent {
 	struct flowtab_key key;
-	uint32_t tnext;	 /* wheel slot list, or the free list */
-	uint32_t tprev;	 /* previous in the slot list, or FT_HEAD | slot */
-	uint32_t tick;	 /* wheel tick the timer is due at (FT_ARMED) */
-	uint16_t gen;	 /* bumped on delete */
-	uint8_t flags;	 /* enum ft_flag */
+	uint32_t tnext; /* wheel slot list, or the free list */
+	uint32_t tprev; /* previous in the slot list, or FT_HEAD | slot */
+	uint32_t tick;	/* wheel tick the timer is due at (FT_ARMED) */
+	uint16_t gen;	/* bumped on delete */
+	uint8_t flags;	/* enum ft_flag */
 	uint8_t pad;
 };
 
@@ -132,8 +132,8 @@ static void *ft_map(size_t len)
 	size_t raw_len = len + FT_HUGE;
 	unsigned char *raw, *mem;
 
-	raw = mmap(NULL, raw_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-		   -1, 0);
+	raw = mmap(NULL, raw_len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (raw == MAP_FAILED)
 		return NULL;
 	mem = (unsigned char *)ft_align((uintptr_t)raw, FT_HUGE);
@@ -255,7 +255,8 @@ static inline uint32_t ft_find(const struct flowtab *t, uint32_t b, uint32_t sig
 	unsigned i;
 
 	for (i = 0; i < FT_BKT_SLOTS; i++) {
-		if (bk->sig[i] == sig && bk->ref[i] && ft_key_eq(&ft_ent(t, bk->ref[i] - 1)->key, k))
+		if (bk->sig[i] == sig && bk->ref[i] &&
+		    ft_key_eq(&ft_ent(t, bk->ref[i] - 1)->key, k))
 			return bk->ref[i] - 1;
 	}
 	return FLOWTAB_NIL;

@@ -66,7 +66,10 @@ static void key_of(struct flowtab_key *k, unsigned i)
 }
 
 /* When a timer must have fired: a past deadline counts from the arming. */
-static uint64_t due_by(const struct ref *r) { return (r->due > r->from ? r->due : r->from) + 4 * TICK; }
+static uint64_t due_by(const struct ref *r)
+{
+	return (r->due > r->from ? r->due : r->from) + 4 * TICK;
+}
 
 /*
  * Pop everything due at now, each popped timer checked against the model;

@@ -418,7 +418,7 @@ static void test_timer_rearm(void **state)
  * lost, popped once), with expire often stopping at max and resuming.
  */
 struct ref {
-	uint32_t idx; /* FLOWTAB_NIL: not in the table */
+	uint32_t idx;  /* FLOWTAB_NIL: not in the table */
 	uint32_t id;   /* of the latest entry the key had */
 	bool ided;     /* the key was ever in the table */
 	uint64_t due;  /* deadline, 0 = disarmed */
@@ -566,8 +566,7 @@ static size_t rss(void)
 /* A table for 4 M flows of 1 KiB costs memory only for what is used. */
 static void test_lazy_memory(void **state)
 {
-	struct flowtab_params p = {
-	    .max_flows = 1u << 22, .entry_size = 1024, .tick_tsc = TICK};
+	struct flowtab_params p = {.max_flows = 1u << 22, .entry_size = 1024, .tick_tsc = TICK};
 	const uint32_t n = 10000;
 	struct flowtab *t;
 	struct flowtab_key k;
@@ -686,10 +685,10 @@ static void test_memory(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_params), cmocka_unit_test(test_basic),
-	    cmocka_unit_test(test_full),   cmocka_unit_test(test_model),
-	    cmocka_unit_test(test_ids),	   cmocka_unit_test(test_iterate),
-	    cmocka_unit_test(test_timers), cmocka_unit_test(test_reuse),
+	    cmocka_unit_test(test_params),	cmocka_unit_test(test_basic),
+	    cmocka_unit_test(test_full),	cmocka_unit_test(test_model),
+	    cmocka_unit_test(test_ids),		cmocka_unit_test(test_iterate),
+	    cmocka_unit_test(test_timers),	cmocka_unit_test(test_reuse),
 	    cmocka_unit_test(test_timer_rearm), cmocka_unit_test(test_model_timers),
 	    cmocka_unit_test(test_lazy_memory), cmocka_unit_test(test_dirty_alloc),
 	    cmocka_unit_test(test_memory),
