@@ -4,22 +4,32 @@
  * Every worker owns one table holding the flows it drives: client flows it
  * started and server flows it learned. A flow is found by its 5-tuple as seen
  * on the wire plus a side bit (client or server), so both roles share one
- * table. Everything is preallocated by flowtab_create(); after that no call
- * allocates, locks or makes a system call.
+ * table. flowtab_create() reserves all the memory for max_flows; after that
+ * no call allocates, locks or makes a system call.
  *
  * Layout. The index is an array of 64-byte buckets, each holding 8 slots of
- * (32-bit signature, 32-bit entry index). A key hashes to two buckets (a
- * cuckoo-style pair: the second is derived from the first and the signature,
- * so an entry can move between its two buckets without rehashing the key).
- * There are twice as many slots as entries, so the index is at most half
- * full and a lookup reads one bucket line, rarely two, then the entry's key.
- * Entries live in a separate array; each has a stable 32-bit index and a
- * caller-owned state area of entry_size bytes (a TCB, a UDP program cursor).
+ * (32-bit signature, 32-bit entry index + 1; 0 is an empty slot). A key
+ * hashes to two buckets (a cuckoo-style pair: the second is derived from the
+ * first and the signature, so an entry can move between its two buckets
+ * without rehashing the key). There are twice as many slots as entries, so
+ * the index is at most half full and a lookup reads one bucket line, rarely
+ * two, then the entry's key. Entries live in a separate array; each has a
+ * stable 32-bit index and a caller-owned state area of entry_size bytes (a
+ * TCB, a UDP program cursor). Never-used entries are handed out in index
+ * order, deleted ones are reused first, the most recently deleted first
+ * (its lines are likely still cached).
  *
  * Memory per flow: 16 B of index (two slots of 8 B) plus the entry: a 32-byte
- * header (key, timer links, generation) and the state rounded up to 32 B.
- * With a 64-byte state that is 16 + 96 = 112 B per flow, 112 MiB for
- * 1,048,576 flows (flowtab_mem_size() gives the exact figure).
+ * header (key, timer links, deadline, generation) and the state rounded up to
+ * 16 B. With a 64-byte state that is 16 + 96 = 112 B per flow, 112 MiB for
+ * 1,048,576 flows (flowtab_mem_size() gives the exact figure). That is
+ * address space: without a caller's allocator the table is an anonymous
+ * mapping (huge pages where the kernel allows, for the TLB), whose pages
+ * become resident when first touched and arrive zeroed, i.e. as an empty
+ * index. So the index becomes resident as flows spread over it and the
+ * entries up to the most flows ever live at once; a page's first touch is a
+ * page fault in the worker. A caller's allocator gets the whole size and
+ * its memory is used as it is, except the index, zeroed at create.
  *
  * Ids. flowtab_id() packs an entry index with its generation (bumped on every
  * delete) into 32 bits: carried in a packet signature, it finds the flow in
@@ -29,6 +39,9 @@
  * Timers. Each entry has one timer on a hashed timing wheel. The tick is
  * given in TSC units at create; a timer never fires before its deadline and
  * fires at most about 3 ticks after it (plus the caller's polling delay).
+ * Re-arming to a later deadline only records it: the entry stays in its
+ * slot and flowtab_expire() moves it on when it passes that slot, so the
+ * common re-arm on every segment touches no other entry.
  * flowtab_expire() pops expired entries in bulk with bounded work per call;
  * a popped entry's timer is disarmed, the caller re-arms or deletes it.
  *
@@ -68,8 +81,11 @@ struct flowtab_params {
 	uint32_t max_flows;   /* entries (config flows_max), 1 .. FLOWTAB_MAX_FLOWS */
 	uint32_t entry_size;  /* caller state bytes per entry (0 allowed) */
 	uint64_t tick_tsc;    /* timer tick in TSC cycles, >= 2 */
-	uint32_t wheel_slots; /* power of two; 0 = 4096 */
-	/* Optional allocator (e.g. NUMA-local); NULL = aligned_alloc/free. */
+	uint32_t wheel_slots; /* power of two up to 2^24; 0 = 4096 */
+	/*
+	 * Optional allocator (e.g. NUMA-local), called once for
+	 * flowtab_mem_size() bytes; NULL = an anonymous mapping.
+	 */
 	void *(*alloc)(size_t size, size_t align, void *arg);
 	void (*release)(void *ptr, void *arg);
 	void *alloc_arg;
@@ -90,7 +106,10 @@ static inline void flowtab_key(struct flowtab_key *k, uint32_t sip, uint32_t dip
 	k->side = (uint8_t)side;
 }
 
-/* control: bytes flowtab_create() allocates for these parameters. */
+/*
+ * control: bytes flowtab_create() allocates for these parameters (the
+ * mapping's size; it becomes resident as it is used).
+ */
 size_t flowtab_mem_size(const struct flowtab_params *p);
 
 /* control: allocate and initialise; NULL with errno set (EINVAL, ENOMEM). */

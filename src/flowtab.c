@@ -1,12 +1,13 @@
 /*
  * flowtab.c — the per-worker flow table: a two-choice bucketed hash index
- * over a preallocated entry array, a free list threaded through free
- * entries, and a hashed timing wheel threaded through live ones. See
- * flowtab.h for the layout and the memory figures.
+ * over an entry array handed out from a high-water mark (then from a LIFO
+ * list of deleted entries), and a hashed timing wheel threaded through the
+ * armed ones. See flowtab.h for the layout and the memory figures.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "fg.h"
 #include "flowtab.h"
@@ -14,31 +15,41 @@
 #define FT_BKT_SLOTS 8
 #define FT_HDR 32u
 #define FT_LINE 64u
+#define FT_STATE_ALIGN 16u	/* keeps every key inside one cache line */
+#define FT_HUGE (2u << 20)	/* transparent huge page */
+#define FT_WHEEL_MAX (1u << 24) /* slots; a bigger wheel is only memory */
+#define FT_HEAD 0x80000000u	/* tprev of a slot's first entry: FT_HEAD | slot */
 
 enum ft_flag {
 	FT_INUSE = 1,
-	FT_ARMED = 2,
+	FT_ARMED = 2, /* linked in a wheel slot */
 };
 
-/* One cache line: signatures first so a miss touches only this line. */
+/*
+ * One cache line: signatures first so a miss touches only this line. An
+ * empty slot holds ref 0 and a used one the entry index + 1, so the zero
+ * pages of a fresh mapping are an empty index.
+ */
 struct ft_bkt {
 	uint32_t sig[FT_BKT_SLOTS];
-	uint32_t idx[FT_BKT_SLOTS];
+	uint32_t ref[FT_BKT_SLOTS];
 } __attribute__((aligned(64)));
 
 /* Entry header; the caller's state follows at offset FT_HDR. */
 struct ft_ent {
 	struct flowtab_key key;
-	uint32_t tnext, tprev; /* wheel slot list, or free list (tnext) */
-	uint32_t tick;	       /* wheel tick the timer fires at (FT_ARMED) */
-	uint16_t gen;	       /* bumped on delete */
-	uint8_t flags;	       /* enum ft_flag */
+	uint32_t tnext; /* wheel slot list, or the free list */
+	uint32_t tprev; /* previous in the slot list, or FT_HEAD | slot */
+	uint32_t tick;	/* wheel tick the timer is due at (FT_ARMED) */
+	uint16_t gen;	/* bumped on delete */
+	uint8_t flags;	/* enum ft_flag */
 	uint8_t pad;
 };
 
 _Static_assert(sizeof(struct flowtab_key) == 16, "key must be 16 bytes");
 _Static_assert(sizeof(struct ft_ent) == FT_HDR, "entry header must be 32 bytes");
 _Static_assert(sizeof(struct ft_bkt) == FT_LINE, "bucket must be one line");
+_Static_assert(FLOWTAB_MAX_FLOWS <= FT_HEAD, "an entry index must not look like a slot tag");
 
 struct flowtab {
 	struct ft_bkt *bkt;
@@ -48,23 +59,25 @@ struct flowtab {
 	uint32_t stride;
 	uint32_t max_flows;
 	uint32_t count;
-	uint32_t free_head;
-	uint32_t wmask;	   /* wheel slots - 1 */
-	uint32_t idx_bits; /* id = idx | gen << idx_bits */
+	uint32_t hwm;	    /* entries below were handed out at least once */
+	uint32_t free_head; /* deleted entries, most recent first */
+	uint32_t wmask;	    /* wheel slots - 1 */
+	uint32_t idx_bits;  /* id = idx | gen << idx_bits */
 	uint32_t idx_mask;
 	uint32_t gen_mask;
 	uint64_t tick_inv; /* floor(2^64 / tick_tsc): tsc -> tick without a divide */
 	uint64_t cur;	   /* last wheel tick fully processed */
+	size_t map_len;	   /* mmap'ed bytes, 0 with the caller's allocator */
 	void (*release)(void *ptr, void *arg);
 	void *alloc_arg;
 };
 
 struct ft_layout {
-	size_t head, bkt, ent, wheel, total;
+	size_t head, wheel, bkt, ent, total;
 	uint32_t nbkt, stride, wslots;
 };
 
-static size_t ft_align(size_t v) { return (v + FT_LINE - 1) & ~(size_t)(FT_LINE - 1); }
+static size_t ft_align(size_t v, size_t a) { return (v + a - 1) & ~(a - 1); }
 
 static uint32_t ft_pow2(uint64_t v)
 {
@@ -78,19 +91,19 @@ static uint32_t ft_pow2(uint64_t v)
 static int ft_layout(const struct flowtab_params *p, struct ft_layout *l)
 {
 	if (!p || p->max_flows == 0 || p->max_flows > FLOWTAB_MAX_FLOWS || p->tick_tsc < 2 ||
-	    p->entry_size > (1u << 20))
+	    p->entry_size > (1u << 20) || p->wheel_slots > FT_WHEEL_MAX)
 		return -EINVAL;
 	if (p->wheel_slots && (p->wheel_slots & (p->wheel_slots - 1)))
 		return -EINVAL;
 	/* Twice as many slots as entries: the index is at most half full. */
 	l->nbkt = ft_pow2(FG_MAX((uint64_t)p->max_flows * 2 / FT_BKT_SLOTS, 2));
-	l->stride = FT_HDR + ((p->entry_size + 31u) & ~31u);
+	l->stride = FT_HDR + (uint32_t)ft_align(p->entry_size, FT_STATE_ALIGN);
 	l->wslots = p->wheel_slots ? p->wheel_slots : 4096;
 	l->head = 0;
-	l->bkt = ft_align(sizeof(struct flowtab));
+	l->wheel = ft_align(sizeof(struct flowtab), FT_LINE);
+	l->bkt = ft_align(l->wheel + (size_t)l->wslots * sizeof(uint32_t), FT_LINE);
 	l->ent = l->bkt + (size_t)l->nbkt * sizeof(struct ft_bkt);
-	l->wheel = ft_align(l->ent + (size_t)l->stride * p->max_flows);
-	l->total = ft_align(l->wheel + (size_t)l->wslots * sizeof(uint32_t));
+	l->total = ft_align(l->ent + (size_t)l->stride * p->max_flows, 4096);
 	return 0;
 }
 
@@ -106,21 +119,34 @@ static inline struct ft_ent *ft_ent(const struct flowtab *t, uint32_t idx)
 	return (struct ft_ent *)(t->ent + (size_t)idx * t->stride);
 }
 
-static void *ft_default_alloc(size_t size, size_t align, void *arg)
+/*
+ * Anonymous memory, so a page becomes resident only when a flow first
+ * touches it and arrives zeroed (an empty index). Huge pages where the
+ * kernel has them: the index and the entries are read at random, and 4 KiB
+ * pages would miss the TLB on nearly every lookup. MAP_NORESERVE: a large
+ * flows_max must not be refused for memory it may never use. The mapping
+ * starts on a huge page boundary so that all of it can use huge pages.
+ */
+static void *ft_map(size_t len)
 {
-	(void)arg;
-	return aligned_alloc(align, size);
-}
+	size_t raw_len = len + FT_HUGE;
+	unsigned char *raw, *mem;
 
-static void ft_default_release(void *ptr, void *arg)
-{
-	(void)arg;
-	free(ptr);
+	raw = mmap(NULL, raw_len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (raw == MAP_FAILED)
+		return NULL;
+	mem = (unsigned char *)ft_align((uintptr_t)raw, FT_HUGE);
+	if (mem > raw)
+		munmap(raw, (size_t)(mem - raw));
+	munmap(mem + len, (size_t)(raw + raw_len - (mem + len)));
+	/* Only advice: without huge pages the table works, just slower. */
+	madvise(mem, len, MADV_HUGEPAGE);
+	return mem;
 }
 
 struct flowtab *flowtab_create(const struct flowtab_params *p)
 {
-	void *(*alloc)(size_t, size_t, void *) = p && p->alloc ? p->alloc : ft_default_alloc;
 	struct ft_layout l;
 	struct flowtab *t;
 	unsigned char *mem;
@@ -130,12 +156,17 @@ struct flowtab *flowtab_create(const struct flowtab_params *p)
 		errno = EINVAL;
 		return NULL;
 	}
-	mem = alloc(l.total, FT_LINE, p->alloc_arg);
+	mem = p->alloc ? p->alloc(l.total, FT_LINE, p->alloc_arg) : ft_map(l.total);
 	if (!mem) {
 		errno = ENOMEM;
 		return NULL;
 	}
-	memset(mem, 0, l.total);
+	/*
+	 * The caller's allocator may hand out dirty memory: zero the index.
+	 * Entries need nothing, they are initialised when handed out.
+	 */
+	if (p->alloc)
+		memset(mem, 0, l.ent);
 	t = (struct flowtab *)mem;
 	t->bkt = (struct ft_bkt *)(mem + l.bkt);
 	t->ent = mem + l.ent;
@@ -143,6 +174,9 @@ struct flowtab *flowtab_create(const struct flowtab_params *p)
 	t->bmask = l.nbkt - 1;
 	t->stride = l.stride;
 	t->max_flows = p->max_flows;
+	t->count = 0;
+	t->hwm = 0;
+	t->free_head = FLOWTAB_NIL;
 	t->wmask = l.wslots - 1;
 	t->idx_bits = 1;
 	while ((1u << t->idx_bits) < p->max_flows)
@@ -150,22 +184,22 @@ struct flowtab *flowtab_create(const struct flowtab_params *p)
 	t->idx_mask = (1u << t->idx_bits) - 1;
 	t->gen_mask = (uint32_t)((1ull << (32 - t->idx_bits)) - 1);
 	t->tick_inv = UINT64_MAX / p->tick_tsc;
-	t->release = p->alloc ? p->release : ft_default_release;
+	t->cur = 0;
+	t->map_len = p->alloc ? 0 : l.total;
+	t->release = p->alloc ? p->release : NULL;
 	t->alloc_arg = p->alloc_arg;
-
-	for (i = 0; i < l.nbkt; i++)
-		memset(t->bkt[i].idx, 0xff, sizeof(t->bkt[i].idx));
 	for (i = 0; i < l.wslots; i++)
 		t->wheel[i] = FLOWTAB_NIL;
-	for (i = 0; i < p->max_flows; i++)
-		ft_ent(t, i)->tnext = i + 1 < p->max_flows ? i + 1 : FLOWTAB_NIL;
-	t->free_head = 0;
 	return t;
 }
 
 void flowtab_destroy(struct flowtab *t)
 {
-	if (t && t->release)
+	if (!t)
+		return;
+	if (t->map_len)
+		munmap(t, t->map_len);
+	else if (t->release)
 		t->release(t, t->alloc_arg);
 }
 
@@ -221,9 +255,9 @@ static inline uint32_t ft_find(const struct flowtab *t, uint32_t b, uint32_t sig
 	unsigned i;
 
 	for (i = 0; i < FT_BKT_SLOTS; i++) {
-		if (bk->sig[i] == sig && bk->idx[i] != FLOWTAB_NIL &&
-		    ft_key_eq(&ft_ent(t, bk->idx[i])->key, k))
-			return bk->idx[i];
+		if (bk->sig[i] == sig && bk->ref[i] &&
+		    ft_key_eq(&ft_ent(t, bk->ref[i] - 1)->key, k))
+			return bk->ref[i] - 1;
 	}
 	return FLOWTAB_NIL;
 }
@@ -248,7 +282,7 @@ static inline int ft_empty_slot(const struct ft_bkt *bk)
 	unsigned i;
 
 	for (i = 0; i < FT_BKT_SLOTS; i++)
-		if (bk->idx[i] == FLOWTAB_NIL)
+		if (bk->ref[i] == 0)
 			return (int)i;
 	return -1;
 }
@@ -269,8 +303,8 @@ static int ft_displace(struct flowtab *t, uint32_t b)
 
 		if (j >= 0) {
 			ob->sig[j] = bk->sig[i];
-			ob->idx[j] = bk->idx[i];
-			bk->idx[i] = FLOWTAB_NIL;
+			ob->ref[j] = bk->ref[i];
+			bk->ref[i] = 0;
 			return (int)i;
 		}
 	}
@@ -289,7 +323,7 @@ int flowtab_insert(struct flowtab *t, const struct flowtab_key *k, uint32_t *idx
 		*idx = n;
 		return -EEXIST;
 	}
-	if (t->free_head == FLOWTAB_NIL)
+	if (t->free_head == FLOWTAB_NIL && t->hwm == t->max_flows)
 		return -ENOSPC;
 	b = b1;
 	s = ft_empty_slot(&t->bkt[b1]);
@@ -308,15 +342,21 @@ int flowtab_insert(struct flowtab *t, const struct flowtab_key *k, uint32_t *idx
 	if (s < 0)
 		return -ENOSPC;
 
-	n = t->free_head;
-	e = ft_ent(t, n);
-	t->free_head = e->tnext;
+	/* A deleted entry first: it was used recently, so it is likely cached. */
+	if (t->free_head != FLOWTAB_NIL) {
+		n = t->free_head;
+		e = ft_ent(t, n);
+		t->free_head = e->tnext;
+	} else {
+		n = t->hwm++;
+		e = ft_ent(t, n);
+		e->gen = 0;
+	}
 	e->key = *k;
-	e->tnext = e->tprev = FLOWTAB_NIL;
 	e->flags = FT_INUSE;
 	memset((char *)e + FT_HDR, 0, t->stride - FT_HDR);
 	t->bkt[b].sig[s] = sig;
-	t->bkt[b].idx[s] = n;
+	t->bkt[b].ref[s] = n + 1;
 	t->count++;
 	*idx = n;
 	return 0;
@@ -328,8 +368,8 @@ static bool ft_unindex(struct flowtab *t, uint32_t b, uint32_t idx)
 	unsigned i;
 
 	for (i = 0; i < FT_BKT_SLOTS; i++) {
-		if (bk->idx[i] == idx) {
-			bk->idx[i] = FLOWTAB_NIL;
+		if (bk->ref[i] == idx + 1) {
+			bk->ref[i] = 0;
 			return true;
 		}
 	}
@@ -338,11 +378,14 @@ static bool ft_unindex(struct flowtab *t, uint32_t b, uint32_t idx)
 
 void flowtab_del(struct flowtab *t, uint32_t idx)
 {
-	struct ft_ent *e = ft_ent(t, idx);
+	struct ft_ent *e;
 	uint64_t h;
 	uint32_t b;
 
-	if (idx >= t->max_flows || !(e->flags & FT_INUSE))
+	if (idx >= t->hwm)
+		return;
+	e = ft_ent(t, idx);
+	if (!(e->flags & FT_INUSE))
 		return;
 	flowtab_timer_cancel(t, idx);
 	h = flowtab_hash(&e->key);
@@ -378,7 +421,8 @@ uint32_t flowtab_at(const struct flowtab *t, uint32_t id)
 	uint32_t idx = id & t->idx_mask;
 	const struct ft_ent *e;
 
-	if (idx >= t->max_flows)
+	/* Entries above the high-water mark were never written. */
+	if (idx >= t->hwm)
 		return FLOWTAB_NIL;
 	e = ft_ent(t, idx);
 	if (!(e->flags & FT_INUSE) || (e->gen & t->gen_mask) != id >> t->idx_bits)
@@ -390,13 +434,13 @@ uint32_t flowtab_next(const struct flowtab *t, uint32_t *cursor)
 {
 	uint32_t i;
 
-	for (i = *cursor; i < t->max_flows; i++) {
+	for (i = *cursor; i < t->hwm; i++) {
 		if (ft_ent(t, i)->flags & FT_INUSE) {
 			*cursor = i + 1;
 			return i;
 		}
 	}
-	*cursor = t->max_flows;
+	*cursor = t->hwm;
 	return FLOWTAB_NIL;
 }
 
@@ -406,12 +450,28 @@ static inline uint64_t ft_tick(const struct flowtab *t, uint64_t tsc)
 	return (uint64_t)(((unsigned __int128)tsc * t->tick_inv) >> 64);
 }
 
+/* Serial comparison of 32-bit ticks: a <= b while they are < 2^31 apart. */
+static inline bool ft_tick_le(uint32_t a, uint32_t b) { return (int32_t)(a - b) <= 0; }
+
+/* Put an entry first in the slot of its e->tick. */
+static void ft_wheel_link(struct flowtab *t, uint32_t idx, struct ft_ent *e)
+{
+	uint32_t slot = e->tick & t->wmask, *head = &t->wheel[slot];
+
+	e->tprev = FT_HEAD | slot;
+	e->tnext = *head;
+	if (*head != FLOWTAB_NIL)
+		ft_ent(t, *head)->tprev = idx;
+	*head = idx;
+	e->flags |= FT_ARMED;
+}
+
 static void ft_wheel_unlink(struct flowtab *t, struct ft_ent *e)
 {
-	if (e->tprev != FLOWTAB_NIL)
-		ft_ent(t, e->tprev)->tnext = e->tnext;
+	if (e->tprev & FT_HEAD)
+		t->wheel[e->tprev & ~FT_HEAD] = e->tnext;
 	else
-		t->wheel[e->tick & t->wmask] = e->tnext;
+		ft_ent(t, e->tprev)->tnext = e->tnext;
 	if (e->tnext != FLOWTAB_NIL)
 		ft_ent(t, e->tnext)->tprev = e->tprev;
 	e->flags &= ~FT_ARMED;
@@ -430,6 +490,13 @@ bool flowtab_timer_armed(const struct flowtab *t, uint32_t idx)
 	return ft_ent(t, idx)->flags & FT_ARMED;
 }
 
+/*
+ * An armed entry sits in a slot that comes up no later than its e->tick
+ * (expire moves entries whose tick lies in another slot on when it passes
+ * them). So a later deadline only updates e->tick: the entry stays where it
+ * is, and re-arming on every segment touches no other entry. Only an
+ * earlier deadline unlinks and links.
+ */
 void flowtab_timer_arm(struct flowtab *t, uint32_t idx, uint64_t deadline_tsc)
 {
 	struct ft_ent *e = ft_ent(t, idx);
@@ -438,21 +505,19 @@ void flowtab_timer_arm(struct flowtab *t, uint32_t idx, uint64_t deadline_tsc)
 	 * deadline's tick and the timer never fires early.
 	 */
 	uint64_t tick = ft_tick(t, deadline_tsc) + 2;
-	uint32_t *head;
 
-	if (e->flags & FT_ARMED)
-		ft_wheel_unlink(t, e);
 	/* Slots up to cur are done: a past deadline goes to the next one. */
 	if (tick <= t->cur)
 		tick = t->cur + 1;
+	if (e->flags & FT_ARMED) {
+		if (ft_tick_le(e->tick, (uint32_t)tick)) {
+			e->tick = (uint32_t)tick;
+			return;
+		}
+		ft_wheel_unlink(t, e);
+	}
 	e->tick = (uint32_t)tick;
-	head = &t->wheel[e->tick & t->wmask];
-	e->tprev = FLOWTAB_NIL;
-	e->tnext = *head;
-	if (*head != FLOWTAB_NIL)
-		ft_ent(t, *head)->tprev = idx;
-	*head = idx;
-	e->flags |= FT_ARMED;
+	ft_wheel_link(t, idx, e);
 }
 
 unsigned flowtab_expire(struct flowtab *t, uint64_t now_tsc, uint32_t *out, unsigned max)
@@ -473,13 +538,17 @@ unsigned flowtab_expire(struct flowtab *t, uint64_t now_tsc, uint32_t *out, unsi
 			struct ft_ent *e = ft_ent(t, idx);
 			uint32_t next = e->tnext;
 
-			/* Serial comparison: later turns of the wheel stay. */
-			if ((int32_t)(e->tick - (uint32_t)now) <= 0) {
+			if (ft_tick_le(e->tick, (uint32_t)now)) {
 				ft_wheel_unlink(t, e);
 				out[n++] = idx;
 				if (n == max)
 					return n; /* this slot is resumed next call */
+			} else if ((e->tick & t->wmask) != slot) {
+				/* Re-armed later since it was linked here. */
+				ft_wheel_unlink(t, e);
+				ft_wheel_link(t, idx, e);
 			}
+			/* Else due on a later turn of the wheel: it stays. */
 			idx = next;
 		}
 		t->cur++;

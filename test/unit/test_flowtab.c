@@ -1,13 +1,19 @@
 /*
  * test_flowtab.c — flow table: insert/lookup/delete against a shadow model,
- * filling to capacity, ids with generation checks, iteration, the timing
- * wheel (never early, bounded pops) and the memory figure per flow.
+ * filling to capacity, entries handed out from the high-water mark then
+ * reused most recent first, ids with generation checks, iteration, the
+ * timing wheel (never early, never lost, bounded pops, lazy re-arming), a
+ * randomized run of every operation against a reference model, memory
+ * that becomes resident only when used, a caller's allocator returning
+ * dirty memory, and the memory figure per flow.
  */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +22,7 @@
 #include "flowtab.h"
 
 #define TICK 1000ull /* TSC cycles per wheel tick */
+#define FT_MAX(a, b) ((a) > (b) ? (a) : (b))
 
 static struct flowtab *mk(uint32_t n, uint32_t esz)
 {
@@ -53,6 +60,8 @@ static void test_params(void **state)
 	assert_null(flowtab_create(&p));
 	p.tick_tsc = TICK;
 	p.wheel_slots = 100; /* not a power of two */
+	assert_null(flowtab_create(&p));
+	p.wheel_slots = 1u << 25; /* a power of two, but absurd */
 	assert_null(flowtab_create(&p));
 	p.max_flows = FLOWTAB_MAX_FLOWS + 1;
 	p.wheel_slots = 0;
@@ -287,6 +296,353 @@ static void test_timers(void **state)
 	flowtab_destroy(t);
 }
 
+/* Never-used entries come from the high-water mark, deleted ones are reused first, newest first. */
+static void test_reuse(void **state)
+{
+	struct flowtab *t = mk(8, 16);
+	struct flowtab_key k;
+	uint32_t idx, i, id3;
+
+	(void)state;
+	for (i = 0; i < 5; i++) {
+		key_i(&k, i);
+		assert_int_equal(flowtab_insert(t, &k, &idx), 0);
+		assert_int_equal(idx, i);
+	}
+	id3 = flowtab_id(t, 3);
+	flowtab_del(t, 1);
+	flowtab_del(t, 3);
+	key_i(&k, 10);
+	assert_int_equal(flowtab_insert(t, &k, &idx), 0);
+	assert_int_equal(idx, 3);
+	assert_int_equal(flowtab_at(t, id3), FLOWTAB_NIL);
+	key_i(&k, 11);
+	assert_int_equal(flowtab_insert(t, &k, &idx), 0);
+	assert_int_equal(idx, 1);
+	key_i(&k, 12);
+	assert_int_equal(flowtab_insert(t, &k, &idx), 0);
+	assert_int_equal(idx, 5); /* free list empty: back to the high-water mark */
+	/* An id for an entry never handed out is refused. */
+	assert_int_equal(flowtab_at(t, 6), FLOWTAB_NIL);
+	assert_int_equal(flowtab_at(t, 7), FLOWTAB_NIL);
+	for (i = 13; i < 15; i++) {
+		key_i(&k, i);
+		assert_int_equal(flowtab_insert(t, &k, &idx), 0);
+	}
+	key_i(&k, 15);
+	assert_int_equal(flowtab_insert(t, &k, &idx), -ENOSPC);
+	assert_int_equal(flowtab_count(t), 8);
+	/* Deleting and re-adding the same key cycles through generations. */
+	for (i = 0; i < 100; i++) {
+		uint32_t id;
+
+		key_i(&k, 14);
+		idx = flowtab_lookup(t, &k);
+		id = flowtab_id(t, idx);
+		flowtab_del(t, idx);
+		assert_int_equal(flowtab_lookup(t, &k), FLOWTAB_NIL);
+		assert_int_equal(flowtab_insert(t, &k, &idx), 0);
+		assert_int_not_equal(flowtab_id(t, idx), id);
+		assert_int_equal(flowtab_at(t, id), FLOWTAB_NIL);
+		assert_int_equal(flowtab_at(t, flowtab_id(t, idx)), idx);
+	}
+	flowtab_destroy(t);
+}
+
+/*
+ * Lazy re-arming: a later deadline leaves the entry in its slot until the
+ * wheel passes it. Whatever the order of arms, cancels and deletes, a timer
+ * fires once, after its last deadline, within a few ticks.
+ */
+static void test_timer_rearm(void **state)
+{
+	struct flowtab *t = mk(16, 0);
+	uint64_t now = 1000 * TICK;
+	struct flowtab_key k;
+	uint32_t out[4], idx, i, fired[4] = {0};
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		key_i(&k, i);
+		assert_int_equal(flowtab_insert(t, &k, &idx), 0);
+	}
+	assert_int_equal(flowtab_expire(t, now, out, 4), 0);
+	/* Later and later: 10, then 20 ticks, then 2 turns of the 256-slot wheel. */
+	flowtab_timer_arm(t, 0, now + 10 * TICK);
+	flowtab_timer_arm(t, 0, now + 20 * TICK);
+	flowtab_timer_arm(t, 0, now + 600 * TICK);
+	/* Later, then earlier than the first: must move back. */
+	flowtab_timer_arm(t, 1, now + 50 * TICK);
+	flowtab_timer_arm(t, 1, now + 80 * TICK);
+	flowtab_timer_arm(t, 1, now + 5 * TICK);
+	/* Later, then cancelled; later, then deleted. */
+	flowtab_timer_arm(t, 2, now + 10 * TICK);
+	flowtab_timer_arm(t, 2, now + 30 * TICK);
+	flowtab_timer_cancel(t, 2);
+	assert_false(flowtab_timer_armed(t, 2));
+	flowtab_timer_arm(t, 3, now + 10 * TICK);
+	flowtab_timer_arm(t, 3, now + 30 * TICK);
+	flowtab_del(t, 3);
+	/* The deleted entry comes back as a new flow with its timer disarmed. */
+	key_i(&k, 9);
+	assert_int_equal(flowtab_insert(t, &k, &idx), 0);
+	assert_int_equal(idx, 3);
+	assert_false(flowtab_timer_armed(t, 3));
+	flowtab_timer_arm(t, 3, now + 40 * TICK);
+
+	for (uint64_t end = now + 700 * TICK; now < end; now += TICK) {
+		unsigned got = flowtab_expire(t, now, out, 4);
+
+		for (unsigned j = 0; j < got; j++) {
+			uint64_t due = out[j] == 0 ? 1600 : out[j] == 1 ? 1005 : 1040;
+
+			assert_int_not_equal(out[j], 2);
+			assert_true(now >= due * TICK);
+			assert_true(now - due * TICK <= 4 * TICK);
+			assert_false(flowtab_timer_armed(t, out[j]));
+			fired[out[j]]++;
+		}
+	}
+	/* Once each, none for the cancelled one. */
+	assert_int_equal(fired[0], 1);
+	assert_int_equal(fired[1], 1);
+	assert_int_equal(fired[2], 0);
+	assert_int_equal(fired[3], 1);
+	assert_int_equal(flowtab_expire(t, now + 10000 * TICK, out, 4), 0);
+	flowtab_destroy(t);
+}
+
+/*
+ * Every operation at random against a reference model: keys, entries and
+ * ids, iteration, and timers (never early, at most a few ticks late, never
+ * lost, popped once), with expire often stopping at max and resuming.
+ */
+struct ref {
+	uint32_t idx;  /* FLOWTAB_NIL: not in the table */
+	uint32_t id;   /* of the latest entry the key had */
+	bool ided;     /* the key was ever in the table */
+	uint64_t due;  /* deadline, 0 = disarmed */
+	uint64_t from; /* when it was armed (a past deadline fires after that) */
+};
+
+static void model_run(struct flowtab *t, uint32_t n, uint32_t space, int iters)
+{
+	struct ref *m = calloc(space, sizeof(*m));
+	uint32_t *owner = malloc(n * sizeof(*owner)); /* entry -> key */
+	uint8_t *seen = calloc(n, 1);
+	uint64_t now = 7000 * TICK;
+	uint32_t live = 0, out[3];
+	struct flowtab_key k;
+
+	for (uint32_t i = 0; i < space; i++)
+		m[i].idx = FLOWTAB_NIL;
+	for (int it = 0; it < iters; it++) {
+		uint32_t i = (uint32_t)(rnd() % space), idx;
+		struct ref *r = &m[i];
+		unsigned op = (unsigned)(rnd() % 16);
+
+		key_i(&k, i);
+		if (op < 4) {
+			int rc = flowtab_insert(t, &k, &idx);
+
+			if (r->idx != FLOWTAB_NIL) {
+				assert_int_equal(rc, -EEXIST);
+				assert_int_equal(idx, r->idx);
+			} else if (live == n) {
+				assert_int_equal(rc, -ENOSPC);
+			} else {
+				assert_int_equal(rc, 0);
+				assert_false(flowtab_timer_armed(t, idx));
+				r->idx = idx;
+				r->id = flowtab_id(t, idx);
+				r->ided = true;
+				r->due = 0;
+				owner[idx] = i;
+				live++;
+			}
+		} else if (op < 6) {
+			if (r->idx != FLOWTAB_NIL) {
+				flowtab_del(t, r->idx);
+				r->idx = FLOWTAB_NIL;
+				r->due = 0;
+				live--;
+			}
+		} else if (op < 8) {
+			assert_int_equal(flowtab_lookup(t, &k), r->idx);
+			/* A stale id stays refused, a live one finds its entry. */
+			if (r->ided)
+				assert_int_equal(flowtab_at(t, r->id), r->idx);
+		} else if (op < 12) {
+			if (r->idx != FLOWTAB_NIL) {
+				/* From a little in the past to 3 turns of the wheel ahead. */
+				uint64_t d = now - 20 * TICK + rnd() % (3 * 256 * TICK);
+
+				flowtab_timer_arm(t, r->idx, d);
+				r->due = d;
+				r->from = now;
+			}
+		} else if (op < 13) {
+			if (r->idx != FLOWTAB_NIL) {
+				flowtab_timer_cancel(t, r->idx);
+				r->due = 0;
+			}
+		} else {
+			unsigned got;
+
+			now += rnd() % (3 * TICK);
+			do {
+				got = flowtab_expire(t, now, out, 3);
+				for (unsigned j = 0; j < got; j++) {
+					struct ref *f = &m[owner[out[j]]];
+
+					assert_int_equal(f->idx, out[j]);
+					assert_int_not_equal(f->due, 0);
+					assert_true(f->due <= now);
+					assert_true(now - FT_MAX(f->due, f->from) < 6 * TICK);
+					assert_false(flowtab_timer_armed(t, out[j]));
+					f->due = 0;
+				}
+			} while (got == 3);
+		}
+		assert_int_equal(flowtab_count(t), live);
+		if (it % 4096 == 0) {
+			uint32_t cur = 0, nseen = 0;
+
+			memset(seen, 0, n);
+			while ((idx = flowtab_next(t, &cur)) != FLOWTAB_NIL) {
+				assert_int_equal(m[owner[idx]].idx, idx);
+				assert_int_equal(seen[idx], 0);
+				seen[idx] = 1;
+				nseen++;
+			}
+			assert_int_equal(nseen, live);
+		}
+	}
+	/* Every armed timer still fires, late enough and soon enough. */
+	for (uint64_t end = now + 800 * TICK; now < end; now += TICK) {
+		unsigned got;
+
+		while ((got = flowtab_expire(t, now, out, 3)) > 0) {
+			for (unsigned j = 0; j < got; j++) {
+				struct ref *f = &m[owner[out[j]]];
+
+				assert_int_not_equal(f->due, 0);
+				assert_true(f->due <= now);
+				assert_true(now - FT_MAX(f->due, f->from) < 6 * TICK);
+				f->due = 0;
+			}
+		}
+	}
+	for (uint32_t i = 0; i < space; i++) {
+		assert_int_equal(m[i].due, 0);
+		if (m[i].idx != FLOWTAB_NIL)
+			assert_false(flowtab_timer_armed(t, m[i].idx));
+	}
+	free(seen);
+	free(owner);
+	free(m);
+}
+
+static void test_model_timers(void **state)
+{
+	struct flowtab *t = mk(512, 24);
+
+	(void)state;
+	model_run(t, 512, 700, 400000);
+	flowtab_destroy(t);
+}
+
+static size_t rss(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	unsigned long size = 0, res = 0;
+
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%lu %lu", &size, &res), 2);
+	fclose(f);
+	return res * 4096;
+}
+
+/* A table for 4 M flows of 1 KiB costs memory only for what is used. */
+static void test_lazy_memory(void **state)
+{
+	struct flowtab_params p = {.max_flows = 1u << 22, .entry_size = 1024, .tick_tsc = TICK};
+	const uint32_t n = 10000;
+	struct flowtab *t;
+	struct flowtab_key k;
+	uint32_t idx, cur = 0, i;
+	size_t r0, used;
+
+	(void)state;
+	r0 = rss();
+	t = flowtab_create(&p);
+	assert_non_null(t);
+	for (i = 0; i < n; i++) {
+		key_i(&k, i);
+		assert_int_equal(flowtab_insert(t, &k, &idx), 0);
+		flowtab_timer_arm(t, idx, 100 * TICK);
+	}
+	while (flowtab_next(t, &cur) != FLOWTAB_NIL)
+		;
+	assert_int_equal(flowtab_at(t, (1u << 22) - 1), FLOWTAB_NIL);
+	used = rss() - r0;
+	print_message("flowtab: %u of %u flows resident in %zu KiB of %zu KiB\n", n, p.max_flows,
+		      used >> 10, flowtab_mem_size(&p) >> 10);
+	/* The whole index (64 MiB, touched at random) plus 10,000 entries. */
+	assert_true(used < ((size_t)96 << 20));
+	assert_true(used < flowtab_mem_size(&p) / 32);
+	flowtab_destroy(t);
+}
+
+/* A caller's allocator need not return zeroed memory. */
+static void *dirty_alloc(size_t size, size_t align, void *arg)
+{
+	void *p = aligned_alloc(align, size);
+
+	(void)arg;
+	if (p)
+		memset(p, 0xa5, size);
+	return p;
+}
+
+static void dirty_release(void *p, void *arg)
+{
+	*(int *)arg += 1;
+	free(p);
+}
+
+static void test_dirty_alloc(void **state)
+{
+	int released = 0;
+	struct flowtab_params p = {.max_flows = 512,
+				   .entry_size = 24,
+				   .tick_tsc = TICK,
+				   .wheel_slots = 256,
+				   .alloc = dirty_alloc,
+				   .release = dirty_release,
+				   .alloc_arg = &released};
+	struct flowtab *t = flowtab_create(&p);
+	struct flowtab_key k;
+	uint32_t idx, cur = 0;
+
+	(void)state;
+	assert_non_null(t);
+	assert_int_equal(flowtab_count(t), 0);
+	assert_int_equal(flowtab_next(t, &cur), FLOWTAB_NIL);
+	assert_int_equal(flowtab_at(t, 5), FLOWTAB_NIL);
+	key_i(&k, 1);
+	assert_int_equal(flowtab_lookup(t, &k), FLOWTAB_NIL);
+	assert_int_equal(flowtab_insert(t, &k, &idx), 0);
+	assert_int_equal(idx, 0);
+	assert_false(flowtab_timer_armed(t, idx));
+	for (int i = 0; i < 24; i++)
+		assert_int_equal(((char *)flowtab_state(t, idx))[i], 0);
+	flowtab_del(t, idx);
+	model_run(t, 512, 700, 100000);
+	flowtab_destroy(t);
+	assert_int_equal(released, 1);
+}
+
 static void *ctr_alloc(size_t size, size_t align, void *arg)
 {
 	*(size_t *)arg += size;
@@ -329,10 +685,13 @@ static void test_memory(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_params), cmocka_unit_test(test_basic),
-	    cmocka_unit_test(test_full),   cmocka_unit_test(test_model),
-	    cmocka_unit_test(test_ids),	   cmocka_unit_test(test_iterate),
-	    cmocka_unit_test(test_timers), cmocka_unit_test(test_memory),
+	    cmocka_unit_test(test_params),	cmocka_unit_test(test_basic),
+	    cmocka_unit_test(test_full),	cmocka_unit_test(test_model),
+	    cmocka_unit_test(test_ids),		cmocka_unit_test(test_iterate),
+	    cmocka_unit_test(test_timers),	cmocka_unit_test(test_reuse),
+	    cmocka_unit_test(test_timer_rearm), cmocka_unit_test(test_model_timers),
+	    cmocka_unit_test(test_lazy_memory), cmocka_unit_test(test_dirty_alloc),
+	    cmocka_unit_test(test_memory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
