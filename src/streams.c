@@ -416,6 +416,9 @@ static void streams_start_run(struct streams_state *s, uint64_t now)
 	for (uint32_t i = 0; i < s->nsnd; i++) {
 		struct streams_sender *sd = &s->snd[i];
 
+		/* credit left from the learning phase is not measured traffic:
+		 * the run sends its rate times its duration, no more */
+		pace_clear(&sd->pace, now);
 		if (!s->paused)
 			pace_resume(&sd->pace, now);
 		else
