@@ -15,6 +15,7 @@
 
 #include <rte_cycles.h>
 
+#include "bench.h"
 #include "cfg.h"
 #include "cli.h"
 #include "cmds.h"
@@ -655,6 +656,9 @@ static const char *const o_start[] = {"-f", "-m", "-d", "-p", "-t", "--force", "
 static const char *const o_stats[] = {"-g", "-p", "-a", "-l", "--json", NULL};
 static const char *const o_service[] = {"--off", NULL};
 static const char *const o_update[] = {"-m", NULL};
+static const char *const o_bench[] = {"throughput", "latency", "cps",	  "capacity", "-f",
+				      "-m",	    "-p",      "-t",	  "--loss",   "--resolution",
+				      "--trial",    "--json",  "--csv", NULL};
 
 static const struct cli_cmd table[] = {
 	{"service", cmd_service, "service [--off]",
@@ -677,6 +681,10 @@ static const struct cli_cmd table[] = {
 	{"tui", cmd_tui, "tui", "live dashboard; q or ESC returns", NULL, 0},
 	{"portattr", cmd_portattr, "portattr [-p PORTS]",
 	 "link, speed, MAC, IP, gw, gw MAC, driver", o_p, 0},
+	{"bench", bench_cmd,
+	 "bench throughput|latency|cps|capacity -f PROFILE [-m MULT] [--loss PCT] [--resolution PCT] [--trial SECONDS] [-p PORTS] [-t KEY=VAL,...] [--json] [--csv FILE]",
+	 "automated measurements: RFC 2544 throughput, RFC 8219 latency", o_bench,
+	 CLI_F_FILEARG},
 };
 
 static void on_sigint(void)
