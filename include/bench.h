@@ -7,7 +7,10 @@
  *               whose loss stays within a goal (0 % by default);
  *   latency     RFC 8219 practice: one trial at a given load; min, average,
  *               max, median, 99.9th percentile and PDV of the stamped
- *               frames, a lost stamped frame counting as an infinite delay.
+ *               frames, a lost stamped frame counting as an infinite delay;
+ *   cps         RFC 9693: the same search over the connection rate of a
+ *               flows profile, a trial passing when every connection
+ *               completed at both its ends.
  *
  * The search (which rate next, when to stop) and the judging of a trial
  * (achieved rate, loss, validity) are pure functions, unit-tested on their
@@ -28,6 +31,7 @@
 #define BENCH_FLOOR_FRAC 0.001	   /* the search gives up below this share of its start */
 #define BENCH_SPAN_MIN_FRAC 0.99   /* a trial sends for at least this share of its time */
 #define BENCH_DEF_RES_PCT 0.5	   /* default resolution, % of the failing rate */
+#define BENCH_INVALID_RETRIES 2	   /* an invalid search trial is run again this often */
 #define BENCH_DEF_TRIAL_S 10.0	   /* default trial time */
 
 enum bench_kind {

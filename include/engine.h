@@ -39,6 +39,13 @@ int flows_prepare(const struct run_params *rp, void **states, const struct engin
 int streams_prepare(const struct run_params *rp, void **states, const struct engine **ops,
 		    char *err, size_t errlen);
 
+/*
+ * The connections/s a flows run would open on each port pair it uses (as
+ * flows_prepare computes them). -EINVAL for a profile that is not flows or
+ * for -m max; -ERANGE for a rate above line rate.
+ */
+int flows_offered_cps(const struct run_params *rp, double *cps, char *err, size_t errlen);
+
 /* Free the states of a finished run (the workers no longer use them). */
 void flows_release(void **states);
 void streams_release(void **states);

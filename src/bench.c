@@ -11,8 +11,11 @@
  *
  * throughput searches with bench_search over the offered frame rate, from
  * 100 % of line rate (or the -m given) down; the rate of a trial is the
- * start -m scaled, so every port keeps its share of the load. latency runs
- * one trial at -m. Each trial is printed as it ends, also to --csv; the
+ * start -m scaled, so every port keeps its share of the load. cps does the
+ * same over the connection rate of a flows profile (a flows run waits for
+ * its connections to complete or time out instead). An invalid search
+ * trial is run again, up to BENCH_INVALID_RETRIES times. latency runs one
+ * trial at -m. Each trial is printed as it ends, also to --csv; the
  * result follows as text or, with --json, as one JSON object holding every
  * trial and the result.
  *
@@ -38,6 +41,7 @@
 #include "prof.h"
 #include "stats.h"
 #include "units.h"
+#include "worker.h"
 
 #define BENCH_TRIAL_GUARD_S 120.0 /* learning and drain time beyond the trial */
 
@@ -46,6 +50,20 @@ const char *const bench_kind_names[BENCH_KIND_COUNT] = {
     [BENCH_LATENCY] = "latency",
     [BENCH_CPS] = "cps",
     [BENCH_CAPACITY] = "capacity",
+};
+
+/* What a trial counts, by test: frames (streams) or connections (flows). */
+struct bench_words {
+	const char *unit;	   /* of the rates: fps or cps */
+	const char *tx, *rx, *lost; /* the three counts */
+	const char *result;	   /* the JSON key of the figure found */
+};
+
+static const struct bench_words bench_words[BENCH_KIND_COUNT] = {
+    [BENCH_THROUGHPUT] = {"fps", "tx", "rx", "lost", "throughput_fps"},
+    [BENCH_LATENCY] = {"fps", "tx", "rx", "lost", "offered_fps"},
+    [BENCH_CPS] = {"cps", "started", "completed", "failed", "max_cps"},
+    [BENCH_CAPACITY] = {"cps", "started", "completed", "failed", "capacity"},
 };
 
 /* ---- pure: the search ------------------------------------------------- */
@@ -398,10 +416,14 @@ static void json_lat(FILE *f, const struct bench_lat *l)
 	fputc('}', f);
 }
 
-static void json_trial(FILE *f, const struct bench_trial *t, size_t i)
+static void json_trial(FILE *f, const struct bench_words *w, const struct bench_trial *t,
+		       size_t i)
 {
+	char k[32];
+
 	fprintf(f, "{\"trial\":%zu,", i + 1);
-	json_num(f, "offered_fps", t->rate);
+	snprintf(k, sizeof(k), "offered_%s", w->unit);
+	json_num(f, k, t->rate);
 	fputc(',', f);
 	json_num(f, "offered_line_pct", t->line_pct);
 	fputs(",\"mult\":", f);
@@ -409,11 +431,12 @@ static void json_trial(FILE *f, const struct bench_trial *t, size_t i)
 	fputc(',', f);
 	json_num(f, "send_s", t->span);
 	fputc(',', f);
-	json_num(f, "achieved_fps", t->achieved);
+	snprintf(k, sizeof(k), "achieved_%s", w->unit);
+	json_num(f, k, t->achieved);
 	fprintf(f,
-		",\"tx\":%" PRIu64 ",\"rx\":%" PRIu64 ",\"lost\":%" PRIu64 ",\"queue_full\":%" PRIu64
+		",\"%s\":%" PRIu64 ",\"%s\":%" PRIu64 ",\"%s\":%" PRIu64 ",\"queue_full\":%" PRIu64
 		",\"oerrors\":%" PRIu64 ",\"imissed\":%" PRIu64 ",",
-		t->tx, t->rx, t->lost, t->queue_full, t->oerrors, t->imissed);
+		w->tx, t->tx, w->rx, t->rx, w->lost, t->lost, t->queue_full, t->oerrors, t->imissed);
 	fprintf(f, "\"loss_pct\":%.6f,\"valid\":%s,\"passed\":%s,\"reason\":", t->loss_pct,
 		t->valid ? "true" : "false", t->passed ? "true" : "false");
 	if (t->why[0])
@@ -425,10 +448,14 @@ static void json_trial(FILE *f, const struct bench_trial *t, size_t i)
 	fputc('}', f);
 }
 
-static const char csv_header[] =
-    "bench,trial,offered_fps,offered_line_pct,mult,send_s,achieved_fps,tx,rx,lost,loss_pct,"
-    "valid,passed,reason,lat_frames,lat_lost,min_us,avg_us,max_us,p50_us,p99_us,p999_us,"
-    "pdv_us\n";
+static void csv_header(FILE *f, const struct bench_words *w)
+{
+	fprintf(f,
+		"bench,trial,offered_%s,offered_line_pct,mult,send_s,achieved_%s,%s,%s,%s,loss_pct,"
+		"valid,passed,reason,lat_frames,lat_lost,min_us,avg_us,max_us,p50_us,p99_us,"
+		"p999_us,pdv_us\n",
+		w->unit, w->unit, w->tx, w->rx, w->lost);
+}
 
 static void csv_num(FILE *f, double v)
 {
@@ -466,21 +493,31 @@ static void csv_trial(const struct bench *b, const struct bench_trial *t)
 
 static void bench_trial_head(const struct bench *b)
 {
-	bench_say(b, "%5s %14s %8s %14s %14s %14s %12s %9s  %s", "trial", "offered fps", "line %",
-		  "achieved fps", "tx", "rx", "lost", "loss %", "verdict");
+	const struct bench_words *w = &bench_words[b->o.kind];
+	char off[24], ach[24];
+
+	snprintf(off, sizeof(off), "offered %s", w->unit);
+	snprintf(ach, sizeof(ach), "achieved %s", w->unit);
+	bench_say(b, "%5s %14s %8s %14s %14s %14s %12s %9s  %s", "trial", off, "line %", ach, w->tx,
+		  w->rx, w->lost, "loss %", "verdict");
 }
+
+static bool bench_flows(const struct bench *b);
 
 static void bench_trial_line(const struct bench *b, const struct bench_trial *t)
 {
-	char verdict[160];
+	char verdict[160], line[24];
 
 	if (!t->valid)
 		snprintf(verdict, sizeof(verdict), "invalid: %s", t->why);
 	else
 		snprintf(verdict, sizeof(verdict), "%s", t->passed ? "pass" : "fail");
-	bench_say(b, "%5zu %14.0f %8.3f %14.0f %14" PRIu64 " %14" PRIu64 " %12" PRIu64 " %9.4f  %s",
-		  b->n, t->rate, t->line_pct, t->achieved, t->tx, t->rx, t->lost, t->loss_pct,
-		  verdict);
+	if (bench_flows(b))
+		snprintf(line, sizeof(line), "-");
+	else
+		snprintf(line, sizeof(line), "%.3f", t->line_pct);
+	bench_say(b, "%5zu %14.0f %8s %14.0f %14" PRIu64 " %14" PRIu64 " %12" PRIu64 " %9.4f  %s",
+		  b->n, t->rate, line, t->achieved, t->tx, t->rx, t->lost, t->loss_pct, verdict);
 }
 
 static const char *us_str(double v, char *buf, size_t len)
@@ -531,17 +568,83 @@ static void bench_run_params(const struct bench *b, const struct units_rate *mul
 	rp->drain_s = BENCH_LATE_WAIT_S;
 }
 
-/* Senders of the run: (stream, port) pairs, each with its pacer. */
+static bool bench_flows(const struct bench *b)
+{
+	return b->o.kind == BENCH_CPS || b->o.kind == BENCH_CAPACITY;
+}
+
+/* Port pairs a flows run opens connections on (both ports selected). */
+static unsigned bench_pairs(const struct bench *b)
+{
+	unsigned n = 0;
+
+	for (int p = 0; p + 1 < fg_nports; p += 2)
+		n += (b->o.mask >> p & 1) && (b->o.mask >> (p + 1) & 1);
+	return n;
+}
+
+/*
+ * What a run at mult offers: frames/s (streams) or connections/s over
+ * every pair (flows), and the busiest port's share of line rate (streams;
+ * 0 for flows: unknown).
+ */
+static int bench_offered(const struct bench *b, const struct run_params *rp, double *rate,
+			 double *line_pct, char *err, size_t errlen)
+{
+	int rc;
+
+	if (!bench_flows(b))
+		return streams_offered(rp, rate, line_pct, err, errlen);
+	*line_pct = 0;
+	rc = flows_offered_cps(rp, rate, err, errlen);
+	*rate *= bench_pairs(b);
+	if (!rc && !(*rate > 0)) {
+		snprintf(err, errlen, "-p selects no whole port pair");
+		rc = -EINVAL;
+	}
+	return rc;
+}
+
+/* Pacers of the run: (stream, port) pairs, or one per worker for flows. */
 static unsigned bench_senders(const struct bench *b)
 {
 	unsigned n = 0;
 
+	if (bench_flows(b))
+		return (unsigned)FG_MAX(fg_nworkers, 1);
 	for (size_t i = 0; i < b->prof.n_streams; i++)
 		for (int p = 0; p < fg_nports; p++)
 			if ((b->prof.streams[i].tx_mask >> p & 1) && (p ^ 1) < fg_nports &&
 			    (b->o.mask >> p & 1))
 				n++;
 	return n;
+}
+
+/*
+ * A flows run that ended: connections started, completed and not
+ * completed. A connection completed when both of its ends, the client
+ * (initiator) and the server (responder) side of the pair, ran their
+ * programs to the end: every frame of phase 1 arrived (RFC 9693). One
+ * that did not failed (no reply, reset, retransmit limit, table full) or
+ * never reached the server. Flows report no sending time of their own:
+ * the trial's time is used.
+ */
+static int bench_collect_flows(struct bench_trial *t)
+{
+	struct stats_snap *s = malloc(sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	stats_get(s);
+	t->tx = s->flows.client.started;
+	t->rx = FG_MIN(s->flows.client.completed, s->flows.server.completed);
+	t->lost = t->tx > t->rx ? t->tx - t->rx : 0;
+	t->span = t->secs;
+	t->queue_full = s->total.tx_queue_full;
+	t->oerrors = s->total.oerrors;
+	t->imissed = s->total.imissed;
+	free(s);
+	return 0;
 }
 
 /* The final counters of the run that just ended, into t. */
@@ -586,7 +689,7 @@ static int bench_trial(struct bench *b, const struct units_rate *mult, struct be
 
 	memset(t, 0, sizeof(*t));
 	bench_run_params(b, mult, &rp);
-	if (streams_offered(&rp, &t->rate, &t->line_pct, err, sizeof(err)) != 0) {
+	if (bench_offered(b, &rp, &t->rate, &t->line_pct, err, sizeof(err)) != 0) {
 		fg_err("bench: %s", err);
 		return -1;
 	}
@@ -595,19 +698,19 @@ static int bench_trial(struct bench *b, const struct units_rate *mult, struct be
 	t->senders = b->senders;
 	if (cmds_run_start(b->o.file, &rp, CMDS_RUN_QUIET, "bench") != 0)
 		return -1;
-	if (!cmds_wait_idle(b->o.trial_s + BENCH_TRIAL_GUARD_S, true)) {
+	if (!cmds_wait_idle(b->o.trial_s + b->prof.timeout + BENCH_TRIAL_GUARD_S, true)) {
 		b->interrupted = cli_interrupted();
 		cmds_stop_traffic();
 		if (!b->interrupted)
 			fg_err("bench: the trial did not end within %.0f s; stopped",
-			       b->o.trial_s + BENCH_TRIAL_GUARD_S);
+			       b->o.trial_s + b->prof.timeout + BENCH_TRIAL_GUARD_S);
 		return -1;
 	}
-	if (bench_collect(t) != 0) {
+	if ((bench_flows(b) ? bench_collect_flows(t) : bench_collect(t)) != 0) {
 		fg_err("bench: the trial's counters could not be read");
 		return -1;
 	}
-	bench_trial_judge(t, b->o.kind == BENCH_THROUGHPUT ? b->o.loss_pct : 100);
+	bench_trial_judge(t, b->o.kind == BENCH_LATENCY ? 100 : b->o.loss_pct);
 	return 0;
 }
 
@@ -655,54 +758,65 @@ static void bench_json_head(const struct bench *b, FILE *f)
 	for (size_t i = 0; i < b->n; i++) {
 		if (i)
 			fputc(',', f);
-		json_trial(f, &b->t[i], i);
+		json_trial(f, &bench_words[b->o.kind], &b->t[i], i);
 	}
 	fputs("],", f);
 }
 
-static int bench_throughput(struct bench *b)
+/* throughput and cps: the binary search, then the trial that passed at the highest rate. */
+static int bench_search_run(struct bench *b)
 {
-	struct bench_search s;
+	const struct bench_words *w = &bench_words[b->o.kind];
+	const char *name = bench_kind_names[b->o.kind];
 	const struct bench_trial *best = NULL;
-	char topm[48];
+	struct bench_search s;
+	long ibest = -1;
+	char topm[48], err[FG_ERRLEN], k[32];
+	struct run_params rp;
 	double rate;
 
 	b->top = b->o.have_mult ? b->o.mult : (struct units_rate){.kind = UNITS_PCT, .value = 100};
 	bench_fmt_mult(&b->top, topm, sizeof(topm));
-	{
-		struct run_params rp;
-		char err[FG_ERRLEN];
-
-		bench_run_params(b, &b->top, &rp);
-		if (streams_offered(&rp, &b->top_rate, &b->top_line, err, sizeof(err)) != 0) {
-			fg_err("bench: -m %s: %s", topm, err);
-			return -1;
-		}
+	bench_run_params(b, &b->top, &rp);
+	if (bench_offered(b, &rp, &b->top_rate, &b->top_line, err, sizeof(err)) != 0) {
+		fg_err("bench: -m %s: %s", topm, err);
+		return -1;
 	}
 	if (bench_search_init(&s, b->top_rate, b->o.res_pct) != 0) {
 		fg_err("bench: -m %s offers no traffic", topm);
 		return -1;
 	}
-	bench_say(b,
-		  "throughput of %s: binary search from -m %s (%.0f fps, %.3f %% of line rate), "
-		  "loss <= %g %%, resolution %g %%, trials of %g s",
-		  b->o.file, topm, b->top_rate, b->top_line, b->o.loss_pct, b->o.res_pct,
-		  b->o.trial_s);
+	if (bench_flows(b))
+		bench_say(b,
+			  "%s of %s: binary search from -m %s (%.0f cps), flows not completed <= "
+			  "%g %%, resolution %g %%, trials of %g s",
+			  name, b->o.file, topm, b->top_rate, b->o.loss_pct, b->o.res_pct,
+			  b->o.trial_s);
+	else
+		bench_say(b,
+			  "%s of %s: binary search from -m %s (%.0f fps, %.3f %% of line rate), "
+			  "loss <= %g %%, resolution %g %%, trials of %g s",
+			  name, b->o.file, topm, b->top_rate, b->top_line, b->o.loss_pct,
+			  b->o.res_pct, b->o.trial_s);
 	bench_trial_head(b);
 	while ((rate = bench_search_next(&s)) > 0) {
 		struct units_rate m = bench_scaled(&b->top, rate / b->top_rate);
 		const struct bench_trial *t = bench_step(b, &m);
 
+		/* an invalid trial measured the tester, not the DUT: again */
+		for (int again = 0; t && !t->valid && again < BENCH_INVALID_RETRIES; again++)
+			t = bench_step(b, &m);
 		if (!t)
 			break;
 		/* an invalid trial that sent too little bounds what can be tried */
 		bench_search_record(&s, rate, t->passed,
 				    !t->valid && t->achieved < rate ? t->achieved : 0);
-		if (t->passed && (!best || t->rate > best->rate))
-			best = t;
+		if (t->passed && (ibest < 0 || t->rate > b->t[ibest].rate))
+			ibest = (long)(t - b->t);
 	}
 	if (rate > 0 && !b->interrupted)
 		return -1; /* a trial could not run: said why */
+	best = ibest >= 0 ? &b->t[ibest] : NULL;
 
 	if (b->o.json) {
 		FILE *f = stdout;
@@ -711,32 +825,39 @@ static int bench_throughput(struct bench *b)
 		fprintf(f, "\"result\":{\"found\":%s,", best ? "true" : "false");
 		fprintf(f, "\"loss_goal_pct\":%g,\"resolution_pct\":%g,", b->o.loss_pct,
 			b->o.res_pct);
-		json_num(f, "start_fps", b->top_rate);
+		snprintf(k, sizeof(k), "start_%s", w->unit);
+		json_num(f, k, b->top_rate);
 		fputc(',', f);
 		if (best) {
-			json_num(f, "throughput_fps", best->rate);
+			json_num(f, w->result, best->rate);
 			fputc(',', f);
 			json_num(f, "line_pct", best->line_pct);
 			fputs(",\"mult\":", f);
 			json_text(f, best->mult);
 			fprintf(f, ",\"trial\":%zu,\"loss_pct\":%.6f,\"latency\":",
-				(size_t)(best - b->t) + 1, best->loss_pct);
+				(size_t)ibest + 1, best->loss_pct);
 			json_lat(f, &best->lat);
 		} else {
-			fputs("\"throughput_fps\":0", f);
+			fprintf(f, "\"%s\":0", w->result);
 		}
 		fputs("}}\n", f);
 		fflush(f);
+	} else if (best && bench_flows(b)) {
+		bench_say(b,
+			  "%s: %.0f cps (-m %s), %.4f %% of the flows not completed "
+			  "(goal <= %g %%), %zu trials%s",
+			  name, best->rate, best->mult, best->loss_pct, b->o.loss_pct, b->n,
+			  b->interrupted ? ", interrupted" : "");
 	} else if (best) {
 		bench_say(b,
-			  "throughput: %.0f fps (%.3f %% of line rate, -m %s), loss %.4f %% "
+			  "%s: %.0f fps (%.3f %% of line rate, -m %s), loss %.4f %% "
 			  "(goal <= %g %%), %zu trials%s",
-			  best->rate, best->line_pct, best->mult, best->loss_pct, b->o.loss_pct,
-			  b->n, b->interrupted ? ", interrupted" : "");
+			  name, best->rate, best->line_pct, best->mult, best->loss_pct,
+			  b->o.loss_pct, b->n, b->interrupted ? ", interrupted" : "");
 		if (best->lat.frames)
 			bench_lat_text(b, &best->lat);
 	} else {
-		bench_say(b, "throughput: no trial passed (%zu trials%s)", b->n,
+		bench_say(b, "%s: no trial passed (%zu trials%s)", name, b->n,
 			  b->interrupted ? ", interrupted" : "");
 	}
 	return b->interrupted ? -1 : 0;
@@ -804,7 +925,7 @@ int bench_cmd(int argc, char **argv)
 	memset(&b, 0, sizeof(b));
 	if (bench_parse(argc, argv, &b.o) != 0)
 		return -1;
-	if (b.o.kind == BENCH_CPS || b.o.kind == BENCH_CAPACITY) {
+	if (b.o.kind == BENCH_CAPACITY) {
 		fg_err("bench %s: not available yet", bench_kind_names[b.o.kind]);
 		return -1;
 	}
@@ -816,9 +937,9 @@ int bench_cmd(int argc, char **argv)
 		fg_err("%s", err);
 		return -1;
 	}
-	if (b.prof.mode != PROF_STREAMS) {
-		fg_err("bench %s: %s is not a streams profile", bench_kind_names[b.o.kind],
-		       b.o.file);
+	if (b.prof.mode != (bench_flows(&b) ? PROF_FLOWS : PROF_STREAMS)) {
+		fg_err("bench %s: %s is not a %s profile", bench_kind_names[b.o.kind], b.o.file,
+		       bench_flows(&b) ? "flows" : "streams");
 		goto out;
 	}
 	b.senders = bench_senders(&b);
@@ -828,10 +949,10 @@ int bench_cmd(int argc, char **argv)
 			fg_err("bench: --csv %s: %s", b.o.csv_path, strerror(errno));
 			goto out;
 		}
-		fputs(csv_header, b.csv);
+		csv_header(b.csv, &bench_words[b.o.kind]);
 		fflush(b.csv);
 	}
-	rc = b.o.kind == BENCH_THROUGHPUT ? bench_throughput(&b) : bench_latency(&b);
+	rc = b.o.kind == BENCH_LATENCY ? bench_latency(&b) : bench_search_run(&b);
 	if (b.interrupted)
 		fg_err("bench: interrupted; traffic stopped");
 out:

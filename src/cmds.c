@@ -683,7 +683,7 @@ static const struct cli_cmd table[] = {
 	 "link, speed, MAC, IP, gw, gw MAC, driver", o_p, 0},
 	{"bench", bench_cmd,
 	 "bench throughput|latency|cps|capacity -f PROFILE [-m MULT] [--loss PCT] [--resolution PCT] [--trial SECONDS] [-p PORTS] [-t KEY=VAL,...] [--json] [--csv FILE]",
-	 "automated measurements: RFC 2544 throughput, RFC 8219 latency", o_bench,
+	 "automated measurements: RFC 2544 throughput, RFC 8219 latency, RFC 9693 CPS", o_bench,
 	 CLI_F_FILEARG},
 };
 
