@@ -315,12 +315,10 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 		case 'C':
 			o->csv_path = optarg;
 			break;
-		case '?':
-			if (optopt)
-				return bench_bad("option -%c: unknown or without its value", optopt);
-			return bench_bad("'%s': unknown option or missing value", argv[optind]);
 		default:
-			return bench_bad("bad arguments");
+			/* optind counts in argv + 1: argv[optind] is the word refused */
+			return bench_bad("'%s': unknown option or missing value",
+					 optind < argc ? argv[optind] : argv[argc - 1]);
 		}
 	}
 	if (optind + 1 != argc)
@@ -869,8 +867,6 @@ static int bench_latency(struct bench *b)
 	char m[48];
 	bool ok;
 
-	if (!b->prof.n_streams)
-		return -1;
 	{
 		bool any = false;
 
