@@ -106,21 +106,21 @@ void bench_lat_summary(const struct lat_hist *h, uint64_t frames, uint64_t lost,
 /* One trial: what was asked and counted (filled in by the caller), and the verdict. */
 struct bench_trial {
 	/* in */
-	double rate;	  /* offered per second: frames (streams) */
-	double line_pct;  /* offered load of the busiest port, % of line rate */
-	char mult[48];	  /* the -m that offers it */
-	double secs;	  /* nominal trial time */
-	double span;	  /* measured: start of measured traffic to its last burst */
-	unsigned senders; /* pacers; each may be one frame off at the trial's edges */
-	uint64_t tx, rx, lost;	/* test frames sent, received once, lost */
-	uint64_t queue_full;	/* frames the tester's TX queues refused */
+	double rate;		   /* offered per second: frames (streams) */
+	double line_pct;	   /* offered load of the busiest port, % of line rate */
+	char mult[48];		   /* the -m that offers it */
+	double secs;		   /* nominal trial time */
+	double span;		   /* measured: start of measured traffic to its last burst */
+	unsigned senders;	   /* pacers; each may be one frame off at the trial's edges */
+	uint64_t tx, rx, lost;	   /* test frames sent, received once, lost */
+	uint64_t queue_full;	   /* frames the tester's TX queues refused */
 	uint64_t oerrors, imissed; /* the tester's NICs */
 	struct bench_lat lat;
 	/* out: bench_trial_judge */
 	double achieved; /* tx / span */
 	double loss_pct; /* lost * 100 / tx */
 	bool valid;
-	bool passed; /* valid and loss_pct <= the goal */
+	bool passed;   /* valid and loss_pct <= the goal */
 	char why[128]; /* why not valid, or why failed */
 };
 

@@ -54,9 +54,9 @@ const char *const bench_kind_names[BENCH_KIND_COUNT] = {
 
 /* What a trial counts, by test: frames (streams) or connections (flows). */
 struct bench_words {
-	const char *unit;	   /* of the rates: fps or cps */
+	const char *unit;	    /* of the rates: fps or cps */
 	const char *tx, *rx, *lost; /* the three counts */
-	const char *result;	   /* the JSON key of the figure found */
+	const char *result;	    /* the JSON key of the figure found */
 };
 
 static const struct bench_words bench_words[BENCH_KIND_COUNT] = {
@@ -159,8 +159,8 @@ void bench_trial_judge(struct bench_trial *t, double loss_goal_pct)
 		return;
 	}
 	if (t->span > t->secs * (1 + tol)) {
-		snprintf(t->why, sizeof(t->why), "sending took %.3f s, longer than the trial's %g s",
-			 t->span, t->secs);
+		snprintf(t->why, sizeof(t->why),
+			 "sending took %.3f s, longer than the trial's %g s", t->span, t->secs);
 		return;
 	}
 	if (t->span < t->secs * BENCH_SPAN_MIN_FRAC) {
@@ -254,12 +254,10 @@ static int bench_pct(const char *s, double lo, bool lo_open, double hi, double *
 
 static int bench_parse(int argc, char **argv, struct bench_opts *o)
 {
-	static const struct option lo[] = {{"loss", required_argument, NULL, 'L'},
-					   {"resolution", required_argument, NULL, 'R'},
-					   {"trial", required_argument, NULL, 'T'},
-					   {"json", no_argument, NULL, 'J'},
-					   {"csv", required_argument, NULL, 'C'},
-					   {NULL, 0, NULL, 0}};
+	static const struct option lo[] = {
+	    {"loss", required_argument, NULL, 'L'},  {"resolution", required_argument, NULL, 'R'},
+	    {"trial", required_argument, NULL, 'T'}, {"json", no_argument, NULL, 'J'},
+	    {"csv", required_argument, NULL, 'C'},   {NULL, 0, NULL, 0}};
 	char err[FG_ERRLEN];
 	int c;
 
@@ -301,13 +299,14 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 			break;
 		case 'R':
 			if (bench_pct(optarg, 0, true, 50, &o->res_pct) != 0)
-				return bench_bad("--resolution '%s': a percentage above 0, at most 50",
-						 optarg);
+				return bench_bad(
+				    "--resolution '%s': a percentage above 0, at most 50", optarg);
 			break;
 		case 'T':
 			if (units_parse_duration(optarg, &o->trial_s, err, sizeof(err)) != 0 ||
 			    !(o->trial_s >= 0.1) || o->trial_s > 86400)
-				return bench_bad("--trial '%s': a duration from 100ms to 24h", optarg);
+				return bench_bad("--trial '%s': a duration from 100ms to 24h",
+						 optarg);
 			break;
 		case 'J':
 			o->json = true;
@@ -414,8 +413,7 @@ static void json_lat(FILE *f, const struct bench_lat *l)
 	fputc('}', f);
 }
 
-static void json_trial(FILE *f, const struct bench_words *w, const struct bench_trial *t,
-		       size_t i)
+static void json_trial(FILE *f, const struct bench_words *w, const struct bench_trial *t, size_t i)
 {
 	char k[32];
 
@@ -434,7 +432,8 @@ static void json_trial(FILE *f, const struct bench_words *w, const struct bench_
 	fprintf(f,
 		",\"%s\":%" PRIu64 ",\"%s\":%" PRIu64 ",\"%s\":%" PRIu64 ",\"queue_full\":%" PRIu64
 		",\"oerrors\":%" PRIu64 ",\"imissed\":%" PRIu64 ",",
-		w->tx, t->tx, w->rx, t->rx, w->lost, t->lost, t->queue_full, t->oerrors, t->imissed);
+		w->tx, t->tx, w->rx, t->rx, w->lost, t->lost, t->queue_full, t->oerrors,
+		t->imissed);
 	fprintf(f, "\"loss_pct\":%.6f,\"valid\":%s,\"passed\":%s,\"reason\":", t->loss_pct,
 		t->valid ? "true" : "false", t->passed ? "true" : "false");
 	if (t->why[0])
@@ -469,7 +468,8 @@ static void csv_trial(const struct bench *b, const struct bench_trial *t)
 
 	if (!f)
 		return;
-	fprintf(f, "%s,%zu,%.3f,%.3f,%s,%.3f,%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6f,%d,%d,\"",
+	fprintf(f,
+		"%s,%zu,%.3f,%.3f,%s,%.3f,%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6f,%d,%d,\"",
 		bench_kind_names[b->o.kind], b->n, t->rate, t->line_pct, t->mult, t->span,
 		t->achieved, t->tx, t->rx, t->lost, t->loss_pct, t->valid, t->passed);
 	for (const char *s = t->why; *s; s++) {
@@ -832,8 +832,9 @@ static int bench_search_run(struct bench *b)
 			json_num(f, "line_pct", best->line_pct);
 			fputs(",\"mult\":", f);
 			json_text(f, best->mult);
-			fprintf(f, ",\"trial\":%zu,\"loss_pct\":%.6f,\"latency\":",
-				(size_t)ibest + 1, best->loss_pct);
+			fprintf(f,
+				",\"trial\":%zu,\"loss_pct\":%.6f,\"latency\":", (size_t)ibest + 1,
+				best->loss_pct);
 			json_lat(f, &best->lat);
 		} else {
 			fprintf(f, "\"%s\":0", w->result);

@@ -266,7 +266,7 @@ static void test_pct_with_loss(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_search_params),     cmocka_unit_test(test_search_top_passes),
+	    cmocka_unit_test(test_search_params),      cmocka_unit_test(test_search_top_passes),
 	    cmocka_unit_test(test_search_finds_limit), cmocka_unit_test(test_search_nothing_passes),
 	    cmocka_unit_test(test_search_invalid_cap), cmocka_unit_test(test_judge),
 	    cmocka_unit_test(test_pct_with_loss),
