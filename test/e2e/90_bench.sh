@@ -2,8 +2,9 @@
 #
 # 90_bench.sh — `bench` (SPEC §8).
 #
-# Part 1, [loop, loop] (loses nothing): throughput comes out at the start
-# rate, every trial at that rate, nothing lost; --json is one object on
+# Part 1, [loop, loop] (loses nothing), with -x and a script on stdin:
+# throughput comes out at the start rate, every trial at that rate,
+# nothing lost; --json is one object on
 # stdout with the trials and the result; --csv writes a header and one row
 # per trial; latency reports its figures in order (min <= median <= p99.9
 # <= max, PDV = p99.9 - min) over at least 500 stamped frames; bad
@@ -80,10 +81,11 @@ check_eq "csv: one row per trial" "$(py 'len(o["trials"])' "$out")" "$(($(count_
 check_eq "csv: the rows hold the trials' tx" "$(py '" ".join(str(t["tx"]) for t in o["trials"])' "$out")" \
 	"$(awk -F, 'NR > 1 { printf "%s%s", s, $8; s = " " }' "$csv")"
 
-# latency at a load, text output
+# latency at a load, text output, from a script on stdin
 out=$FG_TMP/lat.out
-FG_TIMEOUT=60 fg_plain -C "$LOOP" -x "bench latency -f $SP -m 2 --trial 1 -t learn_wait=0.2" >"$out" 2>&1
-check_eq "loop latency: exit status 0" 0 "$?"
+echo "bench latency -f $SP -m 2 --trial 1 -t learn_wait=0.2" |
+	FG_TIMEOUT=60 fg_plain -C "$LOOP" >"$out" 2>&1
+check_eq "loop latency (stdin script): exit status 0" 0 "$?"
 check_grep "loop latency: figures printed" '^latency \(us\): min [0-9.]+ avg [0-9.]+ max [0-9.]+ median [0-9.]+ p99 [0-9.]+ p99\.9 [0-9.]+ PDV [0-9.]+ \([0-9]+ stamped frames, 0 lost\)' "$out"
 read -r mn p50 p999 mx pdv n < <(sed -nE 's/^latency \(us\): min ([0-9.]+) avg [0-9.]+ max ([0-9.]+) median ([0-9.]+) p99 [0-9.]+ p99\.9 ([0-9.]+) PDV ([0-9.]+) \(([0-9]+) stamped.*/\1 \3 \4 \2 \5 \6/p' "$out")
 check "loop latency: min <= median <= p99.9 <= max, PDV = p99.9 - min, >= 500 frames" \
