@@ -10,7 +10,10 @@
  *               frames, a lost stamped frame counting as an infinite delay;
  *   cps         RFC 9693: the same search over the connection rate of a
  *               flows profile, a trial passing when every connection
- *               completed at both its ends.
+ *               completed at both its ends;
+ *   capacity    RFC 9693: at a safe rate, the largest count of
+ *               connections the DUT establishes all of (its connection
+ *               tracking table), by doubling and then binary search.
  *
  * The search (which rate next, when to stop) and the judging of a trial
  * (achieved rate, loss, validity) are pure functions, unit-tested on their
@@ -25,14 +28,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BENCH_TX_TOLERANCE_PCT 0.1 /* METHOD.md: achieved vs offered rate */
-#define BENCH_MIN_STAMPED 500	   /* RFC 8219: stamped frames for a latency figure */
-#define BENCH_LATE_WAIT_S 2.0	   /* RFC 2544: wait for late frames after a trial */
-#define BENCH_FLOOR_FRAC 0.001	   /* the search gives up below this share of its start */
-#define BENCH_SPAN_MIN_FRAC 0.99   /* a trial sends for at least this share of its time */
-#define BENCH_DEF_RES_PCT 0.5	   /* default resolution, % of the failing rate */
-#define BENCH_INVALID_RETRIES 2	   /* an invalid search trial is run again this often */
-#define BENCH_DEF_TRIAL_S 10.0	   /* default trial time */
+#define BENCH_TX_TOLERANCE_PCT 0.1  /* METHOD.md: achieved vs offered rate */
+#define BENCH_MIN_STAMPED 500	    /* RFC 8219: stamped frames for a latency figure */
+#define BENCH_LATE_WAIT_S 2.0	    /* RFC 2544: wait for late frames after a trial */
+#define BENCH_FLOOR_FRAC 0.001	    /* the search gives up below this share of its start */
+#define BENCH_SPAN_MIN_FRAC 0.99    /* a trial sends for at least this share of its time */
+#define BENCH_DEF_RES_PCT 0.5	    /* default resolution, % of the failing rate */
+#define BENCH_CAPACITY_MAX_S 3600.0 /* capacity: the longest trial (connections / rate) */
+#define BENCH_INVALID_RETRIES 2	    /* an invalid search trial is run again this often */
+#define BENCH_DEF_TRIAL_S 10.0	    /* default trial time */
 
 enum bench_kind {
 	BENCH_THROUGHPUT = 1,
@@ -77,6 +81,28 @@ void bench_search_record(struct bench_search *s, double rate, bool passed, doubl
 static inline double bench_search_result(const struct bench_search *s) { return s->lo; }
 
 /*
+ * The capacity search over a count of connections n: from n0, n doubles
+ * while every connection of a trial completes (up to max); the first
+ * failure bounds it, and a binary search between the largest n that passed
+ * (lo) and the smallest that failed (hi) ends when hi - lo is within
+ * res_pct % of hi, or 1. If n0 already fails, the search goes down from it.
+ */
+struct bench_grow {
+	uint64_t n0, max;
+	double res_pct;
+	uint64_t lo; /* largest n that passed; 0: none */
+	uint64_t hi; /* smallest n that failed; 0: none yet */
+	unsigned trials;
+};
+
+/* pure: 1 <= n0 <= max, 0 < res_pct < 100; 0 or -EINVAL. */
+int bench_grow_init(struct bench_grow *g, uint64_t n0, uint64_t max, double res_pct);
+/* pure: the n of the next trial, or 0 when the search is over. */
+uint64_t bench_grow_next(const struct bench_grow *g);
+/* pure: the outcome of a trial of n connections. */
+void bench_grow_record(struct bench_grow *g, uint64_t n, bool passed);
+
+/*
  * Latency of the stamped frames of a trial (microseconds). The percentiles
  * count every lost stamped frame as an infinite delay (RFC 8219): a
  * percentile whose rank falls among the lost frames is INFINITY, and so is
@@ -110,6 +136,7 @@ struct bench_trial {
 	double line_pct;	   /* offered load of the busiest port, % of line rate */
 	char mult[48];		   /* the -m that offers it */
 	double secs;		   /* nominal trial time */
+	uint64_t conns;		   /* capacity: the connections asked for */
 	double span;		   /* measured: start of measured traffic to its last burst */
 	unsigned senders;	   /* pacers; each may be one frame off at the trial's edges */
 	uint64_t tx, rx, lost;	   /* test frames sent, received once, lost */

@@ -14,8 +14,9 @@
  * start -m scaled, so every port keeps its share of the load. cps does the
  * same over the connection rate of a flows profile (a flows run waits for
  * its connections to complete or time out instead). An invalid search
- * trial is run again, up to BENCH_INVALID_RETRIES times. latency runs one
- * trial at -m. Each trial is printed as it ends, also to --csv; the
+ * trial is run again, up to BENCH_INVALID_RETRIES times. capacity runs
+ * trials of n connections at one rate, n doubling then bisected
+ * (bench_grow). latency runs one trial at -m. Each trial is printed as it ends, also to --csv; the
  * result follows as text or, with --json, as one JSON object holding every
  * trial and the result.
  *
@@ -30,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "cli.h"
@@ -105,6 +107,39 @@ void bench_search_record(struct bench_search *s, double rate, bool passed, doubl
 		s->hi = cap;
 	if (s->hi < s->lo)
 		s->hi = s->lo;
+}
+
+int bench_grow_init(struct bench_grow *g, uint64_t n0, uint64_t max, double res_pct)
+{
+	if (n0 < 1 || max < n0 || !(res_pct > 0) || !(res_pct < 100))
+		return -EINVAL;
+	memset(g, 0, sizeof(*g));
+	g->n0 = n0;
+	g->max = max;
+	g->res_pct = res_pct;
+	return 0;
+}
+
+uint64_t bench_grow_next(const struct bench_grow *g)
+{
+	if (!g->trials)
+		return g->n0;
+	if (!g->hi) /* nothing failed yet: double, up to max */
+		return g->lo >= g->max ? 0 : FG_MIN(g->lo * 2, g->max);
+	if (g->hi - g->lo <= 1 || (double)(g->hi - g->lo) <= g->res_pct / 100.0 * (double)g->hi)
+		return 0;
+	return g->lo + (g->hi - g->lo) / 2;
+}
+
+void bench_grow_record(struct bench_grow *g, uint64_t n, bool passed)
+{
+	g->trials++;
+	if (passed && n > g->lo)
+		g->lo = n;
+	if (!passed && (!g->hi || n < g->hi))
+		g->hi = n;
+	if (g->hi && g->hi <= g->lo)
+		g->lo = g->hi - 1;
 }
 
 /* ---- pure: latency and the verdict of a trial ---------------------------- */
@@ -202,7 +237,7 @@ struct bench_opts {
 	const char *file;
 	struct units_rate mult;
 	bool have_mult;
-	double loss_pct, res_pct, trial_s;
+	double loss_pct, res_pct, trial_s, pause_s;
 	int64_t mask;
 	const char *tunables;
 	bool json;
@@ -223,7 +258,8 @@ struct bench {
 
 static const char bench_usage[] =
     "bench throughput|latency|cps|capacity -f PROFILE [-m MULT] [--loss PCT] "
-    "[--resolution PCT] [--trial SECONDS] [-p PORTS] [-t KEY=VAL,...] [--json] [--csv FILE]";
+    "[--resolution PCT] [--trial SECONDS] [--pause SECONDS] [-p PORTS] [-t KEY=VAL,...] "
+    "[--json] [--csv FILE]";
 
 static int bench_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int bench_bad(const char *fmt, ...)
@@ -254,10 +290,13 @@ static int bench_pct(const char *s, double lo, bool lo_open, double hi, double *
 
 static int bench_parse(int argc, char **argv, struct bench_opts *o)
 {
-	static const struct option lo[] = {
-	    {"loss", required_argument, NULL, 'L'},  {"resolution", required_argument, NULL, 'R'},
-	    {"trial", required_argument, NULL, 'T'}, {"json", no_argument, NULL, 'J'},
-	    {"csv", required_argument, NULL, 'C'},   {NULL, 0, NULL, 0}};
+	static const struct option lo[] = {{"loss", required_argument, NULL, 'L'},
+					   {"resolution", required_argument, NULL, 'R'},
+					   {"trial", required_argument, NULL, 'T'},
+					   {"json", no_argument, NULL, 'J'},
+					   {"csv", required_argument, NULL, 'C'},
+					   {"pause", required_argument, NULL, 'P'},
+					   {NULL, 0, NULL, 0}};
 	char err[FG_ERRLEN];
 	int c;
 
@@ -314,6 +353,11 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 		case 'C':
 			o->csv_path = optarg;
 			break;
+		case 'P':
+			if (units_parse_duration(optarg, &o->pause_s, err, sizeof(err)) != 0 ||
+			    o->pause_s > 3600)
+				return bench_bad("--pause '%s': a duration up to 1h", optarg);
+			break;
 		default:
 			/* optind counts in argv + 1: argv[optind] is the word refused */
 			return bench_bad("'%s': unknown option or missing value",
@@ -326,6 +370,8 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 		return bench_bad("-f PROFILE is required");
 	if (o->kind == BENCH_LATENCY && !o->have_mult)
 		return bench_bad("latency needs -m MULT, the load to measure at");
+	if (o->kind == BENCH_CAPACITY && !o->have_mult)
+		return bench_bad("capacity needs -m MULT, a connection rate the DUT sustains");
 	if (o->have_mult && o->mult.kind == UNITS_MAX)
 		return bench_bad("-m max is unpaced: give a rate");
 	return 0;
@@ -425,6 +471,8 @@ static void json_trial(FILE *f, const struct bench_words *w, const struct bench_
 	fputs(",\"mult\":", f);
 	json_text(f, t->mult);
 	fputc(',', f);
+	if (t->conns)
+		fprintf(f, "\"conns\":%" PRIu64 ",", t->conns);
 	json_num(f, "send_s", t->span);
 	fputc(',', f);
 	snprintf(k, sizeof(k), "achieved_%s", w->unit);
@@ -450,7 +498,7 @@ static void csv_header(FILE *f, const struct bench_words *w)
 	fprintf(f,
 		"bench,trial,offered_%s,offered_line_pct,mult,send_s,achieved_%s,%s,%s,%s,loss_pct,"
 		"valid,passed,reason,lat_frames,lat_lost,min_us,avg_us,max_us,p50_us,p99_us,"
-		"p999_us,pdv_us\n",
+		"p999_us,pdv_us,conns\n",
 		w->unit, w->unit, w->tx, w->rx, w->lost);
 }
 
@@ -485,7 +533,7 @@ static void csv_trial(const struct bench *b, const struct bench_trial *t)
 	csv_num(f, t->lat.p99_us);
 	csv_num(f, t->lat.p999_us);
 	csv_num(f, t->lat.pdv_us);
-	fputc('\n', f);
+	fprintf(f, ",%" PRIu64 "\n", t->conns);
 	fflush(f);
 }
 
@@ -680,28 +728,30 @@ out:
  * Run one trial at `mult` and judge it. 0, or -1: the trial could not run
  * (error printed) or was interrupted (b->interrupted).
  */
-static int bench_trial(struct bench *b, const struct units_rate *mult, struct bench_trial *t)
+static int bench_trial(struct bench *b, const struct units_rate *mult, double secs,
+		       struct bench_trial *t)
 {
 	struct run_params rp;
 	char err[FG_ERRLEN];
 
 	memset(t, 0, sizeof(*t));
 	bench_run_params(b, mult, &rp);
+	rp.duration_s = secs;
 	if (bench_offered(b, &rp, &t->rate, &t->line_pct, err, sizeof(err)) != 0) {
 		fg_err("bench: %s", err);
 		return -1;
 	}
 	bench_fmt_mult(mult, t->mult, sizeof(t->mult));
-	t->secs = b->o.trial_s;
+	t->secs = secs;
 	t->senders = b->senders;
 	if (cmds_run_start(b->o.file, &rp, CMDS_RUN_QUIET, "bench") != 0)
 		return -1;
-	if (!cmds_wait_idle(b->o.trial_s + b->prof.timeout + BENCH_TRIAL_GUARD_S, true)) {
+	if (!cmds_wait_idle(secs + b->prof.timeout + BENCH_TRIAL_GUARD_S, true)) {
 		b->interrupted = cli_interrupted();
 		cmds_stop_traffic();
 		if (!b->interrupted)
 			fg_err("bench: the trial did not end within %.0f s; stopped",
-			       b->o.trial_s + b->prof.timeout + BENCH_TRIAL_GUARD_S);
+			       secs + b->prof.timeout + BENCH_TRIAL_GUARD_S);
 		return -1;
 	}
 	if ((bench_flows(b) ? bench_collect_flows(t) : bench_collect(t)) != 0) {
@@ -727,7 +777,25 @@ static struct bench_trial *bench_add(struct bench *b)
 }
 
 /* Run a trial into the next slot, print it; NULL when none was recorded. */
-static struct bench_trial *bench_step(struct bench *b, const struct units_rate *mult)
+/* --pause between trials, cut short by ^C. */
+static bool bench_pause(struct bench *b)
+{
+	for (double left = b->o.pause_s; left > 0; left -= 0.01) {
+		if (cli_interrupted()) {
+			b->interrupted = true;
+			return false;
+		}
+		usleep(10 * 1000);
+	}
+	return true;
+}
+
+/*
+ * Run a trial of `secs` into the next slot (after --pause if one ran
+ * before), print it; NULL when none was recorded.
+ */
+static struct bench_trial *bench_step_for(struct bench *b, const struct units_rate *mult,
+					  double secs, uint64_t conns)
 {
 	struct bench_trial *t = bench_add(b), tr;
 
@@ -735,13 +803,21 @@ static struct bench_trial *bench_step(struct bench *b, const struct units_rate *
 		fg_err("bench: out of memory");
 		return NULL;
 	}
-	if (bench_trial(b, mult, &tr) != 0)
+	if (b->n && !bench_pause(b))
 		return NULL;
+	if (bench_trial(b, mult, secs, &tr) != 0)
+		return NULL;
+	tr.conns = conns;
 	*t = tr;
 	b->n++;
 	bench_trial_line(b, t);
 	csv_trial(b, t);
 	return t;
+}
+
+static struct bench_trial *bench_step(struct bench *b, const struct units_rate *mult)
+{
+	return bench_step_for(b, mult, b->o.trial_s, 0);
 }
 
 /* ---- control: the tests ----------------------------------------------------- */
@@ -862,6 +938,82 @@ static int bench_search_run(struct bench *b)
 	return b->interrupted ? -1 : 0;
 }
 
+/*
+ * capacity: at the safe rate -m, trials of n connections (n / rate
+ * seconds each), n doubling from rate x --trial until one leaves
+ * connections uncompleted, then a binary search for the largest n whose
+ * connections all completed. The DUT must forget the connections of a
+ * trial before the next (--pause: its connection timeout).
+ */
+static int bench_capacity(struct bench *b)
+{
+	const struct bench_words *w = &bench_words[b->o.kind];
+	struct bench_grow g;
+	struct run_params rp;
+	char m[48], err[FG_ERRLEN];
+	double rate, line;
+	long ibest = -1;
+	uint64_t n;
+
+	bench_fmt_mult(&b->o.mult, m, sizeof(m));
+	bench_run_params(b, &b->o.mult, &rp);
+	if (bench_offered(b, &rp, &rate, &line, err, sizeof(err)) != 0) {
+		fg_err("bench: -m %s: %s", m, err);
+		return -1;
+	}
+	if (bench_grow_init(&g, (uint64_t)FG_MAX(1, llround(rate * b->o.trial_s)),
+			    (uint64_t)FG_MAX(1, llround(rate * BENCH_CAPACITY_MAX_S)),
+			    b->o.res_pct) != 0) {
+		fg_err("bench: -m %s offers no connections", m);
+		return -1;
+	}
+	bench_say(b,
+		  "capacity of %s: connections at -m %s (%.0f cps), from %" PRIu64
+		  " doubling, then binary search to %g %%, %g s between trials",
+		  b->o.file, m, rate, g.n0, b->o.res_pct, b->o.pause_s);
+	bench_trial_head(b);
+	while ((n = bench_grow_next(&g)) > 0) {
+		double secs = (double)n / rate;
+		const struct bench_trial *t = bench_step_for(b, &b->o.mult, secs, n);
+
+		for (int again = 0; t && !t->valid && again < BENCH_INVALID_RETRIES; again++)
+			t = bench_step_for(b, &b->o.mult, secs, n);
+		if (!t)
+			break;
+		bench_grow_record(&g, n, t->passed);
+		if (t->passed && (ibest < 0 || n > b->t[ibest].conns))
+			ibest = (long)(t - b->t);
+	}
+	if (n > 0 && !b->interrupted)
+		return -1; /* a trial could not run: said why */
+	if (b->o.json) {
+		FILE *f = stdout;
+
+		bench_json_head(b, f);
+		fprintf(f, "\"result\":{\"found\":%s,\"%s\":%" PRIu64 ",",
+			ibest >= 0 ? "true" : "false", w->result,
+			ibest >= 0 ? b->t[ibest].conns : 0);
+		fprintf(f, "\"at_limit\":%s,\"resolution_pct\":%g,", g.hi ? "false" : "true",
+			b->o.res_pct);
+		json_num(f, "rate_cps", rate);
+		fputs(",\"mult\":", f);
+		json_text(f, m);
+		if (ibest >= 0)
+			fprintf(f, ",\"trial\":%ld", ibest + 1);
+		fputs("}}\n", f);
+		fflush(f);
+	} else if (ibest >= 0) {
+		bench_say(b,
+			  "capacity: %" PRIu64 " connections%s at %.0f cps (-m %s), %zu trials%s",
+			  b->t[ibest].conns, g.hi ? "" : " (no failure up to the largest tried)",
+			  rate, m, b->n, b->interrupted ? ", interrupted" : "");
+	} else {
+		bench_say(b, "capacity: no trial completed all its connections (%zu trials%s)",
+			  b->n, b->interrupted ? ", interrupted" : "");
+	}
+	return b->interrupted ? -1 : 0;
+}
+
 static int bench_latency(struct bench *b)
 {
 	const struct bench_trial *t;
@@ -922,10 +1074,6 @@ int bench_cmd(int argc, char **argv)
 	memset(&b, 0, sizeof(b));
 	if (bench_parse(argc, argv, &b.o) != 0)
 		return -1;
-	if (b.o.kind == BENCH_CAPACITY) {
-		fg_err("bench %s: not available yet", bench_kind_names[b.o.kind]);
-		return -1;
-	}
 	if (ctl_busy()) {
 		fg_err("bench: traffic is running (stop it first)");
 		return -1;
@@ -949,7 +1097,9 @@ int bench_cmd(int argc, char **argv)
 		csv_header(b.csv, &bench_words[b.o.kind]);
 		fflush(b.csv);
 	}
-	rc = b.o.kind == BENCH_LATENCY ? bench_latency(&b) : bench_search_run(&b);
+	rc = b.o.kind == BENCH_LATENCY	  ? bench_latency(&b)
+	     : b.o.kind == BENCH_CAPACITY ? bench_capacity(&b)
+					  : bench_search_run(&b);
 	if (b.interrupted)
 		fg_err("bench: interrupted; traffic stopped");
 out:

@@ -75,7 +75,7 @@ check_py "loop throughput: the result's achieved rate within 0.1 % of the offere
 check_py "loop throughput: an invalid trial says why" 'all(t["reason"] for t in o["trials"] if not t["valid"])' "$out"
 check_grep "loop throughput: progress lines on stderr with --json" '^ +[0-9] +50000 .* pass$' "$err"
 check_eq "csv: header" \
-	"bench,trial,offered_fps,offered_line_pct,mult,send_s,achieved_fps,tx,rx,lost,loss_pct,valid,passed,reason,lat_frames,lat_lost,min_us,avg_us,max_us,p50_us,p99_us,p999_us,pdv_us" \
+	"bench,trial,offered_fps,offered_line_pct,mult,send_s,achieved_fps,tx,rx,lost,loss_pct,valid,passed,reason,lat_frames,lat_lost,min_us,avg_us,max_us,p50_us,p99_us,p999_us,pdv_us,conns" \
 	"$(head -n 1 "$csv")"
 check_eq "csv: one row per trial" "$(py 'len(o["trials"])' "$out")" "$(($(count_lines "$csv") - 1))"
 check_eq "csv: the rows hold the trials' tx" "$(py '" ".join(str(t["tx"]) for t in o["trials"])' "$out")" \
@@ -103,6 +103,7 @@ bench throughput -f $P/stl_64b.yaml --resolution 0
 bench throughput -f $P/stl_64b.yaml --trial 0
 bench throughput -f $P/stl_64b.yaml -m max
 bench throughput -f $P/stl_64b.yaml --bogus
+bench cps -f $P/udp_short.yaml --pause 2h
 bench throughput -f $P/stl_64b.yaml extra
 bench latency -f $SP
 bench throughput -f $P/stl_64b.yaml -m 1
@@ -125,6 +126,7 @@ check_grep "bad: --resolution 0" "error: bench: --resolution '0'" "$bad"
 check_grep "bad: --trial 0" "error: bench: --trial '0'" "$bad"
 check_grep "bad: -m max refused" 'error: bench: -m max is unpaced' "$bad"
 check_grep "bad: unknown option" "error: bench: '--bogus': unknown option" "$bad"
+check_grep "bad: --pause too long" "error: bench: --pause '2h'" "$bad"
 check_grep "bad: stray word" "error: bench: unexpected 'extra'" "$bad"
 check_grep "bad: latency without -m" 'error: bench: latency needs -m' "$bad"
 check_grep "bad: refused while traffic runs" 'error: bench: traffic is running' "$bad"
@@ -133,7 +135,7 @@ check_grep "bad: a rate above line rate names the maximum" 'error: bench: -m 200
 check_grep "bad: latency without stamped streams" 'no stream of .* has latency: true' "$bad"
 check_grep "bad: a flows profile for throughput" 'is not a streams profile' "$bad"
 check_grep "bad: --csv into a missing directory" 'error: bench: --csv .*No such file' "$bad"
-check_grep "bad: capacity is not available yet" 'error: bench capacity: not available yet' "$bad"
+check_grep "bad: capacity without -m" 'error: bench: capacity needs -m' "$bad"
 check_grep "bad: a streams profile for cps" 'stl_64b.yaml is not a flows profile' "$bad"
 check_ge "bad: the running traffic ran its course (10 kpps x 3 s, 1 % slack)" "$(latency_row "$bad" s64 1 tx)" 29700
 check_eq "bad: and lost nothing" 0 "$(latency_row "$bad" s64 1 lost)"

@@ -4,7 +4,8 @@
  * trials, stops at once when the start rate passes, gives up when nothing
  * passes, and lets an invalid trial's achieved rate bound the search; the
  * verdict of a trial (achieved rate, sending time, the tester's own drops,
- * the loss goal); percentiles that count lost stamped frames as infinite.
+ * the loss goal); percentiles that count lost stamped frames as infinite;
+ * the capacity search (doubling, then halving) lands on the table size.
  */
 #include <errno.h>
 #include <math.h>
@@ -121,6 +122,63 @@ static void test_search_invalid_cap(void **st)
 	assert_true(s.hi >= s.lo);
 	assert_true(bench_search_next(&s) == 0);
 	assert_true(bench_search_result(&s) == 1.5e5);
+}
+
+/* Capacity: a table of `cap` entries passes every n <= cap. */
+static uint64_t grow_to(uint64_t n0, uint64_t max, double res, uint64_t cap, unsigned *trials)
+{
+	struct bench_grow g;
+	uint64_t n, prev = 0;
+
+	assert_int_equal(bench_grow_init(&g, n0, max, res), 0);
+	while ((n = bench_grow_next(&g)) > 0) {
+		assert_true(n <= max);
+		assert_true(n != prev || g.trials == 0);
+		assert_true(g.trials < 200);
+		bench_grow_record(&g, n, n <= cap);
+		prev = n;
+	}
+	*trials = g.trials;
+	return g.lo;
+}
+
+static void test_grow(void **st)
+{
+	struct bench_grow g;
+	unsigned n;
+	uint64_t got;
+
+	(void)st;
+	assert_int_equal(bench_grow_init(&g, 0, 10, 1), -EINVAL);
+	assert_int_equal(bench_grow_init(&g, 100, 10, 1), -EINVAL);
+	assert_int_equal(bench_grow_init(&g, 1, 10, 0), -EINVAL);
+	assert_int_equal(bench_grow_init(&g, 1000, 1000000, 5), 0);
+	assert_true(bench_grow_next(&g) == 1000);
+	/* doubling while trials pass */
+	bench_grow_record(&g, 1000, true);
+	assert_true(bench_grow_next(&g) == 2000);
+	bench_grow_record(&g, 2000, true);
+	assert_true(bench_grow_next(&g) == 4000);
+	/* then halving the interval */
+	bench_grow_record(&g, 4000, false);
+	assert_true(bench_grow_next(&g) == 3000);
+
+	/* the result is a count that passed, within the resolution of the table */
+	for (uint64_t cap = 1; cap < 300000; cap = cap * 3 + 7) {
+		got = grow_to(1000, 1000000, 5, cap, &n);
+		assert_true(got <= cap);
+		assert_true((double)got >= (double)cap * 0.95 - 1);
+		assert_true(n <= 2 + 64);
+	}
+	/* exact with a fine resolution */
+	assert_true(grow_to(1000, 1000000, 0.01, 2000, &n) == 2000);
+	assert_true(grow_to(1000, 1000000, 0.01, 2047, &n) == 2047);
+	/* nothing fails up to max: the search stops there */
+	assert_true(grow_to(1000, 64000, 5, UINT64_MAX, &n) == 64000);
+	assert_int_equal(n, 7);
+	/* the first trial fails: down from n0, to 0 if nothing passes */
+	assert_true(grow_to(1000, 1000000, 5, 0, &n) == 0);
+	assert_true(n <= 12);
 }
 
 static struct bench_trial trial(double rate, double secs, uint64_t tx, uint64_t lost)
@@ -269,7 +327,7 @@ int main(void)
 	    cmocka_unit_test(test_search_params),      cmocka_unit_test(test_search_top_passes),
 	    cmocka_unit_test(test_search_finds_limit), cmocka_unit_test(test_search_nothing_passes),
 	    cmocka_unit_test(test_search_invalid_cap), cmocka_unit_test(test_judge),
-	    cmocka_unit_test(test_pct_with_loss),
+	    cmocka_unit_test(test_pct_with_loss),      cmocka_unit_test(test_grow),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
