@@ -1082,6 +1082,8 @@ int bench_cmd(int argc, char **argv)
 		fg_err("%s", err);
 		return -1;
 	}
+	for (size_t i = 0; i < b.prof.n_warnings; i++)
+		fg_warn("%s", b.prof.warnings[i]);
 	if (b.prof.mode != (bench_flows(&b) ? PROF_FLOWS : PROF_STREAMS)) {
 		fg_err("bench %s: %s is not a %s profile", bench_kind_names[b.o.kind], b.o.file,
 		       bench_flows(&b) ? "flows" : "streams");
