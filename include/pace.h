@@ -59,6 +59,12 @@ void pace_set_max(struct pace *p, bool unpaced);
 void pace_pause(struct pace *p, uint64_t now_tsc);
 void pace_resume(struct pace *p, uint64_t now_tsc);
 
+/*
+ * pure: forget the credit accrued so far (back to the half event of a new
+ * pacer): what is released from now on is the rate times the time from now.
+ */
+void pace_clear(struct pace *p, uint64_t now_tsc);
+
 /* pure (worker hot path): events due at now_tsc, 0 .. burst. */
 static inline uint32_t pace_due(struct pace *p, uint64_t now_tsc)
 {

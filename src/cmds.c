@@ -15,6 +15,7 @@
 
 #include <rte_cycles.h>
 
+#include "bench.h"
 #include "cfg.h"
 #include "cli.h"
 #include "cmds.h"
@@ -128,6 +129,8 @@ static int64_t parse_ports(const char *s)
 	}
 	return mask;
 }
+
+int64_t cmds_parse_ports(const char *s) { return parse_ports(s); }
 
 /* getopt over a command's argv; every handler resets it. */
 static int cmd_getopt(int argc, char **argv, const char *spec, const struct option *lo)
@@ -364,18 +367,19 @@ static int cmd_clear(int argc, char **argv)
 	return 0;
 }
 
-/* Wait until the workers are idle, or `secs` pass (<0: forever), or ^C. */
-static bool wait_idle(double secs)
+bool cmds_wait_idle(double secs, bool interruptible)
 {
 	uint64_t end = rte_get_timer_cycles() + (uint64_t)(secs * rte_get_timer_hz());
 
 	while (ctl_busy()) {
-		if (cli_interrupted() || (secs >= 0 && rte_get_timer_cycles() > end))
+		if ((interruptible && cli_interrupted()) ||
+		    (secs >= 0 && rte_get_timer_cycles() > end))
 			return false;
 		usleep(10 * 1000);
 	}
 	return true;
 }
+
 
 static void release_run(void)
 {
@@ -397,15 +401,98 @@ static double drain_time(void)
 	return (run.have_prof ? run.prof.timeout : 3.0) + 2.0;
 }
 
-static int stop_traffic(void)
+static int stop_and_drain(bool interruptible)
 {
 	if (!ctl_busy())
 		return 1;
 	ctl_stop();
-	if (!wait_idle(drain_time())) {
+	if (!cmds_wait_idle(drain_time(), interruptible)) {
 		fg_warn("traffic did not drain in %.0f s", drain_time());
 		return -1;
 	}
+	return 0;
+}
+
+static int stop_traffic(void) { return stop_and_drain(true); }
+
+int cmds_stop_traffic(void) { return stop_and_drain(false); }
+
+bool cmds_json(void) { return run.json; }
+
+int cmds_run_start(const char *file, struct run_params *rp, unsigned flags, const char *who)
+{
+	struct prof np = {0};
+	void *nstates[FG_MAX_WORKERS] = {0};
+	char err[FG_ERRLEN];
+	const struct engine *ops = NULL;
+	int rc;
+
+	if (ctl_busy() && !(flags & CMDS_RUN_FORCE)) {
+		fg_err("%s: traffic is running (stop it first%s)", who,
+		       strcmp(who, "start") == 0 ? ", or start --force" : "");
+		return -1;
+	}
+	if (svc_service() && !(flags & CMDS_RUN_QUIET))
+		fg_warn("%s: service mode is on; traffic starts anyway", who);
+	/*
+	 * The new run is loaded and prepared before anything is stopped: a
+	 * profile or rate that is refused leaves running traffic running.
+	 */
+	if (prof_load(file, &np, err, sizeof(err)) != 0) {
+		fg_err("%s", err);
+		return -1;
+	}
+	if (!(flags & CMDS_RUN_QUIET))
+		for (size_t i = 0; i < np.n_warnings; i++)
+			fg_warn("%s", np.warnings[i]);
+	rp->prof = &np;
+	rp->hz = rte_get_tsc_hz();
+	rp->flows_max = run.flows_max;
+	rc = np.mode == PROF_FLOWS ? flows_prepare(rp, nstates, &ops, err, sizeof(err))
+				   : streams_prepare(rp, nstates, &ops, err, sizeof(err));
+	if (rc) {
+		fg_err("%s: %s", who, err);
+		prof_free(&np);
+		rp->prof = NULL;
+		return -1;
+	}
+	if (ctl_busy() && stop_traffic() < 0) {
+		if (np.mode == PROF_FLOWS)
+			flows_release(nstates);
+		else
+			streams_release(nstates);
+		prof_free(&np);
+		rp->prof = NULL;
+		return -1;
+	}
+	release_run();
+	pthread_mutex_lock(&run_mu);
+	run.prof = np;
+	run.have_prof = true;
+	memcpy(run.states, nstates, sizeof(run.states));
+	run.mode = np.mode;
+	pthread_mutex_unlock(&run_mu);
+	rp->prof = &run.prof;
+	run.mult = rp->mult;
+	run.scale = 1.0;
+	/* Like TRex, a start shows the new run's counters (--nc keeps them). */
+	if (!(flags & CMDS_RUN_KEEP_COUNTERS))
+		stats_clear();
+	ctl_start(ops, run.states, ++run.run_id);
+	if (flags & CMDS_RUN_QUIET)
+		return 0;
+
+	char mult[48];
+
+	if (rp->mult.kind == UNITS_MAX)
+		snprintf(mult, sizeof(mult), "max");
+	else if (rp->mult.kind == UNITS_MULT)
+		snprintf(mult, sizeof(mult), "x%g", rp->mult.value);
+	else
+		snprintf(mult, sizeof(mult), "%g %s", rp->mult.value, units_kind_names[rp->mult.kind]);
+	fg_info("started %s (%s, -m %s, seed %u)%s", file,
+		run.prof.mode == PROF_FLOWS ? "flows" : "streams", mult, run.prof.seed,
+		rp->duration_s > 0 ? "" : "; runs until stop");
 	return 0;
 }
 
@@ -414,16 +501,12 @@ static int cmd_start(int argc, char **argv)
 	static const struct option lo[] = {{"force", no_argument, NULL, 'F'},
 					   {"nc", no_argument, NULL, 'N'},
 					   {NULL, 0, NULL, 0}};
-	const char *file = NULL, *tun = NULL;
-	bool keep_counters = false;
-	struct prof np = {0};
-	void *nstates[FG_MAX_WORKERS] = {0};
+	const char *file = NULL;
 	struct run_params rp = {.mult = {.kind = UNITS_MULT, .value = 1}};
 	char err[FG_ERRLEN];
-	const struct engine *ops = NULL;
-	bool force = false;
+	unsigned flags = 0;
 	int64_t mask = -1;
-	int c, rc;
+	int c;
 
 	getopt_reset();
 	while ((c = cmd_getopt(argc, argv, "f:m:d:p:t:", lo)) != -1) {
@@ -451,13 +534,13 @@ static int cmd_start(int argc, char **argv)
 			}
 			break;
 		case 't':
-			tun = optarg;
+			rp.tunables = optarg;
 			break;
 		case 'F':
-			force = true;
+			flags |= CMDS_RUN_FORCE;
 			break;
 		case 'N':
-			keep_counters = true;
+			flags |= CMDS_RUN_KEEP_COUNTERS;
 			break;
 		default:
 			return bad_usage(argv);
@@ -465,67 +548,8 @@ static int cmd_start(int argc, char **argv)
 	}
 	if (!file || optind != argc)
 		return bad_usage(argv);
-	if (ctl_busy() && !force) {
-		fg_err("start: traffic is running (stop it first, or start --force)");
-		return -1;
-	}
-	if (svc_service())
-		fg_warn("start: service mode is on; traffic starts anyway");
-	/*
-	 * The new run is loaded and prepared before anything is stopped: a
-	 * profile or rate that is refused leaves running traffic running.
-	 */
-	if (prof_load(file, &np, err, sizeof(err)) != 0) {
-		fg_err("%s", err);
-		return -1;
-	}
-	for (size_t i = 0; i < np.n_warnings; i++)
-		fg_warn("%s", np.warnings[i]);
-	rp.prof = &np;
 	rp.port_mask = (uint32_t)mask;
-	rp.tunables = tun;
-	rp.hz = rte_get_tsc_hz();
-	rp.flows_max = run.flows_max;
-	rc = np.mode == PROF_FLOWS ? flows_prepare(&rp, nstates, &ops, err, sizeof(err))
-				   : streams_prepare(&rp, nstates, &ops, err, sizeof(err));
-	if (rc) {
-		fg_err("start: %s", err);
-		prof_free(&np);
-		return -1;
-	}
-	if (ctl_busy() && stop_traffic() < 0) {
-		if (np.mode == PROF_FLOWS)
-			flows_release(nstates);
-		else
-			streams_release(nstates);
-		prof_free(&np);
-		return -1;
-	}
-	release_run();
-	pthread_mutex_lock(&run_mu);
-	run.prof = np;
-	run.have_prof = true;
-	memcpy(run.states, nstates, sizeof(run.states));
-	run.mode = np.mode;
-	pthread_mutex_unlock(&run_mu);
-	run.mult = rp.mult;
-	run.scale = 1.0;
-	/* Like TRex, a start shows the new run's counters (--nc keeps them). */
-	if (!keep_counters)
-		stats_clear();
-	ctl_start(ops, run.states, ++run.run_id);
-	char mult[48];
-
-	if (rp.mult.kind == UNITS_MAX)
-		snprintf(mult, sizeof(mult), "max");
-	else if (rp.mult.kind == UNITS_MULT)
-		snprintf(mult, sizeof(mult), "x%g", rp.mult.value);
-	else
-		snprintf(mult, sizeof(mult), "%g %s", rp.mult.value, units_kind_names[rp.mult.kind]);
-	fg_info("started %s (%s, -m %s, seed %u)%s", file,
-		run.prof.mode == PROF_FLOWS ? "flows" : "streams", mult, run.prof.seed,
-		rp.duration_s > 0 ? "" : "; runs until stop");
-	return 0;
+	return cmds_run_start(file, &rp, flags, "start");
 }
 
 static int cmd_stop(int argc, char **argv)
@@ -598,7 +622,7 @@ static int cmd_wait(int argc, char **argv)
 		fg_err("wait: %s", err);
 		return -1;
 	}
-	wait_idle(secs);
+	cmds_wait_idle(secs, true);
 	return 0;
 }
 
@@ -632,6 +656,9 @@ static const char *const o_start[] = {"-f", "-m", "-d", "-p", "-t", "--force", "
 static const char *const o_stats[] = {"-g", "-p", "-a", "-l", "--json", NULL};
 static const char *const o_service[] = {"--off", NULL};
 static const char *const o_update[] = {"-m", NULL};
+static const char *const o_bench[] = {"throughput", "latency", "cps",	  "capacity", "-f",
+				      "-m",	    "-p",      "-t",	  "--loss",   "--resolution",
+				      "--trial",    "--pause", "--json",   "--csv", NULL};
 
 static const struct cli_cmd table[] = {
 	{"service", cmd_service, "service [--off]",
@@ -654,6 +681,10 @@ static const struct cli_cmd table[] = {
 	{"tui", cmd_tui, "tui", "live dashboard; q or ESC returns", NULL, 0},
 	{"portattr", cmd_portattr, "portattr [-p PORTS]",
 	 "link, speed, MAC, IP, gw, gw MAC, driver", o_p, 0},
+	{"bench", bench_cmd,
+	 "bench throughput|latency|cps|capacity -f PROFILE [-m MULT] [--loss PCT] [--resolution PCT] [--trial SECONDS] [--pause SECONDS] [-p PORTS] [-t KEY=VAL,...] [--json] [--csv FILE]",
+	 "automated measurements: RFC 2544 throughput, RFC 8219 latency, RFC 9693 CPS and capacity", o_bench,
+	 CLI_F_FILEARG},
 };
 
 static void on_sigint(void)

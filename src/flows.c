@@ -907,6 +907,23 @@ static int flows_total_cps(const struct run_params *rp, double *cps, bool *unpac
 	return 0;
 }
 
+int flows_offered_cps(const struct run_params *rp, double *cps, char *err, size_t errlen)
+{
+	bool unpaced;
+	int rc;
+
+	if (rp->prof->mode != PROF_FLOWS || !rp->prof->n_templates) {
+		snprintf(err, errlen, "not a flows profile");
+		return -EINVAL;
+	}
+	rc = flows_total_cps(rp, cps, &unpaced, err, errlen);
+	if (!rc && unpaced) {
+		snprintf(err, errlen, "-m max is unpaced: it offers no known rate");
+		return -EINVAL;
+	}
+	return rc;
+}
+
 static bool flows_pair_on(const struct run_params *rp, const struct worker *w)
 {
 	uint32_t m = rp->port_mask;

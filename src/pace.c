@@ -91,3 +91,9 @@ void pace_resume(struct pace *p, uint64_t now_tsc)
 	p->inc = p->run_inc;
 	pace_limits(p);
 }
+
+void pace_clear(struct pace *p, uint64_t now_tsc)
+{
+	p->credit = (unsigned __int128)1 << 63;
+	p->last_tsc = now_tsc;
+}

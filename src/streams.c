@@ -97,6 +97,7 @@ struct streams_sender {
 	uint32_t nlearn, learned; /* learning frames to send / sent */
 	uint32_t seq;
 	uint64_t tx;	       /* measured frames sent (snapshot copy) */
+	uint64_t last_tsc;     /* when its last measured burst was built */
 	const uint16_t *sizes; /* frame sizes without FCS, repeating */
 	uint32_t nsizes, pos;
 	uint16_t maxlen;
@@ -119,6 +120,7 @@ struct streams_rx {
 /* What a worker hands to control. */
 struct streams_snap {
 	uint64_t tsc;
+	uint64_t span; /* TSC from the start of measured traffic to its last burst */
 	uint64_t *tx;	       /* [stream * FG_MAX_PORTS + txport] */
 	struct streams_rx *rx; /* [stream * 2 + side] */
 };
@@ -133,6 +135,7 @@ struct streams_state {
 	int phase;
 	bool started, paused, stopped;
 	uint64_t now, phase_end, deadline, drain_end, next_snap;
+	uint64_t run_start; /* measured traffic began (the pacers started) */
 	uint64_t ns_mult;
 	bool final_sent;
 	struct streams_snap snaps[STREAMS_NSNAP];
@@ -167,9 +170,15 @@ static bool streams_publish(struct streams_state *s, uint64_t now)
 	struct streams_snap *b = &s->snaps[s->back];
 
 	b->tsc = now;
+	b->span = 0;
 	memset(b->tx, 0, sizeof(uint64_t) * s->nstreams * FG_MAX_PORTS);
-	for (uint32_t i = 0; i < s->nsnd; i++)
-		b->tx[s->snd[i].sid * FG_MAX_PORTS + s->snd[i].txport] = s->snd[i].tx;
+	for (uint32_t i = 0; i < s->nsnd; i++) {
+		const struct streams_sender *sd = &s->snd[i];
+
+		b->tx[sd->sid * FG_MAX_PORTS + sd->txport] = sd->tx;
+		if (sd->tx && sd->last_tsc - s->run_start > b->span)
+			b->span = sd->last_tsc - s->run_start;
+	}
 	memcpy(b->rx, s->rx, sizeof(*s->rx) * s->nstreams * 2);
 	/* release: the copies above are visible before control can take b;
 	 * acquire: the buffer we get back is one control has finished with */
@@ -382,6 +391,7 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 		else
 			streams_fill(sd, m, n, tsc);
 		sd->tx += n;
+		sd->last_tsc = tsc;
 		worker_tx_bulk(w, sd->side, m, n);
 		return n;
 	}
@@ -411,11 +421,15 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 static void streams_start_run(struct streams_state *s, uint64_t now)
 {
 	s->phase = STREAMS_PH_RUN;
+	s->run_start = now;
 	if (s->run->duration_s > 0)
 		s->deadline = now + (uint64_t)(s->run->duration_s * (double)s->run->hz);
 	for (uint32_t i = 0; i < s->nsnd; i++) {
 		struct streams_sender *sd = &s->snd[i];
 
+		/* credit left from the learning phase is not measured traffic:
+		 * the run sends its rate times its duration, no more */
+		pace_clear(&sd->pace, now);
 		if (!s->paused)
 			pace_resume(&sd->pace, now);
 		else
@@ -731,8 +745,13 @@ static bool streams_port_ok(const struct run_params *rp, int p)
 	return p < fg_nports && (p ^ 1) < fg_nports && (!rp->port_mask || (rp->port_mask >> p & 1));
 }
 
-/* Scale factors per port so that -m applies; refuse what a port cannot carry. */
-static int streams_factors(const struct run_params *rp, double *factor, char *err, size_t errlen)
+/*
+ * Scale factors per port so that -m applies; refuse what a port cannot
+ * carry. When offered is not NULL, offered[p] is the frames/s port p will
+ * send and util[p] its share of line rate (L1, %); both 0 when unpaced.
+ */
+static int streams_factors(const struct run_params *rp, double *factor, double *offered,
+			   double *util, char *err, size_t errlen)
 {
 	const struct prof *pf = rp->prof;
 
@@ -740,6 +759,8 @@ static int streams_factors(const struct run_params *rp, double *factor, char *er
 		double pps = 0, bits_l1 = 0, bits_l2 = 0, f = 1, link = (double)streams_link_bps(p);
 
 		factor[p] = 0;
+		if (offered)
+			offered[p] = util[p] = 0;
 		if (!streams_port_ok(rp, p))
 			continue;
 		for (size_t i = 0; i < pf->n_streams; i++) {
@@ -788,6 +809,35 @@ static int streams_factors(const struct run_params *rp, double *factor, char *er
 			return -ERANGE;
 		}
 		factor[p] = f;
+		if (offered && f > 0) {
+			offered[p] = pps * f;
+			util[p] = bits_l1 * f / link * 100;
+		}
+	}
+	return 0;
+}
+
+int streams_offered(const struct run_params *rp, double *pps, double *line_pct, char *err,
+		    size_t errlen)
+{
+	double factor[FG_MAX_PORTS], offered[FG_MAX_PORTS], util[FG_MAX_PORTS];
+	int rc;
+
+	if (rp->prof->mode != PROF_STREAMS || !rp->prof->n_streams) {
+		snprintf(err, errlen, "not a streams profile");
+		return -EINVAL;
+	}
+	if (rp->mult.kind == UNITS_MAX) {
+		snprintf(err, errlen, "-m max is unpaced: it offers no known rate");
+		return -EINVAL;
+	}
+	rc = streams_factors(rp, factor, offered, util, err, errlen);
+	if (rc)
+		return rc;
+	*pps = *line_pct = 0;
+	for (int p = 0; p < fg_nports; p++) {
+		*pps += offered[p];
+		*line_pct = FG_MAX(*line_pct, util[p]);
 	}
 	return 0;
 }
@@ -925,11 +975,11 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 	run->duration_s = rp->duration_s;
 	run->learn = true;
 	run->learn_wait_s = STREAMS_LEARN_WAIT_S;
-	run->drain_s = FG_MIN(pf->timeout, STREAMS_DRAIN_MAX_S);
+	run->drain_s = rp->drain_s > 0 ? rp->drain_s : FG_MIN(pf->timeout, STREAMS_DRAIN_MAX_S);
 	if ((rc = streams_parse_tunables(rp->tunables, &run->learn, &run->learn_wait_s, err,
 					 errlen)) != 0)
 		goto fail;
-	if ((rc = streams_factors(rp, factor, err, errlen)) != 0)
+	if ((rc = streams_factors(rp, factor, NULL, NULL, err, errlen)) != 0)
 		goto fail;
 	for (int p = 0; p < fg_nports; p++)
 		if (factor[p] != 0 || (rp->mult.kind == UNITS_MAX && streams_port_ok(rp, p)))
@@ -1067,6 +1117,67 @@ void streams_release(void **states)
 
 static double streams_us(uint64_t ns) { return (double)ns / 1000.0; }
 
+/* Take the newest snapshot of every worker, give older ones back. Lock held. */
+static void streams_take_snaps(struct streams_run *run)
+{
+	for (int wi = 0; wi < fg_nworkers; wi++) {
+		struct streams_state *s = run->st[wi];
+
+		if (!s)
+			continue;
+		/* acquire: pairs with the worker's release in streams_publish */
+		if (__atomic_load_n(&s->mid, __ATOMIC_ACQUIRE) & STREAMS_FRESH) {
+			s->front = __atomic_exchange_n(&s->mid, s->front, __ATOMIC_ACQ_REL) & 3u;
+			s->have_front = true;
+		}
+	}
+}
+
+int streams_totals(bool stamped_only, struct lat_hist *h, struct lat_seq *q, uint64_t *tx,
+		   double *span_s)
+{
+	struct streams_run *run;
+	uint64_t span = 0;
+	int rc = 0;
+
+	if (h)
+		lat_init(h);
+	lat_seq_init(q);
+	*tx = 0;
+	pthread_mutex_lock(&streams_lock);
+	run = streams_cur;
+	if (!run) {
+		rc = -ENOENT;
+		goto out;
+	}
+	streams_take_snaps(run);
+	for (int wi = 0; wi < fg_nworkers; wi++) {
+		const struct streams_state *s = run->st[wi];
+		const struct streams_snap *b;
+
+		if (!s || !s->have_front)
+			continue;
+		b = &s->snaps[s->front];
+		span = FG_MAX(span, b->span);
+		for (uint32_t i = 0; i < run->nstreams; i++) {
+			if (stamped_only && !run->latency[i])
+				continue;
+			for (int p = 0; p < fg_nports; p++)
+				*tx += b->tx[i * FG_MAX_PORTS + p];
+			for (int side = 0; side < 2; side++) {
+				if (h)
+					lat_merge(h, &b->rx[i * 2 + side].hist);
+				lat_seq_merge(q, &b->rx[i * 2 + side].seq);
+			}
+		}
+	}
+	if (span_s)
+		*span_s = run->hz ? (double)span / (double)run->hz : 0;
+out:
+	pthread_mutex_unlock(&streams_lock);
+	return rc;
+}
+
 int streams_latency_rows(struct stats_lat_row *rows, int max)
 {
 	struct streams_run *run;
@@ -1084,18 +1195,7 @@ int streams_latency_rows(struct stats_lat_row *rows, int max)
 		n = -ENOMEM;
 		goto out;
 	}
-	/* take the newest snapshot of every worker, give older ones back */
-	for (int wi = 0; wi < fg_nworkers; wi++) {
-		struct streams_state *s = run->st[wi];
-
-		if (!s)
-			continue;
-		/* acquire: pairs with the worker's release in streams_publish */
-		if (__atomic_load_n(&s->mid, __ATOMIC_ACQUIRE) & STREAMS_FRESH) {
-			s->front = __atomic_exchange_n(&s->mid, s->front, __ATOMIC_ACQ_REL) & 3u;
-			s->have_front = true;
-		}
-	}
+	streams_take_snaps(run);
 	for (uint32_t i = 0; i < run->nstreams && n < max; i++) {
 		for (int p = 0; p < fg_nports && n < max; p++) {
 			struct stats_lat_row *r;

@@ -196,6 +196,27 @@ static void test_return_and_max(void **state)
 	assert_int_equal(pace_due(&p, HZ / 100), 0);
 }
 
+/*
+ * Credit accrued and not used (a learning phase that sent little) is
+ * dropped by pace_clear: the next second releases the rate, +-1, not the
+ * rate plus the backlog.
+ */
+static void test_clear(void **state)
+{
+	struct pace p;
+	uint64_t t = HZ / 10;
+
+	(void)state;
+	start(&p, 100000, 32, 5000, 0);
+	/* 0.1 s unused: up to the slack (5,000) is owed */
+	pace_pause(&p, t);
+	pace_resume(&p, t);
+	assert_int_equal(pace_due(&p, t), 32);
+	pace_clear(&p, t);
+	assert_int_equal(pace_due(&p, t), 0);
+	assert_in_range(run(&p, t, t + HZ, HZ / 10000, 0, NULL), 99999, 100001);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +224,7 @@ int main(void)
 	    cmocka_unit_test(test_burst_bound),	 cmocka_unit_test(test_rate_change),
 	    cmocka_unit_test(test_pause_resume), cmocka_unit_test(test_low_rate),
 	    cmocka_unit_test(test_high_rate),	 cmocka_unit_test(test_return_and_max),
+	    cmocka_unit_test(test_clear),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

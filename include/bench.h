@@ -1,0 +1,169 @@
+/*
+ * bench.h — the console's `bench` command (SPEC §8): automated
+ * measurements made of trials, each trial one run of a profile at one rate
+ * for a fixed time, judged afterwards from the final counters.
+ *
+ *   throughput  RFC 2544: binary search for the highest offered frame rate
+ *               whose loss stays within a goal (0 % by default);
+ *   latency     RFC 8219 practice: one trial at a given load; min, average,
+ *               max, median, 99.9th percentile and PDV of the stamped
+ *               frames, a lost stamped frame counting as an infinite delay;
+ *   cps         RFC 9693: the same search over the connection rate of a
+ *               flows profile, a trial passing when every connection
+ *               completed at both its ends;
+ *   capacity    RFC 9693: at a safe rate, the largest count of
+ *               connections the DUT establishes all of (its connection
+ *               tracking table), by doubling and then binary search.
+ *
+ * The search (which rate next, when to stop) and the judging of a trial
+ * (achieved rate, loss, validity) are pure functions, unit-tested on their
+ * own; bench_cmd runs the trials through the same code path as `start`.
+ *
+ * Context: bench_cmd is control; everything else here is pure.
+ */
+#ifndef FG_BENCH_H
+#define FG_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define BENCH_TX_TOLERANCE_PCT 0.1  /* METHOD.md: achieved vs offered rate */
+#define BENCH_MIN_STAMPED 500	    /* RFC 8219: stamped frames for a latency figure */
+#define BENCH_LATE_WAIT_S 2.0	    /* RFC 2544: wait for late frames after a trial */
+#define BENCH_FLOOR_FRAC 0.001	    /* the search gives up below this share of its start */
+#define BENCH_SPAN_MIN_FRAC 0.99    /* a trial sends for at least this share of its time */
+#define BENCH_DEF_RES_PCT 0.5	    /* default resolution, % of the failing rate */
+#define BENCH_CAPACITY_MAX_S 3600.0 /* capacity: the longest trial (connections / rate) */
+#define BENCH_INVALID_RETRIES 2	    /* an invalid search trial is run again this often */
+#define BENCH_DEF_TRIAL_S 10.0	    /* default trial time */
+
+enum bench_kind {
+	BENCH_THROUGHPUT = 1,
+	BENCH_LATENCY,
+	BENCH_CPS,
+	BENCH_CAPACITY,
+};
+#define BENCH_KIND_COUNT (BENCH_CAPACITY + 1)
+extern const char *const bench_kind_names[BENCH_KIND_COUNT];
+
+/*
+ * A binary search over a rate in (0, top]. The first trial is at top; then
+ * each trial halves the interval between the highest rate that passed (lo,
+ * 0 while none has) and the lowest that failed (hi). The search ends when
+ * hi - lo is within res_pct % of hi (the result, lo, is then within res_pct
+ * % of the true figure), when top itself passed, or, with nothing passed,
+ * once hi falls to floor (BENCH_FLOOR_FRAC of top).
+ */
+struct bench_search {
+	double top;	/* the first and highest rate */
+	double res_pct; /* resolution, % of hi */
+	double floor;	/* lowest hi worth a trial while nothing passed */
+	double lo;	/* highest rate that passed; 0: none */
+	double hi;	/* lowest rate that failed; top before any failure */
+	unsigned trials;
+};
+
+/* pure: top > 0 and finite, 0 < res_pct < 100; 0 or -EINVAL. */
+int bench_search_init(struct bench_search *s, double top, double res_pct);
+
+/* pure: the rate of the next trial, or 0 when the search is over. */
+double bench_search_next(const struct bench_search *s);
+
+/*
+ * pure: the outcome of a trial at `rate`. A failed trial whose tester could
+ * not offer the rate (it sent only `cap` per second, cap < rate) moves hi to
+ * cap: nothing above what the tester achieved can be measured. cap 0: none.
+ */
+void bench_search_record(struct bench_search *s, double rate, bool passed, double cap);
+
+/* pure: the highest rate that passed; 0 if none did. */
+static inline double bench_search_result(const struct bench_search *s) { return s->lo; }
+
+/*
+ * The capacity search over a count of connections n: from n0, n doubles
+ * while every connection of a trial completes (up to max); the first
+ * failure bounds it, and a binary search between the largest n that passed
+ * (lo) and the smallest that failed (hi) ends when hi - lo is within
+ * res_pct % of hi, or 1. If n0 already fails, the search goes down from it.
+ */
+struct bench_grow {
+	uint64_t n0, max;
+	double res_pct;
+	uint64_t lo; /* largest n that passed; 0: none */
+	uint64_t hi; /* smallest n that failed; 0: none yet */
+	unsigned trials;
+};
+
+/* pure: 1 <= n0 <= max, 0 < res_pct < 100; 0 or -EINVAL. */
+int bench_grow_init(struct bench_grow *g, uint64_t n0, uint64_t max, double res_pct);
+/* pure: the n of the next trial, or 0 when the search is over. */
+uint64_t bench_grow_next(const struct bench_grow *g);
+/* pure: the outcome of a trial of n connections. */
+void bench_grow_record(struct bench_grow *g, uint64_t n, bool passed);
+
+/*
+ * Latency of the stamped frames of a trial (microseconds). The percentiles
+ * count every lost stamped frame as an infinite delay (RFC 8219): a
+ * percentile whose rank falls among the lost frames is INFINITY, and so is
+ * PDV = p99.9 - min then.
+ */
+struct bench_lat {
+	uint64_t frames;  /* stamped frames sent */
+	uint64_t samples; /* delays measured */
+	uint64_t lost;	  /* stamped frames that never arrived */
+	double min_us, avg_us, max_us;
+	double p50_us, p99_us, p999_us, pdv_us;
+};
+
+struct lat_hist;
+
+/*
+ * pure: the q-th percentile (0 < q <= 100) of h's delays plus `lost`
+ * infinite ones, in ns; INFINITY when its rank is among the lost, 0 when
+ * there is nothing at all.
+ */
+double bench_pct_with_loss(const struct lat_hist *h, uint64_t lost, double q);
+
+/* pure: the summary of h (delays of the stamped frames), frames sent, lost. */
+void bench_lat_summary(const struct lat_hist *h, uint64_t frames, uint64_t lost,
+		       struct bench_lat *out);
+
+/* One trial: what was asked and counted (filled in by the caller), and the verdict. */
+struct bench_trial {
+	/* in */
+	double rate;		   /* offered per second: frames (streams) */
+	double line_pct;	   /* offered load of the busiest port, % of line rate */
+	char mult[48];		   /* the -m that offers it */
+	double secs;		   /* nominal trial time */
+	uint64_t conns;		   /* capacity: the connections asked for */
+	double span;		   /* measured: start of measured traffic to its last burst */
+	unsigned senders;	   /* pacers; each may be one frame off at the trial's edges */
+	uint64_t tx, rx, lost;	   /* test frames sent, received once, lost */
+	uint64_t queue_full;	   /* frames the tester's TX queues refused */
+	uint64_t oerrors, imissed; /* the tester's NICs */
+	struct bench_lat lat;
+	/* out: bench_trial_judge */
+	double achieved; /* tx / span */
+	double loss_pct; /* lost * 100 / tx */
+	bool valid;
+	bool passed;   /* valid and loss_pct <= the goal */
+	char why[128]; /* why not valid, or why failed */
+};
+
+/*
+ * pure: judge a trial against a loss goal (%). Invalid (METHOD.md "honest
+ * offered load") when nothing was sent; when sending took longer than the
+ * trial's time, or stopped before BENCH_SPAN_MIN_FRAC of it (a tester
+ * that stalled at the end); when the achieved rate (frames over the time
+ * spent sending them) is off the offered one by more than
+ * BENCH_TX_TOLERANCE_PCT % (and more than one frame per sender); or when
+ * the tester itself dropped frames (TX queue full, NIC oerrors or
+ * imissed). A valid trial passes when its loss is within the goal.
+ */
+void bench_trial_judge(struct bench_trial *t, double loss_goal_pct);
+
+/* control: the `bench` command (argv[0] = "bench"). 0, or -1 (error printed). */
+int bench_cmd(int argc, char **argv);
+
+#endif

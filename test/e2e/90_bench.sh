@@ -1,0 +1,262 @@
+#!/usr/bin/env bash
+#
+# 90_bench.sh — `bench` (SPEC §8).
+#
+# Part 1, [loop, loop] (loses nothing), with -x and a script on stdin:
+# throughput comes out at the start rate, every trial at that rate,
+# nothing lost; --json is one object on
+# stdout with the trials and the result; --csv writes a header and one row
+# per trial; latency reports its figures in order (min <= median <= p99.9
+# <= max, PDV = p99.9 - min) over at least 500 stamped frames; bad
+# arguments fail with a clear message and exit status 1, and leave running
+# traffic alone; ^C in batch mode and at the interactive prompt ends the
+# search and its traffic; TAB completes the test names and options.
+# Part 2, router lab with nftables `limit rate over` drops on the DUT, on
+# all forwarded frames (throughput) and on new connections (cps): each
+# search lands near its limit (a range, not a figure), every valid trial
+# well above it fails, every trial well below loses nothing.
+#
+# A shared machine can stall the tester; a stalled trial is invalid (it
+# says so) and bench repeats it. Should the loop run still end below the
+# start rate (three invalid trials in a row), it is run again.
+
+. "$(dirname "$0")/lib.sh"
+
+LOOP=$(fg_loop_cfg)
+P=$FG_TOP/profiles
+SP=$FG_TOP/test/data/streams_router.yaml
+
+# py EXPR FILE : evaluate a Python expression over the JSON object `o` read
+# from FILE (the last object in it); prints the value
+py()
+{
+	python3 - "$2" "$1" <<-'PY'
+		import json, sys
+		t = open(sys.argv[1]).read()
+		dec, o, i = json.JSONDecoder(), None, 0
+		while True:
+		    j = t.find('{"bench"', i)
+		    if j < 0:
+		        break
+		    o, i = dec.raw_decode(t, j)
+		print(eval(sys.argv[2], {"o": o, "all": all, "len": len, "abs": abs}))
+	PY
+}
+
+check_py()
+{
+	local v
+	v=$(py "$2" "$3" 2>&1)
+	if [ "$v" = True ]; then pass "$1"; else fail "$1" "$2: $v"; fi
+}
+
+# --- part 1: loop ----------------------------------------------------------------
+
+out=$FG_TMP/tp.json
+err=$FG_TMP/tp.err
+csv=$FG_TMP/tp.csv
+for attempt in 1 2 3; do
+	FG_TIMEOUT=60 fg_plain -C "$LOOP" -x "bench throughput -f $P/stl_64b.yaml -m 5 --trial 1 -t learn_wait=0.2 --json --csv $csv" >"$out" 2>"$err"
+	rc=$?
+	[ "$(py 'o["result"]["throughput_fps"] == o["result"]["start_fps"]' "$out" 2>/dev/null)" = True ] && break
+	echo "# attempt $attempt: $(py '[t["reason"] for t in o["trials"]]' "$out" 2>&1), again"
+done
+check_eq "loop throughput: exit status 0" 0 "$rc"
+check "loop throughput: --json stdout is one JSON object" \
+	python3 -c "import json, sys; o = json.load(open(sys.argv[1])); assert o['bench'] == 'throughput' and o['trials'] and o['result']" "$out"
+check_py "loop throughput: nothing lost in any trial" 'all(t["lost"] == 0 and t["rx"] == t["tx"] for t in o["trials"])' "$out"
+check_py "loop throughput: every valid trial passed" 'all(t["passed"] for t in o["trials"] if t["valid"])' "$out"
+check_py "loop throughput: result is the start rate" \
+	'o["result"]["found"] and o["result"]["throughput_fps"] == o["result"]["start_fps"] == 50000' "$out"
+check_py "loop throughput: every trial at the start rate, the last one valid, 0 % loss" \
+	'all(t["offered_fps"] == 50000 for t in o["trials"]) and o["trials"][-1]["valid"] and o["trials"][-1]["passed"] and o["result"]["loss_pct"] == 0' "$out"
+check_py "loop throughput: the result's achieved rate within 0.1 % of the offered one" \
+	'abs(o["trials"][-1]["achieved_fps"] - o["trials"][-1]["offered_fps"]) <= 50' "$out"
+check_py "loop throughput: an invalid trial says why" 'all(t["reason"] for t in o["trials"] if not t["valid"])' "$out"
+check_grep "loop throughput: progress lines on stderr with --json" '^ +[0-9] +50000 .* pass$' "$err"
+check_eq "csv: header" \
+	"bench,trial,offered_fps,offered_line_pct,mult,send_s,achieved_fps,tx,rx,lost,loss_pct,valid,passed,reason,lat_frames,lat_lost,min_us,avg_us,max_us,p50_us,p99_us,p999_us,pdv_us,conns" \
+	"$(head -n 1 "$csv")"
+check_eq "csv: one row per trial" "$(py 'len(o["trials"])' "$out")" "$(($(count_lines "$csv") - 1))"
+check_eq "csv: the rows hold the trials' tx" "$(py '" ".join(str(t["tx"]) for t in o["trials"])' "$out")" \
+	"$(awk -F, 'NR > 1 { printf "%s%s", s, $8; s = " " }' "$csv")"
+
+# latency at a load, text output, from a script on stdin
+out=$FG_TMP/lat.out
+echo "bench latency -f $SP -m 2 --trial 1 -t learn_wait=0.2" |
+	FG_TIMEOUT=60 fg_plain -C "$LOOP" >"$out" 2>&1
+check_eq "loop latency (stdin script): exit status 0" 0 "$?"
+check_grep "loop latency: figures printed" '^latency \(us\): min [0-9.]+ avg [0-9.]+ max [0-9.]+ median [0-9.]+ p99 [0-9.]+ p99\.9 [0-9.]+ PDV [0-9.]+ \([0-9]+ stamped frames, 0 lost\)' "$out"
+read -r mn p50 p999 mx pdv n < <(sed -nE 's/^latency \(us\): min ([0-9.]+) avg [0-9.]+ max ([0-9.]+) median ([0-9.]+) p99 [0-9.]+ p99\.9 ([0-9.]+) PDV ([0-9.]+) \(([0-9]+) stamped.*/\1 \3 \4 \2 \5 \6/p' "$out")
+check "loop latency: min <= median <= p99.9 <= max, PDV = p99.9 - min, >= 500 frames" \
+	python3 -c "import sys; a = [float(x) for x in sys.argv[1:]]; mn, p50, p999, mx, pdv, n = a; assert mn <= p50 <= p999 <= mx and abs(pdv - (p999 - mn)) < 0.11 and n >= 500, a" \
+	"${mn:-x}" "${p50:-x}" "${p999:-x}" "${mx:-x}" "${pdv:-x}" "${n:-x}"
+
+# bad arguments: a clear message each, status 1, running traffic untouched
+bad=$FG_TMP/bad.out
+FG_TIMEOUT=60 fg_plain -C "$LOOP" -k -x "start -f $P/stl_64b.yaml -m 1 -d 3 -t learn=0
+bench
+bench foo -f $P/stl_64b.yaml
+bench throughput
+bench throughput -f $P/stl_64b.yaml --loss 150
+bench throughput -f $P/stl_64b.yaml --resolution 0
+bench throughput -f $P/stl_64b.yaml --trial 0
+bench throughput -f $P/stl_64b.yaml -m max
+bench throughput -f $P/stl_64b.yaml --bogus
+bench cps -f $P/udp_short.yaml --pause 2h
+bench throughput -f $P/stl_64b.yaml extra
+bench latency -f $SP
+bench throughput -f $P/stl_64b.yaml -m 1
+wait 10
+bench throughput -f $FG_TMP/none.yaml
+bench throughput -f $P/stl_64b.yaml -m 20mpps
+bench latency -f $P/stl_64b.yaml -m 1
+bench throughput -f $P/udp_short.yaml
+bench throughput -f $P/stl_64b.yaml --csv $FG_TMP/no/such/dir.csv
+bench capacity -f $P/udp_short.yaml
+bench cps -f $P/stl_64b.yaml
+bench cps -f $P/udp_short.yaml -m max
+stats --json" >"$bad" 2>&1
+check_eq "bad arguments: exit status 1" 1 "$?"
+check_grep "bad: no test named" 'error: bench: which test\?' "$bad"
+check_grep "bad: unknown test" "error: bench: unknown test 'foo'" "$bad"
+check_grep "bad: -f required" 'error: bench: -f PROFILE is required' "$bad"
+check_grep "bad: --loss out of range" "error: bench: --loss '150'" "$bad"
+check_grep "bad: --resolution 0" "error: bench: --resolution '0'" "$bad"
+check_grep "bad: --trial 0" "error: bench: --trial '0'" "$bad"
+check_grep "bad: -m max refused" 'error: bench: -m max is unpaced' "$bad"
+check_grep "bad: unknown option" "error: bench: '--bogus': unknown option" "$bad"
+check_grep "bad: --pause too long" "error: bench: --pause '2h'" "$bad"
+check_grep "bad: stray word" "error: bench: unexpected 'extra'" "$bad"
+check_grep "bad: latency without -m" 'error: bench: latency needs -m' "$bad"
+check_grep "bad: refused while traffic runs" 'error: bench: traffic is running' "$bad"
+check_grep "bad: missing profile" "none.yaml" "$bad"
+check_grep "bad: a rate above line rate names the maximum" 'error: bench: -m 20000000pps: .*maximum is -m' "$bad"
+check_grep "bad: latency without stamped streams" 'no stream of .* has latency: true' "$bad"
+check_grep "bad: a flows profile for throughput" 'is not a streams profile' "$bad"
+check_grep "bad: --csv into a missing directory" 'error: bench: --csv .*No such file' "$bad"
+check_grep "bad: capacity without -m" 'error: bench: capacity needs -m' "$bad"
+check_grep "bad: a streams profile for cps" 'stl_64b.yaml is not a flows profile' "$bad"
+check_ge "bad: the running traffic ran its course (10 kpps x 3 s, 1 % slack)" "$(latency_row "$bad" s64 1 tx)" 29700
+check_eq "bad: and lost nothing" 0 "$(latency_row "$bad" s64 1 lost)"
+check_nogrep "bad: nothing crashed" 'Segmentation|Aborted|sanitizer' "$bad"
+
+# ^C in batch mode: the search and its traffic end, the run fails
+out=$FG_TMP/intr.out
+printf 'bench throughput -f %s -m 5 --trial 20 -t learn_wait=0.2\necho after\n' "$P/stl_64b.yaml" >"$FG_TMP/intr.cmds"
+"$FG_BIN" -C "$LOOP" -b <"$FG_TMP/intr.cmds" >"$out" 2>&1 &
+pid=$!
+at_exit "kill -9 $pid"
+if wait_for '^trial +offered' "$out" 20 "$pid"; then
+	sleep 1.5
+	t0=$(date +%s)
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	t1=$(date +%s)
+	check_eq "^C batch: exit status 1" 1 "$rc"
+	check_grep "^C batch: says interrupted" 'bench: interrupted; traffic stopped' "$out"
+	check_grep "^C batch: reports the trials done" 'throughput: no trial passed \(0 trials, interrupted\)' "$out"
+	check_nogrep "^C batch: the next command does not run" '^after$' "$out"
+	check "^C batch: ends within 10 s, not at the trial's end" test $((t1 - t0)) -le 10
+else
+	fail "^C batch: bench started" "$(tail -n 3 "$out")"
+fi
+
+# ^C at the interactive prompt: the prompt comes back, the console works
+if command -v tmux >/dev/null; then
+	H=$FG_TMP/home
+	mkdir -p "$H"
+	tmux_start 200 40 100
+	keys "cd $FG_TOP && $FG_BIN -C $LOOP; echo FG-EXIT=\$? > $H/rc" Enter
+	if wait_screen 'flowgen> ?$' 40; then
+		keys "bench thr" Tab
+		sleep 0.5
+		keys -- "--res" Tab
+		if wait_screen 'flowgen> bench throughput --resolution ?$' 5; then
+			pass "TAB completes bench's test names and options"
+		else
+			fail "TAB completes bench's test names and options" "$(screen | grep 'flowgen>' | tail -n 1)"
+		fi
+		keys C-u
+		keys "bench throughput -f $P/stl_64b.yaml -m 5 --trial 20 -t learn_wait=0.2" Enter
+		if wait_screen '^trial +offered' 20; then
+			sleep 1.5
+			keys C-c
+			if wait_screen 'bench: interrupted' 10; then
+				pass "^C interactive: bench interrupted"
+			else
+				fail "^C interactive: bench interrupted" "$(screen | grep . | tail -n 4)"
+			fi
+			keys "echo alive-after-bench" Enter
+			if wait_screen '^alive-after-bench' 10; then
+				pass "^C interactive: the console runs commands after it"
+			else
+				fail "^C interactive: the console runs commands after it" "$(screen | grep . | tail -n 4)"
+			fi
+		else
+			fail "^C interactive: bench started" "$(screen | grep . | tail -n 4)"
+		fi
+		keys "quit" Enter
+		wait_file "$H/rc" 20
+		check_eq "^C interactive: quit exits 0" "FG-EXIT=0" "$(cat "$H/rc" 2>/dev/null)"
+	else
+		fail "^C interactive: prompt" "$(screen | grep . | tail -n 4)"
+	fi
+fi
+
+# --- part 2: router lab, a rate limit on the DUT ---------------------------------
+
+LIMIT=6000
+lab_up router || finish
+in_dut nft -f - <<-NFT
+	table ip fgbench {
+		chain f {
+			type filter hook forward priority 0;
+			oifname "dut1" limit rate over $LIMIT/second burst 200 packets drop
+		}
+	}
+NFT
+out=$FG_TMP/lab.out
+FG_TIMEOUT=80 fg -x "arp; bench throughput -f $SP -m 10 --trial 1 --resolution 10 -t learn_wait=0.2 --json" >"$out" 2>"$FG_TMP/lab.err"
+check_eq "lab: exit status 0" 0 "$?"
+echo "# lab: $(py '[(round(t["offered_fps"]), t["loss_pct"], t["valid"]) for t in o["trials"]]' "$out" 2>&1)"
+echo "# lab: throughput $(py 'o["result"]["throughput_fps"]' "$out" 2>&1) fps, limit $LIMIT pps"
+check_py "lab: the start rate (20 kpps) loses frames" 'o["trials"][0]["lost"] > 0 and not o["trials"][0]["passed"]' "$out"
+check_py "lab: throughput found within 80-110 % of the DUT's limit" \
+	"o['result']['found'] and $LIMIT * 0.8 <= o['result']['throughput_fps'] <= $LIMIT * 1.1" "$out"
+check_py "lab: the result's trial lost nothing" 'o["trials"][o["result"]["trial"] - 1]["lost"] == 0' "$out"
+check_py "lab: every valid trial well above the limit failed" \
+	"all(not t['passed'] for t in o['trials'] if t['valid'] and t['offered_fps'] > $LIMIT * 1.1)" "$out"
+check_py "lab: every trial well below the limit lost nothing" \
+	"all(t['lost'] == 0 for t in o['trials'] if t['offered_fps'] < $LIMIT * 0.8)" "$out"
+in_dut nft delete table ip fgbench
+
+# cps: new connections limited on the DUT (conntrack's state new)
+CLIMIT=3000
+in_dut nft -f - <<-NFT
+	table ip fgcps {
+		chain f {
+			type filter hook forward priority 0;
+			ct state new oifname "dut1" limit rate over $CLIMIT/second burst 200 packets drop
+		}
+	}
+NFT
+out=$FG_TMP/cps.out
+FG_TIMEOUT=80 fg -x "arp; bench cps -f $P/udp_short.yaml -m 10000 --trial 1 --resolution 10 --json" >"$out" 2>"$FG_TMP/cps.err"
+check_eq "lab cps: exit status 0" 0 "$?"
+echo "# lab cps: $(py '[(round(t["offered_cps"]), t["failed"], t["valid"]) for t in o["trials"]]' "$out" 2>&1)"
+echo "# lab cps: $(py 'o["result"]["max_cps"]' "$out" 2>&1) cps, limit $CLIMIT new connections/s"
+check_py "lab cps: 10,000 cps leave flows uncompleted" 'o["trials"][0]["failed"] > 0' "$out"
+check_py "lab cps: the rate found within 80-110 % of the DUT's limit" \
+	"o['result']['found'] and $CLIMIT * 0.8 <= o['result']['max_cps'] <= $CLIMIT * 1.1" "$out"
+check_py "lab cps: every connection of the result's trial completed" \
+	'o["trials"][o["result"]["trial"] - 1]["failed"] == 0 and o["trials"][o["result"]["trial"] - 1]["completed"] > 0' "$out"
+check_py "lab cps: every valid trial well above the limit failed" \
+	"all(not t['passed'] for t in o['trials'] if t['valid'] and t['offered_cps'] > $CLIMIT * 1.1)" "$out"
+check_py "lab cps: every trial well below the limit completed every connection" \
+	"all(t['failed'] == 0 for t in o['trials'] if t['offered_cps'] < $CLIMIT * 0.8)" "$out"
+in_dut nft delete table ip fgcps
+lab_down
+
+finish

@@ -1,0 +1,334 @@
+/*
+ * test_bench.c — the pure parts of `bench`: the binary search finds a
+ * simulated device's limit within the resolution in a bounded number of
+ * trials, stops at once when the start rate passes, gives up when nothing
+ * passes, and lets an invalid trial's achieved rate bound the search; the
+ * verdict of a trial (achieved rate, sending time, the tester's own drops,
+ * the loss goal); percentiles that count lost stamped frames as infinite;
+ * the capacity search (doubling, then halving) lands on the table size.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bench.h"
+#include "lat.h"
+
+/* Search against a device that passes every rate up to `limit`. */
+static unsigned search_to(double top, double res, double limit, double *result)
+{
+	struct bench_search s;
+	double r;
+
+	assert_int_equal(bench_search_init(&s, top, res), 0);
+	while ((r = bench_search_next(&s)) > 0) {
+		assert_true(r <= top);
+		assert_true(s.trials < 200);
+		bench_search_record(&s, r, r <= limit, 0);
+	}
+	*result = bench_search_result(&s);
+	return s.trials;
+}
+
+static void test_search_params(void **st)
+{
+	struct bench_search s;
+
+	(void)st;
+	assert_int_equal(bench_search_init(&s, 0, 1), -EINVAL);
+	assert_int_equal(bench_search_init(&s, -5, 1), -EINVAL);
+	assert_int_equal(bench_search_init(&s, INFINITY, 1), -EINVAL);
+	assert_int_equal(bench_search_init(&s, NAN, 1), -EINVAL);
+	assert_int_equal(bench_search_init(&s, 1e6, 0), -EINVAL);
+	assert_int_equal(bench_search_init(&s, 1e6, 100), -EINVAL);
+	assert_int_equal(bench_search_init(&s, 1e6, 0.5), 0);
+	/* the first trial is at the start rate */
+	assert_true(bench_search_next(&s) == 1e6);
+}
+
+static void test_search_top_passes(void **st)
+{
+	double res;
+
+	(void)st;
+	assert_int_equal(search_to(14880952, 0.5, 14880952, &res), 1);
+	assert_true(res == 14880952);
+	assert_int_equal(search_to(1000, 5, 1e9, &res), 1);
+	assert_true(res == 1000);
+}
+
+/* The result is a passing rate within the resolution of the limit. */
+static void test_search_finds_limit(void **st)
+{
+	static const double limits[] = {1, 777, 6000, 123456, 5e5, 999999, 1e6 - 1};
+	static const double resolutions[] = {0.1, 0.5, 1, 5, 10, 50};
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++)
+		for (size_t j = 0; j < sizeof(resolutions) / sizeof(resolutions[0]); j++) {
+			double top = 1e6, lim = limits[i], res = resolutions[j], got;
+			unsigned n = search_to(top, res, lim, &got);
+
+			if (lim < top * BENCH_FLOOR_FRAC) {
+				/* below the floor: nothing passes, the search gives up */
+				assert_true(got == 0 || got <= lim);
+				continue;
+			}
+			assert_true(got <= lim);
+			assert_true(got >= lim * (1 - res / 100) - 1e-9);
+			/* halvings down to the limit, then down to the resolution */
+			assert_true(n <= 2 + (unsigned)ceil(log2(top / lim)) +
+					     (unsigned)ceil(log2(100 / res)));
+		}
+}
+
+static void test_search_nothing_passes(void **st)
+{
+	struct bench_search s;
+	double r, last = 0;
+
+	(void)st;
+	assert_int_equal(bench_search_init(&s, 1e6, 0.5), 0);
+	while ((r = bench_search_next(&s)) > 0) {
+		bench_search_record(&s, r, false, 0);
+		last = r;
+		assert_true(s.trials < 64);
+	}
+	assert_true(bench_search_result(&s) == 0);
+	/* it went down to the floor, no further */
+	assert_true(last <= 1e6 * BENCH_FLOOR_FRAC * 2);
+	assert_true(last >= 1e6 * BENCH_FLOOR_FRAC / 2);
+}
+
+/* A tester that could send only 300k of 1M bounds the search there. */
+static void test_search_invalid_cap(void **st)
+{
+	struct bench_search s;
+
+	(void)st;
+	assert_int_equal(bench_search_init(&s, 1e6, 1), 0);
+	bench_search_record(&s, bench_search_next(&s), false, 3e5);
+	assert_true(bench_search_next(&s) == 1.5e5);
+	bench_search_record(&s, 1.5e5, true, 0);
+	assert_true(bench_search_next(&s) == 2.25e5);
+	/* a cap below a rate that passed cannot move hi under lo */
+	bench_search_record(&s, 2.25e5, false, 1e5);
+	assert_true(s.hi >= s.lo);
+	assert_true(bench_search_next(&s) == 0);
+	assert_true(bench_search_result(&s) == 1.5e5);
+}
+
+/* Capacity: a table of `cap` entries passes every n <= cap. */
+static uint64_t grow_to(uint64_t n0, uint64_t max, double res, uint64_t cap, unsigned *trials)
+{
+	struct bench_grow g;
+	uint64_t n, prev = 0;
+
+	assert_int_equal(bench_grow_init(&g, n0, max, res), 0);
+	while ((n = bench_grow_next(&g)) > 0) {
+		assert_true(n <= max);
+		assert_true(n != prev || g.trials == 0);
+		assert_true(g.trials < 200);
+		bench_grow_record(&g, n, n <= cap);
+		prev = n;
+	}
+	*trials = g.trials;
+	return g.lo;
+}
+
+static void test_grow(void **st)
+{
+	struct bench_grow g;
+	unsigned n;
+	uint64_t got;
+
+	(void)st;
+	assert_int_equal(bench_grow_init(&g, 0, 10, 1), -EINVAL);
+	assert_int_equal(bench_grow_init(&g, 100, 10, 1), -EINVAL);
+	assert_int_equal(bench_grow_init(&g, 1, 10, 0), -EINVAL);
+	assert_int_equal(bench_grow_init(&g, 1000, 1000000, 5), 0);
+	assert_true(bench_grow_next(&g) == 1000);
+	/* doubling while trials pass */
+	bench_grow_record(&g, 1000, true);
+	assert_true(bench_grow_next(&g) == 2000);
+	bench_grow_record(&g, 2000, true);
+	assert_true(bench_grow_next(&g) == 4000);
+	/* then halving the interval */
+	bench_grow_record(&g, 4000, false);
+	assert_true(bench_grow_next(&g) == 3000);
+
+	/* the result is a count that passed, within the resolution of the table */
+	for (uint64_t cap = 1; cap < 300000; cap = cap * 3 + 7) {
+		got = grow_to(1000, 1000000, 5, cap, &n);
+		assert_true(got <= cap);
+		assert_true((double)got >= (double)cap * 0.95 - 1);
+		assert_true(n <= 2 + 64);
+	}
+	/* exact with a fine resolution */
+	assert_true(grow_to(1000, 1000000, 0.01, 2000, &n) == 2000);
+	assert_true(grow_to(1000, 1000000, 0.01, 2047, &n) == 2047);
+	/* nothing fails up to max: the search stops there */
+	assert_true(grow_to(1000, 64000, 5, UINT64_MAX, &n) == 64000);
+	assert_int_equal(n, 7);
+	/* the first trial fails: down from n0, to 0 if nothing passes */
+	assert_true(grow_to(1000, 1000000, 5, 0, &n) == 0);
+	assert_true(n <= 12);
+}
+
+static struct bench_trial trial(double rate, double secs, uint64_t tx, uint64_t lost)
+{
+	struct bench_trial t;
+
+	memset(&t, 0, sizeof(t));
+	t.rate = rate;
+	t.secs = secs;
+	t.span = secs;
+	t.senders = 1;
+	t.tx = tx;
+	t.lost = lost;
+	t.rx = tx - lost;
+	return t;
+}
+
+static void test_judge(void **st)
+{
+	struct bench_trial t;
+
+	(void)st;
+	t = trial(100000, 10, 1000000, 0);
+	bench_trial_judge(&t, 0);
+	assert_true(t.valid && t.passed);
+	assert_true(fabs(t.achieved - 100000) < 1e-6);
+	assert_true(t.loss_pct == 0);
+
+	/* loss against the goal: NDR fails, a 0.5 % PDR passes */
+	t = trial(100000, 10, 1000000, 4000);
+	bench_trial_judge(&t, 0);
+	assert_true(t.valid && !t.passed);
+	assert_true(fabs(t.loss_pct - 0.4) < 1e-9);
+	assert_non_null(strstr(t.why, "loss"));
+	bench_trial_judge(&t, 0.5);
+	assert_true(t.valid && t.passed);
+
+	/* achieved rate: 0.05 % off is fine, 0.2 % is not (either way) */
+	t = trial(100000, 10, 999500, 0);
+	bench_trial_judge(&t, 0);
+	assert_true(t.valid);
+	t = trial(100000, 10, 998000, 0);
+	bench_trial_judge(&t, 0);
+	assert_false(t.valid || t.passed);
+	assert_non_null(strstr(t.why, "below"));
+	t = trial(100000, 10, 1002000, 0);
+	bench_trial_judge(&t, 0);
+	assert_false(t.valid);
+	assert_non_null(strstr(t.why, "above"));
+
+	/* few frames: one frame per sender of rounding is not a miss */
+	t = trial(100, 1, 98, 0);
+	t.senders = 2;
+	bench_trial_judge(&t, 0);
+	assert_true(t.valid);
+	t.tx = 97;
+	bench_trial_judge(&t, 0);
+	assert_false(t.valid);
+
+	/* the rate over the time actually spent sending */
+	t = trial(100000, 10, 999500, 0);
+	t.span = 9.995;
+	bench_trial_judge(&t, 0);
+	assert_true(t.valid);
+	assert_true(fabs(t.achieved - 100000) < 1e-6);
+	t.span = 9.5; /* stalled for the last half second */
+	t.tx = 950000;
+	bench_trial_judge(&t, 0);
+	assert_false(t.valid);
+	assert_non_null(strstr(t.why, "before the trial's end"));
+	t.span = 10.5;
+	t.tx = 1050000;
+	bench_trial_judge(&t, 0);
+	assert_false(t.valid);
+	assert_non_null(strstr(t.why, "longer"));
+
+	/* the tester's own drops */
+	t = trial(100000, 10, 1000000, 10);
+	t.queue_full = 10;
+	bench_trial_judge(&t, 100);
+	assert_false(t.valid || t.passed);
+	assert_non_null(strstr(t.why, "queue full"));
+	t.queue_full = 0;
+	t.oerrors = 1;
+	bench_trial_judge(&t, 100);
+	assert_false(t.valid);
+	t.oerrors = 0;
+	t.imissed = 3;
+	bench_trial_judge(&t, 100);
+	assert_false(t.valid);
+	assert_non_null(strstr(t.why, "imissed"));
+
+	t = trial(100000, 10, 0, 0);
+	bench_trial_judge(&t, 100);
+	assert_false(t.valid || t.passed);
+	assert_non_null(strstr(t.why, "nothing"));
+}
+
+/* 1,000 delays of 1..1000 us. */
+static void fill(struct lat_hist *h)
+{
+	lat_init(h);
+	for (uint64_t i = 1; i <= 1000; i++)
+		lat_add(h, i * 1000);
+}
+
+static void test_pct_with_loss(void **st)
+{
+	static struct lat_hist h;
+	struct bench_lat l;
+
+	(void)st;
+	fill(&h);
+	/* no loss: the histogram's own percentiles (within a bucket, < 1 %) */
+	assert_true(fabs(bench_pct_with_loss(&h, 0, 50) - 500000) < 500000 * 0.01);
+	assert_true(fabs(bench_pct_with_loss(&h, 0, 99.9) - 999000) < 999000 * 0.01);
+	/* one lost of 1,001: rank 1,000 of p99.9 is still a measured one */
+	assert_true(isfinite(bench_pct_with_loss(&h, 1, 99.9)));
+	/* two lost of 1,002: p99.9's rank (1,001) is a lost frame */
+	assert_true(isinf(bench_pct_with_loss(&h, 2, 99.9)));
+	assert_true(isfinite(bench_pct_with_loss(&h, 2, 99)));
+	/* half lost or more: even the median is infinite */
+	assert_true(isinf(bench_pct_with_loss(&h, 1001, 50)));
+	/* lost frames push the percentiles up */
+	assert_true(bench_pct_with_loss(&h, 100, 50) > bench_pct_with_loss(&h, 0, 50));
+
+	bench_lat_summary(&h, 1000, 0, &l);
+	assert_int_equal(l.samples, 1000);
+	assert_true(fabs(l.min_us - 1) < 1e-9);
+	assert_true(fabs(l.max_us - 1000) < 1e-9);
+	assert_true(fabs(l.avg_us - 500.5) < 1e-9);
+	assert_true(fabs(l.pdv_us - (l.p999_us - l.min_us)) < 1e-9);
+	assert_true(l.p50_us <= l.p99_us && l.p99_us <= l.p999_us && l.p999_us <= l.max_us);
+	bench_lat_summary(&h, 1010, 10, &l);
+	assert_int_equal(l.lost, 10);
+	assert_true(isinf(l.p999_us) && isinf(l.pdv_us));
+
+	lat_init(&h);
+	bench_lat_summary(&h, 0, 0, &l);
+	assert_true(l.min_us == 0 && l.p999_us == 0 && l.pdv_us == 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_search_params),      cmocka_unit_test(test_search_top_passes),
+	    cmocka_unit_test(test_search_finds_limit), cmocka_unit_test(test_search_nothing_passes),
+	    cmocka_unit_test(test_search_invalid_cap), cmocka_unit_test(test_judge),
+	    cmocka_unit_test(test_pct_with_loss),      cmocka_unit_test(test_grow),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
