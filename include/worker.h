@@ -81,6 +81,10 @@ struct worker {
 	uint64_t hz;			/* TSC ticks per second */
 	struct rte_mbuf *txb[2][FG_BURST];
 	uint16_t ntx[2];
+	/* This loop turn a data RX burst came back full: frames are still
+	 * waiting, so an engine should not add new work (closed-loop
+	 * admission, see flows.c). */
+	bool rx_backlog;
 } __rte_cache_aligned;
 
 extern struct worker fg_worker[FG_MAX_WORKERS];

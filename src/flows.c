@@ -64,6 +64,7 @@
 #define FLOWS_EXPIRE_ROUNDS 8	 /* ... and calls per tick */
 #define FLOWS_NAT_ADDRS 4096u	 /* distinct translated addresses remembered */
 #define FLOWS_TCP_MSS 1460
+#define FLOWS_STASH (2 * FG_BURST) /* spare mbufs kept per side */
 #define FLOWS_HDR_L1 (14 + 20 + 4 + 20) /* eth + ip + fcs + preamble/IFG */
 
 /* Entry flags. */
@@ -79,6 +80,7 @@ struct flows_ent {
 	struct tcp_tcb tcb; /* TCP only */
 	uint64_t expire;    /* TSC: the flow's timeout */
 	uint64_t delay;	    /* TSC: end of the running delay step, 0 = none */
+	uint64_t armed;	    /* TSC: when the entry's timer fires, 0 = disarmed */
 	uint32_t own_ip, peer_ip; /* host order: our address, the one we answer */
 	uint16_t own_port, peer_port;
 	uint32_t peer_id; /* server entry: the client's flowtab_id (UDP) */
@@ -86,6 +88,12 @@ struct flows_ent {
 	uint32_t need;	  /* bytes the completed recv steps consumed */
 	uint32_t seq;	  /* UDP datagrams sent */
 	uint8_t tpl, step, flags;
+};
+
+/* Spare mbufs for one side (flows_alloc()). */
+struct flows_stash {
+	struct rte_mbuf *m[FLOWS_STASH];
+	unsigned n;
 };
 
 struct flows_tpl {
@@ -97,6 +105,7 @@ struct flows_tpl {
 
 struct flows_state {
 	struct flowtab *ft;
+	struct flows_stash stash[2];
 	struct fgen_cpa cpa;
 	struct fgen cli, srv;
 	struct pace pace;
@@ -109,6 +118,7 @@ struct flows_state {
 	uint64_t deadline;   /* TSC: -d end, 0 = none */
 	uint64_t timeout;    /* TSC cycles */
 	uint64_t us_mult;    /* TSC -> us: (tsc * us_mult) >> 32 */
+	uint64_t tsc_mult;   /* us -> TSC: (us * tsc_mult) >> 32, rounded up */
 	uint64_t rng;
 	uint32_t cli_lo, cli_hi, cli_off; /* client ranges of all pairs, for "translated" */
 	int npairs;
@@ -128,9 +138,9 @@ static inline uint64_t flows_us(const struct flows_state *s, uint64_t tsc)
 	return (uint64_t)(((unsigned __int128)tsc * s->us_mult) >> 32);
 }
 
-static inline uint64_t flows_tsc_of_us(const struct worker *w, uint64_t us)
+static inline uint64_t flows_tsc_of_us(const struct flows_state *s, uint64_t us)
 {
-	return (uint64_t)(((unsigned __int128)us * w->hz + 999999) / 1000000);
+	return (uint64_t)(((unsigned __int128)us * s->tsc_mult) >> 32) + 1;
 }
 
 static bool flows_is_client_addr(const struct flows_state *s, uint32_t ip)
@@ -167,13 +177,40 @@ static void flows_count_drop(struct worker *w, int side, struct rte_mbuf *m)
 	rte_pktmbuf_free(m);
 }
 
-static struct rte_mbuf *flows_alloc(struct worker *w, int side)
+/*
+ * Frames to send come from a small per-side stash: received frames that
+ * were consumed go back into it (their buffer is still in cache from the
+ * parse), and it is refilled from the port's pool a burst at a time.
+ */
+static struct rte_mbuf *flows_alloc(struct worker *w, struct flows_state *s, int side)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(fg_port[w->port[side]].pool);
+	struct flows_stash *st = &s->stash[side];
 
-	if (!m)
-		FG_CTR_INC(w->ctr->port[w->port[side]].mbuf_fail);
-	return m;
+	if (st->n == 0) {
+		if (rte_pktmbuf_alloc_bulk(fg_port[w->port[side]].pool, st->m, FG_BURST) != 0) {
+			struct rte_mbuf *m = rte_pktmbuf_alloc(fg_port[w->port[side]].pool);
+
+			if (!m)
+				FG_CTR_INC(w->ctr->port[w->port[side]].mbuf_fail);
+			return m;
+		}
+		st->n = FG_BURST;
+	}
+	return st->m[--st->n];
+}
+
+/* A received frame is done with: keep it for the next frame sent on that side. */
+static void flows_recycle(struct flows_state *s, int side, struct rte_mbuf *m)
+{
+	struct flows_stash *st = &s->stash[side];
+
+	if (st->n < FLOWS_STASH && RTE_MBUF_DIRECT(m) && rte_mbuf_refcnt_read(m) == 1 &&
+	    m->nb_segs == 1) {
+		rte_pktmbuf_reset(m);
+		st->m[st->n++] = m;
+		return;
+	}
+	rte_pktmbuf_free(m);
 }
 
 /* ---- transmit ---- */
@@ -182,10 +219,9 @@ static void flows_tx_udp(struct worker *w, struct flows_state *s, int side, stru
 			 uint32_t id, uint32_t bytes, uint64_t now)
 {
 	uint16_t pay = (uint16_t)FG_MAX(bytes, (uint32_t)LAT_SIG_LEN), len;
-	struct rte_mbuf *m = flows_alloc(w, side);
+	struct rte_mbuf *m = flows_alloc(w, s, side);
 	uint8_t *f;
 
-	(void)s;
 	if (!m)
 		return;
 	f = (uint8_t *)rte_pktmbuf_append(m, PKT_UDP_PAY_OFF + pay);
@@ -208,10 +244,10 @@ static void flows_tx_udp(struct worker *w, struct flows_state *s, int side, stru
 	worker_tx(w, side, m);
 }
 
-static void flows_tx_tcp(struct worker *w, int side, const struct flows_ent *e,
-			 const struct tcp_seg_out *o)
+static void flows_tx_tcp(struct worker *w, struct flows_state *s, int side,
+			 const struct flows_ent *e, const struct tcp_seg_out *o)
 {
-	struct rte_mbuf *m = flows_alloc(w, side);
+	struct rte_mbuf *m = flows_alloc(w, s, side);
 	uint16_t hl = o->mss ? 24 : 20;
 	uint8_t *f;
 
@@ -224,8 +260,9 @@ static void flows_tx_tcp(struct worker *w, int side, const struct flows_ent *e,
 	}
 	if (o->len)
 		tcp_payload_fill(f + PKT_TCP_HDR_OFF + 20, o->off, o->len);
-	pkt_build_tcp(f, &fg_port[w->port[side]].mac, &w->dst[side], e->own_ip, e->peer_ip,
-		      e->own_port, e->peer_port, o->seq, o->ack, o->flags, o->win, o->mss, o->len);
+	pkt_build_tcp_sum(f, &fg_port[w->port[side]].mac, &w->dst[side], e->own_ip, e->peer_ip,
+			  e->own_port, e->peer_port, o->seq, o->ack, o->flags, o->win, o->mss,
+			  o->len, o->len ? tcp_payload_sum(o->off, o->len) : 0);
 	if (side) {
 		FG_CTR_INC(w->ctr->server.tx_pkts);
 		FG_CTR_ADD(w->ctr->server.tx_bytes, o->len);
@@ -278,18 +315,27 @@ static int flows_side(const struct flowtab *ft, uint32_t idx)
 	return flowtab_key_of(ft, idx)->side;
 }
 
-static void flows_arm(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e)
+/*
+ * Arm the entry's timer at its earliest deadline. A timer that already
+ * fires sooner is left alone: moving it on every segment costs a wheel
+ * unlink and relink, and most flows end long before it fires. A timer
+ * that fires early finds nothing due and arms again (flows_timer()).
+ */
+static void flows_arm(struct flows_state *s, uint32_t idx, struct flows_ent *e)
 {
 	uint64_t t = e->expire;
 
 	if (e->delay && e->delay < t)
 		t = e->delay;
 	if (s->tpl[e->tpl].proto == PROF_TCP && e->tcb.deadline_us) {
-		uint64_t d = flows_tsc_of_us(w, e->tcb.deadline_us);
+		uint64_t d = flows_tsc_of_us(s, e->tcb.deadline_us);
 
 		if (d < t)
 			t = d;
 	}
+	if (e->armed && e->armed <= t)
+		return;
+	e->armed = t;
 	flowtab_timer_arm(s->ft, idx, t);
 }
 
@@ -396,7 +442,7 @@ static void flows_udp_check(struct worker *w, struct flows_state *s, uint32_t id
 			    struct flows_ent *e, int side)
 {
 	if (!(e->flags & FLOWS_F_DONE)) {
-		flows_arm(w, s, idx, e);
+		flows_arm(s, idx, e);
 		return;
 	}
 	if (side == FLOWTAB_SERVER) {
@@ -416,7 +462,7 @@ static void flows_udp_check(struct worker *w, struct flows_state *s, uint32_t id
 	if (e->flags & FLOWS_F_SRV_DONE)
 		flows_complete(w, s, idx, e);
 	else
-		flows_arm(w, s, idx, e);
+		flows_arm(s, idx, e);
 }
 
 /*
@@ -450,7 +496,7 @@ static void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx,
 		if (!tcp_is_closed(&e->tcb))
 			tcp_output(&e->tcb, now_us, o);
 		for (unsigned i = 0; i < o->nseg; i++)
-			flows_tx_tcp(w, side, e, &o->seg[i]);
+			flows_tx_tcp(w, s, side, e, &o->seg[i]);
 		if (o->nretx) {
 			if (side)
 				FG_CTR_ADD(w->ctr->server.retx, o->nretx);
@@ -476,7 +522,7 @@ static void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx,
 			flows_fail(w, s, idx, e, FLOWS_FAIL_NO_REPLY);
 		return;
 	}
-	flows_arm(w, s, idx, e);
+	flows_arm(s, idx, e);
 }
 
 /* ---- new flows ---- */
@@ -653,7 +699,7 @@ static void flows_rx(struct worker *w, int side, struct rte_mbuf *m, const struc
 		struct tcp_out o;
 
 		flows_tcp_seg(&sg, f, pi);
-		rte_pktmbuf_free(m);
+		flows_recycle(s, side, m);
 		tcp_out_reset(&o);
 		tcp_input(&e->tcb, &sg, flows_us(s, now), &o);
 		flows_tcp_run(w, s, idx, e, side, &o, now);
@@ -663,7 +709,7 @@ static void flows_rx(struct worker *w, int side, struct rte_mbuf *m, const struc
 		FG_CTR_ADD(w->ctr->server.rx_bytes, pi->paylen);
 	else
 		FG_CTR_ADD(w->ctr->client.rx_bytes, pi->paylen);
-	rte_pktmbuf_free(m);
+	flows_recycle(s, side, m);
 	e->rcvd += pi->paylen;
 	if (side == FLOWTAB_CLIENT)
 		flows_established(w, e);
@@ -677,6 +723,7 @@ static void flows_timer(struct worker *w, struct flows_state *s, uint32_t idx, u
 	struct flows_ent *e = flowtab_state(s->ft, idx);
 	int side = flows_side(s->ft, idx);
 
+	e->armed = 0; /* flowtab_expire() disarmed it */
 	if (now >= e->expire) {
 		bool est = (e->flags & FLOWS_F_EST) || side == FLOWTAB_SERVER;
 
@@ -724,7 +771,15 @@ static void flows_tick(struct worker *w, uint64_t now)
 	}
 	if (s->deadline && !s->stopping && now >= s->deadline)
 		flows_go_drain(w, s);
-	if (s->gen && !s->stopping && !s->paused) {
+	/*
+	 * Closed-loop admission: no new flow while received frames wait (a
+	 * full RX burst). The frames in flight stay within what the worker
+	 * drains per turn, so neither an unpaced run nor a rate beyond the
+	 * worker's reach overflows a queue and fails flows: the achieved
+	 * rate is what shows. A paced run's credit keeps accruing meanwhile
+	 * and is released on the next turns (pace.h's slack).
+	 */
+	if (s->gen && !s->stopping && !s->paused && !w->rx_backlog) {
 		uint32_t n = pace_due(&s->pace, now);
 
 		while (n--)
@@ -828,6 +883,8 @@ static void flows_free_state(struct flows_state *s)
 {
 	if (!s)
 		return;
+	for (int i = 0; i < 2; i++)
+		rte_pktmbuf_free_bulk(s->stash[i].m, s->stash[i].n);
 	flowtab_destroy(s->ft);
 	fgen_cpa_destroy(&s->cpa);
 	free(s);
@@ -991,6 +1048,7 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 	s->duration_s = rp->duration_s;
 	s->timeout = (uint64_t)(p->timeout * (double)rp->hz);
 	s->us_mult = (uint64_t)((1e6 * 4294967296.0) / (double)rp->hz);
+	s->tsc_mult = (uint64_t)ceil((double)rp->hz * 4294967296.0 / 1e6);
 	s->rng = fgen_subseed(p->seed, (uint32_t)w->id, 3);
 	s->cli_lo = g->client.range.lo;
 	s->cli_hi = g->client.range.hi;

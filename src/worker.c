@@ -154,6 +154,8 @@ static void rx_side(struct worker *w, int side, uint16_t q, uint64_t now, bool *
 
 	if (!n)
 		return;
+	if (n == FG_BURST && q == w->q)
+		w->rx_backlog = true;
 	/* The receive time of this burst: the loop's `now` may be older than
 	 * frames that arrived while this thread was not running. */
 	now = rte_rdtsc();
@@ -219,6 +221,7 @@ int worker_main(void *arg)
 		bool busy = false;
 
 		handle_mbox(w, now, &quit);
+		w->rx_backlog = false;
 		rx_side(w, 0, w->q, now, &busy);
 		rx_side(w, 1, w->q, now, &busy);
 		if (w->q == 0 && (polls & 7) == 0) {
