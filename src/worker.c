@@ -146,7 +146,9 @@ static void handle_local(struct worker *w, int side, struct rte_mbuf *m, const s
 
 static void rx_side(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy)
 {
-	struct rte_mbuf *pk[FG_BURST];
+	struct rte_mbuf *pk[FG_BURST], *tm[FG_BURST];
+	struct pkt_info tpi[FG_BURST];
+	unsigned nt = 0;
 	struct port *p = &fg_port[w->port[side]];
 	struct ctr_port *c = &w->ctr->port[w->port[side]];
 	uint64_t bytes = 0, bad = 0, unknown = 0;
@@ -178,7 +180,9 @@ static void rx_side(struct worker *w, int side, uint16_t q, uint64_t now, bool *
 		case PKT_UDP:
 		case PKT_TCP:
 			if (w->eng) {
-				w->eng->rx(w, side, m, &pi, now);
+				/* the engine takes them after the parse */
+				tm[nt] = m;
+				tpi[nt++] = pi;
 				continue;
 			}
 			/* no traffic running: like any other frame */
@@ -200,6 +204,12 @@ static void rx_side(struct worker *w, int side, uint16_t q, uint64_t now, bool *
 			rte_pktmbuf_free(m);
 			break;
 		}
+	}
+	if (nt && w->eng->rx_burst) {
+		w->eng->rx_burst(w, side, tm, tpi, nt, now);
+	} else {
+		for (unsigned i = 0; i < nt; i++)
+			w->eng->rx(w, side, tm[i], &tpi[i], now);
 	}
 	FG_CTR_ADD(c->rx_pkts, n);
 	FG_CTR_ADD(c->rx_bytes, bytes);
