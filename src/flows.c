@@ -128,6 +128,7 @@ struct flows_state {
 	int npairs;
 	uint32_t srv_lo, srv_hi;
 	uint64_t active[2];
+	uint64_t accepts;    /* server flows learned (flows_rx_burst()) */
 	/* server side: distinct translated sources (read by control, relaxed) */
 	uint32_t nat_addr[FLOWS_NAT_ADDRS]; /* open addressing, 0 = empty */
 	uint64_t nat_port[65536 / 64];
@@ -546,27 +547,45 @@ static unsigned flows_pick_tpl(struct flows_state *s)
 	return best;
 }
 
-static void flows_open(struct worker *w, struct flows_state *s, uint64_t now)
+/* A new client flow between its choice of tuple and its insertion. */
+struct flows_new {
+	struct flowtab_key k;
+	uint32_t cip, sip;
+	uint16_t cport;
+	uint8_t tpl;
+};
+
+/* Choose the next flow's template and tuple; false when no port is free. */
+static bool flows_pick(struct flows_state *s, struct flows_new *nf)
 {
 	unsigned ti = flows_pick_tpl(s);
-	struct flows_tpl *t = &s->tpl[ti];
-	struct flowtab_key k;
-	struct flows_ent *e;
-	uint32_t cip = 0, sip, idx;
-	uint16_t cport = 0;
+	const struct flows_tpl *t = &s->tpl[ti];
 	int rc = -ENOSPC;
 
 	for (int tries = 0; tries < 4 && rc; tries++) {
-		cip = fgen_next(&s->cli);
-		rc = fgen_cpa_get(&s->cpa, cip, &cport);
+		nf->cip = fgen_next(&s->cli);
+		rc = fgen_cpa_get(&s->cpa, nf->cip, &nf->cport);
 	}
 	if (rc)
-		return; /* every port of these addresses is busy: skip this slot */
-	sip = fgen_next(&s->srv);
-	flowtab_key(&k, sip, cip, t->port, cport, t->proto == PROF_TCP ? IPPROTO_TCP : IPPROTO_UDP,
-		    FLOWTAB_CLIENT);
+		return false; /* every port of these addresses is busy: skip this slot */
+	nf->sip = fgen_next(&s->srv);
+	nf->tpl = (uint8_t)ti;
+	flowtab_key(&nf->k, nf->sip, nf->cip, t->port, nf->cport,
+		    t->proto == PROF_TCP ? IPPROTO_TCP : IPPROTO_UDP, FLOWTAB_CLIENT);
+	return true;
+}
+
+static void flows_open(struct worker *w, struct flows_state *s, const struct flows_new *nf,
+		       uint64_t now)
+{
+	unsigned ti = nf->tpl;
+	struct flows_tpl *t = &s->tpl[ti];
+	struct flows_ent *e;
+	uint32_t cip = nf->cip, sip = nf->sip, idx;
+	uint16_t cport = nf->cport;
+
 	FG_CTR_INC(w->ctr->client.started);
-	if (flowtab_insert(s->ft, &k, &idx) != 0) {
+	if (flowtab_insert(s->ft, &nf->k, &idx) != 0) {
 		fgen_cpa_put(&s->cpa, cip, cport);
 		FG_CTR_INC(w->ctr->client.failed);
 		FG_CTR_INC(w->ctr->client.fail_table_full);
@@ -641,6 +660,7 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 		FG_CTR_INC(w->ctr->server.failed);
 		return FLOWTAB_NIL;
 	}
+	s->accepts++;
 	s->active[1]++;
 	FG_CTR_SET(w->ctr->gauge.active_server, s->active[1]);
 	FG_CTR_INC(w->ctr->server.accepted);
@@ -724,9 +744,9 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
  * prefetch its bucket; look every key up and prefetch the entry found;
  * then run the frames in order. Running a frame may delete or add
  * entries, so a frame's first answer is used only if its flow is still
- * the same (its id still resolves): otherwise, or when nothing was found
- * (an earlier frame of the burst may have added it), it is looked up
- * again, from warm cache lines.
+ * the same (its id still resolves), and "nothing" only if no frame of the
+ * burst accepted a new flow since; otherwise it is looked up again, from
+ * warm cache lines.
  */
 static void flows_rx_burst(struct worker *w, int side, struct rte_mbuf **m,
 			   const struct pkt_info *pi, unsigned n, uint64_t now)
@@ -735,10 +755,14 @@ static void flows_rx_burst(struct worker *w, int side, struct rte_mbuf **m,
 	struct flowtab_key k[FG_BURST];
 	uint64_t h[FG_BURST];
 	uint32_t idx[FG_BURST], id[FG_BURST];
+	uint64_t accepts;
 
-	for (unsigned i = 0; i < n; i++) {
+	/* keys in a loop of their own: hashing a key just written field by
+	 * field would wait for those stores to retire (no store forwarding) */
+	for (unsigned i = 0; i < n; i++)
 		flowtab_key(&k[i], pi[i].sip, pi[i].dip, pi[i].sport, pi[i].dport, pi[i].proto,
 			    side ? FLOWTAB_SERVER : FLOWTAB_CLIENT);
+	for (unsigned i = 0; i < n; i++) {
 		h[i] = flowtab_hash(&k[i]);
 		flowtab_prefetch(s->ft, h[i]);
 	}
@@ -752,8 +776,10 @@ static void flows_rx_burst(struct worker *w, int side, struct rte_mbuf **m,
 			rte_prefetch0(st + 64);
 		}
 	}
+	accepts = s->accepts;
 	for (unsigned i = 0; i < n; i++) {
-		if (idx[i] == FLOWTAB_NIL || flowtab_at(s->ft, id[i]) != idx[i])
+		if (idx[i] == FLOWTAB_NIL ? s->accepts != accepts
+					  : flowtab_at(s->ft, id[i]) != idx[i])
 			idx[i] = flowtab_lookup_h(s->ft, &k[i], h[i]);
 		flows_rx_one(w, s, side, m[i], &pi[i], &k[i], idx[i], now);
 	}
@@ -821,10 +847,17 @@ static void flows_tick(struct worker *w, uint64_t now)
 	 * and is released on the next turns (pace.h's slack).
 	 */
 	if (s->gen && !s->stopping && !s->paused && !w->rx_backlog) {
-		uint32_t n = pace_due(&s->pace, now);
+		uint32_t n = pace_due(&s->pace, now), nn = 0;
+		struct flows_new nf[FLOWS_NEW_BURST];
 
+		/* All tuples first, prefetching their buckets, then the inserts:
+		 * the table's cache misses overlap. */
 		while (n--)
-			flows_open(w, s, now);
+			nn += flows_pick(s, &nf[nn]);
+		for (uint32_t i = 0; i < nn; i++)
+			flowtab_prefetch(s->ft, flowtab_hash(&nf[i].k));
+		for (uint32_t i = 0; i < nn; i++)
+			flows_open(w, s, &nf[i], now);
 	}
 	for (int r = 0; r < FLOWS_EXPIRE_ROUNDS; r++) {
 		unsigned n = flowtab_expire(s->ft, now, out, FLOWS_EXPIRE_BATCH);

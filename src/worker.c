@@ -164,7 +164,8 @@ static void rx_side(struct worker *w, int side, uint16_t q, uint64_t now, bool *
 	*busy = true;
 	for (uint16_t i = 0; i < n; i++) {
 		struct rte_mbuf *m = pk[i];
-		struct pkt_info pi;
+		/* parsed in place for the engine: no copy of the info */
+		struct pkt_info *pi = &tpi[nt];
 
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pk[i + 1], void *));
@@ -176,13 +177,12 @@ static void rx_side(struct worker *w, int side, uint16_t q, uint64_t now, bool *
 			rte_pktmbuf_free(m);
 			continue;
 		}
-		switch (pkt_parse(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, &pi)) {
+		switch (pkt_parse(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, pi)) {
 		case PKT_UDP:
 		case PKT_TCP:
 			if (w->eng) {
 				/* the engine takes them after the parse */
-				tm[nt] = m;
-				tpi[nt++] = pi;
+				tm[nt++] = m;
 				continue;
 			}
 			/* no traffic running: like any other frame */
@@ -197,7 +197,7 @@ static void rx_side(struct worker *w, int side, uint16_t q, uint64_t now, bool *
 			break;
 		case PKT_ARP:
 		case PKT_ICMP:
-			handle_local(w, side, m, &pi);
+			handle_local(w, side, m, pi);
 			break;
 		case PKT_BAD:
 			bad++;
