@@ -100,6 +100,13 @@ struct flows_stash {
 	unsigned n;
 };
 
+/* A template's prebuilt UDP headers on one side (flows_udp_hdr()). */
+struct flows_udp_hdr {
+	struct pkt_udp_fast f;
+	struct rte_ether_addr dst; /* next hop they were built for */
+	uint16_t pay;		   /* payload bytes they were built for, 0 = none */
+};
+
 struct flows_tpl {
 	int proto; /* enum prof_proto */
 	uint16_t port;
@@ -114,6 +121,7 @@ struct flows_state {
 	struct fgen cli, srv;
 	struct pace pace;
 	struct flows_tpl tpl[FG_PROF_MAX_TEMPLATES];
+	struct flows_udp_hdr udp[FG_PROF_MAX_TEMPLATES][2];
 	unsigned ntpl;
 	double rate;	     /* new flows/s of this worker at scale 1 */
 	bool unpaced, gen;   /* -m max; this worker generates */
@@ -220,13 +228,39 @@ static void flows_recycle(struct flows_state *s, int side, struct rte_mbuf *m)
 
 /* ---- transmit ---- */
 
+/*
+ * The headers of a template's datagrams on one side, prebuilt: only the
+ * signature changes from frame to frame, and the checksums follow it
+ * incrementally (pkt_udp_fast). Rebuilt when the size or the next hop's
+ * MAC address changes.
+ */
+static const struct pkt_udp_fast *flows_udp_hdr(struct worker *w, struct flows_state *s,
+						int side, unsigned ti, uint16_t pay)
+{
+	static const uint8_t zeros[RTE_MBUF_DEFAULT_DATAROOM];
+	struct flows_udp_hdr *u = &s->udp[ti][side];
+
+	if (u->pay != pay || !rte_is_same_ether_addr(&u->dst, &w->dst[side])) {
+		pkt_udp_fast_init(&u->f, &fg_port[w->port[side]].mac, &w->dst[side], pay,
+				  LAT_SIG_LEN, zeros);
+		u->dst = w->dst[side];
+		u->pay = pay;
+	}
+	return &u->f;
+}
+
 static void flows_tx_udp(struct worker *w, struct flows_state *s, int side, struct flows_ent *e,
 			 uint32_t id, uint32_t bytes, uint64_t now)
 {
-	uint16_t pay = (uint16_t)FG_MAX(bytes, (uint32_t)LAT_SIG_LEN), len;
-	struct rte_mbuf *m = flows_alloc(w, s, side);
+	uint16_t pay = (uint16_t)FG_MAX(bytes, (uint32_t)LAT_SIG_LEN);
+	uint8_t fl = side ? LAT_SIG_F_REPLY : 0;
+	struct rte_mbuf *m;
+	uint32_t seq;
 	uint8_t *f;
 
+	if (PKT_UDP_PAY_OFF + pay > RTE_MBUF_DEFAULT_DATAROOM)
+		return;
+	m = flows_alloc(w, s, side);
 	if (!m)
 		return;
 	f = (uint8_t *)rte_pktmbuf_append(m, PKT_UDP_PAY_OFF + pay);
@@ -234,11 +268,12 @@ static void flows_tx_udp(struct worker *w, struct flows_state *s, int side, stru
 		rte_pktmbuf_free(m);
 		return;
 	}
-	lat_sig_write(f + PKT_UDP_PAY_OFF, id, e->seq++, now, side ? LAT_SIG_F_REPLY : 0);
+	seq = e->seq++;
+	lat_sig_write(f + PKT_UDP_PAY_OFF, id, seq, now, fl);
 	memset(f + PKT_UDP_PAY_OFF + LAT_SIG_LEN, 0, pay - LAT_SIG_LEN);
-	len = pkt_build_udp(f, &fg_port[w->port[side]].mac, &w->dst[side], e->own_ip, e->peer_ip,
-			    e->own_port, e->peer_port, pay);
-	(void)len;
+	pkt_udp_fast_fill(f, flows_udp_hdr(w, s, side, e->tpl, pay), e->own_ip, e->peer_ip,
+			  e->own_port, e->peer_port,
+			  lat_sig_sum_fixed(id, now, fl) + lat_sig_sum_seq(seq));
 	if (side) {
 		FG_CTR_INC(w->ctr->server.tx_pkts);
 		FG_CTR_ADD(w->ctr->server.tx_bytes, pay);
