@@ -230,7 +230,10 @@ int worker_main(void *arg)
 		uint64_t now = rte_rdtsc();
 		bool busy = false;
 
-		handle_mbox(w, now, &quit);
+		/* control's messages can wait a few turns: the mailbox is
+		 * polled with the control queue, not on every turn */
+		if ((polls & 7) == 0)
+			handle_mbox(w, now, &quit);
 		w->rx_backlog = false;
 		rx_side(w, 0, w->q, now, &busy);
 		rx_side(w, 1, w->q, now, &busy);
