@@ -53,10 +53,19 @@ enum pkt_kind pkt_parse(const uint8_t *f, uint32_t len, struct pkt_info *pi);
 uint16_t pkt_build_udp(uint8_t *f, const struct rte_ether_addr *src, const struct rte_ether_addr *dst,
 		       uint32_t sip, uint32_t dip, uint16_t sport, uint16_t dport, uint16_t paylen);
 
-/* pure: Ethernet + IPv4 + TCP (20-byte header, + 4 with the MSS option). */
+/*
+ * pure: Ethernet + IPv4 + TCP (20-byte header, + 4 with the MSS option);
+ * the payload must already be in place at PKT_TCP_HDR_OFF + 20.
+ */
 uint16_t pkt_build_tcp(uint8_t *f, const struct rte_ether_addr *src, const struct rte_ether_addr *dst,
 		       uint32_t sip, uint32_t dip, uint16_t sport, uint16_t dport, uint32_t seq,
 		       uint32_t ack, uint8_t flags, uint16_t win, uint16_t mss, uint16_t paylen);
+/* pure: the same with the payload's raw sum given (pkt_raw_sum() of its
+ * bytes, or known without reading them), so nothing is read back. */
+uint16_t pkt_build_tcp_sum(uint8_t *f, const struct rte_ether_addr *src,
+			   const struct rte_ether_addr *dst, uint32_t sip, uint32_t dip,
+			   uint16_t sport, uint16_t dport, uint32_t seq, uint32_t ack, uint8_t flags,
+			   uint16_t win, uint16_t mss, uint16_t paylen, uint16_t paysum);
 #define PKT_TCP_HDR_OFF (RTE_ETHER_HDR_LEN + 20)
 #define PKT_UDP_PAY_OFF (RTE_ETHER_HDR_LEN + 20 + 8)
 
@@ -145,6 +154,13 @@ static inline void pkt_udp_fast_fill(uint8_t *f, const struct pkt_udp_fast *t, u
 	pkt_udp_fast_fill_be(f, t, sa, da, pkt_sum32(sa) + pkt_sum32(da), rte_cpu_to_be_16(sport),
 			     rte_cpu_to_be_16(dport), vary_sum);
 }
+
+/*
+ * pure: the one's complement sum of len bytes as 16-bit words in memory
+ * order, folded to 16 bits: what rte_raw_cksum() returns, several bytes at
+ * a time. The RX checks and the TX checksums all go through it.
+ */
+uint16_t pkt_raw_sum(const void *buf, uint32_t len);
 
 /* pure: the MSS option of a TCP header, or 0. */
 uint16_t pkt_tcp_mss(const uint8_t *f, const struct pkt_info *pi);

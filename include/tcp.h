@@ -221,6 +221,13 @@ void tcp_out_reset(struct tcp_out *out);
 /* pure: the stream content: write len bytes starting at stream offset off. */
 void tcp_payload_fill(uint8_t *dst, uint32_t off, uint32_t len);
 
+/*
+ * pure: the one's complement sum of the len bytes tcp_payload_fill() writes
+ * for offset off, as pkt_raw_sum() would read them from an even address,
+ * computed without the bytes (O(len / 256)).
+ */
+uint16_t tcp_payload_sum(uint32_t off, uint32_t len);
+
 /* pure: do len bytes at src match the stream content at offset off? */
 bool tcp_payload_check(const uint8_t *src, uint32_t off, uint32_t len);
 

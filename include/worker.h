@@ -49,6 +49,10 @@ struct engine {
 	/* a test frame (UDP/TCP) arrived on `side` (0 client port, 1 server port) */
 	void (*rx)(struct worker *w, int side, struct rte_mbuf *m, const struct pkt_info *pi,
 		   uint64_t now);
+	/* or, if set instead of rx: the burst's n test frames at once, in
+	 * arrival order (an engine that pipelines its lookups) */
+	void (*rx_burst)(struct worker *w, int side, struct rte_mbuf **m,
+			 const struct pkt_info *pi, unsigned n, uint64_t now);
 	/* generate new work and run timers */
 	void (*tick)(struct worker *w, uint64_t now);
 	/* control messages the engine cares about */
@@ -81,6 +85,10 @@ struct worker {
 	uint64_t hz;			/* TSC ticks per second */
 	struct rte_mbuf *txb[2][FG_BURST];
 	uint16_t ntx[2];
+	/* This loop turn a data RX burst came back full: frames are still
+	 * waiting, so an engine should not add new work (closed-loop
+	 * admission, see flows.c). */
+	bool rx_backlog;
 } __rte_cache_aligned;
 
 extern struct worker fg_worker[FG_MAX_WORKERS];

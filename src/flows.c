@@ -45,7 +45,11 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_memory.h>
+#include <rte_prefetch.h>
 
 #include "engine.h"
 #include "fgen.h"
@@ -64,6 +68,7 @@
 #define FLOWS_EXPIRE_ROUNDS 8	 /* ... and calls per tick */
 #define FLOWS_NAT_ADDRS 4096u	 /* distinct translated addresses remembered */
 #define FLOWS_TCP_MSS 1460
+#define FLOWS_STASH (2 * FG_BURST) /* spare mbufs kept per side */
 #define FLOWS_HDR_L1 (14 + 20 + 4 + 20) /* eth + ip + fcs + preamble/IFG */
 
 /* Entry flags. */
@@ -79,6 +84,7 @@ struct flows_ent {
 	struct tcp_tcb tcb; /* TCP only */
 	uint64_t expire;    /* TSC: the flow's timeout */
 	uint64_t delay;	    /* TSC: end of the running delay step, 0 = none */
+	uint64_t armed;	    /* TSC: when the entry's timer fires, 0 = disarmed */
 	uint32_t own_ip, peer_ip; /* host order: our address, the one we answer */
 	uint16_t own_port, peer_port;
 	uint32_t peer_id; /* server entry: the client's flowtab_id (UDP) */
@@ -86,6 +92,19 @@ struct flows_ent {
 	uint32_t need;	  /* bytes the completed recv steps consumed */
 	uint32_t seq;	  /* UDP datagrams sent */
 	uint8_t tpl, step, flags;
+};
+
+/* Spare mbufs for one side (flows_alloc()). */
+struct flows_stash {
+	struct rte_mbuf *m[FLOWS_STASH];
+	unsigned n;
+};
+
+/* A template's prebuilt UDP headers on one side (flows_udp_hdr()). */
+struct flows_udp_hdr {
+	struct pkt_udp_fast f;
+	struct rte_ether_addr dst; /* next hop they were built for */
+	uint16_t pay;		   /* payload bytes they were built for, 0 = none */
 };
 
 struct flows_tpl {
@@ -97,10 +116,12 @@ struct flows_tpl {
 
 struct flows_state {
 	struct flowtab *ft;
+	struct flows_stash stash[2];
 	struct fgen_cpa cpa;
 	struct fgen cli, srv;
 	struct pace pace;
 	struct flows_tpl tpl[FG_PROF_MAX_TEMPLATES];
+	struct flows_udp_hdr udp[FG_PROF_MAX_TEMPLATES][2];
 	unsigned ntpl;
 	double rate;	     /* new flows/s of this worker at scale 1 */
 	bool unpaced, gen;   /* -m max; this worker generates */
@@ -109,11 +130,13 @@ struct flows_state {
 	uint64_t deadline;   /* TSC: -d end, 0 = none */
 	uint64_t timeout;    /* TSC cycles */
 	uint64_t us_mult;    /* TSC -> us: (tsc * us_mult) >> 32 */
+	uint64_t tsc_mult;   /* us -> TSC: (us * tsc_mult) >> 32, rounded up */
 	uint64_t rng;
 	uint32_t cli_lo, cli_hi, cli_off; /* client ranges of all pairs, for "translated" */
 	int npairs;
 	uint32_t srv_lo, srv_hi;
 	uint64_t active[2];
+	uint64_t accepts;    /* server flows learned (flows_rx_burst()) */
 	/* server side: distinct translated sources (read by control, relaxed) */
 	uint32_t nat_addr[FLOWS_NAT_ADDRS]; /* open addressing, 0 = empty */
 	uint64_t nat_port[65536 / 64];
@@ -128,9 +151,9 @@ static inline uint64_t flows_us(const struct flows_state *s, uint64_t tsc)
 	return (uint64_t)(((unsigned __int128)tsc * s->us_mult) >> 32);
 }
 
-static inline uint64_t flows_tsc_of_us(const struct worker *w, uint64_t us)
+static inline uint64_t flows_tsc_of_us(const struct flows_state *s, uint64_t us)
 {
-	return (uint64_t)(((unsigned __int128)us * w->hz + 999999) / 1000000);
+	return (uint64_t)(((unsigned __int128)us * s->tsc_mult) >> 32) + 1;
 }
 
 static bool flows_is_client_addr(const struct flows_state *s, uint32_t ip)
@@ -167,25 +190,77 @@ static void flows_count_drop(struct worker *w, int side, struct rte_mbuf *m)
 	rte_pktmbuf_free(m);
 }
 
-static struct rte_mbuf *flows_alloc(struct worker *w, int side)
+/*
+ * Frames to send come from a small per-side stash: received frames that
+ * were consumed go back into it (their buffer is still in cache from the
+ * parse), and it is refilled from the port's pool a burst at a time.
+ */
+static struct rte_mbuf *flows_alloc(struct worker *w, struct flows_state *s, int side)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(fg_port[w->port[side]].pool);
+	struct flows_stash *st = &s->stash[side];
 
-	if (!m)
-		FG_CTR_INC(w->ctr->port[w->port[side]].mbuf_fail);
-	return m;
+	if (st->n == 0) {
+		if (rte_pktmbuf_alloc_bulk(fg_port[w->port[side]].pool, st->m, FG_BURST) != 0) {
+			struct rte_mbuf *m = rte_pktmbuf_alloc(fg_port[w->port[side]].pool);
+
+			if (!m)
+				FG_CTR_INC(w->ctr->port[w->port[side]].mbuf_fail);
+			return m;
+		}
+		st->n = FG_BURST;
+	}
+	return st->m[--st->n];
+}
+
+/* A received frame is done with: keep it for the next frame sent on that side. */
+static void flows_recycle(struct flows_state *s, int side, struct rte_mbuf *m)
+{
+	struct flows_stash *st = &s->stash[side];
+
+	if (st->n < FLOWS_STASH && RTE_MBUF_DIRECT(m) && rte_mbuf_refcnt_read(m) == 1 &&
+	    m->nb_segs == 1) {
+		rte_pktmbuf_reset(m);
+		st->m[st->n++] = m;
+		return;
+	}
+	rte_pktmbuf_free(m);
 }
 
 /* ---- transmit ---- */
 
+/*
+ * The headers of a template's datagrams on one side, prebuilt: only the
+ * signature changes from frame to frame, and the checksums follow it
+ * incrementally (pkt_udp_fast). Rebuilt when the size or the next hop's
+ * MAC address changes.
+ */
+static const struct pkt_udp_fast *flows_udp_hdr(struct worker *w, struct flows_state *s,
+						int side, unsigned ti, uint16_t pay)
+{
+	static const uint8_t zeros[RTE_MBUF_DEFAULT_DATAROOM];
+	struct flows_udp_hdr *u = &s->udp[ti][side];
+
+	if (u->pay != pay || !rte_is_same_ether_addr(&u->dst, &w->dst[side])) {
+		pkt_udp_fast_init(&u->f, &fg_port[w->port[side]].mac, &w->dst[side], pay,
+				  LAT_SIG_LEN, zeros);
+		u->dst = w->dst[side];
+		u->pay = pay;
+	}
+	return &u->f;
+}
+
 static void flows_tx_udp(struct worker *w, struct flows_state *s, int side, struct flows_ent *e,
 			 uint32_t id, uint32_t bytes, uint64_t now)
 {
-	uint16_t pay = (uint16_t)FG_MAX(bytes, (uint32_t)LAT_SIG_LEN), len;
-	struct rte_mbuf *m = flows_alloc(w, side);
+	uint16_t pay = (uint16_t)FG_MAX(bytes, (uint32_t)LAT_SIG_LEN);
+	uint8_t fl = side ? LAT_SIG_F_REPLY : 0;
+	struct rte_mbuf *m;
+	uint32_t seq;
 	uint8_t *f;
 
-	(void)s;
+	if (PKT_UDP_PAY_OFF + pay > RTE_MBUF_DEFAULT_DATAROOM)
+		return;
+	m = flows_alloc(w, s, side);
 	if (!m)
 		return;
 	f = (uint8_t *)rte_pktmbuf_append(m, PKT_UDP_PAY_OFF + pay);
@@ -193,11 +268,12 @@ static void flows_tx_udp(struct worker *w, struct flows_state *s, int side, stru
 		rte_pktmbuf_free(m);
 		return;
 	}
-	lat_sig_write(f + PKT_UDP_PAY_OFF, id, e->seq++, now, side ? LAT_SIG_F_REPLY : 0);
+	seq = e->seq++;
+	lat_sig_write(f + PKT_UDP_PAY_OFF, id, seq, now, fl);
 	memset(f + PKT_UDP_PAY_OFF + LAT_SIG_LEN, 0, pay - LAT_SIG_LEN);
-	len = pkt_build_udp(f, &fg_port[w->port[side]].mac, &w->dst[side], e->own_ip, e->peer_ip,
-			    e->own_port, e->peer_port, pay);
-	(void)len;
+	pkt_udp_fast_fill(f, flows_udp_hdr(w, s, side, e->tpl, pay), e->own_ip, e->peer_ip,
+			  e->own_port, e->peer_port,
+			  lat_sig_sum_fixed(id, now, fl) + lat_sig_sum_seq(seq));
 	if (side) {
 		FG_CTR_INC(w->ctr->server.tx_pkts);
 		FG_CTR_ADD(w->ctr->server.tx_bytes, pay);
@@ -208,10 +284,10 @@ static void flows_tx_udp(struct worker *w, struct flows_state *s, int side, stru
 	worker_tx(w, side, m);
 }
 
-static void flows_tx_tcp(struct worker *w, int side, const struct flows_ent *e,
-			 const struct tcp_seg_out *o)
+static void flows_tx_tcp(struct worker *w, struct flows_state *s, int side,
+			 const struct flows_ent *e, const struct tcp_seg_out *o)
 {
-	struct rte_mbuf *m = flows_alloc(w, side);
+	struct rte_mbuf *m = flows_alloc(w, s, side);
 	uint16_t hl = o->mss ? 24 : 20;
 	uint8_t *f;
 
@@ -224,8 +300,9 @@ static void flows_tx_tcp(struct worker *w, int side, const struct flows_ent *e,
 	}
 	if (o->len)
 		tcp_payload_fill(f + PKT_TCP_HDR_OFF + 20, o->off, o->len);
-	pkt_build_tcp(f, &fg_port[w->port[side]].mac, &w->dst[side], e->own_ip, e->peer_ip,
-		      e->own_port, e->peer_port, o->seq, o->ack, o->flags, o->win, o->mss, o->len);
+	pkt_build_tcp_sum(f, &fg_port[w->port[side]].mac, &w->dst[side], e->own_ip, e->peer_ip,
+			  e->own_port, e->peer_port, o->seq, o->ack, o->flags, o->win, o->mss,
+			  o->len, o->len ? tcp_payload_sum(o->off, o->len) : 0);
 	if (side) {
 		FG_CTR_INC(w->ctr->server.tx_pkts);
 		FG_CTR_ADD(w->ctr->server.tx_bytes, o->len);
@@ -278,18 +355,27 @@ static int flows_side(const struct flowtab *ft, uint32_t idx)
 	return flowtab_key_of(ft, idx)->side;
 }
 
-static void flows_arm(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e)
+/*
+ * Arm the entry's timer at its earliest deadline. A timer that already
+ * fires sooner is left alone: moving it on every segment costs a wheel
+ * unlink and relink, and most flows end long before it fires. A timer
+ * that fires early finds nothing due and arms again (flows_timer()).
+ */
+static void flows_arm(struct flows_state *s, uint32_t idx, struct flows_ent *e)
 {
 	uint64_t t = e->expire;
 
 	if (e->delay && e->delay < t)
 		t = e->delay;
 	if (s->tpl[e->tpl].proto == PROF_TCP && e->tcb.deadline_us) {
-		uint64_t d = flows_tsc_of_us(w, e->tcb.deadline_us);
+		uint64_t d = flows_tsc_of_us(s, e->tcb.deadline_us);
 
 		if (d < t)
 			t = d;
 	}
+	if (e->armed && e->armed <= t)
+		return;
+	e->armed = t;
 	flowtab_timer_arm(s->ft, idx, t);
 }
 
@@ -396,7 +482,7 @@ static void flows_udp_check(struct worker *w, struct flows_state *s, uint32_t id
 			    struct flows_ent *e, int side)
 {
 	if (!(e->flags & FLOWS_F_DONE)) {
-		flows_arm(w, s, idx, e);
+		flows_arm(s, idx, e);
 		return;
 	}
 	if (side == FLOWTAB_SERVER) {
@@ -416,7 +502,7 @@ static void flows_udp_check(struct worker *w, struct flows_state *s, uint32_t id
 	if (e->flags & FLOWS_F_SRV_DONE)
 		flows_complete(w, s, idx, e);
 	else
-		flows_arm(w, s, idx, e);
+		flows_arm(s, idx, e);
 }
 
 /*
@@ -450,7 +536,7 @@ static void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx,
 		if (!tcp_is_closed(&e->tcb))
 			tcp_output(&e->tcb, now_us, o);
 		for (unsigned i = 0; i < o->nseg; i++)
-			flows_tx_tcp(w, side, e, &o->seg[i]);
+			flows_tx_tcp(w, s, side, e, &o->seg[i]);
 		if (o->nretx) {
 			if (side)
 				FG_CTR_ADD(w->ctr->server.retx, o->nretx);
@@ -476,7 +562,7 @@ static void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx,
 			flows_fail(w, s, idx, e, FLOWS_FAIL_NO_REPLY);
 		return;
 	}
-	flows_arm(w, s, idx, e);
+	flows_arm(s, idx, e);
 }
 
 /* ---- new flows ---- */
@@ -496,27 +582,45 @@ static unsigned flows_pick_tpl(struct flows_state *s)
 	return best;
 }
 
-static void flows_open(struct worker *w, struct flows_state *s, uint64_t now)
+/* A new client flow between its choice of tuple and its insertion. */
+struct flows_new {
+	struct flowtab_key k;
+	uint32_t cip, sip;
+	uint16_t cport;
+	uint8_t tpl;
+};
+
+/* Choose the next flow's template and tuple; false when no port is free. */
+static bool flows_pick(struct flows_state *s, struct flows_new *nf)
 {
 	unsigned ti = flows_pick_tpl(s);
-	struct flows_tpl *t = &s->tpl[ti];
-	struct flowtab_key k;
-	struct flows_ent *e;
-	uint32_t cip = 0, sip, idx;
-	uint16_t cport = 0;
+	const struct flows_tpl *t = &s->tpl[ti];
 	int rc = -ENOSPC;
 
 	for (int tries = 0; tries < 4 && rc; tries++) {
-		cip = fgen_next(&s->cli);
-		rc = fgen_cpa_get(&s->cpa, cip, &cport);
+		nf->cip = fgen_next(&s->cli);
+		rc = fgen_cpa_get(&s->cpa, nf->cip, &nf->cport);
 	}
 	if (rc)
-		return; /* every port of these addresses is busy: skip this slot */
-	sip = fgen_next(&s->srv);
-	flowtab_key(&k, sip, cip, t->port, cport, t->proto == PROF_TCP ? IPPROTO_TCP : IPPROTO_UDP,
-		    FLOWTAB_CLIENT);
+		return false; /* every port of these addresses is busy: skip this slot */
+	nf->sip = fgen_next(&s->srv);
+	nf->tpl = (uint8_t)ti;
+	flowtab_key(&nf->k, nf->sip, nf->cip, t->port, nf->cport,
+		    t->proto == PROF_TCP ? IPPROTO_TCP : IPPROTO_UDP, FLOWTAB_CLIENT);
+	return true;
+}
+
+static void flows_open(struct worker *w, struct flows_state *s, const struct flows_new *nf,
+		       uint64_t now)
+{
+	unsigned ti = nf->tpl;
+	struct flows_tpl *t = &s->tpl[ti];
+	struct flows_ent *e;
+	uint32_t cip = nf->cip, sip = nf->sip, idx;
+	uint16_t cport = nf->cport;
+
 	FG_CTR_INC(w->ctr->client.started);
-	if (flowtab_insert(s->ft, &k, &idx) != 0) {
+	if (flowtab_insert(s->ft, &nf->k, &idx) != 0) {
 		fgen_cpa_put(&s->cpa, cip, cport);
 		FG_CTR_INC(w->ctr->client.failed);
 		FG_CTR_INC(w->ctr->client.fail_table_full);
@@ -591,6 +695,7 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 		FG_CTR_INC(w->ctr->server.failed);
 		return FLOWTAB_NIL;
 	}
+	s->accepts++;
 	s->active[1]++;
 	FG_CTR_SET(w->ctr->gauge.active_server, s->active[1]);
 	FG_CTR_INC(w->ctr->server.accepted);
@@ -621,20 +726,16 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 	return idx;
 }
 
-static void flows_rx(struct worker *w, int side, struct rte_mbuf *m, const struct pkt_info *pi,
-		     uint64_t now)
+/* One received frame; k and idx come from flows_rx_burst()'s lookup. */
+static void flows_rx_one(struct worker *w, struct flows_state *s, int side, struct rte_mbuf *m,
+			 const struct pkt_info *pi, const struct flowtab_key *k, uint32_t idx,
+			 uint64_t now)
 {
-	struct flows_state *s = w->state;
 	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
-	struct flowtab_key k;
 	struct flows_ent *e;
-	uint32_t idx;
 
-	flowtab_key(&k, pi->sip, pi->dip, pi->sport, pi->dport, pi->proto,
-		    side ? FLOWTAB_SERVER : FLOWTAB_CLIENT);
-	idx = flowtab_lookup(s->ft, &k);
 	if (idx == FLOWTAB_NIL && side == FLOWTAB_SERVER)
-		idx = flows_accept(w, s, &k, f, pi, now);
+		idx = flows_accept(w, s, k, f, pi, now);
 	if (idx == FLOWTAB_NIL) {
 		if (pi->kind == PKT_TCP)
 			flows_tcp_orphan(w, side, m, f, pi);
@@ -653,7 +754,7 @@ static void flows_rx(struct worker *w, int side, struct rte_mbuf *m, const struc
 		struct tcp_out o;
 
 		flows_tcp_seg(&sg, f, pi);
-		rte_pktmbuf_free(m);
+		flows_recycle(s, side, m);
 		tcp_out_reset(&o);
 		tcp_input(&e->tcb, &sg, flows_us(s, now), &o);
 		flows_tcp_run(w, s, idx, e, side, &o, now);
@@ -663,7 +764,7 @@ static void flows_rx(struct worker *w, int side, struct rte_mbuf *m, const struc
 		FG_CTR_ADD(w->ctr->server.rx_bytes, pi->paylen);
 	else
 		FG_CTR_ADD(w->ctr->client.rx_bytes, pi->paylen);
-	rte_pktmbuf_free(m);
+	flows_recycle(s, side, m);
 	e->rcvd += pi->paylen;
 	if (side == FLOWTAB_CLIENT)
 		flows_established(w, e);
@@ -672,11 +773,59 @@ static void flows_rx(struct worker *w, int side, struct rte_mbuf *m, const struc
 	flows_udp_check(w, s, idx, e, side);
 }
 
+/*
+ * A burst in three passes so that the flow table's cache misses overlap
+ * instead of stalling one frame after the other: hash every key and
+ * prefetch its bucket; look every key up and prefetch the entry found;
+ * then run the frames in order. Running a frame may delete or add
+ * entries, so a frame's first answer is used only if its flow is still
+ * the same (its id still resolves), and "nothing" only if no frame of the
+ * burst accepted a new flow since; otherwise it is looked up again, from
+ * warm cache lines.
+ */
+static void flows_rx_burst(struct worker *w, int side, struct rte_mbuf **m,
+			   const struct pkt_info *pi, unsigned n, uint64_t now)
+{
+	struct flows_state *s = w->state;
+	struct flowtab_key k[FG_BURST];
+	uint64_t h[FG_BURST];
+	uint32_t idx[FG_BURST], id[FG_BURST];
+	uint64_t accepts;
+
+	/* keys in a loop of their own: hashing a key just written field by
+	 * field would wait for those stores to retire (no store forwarding) */
+	for (unsigned i = 0; i < n; i++)
+		flowtab_key(&k[i], pi[i].sip, pi[i].dip, pi[i].sport, pi[i].dport, pi[i].proto,
+			    side ? FLOWTAB_SERVER : FLOWTAB_CLIENT);
+	for (unsigned i = 0; i < n; i++) {
+		h[i] = flowtab_hash(&k[i]);
+		flowtab_prefetch(s->ft, h[i]);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		idx[i] = flowtab_lookup_h(s->ft, &k[i], h[i]);
+		if (idx[i] != FLOWTAB_NIL) {
+			const uint8_t *st = flowtab_state(s->ft, idx[i]);
+
+			id[i] = flowtab_id(s->ft, idx[i]);
+			rte_prefetch0(st);
+			rte_prefetch0(st + 64);
+		}
+	}
+	accepts = s->accepts;
+	for (unsigned i = 0; i < n; i++) {
+		if (idx[i] == FLOWTAB_NIL ? s->accepts != accepts
+					  : flowtab_at(s->ft, id[i]) != idx[i])
+			idx[i] = flowtab_lookup_h(s->ft, &k[i], h[i]);
+		flows_rx_one(w, s, side, m[i], &pi[i], &k[i], idx[i], now);
+	}
+}
+
 static void flows_timer(struct worker *w, struct flows_state *s, uint32_t idx, uint64_t now)
 {
 	struct flows_ent *e = flowtab_state(s->ft, idx);
 	int side = flows_side(s->ft, idx);
 
+	e->armed = 0; /* flowtab_expire() disarmed it */
 	if (now >= e->expire) {
 		bool est = (e->flags & FLOWS_F_EST) || side == FLOWTAB_SERVER;
 
@@ -724,11 +873,26 @@ static void flows_tick(struct worker *w, uint64_t now)
 	}
 	if (s->deadline && !s->stopping && now >= s->deadline)
 		flows_go_drain(w, s);
-	if (s->gen && !s->stopping && !s->paused) {
-		uint32_t n = pace_due(&s->pace, now);
+	/*
+	 * Closed-loop admission: no new flow while received frames wait (a
+	 * full RX burst). The frames in flight stay within what the worker
+	 * drains per turn, so neither an unpaced run nor a rate beyond the
+	 * worker's reach overflows a queue and fails flows: the achieved
+	 * rate is what shows. A paced run's credit keeps accruing meanwhile
+	 * and is released on the next turns (pace.h's slack).
+	 */
+	if (s->gen && !s->stopping && !s->paused && !w->rx_backlog) {
+		uint32_t n = pace_due(&s->pace, now), nn = 0;
+		struct flows_new nf[FLOWS_NEW_BURST];
 
+		/* All tuples first, prefetching their buckets, then the inserts:
+		 * the table's cache misses overlap. */
 		while (n--)
-			flows_open(w, s, now);
+			nn += flows_pick(s, &nf[nn]);
+		for (uint32_t i = 0; i < nn; i++)
+			flowtab_prefetch(s->ft, flowtab_hash(&nf[i].k));
+		for (uint32_t i = 0; i < nn; i++)
+			flows_open(w, s, &nf[i], now);
 	}
 	for (int r = 0; r < FLOWS_EXPIRE_ROUNDS; r++) {
 		unsigned n = flowtab_expire(s->ft, now, out, FLOWS_EXPIRE_BATCH);
@@ -784,7 +948,7 @@ static bool flows_idle(struct worker *w)
 
 static const struct engine flows_ops = {
     .name = "flows",
-    .rx = flows_rx,
+    .rx_burst = flows_rx_burst,
     .tick = flows_tick,
     .stop = flows_stop,
     .rate = flows_rate,
@@ -828,6 +992,8 @@ static void flows_free_state(struct flows_state *s)
 {
 	if (!s)
 		return;
+	for (int i = 0; i < 2; i++)
+		rte_pktmbuf_free_bulk(s->stash[i].m, s->stash[i].n);
 	flowtab_destroy(s->ft);
 	fgen_cpa_destroy(&s->cpa);
 	free(s);
@@ -932,6 +1098,28 @@ static bool flows_pair_on(const struct run_params *rp, const struct worker *w)
 	       ((m >> w->port[0] & 1) && (m >> w->port[1] & 1));
 }
 
+/*
+ * The flow table in hugepages when there are enough: its index and
+ * entries are hundreds of MiB read at random, and with 4 KiB pages nearly
+ * every lookup would also miss the TLB. Without hugepages (or when they
+ * run short) it falls back to the heap.
+ */
+static void *flows_ft_alloc(size_t size, size_t align, void *arg)
+{
+	void *p = rte_malloc_socket("flowtab", size, align, (int)(intptr_t)arg);
+
+	return p ? p : aligned_alloc(align, RTE_ALIGN_CEIL(size, align));
+}
+
+static void flows_ft_release(void *p, void *arg)
+{
+	(void)arg;
+	if (p && rte_mem_virt2memseg_list(p))
+		rte_free(p);
+	else
+		free(p);
+}
+
 static int flows_build(const struct run_params *rp, const struct worker *w, double cps,
 		       bool unpaced, struct flows_state **out, char *err, size_t errlen)
 {
@@ -941,6 +1129,9 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 	    .max_flows = rp->flows_max ? rp->flows_max : 65536,
 	    .entry_size = sizeof(struct flows_ent),
 	    .tick_tsc = FG_MAX(rp->hz / 1000, 2),
+	    .alloc = flows_ft_alloc,
+	    .release = flows_ft_release,
+	    .alloc_arg = (void *)(intptr_t)rte_lcore_to_socket_id(w->lcore),
 	};
 	uint32_t off = g->offset * (uint32_t)w->pair, plo = g->client_ports.lo,
 		 phi = g->client_ports.hi, slice;
@@ -1008,6 +1199,7 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 	s->duration_s = rp->duration_s;
 	s->timeout = (uint64_t)(p->timeout * (double)rp->hz);
 	s->us_mult = (uint64_t)((1e6 * 4294967296.0) / (double)rp->hz);
+	s->tsc_mult = (uint64_t)ceil((double)rp->hz * 4294967296.0 / 1e6);
 	s->rng = fgen_subseed(p->seed, (uint32_t)w->id, 3);
 	s->cli_lo = g->client.range.lo;
 	s->cli_hi = g->client.range.hi;

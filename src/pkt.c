@@ -15,9 +15,70 @@ const char *const pkt_kind_names[PKT_KIND_COUNT] = {
 	[PKT_ICMP] = "icmp", [PKT_UDP] = "udp", [PKT_TCP] = "tcp",
 };
 
-static uint16_t ip_cksum(const struct rte_ipv4_hdr *ip)
+uint16_t pkt_raw_sum(const void *buf, uint32_t len)
 {
-	return rte_ipv4_cksum(ip);
+	const uint8_t *p = buf;
+	uint64_t acc = 0;
+
+	/* 32-bit words into a 64-bit accumulator: 2^16 = 1 modulo 0xffff,
+	 * so they add up to the same one's complement sum as 16-bit words,
+	 * and the accumulator cannot overflow below 2^32 words. */
+	for (; len >= 32; p += 32, len -= 32) {
+		uint64_t a, b, c, d;
+
+		memcpy(&a, p, 8);
+		memcpy(&b, p + 8, 8);
+		memcpy(&c, p + 16, 8);
+		memcpy(&d, p + 24, 8);
+		acc += (a & 0xffffffff) + (a >> 32) + (b & 0xffffffff) + (b >> 32) +
+		       (c & 0xffffffff) + (c >> 32) + (d & 0xffffffff) + (d >> 32);
+	}
+	for (; len >= 8; p += 8, len -= 8) {
+		uint64_t a;
+
+		memcpy(&a, p, 8);
+		acc += (a & 0xffffffff) + (a >> 32);
+	}
+	if (len >= 4) {
+		uint32_t a;
+
+		memcpy(&a, p, 4);
+		acc += a;
+		p += 4;
+		len -= 4;
+	}
+	if (len >= 2) {
+		uint16_t a;
+
+		memcpy(&a, p, 2);
+		acc += a;
+		p += 2;
+		len -= 2;
+	}
+	if (len) {
+		uint16_t a = 0;
+
+		memcpy(&a, p, 1); /* the odd byte pads with zero, in memory order */
+		acc += a;
+	}
+	acc = (acc & 0xffffffff) + (acc >> 32);
+	acc = (acc & 0xffffffff) + (acc >> 32);
+	return pkt_fold((uint32_t)acc);
+}
+
+/* Raw sum of the IPv4 pseudo header (addresses as on the wire). */
+static inline uint32_t phdr_sum(uint32_t sa_be, uint32_t da_be, uint8_t proto, uint16_t l4len)
+{
+	return pkt_sum32(sa_be) + pkt_sum32(da_be) + rte_cpu_to_be_16(proto) +
+	       rte_cpu_to_be_16(l4len);
+}
+
+/* Is the UDP/TCP checksum of this IPv4 frame right (l4len bytes at l4)? */
+static bool l4_sum_ok(const struct rte_ipv4_hdr *ip, const uint8_t *l4, uint32_t l4len)
+{
+	uint32_t s = phdr_sum(ip->src_addr, ip->dst_addr, ip->next_proto_id, (uint16_t)l4len);
+
+	return pkt_fold(s + pkt_raw_sum(l4, l4len)) == 0xffff;
 }
 
 enum pkt_kind pkt_parse(const uint8_t *f, uint32_t len, struct pkt_info *pi)
@@ -54,8 +115,12 @@ enum pkt_kind pkt_parse(const uint8_t *f, uint32_t len, struct pkt_info *pi)
 	tot = rte_be_to_cpu_16(ip->total_length);
 	if ((ip->version_ihl >> 4) != 4 || ihl < 20 || tot < ihl || tot > len - RTE_ETHER_HDR_LEN)
 		return PKT_BAD;
-	if (ip_cksum(ip) != 0xffff && ip_cksum(ip) != 0) /* rte_ipv4_cksum of a valid header */
-		return PKT_BAD;
+	{
+		uint16_t hs = pkt_raw_sum(ip, ihl); /* 0xffff when valid */
+
+		if (hs != 0xffff && hs != 0)
+			return PKT_BAD;
+	}
 	pi->sip = rte_be_to_cpu_32(ip->src_addr);
 	pi->dip = rte_be_to_cpu_32(ip->dst_addr);
 	pi->proto = ip->next_proto_id;
@@ -73,7 +138,7 @@ enum pkt_kind pkt_parse(const uint8_t *f, uint32_t len, struct pkt_info *pi)
 		if (l4len < 8 || rte_be_to_cpu_16(u->dgram_len) < 8 ||
 		    rte_be_to_cpu_16(u->dgram_len) > l4len)
 			return PKT_BAD;
-		if (u->dgram_cksum && rte_ipv4_udptcp_cksum_verify(ip, u) != 0)
+		if (u->dgram_cksum && !l4_sum_ok(ip, l4, l4len))
 			return PKT_BAD;
 		pi->sport = rte_be_to_cpu_16(u->src_port);
 		pi->dport = rte_be_to_cpu_16(u->dst_port);
@@ -90,7 +155,7 @@ enum pkt_kind pkt_parse(const uint8_t *f, uint32_t len, struct pkt_info *pi)
 		doff = (t->data_off >> 4) * 4;
 		if (doff < 20 || doff > l4len)
 			return PKT_BAD;
-		if (rte_ipv4_udptcp_cksum_verify(ip, t) != 0)
+		if (!l4_sum_ok(ip, l4, l4len))
 			return PKT_BAD;
 		pi->sport = rte_be_to_cpu_16(t->src_port);
 		pi->dport = rte_be_to_cpu_16(t->dst_port);
@@ -102,7 +167,7 @@ enum pkt_kind pkt_parse(const uint8_t *f, uint32_t len, struct pkt_info *pi)
 	case IPPROTO_ICMP: {
 		if (l4len < 8)
 			return PKT_BAD;
-		if (rte_raw_cksum(l4, l4len) != 0xffff)
+		if (pkt_raw_sum(l4, l4len) != 0xffff)
 			return PKT_BAD;
 		pi->payload = pi->l4 + 8;
 		pi->paylen = l4len - 8;
@@ -113,64 +178,76 @@ enum pkt_kind pkt_parse(const uint8_t *f, uint32_t len, struct pkt_info *pi)
 	}
 }
 
-static void build_eth_ip(uint8_t *f, const struct rte_ether_addr *src,
-			 const struct rte_ether_addr *dst, uint32_t sip, uint32_t dip, uint8_t proto,
-			 uint16_t l4len)
+/* Ethernet + IPv4 headers; returns the raw sum of the pseudo header. */
+static uint32_t build_eth_ip(uint8_t *f, const struct rte_ether_addr *src,
+			     const struct rte_ether_addr *dst, uint32_t sip, uint32_t dip,
+			     uint8_t proto, uint16_t l4len)
 {
 	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)f;
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(f + RTE_ETHER_HDR_LEN);
+	uint32_t sa = rte_cpu_to_be_32(sip), da = rte_cpu_to_be_32(dip), ps;
+	uint16_t tot = rte_cpu_to_be_16(20 + l4len);
 
 	rte_ether_addr_copy(dst, &eth->dst_addr);
 	rte_ether_addr_copy(src, &eth->src_addr);
 	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
 	ip->version_ihl = RTE_IPV4_VHL_DEF;
 	ip->type_of_service = 0;
-	ip->total_length = rte_cpu_to_be_16(20 + l4len);
+	ip->total_length = tot;
 	ip->packet_id = 0;
 	ip->fragment_offset = rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG);
 	ip->time_to_live = 64;
 	ip->next_proto_id = proto;
-	ip->hdr_checksum = 0;
-	ip->src_addr = rte_cpu_to_be_32(sip);
-	ip->dst_addr = rte_cpu_to_be_32(dip);
-	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	ip->src_addr = sa;
+	ip->dst_addr = da;
+	/* The header's sum from the values just written, not read back. */
+	ps = pkt_sum32(sa) + pkt_sum32(da);
+	ip->hdr_checksum = (uint16_t)~pkt_fold(ps + rte_cpu_to_be_16(RTE_IPV4_VHL_DEF << 8) + tot +
+					       rte_cpu_to_be_16(RTE_IPV4_HDR_DF_FLAG) +
+					       rte_cpu_to_be_16(64 << 8 | proto));
+	return ps + rte_cpu_to_be_16(proto) + rte_cpu_to_be_16(l4len);
 }
 
 uint16_t pkt_build_udp(uint8_t *f, const struct rte_ether_addr *src, const struct rte_ether_addr *dst,
 		       uint32_t sip, uint32_t dip, uint16_t sport, uint16_t dport, uint16_t paylen)
 {
-	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(f + RTE_ETHER_HDR_LEN);
 	struct rte_udp_hdr *u = (struct rte_udp_hdr *)(f + RTE_ETHER_HDR_LEN + 20);
+	uint32_t s = build_eth_ip(f, src, dst, sip, dip, IPPROTO_UDP, 8 + paylen);
+	uint16_t ck;
 
-	build_eth_ip(f, src, dst, sip, dip, IPPROTO_UDP, 8 + paylen);
 	u->src_port = rte_cpu_to_be_16(sport);
 	u->dst_port = rte_cpu_to_be_16(dport);
 	u->dgram_len = rte_cpu_to_be_16(8 + paylen);
 	u->dgram_cksum = 0;
-	u->dgram_cksum = rte_ipv4_udptcp_cksum(ip, u);
+	ck = (uint16_t)~pkt_fold(s + pkt_raw_sum(u, 8 + paylen));
+	u->dgram_cksum = ck ? ck : 0xffff; /* 0 would mean "no checksum" */
 	return PKT_UDP_PAY_OFF + paylen;
 }
 
-uint16_t pkt_build_tcp(uint8_t *f, const struct rte_ether_addr *src, const struct rte_ether_addr *dst,
-		       uint32_t sip, uint32_t dip, uint16_t sport, uint16_t dport, uint32_t seq,
-		       uint32_t ack, uint8_t flags, uint16_t win, uint16_t mss, uint16_t paylen)
+uint16_t pkt_build_tcp_sum(uint8_t *f, const struct rte_ether_addr *src,
+			   const struct rte_ether_addr *dst, uint32_t sip, uint32_t dip,
+			   uint16_t sport, uint16_t dport, uint32_t seq, uint32_t ack, uint8_t flags,
+			   uint16_t win, uint16_t mss, uint16_t paylen, uint16_t paysum)
 {
-	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(f + RTE_ETHER_HDR_LEN);
 	struct rte_tcp_hdr *t = (struct rte_tcp_hdr *)(f + PKT_TCP_HDR_OFF);
 	uint16_t hl = mss ? 24 : 20;
+	uint32_t sq = rte_cpu_to_be_32(seq), ak = rte_cpu_to_be_32(ack), s;
+	uint16_t sp = rte_cpu_to_be_16(sport), dp = rte_cpu_to_be_16(dport);
+	uint16_t offl = rte_cpu_to_be_16((uint16_t)((hl / 4) << 12 | flags));
+	uint16_t wn = rte_cpu_to_be_16(win), ck;
 
 	/* The payload was written at PKT_TCP_HDR_OFF + 20; an MSS option
 	 * only ever rides on SYNs, which carry no payload. */
-	build_eth_ip(f, src, dst, sip, dip, IPPROTO_TCP, hl + paylen);
-	t->src_port = rte_cpu_to_be_16(sport);
-	t->dst_port = rte_cpu_to_be_16(dport);
-	t->sent_seq = rte_cpu_to_be_32(seq);
-	t->recv_ack = rte_cpu_to_be_32(ack);
+	s = build_eth_ip(f, src, dst, sip, dip, IPPROTO_TCP, hl + paylen);
+	t->src_port = sp;
+	t->dst_port = dp;
+	t->sent_seq = sq;
+	t->recv_ack = ak;
 	t->data_off = (hl / 4) << 4;
 	t->tcp_flags = flags;
-	t->rx_win = rte_cpu_to_be_16(win);
-	t->cksum = 0;
+	t->rx_win = wn;
 	t->tcp_urp = 0;
+	s += sp + dp + pkt_sum32(sq) + pkt_sum32(ak) + offl + wn + paysum;
 	if (mss) {
 		uint8_t *o = (uint8_t *)(t + 1);
 
@@ -178,9 +255,21 @@ uint16_t pkt_build_tcp(uint8_t *f, const struct rte_ether_addr *src, const struc
 		o[1] = 4;
 		o[2] = mss >> 8;
 		o[3] = mss & 0xff;
+		s += rte_cpu_to_be_16(0x0204) + rte_cpu_to_be_16(mss);
 	}
-	t->cksum = rte_ipv4_udptcp_cksum(ip, t);
+	ck = (uint16_t)~pkt_fold(s);
+	t->cksum = ck ? ck : 0xffff; /* as rte_ipv4_udptcp_cksum() */
 	return PKT_TCP_HDR_OFF + hl + paylen;
+}
+
+uint16_t pkt_build_tcp(uint8_t *f, const struct rte_ether_addr *src, const struct rte_ether_addr *dst,
+		       uint32_t sip, uint32_t dip, uint16_t sport, uint16_t dport, uint32_t seq,
+		       uint32_t ack, uint8_t flags, uint16_t win, uint16_t mss, uint16_t paylen)
+{
+	uint16_t ps = paylen ? pkt_raw_sum(f + PKT_TCP_HDR_OFF + 20, paylen) : 0;
+
+	return pkt_build_tcp_sum(f, src, dst, sip, dip, sport, dport, seq, ack, flags, win, mss,
+				 paylen, ps);
 }
 
 uint16_t pkt_build_arp(uint8_t *f, uint16_t op, const struct rte_ether_addr *sha, uint32_t sip,

@@ -79,10 +79,71 @@ static uint8_t payload_byte(uint32_t off)
 	return (uint8_t)(off + (off >> 8));
 }
 
+/*
+ * Within an aligned block of 256 stream bytes the content counts up by one
+ * from (block number mod 256): a run of a ramp 0..255 0..255, so a block
+ * is one copy out of it and its sum has a closed form (payload_sum()).
+ */
+#define R4(i) (uint8_t)(i), (uint8_t)((i) + 1), (uint8_t)((i) + 2), (uint8_t)((i) + 3)
+#define R16(i) R4(i), R4((i) + 4), R4((i) + 8), R4((i) + 12)
+#define R64(i) R16(i), R16((i) + 16), R16((i) + 32), R16((i) + 48)
+#define R256(i) R64(i), R64((i) + 64), R64((i) + 128), R64((i) + 192)
+static const uint8_t ramp[512] = {R256(0), R256(0)};
+
 void tcp_payload_fill(uint8_t *dst, uint32_t off, uint32_t len)
 {
-	for (uint32_t i = 0; i < len; i++)
-		dst[i] = payload_byte(off + i);
+	while (len) {
+		uint32_t j = off & 255, n = FG_MIN(256 - j, len);
+
+		memcpy(dst, ramp + ((j + (off >> 8)) & 255), n);
+		dst += n;
+		off += n;
+		len -= n;
+	}
+}
+
+/*
+ * Sum of ramp[0..k) as big-endian 16-bit words (even indexes are the high
+ * bytes): the even entries 0, 2, .. 2(e-1) add up to e(e-1), the odd ones
+ * 1, 3, .. 2o-1 to o^2; the second half of the ramp repeats the first.
+ */
+static uint32_t ramp_sum(uint32_t k)
+{
+	uint32_t a = FG_MIN(k, 256u), b = k > 256 ? k - 256 : 0;
+	uint32_t ea = (a + 1) / 2, oa = a / 2, eb = (b + 1) / 2, ob = b / 2;
+
+	return 256 * (ea * (ea - !!ea) + eb * (eb - !!eb)) + oa * oa + ob * ob;
+}
+
+static uint16_t fold16(uint32_t s)
+{
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
+static uint16_t swap16(uint16_t v) { return (uint16_t)(v << 8 | v >> 8); }
+
+uint16_t tcp_payload_sum(uint32_t off, uint32_t len)
+{
+	uint32_t acc = 0, pos = 0;
+
+	while (len) {
+		uint32_t j = off & 255, n = FG_MIN(256 - j, len), v = (j + (off >> 8)) & 255;
+		uint16_t run = fold16(ramp_sum(v + n) - ramp_sum(v));
+
+		/* a run whose first byte lands at an odd payload position pairs
+		 * its bytes the other way round */
+		acc += ((pos ^ v) & 1) ? swap16(run) : run;
+		pos += n;
+		off += n;
+		len -= n;
+	}
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return swap16(fold16(acc)); /* words as loaded from memory */
+#else
+	return fold16(acc);
+#endif
 }
 
 bool tcp_payload_check(const uint8_t *src, uint32_t off, uint32_t len)

@@ -146,7 +146,9 @@ static void handle_local(struct worker *w, int side, struct rte_mbuf *m, const s
 
 static void rx_side(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy)
 {
-	struct rte_mbuf *pk[FG_BURST];
+	struct rte_mbuf *pk[FG_BURST], *tm[FG_BURST];
+	struct pkt_info tpi[FG_BURST];
+	unsigned nt = 0;
 	struct port *p = &fg_port[w->port[side]];
 	struct ctr_port *c = &w->ctr->port[w->port[side]];
 	uint64_t bytes = 0, bad = 0, unknown = 0;
@@ -154,13 +156,16 @@ static void rx_side(struct worker *w, int side, uint16_t q, uint64_t now, bool *
 
 	if (!n)
 		return;
+	if (n == FG_BURST && q == w->q)
+		w->rx_backlog = true;
 	/* The receive time of this burst: the loop's `now` may be older than
 	 * frames that arrived while this thread was not running. */
 	now = rte_rdtsc();
 	*busy = true;
 	for (uint16_t i = 0; i < n; i++) {
 		struct rte_mbuf *m = pk[i];
-		struct pkt_info pi;
+		/* parsed in place for the engine: no copy of the info */
+		struct pkt_info *pi = &tpi[nt];
 
 		if (i + 1 < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pk[i + 1], void *));
@@ -172,11 +177,12 @@ static void rx_side(struct worker *w, int side, uint16_t q, uint64_t now, bool *
 			rte_pktmbuf_free(m);
 			continue;
 		}
-		switch (pkt_parse(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, &pi)) {
+		switch (pkt_parse(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, pi)) {
 		case PKT_UDP:
 		case PKT_TCP:
 			if (w->eng) {
-				w->eng->rx(w, side, m, &pi, now);
+				/* the engine takes them after the parse */
+				tm[nt++] = m;
 				continue;
 			}
 			/* no traffic running: like any other frame */
@@ -191,13 +197,19 @@ static void rx_side(struct worker *w, int side, uint16_t q, uint64_t now, bool *
 			break;
 		case PKT_ARP:
 		case PKT_ICMP:
-			handle_local(w, side, m, &pi);
+			handle_local(w, side, m, pi);
 			break;
 		case PKT_BAD:
 			bad++;
 			rte_pktmbuf_free(m);
 			break;
 		}
+	}
+	if (nt && w->eng->rx_burst) {
+		w->eng->rx_burst(w, side, tm, tpi, nt, now);
+	} else {
+		for (unsigned i = 0; i < nt; i++)
+			w->eng->rx(w, side, tm[i], &tpi[i], now);
 	}
 	FG_CTR_ADD(c->rx_pkts, n);
 	FG_CTR_ADD(c->rx_bytes, bytes);
@@ -218,7 +230,11 @@ int worker_main(void *arg)
 		uint64_t now = rte_rdtsc();
 		bool busy = false;
 
-		handle_mbox(w, now, &quit);
+		/* control's messages can wait a few turns: the mailbox is
+		 * polled with the control queue, not on every turn */
+		if ((polls & 7) == 0)
+			handle_mbox(w, now, &quit);
+		w->rx_backlog = false;
 		rx_side(w, 0, w->q, now, &busy);
 		rx_side(w, 1, w->q, now, &busy);
 		if (w->q == 0 && (polls & 7) == 0) {

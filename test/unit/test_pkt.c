@@ -128,6 +128,85 @@ static void test_udp_fast_equals_build(void **st)
 	}
 }
 
+/* pkt_raw_sum() is rte_raw_cksum() at any length and alignment. */
+static void test_raw_sum_equals_dpdk(void **st)
+{
+	uint8_t buf[1600];
+	uint32_t r = 12345;
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(buf); i++) {
+		r = r * 1103515245u + 12345u;
+		buf[i] = (uint8_t)(r >> 16);
+	}
+	for (uint32_t off = 0; off < 8; off++)
+		for (uint32_t len = 0; len <= 600; len++)
+			assert_int_equal(pkt_raw_sum(buf + off, len), rte_raw_cksum(buf + off, len));
+	assert_int_equal(pkt_raw_sum(buf, 1500), rte_raw_cksum(buf, 1500));
+	memset(buf, 0xff, sizeof(buf));
+	assert_int_equal(pkt_raw_sum(buf, 1501), rte_raw_cksum(buf, 1501));
+	memset(buf, 0, sizeof(buf));
+	assert_int_equal(pkt_raw_sum(buf, 64), 0);
+}
+
+/*
+ * The builders' checksums, computed from the field values, are the ones
+ * DPDK computes from the bytes; a damaged byte anywhere in the TCP
+ * segment makes the frame bad.
+ */
+static void test_build_sums_equal_dpdk(void **st)
+{
+	static const uint16_t lens[] = {0, 1, 2, 3, 63, 64, 511, 512, 1460};
+	uint8_t f[1600];
+	struct pkt_info pi;
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		uint16_t n = lens[i], len, ck, ipck;
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(f + RTE_ETHER_HDR_LEN);
+		struct rte_tcp_hdr *t = (struct rte_tcp_hdr *)(f + PKT_TCP_HDR_OFF);
+		struct rte_udp_hdr *u = (struct rte_udp_hdr *)(f + RTE_ETHER_HDR_LEN + 20);
+
+		for (uint16_t j = 0; j < n; j++)
+			f[PKT_TCP_HDR_OFF + 20 + j] = (uint8_t)(j * 7 + i);
+		len = pkt_build_tcp(f, &A, &B, 0xc6120001 + i, 0xc6130001, 1024 + i, 80,
+				    0x89abcdefu * i, 0x12345678u + i, RTE_TCP_ACK_FLAG | RTE_TCP_PSH_FLAG,
+				    65535, 0, n);
+		assert_int_equal(pkt_parse(f, len, &pi), PKT_TCP);
+		assert_int_equal(pi.paylen, n);
+		ck = t->cksum;
+		ipck = ip->hdr_checksum;
+		t->cksum = 0;
+		ip->hdr_checksum = 0;
+		assert_int_equal(ck, rte_ipv4_udptcp_cksum(ip, t));
+		assert_int_equal(ipck, rte_ipv4_cksum(ip));
+		t->cksum = ck;
+		ip->hdr_checksum = ipck;
+		for (uint16_t j = PKT_TCP_HDR_OFF; j < len; j += 1 + n / 8) {
+			f[j] ^= 0x10;
+			assert_int_equal(pkt_parse(f, len, &pi), PKT_BAD);
+			f[j] ^= 0x10;
+		}
+		/* SYN with the MSS option */
+		len = pkt_build_tcp(f, &A, &B, 1, 2, 3, 4, 0xfffffff0u + i, 0, RTE_TCP_SYN_FLAG,
+				    1000 + i, 1460 - i, 0);
+		ck = t->cksum;
+		t->cksum = 0;
+		assert_int_equal(ck, rte_ipv4_udptcp_cksum(ip, t));
+		t->cksum = ck;
+		assert_int_equal(pkt_parse(f, len, &pi), PKT_TCP);
+		/* UDP */
+		for (uint16_t j = 0; j < n; j++)
+			f[PKT_UDP_PAY_OFF + j] = (uint8_t)(j * 13 + i);
+		len = pkt_build_udp(f, &A, &B, 0xc6120001, 0xc6130001 + i, 1024, 4321 + i, n);
+		assert_int_equal(pkt_parse(f, len, &pi), PKT_UDP);
+		ck = u->dgram_cksum;
+		u->dgram_cksum = 0;
+		assert_int_equal(ck, rte_ipv4_udptcp_cksum(ip, u));
+		u->dgram_cksum = ck;
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -136,6 +215,8 @@ int main(void)
 		cmocka_unit_test(test_arp_answer),
 		cmocka_unit_test(test_echo_answer),
 		cmocka_unit_test(test_udp_fast_equals_build),
+		cmocka_unit_test(test_raw_sum_equals_dpdk),
+		cmocka_unit_test(test_build_sums_equal_dpdk),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include <rte_ip.h>
+
 #include "fg.h"
 #include "tcp.h"
 
@@ -949,6 +951,30 @@ static void test_payload_pattern(void **state)
 	assert_true(tcp_payload_check(buf + 256, 0xffffff00u + 256, 300));
 }
 
+/*
+ * The payload's sum without its bytes is the sum of its bytes, for every
+ * alignment of the stream offset and every length, across block edges and
+ * the 32-bit wrap.
+ */
+static void test_payload_sum(void **state)
+{
+	static const uint32_t base[] = {0, 1, 255, 256, 0x1234, 0xfffe01, 0xffffff00u, 0xfffffe7fu};
+	uint8_t buf[1600];
+
+	(void)state;
+	for (size_t b = 0; b < sizeof(base) / sizeof(base[0]); b++)
+		for (uint32_t d = 0; d < 300; d += 1 + d / 16)
+			for (uint32_t len = 0; len <= 1460; len += 1 + len / 8) {
+				uint32_t off = base[b] + d;
+
+				tcp_payload_fill(buf, off, len);
+				assert_int_equal(tcp_payload_sum(off, len), rte_raw_cksum(buf, len));
+			}
+	tcp_payload_fill(buf, 77, 1500);
+	assert_int_equal(tcp_payload_sum(77, 1500), rte_raw_cksum(buf, 1500));
+	assert_int_equal(tcp_payload_sum(5, 0), 0);
+}
+
 /* ---- a client and a server through an in-memory lossy network ---- */
 
 #define NET_Q 512
@@ -1222,6 +1248,7 @@ int main(void)
 	    cmocka_unit_test(test_lost_synack_and_retransmitted_synack),
 	    cmocka_unit_test(test_simultaneous_open),
 	    cmocka_unit_test(test_payload_pattern),
+	    cmocka_unit_test(test_payload_sum),
 	    cmocka_unit_test(test_net_lossless),
 	    cmocka_unit_test(test_net_wraparound),
 	    cmocka_unit_test(test_net_loss),
