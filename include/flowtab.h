@@ -121,7 +121,7 @@ void flowtab_destroy(struct flowtab *t);
 /* worker: the key's hash, for flowtab_prefetch() then flowtab_lookup_h(). */
 uint64_t flowtab_hash(const struct flowtab_key *k);
 
-/* worker: prefetch the key's primary bucket (burst processing). */
+/* worker: prefetch the key's two buckets (burst processing). */
 void flowtab_prefetch(const struct flowtab *t, uint64_t hash);
 
 /* worker: entry index of the key, or FLOWTAB_NIL. */

@@ -243,9 +243,14 @@ static inline uint32_t ft_alt(const struct flowtab *t, uint32_t b, uint32_t sig)
 	return (b ^ (sig | 1)) & t->bmask;
 }
 
+/* Both buckets: a new flow's lookup and every insert's duplicate check
+ * read the second one too. */
 void flowtab_prefetch(const struct flowtab *t, uint64_t hash)
 {
-	__builtin_prefetch(&t->bkt[hash & t->bmask]);
+	uint32_t b = hash & t->bmask;
+
+	__builtin_prefetch(&t->bkt[b]);
+	__builtin_prefetch(&t->bkt[ft_alt(t, b, (uint32_t)(hash >> 32))]);
 }
 
 static inline uint32_t ft_find(const struct flowtab *t, uint32_t b, uint32_t sig,
