@@ -40,6 +40,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,7 +82,6 @@ enum flows_flag {
 
 /* The caller state of one flowtab entry. */
 struct flows_ent {
-	struct tcp_tcb tcb; /* TCP only */
 	uint64_t expire;    /* TSC: the flow's timeout */
 	uint64_t delay;	    /* TSC: end of the running delay step, 0 = none */
 	uint64_t armed;	    /* TSC: when the entry's timer fires, 0 = disarmed */
@@ -92,6 +92,7 @@ struct flows_ent {
 	uint32_t need;	  /* bytes the completed recv steps consumed */
 	uint32_t seq;	  /* UDP datagrams sent */
 	uint8_t tpl, step, flags;
+	struct tcp_tcb tcb; /* TCP only, last: a table of UDP flows leaves it out */
 };
 
 /* Spare mbufs for one side (flows_alloc()). */
@@ -1157,6 +1158,11 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 	}
 	plo += slice * w->q;
 	phi = plo + slice - 1;
+	/* UDP flows never touch the TCB: their entries end before it */
+	fp.entry_size = offsetof(struct flows_ent, tcb);
+	for (size_t i = 0; i < p->n_templates; i++)
+		if (p->templates[i].proto == PROF_TCP)
+			fp.entry_size = sizeof(struct flows_ent);
 	s->ft = flowtab_create(&fp);
 	if (!s->ft) {
 		rc = -errno;
