@@ -166,7 +166,7 @@ for r in $ROWS; do
 		;;
 	e)
 		f=$out/mem
-		# RSS with a table of 16 entries, then with 1 M live flows.
+		# Memory with a table of 16 entries, then with ~1 M live flows.
 		cat >"$out/small.yaml" <<-EOF
 			interfaces: [loop, loop]
 			port_info:
@@ -175,22 +175,29 @@ for r in $ROWS; do
 			mbufs: 131072
 			flows_max: 16
 		EOF
+		# The table sized for the flows it holds, as a user sizes
+		# flows_max (10 M flows: flows_max 10485760).
+		sed 's/^flows_max: .*/flows_max: 1048576/' $B/loop.yaml >"$out/big.yaml"
 		# Resident memory, hugepages included (VmRSS leaves them out).
 		rss() { awk '/^(VmRSS|HugetlbPages):/ {s += $2} END {print s * 1024}' "/proc/$1/status"; }
 		measure()
 		{ # cfg mult -> "rss active"
-			local fifo=$out/fifo.$RANDOM pid
+			# New flows for 1.5 s only, so that the count holds still
+			# (each flow then lives a minute); RSS is read once two
+			# samples a second apart agree.
+			local fifo=$out/fifo.$RANDOM pid a prev=-1
 			mkfifo "$fifo"
 			"$FG" -C "$1" -b <"$fifo" >"$f" 2>&1 &
 			pid=$!
 			exec 9>"$fifo"
-			echo "start -f $B/udp_long.yaml -m $2" >&9
+			echo "start -f $B/udp_long.yaml -m $2 -d 1.5" >&9
 			for _ in $(seq 1 40); do
 				sleep 1
 				echo "stats -g --json" >&9
 				sleep 0.2
 				a=$(grep '^{' "$f" | tail -n 1 >"$f.1"; jget "$f.1" global.active_flows)
-				[ "${a:-0}" -ge "$3" ] && break
+				[ "${a:-0}" -gt 0 ] && [ "$a" -eq "$prev" ] && break
+				prev=${a:-0}
 			done
 			r=$(rss $pid)
 			echo "quit" >&9
@@ -198,8 +205,8 @@ for r in $ROWS; do
 			wait $pid
 			echo "$r $a"
 		}
-		read -r r0 a0 < <(measure "$out/small.yaml" 1000 0)
-		read -r r1 a1 < <(measure $B/loop.yaml 1000000 1000000)
+		read -r r0 _ < <(measure "$out/small.yaml" 1000)
+		read -r r1 a1 < <(measure "$out/big.yaml" 1000000)
 		per=$(awk -v a="$r1" -v b="$r0" -v n="$a1" 'BEGIN { printf "%.0f", (n > 0) ? (a - b) / n : 0 }')
 		row e "bytes per concurrent flow ($a1 flows)" "$per B" "$((r0 / 1048576)) MiB idle" "-" \
 			"$(verdict "$per" 128 '<=')" "<= 128 B"
