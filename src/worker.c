@@ -36,11 +36,14 @@ void worker_flush(struct worker *w, int side)
 
 	if (!n)
 		return;
-	sent = rte_eth_tx_burst(p->id, w->q, w->txb[side], n);
-	for (uint16_t i = 0; i < sent; i++)
+	/* Lengths are read before the burst: a sent mbuf is the driver's. */
+	for (uint16_t i = 0; i < n; i++)
 		bytes += rte_pktmbuf_pkt_len(w->txb[side][i]);
+	sent = rte_eth_tx_burst(p->id, w->q, w->txb[side], n);
 	if (sent < n) {
 		FG_CTR_ADD(c->tx_queue_full, n - sent);
+		for (uint16_t i = sent; i < n; i++)
+			bytes -= rte_pktmbuf_pkt_len(w->txb[side][i]);
 		rte_pktmbuf_free_bulk(&w->txb[side][sent], n - sent);
 	}
 	FG_CTR_ADD(c->tx_pkts, sent);
