@@ -55,6 +55,13 @@ $(BUILD)/obj/%.o: src/%.c
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
+# main.o prints the version: it is rebuilt when `git describe` changes.
+$(BUILD)/version: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' >$@
+$(BUILD)/obj/main.o: $(BUILD)/version
+FORCE:
+
 $(BUILD)/libflowgen.a: $(LIBOBJS)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
