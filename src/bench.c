@@ -419,22 +419,6 @@ static void json_num(FILE *f, const char *key, double v)
 		fprintf(f, "\"%s\":null", key);
 }
 
-static void json_text(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static void json_lat(FILE *f, const struct bench_lat *l)
 {
 	if (!l->frames) {
@@ -469,7 +453,7 @@ static void json_trial(FILE *f, const struct bench_words *w, const struct bench_
 	fputc(',', f);
 	json_num(f, "offered_line_pct", t->line_pct);
 	fputs(",\"mult\":", f);
-	json_text(f, t->mult);
+	stats_json_str(f, t->mult);
 	fputc(',', f);
 	if (t->conns)
 		fprintf(f, "\"conns\":%" PRIu64 ",", t->conns);
@@ -485,7 +469,7 @@ static void json_trial(FILE *f, const struct bench_words *w, const struct bench_
 	fprintf(f, "\"loss_pct\":%.6f,\"valid\":%s,\"passed\":%s,\"reason\":", t->loss_pct,
 		t->valid ? "true" : "false", t->passed ? "true" : "false");
 	if (t->why[0])
-		json_text(f, t->why);
+		stats_json_str(f, t->why);
 	else
 		fputs("null", f);
 	fputs(",\"latency\":", f);
@@ -825,7 +809,7 @@ static struct bench_trial *bench_step(struct bench *b, const struct units_rate *
 static void bench_json_head(const struct bench *b, FILE *f)
 {
 	fprintf(f, "{\"bench\":\"%s\",\"profile\":", bench_kind_names[b->o.kind]);
-	json_text(f, b->o.file);
+	stats_json_str(f, b->o.file);
 	fputc(',', f);
 	json_num(f, "trial_s", b->o.trial_s);
 	fprintf(f, ",\"interrupted\":%s,\"trials\":[", b->interrupted ? "true" : "false");
@@ -907,7 +891,7 @@ static int bench_search_run(struct bench *b)
 			fputc(',', f);
 			json_num(f, "line_pct", best->line_pct);
 			fputs(",\"mult\":", f);
-			json_text(f, best->mult);
+			stats_json_str(f, best->mult);
 			fprintf(f,
 				",\"trial\":%zu,\"loss_pct\":%.6f,\"latency\":", (size_t)ibest + 1,
 				best->loss_pct);
@@ -997,7 +981,7 @@ static int bench_capacity(struct bench *b)
 			b->o.res_pct);
 		json_num(f, "rate_cps", rate);
 		fputs(",\"mult\":", f);
-		json_text(f, m);
+		stats_json_str(f, m);
 		if (ibest >= 0)
 			fprintf(f, ",\"trial\":%ld", ibest + 1);
 		fputs("}}\n", f);

@@ -306,7 +306,7 @@ const char *stats_fmt_si(char *buf, size_t len, double v, const char *unit)
 	return buf;
 }
 
-static void json_str(FILE *f, const char *s)
+void stats_json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -448,7 +448,7 @@ static void json_flows(FILE *f, const struct stats_snap *s)
 static void json_lat(FILE *f, const struct stats_lat_row *l)
 {
 	fputs("{\"stream\":", f);
-	json_str(f, l->stream);
+	stats_json_str(f, l->stream);
 	fprintf(f,
 		",\"port\":%d,\"tx\":%" PRIu64 ",\"rx\":%" PRIu64 ",\"lost\":%" PRIu64
 		",\"dup\":%" PRIu64 ",\"ooo\":%" PRIu64
