@@ -26,29 +26,6 @@ LOOP=$(fg_loop_cfg)
 P=$FG_TOP/profiles
 SP=$FG_TOP/test/data/streams_router.yaml
 
-# py EXPR FILE : evaluate a Python expression over the JSON object `o` read
-# from FILE (the last object in it); prints the value
-py()
-{
-	python3 - "$2" "$1" <<-'PY'
-		import json, sys
-		t = open(sys.argv[1]).read()
-		dec, o, i = json.JSONDecoder(), None, 0
-		while True:
-		    j = t.find('{"bench"', i)
-		    if j < 0:
-		        break
-		    o, i = dec.raw_decode(t, j)
-		print(eval(sys.argv[2], {"o": o, "all": all, "len": len, "abs": abs}))
-	PY
-}
-
-check_py()
-{
-	local v
-	v=$(py "$2" "$3" 2>&1)
-	if [ "$v" = True ]; then pass "$1"; else fail "$1" "$2: $v"; fi
-}
 
 # --- part 1: loop ----------------------------------------------------------------
 
@@ -58,8 +35,8 @@ csv=$FG_TMP/tp.csv
 for attempt in 1 2 3; do
 	FG_TIMEOUT=60 fg_plain -C "$LOOP" -x "bench throughput -f $P/stl_64b.yaml -m 5 --trial 1 -t learn_wait=0.2 --json --csv $csv" >"$out" 2>"$err"
 	rc=$?
-	[ "$(py 'o["result"]["throughput_fps"] == o["result"]["start_fps"]' "$out" 2>/dev/null)" = True ] && break
-	echo "# attempt $attempt: $(py '[t["reason"] for t in o["trials"]]' "$out" 2>&1), again"
+	[ "$(bench_py 'o["result"]["throughput_fps"] == o["result"]["start_fps"]' "$out" 2>/dev/null)" = True ] && break
+	echo "# attempt $attempt: $(bench_py '[t["reason"] for t in o["trials"]]' "$out" 2>&1), again"
 done
 check_eq "loop throughput: exit status 0" 0 "$rc"
 check "loop throughput: --json stdout is one JSON object" \
@@ -77,8 +54,8 @@ check_grep "loop throughput: progress lines on stderr with --json" '^ +[0-9] +50
 check_eq "csv: header" \
 	"bench,trial,offered_fps,offered_line_pct,mult,send_s,achieved_fps,tx,rx,lost,loss_pct,valid,passed,reason,lat_frames,lat_lost,min_us,avg_us,max_us,p50_us,p99_us,p999_us,pdv_us,conns" \
 	"$(head -n 1 "$csv")"
-check_eq "csv: one row per trial" "$(py 'len(o["trials"])' "$out")" "$(($(count_lines "$csv") - 1))"
-check_eq "csv: the rows hold the trials' tx" "$(py '" ".join(str(t["tx"]) for t in o["trials"])' "$out")" \
+check_eq "csv: one row per trial" "$(bench_py 'len(o["trials"])' "$out")" "$(($(count_lines "$csv") - 1))"
+check_eq "csv: the rows hold the trials' tx" "$(bench_py '" ".join(str(t["tx"]) for t in o["trials"])' "$out")" \
 	"$(awk -F, 'NR > 1 { printf "%s%s", s, $8; s = " " }' "$csv")"
 
 # latency at a load, text output, from a script on stdin
@@ -220,8 +197,8 @@ NFT
 out=$FG_TMP/lab.out
 FG_TIMEOUT=80 fg -x "arp; bench throughput -f $SP -m 10 --trial 1 --resolution 10 -t learn_wait=0.2 --json" >"$out" 2>"$FG_TMP/lab.err"
 check_eq "lab: exit status 0" 0 "$?"
-echo "# lab: $(py '[(round(t["offered_fps"]), t["loss_pct"], t["valid"]) for t in o["trials"]]' "$out" 2>&1)"
-echo "# lab: throughput $(py 'o["result"]["throughput_fps"]' "$out" 2>&1) fps, limit $LIMIT pps"
+echo "# lab: $(bench_py '[(round(t["offered_fps"]), t["loss_pct"], t["valid"]) for t in o["trials"]]' "$out" 2>&1)"
+echo "# lab: throughput $(bench_py 'o["result"]["throughput_fps"]' "$out" 2>&1) fps, limit $LIMIT pps"
 check_py "lab: the start rate (20 kpps) loses frames" 'o["trials"][0]["lost"] > 0 and not o["trials"][0]["passed"]' "$out"
 check_py "lab: throughput found within 80-110 % of the DUT's limit" \
 	"o['result']['found'] and $LIMIT * 0.8 <= o['result']['throughput_fps'] <= $LIMIT * 1.1" "$out"
@@ -245,8 +222,8 @@ NFT
 out=$FG_TMP/cps.out
 FG_TIMEOUT=80 fg -x "arp; bench cps -f $P/udp_short.yaml -m 10000 --trial 1 --resolution 10 --json" >"$out" 2>"$FG_TMP/cps.err"
 check_eq "lab cps: exit status 0" 0 "$?"
-echo "# lab cps: $(py '[(round(t["offered_cps"]), t["failed"], t["valid"]) for t in o["trials"]]' "$out" 2>&1)"
-echo "# lab cps: $(py 'o["result"]["max_cps"]' "$out" 2>&1) cps, limit $CLIMIT new connections/s"
+echo "# lab cps: $(bench_py '[(round(t["offered_cps"]), t["failed"], t["valid"]) for t in o["trials"]]' "$out" 2>&1)"
+echo "# lab cps: $(bench_py 'o["result"]["max_cps"]' "$out" 2>&1) cps, limit $CLIMIT new connections/s"
 check_py "lab cps: 10,000 cps leave flows uncompleted" 'o["trials"][0]["failed"] > 0' "$out"
 check_py "lab cps: the rate found within 80-110 % of the DUT's limit" \
 	"o['result']['found'] and $CLIMIT * 0.8 <= o['result']['max_cps'] <= $CLIMIT * 1.1" "$out"

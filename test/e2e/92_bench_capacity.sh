@@ -15,28 +15,6 @@
 P=$FG_TOP/profiles
 LIMIT=2000
 
-# py EXPR FILE : a Python expression over the last bench JSON object `o` of FILE
-py()
-{
-	python3 - "$2" "$1" <<-'PY'
-		import json, sys
-		t = open(sys.argv[1]).read()
-		dec, o, i = json.JSONDecoder(), None, 0
-		while True:
-		    j = t.find('{"bench"', i)
-		    if j < 0:
-		        break
-		    o, i = dec.raw_decode(t, j)
-		print(eval(sys.argv[2], {"o": o, "all": all, "len": len, "abs": abs}))
-	PY
-}
-
-check_py()
-{
-	local v
-	v=$(py "$2" "$3" 2>&1)
-	if [ "$v" = True ]; then pass "$1"; else fail "$1" "$2: $v"; fi
-}
 
 lab_up router || finish
 in_dut sysctl -qw net.netfilter.nf_conntrack_udp_timeout=2
@@ -52,8 +30,8 @@ out=$FG_TMP/cap.json
 csv=$FG_TMP/cap.csv
 FG_TIMEOUT=150 fg -x "arp; bench capacity -f $P/udp_short.yaml -m 2000 --trial 0.5 --resolution 10 --pause 3 --json --csv $csv" >"$out" 2>"$FG_TMP/cap.err"
 check_eq "capacity: exit status 0" 0 "$?"
-echo "# capacity: $(py '[(t["conns"], t["completed"], t["valid"]) for t in o["trials"]]' "$out" 2>&1)"
-echo "# capacity: $(py 'o["result"]["capacity"]' "$out" 2>&1) connections, DUT limit $LIMIT"
+echo "# capacity: $(bench_py '[(t["conns"], t["completed"], t["valid"]) for t in o["trials"]]' "$out" 2>&1)"
+echo "# capacity: $(bench_py 'o["result"]["capacity"]' "$out" 2>&1) connections, DUT limit $LIMIT"
 check_py "capacity: found within 90-110 % of the DUT's limit" \
 	"o['result']['found'] and $LIMIT * 0.9 <= o['result']['capacity'] <= $LIMIT * 1.1" "$out"
 check_py "capacity: a failure bounded the search" 'not o["result"]["at_limit"]' "$out"
@@ -64,7 +42,7 @@ check_py "capacity: every valid trial well above the limit left connections unco
 	"all(t['failed'] > 0 for t in o['trials'] if t['valid'] and t['conns'] > $LIMIT * 1.1)" "$out"
 check_py "capacity: the result's trial started that many connections, all completed" \
 	'(lambda t, n: t["started"] == t["completed"] and abs(t["started"] - n) <= n * 0.001 + 1)(o["trials"][o["result"]["trial"] - 1], o["result"]["capacity"])' "$out"
-check_eq "capacity: csv has one row per trial" "$(py 'len(o["trials"])' "$out")" "$(($(count_lines "$csv") - 1))"
+check_eq "capacity: csv has one row per trial" "$(bench_py 'len(o["trials"])' "$out")" "$(($(count_lines "$csv") - 1))"
 check_grep "capacity: the pause is announced" '3 s between trials' "$FG_TMP/cap.err"
 in_dut nft delete table ip fgcap
 lab_down

@@ -356,3 +356,28 @@ wait_for()
 	done
 	return 1
 }
+
+# bench_py EXPR FILE : evaluate a Python expression over the last `bench`
+# JSON object `o` in FILE; prints the value
+bench_py()
+{
+	python3 - "$2" "$1" <<-'PY'
+		import json, sys
+		t = open(sys.argv[1]).read()
+		dec, o, i = json.JSONDecoder(), None, 0
+		while True:
+		    j = t.find('{"bench"', i)
+		    if j < 0:
+		        break
+		    o, i = dec.raw_decode(t, j)
+		print(eval(sys.argv[2], {"o": o, "all": all, "len": len, "abs": abs}))
+	PY
+}
+
+# check_py NAME EXPR FILE : pass when bench_py EXPR FILE prints True
+check_py()
+{
+	local v
+	v=$(bench_py "$2" "$3" 2>&1)
+	if [ "$v" = True ]; then pass "$1"; else fail "$1" "$2: $v"; fi
+}
