@@ -313,7 +313,7 @@ uint16_t pkt_build_echo(uint8_t *f, const struct rte_ether_addr *src, const stru
 	for (uint16_t i = sizeof(stamp); i < paylen; i++)
 		pay[i] = (uint8_t)i;
 	ic->icmp_cksum = 0;
-	ic->icmp_cksum = ~rte_raw_cksum(ic, 8 + paylen);
+	ic->icmp_cksum = ~pkt_raw_sum(ic, 8 + paylen);
 	return RTE_ETHER_HDR_LEN + 20 + 8 + paylen;
 }
 
@@ -357,7 +357,7 @@ bool pkt_answer_echo(uint8_t *f, uint32_t len, const struct pkt_info *pi)
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	ic->icmp_type = RTE_IP_ICMP_ECHO_REPLY;
 	ic->icmp_cksum = 0;
-	ic->icmp_cksum = ~rte_raw_cksum(ic, 8 + pi->paylen);
+	ic->icmp_cksum = ~pkt_raw_sum(ic, 8 + pi->paylen);
 	return true;
 }
 
@@ -395,10 +395,10 @@ void pkt_udp_fast_init(struct pkt_udp_fast *t, const struct rte_ether_addr *src,
 	u->dgram_len = ulen;
 	u->dgram_cksum = 0;
 	t->vary = vary;
-	t->ip_sum = rte_raw_cksum(ip, 20);
+	t->ip_sum = pkt_raw_sum(ip, 20);
 	/* pseudo header: protocol and UDP length; then the UDP header (its
 	 * length again) and the payload bytes that never change */
 	t->udp_sum = rte_cpu_to_be_16(IPPROTO_UDP) + ulen + ulen;
 	if (paylen > vary)
-		t->udp_sum += rte_raw_cksum(rest, paylen - vary);
+		t->udp_sum += pkt_raw_sum(rest, paylen - vary);
 }
