@@ -427,20 +427,17 @@ static void json_lat(FILE *f, const struct bench_lat *l)
 	}
 	fprintf(f, "{\"frames\":%" PRIu64 ",\"samples\":%" PRIu64 ",\"lost\":%" PRIu64 ",",
 		l->frames, l->samples, l->lost);
-	json_num(f, "min_us", l->min_us);
-	fputc(',', f);
-	json_num(f, "avg_us", l->avg_us);
-	fputc(',', f);
-	json_num(f, "max_us", l->max_us);
-	fputc(',', f);
-	json_num(f, "p50_us", l->p50_us);
-	fputc(',', f);
-	json_num(f, "p99_us", l->p99_us);
-	fputc(',', f);
-	json_num(f, "p999_us", l->p999_us);
-	fputc(',', f);
-	json_num(f, "pdv_us", l->pdv_us);
-	fputc('}', f);
+	const struct {
+		const char *key;
+		double v;
+	} us[] = {{"min_us", l->min_us}, {"avg_us", l->avg_us}, {"max_us", l->max_us},
+		  {"p50_us", l->p50_us}, {"p99_us", l->p99_us}, {"p999_us", l->p999_us},
+		  {"pdv_us", l->pdv_us}};
+
+	for (size_t i = 0; i < FG_ARRAY_SIZE(us); i++) {
+		json_num(f, us[i].key, us[i].v);
+		fputc(i + 1 < FG_ARRAY_SIZE(us) ? ',' : '}', f);
+	}
 }
 
 static void json_trial(FILE *f, const struct bench_words *w, const struct bench_trial *t, size_t i)
