@@ -67,6 +67,49 @@ static void test_same_seed(void **state)
 	assert_int_equal(fgen_subseed(7, 3, 2), fgen_subseed(7, 3, 2));
 }
 
+/*
+ * fgen_fill() gives exactly what fgen_next() calls give, whatever the
+ * burst lengths (odd ones leave a half-used draw), for every kind; the
+ * range [0, 2^31] rejects about half of its draws, which sends the
+ * pairwise rand path to its one-at-a-time fallback.
+ */
+static void test_fill_matches_next(void **state)
+{
+	static const struct {
+		enum fgen_mode mode;
+		uint32_t lo, hi;
+		bool ipv4;
+	} c[] = {
+	    {FGEN_RAND, 1024, 65535, false},
+	    {FGEN_RAND, 1, 49151, false},
+	    {FGEN_RAND, 0, 1u << 31, false},
+	    {FGEN_RAND, 0, UINT32_MAX, false},
+	    {FGEN_RAND, IP(10, 0, 0, 0), IP(10, 255, 255, 255), true},
+	    {FGEN_INC, 5, 9, false},
+	    {FGEN_DEC, 5, 9, false},
+	    {FGEN_INC, IP(10, 0, 0, 250), IP(10, 0, 1, 3), true},
+	    {FGEN_DEC, IP(10, 0, 0, 250), IP(10, 0, 1, 3), true},
+	    {FGEN_FIXED, 80, 80, false},
+	};
+	static const uint32_t len[] = {1, 7, 32, 31, 2, 32, 5, 32, 32, 1};
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		struct fgen a, b;
+		uint32_t out[32];
+
+		assert_int_equal(fgen_init(&a, c[k].mode, c[k].lo, c[k].hi, c[k].ipv4, 99 + k), 0);
+		assert_int_equal(fgen_init(&b, c[k].mode, c[k].lo, c[k].hi, c[k].ipv4, 99 + k), 0);
+		for (int r = 0; r < 200; r++) {
+			uint32_t n = len[r % 10];
+
+			fgen_fill(&a, out, n);
+			for (uint32_t i = 0; i < n; i++)
+				assert_int_equal(out[i], fgen_next(&b));
+		}
+	}
+}
+
 /* Chi-square over k cells; with k-1 dof the statistic stays below ~k + 6 sqrt(2k). */
 static void chi_check(const uint32_t *cnt, uint32_t k, uint64_t draws)
 {
@@ -319,7 +362,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_names),	  cmocka_unit_test(test_invalid),
-	    cmocka_unit_test(test_same_seed),	  cmocka_unit_test(test_uniform_ports),
+	    cmocka_unit_test(test_same_seed),	  cmocka_unit_test(test_fill_matches_next),	  cmocka_unit_test(test_uniform_ports),
 	    cmocka_unit_test(test_uniform_ipv4),  cmocka_unit_test(test_inc_dec_ipv4),
 	    cmocka_unit_test(test_inc_dec_ports), cmocka_unit_test(test_single),
 	    cmocka_unit_test(test_pairs),	  cmocka_unit_test(test_cpa),
