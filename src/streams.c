@@ -225,8 +225,9 @@ static void streams_retarget(struct streams_sender *sd, const struct rte_ether_a
 
 /*
  * The signature, then zeros up to len (the templates' payload is zeros).
- * Short tails (64-byte frames have 2 bytes) take one fixed 16-byte store,
- * which may write past the frame (up to byte 74, far inside any mbuf's
+ * A 64-byte frame (60 without FCS) ends with the signature, in the
+ * frame's one cache line; other short tails take one fixed 16-byte store,
+ * which may write past the frame (up to byte 76, far inside any mbuf's
  * data room), instead of a memset call.
  */
 static inline void streams_sig(uint8_t *f, uint16_t len, uint32_t sid, uint32_t seq, uint64_t tsc,
@@ -236,6 +237,8 @@ static inline void streams_sig(uint8_t *f, uint16_t len, uint32_t sid, uint32_t 
 	uint8_t *tail = f + PKT_UDP_PAY_OFF + LAT_SIG_LEN;
 
 	lat_sig_write(f + PKT_UDP_PAY_OFF, sid, seq, tsc, flags);
+	if (len <= PKT_UDP_PAY_OFF + LAT_SIG_LEN)
+		return;
 	if (len <= PKT_UDP_PAY_OFF + LAT_SIG_LEN + 16)
 		memcpy(tail, zero16, 16);
 	else
@@ -276,37 +279,34 @@ static void streams_fill_fixed(struct streams_sender *sd, struct rte_mbuf **m, u
 	sd->seq = seq;
 }
 
-/* The fields of a burst of n frames, field by field (fgen_fill), in
- * network order; asum[i] is the addresses' checksum sum. */
-static void streams_burst_fields(struct streams_sender *sd, uint32_t n, uint32_t *sa,
-				 uint32_t *da, uint32_t *asum, uint32_t *sp, uint32_t *dp)
+/*
+ * The addresses of a burst of n frames: frame i carries tab[idx[i]].
+ * Paired senders with a table index it directly; the others draw the
+ * addresses field by field (fgen_fill) into prs[] (n <= FG_BURST).
+ */
+static const struct streams_pair *streams_burst_pairs(struct streams_sender *sd, uint32_t n,
+						      uint32_t *idx, struct streams_pair *prs)
 {
-	if (sd->pair_tab) {
-		/* the pair walk's index, and the pair from the table */
-		fgen_fill(&sd->pair.idx, sa, n);
-		for (uint32_t i = 0; i < n; i++) {
-			const struct streams_pair *pr = &sd->pair_tab[sa[i]];
+	uint32_t sa[FG_BURST], da[FG_BURST];
 
-			sa[i] = pr->sa;
-			da[i] = pr->da;
-			asum[i] = pr->sum;
-		}
-	} else {
-		if (sd->paired) {
-			for (uint32_t i = 0; i < n; i++)
-				fgen_pair_next(&sd->pair, &sa[i], &da[i]);
-		} else {
-			fgen_fill(&sd->src, sa, n);
-			fgen_fill(&sd->dst, da, n);
-		}
-		for (uint32_t i = 0; i < n; i++) {
-			sa[i] = rte_cpu_to_be_32(sa[i]);
-			da[i] = rte_cpu_to_be_32(da[i]);
-			asum[i] = pkt_sum32(sa[i]) + pkt_sum32(da[i]);
-		}
+	if (sd->pair_tab) {
+		fgen_fill(&sd->pair.idx, idx, n);
+		return sd->pair_tab;
 	}
-	fgen_fill(&sd->sport, sp, n);
-	fgen_fill(&sd->dport, dp, n);
+	if (sd->paired) {
+		for (uint32_t i = 0; i < n; i++)
+			fgen_pair_next(&sd->pair, &sa[i], &da[i]);
+	} else {
+		fgen_fill(&sd->src, sa, n);
+		fgen_fill(&sd->dst, da, n);
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		prs[i].sa = rte_cpu_to_be_32(sa[i]);
+		prs[i].da = rte_cpu_to_be_32(da[i]);
+		prs[i].sum = pkt_sum32(prs[i].sa) + pkt_sum32(prs[i].da);
+		idx[i] = i;
+	}
+	return prs;
 }
 
 /* Measured frames whose addresses or ports vary (locals as above). */
@@ -317,18 +317,23 @@ static void streams_fill(struct streams_sender *sd, struct rte_mbuf **m, uint32_
 	uint32_t pos = sd->pos, nsizes = sd->nsizes, seq = sd->seq, sid = sd->sid;
 	uint8_t flags = sd->latency ? LAT_SIG_F_LATENCY : 0;
 	uint32_t sigsum = lat_sig_sum_fixed(sid, tsc, flags);
-	uint32_t sa[FG_BURST], da[FG_BURST], asum[FG_BURST], sp[FG_BURST], dp[FG_BURST];
+	uint32_t idx[FG_BURST], sp[FG_BURST], dp[FG_BURST];
+	struct streams_pair prs[FG_BURST];
+	const struct streams_pair *tab = streams_burst_pairs(sd, n, idx, prs);
 
-	streams_burst_fields(sd, n, sa, da, asum, sp, dp);
+	fgen_fill(&sd->sport, sp, n);
+	fgen_fill(&sd->dport, dp, n);
 	for (uint32_t i = 0; i < n; i++, seq++) {
 		const struct pkt_udp_fast *t = &fast[pos];
+		const struct streams_pair *pr = &tab[idx[i]];
 		uint16_t len = sizes[pos];
 		uint8_t *f = rte_pktmbuf_mtod(m[i], uint8_t *);
 
 		if (++pos == nsizes)
 			pos = 0;
 		streams_sig(f, len, sid, seq, tsc, flags);
-		pkt_udp_fast_fill_be(f, t, sa[i], da[i], asum[i], rte_cpu_to_be_16((uint16_t)sp[i]),
+		pkt_udp_fast_fill_be(f, t, pr->sa, pr->da, pr->sum,
+				     rte_cpu_to_be_16((uint16_t)sp[i]),
 				     rte_cpu_to_be_16((uint16_t)dp[i]), sigsum + lat_sig_sum_seq(seq));
 		m[i]->data_len = len;
 		m[i]->pkt_len = len;
