@@ -121,8 +121,13 @@ void flowtab_destroy(struct flowtab *t);
 /* worker: the key's hash, for flowtab_prefetch() then flowtab_lookup_h(). */
 uint64_t flowtab_hash(const struct flowtab_key *k);
 
-/* worker: prefetch the key's two buckets (burst processing). */
-void flowtab_prefetch(const struct flowtab *t, uint64_t hash);
+/*
+ * worker: prefetch the key's first bucket, and its second with `both`
+ * (burst processing). A key that is in the table is nearly always in its
+ * first bucket (the second takes keys only when the first is full); a
+ * lookup that misses reads both, so a new flow's key wants both.
+ */
+void flowtab_prefetch(const struct flowtab *t, uint64_t hash, bool both);
 
 /* worker: entry index of the key, or FLOWTAB_NIL. */
 uint32_t flowtab_lookup(const struct flowtab *t, const struct flowtab_key *k);
@@ -134,6 +139,9 @@ uint32_t flowtab_lookup_h(const struct flowtab *t, const struct flowtab_key *k, 
  * (table or index full: the caller counts fail_table_full).
  */
 int flowtab_insert(struct flowtab *t, const struct flowtab_key *k, uint32_t *idx);
+
+/* worker: the same with the key's flowtab_hash() at hand. */
+int flowtab_insert_h(struct flowtab *t, const struct flowtab_key *k, uint64_t hash, uint32_t *idx);
 
 /* worker: remove an entry (its timer is cancelled, its generation bumped). */
 void flowtab_del(struct flowtab *t, uint32_t idx);

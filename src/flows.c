@@ -586,6 +586,7 @@ static unsigned flows_pick_tpl(struct flows_state *s)
 /* A new client flow between its choice of tuple and its insertion. */
 struct flows_new {
 	struct flowtab_key k;
+	uint64_t h; /* flowtab_hash(&k) */
 	uint32_t cip, sip;
 	uint16_t cport;
 	uint8_t tpl;
@@ -621,7 +622,7 @@ static void flows_open(struct worker *w, struct flows_state *s, const struct flo
 	uint16_t cport = nf->cport;
 
 	FG_CTR_INC(w->ctr->client.started);
-	if (flowtab_insert(s->ft, &nf->k, &idx) != 0) {
+	if (flowtab_insert_h(s->ft, &nf->k, nf->h, &idx) != 0) {
 		fgen_cpa_put(&s->cpa, cip, cport);
 		FG_CTR_INC(w->ctr->client.failed);
 		FG_CTR_INC(w->ctr->client.fail_table_full);
@@ -678,7 +679,7 @@ static void flows_tcp_seg(struct tcp_seg *sg, const uint8_t *f, const struct pkt
 
 /* A frame on the server port that no entry holds: learn a new flow from it. */
 static uint32_t flows_accept(struct worker *w, struct flows_state *s, const struct flowtab_key *k,
-			     const uint8_t *f, const struct pkt_info *pi, uint64_t now)
+			     uint64_t h, const uint8_t *f, const struct pkt_info *pi, uint64_t now)
 {
 	const struct flows_tpl *t;
 	struct flows_ent *e;
@@ -692,7 +693,7 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 		return FLOWTAB_NIL;
 	if (t->proto == PROF_TCP && (pi->tcp_flags & (TCP_SYN | TCP_ACK | TCP_RST)) != TCP_SYN)
 		return FLOWTAB_NIL;
-	if (flowtab_insert(s->ft, k, &idx) != 0) {
+	if (flowtab_insert_h(s->ft, k, h, &idx) != 0) {
 		FG_CTR_INC(w->ctr->server.failed);
 		return FLOWTAB_NIL;
 	}
@@ -727,16 +728,16 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 	return idx;
 }
 
-/* One received frame; k and idx come from flows_rx_burst()'s lookup. */
+/* One received frame; k, its hash h and idx come from flows_rx_burst()'s lookup. */
 static void flows_rx_one(struct worker *w, struct flows_state *s, int side, struct rte_mbuf *m,
-			 const struct pkt_info *pi, const struct flowtab_key *k, uint32_t idx,
-			 uint64_t now)
+			 const struct pkt_info *pi, const struct flowtab_key *k, uint64_t h,
+			 uint32_t idx, uint64_t now)
 {
 	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
 	struct flows_ent *e;
 
 	if (idx == FLOWTAB_NIL && side == FLOWTAB_SERVER)
-		idx = flows_accept(w, s, k, f, pi, now);
+		idx = flows_accept(w, s, k, h, f, pi, now);
 	if (idx == FLOWTAB_NIL) {
 		if (pi->kind == PKT_TCP)
 			flows_tcp_orphan(w, side, m, f, pi);
@@ -800,7 +801,9 @@ static void flows_rx_burst(struct worker *w, int side, struct rte_mbuf **m,
 			    side ? FLOWTAB_SERVER : FLOWTAB_CLIENT);
 	for (unsigned i = 0; i < n; i++) {
 		h[i] = flowtab_hash(&k[i]);
-		flowtab_prefetch(s->ft, h[i]);
+		/* a SYN to the server side is a new flow: its lookup misses */
+		flowtab_prefetch(s->ft, h[i],
+				 side && (pi[i].tcp_flags & (TCP_SYN | TCP_ACK)) == TCP_SYN);
 	}
 	for (unsigned i = 0; i < n; i++) {
 		idx[i] = flowtab_lookup_h(s->ft, &k[i], h[i]);
@@ -817,7 +820,7 @@ static void flows_rx_burst(struct worker *w, int side, struct rte_mbuf **m,
 		if (idx[i] == FLOWTAB_NIL ? s->accepts != accepts
 					  : flowtab_at(s->ft, id[i]) != idx[i])
 			idx[i] = flowtab_lookup_h(s->ft, &k[i], h[i]);
-		flows_rx_one(w, s, side, m[i], &pi[i], &k[i], idx[i], now);
+		flows_rx_one(w, s, side, m[i], &pi[i], &k[i], h[i], idx[i], now);
 	}
 }
 
@@ -890,8 +893,10 @@ static void flows_tick(struct worker *w, uint64_t now)
 		 * the table's cache misses overlap. */
 		while (n--)
 			nn += flows_pick(s, &nf[nn]);
-		for (uint32_t i = 0; i < nn; i++)
-			flowtab_prefetch(s->ft, flowtab_hash(&nf[i].k));
+		for (uint32_t i = 0; i < nn; i++) {
+			nf[i].h = flowtab_hash(&nf[i].k);
+			flowtab_prefetch(s->ft, nf[i].h, true);
+		}
 		for (uint32_t i = 0; i < nn; i++)
 			flows_open(w, s, &nf[i], now);
 	}

@@ -9,6 +9,10 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "fg.h"
 #include "flowtab.h"
 
@@ -243,26 +247,46 @@ static inline uint32_t ft_alt(const struct flowtab *t, uint32_t b, uint32_t sig)
 	return (b ^ (sig | 1)) & t->bmask;
 }
 
-/* Both buckets: a new flow's lookup and every insert's duplicate check
- * read the second one too. */
-void flowtab_prefetch(const struct flowtab *t, uint64_t hash)
+void flowtab_prefetch(const struct flowtab *t, uint64_t hash, bool both)
 {
 	uint32_t b = hash & t->bmask;
 
 	__builtin_prefetch(&t->bkt[b]);
-	__builtin_prefetch(&t->bkt[ft_alt(t, b, (uint32_t)(hash >> 32))]);
+	if (both)
+		__builtin_prefetch(&t->bkt[ft_alt(t, b, (uint32_t)(hash >> 32))]);
 }
 
+/* Bit i set: the bucket's 32-bit word i of w (sig[] or ref[]) equals v. */
+static inline unsigned ft_match(const uint32_t *w, uint32_t v)
+{
+#ifdef __SSE2__
+	__m128i x = _mm_set1_epi32((int)v);
+	__m128i a = _mm_cmpeq_epi32(_mm_load_si128((const __m128i *)w), x);
+	__m128i b = _mm_cmpeq_epi32(_mm_load_si128((const __m128i *)w + 1), x);
+
+	return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(a)) |
+	       (unsigned)_mm_movemask_ps(_mm_castsi128_ps(b)) << 4;
+#else
+	unsigned m = 0;
+
+	for (unsigned i = 0; i < FT_BKT_SLOTS; i++)
+		m |= (unsigned)(w[i] == v) << i;
+	return m;
+#endif
+}
+
+/* The slots of b whose signature matches, all compared at once; then
+ * the key of each (a signature of a free slot may be stale: ref 0). */
 static inline uint32_t ft_find(const struct flowtab *t, uint32_t b, uint32_t sig,
 			       const struct flowtab_key *k)
 {
 	const struct ft_bkt *bk = &t->bkt[b];
-	unsigned i;
 
-	for (i = 0; i < FT_BKT_SLOTS; i++) {
-		if (bk->sig[i] == sig && bk->ref[i] &&
-		    ft_key_eq(&ft_ent(t, bk->ref[i] - 1)->key, k))
-			return bk->ref[i] - 1;
+	for (unsigned m = ft_match(bk->sig, sig); m; m &= m - 1) {
+		uint32_t ref = bk->ref[__builtin_ctz(m)];
+
+		if (ref && ft_key_eq(&ft_ent(t, ref - 1)->key, k))
+			return ref - 1;
 	}
 	return FLOWTAB_NIL;
 }
@@ -284,12 +308,9 @@ uint32_t flowtab_lookup(const struct flowtab *t, const struct flowtab_key *k)
 
 static inline int ft_empty_slot(const struct ft_bkt *bk)
 {
-	unsigned i;
+	unsigned m = ft_match(bk->ref, 0);
 
-	for (i = 0; i < FT_BKT_SLOTS; i++)
-		if (bk->ref[i] == 0)
-			return (int)i;
-	return -1;
+	return m ? __builtin_ctz(m) : -1;
 }
 
 /*
@@ -318,7 +339,11 @@ static int ft_displace(struct flowtab *t, uint32_t b)
 
 int flowtab_insert(struct flowtab *t, const struct flowtab_key *k, uint32_t *idx)
 {
-	uint64_t h = flowtab_hash(k);
+	return flowtab_insert_h(t, k, flowtab_hash(k), idx);
+}
+
+int flowtab_insert_h(struct flowtab *t, const struct flowtab_key *k, uint64_t h, uint32_t *idx)
+{
 	uint32_t b1 = h & t->bmask, sig = h >> 32, b2 = ft_alt(t, b1, sig), b, n;
 	struct ft_ent *e;
 	int s;
