@@ -37,6 +37,8 @@
 #define BENCH_CAPACITY_MAX_S 3600.0 /* capacity: the longest trial (connections / rate) */
 #define BENCH_INVALID_RETRIES 2	    /* an invalid search trial is run again this often */
 #define BENCH_DEF_TRIAL_S 10.0	    /* default trial time */
+#define BENCH_DEF_CONFIRM_S 60.0    /* default confirmation trial time (METHOD.md) */
+#define BENCH_CONFIRM_STEPS 5	    /* a failed confirmation steps down at most this often */
 
 enum bench_kind {
 	BENCH_THROUGHPUT = 1,
@@ -79,6 +81,45 @@ void bench_search_record(struct bench_search *s, double rate, bool passed, doubl
 
 /* pure: the highest rate that passed; 0 if none did. */
 static inline double bench_search_result(const struct bench_search *s) { return s->lo; }
+
+/*
+ * The confirmation of a search's result (METHOD.md: short search trials,
+ * then one trial at full length): the first trial is at the rate found;
+ * after a failure the next is res_pct % lower (the search's resolution),
+ * up to BENCH_CONFIRM_STEPS steps down, so at most 1 + BENCH_CONFIRM_STEPS
+ * rates, from found down to found x (1 - res_pct / 100)^BENCH_CONFIRM_STEPS.
+ * The first rate that passes is confirmed; once one has, or the last step
+ * failed, it is over.
+ */
+struct bench_confirm {
+	double found;	/* the search's result */
+	double res_pct; /* the step down, % of the rate that failed */
+	double rate;	/* the rate of the next trial; the confirmed one once passed */
+	unsigned steps; /* steps down taken */
+	bool passed;	/* a trial at rate passed */
+	bool over;
+};
+
+/* pure: found > 0 and finite, 0 < res_pct < 100; 0 or -EINVAL. */
+int bench_confirm_init(struct bench_confirm *c, double found, double res_pct);
+
+/* pure: the rate of the next confirmation trial, or 0 when it is over. */
+static inline double bench_confirm_next(const struct bench_confirm *c)
+{
+	return c->over ? 0 : c->rate;
+}
+
+/*
+ * pure: the outcome of the trial at bench_confirm_next's rate. An invalid
+ * trial (after its retries) is recorded as failed: it confirmed nothing.
+ */
+void bench_confirm_record(struct bench_confirm *c, bool passed);
+
+/* pure: the confirmed rate; 0 while none is (or when none was). */
+static inline double bench_confirm_result(const struct bench_confirm *c)
+{
+	return c->passed ? c->rate : 0;
+}
 
 /*
  * The capacity search over a count of connections n: from n0, n doubles

@@ -109,6 +109,34 @@ void bench_search_record(struct bench_search *s, double rate, bool passed, doubl
 		s->hi = s->lo;
 }
 
+int bench_confirm_init(struct bench_confirm *c, double found, double res_pct)
+{
+	if (!(found > 0) || !isfinite(found) || !(res_pct > 0) || !(res_pct < 100))
+		return -EINVAL;
+	memset(c, 0, sizeof(*c));
+	c->found = found;
+	c->res_pct = res_pct;
+	c->rate = found;
+	return 0;
+}
+
+void bench_confirm_record(struct bench_confirm *c, bool passed)
+{
+	if (c->over)
+		return;
+	if (passed) {
+		c->passed = true;
+		c->over = true;
+		return;
+	}
+	if (c->steps >= BENCH_CONFIRM_STEPS) {
+		c->over = true;
+		return;
+	}
+	c->steps++;
+	c->rate *= 1 - c->res_pct / 100.0;
+}
+
 int bench_grow_init(struct bench_grow *g, uint64_t n0, uint64_t max, double res_pct)
 {
 	if (n0 < 1 || max < n0 || !(res_pct > 0) || !(res_pct < 100))

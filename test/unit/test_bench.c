@@ -5,7 +5,8 @@
  * passes, and lets an invalid trial's achieved rate bound the search; the
  * verdict of a trial (achieved rate, sending time, the tester's own drops,
  * the loss goal); percentiles that count lost stamped frames as infinite;
- * the capacity search (doubling, then halving) lands on the table size.
+ * the capacity search (doubling, then halving) lands on the table size;
+ * the confirmation steps down by the resolution a bounded number of times.
  */
 #include <errno.h>
 #include <math.h>
@@ -122,6 +123,97 @@ static void test_search_invalid_cap(void **st)
 	assert_true(s.hi >= s.lo);
 	assert_true(bench_search_next(&s) == 0);
 	assert_true(bench_search_result(&s) == 1.5e5);
+}
+
+static void test_confirm_params(void **st)
+{
+	struct bench_confirm c;
+
+	(void)st;
+	assert_int_equal(bench_confirm_init(&c, 0, 1), -EINVAL);
+	assert_int_equal(bench_confirm_init(&c, -1, 1), -EINVAL);
+	assert_int_equal(bench_confirm_init(&c, INFINITY, 1), -EINVAL);
+	assert_int_equal(bench_confirm_init(&c, NAN, 1), -EINVAL);
+	assert_int_equal(bench_confirm_init(&c, 1e6, 0), -EINVAL);
+	assert_int_equal(bench_confirm_init(&c, 1e6, 100), -EINVAL);
+	assert_int_equal(bench_confirm_init(&c, 1e6, 0.5), 0);
+	/* nothing confirmed before a trial */
+	assert_true(bench_confirm_result(&c) == 0);
+}
+
+/* The first trial at the rate found passes: confirmed there, one trial. */
+static void test_confirm_first_passes(void **st)
+{
+	struct bench_confirm c;
+
+	(void)st;
+	assert_int_equal(bench_confirm_init(&c, 14880952, 0.5), 0);
+	assert_true(bench_confirm_next(&c) == 14880952);
+	bench_confirm_record(&c, true);
+	assert_true(bench_confirm_next(&c) == 0);
+	assert_true(bench_confirm_result(&c) == 14880952);
+	assert_int_equal(c.steps, 0);
+	/* recording after the end changes nothing */
+	bench_confirm_record(&c, false);
+	assert_true(bench_confirm_result(&c) == 14880952);
+}
+
+/* Each failure steps res_pct % down; the first that passes is confirmed. */
+static void test_confirm_steps_down(void **st)
+{
+	struct bench_confirm c;
+
+	(void)st;
+	assert_int_equal(bench_confirm_init(&c, 8000, 50), 0);
+	bench_confirm_record(&c, false);
+	assert_true(bench_confirm_next(&c) == 4000);
+	assert_true(bench_confirm_result(&c) == 0);
+	bench_confirm_record(&c, false);
+	assert_true(bench_confirm_next(&c) == 2000);
+	bench_confirm_record(&c, true);
+	assert_true(bench_confirm_next(&c) == 0);
+	assert_true(bench_confirm_result(&c) == 2000);
+	assert_int_equal(c.steps, 2);
+
+	/* 10 %: 1000, 900, 810, 729 */
+	assert_int_equal(bench_confirm_init(&c, 1000, 10), 0);
+	for (int i = 0; i < 3; i++)
+		bench_confirm_record(&c, false);
+	assert_true(fabs(bench_confirm_next(&c) - 729) < 1e-9);
+	bench_confirm_record(&c, true);
+	assert_true(fabs(bench_confirm_result(&c) - 729) < 1e-9);
+}
+
+/* Nothing passes: 1 + BENCH_CONFIRM_STEPS trials, each lower, none confirmed. */
+static void test_confirm_none_passes(void **st)
+{
+	static const double resolutions[] = {0.1, 0.5, 1, 10, 50};
+
+	(void)st;
+	for (size_t j = 0; j < sizeof(resolutions) / sizeof(resolutions[0]); j++) {
+		struct bench_confirm c;
+		double r, last = 0, res = resolutions[j];
+		unsigned n = 0;
+
+		assert_int_equal(bench_confirm_init(&c, 1e6, res), 0);
+		while ((r = bench_confirm_next(&c)) > 0) {
+			assert_true(n == 0 ? r == 1e6 : r < last);
+			/* one step: res_pct % of the rate that failed */
+			if (n)
+				assert_true(fabs(r - last * (1 - res / 100)) < 1e-6);
+			last = r;
+			n++;
+			assert_true(n <= 1 + BENCH_CONFIRM_STEPS);
+			bench_confirm_record(&c, false);
+		}
+		assert_int_equal(n, 1 + BENCH_CONFIRM_STEPS);
+		assert_int_equal(c.steps, BENCH_CONFIRM_STEPS);
+		assert_true(bench_confirm_result(&c) == 0);
+		assert_true(fabs(last - 1e6 * pow(1 - res / 100, BENCH_CONFIRM_STEPS)) < 1e-3);
+		assert_true(last > 0);
+		/* the search's figure stays where it was */
+		assert_true(c.found == 1e6);
+	}
 }
 
 /* Capacity: a table of `cap` entries passes every n <= cap. */
@@ -328,6 +420,8 @@ int main(void)
 	    cmocka_unit_test(test_search_finds_limit), cmocka_unit_test(test_search_nothing_passes),
 	    cmocka_unit_test(test_search_invalid_cap), cmocka_unit_test(test_judge),
 	    cmocka_unit_test(test_pct_with_loss),      cmocka_unit_test(test_grow),
+	    cmocka_unit_test(test_confirm_params),     cmocka_unit_test(test_confirm_first_passes),
+	    cmocka_unit_test(test_confirm_steps_down), cmocka_unit_test(test_confirm_none_passes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
