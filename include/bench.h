@@ -177,6 +177,7 @@ struct bench_trial {
 	double line_pct;	   /* offered load of the busiest port, % of line rate */
 	char mult[48];		   /* the -m that offers it */
 	double secs;		   /* nominal trial time */
+	bool confirm;		   /* a confirmation trial of a search's result */
 	uint64_t conns;		   /* capacity: the connections asked for */
 	double span;		   /* measured: start of measured traffic to its last burst */
 	unsigned senders;	   /* pacers; each may be one frame off at the trial's edges */

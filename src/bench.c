@@ -14,7 +14,10 @@
  * start -m scaled, so every port keeps its share of the load. cps does the
  * same over the connection rate of a flows profile (a flows run waits for
  * its connections to complete or time out instead). An invalid search
- * trial is run again, up to BENCH_INVALID_RETRIES times. capacity runs
+ * trial is run again, up to BENCH_INVALID_RETRIES times. The rate found is
+ * then confirmed by a trial of --confirm seconds (bench_confirm: stepping
+ * down by the resolution after a failure); the search's figure stays in
+ * the result beside the confirmed one. capacity runs
  * trials of n connections at one rate, n doubling then bisected
  * (bench_grow). latency runs one trial at -m. Each trial is printed as it ends, also to --csv; the
  * result follows as text or, with --json, as one JSON object holding every
@@ -266,6 +269,8 @@ struct bench_opts {
 	struct units_rate mult;
 	bool have_mult;
 	double loss_pct, res_pct, trial_s, pause_s;
+	double confirm_s; /* 0: no confirmation trial */
+	bool have_confirm;
 	int64_t mask;
 	const char *tunables;
 	bool json;
@@ -286,8 +291,8 @@ struct bench {
 
 static const char bench_usage[] =
     "bench throughput|latency|cps|capacity -f PROFILE [-m MULT] [--loss PCT] "
-    "[--resolution PCT] [--trial SECONDS] [--pause SECONDS] [-p PORTS] [-t KEY=VAL,...] "
-    "[--json] [--csv FILE]";
+    "[--resolution PCT] [--trial SECONDS] [--confirm SECONDS] [--pause SECONDS] [-p PORTS] "
+    "[-t KEY=VAL,...] [--json] [--csv FILE]";
 
 static int bench_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int bench_bad(const char *fmt, ...)
@@ -318,19 +323,18 @@ static int bench_pct(const char *s, double lo, bool lo_open, double hi, double *
 
 static int bench_parse(int argc, char **argv, struct bench_opts *o)
 {
-	static const struct option lo[] = {{"loss", required_argument, NULL, 'L'},
-					   {"resolution", required_argument, NULL, 'R'},
-					   {"trial", required_argument, NULL, 'T'},
-					   {"json", no_argument, NULL, 'J'},
-					   {"csv", required_argument, NULL, 'C'},
-					   {"pause", required_argument, NULL, 'P'},
-					   {NULL, 0, NULL, 0}};
+	static const struct option lo[] = {
+	    {"loss", required_argument, NULL, 'L'},  {"resolution", required_argument, NULL, 'R'},
+	    {"trial", required_argument, NULL, 'T'}, {"confirm", required_argument, NULL, 'K'},
+	    {"json", no_argument, NULL, 'J'},	     {"csv", required_argument, NULL, 'C'},
+	    {"pause", required_argument, NULL, 'P'}, {NULL, 0, NULL, 0}};
 	char err[FG_ERRLEN];
 	int c;
 
 	memset(o, 0, sizeof(*o));
 	o->res_pct = BENCH_DEF_RES_PCT;
 	o->trial_s = BENCH_DEF_TRIAL_S;
+	o->confirm_s = BENCH_DEF_CONFIRM_S;
 	o->mask = -1;
 	o->json = cmds_json();
 	if (argc < 2 || argv[1][0] == '-')
@@ -375,6 +379,13 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 				return bench_bad("--trial '%s': a duration from 100ms to 24h",
 						 optarg);
 			break;
+		case 'K':
+			if (units_parse_duration(optarg, &o->confirm_s, err, sizeof(err)) != 0 ||
+			    (o->confirm_s != 0 && !(o->confirm_s >= 0.1)) || o->confirm_s > 86400)
+				return bench_bad("--confirm '%s': 0 (none) or 100ms to 24h",
+						 optarg);
+			o->have_confirm = true;
+			break;
 		case 'J':
 			o->json = true;
 			break;
@@ -400,6 +411,8 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 		return bench_bad("latency needs -m MULT, the load to measure at");
 	if (o->kind == BENCH_CAPACITY && !o->have_mult)
 		return bench_bad("capacity needs -m MULT, a connection rate the DUT sustains");
+	if (o->have_confirm && o->kind != BENCH_THROUGHPUT && o->kind != BENCH_CPS)
+		return bench_bad("--confirm is for throughput and cps");
 	if (o->have_mult && o->mult.kind == UNITS_MAX)
 		return bench_bad("-m max is unpaced: give a rate");
 	return 0;
@@ -472,7 +485,7 @@ static void json_trial(FILE *f, const struct bench_words *w, const struct bench_
 {
 	char k[32];
 
-	fprintf(f, "{\"trial\":%zu,", i + 1);
+	fprintf(f, "{\"trial\":%zu,\"confirm\":%s,", i + 1, t->confirm ? "true" : "false");
 	snprintf(k, sizeof(k), "offered_%s", w->unit);
 	json_num(f, k, t->rate);
 	fputc(',', f);
@@ -507,7 +520,7 @@ static void csv_header(FILE *f, const struct bench_words *w)
 	fprintf(f,
 		"bench,trial,offered_%s,offered_line_pct,mult,send_s,achieved_%s,%s,%s,%s,loss_pct,"
 		"valid,passed,reason,lat_frames,lat_lost,min_us,avg_us,max_us,p50_us,p99_us,"
-		"p999_us,pdv_us,conns\n",
+		"p999_us,pdv_us,conns,confirm\n",
 		w->unit, w->unit, w->tx, w->rx, w->lost);
 }
 
@@ -542,7 +555,7 @@ static void csv_trial(const struct bench *b, const struct bench_trial *t)
 	csv_num(f, t->lat.p99_us);
 	csv_num(f, t->lat.p999_us);
 	csv_num(f, t->lat.pdv_us);
-	fprintf(f, ",%" PRIu64 "\n", t->conns);
+	fprintf(f, ",%" PRIu64 ",%d\n", t->conns, t->confirm);
 	fflush(f);
 }
 
@@ -561,12 +574,14 @@ static bool bench_flows(const struct bench *b);
 
 static void bench_trial_line(const struct bench *b, const struct bench_trial *t)
 {
-	char verdict[160], line[24];
+	char verdict[192], line[24], conf[40] = "";
 
+	if (t->confirm)
+		snprintf(conf, sizeof(conf), " (confirmation, %g s)", t->secs);
 	if (!t->valid)
-		snprintf(verdict, sizeof(verdict), "invalid: %s", t->why);
+		snprintf(verdict, sizeof(verdict), "invalid%s: %s", conf, t->why);
 	else
-		snprintf(verdict, sizeof(verdict), "%s", t->passed ? "pass" : "fail");
+		snprintf(verdict, sizeof(verdict), "%s%s", t->passed ? "pass" : "fail", conf);
 	if (bench_flows(b))
 		snprintf(line, sizeof(line), "-");
 	else
@@ -801,10 +816,11 @@ static bool bench_pause(struct bench *b)
 
 /*
  * Run a trial of `secs` into the next slot (after --pause if one ran
- * before), print it; NULL when none was recorded.
+ * before), print it; NULL when none was recorded. confirm marks a
+ * confirmation trial.
  */
 static struct bench_trial *bench_step_for(struct bench *b, const struct units_rate *mult,
-					  double secs, uint64_t conns)
+					  double secs, uint64_t conns, bool confirm)
 {
 	struct bench_trial *t = bench_add(b), tr;
 
@@ -817,6 +833,7 @@ static struct bench_trial *bench_step_for(struct bench *b, const struct units_ra
 	if (bench_trial(b, mult, secs, &tr) != 0)
 		return NULL;
 	tr.conns = conns;
+	tr.confirm = confirm;
 	*t = tr;
 	b->n++;
 	bench_trial_line(b, t);
@@ -826,7 +843,7 @@ static struct bench_trial *bench_step_for(struct bench *b, const struct units_ra
 
 static struct bench_trial *bench_step(struct bench *b, const struct units_rate *mult)
 {
-	return bench_step_for(b, mult, b->o.trial_s, 0);
+	return bench_step_for(b, mult, b->o.trial_s, 0, false);
 }
 
 /* ---- control: the tests ----------------------------------------------------- */
@@ -846,15 +863,110 @@ static void bench_json_head(const struct bench *b, FILE *f)
 	fputs("],", f);
 }
 
-/* throughput and cps: the binary search, then the trial that passed at the highest rate. */
+/*
+ * The confirmation of the rate found (bench_confirm): trials of --confirm
+ * seconds, an invalid one run again like a search trial, then counted as
+ * failed. *iconf: the index of the trial that confirmed, or -1. 0, or -1:
+ * a trial could not run (said why); ^C sets b->interrupted and returns 0.
+ */
+static int bench_confirm_run(struct bench *b, double found, long *iconf)
+{
+	struct bench_confirm c;
+	double rate;
+
+	*iconf = -1;
+	if (bench_confirm_init(&c, found, b->o.res_pct) != 0) {
+		fg_err("bench: %g cannot be confirmed", found);
+		return -1;
+	}
+	while ((rate = bench_confirm_next(&c)) > 0) {
+		struct units_rate m = bench_scaled(&b->top, rate / b->top_rate);
+		const struct bench_trial *t = bench_step_for(b, &m, b->o.confirm_s, 0, true);
+
+		for (int again = 0; t && !t->valid && again < BENCH_INVALID_RETRIES; again++)
+			t = bench_step_for(b, &m, b->o.confirm_s, 0, true);
+		if (!t)
+			break;
+		bench_confirm_record(&c, t->passed);
+		if (t->passed)
+			*iconf = (long)(t - b->t);
+	}
+	return rate > 0 && !b->interrupted ? -1 : 0;
+}
+
+/* The figure of a passing trial: its rate and loss, for the result line. */
+static void bench_figure(const struct bench *b, const struct bench_trial *t, char *buf, size_t len)
+{
+	if (bench_flows(b))
+		snprintf(buf, len,
+			 "%.0f cps (-m %s), %.4f %% of the flows not completed (goal <= %g %%)",
+			 t->rate, t->mult, t->loss_pct, b->o.loss_pct);
+	else
+		snprintf(buf, len,
+			 "%.0f fps (%.3f %% of line rate, -m %s), loss %.4f %% (goal <= %g %%)",
+			 t->rate, t->line_pct, t->mult, t->loss_pct, b->o.loss_pct);
+}
+
+/* The result as text: the search's figure, and what its confirmation made of it. */
+static void bench_search_text(const struct bench *b, const struct bench_trial *best,
+			      const struct bench_trial *conf)
+{
+	const char *name = bench_kind_names[b->o.kind], *unit = bench_words[b->o.kind].unit;
+	const char *intr = b->interrupted ? ", interrupted" : "";
+	char fig[256];
+	double low = 0;
+	unsigned tried = 0;
+
+	if (!best) {
+		bench_say(b, "%s: no trial passed (%zu trials%s)", name, b->n, intr);
+		return;
+	}
+	if (!(b->o.confirm_s > 0)) {
+		bench_figure(b, best, fig, sizeof(fig));
+		bench_say(b, "%s: %s, %zu trials%s", name, fig, b->n, intr);
+	} else if (conf && conf->rate >= best->rate) {
+		bench_figure(b, conf, fig, sizeof(fig));
+		bench_say(b, "%s: %s, confirmed by a %g s trial, %zu trials%s", name, fig,
+			  conf->secs, b->n, intr);
+	} else if (conf) {
+		bench_figure(b, conf, fig, sizeof(fig));
+		bench_say(b,
+			  "%s: %s, confirmed by a %g s trial %.2f %% below the search's %.0f %s, "
+			  "%zu trials%s",
+			  name, fig, conf->secs, (best->rate - conf->rate) * 100.0 / best->rate,
+			  best->rate, unit, b->n, intr);
+	} else {
+		for (size_t i = 0; i < b->n; i++)
+			if (b->t[i].confirm) {
+				low = tried++ ? FG_MIN(low, b->t[i].rate) : b->t[i].rate;
+			}
+		bench_figure(b, best, fig, sizeof(fig));
+		if (tried)
+			bench_say(b,
+				  "%s: not confirmed: no %g s trial passed (%u, from %.0f down to "
+				  "%.0f %s); the search found %s, %zu trials%s",
+				  name, b->o.confirm_s, tried, best->rate, low, unit, fig, b->n,
+				  intr);
+		else
+			bench_say(b, "%s: not confirmed; the search found %s, %zu trials%s", name,
+				  fig, b->n, intr);
+	}
+	if (!bench_flows(b) && (conf ? conf : best)->lat.frames)
+		bench_lat_text(b, &(conf ? conf : best)->lat);
+}
+
+/*
+ * throughput and cps: the binary search, then the confirmation of the
+ * highest rate that passed (unless --confirm 0).
+ */
 static int bench_search_run(struct bench *b)
 {
 	const struct bench_words *w = &bench_words[b->o.kind];
 	const char *name = bench_kind_names[b->o.kind];
-	const struct bench_trial *best = NULL;
+	const struct bench_trial *best = NULL, *conf = NULL;
 	struct bench_search s;
-	long ibest = -1;
-	char topm[48], err[FG_ERRLEN], k[32];
+	long ibest = -1, iconf = -1;
+	char topm[48], err[FG_ERRLEN], k[32], then[64] = "";
 	struct run_params rp;
 	double rate;
 
@@ -869,18 +981,20 @@ static int bench_search_run(struct bench *b)
 		fg_err("bench: -m %s offers no traffic", topm);
 		return -1;
 	}
+	if (b->o.confirm_s > 0)
+		snprintf(then, sizeof(then), ", then a confirmation trial of %g s", b->o.confirm_s);
 	if (bench_flows(b))
 		bench_say(b,
 			  "%s of %s: binary search from -m %s (%.0f cps), flows not completed <= "
-			  "%g %%, resolution %g %%, trials of %g s",
+			  "%g %%, resolution %g %%, trials of %g s%s",
 			  name, b->o.file, topm, b->top_rate, b->o.loss_pct, b->o.res_pct,
-			  b->o.trial_s);
+			  b->o.trial_s, then);
 	else
 		bench_say(b,
 			  "%s of %s: binary search from -m %s (%.0f fps, %.3f %% of line rate), "
-			  "loss <= %g %%, resolution %g %%, trials of %g s",
+			  "loss <= %g %%, resolution %g %%, trials of %g s%s",
 			  name, b->o.file, topm, b->top_rate, b->top_line, b->o.loss_pct,
-			  b->o.res_pct, b->o.trial_s);
+			  b->o.res_pct, b->o.trial_s, then);
 	bench_trial_head(b);
 	while ((rate = bench_search_next(&s)) > 0) {
 		struct units_rate m = bench_scaled(&b->top, rate / b->top_rate);
@@ -899,15 +1013,24 @@ static int bench_search_run(struct bench *b)
 	}
 	if (rate > 0 && !b->interrupted)
 		return -1; /* a trial could not run: said why */
+	/* the rate of the search's own trial, so that the -m is the same */
+	if (ibest >= 0 && b->o.confirm_s > 0 && !b->interrupted &&
+	    bench_confirm_run(b, bench_search_result(&s), &iconf) != 0)
+		return -1;
+	/* after the confirmation: b->t may have moved */
 	best = ibest >= 0 ? &b->t[ibest] : NULL;
+	conf = iconf >= 0 ? &b->t[iconf] : NULL;
 
 	if (b->o.json) {
 		FILE *f = stdout;
 
 		bench_json_head(b, f);
-		fprintf(f, "\"result\":{\"found\":%s,", best ? "true" : "false");
+		fprintf(f, "\"result\":{\"found\":%s,\"confirmed\":%s,", best ? "true" : "false",
+			conf ? "true" : "false");
 		fprintf(f, "\"loss_goal_pct\":%g,\"resolution_pct\":%g,", b->o.loss_pct,
 			b->o.res_pct);
+		json_num(f, "confirm_s", b->o.confirm_s);
+		fputc(',', f);
 		snprintf(k, sizeof(k), "start_%s", w->unit);
 		json_num(f, k, b->top_rate);
 		fputc(',', f);
@@ -924,25 +1047,23 @@ static int bench_search_run(struct bench *b)
 		} else {
 			fprintf(f, "\"%s\":0", w->result);
 		}
+		snprintf(k, sizeof(k), "confirmed_%s", w->unit);
+		if (conf) {
+			fputc(',', f);
+			json_num(f, k, conf->rate);
+			fputc(',', f);
+			json_num(f, "confirmed_line_pct", conf->line_pct);
+			fputs(",\"confirmed_mult\":", f);
+			stats_json_str(f, conf->mult);
+			fprintf(f, ",\"confirmed_trial\":%ld,\"confirmed_loss_pct\":%.6f",
+				iconf + 1, conf->loss_pct);
+		} else {
+			fprintf(f, ",\"%s\":0", k);
+		}
 		fputs("}}\n", f);
 		fflush(f);
-	} else if (best && bench_flows(b)) {
-		bench_say(b,
-			  "%s: %.0f cps (-m %s), %.4f %% of the flows not completed "
-			  "(goal <= %g %%), %zu trials%s",
-			  name, best->rate, best->mult, best->loss_pct, b->o.loss_pct, b->n,
-			  b->interrupted ? ", interrupted" : "");
-	} else if (best) {
-		bench_say(b,
-			  "%s: %.0f fps (%.3f %% of line rate, -m %s), loss %.4f %% "
-			  "(goal <= %g %%), %zu trials%s",
-			  name, best->rate, best->line_pct, best->mult, best->loss_pct,
-			  b->o.loss_pct, b->n, b->interrupted ? ", interrupted" : "");
-		if (best->lat.frames)
-			bench_lat_text(b, &best->lat);
 	} else {
-		bench_say(b, "%s: no trial passed (%zu trials%s)", name, b->n,
-			  b->interrupted ? ", interrupted" : "");
+		bench_search_text(b, best, conf);
 	}
 	return b->interrupted ? -1 : 0;
 }
@@ -983,10 +1104,10 @@ static int bench_capacity(struct bench *b)
 	bench_trial_head(b);
 	while ((n = bench_grow_next(&g)) > 0) {
 		double secs = (double)n / rate;
-		const struct bench_trial *t = bench_step_for(b, &b->o.mult, secs, n);
+		const struct bench_trial *t = bench_step_for(b, &b->o.mult, secs, n, false);
 
 		for (int again = 0; t && !t->valid && again < BENCH_INVALID_RETRIES; again++)
-			t = bench_step_for(b, &b->o.mult, secs, n);
+			t = bench_step_for(b, &b->o.mult, secs, n, false);
 		if (!t)
 			break;
 		bench_grow_record(&g, n, t->passed);

@@ -656,9 +656,10 @@ static const char *const o_start[] = {"-f", "-m", "-d", "-p", "-t", "--force", "
 static const char *const o_stats[] = {"-g", "-p", "-a", "-l", "--json", NULL};
 static const char *const o_service[] = {"--off", NULL};
 static const char *const o_update[] = {"-m", NULL};
-static const char *const o_bench[] = {"throughput", "latency", "cps",	  "capacity", "-f",
-				      "-m",	    "-p",      "-t",	  "--loss",   "--resolution",
-				      "--trial",    "--pause", "--json",   "--csv", NULL};
+static const char *const o_bench[] = {"throughput", "latency",   "cps",	 "capacity", "-f",
+				      "-m",	    "-p",	 "-t",	 "--loss",   "--resolution",
+				      "--trial",    "--confirm", "--pause", "--json",   "--csv",
+				      NULL};
 
 static const struct cli_cmd table[] = {
 	{"service", cmd_service, "service [--off]",
@@ -682,7 +683,7 @@ static const struct cli_cmd table[] = {
 	{"portattr", cmd_portattr, "portattr [-p PORTS]",
 	 "link, speed, MAC, IP, gw, gw MAC, driver", o_p, 0},
 	{"bench", bench_cmd,
-	 "bench throughput|latency|cps|capacity -f PROFILE [-m MULT] [--loss PCT] [--resolution PCT] [--trial SECONDS] [--pause SECONDS] [-p PORTS] [-t KEY=VAL,...] [--json] [--csv FILE]",
+	 "bench throughput|latency|cps|capacity -f PROFILE [-m MULT] [--loss PCT] [--resolution PCT] [--trial SECONDS] [--confirm SECONDS] [--pause SECONDS] [-p PORTS] [-t KEY=VAL,...] [--json] [--csv FILE]",
 	 "automated measurements: RFC 2544 throughput, RFC 8219 latency, RFC 9693 CPS and capacity", o_bench,
 	 CLI_F_FILEARG},
 };
