@@ -4,7 +4,8 @@
 #
 # Part 1, [loop, loop] (loses nothing), with -x and a script on stdin:
 # throughput comes out at the start rate, every trial at that rate,
-# nothing lost; --json is one object on
+# nothing lost, and a confirmation trial of --confirm seconds at that rate
+# confirms it; --json is one object on
 # stdout with the trials and the result; --csv writes a header and one row
 # per trial; latency reports its figures in order (min <= median <= p99.9
 # <= max, PDV = p99.9 - min) over at least 500 stamped frames; bad
@@ -14,7 +15,10 @@
 # Part 2, router lab with nftables `limit rate over` drops on the DUT, on
 # all forwarded frames (throughput) and on new connections (cps): each
 # search lands near its limit (a range, not a figure), every valid trial
-# well above it fails, every trial well below loses nothing.
+# well above it fails, every trial well below loses nothing (those searches
+# run with --confirm 0, and 1 s for cps). Then a limit with a large burst,
+# which a 1 s trial fits in and a 3 s one does not: the search's rate fails
+# its confirmation and the next step down (the resolution, 50 %) confirms.
 #
 # A shared machine can stall the tester; a stalled trial is invalid (it
 # says so) and bench repeats it. Should the loop run still end below the
@@ -33,9 +37,9 @@ out=$FG_TMP/tp.json
 err=$FG_TMP/tp.err
 csv=$FG_TMP/tp.csv
 for attempt in 1 2 3; do
-	FG_TIMEOUT=60 fg_plain -C "$LOOP" -x "bench throughput -f $P/stl_64b.yaml -m 5 --trial 1 -t learn_wait=0.2 --json --csv $csv" >"$out" 2>"$err"
+	FG_TIMEOUT=60 fg_plain -C "$LOOP" -x "bench throughput -f $P/stl_64b.yaml -m 5 --trial 1 --confirm 2 -t learn_wait=0.2 --json --csv $csv" >"$out" 2>"$err"
 	rc=$?
-	[ "$(bench_py 'o["result"]["throughput_fps"] == o["result"]["start_fps"]' "$out" 2>/dev/null)" = True ] && break
+	[ "$(bench_py 'o["result"]["throughput_fps"] == o["result"]["start_fps"] == o["result"]["confirmed_fps"]' "$out" 2>/dev/null)" = True ] && break
 	echo "# attempt $attempt: $(bench_py '[t["reason"] for t in o["trials"]]' "$out" 2>&1), again"
 done
 check_eq "loop throughput: exit status 0" 0 "$rc"
@@ -51,12 +55,23 @@ check_py "loop throughput: the result's achieved rate within 0.1 % of the offere
 	'abs(o["trials"][-1]["achieved_fps"] - o["trials"][-1]["offered_fps"]) <= 50' "$out"
 check_py "loop throughput: an invalid trial says why" 'all(t["reason"] for t in o["trials"] if not t["valid"])' "$out"
 check_grep "loop throughput: progress lines on stderr with --json" '^ +[0-9] +50000 .* pass$' "$err"
+check_py "loop confirm: the result is confirmed, at the rate found, by a 2 s trial" \
+	'o["result"]["confirmed"] and o["result"]["confirm_s"] == 2 and o["result"]["confirmed_fps"] == o["result"]["throughput_fps"] == 50000 and o["result"]["confirmed_mult"] == o["result"]["mult"] == "5"' "$out"
+check_py "loop confirm: the last trial is the confirmation, marked, passed, at 50000 fps" \
+	'o["result"]["confirmed_trial"] == len(o["trials"]) and o["trials"][-1]["confirm"] and o["trials"][-1]["passed"] and o["trials"][-1]["offered_fps"] == 50000 and o["result"]["confirmed_loss_pct"] == 0' "$out"
+check_py "loop confirm: it sent for 2 s (1 %), 100000 frames (0.1 %)" \
+	'abs(o["trials"][-1]["send_s"] - 2) <= 0.02 and abs(o["trials"][-1]["tx"] - 100000) <= 100' "$out"
+check_py "loop confirm: the search's trials are not marked, and come first" \
+	'not any(t["confirm"] for t in o["trials"][:o["result"]["trial"]]) and o["result"]["trial"] < o["result"]["confirmed_trial"]' "$out"
+check_grep "loop confirm: its line says so" '^ +[0-9]+ +50000 .* pass \(confirmation, 2 s\)$' "$err"
 check_eq "csv: header" \
-	"bench,trial,offered_fps,offered_line_pct,mult,send_s,achieved_fps,tx,rx,lost,loss_pct,valid,passed,reason,lat_frames,lat_lost,min_us,avg_us,max_us,p50_us,p99_us,p999_us,pdv_us,conns" \
+	"bench,trial,offered_fps,offered_line_pct,mult,send_s,achieved_fps,tx,rx,lost,loss_pct,valid,passed,reason,lat_frames,lat_lost,min_us,avg_us,max_us,p50_us,p99_us,p999_us,pdv_us,conns,confirm" \
 	"$(head -n 1 "$csv")"
 check_eq "csv: one row per trial" "$(bench_py 'len(o["trials"])' "$out")" "$(($(count_lines "$csv") - 1))"
 check_eq "csv: the rows hold the trials' tx" "$(bench_py '" ".join(str(t["tx"]) for t in o["trials"])' "$out")" \
 	"$(awk -F, 'NR > 1 { printf "%s%s", s, $8; s = " " }' "$csv")"
+check_eq "csv: the confirm column marks the last row only" "$(bench_py '" ".join(str(int(t["confirm"])) for t in o["trials"])' "$out")" \
+	"$(awk -F, 'NR > 1 { printf "%s%s", s, $NF; s = " " }' "$csv")"
 
 # latency at a load, text output, from a script on stdin
 out=$FG_TMP/lat.out
@@ -78,6 +93,10 @@ bench throughput
 bench throughput -f $P/stl_64b.yaml --loss 150
 bench throughput -f $P/stl_64b.yaml --resolution 0
 bench throughput -f $P/stl_64b.yaml --trial 0
+bench throughput -f $P/stl_64b.yaml --confirm 50ms
+bench cps -f $P/udp_short.yaml --confirm 25h
+bench throughput -f $P/stl_64b.yaml --confirm soon
+bench latency -f $SP -m 1 --confirm 5
 bench throughput -f $P/stl_64b.yaml -m max
 bench throughput -f $P/stl_64b.yaml --bogus
 bench cps -f $P/udp_short.yaml --pause 2h
@@ -101,6 +120,10 @@ check_grep "bad: -f required" 'error: bench: -f PROFILE is required' "$bad"
 check_grep "bad: --loss out of range" "error: bench: --loss '150'" "$bad"
 check_grep "bad: --resolution 0" "error: bench: --resolution '0'" "$bad"
 check_grep "bad: --trial 0" "error: bench: --trial '0'" "$bad"
+check_grep "bad: --confirm too short" "error: bench: --confirm '50ms': 0 \(none\) or 100ms to 24h" "$bad"
+check_grep "bad: --confirm too long" "error: bench: --confirm '25h'" "$bad"
+check_grep "bad: --confirm not a duration" "error: bench: --confirm 'soon'" "$bad"
+check_grep "bad: --confirm for latency" 'error: bench: --confirm is for throughput and cps' "$bad"
 check_grep "bad: -m max refused" 'error: bench: -m max is unpaced' "$bad"
 check_grep "bad: unknown option" "error: bench: '--bogus': unknown option" "$bad"
 check_grep "bad: --pause too long" "error: bench: --pause '2h'" "$bad"
@@ -195,7 +218,7 @@ in_dut nft -f - <<-NFT
 	}
 NFT
 out=$FG_TMP/lab.out
-FG_TIMEOUT=80 fg -x "arp; bench throughput -f $SP -m 10 --trial 1 --resolution 10 -t learn_wait=0.2 --json" >"$out" 2>"$FG_TMP/lab.err"
+FG_TIMEOUT=80 fg -x "arp; bench throughput -f $SP -m 10 --trial 1 --resolution 10 --confirm 0 -t learn_wait=0.2 --json" >"$out" 2>"$FG_TMP/lab.err"
 check_eq "lab: exit status 0" 0 "$?"
 echo "# lab: $(bench_py '[(round(t["offered_fps"]), t["loss_pct"], t["valid"]) for t in o["trials"]]' "$out" 2>&1)"
 echo "# lab: throughput $(bench_py 'o["result"]["throughput_fps"]' "$out" 2>&1) fps, limit $LIMIT pps"
@@ -207,7 +230,34 @@ check_py "lab: every valid trial well above the limit failed" \
 	"all(not t['passed'] for t in o['trials'] if t['valid'] and t['offered_fps'] > $LIMIT * 1.1)" "$out"
 check_py "lab: every trial well below the limit lost nothing" \
 	"all(t['lost'] == 0 for t in o['trials'] if t['offered_fps'] < $LIMIT * 0.8)" "$out"
+check_py "lab: --confirm 0 runs no confirmation, the result says not confirmed" \
+	'not any(t["confirm"] for t in o["trials"]) and not o["result"]["confirmed"] and o["result"]["confirm_s"] == 0 and o["result"]["confirmed_fps"] == 0' "$out"
 in_dut nft delete table ip fgbench
+
+# a burst that a 1 s trial fits in (8000 frames <= 6000 + 3000 x 1 s) and a
+# 3 s trial at the same rate does not (24000 > 6000 + 3000 x 3 s); half the
+# rate does (12000)
+in_dut nft -f - <<-NFT
+	table ip fgconf {
+		chain f {
+			type filter hook forward priority 0;
+			oifname "dut1" limit rate over 3000/second burst 6000 packets drop
+		}
+	}
+NFT
+out=$FG_TMP/conf.out
+FG_TIMEOUT=80 fg -x "arp; bench throughput -f $SP -m 4 --trial 1 --confirm 3 --resolution 50 -t learn_wait=0.2 --json" >"$out" 2>"$FG_TMP/conf.err"
+check_eq "lab confirm: exit status 0" 0 "$?"
+echo "# lab confirm: $(bench_py '[(round(t["offered_fps"]), t["send_s"], t["lost"], t["valid"], t["confirm"]) for t in o["trials"]]' "$out" 2>&1)"
+check_py "lab confirm: the search passes its start rate, 8000 fps, in 1 s trials" \
+	'o["result"]["found"] and o["result"]["throughput_fps"] == o["result"]["start_fps"] == 8000' "$out"
+check_py "lab confirm: the 3 s confirmation at 8000 fps loses frames and fails" \
+	'[(t["offered_fps"], t["passed"], t["lost"] > 0, abs(t["send_s"] - 3) <= 0.03) for t in o["trials"] if t["confirm"] and t["valid"]][0] == (8000, False, True, True)' "$out"
+check_py "lab confirm: 50 % lower, 4000 fps, confirms; the search's 8000 fps stays in the result" \
+	'o["result"]["confirmed"] and o["result"]["confirmed_fps"] == 4000 and o["result"]["throughput_fps"] == 8000 and o["trials"][o["result"]["confirmed_trial"] - 1]["confirm"] and o["trials"][o["result"]["confirmed_trial"] - 1]["lost"] == 0' "$out"
+check_grep "lab confirm: the trial lines mark the failed confirmation" '^ +[0-9]+ +8000 .* fail \(confirmation, 3 s\)$' "$FG_TMP/conf.err"
+check_grep "lab confirm: and the passed one" '^ +[0-9]+ +4000 .* pass \(confirmation, 3 s\)$' "$FG_TMP/conf.err"
+in_dut nft delete table ip fgconf
 
 # cps: new connections limited on the DUT (conntrack's state new)
 CLIMIT=3000
@@ -220,7 +270,7 @@ in_dut nft -f - <<-NFT
 	}
 NFT
 out=$FG_TMP/cps.out
-FG_TIMEOUT=80 fg -x "arp; bench cps -f $P/udp_short.yaml -m 10000 --trial 1 --resolution 10 --json" >"$out" 2>"$FG_TMP/cps.err"
+FG_TIMEOUT=80 fg -x "arp; bench cps -f $P/udp_short.yaml -m 10000 --trial 1 --resolution 10 --confirm 1 --json" >"$out" 2>"$FG_TMP/cps.err"
 check_eq "lab cps: exit status 0" 0 "$?"
 echo "# lab cps: $(bench_py '[(round(t["offered_cps"]), t["failed"], t["valid"]) for t in o["trials"]]' "$out" 2>&1)"
 echo "# lab cps: $(bench_py 'o["result"]["max_cps"]' "$out" 2>&1) cps, limit $CLIMIT new connections/s"
@@ -233,6 +283,10 @@ check_py "lab cps: every valid trial well above the limit failed" \
 	"all(not t['passed'] for t in o['trials'] if t['valid'] and t['offered_cps'] > $CLIMIT * 1.1)" "$out"
 check_py "lab cps: every trial well below the limit completed every connection" \
 	"all(t['failed'] == 0 for t in o['trials'] if t['offered_cps'] < $CLIMIT * 0.8)" "$out"
+check_py "lab cps: confirmation trials of 1 s follow the search, the first at the rate found" \
+	'o["result"]["confirm_s"] == 1 and [t["offered_cps"] for t in o["trials"] if t["confirm"]][0] == o["result"]["max_cps"] and [t["confirm"] for t in o["trials"]] == sorted(t["confirm"] for t in o["trials"])' "$out"
+check_py "lab cps: a confirmed rate is a passing confirmation trial at or below the rate found" \
+	'not o["result"]["confirmed"] or (o["trials"][o["result"]["confirmed_trial"] - 1]["confirm"] and o["trials"][o["result"]["confirmed_trial"] - 1]["passed"] and o["result"]["confirmed_cps"] <= o["result"]["max_cps"])' "$out"
 in_dut nft delete table ip fgcps
 lab_down
 
