@@ -80,7 +80,7 @@ flowgen_pps()
 # Baseline and flowgen alternate for BENCH_ROUNDS rounds, so that a slow
 # spell of the machine hits both; prints the median flowgen pps, the median
 # baseline pps and the median of the per-round ratios.
-ROUNDS=${BENCH_ROUNDS:-5}
+ROUNDS=${BENCH_ROUNDS:-7}
 paired()
 { # PREFIX CONFIG PROFILE TESTPMD-VDEV
 	local pre=$1 cfg=$2 prof=$3 vdev=$4 fgs=() bases=() qs=() b f
