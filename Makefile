@@ -7,6 +7,7 @@
 #   make fuzz       long fuzzing runs (clang, libFuzzer)
 #   make SAN=address,undefined ...   sanitizer build under build/san/
 #   V=1             show the full command lines
+#   LTO=            build/flowgen without link-time optimisation
 
 PREFIX  ?= /usr/local
 CC      ?= cc
