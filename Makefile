@@ -51,7 +51,10 @@ endif
 
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
-SRCS    := $(wildcard src/*.c)
+# src/ is cut by who runs the code (README, "Design"): core/ pure, config/
+# YAML, dataplane/ worker lcores, control/ the control thread, console/ the
+# REPL and the dashboard.
+SRCS    := $(wildcard src/*.c src/*/*.c)
 OBJS    := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS))
 LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
 UTESTS  := $(patsubst test/unit/%.c,$(BUILD)/unit/%,$(wildcard test/unit/test_*.c))
@@ -124,7 +127,7 @@ install: all
 	install -m 0644 profiles/*.yaml $(DESTDIR)$(PREFIX)/share/flowgen/profiles/
 
 format:
-	clang-format -i src/*.c include/*.h test/unit/*.c
+	clang-format -i src/*.c src/*/*.c include/*.h test/unit/*.c
 
 clean:
 	rm -rf build

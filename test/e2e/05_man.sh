@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 #
 # 05_man.sh — the man pages document the program as built: every command of
-# the command tables (src/cmds.c and the built-ins of src/cli.c) has an entry
+# the command tables (src/console/cmds.c and the built-ins of src/console/cli.c) has an entry
 # in flowgen(8) with each option word of its usage, every option of main.c's
-# getopt table is in OPTIONS, every platform config key of src/cfg.c and
-# every statistics field that src/stats.c prints in JSON is described, every
-# profile key of src/prof.c's schema tables is in flowgen-profile(5), and
+# getopt table is in OPTIONS, every platform config key of src/config/cfg.c and
+# every statistics field that src/control/stats.c prints in JSON is described, every
+# profile key of src/config/prof.c's schema tables is in flowgen-profile(5), and
 # both pages render without a groff warning. The names are read from the
 # sources, so a new command, option or key without documentation fails here.
 
@@ -70,13 +70,13 @@ done
 # Rows of every `struct cli_cmd NAME[] = { ... };` table: {"name", handler, "usage", ...
 cmd_rows()
 {
-	sed -n '/struct cli_cmd [A-Za-z_0-9]*\[\] *= *{/,/^};/p' src/cmds.c src/cli.c |
+	sed -n '/struct cli_cmd [A-Za-z_0-9]*\[\] *= *{/,/^};/p' src/console/cmds.c src/console/cli.c |
 		tr -d '\n\t' | sed 's/},/},\n/g' |
 		sed -nE 's/.*\{ *"([a-z_-]+)", *[A-Za-z_0-9]+, *"([^"]*)".*/\1\t\2/p'
 }
 
 mapfile -t rows < <(cmd_rows)
-check_ge "man: command tables found in src/cmds.c and src/cli.c" "${#rows[@]}" 10
+check_ge "man: command tables found in src/console/cmds.c and src/console/cli.c" "${#rows[@]}" 10
 COMMANDS=$(section "$M8" COMMANDS)
 for row in "${rows[@]}"; do
 	name=${row%%$'\t'*}
@@ -124,7 +124,7 @@ done
 # --- platform config keys -----------------------------------------------------
 
 CONFIG=$(section "$M8" "PLATFORM CONFIG")
-for k in $(grep -oE '\.key = "[a-z_]+"' src/cfg.c | sed -E 's/.*"(.*)"/\1/' | sort -u); do
+for k in $(grep -oE '\.key = "[a-z_]+"' src/config/cfg.c | sed -E 's/.*"(.*)"/\1/' | sort -u); do
 	if grep -qE -- "^\.B $k( |$)|[ (]$k( |,|\)|$)" <<<"$CONFIG"; then
 		pass "man: config key '$k' documented"
 	else
@@ -135,9 +135,9 @@ done
 # --- statistics fields --------------------------------------------------------
 
 STATS=$(section "$M8" STATISTICS)
-fields=$(sed -n '/^static void json_[a-z_]*(/,/^}/p' src/stats.c | grep -oE '\\"[a-z_0-9]+\\":' |
+fields=$(sed -n '/^static void json_[a-z_]*(/,/^}/p' src/control/stats.c | grep -oE '\\"[a-z_0-9]+\\":' |
 	sed -E 's/\\"(.*)\\":/\1/' | sort -u)
-check_ge "man: JSON fields found in src/stats.c" "$(printf '%s\n' $fields | grep -c .)" 40
+check_ge "man: JSON fields found in src/control/stats.c" "$(printf '%s\n' $fields | grep -c .)" 40
 missing=
 for k in $fields; do
 	grep -qE -- "(^|[ \"])$k( |,|:|\"|$)" <<<"$STATS" || missing="$missing $k"
@@ -161,21 +161,21 @@ check "man: flowgen.8 refers to flowgen-profile(5)" grep -q 'flowgen-profile (5)
 
 P5=$(plain "$M5")
 TOP=$(section "$M5" "TOP-LEVEL KEYS")
-tops=$(sed -n '/yamlu_field prof_fields\[\] *= *{/,/^};/p' src/prof.c | grep -oE '\.key = "[a-z_]+"' |
+tops=$(sed -n '/yamlu_field prof_fields\[\] *= *{/,/^};/p' src/config/prof.c | grep -oE '\.key = "[a-z_]+"' |
 	sed -E 's/.*"(.*)"/\1/')
-check_ge "man: top-level profile keys found in src/prof.c" "$(printf '%s\n' $tops | grep -c .)" 5
+check_ge "man: top-level profile keys found in src/config/prof.c" "$(printf '%s\n' $tops | grep -c .)" 5
 for k in $tops; do
 	check "man: top-level profile key '$k' in flowgen-profile.5" grep -qx "\.B $k" <<<"$TOP"
 done
 # Every key of every table (templates, streams, field maps, imix ...).
 missing=
-for k in $(grep -oE '\.key = "[a-z_]+"' src/prof.c | sed -E 's/.*"(.*)"/\1/' | sort -u); do
+for k in $(grep -oE '\.key = "[a-z_]+"' src/config/prof.c | sed -E 's/.*"(.*)"/\1/' | sort -u); do
 	grep -qE -- "^\.B $k( |$)|[ {(]$k(:| |,|$)" <<<"$P5" || missing="$missing $k"
 done
-check_eq "man: every profile key of src/prof.c in flowgen-profile.5" "" "$missing"
+check_eq "man: every profile key of src/config/prof.c in flowgen-profile.5" "" "$missing"
 # Every value of the profile's name tables (flows, seq, rand, udp, send, inc ...).
 missing=
-for v in $(sed -n '/_names\[[A-Z_]*\] *= *{/,/^};/p' src/prof.c | grep -oE '= "[a-z]+"' |
+for v in $(sed -n '/_names\[[A-Z_]*\] *= *{/,/^};/p' src/config/prof.c | grep -oE '= "[a-z]+"' |
 	sed -E 's/= "(.*)"/\1/' | sort -u); do
 	grep -qE -- "(^\.B[R]? |[ {(]|^)$v( |:|,|\)|$)" <<<"$P5" || missing="$missing $v"
 done

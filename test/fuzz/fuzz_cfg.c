@@ -3,7 +3,7 @@
  * yamlu walker under it).
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude \
- *       test/fuzz/fuzz_cfg.c src/cfg.c src/yamlu.c -lyaml -o build/fuzz_cfg
+ *       test/fuzz/fuzz_cfg.c src/config/cfg.c src/config/yamlu.c -lyaml -o build/fuzz_cfg
  *
  * Besides memory safety it checks properties: a failure leaves one
  * "name:..." message and nothing allocated; a success has an even number of

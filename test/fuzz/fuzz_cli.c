@@ -3,7 +3,7 @@
  * tokenizer, the -x command splitter and completion of command names.
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude \
- *       $(pkg-config --cflags libedit) test/fuzz/fuzz_cli.c src/cli.c src/complete.c src/log.c \
+ *       $(pkg-config --cflags libedit) test/fuzz/fuzz_cli.c src/console/cli.c src/console/complete.c src/control/log.c \
  *       $(pkg-config --libs libedit) -o build/fuzz_cli
  *
  * Besides memory safety it checks properties: words lie inside the output

@@ -11,7 +11,7 @@
  * their deadline. A mismatch aborts.
  *
  * Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude \
- *          test/fuzz/fuzz_flowtab.c src/flowtab.c -o build/fuzz_flowtab
+ *          test/fuzz/fuzz_flowtab.c src/core/flowtab.c -o build/fuzz_flowtab
  */
 #include <errno.h>
 #include <stdint.h>

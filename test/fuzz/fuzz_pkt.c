@@ -5,7 +5,7 @@
  * byte sequence a wire can carry must be safe.
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -std=gnu11 -Iinclude \
- *       $(pkg-config --cflags libdpdk) test/fuzz/fuzz_pkt.c src/pkt.c \
+ *       $(pkg-config --cflags libdpdk) test/fuzz/fuzz_pkt.c src/core/pkt.c \
  *       $(pkg-config --libs libdpdk) -o build/fuzz/fuzz_pkt
  *
  * pkt.c only uses DPDK's inline header helpers (checksums, byte order), so

@@ -2,7 +2,7 @@
  * fuzz_prof.c — libFuzzer harness for the profile parser.
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude \
- *       test/fuzz/fuzz_prof.c src/prof.c src/cfg.c src/units.c src/yamlu.c \
+ *       test/fuzz/fuzz_prof.c src/config/prof.c src/config/cfg.c src/core/units.c src/config/yamlu.c \
  *       -lyaml -lm -o build/fuzz_prof
  *
  * Properties checked on success: the mode's sections are present, every

@@ -10,7 +10,7 @@
  * aborts.
  *
  * Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude \
- *          test/fuzz/fuzz_tcp.c src/tcp.c -o build/fuzz_tcp
+ *          test/fuzz/fuzz_tcp.c src/core/tcp.c -o build/fuzz_tcp
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -94,7 +94,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # comment block of the file).
 harness_srcs()
 {
-	sed -n '1,/\*\//p' "$1" | grep -o 'src/[A-Za-z0-9_]*\.c' | sort -u
+	sed -n '1,/\*\//p' "$1" | grep -oE 'src/([a-z]+/)?[A-Za-z0-9_]*\.c' | sort -u
 }
 
 # build NAME SRC... : build/fuzz/fuzz_NAME, unless it is newer than its inputs.
@@ -119,9 +119,9 @@ build()
 pkt_seeds()
 {
 	local dir=$1 gen=$out/pkt_seeds
-	if [ ! -x "$gen" ] || [ src/pkt.c -nt "$gen" ] || [ "$0" -nt "$gen" ]; then
+	if [ ! -x "$gen" ] || [ src/core/pkt.c -nt "$gen" ] || [ "$0" -nt "$gen" ]; then
 		"$CC" -g -O1 -std=gnu11 -Iinclude $cflags -DALLOW_EXPERIMENTAL_API -x c -o "$gen" - \
-			src/pkt.c "${LIBS[@]}" >"$out/pkt_seeds.log" 2>&1 <<-'EOF' || return 1
+			src/core/pkt.c "${LIBS[@]}" >"$out/pkt_seeds.log" 2>&1 <<-'EOF' || return 1
 			#include <stdio.h>
 			#include "pkt.h"
 			static void put(const char *dir, const char *name, const uint8_t *f, unsigned len)
@@ -187,8 +187,8 @@ crash_reason()
 	local log=$1 why where
 	why=$(grep -m1 -E '^SUMMARY: |ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:' "$log" |
 		sed 's/^==[0-9]*==//' | cut -c1-200)
-	where=$(grep -m1 -E '^ *#[0-9]+ .* in [A-Za-z_0-9]+ .*/src/[a-z_0-9]+\.c:[0-9]+' "$log" |
-		sed -E 's/.* in ([A-Za-z_0-9]+) .*\/(src\/[a-z_0-9]+\.c:[0-9]+).*/\1 (\2)/')
+	where=$(grep -m1 -E '^ *#[0-9]+ .* in [A-Za-z_0-9]+ .*/src/([a-z]+/)?[a-z_0-9]+\.c:[0-9]+' "$log" |
+		sed -E 's/.* in ([A-Za-z_0-9]+) .*\/(src\/([a-z]+\/)?[a-z_0-9]+\.c:[0-9]+).*/\1 (\2)/')
 	[ -z "$where" ] && where=$(grep -m1 -E '^ *#[0-9]+ .* in [A-Za-z_0-9]+ ' "$log" |
 		sed -E 's/.* in ([A-Za-z_0-9]+) .*/\1/')
 	echo "${why:-exit without a sanitizer report}${where:+ in $where}"

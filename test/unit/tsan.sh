@@ -6,6 +6,6 @@ cd "$(dirname "$0")/../.."
 mkdir -p build/tsan
 clang -std=gnu11 -g -O1 -fsanitize=thread -fno-omit-frame-pointer -Iinclude \
 	$(pkg-config --cflags libdpdk) -o build/tsan/test_stats \
-	test/unit/test_stats.c src/stats.c src/log.c \
+	test/unit/test_stats.c src/control/stats.c src/control/log.c \
 	$(pkg-config --libs libdpdk) -lcmocka -lpthread -lm
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ./build/tsan/test_stats
