@@ -2,20 +2,23 @@
  * pace.h — TSC pacing: release N events per second spread evenly.
  *
  * A pacer turns elapsed TSC cycles into "events due" (packets to send,
- * connections to open). Fractional events carry over between calls, and over a second exactly
- * rate events
- * come out (+-1), at any call frequency. Credit is kept as 64.64 fixed point
- * (a 128-bit integer), so 1 event/s on a 3 GHz TSC is as exact as 100 M/s. Each call releases at
- * most `burst` events; credit beyond `slack` events is dropped (counted in `dropped`), so a worker
- * that stalls never sends a second's worth in one burst: it catches up by at most slack events,
- * released burst by burst.
+ * connections to open). Fractional events carry over between calls, and
+ * over a second exactly rate events come out (+-1), at any call frequency.
+ * Credit is kept as 64.64 fixed point (a 128-bit integer), so 1 event/s on
+ * a 3 GHz TSC is as exact as 100 M/s. Each call releases at most `burst`
+ * events; credit beyond `slack` events is dropped (counted in `dropped`),
+ * so a worker that stalls never sends a second's worth in one burst: it
+ * catches up by at most slack events, released burst by burst.
  *
  * Rate changes keep the fractional credit; pause stops credit from
  * accruing (pause is a zero rate, so pace_due() has no extra branch);
  * "max" mode releases burst events on every call (unpaced benchmarks).
  *
- * Contexts: all functions are *pure* (no globals, no I/O). The owner is one
- * worker; control asks it to call pace_set_rate() etc. through its mailbox.
+ * Contexts: all functions are *pure* (no globals, no I/O). Control sets a
+ * pacer up (pace_init, pace_set_rate, pace_set_max) before the run; from
+ * START on, its owner is one worker, which control asks to call
+ * pace_set_rate() etc. through its mailbox. Only pace.c and the inline
+ * functions below write a pacer's fields; callers use these functions.
  */
 #ifndef FG_PACE_H
 #define FG_PACE_H
@@ -64,6 +67,14 @@ void pace_resume(struct pace *p, uint64_t now_tsc);
  * pacer): what is released from now on is the rate times the time from now.
  */
 void pace_clear(struct pace *p, uint64_t now_tsc);
+
+/*
+ * pure: start over at now_tsc, as at the start of measured traffic: the
+ * credit accrued so far is forgotten (as pace_clear), and the pacer runs
+ * from now (running) or holds until pace_resume (not running). The rate,
+ * burst, slack, unpaced mode and the dropped count are kept.
+ */
+void pace_restart(struct pace *p, uint64_t now_tsc, bool running);
 
 /* pure (worker hot path): events due at now_tsc, 0 .. burst. */
 static inline uint32_t pace_due(struct pace *p, uint64_t now_tsc)

@@ -1,6 +1,9 @@
 /*
- * pace.c — set-up and control of the TSC pacer; the per-call work is the
- * inline pace_due() in pace.h. Divisions happen here, never per packet.
+ * pace.c — set-up and control of the TSC pacer, pure code with no globals:
+ * control calls it to build a pacer before a run, the worker that owns the
+ * pacer to change its rate, pause, resume or restart it. The per-call work
+ * is the inline pace_due() in pace.h; divisions happen here, never per
+ * packet.
  */
 #include <errno.h>
 #include <math.h>
@@ -96,4 +99,12 @@ void pace_clear(struct pace *p, uint64_t now_tsc)
 {
 	p->credit = (unsigned __int128)1 << 63;
 	p->last_tsc = now_tsc;
+}
+
+void pace_restart(struct pace *p, uint64_t now_tsc, bool running)
+{
+	pace_clear(p, now_tsc);
+	p->paused = !running;
+	p->inc = running ? p->run_inc : 0;
+	pace_limits(p);
 }

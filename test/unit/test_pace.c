@@ -1,7 +1,8 @@
 /*
  * test_pace.c — the TSC pacer on a simulated clock: exact counts over a
  * second at several rates and call patterns, the per-call bound, rate
- * changes, pause/resume, stalls (slack) and unpaced mode.
+ * changes, pause/resume, stalls (slack), unpaced mode, and clearing or
+ * restarting a pacer's backlog.
  */
 #include <errno.h>
 #include <math.h>
@@ -217,6 +218,48 @@ static void test_clear(void **state)
 	assert_in_range(run(&p, t, t + HZ, HZ / 10000, 0, NULL), 99999, 100001);
 }
 
+/*
+ * pace_restart: the backlog is forgotten as by pace_clear; running, the
+ * next second releases the rate +-1; held, nothing comes out, however long,
+ * until pace_resume, and then the rate again. The rate set before holds.
+ */
+static void test_restart(void **state)
+{
+	struct pace p;
+	uint64_t t = HZ / 10;
+
+	(void)state;
+	start(&p, 100000, 32, 5000, 0);
+	/* 0.1 s unused: up to the slack (5,000) is owed */
+	pace_pause(&p, t);
+	pace_resume(&p, t);
+	pace_restart(&p, t, true);
+	assert_int_equal(pace_due(&p, t), 0);
+	assert_in_range(run(&p, t, t + HZ, HZ / 10000, 0, NULL), 99999, 100001);
+
+	/* held: a second passes and nothing is due, no credit piles up */
+	t += HZ;
+	pace_restart(&p, t, false);
+	assert_int_equal(run(&p, t, t + HZ, HZ / 1000, 0, NULL), 0);
+	t += HZ;
+	pace_resume(&p, t);
+	assert_int_equal(pace_due(&p, t), 0);
+	assert_in_range(run(&p, t, t + HZ, HZ / 10000, 0, NULL), 99999, 100001);
+
+	/* a paused pacer restarted running runs, at the rate it had */
+	t += HZ;
+	pace_pause(&p, t);
+	assert_int_equal(pace_set_rate(&p, 20000, t), 0);
+	t += HZ / 2;
+	pace_restart(&p, t, true);
+	assert_in_range(run(&p, t, t + HZ, HZ / 10000, 0, NULL), 19999, 20001);
+
+	/* unpaced mode is kept: a full burst on every call */
+	pace_set_max(&p, true);
+	pace_restart(&p, t, false);
+	assert_int_equal(pace_due(&p, t + 1), 32);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,7 +267,7 @@ int main(void)
 	    cmocka_unit_test(test_burst_bound),	 cmocka_unit_test(test_rate_change),
 	    cmocka_unit_test(test_pause_resume), cmocka_unit_test(test_low_rate),
 	    cmocka_unit_test(test_high_rate),	 cmocka_unit_test(test_return_and_max),
-	    cmocka_unit_test(test_clear),
+	    cmocka_unit_test(test_clear),	 cmocka_unit_test(test_restart),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
