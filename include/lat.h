@@ -1,6 +1,6 @@
 /*
  * lat.h — latency histograms, per-stream sequence accounting and the payload
- * signature every test frame carries (SPEC §5.3).
+ * signature every test frame carries (flowgen-profile(5), SIGNATURE).
  *
  * Histogram. Log-linear (HDR-like) over one-way delays in nanoseconds:
  * values below 128 ns get exact buckets; above, each power of two is split
@@ -15,6 +15,10 @@
  * delays seen by one histogram: lat_jitter_ns() is the mean |D| (this is
  * what `stats` shows as jitter; it merges exactly); lat_jitter_rfc3550_ns()
  * is RFC 3550's smoothed J += (|D| - J) / 16 (merging keeps the larger).
+ *
+ * Summary. lat_summarize() turns a histogram into the figures a report
+ * shows (min, avg, max, percentiles, PDV, jitter, in microseconds); frames
+ * that never arrived can be counted in the percentiles as infinite delays.
  *
  * Sequence tracker. Per stream: rx, duplicates, out-of-order (a packet that
  * arrives after a higher sequence number) and, given the sender's tx count,
@@ -102,6 +106,24 @@ uint64_t lat_avg_ns(const struct lat_hist *h);
 /* pure: jitter: mean |D| / RFC 3550 smoothed, in ns. */
 uint64_t lat_jitter_ns(const struct lat_hist *h);
 uint64_t lat_jitter_rfc3550_ns(const struct lat_hist *h);
+
+/* What a report shows of a histogram; every figure in microseconds. */
+struct lat_summary {
+	uint64_t samples;		/* delays measured (the histogram's count) */
+	double min_us, avg_us, max_us;	/* 0 when nothing was measured */
+	double p50_us, p99_us, p999_us; /* INFINITY when the rank is a lost frame */
+	double pdv_us;			/* p99.9 - min (RFC 5481 PDV); INFINITY with p99.9 */
+	double jitter_us;		/* mean |D| of consecutive delays (lat_jitter_ns) */
+};
+
+/*
+ * pure (control): the summary of h. The percentiles rank h's delays plus
+ * `lost` frames counted as infinite delays (a lost packet's one-way delay
+ * is undefined, informally infinite: RFC 7679); a percentile whose rank
+ * falls among them is INFINITY. With lost 0 they are lat_percentile()'s.
+ * Everything is 0 when h is empty and nothing was lost.
+ */
+void lat_summarize(const struct lat_hist *h, uint64_t lost, struct lat_summary *out);
 
 /* pure: multiplier for lat_tsc_to_ns() (ns per TSC cycle in 32.32). */
 uint64_t lat_ns_mult(uint64_t hz);

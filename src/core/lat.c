@@ -1,6 +1,9 @@
 /*
- * lat.c — histogram queries and merging, the sequence tracker's window.
- * The per-packet paths (lat_add, the signature helpers) are inline in lat.h.
+ * lat.c — histogram queries, merging and summaries, and the sequence
+ * tracker's window: pure code that control runs on the workers' copies
+ * (lat_seq_add is the exception, run by workers per received frame). The
+ * other per-packet paths (lat_add, the signature helpers) are inline in
+ * lat.h.
  */
 #include <math.h>
 #include <string.h>
@@ -76,6 +79,41 @@ uint64_t lat_avg_ns(const struct lat_hist *h) { return h->count ? h->sum / h->co
 uint64_t lat_jitter_ns(const struct lat_hist *h) { return h->jit_n ? h->jit_sum / h->jit_n : 0; }
 
 uint64_t lat_jitter_rfc3550_ns(const struct lat_hist *h) { return h->jit3550 >> 4; }
+
+/* The q-th percentile of h's delays plus `lost` infinite ones, in ns. */
+static double lat_pct_lost(const struct lat_hist *h, uint64_t lost, double q)
+{
+	double n = (double)h->count + (double)lost, rank;
+
+	if (n == 0)
+		return 0;
+	rank = ceil(q / 100.0 * n);
+	if (rank < 1)
+		rank = 1;
+	if (rank > (double)h->count)
+		return INFINITY;
+	/* the rank among the measured delays, mid-way so that ceil() in
+	 * lat_percentile lands on it whatever the rounding */
+	return (double)lat_percentile(h, (rank - 0.5) * 100.0 / (double)h->count);
+}
+
+void lat_summarize(const struct lat_hist *h, uint64_t lost, struct lat_summary *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->samples = h->count;
+	if (h->count) {
+		out->min_us = (double)h->min / 1000;
+		out->avg_us = (double)lat_avg_ns(h) / 1000;
+		out->max_us = (double)h->max / 1000;
+		out->jitter_us = (double)lat_jitter_ns(h) / 1000;
+	}
+	if (!h->count && !lost)
+		return;
+	out->p50_us = lat_pct_lost(h, lost, 50) / 1000;
+	out->p99_us = lat_pct_lost(h, lost, 99) / 1000;
+	out->p999_us = lat_pct_lost(h, lost, 99.9) / 1000;
+	out->pdv_us = isinf(out->p999_us) ? INFINITY : out->p999_us - out->min_us;
+}
 
 uint64_t lat_ns_mult(uint64_t hz)
 {

@@ -1,7 +1,8 @@
 /*
  * test_lat.c — latency histogram against a sorted reference, merging,
- * jitter, the sequence tracker under injected loss/duplication/reordering,
- * and the payload signature round trip.
+ * jitter, summaries with and without lost frames, the sequence tracker
+ * under injected loss/duplication/reordering, and the payload signature
+ * round trip.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -295,6 +296,56 @@ static void test_sig(void **state)
 	assert_int_equal(lat_sig_delay(1000 & LAT_TSC_MASK, 3500), 2500);
 }
 
+/*
+ * lat_summarize on 1..1000 us: min/avg/max exact, percentiles those of
+ * lat_percentile with no loss, pushed up by lost frames and INFINITY once
+ * their rank is a lost one; an empty histogram sums to zeros.
+ */
+static void test_summarize(void **state)
+{
+	struct lat_hist *h = malloc(sizeof(*h));
+	struct lat_summary s;
+
+	(void)state;
+	lat_init(h);
+	lat_summarize(h, 0, &s);
+	assert_int_equal(s.samples, 0);
+	assert_true(s.min_us == 0 && s.max_us == 0 && s.p50_us == 0 && s.p999_us == 0 &&
+		    s.pdv_us == 0 && s.jitter_us == 0);
+	/* nothing measured, some lost: every percentile is a lost frame */
+	lat_summarize(h, 5, &s);
+	assert_true(s.min_us == 0 && isinf(s.p50_us) && isinf(s.p999_us) && isinf(s.pdv_us));
+
+	for (uint64_t i = 1; i <= 1000; i++)
+		lat_add(h, i * 1000);
+	lat_summarize(h, 0, &s);
+	assert_int_equal(s.samples, 1000);
+	assert_true(fabs(s.min_us - 1) < 1e-9);
+	assert_true(fabs(s.max_us - 1000) < 1e-9);
+	assert_true(fabs(s.avg_us - 500.5) < 1e-9);
+	assert_true(fabs(s.jitter_us - 1) < 1e-9);
+	assert_true(s.p50_us == (double)lat_percentile(h, 50) / 1000);
+	assert_true(s.p99_us == (double)lat_percentile(h, 99) / 1000);
+	assert_true(s.p999_us == (double)lat_percentile(h, 99.9) / 1000);
+	assert_true(fabs(s.p50_us - 500) < 500 * 0.01);
+	assert_true(fabs(s.pdv_us - (s.p999_us - s.min_us)) < 1e-9);
+	assert_true(s.p50_us <= s.p99_us && s.p99_us <= s.p999_us && s.p999_us <= s.max_us);
+
+	/* one lost of 1,001: p99.9's rank (1,000) is still a measured one */
+	lat_summarize(h, 1, &s);
+	assert_true(isfinite(s.p999_us));
+	/* two lost of 1,002: p99.9's rank (1,001) is a lost frame */
+	lat_summarize(h, 2, &s);
+	assert_true(isinf(s.p999_us) && isinf(s.pdv_us) && isfinite(s.p99_us));
+	assert_true(fabs(s.min_us - 1) < 1e-9 && fabs(s.max_us - 1000) < 1e-9);
+	/* lost frames push the percentiles up; half lost: the median too is lost */
+	lat_summarize(h, 100, &s);
+	assert_true(s.p50_us > (double)lat_percentile(h, 50) / 1000);
+	lat_summarize(h, 1001, &s);
+	assert_true(isinf(s.p50_us));
+	free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -302,6 +353,7 @@ int main(void)
 	    cmocka_unit_test(test_merge),      cmocka_unit_test(test_jitter),
 	    cmocka_unit_test(test_tsc),	       cmocka_unit_test(test_seq_simple),
 	    cmocka_unit_test(test_seq_inject), cmocka_unit_test(test_sig),
+	    cmocka_unit_test(test_summarize),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
