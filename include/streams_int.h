@@ -1,0 +1,153 @@
+/*
+ * streams_int.h — private to the two halves of the stateless streams
+ * engine; nothing else includes it. The control half
+ * (src/control/streams_ctl.c, run by the control thread) builds one
+ * struct streams_state per worker before START: its senders, pacers, field
+ * generators and prebuilt headers, its receive counters and three snapshot
+ * buffers. From START until streams_release the worker half
+ * (src/dataplane/streams.c, run by the worker lcores) owns everything in
+ * its state except the snapshot handover below; control only reads the
+ * struct streams_run, which nobody writes after streams_prepare.
+ *
+ * Handover of counts: a lock-free triple buffer per worker. The worker
+ * fills snaps[back], then swaps back with mid, marking mid
+ * STREAMS_FRESH, in one atomic exchange (acq_rel): the release half
+ * publishes the copy. Control swaps its front with mid when mid is fresh
+ * (acq_rel: the acquire half pairs with the worker's release). Neither
+ * side waits, and control reads the newest complete snapshot. back is the
+ * worker's, front and have_front control's (under its lock), mid is
+ * touched only by atomic exchanges.
+ *
+ * Contexts. Worker (src/dataplane/streams.c): the ops of streams_engine
+ * (rx, tick, stop, rate, pause, idle) and what they call: the frame fills,
+ * the sends, the learning frames, the publication of snapshots. Control
+ * (src/control/streams_ctl.c): streams_prepare, streams_release,
+ * streams_offered, streams_totals, streams_latency_rows and their helpers
+ * (rate factors, sender set-up, taking snapshots); streams_imix_seq and
+ * streams_parse_tunables are pure. Control hands streams_engine to the
+ * workers with START and never calls its functions.
+ */
+#ifndef FG_STREAMS_INT_H
+#define FG_STREAMS_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fg.h"
+#include "fgen.h"
+#include "lat.h"
+#include "pace.h"
+#include "pkt.h"
+#include "prof.h"
+
+struct worker;
+
+#define STREAMS_LEARN_ID 0xffffffffu /* signature id of learning frames */
+#define STREAMS_NSNAP 3		     /* triple buffer */
+#define STREAMS_FRESH 4u	     /* mid holds a snapshot control has not taken */
+#define STREAMS_SNAP_IDX 3u	     /* the buffer index bits of mid */
+
+/* Phases of a worker's run (0: not started yet, as control leaves it). */
+enum streams_phase {
+	STREAMS_PH_LEARN = 1, /* learning frames */
+	STREAMS_PH_WAIT,      /* pause for the DUT's neighbour table */
+	STREAMS_PH_RUN,	      /* measured traffic */
+	STREAMS_PH_DRAIN,     /* no more frames; waiting for what is in flight */
+};
+
+/* Address pair i of a paired sender, as the headers carry it. */
+struct streams_pair {
+	uint32_t sa, da; /* network order */
+	uint32_t sum;	 /* pkt_sum32(sa) + pkt_sum32(da) */
+};
+
+/* A header with every field in place, and its UDP sum without the payload. */
+struct streams_fixed {
+	uint8_t hdr[PKT_UDP_PAY_OFF];
+	uint32_t sum; /* folded */
+};
+
+/* One stream sent from one port: built by control, run by one worker. */
+struct streams_sender {
+	uint32_t sid; /* stream index: the signature id */
+	int side;     /* 0/1 on the owning worker */
+	int txport;
+	bool latency;
+	double base_pps; /* at the START rate; 0 = unpaced */
+	struct pace pace;
+	bool paired;	       /* src/dst walk as pairs */
+	struct fgen_pair pair; /* paired: a = src, b = dst */
+	struct fgen src, dst;  /* otherwise */
+	struct fgen sport, dport;
+	uint32_t nlearn, learned; /* learning frames to send / sent */
+	uint32_t seq;
+	uint64_t tx;	       /* measured frames sent (snapshot copy) */
+	uint64_t last_tsc;     /* when its last measured burst was built */
+	const uint16_t *sizes; /* frame sizes without FCS, repeating */
+	uint32_t nsizes, pos;
+	/* per position in sizes: prebuilt headers and partial checksums */
+	struct pkt_udp_fast *fast;
+	struct streams_fixed *fixed;   /* all_fixed: whole headers, per position */
+	uint64_t fast_dst;	       /* next-hop MAC the templates carry */
+	bool all_fixed;		       /* no field varies: fix_* hold them */
+	struct streams_pair *pair_tab; /* paired: pair i, ready for the headers */
+	uint32_t fix_sip, fix_dip;
+	uint16_t fix_sp, fix_dp;
+};
+
+/* Received on one side of a worker for one stream. */
+struct streams_rx {
+	struct lat_seq seq;
+	struct lat_hist hist;
+};
+
+/* What a worker hands to control. */
+struct streams_snap {
+	uint64_t tsc;
+	uint64_t span;	       /* TSC from the start of measured traffic to its last burst */
+	uint64_t *tx;	       /* [stream * FG_MAX_PORTS + txport] */
+	struct streams_rx *rx; /* [stream * 2 + side] */
+};
+
+/* One worker's part of a run (cache-line aligned). */
+struct streams_state {
+	struct streams_run *run;
+	struct worker *w;
+	struct streams_sender *snd;
+	uint32_t nsnd;
+	struct streams_rx *rx; /* [stream * 2 + side] */
+	uint32_t nstreams;
+	int phase; /* enum streams_phase */
+	bool started, paused;
+	uint64_t now, phase_end, deadline, drain_end, next_snap;
+	uint64_t run_start; /* measured traffic began (the pacers started) */
+	uint64_t ns_mult;
+	bool final_sent;
+	struct streams_snap snaps[STREAMS_NSNAP];
+	uint32_t back;	 /* worker: the buffer it fills */
+	uint32_t mid;	 /* shared: index | STREAMS_FRESH, atomic exchange only */
+	uint32_t front;	 /* control: the buffer it reads */
+	bool have_front; /* control: front holds a snapshot */
+	uint8_t tmpl[FG_PROF_FRAME_MAX];
+};
+
+/* One run: written by control in streams_prepare, read-only afterwards. */
+struct streams_run {
+	uint32_t nstreams;
+	char (*names)[32];
+	uint32_t *tx_mask; /* per stream: ports it is sent from */
+	bool *latency;
+	uint16_t *imix; /* the imix sequence (frame sizes without FCS) */
+	uint32_t nimix;
+	double duration_s, learn_wait_s, drain_s;
+	bool learn;
+	uint64_t hz;
+	struct streams_state *st[FG_MAX_WORKERS];
+};
+
+struct engine;
+
+/* worker: the streams engine's ops (rx, tick, stop, rate, pause, idle). */
+extern const struct engine streams_engine;
+
+#endif
