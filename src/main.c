@@ -47,7 +47,7 @@ static const char usage_text[] =
 
 struct opts {
 	const char *config;
-	int cores;
+	int cores; /* 0: not given (the config's `c`, else 1) */
 	bool batch, keep_going, json, check;
 	const char *exec;
 	char **eal_extra;
@@ -65,10 +65,18 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{"check", no_argument, NULL, 'K'},	  {"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},	  {NULL, 0, NULL, 0},
 	};
-	int c;
+	int c, nopt = argc;
 
+	/* Everything after the first "--" is for the EAL. */
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0) {
+			nopt = i;
+			o->eal_extra = &argv[i + 1];
+			o->n_eal_extra = argc - i - 1;
+			break;
+		}
 	o->cores = 1;
-	while ((c = getopt_long(argc, argv, "+C:c:bx:khV", lo, NULL)) != -1) {
+	while ((c = getopt_long(nopt, argv, "+C:c:bx:khV", lo, NULL)) != -1) {
 		switch (c) {
 		case 'C':
 			o->config = optarg;
@@ -111,13 +119,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			return -1;
 		}
 	}
-	/* After --check, bare words are profiles; after "--", EAL args. */
-	for (int i = optind; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			o->eal_extra = &argv[i + 1];
-			o->n_eal_extra = argc - i - 1;
-			break;
-		}
+	/* After --check, bare words are profiles. */
+	for (int i = optind; i < nopt; i++) {
 		if (!o->check) {
 			fprintf(stderr, "flowgen: unexpected argument '%s'\n%s", argv[i], usage_text);
 			return -1;
