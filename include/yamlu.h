@@ -162,6 +162,8 @@ void yamlu_notef(struct yamlu_ctx *y, const yaml_node_t *n, const char *fmt, ...
 
 /* control: value node of `key` in mapping `map`, or NULL. */
 yaml_node_t *yamlu_get(struct yamlu_ctx *y, yaml_node_t *map, const char *key);
+/* control: the key node itself (its line is where the key is written), or NULL. */
+yaml_node_t *yamlu_get_key(struct yamlu_ctx *y, yaml_node_t *map, const char *key);
 /* control: item i of sequence `seq`, or NULL. */
 yaml_node_t *yamlu_item(struct yamlu_ctx *y, yaml_node_t *seq, size_t i);
 /* pure: number of items of a sequence node (0 for anything else). */

@@ -96,11 +96,11 @@ int yamlu_errf(struct yamlu_ctx *y, const yaml_node_t *n, const char *fmt, ...)
 	return rc;
 }
 
-static void vcollect(struct yamlu_ctx *y, const yaml_node_t *n, const char *kind,
-		     const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
+static void vcollect(struct yamlu_ctx *y, const yaml_node_t *n, const char *kind, const char *fmt,
+		     va_list ap) __attribute__((format(printf, 4, 0)));
 
-static void vcollect(struct yamlu_ctx *y, const yaml_node_t *n, const char *kind,
-		     const char *fmt, va_list ap)
+static void vcollect(struct yamlu_ctx *y, const yaml_node_t *n, const char *kind, const char *fmt,
+		     va_list ap)
 {
 	char buf[512], **w;
 	int k;
@@ -324,6 +324,22 @@ yaml_node_t *yamlu_item(struct yamlu_ctx *y, yaml_node_t *seq, size_t i)
 	if (i >= yamlu_len(seq))
 		return NULL;
 	return yaml_document_get_node(&y->doc, seq->data.sequence.items.start[i]);
+}
+
+yaml_node_t *yamlu_get_key(struct yamlu_ctx *y, yaml_node_t *map, const char *key)
+{
+	yaml_node_pair_t *p;
+
+	if (!map || map->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(&y->doc, p->key);
+		const char *s = yamlu_str(k);
+
+		if (s && !strcmp(s, key))
+			return k;
+	}
+	return NULL;
 }
 
 yaml_node_t *yamlu_get(struct yamlu_ctx *y, yaml_node_t *map, const char *key)
@@ -786,7 +802,8 @@ int yamlu_walk(struct yamlu_ctx *y, yaml_node_t *map, const struct yamlu_schema 
 			return yamlu_errf(y, k, "duplicate key '%s' (first at line %zu)", key,
 					  seen[i]->start_mark.line + 1);
 		if (seen[i])
-			yamlu_warnf(y, k, "duplicate key '%s' (also at line %zu): the last one counts",
+			yamlu_warnf(y, k,
+				    "duplicate key '%s' (also at line %zu): the last one counts",
 				    key, seen[i]->start_mark.line + 1);
 		seen[i] = k;
 		if (y->dup_last && last[i] != p)
