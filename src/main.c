@@ -37,7 +37,7 @@ static const char usage_text[] =
 	"usage: flowgen [OPTIONS] [-- EAL-ARGS...]\n"
 	"  -C, --config FILE   platform config (default ./flowgen.yaml, /etc/flowgen.yaml,\n"
 	"                      /etc/trex_cfg.yaml)\n"
-	"  -c, --cores N       worker lcores per port pair (default 1)\n"
+	"  -c, --cores N       worker lcores per port pair (default: the config's c, or 1)\n"
 	"  -b, --batch         read commands from stdin, no prompt\n"
 	"  -x, --exec CMDS     run the ';'-separated commands, then exit\n"
 	"  -k, --keep-going    in batch mode, continue after a failing command\n"
