@@ -5,8 +5,10 @@
  * walked against tables of rows in the HAProxy/nginx directive style:
  * {key, type, offsetof(struct, field), min, max, parser, help}. The walker
  * converts and range-checks each value straight into the caller's struct,
- * catches duplicate keys (at the second occurrence), collects unknown keys
- * as warnings and reports the first error as `FILE:LINE:COL: message`
+ * catches duplicate keys (an error at the second occurrence, or, with
+ * yamlu_ctx.dup_last, a warning and the last value counts), collects
+ * unknown keys as warnings and reports the first error as
+ * `FILE:LINE:COL: message`
  * (1-based, from the offending node). All messages are formed in one place
  * (yamlu_errf / yamlu_warnf); the library never prints.
  *
@@ -108,6 +110,13 @@ struct yamlu_ctx {
 	size_t nwarns;
 	size_t dropped;
 	unsigned long visits;
+	/*
+	 * Set by the caller after loading: a key repeated in one mapping is no
+	 * error; the last occurrence is read, the earlier ones are skipped
+	 * unread, and each repetition draws a warning naming both lines
+	 * (what TRex's loader does with trex_cfg.yaml).
+	 */
+	bool dup_last;
 };
 
 /*
@@ -141,15 +150,20 @@ void yamlu_take_warnings(struct yamlu_ctx *y, char ***warns, size_t *n);
  * control: the one place messages are formed. yamlu_errf records
  * "FILE:LINE:COL: ..." at node n (or "FILE: ..." if n is NULL), keeps only the
  * first error, and returns -EINVAL. yamlu_warnf collects
- * "FILE:LINE: warning: ...".
+ * "FILE:LINE: warning: ...", yamlu_notef "FILE:LINE: note: ..." (something
+ * in the file is deliberately not used), in the same list.
  */
 int yamlu_errf(struct yamlu_ctx *y, const yaml_node_t *n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void yamlu_warnf(struct yamlu_ctx *y, const yaml_node_t *n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+void yamlu_notef(struct yamlu_ctx *y, const yaml_node_t *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* control: value node of `key` in mapping `map`, or NULL. */
 yaml_node_t *yamlu_get(struct yamlu_ctx *y, yaml_node_t *map, const char *key);
+/* control: the key node itself (its line is where the key is written), or NULL. */
+yaml_node_t *yamlu_get_key(struct yamlu_ctx *y, yaml_node_t *map, const char *key);
 /* control: item i of sequence `seq`, or NULL. */
 yaml_node_t *yamlu_item(struct yamlu_ctx *y, yaml_node_t *seq, size_t i);
 /* pure: number of items of a sequence node (0 for anything else). */

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +37,7 @@ static const char usage_text[] =
 	"usage: flowgen [OPTIONS] [-- EAL-ARGS...]\n"
 	"  -C, --config FILE   platform config (default ./flowgen.yaml, /etc/flowgen.yaml,\n"
 	"                      /etc/trex_cfg.yaml)\n"
-	"  -c, --cores N       worker lcores per port pair (default 1)\n"
+	"  -c, --cores N       worker lcores per port pair (default: the config's c, or 1)\n"
 	"  -b, --batch         read commands from stdin, no prompt\n"
 	"  -x, --exec CMDS     run the ';'-separated commands, then exit\n"
 	"  -k, --keep-going    in batch mode, continue after a failing command\n"
@@ -47,7 +48,7 @@ static const char usage_text[] =
 
 struct opts {
 	const char *config;
-	int cores;
+	int cores; /* 0: not given (the config's `c`, else 1) */
 	bool batch, keep_going, json, check;
 	const char *exec;
 	char **eal_extra;
@@ -65,10 +66,17 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{"check", no_argument, NULL, 'K'},	  {"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},	  {NULL, 0, NULL, 0},
 	};
-	int c;
+	int c, nopt = argc;
 
-	o->cores = 1;
-	while ((c = getopt_long(argc, argv, "+C:c:bx:khV", lo, NULL)) != -1) {
+	/* Everything after the first "--" is for the EAL. */
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0) {
+			nopt = i;
+			o->eal_extra = &argv[i + 1];
+			o->n_eal_extra = argc - i - 1;
+			break;
+		}
+	while ((c = getopt_long(nopt, argv, "+C:c:bx:khV", lo, NULL)) != -1) {
 		switch (c) {
 		case 'C':
 			o->config = optarg;
@@ -111,13 +119,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			return -1;
 		}
 	}
-	/* After --check, bare words are profiles; after "--", EAL args. */
-	for (int i = optind; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			o->eal_extra = &argv[i + 1];
-			o->n_eal_extra = argc - i - 1;
-			break;
-		}
+	/* After --check, bare words are profiles. */
+	for (int i = optind; i < nopt; i++) {
 		if (!o->check) {
 			fprintf(stderr, "flowgen: unexpected argument '%s'\n%s", argv[i], usage_text);
 			return -1;
@@ -205,6 +208,75 @@ static int worker_cpu(const struct cfg *c, int i, long ncpu, int master)
 	return t;
 }
 
+/* An EAL argument of the config's `eal` or of the command line starts with prefix. */
+static bool user_eal_has(const struct cfg *c, const struct opts *o, const char *prefix)
+{
+	return has_arg(c->eal, (int)c->n_eal, prefix) ||
+	       has_arg(o->eal_extra, o->n_eal_extra, prefix);
+}
+
+/* NUMA nodes of this machine, for a limit_memory given as one number. */
+static size_t numa_nodes(void)
+{
+	char path[64];
+	size_t n = 0;
+
+	while (n < FG_CFG_MEM_NODES) {
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%zu", n);
+		if (access(path, F_OK) != 0)
+			break;
+		n++;
+	}
+	return n ? n : 1;
+}
+
+/*
+ * The EAL arguments of TRex's keys (flowgen(8), TRex keys): prefix gives
+ * --file-prefix; limit_memory gives --socket-limit, a cap per NUMA node on
+ * DPDK's dynamic hugepage memory (in legacy memory mode, where what is
+ * reserved at start is all there is, --socket-mem), or without hugepages
+ * -m, the size of the heap. The same arguments in `eal` or after -- win.
+ * Writes at most two malloc'd strings to out; returns how many.
+ */
+static int trex_eal_args(const struct cfg *c, const struct opts *o, bool nohuge, char **out)
+{
+	const struct cfg_mem_limit *m = &c->limit_memory;
+	char buf[FG_CFG_MEM_NODES * 12 + 32];
+	int n = 0;
+
+	if (c->prefix && !user_eal_has(c, o, "--file-prefix")) {
+		snprintf(buf, sizeof(buf), "--file-prefix=%s", c->prefix);
+		out[n++] = strdup(buf);
+	}
+	if (m->n && !user_eal_has(c, o, "-m") && !user_eal_has(c, o, "--socket-mem") &&
+	    !user_eal_has(c, o, "--socket-limit")) {
+		if (nohuge) {
+			uint64_t total = 0;
+
+			for (size_t i = 0; i < m->n; i++)
+				total += m->mb[i];
+			snprintf(buf, sizeof(buf), "-m%" PRIu64, total);
+		} else {
+			size_t nodes = m->n > 1 ? m->n : numa_nodes();
+			int k = snprintf(buf, sizeof(buf), "%s=",
+					 user_eal_has(c, o, "--legacy-mem") ? "--socket-mem"
+									    : "--socket-limit");
+
+			for (size_t i = 0; i < nodes; i++)
+				k += snprintf(buf + k, sizeof(buf) - k, "%s%u", i ? "," : "",
+					      m->mb[m->n > 1 ? i : 0]);
+		}
+		out[n++] = strdup(buf);
+	}
+	return n;
+}
+
+/* No hugepages to run on: asked for, or none free. */
+static bool want_nohuge(const struct cfg *c, const struct opts *o)
+{
+	return user_eal_has(c, o, "--no-huge") || !hugepages_free();
+}
+
 static int build_eal(const struct cfg *c, const struct opts *o, char **argv, int max, char *err,
 		     size_t errlen)
 {
@@ -230,27 +302,60 @@ static int build_eal(const struct cfg *c, const struct opts *o, char **argv, int
 	 * leaves no files behind and refuses --in-memory (it implies legacy
 	 * memory): that option is dropped then, also from the config's `eal`.
 	 */
-	bool nohuge = has_arg(c->eal, (int)c->n_eal, "--no-huge") ||
-		      has_arg(o->eal_extra, o->n_eal_extra, "--no-huge");
+	bool nohuge = user_eal_has(c, o, "--no-huge");
 
 	if (!nohuge && !hugepages_free()) {
 		fg_info("no free hugepages: running with --no-huge");
 		nohuge = true;
 		argv[argc++] = strdup("--no-huge");
-		if (!has_arg(c->eal, (int)c->n_eal, "-m") &&
-		    !has_arg(o->eal_extra, o->n_eal_extra, "-m"))
+		if (!user_eal_has(c, o, "-m") && !c->limit_memory.n)
 			argv[argc++] = strdup("-m1024");
 	}
+	argc += trex_eal_args(c, o, nohuge, argv + argc);
 	for (size_t i = 0; i < c->n_eal && argc < max - 8; i++)
 		if (!nohuge || strcmp(c->eal[i], "--in-memory") != 0)
 			argv[argc++] = strdup(c->eal[i]);
 	for (int i = 0; i < o->n_eal_extra && argc < max - 8; i++)
 		if (!nohuge || strcmp(o->eal_extra[i], "--in-memory") != 0)
 			argv[argc++] = strdup(o->eal_extra[i]);
-	if (!nohuge && !has_arg(argv, argc, "--in-memory") && !has_arg(argv, argc, "--file-prefix"))
+	/*
+	 * --in-memory unless the user asks for DPDK's files with a
+	 * --file-prefix of their own. TRex's `prefix` keeps it: no hugepage
+	 * files either way, and the prefix still gives each instance its own
+	 * runtime directory (/var/run/dpdk/PREFIX, its telemetry socket).
+	 */
+	if (!nohuge && !has_arg(argv, argc, "--in-memory") && !user_eal_has(c, o, "--file-prefix"))
 		argv[argc++] = strdup("--in-memory");
 	argv[argc] = NULL;
 	return argc;
+}
+
+/* --check: what the config gives, the TRex keys' effect included. */
+static void print_derived(const struct cfg *c, const struct opts *o, int workers)
+{
+	const char *from = "default";
+	char *args[4];
+	int n;
+
+	printf("  ports: %zu of %zu interfaces listed", c->n_interfaces, c->n_listed);
+	if (c->port_limit)
+		printf(" (port_limit %u)", c->port_limit);
+	if (o->cores)
+		from = "-c";
+	else if (c->workers)
+		from = "c";
+	printf("\n  workers per port pair: %d (%s)\n", workers, from);
+	printf("  flows_max: %u (%s)\n", c->flows_max, c->flows_from);
+	printf("  mbufs per port: %u (%s)\n", c->mbufs, c->mbufs_from);
+	n = trex_eal_args(c, o, want_nohuge(c, o), args);
+	printf("  eal from the config:");
+	for (int i = 0; i < n; i++) {
+		printf(" %s", args[i]);
+		free(args[i]);
+	}
+	for (size_t i = 0; i < c->n_eal; i++)
+		printf(" %s", c->eal[i]);
+	printf("%s\n", n || c->n_eal ? "" : " (none)");
 }
 
 static volatile sig_atomic_t term_signal;
@@ -292,11 +397,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", c.warnings[i]);
 	if (o.check) {
 		rc = check_profiles(o.check_files, o.n_check);
-		if (rc == FG_EXIT_OK)
+		if (rc == FG_EXIT_OK) {
 			printf("%s: ok (%zu ports)\n", path, c.n_interfaces);
+			print_derived(&c, &o, o.cores ? o.cores : c.workers ? c.workers : 1);
+		}
 		cfg_free(&c);
 		return rc;
 	}
+	/* -c, else the config's `c` (TRex's threads per port pair), else 1. */
+	if (!o.cores)
+		o.cores = c.workers ? c.workers : 1;
 	if (c.n_interfaces < 2) {
 		fprintf(stderr, "%s: no ports configured (interfaces: needs a pair)\n", path);
 		cfg_free(&c);

@@ -1,12 +1,19 @@
 /*
- * cfg.c — the platform config of SPEC §3 as yamlu tables, plus the checks
- * that span keys: ports come in pairs, no more than FG_MAX_PORTS of them,
- * port_info no longer than interfaces, `loop` not mixed with real ports,
- * host ranges on existing ports. TRex files carry many keys flowgen has no
- * use for; they become warnings so that an unchanged trex_cfg.yaml loads.
+ * cfg.c — the platform config (flowgen(8), PLATFORM CONFIG) as yamlu tables,
+ * plus the checks that span keys: ports come in pairs, no more than
+ * FG_MAX_PORTS of them, `loop` not mixed with real ports, host ranges on
+ * existing ports. A trex_cfg.yaml loads unchanged, read the way TRex reads
+ * it: port_limit keeps the first N interfaces (port_info and dual_if entries
+ * beyond them are dropped with a note), a repeated key keeps its last value,
+ * and TRex's keys either map onto flowgen's settings (c, prefix,
+ * limit_memory, memory, mbuf_factor, ext_dpdk_opt) or are accepted without
+ * effect; flowgen(8) has the table of them.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +40,24 @@ const struct cfg_port_info *cfg_port_info(const struct cfg *c, unsigned port)
 	return &c->port_info[port];
 }
 
+/*
+ * A TRex key flowgen accepts without effect: any value, nothing stored
+ * (flowgen(8) says why, key by key).
+ */
+static int trex_quiet(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst)
+{
+	(void)y, (void)f, (void)n, (void)dst;
+	return 0;
+}
+
+/* The same for a key whose absence changes the traffic: say so. */
+static int trex_warn(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst)
+{
+	(void)dst;
+	yamlu_warnf(y, n, "'%s' has no effect: %s", f->key, f->help);
+	return 0;
+}
+
 static const struct yamlu_field port_info_fields[] = {
     {.key = "ip",
      .type = YAMLU_IPV4,
@@ -54,6 +79,15 @@ static const struct yamlu_field port_info_fields[] = {
      .off = offsetof(struct cfg_port_info, src_mac),
      .has = YAMLU_HAS(struct cfg_port_info, has_src_mac),
      .help = "source MAC (default: port's)"},
+    {.key = "ipv6",
+     .type = YAMLU_CUSTOM,
+     .parse = trex_warn,
+     .help = "flowgen's ports are IPv4 only"},
+    {.key = "vlan",
+     .type = YAMLU_CUSTOM,
+     .parse = trex_warn,
+     .help = "flowgen sends untagged frames"},
+    {.key = "mask", .type = YAMLU_CUSTOM, .parse = trex_quiet, .help = "no subnet is used"},
     {0},
 };
 static const struct yamlu_schema port_info_schema = {"a port_info entry", port_info_fields};
@@ -91,6 +125,12 @@ static const struct yamlu_field platform_fields[] = {
      .min = 0,
      .max = 1023,
      .help = "lcore for latency/service work"},
+    {.key = "rx_thread_id", /* TRex's later name for latency_thread_id */
+     .type = YAMLU_INT,
+     .off = offsetof(struct cfg_platform, latency_thread_id),
+     .min = 0,
+     .max = 1023,
+     .help = "lcore for latency/service work"},
     {.key = "dual_if",
      .type = YAMLU_LIST_MAP,
      .off = offsetof(struct cfg_platform, dual_if),
@@ -121,6 +161,114 @@ static const struct yamlu_field host_fields[] = {
 };
 /* Shared with prof.c: `hosts:` has the same shape in a profile. */
 const struct yamlu_schema cfg_host_schema = {"a hosts entry", host_fields};
+
+#define TREX_MBUF(name, arr, i)                                                                    \
+	{                                                                                          \
+		.key = name, .type = YAMLU_UINT32,                                                 \
+		.off = offsetof(struct cfg_trex_memory, arr[i]),                                   \
+		.help = "packet buffers of TRex's pool of this size"                               \
+	}
+static const struct yamlu_field memory_fields[] = {
+    TREX_MBUF("mbuf_64", mbuf, 0),
+    TREX_MBUF("mbuf_128", mbuf, 1),
+    TREX_MBUF("mbuf_256", mbuf, 2),
+    TREX_MBUF("mbuf_512", mbuf, 3),
+    TREX_MBUF("mbuf_1024", mbuf, 4),
+    TREX_MBUF("mbuf_2048", mbuf, 5),
+    TREX_MBUF("traffic_mbuf_64", traffic_mbuf, 0),
+    TREX_MBUF("traffic_mbuf_128", traffic_mbuf, 1),
+    TREX_MBUF("traffic_mbuf_256", traffic_mbuf, 2),
+    TREX_MBUF("traffic_mbuf_512", traffic_mbuf, 3),
+    TREX_MBUF("traffic_mbuf_1024", traffic_mbuf, 4),
+    TREX_MBUF("traffic_mbuf_2048", traffic_mbuf, 5),
+    {.key = "mbuf_4096", .type = YAMLU_CUSTOM, .parse = trex_quiet, .help = "no jumbo buffers"},
+    {.key = "mbuf_9k", .type = YAMLU_CUSTOM, .parse = trex_quiet, .help = "no jumbo buffers"},
+    {.key = "traffic_mbuf_4096",
+     .type = YAMLU_CUSTOM,
+     .parse = trex_quiet,
+     .help = "no jumbo buffers"},
+    {.key = "traffic_mbuf_9k",
+     .type = YAMLU_CUSTOM,
+     .parse = trex_quiet,
+     .help = "no jumbo buffers"},
+    {.key = "dp_flows",
+     .type = YAMLU_UINT32,
+     .off = offsetof(struct cfg_trex_memory, dp_flows),
+     .min = FG_CFG_FLOWS_MIN,
+     .max = FG_CFG_FLOWS_MAX,
+     .has = YAMLU_HAS(struct cfg_trex_memory, has_dp_flows),
+     .help = "flow entries per worker (flows_max)"},
+    {.key = "global_flows",
+     .type = YAMLU_CUSTOM,
+     .parse = trex_quiet,
+     .help = "no shared flow table"},
+    {0},
+};
+#undef TREX_MBUF
+static const struct yamlu_schema memory_schema = {"memory", memory_fields};
+
+/* TRex's prefix becomes a DPDK file prefix: a plain name, no path. */
+static int parse_prefix(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst)
+{
+	const struct yamlu_field sf = {
+	    .key = f->key, .type = YAMLU_STRING, .max = FG_CFG_PREFIX_LEN};
+	char **p = dst;
+	int rc = yamlu_scalar(y, &sf, n, dst);
+
+	if (rc)
+		return rc;
+	if (!**p)
+		return yamlu_errf(y, n, "'prefix' is empty");
+	for (const char *c = *p; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-' && *c != '.')
+			return yamlu_errf(y, n,
+					  "'prefix' '%s' may hold only letters, digits, '_', '-' "
+					  "and '.'",
+					  *p);
+	return 0;
+}
+
+static void release_string(void *dst)
+{
+	free(*(char **)dst);
+	*(char **)dst = NULL;
+}
+
+/* limit_memory: MB, one number (every NUMA node) or "N,N,..." (one per node). */
+static int parse_limit_memory(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n,
+			      void *dst)
+{
+	struct cfg_mem_limit *m = dst, v = {0};
+	const char *s = yamlu_str(n), *p;
+
+	if (!s || yamlu_is_null(n))
+		return yamlu_errf(y, n, "'%s' must be MB, a number or a list N,N,... per NUMA node",
+				  f->key);
+	for (p = s;;) {
+		char *end;
+		unsigned long mb;
+
+		if (!isdigit((unsigned char)*p))
+			break;
+		mb = strtoul(p, &end, 10);
+		if (mb < 1 || mb > FG_CFG_MEM_MAX_MB)
+			return yamlu_errf(y, n, "'%s' %s: each value must be 1..%u MB", f->key, s,
+					  FG_CFG_MEM_MAX_MB);
+		if (v.n == FG_CFG_MEM_NODES)
+			return yamlu_errf(y, n, "'%s' %s: at most %d NUMA nodes", f->key, s,
+					  FG_CFG_MEM_NODES);
+		v.mb[v.n++] = (uint32_t)mb;
+		p = end;
+		if (!*p) {
+			*m = v;
+			return 0;
+		}
+		if (*p++ != ',')
+			break;
+	}
+	return yamlu_errf(
+	    y, n, "'%s' must be MB, a number or a list N,N,... per NUMA node, got '%s'", f->key, s);
+}
 
 static const struct yamlu_field cfg_fields[] = {
     {.key = "version",
@@ -164,12 +312,14 @@ static const struct yamlu_field cfg_fields[] = {
      .off = offsetof(struct cfg, mbufs),
      .min = FG_CFG_MBUFS_MIN,
      .max = FG_CFG_MBUFS_MAX,
+     .has = YAMLU_HAS(struct cfg, has_mbufs),
      .help = "mbufs per port"},
     {.key = "flows_max",
      .type = YAMLU_UINT32,
      .off = offsetof(struct cfg, flows_max),
      .min = FG_CFG_FLOWS_MIN,
      .max = FG_CFG_FLOWS_MAX,
+     .has = YAMLU_HAS(struct cfg, has_flows_max),
      .help = "flow entries per worker"},
     {.key = "hosts",
      .type = YAMLU_LIST_MAP,
@@ -179,6 +329,67 @@ static const struct yamlu_field cfg_fields[] = {
      .sub = &cfg_host_schema,
      .max_n = 256,
      .help = "emulated hosts per port"},
+    /* TRex's keys that mean something here (flowgen(8), TRex keys) */
+    {.key = "port_limit",
+     .type = YAMLU_UINT32,
+     .off = offsetof(struct cfg, port_limit),
+     .min = 1,
+     .max = FG_MAX_PORTS,
+     .help = "use the first N interfaces"},
+    {.key = "c",
+     .type = YAMLU_INT,
+     .off = offsetof(struct cfg, workers),
+     .min = 1,
+     .max = FG_MAX_WORKERS,
+     .help = "workers per port pair unless -c"},
+    {.key = "prefix",
+     .type = YAMLU_CUSTOM,
+     .off = offsetof(struct cfg, prefix),
+     .parse = parse_prefix,
+     .release = release_string,
+     .help = "EAL --file-prefix"},
+    {.key = "limit_memory",
+     .type = YAMLU_CUSTOM,
+     .off = offsetof(struct cfg, limit_memory),
+     .parse = parse_limit_memory,
+     .help = "EAL memory limit, MB"},
+    {.key = "memory",
+     .type = YAMLU_MAP,
+     .off = offsetof(struct cfg, memory),
+     .sub = &memory_schema,
+     .help = "mbufs and flows_max"},
+    {.key = "mbuf_factor",
+     .type = YAMLU_DOUBLE,
+     .off = offsetof(struct cfg, mbuf_factor),
+     .flags = YAMLU_F_GT0,
+     .dmax = 1000,
+     .help = "scales the mbufs"},
+    {.key = "ext_dpdk_opt",
+     .type = YAMLU_LIST,
+     .elem = YAMLU_STRING,
+     .off = offsetof(struct cfg, ext_dpdk_opt),
+     .cnt_off = offsetof(struct cfg, n_ext_dpdk_opt),
+     .max_n = 64,
+     .help = "extra EAL arguments, after eal"},
+    /* TRex's keys without effect here; flowgen(8) says why for each */
+    {.key = "port_bandwidth_gb", .type = YAMLU_CUSTOM, .parse = trex_quiet},
+    {.key = "enable_zmq_pub", .type = YAMLU_CUSTOM, .parse = trex_quiet},
+    {.key = "zmq_pub_port", .type = YAMLU_CUSTOM, .parse = trex_quiet},
+    {.key = "zmq_rpc_port", .type = YAMLU_CUSTOM, .parse = trex_quiet},
+    {.key = "telnet_port", .type = YAMLU_CUSTOM, .parse = trex_quiet},
+    {.key = "stack", .type = YAMLU_CUSTOM, .parse = trex_quiet},
+    {.key = "rx_desc", .type = YAMLU_CUSTOM, .parse = trex_quiet},
+    {.key = "tx_desc", .type = YAMLU_CUSTOM, .parse = trex_quiet},
+    {.key = "new_memory", .type = YAMLU_CUSTOM, .parse = trex_quiet},
+    {.key = "low_end", .type = YAMLU_CUSTOM, .parse = trex_quiet},
+    {.key = "low_end_core", .type = YAMLU_CUSTOM, .parse = trex_quiet},
+    {.key = "interfaces_vdevs", .type = YAMLU_CUSTOM, .parse = trex_quiet},
+    {.key = "tw", .type = YAMLU_CUSTOM, .parse = trex_quiet},
+    {.key = "scan_only_1g", .type = YAMLU_CUSTOM, .parse = trex_quiet},
+    {.key = "interface_mask",
+     .type = YAMLU_CUSTOM,
+     .parse = trex_warn,
+     .help = "TRex itself no longer uses it"},
     {0},
 };
 
@@ -206,7 +417,11 @@ static bool is_pci(const char *s)
 	return true;
 }
 
-static int parse_ifaces(struct yamlu_ctx *y, yaml_node_t *list, struct cfg *c)
+/*
+ * Every listed interface must be well formed; the pairing rules apply to
+ * the `used` first ones, the ports flowgen opens.
+ */
+static int parse_ifaces(struct yamlu_ctx *y, yaml_node_t *list, struct cfg *c, size_t used)
 {
 	size_t i, nloop = 0;
 
@@ -217,7 +432,7 @@ static int parse_ifaces(struct yamlu_ctx *y, yaml_node_t *list, struct cfg *c)
 
 		if (!strcmp(s, "loop")) {
 			ifc->kind = CFG_IF_LOOP;
-			nloop++;
+			nloop += i < used;
 		} else if (!strncmp(s, "--vdev=", 7) && s[7]) {
 			ifc->kind = CFG_IF_VDEV;
 			s += 7;
@@ -230,41 +445,178 @@ static int parse_ifaces(struct yamlu_ctx *y, yaml_node_t *list, struct cfg *c)
 					  s);
 		}
 		strcpy(ifc->spec, s); /* length checked by the table (max) */
-		if (nloop && nloop != i + 1)
+		if (i < used && nloop && nloop != i + 1)
 			return yamlu_errf(y, n, "'loop' cannot be mixed with other interfaces");
 	}
-	if (c->n_interfaces % 2)
+	if (used % 2)
 		return yamlu_errf(y, list, "'interfaces' has %zu entries: ports come in pairs",
-				  c->n_interfaces);
+				  used);
 	return 0;
+}
+
+/* port_limit: only the first N interfaces are ports; the rest are dropped. */
+static int apply_port_limit(struct yamlu_ctx *y, yaml_node_t *map, struct cfg *c, size_t *used)
+{
+	yaml_node_t *n = yamlu_get(y, map, "port_limit");
+
+	c->n_listed = c->n_interfaces;
+	*used = c->n_interfaces;
+	if (!c->port_limit)
+		return 0;
+	if (c->port_limit > c->n_listed)
+		return yamlu_errf(y, n, "'port_limit' %u is more than the %zu interfaces listed",
+				  c->port_limit, c->n_listed);
+	if (c->port_limit % 2)
+		return yamlu_errf(y, n, "'port_limit' %u: ports come in pairs", c->port_limit);
+	*used = c->port_limit;
+	return 0;
+}
+
+static void drop_interfaces(struct cfg *c, size_t used)
+{
+	for (size_t i = used; i < c->n_interfaces; i++) {
+		free(c->interfaces[i]);
+		c->interfaces[i] = NULL;
+		memset(&c->ifs[i], 0, sizeof(c->ifs[i]));
+	}
+	c->n_interfaces = used;
+}
+
+/* The note for list `key` at node n: entries first..total are not used. */
+static void note_unused(struct yamlu_ctx *y, yaml_node_t *n, const char *key, size_t total,
+			size_t used, const char *what)
+{
+	char which[48];
+
+	if (total == used + 1)
+		snprintf(which, sizeof(which), "entry %zu is", total);
+	else
+		snprintf(which, sizeof(which), "entries %zu..%zu are", used + 1, total);
+	yamlu_notef(y, n, "'%s' has %zu entries for %zu %s%s: %s ignored", key, total, used, what,
+		    used == 1 ? "" : "s", which);
+}
+
+/* port_info and dual_if entries beyond the ports used: dropped, with a note. */
+static void drop_extra_entries(struct yamlu_ctx *y, yaml_node_t *map, struct cfg *c)
+{
+	size_t used = c->n_interfaces, i;
+	yaml_node_t *plat = yamlu_get(y, map, "platform");
+
+	if (c->n_port_info > used) {
+		note_unused(y, yamlu_get_key(y, map, "port_info"), "port_info", c->n_port_info,
+			    used, "port");
+		c->n_port_info = used;
+	}
+	if (c->platform.n_dual_if > used / 2) {
+		note_unused(y, yamlu_get_key(y, plat, "dual_if"), "dual_if", c->platform.n_dual_if,
+			    used / 2, "port pair");
+		for (i = used / 2; i < c->platform.n_dual_if; i++) {
+			free(c->platform.dual_if[i].threads);
+			c->platform.dual_if[i].threads = NULL;
+			c->platform.dual_if[i].n_threads = 0;
+		}
+		c->platform.n_dual_if = used / 2;
+	}
+}
+
+/* ext_dpdk_opt goes after eal: one list of extra EAL arguments. */
+static int merge_ext_dpdk_opt(struct yamlu_ctx *y, yaml_node_t *map, struct cfg *c)
+{
+	char **e;
+
+	if (!c->n_ext_dpdk_opt)
+		return 0;
+	e = realloc(c->eal, (c->n_eal + c->n_ext_dpdk_opt) * sizeof(*e));
+	if (!e)
+		return yamlu_errf(y, yamlu_get(y, map, "ext_dpdk_opt"), "out of memory");
+	memcpy(e + c->n_eal, c->ext_dpdk_opt, c->n_ext_dpdk_opt * sizeof(*e));
+	c->eal = e;
+	c->n_eal += c->n_ext_dpdk_opt;
+	free(c->ext_dpdk_opt);
+	c->ext_dpdk_opt = NULL;
+	c->n_ext_dpdk_opt = 0;
+	return 0;
+}
+
+/*
+ * flows_max and mbufs from TRex's memory section (and mbuf_factor) unless
+ * flowgen's own keys give them. TRex sizes one pool per buffer size and per
+ * port pair; flowgen has one pool of 2 KB buffers per port, which holds what
+ * TRex's pools of 64 to 2048 bytes hold: their sum, halved.
+ */
+static void derive_sizes(struct yamlu_ctx *y, yaml_node_t *map, struct cfg *c)
+{
+	yaml_node_t *mem = yamlu_get(y, map, "memory");
+	uint64_t sum = 0;
+	double m;
+	int i;
+
+	c->flows_from = c->has_flows_max ? "flows_max" : "default";
+	if (c->memory.has_dp_flows) {
+		if (c->has_flows_max) {
+			yamlu_notef(y, yamlu_get_key(y, mem, "dp_flows"),
+				    "'dp_flows' ignored: flows_max is given");
+		} else {
+			c->flows_max = c->memory.dp_flows;
+			c->flows_from = "memory.dp_flows";
+		}
+	}
+	c->mbufs_from = c->has_mbufs ? "mbufs" : "default";
+	for (i = 0; i < FG_CFG_TREX_MBUF_SIZES; i++)
+		sum += (uint64_t)c->memory.mbuf[i] + c->memory.traffic_mbuf[i];
+	if (c->has_mbufs) {
+		if (sum)
+			yamlu_notef(y, yamlu_get_key(y, map, "memory"),
+				    "the mbuf sizes of 'memory' are ignored: mbufs is given");
+		if (c->mbuf_factor > 0)
+			yamlu_notef(y, yamlu_get_key(y, map, "mbuf_factor"),
+				    "'mbuf_factor' ignored: mbufs is given");
+		return;
+	}
+	m = sum ? (double)sum / 2 : c->mbufs;
+	if (sum)
+		c->mbufs_from = "memory";
+	if (c->mbuf_factor > 0) {
+		m *= c->mbuf_factor;
+		c->mbufs_from = sum ? "memory, mbuf_factor" : "default, mbuf_factor";
+	}
+	m = ceil(m);
+	if (m < FG_CFG_MBUFS_MIN || m > FG_CFG_MBUFS_MAX) {
+		uint32_t v = m < FG_CFG_MBUFS_MIN ? FG_CFG_MBUFS_MIN : FG_CFG_MBUFS_MAX;
+
+		yamlu_notef(y, yamlu_get_key(y, map, sum ? "memory" : "mbuf_factor"),
+			    "%.0f mbufs per port is out of range %u..%u: %u used", m,
+			    FG_CFG_MBUFS_MIN, FG_CFG_MBUFS_MAX, v);
+		m = v;
+	}
+	c->mbufs = (uint32_t)m;
 }
 
 static int cfg_check(struct yamlu_ctx *y, yaml_node_t *map, void *obj)
 {
 	struct cfg *c = obj;
 	yaml_node_t *n;
-	size_t i;
+	size_t i, used;
 	int rc;
 
-	rc = parse_ifaces(y, yamlu_get(y, map, "interfaces"), c);
+	rc = apply_port_limit(y, map, c, &used);
+	if (!rc)
+		rc = parse_ifaces(y, yamlu_get(y, map, "interfaces"), c, used);
 	if (rc)
 		return rc;
-	if (c->n_port_info > c->n_interfaces)
-		return yamlu_errf(y, yamlu_get(y, map, "port_info"),
-				  "'port_info' has %zu entries for %zu interfaces", c->n_port_info,
-				  c->n_interfaces);
+	drop_interfaces(c, used);
+	drop_extra_entries(y, map, c);
 	n = yamlu_get(y, map, "hosts");
 	for (i = 0; i < c->n_hosts; i++) {
 		if (c->hosts[i].port >= c->n_interfaces)
 			return yamlu_errf(y, yamlu_get(y, yamlu_item(y, n, i), "port"),
-					  "hosts port %u does not exist (%zu interfaces)",
+					  "hosts port %u does not exist (%zu ports)",
 					  c->hosts[i].port, c->n_interfaces);
 	}
-	n = yamlu_get(y, map, "platform");
-	if (n && c->platform.n_dual_if > c->n_interfaces / 2)
-		return yamlu_errf(y, yamlu_get(y, n, "dual_if"),
-				  "'dual_if' has %zu entries for %zu port pairs",
-				  c->platform.n_dual_if, c->n_interfaces / 2);
+	rc = merge_ext_dpdk_opt(y, map, c);
+	if (rc)
+		return rc;
+	derive_sizes(y, map, c);
 	return 0;
 }
 
@@ -306,6 +658,7 @@ static int cfg_walk(struct yamlu_ctx *y, struct cfg *c)
 					  yamlu_len(root));
 		root = yamlu_item(y, root, 0);
 	}
+	y->dup_last = true; /* as TRex reads its config: the last value counts */
 	return yamlu_walk(y, root, &cfg_schema, c);
 }
 

@@ -96,23 +96,24 @@ int yamlu_errf(struct yamlu_ctx *y, const yaml_node_t *n, const char *fmt, ...)
 	return rc;
 }
 
-void yamlu_warnf(struct yamlu_ctx *y, const yaml_node_t *n, const char *fmt, ...)
+static void vcollect(struct yamlu_ctx *y, const yaml_node_t *n, const char *kind, const char *fmt,
+		     va_list ap) __attribute__((format(printf, 4, 0)));
+
+static void vcollect(struct yamlu_ctx *y, const yaml_node_t *n, const char *kind, const char *fmt,
+		     va_list ap)
 {
 	char buf[512], **w;
-	va_list ap;
 	int k;
 
 	if (y->nwarns >= FG_YAMLU_MAX_WARN) {
 		y->dropped++;
 		return;
 	}
-	k = snprintf(buf, sizeof(buf), "%s:%zu: warning: ", y->file,
-		     n ? n->start_mark.line + 1 : 1);
+	k = snprintf(buf, sizeof(buf), "%s:%zu: %s: ", y->file, n ? n->start_mark.line + 1 : 1,
+		     kind);
 	if (k < 0 || (size_t)k >= sizeof(buf))
 		return;
-	va_start(ap, fmt);
 	vsnprintf(buf + k, sizeof(buf) - k, fmt, ap);
-	va_end(ap);
 	w = realloc(y->warns, (y->nwarns + 1) * sizeof(*w));
 	if (!w)
 		return;
@@ -120,6 +121,24 @@ void yamlu_warnf(struct yamlu_ctx *y, const yaml_node_t *n, const char *fmt, ...
 	w[y->nwarns] = strdup(buf);
 	if (w[y->nwarns])
 		y->nwarns++;
+}
+
+void yamlu_warnf(struct yamlu_ctx *y, const yaml_node_t *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vcollect(y, n, "warning", fmt, ap);
+	va_end(ap);
+}
+
+void yamlu_notef(struct yamlu_ctx *y, const yaml_node_t *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vcollect(y, n, "note", fmt, ap);
+	va_end(ap);
 }
 
 void yamlu_take_warnings(struct yamlu_ctx *y, char ***warns, size_t *n)
@@ -305,6 +324,22 @@ yaml_node_t *yamlu_item(struct yamlu_ctx *y, yaml_node_t *seq, size_t i)
 	if (i >= yamlu_len(seq))
 		return NULL;
 	return yaml_document_get_node(&y->doc, seq->data.sequence.items.start[i]);
+}
+
+yaml_node_t *yamlu_get_key(struct yamlu_ctx *y, yaml_node_t *map, const char *key)
+{
+	yaml_node_pair_t *p;
+
+	if (!map || map->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(&y->doc, p->key);
+		const char *s = yamlu_str(k);
+
+		if (s && !strcmp(s, key))
+			return k;
+	}
+	return NULL;
 }
 
 yaml_node_t *yamlu_get(struct yamlu_ctx *y, yaml_node_t *map, const char *key)
@@ -712,9 +747,20 @@ static int field_value(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_no
 	}
 }
 
+/* Index of `key` in the first nf rows of s, nf if it has none. */
+static size_t field_index(const struct yamlu_schema *s, size_t nf, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < nf && strcmp(s->fields[i].key, key); i++)
+		;
+	return i;
+}
+
 int yamlu_walk(struct yamlu_ctx *y, yaml_node_t *map, const struct yamlu_schema *s, void *obj)
 {
 	const yaml_node_t *seen[FG_YAMLU_MAX_FIELDS] = {0};
+	const yaml_node_pair_t *last[FG_YAMLU_MAX_FIELDS] = {0};
 	const struct yamlu_field *f;
 	yaml_node_pair_t *p;
 	size_t nf;
@@ -726,6 +772,15 @@ int yamlu_walk(struct yamlu_ctx *y, yaml_node_t *map, const struct yamlu_schema 
 		;
 	if (nf > FG_YAMLU_MAX_FIELDS)
 		return yamlu_errf(y, map, "internal error: schema %s too large", s->name);
+	/* With dup_last, only the last occurrence of a key is read. */
+	for (p = map->data.mapping.pairs.start; y->dup_last && p < map->data.mapping.pairs.top;
+	     p++) {
+		const char *key = yamlu_str(yaml_document_get_node(&y->doc, p->key));
+		size_t i = key ? field_index(s, nf, key) : nf;
+
+		if (i < nf)
+			last[i] = p;
+	}
 	for (p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = yaml_document_get_node(&y->doc, p->key);
 		yaml_node_t *v = yaml_document_get_node(&y->doc, p->value);
@@ -737,17 +792,22 @@ int yamlu_walk(struct yamlu_ctx *y, yaml_node_t *map, const struct yamlu_schema 
 		if (!key)
 			return yamlu_errf(y, k, "a key in %s must be a scalar, not %s", s->name,
 					  node_kind(k));
-		for (i = 0; i < nf && strcmp(s->fields[i].key, key); i++)
-			;
+		i = field_index(s, nf, key);
 		if (i == nf) {
 			yamlu_warnf(y, k, "unknown key '%s' ignored", key);
 			continue;
 		}
 		f = &s->fields[i];
-		if (seen[i])
+		if (seen[i] && !y->dup_last)
 			return yamlu_errf(y, k, "duplicate key '%s' (first at line %zu)", key,
 					  seen[i]->start_mark.line + 1);
+		if (seen[i])
+			yamlu_warnf(y, k,
+				    "duplicate key '%s' (also at line %zu): the last one counts",
+				    key, seen[i]->start_mark.line + 1);
 		seen[i] = k;
+		if (y->dup_last && last[i] != p)
+			continue;
 		rc = field_value(y, f, v, obj);
 		if (rc)
 			return rc;

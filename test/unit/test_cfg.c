@@ -1,9 +1,12 @@
 /*
  * test_cfg.c — the platform config: a trex_cfg.yaml as TRex's
  * dpdk_setup_ports.py writes it loads unchanged, flowgen's extensions and
- * defaults, unknown-key warnings, and every bad file of test/data/cfg_*.yaml
- * fails with exactly the FILE:LINE:COL message written on its first line
- * ("# error: " followed by what comes after the file name).
+ * defaults, TRex's keys read as the table of TRex keys in flowgen(8) says
+ * (port_limit, repeated keys, prefix, limit_memory, c, memory, mbuf_factor,
+ * ext_dpdk_opt, keys without effect), unknown-key warnings, and every bad
+ * file of test/data/cfg_*.yaml fails with exactly the FILE:LINE:COL message
+ * written on its first line ("# error: " followed by what comes after the
+ * file name).
  */
 #include <errno.h>
 #include <glob.h>
@@ -63,10 +66,14 @@ static void test_trex_cfg(void **state)
 		assert_int_equal(c.platform.dual_if[0].threads[i], (int)i + 2);
 	assert_int_equal(c.mbufs, FG_CFG_MBUFS_DEFAULT);
 	assert_int_equal(c.flows_max, FG_CFG_FLOWS_DEFAULT);
-	assert_int_equal(c.n_warnings, 1);
-	snprintf(path, sizeof(path),
-		 "%s/trex_cfg.yaml:3: warning: unknown key 'port_limit' ignored", data_dir());
-	assert_string_equal(c.warnings[0], path);
+	assert_string_equal(c.mbufs_from, "default");
+	assert_string_equal(c.flows_from, "default");
+	assert_int_equal(c.port_limit, 2);
+	assert_int_equal(c.n_listed, 2);
+	assert_int_equal(c.workers, 0);
+	assert_null(c.prefix);
+	assert_int_equal(c.limit_memory.n, 0);
+	assert_int_equal(c.n_warnings, 0); /* port_limit is TRex's, no longer unknown */
 	cfg_free(&c);
 	assert_null(c.file);
 }
@@ -148,11 +155,360 @@ static void test_loop_and_trex_keys(void **state)
 	assert_int_equal(cfg_load_buf("t.yaml", yaml, strlen(yaml), &c, err, sizeof(err)), 0);
 	assert_int_equal(c.ifs[0].kind, CFG_IF_LOOP);
 	assert_int_equal(c.ifs[1].kind, CFG_IF_LOOP);
-	assert_int_equal(c.n_warnings, 10);
-	assert_string_equal(c.warnings[0], "t.yaml:1: warning: unknown key 'port_limit' ignored");
-	assert_string_equal(c.warnings[8], "t.yaml:11: warning: unknown key 'memory' ignored");
-	assert_string_equal(c.warnings[9], "t.yaml:15: warning: unknown key 'zmq' ignored");
+	assert_int_equal(c.port_limit, 2);
+	assert_int_equal(c.workers, 4);
+	assert_string_equal(c.prefix, "trex1");
+	assert_int_equal(c.limit_memory.n, 1);
+	assert_int_equal(c.limit_memory.mb[0], 1024);
+	assert_int_equal(c.mbufs, 8190); /* TRex's pools are per port pair */
+	assert_string_equal(c.mbufs_from, "memory");
+	/* Only a key that is not TRex's warns. */
+	assert_int_equal(c.n_warnings, 1);
+	assert_string_equal(c.warnings[0], "t.yaml:15: warning: unknown key 'zmq' ignored");
 	assert_int_equal(c.platform.master_thread_id, 0);
+	cfg_free(&c);
+}
+
+/* Loads `yaml`, expecting success; the warnings are checked by the caller. */
+static void load_ok(const char *yaml, struct cfg *c)
+{
+	char err[FG_ERRLEN] = "";
+
+	if (cfg_load_buf("t.yaml", yaml, strlen(yaml), c, err, sizeof(err)))
+		fail_msg("%s", err);
+}
+
+static void load_err(const char *yaml, const char *want)
+{
+	char err[FG_ERRLEN] = "";
+	struct cfg c;
+
+	assert_int_equal(cfg_load_buf("t.yaml", yaml, strlen(yaml), &c, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, want);
+	assert_null(c.interfaces);
+}
+
+/* port_limit keeps the first N interfaces; longer port_info and dual_if are noted. */
+static void test_port_limit(void **state)
+{
+	static const char yaml[] = "- port_limit: 2\n"
+				   "  version: 2\n"
+				   "  interfaces: ['03:00.0', '03:00.1', '13:00.1', '13:00.0']\n"
+				   "  port_info:\n"
+				   "    - ip: 198.18.1.2\n"
+				   "    - ip: 198.19.1.2\n"
+				   "    - ip: 198.20.1.2\n"
+				   "    - ip: 198.21.1.2\n"
+				   "  platform:\n"
+				   "    master_thread_id: 0\n"
+				   "    dual_if:\n"
+				   "      - socket: 0\n"
+				   "        threads: [1, 2]\n"
+				   "      - socket: 1\n"
+				   "        threads: [3, 4]\n"
+				   "  hosts:\n"
+				   "    - {port: 1, range: [198.19.0.1, 198.19.0.9]}\n";
+	struct cfg c;
+
+	(void)state;
+	load_ok(yaml, &c);
+	assert_int_equal(c.n_listed, 4);
+	assert_int_equal(c.n_interfaces, 2);
+	assert_string_equal(c.interfaces[1], "03:00.1");
+	assert_string_equal(c.ifs[1].spec, "03:00.1");
+	assert_int_equal(c.n_port_info, 2);
+	assert_int_equal(c.port_info[1].ip, IP(198, 19, 1, 2));
+	assert_null(cfg_port_info(&c, 2));
+	assert_int_equal(c.platform.n_dual_if, 1);
+	assert_int_equal(c.platform.dual_if[0].n_threads, 2);
+	assert_int_equal(c.n_warnings, 2);
+	assert_string_equal(c.warnings[0],
+			    "t.yaml:4: note: 'port_info' has 4 entries for 2 ports: entries 3..4 "
+			    "are ignored");
+	assert_string_equal(c.warnings[1],
+			    "t.yaml:11: note: 'dual_if' has 2 entries for 1 port pair: entry 2 is "
+			    "ignored");
+	cfg_free(&c);
+
+	/* Without port_limit, port_info may still be longer than the ports. */
+	load_ok("interfaces: [loop, loop]\n"
+		"port_info: [{ip: 198.18.1.2}, {ip: 198.19.1.2}, {ip: 198.20.1.2}]\n",
+		&c);
+	assert_int_equal(c.n_interfaces, 2);
+	assert_int_equal(c.port_limit, 0);
+	assert_int_equal(c.n_port_info, 2);
+	assert_int_equal(c.n_warnings, 1);
+	assert_string_equal(c.warnings[0], "t.yaml:2: note: 'port_info' has 3 entries for 2 ports: "
+					   "entry 3 is ignored");
+	cfg_free(&c);
+
+	/* The rules of pairs apply to the ports used; the rest need only be well formed. */
+	load_ok("port_limit: 2\ninterfaces: [loop, loop, '03:00.0']\n", &c);
+	assert_int_equal(c.n_interfaces, 2);
+	assert_int_equal(c.n_listed, 3);
+	cfg_free(&c);
+	load_err(
+	    "port_limit: 2\ninterfaces: [loop, loop, 'eth0']\n",
+	    "t.yaml:2:26: interface 'eth0' is not a PCI address (07:00.0), --vdev=NAME,ARGS or "
+	    "loop");
+	load_err("port_limit: 2\ninterfaces: [loop, loop, loop, loop]\n"
+		 "hosts: [{port: 2, range: [198.18.0.1, 198.18.0.1]}]\n",
+		 "t.yaml:3:16: hosts port 2 does not exist (2 ports)");
+}
+
+/* A repeated key: the last value counts, a warning names both lines. */
+static void test_repeated_keys(void **state)
+{
+	static const char yaml[] = "- version: 2\n"
+				   "  interfaces: [loop, loop]\n"
+				   "  port_info:\n"
+				   "  mbufs: 4096\n"
+				   "  port_info:\n"
+				   "    - ip: 198.18.1.2\n"
+				   "      ip: 198.18.1.3\n"
+				   "    - ip: 198.19.1.2\n"
+				   "  mbufs: 8192\n"
+				   "  mbufs: 2048\n";
+	struct cfg c;
+
+	(void)state;
+	load_ok(yaml, &c);
+	assert_int_equal(c.n_port_info, 2);
+	assert_int_equal(c.port_info[0].ip, IP(198, 18, 1, 3));
+	assert_int_equal(c.mbufs, 2048);
+	assert_string_equal(c.mbufs_from, "mbufs");
+	assert_int_equal(c.n_warnings, 4);
+	assert_string_equal(c.warnings[0],
+			    "t.yaml:5: warning: duplicate key 'port_info' (also at line 3): the "
+			    "last one counts");
+	assert_string_equal(c.warnings[1],
+			    "t.yaml:7: warning: duplicate key 'ip' (also at line 6): the last one "
+			    "counts");
+	assert_string_equal(
+	    c.warnings[2],
+	    "t.yaml:9: warning: duplicate key 'mbufs' (also at line 4): the last one "
+	    "counts");
+	assert_string_equal(c.warnings[3],
+			    "t.yaml:10: warning: duplicate key 'mbufs' (also at line 9): the last "
+			    "one counts");
+	cfg_free(&c);
+
+	/* An earlier value is not read: a wrong one there is no error ... */
+	load_ok("interfaces: [loop, loop]\nflows_max: 1\nflows_max: 4096\n", &c);
+	assert_int_equal(c.flows_max, 4096);
+	cfg_free(&c);
+	/* ... but a wrong last one is, and other YAML errors stay errors. */
+	load_err("interfaces: [loop, loop]\nflows_max: 4096\nflows_max: 1\n",
+		 "t.yaml:3:12: 'flows_max' 1 is out of range 16..67108864");
+	load_err("interfaces: [loop, loop]\nport_info: [\n",
+		 "t.yaml:3:1: did not find expected node content while parsing a flow node");
+}
+
+/* prefix, limit_memory and ext_dpdk_opt: what reaches the EAL. */
+static void test_eal_keys(void **state)
+{
+	struct cfg c;
+
+	(void)state;
+	load_ok("- interfaces: [loop, loop]\n"
+		"  prefix: setup-1.a_b\n"
+		"  limit_memory: '1024,2048'\n"
+		"  eal: ['--in-memory']\n"
+		"  ext_dpdk_opt: ['--no-telemetry', '--log-level=3']\n",
+		&c);
+	assert_string_equal(c.prefix, "setup-1.a_b");
+	assert_int_equal(c.limit_memory.n, 2);
+	assert_int_equal(c.limit_memory.mb[0], 1024);
+	assert_int_equal(c.limit_memory.mb[1], 2048);
+	assert_int_equal(c.n_eal, 3);
+	assert_string_equal(c.eal[0], "--in-memory");
+	assert_string_equal(c.eal[1], "--no-telemetry");
+	assert_string_equal(c.eal[2], "--log-level=3");
+	assert_null(c.ext_dpdk_opt);
+	assert_int_equal(c.n_warnings, 0);
+	cfg_free(&c);
+
+	load_ok("interfaces: [loop, loop]\nlimit_memory: 512\next_dpdk_opt: ['--no-pci']\n", &c);
+	assert_int_equal(c.limit_memory.n, 1);
+	assert_int_equal(c.limit_memory.mb[0], 512);
+	assert_int_equal(c.n_eal, 1);
+	assert_string_equal(c.eal[0], "--no-pci");
+	cfg_free(&c);
+
+	load_err(
+	    "interfaces: [loop, loop]\nlimit_memory: [1024]\n",
+	    "t.yaml:2:15: 'limit_memory' must be MB, a number or a list N,N,... per NUMA node");
+	load_err(
+	    "interfaces: [loop, loop]\nlimit_memory: '1024,'\n",
+	    "t.yaml:2:15: 'limit_memory' must be MB, a number or a list N,N,... per NUMA node, "
+	    "got '1024,'");
+	load_err("interfaces: [loop, loop]\nlimit_memory: 1,2,3,4,5,6,7,8,9\n",
+		 "t.yaml:2:15: 'limit_memory' 1,2,3,4,5,6,7,8,9: at most 8 NUMA nodes");
+	load_err("interfaces: [loop, loop]\nprefix: a/b\n",
+		 "t.yaml:2:9: 'prefix' 'a/b' may hold only letters, digits, '_', '-' and '.'");
+	load_err("interfaces: [loop, loop]\nprefix: ''\n", "t.yaml:2:9: 'prefix' is empty");
+}
+
+/* c, memory.dp_flows, memory.mbuf_*, mbuf_factor, and flowgen's own keys first. */
+static void test_sizes(void **state)
+{
+	struct cfg c;
+
+	(void)state;
+	load_ok("interfaces: [loop, loop]\n"
+		"c: 3\n"
+		"memory:\n"
+		"  mbuf_64: 4096\n"
+		"  mbuf_2048: 2048\n"
+		"  traffic_mbuf_128: 1000\n"
+		"  traffic_mbuf_1024: 1000\n"
+		"  mbuf_4096: 128\n"
+		"  mbuf_9k: 512\n"
+		"  traffic_mbuf_9k: 512\n"
+		"  dp_flows: 524288\n"
+		"  global_flows: 10240\n",
+		&c);
+	assert_int_equal(c.workers, 3);
+	assert_int_equal(c.flows_max, 524288);
+	assert_string_equal(c.flows_from, "memory.dp_flows");
+	assert_int_equal(c.mbufs, (4096 + 2048 + 1000 + 1000) / 2);
+	assert_int_equal(c.n_warnings, 0);
+	cfg_free(&c);
+
+	/* mbuf_factor scales the mbufs of the memory section, or the default. */
+	load_ok("interfaces: [loop, loop]\nmemory: {mbuf_64: 8192}\nmbuf_factor: 1.5\n", &c);
+	assert_int_equal(c.mbufs, 6144);
+	assert_string_equal(c.mbufs_from, "memory, mbuf_factor");
+	cfg_free(&c);
+	load_ok("interfaces: [loop, loop]\nmbuf_factor: 0.25\n", &c);
+	assert_int_equal(c.mbufs, FG_CFG_MBUFS_DEFAULT / 4);
+	assert_string_equal(c.mbufs_from, "default, mbuf_factor");
+	cfg_free(&c);
+
+	/* Out of flowgen's range: the nearest bound, with a note. */
+	load_ok("interfaces: [loop, loop]\nmemory: {mbuf_64: 100}\n", &c);
+	assert_int_equal(c.mbufs, FG_CFG_MBUFS_MIN);
+	assert_int_equal(c.n_warnings, 1);
+	assert_string_equal(
+	    c.warnings[0], "t.yaml:2: note: 50 mbufs per port is out of range 1024..16777216: 1024 "
+			   "used");
+	cfg_free(&c);
+
+	/* flowgen's mbufs and flows_max win over TRex's memory section. */
+	load_ok("interfaces: [loop, loop]\n"
+		"mbufs: 4096\n"
+		"flows_max: 1024\n"
+		"mbuf_factor: 2\n"
+		"memory:\n"
+		"  mbuf_64: 16380\n"
+		"  dp_flows: 65536\n",
+		&c);
+	assert_int_equal(c.mbufs, 4096);
+	assert_int_equal(c.flows_max, 1024);
+	assert_string_equal(c.mbufs_from, "mbufs");
+	assert_string_equal(c.flows_from, "flows_max");
+	assert_int_equal(c.n_warnings, 3);
+	assert_string_equal(c.warnings[0],
+			    "t.yaml:7: note: 'dp_flows' ignored: flows_max is given");
+	assert_string_equal(
+	    c.warnings[1],
+	    "t.yaml:5: note: the mbuf sizes of 'memory' are ignored: mbufs is given");
+	assert_string_equal(c.warnings[2], "t.yaml:4: note: 'mbuf_factor' ignored: mbufs is given");
+	cfg_free(&c);
+
+	load_err("interfaces: [loop, loop]\nc: 0\n", "t.yaml:2:4: 'c' 0 is out of range 1..32");
+	load_err("interfaces: [loop, loop]\nmbuf_factor: 0\n",
+		 "t.yaml:2:14: 'mbuf_factor' must be > 0, got '0'");
+	load_err("interfaces: [loop, loop]\nmemory: {mbuf_64: -1}\n",
+		 "t.yaml:2:19: 'mbuf_64' -1 is out of range 0..4294967295");
+}
+
+/* TRex's keys without effect load silently, save those that change the traffic. */
+static void test_trex_keys_without_effect(void **state)
+{
+	static const char yaml[] = "- version: 2\n"
+				   "  interfaces: [loop, loop]\n"
+				   "  port_bandwidth_gb: 10\n"
+				   "  enable_zmq_pub: true\n"
+				   "  zmq_pub_port: 4500\n"
+				   "  zmq_rpc_port: 4501\n"
+				   "  telnet_port: 4502\n"
+				   "  stack: linux_based\n"
+				   "  rx_desc: 4096\n"
+				   "  tx_desc: 4096\n"
+				   "  new_memory: true\n"
+				   "  low_end: false\n"
+				   "  low_end_core: 0\n"
+				   "  interfaces_vdevs: []\n"
+				   "  scan_only_1g: true\n"
+				   "  tw: {buckets: 1024, levels: 3, bucket_time_usec: 20.0}\n"
+				   "  interface_mask: ['0000:11:00.00']\n"
+				   "  port_info:\n"
+				   "    - ip: 198.18.1.2\n"
+				   "      mask: 255.255.255.0\n"
+				   "      vlan: 100\n"
+				   "      ipv6: 2001:db8::2\n"
+				   "  platform:\n"
+				   "    rx_thread_id: 5\n"
+				   "  fg_not_trex: 1\n";
+	struct cfg c;
+
+	(void)state;
+	load_ok(yaml, &c);
+	assert_int_equal(c.platform.latency_thread_id, 5);
+	assert_int_equal(c.n_warnings, 4);
+	assert_string_equal(c.warnings[0], "t.yaml:17: warning: 'interface_mask' has no effect: "
+					   "TRex itself no longer uses it");
+	assert_string_equal(
+	    c.warnings[1],
+	    "t.yaml:21: warning: 'vlan' has no effect: flowgen sends untagged frames");
+	assert_string_equal(c.warnings[2], "t.yaml:22: warning: 'ipv6' has no effect: flowgen's "
+					   "ports are IPv4 only");
+	assert_string_equal(c.warnings[3], "t.yaml:25: warning: unknown key 'fg_not_trex' ignored");
+	cfg_free(&c);
+}
+
+/* The TRex-shaped files of test/data that the e2e scenario 14_trex_cfg.sh runs. */
+static void test_trex_files(void **state)
+{
+	static const struct {
+		const char *name;
+		size_t listed, port_info, warnings;
+		int workers;
+		uint32_t flows_max, mbufs;
+	} f[] = {
+	    {"trex_limit2_info4.yaml", 2, 2, 1, 0, FG_CFG_FLOWS_DEFAULT, FG_CFG_MBUFS_DEFAULT},
+	    {"trex_limit2_info8.yaml", 2, 2, 2, 0, FG_CFG_FLOWS_DEFAULT, FG_CFG_MBUFS_DEFAULT},
+	    {"trex_if4_limit2.yaml", 4, 2, 2, 0, FG_CFG_FLOWS_DEFAULT, FG_CFG_MBUFS_DEFAULT},
+	    {"trex_dup_port_info.yaml", 2, 2, 1, 0, FG_CFG_FLOWS_DEFAULT, FG_CFG_MBUFS_DEFAULT},
+	    {"trex_prefix.yaml", 2, 2, 0, 0, FG_CFG_FLOWS_DEFAULT, FG_CFG_MBUFS_DEFAULT},
+	    {"trex_c_memory.yaml", 2, 2, 0, 2, 65536, 7168},
+	};
+	char path[512], err[FG_ERRLEN];
+	struct cfg c;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", data_dir(), f[i].name);
+		if (cfg_load(path, &c, err, sizeof(err)))
+			fail_msg("%s", err);
+		assert_int_equal(c.n_interfaces, 2);
+		assert_int_equal(c.ifs[0].kind, CFG_IF_LOOP);
+		assert_int_equal(c.n_listed, f[i].listed);
+		assert_int_equal(c.n_port_info, f[i].port_info);
+		if (c.n_warnings != f[i].warnings)
+			fail_msg("%s: %zu warnings, first: %s", f[i].name, c.n_warnings,
+				 c.n_warnings ? c.warnings[0] : "-");
+		assert_int_equal(c.workers, f[i].workers);
+		assert_int_equal(c.flows_max, f[i].flows_max);
+		assert_int_equal(c.mbufs, f[i].mbufs);
+		cfg_free(&c);
+	}
+	snprintf(path, sizeof(path), "%s/trex_dup_port_info.yaml", data_dir());
+	assert_int_equal(cfg_load(path, &c, err, sizeof(err)), 0);
+	assert_true(c.port_info[0].has_dest_mac && c.port_info[1].has_src_mac);
+	assert_string_equal(c.prefix, "fg14dup");
+	assert_int_equal(c.limit_memory.mb[0], 1024);
 	cfg_free(&c);
 }
 
@@ -178,7 +534,7 @@ static void test_bad_files(void **state)
 	(void)state;
 	snprintf(pattern, sizeof(pattern), "%s/cfg_*.yaml", data_dir());
 	assert_int_equal(glob(pattern, 0, NULL, &g), 0);
-	assert_true(g.gl_pathc >= 15);
+	assert_true(g.gl_pathc >= 25);
 	for (i = 0; i < g.gl_pathc; i++) {
 		const char *path = g.gl_pathv[i];
 		FILE *f = fopen(path, "r");
@@ -216,9 +572,18 @@ static void test_short_errbuf(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_trex_cfg),	       cmocka_unit_test(test_plain_map_extensions),
-	    cmocka_unit_test(test_loop_and_trex_keys), cmocka_unit_test(test_missing_file),
-	    cmocka_unit_test(test_bad_files),	       cmocka_unit_test(test_short_errbuf),
+	    cmocka_unit_test(test_trex_cfg),
+	    cmocka_unit_test(test_plain_map_extensions),
+	    cmocka_unit_test(test_loop_and_trex_keys),
+	    cmocka_unit_test(test_port_limit),
+	    cmocka_unit_test(test_repeated_keys),
+	    cmocka_unit_test(test_eal_keys),
+	    cmocka_unit_test(test_sizes),
+	    cmocka_unit_test(test_trex_keys_without_effect),
+	    cmocka_unit_test(test_trex_files),
+	    cmocka_unit_test(test_missing_file),
+	    cmocka_unit_test(test_bad_files),
+	    cmocka_unit_test(test_short_errbuf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
