@@ -1,59 +1,24 @@
 /*
- * flows.c — the stateful flows engine (profile `mode: flows`): UDP flows and
- * real TCP connections between the client port (inside) and the server port
- * (outside) of each port pair, correct through a NAT.
- *
- * Every worker owns one flow table (flowtab.h) holding both roles. A client
- * entry is keyed by the reply tuple as the client port will receive it; a
- * server entry is keyed by the tuple of the first frame the server port
- * received for it, whatever addresses the DUT produced, and the server
- * answers that tuple. That is how the tester stays transparent to a NAT it
- * cannot predict (METHOD.md, "Stateful NAT").
- *
- * Programs. Each template has a client and a server program (send N, recv N,
- * delay MS). A UDP `send` is one datagram whose payload starts with the
- * 18-byte signature of lat.h carrying the client entry's flowtab_id(): the
- * server side finds the client flow through it in O(1) even after the NAT
- * rewrote the tuple, and marks it "server done" when its own program ends
- * (client and server of a flow are driven by the same worker: same queue
- * index of the pair). A TCP `send` queues bytes on the pure endpoint of
- * tcp.h; the payload content is tcp_payload_fill() by stream offset; a
- * `recv` waits for that many more bytes. A side that finished its program
- * closes its direction (TCP FIN).
- *
- * Timers. Each entry has one flowtab timer armed at the earliest of: the
- * profile's timeout for the whole flow, the end of a `delay` step and the
- * TCP retransmission deadline. A UDP flow not complete at its timeout fails
- * as fail_no_reply; a TCP connection fails on RST (fail_reset), on the
- * endpoint's retry limit (fail_retx) or at the timeout (fail_no_reply if the
- * handshake never completed, fail_retx otherwise).
- *
- * New flows are paced by TSC (pace.h); each worker opens its share (the
- * pair's rate / workers of the pair). Client addresses come from
- * ip_gen.client (+ offset x pair index), client ports from a per-worker
- * allocator (fgen_cpa) over the worker's slice of client_ports, so no two
- * workers of a pair ever use the same tuple and a port is never reused while
- * its flow lives (and recycled at once: no TIME_WAIT).
- *
- * Contexts: prepare/release/nat_report are control; the struct engine ops
- * run on the owning worker (no allocation, locks, prints or syscalls).
+ * flows.c — the worker half of the stateful flows engine (profile `mode:
+ * flows`): UDP flows and real TCP connections between the client port
+ * (inside) and the server port (outside) of each port pair, correct through
+ * a NAT. Every function here runs on the worker lcore that owns the state
+ * (struct flows_state, flows_int.h), reached from the packet loop through
+ * flows_ops: received bursts, the tick that opens new flows and runs the
+ * timers, and the stop/rate/pause messages. Nothing here allocates but
+ * mbufs, locks, prints or makes a system call; control builds and frees
+ * the states (src/control/flows_ctl.c). How the engine works, from NAT
+ * learning to timers, is told in flows_int.h.
  */
 #include <errno.h>
-#include <math.h>
 #include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <rte_byteorder.h>
-#include <rte_lcore.h>
-#include <rte_malloc.h>
 #include <rte_mbuf.h>
-#include <rte_memory.h>
 #include <rte_prefetch.h>
 
-#include "engine.h"
-#include "fgen.h"
+#include "flows_int.h"
 #include "flowtab.h"
 #include "lat.h"
 #include "pace.h"
@@ -67,122 +32,40 @@
 #define FLOWS_NEW_SLACK 256	 /* backlog of new flows kept after a stall */
 #define FLOWS_EXPIRE_BATCH 64	 /* timers popped per flowtab_expire() call */
 #define FLOWS_EXPIRE_ROUNDS 8	 /* ... and calls per tick */
-#define FLOWS_NAT_ADDRS 4096u	 /* distinct translated addresses remembered */
-#define FLOWS_TCP_MSS 1460
-#define FLOWS_STASH (2 * FG_BURST) /* spare mbufs kept per side */
-#define FLOWS_HDR_L1 (14 + 20 + 4 + 20) /* eth + ip + fcs + preamble/IFG */
-
-/* Entry flags. */
-enum flows_flag {
-	FLOWS_F_DONE = 1 << 0,	   /* this side's program ended */
-	FLOWS_F_SRV_DONE = 1 << 1, /* client entry: the server's program ended */
-	FLOWS_F_EST = 1 << 2,	   /* established was counted */
-	FLOWS_F_CLOSED = 1 << 3,   /* TCP: tcp_app_close() was called */
-};
-
-/* The caller state of one flowtab entry. */
-struct flows_ent {
-	uint64_t expire;    /* TSC: the flow's timeout */
-	uint64_t delay;	    /* TSC: end of the running delay step, 0 = none */
-	uint64_t armed;	    /* TSC: when the entry's timer fires, 0 = disarmed */
-	uint32_t own_ip, peer_ip; /* host order: our address, the one we answer */
-	uint16_t own_port, peer_port;
-	uint32_t peer_id; /* server entry: the client's flowtab_id (UDP) */
-	uint32_t rcvd;	  /* UDP payload bytes received */
-	uint32_t need;	  /* bytes the completed recv steps consumed */
-	uint32_t seq;	  /* UDP datagrams sent */
-	uint8_t tpl, step, flags;
-	struct tcp_tcb tcb; /* TCP only, last: a table of UDP flows leaves it out */
-};
-
-/* Spare mbufs for one side (flows_alloc()). */
-struct flows_stash {
-	struct rte_mbuf *m[FLOWS_STASH];
-	unsigned n;
-};
-
-/* A template's prebuilt UDP headers on one side (flows_udp_hdr()). */
-struct flows_udp_hdr {
-	struct pkt_udp_fast f;
-	struct rte_ether_addr dst; /* next hop they were built for */
-	uint16_t pay;		   /* payload bytes they were built for, 0 = none */
-};
-
-struct flows_tpl {
-	int proto; /* enum prof_proto */
-	uint16_t port;
-	double weight, credit; /* smooth weighted round robin by cps */
-	const struct prof_program *prog[2]; /* [FLOWTAB_CLIENT], [FLOWTAB_SERVER] */
-};
-
-struct flows_state {
-	struct flowtab *ft;
-	struct flows_stash stash[2];
-	struct fgen_cpa cpa;
-	struct fgen cli, srv;
-	struct pace pace;
-	struct flows_tpl tpl[FG_PROF_MAX_TEMPLATES];
-	struct flows_udp_hdr udp[FG_PROF_MAX_TEMPLATES][2];
-	unsigned ntpl;
-	double rate;	     /* new flows/s of this worker at scale 1 */
-	bool unpaced, gen;   /* -m max; this worker generates */
-	bool started, stopping, paused;
-	double duration_s;
-	uint64_t deadline;   /* TSC: -d end, 0 = none */
-	uint64_t timeout;    /* TSC cycles */
-	uint64_t us_mult;    /* TSC -> us: (tsc * us_mult) >> 32 */
-	uint64_t tsc_mult;   /* us -> TSC: (us * tsc_mult) >> 32, rounded up */
-	uint64_t rng;
-	uint32_t cli_lo, cli_hi, cli_off; /* client ranges of all pairs, for "translated" */
-	int npairs;
-	uint32_t srv_lo, srv_hi;
-	uint64_t active[2];
-	uint64_t accepts;    /* server flows learned (flows_rx_burst()) */
-	/* server side: distinct translated sources (read by control, relaxed) */
-	uint32_t nat_addr[FLOWS_NAT_ADDRS]; /* open addressing, 0 = empty */
-	uint64_t nat_port[65536 / 64];
-};
-
-static struct flows_state *flows_cur[FG_MAX_WORKERS];
 
 /* ---- small helpers ---- */
 
-static inline uint64_t flows_us(const struct flows_state *s, uint64_t tsc)
+/* The counters one side of a flow moves, in struct ctr_client or ctr_server. */
+enum flows_ctr {
+	FLOWS_C_TX_PKTS,
+	FLOWS_C_TX_BYTES,
+	FLOWS_C_RX_PKTS,
+	FLOWS_C_RX_BYTES,
+	FLOWS_C_RETX,
+	FLOWS_C_COMPLETED,
+	FLOWS_C_FAILED,
+	FLOWS_C_ACTIVE, /* the gauge of the side's flows in the table */
+	FLOWS_C_N,
+};
+
+#define FLOWS_CTR_AT(c, s) {offsetof(struct ctr_worker, c), offsetof(struct ctr_worker, s)}
+
+static const uint16_t flows_ctr_off[FLOWS_C_N][2] = {
+    [FLOWS_C_TX_PKTS] = FLOWS_CTR_AT(client.tx_pkts, server.tx_pkts),
+    [FLOWS_C_TX_BYTES] = FLOWS_CTR_AT(client.tx_bytes, server.tx_bytes),
+    [FLOWS_C_RX_PKTS] = FLOWS_CTR_AT(client.rx_pkts, server.rx_pkts),
+    [FLOWS_C_RX_BYTES] = FLOWS_CTR_AT(client.rx_bytes, server.rx_bytes),
+    [FLOWS_C_RETX] = FLOWS_CTR_AT(client.retx, server.retx),
+    [FLOWS_C_COMPLETED] = FLOWS_CTR_AT(client.completed, server.completed),
+    [FLOWS_C_FAILED] = FLOWS_CTR_AT(client.failed, server.failed),
+    [FLOWS_C_ACTIVE] = FLOWS_CTR_AT(gauge.active_client, gauge.active_server),
+};
+_Static_assert(sizeof(struct ctr_worker) <= UINT16_MAX, "flows_ctr_off[] holds 16-bit offsets");
+
+/* Counter c of side (FLOWTAB_CLIENT or FLOWTAB_SERVER) in w's block. */
+static inline uint64_t *flows_ctr(struct worker *w, int side, enum flows_ctr c)
 {
-	return (uint64_t)(((unsigned __int128)tsc * s->us_mult) >> 32);
-}
-
-static inline uint64_t flows_tsc_of_us(const struct flows_state *s, uint64_t us)
-{
-	return (uint64_t)(((unsigned __int128)us * s->tsc_mult) >> 32) + 1;
-}
-
-static bool flows_is_client_addr(const struct flows_state *s, uint32_t ip)
-{
-	for (int p = 0; p < s->npairs; p++) {
-		uint32_t off = s->cli_off * (uint32_t)p;
-
-		if (ip >= s->cli_lo + off && ip <= s->cli_hi + off)
-			return true;
-	}
-	return false;
-}
-
-static void flows_nat_note(struct flows_state *s, uint32_t ip, uint16_t port)
-{
-	uint32_t h = (ip * 2654435761u) & (FLOWS_NAT_ADDRS - 1);
-	uint64_t *pw = &s->nat_port[port / 64];
-
-	if (!(*pw & (1ULL << (port % 64))))
-		__atomic_store_n(pw, *pw | 1ULL << (port % 64), __ATOMIC_RELAXED);
-	for (unsigned i = 0; i < 16; i++, h = (h + 1) & (FLOWS_NAT_ADDRS - 1)) {
-		if (s->nat_addr[h] == ip)
-			return;
-		if (s->nat_addr[h] == 0) {
-			__atomic_store_n(&s->nat_addr[h], ip, __ATOMIC_RELAXED);
-			return;
-		}
-	}
+	return (uint64_t *)((char *)w->ctr + flows_ctr_off[c][side]);
 }
 
 static void flows_count_drop(struct worker *w, int side, struct rte_mbuf *m)
@@ -275,13 +158,8 @@ static void flows_tx_udp(struct worker *w, struct flows_state *s, int side, stru
 	pkt_udp_fast_fill(f, flows_udp_hdr(w, s, side, e->tpl, pay), e->own_ip, e->peer_ip,
 			  e->own_port, e->peer_port,
 			  lat_sig_sum_fixed(id, now, fl) + lat_sig_sum_seq(seq));
-	if (side) {
-		FG_CTR_INC(w->ctr->server.tx_pkts);
-		FG_CTR_ADD(w->ctr->server.tx_bytes, pay);
-	} else {
-		FG_CTR_INC(w->ctr->client.tx_pkts);
-		FG_CTR_ADD(w->ctr->client.tx_bytes, pay);
-	}
+	FG_CTR_INC(*flows_ctr(w, side, FLOWS_C_TX_PKTS));
+	FG_CTR_ADD(*flows_ctr(w, side, FLOWS_C_TX_BYTES), pay);
 	worker_tx(w, side, m);
 }
 
@@ -304,14 +182,22 @@ static void flows_tx_tcp(struct worker *w, struct flows_state *s, int side,
 	pkt_build_tcp_sum(f, &fg_port[w->port[side]].mac, &w->dst[side], e->own_ip, e->peer_ip,
 			  e->own_port, e->peer_port, o->seq, o->ack, o->flags, o->win, o->mss,
 			  o->len, o->len ? tcp_payload_sum(o->off, o->len) : 0);
-	if (side) {
-		FG_CTR_INC(w->ctr->server.tx_pkts);
-		FG_CTR_ADD(w->ctr->server.tx_bytes, o->len);
-	} else {
-		FG_CTR_INC(w->ctr->client.tx_pkts);
-		FG_CTR_ADD(w->ctr->client.tx_bytes, o->len);
-	}
+	FG_CTR_INC(*flows_ctr(w, side, FLOWS_C_TX_PKTS));
+	FG_CTR_ADD(*flows_ctr(w, side, FLOWS_C_TX_BYTES), o->len);
 	worker_tx(w, side, m);
+}
+
+/* A received TCP header as the endpoint of tcp.h reads it. */
+static void flows_tcp_seg(struct tcp_seg *sg, const uint8_t *f, const struct pkt_info *pi)
+{
+	const struct rte_tcp_hdr *th = (const struct rte_tcp_hdr *)(f + pi->l4);
+
+	sg->seq = rte_be_to_cpu_32(th->sent_seq);
+	sg->ack = rte_be_to_cpu_32(th->recv_ack);
+	sg->win = rte_be_to_cpu_16(th->rx_win);
+	sg->flags = th->tcp_flags & 0x1f;
+	sg->len = pi->paylen;
+	sg->mss = (sg->flags & TCP_SYN) ? pkt_tcp_mss(f, pi) : 0;
 }
 
 /*
@@ -322,8 +208,6 @@ static void flows_tx_tcp(struct worker *w, struct flows_state *s, int side,
  * RSTs would let forged segments tear down live connections through the
  * DUT's connection tracking.
  */
-static void flows_tcp_seg(struct tcp_seg *sg, const uint8_t *f, const struct pkt_info *pi);
-
 static void flows_tcp_orphan(struct worker *w, int side, struct rte_mbuf *m, const uint8_t *f,
 			     const struct pkt_info *pi)
 {
@@ -350,11 +234,6 @@ static void flows_tcp_orphan(struct worker *w, int side, struct rte_mbuf *m, con
 }
 
 /* ---- flow life ---- */
-
-static int flows_side(const struct flowtab *ft, uint32_t idx)
-{
-	return flowtab_key_of(ft, idx)->side;
-}
 
 /*
  * Arm the entry's timer at its earliest deadline. A timer that already
@@ -384,14 +263,10 @@ static void flows_del(struct worker *w, struct flows_state *s, uint32_t idx, str
 {
 	int side = flows_side(s->ft, idx);
 
-	if (side == FLOWTAB_CLIENT) {
+	if (side == FLOWTAB_CLIENT)
 		fgen_cpa_put(&s->cpa, e->own_ip, e->own_port);
-		s->active[0]--;
-		FG_CTR_SET(w->ctr->gauge.active_client, s->active[0]);
-	} else {
-		s->active[1]--;
-		FG_CTR_SET(w->ctr->gauge.active_server, s->active[1]);
-	}
+	s->active[side]--;
+	FG_CTR_SET(*flows_ctr(w, side, FLOWS_C_ACTIVE), s->active[side]);
 	flowtab_del(s->ft, idx);
 }
 
@@ -406,10 +281,7 @@ static void flows_established(struct worker *w, struct flows_ent *e)
 static void flows_complete(struct worker *w, struct flows_state *s, uint32_t idx,
 			   struct flows_ent *e)
 {
-	if (flows_side(s->ft, idx) == FLOWTAB_CLIENT)
-		FG_CTR_INC(w->ctr->client.completed);
-	else
-		FG_CTR_INC(w->ctr->server.completed);
+	FG_CTR_INC(*flows_ctr(w, flows_side(s->ft, idx), FLOWS_C_COMPLETED));
 	flows_del(w, s, idx, e);
 }
 
@@ -422,16 +294,16 @@ enum flows_fail {
 static void flows_fail(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
 		       enum flows_fail why)
 {
-	if (flows_side(s->ft, idx) == FLOWTAB_CLIENT) {
-		FG_CTR_INC(w->ctr->client.failed);
+	int side = flows_side(s->ft, idx);
+
+	FG_CTR_INC(*flows_ctr(w, side, FLOWS_C_FAILED));
+	if (side == FLOWTAB_CLIENT) {
 		if (why == FLOWS_FAIL_NO_REPLY)
 			FG_CTR_INC(w->ctr->client.fail_no_reply);
 		else if (why == FLOWS_FAIL_RESET)
 			FG_CTR_INC(w->ctr->client.fail_reset);
 		else
 			FG_CTR_INC(w->ctr->client.fail_retx);
-	} else {
-		FG_CTR_INC(w->ctr->server.failed);
 	}
 	flows_del(w, s, idx, e);
 }
@@ -520,12 +392,8 @@ static void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx,
 
 	if (ev & TCP_EV_ESTABLISHED && side == FLOWTAB_CLIENT)
 		flows_established(w, e);
-	if (ev & TCP_EV_DATA) {
-		if (side)
-			FG_CTR_ADD(w->ctr->server.rx_bytes, o->data_len);
-		else
-			FG_CTR_ADD(w->ctr->client.rx_bytes, o->data_len);
-	}
+	if (ev & TCP_EV_DATA)
+		FG_CTR_ADD(*flows_ctr(w, side, FLOWS_C_RX_BYTES), o->data_len);
 	if (!tcp_is_closed(&e->tcb) && !(e->flags & FLOWS_F_DONE))
 		flows_prog(w, s, idx, e, side, now);
 	if (!tcp_is_closed(&e->tcb) && !(e->flags & FLOWS_F_CLOSED) &&
@@ -538,12 +406,8 @@ static void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx,
 			tcp_output(&e->tcb, now_us, o);
 		for (unsigned i = 0; i < o->nseg; i++)
 			flows_tx_tcp(w, s, side, e, &o->seg[i]);
-		if (o->nretx) {
-			if (side)
-				FG_CTR_ADD(w->ctr->server.retx, o->nretx);
-			else
-				FG_CTR_ADD(w->ctr->client.retx, o->nretx);
-		}
+		if (o->nretx)
+			FG_CTR_ADD(*flows_ctr(w, side, FLOWS_C_RETX), o->nretx);
 		ev |= o->events;
 		more = o->more;
 		tcp_out_reset(o);
@@ -665,18 +529,6 @@ static const struct flows_tpl *flows_srv_tpl(const struct flows_state *s, uint8_
 	return NULL;
 }
 
-static void flows_tcp_seg(struct tcp_seg *sg, const uint8_t *f, const struct pkt_info *pi)
-{
-	const struct rte_tcp_hdr *th = (const struct rte_tcp_hdr *)(f + pi->l4);
-
-	sg->seq = rte_be_to_cpu_32(th->sent_seq);
-	sg->ack = rte_be_to_cpu_32(th->recv_ack);
-	sg->win = rte_be_to_cpu_16(th->rx_win);
-	sg->flags = th->tcp_flags & 0x1f;
-	sg->len = pi->paylen;
-	sg->mss = (sg->flags & TCP_SYN) ? pkt_tcp_mss(f, pi) : 0;
-}
-
 /* A frame on the server port that no entry holds: learn a new flow from it. */
 static uint32_t flows_accept(struct worker *w, struct flows_state *s, const struct flowtab_key *k,
 			     uint64_t h, const uint8_t *f, const struct pkt_info *pi, uint64_t now)
@@ -746,11 +598,7 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 		return;
 	}
 	e = flowtab_state(s->ft, idx);
-	if (side) {
-		FG_CTR_INC(w->ctr->server.rx_pkts);
-	} else {
-		FG_CTR_INC(w->ctr->client.rx_pkts);
-	}
+	FG_CTR_INC(*flows_ctr(w, side, FLOWS_C_RX_PKTS));
 	if (pi->kind == PKT_TCP) {
 		struct tcp_seg sg;
 		struct tcp_out o;
@@ -762,10 +610,7 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 		flows_tcp_run(w, s, idx, e, side, &o, now);
 		return;
 	}
-	if (side)
-		FG_CTR_ADD(w->ctr->server.rx_bytes, pi->paylen);
-	else
-		FG_CTR_ADD(w->ctr->client.rx_bytes, pi->paylen);
+	FG_CTR_ADD(*flows_ctr(w, side, FLOWS_C_RX_BYTES), pi->paylen);
 	flows_recycle(s, side, m);
 	e->rcvd += pi->paylen;
 	if (side == FLOWTAB_CLIENT)
@@ -952,7 +797,7 @@ static bool flows_idle(struct worker *w)
 	return s->stopping && flowtab_count(s->ft) == 0;
 }
 
-static const struct engine flows_ops = {
+const struct engine flows_ops = {
     .name = "flows",
     .rx_burst = flows_rx_burst,
     .tick = flows_tick,
@@ -961,339 +806,3 @@ static const struct engine flows_ops = {
     .pause = flows_pause,
     .idle = flows_idle,
 };
-
-/* ---- control ---- */
-
-/* L1 bits one flow puts on the wire in one direction (side's sends). */
-static double flows_bits(const struct prof_template *t, int side, double *frames)
-{
-	const struct prof_program *pg = side ? &t->server : &t->client;
-	double bits = 0, n = 0;
-
-	for (size_t i = 0; i < pg->n; i++) {
-		uint32_t b = pg->steps[i].arg;
-
-		if (pg->steps[i].op != PROF_OP_SEND)
-			continue;
-		if (t->proto == PROF_UDP) {
-			b = FG_MAX(b, (uint32_t)LAT_SIG_LEN);
-			bits += (b + 8 + FLOWS_HDR_L1) * 8.0;
-			n++;
-		} else {
-			double segs = ceil(b / (double)FLOWS_TCP_MSS);
-
-			bits += (b + segs * (20 + FLOWS_HDR_L1)) * 8.0;
-			n += segs;
-		}
-	}
-	if (t->proto == PROF_TCP) { /* SYN, ACKs, FIN: about four bare segments */
-		bits += 4 * (20 + FLOWS_HDR_L1 + 6) * 8.0;
-		n += 4;
-	}
-	*frames = n;
-	return bits;
-}
-
-static void flows_free_state(struct flows_state *s)
-{
-	if (!s)
-		return;
-	for (int i = 0; i < 2; i++)
-		rte_pktmbuf_free_bulk(s->stash[i].m, s->stash[i].n);
-	flowtab_destroy(s->ft);
-	fgen_cpa_destroy(&s->cpa);
-	free(s);
-}
-
-void flows_release(void **states)
-{
-	for (int i = 0; i < FG_MAX_WORKERS; i++) {
-		if (flows_cur[i] == states[i])
-			flows_cur[i] = NULL;
-		flows_free_state(states[i]);
-		states[i] = NULL;
-	}
-}
-
-static int flows_total_cps(const struct run_params *rp, double *cps, bool *unpaced, char *err,
-			   size_t errlen)
-{
-	const struct prof *p = rp->prof;
-	double total = prof_total_cps(p), fbits = 0, ff = 0;
-	uint32_t speed = 0;
-
-	for (size_t i = 0; i < p->n_templates; i++) {
-		double f0, f1, b0 = flows_bits(&p->templates[i], 0, &f0);
-
-		(void)flows_bits(&p->templates[i], 1, &f1);
-		fbits += b0 * p->templates[i].cps / total;
-		ff += f0 * p->templates[i].cps / total;
-	}
-	*unpaced = false;
-	*cps = 0;
-	switch (rp->mult.kind) {
-	case UNITS_MULT:
-		*cps = total * rp->mult.value;
-		break;
-	case UNITS_CPS:
-		*cps = rp->mult.value;
-		break;
-	case UNITS_PPS:
-		*cps = ff > 0 ? rp->mult.value / ff : 0;
-		break;
-	case UNITS_BPS:
-		*cps = rp->mult.value / (rp->mult.l1 ? fbits : fbits - ff * 20 * 8);
-		break;
-	case UNITS_PCT:
-		(void)port_link(0, &speed);
-		if (!speed) {
-			snprintf(err, errlen, "-m %g%%: the link speed of port 0 is unknown",
-				 rp->mult.value);
-			return -EINVAL;
-		}
-		*cps = rp->mult.value / 100 * speed * 1e6 / fbits;
-		break;
-	case UNITS_MAX:
-		*unpaced = true;
-		*cps = 0;
-		return 0;
-	}
-	if (!(*cps > 0) || !isfinite(*cps)) {
-		snprintf(err, errlen, "the flow rate must be above 0 connections/s");
-		return -EINVAL;
-	}
-	for (int pt = 0; pt < fg_nports; pt += 2) {
-		double maxc;
-
-		if (!port_link(pt, &speed) || !speed)
-			continue;
-		maxc = speed * 1e6 / fbits;
-		if (*cps > maxc) {
-			snprintf(err, errlen,
-				 "%.0f connections/s exceed the line rate of port %d (%u Mbit/s): "
-				 "at most %.0f cps for this profile",
-				 *cps, pt, speed, floor(maxc));
-			return -ERANGE;
-		}
-	}
-	return 0;
-}
-
-int flows_offered_cps(const struct run_params *rp, double *cps, char *err, size_t errlen)
-{
-	bool unpaced;
-	int rc;
-
-	if (rp->prof->mode != PROF_FLOWS || !rp->prof->n_templates) {
-		snprintf(err, errlen, "not a flows profile");
-		return -EINVAL;
-	}
-	rc = flows_total_cps(rp, cps, &unpaced, err, errlen);
-	if (!rc && unpaced) {
-		snprintf(err, errlen, "-m max is unpaced: it offers no known rate");
-		return -EINVAL;
-	}
-	return rc;
-}
-
-static bool flows_pair_on(const struct run_params *rp, const struct worker *w)
-{
-	uint32_t m = rp->port_mask;
-
-	return m == 0 || m == UINT32_MAX ||
-	       ((m >> w->port[0] & 1) && (m >> w->port[1] & 1));
-}
-
-/*
- * The flow table in hugepages when there are enough: its index and
- * entries are hundreds of MiB read at random, and with 4 KiB pages nearly
- * every lookup would also miss the TLB. Without hugepages (or when they
- * run short) it falls back to the heap.
- */
-static void *flows_ft_alloc(size_t size, size_t align, void *arg)
-{
-	void *p = rte_malloc_socket("flowtab", size, align, (int)(intptr_t)arg);
-
-	return p ? p : aligned_alloc(align, RTE_ALIGN_CEIL(size, align));
-}
-
-static void flows_ft_release(void *p, void *arg)
-{
-	(void)arg;
-	if (p && rte_mem_virt2memseg_list(p))
-		rte_free(p);
-	else
-		free(p);
-}
-
-static int flows_build(const struct run_params *rp, const struct worker *w, double cps,
-		       bool unpaced, struct flows_state **out, char *err, size_t errlen)
-{
-	const struct prof *p = rp->prof;
-	const struct prof_ip_gen *g = &p->ip_gen;
-	struct flowtab_params fp = {
-	    .max_flows = rp->flows_max ? rp->flows_max : 65536,
-	    .entry_size = sizeof(struct flows_ent),
-	    .tick_tsc = FG_MAX(rp->hz / 1000, 2),
-	    .alloc = flows_ft_alloc,
-	    .release = flows_ft_release,
-	    .alloc_arg = (void *)(intptr_t)rte_lcore_to_socket_id(w->lcore),
-	};
-	uint32_t off = g->offset * (uint32_t)w->pair, plo = g->client_ports.lo,
-		 phi = g->client_ports.hi, slice;
-	double total = prof_total_cps(p);
-	struct flows_state *s;
-	int rc;
-
-	s = calloc(1, sizeof(*s));
-	if (!s) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	if (plo == 0 && phi == 0) {
-		plo = FG_PROF_SPORT_DEFAULT;
-		phi = 65535;
-	}
-	slice = (phi - plo + 1) / w->nq;
-	if (slice == 0) {
-		snprintf(err, errlen, "client_ports %u..%u: too few for %u workers", plo, phi,
-			 w->nq);
-		rc = -EINVAL;
-		goto err_free;
-	}
-	plo += slice * w->q;
-	phi = plo + slice - 1;
-	/* UDP flows never touch the TCB: their entries end before it */
-	fp.entry_size = offsetof(struct flows_ent, tcb);
-	for (size_t i = 0; i < p->n_templates; i++)
-		if (p->templates[i].proto == PROF_TCP)
-			fp.entry_size = sizeof(struct flows_ent);
-	s->ft = flowtab_create(&fp);
-	if (!s->ft) {
-		rc = -errno;
-		snprintf(err, errlen, "flow table of %u flows: %s", fp.max_flows, strerror(errno));
-		goto err_free;
-	}
-	rc = fgen_cpa_init(&s->cpa, g->client.range.lo + off, g->client.range.hi + off,
-			   (uint16_t)plo, (uint16_t)phi);
-	if (rc) {
-		snprintf(err, errlen, "client ports: %s", strerror(-rc));
-		goto err_free;
-	}
-	rc = fgen_init(&s->cli, g->client.dist == PROF_DIST_RAND ? FGEN_RAND : FGEN_INC,
-		       g->client.range.lo + off, g->client.range.hi + off, true,
-		       fgen_subseed(p->seed, (uint32_t)w->id, 1));
-	if (!rc)
-		rc = fgen_init(&s->srv, g->server.dist == PROF_DIST_RAND ? FGEN_RAND : FGEN_INC,
-			       g->server.range.lo, g->server.range.hi, true,
-			       fgen_subseed(p->seed, (uint32_t)w->id, 2));
-	if (rc) {
-		snprintf(err, errlen, "ip_gen: no usable address in a range");
-		goto err_free;
-	}
-	/* Spread the workers of a pair over the sequence. */
-	for (unsigned i = 0; i < w->q; i++)
-		(void)fgen_next(&s->cli);
-	s->ntpl = (unsigned)p->n_templates;
-	for (unsigned i = 0; i < s->ntpl; i++) {
-		const struct prof_template *t = &p->templates[i];
-
-		s->tpl[i].proto = t->proto;
-		s->tpl[i].port = (uint16_t)t->port;
-		s->tpl[i].weight = t->cps / total;
-		s->tpl[i].prog[FLOWTAB_CLIENT] = &t->client;
-		s->tpl[i].prog[FLOWTAB_SERVER] = &t->server;
-	}
-	s->gen = flows_pair_on(rp, w);
-	s->unpaced = unpaced;
-	s->rate = cps / w->nq;
-	s->duration_s = rp->duration_s;
-	s->timeout = (uint64_t)(p->timeout * (double)rp->hz);
-	s->us_mult = (uint64_t)((1e6 * 4294967296.0) / (double)rp->hz);
-	s->tsc_mult = (uint64_t)ceil((double)rp->hz * 4294967296.0 / 1e6);
-	s->rng = fgen_subseed(p->seed, (uint32_t)w->id, 3);
-	s->cli_lo = g->client.range.lo;
-	s->cli_hi = g->client.range.hi;
-	s->cli_off = g->offset;
-	s->npairs = (fg_nports + 1) / 2;
-	s->srv_lo = g->server.range.lo;
-	s->srv_hi = g->server.range.hi;
-	if (s->gen && !unpaced && s->rate >= (double)rp->hz) {
-		snprintf(err, errlen, "%.0f connections/s per worker is beyond the TSC pacer",
-			 s->rate);
-		rc = -ERANGE;
-		goto err_free;
-	}
-	*out = s;
-	return 0;
-
-err_free:
-	flows_free_state(s);
-	return rc;
-}
-
-int flows_prepare(const struct run_params *rp, void **states, const struct engine **ops, char *err,
-		  size_t errlen)
-{
-	double cps = 0;
-	bool unpaced;
-	int rc;
-
-	if (rp->prof->n_templates == 0 || rp->prof->n_templates > FG_PROF_MAX_TEMPLATES) {
-		snprintf(err, errlen, "a flows profile needs 1..%d templates", FG_PROF_MAX_TEMPLATES);
-		return -EINVAL;
-	}
-	rc = flows_total_cps(rp, &cps, &unpaced, err, errlen);
-	if (rc)
-		return rc;
-	for (int i = 0; i < fg_nworkers; i++) {
-		struct flows_state *s = NULL;
-
-		rc = flows_build(rp, &fg_worker[i], cps, unpaced, &s, err, errlen);
-		if (rc) {
-			flows_release(states);
-			return rc;
-		}
-		states[i] = s;
-	}
-	for (int i = 0; i < fg_nworkers; i++)
-		flows_cur[i] = states[i];
-	*ops = &flows_ops;
-	return 0;
-}
-
-static int flows_cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-void flows_nat_report(uint64_t *distinct_addrs, uint64_t *distinct_ports)
-{
-	static uint32_t all[FG_MAX_WORKERS * FLOWS_NAT_ADDRS];
-	uint64_t ports[65536 / 64] = {0};
-	size_t n = 0;
-
-	*distinct_addrs = *distinct_ports = 0;
-	for (int i = 0; i < FG_MAX_WORKERS; i++) {
-		struct flows_state *s = flows_cur[i];
-
-		if (!s)
-			continue;
-		for (unsigned j = 0; j < FLOWS_NAT_ADDRS; j++) {
-			uint32_t a = __atomic_load_n(&s->nat_addr[j], __ATOMIC_RELAXED);
-
-			if (a)
-				all[n++] = a;
-		}
-		for (unsigned j = 0; j < 65536 / 64; j++)
-			ports[j] |= __atomic_load_n(&s->nat_port[j], __ATOMIC_RELAXED);
-	}
-	qsort(all, n, sizeof(all[0]), flows_cmp_u32);
-	for (size_t i = 0; i < n; i++)
-		if (i == 0 || all[i] != all[i - 1])
-			(*distinct_addrs)++;
-	for (unsigned j = 0; j < 65536 / 64; j++)
-		*distinct_ports += (uint64_t)__builtin_popcountll(ports[j]);
-}

@@ -1,0 +1,210 @@
+/*
+ * flows_int.h — private to the two halves of the stateful flows engine
+ * (profile `mode: flows`) and included by nothing else. The control half,
+ * src/control/flows_ctl.c, turns a run into one struct flows_state per
+ * worker (flows_prepare), frees them (flows_release) and reads the NAT
+ * report out of them while they run; the worker half, src/dataplane/flows.c,
+ * drives the flows of its own state through flows_ops and is the only
+ * writer of that state from START on. The public API is in engine.h.
+ *
+ * Contexts: flows_ops and every inline helper marked worker run on the
+ * owning worker only (no allocation, lock, print or system call);
+ * flows_clock_init() is control. Control writes a state only before START
+ * and after the run; while the worker runs, control only reads nat_addr[]
+ * and nat_port[], with relaxed loads.
+ */
+#ifndef FG_FLOWS_INT_H
+#define FG_FLOWS_INT_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+
+#include "fg.h"
+#include "fgen.h"
+#include "flowtab.h"
+#include "pace.h"
+#include "pkt.h"
+#include "prof.h"
+#include "tcp.h"
+#include "worker.h"
+
+struct rte_mbuf;
+
+#define FLOWS_NAT_ADDRS 4096u	   /* distinct translated addresses remembered */
+#define FLOWS_TCP_MSS 1460	   /* the MSS both roles announce and send */
+#define FLOWS_STASH (2 * FG_BURST) /* spare mbufs kept per side */
+
+/*
+ * How the engine works. Every worker owns one flow table (flowtab.h)
+ * holding both roles of the flows of its port pair: client and server of a
+ * flow are driven by the same worker (same queue index of the pair). A
+ * client entry is keyed by the reply tuple as the client port will receive
+ * it; a server entry is keyed by the tuple of the first frame the server
+ * port received for it, whatever addresses the DUT produced, and the server
+ * answers that tuple. That is how the tester stays transparent to a NAT it
+ * cannot predict (the NAT-transparent responder of RFC 9693 §4;
+ * flowgen-profile(5), "STATEFUL PROFILES").
+ *
+ * Each template has a client and a server program (send N, recv N, delay
+ * MS). A UDP `send` is one datagram whose payload starts with the 18-byte
+ * signature of lat.h carrying the client entry's flowtab_id(): the server
+ * side finds the client flow through it in O(1) even after the NAT
+ * rewrote the tuple, and marks it "server done" when its own program ends.
+ * A TCP `send` queues bytes on the pure endpoint of tcp.h; the payload
+ * content is tcp_payload_fill() by stream offset; a `recv` waits for that
+ * many more bytes. A side that finished its program closes its direction
+ * (TCP FIN).
+ *
+ * Each entry has one flowtab timer armed at the earliest of: the profile's
+ * timeout for the whole flow, the end of a `delay` step and the TCP
+ * retransmission deadline. A UDP flow not complete at its timeout fails as
+ * fail_no_reply; a TCP connection fails on RST (fail_reset), on the
+ * endpoint's retry limit (fail_retx) or at the timeout (fail_no_reply if
+ * the handshake never completed, fail_retx otherwise).
+ *
+ * New flows are paced by TSC (pace.h); each worker opens its share (the
+ * pair's rate / workers of the pair). Client addresses come from
+ * ip_gen.client (+ offset x pair index), client ports from a per-worker
+ * allocator (fgen_cpa) over the worker's slice of client_ports, so no two
+ * workers of a pair ever use the same tuple and a port is never reused
+ * while its flow lives (and recycled at once: no TIME_WAIT).
+ */
+
+/* Entry flags (struct flows_ent.flags). */
+enum flows_flag {
+	FLOWS_F_DONE = 1 << 0,	   /* this side's program ended */
+	FLOWS_F_SRV_DONE = 1 << 1, /* client entry: the server's program ended */
+	FLOWS_F_EST = 1 << 2,	   /* established was counted */
+	FLOWS_F_CLOSED = 1 << 3,   /* TCP: tcp_app_close() was called */
+};
+
+/* The caller state of one flowtab entry. */
+struct flows_ent {
+	uint64_t expire;    /* TSC: the flow's timeout */
+	uint64_t delay;	    /* TSC: end of the running delay step, 0 = none */
+	uint64_t armed;	    /* TSC: when the entry's timer fires, 0 = disarmed */
+	uint32_t own_ip, peer_ip; /* host order: our address, the one we answer */
+	uint16_t own_port, peer_port;
+	uint32_t peer_id; /* server entry: the client's flowtab_id (UDP) */
+	uint32_t rcvd;	  /* UDP payload bytes received */
+	uint32_t need;	  /* bytes the completed recv steps consumed */
+	uint32_t seq;	  /* UDP datagrams sent */
+	uint8_t tpl, step, flags;
+	struct tcp_tcb tcb; /* TCP only, last: a table of UDP flows leaves it out */
+};
+
+/* Spare mbufs for one side (flows_alloc()); control frees what is left. */
+struct flows_stash {
+	struct rte_mbuf *m[FLOWS_STASH];
+	unsigned n;
+};
+
+/* A template's prebuilt UDP headers on one side (flows_udp_hdr()). */
+struct flows_udp_hdr {
+	struct pkt_udp_fast f;
+	struct rte_ether_addr dst; /* next hop they were built for */
+	uint16_t pay;		   /* payload bytes they were built for, 0 = none */
+};
+
+struct flows_tpl {
+	int proto; /* enum prof_proto */
+	uint16_t port;
+	double weight, credit; /* smooth weighted round robin by cps */
+	const struct prof_program *prog[2]; /* [FLOWTAB_CLIENT], [FLOWTAB_SERVER] */
+};
+
+/* One worker's flows: built by control, then owned by the worker. */
+struct flows_state {
+	struct flowtab *ft;
+	struct flows_stash stash[2];
+	struct fgen_cpa cpa;
+	struct fgen cli, srv;
+	struct pace pace;
+	struct flows_tpl tpl[FG_PROF_MAX_TEMPLATES];
+	struct flows_udp_hdr udp[FG_PROF_MAX_TEMPLATES][2];
+	unsigned ntpl;
+	double rate;	     /* new flows/s of this worker at scale 1 */
+	bool unpaced, gen;   /* -m max; this worker generates */
+	bool started, stopping, paused;
+	double duration_s;
+	uint64_t deadline;   /* TSC: -d end, 0 = none */
+	uint64_t timeout;    /* TSC cycles */
+	uint64_t us_mult;    /* TSC -> us: (tsc * us_mult) >> 32 */
+	uint64_t tsc_mult;   /* us -> TSC: (us * tsc_mult) >> 32, rounded up */
+	uint64_t rng;
+	uint32_t cli_lo, cli_hi, cli_off; /* client ranges of all pairs, for "translated" */
+	int npairs;
+	uint32_t srv_lo, srv_hi;
+	uint64_t active[2];
+	uint64_t accepts;    /* server flows learned (flows_rx_burst()) */
+	/* server side: distinct translated sources (read by control, relaxed) */
+	uint32_t nat_addr[FLOWS_NAT_ADDRS]; /* open addressing, 0 = empty */
+	uint64_t nat_port[65536 / 64];
+};
+
+/* worker: the engine's ops (flows.c), handed to the workers by flows_prepare(). */
+extern const struct engine flows_ops;
+
+/* control: the multipliers of flows_us() and flows_tsc_of_us() for a TSC of hz. */
+static inline void flows_clock_init(struct flows_state *s, uint64_t hz)
+{
+	s->us_mult = (uint64_t)((1e6 * 4294967296.0) / (double)hz);
+	s->tsc_mult = (uint64_t)ceil((double)hz * 4294967296.0 / 1e6);
+}
+
+/* worker: TSC cycles to microseconds, the time base of tcp.h. */
+static inline uint64_t flows_us(const struct flows_state *s, uint64_t tsc)
+{
+	return (uint64_t)(((unsigned __int128)tsc * s->us_mult) >> 32);
+}
+
+/* worker: microseconds to TSC cycles, rounded up. */
+static inline uint64_t flows_tsc_of_us(const struct flows_state *s, uint64_t us)
+{
+	return (uint64_t)(((unsigned __int128)us * s->tsc_mult) >> 32) + 1;
+}
+
+/* worker: the role of entry idx, FLOWTAB_CLIENT or FLOWTAB_SERVER. */
+static inline int flows_side(const struct flowtab *ft, uint32_t idx)
+{
+	return flowtab_key_of(ft, idx)->side;
+}
+
+/* worker: ip (host order) is a client address of one of the port pairs. */
+static inline bool flows_is_client_addr(const struct flows_state *s, uint32_t ip)
+{
+	for (int p = 0; p < s->npairs; p++) {
+		uint32_t off = s->cli_off * (uint32_t)p;
+
+		if (ip >= s->cli_lo + off && ip <= s->cli_hi + off)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * worker: remember a translated source for the NAT report. Only the owning
+ * worker writes nat_addr[] and nat_port[], with relaxed stores of whole
+ * words; flows_nat_report() (control) reads them with relaxed loads.
+ */
+static inline void flows_nat_note(struct flows_state *s, uint32_t ip, uint16_t port)
+{
+	uint32_t h = (ip * 2654435761u) & (FLOWS_NAT_ADDRS - 1);
+	uint64_t *pw = &s->nat_port[port / 64];
+
+	if (!(*pw & (1ULL << (port % 64))))
+		__atomic_store_n(pw, *pw | 1ULL << (port % 64), __ATOMIC_RELAXED);
+	for (unsigned i = 0; i < 16; i++, h = (h + 1) & (FLOWS_NAT_ADDRS - 1)) {
+		if (s->nat_addr[h] == ip)
+			return;
+		if (s->nat_addr[h] == 0) {
+			__atomic_store_n(&s->nat_addr[h], ip, __ATOMIC_RELAXED);
+			return;
+		}
+	}
+}
+
+#endif

@@ -1,0 +1,378 @@
+/*
+ * flows_ctl.c — the control half of the stateful flows engine (profile
+ * `mode: flows`). On `start` the control thread checks the rate a run asks
+ * for against the ports' line rate, builds one struct flows_state per
+ * worker (its flow table in hugepages, its slice of client ports, its
+ * share of the rate) and hands the workers the engine's ops; after the run
+ * it frees the states. While the run goes, the statistics sampler reads
+ * the NAT report (distinct translated sources) out of the workers' states.
+ * Nothing here runs on a worker: the worker half is
+ * src/dataplane/flows.c, the shared definitions are in flows_int.h.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_memory.h>
+
+#include "engine.h"
+#include "fgen.h"
+#include "flows_int.h"
+#include "flowtab.h"
+#include "lat.h"
+#include "port.h"
+#include "prof.h"
+#include "units.h"
+#include "worker.h"
+
+#define FLOWS_HDR_L1 (14 + 20 + 4 + 20) /* eth + ip + fcs + preamble/IFG */
+
+/* The states of the current run, for flows_nat_report(). */
+static struct flows_state *flows_cur[FG_MAX_WORKERS];
+
+/* The program of a template's side (FLOWTAB_CLIENT or FLOWTAB_SERVER). */
+static const struct prof_program *flows_tpl_prog(const struct prof_template *t, int side)
+{
+	return side == FLOWTAB_SERVER ? &t->server : &t->client;
+}
+
+/* L1 bits one flow puts on the wire in one direction (side's sends). */
+static double flows_bits(const struct prof_template *t, int side, double *frames)
+{
+	const struct prof_program *pg = flows_tpl_prog(t, side);
+	double bits = 0, n = 0;
+
+	for (size_t i = 0; i < pg->n; i++) {
+		uint32_t b = pg->steps[i].arg;
+
+		if (pg->steps[i].op != PROF_OP_SEND)
+			continue;
+		if (t->proto == PROF_UDP) {
+			b = FG_MAX(b, (uint32_t)LAT_SIG_LEN);
+			bits += (b + 8 + FLOWS_HDR_L1) * 8.0;
+			n++;
+		} else {
+			double segs = ceil(b / (double)FLOWS_TCP_MSS);
+
+			bits += (b + segs * (20 + FLOWS_HDR_L1)) * 8.0;
+			n += segs;
+		}
+	}
+	if (t->proto == PROF_TCP) { /* SYN, ACKs, FIN: about four bare segments */
+		bits += 4 * (20 + FLOWS_HDR_L1 + 6) * 8.0;
+		n += 4;
+	}
+	*frames = n;
+	return bits;
+}
+
+static void flows_free_state(struct flows_state *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < 2; i++)
+		rte_pktmbuf_free_bulk(s->stash[i].m, s->stash[i].n);
+	flowtab_destroy(s->ft);
+	fgen_cpa_destroy(&s->cpa);
+	free(s);
+}
+
+void flows_release(void **states)
+{
+	for (int i = 0; i < FG_MAX_WORKERS; i++) {
+		if (flows_cur[i] == states[i])
+			flows_cur[i] = NULL;
+		flows_free_state(states[i]);
+		states[i] = NULL;
+	}
+}
+
+static int flows_total_cps(const struct run_params *rp, double *cps, bool *unpaced, char *err,
+			   size_t errlen)
+{
+	const struct prof *p = rp->prof;
+	double total = prof_total_cps(p), fbits = 0, ff = 0;
+	uint32_t speed = 0;
+
+	for (size_t i = 0; i < p->n_templates; i++) {
+		double f0, f1, b0 = flows_bits(&p->templates[i], 0, &f0);
+
+		(void)flows_bits(&p->templates[i], 1, &f1);
+		fbits += b0 * p->templates[i].cps / total;
+		ff += f0 * p->templates[i].cps / total;
+	}
+	*unpaced = false;
+	*cps = 0;
+	switch (rp->mult.kind) {
+	case UNITS_MULT:
+		*cps = total * rp->mult.value;
+		break;
+	case UNITS_CPS:
+		*cps = rp->mult.value;
+		break;
+	case UNITS_PPS:
+		*cps = ff > 0 ? rp->mult.value / ff : 0;
+		break;
+	case UNITS_BPS:
+		*cps = rp->mult.value / (rp->mult.l1 ? fbits : fbits - ff * 20 * 8);
+		break;
+	case UNITS_PCT:
+		(void)port_link(0, &speed);
+		if (!speed) {
+			snprintf(err, errlen, "-m %g%%: the link speed of port 0 is unknown",
+				 rp->mult.value);
+			return -EINVAL;
+		}
+		*cps = rp->mult.value / 100 * speed * 1e6 / fbits;
+		break;
+	case UNITS_MAX:
+		*unpaced = true;
+		*cps = 0;
+		return 0;
+	}
+	if (!(*cps > 0) || !isfinite(*cps)) {
+		snprintf(err, errlen, "the flow rate must be above 0 connections/s");
+		return -EINVAL;
+	}
+	for (int pt = 0; pt < fg_nports; pt += 2) {
+		double maxc;
+
+		if (!port_link(pt, &speed) || !speed)
+			continue;
+		maxc = speed * 1e6 / fbits;
+		if (*cps > maxc) {
+			snprintf(err, errlen,
+				 "%.0f connections/s exceed the line rate of port %d (%u Mbit/s): "
+				 "at most %.0f cps for this profile",
+				 *cps, pt, speed, floor(maxc));
+			return -ERANGE;
+		}
+	}
+	return 0;
+}
+
+int flows_offered_cps(const struct run_params *rp, double *cps, char *err, size_t errlen)
+{
+	bool unpaced;
+	int rc;
+
+	if (rp->prof->mode != PROF_FLOWS || !rp->prof->n_templates) {
+		snprintf(err, errlen, "not a flows profile");
+		return -EINVAL;
+	}
+	rc = flows_total_cps(rp, cps, &unpaced, err, errlen);
+	if (!rc && unpaced) {
+		snprintf(err, errlen, "-m max is unpaced: it offers no known rate");
+		return -EINVAL;
+	}
+	return rc;
+}
+
+static bool flows_pair_on(const struct run_params *rp, const struct worker *w)
+{
+	uint32_t m = rp->port_mask;
+
+	return m == 0 || m == UINT32_MAX ||
+	       ((m >> w->port[0] & 1) && (m >> w->port[1] & 1));
+}
+
+/*
+ * The flow table in hugepages when there are enough: its index and
+ * entries are hundreds of MiB read at random, and with 4 KiB pages nearly
+ * every lookup would also miss the TLB. Without hugepages (or when they
+ * run short) it falls back to the heap.
+ */
+static void *flows_ft_alloc(size_t size, size_t align, void *arg)
+{
+	void *p = rte_malloc_socket("flowtab", size, align, (int)(intptr_t)arg);
+
+	return p ? p : aligned_alloc(align, RTE_ALIGN_CEIL(size, align));
+}
+
+static void flows_ft_release(void *p, void *arg)
+{
+	(void)arg;
+	if (p && rte_mem_virt2memseg_list(p))
+		rte_free(p);
+	else
+		free(p);
+}
+
+static int flows_build(const struct run_params *rp, const struct worker *w, double cps,
+		       bool unpaced, struct flows_state **out, char *err, size_t errlen)
+{
+	const struct prof *p = rp->prof;
+	const struct prof_ip_gen *g = &p->ip_gen;
+	struct flowtab_params fp = {
+	    .max_flows = rp->flows_max ? rp->flows_max : 65536,
+	    .entry_size = sizeof(struct flows_ent),
+	    .tick_tsc = FG_MAX(rp->hz / 1000, 2),
+	    .alloc = flows_ft_alloc,
+	    .release = flows_ft_release,
+	    .alloc_arg = (void *)(intptr_t)rte_lcore_to_socket_id(w->lcore),
+	};
+	uint32_t off = g->offset * (uint32_t)w->pair, plo = g->client_ports.lo,
+		 phi = g->client_ports.hi, slice;
+	double total = prof_total_cps(p);
+	struct flows_state *s;
+	int rc;
+
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	if (plo == 0 && phi == 0) {
+		plo = FG_PROF_SPORT_DEFAULT;
+		phi = 65535;
+	}
+	slice = (phi - plo + 1) / w->nq;
+	if (slice == 0) {
+		snprintf(err, errlen, "client_ports %u..%u: too few for %u workers", plo, phi,
+			 w->nq);
+		rc = -EINVAL;
+		goto err_free;
+	}
+	plo += slice * w->q;
+	phi = plo + slice - 1;
+	/* UDP flows never touch the TCB: their entries end before it */
+	fp.entry_size = offsetof(struct flows_ent, tcb);
+	for (size_t i = 0; i < p->n_templates; i++)
+		if (p->templates[i].proto == PROF_TCP)
+			fp.entry_size = sizeof(struct flows_ent);
+	s->ft = flowtab_create(&fp);
+	if (!s->ft) {
+		rc = -errno;
+		snprintf(err, errlen, "flow table of %u flows: %s", fp.max_flows, strerror(errno));
+		goto err_free;
+	}
+	rc = fgen_cpa_init(&s->cpa, g->client.range.lo + off, g->client.range.hi + off,
+			   (uint16_t)plo, (uint16_t)phi);
+	if (rc) {
+		snprintf(err, errlen, "client ports: %s", strerror(-rc));
+		goto err_free;
+	}
+	rc = fgen_init(&s->cli, g->client.dist == PROF_DIST_RAND ? FGEN_RAND : FGEN_INC,
+		       g->client.range.lo + off, g->client.range.hi + off, true,
+		       fgen_subseed(p->seed, (uint32_t)w->id, 1));
+	if (!rc)
+		rc = fgen_init(&s->srv, g->server.dist == PROF_DIST_RAND ? FGEN_RAND : FGEN_INC,
+			       g->server.range.lo, g->server.range.hi, true,
+			       fgen_subseed(p->seed, (uint32_t)w->id, 2));
+	if (rc) {
+		snprintf(err, errlen, "ip_gen: no usable address in a range");
+		goto err_free;
+	}
+	/* Spread the workers of a pair over the sequence. */
+	for (unsigned i = 0; i < w->q; i++)
+		(void)fgen_next(&s->cli);
+	s->ntpl = (unsigned)p->n_templates;
+	for (unsigned i = 0; i < s->ntpl; i++) {
+		const struct prof_template *t = &p->templates[i];
+
+		s->tpl[i].proto = t->proto;
+		s->tpl[i].port = (uint16_t)t->port;
+		s->tpl[i].weight = t->cps / total;
+		s->tpl[i].prog[FLOWTAB_CLIENT] = flows_tpl_prog(t, FLOWTAB_CLIENT);
+		s->tpl[i].prog[FLOWTAB_SERVER] = flows_tpl_prog(t, FLOWTAB_SERVER);
+	}
+	s->gen = flows_pair_on(rp, w);
+	s->unpaced = unpaced;
+	s->rate = cps / w->nq;
+	s->duration_s = rp->duration_s;
+	s->timeout = (uint64_t)(p->timeout * (double)rp->hz);
+	flows_clock_init(s, rp->hz);
+	s->rng = fgen_subseed(p->seed, (uint32_t)w->id, 3);
+	s->cli_lo = g->client.range.lo;
+	s->cli_hi = g->client.range.hi;
+	s->cli_off = g->offset;
+	s->npairs = (fg_nports + 1) / 2;
+	s->srv_lo = g->server.range.lo;
+	s->srv_hi = g->server.range.hi;
+	if (s->gen && !unpaced && s->rate >= (double)rp->hz) {
+		snprintf(err, errlen, "%.0f connections/s per worker is beyond the TSC pacer",
+			 s->rate);
+		rc = -ERANGE;
+		goto err_free;
+	}
+	*out = s;
+	return 0;
+
+err_free:
+	flows_free_state(s);
+	return rc;
+}
+
+int flows_prepare(const struct run_params *rp, void **states, const struct engine **ops, char *err,
+		  size_t errlen)
+{
+	double cps = 0;
+	bool unpaced;
+	int rc;
+
+	if (rp->prof->n_templates == 0 || rp->prof->n_templates > FG_PROF_MAX_TEMPLATES) {
+		snprintf(err, errlen, "a flows profile needs 1..%d templates", FG_PROF_MAX_TEMPLATES);
+		return -EINVAL;
+	}
+	rc = flows_total_cps(rp, &cps, &unpaced, err, errlen);
+	if (rc)
+		return rc;
+	for (int i = 0; i < fg_nworkers; i++) {
+		struct flows_state *s = NULL;
+
+		rc = flows_build(rp, &fg_worker[i], cps, unpaced, &s, err, errlen);
+		if (rc) {
+			flows_release(states);
+			return rc;
+		}
+		states[i] = s;
+	}
+	for (int i = 0; i < fg_nworkers; i++)
+		flows_cur[i] = states[i];
+	*ops = &flows_ops;
+	return 0;
+}
+
+static int flows_cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void flows_nat_report(uint64_t *distinct_addrs, uint64_t *distinct_ports)
+{
+	static uint32_t all[FG_MAX_WORKERS * FLOWS_NAT_ADDRS];
+	uint64_t ports[65536 / 64] = {0};
+	size_t n = 0;
+
+	*distinct_addrs = *distinct_ports = 0;
+	for (int i = 0; i < FG_MAX_WORKERS; i++) {
+		struct flows_state *s = flows_cur[i];
+
+		if (!s)
+			continue;
+		for (unsigned j = 0; j < FLOWS_NAT_ADDRS; j++) {
+			uint32_t a = __atomic_load_n(&s->nat_addr[j], __ATOMIC_RELAXED);
+
+			if (a)
+				all[n++] = a;
+		}
+		for (unsigned j = 0; j < 65536 / 64; j++)
+			ports[j] |= __atomic_load_n(&s->nat_port[j], __ATOMIC_RELAXED);
+	}
+	qsort(all, n, sizeof(all[0]), flows_cmp_u32);
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || all[i] != all[i - 1])
+			(*distinct_addrs)++;
+	for (unsigned j = 0; j < 65536 / 64; j++)
+		*distinct_ports += (uint64_t)__builtin_popcountll(ports[j]);
+}
