@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 #
-# 10_config.sh — command line and platform config handling (SPEC §2, §3):
+# 10_config.sh — command line and platform config handling:
 # exit codes 0 / 64 / 70 / 78, FILE:LINE:COL errors, one-line messages,
 # warnings for unknown keys, never a core dump. Needs no lab and no root.
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 #
-# 70_streams.sh — the stateless streams engine (SPEC §5.2-5.3).
+# 70_streams.sh — the stateless streams engine (`mode: streams`).
 #
 # Part 1, [loop, loop]: every shipped streams profile starts and passes
 # traffic; per-stream counters add up (tx = rx, nothing lost); -m scales the
