@@ -38,7 +38,7 @@ err=$FG_TMP/tp.err
 csv=$FG_TMP/tp.csv
 FG_TIMEOUT=60 fg_plain -C "$LOOP" -x "bench throughput -f $P/stl_64b.yaml -m 5 --trial 1 --confirm 2 -t learn_wait=0.2 --json --csv $csv" >"$out" 2>"$err"
 rc=$?
-echo "# loop throughput: trials $(bench_py '[(t["offered_fps"], t["valid"], t["passed"], t["reason"]) for t in o["trials"]]' "$out" 2>&1)"
+echo "# loop throughput: trials (offered, send_s, tx, valid, passed, reason) $(bench_py '[(t["offered_fps"], t["send_s"], t["tx"], t["valid"], t["passed"], t["reason"]) for t in o["trials"]]' "$out" 2>&1)"
 check_eq "loop throughput: exit status 0" 0 "$rc"
 check "loop throughput: --json stdout is one JSON object" \
 	python3 -c "import json, sys; o = json.load(open(sys.argv[1])); assert o['bench'] == 'throughput' and o['trials'] and o['result']" "$out"
