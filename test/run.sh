@@ -3,14 +3,19 @@
 # run.sh — the single test driver behind `make test`.
 #
 # Runs, in order:
-#   1. every cmocka unit binary build/unit/test_* and build/san/unit/test_*;
-#      each cmocka test is one check, read from cmocka's own lines; a binary
-#      that crashes or fails without cmocka's summary counts as one failure;
+#   1. the cmocka unit binaries: build/unit/test_X and build/san/unit/test_X
+#      (address and undefined-behaviour sanitizers) for every
+#      test/unit/test_X.c, and build/tsan/test_stats (thread sanitizer, built
+#      by test/unit/tsan.sh); each must exist (one check each: a binary that
+#      was not built fails, it is not skipped); each cmocka test is one
+#      check, read from cmocka's own lines; a binary that crashes or fails
+#      without cmocka's summary counts as one failure, so does a sanitizer
+#      report in its output, and so does a skipped cmocka test;
 #   2. every scenario test/e2e/[0-9]*.sh, each under a timeout, each in its
 #      own process so that one that dies does not stop the others; their
 #      checks arrive through test/e2e/lib.sh in a results file;
-#   3. test/fuzz/run.sh short, if it exists (PASS/FAIL lines, or its own
-#      "N passed, N failed" line).
+#   3. test/fuzz/run.sh short (PASS/FAIL lines, or its own "N passed,
+#      N failed" line); a missing script is a failure.
 # Prints PASS/FAIL per check and ends with exactly `N passed, N failed`;
 # exits 0 only when nothing failed.
 #
@@ -53,14 +58,16 @@ run_unit()
 	# The outer redirection hides the shell's "Aborted" job notice; the
 	# binary's own output is in $out.
 	(timeout -k 5 "$unit_timeout" "$bin" >"$out" 2>&1; exit $?) 2>/dev/null || rc=$?
+	# A skipped test is not a passed one: it counts as failed.
 	awk -v tag="$tag" '
 		/^\[ RUN      \] / { cur = substr($0, 14); next }
 		/^\[       OK \] / { n = substr($0, 14); if (n == cur) print "PASS " tag ": " n; cur = ""; next }
 		/^\[  FAILED  \] / { n = substr($0, 14); if (n == cur) print "FAIL " tag ": " n; cur = ""; next }
-		/^\[  SKIPPED \] / { n = substr($0, 14); if (n == cur) print "SKIP " tag ": " n; cur = ""; next }
+		/^\[  SKIPPED \] / { n = substr($0, 14); if (n == cur) print "FAIL " tag ": " n ": skipped"; cur = ""; next }
 	' "$out" | tee "$work/unit.lines"
 	p=$(sed -n 's/^\[  PASSED  \] \([0-9][0-9]*\) test(s)\..*/\1/p' "$out" | awk '{s += $1} END {print s + 0}')
 	f=$(sed -n 's/^\[  FAILED  \] \([0-9][0-9]*\) test(s).*/\1/p' "$out" | awk '{s += $1} END {print s + 0}')
+	f=$((f + $(sed -n 's/^\[  SKIPPED \] \([0-9][0-9]*\) test(s).*/\1/p' "$out" | awk '{s += $1} END {print s + 0}')))
 	seen=$(grep -c '^\[==========\] .* test(s) run\.' "$out")
 	if [ "$seen" -eq 0 ]; then
 		# No summary (a crash): count the tests that did report.
@@ -76,6 +83,11 @@ run_unit()
 	elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		say_fail "$tag" "exit $rc with no failed test reported: $(tail -n 3 "$out" | tr '\n' ' ')"
 	fi
+	# A sanitizer that reports and recovers leaves the tests passing: its
+	# report alone is a failure.
+	if grep -Eq 'WARNING: ThreadSanitizer|ERROR: (Address|Leak)Sanitizer|runtime error:' "$out"; then
+		say_fail "$tag" "sanitizer report: $(grep -Em1 'WARNING: ThreadSanitizer|ERROR: (Address|Leak)Sanitizer|runtime error:' "$out")"
+	fi
 	if [ "$f" -gt 0 ]; then
 		# Show cmocka's reasons for the failures.
 		grep -E '^\[  ERROR   \]|error:|Failure!' "$out" | head -n 20 | sed 's/^/    /'
@@ -85,12 +97,32 @@ run_unit()
 echo "== unit tests"
 shopt -s nullglob
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
-for bin in build/unit/test_* build/san/unit/test_* build/tsan/test_*; do
-	case "$bin" in
-	*.d | *.o) continue ;;
-	esac
-	[ -f "$bin" ] && [ -x "$bin" ] || continue
-	run_unit "$bin"
+# The binaries there must be: one per test/unit/test_*.c in the plain and
+# the sanitizer build, and the thread-sanitizer build of test_stats.
+srcs=(test/unit/test_*.c)
+if [ ${#srcs[@]} -eq 0 ]; then
+	say_fail "unit" "no test/unit/test_*.c found"
+fi
+bins=()
+for src in "${srcs[@]}"; do
+	bins+=("build/unit/$(basename "$src" .c)")
+done
+for src in "${srcs[@]}"; do
+	bins+=("build/san/unit/$(basename "$src" .c)")
+done
+bins+=(build/tsan/test_stats)
+for bin in "${bins[@]}"; do
+	if [ -f "$bin" ] && [ -x "$bin" ]; then
+		say_pass "${bin#build/}: built"
+		run_unit "$bin"
+	else
+		case "$bin" in
+		build/san/*) how="make SAN=address,undefined unit" ;;
+		build/tsan/*) how="test/unit/tsan.sh build; build/tsan.log: $(tail -n 3 build/tsan.log 2>/dev/null | tr '\n' ' ')" ;;
+		*) how="make unit" ;;
+		esac
+		say_fail "${bin#build/}: built" "$bin is missing ($how)"
+	fi
 done
 
 # Scenarios: their lines are already printed as they run; the results file
@@ -135,8 +167,10 @@ for s in test/e2e/[0-9]*.sh; do
 	fi
 done
 
-if [ -x test/fuzz/run.sh ]; then
-	echo "== fuzz (short)"
+echo "== fuzz (short)"
+if [ ! -x test/fuzz/run.sh ]; then
+	say_fail "fuzz" "test/fuzz/run.sh is missing or not executable"
+else
 	out=$work/fuzz.out
 	rc=0
 	timeout -k 10 600 test/fuzz/run.sh short 2>&1 | tee "$out" || rc=${PIPESTATUS[0]}

@@ -57,12 +57,14 @@ for f in "$M8" "$M5"; do
 	fi
 	w=$(groff -man -ww -z "$f" 2>&1)
 	check_eq "man: $b renders without groff warnings" "" "$w"
-	if command -v man >/dev/null 2>&1; then
-		w=$(MANWIDTH=80 man --warnings -l "$f" 2>&1 >/dev/null)
-		check_eq "man: man -l $b without warnings" "" "$w"
-		n=$(MANWIDTH=80 man -l "$f" 2>/dev/null | wc -l)
-		check_ge "man: $b renders to text" "$n" 40
+	if ! command -v man >/dev/null 2>&1; then
+		fail "man: man -l $b without warnings" "man is not installed (Debian: man-db)"
+		continue
 	fi
+	w=$(MANWIDTH=80 man --warnings -l "$f" 2>&1 >/dev/null)
+	check_eq "man: man -l $b without warnings" "" "$w"
+	n=$(MANWIDTH=80 man -l "$f" 2>/dev/null | wc -l)
+	check_ge "man: $b renders to text" "$n" 40
 done
 
 # --- commands -----------------------------------------------------------------
@@ -124,7 +126,9 @@ done
 # --- platform config keys -----------------------------------------------------
 
 CONFIG=$(section "$M8" "PLATFORM CONFIG")
-for k in $(grep -oE '\.key = "[a-z_]+"' src/config/cfg.c | sed -E 's/.*"(.*)"/\1/' | sort -u); do
+ckeys=$(grep -oE '\.key = "[a-z_]+"' src/config/cfg.c | sed -E 's/.*"(.*)"/\1/' | sort -u)
+check_ge "man: platform config keys found in src/config/cfg.c" "$(printf '%s\n' $ckeys | grep -c .)" 5
+for k in $ckeys; do
 	if grep -qE -- "^\.B $k( |$)|[ (]$k( |,|\)|$)" <<<"$CONFIG"; then
 		pass "man: config key '$k' documented"
 	else
@@ -152,7 +156,9 @@ for s in NAME SYNOPSIS DESCRIPTION OPTIONS COMMANDS "MULT FORMS" "PLATFORM CONFI
 	check "man: flowgen.8 has section $s" grep -qE "^\.SH \"?$s\"?$" <<<"$P8"
 done
 EXIT=$(section "$M8" "EXIT STATUS")
-for c in $(grep -oE 'FG_EXIT_[A-Z]+ *= *[0-9]+' "$FG_TOP/include/fg.h" | grep -oE '[0-9]+$'); do
+codes=$(grep -oE 'FG_EXIT_[A-Z]+ *= *[0-9]+' "$FG_TOP/include/fg.h" | grep -oE '[0-9]+$')
+check_ge "man: exit codes found in include/fg.h" "$(printf '%s\n' $codes | grep -c .)" 4
+for c in $codes; do
 	check "man: exit status $c documented" grep -qx "\.B $c" <<<"$EXIT"
 done
 check "man: flowgen.8 refers to flowgen-profile(5)" grep -q 'flowgen-profile (5)' <<<"$P8"
@@ -169,14 +175,18 @@ for k in $tops; do
 done
 # Every key of every table (templates, streams, field maps, imix ...).
 missing=
-for k in $(grep -oE '\.key = "[a-z_]+"' src/config/prof.c | sed -E 's/.*"(.*)"/\1/' | sort -u); do
+pkeys=$(grep -oE '\.key = "[a-z_]+"' src/config/prof.c | sed -E 's/.*"(.*)"/\1/' | sort -u)
+check_ge "man: profile keys found in src/config/prof.c" "$(printf '%s\n' $pkeys | grep -c .)" 20
+for k in $pkeys; do
 	grep -qE -- "^\.B $k( |$)|[ {(]$k(:| |,|$)" <<<"$P5" || missing="$missing $k"
 done
 check_eq "man: every profile key of src/config/prof.c in flowgen-profile.5" "" "$missing"
 # Every value of the profile's name tables (flows, seq, rand, udp, send, inc ...).
 missing=
-for v in $(sed -n '/_names\[[A-Z_]*\] *= *{/,/^};/p' src/config/prof.c | grep -oE '= "[a-z]+"' |
-	sed -E 's/= "(.*)"/\1/' | sort -u); do
+pvals=$(sed -n '/_names\[[A-Z_]*\] *= *{/,/^};/p' src/config/prof.c | grep -oE '= "[a-z]+"' |
+	sed -E 's/= "(.*)"/\1/' | sort -u)
+check_ge "man: enumerated profile values found in src/config/prof.c" "$(printf '%s\n' $pvals | grep -c .)" 5
+for v in $pvals; do
 	grep -qE -- "(^\.B[R]? |[ {(]|^)$v( |:|,|\)|$)" <<<"$P5" || missing="$missing $v"
 done
 check_eq "man: every enumerated profile value in flowgen-profile.5" "" "$missing"

@@ -4,7 +4,7 @@
 # asks for --in-memory, which --no-huge does not allow).
 . "$(dirname "$0")/lib.sh"
 
-have_flowgen || finish
+need_flowgen
 need_root "hugepages sysctl"
 saved=$(cat /proc/sys/vm/nr_hugepages)
 at_exit "echo $saved > /proc/sys/vm/nr_hugepages"

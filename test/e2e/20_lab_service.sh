@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 #
-# 20_lab_service.sh — the namespace lab (SPEC §7) and service mode (§4).
+# 20_lab_service.sh — the namespace lab (examples/lab.sh) and service mode.
 #
 # Part 1 checks the lab itself with kernel tools only: namespaces, addresses,
 # offloads, no default route, the NAT rule, and a ping forwarded and

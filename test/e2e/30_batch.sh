@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 #
-# 30_batch.sh — batch (stdin) and -x modes (SPEC §2, §4): a failing command
+# 30_batch.sh — batch (stdin) and -x modes: a failing command
 # stops the batch with exit 1, -k runs the rest and still exits 1, help works.
 # Uses a [loop, loop] config: no lab, no kernel in the path.
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 #
-# 52_flows_tcp.sh — stateful TCP flows (SPEC §7 lab).
+# 52_flows_tcp.sh — stateful TCP flows through the lab of examples/lab.sh.
 #
 # 1. NAT lab, tcp_short at 500 connections/s: they complete, and the DUT's
 #    conntrack shows ASSURED TCP entries while the run goes on.

@@ -4,7 +4,7 @@
 # ([loop, loop] ports; one flowgen fed through a fifo).
 . "$(dirname "$0")/lib.sh"
 
-have_flowgen || finish
+need_flowgen
 CFG=$(fg_loop_cfg)
 
 # run_case NAME PROFILE START_M UPDATE_M FIELD BASE : FIELD is a JSON path

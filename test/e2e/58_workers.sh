@@ -5,7 +5,7 @@
 # and streams must come out as exact as with one worker.
 . "$(dirname "$0")/lib.sh"
 
-have_flowgen || finish
+need_flowgen
 CFG=$(fg_loop_cfg)
 O=$FG_TMP/w2.out
 

@@ -53,7 +53,11 @@ fi
 pass "tui: flowgen console starts"
 
 keys "arp" Enter
-wait_screen 'port 1: .*MAC' 10 || fail "tui: arp learns the DUT's MACs" "screen: $(screen | grep . | tail -n 4)"
+if wait_screen 'port 1: .*MAC' 10; then
+	pass "tui: arp learns the DUT's MACs"
+else
+	fail "tui: arp learns the DUT's MACs" "screen: $(screen | grep . | tail -n 4)"
+fi
 keys "start -f profiles/stl_64b.yaml -m 10kpps" Enter
 sleep 1
 keys "tui" Enter

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 #
-# 72_streams_l3.sh — the SmartBits L3 test (METHOD.md) against the l3 lab:
+# 72_streams_l3.sh — a SmartBits-style L3 test against the l3 lab:
 # the DUT (198.18.1.1/16, 198.19.1.1/16, no static routes) must resolve
-# every emulated host by ARP, which flowgen's workers answer (SPEC §5.4).
+# every emulated host by ARP, which flowgen's workers answer (emulated hosts).
 # A learning phase sends one frame to every host both ways before the
 # measured traffic. 200 host pairs fit the DUT's default neighbour table
 # and lose nothing; 3,000 pairs (6,000 neighbours) are past it and show

@@ -63,7 +63,17 @@ check_eq "limits mbufs: batch run exits 0" 0 "$rc"
 mf=$(json_get "$O" ports.0.mbuf_fail || echo missing)
 tx=$(json_get "$O" ports.0.tx_pkts || echo 0)
 echo "# mbufs 1024: port 0 tx_pkts $tx mbuf_fail $mf"
-check_ge "limits mbufs: mbuf_fail is reported" "$mf" 0
+check "limits mbufs: stats --json reports ports.0.mbuf_fail as a count" \
+	grep -Eqx '[0-9]+' <<<"$mf"
+stx=$(latency_row "$O" s64 1 tx)
+srx=$(latency_row "$O" s64 1 rx)
+slost=$(latency_row "$O" s64 1 lost)
+echo "# mbufs 1024: stream s64 tx $stx rx $srx lost $slost"
+if [[ "$stx $srx $slost" =~ ^[0-9]+\ [0-9]+\ [0-9]+$ ]] && [ "$stx" -gt 0 ] && [ "$stx" -eq $((srx + slost)) ]; then
+	pass "limits mbufs: every frame of the stream accounted for (tx = rx + lost)"
+else
+	fail "limits mbufs: every frame of the stream accounted for (tx = rx + lost)" "tx '$stx' rx '$srx' lost '$slost'"
+fi
 check_ge "limits mbufs: TX went on (> 10,000 frames in 4 s)" "$tx" 10000
 check_grep "limits mbufs: a later command runs" '^alive' "$O"
 
@@ -201,7 +211,7 @@ if command -v tmux >/dev/null; then
 		wscr '^alive-tui' 5 && pass "limits tui: prompt answers after C-c" ||
 			fail "limits tui: prompt answers after C-c" "$(scr | grep . | tail -n 5)"
 		k "quit" Enter
-		wscr 'FG-EXIT' 1 || sleep 3
+		wait_file "$H/rc" 20
 		k "stty -g > $H/stty.after" Enter
 		sleep 1
 		check_eq "limits tui: terminal modes restored (stty -g)" \

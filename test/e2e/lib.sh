@@ -194,6 +194,14 @@ have_flowgen()
 	[ -x "$FG_BIN" ]
 }
 
+# need_flowgen : without the binary, one failed check and the scenario ends
+need_flowgen()
+{
+	have_flowgen && return 0
+	fail "flowgen built" "$FG_BIN is missing (make)"
+	exit 1
+}
+
 # latency_row FILE STREAM PORT FIELD : a field of the latency row of one
 # stream and rx port in the last `stats --json` object of FILE
 latency_row()

@@ -1,6 +1,6 @@
 /*
  * test_prof.c — traffic profiles: every shipped profile loads and means what
- * SPEC §5.5 says (frame sizes, address ranges, programs), defaults are
+ * flowgen-profile(5) says (frame sizes, address ranges, programs), defaults are
  * filled in, and every bad file of test/data/prof_*.yaml fails with exactly
  * the FILE:LINE:COL message written on its first line.
  */

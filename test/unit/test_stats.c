@@ -5,7 +5,8 @@
  * readers (a direct stats_sum loop and the sampler thread behind
  * stats_get) aggregate: sums must stay monotonic and the final totals be
  * exact. The pure stats_compute is checked against hand-computed rates and
- * baselines, and the JSON is parsed back to check every SPEC §6 field.
+ * baselines, and the JSON is parsed back to check every field that
+ * flowgen(8), STATISTICS, lists.
  *
  * Thread sanitizer run (also test/unit/tsan.sh):
  *   clang -std=gnu11 -g -O1 -fsanitize=thread -Iinclude \
@@ -466,7 +467,7 @@ static bool jp_has(const struct jp *j, const char *path)
 	return false;
 }
 
-/* Every field name of SPEC §6. */
+/* Every field name of flowgen(8), STATISTICS. */
 static const char *const spec_global[] = {
     "tx_pps",  "rx_pps",    "tx_bps",	"rx_bps",	"tx_bps_l1", "tx_pkts",
     "rx_pkts", "drop_rate", "cpu_util", "active_flows", "cps",	     "queue_full",

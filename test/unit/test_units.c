@@ -1,7 +1,7 @@
 /*
  * test_units.c — rates, sizes, durations and the line-rate arithmetic of
- * METHOD.md: the 14,880,952 frames/s of 10G at 64 bytes, the 7:4:1 IMIX
- * average, every MULT form of SPEC §4 and the strings that must be refused.
+ * Ethernet: the 14,880,952 frames/s of 10G at 64 bytes, the 7:4:1 IMIX
+ * average, every MULT form of flowgen(8) and the strings that must be refused.
  */
 #include <errno.h>
 #include <math.h>
