@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 #
-# 90_bench.sh — `bench` (SPEC §8).
+# 90_bench.sh — `bench` (flowgen(8), COMMANDS).
 #
 # Part 1, [loop, loop] (loses nothing), with -x and a script on stdin:
 # throughput comes out at the start rate, every trial at that rate,
