@@ -1,25 +1,31 @@
 /*
- * bench.h — the console's `bench` command (SPEC §8): automated
- * measurements made of trials, each trial one run of a profile at one rate
- * for a fixed time, judged afterwards from the final counters.
+ * bench.h — the console's `bench` command: automated measurements made of
+ * trials, each trial one run of a profile at one rate for a fixed time,
+ * judged afterwards from the final counters.
  *
- *   throughput  RFC 2544: binary search for the highest offered frame rate
- *               whose loss stays within a goal (0 % by default);
- *   latency     RFC 8219 practice: one trial at a given load; min, average,
- *               max, median, 99.9th percentile and PDV of the stamped
- *               frames, a lost stamped frame counting as an infinite delay;
- *   cps         RFC 9693: the same search over the connection rate of a
- *               flows profile, a trial passing when every connection
- *               completed at both its ends;
- *   capacity    RFC 9693: at a safe rate, the largest count of
- *               connections the DUT establishes all of (its connection
- *               tracking table), by doubling and then binary search.
+ *   throughput  RFC 2544 §26.1: binary search for the highest offered
+ *               frame rate whose loss stays within a goal (0 % by
+ *               default), then a full-length confirmation (RFC 2544 §24);
+ *   latency     RFC 8219 §7.2 and §7.3: one trial at a given load; min,
+ *               average, max, median, 99.9th percentile and PDV of the
+ *               stamped frames, a lost stamped frame counting as an
+ *               infinite delay;
+ *   cps         RFC 9693 (maximum connection establishment rate): the same
+ *               search over the connection rate of a flows profile, a
+ *               trial passing when every connection completed at both ends;
+ *   capacity    RFC 9693 (connection tracking table capacity): at a safe
+ *               rate, the largest count of connections the DUT
+ *               establishes all of, by doubling and then binary search.
  *
- * The search (which rate next, when to stop) and the judging of a trial
- * (achieved rate, loss, validity) are pure functions, unit-tested on their
- * own; bench_cmd runs the trials through the same code path as `start`.
- *
- * Context: bench_cmd is control; everything else here is pure.
+ * The module has three parts, one per context:
+ *   pure     src/core/bench_search.c: which rate next, when to stop, the
+ *            verdict of a trial, latency figures (unit-tested);
+ *   control  src/control/bench.c: runs the trials through the same run
+ *            life cycle as `start` and reads their counters;
+ *   console  src/console/bench_cmd.c: options, usage, the trial table,
+ *            --json and --csv, and bench_cmd, the command's entry point.
+ * This header is the public API (the pure part and bench_cmd); the
+ * interface between the control and console halves is in bench_int.h.
  */
 #ifndef FG_BENCH_H
 #define FG_BENCH_H
@@ -28,16 +34,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BENCH_TX_TOLERANCE_PCT 0.1  /* METHOD.md: achieved vs offered rate */
-#define BENCH_MIN_STAMPED 500	    /* RFC 8219: stamped frames for a latency figure */
-#define BENCH_LATE_WAIT_S 2.0	    /* RFC 2544: wait for late frames after a trial */
+/* ---- pure: src/core/bench_search.c ---------------------------------------- */
+
+#define BENCH_TX_TOLERANCE_PCT 0.1  /* achieved vs offered rate (flowgen(8), bench) */
+#define BENCH_MIN_STAMPED 500	    /* RFC 8219 §7.2: stamped frames for a latency figure */
+#define BENCH_LATE_WAIT_S 2.0	    /* RFC 2544 §23: wait for late frames after a trial */
 #define BENCH_FLOOR_FRAC 0.001	    /* the search gives up below this share of its start */
 #define BENCH_SPAN_MIN_FRAC 0.99    /* a trial sends for at least this share of its time */
 #define BENCH_DEF_RES_PCT 0.5	    /* default resolution, % of the failing rate */
 #define BENCH_CAPACITY_MAX_S 3600.0 /* capacity: the longest trial (connections / rate) */
 #define BENCH_INVALID_RETRIES 2	    /* an invalid search trial is run again this often */
 #define BENCH_DEF_TRIAL_S 10.0	    /* default trial time */
-#define BENCH_DEF_CONFIRM_S 60.0    /* default confirmation trial time (METHOD.md) */
+#define BENCH_DEF_CONFIRM_S 60.0    /* default confirmation trial time (RFC 2544 §24) */
 #define BENCH_CONFIRM_STEPS 5	    /* a failed confirmation steps down at most this often */
 
 enum bench_kind {
@@ -47,7 +55,14 @@ enum bench_kind {
 	BENCH_CAPACITY,
 };
 #define BENCH_KIND_COUNT (BENCH_CAPACITY + 1)
+/* pure: the test names, as the command takes them. */
 extern const char *const bench_kind_names[BENCH_KIND_COUNT];
+
+/* pure: the tests that run a flows profile (connections, not frames). */
+static inline bool bench_kind_flows(enum bench_kind k)
+{
+	return k == BENCH_CPS || k == BENCH_CAPACITY;
+}
 
 /*
  * A binary search over a rate in (0, top]. The first trial is at top; then
@@ -83,8 +98,9 @@ void bench_search_record(struct bench_search *s, double rate, bool passed, doubl
 static inline double bench_search_result(const struct bench_search *s) { return s->lo; }
 
 /*
- * The confirmation of a search's result (METHOD.md: short search trials,
- * then one trial at full length): the first trial is at the rate found;
+ * The confirmation of a search's result (short search trials, then one
+ * trial at full length, RFC 2544 §24; README, "Interactive quick start"):
+ * the first trial is at the rate found;
  * after a failure the next is res_pct % lower (the search's resolution),
  * up to BENCH_CONFIRM_STEPS steps down, so at most 1 + BENCH_CONFIRM_STEPS
  * rates, from found down to found x (1 - res_pct / 100)^BENCH_CONFIRM_STEPS.
@@ -145,7 +161,7 @@ void bench_grow_record(struct bench_grow *g, uint64_t n, bool passed);
 
 /*
  * Latency of the stamped frames of a trial (microseconds). The percentiles
- * count every lost stamped frame as an infinite delay (RFC 8219): a
+ * count every lost stamped frame as an infinite delay (RFC 8219 §7.2): a
  * percentile whose rank falls among the lost frames is INFINITY, and so is
  * PDV = p99.9 - min then.
  */
@@ -194,10 +210,10 @@ struct bench_trial {
 };
 
 /*
- * pure: judge a trial against a loss goal (%). Invalid (METHOD.md "honest
- * offered load") when nothing was sent; when sending took longer than the
- * trial's time, or stopped before BENCH_SPAN_MIN_FRAC of it (a tester
- * that stalled at the end); when the achieved rate (frames over the time
+ * pure: judge a trial against a loss goal (%). Invalid (flowgen(8), bench:
+ * "honest offered load") when nothing was sent; when sending took longer
+ * than the trial's time, or stopped before BENCH_SPAN_MIN_FRAC of it (a
+ * tester that stalled at the end); when the achieved rate (frames over the time
  * spent sending them) is off the offered one by more than
  * BENCH_TX_TOLERANCE_PCT % (and more than one frame per sender); or when
  * the tester itself dropped frames (TX queue full, NIC oerrors or
@@ -205,7 +221,20 @@ struct bench_trial {
  */
 void bench_trial_judge(struct bench_trial *t, double loss_goal_pct);
 
-/* control: the `bench` command (argv[0] = "bench"). 0, or -1 (error printed). */
+struct units_rate;
+
+/*
+ * pure: the -m that units_parse_mult reads back as r ("14880952pps",
+ * "2.8125", "100%", "1000000000bps_l1"), whole numbers from 1e5 up.
+ */
+void bench_mult_str(const struct units_rate *r, char *buf, size_t len);
+
+/* ---- console: src/console/bench_cmd.c ------------------------------------ */
+
+/*
+ * console: the `bench` command (argv[0] = "bench"), from the command
+ * table. 0, or -1 (error printed).
+ */
 int bench_cmd(int argc, char **argv);
 
 #endif

@@ -305,7 +305,12 @@ static int build_eal(const struct cfg *c, const struct opts *o, char **argv, int
 	bool nohuge = user_eal_has(c, o, "--no-huge");
 
 	if (!nohuge && !hugepages_free()) {
-		fg_info("no free hugepages: running with --no-huge");
+		/*
+		 * A start-up notice, like the port lines: standard error, so
+		 * that standard output carries only what the commands print
+		 * (with --json, their JSON objects and nothing else).
+		 */
+		fprintf(stderr, "no free hugepages: running with --no-huge\n");
 		nohuge = true;
 		argv[argc++] = strdup("--no-huge");
 		if (!user_eal_has(c, o, "-m") && !c->limit_memory.n)

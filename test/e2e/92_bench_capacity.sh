@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 #
-# 92_bench_capacity.sh — `bench capacity` (RFC 9693 connection
+# 92_bench_capacity.sh — `bench capacity` (flowgen(8), RFC 9693 connection
 # tracking table capacity) against the router lab, whose DUT tracks at most
 # LIMIT connections (an nftables `ct count over` drop of new ones) and
 # forgets a connection 2 s after its last frame (the DUT namespace's UDP

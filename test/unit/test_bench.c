@@ -6,7 +6,8 @@
  * verdict of a trial (achieved rate, sending time, the tester's own drops,
  * the loss goal); percentiles that count lost stamped frames as infinite;
  * the capacity search (doubling, then halving) lands on the table size;
- * the confirmation steps down by the resolution a bounded number of times.
+ * the confirmation steps down by the resolution a bounded number of times;
+ * the -m written for a trial reads back as the rate it was made from.
  */
 #include <errno.h>
 #include <math.h>
@@ -20,6 +21,7 @@
 
 #include "bench.h"
 #include "lat.h"
+#include "units.h"
 
 /* Search against a device that passes every rate up to `limit`. */
 static unsigned search_to(double top, double res, double limit, double *result)
@@ -413,6 +415,52 @@ static void test_pct_with_loss(void **st)
 	assert_true(l.min_us == 0 && l.p999_us == 0 && l.pdv_us == 0);
 }
 
+/* The -m of a trial: units_parse_mult reads it back as the same rate. */
+static void test_mult_str(void **st)
+{
+	static const struct {
+		struct units_rate r;
+		const char *s;
+	} cases[] = {
+	    {{UNITS_MULT, 2.8125, false}, "2.8125"},
+	    {{UNITS_MULT, 5, false}, "5"},
+	    {{UNITS_PCT, 100, false}, "100%"},
+	    {{UNITS_PCT, 0.3359375, false}, "0.335938%"},
+	    {{UNITS_PPS, 14880952, false}, "14880952pps"},
+	    {{UNITS_PPS, 99999.5, false}, "99999.5pps"},
+	    {{UNITS_BPS, 1e9, false}, "1000000000bps"},
+	    {{UNITS_BPS, 1e9, true}, "1000000000bps_l1"},
+	    {{UNITS_CPS, 20000, false}, "20000cps"},
+	    {{UNITS_CPS, 1234567.4, false}, "1234567cps"},
+	};
+	char buf[48], err[128];
+	struct units_rate back;
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bench_mult_str(&cases[i].r, buf, sizeof(buf));
+		assert_string_equal(buf, cases[i].s);
+		assert_int_equal(units_parse_mult(buf, &back, err, sizeof(err)), 0);
+		assert_int_equal(back.kind, cases[i].r.kind);
+		assert_int_equal(back.l1, cases[i].r.l1);
+		/* %.6g below 1e5, whole numbers above: within half a unit either way */
+		assert_true(fabs(back.value - cases[i].r.value) <=
+			    fmax(0.5, fabs(cases[i].r.value) * 5e-6));
+	}
+	/* a short buffer is cut, never overrun */
+	bench_mult_str(&cases[4].r, buf, 6);
+	assert_string_equal(buf, "14880");
+}
+
+static void test_kind(void **st)
+{
+	(void)st;
+	assert_string_equal(bench_kind_names[BENCH_THROUGHPUT], "throughput");
+	assert_string_equal(bench_kind_names[BENCH_CAPACITY], "capacity");
+	assert_false(bench_kind_flows(BENCH_THROUGHPUT) || bench_kind_flows(BENCH_LATENCY));
+	assert_true(bench_kind_flows(BENCH_CPS) && bench_kind_flows(BENCH_CAPACITY));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -422,6 +470,7 @@ int main(void)
 	    cmocka_unit_test(test_pct_with_loss),      cmocka_unit_test(test_grow),
 	    cmocka_unit_test(test_confirm_params),     cmocka_unit_test(test_confirm_first_passes),
 	    cmocka_unit_test(test_confirm_steps_down), cmocka_unit_test(test_confirm_none_passes),
+	    cmocka_unit_test(test_mult_str),	       cmocka_unit_test(test_kind),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

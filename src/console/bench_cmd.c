@@ -1,0 +1,653 @@
+/*
+ * bench_cmd.c — the console side of `bench`: what the user types and
+ * reads. The command table calls bench_cmd on the console's thread; it
+ * parses the options, then hands the test to the control half
+ * (src/control/bench.c, bench_run), which runs the trials and reports
+ * back through struct bench_report (bench_int.h). Everything printed comes
+ * from here: the heading and one table line per trial as each ends, the
+ * result as text or, with --json, as one JSON object holding every trial
+ * and the result, and one CSV row per trial with --csv. With --json,
+ * standard output carries that object alone: the heading, the trial lines
+ * and every warning and error go to standard error (flowgen(8), bench).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "bench_int.h"
+#include "cli.h"
+#include "cmds.h"
+#include "port.h"
+#include "stats.h"
+#include "units.h"
+
+/* What a trial counts, by test: frames (streams) or connections (flows). */
+struct bench_words {
+	const char *unit;	    /* of the rates: fps or cps */
+	const char *tx, *rx, *lost; /* the three counts */
+	const char *result;	    /* the JSON key of the figure found */
+};
+
+static const struct bench_words bench_words[BENCH_KIND_COUNT] = {
+    [BENCH_THROUGHPUT] = {"fps", "tx", "rx", "lost", "throughput_fps"},
+    [BENCH_LATENCY] = {"fps", "tx", "rx", "lost", "offered_fps"},
+    [BENCH_CPS] = {"cps", "started", "completed", "failed", "max_cps"},
+    [BENCH_CAPACITY] = {"cps", "started", "completed", "failed", "capacity"},
+};
+
+/* The report's context: the options and the --csv file. */
+struct bench_out {
+	const struct bench_opts *o;
+	const struct bench_words *w;
+	FILE *csv;
+};
+
+/* ---- options ---------------------------------------------------------------- */
+
+static const char bench_usage[] =
+    "bench throughput|latency|cps|capacity -f PROFILE [-m MULT] [--loss PCT] "
+    "[--resolution PCT] [--trial SECONDS] [--confirm SECONDS] [--pause SECONDS] [-p PORTS] "
+    "[-t KEY=VAL,...] [--json] [--csv FILE]";
+
+static int bench_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bench_bad(const char *fmt, ...)
+{
+	char msg[FG_ERRLEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fg_err("bench: %s; usage: %s", msg, bench_usage);
+	return -1;
+}
+
+/* A percentage in [lo, hi]: strict at lo when lo_open. */
+static int bench_pct(const char *s, double lo, bool lo_open, double hi, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end != s && *end == '%')
+		end++;
+	if (end == s || *end || !isfinite(v) || v < lo || (lo_open && v == lo) || v > hi)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int bench_parse(int argc, char **argv, struct bench_opts *o)
+{
+	static const struct option lo[] = {
+	    {"loss", required_argument, NULL, 'L'},  {"resolution", required_argument, NULL, 'R'},
+	    {"trial", required_argument, NULL, 'T'}, {"confirm", required_argument, NULL, 'K'},
+	    {"json", no_argument, NULL, 'J'},	     {"csv", required_argument, NULL, 'C'},
+	    {"pause", required_argument, NULL, 'P'}, {NULL, 0, NULL, 0}};
+	char err[FG_ERRLEN];
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->res_pct = BENCH_DEF_RES_PCT;
+	o->trial_s = BENCH_DEF_TRIAL_S;
+	o->confirm_s = BENCH_DEF_CONFIRM_S;
+	o->mask = -1;
+	o->json = cmds_json();
+	if (argc < 2 || argv[1][0] == '-')
+		return bench_bad("which test? throughput, latency, cps or capacity");
+	for (int k = 1; k < BENCH_KIND_COUNT; k++)
+		if (strcmp(argv[1], bench_kind_names[k]) == 0)
+			o->kind = (enum bench_kind)k;
+	if (!o->kind)
+		return bench_bad("unknown test '%s' (throughput, latency, cps, capacity)", argv[1]);
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc - 1, argv + 1, "f:m:p:t:", lo, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			o->file = optarg;
+			break;
+		case 'm':
+			if (units_parse_mult(optarg, &o->mult, err, sizeof(err)) != 0)
+				return bench_bad("-m %s", err);
+			o->have_mult = true;
+			break;
+		case 'p':
+			if ((o->mask = cmds_parse_ports(optarg)) <= 0)
+				return bench_bad("-p '%s': no such ports (0..%d)", optarg,
+						 fg_nports - 1);
+			break;
+		case 't':
+			o->tunables = optarg;
+			break;
+		case 'L':
+			if (bench_pct(optarg, 0, false, 100, &o->loss_pct) != 0)
+				return bench_bad("--loss '%s': a percentage from 0 to 100", optarg);
+			break;
+		case 'R':
+			if (bench_pct(optarg, 0, true, 50, &o->res_pct) != 0)
+				return bench_bad(
+				    "--resolution '%s': a percentage above 0, at most 50", optarg);
+			break;
+		case 'T':
+			if (units_parse_duration(optarg, &o->trial_s, err, sizeof(err)) != 0 ||
+			    !(o->trial_s >= 0.1) || o->trial_s > 86400)
+				return bench_bad("--trial '%s': a duration from 100ms to 24h",
+						 optarg);
+			break;
+		case 'K':
+			if (units_parse_duration(optarg, &o->confirm_s, err, sizeof(err)) != 0 ||
+			    (o->confirm_s != 0 && !(o->confirm_s >= 0.1)) || o->confirm_s > 86400)
+				return bench_bad("--confirm '%s': 0 (none) or 100ms to 24h",
+						 optarg);
+			o->have_confirm = true;
+			break;
+		case 'J':
+			o->json = true;
+			break;
+		case 'C':
+			o->csv_path = optarg;
+			break;
+		case 'P':
+			if (units_parse_duration(optarg, &o->pause_s, err, sizeof(err)) != 0 ||
+			    o->pause_s > 3600)
+				return bench_bad("--pause '%s': a duration up to 1h", optarg);
+			break;
+		default:
+			/* optind counts in argv + 1: argv[optind] is the word refused */
+			return bench_bad("'%s': unknown option or missing value",
+					 optind < argc ? argv[optind] : argv[argc - 1]);
+		}
+	}
+	if (optind + 1 != argc)
+		return bench_bad("unexpected '%s'", argv[optind + 1]);
+	if (!o->file)
+		return bench_bad("-f PROFILE is required");
+	if (o->kind == BENCH_LATENCY && !o->have_mult)
+		return bench_bad("latency needs -m MULT, the load to measure at");
+	if (o->kind == BENCH_CAPACITY && !o->have_mult)
+		return bench_bad("capacity needs -m MULT, a connection rate the DUT sustains");
+	if (o->have_confirm && o->kind != BENCH_THROUGHPUT && o->kind != BENCH_CPS)
+		return bench_bad("--confirm is for throughput and cps");
+	if (o->have_mult && o->mult.kind == UNITS_MAX)
+		return bench_bad("-m max is unpaced: give a rate");
+	return 0;
+}
+
+/* ---- text ------------------------------------------------------------------- */
+
+/*
+ * Heading, trial lines and the text result: standard output, or standard
+ * error when standard output carries the JSON.
+ */
+static void bench_say(const struct bench_out *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void bench_say(const struct bench_out *b, const char *fmt, ...)
+{
+	FILE *f = b->o->json ? stderr : stdout;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+	fflush(f);
+}
+
+static void bench_trial_head(const struct bench_out *b)
+{
+	char off[24], ach[24];
+
+	snprintf(off, sizeof(off), "offered %s", b->w->unit);
+	snprintf(ach, sizeof(ach), "achieved %s", b->w->unit);
+	bench_say(b, "%5s %14s %8s %14s %14s %14s %12s %9s  %s", "trial", off, "line %", ach,
+		  b->w->tx, b->w->rx, b->w->lost, "loss %", "verdict");
+}
+
+static void bench_trial_line(const struct bench_out *b, const struct bench_trial *t, size_t n)
+{
+	char verdict[192], line[24], conf[40] = "";
+
+	if (t->confirm)
+		snprintf(conf, sizeof(conf), " (confirmation, %g s)", t->secs);
+	if (!t->valid)
+		snprintf(verdict, sizeof(verdict), "invalid%s: %s", conf, t->why);
+	else
+		snprintf(verdict, sizeof(verdict), "%s%s", t->passed ? "pass" : "fail", conf);
+	if (bench_kind_flows(b->o->kind))
+		snprintf(line, sizeof(line), "-");
+	else
+		snprintf(line, sizeof(line), "%.3f", t->line_pct);
+	bench_say(b, "%5zu %14.0f %8s %14.0f %14" PRIu64 " %14" PRIu64 " %12" PRIu64 " %9.4f  %s",
+		  n, t->rate, line, t->achieved, t->tx, t->rx, t->lost, t->loss_pct, verdict);
+}
+
+static const char *us_str(double v, char *buf, size_t len)
+{
+	if (isinf(v))
+		snprintf(buf, len, "inf");
+	else
+		snprintf(buf, len, "%.1f", v);
+	return buf;
+}
+
+static void bench_lat_text(const struct bench_out *b, const struct bench_lat *l)
+{
+	char a[24], c[24], d[24], e[24];
+
+	if (!l->frames) {
+		bench_say(b, "latency: no stamped frames (no stream has latency: true)");
+		return;
+	}
+	bench_say(b,
+		  "latency (us): min %.1f avg %.1f max %.1f median %s p99 %s p99.9 %s PDV %s "
+		  "(%" PRIu64 " stamped frames, %" PRIu64 " lost)",
+		  l->min_us, l->avg_us, l->max_us, us_str(l->p50_us, a, sizeof(a)),
+		  us_str(l->p99_us, c, sizeof(c)), us_str(l->p999_us, d, sizeof(d)),
+		  us_str(l->pdv_us, e, sizeof(e)), l->frames, l->lost);
+}
+
+/* The figure of a passing trial: its rate and loss, for the result line. */
+static void bench_figure(const struct bench_out *b, const struct bench_trial *t, char *buf,
+			 size_t len)
+{
+	if (bench_kind_flows(b->o->kind))
+		snprintf(buf, len,
+			 "%.0f cps (-m %s), %.4f %% of the flows not completed (goal <= %g %%)",
+			 t->rate, t->mult, t->loss_pct, b->o->loss_pct);
+	else
+		snprintf(buf, len,
+			 "%.0f fps (%.3f %% of line rate, -m %s), loss %.4f %% (goal <= %g %%)",
+			 t->rate, t->line_pct, t->mult, t->loss_pct, b->o->loss_pct);
+}
+
+/* The result as text: the search's figure, and what its confirmation made of it. */
+static void bench_search_text(const struct bench_out *b, const struct bench_result *r)
+{
+	const char *name = bench_kind_names[b->o->kind], *unit = b->w->unit;
+	const struct bench_trial *best = r->best >= 0 ? &r->t[r->best] : NULL;
+	const struct bench_trial *conf = r->confirmed >= 0 ? &r->t[r->confirmed] : NULL;
+	const char *intr = r->interrupted ? ", interrupted" : "";
+	char fig[256];
+	double low = 0;
+	unsigned tried = 0;
+
+	if (!best) {
+		bench_say(b, "%s: no trial passed (%zu trials%s)", name, r->n, intr);
+		return;
+	}
+	if (!(b->o->confirm_s > 0)) {
+		bench_figure(b, best, fig, sizeof(fig));
+		bench_say(b, "%s: %s, %zu trials%s", name, fig, r->n, intr);
+	} else if (conf && conf->rate >= best->rate) {
+		bench_figure(b, conf, fig, sizeof(fig));
+		bench_say(b, "%s: %s, confirmed by a %g s trial, %zu trials%s", name, fig,
+			  conf->secs, r->n, intr);
+	} else if (conf) {
+		bench_figure(b, conf, fig, sizeof(fig));
+		bench_say(b,
+			  "%s: %s, confirmed by a %g s trial %.2f %% below the search's %.0f %s, "
+			  "%zu trials%s",
+			  name, fig, conf->secs, (best->rate - conf->rate) * 100.0 / best->rate,
+			  best->rate, unit, r->n, intr);
+	} else {
+		for (size_t i = 0; i < r->n; i++)
+			if (r->t[i].confirm) {
+				low = tried++ ? FG_MIN(low, r->t[i].rate) : r->t[i].rate;
+			}
+		bench_figure(b, best, fig, sizeof(fig));
+		if (tried)
+			bench_say(b,
+				  "%s: not confirmed: no %g s trial passed (%u, from %.0f down to "
+				  "%.0f %s); the search found %s, %zu trials%s",
+				  name, b->o->confirm_s, tried, best->rate, low, unit, fig, r->n,
+				  intr);
+		else
+			bench_say(b, "%s: not confirmed; the search found %s, %zu trials%s", name,
+				  fig, r->n, intr);
+	}
+	if (!bench_kind_flows(b->o->kind) && (conf ? conf : best)->lat.frames)
+		bench_lat_text(b, &(conf ? conf : best)->lat);
+}
+
+/* ---- JSON ------------------------------------------------------------------- */
+
+static void json_num(FILE *f, const char *key, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "\"%s\":%.3f", key, v);
+	else
+		fprintf(f, "\"%s\":null", key);
+}
+
+static void json_lat(FILE *f, const struct bench_lat *l)
+{
+	if (!l->frames) {
+		fputs("null", f);
+		return;
+	}
+	fprintf(f, "{\"frames\":%" PRIu64 ",\"samples\":%" PRIu64 ",\"lost\":%" PRIu64 ",",
+		l->frames, l->samples, l->lost);
+	const struct {
+		const char *key;
+		double v;
+	} us[] = {{"min_us", l->min_us}, {"avg_us", l->avg_us}, {"max_us", l->max_us},
+		  {"p50_us", l->p50_us}, {"p99_us", l->p99_us}, {"p999_us", l->p999_us},
+		  {"pdv_us", l->pdv_us}};
+
+	for (size_t i = 0; i < FG_ARRAY_SIZE(us); i++) {
+		json_num(f, us[i].key, us[i].v);
+		fputc(i + 1 < FG_ARRAY_SIZE(us) ? ',' : '}', f);
+	}
+}
+
+static void json_trial(FILE *f, const struct bench_words *w, const struct bench_trial *t, size_t i)
+{
+	char k[32];
+
+	fprintf(f, "{\"trial\":%zu,\"confirm\":%s,", i + 1, t->confirm ? "true" : "false");
+	snprintf(k, sizeof(k), "offered_%s", w->unit);
+	json_num(f, k, t->rate);
+	fputc(',', f);
+	json_num(f, "offered_line_pct", t->line_pct);
+	fputs(",\"mult\":", f);
+	stats_json_str(f, t->mult);
+	fputc(',', f);
+	if (t->conns)
+		fprintf(f, "\"conns\":%" PRIu64 ",", t->conns);
+	json_num(f, "send_s", t->span);
+	fputc(',', f);
+	snprintf(k, sizeof(k), "achieved_%s", w->unit);
+	json_num(f, k, t->achieved);
+	fprintf(f,
+		",\"%s\":%" PRIu64 ",\"%s\":%" PRIu64 ",\"%s\":%" PRIu64 ",\"queue_full\":%" PRIu64
+		",\"oerrors\":%" PRIu64 ",\"imissed\":%" PRIu64 ",",
+		w->tx, t->tx, w->rx, t->rx, w->lost, t->lost, t->queue_full, t->oerrors,
+		t->imissed);
+	fprintf(f, "\"loss_pct\":%.6f,\"valid\":%s,\"passed\":%s,\"reason\":", t->loss_pct,
+		t->valid ? "true" : "false", t->passed ? "true" : "false");
+	if (t->why[0])
+		stats_json_str(f, t->why);
+	else
+		fputs("null", f);
+	fputs(",\"latency\":", f);
+	json_lat(f, &t->lat);
+	fputc('}', f);
+}
+
+/* The object up to its result: the test, the profile and every trial. */
+static void bench_json_head(const struct bench_out *b, const struct bench_result *r, FILE *f)
+{
+	fprintf(f, "{\"bench\":\"%s\",\"profile\":", bench_kind_names[b->o->kind]);
+	stats_json_str(f, b->o->file);
+	fputc(',', f);
+	json_num(f, "trial_s", b->o->trial_s);
+	fprintf(f, ",\"interrupted\":%s,\"trials\":[", r->interrupted ? "true" : "false");
+	for (size_t i = 0; i < r->n; i++) {
+		if (i)
+			fputc(',', f);
+		json_trial(f, b->w, &r->t[i], i);
+	}
+	fputs("],", f);
+}
+
+/* throughput and cps: the search's figure and the confirmed one. */
+static void bench_search_json(const struct bench_out *b, const struct bench_result *r, FILE *f)
+{
+	const struct bench_trial *best = r->best >= 0 ? &r->t[r->best] : NULL;
+	const struct bench_trial *conf = r->confirmed >= 0 ? &r->t[r->confirmed] : NULL;
+	char k[32];
+
+	fprintf(f, "\"result\":{\"found\":%s,\"confirmed\":%s,", best ? "true" : "false",
+		conf ? "true" : "false");
+	fprintf(f, "\"loss_goal_pct\":%g,\"resolution_pct\":%g,", b->o->loss_pct, b->o->res_pct);
+	json_num(f, "confirm_s", b->o->confirm_s);
+	fputc(',', f);
+	snprintf(k, sizeof(k), "start_%s", b->w->unit);
+	json_num(f, k, r->plan.rate);
+	fputc(',', f);
+	if (best) {
+		json_num(f, b->w->result, best->rate);
+		fputc(',', f);
+		json_num(f, "line_pct", best->line_pct);
+		fputs(",\"mult\":", f);
+		stats_json_str(f, best->mult);
+		fprintf(f, ",\"trial\":%zu,\"loss_pct\":%.6f,\"latency\":", (size_t)r->best + 1,
+			best->loss_pct);
+		json_lat(f, &best->lat);
+	} else {
+		fprintf(f, "\"%s\":0", b->w->result);
+	}
+	snprintf(k, sizeof(k), "confirmed_%s", b->w->unit);
+	if (conf) {
+		fputc(',', f);
+		json_num(f, k, conf->rate);
+		fputc(',', f);
+		json_num(f, "confirmed_line_pct", conf->line_pct);
+		fputs(",\"confirmed_mult\":", f);
+		stats_json_str(f, conf->mult);
+		fprintf(f, ",\"confirmed_trial\":%ld,\"confirmed_loss_pct\":%.6f", r->confirmed + 1,
+			conf->loss_pct);
+	} else {
+		fprintf(f, ",\"%s\":0", k);
+	}
+}
+
+static void bench_capacity_json(const struct bench_out *b, const struct bench_result *r, FILE *f)
+{
+	fprintf(f, "\"result\":{\"found\":%s,\"%s\":%" PRIu64 ",", r->best >= 0 ? "true" : "false",
+		b->w->result, r->best >= 0 ? r->t[r->best].conns : 0);
+	fprintf(f, "\"at_limit\":%s,\"resolution_pct\":%g,", r->at_limit ? "true" : "false",
+		b->o->res_pct);
+	json_num(f, "rate_cps", r->plan.rate);
+	fputs(",\"mult\":", f);
+	stats_json_str(f, r->plan.mult);
+	if (r->best >= 0)
+		fprintf(f, ",\"trial\":%ld", r->best + 1);
+}
+
+static void bench_latency_json(const struct bench_result *r, FILE *f)
+{
+	const struct bench_trial *t = r->best >= 0 ? &r->t[r->best] : NULL;
+
+	fprintf(f, "\"result\":{\"valid\":%s,", r->valid ? "true" : "false");
+	if (t) {
+		json_num(f, "offered_fps", t->rate);
+		fputc(',', f);
+		json_num(f, "achieved_fps", t->achieved);
+		fputs(",\"latency\":", f);
+		json_lat(f, &t->lat);
+	} else {
+		fputs("\"latency\":null", f);
+	}
+}
+
+/* ---- CSV -------------------------------------------------------------------- */
+
+static void csv_header(FILE *f, const struct bench_words *w)
+{
+	fprintf(f,
+		"bench,trial,offered_%s,offered_line_pct,mult,send_s,achieved_%s,%s,%s,%s,loss_pct,"
+		"valid,passed,reason,lat_frames,lat_lost,min_us,avg_us,max_us,p50_us,p99_us,"
+		"p999_us,pdv_us,conns,confirm\n",
+		w->unit, w->unit, w->tx, w->rx, w->lost);
+}
+
+static void csv_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, ",%.3f", v);
+	else
+		fputs(",inf", f);
+}
+
+static void csv_trial(const struct bench_out *b, const struct bench_trial *t, size_t n)
+{
+	FILE *f = b->csv;
+
+	if (!f)
+		return;
+	fprintf(f,
+		"%s,%zu,%.3f,%.3f,%s,%.3f,%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6f,%d,%d,\"",
+		bench_kind_names[b->o->kind], n, t->rate, t->line_pct, t->mult, t->span,
+		t->achieved, t->tx, t->rx, t->lost, t->loss_pct, t->valid, t->passed);
+	for (const char *s = t->why; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fprintf(f, "\",%" PRIu64 ",%" PRIu64, t->lat.frames, t->lat.lost);
+	csv_num(f, t->lat.min_us);
+	csv_num(f, t->lat.avg_us);
+	csv_num(f, t->lat.max_us);
+	csv_num(f, t->lat.p50_us);
+	csv_num(f, t->lat.p99_us);
+	csv_num(f, t->lat.p999_us);
+	csv_num(f, t->lat.pdv_us);
+	fprintf(f, ",%" PRIu64 ",%d\n", t->conns, t->confirm);
+	fflush(f);
+}
+
+/* ---- the report (struct bench_report) --------------------------------------- */
+
+/* The profile suits the test: open --csv and write its header. */
+static int out_begin(void *ctx)
+{
+	struct bench_out *b = ctx;
+
+	if (!b->o->csv_path)
+		return 0;
+	b->csv = fopen(b->o->csv_path, "w");
+	if (!b->csv) {
+		fg_err("bench: --csv %s: %s", b->o->csv_path, strerror(errno));
+		return -1;
+	}
+	csv_header(b->csv, b->w);
+	fflush(b->csv);
+	return 0;
+}
+
+/* The heading of the test, then the head of the trial table. */
+static void out_plan(void *ctx, const struct bench_plan *p)
+{
+	const struct bench_out *b = ctx;
+	const struct bench_opts *o = b->o;
+	const char *name = bench_kind_names[o->kind];
+	char then[64] = "";
+
+	if (o->kind == BENCH_LATENCY) {
+		bench_say(b, "latency of %s at -m %s, one trial of %g s", o->file, p->mult,
+			  o->trial_s);
+	} else if (o->kind == BENCH_CAPACITY) {
+		bench_say(b,
+			  "capacity of %s: connections at -m %s (%.0f cps), from %" PRIu64
+			  " doubling, then binary search to %g %%, %g s between trials",
+			  o->file, p->mult, p->rate, p->n0, o->res_pct, o->pause_s);
+	} else {
+		if (o->confirm_s > 0)
+			snprintf(then, sizeof(then), ", then a confirmation trial of %g s",
+				 o->confirm_s);
+		if (bench_kind_flows(o->kind))
+			bench_say(b,
+				  "%s of %s: binary search from -m %s (%.0f cps), flows not "
+				  "completed <= %g %%, resolution %g %%, trials of %g s%s",
+				  name, o->file, p->mult, p->rate, o->loss_pct, o->res_pct,
+				  o->trial_s, then);
+		else
+			bench_say(b,
+				  "%s of %s: binary search from -m %s (%.0f fps, %.3f %% of line "
+				  "rate), loss <= %g %%, resolution %g %%, trials of %g s%s",
+				  name, o->file, p->mult, p->rate, p->line_pct, o->loss_pct,
+				  o->res_pct, o->trial_s, then);
+	}
+	bench_trial_head(b);
+}
+
+static void out_trial(void *ctx, const struct bench_trial *t, size_t n)
+{
+	const struct bench_out *b = ctx;
+
+	bench_trial_line(b, t, n);
+	csv_trial(b, t, n);
+}
+
+/* The JSON object on standard output, or the result as text. */
+static void out_result(void *ctx, const struct bench_result *r)
+{
+	const struct bench_out *b = ctx;
+	const struct bench_trial *t = r->best >= 0 ? &r->t[r->best] : NULL;
+	const char *intr = r->interrupted ? ", interrupted" : "";
+
+	if (b->o->json) {
+		FILE *f = stdout;
+
+		bench_json_head(b, r, f);
+		if (b->o->kind == BENCH_LATENCY)
+			bench_latency_json(r, f);
+		else if (b->o->kind == BENCH_CAPACITY)
+			bench_capacity_json(b, r, f);
+		else
+			bench_search_json(b, r, f);
+		fputs("}}\n", f);
+		fflush(f);
+	} else if (b->o->kind == BENCH_LATENCY) {
+		if (t)
+			bench_lat_text(b, &t->lat);
+	} else if (b->o->kind == BENCH_CAPACITY) {
+		if (t)
+			bench_say(
+			    b,
+			    "capacity: %" PRIu64 " connections%s at %.0f cps (-m %s), %zu trials%s",
+			    t->conns, r->at_limit ? " (no failure up to the largest tried)" : "",
+			    r->plan.rate, r->plan.mult, r->n, intr);
+		else
+			bench_say(b,
+				  "capacity: no trial completed all its connections (%zu trials%s)",
+				  r->n, intr);
+	} else {
+		bench_search_text(b, r);
+	}
+	/* latency fails without a valid trial of enough stamped frames: say why */
+	if (b->o->kind == BENCH_LATENCY && t && t->valid && t->lat.frames < BENCH_MIN_STAMPED)
+		fg_err("bench: only %" PRIu64 " stamped frames; RFC 8219 asks for at least %d "
+		       "(a longer --trial or a higher -m)",
+		       t->lat.frames, BENCH_MIN_STAMPED);
+	else if (b->o->kind == BENCH_LATENCY && t && !t->valid)
+		fg_err("bench: the trial is invalid: %s", t->why);
+}
+
+static bool out_stop(void *ctx)
+{
+	(void)ctx;
+	return cli_interrupted();
+}
+
+int bench_cmd(int argc, char **argv)
+{
+	struct bench_opts o;
+	struct bench_out out = {.o = &o};
+	const struct bench_report rep = {
+	    .ctx = &out,
+	    .begin = out_begin,
+	    .plan = out_plan,
+	    .trial = out_trial,
+	    .result = out_result,
+	    .stop = out_stop,
+	};
+	int rc;
+
+	if (bench_parse(argc, argv, &o) != 0)
+		return -1;
+	out.w = &bench_words[o.kind];
+	rc = bench_run(&o, &rep);
+	if (out.csv && fclose(out.csv) != 0) {
+		fg_err("bench: --csv %s: %s", o.csv_path, strerror(errno));
+		rc = -1;
+	}
+	return rc;
+}
