@@ -2,7 +2,7 @@
 #
 #   make            build build/flowgen
 #   make test       install missing packages, build, run unit + e2e tests
-#   make demo       the NAT demo of SPEC §7 on a fresh machine
+#   make demo       the NAT demo of the README on a fresh machine
 #   make bench      performance runs (never part of make test)
 #   make fuzz       long fuzzing runs (clang, libFuzzer)
 #   make SAN=address,undefined ...   sanitizer build under build/san/

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 #
-# demo.sh — the NAT demo of SPEC §7, behind `make demo`: bring the nat lab
+# demo.sh — the NAT demo of the README, behind `make demo`: bring the nat lab
 # up, run flowgen in the tester namespace in batch mode (service, arp,
 # service --off, 10 s of udp_short flows at 20,000 flows/s, the live
 # rates mid-run, then the flow and NAT report),

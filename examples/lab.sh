@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 #
 # lab.sh — a device under test on one machine, out of two network namespaces
-# (SPEC §7). No NIC, no default route, nothing leaves the namespaces.
+# (README, "The lab"). No NIC, no default route, nothing leaves the namespaces.
 #
 #   netns $FG_NS_TST (fg-tst): veths fg0, fg1 without addresses; flowgen
 #                              drives them through DPDK net_af_packet

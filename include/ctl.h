@@ -11,11 +11,16 @@
 #include "fg.h"
 
 struct engine;
+struct wmsg;
 
 /* Create `per_pair` workers for every port pair on the worker lcores, and launch them. */
 int ctl_launch(int per_pair, char *err, size_t errlen);
 /* Tell every worker to quit and wait for it. */
 void ctl_shutdown(void);
+
+/* Post m to every worker of port pair `pair` (all workers if pair < 0),
+ * waiting while a mailbox is full. */
+void ctl_post(const struct wmsg *m, int pair);
 
 /* Traffic life cycle. `states[w]` is each worker's engine state. */
 int ctl_start(const struct engine *e, void **states, uint64_t run_id);

@@ -1,7 +1,8 @@
 /*
- * engine.h — how control prepares a traffic run for the workers. A run is
- * a profile plus the console's `start` arguments; the engine of the
- * profile's mode (flows or streams) turns it into one immutable
+ * engine.h — the control side of the traffic engines. A run is a profile
+ * plus the console's `start` arguments; run.c picks the engine of the
+ * profile's mode (flows or streams) from its table, asks it for its load
+ * at -m 1 (load.h), applies -m, and has it turn the run into one
  * per-worker state each, which control hands over with START. The worker
  * side of an engine is its struct engine (worker.h).
  *
@@ -11,6 +12,7 @@
 #define FG_ENGINE_H
 
 #include "fg.h"
+#include "load.h"
 #include "units.h"
 
 struct prof;
@@ -27,24 +29,30 @@ struct run_params {
 	double drain_s;			/* wait for frames in flight after the last one;
 					   0 = the engine's own (streams: the profile's
 					   timeout, at most 1 s) */
+	/* Filled in by run.c before prepare (see load.h): */
+	uint64_t link_bps[FG_MAX_PORTS];	/* each port's link speed, 0 = unknown */
+	struct load load;			/* what the engine's load() described */
+	double factor[FG_MAX_PORTS];		/* -m applied: port p sends load.tx[p] x factor[p];
+						   0 = nothing, or unpaced (-m max) */
 };
 
 /*
- * Build the per-worker states (states[w] for w in 0..fg_nworkers-1) and
- * return the engine's ops in *ops. 0 or -errno with err set (e.g. a rate
- * the ports cannot reach, naming the maximum).
+ * What the run of rp sends per port at -m 1 (rp->prof, port_mask and
+ * link_bps set): the engine's side of the load model. 0 or -errno with err
+ * set (e.g. a stream whose `rate:` is a % of a link of unknown speed).
+ */
+int flows_load(const struct run_params *rp, struct load *l, char *err, size_t errlen);
+int streams_load(const struct run_params *rp, struct load *l, char *err, size_t errlen);
+
+/*
+ * Build the per-worker states (states[w] for w in 0..fg_nworkers-1) for
+ * the rates of rp->factor and return the engine's worker ops in *ops. 0 or
+ * -errno with err set (e.g. a next hop whose MAC is not known).
  */
 int flows_prepare(const struct run_params *rp, void **states, const struct engine **ops, char *err,
 		  size_t errlen);
 int streams_prepare(const struct run_params *rp, void **states, const struct engine **ops,
 		    char *err, size_t errlen);
-
-/*
- * The connections/s a flows run would open on each port pair it uses (as
- * flows_prepare computes them). -EINVAL for a profile that is not flows or
- * for -m max; -ERANGE for a rate above line rate.
- */
-int flows_offered_cps(const struct run_params *rp, double *cps, char *err, size_t errlen);
 
 /* Free the states of a finished run (the workers no longer use them). */
 void flows_release(void **states);
@@ -54,15 +62,6 @@ void streams_release(void **states);
 void flows_nat_report(uint64_t *distinct_addrs, uint64_t *distinct_ports);
 struct stats_lat_row;
 int streams_latency_rows(struct stats_lat_row *rows, int max);
-
-/*
- * The frames/s the streams of rp would offer, summed over the ports, and
- * the load of the busiest port in % of its line rate (L1). -EINVAL for a
- * profile that is not streams or for -m max (unpaced: no known rate);
- * -ERANGE, as streams_prepare, for a rate a port cannot carry.
- */
-int streams_offered(const struct run_params *rp, double *pps, double *line_pct, char *err,
-		    size_t errlen);
 
 /*
  * The test frames of the current streams run, every stream and port

@@ -39,7 +39,7 @@ struct port {
 	uint64_t gw_mac;
 	bool static_gw_mac;
 	/*
-	 * Emulated hosts (SPEC §5.4): the port answers ARP and ICMP echo for
+	 * Emulated hosts (flowgen(8), PLATFORM CONFIG `hosts`): the port answers ARP and ICMP echo for
 	 * every address of hosts[0 .. nhosts-1]. The first ncfg_hosts ranges
 	 * come from the config; a streams profile appends its own while no
 	 * traffic runs (port_set_hosts). Workers read nhosts with acquire

@@ -1,5 +1,5 @@
 /*
- * prof.h — traffic profiles (SPEC §5): one YAML format for stateful flows
+ * prof.h — traffic profiles (flowgen-profile(5)): one YAML format for stateful flows
  * (`mode: flows`, the TRex ASTF equivalent) and stateless streams
  * (`mode: streams`, the STL equivalent), parsed through the yamlu tables
  * into an immutable plan. Nothing here touches DPDK: packet templates and

@@ -58,7 +58,7 @@ struct stats_raw {
 	uint64_t tsc; /* when this sample was taken (rte_rdtsc) */
 };
 
-/* One latency row, the fields of SPEC §6 "latency". */
+/* One latency row, the fields of flowgen(8) STATISTICS, "latency". */
 struct stats_lat_row {
 	char stream[32];
 	int port;

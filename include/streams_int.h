@@ -21,9 +21,9 @@
  * Contexts. Worker (src/dataplane/streams.c): the ops of streams_engine
  * (rx, tick, stop, rate, pause, idle) and what they call: the frame fills,
  * the sends, the learning frames, the publication of snapshots. Control
- * (src/control/streams_ctl.c): streams_prepare, streams_release,
- * streams_offered, streams_totals, streams_latency_rows and their helpers
- * (rate factors, sender set-up, taking snapshots); streams_imix_seq and
+ * (src/control/streams_ctl.c): streams_load, streams_prepare, streams_release,
+ * streams_totals, streams_latency_rows and their helpers
+ * (the load at -m 1, sender set-up, taking snapshots); streams_imix_seq and
  * streams_parse_tunables are pure. Control hands streams_engine to the
  * workers with START and never calls its functions.
  */

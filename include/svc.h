@@ -22,8 +22,9 @@ bool svc_service(void);
 /* control: resolve `ip` on port p by ARP; 0 and *mac (word) or -ETIMEDOUT. */
 int svc_resolve(int p, uint32_t ip, uint64_t *mac, unsigned timeout_ms);
 
-/* control: tell the workers of port p's pair its next-hop MAC. */
-void svc_publish_gw(int p);
+/* control: port p's next-hop MAC (a word of port_mac_word), learned or
+ * static; its pair's workers are told through their mailboxes. */
+void svc_set_gw(int p, uint64_t mac, bool is_static);
 
 /* control: one ICMP echo; 0 and *rtt_us, or -ETIMEDOUT / -EINTR. */
 int svc_ping_one(int p, uint32_t dip, uint64_t dmac, uint16_t seq, uint16_t size, unsigned timeout_ms,

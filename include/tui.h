@@ -1,5 +1,5 @@
 /*
- * tui.h — the live ncurses dashboard (`tui`, SPEC §6).
+ * tui.h — the live ncurses dashboard (`tui`, flowgen(8) DASHBOARD).
  *
  * The dashboard only reads: every 0.5 s it takes a snapshot from the
  * statistics module (stats_get, stats_history) and draws the Global, Port,

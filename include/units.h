@@ -6,7 +6,7 @@
  * (also from a worker: nothing allocates or prints). Parsers take a
  * NUL-terminated string and fill an error message on failure.
  *
- * L1 vs L2 (METHOD.md): an L2 frame of F bytes (FCS included) occupies
+ * L1 vs L2 (RFC 2544 §20, flowgen(8) MULT FORMS): an L2 frame of F bytes (FCS included) occupies
  * F + 20 bytes on the wire once the 8-byte preamble and 12-byte inter-frame
  * gap are counted, so line rate in frames/s is link_bps / ((F + 20) * 8):
  * 14,880,952 at 10 Gbit/s with 64-byte frames.
@@ -48,11 +48,11 @@ struct units_imix_entry {
 	uint32_t weight;
 };
 
-/* The default IMIX table of SPEC §5.2: 7:4:1 frames of 64, 594 and 1518 bytes. */
+/* The default IMIX table of flowgen-profile(5): 7:4:1 frames of 64, 594 and 1518 bytes. */
 extern const struct units_imix_entry units_imix_default[3];
 
 /*
- * pure: the MULT forms of SPEC §4: "2.5" (multiplier), "10kpps", "1.5mpps",
+ * pure: the MULT forms of flowgen(8): "2.5" (multiplier), "10kpps", "1.5mpps",
  * "500mbps", "2gbps", "1gbps_l1", "40%", "20kcps", "max". Suffixes are case
  * insensitive. Zero, negative, non-finite and absurd values are refused.
  * Returns 0 or -EINVAL with err set.

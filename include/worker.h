@@ -27,7 +27,7 @@ enum wmsg_op {
 	WMSG_QUIT = 1,     /* leave the loop */
 	WMSG_SERVICE = 2,  /* val: 1 on, 0 off */
 	WMSG_GWMAC = 3,    /* port (0/1 side), val: MAC word | PORT_MAC_KNOWN */
-	WMSG_START = 4,    /* ptr: engine plan, val: run id */
+	WMSG_START = 4,    /* ptr: engine ops, arg: this worker's engine state, val: run id */
 	WMSG_STOP = 5,     /* stop generating; drain */
 	WMSG_PAUSE = 6,
 	WMSG_RESUME = 7,
@@ -39,6 +39,7 @@ struct wmsg {
 	uint32_t port;
 	uint64_t val;
 	void *ptr;
+	void *arg;
 };
 
 struct worker;
@@ -79,7 +80,6 @@ struct worker {
 	bool dst_known[2];
 	struct rte_ether_addr dst[2];	/* next-hop MAC per side */
 	const struct engine *eng;
-	void *plan;			/* engine's immutable plan (from START) */
 	void *state;			/* engine's per-worker state (from START) */
 	uint64_t run_id;
 	uint64_t hz;			/* TSC ticks per second */
@@ -109,8 +109,7 @@ static inline void worker_tx(struct worker *w, int side, struct rte_mbuf *m)
 		worker_flush(w, side);
 }
 
-/* control: post a message; false when the mailbox is full. */
-/* A burst of frames at once: one copy of the pointers instead of n stores. */
+/* worker: a burst of frames at once: one copy of the pointers instead of n stores. */
 static inline void worker_tx_bulk(struct worker *w, int side, struct rte_mbuf **m, uint32_t n)
 {
 	while (n) {
@@ -127,6 +126,7 @@ static inline void worker_tx_bulk(struct worker *w, int side, struct rte_mbuf **
 	}
 }
 
+/* control: post a message; false when the mailbox is full. */
 bool worker_post(struct worker *w, const struct wmsg *m);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * prof.c — traffic profiles (SPEC §5) as yamlu tables.
+ * prof.c — traffic profiles (flowgen-profile(5)) as yamlu tables.
  *
  * The tables convert and range-check every key; the custom parsers below
  * cover the shapes a table row cannot express (a program step `{send: 18}`,

@@ -23,6 +23,7 @@
 #include "engine.h"
 #include "port.h"
 #include "prof.h"
+#include "run.h"
 #include "stats.h"
 #include "svc.h"
 #include "tui.h"
@@ -31,51 +32,7 @@
 
 static struct {
 	bool json;
-	uint32_t flows_max;
-	/* the current (or last) run */
-	struct prof prof;
-	bool have_prof;
-	void *states[FG_MAX_WORKERS];
-	int mode;		/* enum prof_mode of the states */
-	struct units_rate mult;
-	double scale;		/* update -m / tui +/-: against the start rate */
-	uint64_t run_id;
-} run;
-
-/*
- * The statistics thread reads the run's engine states through these hooks
- * while the console may free them (release_run): run_mu keeps the two
- * apart. Workers never take it.
- */
-static pthread_mutex_t run_mu = PTHREAD_MUTEX_INITIALIZER;
-
-static int hook_latency(struct stats_lat_row *rows, int max)
-{
-	int n;
-
-	pthread_mutex_lock(&run_mu);
-	n = run.mode == PROF_STREAMS ? streams_latency_rows(rows, max) : 0;
-	pthread_mutex_unlock(&run_mu);
-	return n;
-}
-
-static void hook_nat(uint64_t *addrs, uint64_t *ports)
-{
-	pthread_mutex_lock(&run_mu);
-	if (run.mode == PROF_FLOWS)
-		flows_nat_report(addrs, ports);
-	else
-		*addrs = *ports = 0;
-	pthread_mutex_unlock(&run_mu);
-}
-
-static bool hook_link(int p, bool *up, uint32_t *speed)
-{
-	if (p < 0 || p >= fg_nports)
-		return false;
-	*up = port_link(p, speed);
-	return true;
-}
+} cmds;
 
 static const char *ip_str(uint32_t ip, char *buf)
 {
@@ -197,8 +154,7 @@ static int cmd_arp(int argc, char **argv)
 			failed++;
 			continue;
 		}
-		pt->gw_mac = mac | PORT_MAC_KNOWN;
-		svc_publish_gw(p);
+		svc_set_gw(p, mac, false);
 		fg_info("port %d: %s gw %s MAC %s", p, ip_str(pt->ip, a), ip_str(pt->gw, g),
 			mac_str(pt->gw_mac, m));
 	}
@@ -329,7 +285,7 @@ static int cmd_stats(int argc, char **argv)
 {
 	static const struct option lo[] = {{"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
 	unsigned sections = 0;
-	bool json = run.json;
+	bool json = cmds.json;
 	int c;
 
 	getopt_reset();
@@ -367,134 +323,7 @@ static int cmd_clear(int argc, char **argv)
 	return 0;
 }
 
-bool cmds_wait_idle(double secs, bool interruptible)
-{
-	uint64_t end = rte_get_timer_cycles() + (uint64_t)(secs * rte_get_timer_hz());
-
-	while (ctl_busy()) {
-		if ((interruptible && cli_interrupted()) ||
-		    (secs >= 0 && rte_get_timer_cycles() > end))
-			return false;
-		usleep(10 * 1000);
-	}
-	return true;
-}
-
-
-static void release_run(void)
-{
-	pthread_mutex_lock(&run_mu);
-	if (run.mode == PROF_FLOWS)
-		flows_release(run.states);
-	else if (run.mode == PROF_STREAMS)
-		streams_release(run.states);
-	run.mode = 0;
-	memset(run.states, 0, sizeof(run.states));
-	if (run.have_prof)
-		prof_free(&run.prof);
-	run.have_prof = false;
-	pthread_mutex_unlock(&run_mu);
-}
-
-static double drain_time(void)
-{
-	return (run.have_prof ? run.prof.timeout : 3.0) + 2.0;
-}
-
-static int stop_and_drain(bool interruptible)
-{
-	if (!ctl_busy())
-		return 1;
-	ctl_stop();
-	if (!cmds_wait_idle(drain_time(), interruptible)) {
-		fg_warn("traffic did not drain in %.0f s", drain_time());
-		return -1;
-	}
-	return 0;
-}
-
-static int stop_traffic(void) { return stop_and_drain(true); }
-
-int cmds_stop_traffic(void) { return stop_and_drain(false); }
-
-bool cmds_json(void) { return run.json; }
-
-int cmds_run_start(const char *file, struct run_params *rp, unsigned flags, const char *who)
-{
-	struct prof np = {0};
-	void *nstates[FG_MAX_WORKERS] = {0};
-	char err[FG_ERRLEN];
-	const struct engine *ops = NULL;
-	int rc;
-
-	if (ctl_busy() && !(flags & CMDS_RUN_FORCE)) {
-		fg_err("%s: traffic is running (stop it first%s)", who,
-		       strcmp(who, "start") == 0 ? ", or start --force" : "");
-		return -1;
-	}
-	if (svc_service() && !(flags & CMDS_RUN_QUIET))
-		fg_warn("%s: service mode is on; traffic starts anyway", who);
-	/*
-	 * The new run is loaded and prepared before anything is stopped: a
-	 * profile or rate that is refused leaves running traffic running.
-	 */
-	if (prof_load(file, &np, err, sizeof(err)) != 0) {
-		fg_err("%s", err);
-		return -1;
-	}
-	if (!(flags & CMDS_RUN_QUIET))
-		for (size_t i = 0; i < np.n_warnings; i++)
-			fg_warn("%s", np.warnings[i]);
-	rp->prof = &np;
-	rp->hz = rte_get_tsc_hz();
-	rp->flows_max = run.flows_max;
-	rc = np.mode == PROF_FLOWS ? flows_prepare(rp, nstates, &ops, err, sizeof(err))
-				   : streams_prepare(rp, nstates, &ops, err, sizeof(err));
-	if (rc) {
-		fg_err("%s: %s", who, err);
-		prof_free(&np);
-		rp->prof = NULL;
-		return -1;
-	}
-	if (ctl_busy() && stop_traffic() < 0) {
-		if (np.mode == PROF_FLOWS)
-			flows_release(nstates);
-		else
-			streams_release(nstates);
-		prof_free(&np);
-		rp->prof = NULL;
-		return -1;
-	}
-	release_run();
-	pthread_mutex_lock(&run_mu);
-	run.prof = np;
-	run.have_prof = true;
-	memcpy(run.states, nstates, sizeof(run.states));
-	run.mode = np.mode;
-	pthread_mutex_unlock(&run_mu);
-	rp->prof = &run.prof;
-	run.mult = rp->mult;
-	run.scale = 1.0;
-	/* Like TRex, a start shows the new run's counters (--nc keeps them). */
-	if (!(flags & CMDS_RUN_KEEP_COUNTERS))
-		stats_clear();
-	ctl_start(ops, run.states, ++run.run_id);
-	if (flags & CMDS_RUN_QUIET)
-		return 0;
-
-	char mult[48];
-
-	if (rp->mult.kind == UNITS_MAX)
-		snprintf(mult, sizeof(mult), "max");
-	else if (rp->mult.kind == UNITS_MULT)
-		snprintf(mult, sizeof(mult), "x%g", rp->mult.value);
-	else
-		snprintf(mult, sizeof(mult), "%g %s", rp->mult.value, units_kind_names[rp->mult.kind]);
-	fg_info("started %s (%s, -m %s, seed %u)%s", file,
-		run.prof.mode == PROF_FLOWS ? "flows" : "streams", mult, run.prof.seed,
-		rp->duration_s > 0 ? "" : "; runs until stop");
-	return 0;
-}
+bool cmds_json(void) { return cmds.json; }
 
 static int cmd_start(int argc, char **argv)
 {
@@ -537,10 +366,10 @@ static int cmd_start(int argc, char **argv)
 			rp.tunables = optarg;
 			break;
 		case 'F':
-			flags |= CMDS_RUN_FORCE;
+			flags |= RUN_FORCE;
 			break;
 		case 'N':
-			flags |= CMDS_RUN_KEEP_COUNTERS;
+			flags |= RUN_KEEP_COUNTERS;
 			break;
 		default:
 			return bad_usage(argv);
@@ -549,7 +378,7 @@ static int cmd_start(int argc, char **argv)
 	if (!file || optind != argc)
 		return bad_usage(argv);
 	rp.port_mask = (uint32_t)mask;
-	return cmds_run_start(file, &rp, flags, "start");
+	return run_start(file, &rp, flags, "start") < 0 ? -1 : 0;
 }
 
 static int cmd_stop(int argc, char **argv)
@@ -558,7 +387,7 @@ static int cmd_stop(int argc, char **argv)
 
 	if (argc != 1)
 		return bad_usage(argv);
-	rc = stop_traffic();
+	rc = run_stop(true);
 	if (rc > 0)
 		fg_info("no traffic running");
 	else if (rc == 0)
@@ -572,18 +401,11 @@ static int cmd_pause(int argc, char **argv)
 
 	if (argc != 1)
 		return bad_usage(argv);
-	if (!ctl_busy()) {
+	if (run_pause(on) != 0) {
 		fg_err("%s: no traffic running", argv[0]);
 		return -1;
 	}
-	ctl_pause(on);
 	return 0;
-}
-
-static void apply_scale(double scale)
-{
-	run.scale = scale;
-	ctl_rate(scale);
 }
 
 static int cmd_update(int argc, char **argv)
@@ -593,21 +415,15 @@ static int cmd_update(int argc, char **argv)
 
 	if (argc != 3 || strcmp(argv[1], "-m") != 0)
 		return bad_usage(argv);
-	if (!ctl_busy()) {
-		fg_err("update: no traffic running");
-		return -1;
-	}
 	if (units_parse_mult(argv[2], &r, err, sizeof(err)) != 0) {
 		fg_err("update: -m %s", err);
 		return -1;
 	}
-	if (r.kind != run.mult.kind || r.kind == UNITS_MAX || run.mult.value <= 0) {
-		fg_err("update: -m must have the form start used (%s)",
-		       units_kind_names[run.mult.kind]);
+	if (run_update(&r, err, sizeof(err)) != 0) {
+		fg_err("update: %s", err);
 		return -1;
 	}
-	apply_scale(r.value / run.mult.value);
-	fg_info("rate x%.3f of the start rate", run.scale);
+	fg_info("rate x%.3f of the start rate", run_scale());
 	return 0;
 }
 
@@ -622,7 +438,7 @@ static int cmd_wait(int argc, char **argv)
 		fg_err("wait: %s", err);
 		return -1;
 	}
-	cmds_wait_idle(secs, true);
+	run_wait_idle(secs, true);
 	return 0;
 }
 
@@ -631,13 +447,16 @@ static void tui_pause_toggle(void)
 	int s = ctl_state();
 
 	if (s == CTR_RUNNING || s == CTR_PAUSED)
-		ctl_pause(s == CTR_RUNNING);
+		(void)run_pause(s == CTR_RUNNING);
 }
 
+/* A step the links cannot carry is not taken (the dashboard holds messages). */
 static void tui_rate_scale(double f)
 {
-	if (ctl_state() == CTR_RUNNING || ctl_state() == CTR_PAUSED)
-		apply_scale(run.scale * f);
+	char err[FG_ERRLEN];
+
+	if (run_active() && run_rescale(f, err, sizeof(err)) != 0)
+		fg_warn("tui: %s", err);
 }
 
 static int cmd_tui(int argc, char **argv)
@@ -696,16 +515,10 @@ static void on_sigint(void)
 	}
 }
 
-static struct stats_hooks hooks = {
-	.latency = hook_latency,
-	.nat = hook_nat,
-	.port_link = hook_link,
-};
-
 void cmds_init(const struct cfg *c, bool json)
 {
-	run.json = json;
-	run.flows_max = c->flows_max;
+	cmds.json = json;
+	run_init(c->flows_max);
 	/* A loop pair's next hop is its peer: there is no gateway to resolve. */
 	for (size_t i = 0; i + 1 < c->n_interfaces; i += 2)
 		if (c->ifs[i].kind == CFG_IF_LOOP)
@@ -713,19 +526,15 @@ void cmds_init(const struct cfg *c, bool json)
 				struct port *p = &fg_port[i + s];
 
 				if (!p->static_gw_mac) {
-					p->gw_mac = port_mac_word(&fg_port[i + !s].mac) |
-						    PORT_MAC_KNOWN;
-					p->static_gw_mac = true;
-					svc_publish_gw(i + s);
+					svc_set_gw(i + s, port_mac_word(&fg_port[i + !s].mac),
+						   true);
 				}
 			}
-	stats_set_hooks(&hooks);
 	cli_init(table, FG_ARRAY_SIZE(table));
 	cli_set_sigint_hook(on_sigint);
 }
 
 void cmds_fini(void)
 {
-	stop_traffic();
-	release_run();
+	run_fini();
 }

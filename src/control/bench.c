@@ -2,7 +2,7 @@
  * bench.c — the trials of `bench`, run on the control thread. The console
  * half (src/console/bench_cmd.c) parses the command and calls bench_run;
  * from here every trial is a run of the profile through the same life
- * cycle as `start` (cmds_run_start, cmds_wait_idle, cmds_stop_traffic)
+ * cycle as `start` (run_start, run_wait_idle, run_stop of run.c)
  * for --trial seconds: the streams engine sends its learning frames first,
  * then the measured traffic, then waits BENCH_LATE_WAIT_S for late frames
  * (RFC 2544 §23) before it goes idle. The final counters are read once the
@@ -47,6 +47,7 @@
 #include "lat.h"
 #include "port.h"
 #include "prof.h"
+#include "run.h"
 #include "stats.h"
 #include "units.h"
 #include "worker.h"
@@ -97,36 +98,22 @@ static void bench_run_params(const struct bench *b, const struct units_rate *mul
 	rp->drain_s = BENCH_LATE_WAIT_S;
 }
 
-/* Port pairs a flows run opens connections on (both ports selected). */
-static unsigned bench_pairs(const struct bench *b)
-{
-	unsigned n = 0;
-
-	for (int p = 0; p + 1 < fg_nports; p += 2)
-		n += (b->o->mask >> p & 1) && (b->o->mask >> (p + 1) & 1);
-	return n;
-}
-
 /*
- * What a run at mult offers: frames/s (streams) or connections/s over
- * every pair (flows), and the busiest port's share of line rate (streams;
- * 0 for flows: unknown).
+ * What a run at rp->mult offers, through the same load model as `start`:
+ * frames/s (streams) or connections/s over every pair (flows), and the
+ * busiest port's share of its line rate.
  */
-static int bench_offered(const struct bench *b, const struct run_params *rp, double *rate,
+static int bench_offered(const struct bench *b, struct run_params *rp, double *rate,
 			 double *line_pct, char *err, size_t errlen)
 {
-	int rc;
+	struct load_offer o;
+	int rc = run_offered(rp, &o, err, errlen);
 
-	if (!bench_flows(b))
-		return streams_offered(rp, rate, line_pct, err, errlen);
-	*line_pct = 0;
-	rc = flows_offered_cps(rp, rate, err, errlen);
-	*rate *= bench_pairs(b);
-	if (!rc && !(*rate > 0)) {
-		snprintf(err, errlen, "-p selects no whole port pair");
-		rc = -EINVAL;
-	}
-	return rc;
+	if (rc)
+		return rc;
+	*rate = bench_flows(b) ? o.cps : o.pps;
+	*line_pct = o.line_pct;
+	return 0;
 }
 
 /* Pacers of the run: (stream, port) pairs, or one per worker for flows. */
@@ -222,11 +209,11 @@ static int bench_trial(struct bench *b, const struct units_rate *mult, double se
 	bench_mult_str(mult, t->mult, sizeof(t->mult));
 	t->secs = secs;
 	t->senders = b->senders;
-	if (cmds_run_start(b->o->file, &rp, CMDS_RUN_QUIET, "bench") != 0)
+	if (run_start(b->o->file, &rp, RUN_QUIET, "bench") != 0)
 		return -1;
-	if (!cmds_wait_idle(secs + b->prof.timeout + BENCH_TRIAL_GUARD_S, true)) {
+	if (!run_wait_idle(secs + b->prof.timeout + BENCH_TRIAL_GUARD_S, true)) {
 		bench_stopped(b);
-		cmds_stop_traffic();
+		run_stop(false);
 		if (!b->interrupted)
 			fg_err("bench: the trial did not end within %.0f s; stopped",
 			       secs + b->prof.timeout + BENCH_TRIAL_GUARD_S);

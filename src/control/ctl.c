@@ -1,7 +1,8 @@
 /*
  * ctl.c — the workers' life cycle as seen from control. Each worker gets
  * two SPSC rings: its mailbox (control → worker messages) and its punt
- * ring (worker → control frames); control sends frames on its own TX queue. Every message to a worker goes through its mailbox; what a
+ * ring (worker → control frames); control sends frames on its own TX
+ * queue. Every message to a worker goes through its mailbox; what a
  * worker tells control it publishes in its counter block.
  */
 #include <errno.h>
@@ -69,11 +70,18 @@ int ctl_launch(int per_pair, char *err, size_t errlen)
 	return 0;
 }
 
-static void post_all(const struct wmsg *m)
+void ctl_post(const struct wmsg *m, int pair)
 {
 	for (int i = 0; i < fg_nworkers; i++)
-		while (!worker_post(&fg_worker[i], m))
-			usleep(10);
+		if (pair < 0 || fg_worker[i].pair == pair)
+			/* a full mailbox empties within a few loop turns */
+			while (!worker_post(&fg_worker[i], m))
+				usleep(10);
+}
+
+static void post_all(const struct wmsg *m)
+{
+	ctl_post(m, -1);
 }
 
 void ctl_shutdown(void)
@@ -90,11 +98,13 @@ void ctl_shutdown(void)
 int ctl_start(const struct engine *e, void **states, uint64_t run_id)
 {
 	for (int i = 0; i < fg_nworkers; i++) {
-		struct wmsg m = {.op = WMSG_START, .val = run_id, .ptr = (void *)(uintptr_t)e};
+		/* The state travels in START: the worker's dequeue pairs with
+		 * the release of this enqueue, so it sees the state complete. */
+		struct wmsg m = {.op = WMSG_START,
+				 .val = run_id,
+				 .ptr = (void *)(uintptr_t)e,
+				 .arg = states[i]};
 
-		/* The state is handed over before START: the worker reads it
-		 * only after dequeuing START, whose enqueue releases it. */
-		fg_worker[i].state = states[i];
 		while (!worker_post(&fg_worker[i], &m))
 			usleep(10);
 	}
@@ -131,7 +141,10 @@ int ctl_state(void)
 	int best = CTR_IDLE;
 
 	for (int i = 0; i < fg_nworkers; i++) {
-		int s = (int)FG_CTR_GET(fg_ctr[i].gauge.state);
+		/* acquire pairs with the worker's release store of CTR_IDLE:
+		 * once it reads idle, the worker no longer touches the run's
+		 * state, which control may then free */
+		int s = (int)__atomic_load_n(&fg_ctr[i].gauge.state, __ATOMIC_ACQUIRE);
 
 		if (s == CTR_RUNNING || (s != CTR_IDLE && best == CTR_IDLE))
 			best = s;

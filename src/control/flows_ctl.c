@@ -1,7 +1,8 @@
 /*
  * flows_ctl.c — the control half of the stateful flows engine (profile
- * `mode: flows`). On `start` the control thread checks the rate a run asks
- * for against the ports' line rate, builds one struct flows_state per
+ * `mode: flows`). On `start` flows_load tells the load model (load.h)
+ * what each port sends at -m 1, both directions of every template's
+ * program; run.c applies -m. flows_prepare then builds one struct flows_state per
  * worker (its flow table in hugepages, its slice of client ports, its
  * share of the rate) and hands the workers the engine's ops; after the run
  * it frees the states. While the run goes, the statistics sampler reads
@@ -95,93 +96,50 @@ void flows_release(void **states)
 	}
 }
 
-static int flows_total_cps(const struct run_params *rp, double *cps, bool *unpaced, char *err,
-			   size_t errlen)
-{
-	const struct prof *p = rp->prof;
-	double total = prof_total_cps(p), fbits = 0, ff = 0;
-	uint32_t speed = 0;
-
-	for (size_t i = 0; i < p->n_templates; i++) {
-		double f0, f1, b0 = flows_bits(&p->templates[i], 0, &f0);
-
-		(void)flows_bits(&p->templates[i], 1, &f1);
-		fbits += b0 * p->templates[i].cps / total;
-		ff += f0 * p->templates[i].cps / total;
-	}
-	*unpaced = false;
-	*cps = 0;
-	switch (rp->mult.kind) {
-	case UNITS_MULT:
-		*cps = total * rp->mult.value;
-		break;
-	case UNITS_CPS:
-		*cps = rp->mult.value;
-		break;
-	case UNITS_PPS:
-		*cps = ff > 0 ? rp->mult.value / ff : 0;
-		break;
-	case UNITS_BPS:
-		*cps = rp->mult.value / (rp->mult.l1 ? fbits : fbits - ff * 20 * 8);
-		break;
-	case UNITS_PCT:
-		(void)port_link(0, &speed);
-		if (!speed) {
-			snprintf(err, errlen, "-m %g%%: the link speed of port 0 is unknown",
-				 rp->mult.value);
-			return -EINVAL;
-		}
-		*cps = rp->mult.value / 100 * speed * 1e6 / fbits;
-		break;
-	case UNITS_MAX:
-		*unpaced = true;
-		*cps = 0;
-		return 0;
-	}
-	if (!(*cps > 0) || !isfinite(*cps)) {
-		snprintf(err, errlen, "the flow rate must be above 0 connections/s");
-		return -EINVAL;
-	}
-	for (int pt = 0; pt < fg_nports; pt += 2) {
-		double maxc;
-
-		if (!port_link(pt, &speed) || !speed)
-			continue;
-		maxc = speed * 1e6 / fbits;
-		if (*cps > maxc) {
-			snprintf(err, errlen,
-				 "%.0f connections/s exceed the line rate of port %d (%u Mbit/s): "
-				 "at most %.0f cps for this profile",
-				 *cps, pt, speed, floor(maxc));
-			return -ERANGE;
-		}
-	}
-	return 0;
-}
-
-int flows_offered_cps(const struct run_params *rp, double *cps, char *err, size_t errlen)
-{
-	bool unpaced;
-	int rc;
-
-	if (rp->prof->mode != PROF_FLOWS || !rp->prof->n_templates) {
-		snprintf(err, errlen, "not a flows profile");
-		return -EINVAL;
-	}
-	rc = flows_total_cps(rp, cps, &unpaced, err, errlen);
-	if (!rc && unpaced) {
-		snprintf(err, errlen, "-m max is unpaced: it offers no known rate");
-		return -EINVAL;
-	}
-	return rc;
-}
-
-static bool flows_pair_on(const struct run_params *rp, const struct worker *w)
+/* True when rp's port mask lets the pair of client port pt run. */
+static bool flows_pair_used(const struct run_params *rp, int pt)
 {
 	uint32_t m = rp->port_mask;
 
-	return m == 0 || m == UINT32_MAX ||
-	       ((m >> w->port[0] & 1) && (m >> w->port[1] & 1));
+	return m == 0 || m == UINT32_MAX || ((m >> pt & 1) && (m >> (pt + 1) & 1));
+}
+
+int flows_load(const struct run_params *rp, struct load *l, char *err, size_t errlen)
+{
+	const struct prof *p = rp->prof;
+	double frames[2] = {0, 0}, bits[2] = {0, 0};
+
+	if (p->mode != PROF_FLOWS || p->n_templates == 0 ||
+	    p->n_templates > FG_PROF_MAX_TEMPLATES) {
+		snprintf(err, errlen, "a flows profile needs 1..%d templates", FG_PROF_MAX_TEMPLATES);
+		return -EINVAL;
+	}
+	/* per second at -m 1: each template opens `cps` flows */
+	for (size_t i = 0; i < p->n_templates; i++)
+		for (int side = 0; side < 2; side++) {
+			double f, b = flows_bits(&p->templates[i], side, &f);
+
+			bits[side] += b * p->templates[i].cps;
+			frames[side] += f * p->templates[i].cps;
+		}
+	l->scope = LOAD_SHARED;
+	l->nports = fg_nports;
+	l->cps = prof_total_cps(p);
+	l->ref = -1;
+	for (int pt = 0; pt + 1 < fg_nports; pt += 2) {
+		if (!flows_pair_used(rp, pt))
+			continue;
+		for (int side = 0; side < 2; side++)
+			l->tx[pt + side] = (struct load_port){
+			    .pps = frames[side],
+			    .bps_l1 = bits[side],
+			    .bps_l2 = bits[side] - frames[side] * FG_UNITS_L1_OVERHEAD * 8,
+			};
+		if (l->ref < 0)
+			l->ref = pt;
+		l->npairs++;
+	}
+	return 0;
 }
 
 /*
@@ -284,7 +242,7 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 		s->tpl[i].prog[FLOWTAB_CLIENT] = flows_tpl_prog(t, FLOWTAB_CLIENT);
 		s->tpl[i].prog[FLOWTAB_SERVER] = flows_tpl_prog(t, FLOWTAB_SERVER);
 	}
-	s->gen = flows_pair_on(rp, w);
+	s->gen = flows_pair_used(rp, w->port[0]);
 	s->unpaced = unpaced;
 	s->rate = cps / w->nq;
 	s->duration_s = rp->duration_s;
@@ -314,19 +272,17 @@ err_free:
 int flows_prepare(const struct run_params *rp, void **states, const struct engine **ops, char *err,
 		  size_t errlen)
 {
-	double cps = 0;
-	bool unpaced;
+	bool unpaced = rp->mult.kind == UNITS_MAX;
 	int rc;
 
 	if (rp->prof->n_templates == 0 || rp->prof->n_templates > FG_PROF_MAX_TEMPLATES) {
 		snprintf(err, errlen, "a flows profile needs 1..%d templates", FG_PROF_MAX_TEMPLATES);
 		return -EINVAL;
 	}
-	rc = flows_total_cps(rp, &cps, &unpaced, err, errlen);
-	if (rc)
-		return rc;
 	for (int i = 0; i < fg_nworkers; i++) {
 		struct flows_state *s = NULL;
+		/* the pair's connections/s: the load model's factor of its client port */
+		double cps = rp->load.cps * rp->factor[fg_worker[i].port[0]];
 
 		rc = flows_build(rp, &fg_worker[i], cps, unpaced, &s, err, errlen);
 		if (rc) {

@@ -2,9 +2,10 @@
  * streams_ctl.c — the control half of the stateless streams engine
  * (`mode: streams`, flowgen-profile(5), STATELESS PROFILES), run by the
  * control thread only; the workers run src/dataplane/streams.c. At
- * `start`, streams_prepare checks the profile against the ports (rates a
- * link cannot carry, next hops not yet known), works out the scale factor
- * of -m for each port, and builds one state per worker: for queue 0 of
+ * `start`, streams_load tells the load model (load.h) what each port
+ * sends at -m 1; run.c applies -m and refuses what a link cannot carry.
+ * streams_prepare then checks the next hops and builds, at the factor
+ * of each port, one state per worker: for queue 0 of
  * each port pair, a sender per stream and port it is sent from, with its
  * pacer, field generators (from an odd port src/dst and sport/dport swap
  * roles), frame sizes (one size, or the IMIX sequence) and headers
@@ -170,44 +171,33 @@ static void streams_run_free(struct streams_run *r)
 }
 
 /* Port p's link speed in bit/s; 10G when the link does not say. */
-static uint64_t streams_link_bps(int p)
-{
-	uint32_t mbps = 0;
-
-	port_link(p, &mbps);
-	return (uint64_t)(mbps ? mbps : 10000) * 1000000ull;
-}
-
 /* The pps of stream s sent from port p at -m 1 (before an absolute -m). */
-static int streams_base_pps(const struct prof *pf, const struct prof_stream *s, int p, double *pps,
-			    char *err, size_t errlen)
+static int streams_base_pps(const struct run_params *rp, const struct prof_stream *s, int p,
+			    double *pps, char *err, size_t errlen)
 {
-	return units_rate_to_pps(&s->rate, streams_link_bps(p), prof_stream_avg_frame(pf, s), pps,
-				 err, errlen);
+	return units_rate_to_pps(&s->rate, rp->link_bps[p], prof_stream_avg_frame(rp->prof, s),
+				 pps, err, errlen);
 }
 
-/* Port p and its pair exist, and -p selects p. */
 static bool streams_port_ok(const struct run_params *rp, int p)
 {
 	return p < fg_nports && (p ^ 1) < fg_nports && (!rp->port_mask || (rp->port_mask >> p & 1));
 }
 
-/*
- * Scale factors per port so that -m applies; refuse what a port cannot
- * carry. When offered is not NULL, offered[p] is the frames/s port p will
- * send and util[p] its share of line rate (L1, %); both 0 when unpaced.
- */
-static int streams_factors(const struct run_params *rp, double *factor, double *offered,
-			   double *util, char *err, size_t errlen)
+int streams_load(const struct run_params *rp, struct load *l, char *err, size_t errlen)
 {
 	const struct prof *pf = rp->prof;
 
+	if (pf->mode != PROF_STREAMS || !pf->n_streams) {
+		snprintf(err, errlen, "not a streams profile");
+		return -EINVAL;
+	}
+	l->scope = LOAD_PER_PORT;
+	l->nports = fg_nports;
+	l->ref = -1;
 	for (int p = 0; p < fg_nports; p++) {
-		double pps = 0, bits_l1 = 0, bits_l2 = 0, f = 1, link = (double)streams_link_bps(p);
+		struct load_port *t = &l->tx[p];
 
-		factor[p] = 0;
-		if (offered)
-			offered[p] = util[p] = 0;
 		if (!streams_port_ok(rp, p))
 			continue;
 		for (size_t i = 0; i < pf->n_streams; i++) {
@@ -216,84 +206,22 @@ static int streams_factors(const struct run_params *rp, double *factor, double *
 
 			if (!(s->tx_mask >> p & 1))
 				continue;
-			if (streams_base_pps(pf, s, p, &r, err, errlen) != 0)
+			if (s->rate.kind == UNITS_PCT && !rp->link_bps[p]) {
+				snprintf(err, errlen,
+					 "stream %s: rate %g%% of port %d, whose link speed is unknown",
+					 s->name, s->rate.value, p);
 				return -EINVAL;
-			pps += r;
-			bits_l2 += r * avg * 8;
-			bits_l1 += r * (avg + FG_UNITS_L1_OVERHEAD) * 8;
-		}
-		if (pps <= 0)
-			continue;
-		switch (rp->mult.kind) {
-		case UNITS_MULT:
-			f = rp->mult.value;
-			break;
-		case UNITS_PPS:
-			f = rp->mult.value / pps;
-			break;
-		case UNITS_BPS:
-			f = rp->mult.value / (rp->mult.l1 ? bits_l1 : bits_l2);
-			break;
-		case UNITS_PCT:
-			f = rp->mult.value / 100.0 * link / bits_l1;
-			break;
-		case UNITS_MAX:
-			f = 0; /* unpaced */
-			break;
-		default:
-			snprintf(err, errlen, "-m %s does not apply to streams",
-				 units_kind_names[rp->mult.kind]);
-			return -EINVAL;
-		}
-		if (f > 0 && bits_l1 * f > link * 1.0001) {
-			snprintf(err, errlen,
-				 "port %d: %.0f pps (%.4g Mbps L1) exceed the link's %.0f Mbps; "
-				 "the maximum is -m %.4g (%.0f pps)",
-				 p, pps * f, bits_l1 * f / 1e6, link / 1e6,
-				 (rp->mult.kind == UNITS_MULT ? 1.0 : rp->mult.value / f) * link /
-				     bits_l1,
-				 pps * link / bits_l1);
-			return -ERANGE;
-		}
-		factor[p] = f;
-		if (offered && f > 0) {
-			offered[p] = pps * f;
-			util[p] = bits_l1 * f / link * 100;
+			}
+			if (streams_base_pps(rp, s, p, &r, err, errlen) != 0)
+				return -EINVAL;
+			t->pps += r;
+			t->bps_l2 += r * avg * 8;
+			t->bps_l1 += r * (avg + FG_UNITS_L1_OVERHEAD) * 8;
 		}
 	}
 	return 0;
 }
 
-int streams_offered(const struct run_params *rp, double *pps, double *line_pct, char *err,
-		    size_t errlen)
-{
-	double factor[FG_MAX_PORTS], offered[FG_MAX_PORTS], util[FG_MAX_PORTS];
-	int rc;
-
-	if (rp->prof->mode != PROF_STREAMS || !rp->prof->n_streams) {
-		snprintf(err, errlen, "not a streams profile");
-		return -EINVAL;
-	}
-	if (rp->mult.kind == UNITS_MAX) {
-		snprintf(err, errlen, "-m max is unpaced: it offers no known rate");
-		return -EINVAL;
-	}
-	rc = streams_factors(rp, factor, offered, util, err, errlen);
-	if (rc)
-		return rc;
-	*pps = *line_pct = 0;
-	for (int p = 0; p < fg_nports; p++) {
-		*pps += offered[p];
-		*line_pct = FG_MAX(*line_pct, util[p]);
-	}
-	return 0;
-}
-
-/*
- * Sender of stream sid from port p: pacer, field generators, frame sizes,
- * prebuilt headers. fixed_size holds its one frame size when the stream
- * has no IMIX. 0 or -errno with err set.
- */
 static int streams_init_sender(const struct run_params *rp, struct streams_run *run,
 			       struct streams_sender *sd, uint32_t sid, int p, double factor,
 			       uint16_t *fixed_size, char *err, size_t errlen)
@@ -312,7 +240,7 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 	sd->sid = sid;
 	sd->txport = p;
 	sd->latency = s->latency;
-	if ((rc = streams_base_pps(pf, s, p, &pps, err, errlen)) != 0)
+	if ((rc = streams_base_pps(rp, s, p, &pps, err, errlen)) != 0)
 		return rc;
 	sd->base_pps = factor > 0 ? pps * factor : 0;
 	/* slack: a worker descheduled for up to STREAMS_SLACK_MS catches up
@@ -409,7 +337,7 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 {
 	const struct prof *pf = rp->prof;
 	struct streams_run *run;
-	double factor[FG_MAX_PORTS];
+	const double *factor = rp->factor;
 	struct port_host_range extra[FG_MAX_PORTS][PORT_MAX_HOSTS];
 	size_t nextra[FG_MAX_PORTS] = {0};
 	uint16_t *fixed;
@@ -431,10 +359,8 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 	if ((rc = streams_parse_tunables(rp->tunables, &run->learn, &run->learn_wait_s, err,
 					 errlen)) != 0)
 		goto fail;
-	if ((rc = streams_factors(rp, factor, NULL, NULL, err, errlen)) != 0)
-		goto fail;
 	for (int p = 0; p < fg_nports; p++)
-		if (factor[p] != 0 || (rp->mult.kind == UNITS_MAX && streams_port_ok(rp, p)))
+		if (rp->load.tx[p].pps > 0)
 			if (!(fg_port[p].gw_mac & PORT_MAC_KNOWN)) {
 				snprintf(err, errlen,
 					 "port %d: next-hop MAC unknown (run `arp` first or set "

@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "pkt.h"
+#include "ctl.h"
 #include "port.h"
 #include "svc.h"
 #include "worker.h"
@@ -137,20 +138,11 @@ void svc_stop(void)
 	pthread_join(svc.thr, NULL);
 }
 
-static void post_pair(int p, const struct wmsg *m)
-{
-	for (int i = 0; i < fg_nworkers; i++)
-		if (fg_worker[i].pair == p / 2)
-			while (!worker_post(&fg_worker[i], m))
-				usleep(10);
-}
-
 void svc_set_service(bool on)
 {
 	struct wmsg m = {.op = WMSG_SERVICE, .val = on};
 
-	for (int p = 0; p < fg_nports; p += 2)
-		post_pair(p, &m);
+	ctl_post(&m, -1);
 	svc.service = on;
 }
 
@@ -159,11 +151,13 @@ bool svc_service(void)
 	return svc.service;
 }
 
-void svc_publish_gw(int p)
+void svc_set_gw(int p, uint64_t mac, bool is_static)
 {
-	struct wmsg m = {.op = WMSG_GWMAC, .port = p & 1, .val = fg_port[p].gw_mac};
+	struct wmsg m = {.op = WMSG_GWMAC, .port = p & 1, .val = mac | PORT_MAC_KNOWN};
 
-	post_pair(p, &m);
+	fg_port[p].gw_mac = m.val;
+	fg_port[p].static_gw_mac = is_static;
+	ctl_post(&m, p / 2);
 }
 
 static int send_frame(int p, const uint8_t *f, uint16_t len)

@@ -1,7 +1,7 @@
 /*
  * units.c — parsing of the rate, size and duration strings users type
- * (SPEC §4 MULT forms, profile `rate:` values) and the frame-rate arithmetic
- * of METHOD.md. Every parser first checks the number with a strict grammar
+ * (the MULT forms of flowgen(8), profile `rate:` values) and the frame-rate arithmetic
+ * of RFC 2544 (frame rates at line rate, L1 and L2 bits). Every parser first checks the number with a strict grammar
  * (digits, at most one '.', no exponent, no hex, no inf/nan) so that what
  * strtod would quietly accept never reaches the dataplane.
  */

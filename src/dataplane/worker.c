@@ -86,6 +86,7 @@ static void handle_mbox(struct worker *w, uint64_t now, bool *quit)
 			const struct engine *e = m.ptr;
 
 			w->eng = e;
+			w->state = m.arg;
 			w->run_id = m.val;
 			FG_CTR_SET(w->ctr->gauge.run_id, m.val);
 			FG_CTR_SET(w->ctr->gauge.state, CTR_RUNNING);
@@ -252,7 +253,10 @@ int worker_main(void *arg)
 			busy |= w->ctr->port[w->port[0]].tx_pkts + w->ntx[0] != tx0;
 			if (FG_CTR_GET(w->ctr->gauge.state) == CTR_DRAINING && w->eng->idle(w)) {
 				w->eng = NULL;
-				FG_CTR_SET(w->ctr->gauge.state, CTR_IDLE);
+				w->state = NULL;
+				/* release pairs with ctl_state()'s acquire: the
+				 * engine state is not touched after this store */
+				__atomic_store_n(&w->ctr->gauge.state, CTR_IDLE, __ATOMIC_RELEASE);
 			}
 		}
 		worker_flush(w, 0);

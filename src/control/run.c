@@ -1,0 +1,358 @@
+/*
+ * run.c — the traffic run: the one place that knows which engine a
+ * profile's mode picks (the table run_engines below), keeps the current
+ * run (its profile, the engine's per-worker states, the load and the
+ * factors -m gave it) and drives the workers through ctl.c.
+ *
+ * A start prepares the new run completely before it stops the old one, so
+ * a profile or rate that is refused leaves running traffic running. Every
+ * rate goes through the load model (load.h): the engine describes what
+ * its ports send at -m 1, load_factors() applies -m and refuses what a
+ * link cannot carry, and `update` and the tui's +/- are checked the same
+ * way before the workers hear of them.
+ *
+ * Context: control (the console thread). The statistics thread calls the
+ * report hooks; run_mu keeps them apart from the release of a run.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+
+#include "cli.h"
+#include "ctl.h"
+#include "engine.h"
+#include "port.h"
+#include "prof.h"
+#include "run.h"
+#include "stats.h"
+#include "svc.h"
+
+/* The control side of an engine, one row per profile mode. */
+struct run_engine {
+	const char *name;
+	/* what the run sends per port at -m 1 (rp->prof, port_mask, link_bps set) */
+	int (*load)(const struct run_params *rp, struct load *l, char *err, size_t errlen);
+	/* per-worker states from rp (factor[] set); the worker-side ops in *ops */
+	int (*prepare)(const struct run_params *rp, void **states, const struct engine **ops,
+		       char *err, size_t errlen);
+	void (*release)(void **states);
+	/* reports for `stats`; NULL when the engine has none */
+	int (*latency_rows)(struct stats_lat_row *rows, int max);
+	void (*nat_report)(uint64_t *distinct_addrs, uint64_t *distinct_ports);
+};
+
+static const struct run_engine run_engines[PROF_MODE_COUNT] = {
+    [PROF_FLOWS] = {.name = "flows",
+		    .load = flows_load,
+		    .prepare = flows_prepare,
+		    .release = flows_release,
+		    .nat_report = flows_nat_report},
+    [PROF_STREAMS] = {.name = "streams",
+		      .load = streams_load,
+		      .prepare = streams_prepare,
+		      .release = streams_release,
+		      .latency_rows = streams_latency_rows},
+};
+
+static struct {
+	uint32_t flows_max;
+	/* the current (or last) run */
+	const struct run_engine *eng;	/* NULL: no run */
+	struct prof prof;
+	void *states[FG_MAX_WORKERS];
+	struct units_rate mult;		/* -m of the start */
+	struct load load;
+	double factor[FG_MAX_PORTS];	/* of the start */
+	uint64_t link_bps[FG_MAX_PORTS];
+	double scale;			/* update / tui: against the start rate */
+	uint64_t run_id;
+} run;
+
+/*
+ * The statistics thread reads the run's engine states through the hooks
+ * while the console may free them (run_release): run_mu keeps the two
+ * apart. Workers never take it.
+ */
+static pthread_mutex_t run_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static const struct run_engine *run_engine_of(const struct prof *p)
+{
+	if (p->mode < PROF_FLOWS || p->mode >= PROF_MODE_COUNT || !run_engines[p->mode].prepare)
+		return NULL;
+	return &run_engines[p->mode];
+}
+
+static int hook_latency(struct stats_lat_row *rows, int max)
+{
+	int n = 0;
+
+	pthread_mutex_lock(&run_mu);
+	if (run.eng && run.eng->latency_rows)
+		n = run.eng->latency_rows(rows, max);
+	pthread_mutex_unlock(&run_mu);
+	return n;
+}
+
+static void hook_nat(uint64_t *addrs, uint64_t *ports)
+{
+	*addrs = *ports = 0;
+	pthread_mutex_lock(&run_mu);
+	if (run.eng && run.eng->nat_report)
+		run.eng->nat_report(addrs, ports);
+	pthread_mutex_unlock(&run_mu);
+}
+
+static bool hook_link(int p, bool *up, uint32_t *speed)
+{
+	if (p < 0 || p >= fg_nports)
+		return false;
+	*up = port_link(p, speed);
+	return true;
+}
+
+static const struct stats_hooks run_hooks = {
+    .latency = hook_latency,
+    .nat = hook_nat,
+    .port_link = hook_link,
+};
+
+void run_init(uint32_t flows_max)
+{
+	run.flows_max = flows_max;
+	run.scale = 1.0;
+	stats_set_hooks(&run_hooks);
+}
+
+static void run_release(void)
+{
+	pthread_mutex_lock(&run_mu);
+	if (run.eng) {
+		run.eng->release(run.states);
+		prof_free(&run.prof);
+	}
+	run.eng = NULL;
+	memset(run.states, 0, sizeof(run.states));
+	pthread_mutex_unlock(&run_mu);
+}
+
+bool run_wait_idle(double secs, bool interruptible)
+{
+	uint64_t end = rte_get_timer_cycles() + (uint64_t)(secs * rte_get_timer_hz());
+
+	while (ctl_busy()) {
+		if ((interruptible && cli_interrupted()) ||
+		    (secs >= 0 && rte_get_timer_cycles() > end))
+			return false;
+		usleep(10 * 1000);
+	}
+	return true;
+}
+
+/* Frames of a stopped run are in flight for at most the profile's timeout. */
+static double run_drain_time(void)
+{
+	return (run.eng ? run.prof.timeout : 3.0) + 2.0;
+}
+
+int run_stop(bool interruptible)
+{
+	if (!ctl_busy())
+		return 1;
+	ctl_stop();
+	if (!run_wait_idle(run_drain_time(), interruptible)) {
+		fg_warn("traffic did not drain in %.0f s", run_drain_time());
+		return -1;
+	}
+	return 0;
+}
+
+void run_fini(void)
+{
+	run_stop(true);
+	run_release();
+}
+
+/*
+ * The load of rp and the factors its -m gives: rp->load, rp->factor and
+ * rp->link_bps are filled in. 0 or -errno with err set.
+ */
+static int run_apply_mult(const struct run_engine *e, struct run_params *rp, char *err,
+			  size_t errlen)
+{
+	int rc;
+
+	for (int p = 0; p < FG_MAX_PORTS; p++) {
+		uint32_t mbps = 0;
+
+		if (p < fg_nports)
+			(void)port_link(p, &mbps); /* a port that is down keeps its speed */
+		rp->link_bps[p] = (uint64_t)mbps * 1000000ull;
+	}
+	memset(&rp->load, 0, sizeof(rp->load));
+	rc = e->load(rp, &rp->load, err, errlen);
+	if (rc)
+		return rc;
+	return load_factors(&rp->load, &rp->mult, rp->link_bps, rp->factor, err, errlen);
+}
+
+int run_offered(struct run_params *rp, struct load_offer *o, char *err, size_t errlen)
+{
+	const struct run_engine *e = run_engine_of(rp->prof);
+	int rc;
+
+	if (!e) {
+		snprintf(err, errlen, "the profile has no traffic mode");
+		return -EINVAL;
+	}
+	if (rp->mult.kind == UNITS_MAX) {
+		snprintf(err, errlen, "-m max is unpaced: it offers no known rate");
+		return -EINVAL;
+	}
+	rc = run_apply_mult(e, rp, err, errlen);
+	if (rc)
+		return rc;
+	load_offered(&rp->load, rp->factor, rp->link_bps, o);
+	return 0;
+}
+
+int run_start(const char *file, struct run_params *rp, unsigned flags, const char *who)
+{
+	struct prof np = {0};
+	void *nstates[FG_MAX_WORKERS] = {0};
+	char err[FG_ERRLEN], mb[48];
+	const struct engine *ops = NULL;
+	const struct run_engine *e;
+	int rc;
+
+	if (ctl_busy() && !(flags & RUN_FORCE)) {
+		fg_err("%s: traffic is running (stop it first%s)", who,
+		       strcmp(who, "start") == 0 ? ", or start --force" : "");
+		return -1;
+	}
+	if (svc_service() && !(flags & RUN_QUIET))
+		fg_warn("%s: service mode is on; traffic starts anyway", who);
+	if (prof_load(file, &np, err, sizeof(err)) != 0) {
+		fg_err("%s", err);
+		return -1;
+	}
+	if (!(flags & RUN_QUIET))
+		for (size_t i = 0; i < np.n_warnings; i++)
+			fg_warn("%s", np.warnings[i]);
+	rp->prof = &np;
+	rp->hz = rte_get_tsc_hz();
+	rp->flows_max = run.flows_max;
+	e = run_engine_of(&np);
+	if (!e) {
+		snprintf(err, sizeof(err), "%s: the profile has no traffic mode", file);
+		rc = -EINVAL;
+	} else {
+		rc = run_apply_mult(e, rp, err, sizeof(err));
+		if (!rc)
+			rc = e->prepare(rp, nstates, &ops, err, sizeof(err));
+	}
+	if (rc) {
+		fg_err("%s: %s", who, err);
+		goto err_free_prof;
+	}
+	if (ctl_busy() && run_stop(true) < 0)
+		goto err_release;
+	run_release();
+	pthread_mutex_lock(&run_mu);
+	run.prof = np;
+	memcpy(run.states, nstates, sizeof(run.states));
+	run.eng = e;
+	pthread_mutex_unlock(&run_mu);
+	rp->prof = &run.prof;
+	run.mult = rp->mult;
+	run.load = rp->load;
+	memcpy(run.factor, rp->factor, sizeof(run.factor));
+	memcpy(run.link_bps, rp->link_bps, sizeof(run.link_bps));
+	run.scale = 1.0;
+	/* Like TRex, a start shows the new run's counters (--nc keeps them). */
+	if (!(flags & RUN_KEEP_COUNTERS))
+		stats_clear();
+	ctl_start(ops, run.states, ++run.run_id);
+	if (flags & RUN_QUIET)
+		return 0;
+	fg_info("started %s (%s, -m %s, seed %u)%s", file, e->name,
+		rp->mult.kind == UNITS_MULT ? (snprintf(mb, sizeof(mb), "x%g", rp->mult.value), mb)
+					    : load_fmt_mult(&rp->mult, mb, sizeof(mb)),
+		run.prof.seed, rp->duration_s > 0 ? "" : "; runs until stop");
+	return 0;
+
+err_release:
+	e->release(nstates);
+err_free_prof:
+	prof_free(&np);
+	rp->prof = NULL;
+	return -1;
+}
+
+int run_pause(bool on)
+{
+	if (!ctl_busy())
+		return -ENOENT;
+	ctl_pause(on);
+	return 0;
+}
+
+bool run_active(void)
+{
+	int s = ctl_state();
+
+	return s == CTR_RUNNING || s == CTR_PAUSED;
+}
+
+double run_scale(void)
+{
+	return run.scale;
+}
+
+int run_rescale(double f, char *err, size_t errlen)
+{
+	double factor[FG_MAX_PORTS], scale = run.scale * f;
+	struct units_rate m;
+	int rc;
+
+	if (!run_active() || !run.eng) {
+		snprintf(err, errlen, "no traffic running");
+		return -ENOENT;
+	}
+	if (run.mult.kind == UNITS_MAX) {
+		snprintf(err, errlen, "-m max is unpaced: there is no rate to change");
+		return -EINVAL;
+	}
+	if (!(scale > 0)) {
+		snprintf(err, errlen, "the rate must stay above 0");
+		return -EINVAL;
+	}
+	for (int p = 0; p < FG_MAX_PORTS; p++)
+		factor[p] = run.factor[p] * scale;
+	m = load_scaled(&run.mult, scale);
+	rc = load_check(&run.load, &m, factor, run.link_bps, err, errlen);
+	if (rc)
+		return rc;
+	run.scale = scale;
+	ctl_rate(scale);
+	return 0;
+}
+
+int run_update(const struct units_rate *m, char *err, size_t errlen)
+{
+	if (!run_active() || !run.eng) {
+		snprintf(err, errlen, "no traffic running");
+		return -ENOENT;
+	}
+	if (m->kind != run.mult.kind || m->kind == UNITS_MAX || run.mult.value <= 0 ||
+	    m->l1 != run.mult.l1) {
+		snprintf(err, errlen, "-m must have the form start used (%s%s)",
+			 units_kind_names[run.mult.kind],
+			 run.mult.kind == UNITS_BPS && run.mult.l1 ? ", L1" : "");
+		return -EINVAL;
+	}
+	return run_rescale(m->value / run.mult.value / run.scale, err, errlen);
+}
