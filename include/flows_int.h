@@ -18,6 +18,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <rte_ether.h>
@@ -205,6 +206,41 @@ static inline void flows_nat_note(struct flows_state *s, uint32_t ip, uint16_t p
 			return;
 		}
 	}
+}
+
+/* ---- worker: counters by side ---- */
+
+/* The counters one side of a flow moves, in struct ctr_client or ctr_server. */
+enum flows_ctr {
+	FLOWS_C_TX_PKTS,
+	FLOWS_C_TX_BYTES,
+	FLOWS_C_RX_PKTS,
+	FLOWS_C_RX_BYTES,
+	FLOWS_C_RETX,
+	FLOWS_C_COMPLETED,
+	FLOWS_C_FAILED,
+	FLOWS_C_ACTIVE, /* the gauge of the side's flows in the table */
+	FLOWS_C_N,
+};
+
+#define FLOWS_CTR_AT(c, s) {offsetof(struct ctr_worker, c), offsetof(struct ctr_worker, s)}
+
+static const uint16_t flows_ctr_off[FLOWS_C_N][2] = {
+    [FLOWS_C_TX_PKTS] = FLOWS_CTR_AT(client.tx_pkts, server.tx_pkts),
+    [FLOWS_C_TX_BYTES] = FLOWS_CTR_AT(client.tx_bytes, server.tx_bytes),
+    [FLOWS_C_RX_PKTS] = FLOWS_CTR_AT(client.rx_pkts, server.rx_pkts),
+    [FLOWS_C_RX_BYTES] = FLOWS_CTR_AT(client.rx_bytes, server.rx_bytes),
+    [FLOWS_C_RETX] = FLOWS_CTR_AT(client.retx, server.retx),
+    [FLOWS_C_COMPLETED] = FLOWS_CTR_AT(client.completed, server.completed),
+    [FLOWS_C_FAILED] = FLOWS_CTR_AT(client.failed, server.failed),
+    [FLOWS_C_ACTIVE] = FLOWS_CTR_AT(gauge.active_client, gauge.active_server),
+};
+_Static_assert(sizeof(struct ctr_worker) <= UINT16_MAX, "flows_ctr_off[] holds 16-bit offsets");
+
+/* Counter c of side (FLOWTAB_CLIENT or FLOWTAB_SERVER) in w's block. */
+static inline uint64_t *flows_ctr(struct worker *w, int side, enum flows_ctr c)
+{
+	return (uint64_t *)((char *)w->ctr + flows_ctr_off[c][side]);
 }
 
 #endif

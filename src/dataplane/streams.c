@@ -305,6 +305,30 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 	return n;
 }
 
+/*
+ * At the deadline: the frames that fell due before it still go out, so a
+ * last tick that came late (the thread was not running) does not shorten
+ * the run; the pacer's slack bounds them. Unpaced senders have no due.
+ */
+static void streams_send_until(struct streams_state *s, uint64_t deadline)
+{
+	for (uint32_t i = 0; i < s->nsnd; i++) {
+		struct streams_sender *sd = &s->snd[i];
+		uint32_t due;
+
+		if (!(sd->base_pps > 0))
+			continue;
+		while ((due = pace_due(&sd->pace, deadline)) > 0) {
+			uint32_t sent = streams_send(s, sd, due, false);
+
+			if (sent < due) {
+				pace_return(&sd->pace, due - sent);
+				break;
+			}
+		}
+	}
+}
+
 static void streams_start_run(struct streams_state *s, uint64_t now)
 {
 	s->phase = STREAMS_PH_RUN;
@@ -380,6 +404,7 @@ static void streams_tick(struct worker *w, uint64_t now)
 		if (s->paused)
 			break;
 		if (s->deadline && (int64_t)(now - s->deadline) >= 0) {
+			streams_send_until(s, s->deadline);
 			streams_drain(w, s, now);
 			break;
 		}
