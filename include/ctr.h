@@ -63,7 +63,10 @@ struct ctr_worker {
 	struct ctr_port port[FG_MAX_PORTS];
 	struct ctr_client client;
 	struct ctr_server server;
-	uint64_t polls, busy_polls;   /* CPU utilisation: busy / all loop turns */
+	/* CPU utilisation, time-weighted: TSC cycles of the loop since the
+	 * worker started, and of the loop turns that did work (RX, TX, a
+	 * message). busy_tsc / loop_tsc over an interval is the share. */
+	uint64_t loop_tsc, busy_tsc;
 	uint64_t tsc;                 /* rte_rdtsc() at the last publish */
 	struct ctr_gauge gauge;
 } __rte_cache_aligned;

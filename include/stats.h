@@ -51,7 +51,7 @@ struct stats_raw {
 	struct ctr_port port[FG_MAX_PORTS];
 	struct ctr_client client;
 	struct ctr_server server;
-	uint64_t polls, busy_polls;
+	uint64_t loop_tsc, busy_tsc;	/* summed over the workers */
 	struct ctr_gauge gauge; /* not baselined */
 	struct stats_nic nic[FG_MAX_PORTS];
 	bool nic_ok[FG_MAX_PORTS];
@@ -93,7 +93,7 @@ struct stats_global {
 	double tx_pps, rx_pps, tx_bps, rx_bps, tx_bps_l1, rx_bps_l1;
 	uint64_t tx_pkts, rx_pkts;
 	double drop_rate; /* pps, tx_pps - rx_pps clipped at 0 */
-	double cpu_util;  /* %, busy polls / polls over the interval */
+	double cpu_util;  /* %, cycles of busy loop turns / all cycles, workers averaged */
 	uint64_t active_flows;
 	double cps;
 	uint64_t queue_full;

@@ -100,8 +100,8 @@ void stats_sum(const struct ctr_worker *w, int nworkers, int nports, struct stat
 			  NWORDS(struct ctr_client));
 		add_words((uint64_t *)&out->server, (const uint64_t *)&cw->server,
 			  NWORDS(struct ctr_server));
-		add_words(&out->polls, &cw->polls, 1);
-		add_words(&out->busy_polls, &cw->busy_polls, 1);
+		add_words(&out->loop_tsc, &cw->loop_tsc, 1);
+		add_words(&out->busy_tsc, &cw->busy_tsc, 1);
 		add_words((uint64_t *)&out->gauge, (const uint64_t *)&cw->gauge,
 			  NWORDS(struct ctr_gauge));
 	}
@@ -260,9 +260,9 @@ void stats_compute(const struct stats_raw *now, const struct stats_raw *prev,
 	g->rx_pkts = out->total.rx_pkts;
 	g->drop_rate = g->tx_pps > g->rx_pps ? g->tx_pps - g->rx_pps : 0;
 	g->queue_full = out->total.tx_queue_full;
-	if (prev && now->polls > prev->polls)
-		g->cpu_util = 100.0 * (double)sub0(now->busy_polls, prev->busy_polls) /
-			      (double)(now->polls - prev->polls);
+	if (prev && now->loop_tsc > prev->loop_tsc)
+		g->cpu_util = 100.0 * (double)sub0(now->busy_tsc, prev->busy_tsc) /
+			      (double)(now->loop_tsc - prev->loop_tsc);
 	if (g->cpu_util > 100)
 		g->cpu_util = 100;
 	/*

@@ -226,13 +226,20 @@ static void rx_side(struct worker *w, int side, uint16_t q, uint64_t now, bool *
 int worker_main(void *arg)
 {
 	struct worker *w = arg;
-	bool quit = false;
-	uint64_t polls = 0, busy_polls = 0;
+	bool quit = false, was_busy = false;
+	uint64_t polls = 0, start = rte_rdtsc(), prev = start, busy_tsc = 0;
 
 	w->hz = rte_get_tsc_hz();
 	while (!quit) {
 		uint64_t now = rte_rdtsc();
 		bool busy = false;
+
+		/* CPU use is time-weighted: the turn that just ended counts
+		 * with its cycles when it did work (a saturated worker spends
+		 * nearly all of them in long, busy turns) */
+		if (was_busy)
+			busy_tsc += now - prev;
+		prev = now;
 
 		/* control's messages can wait a few turns: the mailbox is
 		 * polled with the control queue, not on every turn */
@@ -247,10 +254,13 @@ int worker_main(void *arg)
 			rx_side(w, 1, w->nq, now, &busy);
 		}
 		if (w->eng) {
-			uint64_t tx0 = w->ctr->port[w->port[0]].tx_pkts + w->ntx[0];
+			uint64_t tx0 = w->ctr->port[w->port[0]].tx_pkts + w->ntx[0] +
+				       w->ctr->port[w->port[1]].tx_pkts + w->ntx[1];
 
 			w->eng->tick(w, now);
-			busy |= w->ctr->port[w->port[0]].tx_pkts + w->ntx[0] != tx0;
+			busy |= w->ctr->port[w->port[0]].tx_pkts + w->ntx[0] +
+					w->ctr->port[w->port[1]].tx_pkts + w->ntx[1] !=
+				tx0;
 			if (FG_CTR_GET(w->ctr->gauge.state) == CTR_DRAINING && w->eng->idle(w)) {
 				w->eng = NULL;
 				w->state = NULL;
@@ -262,10 +272,10 @@ int worker_main(void *arg)
 		worker_flush(w, 0);
 		worker_flush(w, 1);
 		polls++;
-		busy_polls += busy;
+		was_busy = busy;
 		if ((polls & 63) == 0) {
-			FG_CTR_SET(w->ctr->polls, polls);
-			FG_CTR_SET(w->ctr->busy_polls, busy_polls);
+			FG_CTR_SET(w->ctr->loop_tsc, now - start);
+			FG_CTR_SET(w->ctr->busy_tsc, busy_tsc);
 			FG_CTR_SET(w->ctr->tsc, now);
 		}
 	}

@@ -31,13 +31,13 @@ static void *worker(void *arg)
 	(void)arg;
 	while (!done) {
 		nanosleep(&d, NULL);
-		FG_CTR_ADD(w->polls, 100);
+		FG_CTR_ADD(w->loop_tsc, 100);
 		if (paused)
 			continue;
 		uint64_t n = (uint64_t)(10000 * scale *
 					(1.2 + sin(t++ / 50.0)) / 2.2);
 
-		FG_CTR_ADD(w->busy_polls, 60);
+		FG_CTR_ADD(w->busy_tsc, 60);
 		for (int p = 0; p < nports; p++) {
 			FG_CTR_ADD(w->port[p].tx_pkts, n);
 			FG_CTR_ADD(w->port[p].tx_bytes, n * 60);

@@ -52,9 +52,9 @@ static void *writer(void *arg)
 		FG_CTR_ADD(w->port[p].tx_bytes, 60);
 		FG_CTR_INC(w->port[p ^ 1].rx_pkts);
 		FG_CTR_INC(w->client.started);
-		FG_CTR_INC(w->polls);
+		FG_CTR_INC(w->loop_tsc);
 		if (i % 4 == 0)
-			FG_CTR_INC(w->busy_polls);
+			FG_CTR_INC(w->busy_tsc);
 		FG_CTR_SET(w->gauge.active_client, (uint64_t)(i % 100));
 	}
 	__atomic_add_fetch(&writers_done, 1, __ATOMIC_RELEASE);
@@ -86,7 +86,7 @@ static void test_concurrent_sum(void **state)
 			assert_true(cur.port[p].rx_pkts >= prev.port[p].rx_pkts);
 		}
 		assert_true(cur.client.started >= prev.client.started);
-		assert_true(cur.polls >= prev.polls);
+		assert_true(cur.loop_tsc >= prev.loop_tsc);
 		prev = cur;
 		/* the sampler path too: stats_get from another thread */
 		stats_get(snap);
@@ -105,8 +105,8 @@ static void test_concurrent_sum(void **state)
 		assert_int_equal(cur.port[p].rx_pkts, NW * ITERS / 2);
 	}
 	assert_int_equal(cur.client.started, (uint64_t)NW * ITERS);
-	assert_int_equal(cur.polls, (uint64_t)NW * ITERS);
-	assert_int_equal(cur.busy_polls, (uint64_t)NW * ITERS / 4);
+	assert_int_equal(cur.loop_tsc, (uint64_t)NW * ITERS);
+	assert_int_equal(cur.busy_tsc, (uint64_t)NW * ITERS / 4);
 	/* the gauge is the sum of each worker's last value */
 	assert_int_equal(cur.gauge.active_client, NW * ((ITERS - 1) % 100));
 	stats_stop();
@@ -213,10 +213,10 @@ static void test_rates(void **state)
 	now.port[1].rx_bytes = 90000;
 	prev.client.started = 10;
 	now.client.started = 410; /* 200 cps */
-	prev.polls = 1000;
-	now.polls = 3000;
-	prev.busy_polls = 100;
-	now.busy_polls = 600; /* 25 % */
+	prev.loop_tsc = 1000;
+	now.loop_tsc = 3000;
+	prev.busy_tsc = 100;
+	now.busy_tsc = 600; /* 25 % */
 	now.gauge.active_client = 30;
 	now.gauge.active_server = 31;
 
