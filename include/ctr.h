@@ -68,6 +68,8 @@ struct ctr_worker {
 	 * message). busy_tsc / loop_tsc over an interval is the share. */
 	uint64_t loop_tsc, busy_tsc;
 	uint64_t tsc;                 /* rte_rdtsc() at the last publish */
+	uint64_t redirected;          /* test frames this worker received for a flow
+					 another worker owns, and handed over */
 	struct ctr_gauge gauge;
 } __rte_cache_aligned;
 
