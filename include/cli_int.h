@@ -1,14 +1,18 @@
 /*
- * cli_int.h — what the console's two files (cli.c: dispatch and the
- * prompt; complete.c: TAB completion) share and nobody else uses.
+ * cli_int.h — what the console's three files (cli.c: the command table
+ * and dispatch; cli_run.c: the prompt, batch, -x and signals; complete.c:
+ * TAB completion) share and nobody else uses.
  *
- * Context: control (cli_tok_core is pure).
+ * Context: control (cli_tok_core is pure; cli_now_ns and
+ * cli_set_interrupted are async-signal-safe, called from a signal handler).
  */
 #ifndef FG_CLI_INT_H
 #define FG_CLI_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <time.h>
 
 #include "cli.h"
 
@@ -35,5 +39,23 @@ int cli_tok_core(const char *s, char **argv, int max, char *buf, size_t buflen,
 
 /* control: fn for every visible row: the caller's, then unshadowed built-ins. */
 void cli_for_each_cmd(void (*fn)(const struct cli_cmd *, void *), void *arg);
+
+/*
+ * any context, async-signal-safe: set (a SIGINT arrived) or clear the flag
+ * that cli_interrupted() reads.
+ */
+void cli_set_interrupted(bool on);
+
+/* control: forget a quit/exit of an earlier run; each cli_run_* begins so. */
+void cli_quit_reset(void);
+
+/* any context, async-signal-safe: CLOCK_MONOTONIC in nanoseconds. */
+static inline int64_t cli_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
 
 #endif

@@ -145,8 +145,12 @@ void stats_sum(const struct ctr_worker *w, int nworkers, int nports, struct stat
 void stats_compute(const struct stats_raw *now, const struct stats_raw *prev,
 		   const struct stats_raw *base, uint64_t tsc_hz, int nports, const bool *link_up,
 		   const uint32_t *speed_mbps, struct stats_snap *out);
-/* pure: write snapshot s as one JSON object (one line) / as text tables. */
+/*
+ * control: write snapshot s as one JSON object (one line); each port's
+ * object joins its driver's extended statistics, read at print time.
+ */
 int stats_write_json(FILE *f, const struct stats_snap *s, unsigned sections);
+/* pure: write snapshot s as text tables. */
 int stats_write_text(FILE *f, const struct stats_snap *s, unsigned sections);
 /* pure: "1.23 M" style scaling of v into buf (K/M/G/T, 1000-based). */
 const char *stats_fmt_si(char *buf, size_t len, double v, const char *unit);

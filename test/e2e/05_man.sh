@@ -4,7 +4,7 @@
 # the command tables (src/console/cmds.c and the built-ins of src/console/cli.c) has an entry
 # in flowgen(8) with each option word of its usage, every option of main.c's
 # getopt table is in OPTIONS, every platform config key of src/config/cfg.c and
-# every statistics field that src/control/stats.c prints in JSON is described, every
+# every statistics field that src/control/stats_fmt.c prints in JSON is described, every
 # profile key of src/config/prof.c's schema tables is in flowgen-profile(5), and
 # both pages render without a groff warning. The names are read from the
 # sources, so a new command, option or key without documentation fails here.
@@ -139,9 +139,9 @@ done
 # --- statistics fields --------------------------------------------------------
 
 STATS=$(section "$M8" STATISTICS)
-fields=$(sed -n '/^static void json_[a-z_]*(/,/^}/p' src/control/stats.c | grep -oE '\\"[a-z_0-9]+\\":' |
+fields=$(sed -n '/^static void json_[a-z_]*(/,/^}/p' src/control/stats_fmt.c | grep -oE '\\"[a-z_0-9]+\\":' |
 	sed -E 's/\\"(.*)\\":/\1/' | sort -u)
-check_ge "man: JSON fields found in src/control/stats.c" "$(printf '%s\n' $fields | grep -c .)" 40
+check_ge "man: JSON fields found in src/control/stats_fmt.c" "$(printf '%s\n' $fields | grep -c .)" 40
 missing=
 for k in $fields; do
 	grep -qE -- "(^|[ \"])$k( |,|:|\"|$)" <<<"$STATS" || missing="$missing $k"

@@ -1,9 +1,10 @@
 /*
  * fuzz_cfg.c — libFuzzer harness for the platform config parser (and the
- * yamlu walker under it).
+ * yamlu walker and value parsers under it).
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude \
- *       test/fuzz/fuzz_cfg.c src/config/cfg.c src/config/yamlu.c -lyaml -o build/fuzz_cfg
+ *       test/fuzz/fuzz_cfg.c src/config/cfg.c src/config/yamlu.c src/config/yamlu_scalar.c \
+ *       -lyaml -o build/fuzz_cfg
  *
  * Besides memory safety it checks properties: a failure leaves one
  * "name:..." message and nothing allocated; a success has an even number of

@@ -1,0 +1,455 @@
+/*
+ * stats_fmt.c — the output side of flowgen's statistics: a snapshot
+ * (struct stats_snap, made by stats_get in stats.c) written as one JSON
+ * object or as the aligned text tables of `stats`, and the number and cell
+ * formatters the dashboard shares with those tables. What each field means
+ * is in flowgen(8), STATISTICS.
+ *
+ * Run by control threads: the REPL and batch runs (`stats`, `stats
+ * --json`, through stats_print) and the dashboard (tui.c formats its
+ * figures and its port table with stats_fmt_si, stats_fmt_count and
+ * stats_port_cell). The writers work on the snapshot they are given, with
+ * one exception: the driver's extended statistics (xstats) joined into
+ * each port's JSON object are read from DPDK at print time, less the
+ * baseline that stats_clear takes through stats_xstats_baseline.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+
+#include "stats.h"
+#include "stats_int.h"
+
+/* ---- number formatting ------------------------------------------------ */
+
+/* JSON has no NaN or infinity: print 0 for them. */
+static double fin(double v) { return isfinite(v) ? v : 0; }
+
+const char *stats_fmt_si(char *buf, size_t len, double v, const char *unit)
+{
+	static const char pfx[] = {' ', 'K', 'M', 'G', 'T', 'P'};
+	unsigned i = 0;
+
+	v = fin(v);
+	while (fabs(v) >= 1000 && i + 1 < sizeof(pfx)) {
+		v /= 1000;
+		i++;
+	}
+	if (i == 0)
+		snprintf(buf, len, "%.2f %s", v, unit);
+	else
+		snprintf(buf, len, "%.2f %c%s", v, pfx[i], unit);
+	return buf;
+}
+
+void stats_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* ---- JSON ------------------------------------------------------------- */
+
+static void json_global(FILE *f, const struct stats_snap *s)
+{
+	const struct stats_global *g = &s->g;
+
+	fprintf(f,
+		"\"global\":{\"tx_pps\":%.2f,\"rx_pps\":%.2f,\"tx_bps\":%.2f,"
+		"\"rx_bps\":%.2f,\"tx_bps_l1\":%.2f,\"rx_bps_l1\":%.2f,"
+		"\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64 ","
+		"\"drop_rate\":%.2f,\"cpu_util\":%.2f,"
+		"\"active_flows\":%" PRIu64 ",\"cps\":%.2f,"
+		"\"queue_full\":%" PRIu64 ",\"interval\":%.3f}",
+		fin(g->tx_pps), fin(g->rx_pps), fin(g->tx_bps), fin(g->rx_bps), fin(g->tx_bps_l1),
+		fin(g->rx_bps_l1), g->tx_pkts, g->rx_pkts, fin(g->drop_rate), fin(g->cpu_util),
+		g->active_flows, fin(g->cps), g->queue_full, fin(s->interval));
+}
+
+/*
+ * The driver's extended statistics (rte_eth_xstats), joined into each
+ * port's JSON object as "xstats": the non-zero ones, less the baseline
+ * taken by `clear`. Read at print time on control; absent for a port
+ * DPDK does not know (unit tests).
+ */
+#define STATS_XSTATS_MAX 512
+static uint64_t xstats_base[FG_MAX_PORTS][STATS_XSTATS_MAX];
+
+static int xstats_read(int port, struct rte_eth_xstat *xs, int max)
+{
+	int n;
+
+	if (port < 0 || port >= FG_MAX_PORTS || !rte_eth_dev_is_valid_port((uint16_t)port))
+		return 0;
+	n = rte_eth_xstats_get((uint16_t)port, xs, (unsigned)max);
+	return n < 0 || n > max ? 0 : n;
+}
+
+void stats_xstats_baseline(int nports)
+{
+	struct rte_eth_xstat xs[STATS_XSTATS_MAX];
+
+	for (int p = 0; p < nports && p < FG_MAX_PORTS; p++) {
+		int n = xstats_read(p, xs, STATS_XSTATS_MAX);
+
+		memset(xstats_base[p], 0, sizeof(xstats_base[p]));
+		for (int i = 0; i < n; i++)
+			if (xs[i].id < STATS_XSTATS_MAX)
+				xstats_base[p][xs[i].id] = xs[i].value;
+	}
+}
+
+static void json_xstats(FILE *f, int port)
+{
+	struct rte_eth_xstat xs[STATS_XSTATS_MAX];
+	struct rte_eth_xstat_name names[STATS_XSTATS_MAX];
+	int n = xstats_read(port, xs, STATS_XSTATS_MAX), k = 0;
+
+	if (n <= 0 || rte_eth_xstats_get_names((uint16_t)port, names, STATS_XSTATS_MAX) != n)
+		return;
+	fputs(",\"xstats\":{", f);
+	for (int i = 0; i < n; i++) {
+		uint64_t base = xs[i].id < STATS_XSTATS_MAX ? xstats_base[port][xs[i].id] : 0;
+		uint64_t v = xs[i].value >= base ? xs[i].value - base : 0;
+
+		if (!v || xs[i].id >= (uint64_t)n)
+			continue;
+		fprintf(f, "%s\"", k++ ? "," : "");
+		for (const char *c = names[xs[i].id].name; *c; c++)
+			if (*c != '"' && *c != '\\' && (unsigned char)*c >= 0x20)
+				fputc(*c, f);
+		fprintf(f, "\":%" PRIu64, v);
+	}
+	fputc('}', f);
+}
+
+static void json_port(FILE *f, int port, const struct stats_port_snap *o)
+{
+	fprintf(f,
+		"{\"port\":%d,\"link\":%s,\"speed_mbps\":%" PRIu32 ","
+		"\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64 ","
+		"\"tx_bytes\":%" PRIu64 ",\"rx_bytes\":%" PRIu64 ","
+		"\"tx_pps\":%.2f,\"rx_pps\":%.2f,\"tx_bps\":%.2f,"
+		"\"rx_bps\":%.2f,\"tx_bps_l1\":%.2f,\"line_util\":%.2f,"
+		"\"oerrors\":%" PRIu64 ",\"ierrors\":%" PRIu64 ","
+		"\"imissed\":%" PRIu64 ",\"rx_bad\":%" PRIu64 ","
+		"\"rx_unknown\":%" PRIu64 ",\"tx_queue_full\":%" PRIu64 ","
+		"\"mbuf_fail\":%" PRIu64 ",\"counters\":\"%s\"",
+		port, o->link_up ? "true" : "false", o->speed_mbps, o->tx_pkts, o->rx_pkts,
+		o->tx_bytes, o->rx_bytes, fin(o->tx_pps), fin(o->rx_pps), fin(o->tx_bps),
+		fin(o->rx_bps), fin(o->tx_bps_l1), fin(o->line_util), o->oerrors, o->ierrors,
+		o->imissed, o->rx_bad, o->rx_unknown, o->tx_queue_full, o->mbuf_fail,
+		o->from_nic ? "nic" : "workers");
+	json_xstats(f, port);
+	fputc('}', f);
+}
+
+static void json_flows(FILE *f, const struct stats_snap *s)
+{
+	const struct stats_flows *fl = &s->flows;
+	const struct ctr_client *c = &fl->client;
+	const struct ctr_server *v = &fl->server;
+
+	fprintf(f,
+		"\"flows\":{\"client\":{\"started\":%" PRIu64 ",\"established\":%" PRIu64
+		",\"completed\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"active\":%" PRIu64
+		",\"fail_no_reply\":%" PRIu64 ",\"fail_reset\":%" PRIu64 ",\"fail_retx\":%" PRIu64
+		",\"fail_table_full\":%" PRIu64 ",\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64
+		",\"tx_bytes\":%" PRIu64 ",\"rx_bytes\":%" PRIu64 ",\"retx\":%" PRIu64
+		",\"cps\":%.2f},",
+		c->started, c->established, c->completed, c->failed, fl->active_client,
+		c->fail_no_reply, c->fail_reset, c->fail_retx, c->fail_table_full, c->tx_pkts,
+		c->rx_pkts, c->tx_bytes, c->rx_bytes, c->retx, fin(fl->cps));
+	fprintf(f,
+		"\"server\":{\"accepted\":%" PRIu64 ",\"completed\":%" PRIu64 ",\"failed\":%" PRIu64
+		",\"active\":%" PRIu64 ",\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64
+		",\"tx_bytes\":%" PRIu64 ",\"rx_bytes\":%" PRIu64 ",\"translated\":%" PRIu64
+		",\"untranslated\":%" PRIu64 ",\"distinct_src_addrs\":%" PRIu64
+		",\"distinct_src_ports\":%" PRIu64 ",\"retx\":%" PRIu64 "}}",
+		v->accepted, v->completed, v->failed, fl->active_server, v->tx_pkts, v->rx_pkts,
+		v->tx_bytes, v->rx_bytes, v->translated, v->untranslated, fl->distinct_addrs,
+		fl->distinct_ports, v->retx);
+}
+
+static void json_lat(FILE *f, const struct stats_lat_row *l)
+{
+	fputs("{\"stream\":", f);
+	stats_json_str(f, l->stream);
+	fprintf(f,
+		",\"port\":%d,\"tx\":%" PRIu64 ",\"rx\":%" PRIu64 ",\"lost\":%" PRIu64
+		",\"dup\":%" PRIu64 ",\"ooo\":%" PRIu64
+		",\"min_us\":%.3f,\"avg_us\":%.3f,\"max_us\":%.3f"
+		",\"p50_us\":%.3f,\"p99_us\":%.3f,\"p999_us\":%.3f"
+		",\"jitter_us\":%.3f}",
+		l->port, l->tx, l->rx, l->lost, l->dup, l->ooo, fin(l->min_us), fin(l->avg_us),
+		fin(l->max_us), fin(l->p50_us), fin(l->p99_us), fin(l->p999_us), fin(l->jitter_us));
+}
+
+int stats_write_json(FILE *f, const struct stats_snap *s, unsigned sections)
+{
+	const char *sep = "";
+
+	if (!sections)
+		sections = STATS_ALL;
+	fputc('{', f);
+	if (sections & STATS_G) {
+		json_global(f, s);
+		sep = ",";
+	}
+	if (sections & STATS_P) {
+		fprintf(f, "%s\"ports\":[", sep);
+		for (int p = 0; p < s->nports; p++) {
+			if (p)
+				fputc(',', f);
+			json_port(f, p, &s->port[p]);
+		}
+		fputc(']', f);
+		sep = ",";
+	}
+	if (sections & STATS_A) {
+		fputs(sep, f);
+		json_flows(f, s);
+		sep = ",";
+	}
+	if (sections & STATS_L) {
+		fprintf(f, "%s\"latency\":[", sep);
+		for (int i = 0; i < s->nlat; i++) {
+			if (i)
+				fputc(',', f);
+			json_lat(f, &s->lat[i]);
+		}
+		fputc(']', f);
+	}
+	fputs("}\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- text tables ------------------------------------------------------ */
+
+#define LBL_W 14 /* label column */
+#define COL_W 16 /* value columns */
+
+static void text_global(FILE *f, const struct stats_snap *s)
+{
+	const struct stats_global *g = &s->g;
+	char a[32], b[32];
+
+	fprintf(f, "Global Statistics\n\n");
+	fprintf(f, "%-*s: %-18s %-*s: %s\n", LBL_W, "total_tx_L2",
+		stats_fmt_si(a, sizeof(a), g->tx_bps, "bps"), LBL_W, "total_rx_L2",
+		stats_fmt_si(b, sizeof(b), g->rx_bps, "bps"));
+	fprintf(f, "%-*s: %-18s %-*s: %s\n", LBL_W, "total_tx_L1",
+		stats_fmt_si(a, sizeof(a), g->tx_bps_l1, "bps"), LBL_W, "total_rx_L1",
+		stats_fmt_si(b, sizeof(b), g->rx_bps_l1, "bps"));
+	fprintf(f, "%-*s: %-18s %-*s: %s\n", LBL_W, "total_tx_pps",
+		stats_fmt_si(a, sizeof(a), g->tx_pps, "pps"), LBL_W, "total_rx_pps",
+		stats_fmt_si(b, sizeof(b), g->rx_pps, "pps"));
+	fprintf(f, "%-*s: %-18" PRIu64 " %-*s: %" PRIu64 "\n", LBL_W, "tx_pkts", g->tx_pkts, LBL_W,
+		"rx_pkts", g->rx_pkts);
+	fprintf(f, "%-*s: %-18s %-*s: %.2f %%\n", LBL_W, "drop_rate",
+		stats_fmt_si(a, sizeof(a), g->drop_rate, "pps"), LBL_W, "cpu_util",
+		fin(g->cpu_util));
+	fprintf(f, "%-*s: %-18s %-*s: %" PRIu64 "\n", LBL_W, "cps",
+		stats_fmt_si(a, sizeof(a), g->cps, "cps"), LBL_W, "active_flows", g->active_flows);
+	fprintf(f, "%-*s: %-18" PRIu64 " %-*s: %.3f s\n\n", LBL_W, "queue_full", g->queue_full,
+		LBL_W, "interval", fin(s->interval));
+}
+
+static const struct stats_port_row port_rows[] = {
+    STATS_PORT_ROW("link", STATS_CELL_LINK, link_up),
+    STATS_PORT_ROW("Tx bps L2", STATS_CELL_BPS, tx_bps),
+    STATS_PORT_ROW("Tx bps L1", STATS_CELL_BPS, tx_bps_l1),
+    STATS_PORT_ROW("Rx bps L2", STATS_CELL_BPS, rx_bps),
+    STATS_PORT_ROW("Tx pps", STATS_CELL_PPS, tx_pps),
+    STATS_PORT_ROW("Rx pps", STATS_CELL_PPS, rx_pps),
+    STATS_PORT_ROW("line util.", STATS_CELL_PCT, line_util),
+    STATS_PORT_ROW("opackets", STATS_CELL_U64, tx_pkts),
+    STATS_PORT_ROW("ipackets", STATS_CELL_U64, rx_pkts),
+    STATS_PORT_ROW("obytes", STATS_CELL_U64, tx_bytes),
+    STATS_PORT_ROW("ibytes", STATS_CELL_U64, rx_bytes),
+    STATS_PORT_ROW("oerrors", STATS_CELL_U64, oerrors),
+    STATS_PORT_ROW("ierrors", STATS_CELL_U64, ierrors),
+    STATS_PORT_ROW("imissed", STATS_CELL_U64, imissed),
+    STATS_PORT_ROW("tx_queue_full", STATS_CELL_U64, tx_queue_full),
+    STATS_PORT_ROW("rx_bad", STATS_CELL_U64, rx_bad),
+    STATS_PORT_ROW("rx_unknown", STATS_CELL_U64, rx_unknown),
+};
+
+const char *stats_fmt_count(char *buf, size_t len, uint64_t v)
+{
+	static const char pfx[] = "KMGTPE";
+	double d = (double)v;
+	unsigned i = 0;
+
+	if (v < 100000) {
+		snprintf(buf, len, "%" PRIu64, v);
+		return buf;
+	}
+	d /= 1000;
+	while (d >= 999.5 && i + 1 < sizeof(pfx) - 1) {
+		d /= 1000;
+		i++;
+	}
+	snprintf(buf, len, d < 9.995 ? "%.2f%c" : d < 99.95 ? "%.1f%c" : "%.0f%c", d, pfx[i]);
+	return buf;
+}
+
+void stats_port_cell(char *buf, size_t len, const struct stats_port_row *r,
+		     const struct stats_port_snap *o, int pct_digits)
+{
+	const char *base = (const char *)o;
+
+	switch (r->kind) {
+	case STATS_CELL_U64:
+		snprintf(buf, len, "%" PRIu64, *(const uint64_t *)(base + r->off));
+		break;
+	case STATS_CELL_COUNT:
+		stats_fmt_count(buf, len, *(const uint64_t *)(base + r->off));
+		break;
+	case STATS_CELL_PPS:
+		stats_fmt_si(buf, len, *(const double *)(base + r->off), "pps");
+		break;
+	case STATS_CELL_BPS:
+		stats_fmt_si(buf, len, *(const double *)(base + r->off), "bps");
+		break;
+	case STATS_CELL_PCT:
+		snprintf(buf, len, "%.*f %%", pct_digits, fin(*(const double *)(base + r->off)));
+		break;
+	case STATS_CELL_LINK:
+		if (o->speed_mbps >= 1000)
+			snprintf(buf, len, "%s %uG", o->link_up ? "UP" : "DOWN",
+				 o->speed_mbps / 1000);
+		else
+			snprintf(buf, len, "%s %uM", o->link_up ? "UP" : "DOWN", o->speed_mbps);
+		break;
+	}
+}
+
+static void text_ports(FILE *f, const struct stats_snap *s)
+{
+	char cell[40];
+
+	fprintf(f, "Port Statistics\n\n%-*s", LBL_W, "port");
+	for (int p = 0; p < s->nports; p++)
+		fprintf(f, " | %*d", COL_W, p);
+	fprintf(f, " | %*s\n", COL_W, "total");
+	for (int i = 0; i < LBL_W; i++)
+		fputc('-', f);
+	for (int p = 0; p <= s->nports; p++) {
+		fputs("-+-", f);
+		for (int i = 0; i < COL_W; i++)
+			fputc('-', f);
+	}
+	fputc('\n', f);
+	for (size_t r = 0; r < FG_ARRAY_SIZE(port_rows); r++) {
+		fprintf(f, "%-*s", LBL_W, port_rows[r].label);
+		for (int p = 0; p <= s->nports; p++) {
+			const struct stats_port_snap *o = p < s->nports ? &s->port[p] : &s->total;
+
+			stats_port_cell(cell, sizeof(cell), &port_rows[r], o, 2);
+			fprintf(f, " | %*s", COL_W, cell);
+		}
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+static void flow_row(FILE *f, const char *label, const char *c, const char *s)
+{
+	fprintf(f, "%-*s | %*s | %*s\n", LBL_W + 4, label, COL_W, c, COL_W, s);
+}
+
+static void flow_row_u(FILE *f, const char *label, bool has_c, uint64_t c, bool has_s, uint64_t s)
+{
+	char a[32] = "-", b[32] = "-";
+
+	if (has_c)
+		snprintf(a, sizeof(a), "%" PRIu64, c);
+	if (has_s)
+		snprintf(b, sizeof(b), "%" PRIu64, s);
+	flow_row(f, label, a, b);
+}
+
+static void text_flows(FILE *f, const struct stats_snap *s)
+{
+	const struct stats_flows *fl = &s->flows;
+	const struct ctr_client *c = &fl->client;
+	const struct ctr_server *v = &fl->server;
+	char a[32];
+
+	fprintf(f, "Flows\n\n");
+	flow_row(f, "", "client", "server");
+	flow_row(f, "------------------", "----------------", "----------------");
+	flow_row_u(f, "started/accepted", true, c->started, true, v->accepted);
+	flow_row_u(f, "established", true, c->established, false, 0);
+	flow_row_u(f, "completed", true, c->completed, true, v->completed);
+	flow_row_u(f, "failed", true, c->failed, true, v->failed);
+	flow_row_u(f, "active", true, fl->active_client, true, fl->active_server);
+	flow_row_u(f, "  no reply", true, c->fail_no_reply, false, 0);
+	flow_row_u(f, "  reset", true, c->fail_reset, false, 0);
+	flow_row_u(f, "  retx limit", true, c->fail_retx, false, 0);
+	flow_row_u(f, "  table full", true, c->fail_table_full, false, 0);
+	flow_row_u(f, "tx_pkts", true, c->tx_pkts, true, v->tx_pkts);
+	flow_row_u(f, "rx_pkts", true, c->rx_pkts, true, v->rx_pkts);
+	flow_row_u(f, "tx_bytes", true, c->tx_bytes, true, v->tx_bytes);
+	flow_row_u(f, "rx_bytes", true, c->rx_bytes, true, v->rx_bytes);
+	flow_row_u(f, "retransmits", true, c->retx, true, v->retx);
+	flow_row_u(f, "translated", false, 0, true, v->translated);
+	flow_row_u(f, "untranslated", false, 0, true, v->untranslated);
+	flow_row_u(f, "distinct src addrs", false, 0, true, fl->distinct_addrs);
+	flow_row_u(f, "distinct src ports", false, 0, true, fl->distinct_ports);
+	flow_row(f, "cps", stats_fmt_si(a, sizeof(a), fl->cps, "cps"), "-");
+	fputc('\n', f);
+}
+
+static void text_lat(FILE *f, const struct stats_snap *s)
+{
+	fprintf(f, "Latency (usec)\n\n");
+	fprintf(f,
+		"%-16s %4s %12s %12s %10s %8s %8s %9s %9s %9s %9s %9s %9s "
+		"%9s\n",
+		"stream", "port", "tx", "rx", "lost", "dup", "ooo", "min", "avg", "max", "p50",
+		"p99", "p99.9", "jitter");
+	if (!s->nlat)
+		fprintf(f, "(no latency streams)\n");
+	for (int i = 0; i < s->nlat; i++) {
+		const struct stats_lat_row *l = &s->lat[i];
+
+		fprintf(f,
+			"%-16.16s %4d %12" PRIu64 " %12" PRIu64 " %10" PRIu64 " %8" PRIu64
+			" %8" PRIu64 " %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f\n",
+			l->stream, l->port, l->tx, l->rx, l->lost, l->dup, l->ooo, fin(l->min_us),
+			fin(l->avg_us), fin(l->max_us), fin(l->p50_us), fin(l->p99_us),
+			fin(l->p999_us), fin(l->jitter_us));
+	}
+	fputc('\n', f);
+}
+
+int stats_write_text(FILE *f, const struct stats_snap *s, unsigned sections)
+{
+	if (!sections)
+		sections = STATS_ALL;
+	if (sections & STATS_G)
+		text_global(f, s);
+	if (sections & STATS_P)
+		text_ports(f, s);
+	if (sections & STATS_A)
+		text_flows(f, s);
+	if (sections & STATS_L)
+		text_lat(f, s);
+	fflush(f);
+	return ferror(f) ? -EIO : 0;
+}
