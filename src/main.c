@@ -27,6 +27,7 @@
 #include "prof.h"
 #include "stats.h"
 #include "svc.h"
+#include "tsc.h"
 #include "worker.h"
 
 #ifndef FG_VERSION
@@ -432,6 +433,8 @@ int main(int argc, char **argv)
 		cfg_free(&c);
 		return FG_EXIT_SOFTWARE;
 	}
+	/* before any worker starts: every rate and time uses the measured TSC */
+	tsc_calibrate(rte_get_tsc_hz(), FG_TSC_WINDOW_NS);
 	rc = port_init_all(&c, o.cores, err, sizeof(err));
 	if (rc == 0)
 		rc = ctl_launch(o.cores, err, sizeof(err));
@@ -454,7 +457,7 @@ int main(int argc, char **argv)
 				fg_port[p].name, speed, fg_port[p].nqueues);
 	}
 	svc_start();
-	stats_init(fg_ctr, fg_nworkers, fg_nports, rte_get_tsc_hz());
+	stats_init(fg_ctr, fg_nworkers, fg_nports, fg_tsc_hz);
 	cmds_init(&c, o.json);
 	stats_start();
 

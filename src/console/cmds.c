@@ -26,6 +26,7 @@
 #include "run.h"
 #include "stats.h"
 #include "svc.h"
+#include "tsc.h"
 #include "tui.h"
 #include "units.h"
 #include "worker.h"
@@ -278,6 +279,8 @@ static int cmd_portattr(int argc, char **argv)
 		fg_info("%-4d %-5s %-8s %-17s %-15s %-15s %-17s %s", p, up ? "up" : "down", sp, mac,
 			a, g, mac_str(pt->gw_mac, gm), pt->driver);
 	}
+	fg_info("TSC %.6f GHz (measured against CLOCK_MONOTONIC_RAW; DPDK's figure %.6f GHz)",
+		(double)fg_tsc_hz / 1e9, (double)rte_get_tsc_hz() / 1e9);
 	return 0;
 }
 

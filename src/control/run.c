@@ -30,6 +30,7 @@
 #include "run.h"
 #include "stats.h"
 #include "svc.h"
+#include "tsc.h"
 
 /* The control side of an engine, one row per profile mode. */
 struct run_engine {
@@ -243,7 +244,7 @@ int run_start(const char *file, struct run_params *rp, unsigned flags, const cha
 		for (size_t i = 0; i < np.n_warnings; i++)
 			fg_warn("%s", np.warnings[i]);
 	rp->prof = &np;
-	rp->hz = rte_get_tsc_hz();
+	rp->hz = fg_tsc_hz;
 	rp->flows_max = run.flows_max;
 	e = run_engine_of(&np);
 	if (!e) {

@@ -1,0 +1,46 @@
+/*
+ * clock.c — the TSC rate flowgen runs on: measured once at start-up, by
+ * the control thread before any worker starts, against CLOCK_MONOTONIC_RAW
+ * (tsc.h says why DPDK's own figure is not used).
+ */
+#include <time.h>
+
+#include <rte_cycles.h>
+
+#include "tsc.h"
+
+uint64_t fg_tsc_hz;
+
+static uint64_t tsc_real_tsc(void *arg)
+{
+	(void)arg;
+	return rte_rdtsc_precise();
+}
+
+static uint64_t tsc_real_ns(void *arg)
+{
+	struct timespec ts;
+
+	(void)arg;
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void tsc_real_sleep(void *arg, uint64_t ns)
+{
+	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000ull),
+			      .tv_nsec = (long)(ns % 1000000000ull)};
+
+	(void)arg;
+	while (nanosleep(&ts, &ts) != 0)
+		;
+}
+
+uint64_t tsc_calibrate(uint64_t dpdk_hz, uint64_t window_ns)
+{
+	const struct tsc_clock real = {tsc_real_tsc, tsc_real_ns, tsc_real_sleep, NULL};
+	uint64_t hz = tsc_measure(&real, window_ns);
+
+	fg_tsc_hz = hz ? hz : dpdk_hz;
+	return fg_tsc_hz;
+}

@@ -1,0 +1,102 @@
+/*
+ * test_tsc.c — the TSC measurement on fake clocks: a 2.096 GHz TSC is
+ * measured as such (not DPDK's rounded 2.100 GHz), a preempted reading is
+ * passed over for a tighter one, and clocks that do not advance give 0.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "tsc.h"
+
+/* A fake machine: time in ns; the TSC runs at hz; reads cost read_ns. */
+struct fake {
+	double t_ns;
+	double hz;
+	double read_ns;
+	int stall_at;	/* the nth TSC read takes stall_ns longer (0: never) */
+	double stall_ns;
+	int reads;
+	double tsc_off;
+};
+
+static uint64_t f_tsc(void *arg)
+{
+	struct fake *f = arg;
+
+	f->reads++;
+	f->t_ns += f->read_ns;
+	if (f->reads == f->stall_at)
+		f->t_ns += f->stall_ns;
+	return (uint64_t)(f->tsc_off + f->t_ns * f->hz / 1e9);
+}
+
+static uint64_t f_ns(void *arg)
+{
+	struct fake *f = arg;
+
+	f->t_ns += f->read_ns;
+	return (uint64_t)f->t_ns;
+}
+
+static void f_sleep(void *arg, uint64_t ns)
+{
+	((struct fake *)arg)->t_ns += (double)ns;
+}
+
+static void test_exact_rate(void **st)
+{
+	struct fake f = {.t_ns = 1e12, .hz = 2.096e9, .read_ns = 20, .tsc_off = 12345};
+	const struct tsc_clock c = {f_tsc, f_ns, f_sleep, &f};
+	uint64_t hz;
+
+	(void)st;
+	hz = tsc_measure(&c, 50000000);
+	assert_true(fabs((double)hz - 2.096e9) < 2.096e9 * 5e-6);
+	/* and not the 10 MHz-rounded estimate */
+	assert_true(fabs((double)hz - 2.1e9) > 1e6);
+}
+
+/* A reading preempted for 2 ms between its TSC reads is not the one used. */
+static void test_preempted_read(void **st)
+{
+	struct fake f = {.t_ns = 1e9, .hz = 3e9, .read_ns = 30, .stall_at = 2, .stall_ns = 2e6};
+	const struct tsc_clock c = {f_tsc, f_ns, f_sleep, &f};
+	uint64_t hz;
+
+	(void)st;
+	hz = tsc_measure(&c, 50000000);
+	assert_true(fabs((double)hz - 3e9) < 3e9 * 5e-6);
+}
+
+static uint64_t f_still(void *arg)
+{
+	(void)arg;
+	return 42;
+}
+
+static void test_broken_clocks(void **st)
+{
+	struct fake f = {.t_ns = 1e9, .hz = 3e9, .read_ns = 30};
+	const struct tsc_clock still_tsc = {f_still, f_ns, f_sleep, &f};
+	const struct tsc_clock still_ns = {f_tsc, f_still, f_sleep, &f};
+
+	(void)st;
+	assert_int_equal(tsc_measure(&still_tsc, 1000000), 0);
+	assert_int_equal(tsc_measure(&still_ns, 1000000), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_exact_rate),
+	    cmocka_unit_test(test_preempted_read),
+	    cmocka_unit_test(test_broken_clocks),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
