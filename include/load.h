@@ -61,7 +61,8 @@ struct load_offer {
 /*
  * pure: the factor by which each port's -m 1 load is multiplied for MULT m
  * (factor[p] = 0: the port sends nothing, or m is `max`: unpaced), then
- * load_check(). link_bps[p] is port p's link speed, 0 if unknown (a `%`
+ * load_check(). A load that sends nothing at all (a flows run whose
+ * pairs -p leaves only the server side of) gets all-zero factors. link_bps[p] is port p's link speed, 0 if unknown (a `%`
  * rate needs it). 0, -EINVAL (a form that does not apply, no rate to
  * scale) or -ERANGE (above line rate) with err set.
  */

@@ -113,6 +113,10 @@ static int bench_offered(const struct bench *b, struct run_params *rp, double *r
 		return rc;
 	*rate = bench_flows(b) ? o.cps : o.pps;
 	*line_pct = o.line_pct;
+	if (!(*rate > 0)) {
+		snprintf(err, errlen, "-p selects no port that sends (a flows run needs both ports of a pair)");
+		return -EINVAL;
+	}
 	return 0;
 }
 

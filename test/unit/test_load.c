@@ -200,10 +200,14 @@ static void test_nothing_sent(void **st)
 	struct units_rate m = mult(UNITS_MULT, 1);
 
 	(void)st;
-	assert_int_equal(load_factors(&l, &m, link, f, err, sizeof(err)), -EINVAL);
+	f[0] = f[1] = 7;
+	assert_int_equal(load_factors(&l, &m, link, f, err, sizeof(err)), 0);
+	assert_true(f[0] == 0 && f[1] == 0);
 	l.scope = LOAD_SHARED;
-	l.ref = 0;
-	assert_int_equal(load_factors(&l, &m, link, f, err, sizeof(err)), -EINVAL);
+	l.ref = -1; /* flows: -p left no whole pair, only a server side */
+	f[0] = f[1] = 7;
+	assert_int_equal(load_factors(&l, &m, link, f, err, sizeof(err)), 0);
+	assert_true(f[0] == 0 && f[1] == 0);
 }
 
 static void test_fmt(void **st)
