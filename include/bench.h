@@ -175,13 +175,6 @@ struct bench_lat {
 
 struct lat_hist;
 
-/*
- * pure: the q-th percentile (0 < q <= 100) of h's delays plus `lost`
- * infinite ones, in ns; INFINITY when its rank is among the lost, 0 when
- * there is nothing at all.
- */
-double bench_pct_with_loss(const struct lat_hist *h, uint64_t lost, double q);
-
 /* pure: the summary of h (delays of the stamped frames), frames sent, lost. */
 void bench_lat_summary(const struct lat_hist *h, uint64_t frames, uint64_t lost,
 		       struct bench_lat *out);

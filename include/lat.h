@@ -125,6 +125,9 @@ struct lat_summary {
  */
 void lat_summarize(const struct lat_hist *h, uint64_t lost, struct lat_summary *out);
 
+/* pure: the q-th percentile (0..100] of h's delays plus `lost` infinite ones, in ns. */
+double lat_pct_lost(const struct lat_hist *h, uint64_t lost, double q);
+
 /* pure: multiplier for lat_tsc_to_ns() (ns per TSC cycle in 32.32). */
 uint64_t lat_ns_mult(uint64_t hz);
 

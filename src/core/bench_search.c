@@ -136,40 +136,23 @@ void bench_grow_record(struct bench_grow *g, uint64_t n, bool passed)
 
 /* ---- latency (RFC 8219 §7.2, §7.3) and the verdict of a trial ----------- */
 
-double bench_pct_with_loss(const struct lat_hist *h, uint64_t lost, double q)
-{
-	double n = (double)h->count + (double)lost, rank;
-
-	if (n == 0)
-		return 0;
-	rank = ceil(q / 100.0 * n);
-	if (rank < 1)
-		rank = 1;
-	if (rank > (double)h->count)
-		return INFINITY;
-	/* the rank among the measured delays, mid-way so that ceil() in
-	 * lat_percentile lands on it whatever the rounding */
-	return (double)lat_percentile(h, (rank - 0.5) * 100.0 / (double)h->count);
-}
-
 void bench_lat_summary(const struct lat_hist *h, uint64_t frames, uint64_t lost,
 		       struct bench_lat *out)
 {
+	struct lat_summary l;
+
+	lat_summarize(h, lost, &l);
 	memset(out, 0, sizeof(*out));
 	out->frames = frames;
 	out->lost = lost;
-	out->samples = h->count;
-	if (h->count) {
-		out->min_us = (double)h->min / 1000;
-		out->avg_us = (double)lat_avg_ns(h) / 1000;
-		out->max_us = (double)h->max / 1000;
-	}
-	if (!h->count && !lost)
-		return;
-	out->p50_us = bench_pct_with_loss(h, lost, 50) / 1000;
-	out->p99_us = bench_pct_with_loss(h, lost, 99) / 1000;
-	out->p999_us = bench_pct_with_loss(h, lost, 99.9) / 1000;
-	out->pdv_us = isinf(out->p999_us) ? INFINITY : out->p999_us - out->min_us;
+	out->samples = l.samples;
+	out->min_us = l.min_us;
+	out->avg_us = l.avg_us;
+	out->max_us = l.max_us;
+	out->p50_us = l.p50_us;
+	out->p99_us = l.p99_us;
+	out->p999_us = l.p999_us;
+	out->pdv_us = l.pdv_us;
 }
 
 void bench_trial_judge(struct bench_trial *t, double loss_goal_pct)

@@ -80,8 +80,7 @@ uint64_t lat_jitter_ns(const struct lat_hist *h) { return h->jit_n ? h->jit_sum 
 
 uint64_t lat_jitter_rfc3550_ns(const struct lat_hist *h) { return h->jit3550 >> 4; }
 
-/* The q-th percentile of h's delays plus `lost` infinite ones, in ns. */
-static double lat_pct_lost(const struct lat_hist *h, uint64_t lost, double q)
+double lat_pct_lost(const struct lat_hist *h, uint64_t lost, double q)
 {
 	double n = (double)h->count + (double)lost, rank;
 

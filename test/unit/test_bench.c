@@ -387,17 +387,17 @@ static void test_pct_with_loss(void **st)
 	(void)st;
 	fill(&h);
 	/* no loss: the histogram's own percentiles (within a bucket, < 1 %) */
-	assert_true(fabs(bench_pct_with_loss(&h, 0, 50) - 500000) < 500000 * 0.01);
-	assert_true(fabs(bench_pct_with_loss(&h, 0, 99.9) - 999000) < 999000 * 0.01);
+	assert_true(fabs(lat_pct_lost(&h, 0, 50) - 500000) < 500000 * 0.01);
+	assert_true(fabs(lat_pct_lost(&h, 0, 99.9) - 999000) < 999000 * 0.01);
 	/* one lost of 1,001: rank 1,000 of p99.9 is still a measured one */
-	assert_true(isfinite(bench_pct_with_loss(&h, 1, 99.9)));
+	assert_true(isfinite(lat_pct_lost(&h, 1, 99.9)));
 	/* two lost of 1,002: p99.9's rank (1,001) is a lost frame */
-	assert_true(isinf(bench_pct_with_loss(&h, 2, 99.9)));
-	assert_true(isfinite(bench_pct_with_loss(&h, 2, 99)));
+	assert_true(isinf(lat_pct_lost(&h, 2, 99.9)));
+	assert_true(isfinite(lat_pct_lost(&h, 2, 99)));
 	/* half lost or more: even the median is infinite */
-	assert_true(isinf(bench_pct_with_loss(&h, 1001, 50)));
+	assert_true(isinf(lat_pct_lost(&h, 1001, 50)));
 	/* lost frames push the percentiles up */
-	assert_true(bench_pct_with_loss(&h, 100, 50) > bench_pct_with_loss(&h, 0, 50));
+	assert_true(lat_pct_lost(&h, 100, 50) > lat_pct_lost(&h, 0, 50));
 
 	bench_lat_summary(&h, 1000, 0, &l);
 	assert_int_equal(l.samples, 1000);
