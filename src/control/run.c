@@ -200,6 +200,21 @@ static int run_apply_mult(const struct run_engine *e, struct run_params *rp, cha
 	return load_factors(&rp->load, &rp->mult, rp->link_bps, rp->factor, err, errlen);
 }
 
+/*
+ * Every port that sends (a flows run's server port too: it answers) needs
+ * its next hop's MAC, or its frames would go to an unknown address.
+ */
+static int run_check_next_hops(const struct run_params *rp, char *err, size_t errlen)
+{
+	for (int p = 0; p < fg_nports; p++)
+		if (rp->load.tx[p].pps > 0 && !(fg_port[p].gw_mac & PORT_MAC_KNOWN)) {
+			snprintf(err, errlen,
+				 "port %d: next-hop MAC unknown (run `arp` first or set dest_mac)", p);
+			return -EHOSTUNREACH;
+		}
+	return 0;
+}
+
 int run_offered(struct run_params *rp, struct load_offer *o, char *err, size_t errlen)
 {
 	const struct run_engine *e = run_engine_of(rp->prof);
@@ -252,6 +267,8 @@ int run_start(const char *file, struct run_params *rp, unsigned flags, const cha
 		rc = -EINVAL;
 	} else {
 		rc = run_apply_mult(e, rp, err, sizeof(err));
+		if (!rc)
+			rc = run_check_next_hops(rp, err, sizeof(err));
 		if (!rc)
 			rc = e->prepare(rp, nstates, &ops, err, sizeof(err));
 	}

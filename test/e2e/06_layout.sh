@@ -88,7 +88,7 @@ for s in "${OUTSIDE[@]}"; do
 	pats+=(-e "$s")
 done
 where=()
-for p in src include test man README Makefile examples; do
+for p in src include test man README Makefile examples profiles .ci; do
 	[ -e "$p" ] && where+=("$p")
 done
 refs=$(grep -rnIF "${pats[@]}" -- "${where[@]}" 2>/dev/null | grep -v '^test/e2e/06_layout\.sh:')

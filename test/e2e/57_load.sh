@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+#
+# 57_load.sh — the load model (flowgen(8), MULT FORMS): every rate a run is
+# given goes through one model of what each port sends at -m 1, in both
+# directions. On [loop, loop] (10 Gbit/s ports):
+#  - a flows run whose server answers overrun the server port is refused,
+#    naming port 1 and the largest -m that fits; the same -m form one step
+#    below is accepted;
+#  - `update -m` above line rate is refused and the traffic keeps its rate;
+#  - `%` on a flows profile is measured on the client port;
+# and against the router lab: a flows `start` before `arp` fails (exit 1)
+# with a hint, because the next hop's MAC is unknown.
+
+. "$(dirname "$0")/lib.sh"
+
+need_flowgen
+D=$FG_TOP/test/data
+LOOP=$(fg_loop_cfg)
+O=$FG_TMP/load.out
+E=$FG_TMP/load.err
+
+# --- server direction refused -----------------------------------------------
+fg_plain -C "$LOOP" -x "start -f $D/load_srv_big.yaml -m 900000 -d 1" >"$O" 2>"$E"
+check_eq "server direction: a rate above the server port's line rate fails (exit 1)" 1 $?
+check_grep "server direction: the error names port 1 and the maximum -m" \
+	'port 1 would send .*exceeds .*maximum is -m 812743 ' "$E"
+
+fg_plain -C "$LOOP" -x "start -f $D/load_srv_big.yaml -m 2000 -d 1; wait; stats --json" >"$O" 2>"$E"
+check_eq "server direction: a rate that fits runs (exit 0)" 0 $?
+check_ge "server direction: flows completed" "$(json_get "$O" flows.client.completed || echo -1)" 1900
+
+# --- update -m refused above line rate, traffic keeps running ----------------
+fg_plain -C "$LOOP" -k -x "start -f profiles/stl_64b.yaml -m 10kpps -d 4 -t learn=0; sleep 1; \
+update -m 20000000pps; wait; stats --json" >"$O" 2>"$E"
+check_eq "update: a refused update fails the batch (exit 1 with -k)" 1 $?
+check_grep "update: the refusal names the maximum" 'update: port 0 would send .*maximum is -m 14880952pps' "$E"
+tx=$(json_get "$O" latency.0.tx || echo -1)
+check_eq "update: the traffic kept its rate: 40,000 frames in 4 s (within 1 %, got $tx)" 1 \
+	"$(awk -v s="$tx" 'BEGIN { print (s >= 39600 && s <= 40400) ? 1 : 0 }')"
+
+fg_plain -C "$LOOP" -k -x "start -f profiles/stl_64b.yaml -m 10kpps -d 3 -t learn=0; sleep 1; \
+update -m 20kpps; sleep 1; stats --json; wait" >"$O" 2>"$E"
+check_eq "update: an update that fits is taken (exit 0)" 0 $?
+check_ge "update: the new rate is sent (tx_pps >= 18,000)" \
+	"$(json_get "$O" global.tx_pps | cut -d. -f1 || echo -1)" 18000
+
+# --- % of a flows profile: of the client port ---------------------------------
+# 1 % of 10 Gbit/s L1 in 64-byte client frames (84 B on the wire): 148,809
+# flows/s; the server port sends nothing (recv only).
+fg_plain -C "$LOOP" -x "start -f profiles/udp_short.yaml -m 0.1% -d 1; wait; stats --json" >"$O" 2>"$E"
+check_eq "flows %: -m 0.1% runs (exit 0)" 0 $?
+s=$(json_get "$O" flows.client.started || echo -1)
+check_eq "flows %: about 14,881 flows started in 1 s (within 3 %, got $s)" 1 \
+	"$(awk -v s="$s" 'BEGIN { print (s >= 14881 * 0.97 && s <= 14881 * 1.03) ? 1 : 0 }')"
+
+# --- next hop unknown ----------------------------------------------------------
+if lab_up router; then
+	fg -x "start -f profiles/udp_short.yaml -m 100 -d 1" >"$O" 2>"$E"
+	check_eq "next hop: a flows start before arp fails (exit 1)" 1 $?
+	check_grep "next hop: the error says to run arp" "port 0: next-hop MAC unknown \(run .arp. first" "$E"
+	fg -x "arp; start -f profiles/udp_short.yaml -m 100 -d 1; wait; stats --json" >"$O" 2>"$E"
+	check_eq "next hop: after arp the same start runs (exit 0)" 0 $?
+	check_ge "next hop: flows completed" "$(json_get "$O" flows.client.completed || echo -1)" 90
+fi
+finish
