@@ -186,7 +186,11 @@ struct flowtab *flowtab_create(const struct flowtab_params *p)
 	while ((1u << t->idx_bits) < p->max_flows)
 		t->idx_bits++;
 	t->idx_mask = (1u << t->idx_bits) - 1;
-	t->gen_mask = (uint32_t)((1ull << (32 - t->idx_bits)) - 1);
+	{
+		uint32_t bits = p->id_bits && p->id_bits < 32 ? p->id_bits : 32;
+
+		t->gen_mask = bits > t->idx_bits ? (uint32_t)((1ull << (bits - t->idx_bits)) - 1) : 1;
+	}
 	t->tick_inv = UINT64_MAX / p->tick_tsc;
 	t->cur = 0;
 	t->map_len = p->alloc ? 0 : l.total;
