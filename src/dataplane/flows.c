@@ -638,6 +638,12 @@ static void flows_tick(struct worker *w, uint64_t now)
 	uint32_t out[FLOWS_EXPIRE_BATCH];
 
 	if (!s->started) {
+		/* Open no flow before every worker of the pair runs this run:
+		 * a reply handed to a worker that has not taken START yet
+		 * would find no engine there (own.h). */
+		for (uint16_t j = 0; j < w->nq; j++)
+			if (FG_CTR_GET(fg_ctr[w->id - w->q + j].gauge.run_id) != w->run_id)
+				return;
 		s->started = true;
 		pace_init(&s->pace, w->hz, FLOWS_NEW_BURST, FLOWS_NEW_SLACK, now);
 		if (s->gen && s->rate > 0)

@@ -243,9 +243,11 @@ rx_side_do(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy, con
 		switch (pkt_parse(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, pi)) {
 		case PKT_UDP:
 		case PKT_TCP:
+			/* steered even when this worker's run has drained: the
+			 * owner may still be running its flows */
+			if (steer && rx_steer(w, side, m, pi))
+				continue;
 			if (w->eng) {
-				if (steer && rx_steer(w, side, m, pi))
-					continue;
 				/* the engine takes them after the parse */
 				tm[nt++] = m;
 				continue;
