@@ -325,6 +325,10 @@ static void rx_handed(struct worker *w, uint64_t now, bool *busy)
 				continue;
 			}
 			/* the run ended here before the frame came */
+			if (w->service) {
+				punt(w, side, m);
+				continue;
+			}
 			FG_CTR_INC(w->ctr->port[w->port[side]].rx_unknown);
 			rte_pktmbuf_free(m);
 		}
