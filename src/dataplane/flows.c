@@ -724,11 +724,27 @@ static void flows_pause(struct worker *w, bool on, uint64_t now)
 		pace_resume(&s->pace, now);
 }
 
+/*
+ * Done when this worker's table is empty and no other worker of the pair
+ * opens flows or waits for a reply any more: until then the port may
+ * still deliver here a frame of theirs, which this worker hands over or,
+ * on the server side, owns (own.h). The other workers' state and client
+ * flow gauges are read from their counter blocks (relaxed loads).
+ */
 static bool flows_idle(struct worker *w)
 {
 	struct flows_state *s = w->state;
 
-	return s->stopping && flowtab_count(s->ft) == 0;
+	if (!s->stopping || flowtab_count(s->ft) != 0)
+		return false;
+	for (uint16_t j = 0; j < w->nq; j++) {
+		const struct ctr_worker *c = &fg_ctr[w->id - w->q + j];
+		uint64_t st = FG_CTR_GET(c->gauge.state);
+
+		if (st == CTR_RUNNING || st == CTR_PAUSED || FG_CTR_GET(c->gauge.active_client))
+			return false;
+	}
+	return true;
 }
 
 static bool flows_own(struct worker *w, struct own_map *m)
