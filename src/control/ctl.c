@@ -77,9 +77,9 @@ int ctl_launch(int per_pair, char *err, size_t errlen)
 
 			if (i == j || a->pair != b->pair)
 				continue;
-			/* as deep as the frames two RX rings of a burst-
-			 * sized loop turn can hold: the owner drains it
-			 * every turn */
+			/* the owner drains it every loop turn; the depth
+			 * covers an owner that is not scheduled for a while
+			 * (more workers than CPUs) */
 			snprintf(name, sizeof(name), "hand%d_%d", i, j);
 			r = rte_ring_create(name, CTL_HAND_RING, SOCKET_ID_ANY,
 					    RING_F_SP_ENQ | RING_F_SC_DEQ);
