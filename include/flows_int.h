@@ -26,6 +26,7 @@
 #include "fg.h"
 #include "fgen.h"
 #include "flowtab.h"
+#include "own.h"
 #include "pace.h"
 #include "pkt.h"
 #include "prof.h"
@@ -71,7 +72,13 @@ struct rte_mbuf;
  * ip_gen.client (+ offset x pair index), client ports from a per-worker
  * allocator (fgen_cpa) over the worker's slice of client_ports, so no two
  * workers of a pair ever use the same tuple and a port is never reused
- * while its flow lives (and recycled at once: no TIME_WAIT).
+ * while its flow lives (and recycled at once: no TIME_WAIT). The slice is
+ * also how a reply finds its owner (own.h): the packet loop hands a reply
+ * received by another worker to the one whose slice holds its port, and a
+ * datagram on the server port to the worker named in its signature's id,
+ * so both sides of a UDP flow stay on one worker. Where the client port's
+ * RSS can be predicted (port.h), the client picks ports whose replies
+ * hash to its own queue, and nothing needs handing over.
  */
 
 /* Entry flags (struct flows_ent.flags). */
@@ -139,12 +146,27 @@ struct flows_state {
 	uint32_t cli_lo, cli_hi, cli_off; /* client ranges of all pairs, for "translated" */
 	int npairs;
 	uint32_t srv_lo, srv_hi;
+	struct own_map own;	      /* who owns which frame of the pair (own.h) */
+	const struct own_rss *rss;    /* client port's RSS to pick ports by, or NULL */
 	uint64_t active[2];
 	uint64_t accepts;    /* server flows learned (flows_rx_burst()) */
 	/* server side: distinct translated sources (read by control, relaxed) */
 	uint32_t nat_addr[FLOWS_NAT_ADDRS]; /* open addressing, 0 = empty */
 	uint64_t nat_port[65536 / 64];
 };
+
+/* A new client flow between its choice of tuple and its insertion. */
+struct flows_new {
+	struct flowtab_key k;
+	uint64_t h; /* flowtab_hash(&k) */
+	uint32_t cip, sip;
+	uint16_t cport;
+	uint8_t tpl;
+};
+
+/* worker: choose the next flow's template and tuple for worker w_q of its
+ * pair (flows_pick.c); false when no client port is free. */
+bool flows_pick(struct flows_state *s, struct flows_new *nf, unsigned w_q);
 
 /* worker: the engine's ops (flows.c), handed to the workers by flows_prepare(). */
 extern const struct engine flows_ops;

@@ -82,6 +82,9 @@ struct flowtab_params {
 	uint32_t entry_size;  /* caller state bytes per entry (0 allowed) */
 	uint64_t tick_tsc;    /* timer tick in TSC cycles, >= 2 */
 	uint32_t wheel_slots; /* power of two up to 2^24; 0 = 4096 */
+	/* bits of flowtab_id() (0 = 32): the caller may put its own tag
+	 * in the top 32 - id_bits; at least one generation bit is kept */
+	uint32_t id_bits;
 	/*
 	 * Optional allocator (e.g. NUMA-local), called once for
 	 * flowtab_mem_size() bytes; NULL = an anonymous mapping.

@@ -7,9 +7,18 @@
  * server ("outside") side. Each worker owns one RX and one TX queue on
  * both ports of its pair (queue = its index in the pair). The control
  * plane has a TX queue of its own, queue `nqueues`, which only the
- * control thread sends on (ARP requests, pings). net_af_packet spreads
- * received frames over every queue pair it has, so the RX side of that
- * queue pair is polled too, by worker 0 of the pair.
+ * control thread sends on (ARP requests, pings). A port has RX queues for
+ * the workers only, so no received frame waits for control, except
+ * net_af_packet: it has one socket per queue pair and its fan-out spreads
+ * received frames over all of them, so that port has an RX queue
+ * `nqueues` too (ctl_rxq) and worker 0 of the pair polls it every turn,
+ * handing test frames to their owners (own.h). On the [loop, loop] pairs
+ * control's TX queue feeds the peer's RX queue 0.
+ *
+ * RSS: where the driver hashes IPv4 TCP/UDP and has a redirection table,
+ * the port gets a symmetric key and a RETA over the worker queues only
+ * (rss, own.h); the client side then picks source ports whose replies
+ * hash to the flow's owner.
  */
 #ifndef FG_PORT_H
 #define FG_PORT_H
@@ -18,6 +27,7 @@
 #include <rte_mempool.h>
 
 #include "fg.h"
+#include "own.h"
 
 struct cfg;
 
@@ -51,6 +61,8 @@ struct port {
 	char name[64];			/* the interface spec as configured */
 	char driver[32];
 	char kiface[32];		/* kernel interface behind net_af_packet, else "" */
+	bool ctl_rxq;			/* RX queue nqueues exists and receives test frames */
+	struct own_rss rss;		/* key and RETA as programmed; reta_size 0 = none */
 };
 
 extern struct port fg_port[FG_MAX_PORTS];
@@ -75,6 +87,15 @@ int port_eal_args(const struct cfg *c, uint16_t nq, char **argv, int *argc, int 
  * waits for link. 0 or -errno + err. */
 int port_init_all(const struct cfg *c, uint16_t nq, char *err, size_t errlen);
 void port_close_all(void);
+
+/* control: the DPDK port id of config port index p, or -1: DPDK numbers
+ * ports in probe order (PCI order), which need not be the config's. Use it
+ * for every ethdev call made by index (rte_eth_stats_get, xstats). */
+int port_dpdk_id(int p);
+
+/* control: the ethdev counters of config port index p; 0 or -errno. */
+struct rte_eth_stats;
+int port_nic_stats(int p, struct rte_eth_stats *es);
 
 /* control: link state now; for an af_packet port, the kernel interface's carrier. */
 bool port_link(int p, uint32_t *speed_mbps);

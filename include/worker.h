@@ -6,7 +6,16 @@
  * drains its mailbox, polls both RX queues, answers ARP (and ICMP echo in
  * service mode or for emulated hosts) in place, hands test frames to the
  * running engine, lets the engine generate, and flushes its TX buffers.
- * Worker 0 of a pair also polls the RX side of the control queue pair.
+ * Worker 0 of a pair also polls the RX side of the control queue pair
+ * where a port has one (net_af_packet: port.h).
+ *
+ * With several workers in a pair, a received UDP/TCP frame goes to the
+ * worker that owns its flow (own.h); a frame another worker owns is handed
+ * to it through an SPSC ring (one per ordered pair of workers, created by
+ * ctl_launch()) and counted as `redirected` on the worker that handed it
+ * over. The owner runs it as received, without counting it on the port
+ * again. Whether a worker applies the rule at all is chosen once per START
+ * (the rx function pointer), not per frame.
  *
  * Engines (flows, streams) are chosen once per START through a table of
  * function pointers; nothing tests a mode flag per packet.
@@ -19,6 +28,7 @@
 #include <rte_ring.h>
 
 #include "ctr.h"
+#include "own.h"
 #include "pkt.h"
 
 #define FG_BURST 32
@@ -62,6 +72,9 @@ struct engine {
 	void (*pause)(struct worker *w, bool on, uint64_t now);
 	/* true when nothing is in flight any more */
 	bool (*idle)(struct worker *w);
+	/* optional: the run's ownership map of w's pair (own.h); an engine
+	 * without it gets every frame on the worker that received it */
+	bool (*own)(struct worker *w, struct own_map *m);
 };
 
 struct worker {
@@ -74,12 +87,20 @@ struct worker {
 	struct rte_ring *mbox;		/* control -> worker, SPSC, struct wmsg */
 	struct rte_ring *punt;		/* worker -> control, SPSC, mbufs */
 	struct ctr_worker *ctr;
+	/* hand-off rings (SPSC) to and from the other workers of the pair,
+	 * by queue index; NULL for this worker's own index */
+	struct rte_ring *hand_out[FG_MAX_WORKERS];
+	struct rte_ring *hand_in[FG_MAX_WORKERS];
 
 	/* Worker-local state below: written only by this worker. */
 	bool service;
 	bool dst_known[2];
 	struct rte_ether_addr dst[2];	/* next-hop MAC per side */
 	const struct engine *eng;
+	/* one RX burst of a queue: with or without the ownership rule,
+	 * chosen at START */
+	void (*rx)(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy);
+	struct own_map own;		/* the run's, when rx applies it */
 	void *state;			/* engine's per-worker state (from START) */
 	uint64_t run_id;
 	uint64_t hz;			/* TSC ticks per second */

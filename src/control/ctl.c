@@ -3,7 +3,9 @@
  * two SPSC rings: its mailbox (control → worker messages) and its punt
  * ring (worker → control frames); control sends frames on its own TX
  * queue. Every message to a worker goes through its mailbox; what a
- * worker tells control it publishes in its counter block.
+ * worker tells control it publishes in its counter block. The workers of
+ * a pair hand each other the test frames whose flow the other owns
+ * (own.h) through one SPSC ring per ordered pair of workers.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +18,8 @@
 #include "ctl.h"
 #include "port.h"
 #include "worker.h"
+
+#define CTL_HAND_RING 4096
 
 static struct rte_ring *mkring(const char *what, int id, unsigned size, unsigned esize)
 {
@@ -65,6 +69,28 @@ int ctl_launch(int per_pair, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	fg_nworkers = n;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++) {
+			struct worker *a = &fg_worker[i], *b = &fg_worker[j];
+			char name[RTE_RING_NAMESIZE];
+			struct rte_ring *r;
+
+			if (i == j || a->pair != b->pair)
+				continue;
+			/* the owner drains it every loop turn; the depth
+			 * covers an owner that is not scheduled for a while
+			 * (more workers than CPUs) */
+			snprintf(name, sizeof(name), "hand%d_%d", i, j);
+			r = rte_ring_create(name, CTL_HAND_RING, SOCKET_ID_ANY,
+					    RING_F_SP_ENQ | RING_F_SC_DEQ);
+			if (!r) {
+				snprintf(err, errlen, "workers %d, %d: cannot create a ring (%s)",
+					 i, j, rte_strerror(rte_errno));
+				return -ENOMEM;
+			}
+			a->hand_out[b->q] = r;
+			b->hand_in[a->q] = r;
+		}
 	for (int i = 0; i < n; i++)
 		rte_eal_remote_launch(worker_main, &fg_worker[i], fg_worker[i].lcore);
 	return 0;
@@ -155,4 +181,13 @@ int ctl_state(void)
 bool ctl_busy(void)
 {
 	return ctl_state() != CTR_IDLE;
+}
+
+uint64_t ctl_redirected(void)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < fg_nworkers; i++)
+		n += FG_CTR_GET(fg_ctr[i].redirected);
+	return n;
 }

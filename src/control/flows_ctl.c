@@ -29,6 +29,7 @@
 #include "flows_int.h"
 #include "flowtab.h"
 #include "lat.h"
+#include "own.h"
 #include "port.h"
 #include "prof.h"
 #include "units.h"
@@ -176,6 +177,8 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 	    .alloc = flows_ft_alloc,
 	    .release = flows_ft_release,
 	    .alloc_arg = (void *)(intptr_t)rte_lcore_to_socket_id(w->lcore),
+	    /* the top bits of a flow's wire id name its worker (own.h) */
+	    .id_bits = OWN_ID_SHIFT,
 	};
 	uint32_t off = g->offset * (uint32_t)w->pair, plo = g->client_ports.lo,
 		 phi = g->client_ports.hi, slice;
@@ -193,12 +196,20 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 		phi = 65535;
 	}
 	slice = (phi - plo + 1) / w->nq;
+	if (w->nq > OWN_MAX_WORKERS) {
+		snprintf(err, errlen, "%u workers per pair: at most %u", w->nq, OWN_MAX_WORKERS);
+		rc = -EINVAL;
+		goto err_free;
+	}
 	if (slice == 0) {
 		snprintf(err, errlen, "client_ports %u..%u: too few for %u workers", plo, phi,
 			 w->nq);
 		rc = -EINVAL;
 		goto err_free;
 	}
+	s->own = (struct own_map){.nq = w->nq, .port_lo = (uint16_t)plo, .slice = slice};
+	if (fg_port[w->port[0]].rss.reta_size)
+		s->rss = &fg_port[w->port[0]].rss;
 	plo += slice * w->q;
 	phi = plo + slice - 1;
 	/* UDP flows never touch the TCB: their entries end before it */

@@ -5,8 +5,10 @@
  * and `loop` entries, which become pairs of ring-backed ethdevs wired back
  * to back: what port 2k sends on queue q, port 2k+1 receives on queue q.
  *
- * Every port gets one RX/TX queue pair per worker of its pair, a mempool
- * sized from `mbufs`, and its addressing from `port_info`.
+ * Every port gets one RX/TX queue pair per worker of its pair and one more
+ * TX queue for control (net_af_packet: one more queue pair, port.h), a
+ * mempool sized from `mbufs`, its addressing from `port_info`, and where
+ * the driver allows it RSS with a symmetric key over the worker queues.
  */
 #include <errno.h>
 #include <net/if.h>
@@ -148,6 +150,12 @@ int port_eal_args(const struct cfg *c, uint16_t nq, char **argv, int *argc, int 
 	return rc;
 }
 
+/*
+ * Two ring ethdevs back to back: what one sends on TX queue q the other
+ * receives on RX queue q. Each has nq RX queues (the workers') and nq + 1
+ * TX queues: control's queue nq shares the ring of queue 0, which is
+ * therefore multi-producer, so control's frames reach the peer's worker 0.
+ */
 static int loop_pair(int a, uint16_t nq, uint16_t *ida, uint16_t *idb)
 {
 	struct rte_ring *ab[FG_MAX_WORKERS + 1], *ba[FG_MAX_WORKERS + 1];
@@ -155,30 +163,85 @@ static int loop_pair(int a, uint16_t nq, uint16_t *ida, uint16_t *idb)
 	int rc;
 
 	for (uint16_t q = 0; q < nq; q++) {
+		unsigned fl = q == 0 ? RING_F_SC_DEQ : RING_F_SP_ENQ | RING_F_SC_DEQ;
+
 		snprintf(name, sizeof(name), "loop%d_%u_ab", a, q);
-		ab[q] = rte_ring_create(name, PORT_LOOP_RING, SOCKET_ID_ANY,
-					RING_F_SP_ENQ | RING_F_SC_DEQ);
+		ab[q] = rte_ring_create(name, PORT_LOOP_RING, SOCKET_ID_ANY, fl);
 		snprintf(name, sizeof(name), "loop%d_%u_ba", a, q);
-		ba[q] = rte_ring_create(name, PORT_LOOP_RING, SOCKET_ID_ANY,
-					RING_F_SP_ENQ | RING_F_SC_DEQ);
+		ba[q] = rte_ring_create(name, PORT_LOOP_RING, SOCKET_ID_ANY, fl);
 		if (!ab[q] || !ba[q])
 			return -rte_errno;
 	}
+	ab[nq] = ab[0];
+	ba[nq] = ba[0];
 	snprintf(name, sizeof(name), "loop%d", a);
-	rc = rte_eth_from_rings(name, ba, nq, ab, nq, SOCKET_ID_ANY);
+	rc = rte_eth_from_rings(name, ba, nq, ab, nq + 1, SOCKET_ID_ANY);
 	if (rc < 0)
 		return -rte_errno;
 	*ida = rc;
 	snprintf(name, sizeof(name), "loop%d", a + 1);
-	rc = rte_eth_from_rings(name, ab, nq, ba, nq, SOCKET_ID_ANY);
+	rc = rte_eth_from_rings(name, ab, nq, ba, nq + 1, SOCKET_ID_ANY);
 	if (rc < 0)
 		return -rte_errno;
 	*idb = rc;
 	return 0;
 }
 
+/*
+ * RSS over IPv4 addresses and TCP/UDP ports with a symmetric key, so both
+ * directions of a flow hash alike, where the driver hashes them (the
+ * key's length is the driver's, 40 bytes when it does not say).
+ */
+static void rss_conf(struct port *p, const struct rte_eth_dev_info *info, uint16_t nq,
+		     struct rte_eth_conf *conf)
+{
+	uint64_t hf = (RTE_ETH_RSS_IP | RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP) &
+		      info->flow_type_rss_offloads;
+	unsigned kl = info->hash_key_size ? info->hash_key_size : 40;
+
+	memset(&p->rss, 0, sizeof(p->rss));
+	if (!(hf & RTE_ETH_RSS_IP) || nq < 2)
+		return;
+	conf->rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+	conf->rx_adv_conf.rss_conf.rss_hf = hf;
+	if (kl <= OWN_RSS_KEY_MAX) {
+		own_rss_sym_key(p->rss.key, kl);
+		p->rss.key_len = (uint8_t)kl;
+		conf->rx_adv_conf.rss_conf.rss_key = p->rss.key;
+		conf->rx_adv_conf.rss_conf.rss_key_len = (uint8_t)kl;
+	}
+}
+
+/*
+ * After start: the RETA over the worker queues, entry i to queue i mod nq,
+ * written explicitly so the client side knows it (own_rss_fits()). Only
+ * for a driver that hashes TCP and UDP ports with our key: otherwise the
+ * reply's queue cannot be chosen and hand-off alone steers.
+ */
+static void rss_reta(struct port *p, const struct rte_eth_dev_info *info, uint16_t nq)
+{
+	struct rte_eth_rss_reta_entry64 rc[OWN_RSS_RETA_MAX / RTE_ETH_RETA_GROUP_SIZE];
+	uint16_t n = info->reta_size;
+	uint64_t l4 = RTE_ETH_RSS_NONFRAG_IPV4_TCP | RTE_ETH_RSS_NONFRAG_IPV4_UDP;
+
+	if (!p->rss.key_len || n == 0 || n > OWN_RSS_RETA_MAX || (n & (n - 1)) ||
+	    (info->flow_type_rss_offloads & l4) != l4)
+		return;
+	p->rss.reta_size = n;
+	own_rss_reta_fill(&p->rss, nq);
+	memset(rc, 0, sizeof(rc));
+	for (uint16_t i = 0; i < n; i++) {
+		rc[i / RTE_ETH_RETA_GROUP_SIZE].mask |= 1ULL << (i % RTE_ETH_RETA_GROUP_SIZE);
+		rc[i / RTE_ETH_RETA_GROUP_SIZE].reta[i % RTE_ETH_RETA_GROUP_SIZE] = p->rss.reta[i];
+	}
+	if (rte_eth_dev_rss_reta_update(p->id, rc, n) != 0)
+		p->rss.reta_size = 0;
+}
+
+/* nq worker queues; control's TX queue nq, and RX queue nq when ctl_rxq. */
 static int port_setup(struct port *p, uint32_t mbufs, uint16_t nq, char *err, size_t errlen)
 {
+	uint16_t nrxq, ntxq = nq + 1;
 	struct rte_eth_conf conf = {0};
 	struct rte_eth_dev_info info;
 	char name[RTE_MEMPOOL_NAMESIZE];
@@ -190,15 +253,16 @@ static int port_setup(struct port *p, uint32_t mbufs, uint16_t nq, char *err, si
 		return rc;
 	}
 	snprintf(p->driver, sizeof(p->driver), "%s", info.driver_name);
-	if (nq > info.max_rx_queues || nq > info.max_tx_queues) {
-		snprintf(err, errlen, "port %s: %u queues wanted, driver %s has %u", p->name, nq,
+	/* net_af_packet fans received frames over every socket it has, one
+	 * per queue pair: the control queue pair's RX side receives too */
+	p->ctl_rxq = strcmp(info.driver_name, "net_af_packet") == 0;
+	nrxq = p->ctl_rxq ? nq + 1 : nq;
+	if (nrxq > info.max_rx_queues || ntxq > info.max_tx_queues) {
+		snprintf(err, errlen, "port %s: %u queues wanted, driver %s has %u", p->name, ntxq,
 			 info.driver_name, FG_MIN(info.max_rx_queues, info.max_tx_queues));
 		return -EINVAL;
 	}
-	if (info.flow_type_rss_offloads & RTE_ETH_RSS_IP) {
-		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-		conf.rx_adv_conf.rss_conf.rss_hf = RTE_ETH_RSS_IP & info.flow_type_rss_offloads;
-	}
+	rss_conf(p, &info, nq, &conf);
 	snprintf(name, sizeof(name), "pool%u", p->id);
 	p->pool = rte_pktmbuf_pool_create(name, mbufs, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
 					  rte_eth_dev_socket_id(p->id));
@@ -207,7 +271,14 @@ static int port_setup(struct port *p, uint32_t mbufs, uint16_t nq, char *err, si
 			 rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
-	rc = rte_eth_dev_configure(p->id, nq, nq, &conf);
+	rc = rte_eth_dev_configure(p->id, nrxq, ntxq, &conf);
+	if (rc && conf.rx_adv_conf.rss_conf.rss_key) {
+		/* a driver that refuses our key: its own, and no port choice */
+		conf.rx_adv_conf.rss_conf.rss_key = NULL;
+		conf.rx_adv_conf.rss_conf.rss_key_len = 0;
+		p->rss.key_len = 0;
+		rc = rte_eth_dev_configure(p->id, nrxq, ntxq, &conf);
+	}
 	if (rc) {
 		snprintf(err, errlen, "port %s: configure failed (%s)", p->name, strerror(-rc));
 		return rc;
@@ -215,9 +286,10 @@ static int port_setup(struct port *p, uint32_t mbufs, uint16_t nq, char *err, si
 	uint16_t nrx = PORT_RX_DESC, ntx = PORT_TX_DESC;
 
 	rte_eth_dev_adjust_nb_rx_tx_desc(p->id, &nrx, &ntx);
-	for (uint16_t q = 0; q < nq && rc == 0; q++) {
-		rc = rte_eth_rx_queue_setup(p->id, q, nrx, rte_eth_dev_socket_id(p->id), NULL,
-					    p->pool);
+	for (uint16_t q = 0; q < ntxq && rc == 0; q++) {
+		if (q < nrxq)
+			rc = rte_eth_rx_queue_setup(p->id, q, nrx, rte_eth_dev_socket_id(p->id),
+						    NULL, p->pool);
 		if (rc == 0)
 			rc = rte_eth_tx_queue_setup(p->id, q, ntx, rte_eth_dev_socket_id(p->id),
 						    NULL);
@@ -232,6 +304,7 @@ static int port_setup(struct port *p, uint32_t mbufs, uint16_t nq, char *err, si
 		snprintf(err, errlen, "port %s: start failed (%s)", p->name, strerror(-rc));
 		return rc;
 	}
+	rss_reta(p, &info, nq);
 	/* Ring ports have no address: give them a locally administered one. */
 	if (rte_eth_macaddr_get(p->id, &p->mac) != 0 || rte_is_zero_ether_addr(&p->mac)) {
 		p->mac = (struct rte_ether_addr){{0x02, 0x46, 0x47, 0x00, 0x00, p->id + 1}};
@@ -251,7 +324,7 @@ int port_init_all(const struct cfg *c, uint16_t nq, char *err, size_t errlen)
 		const struct cfg_iface *f = &c->ifs[i];
 		if (f->kind == CFG_IF_LOOP) {
 			if (i % 2 == 0) {
-				rc = loop_pair(i, nq + 1, &ids[i], &ids[i + 1]);
+				rc = loop_pair(i, nq, &ids[i], &ids[i + 1]);
 				if (rc) {
 					snprintf(err, errlen, "loop ports %zu/%zu: %s", i, i + 1,
 						 rte_strerror(-rc));
@@ -294,8 +367,7 @@ int port_init_all(const struct cfg *c, uint16_t nq, char *err, size_t errlen)
 		snprintf(p->name, sizeof(p->name), "%s", c->ifs[i].spec);
 		if (c->ifs[i].kind == CFG_IF_VDEV && strncmp(c->ifs[i].spec, "net_af_packet", 13) == 0)
 			vdev_arg(c->ifs[i].spec, "iface", p->kiface, sizeof(p->kiface));
-		/* the worker queues, and one more for the control plane */
-		rc = port_setup(p, c->mbufs, nq + 1, err, errlen);
+		rc = port_setup(p, c->mbufs, nq, err, errlen);
 		if (rc)
 			return rc;
 		p->nqueues = nq;
@@ -344,6 +416,20 @@ void port_close_all(void)
 		rte_eth_dev_close(fg_port[i].id);
 	}
 	fg_nports = 0;
+}
+
+int port_dpdk_id(int p)
+{
+	if (p < 0 || p >= fg_nports || !rte_eth_dev_is_valid_port(fg_port[p].id))
+		return -1;
+	return fg_port[p].id;
+}
+
+int port_nic_stats(int p, struct rte_eth_stats *es)
+{
+	int id = port_dpdk_id(p);
+
+	return id < 0 ? -ENODEV : rte_eth_stats_get((uint16_t)id, es);
 }
 
 /* net_af_packet reports its link as always up: ask the kernel. */

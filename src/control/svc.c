@@ -4,7 +4,8 @@
  * neighbour table that `arp` reads; ICMP echo replies complete the
  * outstanding `ping`. Frames control sends (ARP requests, echo requests)
  * leave on the port's control TX queue (queue nqueues), which only the
- * console thread uses.
+ * console thread uses. The neighbour table holds one slot per (port,
+ * address); resolving an address again reuses its slot.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -37,6 +38,7 @@ static struct {
 	pthread_mutex_t mu;
 	struct neigh neigh[SVC_NEIGH];
 	int nneigh;
+	unsigned evict; /* the slot a full table gives up next */
 	/* the one outstanding echo request */
 	int ping_port;
 	uint16_t ping_id, ping_seq;
@@ -55,10 +57,14 @@ static void learn(int port, uint32_t ip, const struct rte_ether_addr *m)
 	for (i = 0; i < svc.nneigh; i++)
 		if (svc.neigh[i].port == port && svc.neigh[i].ip == ip)
 			break;
-	if (i == svc.nneigh && svc.nneigh < SVC_NEIGH)
-		svc.nneigh++;
-	if (i < SVC_NEIGH)
-		svc.neigh[i] = (struct neigh){port, ip, w};
+	if (i == svc.nneigh) {
+		/* a new neighbour; a full table gives up its slots in turn */
+		if (svc.nneigh < SVC_NEIGH)
+			svc.nneigh++;
+		else
+			i = (int)(svc.evict++ % SVC_NEIGH);
+	}
+	svc.neigh[i] = (struct neigh){port, ip, w};
 	pthread_mutex_unlock(&svc.mu);
 }
 
@@ -197,11 +203,15 @@ int svc_resolve(int p, uint32_t ip, uint64_t *mac, unsigned timeout_ms)
 	struct rte_ether_addr zero = {{0}};
 	uint16_t len = pkt_build_arp(f, RTE_ARP_OP_REQUEST, &fg_port[p].mac, fg_port[p].ip, &zero, ip);
 
-	/* forget what we knew: a stale answer must not pass for a fresh one */
+	/* forget what we knew: a stale answer must not pass for a fresh one;
+	 * the slot is freed (the last one moves into it), so resolving again
+	 * and again does not fill the table */
 	pthread_mutex_lock(&svc.mu);
 	for (int i = 0; i < svc.nneigh; i++)
-		if (svc.neigh[i].port == p && svc.neigh[i].ip == ip)
-			svc.neigh[i].ip = 0;
+		if (svc.neigh[i].port == p && svc.neigh[i].ip == ip) {
+			svc.neigh[i] = svc.neigh[--svc.nneigh];
+			i--;
+		}
 	pthread_mutex_unlock(&svc.mu);
 	for (unsigned t = 0; t < timeout_ms; t += 10) {
 		if (t % 300 == 0) {

@@ -99,6 +99,9 @@ static int ft_layout(const struct flowtab_params *p, struct ft_layout *l)
 		return -EINVAL;
 	if (p->wheel_slots && (p->wheel_slots & (p->wheel_slots - 1)))
 		return -EINVAL;
+	/* an id needs its index bits and at least one generation bit */
+	if (p->id_bits && p->id_bits < 32 && (1ull << (p->id_bits - 1)) < p->max_flows)
+		return -EINVAL;
 	/* Twice as many slots as entries: the index is at most half full. */
 	l->nbkt = ft_pow2(FG_MAX((uint64_t)p->max_flows * 2 / FT_BKT_SLOTS, 2));
 	l->stride = FT_HDR + (uint32_t)ft_align(p->entry_size, FT_STATE_ALIGN);
@@ -186,7 +189,11 @@ struct flowtab *flowtab_create(const struct flowtab_params *p)
 	while ((1u << t->idx_bits) < p->max_flows)
 		t->idx_bits++;
 	t->idx_mask = (1u << t->idx_bits) - 1;
-	t->gen_mask = (uint32_t)((1ull << (32 - t->idx_bits)) - 1);
+	{
+		uint32_t bits = p->id_bits && p->id_bits < 32 ? p->id_bits : 32;
+
+		t->gen_mask = bits > t->idx_bits ? (uint32_t)((1ull << (bits - t->idx_bits)) - 1) : 1;
+	}
 	t->tick_inv = UINT64_MAX / p->tick_tsc;
 	t->cur = 0;
 	t->map_len = p->alloc ? 0 : l.total;

@@ -21,6 +21,7 @@
 #include "flows_int.h"
 #include "flowtab.h"
 #include "lat.h"
+#include "own.h"
 #include "pace.h"
 #include "pkt.h"
 #include "port.h"
@@ -294,8 +295,8 @@ static bool flows_prog(struct worker *w, struct flows_state *s, uint32_t idx, st
 				tcp_app_send(&e->tcb, st->arg);
 			else
 				flows_tx_udp(w, s, side, e,
-					     side ? e->peer_id : flowtab_id(s->ft, idx), st->arg,
-					     now);
+					     side ? e->peer_id : own_id(flowtab_id(s->ft, idx), w->q),
+					     st->arg, now);
 		} else if (st->op == PROF_OP_RECV) {
 			uint32_t got = tcp ? tcp_rcvd(&e->tcb) : e->rcvd;
 
@@ -326,7 +327,11 @@ static void flows_udp_check(struct worker *w, struct flows_state *s, uint32_t id
 		return;
 	}
 	if (side == FLOWTAB_SERVER) {
-		uint32_t c = flowtab_at(s->ft, e->peer_id);
+		/* the client flow is ours only if the id names this worker
+		 * (the packet loop hands such datagrams to it, own.h) */
+		uint32_t c = e->peer_id != FLOWTAB_NIL && own_id_worker(e->peer_id) == w->q
+				     ? flowtab_at(s->ft, own_id_ft(e->peer_id))
+				     : FLOWTAB_NIL;
 
 		if (c != FLOWTAB_NIL && flows_side(s->ft, c) == FLOWTAB_CLIENT) {
 			struct flows_ent *ce = flowtab_state(s->ft, c);
@@ -398,50 +403,6 @@ static void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx,
 }
 
 /* ---- new flows ---- */
-
-static unsigned flows_pick_tpl(struct flows_state *s)
-{
-	unsigned best = 0;
-
-	if (s->ntpl == 1)
-		return 0;
-	for (unsigned i = 0; i < s->ntpl; i++) {
-		s->tpl[i].credit += s->tpl[i].weight;
-		if (s->tpl[i].credit > s->tpl[best].credit)
-			best = i;
-	}
-	s->tpl[best].credit -= 1.0;
-	return best;
-}
-
-/* A new client flow between its choice of tuple and its insertion. */
-struct flows_new {
-	struct flowtab_key k;
-	uint64_t h; /* flowtab_hash(&k) */
-	uint32_t cip, sip;
-	uint16_t cport;
-	uint8_t tpl;
-};
-
-/* Choose the next flow's template and tuple; false when no port is free. */
-static bool flows_pick(struct flows_state *s, struct flows_new *nf)
-{
-	unsigned ti = flows_pick_tpl(s);
-	const struct flows_tpl *t = &s->tpl[ti];
-	int rc = -ENOSPC;
-
-	for (int tries = 0; tries < 4 && rc; tries++) {
-		nf->cip = fgen_next(&s->cli);
-		rc = fgen_cpa_get(&s->cpa, nf->cip, &nf->cport);
-	}
-	if (rc)
-		return false; /* every port of these addresses is busy: skip this slot */
-	nf->sip = fgen_next(&s->srv);
-	nf->tpl = (uint8_t)ti;
-	flowtab_key(&nf->k, nf->sip, nf->cip, t->port, nf->cport,
-		    t->proto == PROF_TCP ? IPPROTO_TCP : IPPROTO_UDP, FLOWTAB_CLIENT);
-	return true;
-}
 
 static void flows_open(struct worker *w, struct flows_state *s, const struct flows_new *nf,
 		       uint64_t now)
@@ -677,6 +638,12 @@ static void flows_tick(struct worker *w, uint64_t now)
 	uint32_t out[FLOWS_EXPIRE_BATCH];
 
 	if (!s->started) {
+		/* Open no flow before every worker of the pair runs this run:
+		 * a reply handed to a worker that has not taken START yet
+		 * would find no engine there (own.h). */
+		for (uint16_t j = 0; j < w->nq; j++)
+			if (FG_CTR_GET(fg_ctr[w->id - w->q + j].gauge.run_id) != w->run_id)
+				return;
 		s->started = true;
 		pace_init(&s->pace, w->hz, FLOWS_NEW_BURST, FLOWS_NEW_SLACK, now);
 		if (s->gen && s->rate > 0)
@@ -704,7 +671,7 @@ static void flows_tick(struct worker *w, uint64_t now)
 		/* All tuples first, prefetching their buckets, then the inserts:
 		 * the table's cache misses overlap. */
 		while (n--)
-			nn += flows_pick(s, &nf[nn]);
+			nn += flows_pick(s, &nf[nn], w->q);
 		for (uint32_t i = 0; i < nn; i++) {
 			nf[i].h = flowtab_hash(&nf[i].k);
 			flowtab_prefetch(s->ft, nf[i].h, true);
@@ -757,11 +724,35 @@ static void flows_pause(struct worker *w, bool on, uint64_t now)
 		pace_resume(&s->pace, now);
 }
 
+/*
+ * Done when this worker's table is empty and no other worker of the pair
+ * opens flows or waits for a reply any more: until then the port may
+ * still deliver here a frame of theirs, which this worker hands over or,
+ * on the server side, owns (own.h). The other workers' state and client
+ * flow gauges are read from their counter blocks (relaxed loads).
+ */
 static bool flows_idle(struct worker *w)
 {
 	struct flows_state *s = w->state;
 
-	return s->stopping && flowtab_count(s->ft) == 0;
+	if (!s->stopping || flowtab_count(s->ft) != 0)
+		return false;
+	for (uint16_t j = 0; j < w->nq; j++) {
+		const struct ctr_worker *c = &fg_ctr[w->id - w->q + j];
+		uint64_t st = FG_CTR_GET(c->gauge.state);
+
+		if (st == CTR_RUNNING || st == CTR_PAUSED || FG_CTR_GET(c->gauge.active_client))
+			return false;
+	}
+	return true;
+}
+
+static bool flows_own(struct worker *w, struct own_map *m)
+{
+	const struct flows_state *s = w->state;
+
+	*m = s->own;
+	return m->nq > 1;
 }
 
 const struct engine flows_ops = {
@@ -772,4 +763,5 @@ const struct engine flows_ops = {
     .rate = flows_rate,
     .pause = flows_pause,
     .idle = flows_idle,
+    .own = flows_own,
 };

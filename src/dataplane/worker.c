@@ -4,13 +4,16 @@
  * reaches the worker only through its mailbox ring; frames for control
  * (ARP replies, ICMP echo replies, anything unknown in service mode) go up
  * through the punt ring. Control sends its own frames on its own TX queue;
- * worker 0 of a pair polls the RX side of that queue pair, which
- * net_af_packet's fan-out feeds like any other.
+ * where a port also has an RX queue there (net_af_packet, whose fan-out
+ * feeds it like any other), worker 0 of the pair polls it every turn. With
+ * several workers a test frame runs on the worker that owns its flow
+ * (own.h, worker.h).
  */
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_prefetch.h>
 
+#include "lat.h"
 #include "port.h"
 #include "worker.h"
 
@@ -64,6 +67,9 @@ static void punt(struct worker *w, int side, struct rte_mbuf *m)
 	FG_CTR_INC(c->punt);
 }
 
+static void rx_side(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy);
+static void rx_side_steer(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy);
+
 static void handle_mbox(struct worker *w, uint64_t now, bool *quit)
 {
 	struct wmsg m;
@@ -87,6 +93,11 @@ static void handle_mbox(struct worker *w, uint64_t now, bool *quit)
 
 			w->eng = e;
 			w->state = m.arg;
+			/* the ownership rule only where there is someone to
+			 * hand frames to, and an engine with flow owners */
+			w->rx = rx_side;
+			if (w->nq > 1 && e->own && e->own(w, &w->own))
+				w->rx = rx_side_steer;
 			w->run_id = m.val;
 			FG_CTR_SET(w->ctr->gauge.run_id, m.val);
 			FG_CTR_SET(w->ctr->gauge.state, CTR_RUNNING);
@@ -148,7 +159,55 @@ static void handle_local(struct worker *w, int side, struct rte_mbuf *m, const s
 	rte_pktmbuf_free(m);
 }
 
-static void rx_side(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy)
+/* The engine takes a burst's test frames of one side at once. */
+static inline void rx_engine(struct worker *w, int side, struct rte_mbuf **tm,
+			     struct pkt_info *tpi, unsigned nt, uint64_t now)
+{
+	if (!nt)
+		return;
+	if (w->eng->rx_burst) {
+		w->eng->rx_burst(w, side, tm, tpi, nt, now);
+	} else {
+		for (unsigned i = 0; i < nt; i++)
+			w->eng->rx(w, side, tm[i], &tpi[i], now);
+	}
+}
+
+/*
+ * A test frame another worker owns (own.h): hand it over through the SPSC
+ * ring to that worker, with its side in m->port. The ring is sized so it
+ * does not fill while the owner runs; if it does (the owner stalled), the
+ * frame is dropped and counted as unknown.
+ */
+static inline bool rx_steer(struct worker *w, int side, struct rte_mbuf *m,
+			    const struct pkt_info *pi)
+{
+	struct own_frame of = {.dport = pi->dport};
+	unsigned o;
+
+	if (side == OWN_SERVER && pi->kind == PKT_UDP) {
+		uint32_t seq;
+		uint64_t tsc;
+		uint8_t fl;
+
+		of.sig = lat_sig_read(rte_pktmbuf_mtod(m, uint8_t *) + pi->payload, pi->paylen,
+				      &of.sig_id, &seq, &tsc, &fl);
+	}
+	o = own_worker(&w->own, side, &of, w->q);
+	if (o == w->q)
+		return false;
+	m->port = (uint16_t)side;
+	if (rte_ring_sp_enqueue(w->hand_out[o], m) != 0) {
+		FG_CTR_INC(w->ctr->port[w->port[side]].rx_unknown);
+		rte_pktmbuf_free(m);
+		return true;
+	}
+	FG_CTR_INC(w->ctr->redirected);
+	return true;
+}
+
+static inline __attribute__((always_inline)) void
+rx_side_do(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy, const bool steer)
 {
 	struct rte_mbuf *pk[FG_BURST], *tm[FG_BURST];
 	struct pkt_info tpi[FG_BURST];
@@ -184,6 +243,10 @@ static void rx_side(struct worker *w, int side, uint16_t q, uint64_t now, bool *
 		switch (pkt_parse(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, pi)) {
 		case PKT_UDP:
 		case PKT_TCP:
+			/* steered even when this worker's run has drained: the
+			 * owner may still be running its flows */
+			if (steer && rx_steer(w, side, m, pi))
+				continue;
 			if (w->eng) {
 				/* the engine takes them after the parse */
 				tm[nt++] = m;
@@ -209,12 +272,7 @@ static void rx_side(struct worker *w, int side, uint16_t q, uint64_t now, bool *
 			break;
 		}
 	}
-	if (nt && w->eng->rx_burst) {
-		w->eng->rx_burst(w, side, tm, tpi, nt, now);
-	} else {
-		for (unsigned i = 0; i < nt; i++)
-			w->eng->rx(w, side, tm[i], &tpi[i], now);
-	}
+	rx_engine(w, side, tm, tpi, nt, now);
 	FG_CTR_ADD(c->rx_pkts, n);
 	FG_CTR_ADD(c->rx_bytes, bytes);
 	if (bad)
@@ -223,13 +281,74 @@ static void rx_side(struct worker *w, int side, uint16_t q, uint64_t now, bool *
 		FG_CTR_ADD(c->rx_unknown, unknown);
 }
 
+/* One worker, or an engine without owners: every frame stays here. */
+static void rx_side(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy)
+{
+	rx_side_do(w, side, q, now, busy, false);
+}
+
+/* Several workers: each test frame goes to its owner (own.h). */
+static void rx_side_steer(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy)
+{
+	rx_side_do(w, side, q, now, busy, true);
+}
+
+/*
+ * The frames the other workers of the pair handed over: parsed again (the
+ * parse is cheap and the info would not fit the ring) and run as received
+ * on their side. The ports counted them where they arrived.
+ */
+static void rx_handed(struct worker *w, uint64_t now, bool *busy)
+{
+	for (uint16_t j = 0; j < w->nq; j++) {
+		struct rte_mbuf *pk[FG_BURST], *tm[2][FG_BURST];
+		struct pkt_info tpi[2][FG_BURST];
+		unsigned nt[2] = {0, 0}, n;
+
+		if (!w->hand_in[j])
+			continue;
+		n = rte_ring_sc_dequeue_burst(w->hand_in[j], (void **)pk, FG_BURST, NULL);
+		if (!n)
+			continue;
+		*busy = true;
+		if (n == FG_BURST)
+			w->rx_backlog = true;
+		now = rte_rdtsc();
+		for (unsigned i = 0; i < n; i++) {
+			struct rte_mbuf *m = pk[i];
+			int side = m->port & 1;
+			struct pkt_info *pi = &tpi[side][nt[side]];
+			enum pkt_kind k = pkt_parse(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, pi);
+
+			if (w->eng && (k == PKT_UDP || k == PKT_TCP)) {
+				tm[side][nt[side]++] = m;
+				continue;
+			}
+			/* the run ended here before the frame came */
+			if (w->service) {
+				punt(w, side, m);
+				continue;
+			}
+			FG_CTR_INC(w->ctr->port[w->port[side]].rx_unknown);
+			rte_pktmbuf_free(m);
+		}
+		if (w->eng) {
+			rx_engine(w, 0, tm[0], tpi[0], nt[0], now);
+			rx_engine(w, 1, tm[1], tpi[1], nt[1], now);
+		}
+	}
+}
+
 int worker_main(void *arg)
 {
 	struct worker *w = arg;
 	bool quit = false, was_busy = false;
 	uint64_t polls = 0, start = rte_rdtsc(), prev = start, busy_tsc = 0;
 
+	bool ctl_rx = w->q == 0 && (fg_port[w->port[0]].ctl_rxq || fg_port[w->port[1]].ctl_rxq);
+
 	w->hz = rte_get_tsc_hz();
+	w->rx = rx_side;
 	while (!quit) {
 		uint64_t now = rte_rdtsc();
 		bool busy = false;
@@ -246,13 +365,19 @@ int worker_main(void *arg)
 		if ((polls & 7) == 0)
 			handle_mbox(w, now, &quit);
 		w->rx_backlog = false;
-		rx_side(w, 0, w->q, now, &busy);
-		rx_side(w, 1, w->q, now, &busy);
-		if (w->q == 0 && (polls & 7) == 0) {
-			/* the control queue pair's RX side: little traffic */
-			rx_side(w, 0, w->nq, now, &busy);
-			rx_side(w, 1, w->nq, now, &busy);
+		w->rx(w, 0, w->q, now, &busy);
+		w->rx(w, 1, w->q, now, &busy);
+		if (ctl_rx) {
+			/* the control queue's RX side, where the port has one
+			 * (net_af_packet fans test frames over it too): every
+			 * turn, its test frames going to their owners */
+			if (fg_port[w->port[0]].ctl_rxq)
+				w->rx(w, 0, w->nq, now, &busy);
+			if (fg_port[w->port[1]].ctl_rxq)
+				w->rx(w, 1, w->nq, now, &busy);
 		}
+		if (w->nq > 1)
+			rx_handed(w, now, &busy);
 		if (w->eng) {
 			uint64_t tx0 = w->ctr->port[w->port[0]].tx_pkts + w->ntx[0] +
 				       w->ctr->port[w->port[1]].tx_pkts + w->ntx[1];

@@ -187,6 +187,36 @@ static void test_model(void **state)
 	flowtab_destroy(t);
 }
 
+/* id_bits: ids leave the top bits to the caller, generations wrap below them. */
+static void test_id_bits(void **state)
+{
+	struct flowtab_params p = {
+	    .max_flows = 1000, .tick_tsc = TICK, .wheel_slots = 256, .id_bits = 12};
+	struct flowtab *t = flowtab_create(&p);
+	struct flowtab_key k;
+	uint32_t idx, id;
+
+	(void)state;
+	assert_non_null(t);
+	key_i(&k, 1);
+	for (int i = 0; i < 20; i++) { /* 2 generation bits: they wrap */
+		assert_int_equal(flowtab_insert(t, &k, &idx), 0);
+		id = flowtab_id(t, idx);
+		assert_true(id < (1u << 12));
+		assert_int_equal(flowtab_at(t, id), idx);
+		flowtab_del(t, idx);
+		assert_int_equal(flowtab_at(t, id), FLOWTAB_NIL);
+	}
+	flowtab_destroy(t);
+	/* no room for a generation bit: refused */
+	p.id_bits = 10;
+	assert_null(flowtab_create(&p));
+	p.max_flows = 512;
+	t = flowtab_create(&p);
+	assert_non_null(t);
+	flowtab_destroy(t);
+}
+
 static void test_ids(void **state)
 {
 	struct flowtab *t = mk(1000, 0);
@@ -687,7 +717,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_params),	cmocka_unit_test(test_basic),
 	    cmocka_unit_test(test_full),	cmocka_unit_test(test_model),
-	    cmocka_unit_test(test_ids),		cmocka_unit_test(test_iterate),
+	    cmocka_unit_test(test_ids),
+	    cmocka_unit_test(test_id_bits),
+	    cmocka_unit_test(test_iterate),
 	    cmocka_unit_test(test_timers),	cmocka_unit_test(test_reuse),
 	    cmocka_unit_test(test_timer_rearm), cmocka_unit_test(test_model_timers),
 	    cmocka_unit_test(test_lazy_memory), cmocka_unit_test(test_dirty_alloc),

@@ -1,0 +1,75 @@
+/*
+ * flows_pick.c — the stateful flows engine's choice of a new client flow
+ * (worker context, flows_int.h): its template by smooth weighted round
+ * robin over the templates' cps, its addresses, and a client port from
+ * the worker's slice, chosen by the client port's RSS where it is known
+ * so that the reply arrives on the flow's owner (own.h).
+ */
+#include <errno.h>
+
+#include <netinet/in.h>
+
+#include "fgen.h"
+#include "flows_int.h"
+#include "flowtab.h"
+#include "own.h"
+
+static unsigned flows_pick_tpl(struct flows_state *s)
+{
+	unsigned best = 0;
+
+	if (s->ntpl == 1)
+		return 0;
+	for (unsigned i = 0; i < s->ntpl; i++) {
+		s->tpl[i].credit += s->tpl[i].weight;
+		if (s->tpl[i].credit > s->tpl[best].credit)
+			best = i;
+	}
+	s->tpl[best].credit -= 1.0;
+	return best;
+}
+
+/*
+ * The client port's RSS is known (port.h): trade the port for one whose
+ * reply hashes to this worker's queue, so the reply needs no hand-off. The
+ * allocator hands ports out in rotating order, so a port given back is
+ * not offered again at once; about one port in nq fits. A flow whose
+ * search fails keeps its port (the reply is handed over).
+ */
+static void flows_pick_rss(struct flows_state *s, struct flows_new *nf, uint16_t sport,
+			   unsigned q)
+{
+	for (unsigned i = 0; i < 8u * s->own.nq; i++) {
+		uint16_t p;
+
+		if (own_rss_fits(s->rss, nf->cip, nf->cport, nf->sip, sport, q))
+			return;
+		if (fgen_cpa_get(&s->cpa, nf->cip, &p) != 0)
+			return;
+		fgen_cpa_put(&s->cpa, nf->cip, nf->cport);
+		nf->cport = p;
+	}
+}
+
+/* Choose the next flow's template and tuple; false when no port is free. */
+bool flows_pick(struct flows_state *s, struct flows_new *nf, unsigned w_q)
+{
+	unsigned ti = flows_pick_tpl(s);
+	const struct flows_tpl *t = &s->tpl[ti];
+	int rc = -ENOSPC;
+
+	nf->sip = fgen_next(&s->srv);
+	for (int tries = 0; tries < 4 && rc; tries++) {
+		nf->cip = fgen_next(&s->cli);
+		rc = fgen_cpa_get(&s->cpa, nf->cip, &nf->cport);
+	}
+	if (rc)
+		return false; /* every port of these addresses is busy: skip this slot */
+	if (s->rss)
+		flows_pick_rss(s, nf, t->port, w_q);
+	nf->tpl = (uint8_t)ti;
+	flowtab_key(&nf->k, nf->sip, nf->cip, t->port, nf->cport,
+		    t->proto == PROF_TCP ? IPPROTO_TCP : IPPROTO_UDP, FLOWTAB_CLIENT);
+	return true;
+}
+

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+#
+# 59_workers_nat.sh — stateful flows on several workers through the NAT lab
+# (examples/lab.sh). net_af_packet fans received frames over all its
+# sockets by a hash of its own, so the replies of a worker's flows land on
+# any worker's queue, and on control's: every frame must reach the worker
+# that owns its flow (flowgen(8), -c). For -c 2 and -c 3, udp_short and
+# tcp_short at 2,000 flows/s for 4 s:
+#  - the client starts 95-100 % of the 8,000 flows and completes every one,
+#    none fails, the server accepts (to within 0.1 %) and completes them;
+#  - the workers handed frames over (`redirected` > 0): the fan-out put
+#    frames on the wrong worker, and nothing was lost for it;
+#  - the DUT's connection tracking holds the flows (flushed before each
+#    run; at least the server's accepted count after it).
+# Then more than 256 `arp` and `ping` resolutions in one process: the
+# neighbour table keeps learning (each resolution reuses its slot).
+
+. "$(dirname "$0")/lib.sh"
+
+need_root "workers nat: lab"
+
+# jn FILE PATH : the value at PATH in FILE's stats --json, or "missing(PATH)"
+jn()
+{
+	json_get "$1" "$2" || echo "missing($2)"
+}
+
+# within_pct NAME A B PCT : |A - B| <= PCT % of B
+within_pct()
+{
+	if [[ $2 =~ ^[0-9]+$ ]] && [[ $3 =~ ^[0-9]+$ ]] && [ "$3" -gt 0 ] &&
+		awk -v a="$2" -v b="$3" -v p="$4" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d * 100 <= b * p) }'; then
+		pass "$1"
+	else
+		fail "$1" "got $2, expected $3 +- $4 %"
+	fi
+}
+
+lab_up nat || exit 1
+
+# run C PROFILE PROTO
+run()
+{
+	local c=$1 prof=$2 proto=$3 tag="workers nat: -c $1 $3" O J started completed accepted red ct
+	O=$FG_TMP/w$c.$proto.out
+	J=$FG_TMP/w$c.$proto.json
+	in_dut conntrack -F >/dev/null 2>&1
+	fg -c "$c" -x "arp; start -f $FG_TOP/profiles/$prof -m 2000 -d 4; wait 15; stats --json; stats -g" \
+		>"$O" 2>&1
+	check_eq "$tag: flowgen exits 0" 0 $?
+	grep '^{' "$O" | head -1 >"$J"
+	ct=$(in_dut conntrack -L -p "$proto" 2>/dev/null | grep -c "dport=$4 " || true)
+	started=$(jn "$J" flows.client.started)
+	completed=$(jn "$J" flows.client.completed)
+	accepted=$(jn "$J" flows.server.accepted)
+	red=$(sed -n 's/^redirected: \([0-9]*\) .*/\1/p' "$O")
+	echo "# $tag: started $started completed $completed failed $(jn "$J" flows.client.failed)" \
+		"accepted $accepted redirected ${red:-?} retx $(jn "$J" flows.client.retx) conntrack $ct"
+	check_ge "$tag: client started >= 7,600 of 8,000" "$started" 7600
+	check_eq "$tag: client completed every started flow" "$started" "$completed"
+	check_eq "$tag: client failed none" 0 "$(jn "$J" flows.client.failed)"
+	check_eq "$tag: client has nothing left active" 0 "$(jn "$J" flows.client.active)"
+	within_pct "$tag: server accepted the client's flows (0.1 %)" "$accepted" "$completed" 0.1
+	check_eq "$tag: server completed every accepted flow" "$accepted" \
+		"$(jn "$J" flows.server.completed)"
+	check_eq "$tag: server failed none" 0 "$(jn "$J" flows.server.failed)"
+	check_ge "$tag: frames were handed to their owner (redirected > 0)" "${red:-0}" 1
+	check_ge "$tag: DUT conntrack holds the server's accepted flows" "$ct" "$accepted"
+}
+
+run 2 udp_short.yaml udp 4321
+run 2 tcp_short.yaml tcp 8080
+run 3 udp_short.yaml udp 4321
+run 3 tcp_short.yaml tcp 8080
+
+# --- more than 256 resolutions ------------------------------------------------
+
+cmds=""
+for i in $(seq 1 140); do cmds+="arp; "; done
+for i in $(seq 1 140); do cmds+="ping -p 0 -d 198.18.1.1 -n 1; "; done
+O=$FG_TMP/arp.out
+FG_TIMEOUT=120 fg -x "${cmds}arp; ping -p 1 -d 198.19.1.1 -n 1" >"$O" 2>&1
+check_eq "neighbours: 280 arp (560 resolutions) and 140 ping, then arp and ping again, exit 0" 0 $?
+check_nogrep "neighbours: every resolution got its answer" 'no ARP reply\|does not answer' "$O"
+
+lab_down
+finish
