@@ -37,6 +37,7 @@ struct rte_mbuf;
 
 #define FLOWS_NAT_ADDRS 4096u	   /* distinct translated addresses remembered */
 #define FLOWS_TCP_MSS 1460	   /* the MSS both roles announce and send */
+#define FLOWS_ACCEPT_GRACE_MS 1000 /* server accepts after a stop: frames in flight */
 #define FLOWS_STASH (2 * FG_BURST) /* spare mbufs kept per side */
 
 /*
@@ -137,6 +138,7 @@ struct flows_state {
 	double rate;	     /* new flows/s of this worker at scale 1 */
 	bool unpaced, gen;   /* -m max; this worker generates */
 	bool started, stopping, paused;
+	uint64_t accept_until; /* stopping: new server flows until then (TSC) */
 	double duration_s;
 	uint64_t deadline;   /* TSC: -d end, 0 = none */
 	uint64_t timeout;    /* TSC cycles */

@@ -468,6 +468,8 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 
 	if (pi->dip < s->srv_lo || pi->dip > s->srv_hi)
 		return FLOWTAB_NIL;
+	if (s->stopping && (int64_t)(now - s->accept_until) > 0)
+		return FLOWTAB_NIL;
 	t = flows_srv_tpl(s, pi->proto, pi->dport, &ti);
 	if (!t)
 		return FLOWTAB_NIL;
@@ -626,9 +628,24 @@ static void flows_timer(struct worker *w, struct flows_state *s, uint32_t idx, u
 	flows_udp_check(w, s, idx, e, side);
 }
 
-static void flows_go_drain(struct worker *w, struct flows_state *s)
+/*
+ * No new flow from here on. The server side still accepts the first
+ * frames of flows that were in flight when the run stopped, for
+ * FLOWS_ACCEPT_GRACE_MS; a flow's first frame that arrives later (a
+ * request the table had no room for, sent again by a client program) is
+ * not taken in, so the drain ends within the profile's timeout and the
+ * grace, as `stop` waits for.
+ */
+static void flows_stop_at(struct flows_state *s, uint64_t now)
 {
+	if (!s->stopping)
+		s->accept_until = now + flows_tsc_of_us(s, FLOWS_ACCEPT_GRACE_MS * 1000);
 	s->stopping = true;
+}
+
+static void flows_go_drain(struct worker *w, struct flows_state *s, uint64_t now)
+{
+	flows_stop_at(s, now);
 	FG_CTR_SET(w->ctr->gauge.state, CTR_DRAINING);
 }
 
@@ -655,7 +672,7 @@ static void flows_tick(struct worker *w, uint64_t now)
 			s->deadline = now + (uint64_t)(s->duration_s * (double)w->hz);
 	}
 	if (s->deadline && !s->stopping && now >= s->deadline)
-		flows_go_drain(w, s);
+		flows_go_drain(w, s, now);
 	/*
 	 * Closed-loop admission: no new flow while received frames wait (a
 	 * full RX burst). The frames in flight stay within what the worker
@@ -691,10 +708,7 @@ static void flows_tick(struct worker *w, uint64_t now)
 
 static void flows_stop(struct worker *w, uint64_t now)
 {
-	struct flows_state *s = w->state;
-
-	(void)now;
-	s->stopping = true;
+	flows_stop_at(w->state, now);
 }
 
 static void flows_rate(struct worker *w, uint64_t scale_micro, uint64_t now)
