@@ -21,7 +21,8 @@
  * Contexts. Worker (src/dataplane/streams.c): the ops of streams_engine
  * (rx, tick, stop, rate, pause, idle) and what they call: the frame fills,
  * the sends, the learning frames, the publication of snapshots. Control
- * (src/control/streams_ctl.c): streams_load, streams_prepare, streams_release,
+ * (src/control/streams_ctl.c): streams_load, streams_prepare, streams_activate,
+ * streams_release,
  * streams_totals, streams_latency_rows and their helpers
  * (the load at -m 1, sender set-up, taking snapshots); streams_imix_seq and
  * streams_parse_tunables are pure. Control hands streams_engine to the
@@ -38,6 +39,7 @@
 #include "lat.h"
 #include "pace.h"
 #include "pkt.h"
+#include "port.h"
 #include "prof.h"
 
 struct worker;
@@ -175,6 +177,9 @@ struct streams_run {
 	double duration_s, learn_wait_s, drain_s;
 	bool learn;
 	uint64_t hz;
+	/* the profile's emulated hosts, per port: set by streams_activate */
+	struct port_host_range (*hosts)[PORT_MAX_HOSTS]; /* [FG_MAX_PORTS] */
+	size_t nhosts[FG_MAX_PORTS];
 	struct streams_state *st[FG_MAX_WORKERS];
 };
 

@@ -11,7 +11,9 @@
  * pacer, field generators (from an odd port src/dst and sport/dport swap
  * roles), frame sizes (one size, or the IMIX sequence) and headers
  * prebuilt per size; for every worker, its receive counters and snapshot
- * buffers. It also adds the profile's emulated hosts to the ports.
+ * buffers. streams_activate, which run.c calls once the previous run has
+ * stopped, adds the profile's emulated hosts to the ports (the old run
+ * keeps its own until then) and makes the new run the one `stats` shows.
  * During and after the run, `stats` and `bench` read the counts through
  * streams_latency_rows and streams_totals, which take the workers' newest
  * snapshots (the triple buffer of streams_int.h) and merge them.
@@ -166,6 +168,7 @@ static void streams_run_free(struct streams_run *r)
 		return;
 	for (int w = 0; w < FG_MAX_WORKERS; w++)
 		streams_state_free(r->st[w]);
+	free(r->hosts);
 	free(r->names);
 	free(r->tx_mask);
 	free(r->latency);
@@ -350,8 +353,8 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 	const struct prof *pf = rp->prof;
 	struct streams_run *run;
 	const double *factor = rp->factor;
-	struct port_host_range extra[FG_MAX_PORTS][PORT_MAX_HOSTS];
-	size_t nextra[FG_MAX_PORTS] = {0};
+	struct port_host_range(*extra)[PORT_MAX_HOSTS];
+	size_t *nextra;
 	uint16_t *fixed;
 	int rc;
 
@@ -364,6 +367,11 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 		goto nomem;
 	run->nstreams = (uint32_t)pf->n_streams;
 	run->hz = rp->hz;
+	run->hosts = calloc(FG_MAX_PORTS, sizeof(*run->hosts));
+	if (!run->hosts)
+		goto nomem;
+	extra = run->hosts;
+	nextra = run->nhosts;
 	run->duration_s = rp->duration_s;
 	run->learn = true;
 	run->learn_wait_s = STREAMS_LEARN_WAIT_S;
@@ -479,11 +487,8 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 		s->front = 2;
 		states[wi] = s;
 	}
-	for (int p = 0; p < fg_nports; p++)
-		port_set_hosts(p, extra[p], nextra[p]);
-	pthread_mutex_lock(&streams_lock);
-	streams_cur = run;
-	pthread_mutex_unlock(&streams_lock);
+	/* the hosts and the rows of `stats` change in streams_activate,
+	 * once the previous run has stopped */
 	*ops = &streams_engine;
 	return 0;
 nomem:
@@ -494,6 +499,41 @@ fail:
 		states[wi] = NULL;
 	streams_run_free(run);
 	return rc;
+}
+
+int streams_activate(void **states, char *err, size_t errlen)
+{
+	static struct port_host_range old[FG_MAX_PORTS][PORT_MAX_HOSTS];
+	size_t nold[FG_MAX_PORTS] = {0};
+	struct streams_state *s = NULL;
+	struct streams_run *run;
+	int rc = 0, p;
+
+	for (int w = 0; w < fg_nworkers && !s; w++)
+		s = states[w];
+	if (!s)
+		return 0;
+	run = s->run;
+	/* the hosts the ports have beyond the config's, to restore on failure */
+	for (p = 0; p < fg_nports; p++) {
+		const struct port *pt = &fg_port[p];
+
+		for (uint32_t i = pt->ncfg_hosts; i < pt->nhosts && nold[p] < PORT_MAX_HOSTS; i++)
+			old[p][nold[p]++] = pt->hosts[i];
+	}
+	for (p = 0; p < fg_nports; p++)
+		if ((rc = port_set_hosts(p, run->hosts[p], run->nhosts[p])) != 0)
+			break;
+	if (rc) {
+		snprintf(err, errlen, "port %d: the profile's hosts do not fit", p);
+		while (p-- > 0)
+			port_set_hosts(p, old[p], nold[p]);
+		return rc;
+	}
+	pthread_mutex_lock(&streams_lock);
+	streams_cur = run;
+	pthread_mutex_unlock(&streams_lock);
+	return 0;
 }
 
 void streams_release(void **states)
