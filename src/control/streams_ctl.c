@@ -245,6 +245,10 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 	const struct prof_field *sp = rev ? &s->dport : &s->sport;
 	const struct prof_field *dp = rev ? &s->sport : &s->dport;
 	uint32_t dir = (uint32_t)p;
+	/* the random draws of each sender of a stream differ (queue 0's are
+	 * those of a single worker): the pair's workers do not send the same
+	 * random fields in step */
+	uint32_t key = ((uint32_t)q * FG_PROF_MAX_STREAMS + sid) * FG_MAX_PORTS + dir;
 	double pps;
 	uint32_t slack;
 	int rc;
@@ -275,19 +279,19 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 	if (sd->paired)
 		rc = fgen_pair_init(&sd->pair, (enum fgen_mode)streams_fgen_mode(src->mode),
 				    src->lo, src->hi, dst->lo, dst->hi, true,
-				    fgen_subseed(pf->seed, sid * FG_MAX_PORTS + dir, 0));
+				    fgen_subseed(pf->seed, key, 0));
 	else
 		rc = fgen_init(&sd->src, (enum fgen_mode)streams_fgen_mode(src->mode), src->lo,
-			       src->hi, true, fgen_subseed(pf->seed, sid * FG_MAX_PORTS + dir, 0))
+			       src->hi, true, fgen_subseed(pf->seed, key, 0))
 			 ?: fgen_init(&sd->dst, (enum fgen_mode)streams_fgen_mode(dst->mode),
 				      dst->lo, dst->hi, true,
-				      fgen_subseed(pf->seed, sid * FG_MAX_PORTS + dir, 1));
+				      fgen_subseed(pf->seed, key, 1));
 	rc = rc
 		 ?: fgen_init(&sd->sport, (enum fgen_mode)streams_fgen_mode(sp->mode), sp->lo,
-			      sp->hi, false, fgen_subseed(pf->seed, sid * FG_MAX_PORTS + dir, 2));
+			      sp->hi, false, fgen_subseed(pf->seed, key, 2));
 	rc = rc
 		 ?: fgen_init(&sd->dport, (enum fgen_mode)streams_fgen_mode(dp->mode), dp->lo,
-			      dp->hi, false, fgen_subseed(pf->seed, sid * FG_MAX_PORTS + dir, 3));
+			      dp->hi, false, fgen_subseed(pf->seed, key, 3));
 	if (rc) {
 		snprintf(err, errlen, "stream %s: an address range holds no usable address",
 			 s->name);
