@@ -102,8 +102,8 @@ struct stats_port_snap {
 struct stats_global {
 	double tx_pps, rx_pps, tx_bps, rx_bps, tx_bps_l1, rx_bps_l1;
 	uint64_t tx_pkts, rx_pkts;
-	double drop_rate; /* pps, tx_pps - rx_pps clipped at 0 */
-	double cpu_util;  /* %, cycles of busy loop turns / all cycles, workers averaged */
+	double drop_rate;    /* pps, tx_pps - rx_pps clipped at 0 */
+	double cpu_util;     /* %, cycles of busy loop turns / all cycles, workers averaged */
 	double cpu_util_max; /* %, the busiest worker's cpu_util */
 	uint64_t active_flows;
 	double cps;
@@ -122,10 +122,10 @@ struct stats_flows {
 struct stats_worker_snap {
 	int id;
 	unsigned lcore;
-	uint32_t port_mask; /* bit p: the worker serves port p */
+	uint32_t port_mask;		       /* bit p: the worker serves port p */
 	uint64_t tx_pkts, rx_pkts, redirected; /* baselined */
-	uint64_t active_flows; /* the larger of its client and server tables */
-	double cpu_util;       /* %, time-weighted over the rate interval */
+	uint64_t active_flows;		       /* the larger of its client and server tables */
+	double cpu_util;		       /* %, time-weighted over the rate interval */
 };
 
 struct stats_snap {

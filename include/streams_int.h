@@ -71,9 +71,9 @@ struct streams_fixed {
 
 /* One stream sent from one port: built by control, run by one worker. */
 struct streams_sender {
-	uint32_t sid; /* stream index */
+	uint32_t sid;	 /* stream index */
 	uint32_t sig_id; /* the signature id: q << STREAMS_ID_SHIFT | sid */
-	int side;     /* 0/1 on the owning worker */
+	int side;	 /* 0/1 on the owning worker */
 	int txport;
 	bool latency;
 	double base_pps; /* at the START rate; 0 = unpaced */
@@ -128,17 +128,17 @@ struct streams_seqc {
 /* Received on one side of a worker for one stream (all senders). */
 struct streams_rx {
 	struct lat_hist hist;
-	uint32_t dirty;			/* blocks changed since the last publication */
-	uint32_t pend[STREAMS_NSNAP];	/* blocks buffer b has not got yet */
+	uint32_t dirty;		      /* blocks changed since the last publication */
+	uint32_t pend[STREAMS_NSNAP]; /* blocks buffer b has not got yet */
 };
 
 /* What a worker hands to control. */
 struct streams_snap {
 	uint64_t tsc;
-	uint64_t span;		   /* TSC from the start of measured traffic to its last burst */
-	uint64_t *tx;		   /* [stream * FG_MAX_PORTS + txport] */
-	struct lat_hist *hist;	   /* [stream * 2 + side] */
-	struct streams_seqc *seq;  /* [(sender * nstreams + stream) * 2 + side] */
+	uint64_t span;		  /* TSC from the start of measured traffic to its last burst */
+	uint64_t *tx;		  /* [stream * FG_MAX_PORTS + txport] */
+	struct lat_hist *hist;	  /* [stream * 2 + side] */
+	struct streams_seqc *seq; /* [(sender * nstreams + stream) * 2 + side] */
 };
 
 /* One worker's part of a run (cache-line aligned). */
@@ -151,7 +151,7 @@ struct streams_state {
 	struct lat_seq *seq;   /* [(sender * nstreams + stream) * 2 + side] */
 	uint32_t nstreams;
 	uint32_t nsenders; /* workers of a pair sending each stream (max over pairs) */
-	int phase; /* enum streams_phase */
+	int phase;	   /* enum streams_phase */
 	bool started, paused;
 	uint64_t now, phase_end, deadline, drain_end, next_snap;
 	uint64_t run_start; /* measured traffic began (the pacers started) */

@@ -485,7 +485,8 @@ static void text_workers(FILE *f, const struct stats_snap *s)
 			if (w->port_mask >> p & 1)
 				n += (size_t)snprintf(ports + n, sizeof(ports) - n, "%s%d",
 						      n ? "," : "", p);
-		fprintf(f, "%4d %6u %-12s %14" PRIu64 " %14" PRIu64 " %12" PRIu64 " %12" PRIu64
+		fprintf(f,
+			"%4d %6u %-12s %14" PRIu64 " %14" PRIu64 " %12" PRIu64 " %12" PRIu64
 			" %8.1f\n",
 			w->id, w->lcore, ports[0] ? ports : "-", w->tx_pkts, w->rx_pkts,
 			w->redirected, w->active_flows, fin(w->cpu_util));

@@ -23,9 +23,9 @@
  * a NAT may rewrite addresses and ports.
  *
  * Every 100 ms, and once more when it goes idle, the worker copies its
- * counts (and the histogram buckets that changed) into a snapshot and publishes it through the lock-free triple
- * buffer of streams_int.h, for `stats` and `bench` to read without ever
- * stalling the worker.
+ * counts (and the histogram buckets that changed) into a snapshot and
+ * publishes it through the lock-free triple buffer of streams_int.h, for
+ * `stats` and `bench` to read without ever stalling the worker.
  */
 #include <errno.h>
 #include <stdbool.h>
