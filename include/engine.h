@@ -54,6 +54,14 @@ int flows_prepare(const struct run_params *rp, void **states, const struct engin
 int streams_prepare(const struct run_params *rp, void **states, const struct engine **ops,
 		    char *err, size_t errlen);
 
+/*
+ * control, once the previous run has stopped (no traffic runs), just before
+ * START: make what a run changes outside its states take effect (streams:
+ * the profile's emulated hosts on the ports, and the run whose rows `stats`
+ * shows). 0, or -errno with err set and nothing changed.
+ */
+int streams_activate(void **states, char *err, size_t errlen);
+
 /* Free the states of a finished run (the workers no longer use them). */
 void flows_release(void **states);
 void streams_release(void **states);

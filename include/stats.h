@@ -21,13 +21,14 @@
 #include "ctr.h"
 #include "fg.h"
 
-/* Sections of `stats` (flags -g -p -a -l); 0 means all. */
+/* Sections of `stats` (flags -g -p -a -l -w); 0 means all. */
 enum stats_section {
 	STATS_G = 1 << 0, /* global */
 	STATS_P = 1 << 1, /* ports */
 	STATS_A = 1 << 2, /* stateful flows */
 	STATS_L = 1 << 3, /* latency */
-	STATS_ALL = STATS_G | STATS_P | STATS_A | STATS_L,
+	STATS_W = 1 << 4, /* workers */
+	STATS_ALL = STATS_G | STATS_P | STATS_A | STATS_L | STATS_W,
 };
 
 #define STATS_MAX_LAT 64    /* latency rows kept per snapshot */
@@ -40,6 +41,13 @@ enum stats_section {
 struct stats_nic {
 	uint64_t opackets, ipackets, obytes, ibytes;
 	uint64_t oerrors, ierrors, imissed;
+};
+
+/* One worker's own counters in a sample (its ports summed). */
+struct stats_wraw {
+	uint64_t tx_pkts, rx_pkts, redirected;
+	uint64_t loop_tsc, busy_tsc;
+	uint64_t active_client, active_server; /* gauges, not baselined */
 };
 
 /*
@@ -56,6 +64,8 @@ struct stats_raw {
 	struct stats_nic nic[FG_MAX_PORTS];
 	bool nic_ok[FG_MAX_PORTS];
 	uint64_t tsc; /* when this sample was taken (rte_rdtsc) */
+	int nworkers;
+	struct stats_wraw w[FG_MAX_WORKERS]; /* each worker apart */
 };
 
 /* One latency row, the fields of flowgen(8) STATISTICS, "latency". */
@@ -92,8 +102,9 @@ struct stats_port_snap {
 struct stats_global {
 	double tx_pps, rx_pps, tx_bps, rx_bps, tx_bps_l1, rx_bps_l1;
 	uint64_t tx_pkts, rx_pkts;
-	double drop_rate; /* pps, tx_pps - rx_pps clipped at 0 */
-	double cpu_util;  /* %, cycles of busy loop turns / all cycles, workers averaged */
+	double drop_rate;    /* pps, tx_pps - rx_pps clipped at 0 */
+	double cpu_util;     /* %, cycles of busy loop turns / all cycles, workers averaged */
+	double cpu_util_max; /* %, the busiest worker's cpu_util */
 	uint64_t active_flows;
 	double cps;
 	uint64_t queue_full;
@@ -107,8 +118,20 @@ struct stats_flows {
 	double cps; /* rate of client.started */
 };
 
+/* One worker (flowgen(8), STATISTICS, "workers"). */
+struct stats_worker_snap {
+	int id;
+	unsigned lcore;
+	uint32_t port_mask;		       /* bit p: the worker serves port p */
+	uint64_t tx_pkts, rx_pkts, redirected; /* baselined */
+	uint64_t active_flows;		       /* the larger of its client and server tables */
+	double cpu_util;		       /* %, time-weighted over the rate interval */
+};
+
 struct stats_snap {
 	int nports;
+	int nworkers;
+	struct stats_worker_snap w[FG_MAX_WORKERS];
 	double interval; /* seconds between the two samples of the rates */
 	struct stats_global g;
 	struct stats_port_snap port[FG_MAX_PORTS];
@@ -120,6 +143,8 @@ struct stats_snap {
 
 /* control: once at start-up, after the ports exist (DPDK ids 0..nports-1). */
 int stats_init(struct ctr_worker *workers, int nworkers, int nports, uint64_t tsc_hz);
+/* control: worker id's lcore and the ports it serves (bit p: port p). */
+void stats_set_worker(int id, unsigned lcore, uint32_t port_mask);
 /* control: install optional providers (copied); NULL removes them. */
 void stats_set_hooks(const struct stats_hooks *h);
 /* control: start / stop the sampler thread (every STATS_SAMPLE_MS). */
@@ -134,13 +159,17 @@ int stats_history(double *tx_pps, double *rx_pps, int max);
 /* control: print the sections (0 = all) as tables or one JSON object. */
 int stats_print(FILE *f, unsigned sections, bool json);
 
-/* pure: sum the workers' blocks (relaxed loads) into out (NIC part zeroed). */
+/*
+ * pure: sum the workers' blocks (relaxed loads) into out (NIC part
+ * zeroed); out->w[i] keeps worker i's own figures.
+ */
 void stats_sum(const struct ctr_worker *w, int nworkers, int nports, struct stats_raw *out);
 /*
  * pure: build a snapshot from the newest sample `now`, an older sample
  * `prev` (rates over now->tsc - prev->tsc at tsc_hz; prev may be NULL: no
  * rates), the baseline `base` (may be NULL) and per-port link state.
- * Hook data (flows.distinct_*, lat) is left zero.
+ * Hook data (flows.distinct_*, lat) is left zero, and so are each
+ * worker's lcore and port_mask (stats_get fills them in).
  */
 void stats_compute(const struct stats_raw *now, const struct stats_raw *prev,
 		   const struct stats_raw *base, uint64_t tsc_hz, int nports, const bool *link_up,

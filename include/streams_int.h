@@ -21,7 +21,8 @@
  * Contexts. Worker (src/dataplane/streams.c): the ops of streams_engine
  * (rx, tick, stop, rate, pause, idle) and what they call: the frame fills,
  * the sends, the learning frames, the publication of snapshots. Control
- * (src/control/streams_ctl.c): streams_load, streams_prepare, streams_release,
+ * (src/control/streams_ctl.c): streams_load, streams_prepare, streams_activate,
+ * streams_release,
  * streams_totals, streams_latency_rows and their helpers
  * (the load at -m 1, sender set-up, taking snapshots); streams_imix_seq and
  * streams_parse_tunables are pure. Control hands streams_engine to the
@@ -38,6 +39,7 @@
 #include "lat.h"
 #include "pace.h"
 #include "pkt.h"
+#include "port.h"
 #include "prof.h"
 
 struct worker;
@@ -69,8 +71,9 @@ struct streams_fixed {
 
 /* One stream sent from one port: built by control, run by one worker. */
 struct streams_sender {
-	uint32_t sid; /* stream index: the signature id */
-	int side;     /* 0/1 on the owning worker */
+	uint32_t sid;	 /* stream index */
+	uint32_t sig_id; /* the signature id: q << STREAMS_ID_SHIFT | sid */
+	int side;	 /* 0/1 on the owning worker */
 	int txport;
 	bool latency;
 	double base_pps; /* at the START rate; 0 = unpaced */
@@ -95,18 +98,47 @@ struct streams_sender {
 	uint16_t fix_sp, fix_dp;
 };
 
-/* Received on one side of a worker for one stream. */
+/*
+ * Several senders per stream. Every worker of a port pair sends its share
+ * of each stream (the stream's rate over the pair's workers) with sequence
+ * numbers of its own, so a frame's signature id says which sender it came
+ * from: id = q << STREAMS_ID_SHIFT | stream, q the sending worker's queue
+ * in its pair (one worker: id = stream, as before); a receiver splits it
+ * with a shift and a mask, no division per frame. Receivers keep a sequence
+ * tracker per (stream, side, sender) and one latency histogram per
+ * (stream, side); control adds the trackers' counts up, which keeps lost,
+ * dup and ooo exact.
+ *
+ * Snapshots copy the trackers' counts only (not their windows) and, of a
+ * histogram, its summary and the blocks of STREAMS_HBLOCK buckets that
+ * changed since that buffer was last filled: a publication costs what
+ * changed, not ~15 KB per stream and side.
+ */
+#define STREAMS_ID_SHIFT 24 /* sender bits above the stream index */
+#define STREAMS_ID_MASK ((1u << STREAMS_ID_SHIFT) - 1)
+#define STREAMS_HBLOCK 64 /* buckets per dirty bit */
+#define STREAMS_HBLOCKS ((LAT_NBUCKETS + STREAMS_HBLOCK - 1) / STREAMS_HBLOCK)
+_Static_assert(STREAMS_HBLOCKS <= 32, "a histogram's dirty blocks fit a uint32_t");
+
+/* A sequence tracker's counts, as published. */
+struct streams_seqc {
+	uint64_t rx, dup, ooo, late;
+};
+
+/* Received on one side of a worker for one stream (all senders). */
 struct streams_rx {
-	struct lat_seq seq;
 	struct lat_hist hist;
+	uint32_t dirty;		      /* blocks changed since the last publication */
+	uint32_t pend[STREAMS_NSNAP]; /* blocks buffer b has not got yet */
 };
 
 /* What a worker hands to control. */
 struct streams_snap {
 	uint64_t tsc;
-	uint64_t span;	       /* TSC from the start of measured traffic to its last burst */
-	uint64_t *tx;	       /* [stream * FG_MAX_PORTS + txport] */
-	struct streams_rx *rx; /* [stream * 2 + side] */
+	uint64_t span;		  /* TSC from the start of measured traffic to its last burst */
+	uint64_t *tx;		  /* [stream * FG_MAX_PORTS + txport] */
+	struct lat_hist *hist;	  /* [stream * 2 + side] */
+	struct streams_seqc *seq; /* [(sender * nstreams + stream) * 2 + side] */
 };
 
 /* One worker's part of a run (cache-line aligned). */
@@ -116,8 +148,10 @@ struct streams_state {
 	struct streams_sender *snd;
 	uint32_t nsnd;
 	struct streams_rx *rx; /* [stream * 2 + side] */
+	struct lat_seq *seq;   /* [(sender * nstreams + stream) * 2 + side] */
 	uint32_t nstreams;
-	int phase; /* enum streams_phase */
+	uint32_t nsenders; /* workers of a pair sending each stream (max over pairs) */
+	int phase;	   /* enum streams_phase */
 	bool started, paused;
 	uint64_t now, phase_end, deadline, drain_end, next_snap;
 	uint64_t run_start; /* measured traffic began (the pacers started) */
@@ -134,6 +168,7 @@ struct streams_state {
 /* One run: written by control in streams_prepare, read-only afterwards. */
 struct streams_run {
 	uint32_t nstreams;
+	uint32_t nsenders; /* senders per stream and port: the most workers of a pair */
 	char (*names)[32];
 	uint32_t *tx_mask; /* per stream: ports it is sent from */
 	bool *latency;
@@ -142,6 +177,9 @@ struct streams_run {
 	double duration_s, learn_wait_s, drain_s;
 	bool learn;
 	uint64_t hz;
+	/* the profile's emulated hosts, per port: set by streams_activate */
+	struct port_host_range (*hosts)[PORT_MAX_HOSTS]; /* [FG_MAX_PORTS] */
+	size_t nhosts[FG_MAX_PORTS];
 	struct streams_state *st[FG_MAX_WORKERS];
 };
 

@@ -293,6 +293,19 @@ static int build_eal(const struct cfg *c, const struct opts *o, char **argv, int
 	n = snprintf(buf, sizeof(buf), "--lcores=0@%d", master);
 	for (int i = 0; i < nw && n < (int)sizeof(buf) - 16; i++)
 		n += snprintf(buf + n, sizeof(buf) - n, ",%d@%d", i + 1, worker_cpu(c, i, ncpu, master));
+	/* More lcores than CPUs: some share one, which halves what each can
+	 * do; say which go where (the mapping is the --lcores list above). */
+	if (nw + 1 > ncpu) {
+		char map[512];
+		int m = 0;
+
+		for (int i = 0; i < nw && m < (int)sizeof(map) - 24; i++)
+			m += snprintf(map + m, sizeof(map) - (size_t)m, "%s%d->%d", i ? ", " : "",
+				      i + 1, worker_cpu(c, i, ncpu, master));
+		fg_warn("%d worker lcore(s) and the main lcore on %ld CPU(s): lcores share CPUs "
+			"(main lcore 0->%d, worker lcores %s)",
+			nw, ncpu, master, map);
+	}
 	argv[argc++] = strdup(buf);
 	argv[argc++] = strdup("--main-lcore=0");
 	argv[argc++] = strdup("--log-level=4");
@@ -458,6 +471,9 @@ int main(int argc, char **argv)
 	}
 	svc_start();
 	stats_init(fg_ctr, fg_nworkers, fg_nports, fg_tsc_hz);
+	for (int i = 0; i < fg_nworkers; i++)
+		stats_set_worker(i, fg_worker[i].lcore,
+				 1u << fg_worker[i].port[0] | 1u << fg_worker[i].port[1]);
 	cmds_init(&c, o.json);
 	stats_start();
 

@@ -292,7 +292,7 @@ static int cmd_stats(int argc, char **argv)
 	int c;
 
 	getopt_reset();
-	while ((c = cmd_getopt(argc, argv, "gpal", lo)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "gpalw", lo)) != -1) {
 		switch (c) {
 		case 'g':
 			sections |= STATS_G;
@@ -305,6 +305,9 @@ static int cmd_stats(int argc, char **argv)
 			break;
 		case 'l':
 			sections |= STATS_L;
+			break;
+		case 'w':
+			sections |= STATS_W;
 			break;
 		case 'j':
 			json = true;
@@ -484,7 +487,7 @@ static int cmd_tui(int argc, char **argv)
 static const char *const o_p[] = {"-p", NULL};
 static const char *const o_ping[] = {"-p", "-d", "-n", "-s", NULL};
 static const char *const o_start[] = {"-f", "-m", "-d", "-p", "-t", "--force", "--nc", NULL};
-static const char *const o_stats[] = {"-g", "-p", "-a", "-l", "--json", NULL};
+static const char *const o_stats[] = {"-g", "-p", "-a", "-l", "-w", "--json", NULL};
 static const char *const o_service[] = {"--off", NULL};
 static const char *const o_update[] = {"-m", NULL};
 static const char *const o_bench[] = {"throughput", "latency",   "cps",	 "capacity", "-f",
@@ -507,8 +510,8 @@ static const struct cli_cmd table[] = {
 	{"resume", cmd_pause, "resume", "continue held traffic", NULL, 0},
 	{"update", cmd_update, "update -m MULT", "change the rate of running traffic", o_update, 0},
 	{"wait", cmd_wait, "wait [SECONDS]", "block until traffic ends (or SECONDS pass)", NULL, 0},
-	{"stats", cmd_stats, "stats [-g] [-p] [-a] [-l] [--json]",
-	 "global / port / flows / latency statistics", o_stats, 0},
+	{"stats", cmd_stats, "stats [-g] [-p] [-a] [-l] [-w] [--json]",
+	 "global / port / flows / latency / worker statistics", o_stats, 0},
 	{"clear", cmd_clear, "clear", "zero the statistics shown (a baseline)", NULL, 0},
 	{"tui", cmd_tui, "tui", "live dashboard; q or ESC returns", NULL, 0},
 	{"portattr", cmd_portattr, "portattr [-p PORTS]",

@@ -131,9 +131,10 @@ static void tui_global(struct tui_ctx *c, int y, int x)
 	snprintf(line, sizeof(line), "CPS %-14s active %s", stats_fmt_si(a, sizeof(a), g->cps, ""),
 		 stats_fmt_count(b, sizeof(b), g->active_flows));
 	tui_put(c, y + 4, x, line);
-	snprintf(line, sizeof(line), "drop %-13s CPU %.1f %%",
+	/* the busiest worker's share: the first to run out of CPU */
+	snprintf(line, sizeof(line), "drop %-9s cpu %.1f %% (busiest of %d)",
 		 stats_fmt_si(a, sizeof(a), g->drop_rate, "pps"),
-		 isfinite(g->cpu_util) ? g->cpu_util : 0.0);
+		 isfinite(g->cpu_util_max) ? g->cpu_util_max : 0.0, c->snap->nworkers);
 	tui_put(c, y + 5, x, line);
 }
 

@@ -5,7 +5,9 @@
  * factors -m gave it) and drives the workers through ctl.c.
  *
  * A start prepares the new run completely before it stops the old one, so
- * a profile or rate that is refused leaves running traffic running. Every
+ * a profile or rate that is refused leaves running traffic running; what
+ * the new run changes outside its own states (the streams' emulated hosts)
+ * takes effect only once the old run has stopped (the engine's activate). Every
  * rate goes through the load model (load.h): the engine describes what
  * its ports send at -m 1, load_factors() applies -m and refuses what a
  * link cannot carry, and `update` and the tui's +/- are checked the same
@@ -41,6 +43,8 @@ struct run_engine {
 	int (*prepare)(const struct run_params *rp, void **states, const struct engine **ops,
 		       char *err, size_t errlen);
 	void (*release)(void **states);
+	/* once the previous run has stopped, before START; NULL: nothing to do */
+	int (*activate)(void **states, char *err, size_t errlen);
 	/* reports for `stats`; NULL when the engine has none */
 	int (*latency_rows)(struct stats_lat_row *rows, int max);
 	void (*nat_report)(uint64_t *distinct_addrs, uint64_t *distinct_ports);
@@ -55,6 +59,7 @@ static const struct run_engine run_engines[PROF_MODE_COUNT] = {
     [PROF_STREAMS] = {.name = "streams",
 		      .load = streams_load,
 		      .prepare = streams_prepare,
+		      .activate = streams_activate,
 		      .release = streams_release,
 		      .latency_rows = streams_latency_rows},
 };
@@ -276,9 +281,15 @@ int run_start(const char *file, struct run_params *rp, unsigned flags, const cha
 		fg_err("%s: %s", who, err);
 		goto err_free_prof;
 	}
+	/* the old run keeps its ports as they are until it has stopped: a
+	 * drain that fails leaves it running with them */
 	if (ctl_busy() && run_stop(true) < 0)
 		goto err_release;
 	run_release();
+	if (e->activate && (rc = e->activate(nstates, err, sizeof(err))) != 0) {
+		fg_err("%s: %s", who, err);
+		goto err_release;
+	}
 	pthread_mutex_lock(&run_mu);
 	run.prof = np;
 	memcpy(run.states, nstates, sizeof(run.states));

@@ -59,6 +59,8 @@ static struct {
 	double hist_tx[STATS_HIST], hist_rx[STATS_HIST];
 	unsigned nhist;
 	struct stats_snap scratch;
+	unsigned lcore[FG_MAX_WORKERS];
+	uint32_t port_mask[FG_MAX_WORKERS];
 	pthread_t thread;
 	bool running;
 	bool stop; /* read by the sampler, written under lock */
@@ -91,9 +93,22 @@ void stats_sum(const struct ctr_worker *w, int nworkers, int nports, struct stat
 	memset(out, 0, sizeof(*out));
 	if (nports > FG_MAX_PORTS)
 		nports = FG_MAX_PORTS;
+	if (nworkers > FG_MAX_WORKERS)
+		nworkers = FG_MAX_WORKERS;
+	out->nworkers = nworkers < 0 ? 0 : nworkers;
 	for (int i = 0; i < nworkers; i++) {
 		const struct ctr_worker *cw = &w[i];
+		struct stats_wraw *o = &out->w[i];
 
+		for (int p = 0; p < nports; p++) {
+			add_words(&o->tx_pkts, &cw->port[p].tx_pkts, 1);
+			add_words(&o->rx_pkts, &cw->port[p].rx_pkts, 1);
+		}
+		add_words(&o->redirected, &cw->redirected, 1);
+		add_words(&o->loop_tsc, &cw->loop_tsc, 1);
+		add_words(&o->busy_tsc, &cw->busy_tsc, 1);
+		add_words(&o->active_client, &cw->gauge.active_client, 1);
+		add_words(&o->active_server, &cw->gauge.active_server, 1);
 		for (int p = 0; p < nports; p++)
 			add_words((uint64_t *)&out->port[p], (const uint64_t *)&cw->port[p],
 				  NWORDS(struct ctr_port));
@@ -220,6 +235,44 @@ static void port_add(struct stats_port_snap *t, const struct stats_port_snap *o)
 	t->mbuf_fail += o->mbuf_fail;
 }
 
+/* busy / loop cycles between two samples, in %; 0 without an interval. */
+static double util(uint64_t busy_now, uint64_t busy_prev, uint64_t loop_now, uint64_t loop_prev)
+{
+	double u;
+
+	if (loop_now <= loop_prev)
+		return 0;
+	u = 100.0 * (double)sub0(busy_now, busy_prev) / (double)(loop_now - loop_prev);
+	return u > 100 ? 100 : u;
+}
+
+/*
+ * Each worker apart: its counters less the baseline, its CPU share over
+ * the same interval as the global one (time-weighted: a worker's busy
+ * cycles over its loop cycles), and the busiest share.
+ */
+static void workers_snap(const struct stats_raw *now, const struct stats_raw *prev,
+			 const struct stats_raw *base, struct stats_snap *out)
+{
+	out->nworkers = FG_MIN(FG_MAX(now->nworkers, 0), FG_MAX_WORKERS);
+	for (int i = 0; i < out->nworkers; i++) {
+		const struct stats_wraw *n = &now->w[i];
+		const struct stats_wraw *b = base && i < base->nworkers ? &base->w[i] : NULL;
+		const struct stats_wraw *p = prev && i < prev->nworkers ? &prev->w[i] : NULL;
+		struct stats_worker_snap *o = &out->w[i];
+
+		o->id = i;
+		o->tx_pkts = sub0(n->tx_pkts, b ? b->tx_pkts : 0);
+		o->rx_pkts = sub0(n->rx_pkts, b ? b->rx_pkts : 0);
+		o->redirected = sub0(n->redirected, b ? b->redirected : 0);
+		o->active_flows = FG_MAX(n->active_client, n->active_server);
+		if (p)
+			o->cpu_util = util(n->busy_tsc, p->busy_tsc, n->loop_tsc, p->loop_tsc);
+		if (o->cpu_util > out->g.cpu_util_max)
+			out->g.cpu_util_max = o->cpu_util;
+	}
+}
+
 void stats_compute(const struct stats_raw *now, const struct stats_raw *prev,
 		   const struct stats_raw *base, uint64_t tsc_hz, int nports, const bool *link_up,
 		   const uint32_t *speed_mbps, struct stats_snap *out)
@@ -266,6 +319,7 @@ void stats_compute(const struct stats_raw *now, const struct stats_raw *prev,
 			      (double)(now->loop_tsc - prev->loop_tsc);
 	if (g->cpu_util > 100)
 		g->cpu_util = 100;
+	workers_snap(now, prev, base, out);
 	/*
 	 * A flow of a port pair sits in the client table of one worker and
 	 * the server table of another: the larger side is the flow count.
@@ -406,6 +460,16 @@ int stats_init(struct ctr_worker *workers, int nworkers, int nports, uint64_t ts
 	return 0;
 }
 
+void stats_set_worker(int id, unsigned lcore, uint32_t port_mask)
+{
+	if (id < 0 || id >= FG_MAX_WORKERS)
+		return;
+	pthread_mutex_lock(&st.lock);
+	st.lcore[id] = lcore;
+	st.port_mask[id] = port_mask;
+	pthread_mutex_unlock(&st.lock);
+}
+
 void stats_set_hooks(const struct stats_hooks *h)
 {
 	pthread_mutex_lock(&st.lock);
@@ -480,6 +544,10 @@ void stats_get(struct stats_snap *out)
 	sample_into(&fresh);
 	stats_compute(&fresh, older(), st.have_base ? &st.base : NULL, st.tsc_hz, st.nports,
 		      st.link_up, st.speed, out);
+	for (int i = 0; i < out->nworkers; i++) {
+		out->w[i].lcore = st.lcore[i];
+		out->w[i].port_mask = st.port_mask[i];
+	}
 	h = st.hooks;
 	pthread_mutex_unlock(&st.lock);
 

@@ -198,6 +198,28 @@ static void json_lat(FILE *f, const struct stats_lat_row *l)
 		fin(l->max_us), fin(l->p50_us), fin(l->p99_us), fin(l->p999_us), fin(l->jitter_us));
 }
 
+/* The ports a worker serves, as a JSON array or "0,1" (sep ","). */
+static void port_list(FILE *f, uint32_t mask)
+{
+	const char *sep = "";
+
+	for (int p = 0; p < FG_MAX_PORTS; p++)
+		if (mask >> p & 1) {
+			fprintf(f, "%s%d", sep, p);
+			sep = ",";
+		}
+}
+
+static void json_worker(FILE *f, const struct stats_worker_snap *w)
+{
+	fprintf(f, "{\"id\":%d,\"lcore\":%u,\"ports\":[", w->id, w->lcore);
+	port_list(f, w->port_mask);
+	fprintf(f,
+		"],\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64 ",\"redirected\":%" PRIu64
+		",\"active_flows\":%" PRIu64 ",\"cpu_util\":%.2f}",
+		w->tx_pkts, w->rx_pkts, w->redirected, w->active_flows, fin(w->cpu_util));
+}
+
 int stats_write_json(FILE *f, const struct stats_snap *s, unsigned sections)
 {
 	const char *sep = "";
@@ -230,6 +252,16 @@ int stats_write_json(FILE *f, const struct stats_snap *s, unsigned sections)
 			if (i)
 				fputc(',', f);
 			json_lat(f, &s->lat[i]);
+		}
+		fputc(']', f);
+		sep = ",";
+	}
+	if (sections & STATS_W) {
+		fprintf(f, "%s\"workers\":[", sep);
+		for (int i = 0; i < s->nworkers; i++) {
+			if (i)
+				fputc(',', f);
+			json_worker(f, &s->w[i]);
 		}
 		fputc(']', f);
 	}
@@ -438,6 +470,33 @@ static void text_lat(FILE *f, const struct stats_snap *s)
 	fputc('\n', f);
 }
 
+static void text_workers(FILE *f, const struct stats_snap *s)
+{
+	fprintf(f, "Workers\n\n");
+	fprintf(f, "%4s %6s %-12s %14s %14s %12s %12s %8s\n", "id", "lcore", "ports", "tx_pkts",
+		"rx_pkts", "redirected", "active", "cpu %");
+	for (int i = 0; i < s->nworkers; i++) {
+		const struct stats_worker_snap *w = &s->w[i];
+		char ports[64];
+		size_t n = 0;
+
+		ports[0] = 0;
+		for (int p = 0; p < FG_MAX_PORTS && n < sizeof(ports); p++)
+			if (w->port_mask >> p & 1)
+				n += (size_t)snprintf(ports + n, sizeof(ports) - n, "%s%d",
+						      n ? "," : "", p);
+		fprintf(f,
+			"%4d %6u %-12s %14" PRIu64 " %14" PRIu64 " %12" PRIu64 " %12" PRIu64
+			" %8.1f\n",
+			w->id, w->lcore, ports[0] ? ports : "-", w->tx_pkts, w->rx_pkts,
+			w->redirected, w->active_flows, fin(w->cpu_util));
+	}
+	if (s->nworkers > 1)
+		fprintf(f, "busiest cpu_util: %.1f %% (of %d)\n", fin(s->g.cpu_util_max),
+			s->nworkers);
+	fputc('\n', f);
+}
+
 int stats_write_text(FILE *f, const struct stats_snap *s, unsigned sections)
 {
 	if (!sections)
@@ -450,6 +509,8 @@ int stats_write_text(FILE *f, const struct stats_snap *s, unsigned sections)
 		text_flows(f, s);
 	if (sections & STATS_L)
 		text_lat(f, s);
+	if (sections & STATS_W)
+		text_workers(f, s);
 	fflush(f);
 	return ferror(f) ? -EIO : 0;
 }

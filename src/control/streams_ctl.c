@@ -5,12 +5,15 @@
  * `start`, streams_load tells the load model (load.h) what each port
  * sends at -m 1; run.c applies -m and refuses what a link cannot carry.
  * streams_prepare then checks the next hops and builds, at the factor
- * of each port, one state per worker: for queue 0 of
- * each port pair, a sender per stream and port it is sent from, with its
+ * of each port, one state per worker: for every worker of a port pair, a
+ * sender per stream and port it is sent from, at the stream's rate over
+ * the pair's workers (streams_int.h: several senders per stream), with its
  * pacer, field generators (from an odd port src/dst and sport/dport swap
  * roles), frame sizes (one size, or the IMIX sequence) and headers
  * prebuilt per size; for every worker, its receive counters and snapshot
- * buffers. It also adds the profile's emulated hosts to the ports.
+ * buffers. streams_activate, which run.c calls once the previous run has
+ * stopped, adds the profile's emulated hosts to the ports (the old run
+ * keeps its own until then) and makes the new run the one `stats` shows.
  * During and after the run, `stats` and `bench` read the counts through
  * streams_latency_rows and streams_totals, which take the workers' newest
  * snapshots (the triple buffer of streams_int.h) and merge them.
@@ -144,9 +147,11 @@ static void streams_state_free(struct streams_state *s)
 		return;
 	for (int i = 0; i < STREAMS_NSNAP; i++) {
 		free(s->snaps[i].tx);
-		free(s->snaps[i].rx);
+		free(s->snaps[i].hist);
+		free(s->snaps[i].seq);
 	}
 	free(s->rx);
+	free(s->seq);
 	for (uint32_t i = 0; s->snd && i < s->nsnd; i++) {
 		free(s->snd[i].fast);
 		free(s->snd[i].fixed);
@@ -163,6 +168,7 @@ static void streams_run_free(struct streams_run *r)
 		return;
 	for (int w = 0; w < FG_MAX_WORKERS; w++)
 		streams_state_free(r->st[w]);
+	free(r->hosts);
 	free(r->names);
 	free(r->tx_mask);
 	free(r->latency);
@@ -222,9 +228,15 @@ int streams_load(const struct run_params *rp, struct load *l, char *err, size_t 
 	return 0;
 }
 
+/*
+ * Sender of stream sid from port p on the worker of queue q of a pair of
+ * nq workers: its share of the rate is 1 / nq, and only queue 0 sends the
+ * learning frames (one per destination is enough).
+ */
 static int streams_init_sender(const struct run_params *rp, struct streams_run *run,
 			       struct streams_sender *sd, uint32_t sid, int p, double factor,
-			       uint16_t *fixed_size, char *err, size_t errlen)
+			       unsigned q, unsigned nq, uint16_t *fixed_size, char *err,
+			       size_t errlen)
 {
 	const struct prof *pf = rp->prof;
 	const struct prof_stream *s = &pf->streams[sid];
@@ -233,16 +245,21 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 	const struct prof_field *sp = rev ? &s->dport : &s->sport;
 	const struct prof_field *dp = rev ? &s->sport : &s->dport;
 	uint32_t dir = (uint32_t)p;
+	/* the random draws of each sender of a stream differ (queue 0's are
+	 * those of a single worker): the pair's workers do not send the same
+	 * random fields in step */
+	uint32_t key = ((uint32_t)q * FG_PROF_MAX_STREAMS + sid) * FG_MAX_PORTS + dir;
 	double pps;
 	uint32_t slack;
 	int rc;
 
 	sd->sid = sid;
+	sd->sig_id = (uint32_t)q << STREAMS_ID_SHIFT | sid;
 	sd->txport = p;
 	sd->latency = s->latency;
 	if ((rc = streams_base_pps(rp, s, p, &pps, err, errlen)) != 0)
 		return rc;
-	sd->base_pps = factor > 0 ? pps * factor : 0;
+	sd->base_pps = factor > 0 ? pps * factor / (nq ? nq : 1) : 0;
 	/* slack: a worker descheduled for up to STREAMS_SLACK_MS catches up
 	 * (burst by burst) instead of sending fewer frames than asked */
 	slack = (uint32_t)FG_MIN(
@@ -262,19 +279,19 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 	if (sd->paired)
 		rc = fgen_pair_init(&sd->pair, (enum fgen_mode)streams_fgen_mode(src->mode),
 				    src->lo, src->hi, dst->lo, dst->hi, true,
-				    fgen_subseed(pf->seed, sid * FG_MAX_PORTS + dir, 0));
+				    fgen_subseed(pf->seed, key, 0));
 	else
 		rc = fgen_init(&sd->src, (enum fgen_mode)streams_fgen_mode(src->mode), src->lo,
-			       src->hi, true, fgen_subseed(pf->seed, sid * FG_MAX_PORTS + dir, 0))
+			       src->hi, true, fgen_subseed(pf->seed, key, 0))
 			 ?: fgen_init(&sd->dst, (enum fgen_mode)streams_fgen_mode(dst->mode),
 				      dst->lo, dst->hi, true,
-				      fgen_subseed(pf->seed, sid * FG_MAX_PORTS + dir, 1));
+				      fgen_subseed(pf->seed, key, 1));
 	rc = rc
 		 ?: fgen_init(&sd->sport, (enum fgen_mode)streams_fgen_mode(sp->mode), sp->lo,
-			      sp->hi, false, fgen_subseed(pf->seed, sid * FG_MAX_PORTS + dir, 2));
+			      sp->hi, false, fgen_subseed(pf->seed, key, 2));
 	rc = rc
 		 ?: fgen_init(&sd->dport, (enum fgen_mode)streams_fgen_mode(dp->mode), dp->lo,
-			      dp->hi, false, fgen_subseed(pf->seed, sid * FG_MAX_PORTS + dir, 3));
+			      dp->hi, false, fgen_subseed(pf->seed, key, 3));
 	if (rc) {
 		snprintf(err, errlen, "stream %s: an address range holds no usable address",
 			 s->name);
@@ -329,6 +346,8 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 		pkt_udp_fast_init(&sd->fast[i], &fg_port[p].mac, &none,
 				  (uint16_t)(sd->sizes[i] - PKT_UDP_PAY_OFF), LAT_SIG_LEN, zeros);
 	}
+	if (q > 0)
+		sd->learned = sd->nlearn; /* queue 0's learning frames do */
 	return 0;
 }
 
@@ -338,8 +357,8 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 	const struct prof *pf = rp->prof;
 	struct streams_run *run;
 	const double *factor = rp->factor;
-	struct port_host_range extra[FG_MAX_PORTS][PORT_MAX_HOSTS];
-	size_t nextra[FG_MAX_PORTS] = {0};
+	struct port_host_range(*extra)[PORT_MAX_HOSTS];
+	size_t *nextra;
 	uint16_t *fixed;
 	int rc;
 
@@ -352,6 +371,11 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 		goto nomem;
 	run->nstreams = (uint32_t)pf->n_streams;
 	run->hz = rp->hz;
+	run->hosts = calloc(FG_MAX_PORTS, sizeof(*run->hosts));
+	if (!run->hosts)
+		goto nomem;
+	extra = run->hosts;
+	nextra = run->nhosts;
 	run->duration_s = rp->duration_s;
 	run->learn = true;
 	run->learn_wait_s = STREAMS_LEARN_WAIT_S;
@@ -404,10 +428,14 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 			if ((pf->streams[i].tx_mask >> p & 1) && streams_port_ok(rp, p))
 				run->tx_mask[i] |= 1u << p;
 	}
+	/* senders per stream and port: the workers of the largest pair */
+	run->nsenders = 1;
+	for (int wi = 0; wi < fg_nworkers; wi++)
+		run->nsenders = FG_MAX(run->nsenders, (uint32_t)fg_worker[wi].nq);
 	for (int wi = 0; wi < fg_nworkers; wi++) {
 		struct worker *w = &fg_worker[wi];
 		struct streams_state *s;
-		uint32_t n = 0;
+		uint32_t n = 0, nrx, nseq;
 
 		s = aligned_alloc(RTE_CACHE_LINE_SIZE,
 				  RTE_ALIGN_CEIL(sizeof(*s), RTE_CACHE_LINE_SIZE));
@@ -419,51 +447,52 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 		s->w = w;
 		s->nstreams = run->nstreams;
 		s->ns_mult = lat_ns_mult(rp->hz);
-		if (w->q == 0)
-			for (size_t i = 0; i < pf->n_streams; i++)
-				for (int side = 0; side < 2; side++)
-					n += run->tx_mask[i] >> w->port[side] & 1;
+		s->nsenders = run->nsenders;
+		nrx = run->nstreams * 2;
+		nseq = nrx * run->nsenders;
+		for (size_t i = 0; i < pf->n_streams; i++)
+			for (int side = 0; side < 2; side++)
+				n += run->tx_mask[i] >> w->port[side] & 1;
 		s->snd = calloc(1, (sizeof(*s->snd) + sizeof(uint16_t)) * (n ? n : 1));
-		s->rx = calloc(run->nstreams * 2, sizeof(*s->rx));
-		if (!s->snd || !s->rx)
+		s->rx = calloc(nrx, sizeof(*s->rx));
+		s->seq = calloc(nseq, sizeof(*s->seq));
+		if (!s->snd || !s->rx || !s->seq)
 			goto nomem;
 		fixed = (uint16_t *)(s->snd + (n ? n : 1));
-		for (uint32_t i = 0; i < run->nstreams * 2; i++) {
-			lat_seq_init(&s->rx[i].seq);
+		for (uint32_t i = 0; i < nrx; i++)
 			lat_init(&s->rx[i].hist);
-		}
-		if (w->q == 0)
-			for (size_t i = 0; i < pf->n_streams; i++)
-				for (int side = 0; side < 2; side++) {
-					int p = w->port[side];
-					struct streams_sender *sd = &s->snd[s->nsnd];
+		for (uint32_t i = 0; i < nseq; i++)
+			lat_seq_init(&s->seq[i]);
+		for (size_t i = 0; i < pf->n_streams; i++)
+			for (int side = 0; side < 2; side++) {
+				int p = w->port[side];
+				struct streams_sender *sd = &s->snd[s->nsnd];
 
-					if (!(run->tx_mask[i] >> p & 1))
-						continue;
-					sd->side = side;
-					rc = streams_init_sender(rp, run, sd, (uint32_t)i, p,
-								 factor[p], &fixed[s->nsnd], err,
-								 errlen);
-					if (rc)
-						goto fail;
-					s->nsnd++;
-				}
+				if (!(run->tx_mask[i] >> p & 1))
+					continue;
+				sd->side = side;
+				rc = streams_init_sender(rp, run, sd, (uint32_t)i, p, factor[p], w->q,
+							 w->nq, &fixed[s->nsnd], err, errlen);
+				if (rc)
+					goto fail;
+				s->nsnd++;
+			}
 		for (int b = 0; b < STREAMS_NSNAP; b++) {
 			s->snaps[b].tx = calloc(run->nstreams * FG_MAX_PORTS, sizeof(uint64_t));
-			s->snaps[b].rx = calloc(run->nstreams * 2, sizeof(*s->rx));
-			if (!s->snaps[b].tx || !s->snaps[b].rx)
+			s->snaps[b].hist = malloc(nrx * sizeof(struct lat_hist));
+			s->snaps[b].seq = calloc(nseq, sizeof(struct streams_seqc));
+			if (!s->snaps[b].tx || !s->snaps[b].hist || !s->snaps[b].seq)
 				goto nomem;
+			for (uint32_t i = 0; i < nrx; i++)
+				lat_init(&s->snaps[b].hist[i]);
 		}
 		s->back = 0;
 		s->mid = 1;
 		s->front = 2;
 		states[wi] = s;
 	}
-	for (int p = 0; p < fg_nports; p++)
-		port_set_hosts(p, extra[p], nextra[p]);
-	pthread_mutex_lock(&streams_lock);
-	streams_cur = run;
-	pthread_mutex_unlock(&streams_lock);
+	/* the hosts and the rows of `stats` change in streams_activate,
+	 * once the previous run has stopped */
 	*ops = &streams_engine;
 	return 0;
 nomem:
@@ -474,6 +503,41 @@ fail:
 		states[wi] = NULL;
 	streams_run_free(run);
 	return rc;
+}
+
+int streams_activate(void **states, char *err, size_t errlen)
+{
+	static struct port_host_range old[FG_MAX_PORTS][PORT_MAX_HOSTS];
+	size_t nold[FG_MAX_PORTS] = {0};
+	struct streams_state *s = NULL;
+	struct streams_run *run;
+	int rc = 0, p;
+
+	for (int w = 0; w < fg_nworkers && !s; w++)
+		s = states[w];
+	if (!s)
+		return 0;
+	run = s->run;
+	/* the hosts the ports have beyond the config's, to restore on failure */
+	for (p = 0; p < fg_nports; p++) {
+		const struct port *pt = &fg_port[p];
+
+		for (uint32_t i = pt->ncfg_hosts; i < pt->nhosts && nold[p] < PORT_MAX_HOSTS; i++)
+			old[p][nold[p]++] = pt->hosts[i];
+	}
+	for (p = 0; p < fg_nports; p++)
+		if ((rc = port_set_hosts(p, run->hosts[p], run->nhosts[p])) != 0)
+			break;
+	if (rc) {
+		snprintf(err, errlen, "port %d: the profile's hosts do not fit", p);
+		while (p-- > 0)
+			port_set_hosts(p, old[p], nold[p]);
+		return rc;
+	}
+	pthread_mutex_lock(&streams_lock);
+	streams_cur = run;
+	pthread_mutex_unlock(&streams_lock);
+	return 0;
 }
 
 void streams_release(void **states)
@@ -513,6 +577,20 @@ static void streams_take_snaps(struct streams_run *run)
 	}
 }
 
+/* Add the counts of stream i's trackers on one side, every sender's. */
+static void streams_seq_add(struct lat_seq *q, const struct streams_snap *b,
+			    const struct streams_run *run, uint32_t i, int side)
+{
+	for (uint32_t k = 0; k < run->nsenders; k++) {
+		const struct streams_seqc *c = &b->seq[(k * run->nstreams + i) * 2 + side];
+
+		q->rx += c->rx;
+		q->dup += c->dup;
+		q->ooo += c->ooo;
+		q->late += c->late;
+	}
+}
+
 int streams_totals(bool stamped_only, struct lat_hist *h, struct lat_seq *q, uint64_t *tx,
 		   double *span_s)
 {
@@ -546,8 +624,8 @@ int streams_totals(bool stamped_only, struct lat_hist *h, struct lat_seq *q, uin
 				*tx += b->tx[i * FG_MAX_PORTS + p];
 			for (int side = 0; side < 2; side++) {
 				if (h)
-					lat_merge(h, &b->rx[i * 2 + side].hist);
-				lat_seq_merge(q, &b->rx[i * 2 + side].seq);
+					lat_merge(h, &b->hist[i * 2 + side]);
+				streams_seq_add(q, b, run, i, side);
 			}
 		}
 	}
@@ -598,8 +676,8 @@ int streams_latency_rows(struct stats_lat_row *rows, int max)
 				for (int side = 0; side < 2; side++) {
 					if (w->port[side] != p)
 						continue;
-					lat_merge(h, &b->rx[i * 2 + side].hist);
-					lat_seq_merge(q, &b->rx[i * 2 + side].seq);
+					lat_merge(h, &b->hist[i * 2 + side]);
+					streams_seq_add(q, b, run, i, side);
 				}
 			}
 			r = &rows[n++];

@@ -16,18 +16,20 @@
  * the worker answers). `start -t learn=0` skips it, `-t learn_wait=SECONDS`
  * sets the pause (flowgen(8), start).
  *
- * RX: a UDP frame with a valid signature is counted per (stream, rx port)
- * in a sequence tracker (rx, dup, ooo) and, when the stream has latency on,
- * its one-way delay goes into a histogram. Counting is by signature only, so
+ * RX: a UDP frame with a valid signature is counted per (stream, rx port,
+ * sending worker) in a sequence tracker (rx, dup, ooo) and, when the
+ * stream has latency on, its one-way delay goes into the (stream, rx port)
+ * histogram (streams_int.h: several senders per stream). Counting is by signature only, so
  * a NAT may rewrite addresses and ports.
  *
  * Every 100 ms, and once more when it goes idle, the worker copies its
- * counts into a snapshot and publishes it through the lock-free triple
- * buffer of streams_int.h, for `stats` and `bench` to read without ever
- * stalling the worker.
+ * counts (and the histogram buckets that changed) into a snapshot and
+ * publishes it through the lock-free triple buffer of streams_int.h, for
+ * `stats` and `bench` to read without ever stalling the worker.
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -46,10 +48,15 @@
 
 #define STREAMS_SNAP_MS 100 /* between two snapshots of a worker */
 
-/* Copy the counts into the back buffer and hand it over (streams_int.h). */
+/*
+ * Copy the counts into the back buffer and hand it over (streams_int.h):
+ * the trackers' counts, and of each histogram its summary and the blocks
+ * of buckets this buffer has not got yet.
+ */
 static void streams_publish(struct streams_state *s, uint64_t now)
 {
 	struct streams_snap *b = &s->snaps[s->back];
+	uint32_t nrx = s->nstreams * 2, nseq = nrx * s->nsenders;
 
 	b->tsc = now;
 	b->span = 0;
@@ -61,7 +68,38 @@ static void streams_publish(struct streams_state *s, uint64_t now)
 		if (sd->tx && sd->last_tsc - s->run_start > b->span)
 			b->span = sd->last_tsc - s->run_start;
 	}
-	memcpy(b->rx, s->rx, sizeof(*s->rx) * s->nstreams * 2);
+	for (uint32_t i = 0; i < nseq; i++) {
+		const struct lat_seq *q = &s->seq[i];
+		struct streams_seqc *c = &b->seq[i];
+
+		c->rx = q->rx;
+		c->dup = q->dup;
+		c->ooo = q->ooo;
+		c->late = q->late;
+	}
+	for (uint32_t i = 0; i < nrx; i++) {
+		struct streams_rx *r = &s->rx[i];
+		struct lat_hist *h = &b->hist[i];
+		uint32_t need;
+
+		if (r->dirty) {
+			for (int k = 0; k < STREAMS_NSNAP; k++)
+				r->pend[k] |= r->dirty;
+			r->dirty = 0;
+		}
+		need = r->pend[s->back];
+		if (!need)
+			continue; /* nothing measured since this buffer was filled */
+		r->pend[s->back] = 0;
+		memcpy(h, &r->hist, offsetof(struct lat_hist, bucket));
+		while (need) {
+			uint32_t k = (uint32_t)__builtin_ctz(need), lo = k * STREAMS_HBLOCK;
+			uint32_t n = FG_MIN(STREAMS_HBLOCK, LAT_NBUCKETS - lo);
+
+			need &= need - 1;
+			memcpy(&h->bucket[lo], &r->hist.bucket[lo], n * sizeof(h->bucket[0]));
+		}
+	}
 	/* release: the copies above are visible before control can take b;
 	 * acquire: the buffer we get back is one control has finished with */
 	s->back = __atomic_exchange_n(&s->mid, s->back | STREAMS_FRESH, __ATOMIC_ACQ_REL) &
@@ -139,7 +177,7 @@ static void streams_fill_fixed(struct streams_sender *sd, struct rte_mbuf **m, u
 {
 	const struct streams_fixed *fixed = sd->fixed;
 	const uint16_t *sizes = sd->sizes;
-	uint32_t pos = sd->pos, nsizes = sd->nsizes, seq = sd->seq, sid = sd->sid;
+	uint32_t pos = sd->pos, nsizes = sd->nsizes, seq = sd->seq, sid = sd->sig_id;
 	uint8_t flags = sd->latency ? LAT_SIG_F_LATENCY : 0;
 	uint32_t sigsum = lat_sig_sum_fixed(sid, tsc, flags);
 
@@ -196,7 +234,7 @@ static void streams_fill(struct streams_sender *sd, struct rte_mbuf **m, uint32_
 {
 	const struct pkt_udp_fast *fast = sd->fast;
 	const uint16_t *sizes = sd->sizes;
-	uint32_t pos = sd->pos, nsizes = sd->nsizes, seq = sd->seq, sid = sd->sid;
+	uint32_t pos = sd->pos, nsizes = sd->nsizes, seq = sd->seq, sid = sd->sig_id;
 	uint8_t flags = sd->latency ? LAT_SIG_F_LATENCY : 0;
 	uint32_t sigsum = lat_sig_sum_fixed(sid, tsc, flags);
 	uint32_t idx[FG_BURST], sp[FG_BURST], dp[FG_BURST];
@@ -433,13 +471,18 @@ static void streams_rx_frame(struct worker *w, int side, struct rte_mbuf *m,
 
 	if (pi->kind == PKT_UDP &&
 	    lat_sig_read(f + pi->payload, pi->paylen, &id, &seq, &stamp, &flags)) {
-		if (id < s->nstreams) {
-			struct streams_rx *r = &s->rx[id * 2 + side];
+		uint32_t sid = id & STREAMS_ID_MASK, q = id >> STREAMS_ID_SHIFT;
 
-			lat_seq_add(&r->seq, seq);
-			if (flags & LAT_SIG_F_LATENCY)
-				lat_add(&r->hist,
-					lat_tsc_to_ns(lat_sig_delay(stamp, now), s->ns_mult));
+		if (sid < s->nstreams && q < s->nsenders) {
+			struct streams_rx *r = &s->rx[sid * 2 + side];
+
+			lat_seq_add(&s->seq[(q * s->nstreams + sid) * 2 + side], seq);
+			if (flags & LAT_SIG_F_LATENCY) {
+				uint64_t ns = lat_tsc_to_ns(lat_sig_delay(stamp, now), s->ns_mult);
+
+				lat_add(&r->hist, ns);
+				r->dirty |= 1u << (lat_bucket(ns) / STREAMS_HBLOCK);
+			}
 			rte_pktmbuf_free(m);
 			return;
 		}

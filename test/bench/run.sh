@@ -13,6 +13,9 @@
 #   e  memory per concurrent flow, 1 M long-lived flows    <= 128 B
 #   f  64 B TX on an af_packet veth                        >= 0.9 x testpmd
 #   g  the NAT lab: highest udp_short rate with no failure (the DUT's figure)
+#   h  TCP CPS and UDP request/response flows/s on [loop, loop], -c 2
+#      against -c 1                                        >= 1.6 x -c 1
+#   i  the same over an af_packet veth pair, -c 2 against -c 1 (report only)
 #
 # Usage: test/bench/run.sh [ROWS]   e.g. `test/bench/run.sh a b`
 # The worker and testpmd's forwarding core both run on CPU 1.
@@ -21,7 +24,7 @@ set -u
 cd "$(dirname "$0")/../.."
 FG=${FG:-build/flowgen}
 B=test/bench
-ROWS=${*:-a b c d e f g}
+ROWS=${*:-a b c d e f g h i}
 SECS=${BENCH_SECS:-6}
 out=$(mktemp -d /tmp/fg-bench.XXXXXX)
 NS=fgb-$$
@@ -93,6 +96,50 @@ paired()
 	done
 	echo "$(printf '%s\n' "${fgs[@]}" | median) $(printf '%s\n' "${bases[@]}" | median)" \
 		"$(printf '%s\n' "${qs[@]}" | median)"
+}
+
+# flows_trial PREFIX CONFIG CORES PROFILE MULT -> "completed/s fail% started/s"
+flows_trial()
+{
+	local f=$out/ft.$RANDOM
+	$1 "$FG" -C "$2" -c "$3" -x "start -f $4 -m $5 -d $SECS; wait; sleep 1; stats -a --json" >"$f" 2>&1
+	awk -v c="$(jget "$f" flows.client.completed)" -v f="$(jget "$f" flows.client.failed)" \
+		-v s="$(jget "$f" flows.client.started)" -v t="$SECS" \
+		'BEGIN { printf "%.0f %.3f %.0f\n", c / t, (s > 0) ? 100 * f / s : 100, s / t }'
+}
+
+# flows_median PREFIX CONFIG CORES PROFILE -> "completed/s fail%": the
+# median by rate of three unpaced trials (the figure counts completed
+# flows only, so failed ones do not inflate it)
+flows_median()
+{
+	local t
+	t=$(for _ in 1 2 3; do flows_trial "$1" "$2" "$3" "$4" max; done)
+	printf '%s\n' "$t" | awk -v c="$3" '{ printf "    -c %s trial: %.3f M/s, %s%% failed\n", c, $1 / 1e6, $2 }' >&2
+	printf '%s\n' "$t" | sort -g | sed -n 2p | awk '{ print $1, $2 }'
+}
+
+mps() { awk -v a="$1" 'BEGIN { printf "%.3f M/s", a / 1e6 }'; }
+
+# workers_rows ROW PREFIX CONFIG TARGET : TCP CPS and UDP flows/s, -c 2
+# against -c 1 on CONFIG (a TARGET of "-" reports only)
+workers_rows()
+{
+	local r=$1 pre=$2 cfg=$3 tgt=$4 name what prof one onef two twof q v t
+	for name in tcp udp; do
+		prof=profiles/tcp_short.yaml what="TCP CPS"
+		[ $name = udp ] && prof=$B/udp_rr.yaml what="UDP flows/s"
+		read -r one onef < <(flows_median "$pre" "$cfg" 1 "$prof")
+		read -r two twof < <(flows_median "$pre" "$cfg" 2 "$prof")
+		q=$(ratio "$two" "$one")
+		if [ "$tgt" = - ]; then
+			v=measured t="report only"
+		else
+			v=$(verdict "$q" "$tgt" '>=') t=">= ${tgt}x -c 1"
+		fi
+		row "$r" "$(printf '%s, -c 2 vs -c 1 (%.1f/%.1f%% failed)' "$what" "$twof" "$onef")" \
+			"$(mps "$two")" "$(mps "$one")" "$q" "$v" "$t"
+	done
 }
 
 rows=()
@@ -260,6 +307,32 @@ for r in $ROWS; do
 		examples/lab.sh down >/dev/null
 		row g "NAT lab: udp_short, no failed flow (-m $best)" "$bestcps CPS" "-" "-" "measured" \
 			"the Linux DUT's figure"
+		;;
+	h)
+		# Two workers per pair against one on the ring ports; on a
+		# machine with fewer than 3 CPUs the second worker shares a CPU
+		# (flowgen warns), which caps what the ratio can reach.
+		sed 's/threads: \[1\]/threads: [1, 2]/' $B/loop.yaml >"$out/loop2.yaml"
+		workers_rows h "" "$out/loop2.yaml" 1.6
+		;;
+	i)
+		# The same over a veth pair: each port an af_packet socket per
+		# worker queue (the kernel's fanout spreads what arrives).
+		ip netns add "$NS"
+		ip -n "$NS" link add fgb0 type veth peer name fgb1
+		ip -n "$NS" link set fgb0 up
+		ip -n "$NS" link set fgb1 up
+		cat >"$out/veth2.yaml" <<-EOF
+			interfaces: ['--vdev=net_af_packet0,iface=fgb0', '--vdev=net_af_packet1,iface=fgb1']
+			port_info:
+			  - {ip: 198.18.1.2, default_gw: 198.18.1.1, dest_mac: '02:00:00:00:00:02'}
+			  - {ip: 198.19.1.2, default_gw: 198.19.1.1, dest_mac: '02:00:00:00:00:01'}
+			platform: {master_thread_id: 0, dual_if: [{socket: 0, threads: [1, 2]}]}
+			mbufs: 131072
+			flows_max: 65536
+		EOF
+		workers_rows i "ip netns exec $NS" "$out/veth2.yaml" -
+		ip netns del "$NS"
 		;;
 	*) echo "bench: unknown row '$r'" ;;
 	esac

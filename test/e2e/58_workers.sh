@@ -12,9 +12,16 @@ O=$FG_TMP/w2.out
 fg_plain -C "$CFG" -c 2 -x "portattr; \
 start -f profiles/udp_short.yaml -m 2000 -d 3; wait; stats --json; \
 start -f profiles/tcp_short.yaml -m 500 -d 3; wait; stats --json; \
-start -f profiles/stl_64b.yaml -m 1 -d 3 -t learn=0; wait; stats --json" >"$O" 2>&1
+clear; start -f profiles/stl_64b.yaml -m 1 -d 3 -t learn=0; wait; stats --json; stats -w" >"$O" 2>&1
 check_eq "2 workers: batch run exits 0" 0 $?
 check_grep "2 workers: each port has 2 worker queues" 'port 0 .*2 worker queue' "$O"
+# 3 lcores (main and 2 workers): on fewer CPUs they share, with a warning
+if [ "$(nproc)" -lt 3 ]; then
+	check_grep "2 workers on $(nproc) CPUs: a warning names the lcore mapping" \
+		'warning: 2 worker lcore\(s\) and the main lcore on [0-9]+ CPU\(s\).*1->[0-9]+, 2->[0-9]+' "$O"
+else
+	check_nogrep "2 workers on $(nproc) CPUs: no mapping warning" 'lcores share CPUs' "$O"
+fi
 
 js() { grep '^{' "$O" | sed -n "$1p" >"$FG_TMP/w.$1"; json_get "$FG_TMP/w.$1" "$2" || echo -1; }
 s=$(js 1 flows.client.started)
@@ -29,4 +36,18 @@ check_ge "2 workers, tcp: completed >= 99 % of started" "$((c * 100))" "$((s * 9
 tx=$(js 3 latency.0.tx)
 check_ge "2 workers, streams: about 30,000 frames sent (>= 29,700)" "$tx" 29700
 check_eq "2 workers, streams: nothing lost" 0 "$(js 3 latency.0.lost)"
+check_eq "2 workers, streams: no duplicate" 0 "$(js 3 latency.0.dup)"
+check_eq "2 workers, streams: none out of order" 0 "$(js 3 latency.0.ooo)"
+check_eq "2 workers: stats --json lists both workers" "0 1 -1" \
+	"$(js 3 workers.0.id) $(js 3 workers.1.id) $(js 3 workers.2.id)"
+# both workers carry the stream: each sent at least 25 % of it (it is split
+# evenly, but a worker sharing a CPU may fall behind; the frames of a
+# worker are its tx on both ports)
+t0=$(js 3 workers.0.tx_pkts)
+t1=$(js 3 workers.1.tx_pkts)
+check_ge "2 workers, streams: worker 0 sent >= 25 % of the frames ($t0 of $tx)" "$((t0 * 100))" "$((tx * 25))"
+check_ge "2 workers, streams: worker 1 sent >= 25 % of the frames ($t1 of $tx)" "$((t1 * 100))" "$((tx * 25))"
+check_eq "2 workers: each worker serves ports 0 and 1" "[0, 1] [0, 1]" \
+	"$(js 3 workers.0.ports) $(js 3 workers.1.ports)"
+check_grep "2 workers: stats -w has a row per worker" '^ +1 +[0-9]+ +0,1 ' "$O"
 finish

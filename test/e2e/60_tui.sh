@@ -67,6 +67,12 @@ if wait_screen 'Global Statistics' 10 && wait_screen '^Port Stat' 2 &&
 else
 	fail "tui: global, port, flows and latency panels shown" "screen: $(screen | grep . | head -n 12)"
 fi
+# the CPU figure is the busiest worker's, with the worker count (one here)
+if wait_screen '^drop .* cpu [0-9]+\.[0-9] % \(busiest of 1\)' 3; then
+	pass "tui: the CPU figure is the busiest worker's, of 1"
+else
+	fail "tui: the CPU figure is the busiest worker's, of 1" "screen: $(screen | grep '^drop')"
+fi
 sleep 2.5
 in_range "tui: measured tx rate is the offered 10 kpps" "$(tx_kpps)" 9 11
 check "tui: opackets row counts frames" bash -c \

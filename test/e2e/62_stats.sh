@@ -45,6 +45,12 @@ check_ge "measured tx_pps while running is about 3 kpps (>= 2,500)" "${rate%.*}"
 check "measured tx_pps while running is at most 3,300" \
 	awk -v r="$rate" 'BEGIN { exit !(r <= 3300) }'
 
+say "stats -w"
+say "echo workers-done"
+wait_for 'workers-done' "$out" 20 $pid
+check_grep "stats -w prints the worker table" '^ +id +lcore +ports +tx_pkts' "$out"
+check_grep "stats -w has a row for worker 0" '^ +0 +[0-9]+ +0,1 +[0-9]+' "$out"
+
 say "wait"
 say "sleep 1"
 say "stop"
@@ -77,9 +83,32 @@ within "port 1 rx_pkts agrees with DUT dut1 tx_packets within 1 %" "$frx1" "$dtx
 missing=
 for f in idle running stopped; do
 	for k in global.tx_pps global.cpu_util global.queue_full ports.0.imissed flows.client.started \
-		flows.server.distinct_src_ports latency; do
+		flows.server.distinct_src_ports latency workers.0.cpu_util workers.0.ports; do
 		json_get "$FG_TMP/$f.json" "$k" >/dev/null || missing="$missing $f:$k"
 	done
 done
 check_eq "documented stats --json fields present in every state" "" "$missing"
+
+# workers_ok FILE : every worker has each field, plausible values, and
+# their packet counters are the per-port workers' counts summed
+workers_ok()
+{
+	python3 - "$1" <<-'EOF'
+		import json, sys
+		o = json.load(open(sys.argv[1]))
+		ws = o["workers"]
+		assert ws, "no workers"
+		for i, w in enumerate(ws):
+		    for k in ("id", "lcore", "ports", "tx_pkts", "rx_pkts", "redirected",
+		              "active_flows", "cpu_util"):
+		        assert k in w, "worker %d lacks %s" % (i, k)
+		    assert w["id"] == i, "ids are dense: %r" % w
+		    assert w["ports"] and all(0 <= p < len(o["ports"]) for p in w["ports"]), w
+		    assert 0 <= w["cpu_util"] <= 100, w
+		    assert w["tx_pkts"] >= 0 and w["rx_pkts"] >= 0, w
+		assert any(w["tx_pkts"] > 0 for w in ws), "no worker sent: %r" % ws
+		assert max(w["cpu_util"] for w in ws) > 0, "all workers idle: %r" % ws
+	EOF
+}
+check "stats --json workers: every worker present with plausible fields" workers_ok "$FG_TMP/running.json"
 finish

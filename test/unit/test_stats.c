@@ -254,6 +254,78 @@ static void test_rates(void **state)
 	assert_true(s.g.tx_pps == 0 && s.g.cpu_util == 0 && s.interval == 0);
 }
 
+/* Each worker apart: its own sums, baseline, CPU share and the busiest. */
+static void test_workers(void **state)
+{
+	static struct ctr_worker w[3];
+	static struct stats_raw prev, now, base;
+	static struct stats_snap s;
+
+	(void)state;
+	memset(w, 0, sizeof(w));
+	/* worker 0 serves ports 0 and 1, worker 1 too, worker 2 ports 2 and 3 */
+	w[0].port[0].tx_pkts = 100;
+	w[0].port[1].tx_pkts = 50;
+	w[0].port[1].rx_pkts = 140;
+	w[1].port[0].rx_pkts = 7;
+	w[1].redirected = 9;
+	w[2].port[3].tx_pkts = 1000; /* port 3 beyond nports 3: not counted */
+	w[2].port[2].rx_pkts = 30;
+	w[0].loop_tsc = 1000, w[0].busy_tsc = 100;
+	w[1].loop_tsc = 1000, w[1].busy_tsc = 900;
+	w[2].loop_tsc = 1000, w[2].busy_tsc = 0;
+	w[0].gauge.active_client = 5, w[0].gauge.active_server = 8;
+	w[1].gauge.active_client = 3;
+	stats_sum(w, 3, 3, &prev);
+	prev.tsc = HZ;
+	assert_int_equal(prev.nworkers, 3);
+	assert_int_equal(prev.w[0].tx_pkts, 150);
+	assert_int_equal(prev.w[0].rx_pkts, 140);
+	assert_int_equal(prev.w[1].redirected, 9);
+	assert_int_equal(prev.w[2].tx_pkts, 0);
+	assert_int_equal(prev.w[2].rx_pkts, 30);
+	/* the global figures are the workers' sums as before */
+	assert_int_equal(prev.port[0].tx_pkts + prev.port[1].tx_pkts,
+			 prev.w[0].tx_pkts + prev.w[1].tx_pkts + prev.w[2].tx_pkts);
+
+	base = prev;
+	/* one second on: worker 0 40 % busy, worker 1 93.1 %, worker 2 idle */
+	w[0].port[0].tx_pkts += 1000;
+	w[1].port[0].rx_pkts += 500;
+	w[1].redirected += 11;
+	w[0].loop_tsc += 10000, w[0].busy_tsc += 4000;
+	w[1].loop_tsc += 10000, w[1].busy_tsc += 9310;
+	w[2].loop_tsc += 10000;
+	stats_sum(w, 3, 3, &now);
+	now.tsc = 2 * HZ;
+	stats_compute(&now, &prev, &base, HZ, 3, NULL, NULL, &s);
+	assert_int_equal(s.nworkers, 3);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(s.w[i].id, i);
+	assert_int_equal(s.w[0].tx_pkts, 1000);
+	assert_int_equal(s.w[0].rx_pkts, 0);
+	assert_int_equal(s.w[1].rx_pkts, 500);
+	assert_int_equal(s.w[1].redirected, 11);
+	assert_int_equal(s.w[0].active_flows, 8);
+	assert_int_equal(s.w[1].active_flows, 3);
+	assert_true(fabs(s.w[0].cpu_util - 40) < 1e-9);
+	assert_true(fabs(s.w[1].cpu_util - 93.1) < 1e-9);
+	assert_true(s.w[2].cpu_util == 0);
+	assert_true(fabs(s.g.cpu_util_max - 93.1) < 1e-9);
+	/* the global share is time-weighted over all loops: 13310 / 30000 */
+	assert_true(fabs(s.g.cpu_util - 100.0 * 13310 / 30000) < 1e-9);
+
+	/* no earlier sample: counters, no shares */
+	stats_compute(&now, NULL, NULL, HZ, 3, NULL, NULL, &s);
+	assert_int_equal(s.w[0].tx_pkts, 1150);
+	assert_true(s.w[1].cpu_util == 0 && s.g.cpu_util_max == 0);
+
+	/* a loop counter that went back (a new worker block): no share above 100 */
+	prev.w[1].loop_tsc = now.w[1].loop_tsc;
+	stats_compute(&now, &prev, NULL, HZ, 3, NULL, NULL, &s);
+	assert_true(s.w[1].cpu_util == 0);
+}
+
 static void test_nic_preferred_when_counting(void **state)
 {
 	struct stats_raw prev, now;
@@ -497,6 +569,10 @@ static const char *const spec_lat[] = {
     "min_us", "avg_us", "max_us", "p50_us", "p99_us", "p999_us", "jitter_us",
 };
 
+static const char *const spec_worker[] = {
+    "id", "lcore", "ports", "tx_pkts", "rx_pkts", "redirected", "active_flows", "cpu_util",
+};
+
 static void check_names(const struct jp *j, const char *prefix, const char *const *names, size_t n)
 {
 	char path[96];
@@ -532,7 +608,12 @@ static void fill_snap(struct stats_snap *s)
 	now.port[0].tx_pkts = 12345;
 	now.port[0].tx_bytes = 12345 * 60;
 	now.port[1].rx_pkts = 12000;
+	now.nworkers = 2;
+	now.w[0].tx_pkts = 12345;
+	now.w[1].rx_pkts = 12000;
 	stats_compute(&now, &prev, NULL, HZ, NP, up, speed, s);
+	s->w[0].port_mask = 3;
+	s->w[1].port_mask = 3;
 	s->nlat = 2;
 	memset(s->lat, 0, 2 * sizeof(s->lat[0]));
 	snprintf(s->lat[0].stream, sizeof(s->lat[0].stream), "bulk");
@@ -567,6 +648,8 @@ static void test_json_fields(void **state)
 	check_names(j, "flows.client", spec_client, FG_ARRAY_SIZE(spec_client));
 	check_names(j, "flows.server", spec_server, FG_ARRAY_SIZE(spec_server));
 	check_names(j, "latency[]", spec_lat, FG_ARRAY_SIZE(spec_lat));
+	check_names(j, "workers[]", spec_worker, FG_ARRAY_SIZE(spec_worker));
+	assert_non_null(strstr(txt, "\"workers\":[{\"id\":0,\"lcore\":0,\"ports\":[0,1],"));
 	assert_true(jp_has(j, "ports[].rx_bad"));
 	assert_true(jp_has(j, "ports[].tx_queue_full"));
 	assert_non_null(strstr(txt, "\"tx_pkts\":12345,"));
@@ -581,6 +664,15 @@ static void test_json_fields(void **state)
 	assert_true(jp_has(j, "latency"));
 	assert_false(jp_has(j, "ports"));
 	assert_false(jp_has(j, "flows"));
+	assert_false(jp_has(j, "workers"));
+	free(txt);
+
+	/* -w alone */
+	txt = json_of(s, STATS_W);
+	if (jp_parse(j, txt))
+		fail_msg("invalid JSON: %s", txt);
+	assert_true(jp_has(j, "workers"));
+	assert_false(jp_has(j, "global"));
 	free(txt);
 
 	/* empty state: no ports, no rows, still valid with every section */
@@ -590,7 +682,7 @@ static void test_json_fields(void **state)
 		fail_msg("invalid JSON: %s", txt);
 	check_names(j, "global", spec_global, FG_ARRAY_SIZE(spec_global));
 	check_names(j, "flows.server", spec_server, FG_ARRAY_SIZE(spec_server));
-	assert_true(jp_has(j, "ports") && jp_has(j, "latency"));
+	assert_true(jp_has(j, "ports") && jp_has(j, "latency") && jp_has(j, "workers"));
 	free(txt);
 	free(j);
 	free(s);
@@ -815,6 +907,7 @@ int main(void)
 	    cmocka_unit_test(test_sum_ignores_ports_beyond_n),
 	    cmocka_unit_test(test_baseline),
 	    cmocka_unit_test(test_rates),
+	    cmocka_unit_test(test_workers),
 	    cmocka_unit_test(test_nic_preferred_when_counting),
 	    cmocka_unit_test(test_json_fields),
 	    cmocka_unit_test(test_clear_and_print),
