@@ -33,8 +33,4 @@ bool ctl_busy(void);
 /* state of the traffic overall: enum ctr_state of the "most active" worker */
 int ctl_state(void);
 
-/* control: test frames the workers handed to their flow's owner (own.h),
- * summed over the workers since start-up (no `clear` baseline). */
-uint64_t ctl_redirected(void);
-
 #endif

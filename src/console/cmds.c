@@ -320,14 +320,7 @@ static int cmd_stats(int argc, char **argv)
 		return bad_usage(argv);
 	if (!sections)
 		sections = STATS_ALL;
-	if (stats_print(stdout, sections, json) < 0)
-		return -1;
-	/* until the per-worker table shows it: frames the workers of a
-	 * pair handed to each other (flowgen(8), -c) */
-	if (!json && (sections & STATS_G) && fg_nworkers > fg_nports / 2)
-		printf("redirected: %" PRIu64 " frames handed to their flow's owner\n",
-		       ctl_redirected());
-	return 0;
+	return stats_print(stdout, sections, json) < 0 ? -1 : 0;
 }
 
 static int cmd_clear(int argc, char **argv)

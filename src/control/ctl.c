@@ -182,12 +182,3 @@ bool ctl_busy(void)
 {
 	return ctl_state() != CTR_IDLE;
 }
-
-uint64_t ctl_redirected(void)
-{
-	uint64_t n = 0;
-
-	for (int i = 0; i < fg_nworkers; i++)
-		n += FG_CTR_GET(fg_ctr[i].redirected);
-	return n;
-}

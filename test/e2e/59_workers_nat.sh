@@ -38,6 +38,13 @@ within_pct()
 
 lab_up nat || exit 1
 
+# wj EXPR FILE : a Python expression over the stats JSON object o in FILE
+wj()
+{
+	python3 -c 'import json, sys; o = json.load(open(sys.argv[2])); print(eval(sys.argv[1]))' \
+		"$1" "$2" 2>/dev/null || echo '?'
+}
+
 # run C PROFILE PROTO
 run()
 {
@@ -53,7 +60,9 @@ run()
 	started=$(jn "$J" flows.client.started)
 	completed=$(jn "$J" flows.client.completed)
 	accepted=$(jn "$J" flows.server.accepted)
-	red=$(sed -n 's/^redirected: \([0-9]*\) .*/\1/p' "$O")
+	red=$(wj 'sum(w["redirected"] for w in o["workers"])' "$J")
+	busy=$(wj 'min(w["tx_pkts"] for w in o["workers"])' "$J")
+	nw=$(wj 'len(o["workers"])' "$J")
 	echo "# $tag: started $started completed $completed failed $(jn "$J" flows.client.failed)" \
 		"accepted $accepted redirected ${red:-?} retx $(jn "$J" flows.client.retx) conntrack $ct"
 	check_ge "$tag: client started >= 7,600 of 8,000" "$started" 7600
@@ -65,6 +74,8 @@ run()
 		"$(jn "$J" flows.server.completed)"
 	check_eq "$tag: server failed none" 0 "$(jn "$J" flows.server.failed)"
 	check_ge "$tag: frames were handed to their owner (redirected > 0)" "${red:-0}" 1
+	check_eq "$tag: stats lists $c workers" "$c" "${nw:-0}"
+	check_ge "$tag: every worker carried flows (each sent >= 1,000 frames)" "${busy:-0}" 1000
 	check_ge "$tag: DUT conntrack holds the server's accepted flows" "$ct" "$accepted"
 }
 
