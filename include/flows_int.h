@@ -139,6 +139,7 @@ struct flows_state {
 	bool unpaced, gen;   /* -m max; this worker generates */
 	bool started, stopping, paused;
 	uint64_t accept_until; /* stopping: new server flows until then (TSC) */
+	double scale;	       /* the last rate message's scale; 0 = none yet (1) */
 	double duration_s;
 	uint64_t deadline;   /* TSC: -d end, 0 = none */
 	uint64_t timeout;    /* TSC cycles */

@@ -84,6 +84,8 @@ struct stats_hooks {
 	void (*nat)(uint64_t *distinct_addrs, uint64_t *distinct_ports);
 	/* link state; when absent rte_eth_link_get_nowait is used */
 	bool (*port_link)(int port, bool *up, uint32_t *speed_mbps);
+	/* the DPDK port id of a port index (<0: none); absent: the index */
+	int (*port_id)(int port);
 	/* called by stats_clear: modules with statistics of their own reset */
 	void (*clear)(void);
 };

@@ -16,4 +16,7 @@
  */
 void stats_xstats_baseline(int nports);
 
+/* control: the DPDK port id of port index p through the hooks; <0: none. */
+int stats_port_id(int p);
+
 #endif

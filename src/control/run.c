@@ -124,6 +124,7 @@ static const struct stats_hooks run_hooks = {
     .latency = hook_latency,
     .nat = hook_nat,
     .port_link = hook_link,
+    .port_id = port_dpdk_id,
 };
 
 void run_init(uint32_t flows_max)

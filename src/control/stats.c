@@ -70,6 +70,15 @@ static struct {
     .wake = PTHREAD_COND_INITIALIZER,
 };
 
+int stats_port_id(int p)
+{
+	int (*id)(int) = st.hooks.port_id;
+
+	if (id)
+		return id(p);
+	return p >= 0 && rte_eth_dev_is_valid_port((uint16_t)p) ? p : -1;
+}
+
 /* ---- pure parts ------------------------------------------------------ */
 
 /* dst[i] += *src[i], each source word loaded relaxed (single writer). */
@@ -387,8 +396,9 @@ static void sample_into(struct stats_raw *r)
 	for (int p = 0; p < st.nports; p++) {
 		struct rte_eth_stats es;
 
-		if (!rte_eth_dev_is_valid_port((uint16_t)p) ||
-		    rte_eth_stats_get((uint16_t)p, &es) != 0)
+		int id = stats_port_id(p);
+
+		if (id < 0 || rte_eth_stats_get((uint16_t)id, &es) != 0)
 			continue;
 		r->nic_ok[p] = true;
 		r->nic[p].opackets = es.opackets;

@@ -90,11 +90,11 @@ static uint64_t xstats_base[FG_MAX_PORTS][STATS_XSTATS_MAX];
 
 static int xstats_read(int port, struct rte_eth_xstat *xs, int max)
 {
-	int n;
+	int n, id = port >= 0 && port < FG_MAX_PORTS ? stats_port_id(port) : -1;
 
-	if (port < 0 || port >= FG_MAX_PORTS || !rte_eth_dev_is_valid_port((uint16_t)port))
+	if (id < 0)
 		return 0;
-	n = rte_eth_xstats_get((uint16_t)port, xs, (unsigned)max);
+	n = rte_eth_xstats_get((uint16_t)id, xs, (unsigned)max);
 	return n < 0 || n > max ? 0 : n;
 }
 
@@ -118,7 +118,8 @@ static void json_xstats(FILE *f, int port)
 	struct rte_eth_xstat_name names[STATS_XSTATS_MAX];
 	int n = xstats_read(port, xs, STATS_XSTATS_MAX), k = 0;
 
-	if (n <= 0 || rte_eth_xstats_get_names((uint16_t)port, names, STATS_XSTATS_MAX) != n)
+	if (n <= 0 ||
+	    rte_eth_xstats_get_names((uint16_t)stats_port_id(port), names, STATS_XSTATS_MAX) != n)
 		return;
 	fputs(",\"xstats\":{", f);
 	for (int i = 0; i < n; i++) {

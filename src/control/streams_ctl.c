@@ -4,7 +4,7 @@
  * control thread only; the workers run src/dataplane/streams.c. At
  * `start`, streams_load tells the load model (load.h) what each port
  * sends at -m 1; run.c applies -m and refuses what a link cannot carry.
- * streams_prepare then checks the next hops and builds, at the factor
+ * (run.c checks the next hops.) streams_prepare then builds, at the factor
  * of each port, one state per worker: for every worker of a port pair, a
  * sender per stream and port it is sent from, at the stream's rate over
  * the pair's workers (streams_int.h: several senders per stream), with its
@@ -383,16 +383,6 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 	if ((rc = streams_parse_tunables(rp->tunables, &run->learn, &run->learn_wait_s, err,
 					 errlen)) != 0)
 		goto fail;
-	for (int p = 0; p < fg_nports; p++)
-		if (rp->load.tx[p].pps > 0)
-			if (!(fg_port[p].gw_mac & PORT_MAC_KNOWN)) {
-				snprintf(err, errlen,
-					 "port %d: next-hop MAC unknown (run `arp` first or set "
-					 "dest_mac)",
-					 p);
-				rc = -EHOSTUNREACH;
-				goto fail;
-			}
 	/* emulated hosts of the profile, appended to the config's */
 	for (size_t i = 0; i < pf->n_hosts; i++) {
 		uint32_t p = pf->hosts[i].port;

@@ -664,7 +664,7 @@ static void flows_tick(struct worker *w, uint64_t now)
 		s->started = true;
 		pace_init(&s->pace, w->hz, FLOWS_NEW_BURST, FLOWS_NEW_SLACK, now);
 		if (s->gen && s->rate > 0)
-			pace_set_rate(&s->pace, s->rate, now);
+			pace_set_rate(&s->pace, s->rate * (s->scale > 0 ? s->scale : 1.0), now);
 		pace_set_max(&s->pace, s->gen && s->unpaced);
 		if (s->gen && (s->rate > 0 || s->unpaced) && !s->paused)
 			pace_resume(&s->pace, now);
@@ -718,11 +718,10 @@ static void flows_rate(struct worker *w, uint64_t scale_micro, uint64_t now)
 
 	if (!s->gen || s->unpaced || r <= 0 || r >= (double)w->hz)
 		return;
-	if (!s->started) {
-		s->rate = r;
-		return;
-	}
-	pace_set_rate(&s->pace, r, now);
+	/* s->rate stays the start rate: scales are against it, never compound */
+	s->scale = (double)scale_micro / 1e6;
+	if (s->started)
+		pace_set_rate(&s->pace, r, now);
 }
 
 static void flows_pause(struct worker *w, bool on, uint64_t now)
