@@ -191,7 +191,8 @@ static bool has_arg(char **argv, int argc, const char *prefix)
 }
 
 /* Worker i's CPU: the config's dual_if threads in order; a thread that
- * does not exist on this machine is mapped onto one that does. */
+ * does not exist on this machine is mapped onto one that does, round the
+ * CPUs (flowgen(8), -c). */
 static int worker_cpu(const struct cfg *c, int i, long ncpu, int master)
 {
 	int t = -1, k = 0;
@@ -203,10 +204,11 @@ static int worker_cpu(const struct cfg *c, int i, long ncpu, int master)
 				break;
 			}
 	if (t < 0)
-		t = (master + 1 + i) % ncpu;
-	if (t >= ncpu)
-		t = ncpu > 1 ? 1 + (t - 1) % (ncpu - 1) : 0;
-	return t;
+		t = master + 1 + i;
+	/* round the CPUs there are: an extra worker shares a CPU with the
+	 * main lcore (which mostly waits) before it shares one with another
+	 * worker */
+	return (int)(t % ncpu);
 }
 
 /* An EAL argument of the config's `eal` or of the command line starts with prefix. */
