@@ -153,6 +153,7 @@ for s in test/e2e/[0-9]*.sh; do
 	t0=$(date +%s)
 	(FG_RESULTS=$res timeout -k 10 "$e2e_timeout" bash "$s" </dev/null 2>&3; exit $?) 3>&2 2>/dev/null || rc=$?
 	t1=$(date +%s)
+	echo "# $name took $((t1 - t0)) s"
 	remove_leftover_ns "$res.ns"
 	p=$(grep -c '^PASS ' "$res")
 	f=$(grep -c '^FAIL ' "$res")
