@@ -58,7 +58,7 @@ struct cfg_port_info {
 	bool has_dest_mac, has_src_mac;
 	uint8_t ipv6[16], default_gw6[16]; /* network order, as on the wire */
 	bool has_ipv6, has_default_gw6;
-	uint16_t vlan;			   /* 802.1Q id 1-4094; 0 = untagged */
+	int vlan;			   /* 802.1Q id 1-4094; 0 = untagged */
 };
 
 struct cfg_dual_if {
