@@ -28,6 +28,14 @@
 #           on the outside; FG_VLAN0, FG_VLAN1 change them); this kernel has
 #           no 8021q module nor bridge VLAN filtering. examples/lab_vlan.yaml
 #           is its config; `lab.sh vlan stats` prints the relay's counters
+#   nat64   stateful NAT64 (RFC 6146 behaviour out of two parts): IPv6
+#           inside (dut0 2001:2:0:1::1/64, clients 2001:2::/64 via
+#           2001:2:0:1::2), IPv4 outside (dut1 198.19.1.1/24, servers
+#           198.19.0.0/24 via 198.19.1.2); Debian's tayga translates
+#           2001:db8:64::/96 (RFC 6052; tayga refuses 64:ff9b::/96 with
+#           addresses that are not global) to a dynamic pool
+#           198.18.254.0/24 (RFC 7915), and nftables masquerades the pool
+#           behind 198.19.1.1 out of dut1
 #
 #   fg0 ($FG_NS_TST) <-> t0 ~ vlan.py ~ a0 ($FG_NS_WIRE) <-> dut0 ($FG_NS_DUT)
 #
@@ -47,7 +55,7 @@
 # The wire namespace's default name is ${FG_NS_DUT}-w when FG_NS_DUT is set,
 # else fg-wire. Without the option the lab is exactly the two namespaces.
 #
-# Usage: lab.sh up [nat|router|l3] [impair] | up ipv6|vlan | down |
+# Usage: lab.sh up [nat|router|l3] [impair] | up ipv6|vlan|nat64 | down |
 #        exec CMD... | dut CMD... | impair [off|stats|ARGS...] |
 #        vlan stats | conntrack | status
 # `up` first removes whatever a previous run left, and removes what it built
@@ -71,6 +79,7 @@ IMP_STATS=$RUNDIR/fg-impair-$W.stats
 VLAN_PID=$RUNDIR/fg-vlan-$W.pid
 VLAN_LOG=$RUNDIR/fg-vlan-$W.log
 VLAN_STATS=$RUNDIR/fg-vlan-$W.stats
+TAYGA_DIR=$RUNDIR/fg-tayga-$D
 
 die()
 {
@@ -102,6 +111,7 @@ lab_down()
 	impair_stop
 	impair_forget
 	vlan_stop
+	tayga_stop
 	for ns in "$T" "$D" "$W"; do
 		if ns_exists "$ns"; then
 			ip netns del "$ns" 2>/dev/null || true
@@ -427,12 +437,76 @@ lab_up_vlan()
 	echo "lab up (vlan): tester netns $T (fg0 vlan $v0, fg1 vlan $v1), DUT netns $D (dut0, dut1, nat), wire netns $W (vlan.py)"
 }
 
+tayga_stop()
+{
+	local pid i
+	[ -d "$TAYGA_DIR" ] || return 0
+	pid=$(cat "$TAYGA_DIR/pid" 2>/dev/null || true)
+	if [[ $pid =~ ^[0-9]+$ ]] && grep -q tayga "/proc/$pid/cmdline" 2>/dev/null; then
+		kill -TERM "$pid" 2>/dev/null || true
+		for ((i = 0; i < 50; i++)); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		if grep -q tayga "/proc/$pid/cmdline" 2>/dev/null; then
+			kill -KILL "$pid" 2>/dev/null || true
+		fi
+	fi
+	rm -rf "$TAYGA_DIR"
+	return 0
+}
+
+# The ipv6 lab, then tayga in the DUT namespace between IPv6 (dut0) and
+# IPv4 (dut1), and masquerade behind it.
+lab_up_nat64()
+{
+	local i
+	command -v tayga >/dev/null || die "nat64 needs tayga (apt-get install tayga)"
+	lab_up router no >/dev/null
+	trap 'echo "lab.sh: up failed, tearing down" >&2; lab_down' ERR
+	ipv6_router
+	mkdir -p "$TAYGA_DIR"
+	cat >"$TAYGA_DIR/tayga.conf" <<-EOF
+		tun-device nat64
+		ipv4-addr 198.18.255.1
+		prefix 2001:db8:64::/96
+		dynamic-pool 198.18.254.0/24
+		data-dir $TAYGA_DIR
+	EOF
+	ip netns exec "$D" tayga -c "$TAYGA_DIR/tayga.conf" --mktun >/dev/null
+	ip netns exec "$D" sysctl -qw net.ipv6.conf.nat64.disable_ipv6=0
+	ip -n "$D" link set nat64 up
+	ip -n "$D" addr add 198.18.255.2/32 dev nat64
+	ip -n "$D" -6 addr add 2001:2:0:ff::1/128 dev nat64 nodad
+	ip -n "$D" route add 198.18.254.0/24 dev nat64
+	ip -n "$D" -6 route add 2001:db8:64::/96 dev nat64
+	ip netns exec "$D" nft -f - <<-'EOF'
+		table ip fgnat64 {
+			chain postrouting {
+				type nat hook postrouting priority srcnat; policy accept;
+				ip saddr 198.18.254.0/24 oifname "dut1" masquerade
+			}
+		}
+	EOF
+	ip netns exec "$D" tayga -c "$TAYGA_DIR/tayga.conf" --pidfile "$TAYGA_DIR/pid"
+	for ((i = 0; i < 50; i++)); do
+		[ -s "$TAYGA_DIR/pid" ] && break
+		sleep 0.05
+	done
+	[ -s "$TAYGA_DIR/pid" ] || die "tayga did not start"
+	if ip -n "$D" route show default | grep -q . || ip -n "$D" -6 route show default | grep -q .; then
+		die "a default route appeared"
+	fi
+	trap - ERR
+	echo "lab up (nat64): tester netns $T (fg0 IPv6, fg1 IPv4), DUT netns $D (tayga 2001:db8:64::/96 -> 198.18.254.0/24, masquerade to 198.19.1.1)"
+}
+
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case "$cmd" in
 up)
 	case "${1:-}" in
-	ipv6 | vlan)
+	ipv6 | vlan | nat64)
 		[ $# -eq 1 ] || die "usage: lab.sh up $1 (no wire option)"
 		"lab_up_$1"
 		exit 0
@@ -512,6 +586,6 @@ status)
 	done
 	;;
 *)
-	die "usage: lab.sh up [nat|router|l3] [impair] | up ipv6|vlan | down | exec CMD... | dut CMD... | impair [off|stats|ARGS...] | vlan stats | conntrack | status"
+	die "usage: lab.sh up [nat|router|l3] [impair] | up ipv6|vlan|nat64 | down | exec CMD... | dut CMD... | impair [off|stats|ARGS...] | vlan stats | conntrack | status"
 	;;
 esac
