@@ -10,12 +10,48 @@
 # the wire namespace, ARP requests for port 0's address reach fg0 untagged,
 # with a wrong tag (300) and with the right one: only the last are
 # answered, and port 0 counts the others as rx_unknown.
+# First, without the lab, on a [loop, loop] pair: streams between two ports
+# with vlan 100 arrive whole (tagged on TX, the tag taken off on RX), and
+# with vlan on port 0 only, port 1 counts every frame as rx_unknown.
 
 . "$(dirname "$0")/lib.sh"
 
-need_root "lab up (vlan)"
 need_flowgen
 T0=$SECONDS
+
+# --- part 1: loop ------------------------------------------------------------
+
+# loop_cfg VLAN0 VLAN1 : the loop config with these ids ("" = untagged)
+loop_cfg()
+{
+	local f=$FG_TMP/loop_vlan_$1_$2.yaml
+	sed -e "/dest_mac: 02:00:00:00:00:02/a\      ${1:+vlan: $1}" \
+		-e "/dest_mac: 02:00:00:00:00:01/a\      ${2:+vlan: $2}" "$(fg_loop_cfg)" >"$f"
+	echo "$f"
+}
+# both runs at once: each is a second of paced traffic on its own pair
+O1=$FG_TMP/loop_tagged.out
+O2=$FG_TMP/loop_half.out
+FG_TIMEOUT=60 fg_plain -C "$(loop_cfg 100 100)" \
+	-x "start -f $FG_TOP/profiles/stl_64b.yaml -d 1 -m 0.2 -t learn=0; wait 20; stats --json" >"$O1" 2>&1 &
+p1=$!
+FG_TIMEOUT=60 fg_plain -C "$(loop_cfg 100 "")" \
+	-x "start -f $FG_TOP/profiles/stl_64b.yaml -d 1 -m 0.2 -t learn=0; wait 20; stats --json" >"$O2" 2>&1 &
+p2=$!
+wait $p1 $p2
+tx=$(latency_row "$O1" s64 1 tx)
+check_ge "loop, both ports vlan 100: frames sent" "${tx:-0}" 100
+check_eq "loop, both ports vlan 100: every frame received" "${tx:-no tx}" "$(latency_row "$O1" s64 1 rx || echo 'no rx')"
+check_eq "loop, both ports vlan 100: nothing unknown" 0 "$(json_get "$O1" ports.1.rx_unknown || echo missing)"
+tx=$(latency_row "$O2" s64 1 tx)
+check_ge "loop, vlan on port 0 only: frames sent" "${tx:-0}" 100
+check_eq "loop, vlan on port 0 only: none received as test traffic" 0 "$(latency_row "$O2" s64 1 rx || echo 'no rx')"
+check_ge "loop, vlan on port 0 only: port 1 counts them as rx_unknown" \
+	"$(json_get "$O2" ports.1.rx_unknown || echo missing)" "${tx:-1}"
+
+# --- part 2: the vlan lab ----------------------------------------------------
+
+need_root "lab up (vlan)"
 
 lab_up vlan || exit 1
 pass "lab up (vlan)"
