@@ -579,6 +579,13 @@ status)
 				else
 					echo "relay: not running"
 				fi
+				pid=$(cat "$VLAN_PID" 2>/dev/null || true)
+				if [[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null; then
+					echo "vlan relay: pid $pid: $(tr '\0' ' ' <"/proc/$pid/cmdline" | sed 's/.*vlan.py //')"
+				fi
+			fi
+			if [ "$ns" = "$D" ] && [ -s "$TAYGA_DIR/pid" ]; then
+				echo "tayga: pid $(cat "$TAYGA_DIR/pid"): $(grep -E '^(prefix|dynamic-pool)' "$TAYGA_DIR/tayga.conf" | tr '\n' ' ')"
 			fi
 		else
 			echo "== $ns: absent"
