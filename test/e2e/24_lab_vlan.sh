@@ -52,6 +52,8 @@ check_ge "loop, vlan on port 0 only: port 1 counts them as rx_unknown" \
 # --- part 2: the vlan lab ----------------------------------------------------
 
 need_root "lab up (vlan)"
+# the wire namespace too, should the scenario be cut short
+[ -n "$FG_RESULTS" ] && echo "fgd-$$-w" >>"$FG_RESULTS.ns"
 
 lab_up vlan || exit 1
 pass "lab up (vlan)"
