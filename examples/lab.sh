@@ -16,6 +16,28 @@
 #   l3      dut0 198.18.1.1/16, dut1 198.19.1.1/16, no static routes: every
 #           emulated host is a neighbour, so the DUT's neighbour table (kernel
 #           default limits) is what gets exercised
+#   ipv6    the router, and an IPv6 router as well (RFC 5180's 2001:2::/48):
+#           forwarding on, dut0 2001:2:0:1::1/64, dut1 2001:2:0:101::1/64,
+#           static routes to the clients 2001:2::/64 via 2001:2:0:1::2 and
+#           the servers 2001:2:0:100::/64 via 2001:2:0:101::2, no default
+#           route; examples/lab6.yaml is its config
+#   vlan    the nat lab behind an 802.1Q trunk: both links pass through the
+#           wire namespace $FG_NS_WIRE, where examples/vlan.py takes the tag
+#           off towards the DUT, puts it on towards the tester and drops
+#           frames with a wrong tag or none (id 100 on the inside link, 200
+#           on the outside; FG_VLAN0, FG_VLAN1 change them); this kernel has
+#           no 8021q module nor bridge VLAN filtering. examples/lab_vlan.yaml
+#           is its config; `lab.sh vlan stats` prints the relay's counters
+#   nat64   stateful NAT64 (RFC 6146 behaviour out of two parts): IPv6
+#           inside (dut0 2001:2:0:1::1/64, clients 2001:2::/64 via
+#           2001:2:0:1::2), IPv4 outside (dut1 198.19.1.1/24, servers
+#           198.19.0.0/24 via 198.19.1.2); Debian's tayga translates
+#           2001:db8:64::/96 (RFC 6052; tayga refuses 64:ff9b::/96 with
+#           addresses that are not global) to a dynamic pool
+#           198.18.254.0/24 (RFC 7915), and nftables masquerades the pool
+#           behind 198.19.1.1 out of dut1
+#
+#   fg0 ($FG_NS_TST) <-> t0 ~ vlan.py ~ a0 ($FG_NS_WIRE) <-> dut0 ($FG_NS_DUT)
 #
 # The wire option (`up FLAVOUR impair`, or FG_IMPAIR=1) puts a third
 # namespace $FG_NS_WIRE into the outside link, for impairments on a kernel
@@ -33,8 +55,9 @@
 # The wire namespace's default name is ${FG_NS_DUT}-w when FG_NS_DUT is set,
 # else fg-wire. Without the option the lab is exactly the two namespaces.
 #
-# Usage: lab.sh up [nat|router|l3] [impair] | down | exec CMD... |
-#        dut CMD... | impair [off|stats|ARGS...] | conntrack | status
+# Usage: lab.sh up [nat|router|l3] [impair] | up ipv6|vlan|nat64 | down |
+#        exec CMD... | dut CMD... | impair [off|stats|ARGS...] |
+#        vlan stats | conntrack | status
 # `up` first removes whatever a previous run left, and removes what it built
 # itself if a step fails; `up` twice and `down` on nothing are both fine.
 
@@ -53,6 +76,10 @@ RUNDIR=/run
 IMP_PID=$RUNDIR/fg-impair-$W.pid
 IMP_LOG=$RUNDIR/fg-impair-$W.log
 IMP_STATS=$RUNDIR/fg-impair-$W.stats
+VLAN_PID=$RUNDIR/fg-vlan-$W.pid
+VLAN_LOG=$RUNDIR/fg-vlan-$W.log
+VLAN_STATS=$RUNDIR/fg-vlan-$W.stats
+TAYGA_DIR=$RUNDIR/fg-tayga-$D
 
 die()
 {
@@ -83,6 +110,8 @@ lab_down()
 	local ns
 	impair_stop
 	impair_forget
+	vlan_stop
+	tayga_stop
 	for ns in "$T" "$D" "$W"; do
 		if ns_exists "$ns"; then
 			ip netns del "$ns" 2>/dev/null || true
@@ -286,10 +315,203 @@ conntrack_count()
 	fi
 }
 
+# --- IPv6 and 802.1Q flavours: the router and nat labs, then more --------
+
+# ipv6_router : the DUT routes IPv6 too, in RFC 5180's 2001:2::/48. IPv6
+# comes on for the DUT's two interfaces only (the tester's veths stay
+# without it: DPDK reads them raw); no duplicate address detection, no
+# router advertisements taken.
+ipv6_router()
+{
+	local dev
+	for dev in dut0 dut1; do
+		ip netns exec "$D" sysctl -qw "net.ipv6.conf.$dev.disable_ipv6=0"
+		ip netns exec "$D" sysctl -qw "net.ipv6.conf.$dev.accept_dad=0"
+		ip netns exec "$D" sysctl -qw "net.ipv6.conf.$dev.accept_ra=0"
+	done
+	ip netns exec "$D" sysctl -qw net.ipv6.conf.all.forwarding=1
+	ip -n "$D" -6 addr add 2001:2:0:1::1/64 dev dut0 nodad
+	ip -n "$D" -6 addr add 2001:2:0:101::1/64 dev dut1 nodad
+	ip -n "$D" -6 route add 2001:2::/64 via 2001:2:0:1::2 dev dut0
+	ip -n "$D" -6 route add 2001:2:0:100::/64 via 2001:2:0:101::2 dev dut1
+	if ip -n "$D" -6 route show default | grep -q .; then
+		die "an IPv6 default route appeared"
+	fi
+}
+
+lab_up_ipv6()
+{
+	lab_up router no >/dev/null
+	trap 'echo "lab.sh: up failed, tearing down" >&2; lab_down' ERR
+	ipv6_router
+	trap - ERR
+	echo "lab up (ipv6): tester netns $T (fg0, fg1), DUT netns $D (dut0 2001:2:0:1::1, dut1 2001:2:0:101::1)"
+}
+
+vlan_stop()
+{
+	local pid i
+	[ -f "$VLAN_PID" ] || return 0
+	pid=$(cat "$VLAN_PID" 2>/dev/null || true)
+	if [[ $pid =~ ^[0-9]+$ ]] && grep -q vlan.py "/proc/$pid/cmdline" 2>/dev/null; then
+		kill -TERM "$pid" 2>/dev/null || true
+		for ((i = 0; i < 50; i++)); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		if grep -q vlan.py "/proc/$pid/cmdline" 2>/dev/null; then
+			kill -KILL "$pid" 2>/dev/null || true
+		fi
+	fi
+	rm -f "$VLAN_PID" "$VLAN_LOG" "$VLAN_STATS" "$VLAN_STATS.tmp"
+	return 0
+}
+
+# vlan_start ID0 ID1 : vlan.py on both trunks of the wire namespace
+vlan_start()
+{
+	local i
+	rm -f "$VLAN_PID" "$VLAN_STATS"
+	setsid ip netns exec "$W" python3 "$HERE/vlan.py" --stats "$VLAN_STATS" \
+		--pidfile "$VLAN_PID" "t0:a0:$1" "t1:a1:$2" </dev/null >"$VLAN_LOG" 2>&1 &
+	local child=$!
+	for ((i = 0; i < 100; i++)); do
+		[ -s "$VLAN_PID" ] && return 0
+		if ! kill -0 "$child" 2>/dev/null; then
+			echo "lab.sh: vlan.py did not start: $(tail -n 3 "$VLAN_LOG" 2>/dev/null)" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+	kill "$child" 2>/dev/null || true
+	echo "lab.sh: vlan.py not ready after 5 s" >&2
+	return 1
+}
+
+vlan_stats()
+{
+	local pid i
+	pid=$(cat "$VLAN_PID" 2>/dev/null || true)
+	[[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null || die "no vlan relay running in $W"
+	rm -f "$VLAN_STATS"
+	kill -USR1 "$pid"
+	for ((i = 0; i < 50; i++)); do
+		[ -s "$VLAN_STATS" ] && break
+		sleep 0.05
+	done
+	cat "$VLAN_STATS"
+}
+
+# The nat lab, then each tester veth moves into the wire namespace as the
+# access side (a0, a1: its peer, the DUT's interface, keeps its addresses
+# and routes) and a new veth joins the tester (fg0, fg1) to the trunk side
+# (t0, t1).
+lab_up_vlan()
+{
+	local v0=${FG_VLAN0:-100} v1=${FG_VLAN1:-200} i
+	[[ $v0 =~ ^[0-9]+$ ]] && [ "$v0" -ge 1 ] && [ "$v0" -le 4094 ] || die "FG_VLAN0 must be 1-4094"
+	[[ $v1 =~ ^[0-9]+$ ]] && [ "$v1" -ge 1 ] && [ "$v1" -le 4094 ] || die "FG_VLAN1 must be 1-4094"
+	lab_up nat no >/dev/null
+	trap 'echo "lab.sh: up failed, tearing down" >&2; lab_down' ERR
+	ip netns add "$W"
+	ip -n "$W" link set lo up
+	ip netns exec "$W" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 || true
+	ip netns exec "$W" sysctl -qw net.ipv6.conf.default.disable_ipv6=1 || true
+	for i in 0 1; do
+		ip -n "$T" link set "fg$i" netns "$W"
+		ip -n "$W" link set "fg$i" name "a$i"
+		ip link add "fg$i" netns "$T" type veth peer name "t$i" netns "$W"
+		offloads_off "$T" "fg$i" yes
+		offloads_off "$W" "a$i" yes
+		offloads_off "$W" "t$i" yes
+		ip -n "$W" link set "a$i" up
+		ip -n "$W" link set "t$i" up
+		ip -n "$T" link set "fg$i" up
+	done
+	if ! vlan_start "$v0" "$v1"; then
+		trap - ERR
+		lab_down
+		die "up failed: no relay in the wire namespace"
+	fi
+	trap - ERR
+	echo "lab up (vlan): tester netns $T (fg0 vlan $v0, fg1 vlan $v1), DUT netns $D (dut0, dut1, nat), wire netns $W (vlan.py)"
+}
+
+tayga_stop()
+{
+	local pid i
+	[ -d "$TAYGA_DIR" ] || return 0
+	pid=$(cat "$TAYGA_DIR/pid" 2>/dev/null || true)
+	if [[ $pid =~ ^[0-9]+$ ]] && grep -q tayga "/proc/$pid/cmdline" 2>/dev/null; then
+		kill -TERM "$pid" 2>/dev/null || true
+		for ((i = 0; i < 50; i++)); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		if grep -q tayga "/proc/$pid/cmdline" 2>/dev/null; then
+			kill -KILL "$pid" 2>/dev/null || true
+		fi
+	fi
+	rm -rf "$TAYGA_DIR"
+	return 0
+}
+
+# The ipv6 lab, then tayga in the DUT namespace between IPv6 (dut0) and
+# IPv4 (dut1), and masquerade behind it.
+lab_up_nat64()
+{
+	local i
+	command -v tayga >/dev/null || die "nat64 needs tayga (apt-get install tayga)"
+	lab_up router no >/dev/null
+	trap 'echo "lab.sh: up failed, tearing down" >&2; lab_down' ERR
+	ipv6_router
+	mkdir -p "$TAYGA_DIR"
+	cat >"$TAYGA_DIR/tayga.conf" <<-EOF
+		tun-device nat64
+		ipv4-addr 198.18.255.1
+		prefix 2001:db8:64::/96
+		dynamic-pool 198.18.254.0/24
+		data-dir $TAYGA_DIR
+	EOF
+	ip netns exec "$D" tayga -c "$TAYGA_DIR/tayga.conf" --mktun >/dev/null
+	ip netns exec "$D" sysctl -qw net.ipv6.conf.nat64.disable_ipv6=0
+	ip -n "$D" link set nat64 up
+	ip -n "$D" addr add 198.18.255.2/32 dev nat64
+	ip -n "$D" -6 addr add 2001:2:0:ff::1/128 dev nat64 nodad
+	ip -n "$D" route add 198.18.254.0/24 dev nat64
+	ip -n "$D" -6 route add 2001:db8:64::/96 dev nat64
+	ip netns exec "$D" nft -f - <<-'EOF'
+		table ip fgnat64 {
+			chain postrouting {
+				type nat hook postrouting priority srcnat; policy accept;
+				ip saddr 198.18.254.0/24 oifname "dut1" masquerade
+			}
+		}
+	EOF
+	ip netns exec "$D" tayga -c "$TAYGA_DIR/tayga.conf" --pidfile "$TAYGA_DIR/pid"
+	for ((i = 0; i < 50; i++)); do
+		[ -s "$TAYGA_DIR/pid" ] && break
+		sleep 0.05
+	done
+	[ -s "$TAYGA_DIR/pid" ] || die "tayga did not start"
+	if ip -n "$D" route show default | grep -q . || ip -n "$D" -6 route show default | grep -q .; then
+		die "a default route appeared"
+	fi
+	trap - ERR
+	echo "lab up (nat64): tester netns $T (fg0 IPv6, fg1 IPv4), DUT netns $D (tayga 2001:db8:64::/96 -> 198.18.254.0/24, masquerade to 198.19.1.1)"
+}
+
 cmd=${1:-}
 [ $# -gt 0 ] && shift
 case "$cmd" in
 up)
+	case "${1:-}" in
+	ipv6 | vlan | nat64)
+		[ $# -eq 1 ] || die "usage: lab.sh up $1 (no wire option)"
+		"lab_up_$1"
+		exit 0
+		;;
+	esac
 	flavour=nat
 	wire=no
 	case "${FG_IMPAIR:-0}" in
@@ -320,6 +542,10 @@ impair)
 		impair_start "$@" || exit 1
 		;;
 	esac
+	;;
+vlan)
+	[ "${1:-}" = stats ] && [ $# -eq 1 ] || die "usage: lab.sh vlan stats"
+	vlan_stats
 	;;
 down)
 	lab_down
@@ -353,6 +579,13 @@ status)
 				else
 					echo "relay: not running"
 				fi
+				pid=$(cat "$VLAN_PID" 2>/dev/null || true)
+				if [[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null; then
+					echo "vlan relay: pid $pid: $(tr '\0' ' ' <"/proc/$pid/cmdline" | sed 's/.*vlan.py //')"
+				fi
+			fi
+			if [ "$ns" = "$D" ] && [ -s "$TAYGA_DIR/pid" ]; then
+				echo "tayga: pid $(cat "$TAYGA_DIR/pid"): $(grep -E '^(prefix|dynamic-pool)' "$TAYGA_DIR/tayga.conf" | tr '\n' ' ')"
 			fi
 		else
 			echo "== $ns: absent"
@@ -360,6 +593,6 @@ status)
 	done
 	;;
 *)
-	die "usage: lab.sh up [nat|router|l3] [impair] | down | exec CMD... | dut CMD... | impair [off|stats|ARGS...] | conntrack | status"
+	die "usage: lab.sh up [nat|router|l3] [impair] | up ipv6|vlan|nat64 | down | exec CMD... | dut CMD... | impair [off|stats|ARGS...] | vlan stats | conntrack | status"
 	;;
 esac

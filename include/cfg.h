@@ -56,6 +56,9 @@ struct cfg_port_info {
 	bool has_ip, has_default_gw;
 	uint8_t dest_mac[6], src_mac[6];
 	bool has_dest_mac, has_src_mac;
+	uint8_t ipv6[16], default_gw6[16]; /* network order, as on the wire */
+	bool has_ipv6, has_default_gw6;
+	int vlan;			   /* 802.1Q id 1-4094; 0 = untagged */
 };
 
 struct cfg_dual_if {

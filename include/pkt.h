@@ -1,6 +1,7 @@
 /*
  * pkt.h — frame building and parsing: Ethernet/IPv4/UDP/TCP/ARP/ICMP
- * headers laid out layer by layer, software checksums (the lab's veths and
+ * headers laid out layer by layer (IPv6, ICMPv6 and Neighbour Discovery
+ * are in pkt6.h), software checksums (the lab's veths and
  * the ring ports offload nothing), and a strict RX parser that tells a
  * malformed frame (truncated, bad checksum, bad length) from a foreign one.
  *
@@ -28,21 +29,39 @@ enum pkt_kind {
 	PKT_ICMP = 3,	/* ICMP (echo request / reply), checksum verified */
 	PKT_UDP = 4,
 	PKT_TCP = 5,
+	PKT_ICMP6 = 6,	/* ICMPv6 (echo, Neighbour Discovery, ...), checksum verified */
+	PKT_UDP6 = 7,	/* UDP over IPv6, checksum verified (mandatory on IPv6) */
+	PKT_TCP6 = 8,	/* TCP over IPv6 */
 };
-#define PKT_KIND_COUNT (PKT_TCP + 1)
+#define PKT_KIND_COUNT (PKT_TCP6 + 1)
 extern const char *const pkt_kind_names[PKT_KIND_COUNT];
 
-/* What the parser found; offsets are from the start of the frame. */
+/*
+ * What the parser found; offsets are from the start of the frame. An
+ * 802.1Q tagged frame has `tagged` set, its TCI in `vlan` and l3 = 18;
+ * the kind is that of what the tag carries. IPv6 frames leave sip and dip
+ * zero: their addresses are at f + l3 + 8 and f + l3 + 24 (pkt6.h).
+ */
 struct pkt_info {
 	enum pkt_kind kind;
 	uint16_t l3, l4, payload;	/* header offsets */
 	uint16_t paylen;		/* L4 payload bytes */
-	uint32_t sip, dip;		/* host order */
+	uint32_t sip, dip;		/* IPv4, host order */
 	uint16_t sport, dport;		/* host order */
-	uint8_t proto, tcp_flags;
+	uint8_t proto, tcp_flags;	/* proto: IPv4 protocol or IPv6 next header */
+	uint16_t vlan;			/* the tag's TCI (priority, DEI, id), host order */
+	uint8_t tagged;			/* 1: one 802.1Q tag after the MAC addresses */
+	uint8_t icmp_type;		/* ICMP and ICMPv6: the message type */
 };
 
-/* pure: parse and validate a frame of `len` contiguous bytes. */
+#define PKT_VLAN_ID(tci) ((tci) & 0xfff)
+
+/*
+ * pure: parse and validate a frame of `len` contiguous bytes: ARP, IPv4
+ * (UDP, TCP, ICMP), IPv6 without extension headers (UDP, TCP, ICMPv6),
+ * each untagged or behind one 802.1Q tag. Checksums are verified; an IPv6
+ * UDP datagram with a zero checksum is bad (RFC 8200 section 8.1).
+ */
 enum pkt_kind pkt_parse(const uint8_t *f, uint32_t len, struct pkt_info *pi);
 
 /*
@@ -161,6 +180,16 @@ static inline void pkt_udp_fast_fill(uint8_t *f, const struct pkt_udp_fast *t, u
  * a time. The RX checks and the TX checksums all go through it.
  */
 uint16_t pkt_raw_sum(const void *buf, uint32_t len);
+
+/*
+ * pure: 802.1Q. pkt_vlan_push() inserts a tag with `tci` after the MAC
+ * addresses of the `len`-byte frame at f (4 writable bytes must follow
+ * it) and returns the new length; pkt_vlan_pop() removes the tag of a
+ * tagged frame and returns the new length, or `len` unchanged when the
+ * frame carries none.
+ */
+uint16_t pkt_vlan_push(uint8_t *f, uint16_t len, uint16_t tci);
+uint16_t pkt_vlan_pop(uint8_t *f, uint16_t len);
 
 /* pure: the MSS option of a TCP header, or 0. */
 uint16_t pkt_tcp_mss(const uint8_t *f, const struct pkt_info *pi);

@@ -49,6 +49,17 @@ struct port {
 	uint64_t gw_mac;
 	bool static_gw_mac;
 	/*
+	 * IPv6 (port_info `ipv6`, `default_gw6`): the port's address, which
+	 * it answers Neighbour Solicitations for, and the next hop that `arp`
+	 * resolves by Neighbour Discovery into gw6_mac (bit 48 = known).
+	 */
+	uint8_t ip6[16], gw6[16];
+	bool has_ip6, has_gw6;
+	uint64_t gw6_mac;
+	/* 802.1Q id (port_info `vlan`), 0 = none: every frame sent is tagged
+	 * with it, and only frames with it are received (worker.c). */
+	uint16_t vlan;
+	/*
 	 * Emulated hosts (flowgen(8), PLATFORM CONFIG `hosts`): the port answers ARP and ICMP echo for
 	 * every address of hosts[0 .. nhosts-1]. The first ncfg_hosts ranges
 	 * come from the config; a streams profile appends its own while no
@@ -102,6 +113,9 @@ bool port_link(int p, uint32_t *speed_mbps);
 
 /* pure: is ip one of the port's own addresses (its IP or an emulated host)? */
 bool port_owns_ip(const struct port *p, uint32_t ip);
+
+/* pure: is the IPv6 address a (16 bytes) the port's own? */
+bool port_owns_ip6(const struct port *p, const uint8_t *a);
 
 /*
  * control, while no traffic runs: the port's emulated hosts become the

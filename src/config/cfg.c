@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addr6.h"
 #include "cfg.h"
 #include "yamlu.h"
 
@@ -58,6 +59,41 @@ static int trex_warn(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node
 	return 0;
 }
 
+/*
+ * port_info `ipv6`, `default_gw6`: one unicast IPv6 address (not ::, not
+ * multicast), stored as on the wire.
+ */
+static int parse_ipv6(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst)
+{
+	static const uint8_t any[16];
+	const char *s = yamlu_str(n);
+	uint8_t a[16];
+
+	if (!s || yamlu_is_null(n))
+		return yamlu_errf(y, n, "'%s' must be an IPv6 address", f->key);
+	if (!addr6_parse(s, a))
+		return yamlu_errf(y, n, "'%s' '%s' is not an IPv6 address", f->key, s);
+	if (!memcmp(a, any, 16) || a[0] == 0xff)
+		return yamlu_errf(y, n, "'%s' %s is not a unicast address", f->key, s);
+	memcpy(dst, a, 16);
+	return 0;
+}
+
+/* Neighbour Solicitations for default_gw6 leave from the port's ipv6. */
+static int check_port_info(struct yamlu_ctx *y, yaml_node_t *map, void *obj)
+{
+	const struct cfg_port_info *pi = obj;
+
+	if (pi->has_default_gw6 && !pi->has_ipv6)
+		return yamlu_errf(y, yamlu_get(y, map, "default_gw6"),
+				  "'default_gw6' needs the port's own 'ipv6' (the source of Neighbour "
+				  "Solicitations)");
+	if (pi->has_default_gw6 && !memcmp(pi->ipv6, pi->default_gw6, 16))
+		return yamlu_errf(y, yamlu_get(y, map, "default_gw6"),
+				  "'default_gw6' is the port's own 'ipv6'");
+	return 0;
+}
+
 static const struct yamlu_field port_info_fields[] = {
     {.key = "ip",
      .type = YAMLU_IPV4,
@@ -81,16 +117,27 @@ static const struct yamlu_field port_info_fields[] = {
      .help = "source MAC (default: port's)"},
     {.key = "ipv6",
      .type = YAMLU_CUSTOM,
-     .parse = trex_warn,
-     .help = "flowgen's ports are IPv4 only"},
-    {.key = "vlan",
+     .parse = parse_ipv6,
+     .off = offsetof(struct cfg_port_info, ipv6),
+     .has = YAMLU_HAS(struct cfg_port_info, has_ipv6),
+     .help = "this port's own IPv6 address (answers Neighbour Solicitations)"},
+    {.key = "default_gw6",
      .type = YAMLU_CUSTOM,
-     .parse = trex_warn,
-     .help = "flowgen sends untagged frames"},
+     .parse = parse_ipv6,
+     .off = offsetof(struct cfg_port_info, default_gw6),
+     .has = YAMLU_HAS(struct cfg_port_info, has_default_gw6),
+     .help = "IPv6 next hop, resolved by Neighbour Discovery in arp"},
+    {.key = "vlan",
+     .type = YAMLU_INT,
+     .off = offsetof(struct cfg_port_info, vlan),
+     .min = 1,
+     .max = 4094,
+     .help = "802.1Q id: every frame sent is tagged"},
     {.key = "mask", .type = YAMLU_CUSTOM, .parse = trex_quiet, .help = "no subnet is used"},
     {0},
 };
-static const struct yamlu_schema port_info_schema = {"a port_info entry", port_info_fields};
+static const struct yamlu_schema port_info_schema = {"a port_info entry", port_info_fields,
+						     .check = check_port_info};
 
 static const struct yamlu_field dual_if_fields[] = {
     {.key = "socket",

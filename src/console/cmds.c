@@ -15,6 +15,7 @@
 
 #include <rte_cycles.h>
 
+#include "addr6.h"
 #include "bench.h"
 #include "cfg.h"
 #include "cli.h"
@@ -121,6 +122,48 @@ static int cmd_service(int argc, char **argv)
 	return 0;
 }
 
+/* `arp` for a port's IPv6 next hop, by Neighbour Discovery; 0 or -1. */
+static int arp6(int p)
+{
+	struct port *pt = &fg_port[p];
+	char a[ADDR6_STRLEN], g[ADDR6_STRLEN], m[RTE_ETHER_ADDR_FMT_SIZE];
+	uint64_t mac;
+
+	addr6_str(pt->ip6, a);
+	addr6_str(pt->gw6, g);
+	if (svc_resolve6(p, pt->gw6, &mac, 1000) != 0) {
+		fg_err("port %d: %s gw %s: no Neighbour Advertisement", p, a, g);
+		return -1;
+	}
+	svc_set_gw6(p, mac);
+	fg_info("port %d: %s gw %s MAC %s (ND)", p, a, g, mac_str(pt->gw6_mac, m));
+	return 0;
+}
+
+/* `arp` for a port's IPv4 next hop; 0, -1 (no reply) or 1 (nothing to do). */
+static int arp4(int p)
+{
+	struct port *pt = &fg_port[p];
+	char a[INET_ADDRSTRLEN], g[INET_ADDRSTRLEN], m[RTE_ETHER_ADDR_FMT_SIZE];
+	uint64_t mac;
+
+	if (pt->static_gw_mac) {
+		fg_info("port %d: %s gw %s MAC %s (static dest_mac)", p, ip_str(pt->ip, a),
+			ip_str(pt->gw, g), mac_str(pt->gw_mac, m));
+		return 0;
+	}
+	if (!pt->ip || !pt->gw)
+		return 1;
+	if (svc_resolve(p, pt->gw, &mac, 1000) != 0) {
+		fg_err("port %d: %s gw %s: no ARP reply", p, ip_str(pt->ip, a), ip_str(pt->gw, g));
+		return -1;
+	}
+	svc_set_gw(p, mac, false);
+	fg_info("port %d: %s gw %s MAC %s", p, ip_str(pt->ip, a), ip_str(pt->gw, g),
+		mac_str(pt->gw_mac, m));
+	return 0;
+}
+
 static int cmd_arp(int argc, char **argv)
 {
 	int64_t mask = -1;
@@ -134,32 +177,79 @@ static int cmd_arp(int argc, char **argv)
 	if (optind != argc)
 		return bad_usage(argv);
 	for (int p = 0; p < fg_nports; p++) {
-		struct port *pt = &fg_port[p];
-		char a[INET_ADDRSTRLEN], g[INET_ADDRSTRLEN], m[RTE_ETHER_ADDR_FMT_SIZE];
-		uint64_t mac;
+		int rc;
 
 		if (!(mask & (1LL << p)))
 			continue;
-		if (pt->static_gw_mac) {
-			fg_info("port %d: %s gw %s MAC %s (static dest_mac)", p, ip_str(pt->ip, a),
-				ip_str(pt->gw, g), mac_str(pt->gw_mac, m));
-			continue;
-		}
-		if (!pt->ip || !pt->gw) {
+		/* both families: IPv4 by ARP, IPv6 by Neighbour Discovery */
+		rc = arp4(p);
+		failed += rc < 0;
+		if (fg_port[p].has_gw6)
+			failed += arp6(p) != 0;
+		else if (rc == 1)
 			fg_info("port %d: no ip/default_gw configured, nothing to resolve", p);
-			continue;
-		}
-		if (svc_resolve(p, pt->gw, &mac, 1000) != 0) {
-			fg_err("port %d: %s gw %s: no ARP reply", p, ip_str(pt->ip, a),
-			       ip_str(pt->gw, g));
-			failed++;
-			continue;
-		}
-		svc_set_gw(p, mac, false);
-		fg_info("port %d: %s gw %s MAC %s", p, ip_str(pt->ip, a), ip_str(pt->gw, g),
-			mac_str(pt->gw_mac, m));
 	}
 	return failed ? -1 : 0;
+}
+
+/*
+ * `ping` to an IPv6 destination, from the port's ipv6: a neighbour answers
+ * Neighbour Discovery for itself; anything further goes via default_gw6.
+ */
+static int ping6(long port, const uint8_t *dip6, long count, long size)
+{
+	int got = 0;
+	double min = 1e18, max = 0, sum = 0;
+	uint64_t mac;
+	char ipb[ADDR6_STRLEN];
+
+	addr6_str(dip6, ipb);
+	if (!fg_port[port].has_ip6) {
+		fg_err("ping: port %ld has no ipv6 in the config", port);
+		return -1;
+	}
+	if (size > 1452) {
+		fg_err("ping: -s %ld: at most 1452 data bytes over IPv6", size);
+		return -1;
+	}
+	if (svc_resolve6(port, dip6, &mac, 600) != 0) {
+		if (!(fg_port[port].gw6_mac & PORT_MAC_KNOWN)) {
+			fg_err("ping: %s does not answer Neighbour Discovery and port %ld's IPv6 "
+			       "gateway MAC is unknown (run arp)",
+			       ipb, port);
+			return -1;
+		}
+		mac = fg_port[port].gw6_mac;
+	}
+	fg_info("PING %s from port %ld: %ld data bytes", ipb, port, size);
+	for (long i = 1; i <= count; i++) {
+		double rtt;
+		int rc = svc_ping6_one(port, dip6, mac, i, size, 1000, &rtt);
+
+		if (rc == -EINTR)
+			break;
+		if (rc == 0) {
+			got++;
+			sum += rtt;
+			min = FG_MIN(min, rtt);
+			max = FG_MAX(max, rtt);
+			fg_info("%ld bytes from %s: icmp_seq=%ld time=%.3f ms", size + 8, ipb, i,
+				rtt / 1000.0);
+		} else {
+			fg_info("no reply from %s: icmp_seq=%ld", ipb, i);
+		}
+		if (i < count) {
+			for (int t = 0; t < 200 && !cli_interrupted(); t++)
+				usleep(1000);
+		}
+	}
+	fg_info("--- %s ping statistics ---", ipb);
+	fg_info("%ld packets transmitted, %d received, %.0f%% packet loss", count, got,
+		100.0 * (count - got) / count);
+	if (got)
+		fg_info("rtt min/avg/max = %.3f/%.3f/%.3f ms", min / 1000, sum / got / 1000,
+			max / 1000);
+	return got ? 0 : -1;
 }
 
 static int cmd_ping(int argc, char **argv)
@@ -167,11 +257,13 @@ static int cmd_ping(int argc, char **argv)
 	static const struct option lo[] = {{NULL, 0, NULL, 0}};
 	long port = -1, count = 5, size = 56;
 	uint32_t dip = 0;
+	uint8_t dip6[16];
+	bool v6 = false;
 	struct in_addr a;
 	int c, got = 0;
 	double min = 1e18, max = 0, sum = 0;
 	uint64_t mac;
-	char ipb[INET_ADDRSTRLEN];
+	char ipb[ADDR6_STRLEN];
 
 	getopt_reset();
 	while ((c = cmd_getopt(argc, argv, "p:d:n:s:", lo)) != -1) {
@@ -182,11 +274,12 @@ static int cmd_ping(int argc, char **argv)
 			port = strtol(optarg, &end, 10);
 			break;
 		case 'd':
-			if (inet_pton(AF_INET, optarg, &a) != 1) {
-				fg_err("ping: '%s' is not an IPv4 address", optarg);
+			v6 = addr6_parse(optarg, dip6);
+			if (!v6 && inet_pton(AF_INET, optarg, &a) != 1) {
+				fg_err("ping: '%s' is not an IPv4 or IPv6 address", optarg);
 				return -1;
 			}
-			dip = ntohl(a.s_addr);
+			dip = v6 ? 1 : ntohl(a.s_addr); /* nonzero: given */
 			end = (char *)"";
 			break;
 		case 'n':
@@ -204,6 +297,8 @@ static int cmd_ping(int argc, char **argv)
 	if (port < 0 || port >= fg_nports || !dip || count < 1 || count > 100000 || size < 8 ||
 	    size > 1472 || optind != argc)
 		return bad_usage(argv);
+	if (v6)
+		return ping6(port, dip6, count, size);
 	if (!fg_port[port].ip) {
 		fg_err("ping: port %ld has no ip in the config", port);
 		return -1;
@@ -278,6 +373,19 @@ static int cmd_portattr(int argc, char **argv)
 		snprintf(sp, sizeof(sp), speed ? "%uM" : "-", speed);
 		fg_info("%-4d %-5s %-8s %-17s %-15s %-15s %-17s %s", p, up ? "up" : "down", sp, mac,
 			a, g, mac_str(pt->gw_mac, gm), pt->driver);
+		if (pt->has_ip6 || pt->vlan) {
+			/* the port's IPv6 side and tag, on a line of its own */
+			char a6[ADDR6_STRLEN] = "-", g6[ADDR6_STRLEN] = "-", vl[8] = "-";
+
+			if (pt->has_ip6)
+				addr6_str(pt->ip6, a6);
+			if (pt->has_gw6)
+				addr6_str(pt->gw6, g6);
+			if (pt->vlan)
+				snprintf(vl, sizeof(vl), "%u", pt->vlan);
+			fg_info("%-4s ipv6 %s gw6 %s gw6 MAC %s vlan %s", "", a6, g6,
+				mac_str(pt->gw6_mac, gm), vl);
+		}
 	}
 	fg_info("TSC %.6f GHz (measured against CLOCK_MONOTONIC_RAW; DPDK's figure %.6f GHz)",
 		(double)fg_tsc_hz / 1e9, (double)rte_get_tsc_hz() / 1e9);
@@ -492,9 +600,10 @@ static const struct cli_cmd table[] = {
 	{"service", cmd_service, "service [--off]",
 	 "enter/leave service mode (ports answer ICMP; non-test frames go to control)", o_service,
 	 0},
-	{"arp", cmd_arp, "arp [-p PORTS]", "resolve each port's default_gw by ARP", o_p, 0},
-	{"ping", cmd_ping, "ping -p PORT -d IP [-n COUNT] [-s SIZE]", "ICMP echo from a port",
-	 o_ping, 0},
+	{"arp", cmd_arp, "arp [-p PORTS]",
+	 "resolve each port's default_gw by ARP and default_gw6 by Neighbour Discovery", o_p, 0},
+	{"ping", cmd_ping, "ping -p PORT -d IP|IPV6 [-n COUNT] [-s SIZE]",
+	 "ICMP or ICMPv6 echo from a port", o_ping, 0},
 	{"start", cmd_start,
 	 "start -f PROFILE [-m MULT] [-d SECONDS] [-p PORTS] [-t KEY=VAL,...] [--force] [--nc]",
 	 "load a profile and start traffic", o_start, CLI_F_FILEARG},

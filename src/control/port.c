@@ -375,6 +375,11 @@ int port_init_all(const struct cfg *c, uint16_t nq, char *err, size_t errlen)
 		if (pi) {
 			p->ip = pi->has_ip ? pi->ip : 0;
 			p->gw = pi->has_default_gw ? pi->default_gw : 0;
+			p->has_ip6 = pi->has_ipv6;
+			memcpy(p->ip6, pi->ipv6, 16);
+			p->has_gw6 = pi->has_default_gw6;
+			memcpy(p->gw6, pi->default_gw6, 16);
+			p->vlan = pi->vlan;
 			if (pi->has_src_mac)
 				memcpy(p->mac.addr_bytes, pi->src_mac, 6);
 			if (pi->has_dest_mac) {
@@ -473,6 +478,11 @@ bool port_owns_ip(const struct port *p, uint32_t ip)
 		if (ip >= p->hosts[i].lo && ip <= p->hosts[i].hi)
 			return true;
 	return false;
+}
+
+bool port_owns_ip6(const struct port *p, const uint8_t *a)
+{
+	return p->has_ip6 && memcmp(a, p->ip6, 16) == 0;
 }
 
 int port_set_hosts(int pi, const struct port_host_range *extra, size_t n)

@@ -1,11 +1,13 @@
 /*
  * svc.c — the control plane. A control thread (not an lcore) empties the
- * workers' punt rings every few hundred microseconds: ARP frames fill the
- * neighbour table that `arp` reads; ICMP echo replies complete the
- * outstanding `ping`. Frames control sends (ARP requests, echo requests)
- * leave on the port's control TX queue (queue nqueues), which only the
- * console thread uses. The neighbour table holds one slot per (port,
- * address); resolving an address again reuses its slot.
+ * workers' punt rings every few hundred microseconds: ARP frames and
+ * Neighbour Advertisements (and the link-layer address of Solicitations)
+ * fill the neighbour table that `arp` reads; ICMP and ICMPv6 echo replies
+ * complete the outstanding `ping`. Frames control sends (ARP requests,
+ * Neighbour Solicitations, echo requests) leave on the port's control TX
+ * queue (queue nqueues), which only the console thread uses, tagged when
+ * the port has a vlan. The neighbour table holds one slot per (port,
+ * family, address); resolving an address again reuses its slot.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -18,19 +20,28 @@
 #include <rte_mbuf.h>
 
 #include "cli.h"
-#include "pkt.h"
+#include "pkt6.h"
 #include "ctl.h"
 #include "port.h"
 #include "svc.h"
+#include "tsc.h"
 #include "worker.h"
 
 #define SVC_NEIGH 256
 
+/* An address of either family: IPv4 in the first 4 bytes (host order). */
 struct neigh {
 	int port;
+	bool v6;
 	uint32_t ip;
+	uint8_t ip6[16];
 	uint64_t mac;
 };
+
+static bool neigh_is(const struct neigh *n, int port, bool v6, uint32_t ip, const uint8_t *ip6)
+{
+	return n->port == port && n->v6 == v6 && (v6 ? !memcmp(n->ip6, ip6, 16) : n->ip == ip);
+}
 
 static struct {
 	pthread_t thr;
@@ -42,20 +53,24 @@ static struct {
 	/* the one outstanding echo request */
 	int ping_port;
 	uint16_t ping_id, ping_seq;
+	bool ping_v6;
 	uint64_t ping_rx_tsc, ping_tx_tsc;
 	bool ping_done;
 	uint64_t other;
 	bool service;
 } svc = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
-static void learn(int port, uint32_t ip, const struct rte_ether_addr *m)
+static void learn_any(int port, bool v6, uint32_t ip, const uint8_t *ip6,
+		      const struct rte_ether_addr *m)
 {
-	uint64_t w = port_mac_word(m);
+	struct neigh n = {.port = port, .v6 = v6, .ip = ip, .mac = port_mac_word(m)};
 	int i;
 
+	if (v6)
+		memcpy(n.ip6, ip6, 16);
 	pthread_mutex_lock(&svc.mu);
 	for (i = 0; i < svc.nneigh; i++)
-		if (svc.neigh[i].port == port && svc.neigh[i].ip == ip)
+		if (neigh_is(&svc.neigh[i], port, v6, ip, ip6))
 			break;
 	if (i == svc.nneigh) {
 		/* a new neighbour; a full table gives up its slots in turn */
@@ -64,8 +79,56 @@ static void learn(int port, uint32_t ip, const struct rte_ether_addr *m)
 		else
 			i = (int)(svc.evict++ % SVC_NEIGH);
 	}
-	svc.neigh[i] = (struct neigh){port, ip, w};
+	svc.neigh[i] = n;
 	pthread_mutex_unlock(&svc.mu);
+}
+
+static void learn(int port, uint32_t ip, const struct rte_ether_addr *m)
+{
+	learn_any(port, false, ip, NULL, m);
+}
+
+/* An echo reply: does it complete the outstanding ping? */
+static void echo_reply(int port, bool v6, uint16_t id, uint16_t seq, uint64_t now)
+{
+	pthread_mutex_lock(&svc.mu);
+	if (port == svc.ping_port && v6 == svc.ping_v6 && id == svc.ping_id &&
+	    seq == svc.ping_seq && !svc.ping_done) {
+		svc.ping_rx_tsc = now;
+		svc.ping_done = true;
+	}
+	pthread_mutex_unlock(&svc.mu);
+}
+
+/*
+ * ICMPv6: an NA teaches its target's MAC (its target link-layer option,
+ * else the frame's source), an NS its sender's (source link-layer
+ * option); an echo reply may complete the ping.
+ */
+static void handle_icmp6(int port, const uint8_t *f, const struct pkt_info *pi, uint64_t now)
+{
+	const struct rte_icmp_hdr *ic = (const struct rte_icmp_hdr *)(f + pi->l4);
+	struct rte_ether_addr mac;
+	uint8_t target[16];
+
+	switch (pkt6_nd_target(f, pi, target)) {
+	case PKT6_NA:
+		if (!pkt6_nd_lladdr(f, pi, 2, &mac))
+			rte_ether_addr_copy(&((const struct rte_ether_hdr *)f)->src_addr, &mac);
+		learn_any(port, true, 0, target, &mac);
+		return;
+	case PKT6_NS:
+		if (pkt6_nd_lladdr(f, pi, 1, &mac))
+			learn_any(port, true, 0, pkt6_src(f, pi), &mac);
+		return;
+	default:
+		break;
+	}
+	if (pi->icmp_type == PKT6_ECHO_REPLY)
+		echo_reply(port, true, rte_be_to_cpu_16(ic->icmp_ident),
+			   rte_be_to_cpu_16(ic->icmp_seq_nb), now);
+	else
+		svc.other++;
 }
 
 static void handle(struct worker *w, struct rte_mbuf *m, uint64_t now)
@@ -85,16 +148,14 @@ static void handle(struct worker *w, struct rte_mbuf *m, uint64_t now)
 	case PKT_ICMP: {
 		const struct rte_icmp_hdr *ic = (const struct rte_icmp_hdr *)(f + pi.l4);
 
-		pthread_mutex_lock(&svc.mu);
-		if (ic->icmp_type == RTE_IP_ICMP_ECHO_REPLY && port == svc.ping_port &&
-		    rte_be_to_cpu_16(ic->icmp_ident) == svc.ping_id &&
-		    rte_be_to_cpu_16(ic->icmp_seq_nb) == svc.ping_seq && !svc.ping_done) {
-			svc.ping_rx_tsc = now;
-			svc.ping_done = true;
-		}
-		pthread_mutex_unlock(&svc.mu);
+		if (ic->icmp_type == RTE_IP_ICMP_ECHO_REPLY)
+			echo_reply(port, false, rte_be_to_cpu_16(ic->icmp_ident),
+				   rte_be_to_cpu_16(ic->icmp_seq_nb), now);
 		break;
 	}
+	case PKT_ICMP6:
+		handle_icmp6(port, f, &pi, now);
+		break;
 	default:
 		svc.other++;
 		break;
@@ -175,6 +236,9 @@ static int send_frame(int p, const uint8_t *f, uint16_t len)
 	if (len < 60) /* pad to the Ethernet minimum */
 		len = 60;
 	memcpy(rte_pktmbuf_mtod(m, uint8_t *), f, len);
+	/* the port's 802.1Q tag, as the workers put it on theirs */
+	if (fg_port[p].vlan)
+		len = pkt_vlan_push(rte_pktmbuf_mtod(m, uint8_t *), len, fg_port[p].vlan);
 	m->data_len = m->pkt_len = len;
 	if (rte_eth_tx_burst(fg_port[p].id, fg_port[p].nqueues, &m, 1) != 1) {
 		rte_pktmbuf_free(m);
@@ -183,13 +247,13 @@ static int send_frame(int p, const uint8_t *f, uint16_t len)
 	return 0;
 }
 
-static bool lookup(int p, uint32_t ip, uint64_t *mac)
+static bool lookup(int p, bool v6, uint32_t ip, const uint8_t *ip6, uint64_t *mac)
 {
 	bool found = false;
 
 	pthread_mutex_lock(&svc.mu);
 	for (int i = 0; i < svc.nneigh; i++)
-		if (svc.neigh[i].port == p && svc.neigh[i].ip == ip) {
+		if (neigh_is(&svc.neigh[i], p, v6, ip, ip6)) {
 			*mac = svc.neigh[i].mac;
 			found = true;
 		}
@@ -197,18 +261,16 @@ static bool lookup(int p, uint32_t ip, uint64_t *mac)
 	return found;
 }
 
-int svc_resolve(int p, uint32_t ip, uint64_t *mac, unsigned timeout_ms)
+/* Send the request f (ARP or NS) every 300 ms until the answer is learned. */
+static int resolve(int p, bool v6, uint32_t ip, const uint8_t *ip6, const uint8_t *f, uint16_t len,
+		   uint64_t *mac, unsigned timeout_ms)
 {
-	uint8_t f[64] = {0};
-	struct rte_ether_addr zero = {{0}};
-	uint16_t len = pkt_build_arp(f, RTE_ARP_OP_REQUEST, &fg_port[p].mac, fg_port[p].ip, &zero, ip);
-
 	/* forget what we knew: a stale answer must not pass for a fresh one;
 	 * the slot is freed (the last one moves into it), so resolving again
 	 * and again does not fill the table */
 	pthread_mutex_lock(&svc.mu);
 	for (int i = 0; i < svc.nneigh; i++)
-		if (svc.neigh[i].port == p && svc.neigh[i].ip == ip) {
+		if (neigh_is(&svc.neigh[i], p, v6, ip, ip6)) {
 			svc.neigh[i] = svc.neigh[--svc.nneigh];
 			i--;
 		}
@@ -221,12 +283,38 @@ int svc_resolve(int p, uint32_t ip, uint64_t *mac, unsigned timeout_ms)
 				return rc;
 		}
 		usleep(10 * 1000);
-		if (lookup(p, ip, mac))
+		if (lookup(p, v6, ip, ip6, mac))
 			return 0;
 		if (cli_interrupted())
 			return -EINTR;
 	}
 	return -ETIMEDOUT;
+}
+
+int svc_resolve(int p, uint32_t ip, uint64_t *mac, unsigned timeout_ms)
+{
+	uint8_t f[64] = {0};
+	struct rte_ether_addr zero = {{0}};
+	uint16_t len = pkt_build_arp(f, RTE_ARP_OP_REQUEST, &fg_port[p].mac, fg_port[p].ip, &zero, ip);
+
+	return resolve(p, false, ip, NULL, f, len, mac, timeout_ms);
+}
+
+int svc_resolve6(int p, const uint8_t *ip6, uint64_t *mac, unsigned timeout_ms)
+{
+	uint8_t f[PKT6_ND_LEN];
+	uint16_t len;
+
+	if (!fg_port[p].has_ip6)
+		return -EADDRNOTAVAIL;
+	len = pkt6_build_ns(f, &fg_port[p].mac, fg_port[p].ip6, ip6);
+	return resolve(p, true, 0, ip6, f, len, mac, timeout_ms);
+}
+
+void svc_set_gw6(int p, uint64_t mac)
+{
+	/* read by control only until an engine carries IPv6 */
+	fg_port[p].gw6_mac = mac | PORT_MAC_KNOWN;
 }
 
 int svc_ping_one(int p, uint32_t dip, uint64_t dmac, uint16_t seq, uint16_t size, unsigned timeout_ms,
@@ -243,6 +331,7 @@ int svc_ping_one(int p, uint32_t dip, uint64_t dmac, uint16_t seq, uint16_t size
 	port_word_mac(dmac, &d);
 	pthread_mutex_lock(&svc.mu);
 	svc.ping_port = p;
+	svc.ping_v6 = false;
 	svc.ping_id = 0xf10e;
 	svc.ping_seq = seq;
 	svc.ping_done = false;
@@ -263,6 +352,51 @@ int svc_ping_one(int p, uint32_t dip, uint64_t dmac, uint16_t seq, uint16_t size
 		pthread_mutex_unlock(&svc.mu);
 		if (done) {
 			*rtt_us = (double)(rx - tx) * 1e6 / rte_get_tsc_hz();
+			return 0;
+		}
+		if (cli_interrupted())
+			return -EINTR;
+	}
+	return -ETIMEDOUT;
+}
+
+int svc_ping6_one(int p, const uint8_t *dip6, uint64_t dmac, uint16_t seq, uint16_t size,
+		  unsigned timeout_ms, double *rtt_us)
+{
+	uint8_t f[RTE_ETHER_MAX_LEN];
+	struct rte_ether_addr d;
+	uint64_t tx;
+	uint16_t len;
+	int rc;
+
+	if (!fg_port[p].has_ip6)
+		return -EADDRNOTAVAIL;
+	if (size > RTE_ETHER_MAX_LEN - PKT6_L4_OFF - 8 - 4)
+		size = RTE_ETHER_MAX_LEN - PKT6_L4_OFF - 8 - 4;
+	port_word_mac(dmac, &d);
+	pthread_mutex_lock(&svc.mu);
+	svc.ping_port = p;
+	svc.ping_v6 = true;
+	svc.ping_id = 0xf10e;
+	svc.ping_seq = seq;
+	svc.ping_done = false;
+	pthread_mutex_unlock(&svc.mu);
+	tx = rte_rdtsc();
+	len = pkt6_build_echo(f, &fg_port[p].mac, &d, fg_port[p].ip6, dip6, 0xf10e, seq, size, tx);
+	rc = send_frame(p, f, len);
+	if (rc)
+		return rc;
+	for (unsigned t = 0; t * 100 < timeout_ms * 1000; t++) {
+		bool done;
+		uint64_t rx;
+
+		usleep(100);
+		pthread_mutex_lock(&svc.mu);
+		done = svc.ping_done;
+		rx = svc.ping_rx_tsc;
+		pthread_mutex_unlock(&svc.mu);
+		if (done) {
+			*rtt_us = (double)(rx - tx) * 1e6 / (double)fg_tsc_hz;
 			return 0;
 		}
 		if (cli_interrupted())

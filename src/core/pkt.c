@@ -13,6 +13,7 @@
 const char *const pkt_kind_names[PKT_KIND_COUNT] = {
 	[PKT_BAD] = "bad", [PKT_OTHER] = "other", [PKT_ARP] = "arp",
 	[PKT_ICMP] = "icmp", [PKT_UDP] = "udp", [PKT_TCP] = "tcp",
+	[PKT_ICMP6] = "icmp6", [PKT_UDP6] = "udp6", [PKT_TCP6] = "tcp6",
 };
 
 /*
@@ -120,6 +121,74 @@ static bool l4_sum_ok(const struct rte_ipv4_hdr *ip, const uint8_t *l4, uint32_t
 	return pkt_fold(s + pkt_raw_sum(l4, l4len)) == 0xffff;
 }
 
+/*
+ * IPv6 (RFC 8200) with the upper layer right behind the fixed header: what
+ * the tester and Neighbour Discovery send. Extension headers (hop-by-hop
+ * MLD reports, fragments) are foreign, never test traffic.
+ */
+static enum pkt_kind parse_ip6(const uint8_t *f, uint32_t len, struct pkt_info *pi)
+{
+	const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)(f + pi->l3);
+	const uint8_t *l4;
+	uint32_t plen, s;
+
+	if (len < pi->l3 + 40u || (f[pi->l3] >> 4) != 6)
+		return PKT_BAD;
+	plen = rte_be_to_cpu_16(ip->payload_len);
+	if (plen > len - pi->l3 - 40u)
+		return PKT_BAD;
+	pi->proto = ip->proto;
+	pi->l4 = pi->l3 + 40;
+	l4 = f + pi->l4;
+	/* pseudo header (RFC 8200 section 8.1): addresses, length, next header */
+	s = pkt_raw_sum(ip->src_addr, 32) + rte_cpu_to_be_16(ip->proto);
+	switch (ip->proto) {
+	case IPPROTO_UDP: {
+		const struct rte_udp_hdr *u = (const struct rte_udp_hdr *)l4;
+		uint16_t ulen;
+
+		if (plen < 8)
+			return PKT_BAD;
+		ulen = rte_be_to_cpu_16(u->dgram_len);
+		/* the checksum is mandatory on IPv6: zero is an error */
+		if (ulen < 8 || ulen > plen || !u->dgram_cksum ||
+		    pkt_fold(s + rte_cpu_to_be_16(ulen) + pkt_raw_sum(l4, ulen)) != 0xffff)
+			return PKT_BAD;
+		pi->sport = rte_be_to_cpu_16(u->src_port);
+		pi->dport = rte_be_to_cpu_16(u->dst_port);
+		pi->payload = pi->l4 + 8;
+		pi->paylen = ulen - 8;
+		return pi->kind = PKT_UDP6;
+	}
+	case IPPROTO_TCP: {
+		const struct rte_tcp_hdr *t = (const struct rte_tcp_hdr *)l4;
+		uint16_t doff;
+
+		if (plen < 20)
+			return PKT_BAD;
+		doff = (t->data_off >> 4) * 4;
+		if (doff < 20 || doff > plen ||
+		    pkt_fold(s + rte_cpu_to_be_16(plen) + pkt_raw_sum(l4, plen)) != 0xffff)
+			return PKT_BAD;
+		pi->sport = rte_be_to_cpu_16(t->src_port);
+		pi->dport = rte_be_to_cpu_16(t->dst_port);
+		pi->tcp_flags = t->tcp_flags;
+		pi->payload = pi->l4 + doff;
+		pi->paylen = plen - doff;
+		return pi->kind = PKT_TCP6;
+	}
+	case IPPROTO_ICMPV6:
+		if (plen < 8 || pkt_fold(s + rte_cpu_to_be_16(plen) + pkt_raw_sum(l4, plen)) != 0xffff)
+			return PKT_BAD;
+		pi->icmp_type = l4[0];
+		pi->payload = pi->l4 + 8;
+		pi->paylen = plen - 8;
+		return pi->kind = PKT_ICMP6;
+	default:
+		return pi->kind = PKT_OTHER;
+	}
+}
+
 enum pkt_kind pkt_parse(const uint8_t *f, uint32_t len, struct pkt_info *pi)
 {
 	const struct rte_ether_hdr *eth = (const struct rte_ether_hdr *)f;
@@ -132,10 +201,21 @@ enum pkt_kind pkt_parse(const uint8_t *f, uint32_t len, struct pkt_info *pi)
 		return PKT_BAD;
 	et = rte_be_to_cpu_16(eth->ether_type);
 	pi->l3 = RTE_ETHER_HDR_LEN;
+	if (et == RTE_ETHER_TYPE_VLAN) {
+		/* IEEE 802.1Q: TCI, then the type of what the tag carries */
+		const struct rte_vlan_hdr *vh = (const struct rte_vlan_hdr *)(eth + 1);
+
+		if (len < RTE_ETHER_HDR_LEN + sizeof(*vh))
+			return PKT_BAD;
+		pi->tagged = 1;
+		pi->vlan = rte_be_to_cpu_16(vh->vlan_tci);
+		et = rte_be_to_cpu_16(vh->eth_proto);
+		pi->l3 += sizeof(*vh);
+	}
 	if (et == RTE_ETHER_TYPE_ARP) {
 		const struct rte_arp_hdr *a = (const struct rte_arp_hdr *)(f + pi->l3);
 
-		if (len < RTE_ETHER_HDR_LEN + sizeof(*a))
+		if (len < pi->l3 + sizeof(*a))
 			return PKT_BAD;
 		if (a->arp_hardware != rte_cpu_to_be_16(RTE_ARP_HRD_ETHER) ||
 		    a->arp_protocol != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) || a->arp_hlen != 6 ||
@@ -145,14 +225,16 @@ enum pkt_kind pkt_parse(const uint8_t *f, uint32_t len, struct pkt_info *pi)
 		pi->dip = rte_be_to_cpu_32(a->arp_data.arp_tip);
 		return pi->kind = PKT_ARP;
 	}
+	if (et == RTE_ETHER_TYPE_IPV6)
+		return parse_ip6(f, len, pi);
 	if (et != RTE_ETHER_TYPE_IPV4)
 		return pi->kind = PKT_OTHER;
-	if (len < RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr))
+	if (len < pi->l3 + sizeof(struct rte_ipv4_hdr))
 		return PKT_BAD;
 	ip = (const struct rte_ipv4_hdr *)(f + pi->l3);
 	ihl = (ip->version_ihl & 0xf) * 4;
 	tot = rte_be_to_cpu_16(ip->total_length);
-	if ((ip->version_ihl >> 4) != 4 || ihl < 20 || tot < ihl || tot > len - RTE_ETHER_HDR_LEN)
+	if ((ip->version_ihl >> 4) != 4 || ihl < 20 || tot < ihl || tot > len - pi->l3)
 		return PKT_BAD;
 	{
 		/* 0xffff when valid; the usual 20-byte header in five words */
@@ -209,6 +291,7 @@ enum pkt_kind pkt_parse(const uint8_t *f, uint32_t len, struct pkt_info *pi)
 			return PKT_BAD;
 		if (pkt_raw_sum(l4, l4len) != 0xffff)
 			return PKT_BAD;
+		pi->icmp_type = l4[0];
 		pi->payload = pi->l4 + 8;
 		pi->paylen = l4len - 8;
 		return pi->kind = PKT_ICMP;
@@ -399,6 +482,30 @@ bool pkt_answer_echo(uint8_t *f, uint32_t len, const struct pkt_info *pi)
 	ic->icmp_cksum = 0;
 	ic->icmp_cksum = ~pkt_raw_sum(ic, 8 + pi->paylen);
 	return true;
+}
+
+uint16_t pkt_vlan_push(uint8_t *f, uint16_t len, uint16_t tci)
+{
+	struct rte_vlan_hdr *vh = (struct rte_vlan_hdr *)(f + RTE_ETHER_HDR_LEN);
+
+	/* the type moves behind the tag; the MAC addresses stay */
+	memmove(f + RTE_ETHER_HDR_LEN + sizeof(*vh) - 2, f + 2 * RTE_ETHER_ADDR_LEN,
+		len - 2 * RTE_ETHER_ADDR_LEN);
+	((struct rte_ether_hdr *)f)->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
+	vh->vlan_tci = rte_cpu_to_be_16(tci);
+	return len + sizeof(*vh);
+}
+
+uint16_t pkt_vlan_pop(uint8_t *f, uint16_t len)
+{
+	const struct rte_ether_hdr *eth = (const struct rte_ether_hdr *)f;
+
+	if (len < RTE_ETHER_HDR_LEN + sizeof(struct rte_vlan_hdr) ||
+	    eth->ether_type != rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN))
+		return len;
+	memmove(f + 2 * RTE_ETHER_ADDR_LEN, f + RTE_ETHER_HDR_LEN + 2,
+		len - RTE_ETHER_HDR_LEN - 2);
+	return len - sizeof(struct rte_vlan_hdr);
 }
 
 uint16_t pkt_tcp_mss(const uint8_t *f, const struct pkt_info *pi)

@@ -14,6 +14,7 @@
 #include <rte_prefetch.h>
 
 #include "lat.h"
+#include "pkt6.h"
 #include "port.h"
 #include "worker.h"
 
@@ -30,6 +31,30 @@ bool worker_post(struct worker *w, const struct wmsg *m)
 	return rte_ring_enqueue_elem(w->mbox, &copy, sizeof(copy)) == 0;
 }
 
+/*
+ * 802.1Q (port_info `vlan`): the tag goes on here, once, for every frame
+ * the port sends (engines, answers); a frame that cannot take it (shared,
+ * no headroom) is dropped as a full queue would drop it. Returns the
+ * frames left in txb.
+ */
+static uint16_t tx_tag(struct worker *w, int side, const struct port *p, uint16_t n)
+{
+	uint16_t k = 0;
+
+	for (uint16_t i = 0; i < n; i++) {
+		struct rte_mbuf *m = w->txb[side][i];
+
+		m->vlan_tci = p->vlan;
+		if (rte_vlan_insert(&m) != 0) {
+			FG_CTR_INC(w->ctr->port[w->port[side]].tx_queue_full);
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		w->txb[side][k++] = m;
+	}
+	return k;
+}
+
 void worker_flush(struct worker *w, int side)
 {
 	struct port *p = &fg_port[w->port[side]];
@@ -39,6 +64,8 @@ void worker_flush(struct worker *w, int side)
 
 	if (!n)
 		return;
+	if (p->vlan)
+		n = tx_tag(w, side, p, n);
 	/* Lengths are read before the burst: a sent mbuf is the driver's. */
 	for (uint16_t i = 0; i < n; i++)
 		bytes += rte_pktmbuf_pkt_len(w->txb[side][i]);
@@ -65,6 +92,29 @@ static void punt(struct worker *w, int side, struct rte_mbuf *m)
 		return;
 	}
 	FG_CTR_INC(c->punt);
+}
+
+/*
+ * 802.1Q on receive: a port with a `vlan` takes only frames with its id,
+ * whose tag comes off here, before the parse (a driver may have taken it
+ * off already, into the mbuf); a port without takes no tagged frame.
+ * True: the frame is not the port's, count it as unknown.
+ */
+static inline bool rx_vlan_drop(const struct port *p, struct rte_mbuf *m)
+{
+	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	uint16_t tci;
+
+	if (m->ol_flags & RTE_MBUF_F_RX_VLAN_STRIPPED)
+		return !p->vlan || PKT_VLAN_ID(m->vlan_tci) != p->vlan;
+	if (m->data_len < RTE_ETHER_HDR_LEN + 4 ||
+	    eth->ether_type != rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN))
+		return p->vlan != 0 && m->data_len >= RTE_ETHER_HDR_LEN;
+	tci = rte_be_to_cpu_16(((const struct rte_vlan_hdr *)(eth + 1))->vlan_tci);
+	if (!p->vlan || PKT_VLAN_ID(tci) != p->vlan)
+		return true;
+	rte_vlan_strip(m);
+	return false;
 }
 
 static void rx_side(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy);
@@ -123,6 +173,46 @@ static void handle_mbox(struct worker *w, uint64_t now, bool *quit)
 			break;
 		}
 	}
+}
+
+/*
+ * ICMPv6: Neighbour Solicitations for the port's IPv6 address are answered
+ * at all times (counted with ARP), echo requests in service mode; NA and
+ * echo replies go up to control (`arp`, `ping`).
+ */
+static void handle_icmp6(struct worker *w, int side, struct rte_mbuf *m, const struct pkt_info *pi)
+{
+	struct port *p = &fg_port[w->port[side]];
+	struct ctr_port *c = &w->ctr->port[w->port[side]];
+	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *), target[16];
+	uint8_t nd = pkt6_nd_target(f, pi, target);
+	uint16_t len;
+
+	if (nd) {
+		FG_CTR_INC(c->rx_arp);
+		if (nd == PKT6_NS && port_owns_ip6(p, target) &&
+		    (len = pkt6_answer_ns(f, m->data_len, m->data_len + rte_pktmbuf_tailroom(m),
+					  pi, &p->mac)) != 0) {
+			m->data_len = m->pkt_len = len;
+			FG_CTR_INC(c->tx_arp);
+			worker_tx(w, side, m);
+			return;
+		}
+		punt(w, side, m);
+		return;
+	}
+	FG_CTR_INC(c->rx_icmp);
+	if (w->service && port_owns_ip6(p, pkt6_dst(f, pi)) && pkt6_answer_echo(f, m->data_len, pi)) {
+		FG_CTR_INC(c->tx_icmp);
+		worker_tx(w, side, m);
+		return;
+	}
+	if (w->service || pi->icmp_type == PKT6_ECHO_REPLY) {
+		punt(w, side, m);
+		return;
+	}
+	FG_CTR_INC(c->rx_unknown);
+	rte_pktmbuf_free(m);
 }
 
 /* ARP and ICMP are answered here, in place, at all times. */
@@ -240,6 +330,11 @@ rx_side_do(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy, con
 			rte_pktmbuf_free(m);
 			continue;
 		}
+		if (rx_vlan_drop(p, m)) {
+			unknown++;
+			rte_pktmbuf_free(m);
+			continue;
+		}
 		switch (pkt_parse(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, pi)) {
 		case PKT_UDP:
 		case PKT_TCP:
@@ -254,6 +349,8 @@ rx_side_do(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy, con
 			}
 			/* no traffic running: like any other frame */
 			/* fall through */
+		case PKT_UDP6: /* no engine carries IPv6 yet */
+		case PKT_TCP6:
 		case PKT_OTHER:
 			if (w->service) {
 				punt(w, side, m);
@@ -265,6 +362,9 @@ rx_side_do(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy, con
 		case PKT_ARP:
 		case PKT_ICMP:
 			handle_local(w, side, m, pi);
+			break;
+		case PKT_ICMP6:
+			handle_icmp6(w, side, m, pi);
 			break;
 		case PKT_BAD:
 			bad++;

@@ -4,6 +4,7 @@
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude \
  *       test/fuzz/fuzz_cfg.c src/config/cfg.c src/config/yamlu.c src/config/yamlu_scalar.c \
+ *       src/core/addr6.c \
  *       -lyaml -o build/fuzz_cfg
  *
  * Besides memory safety it checks properties: a failure leaves one

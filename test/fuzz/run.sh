@@ -113,17 +113,20 @@ build()
 	"$CC" "${CFLAGS[@]}" -o "$bin" "test/fuzz/fuzz_$name.c" "$@" "${LIBS[@]}" >"$log" 2>&1
 }
 
-# Frames for the pkt corpus, made by pkt.c's own builders: UDP, TCP SYN
-# with MSS, TCP with data, ARP request and reply, ICMP echo. The harness
+# Frames for the pkt corpus, made by pkt.c's and pkt6.c's own builders:
+# UDP, TCP SYN with MSS, TCP with data, ARP request and reply, ICMP echo,
+# the same over IPv6, Neighbour Solicitation and Advertisement, and a
+# tagged (802.1Q) UDP frame. The harness
 # reads a raw frame from inputs whose first byte is even.
 pkt_seeds()
 {
 	local dir=$1 gen=$out/pkt_seeds
-	if [ ! -x "$gen" ] || [ src/core/pkt.c -nt "$gen" ] || [ "$0" -nt "$gen" ]; then
+	if [ ! -x "$gen" ] || [ src/core/pkt.c -nt "$gen" ] || [ src/core/pkt6.c -nt "$gen" ] ||
+		[ "$0" -nt "$gen" ]; then
 		"$CC" -g -O1 -std=gnu11 -Iinclude $cflags -DALLOW_EXPERIMENTAL_API -x c -o "$gen" - \
-			src/core/pkt.c "${LIBS[@]}" >"$out/pkt_seeds.log" 2>&1 <<-'EOF' || return 1
+			src/core/pkt.c src/core/pkt6.c "${LIBS[@]}" >"$out/pkt_seeds.log" 2>&1 <<-'EOF' || return 1
 			#include <stdio.h>
-			#include "pkt.h"
+			#include "pkt6.h"
 			static void put(const char *dir, const char *name, const uint8_t *f, unsigned len)
 			{
 				char path[512];
@@ -151,6 +154,17 @@ pkt_seeds()
 				put(argv[1], "arpreq", f, pkt_build_arp(f, RTE_ARP_OP_REQUEST, &a, s, &b, d));
 				put(argv[1], "arprep", f, pkt_build_arp(f, RTE_ARP_OP_REPLY, &a, s, &b, d));
 				put(argv[1], "echo", f, pkt_build_echo(f, &a, &b, s, d, 7, 1, 56, 0));
+				/* 2001:2::1 and 2001:2:1::1 (RFC 5180's range) */
+				static const uint8_t s6[16] = {0x20, 1, 0, 2, [15] = 1};
+				static const uint8_t d6[16] = {0x20, 1, 0, 2, 0, 1, [15] = 1};
+				put(argv[1], "udp6", f, pkt6_build_udp(f, &a, &b, s6, d6, 1024, 4321, 18));
+				put(argv[1], "syn6", f, pkt6_build_tcp(f, &a, &b, s6, d6, 1024, 80, 1, 0,
+								       RTE_TCP_SYN_FLAG, 65535, 1440, 0));
+				put(argv[1], "echo6", f, pkt6_build_echo(f, &a, &b, s6, d6, 7, 1, 56, 0));
+				put(argv[1], "ns", f, pkt6_build_ns(f, &a, s6, d6));
+				put(argv[1], "na", f, pkt6_build_na(f, &a, &b, d6, s6, true));
+				put(argv[1], "udpvlan", f,
+				    pkt_vlan_push(f, pkt_build_udp(f, &a, &b, s, d, 1024, 4321, 18), 100));
 				return 0;
 			}
 		EOF

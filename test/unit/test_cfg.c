@@ -423,6 +423,50 @@ static void test_sizes(void **state)
 		 "t.yaml:2:19: 'mbuf_64' -1 is out of range 0..4294967295");
 }
 
+/* port_info ipv6, default_gw6 and vlan (flowgen(8), PLATFORM CONFIG). */
+static void test_ipv6_vlan(void **state)
+{
+	static const char yaml[] = "interfaces: [loop, loop]\n"
+				   "port_info:\n"
+				   "  - {ip: 198.18.1.2, ipv6: '2001:2::2', default_gw6: 2001:2::1, vlan: 100}\n"
+				   "  - {ipv6: 2001:2:0:1::2, vlan: 4094}\n";
+	const uint8_t gw[16] = {0x20, 0x01, 0, 2, [15] = 1};
+	const uint8_t ip1[16] = {0x20, 0x01, 0, 2, 0, 0, 0, 1, [15] = 2};
+	struct cfg c;
+
+	(void)state;
+	load_ok(yaml, &c);
+	assert_true(c.port_info[0].has_ipv6);
+	assert_true(c.port_info[0].has_default_gw6);
+	assert_memory_equal(c.port_info[0].default_gw6, gw, 16);
+	assert_int_equal(c.port_info[0].ipv6[15], 2);
+	assert_int_equal(c.port_info[0].vlan, 100);
+	assert_memory_equal(c.port_info[1].ipv6, ip1, 16);
+	assert_false(c.port_info[1].has_default_gw6);
+	assert_int_equal(c.port_info[1].vlan, 4094);
+	assert_int_equal(c.n_warnings, 0);
+	cfg_free(&c);
+	load_err("interfaces: [loop, loop]\nport_info:\n  - {vlan: 4095}\n",
+		 "t.yaml:3:12: 'vlan' 4095 is out of range 1..4094");
+	load_err("interfaces: [loop, loop]\nport_info:\n  - {vlan: 0}\n",
+		 "t.yaml:3:12: 'vlan' 0 is out of range 1..4094");
+	load_err("interfaces: [loop, loop]\nport_info:\n  - {vlan: ten}\n",
+		 "t.yaml:3:12: 'vlan' must be an integer, got 'ten'");
+	load_err("interfaces: [loop, loop]\nport_info:\n  - {ipv6: 2001:zz::1}\n",
+		 "t.yaml:3:12: 'ipv6' '2001:zz::1' is not an IPv6 address");
+	load_err("interfaces: [loop, loop]\nport_info:\n  - {ipv6: 198.18.1.2}\n",
+		 "t.yaml:3:12: 'ipv6' '198.18.1.2' is not an IPv6 address");
+	load_err("interfaces: [loop, loop]\nport_info:\n  - {ipv6: 'ff02::1'}\n",
+		 "t.yaml:3:12: 'ipv6' ff02::1 is not a unicast address");
+	load_err("interfaces: [loop, loop]\nport_info:\n  - {ipv6: [1]}\n",
+		 "t.yaml:3:12: 'ipv6' must be an IPv6 address");
+	load_err("interfaces: [loop, loop]\nport_info:\n  - {default_gw6: 2001:2::1}\n",
+		 "t.yaml:3:19: 'default_gw6' needs the port's own 'ipv6' (the source of Neighbour "
+		 "Solicitations)");
+	load_err("interfaces: [loop, loop]\nport_info:\n  - {ipv6: 2001:2::1, default_gw6: 2001:2::1}\n",
+		 "t.yaml:3:36: 'default_gw6' is the port's own 'ipv6'");
+}
+
 /* TRex's keys without effect load silently, save those that change the traffic. */
 static void test_trex_keys_without_effect(void **state)
 {
@@ -456,15 +500,13 @@ static void test_trex_keys_without_effect(void **state)
 	(void)state;
 	load_ok(yaml, &c);
 	assert_int_equal(c.platform.latency_thread_id, 5);
-	assert_int_equal(c.n_warnings, 4);
+	/* vlan and ipv6 take effect (a tagged port, its IPv6 address) */
+	assert_int_equal(c.port_info[0].vlan, 100);
+	assert_true(c.port_info[0].has_ipv6);
+	assert_int_equal(c.n_warnings, 2);
 	assert_string_equal(c.warnings[0], "t.yaml:17: warning: 'interface_mask' has no effect: "
 					   "TRex itself no longer uses it");
-	assert_string_equal(
-	    c.warnings[1],
-	    "t.yaml:21: warning: 'vlan' has no effect: flowgen sends untagged frames");
-	assert_string_equal(c.warnings[2], "t.yaml:22: warning: 'ipv6' has no effect: flowgen's "
-					   "ports are IPv4 only");
-	assert_string_equal(c.warnings[3], "t.yaml:25: warning: unknown key 'fg_not_trex' ignored");
+	assert_string_equal(c.warnings[1], "t.yaml:25: warning: unknown key 'fg_not_trex' ignored");
 	cfg_free(&c);
 }
 
@@ -580,6 +622,7 @@ int main(void)
 	    cmocka_unit_test(test_eal_keys),
 	    cmocka_unit_test(test_sizes),
 	    cmocka_unit_test(test_trex_keys_without_effect),
+	    cmocka_unit_test(test_ipv6_vlan),
 	    cmocka_unit_test(test_trex_files),
 	    cmocka_unit_test(test_missing_file),
 	    cmocka_unit_test(test_bad_files),

@@ -2,7 +2,10 @@
  * test_pkt.c — the frame builders and the strict parser: every frame the
  * builders make parses back to what was built, damaged frames are told
  * apart from foreign ones, and the incremental UDP template gives the very
- * bytes pkt_build_udp gives.
+ * bytes pkt_build_udp gives. IPv6: the builders' UDP, TCP and ICMPv6
+ * checksums equal DPDK's rte_ipv6_udptcp_cksum(), Neighbour Discovery is
+ * built, parsed and answered in place, and 802.1Q tags are pushed,
+ * recognised and popped.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +17,7 @@
 
 #include "lat.h"
 #include "pkt.h"
+#include "pkt6.h"
 
 static const struct rte_ether_addr A = {{0x02, 0, 0, 0, 0, 1}}, B = {{0x02, 0, 0, 0, 0, 2}};
 
@@ -207,6 +211,231 @@ static void test_build_sums_equal_dpdk(void **st)
 	}
 }
 
+/* 2001:2::/48 (RFC 5180), as the tester's addresses */
+static const uint8_t S6[16] = {0x20, 0x01, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0a},
+		     D6[16] = {0x20, 0x01, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0x12, 0x34};
+
+static void test_ip6_sums_equal_dpdk(void **st)
+{
+	uint8_t f[9100];
+	struct pkt_info pi;
+	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(f + RTE_ETHER_HDR_LEN);
+
+	(void)st;
+	srand(6);
+	for (int i = 0; i < 300; i++) {
+		uint16_t n = (uint16_t)(i < 200 ? i : rand() % 8900);
+		uint8_t sa[16], da[16];
+		uint16_t len, ck, *ckp;
+
+		for (int b = 0; b < 16; b++) {
+			sa[b] = (uint8_t)rand();
+			da[b] = (uint8_t)rand();
+		}
+		memset(f, 0, sizeof(f));
+		for (uint16_t j = 0; j < n; j++)
+			f[PKT6_UDP_PAY_OFF + j] = (uint8_t)(j * 31 + i);
+		/* UDP */
+		len = pkt6_build_udp(f, &A, &B, sa, da, (uint16_t)rand(), (uint16_t)rand(), n);
+		assert_int_equal(len, PKT6_UDP_PAY_OFF + n);
+		assert_int_equal(pkt_parse(f, len, &pi), PKT_UDP6);
+		assert_int_equal(pi.paylen, n);
+		assert_int_equal(pi.payload, PKT6_UDP_PAY_OFF);
+		assert_memory_equal(pkt6_src(f, &pi), sa, 16);
+		assert_memory_equal(pkt6_dst(f, &pi), da, 16);
+		ckp = (uint16_t *)(f + PKT6_L4_OFF + 6);
+		ck = *ckp;
+		assert_int_not_equal(ck, 0);
+		*ckp = 0;
+		assert_int_equal(ck, rte_ipv6_udptcp_cksum(ip, f + PKT6_L4_OFF));
+		/* the pseudo header alone, as DPDK sums it */
+		assert_int_equal(pkt_fold(pkt6_phdr_sum(sa, da, IPPROTO_UDP, 8 + n)),
+				 rte_ipv6_phdr_cksum(ip, 0));
+		/* a zero checksum is no checksum, which IPv6 forbids */
+		assert_int_equal(pkt_parse(f, len, &pi), PKT_BAD);
+		*ckp = ck;
+		f[len - 1] ^= 0x40;
+		assert_int_equal(pkt_parse(f, len, &pi), PKT_BAD);
+		f[len - 1] ^= 0x40;
+		assert_int_equal(pkt_parse(f, len - 1, &pi), PKT_BAD);
+		/* TCP, with and without the MSS option */
+		len = pkt6_build_tcp(f, &A, &B, sa, da, 1024, 80, (uint32_t)rand(), (uint32_t)rand(),
+				     RTE_TCP_ACK_FLAG | RTE_TCP_PSH_FLAG, 512, 0, n);
+		assert_int_equal(pkt_parse(f, len, &pi), PKT_TCP6);
+		assert_int_equal(pi.tcp_flags, RTE_TCP_ACK_FLAG | RTE_TCP_PSH_FLAG);
+		assert_int_equal(pi.sport, 1024);
+		assert_int_equal(pi.paylen, n);
+		ckp = (uint16_t *)(f + PKT6_TCP_HDR_OFF + 16);
+		ck = *ckp;
+		*ckp = 0;
+		assert_int_equal(ck, rte_ipv6_udptcp_cksum(ip, f + PKT6_L4_OFF));
+		*ckp = ck;
+		len = pkt6_build_tcp(f, &A, &B, sa, da, 1, 2, 7, 0, RTE_TCP_SYN_FLAG, 9, 1440, 0);
+		assert_int_equal(pkt_parse(f, len, &pi), PKT_TCP6);
+		assert_int_equal(pkt_tcp_mss(f, &pi), 1440);
+		ck = *ckp;
+		*ckp = 0;
+		assert_int_equal(ck, rte_ipv6_udptcp_cksum(ip, f + PKT6_L4_OFF));
+		/* ICMPv6 echo: the same sum over next header 58 */
+		len = pkt6_build_echo(f, &A, &B, sa, da, 7, (uint16_t)i, n, 99);
+		assert_int_equal(pkt_parse(f, len, &pi), PKT_ICMP6);
+		assert_int_equal(pi.icmp_type, PKT6_ECHO_REQUEST);
+		ckp = (uint16_t *)(f + PKT6_L4_OFF + 2);
+		ck = *ckp;
+		*ckp = 0;
+		assert_int_equal(ck, rte_ipv6_udptcp_cksum(ip, f + PKT6_L4_OFF));
+		*ckp = ck;
+	}
+}
+
+static void test_ip6_malformed(void **st)
+{
+	uint8_t f[256] = {0};
+	struct pkt_info pi;
+	uint16_t len = pkt6_build_udp(f, &A, &B, S6, D6, 5, 6, 20);
+
+	(void)st;
+	assert_int_equal(pkt_parse(f, len, &pi), PKT_UDP6);
+	/* a payload length past the frame */
+	f[RTE_ETHER_HDR_LEN + 5] += 1;
+	assert_int_equal(pkt_parse(f, len, &pi), PKT_BAD);
+	f[RTE_ETHER_HDR_LEN + 5] -= 1;
+	/* version 4 in an IPv6 ethertype */
+	f[RTE_ETHER_HDR_LEN] = 0x40;
+	assert_int_equal(pkt_parse(f, len, &pi), PKT_BAD);
+	f[RTE_ETHER_HDR_LEN] = 0x60;
+	/* a header shorter than 40 bytes */
+	assert_int_equal(pkt_parse(f, RTE_ETHER_HDR_LEN + 39, &pi), PKT_BAD);
+	/* an extension header (hop-by-hop) is foreign, not bad */
+	f[RTE_ETHER_HDR_LEN + 6] = 0;
+	assert_int_equal(pkt_parse(f, len, &pi), PKT_OTHER);
+}
+
+static void test_nd(void **st)
+{
+	uint8_t f[256] = {0}, t[16], grp[16];
+	struct rte_ether_addr m, mc;
+	struct pkt_info pi;
+	uint16_t len = pkt6_build_ns(f, &A, S6, D6);
+
+	(void)st;
+	assert_int_equal(len, PKT6_ND_LEN);
+	assert_int_equal(pkt_parse(f, len, &pi), PKT_ICMP6);
+	assert_int_equal(pkt6_nd_target(f, &pi, t), PKT6_NS);
+	assert_memory_equal(t, D6, 16);
+	/* to the target's solicited-node group ff02::1:ff00:1234 and 33:33:ff:00:12:34 */
+	pkt6_solicited_node(D6, grp);
+	assert_memory_equal(pkt6_dst(f, &pi), grp, 16);
+	assert_int_equal(grp[0], 0xff);
+	assert_int_equal(grp[11], 1);
+	assert_int_equal(grp[12], 0xff);
+	pkt6_mcast_mac(grp, &mc);
+	assert_memory_equal(f, ((const uint8_t[]){0x33, 0x33, 0xff, 0, 0x12, 0x34}), 6);
+	assert_memory_equal(f, mc.addr_bytes, 6);
+	assert_true(pkt6_nd_lladdr(f, &pi, 1, &m));
+	assert_memory_equal(m.addr_bytes, A.addr_bytes, 6);
+	assert_false(pkt6_nd_lladdr(f, &pi, 2, &m));
+	/* answered in place: the NA from B for the target, to the asker */
+	len = pkt6_answer_ns(f, len, sizeof(f), &pi, &B);
+	assert_int_equal(len, PKT6_ND_LEN);
+	assert_int_equal(pkt_parse(f, len, &pi), PKT_ICMP6);
+	assert_int_equal(pkt6_nd_target(f, &pi, t), PKT6_NA);
+	assert_memory_equal(t, D6, 16);
+	assert_memory_equal(pkt6_src(f, &pi), D6, 16);
+	assert_memory_equal(pkt6_dst(f, &pi), S6, 16);
+	assert_memory_equal(f, A.addr_bytes, 6);
+	assert_true(pkt6_nd_lladdr(f, &pi, 2, &m));
+	assert_memory_equal(m.addr_bytes, B.addr_bytes, 6);
+	/* solicited and override (RFC 4861 section 4.4) */
+	assert_int_equal(f[PKT6_L4_OFF + 4], 0x60);
+	/* an NA is not answered; nor is an NS that left its link (hop limit) */
+	assert_int_equal(pkt6_answer_ns(f, len, sizeof(f), &pi, &B), 0);
+	len = pkt6_build_na(f, &B, &A, D6, S6, false);
+	assert_int_equal(pkt_parse(f, len, &pi), PKT_ICMP6);
+	assert_int_equal(pkt6_nd_target(f, &pi, t), PKT6_NA);
+	assert_int_equal(f[PKT6_L4_OFF + 4], 0x20);
+	len = pkt6_build_ns(f, &A, S6, D6);
+	f[RTE_ETHER_HDR_LEN + 7] = 254;
+	assert_int_equal(pkt_parse(f, len, &pi), PKT_ICMP6);
+	assert_int_equal(pkt6_nd_target(f, &pi, t), 0);
+	/* no room for the answer */
+	f[RTE_ETHER_HDR_LEN + 7] = 255;
+	assert_int_equal(pkt_parse(f, len, &pi), PKT_ICMP6);
+	assert_int_equal(pkt6_answer_ns(f, len, len - 1, &pi, &B), 0);
+	/* a duplicate address probe, from :: */
+	memset(f + RTE_ETHER_HDR_LEN + 8, 0, 16);
+	{
+		uint16_t ck = 0;
+
+		memcpy(f + PKT6_L4_OFF + 2, &ck, 2);
+		ck = pkt6_l4_cksum(f + RTE_ETHER_HDR_LEN, f + PKT6_L4_OFF, 32);
+		memcpy(f + PKT6_L4_OFF + 2, &ck, 2);
+	}
+	assert_int_equal(pkt_parse(f, len, &pi), PKT_ICMP6);
+	assert_int_equal(pkt6_answer_ns(f, len, sizeof(f), &pi, &B), 0);
+}
+
+static void test_echo6_answer(void **st)
+{
+	uint8_t f[256] = {0};
+	struct pkt_info pi;
+	uint16_t len = pkt6_build_echo(f, &A, &B, S6, D6, 7, 9, 56, 12345);
+
+	(void)st;
+	assert_int_equal(pkt_parse(f, len, &pi), PKT_ICMP6);
+	assert_true(pkt6_answer_echo(f, len, &pi));
+	assert_int_equal(pkt_parse(f, len, &pi), PKT_ICMP6);
+	assert_int_equal(pi.icmp_type, PKT6_ECHO_REPLY);
+	assert_int_equal(pi.paylen, 56);
+	assert_memory_equal(pkt6_src(f, &pi), D6, 16);
+	assert_memory_equal(pkt6_dst(f, &pi), S6, 16);
+	assert_memory_equal(f, A.addr_bytes, 6);
+	/* a reply is not answered again */
+	assert_false(pkt6_answer_echo(f, len, &pi));
+}
+
+static void test_vlan(void **st)
+{
+	uint8_t f[256] = {0}, ref[256];
+	struct pkt_info pi;
+	uint16_t len = pkt_build_udp(f, &A, &B, 0xc6120001, 0xc6130001, 1, 2, 30), tl;
+
+	(void)st;
+	memcpy(ref, f, len);
+	tl = pkt_vlan_push(f, len, 0x2000 | 100);
+	assert_int_equal(tl, len + 4);
+	/* the tag sits after the MAC addresses: 81 00, then the TCI */
+	assert_memory_equal(f + 12, ((const uint8_t[]){0x81, 0x00, 0x20, 100, 0x08, 0x00}), 6);
+	assert_int_equal(pkt_parse(f, tl, &pi), PKT_UDP);
+	assert_true(pi.tagged);
+	assert_int_equal(pi.vlan, 0x2000 | 100);
+	assert_int_equal(PKT_VLAN_ID(pi.vlan), 100);
+	assert_int_equal(pi.l3, 18);
+	assert_int_equal(pi.payload, PKT_UDP_PAY_OFF + 4);
+	assert_int_equal(pi.sip, 0xc6120001);
+	assert_int_equal(pi.paylen, 30);
+	/* a tag with nothing behind it */
+	assert_int_equal(pkt_parse(f, 17, &pi), PKT_BAD);
+	assert_int_equal(pkt_vlan_pop(f, tl), len);
+	assert_memory_equal(f, ref, len);
+	/* untagged stays untagged */
+	assert_int_equal(pkt_vlan_pop(f, len), len);
+	assert_int_equal(pkt_parse(f, len, &pi), PKT_UDP);
+	assert_false(pi.tagged);
+	/* IPv6 and ND behind a tag */
+	len = pkt6_build_ns(f, &A, S6, D6);
+	tl = pkt_vlan_push(f, len, 4094);
+	assert_int_equal(pkt_parse(f, tl, &pi), PKT_ICMP6);
+	assert_int_equal(pi.vlan, 4094);
+	assert_memory_equal(pkt6_src(f, &pi), S6, 16);
+	/* the answer keeps the tag */
+	tl = pkt6_answer_ns(f, tl, sizeof(f), &pi, &B);
+	assert_int_equal(tl, PKT6_ND_LEN + 4);
+	assert_int_equal(pkt_parse(f, tl, &pi), PKT_ICMP6);
+	assert_int_equal(pi.vlan, 4094);
+	assert_int_equal(pi.icmp_type, PKT6_NA);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +446,11 @@ int main(void)
 		cmocka_unit_test(test_udp_fast_equals_build),
 		cmocka_unit_test(test_raw_sum_equals_dpdk),
 		cmocka_unit_test(test_build_sums_equal_dpdk),
+		cmocka_unit_test(test_ip6_sums_equal_dpdk),
+		cmocka_unit_test(test_ip6_malformed),
+		cmocka_unit_test(test_nd),
+		cmocka_unit_test(test_echo6_answer),
+		cmocka_unit_test(test_vlan),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
