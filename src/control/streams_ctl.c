@@ -100,7 +100,8 @@ int streams_imix_seq(const struct units_imix_entry *t, size_t n, uint16_t *seq, 
 	return (int)len;
 }
 
-int streams_parse_tunables(const char *t, bool *learn, double *learn_wait, char *err, size_t errlen)
+int streams_parse_tunables(const char *t, bool *learn, double *learn_wait, double *drain,
+			   char *err, size_t errlen)
 {
 	char buf[256], *save = NULL;
 
@@ -129,11 +130,13 @@ int streams_parse_tunables(const char *t, bool *learn, double *learn_wait, char 
 			*learn = v != 0;
 		else if (strcmp(kv, "learn_wait") == 0 && v <= 60)
 			*learn_wait = v;
+		else if (strcmp(kv, "drain") == 0 && v <= STREAMS_DRAIN_LIMIT_S)
+			*drain = v;
 		else {
 			snprintf(err, errlen,
 				 "-t %s: unknown key or value out of range (streams: "
-				 "learn=0|1, learn_wait=0..60)",
-				 kv);
+				 "learn=0|1, learn_wait=0..60, drain=0..%g)",
+				 kv, STREAMS_DRAIN_LIMIT_S);
 			return -EINVAL;
 		}
 	}
@@ -391,8 +394,8 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 	run->learn = true;
 	run->learn_wait_s = STREAMS_LEARN_WAIT_S;
 	run->drain_s = rp->drain_s > 0 ? rp->drain_s : FG_MIN(pf->timeout, STREAMS_DRAIN_MAX_S);
-	if ((rc = streams_parse_tunables(rp->tunables, &run->learn, &run->learn_wait_s, err,
-					 errlen)) != 0)
+	if ((rc = streams_parse_tunables(rp->tunables, &run->learn, &run->learn_wait_s,
+					 &run->drain_s, err, errlen)) != 0)
 		goto fail;
 	/* emulated hosts of the profile, appended to the config's */
 	for (size_t i = 0; i < pf->n_hosts; i++) {

@@ -152,6 +152,13 @@ static void test_one_burst_credit(void **state)
 	asked = 100000;
 	assert_in_range(got, 2000 * 32 - 1, 2000 * 32 + 1);
 	assert_in_range(got + p.dropped, asked - 1, asked + 1);
+	/* a time before the last call (a deadline that passed while paused)
+	 * releases nothing and counts nothing late */
+	t += 100000 * us;
+	asked = p.dropped;
+	assert_int_equal(pace_due(&p, t - 50 * us), 0);
+	assert_int_equal(p.dropped, asked);
+	assert_int_equal(pace_due(&p, t + 10 * us), 10);
 }
 
 static void test_rate_change(void **state)
