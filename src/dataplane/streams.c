@@ -433,7 +433,8 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 /*
  * At the deadline: the frames that fell due before it still go out, so a
  * last tick that came late (the thread was not running) does not shorten
- * the run; the pacer's slack bounds them. Unpaced senders have no due.
+ * the run; the pacer's one burst of credit bounds them (what fell due
+ * beyond it is counted as late). Unpaced senders have no due.
  */
 static void streams_send_until(struct streams_state *s, uint64_t deadline)
 {
