@@ -213,6 +213,28 @@ static inline uint32_t lat_sig_sum_seq(uint32_t seq)
 	return (seq & 0xffff) + (seq >> 16);
 }
 
+/* pure (worker): the part of lat_sig_sum_fixed() the TSC stamp adds. */
+static inline uint32_t lat_sig_sum_tsc(uint64_t tsc)
+{
+	return (uint32_t)(tsc & 0xffff) + (uint32_t)((tsc >> 16) & 0xffff) +
+	       (uint32_t)((tsc >> 32) & 0xff);
+}
+
+/*
+ * pure (worker): stamp a signature written with a TSC of 0: a sender fills
+ * a whole burst first and stamps it just before handing it to the NIC, so
+ * the fill is not part of the measured delay. The caller adds
+ * lat_sig_sum_tsc(tsc) to the frame's checksum.
+ */
+static inline void lat_sig_stamp(void *sig, uint64_t tsc)
+{
+	uint8_t *p = sig;
+	uint32_t lo = htole32((uint32_t)tsc);
+
+	memcpy(p + offsetof(struct lat_sig, tsc_lo), &lo, sizeof(lo));
+	p[offsetof(struct lat_sig, tsc_hi)] = (uint8_t)(tsc >> 32);
+}
+
 /*
  * pure (worker): decode the signature at src if len bytes hold one with
  * the right magic. On success fills the fields in host order (tsc holds

@@ -84,6 +84,8 @@ static inline uint32_t pace_due(struct pace *p, uint64_t now_tsc)
 
 	if (p->unpaced)
 		return p->burst;
+	if ((int64_t)delta < 0)
+		return 0; /* a time before the last call (a deadline already passed) */
 	p->last_tsc = now_tsc;
 	if (delta > p->max_delta) {
 		p->dropped +=

@@ -73,6 +73,9 @@ struct stats_lat_row {
 	char stream[32];
 	int port;
 	uint64_t tx, rx, lost, dup, ooo;
+	uint64_t tx_dropped; /* refused by the sender's TX queue: neither tx nor lost */
+	uint64_t late;	     /* due but not sent in time (the sender fell behind) */
+	uint64_t stale;	     /* frames of an earlier run received */
 	double min_us, avg_us, max_us, p50_us, p99_us, p999_us, jitter_us;
 };
 
@@ -110,6 +113,7 @@ struct stats_global {
 	uint64_t active_flows;
 	double cps;
 	uint64_t queue_full;
+	uint64_t tsc_hz; /* the TSC rate every time and rate uses (tsc.h) */
 };
 
 struct stats_flows {

@@ -24,9 +24,14 @@ int streams_imix_seq(const struct units_imix_entry *t, size_t n, uint16_t *seq, 
 /*
  * pure: the streams keys of `start -t KEY=VAL,...`: learn=0|1 (learning
  * phase before measured traffic), learn_wait=SECONDS (0..60, the pause after
- * it). Unset keys keep the values passed in. 0 or -EINVAL with err set.
+ * it), drain=SECONDS (0..STREAMS_DRAIN_LIMIT_S, how long receivers keep
+ * counting after the last frame). Unset keys keep the values passed in. 0 or
+ * -EINVAL with err set.
  */
-int streams_parse_tunables(const char *t, bool *learn, double *learn_wait, char *err,
-			   size_t errlen);
+int streams_parse_tunables(const char *t, bool *learn, double *learn_wait, double *drain,
+			   char *err, size_t errlen);
+
+/* The longest drain= (a stop waits the profile's timeout + 2 s at least). */
+#define STREAMS_DRAIN_LIMIT_S 3.0
 
 #endif

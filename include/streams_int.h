@@ -72,7 +72,7 @@ struct streams_fixed {
 /* One stream sent from one port: built by control, run by one worker. */
 struct streams_sender {
 	uint32_t sid;	 /* stream index */
-	uint32_t sig_id; /* the signature id: q << STREAMS_ID_SHIFT | sid */
+	uint32_t sig_id; /* the signature id (streams_sig_id) */
 	int side;	 /* 0/1 on the owning worker */
 	int txport;
 	bool latency;
@@ -84,7 +84,9 @@ struct streams_sender {
 	struct fgen sport, dport;
 	uint32_t nlearn, learned; /* learning frames to send / sent */
 	uint32_t seq;
-	uint64_t tx;	       /* measured frames sent (snapshot copy) */
+	uint64_t tx;	       /* measured frames the TX queue accepted */
+	uint64_t tx_dropped;   /* measured frames the TX queue refused */
+	uint64_t late_base;    /* pace.dropped when measured traffic began */
 	uint64_t last_tsc;     /* when its last measured burst was built */
 	const uint16_t *sizes; /* frame sizes without FCS, repeating */
 	uint32_t nsizes, pos;
@@ -102,9 +104,12 @@ struct streams_sender {
  * Several senders per stream. Every worker of a port pair sends its share
  * of each stream (the stream's rate over the pair's workers) with sequence
  * numbers of its own, so a frame's signature id says which sender it came
- * from: id = q << STREAMS_ID_SHIFT | stream, q the sending worker's queue
- * in its pair (one worker: id = stream, as before); a receiver splits it
- * with a shift and a mask, no division per frame. Receivers keep a sequence
+ * from, and which run: id = run << 14 | q << 8 | stream, q the sending
+ * worker's queue in its pair, run the low 18 bits of a tag control draws
+ * for every run (streams_prepare). A receiver splits it with shifts and
+ * masks, no division per frame; a frame of another run (one a slow DUT
+ * or a delaying link still held when the run before stopped) is counted
+ * apart as `stale` and never as received. Receivers keep a sequence
  * tracker per (stream, side, sender) and one latency histogram per
  * (stream, side); control adds the trackers' counts up, which keeps lost,
  * dup and ooo exact.
@@ -114,8 +119,20 @@ struct streams_sender {
  * changed since that buffer was last filled: a publication costs what
  * changed, not ~15 KB per stream and side.
  */
-#define STREAMS_ID_SHIFT 24 /* sender bits above the stream index */
-#define STREAMS_ID_MASK ((1u << STREAMS_ID_SHIFT) - 1)
+#define STREAMS_ID_Q_SHIFT 8	/* the sender's queue above the stream index */
+#define STREAMS_ID_RUN_SHIFT 14 /* the run's tag above the queue */
+#define STREAMS_ID_SID_MASK ((1u << STREAMS_ID_Q_SHIFT) - 1)
+#define STREAMS_ID_Q_MASK ((1u << (STREAMS_ID_RUN_SHIFT - STREAMS_ID_Q_SHIFT)) - 1)
+#define STREAMS_ID_RUN_MASK ((1u << (32 - STREAMS_ID_RUN_SHIFT)) - 1)
+_Static_assert(FG_PROF_MAX_STREAMS <= STREAMS_ID_SID_MASK + 1, "a stream index fits its bits");
+/* < mask: the learning id (all ones) is never a measured frame's */
+_Static_assert(FG_MAX_WORKERS < STREAMS_ID_Q_MASK, "a sender's queue fits its bits");
+
+/* The signature id of stream sid sent by queue q in the run tagged run. */
+static inline uint32_t streams_sig_id(uint32_t run, uint32_t q, uint32_t sid)
+{
+	return (run & STREAMS_ID_RUN_MASK) << STREAMS_ID_RUN_SHIFT | q << STREAMS_ID_Q_SHIFT | sid;
+}
 #define STREAMS_HBLOCK 64 /* buckets per dirty bit */
 #define STREAMS_HBLOCKS ((LAT_NBUCKETS + STREAMS_HBLOCK - 1) / STREAMS_HBLOCK)
 _Static_assert(STREAMS_HBLOCKS <= 32, "a histogram's dirty blocks fit a uint32_t");
@@ -137,6 +154,9 @@ struct streams_snap {
 	uint64_t tsc;
 	uint64_t span;		  /* TSC from the start of measured traffic to its last burst */
 	uint64_t *tx;		  /* [stream * FG_MAX_PORTS + txport] */
+	uint64_t *tx_dropped;	  /* the same: refused by the TX queue */
+	uint64_t *late;		  /* the same: due but not sent in time (pacer) */
+	uint64_t *stale;	  /* [stream * 2 + side]: frames of another run */
 	struct lat_hist *hist;	  /* [stream * 2 + side] */
 	struct streams_seqc *seq; /* [(sender * nstreams + stream) * 2 + side] */
 };
@@ -149,6 +169,8 @@ struct streams_state {
 	uint32_t nsnd;
 	struct streams_rx *rx; /* [stream * 2 + side] */
 	struct lat_seq *seq;   /* [(sender * nstreams + stream) * 2 + side] */
+	uint64_t *stale;       /* [stream * 2 + side]: frames of another run */
+	uint32_t tag;	       /* the run's tag, as the signature ids carry it */
 	uint32_t nstreams;
 	uint32_t nsenders; /* workers of a pair sending each stream (max over pairs) */
 	int phase;	   /* enum streams_phase */
@@ -177,6 +199,7 @@ struct streams_run {
 	double duration_s, learn_wait_s, drain_s;
 	bool learn;
 	uint64_t hz;
+	uint32_t tag; /* this run's tag (streams_sig_id) */
 	/* the profile's emulated hosts, per port: set by streams_activate */
 	struct port_host_range (*hosts)[PORT_MAX_HOSTS]; /* [FG_MAX_PORTS] */
 	size_t nhosts[FG_MAX_PORTS];

@@ -27,6 +27,7 @@
 
 #include "stats.h"
 #include "stats_int.h"
+#include "tsc.h"
 
 #define STATS_RING 16	   /* samples kept: 1.6 s at 100 ms */
 #define STATS_RATE_BACK 10 /* rates over ~10 samples = ~1 s */
@@ -298,6 +299,7 @@ void stats_compute(const struct stats_raw *now, const struct stats_raw *prev,
 	if (dt <= 0)
 		prev = NULL; /* no interval, no rates */
 	out->nports = nports;
+	out->g.tsc_hz = tsc_hz;
 	out->interval = dt;
 
 	for (int p = 0; p < nports; p++) {
@@ -460,7 +462,7 @@ int stats_init(struct ctr_worker *workers, int nworkers, int nports, uint64_t ts
 	st.workers = workers;
 	st.nworkers = nworkers;
 	st.nports = nports;
-	st.tsc_hz = tsc_hz ? tsc_hz : rte_get_tsc_hz();
+	st.tsc_hz = tsc_hz ? tsc_hz : fg_tsc_hz;
 	st.nsamples = 0;
 	st.nhist = 0;
 	st.have_base = false;

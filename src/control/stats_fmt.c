@@ -67,8 +67,9 @@ static void json_global(FILE *f, const struct stats_snap *s)
 {
 	const struct stats_global *g = &s->g;
 
+	fprintf(f, "\"global\":{\"tsc_hz\":%" PRIu64 ",", g->tsc_hz);
 	fprintf(f,
-		"\"global\":{\"tx_pps\":%.2f,\"rx_pps\":%.2f,\"tx_bps\":%.2f,"
+		"\"tx_pps\":%.2f,\"rx_pps\":%.2f,\"tx_bps\":%.2f,"
 		"\"rx_bps\":%.2f,\"tx_bps_l1\":%.2f,\"rx_bps_l1\":%.2f,"
 		"\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64 ","
 		"\"drop_rate\":%.2f,\"cpu_util\":%.2f,"
@@ -154,6 +155,8 @@ static void json_port(FILE *f, int port, const struct stats_port_snap *o)
 		fin(o->rx_bps), fin(o->tx_bps_l1), fin(o->line_util), o->oerrors, o->ierrors,
 		o->imissed, o->rx_bad, o->rx_unknown, o->tx_queue_full, o->mbuf_fail,
 		o->from_nic ? "nic" : "workers");
+	/* the port's frames its TX queue refused, by the name streams use */
+	fprintf(f, ",\"tx_dropped\":%" PRIu64, o->tx_queue_full);
 	json_xstats(f, port);
 	fputc('}', f);
 }
@@ -194,9 +197,11 @@ static void json_lat(FILE *f, const struct stats_lat_row *l)
 		",\"dup\":%" PRIu64 ",\"ooo\":%" PRIu64
 		",\"min_us\":%.3f,\"avg_us\":%.3f,\"max_us\":%.3f"
 		",\"p50_us\":%.3f,\"p99_us\":%.3f,\"p999_us\":%.3f"
-		",\"jitter_us\":%.3f}",
+		",\"jitter_us\":%.3f",
 		l->port, l->tx, l->rx, l->lost, l->dup, l->ooo, fin(l->min_us), fin(l->avg_us),
 		fin(l->max_us), fin(l->p50_us), fin(l->p99_us), fin(l->p999_us), fin(l->jitter_us));
+	fprintf(f, ",\"tx_dropped\":%" PRIu64 ",\"late\":%" PRIu64 ",\"stale\":%" PRIu64 "}",
+		l->tx_dropped, l->late, l->stale);
 }
 
 /* The ports a worker serves, as a JSON array or "0,1" (sep ","). */
@@ -453,9 +458,9 @@ static void text_lat(FILE *f, const struct stats_snap *s)
 	fprintf(f, "Latency (usec)\n\n");
 	fprintf(f,
 		"%-16s %4s %12s %12s %10s %8s %8s %9s %9s %9s %9s %9s %9s "
-		"%9s\n",
+		"%9s %10s %10s %8s\n",
 		"stream", "port", "tx", "rx", "lost", "dup", "ooo", "min", "avg", "max", "p50",
-		"p99", "p99.9", "jitter");
+		"p99", "p99.9", "jitter", "tx_dropped", "late", "stale");
 	if (!s->nlat)
 		fprintf(f, "(no latency streams)\n");
 	for (int i = 0; i < s->nlat; i++) {
@@ -463,10 +468,11 @@ static void text_lat(FILE *f, const struct stats_snap *s)
 
 		fprintf(f,
 			"%-16.16s %4d %12" PRIu64 " %12" PRIu64 " %10" PRIu64 " %8" PRIu64
-			" %8" PRIu64 " %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f\n",
+			" %8" PRIu64 " %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %10" PRIu64
+			" %10" PRIu64 " %8" PRIu64 "\n",
 			l->stream, l->port, l->tx, l->rx, l->lost, l->dup, l->ooo, fin(l->min_us),
 			fin(l->avg_us), fin(l->max_us), fin(l->p50_us), fin(l->p99_us),
-			fin(l->p999_us), fin(l->jitter_us));
+			fin(l->p999_us), fin(l->jitter_us), l->tx_dropped, l->late, l->stale);
 	}
 	fputc('\n', f);
 }

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_byteorder.h>
 #include <rte_common.h>
@@ -51,10 +52,9 @@
 #define STREAMS_LEARN_WAIT_S 1.5
 #define STREAMS_DRAIN_MAX_S 1.0
 #define STREAMS_PAIR_TAB_MAX (1u << 20) /* address pairs precomputed per sender */
-#define STREAMS_SLACK 64		/* least pacer backlog, frames */
-#define STREAMS_SLACK_MS 50		/* pacer backlog kept across a stall */
 
 static pthread_mutex_t streams_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint32_t streams_tag; /* the last run's tag (streams_sig_id); control only */
 static struct streams_run *streams_cur; /* the run whose rows `stats` shows */
 
 /* The field generator mode of a profile field's mode. */
@@ -100,7 +100,8 @@ int streams_imix_seq(const struct units_imix_entry *t, size_t n, uint16_t *seq, 
 	return (int)len;
 }
 
-int streams_parse_tunables(const char *t, bool *learn, double *learn_wait, char *err, size_t errlen)
+int streams_parse_tunables(const char *t, bool *learn, double *learn_wait, double *drain,
+			   char *err, size_t errlen)
 {
 	char buf[256], *save = NULL;
 
@@ -129,11 +130,13 @@ int streams_parse_tunables(const char *t, bool *learn, double *learn_wait, char 
 			*learn = v != 0;
 		else if (strcmp(kv, "learn_wait") == 0 && v <= 60)
 			*learn_wait = v;
+		else if (strcmp(kv, "drain") == 0 && v <= STREAMS_DRAIN_LIMIT_S)
+			*drain = v;
 		else {
 			snprintf(err, errlen,
 				 "-t %s: unknown key or value out of range (streams: "
-				 "learn=0|1, learn_wait=0..60)",
-				 kv);
+				 "learn=0|1, learn_wait=0..60, drain=0..%g)",
+				 kv, STREAMS_DRAIN_LIMIT_S);
 			return -EINVAL;
 		}
 	}
@@ -146,10 +149,12 @@ static void streams_state_free(struct streams_state *s)
 	if (!s)
 		return;
 	for (int i = 0; i < STREAMS_NSNAP; i++) {
-		free(s->snaps[i].tx);
+		free(s->snaps[i].tx); /* and tx_dropped, late */
+		free(s->snaps[i].stale);
 		free(s->snaps[i].hist);
 		free(s->snaps[i].seq);
 	}
+	free(s->stale);
 	free(s->rx);
 	free(s->seq);
 	for (uint32_t i = 0; s->snd && i < s->nsnd; i++) {
@@ -250,22 +255,20 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 	 * random fields in step */
 	uint32_t key = ((uint32_t)q * FG_PROF_MAX_STREAMS + sid) * FG_MAX_PORTS + dir;
 	double pps;
-	uint32_t slack;
 	int rc;
 
 	sd->sid = sid;
-	sd->sig_id = (uint32_t)q << STREAMS_ID_SHIFT | sid;
+	sd->sig_id = streams_sig_id(run->tag, q, sid);
 	sd->txport = p;
 	sd->latency = s->latency;
 	if ((rc = streams_base_pps(rp, s, p, &pps, err, errlen)) != 0)
 		return rc;
 	sd->base_pps = factor > 0 ? pps * factor / (nq ? nq : 1) : 0;
-	/* slack: a worker descheduled for up to STREAMS_SLACK_MS catches up
-	 * (burst by burst) instead of sending fewer frames than asked */
-	slack = (uint32_t)FG_MIN(
-	    FG_MAX(sd->base_pps * STREAMS_SLACK_MS / 1000.0, (double)STREAMS_SLACK),
-	    (double)(1u << 20));
-	rc = pace_init(&sd->pace, rp->hz, FG_BURST, slack, 0);
+	/* one burst of credit: a worker that was descheduled or cannot keep
+	 * up sends one burst and counts the rest as late (pace.dropped), it
+	 * never sends a stall's worth back to back (which a DUT would see as
+	 * a burst far above the rate asked for) */
+	rc = pace_init(&sd->pace, rp->hz, FG_BURST, 0, 0);
 	if (!rc && sd->base_pps > 0)
 		rc = pace_set_rate(&sd->pace, sd->base_pps, 0);
 	if (rc) {
@@ -371,6 +374,17 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 		goto nomem;
 	run->nstreams = (uint32_t)pf->n_streams;
 	run->hz = rp->hz;
+	/* every run a tag of its own, so frames of the run before (still in
+	 * a DUT's queue or a delaying link) are told apart; the first from
+	 * the clock, so a new flowgen does not take the old one's for its own */
+	if (!streams_tag) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		streams_tag = (uint32_t)ts.tv_nsec ^ (uint32_t)ts.tv_sec * 2654435761u;
+	}
+	streams_tag = (streams_tag + 1) & STREAMS_ID_RUN_MASK;
+	run->tag = streams_tag;
 	run->hosts = calloc(FG_MAX_PORTS, sizeof(*run->hosts));
 	if (!run->hosts)
 		goto nomem;
@@ -380,8 +394,8 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 	run->learn = true;
 	run->learn_wait_s = STREAMS_LEARN_WAIT_S;
 	run->drain_s = rp->drain_s > 0 ? rp->drain_s : FG_MIN(pf->timeout, STREAMS_DRAIN_MAX_S);
-	if ((rc = streams_parse_tunables(rp->tunables, &run->learn, &run->learn_wait_s, err,
-					 errlen)) != 0)
+	if ((rc = streams_parse_tunables(rp->tunables, &run->learn, &run->learn_wait_s,
+					 &run->drain_s, err, errlen)) != 0)
 		goto fail;
 	/* emulated hosts of the profile, appended to the config's */
 	for (size_t i = 0; i < pf->n_hosts; i++) {
@@ -438,6 +452,7 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 		s->nstreams = run->nstreams;
 		s->ns_mult = lat_ns_mult(rp->hz);
 		s->nsenders = run->nsenders;
+		s->tag = run->tag;
 		nrx = run->nstreams * 2;
 		nseq = nrx * run->nsenders;
 		for (size_t i = 0; i < pf->n_streams; i++)
@@ -446,7 +461,8 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 		s->snd = calloc(1, (sizeof(*s->snd) + sizeof(uint16_t)) * (n ? n : 1));
 		s->rx = calloc(nrx, sizeof(*s->rx));
 		s->seq = calloc(nseq, sizeof(*s->seq));
-		if (!s->snd || !s->rx || !s->seq)
+		s->stale = calloc(nrx, sizeof(*s->stale));
+		if (!s->snd || !s->rx || !s->seq || !s->stale)
 			goto nomem;
 		fixed = (uint16_t *)(s->snd + (n ? n : 1));
 		for (uint32_t i = 0; i < nrx; i++)
@@ -468,11 +484,18 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 				s->nsnd++;
 			}
 		for (int b = 0; b < STREAMS_NSNAP; b++) {
-			s->snaps[b].tx = calloc(run->nstreams * FG_MAX_PORTS, sizeof(uint64_t));
-			s->snaps[b].hist = malloc(nrx * sizeof(struct lat_hist));
-			s->snaps[b].seq = calloc(nseq, sizeof(struct streams_seqc));
-			if (!s->snaps[b].tx || !s->snaps[b].hist || !s->snaps[b].seq)
+			struct streams_snap *sn = &s->snaps[b];
+			size_t ntx = (size_t)run->nstreams * FG_MAX_PORTS;
+
+			/* tx, tx_dropped and late in one block */
+			sn->tx = calloc(3 * ntx, sizeof(uint64_t));
+			sn->stale = calloc(nrx, sizeof(uint64_t));
+			sn->hist = malloc(nrx * sizeof(struct lat_hist));
+			sn->seq = calloc(nseq, sizeof(struct streams_seqc));
+			if (!sn->tx || !sn->stale || !sn->hist || !sn->seq)
 				goto nomem;
+			sn->tx_dropped = sn->tx + ntx;
+			sn->late = sn->tx + 2 * ntx;
 			for (uint32_t i = 0; i < nrx; i++)
 				lat_init(&s->snaps[b].hist[i]);
 		}
@@ -648,7 +671,7 @@ int streams_latency_rows(struct stats_lat_row *rows, int max)
 	for (uint32_t i = 0; i < run->nstreams && n < max; i++) {
 		for (int p = 0; p < fg_nports && n < max; p++) {
 			struct stats_lat_row *r;
-			uint64_t tx = 0;
+			uint64_t tx = 0, tx_dropped = 0, late = 0, stale = 0;
 
 			if (!(run->tx_mask[i] >> (p ^ 1) & 1))
 				continue;
@@ -663,9 +686,12 @@ int streams_latency_rows(struct stats_lat_row *rows, int max)
 					continue;
 				b = &s->snaps[s->front];
 				tx += b->tx[i * FG_MAX_PORTS + (p ^ 1)];
+				tx_dropped += b->tx_dropped[i * FG_MAX_PORTS + (p ^ 1)];
+				late += b->late[i * FG_MAX_PORTS + (p ^ 1)];
 				for (int side = 0; side < 2; side++) {
 					if (w->port[side] != p)
 						continue;
+					stale += b->stale[i * 2 + side];
 					lat_merge(h, &b->hist[i * 2 + side]);
 					streams_seq_add(q, b, run, i, side);
 				}
@@ -675,6 +701,9 @@ int streams_latency_rows(struct stats_lat_row *rows, int max)
 			snprintf(r->stream, sizeof(r->stream), "%s", run->names[i]);
 			r->port = p;
 			r->tx = tx;
+			r->tx_dropped = tx_dropped;
+			r->late = late;
+			r->stale = stale;
 			r->rx = q->rx;
 			r->dup = q->dup;
 			r->ooo = q->ooo;

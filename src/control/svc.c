@@ -351,7 +351,7 @@ int svc_ping_one(int p, uint32_t dip, uint64_t dmac, uint16_t seq, uint16_t size
 		rx = svc.ping_rx_tsc;
 		pthread_mutex_unlock(&svc.mu);
 		if (done) {
-			*rtt_us = (double)(rx - tx) * 1e6 / rte_get_tsc_hz();
+			*rtt_us = (double)(rx - tx) * 1e6 / (double)fg_tsc_hz;
 			return 0;
 		}
 		if (cli_interrupted())

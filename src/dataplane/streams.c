@@ -7,7 +7,18 @@
  * stream's rate times -m, field generators for the addresses and ports,
  * the frame sizes (one size, or a repeating IMIX sequence) and headers
  * prebuilt per size. Every frame carries the 18-byte signature of lat.h:
- * stream id, the sender's sequence number and the TSC at transmission.
+ * stream id (with the sender and the run, streams_int.h), the sender's
+ * sequence number and the TSC at transmission.
+ *
+ * TX: a sender fills a burst with the stamp left at 0, then stamps every
+ * frame (the TSC, and its sum into the UDP checksum) and hands the burst
+ * straight to rte_eth_tx_burst: the delay measured starts within a few
+ * hundred nanoseconds of the driver taking the burst, not before the fill
+ * or at the end of the loop turn. What the TX queue refuses is freed and
+ * counted as the stream's tx_dropped, its sequence numbers given back, so
+ * a refused frame is never counted as sent nor as lost by the DUT. The
+ * pacer keeps one burst of credit: frames it could not release in time
+ * (the worker was descheduled or cannot keep up) are counted as late.
  *
  * Before measured traffic, each worker runs the learning phase of RFC 2544
  * §23: one frame to every destination of each sender, flagged with the
@@ -19,8 +30,9 @@
  * RX: a UDP frame with a valid signature is counted per (stream, rx port,
  * sending worker) in a sequence tracker (rx, dup, ooo) and, when the
  * stream has latency on, its one-way delay goes into the (stream, rx port)
- * histogram (streams_int.h: several senders per stream). Counting is by signature only, so
- * a NAT may rewrite addresses and ports.
+ * histogram (streams_int.h: several senders per stream). Counting is by
+ * signature only, so a NAT may rewrite addresses and ports. A frame whose
+ * signature carries another run's tag is counted as stale, nothing else.
  *
  * Every 100 ms, and once more when it goes idle, the worker copies its
  * counts (and the histogram buckets that changed) into a snapshot and
@@ -34,6 +46,7 @@
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_ethdev.h>
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
@@ -61,10 +74,17 @@ static void streams_publish(struct streams_state *s, uint64_t now)
 	b->tsc = now;
 	b->span = 0;
 	memset(b->tx, 0, sizeof(uint64_t) * s->nstreams * FG_MAX_PORTS);
+	memset(b->tx_dropped, 0, sizeof(uint64_t) * s->nstreams * FG_MAX_PORTS);
+	memset(b->late, 0, sizeof(uint64_t) * s->nstreams * FG_MAX_PORTS);
+	memcpy(b->stale, s->stale, sizeof(uint64_t) * nrx);
 	for (uint32_t i = 0; i < s->nsnd; i++) {
 		const struct streams_sender *sd = &s->snd[i];
+		uint32_t k = sd->sid * FG_MAX_PORTS + (uint32_t)sd->txport;
 
-		b->tx[sd->sid * FG_MAX_PORTS + sd->txport] = sd->tx;
+		b->tx[k] = sd->tx;
+		b->tx_dropped[k] = sd->tx_dropped;
+		if (s->phase >= STREAMS_PH_RUN)
+			b->late[k] = sd->pace.dropped - sd->late_base;
 		if (sd->tx && sd->last_tsc - s->run_start > b->span)
 			b->span = sd->last_tsc - s->run_start;
 	}
@@ -287,7 +307,62 @@ static inline int streams_alloc(struct rte_mempool *mp, struct rte_mbuf **m, uin
 	return 0;
 }
 
-/* Send up to n frames of a sender; returns how many went out. */
+/*
+ * Stamp a filled burst at tsc (lat_sig_stamp): the signature's TSC bytes,
+ * and their sum into the UDP checksum the fill computed without them
+ * (RFC 1624: HC' = ~(~HC + m')).
+ */
+static void streams_stamp(struct rte_mbuf **m, uint32_t n, uint64_t tsc)
+{
+	uint32_t add = lat_sig_sum_tsc(tsc);
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t *f = rte_pktmbuf_mtod(m[i], uint8_t *);
+		struct rte_udp_hdr *u = (struct rte_udp_hdr *)(f + RTE_ETHER_HDR_LEN + 20);
+		uint16_t ck;
+
+		lat_sig_stamp(f + PKT_UDP_PAY_OFF, tsc);
+		ck = (uint16_t)~pkt_fold((uint16_t)~u->dgram_cksum + add);
+		u->dgram_cksum = ck ? ck : 0xffff;
+	}
+}
+
+/*
+ * Stamp a burst and hand it to the TX queue at once (after what the worker
+ * had queued on that side, so the order holds), with worker_flush's
+ * counting; returns how many the queue took and, in *tsc, the stamp. The
+ * rest are freed.
+ */
+static uint32_t streams_tx_now(struct worker *w, int side, struct rte_mbuf **m, uint32_t n,
+			       uint64_t *tsc)
+{
+	struct port *p = &fg_port[w->port[side]];
+	struct ctr_port *c = &w->ctr->port[w->port[side]];
+	uint64_t bytes = 0;
+	uint16_t sent;
+
+	for (uint32_t i = 0; i < n; i++)
+		bytes += rte_pktmbuf_pkt_len(m[i]);
+	worker_flush(w, side);
+	*tsc = rte_rdtsc();
+	streams_stamp(m, n, *tsc);
+	sent = rte_eth_tx_burst(p->id, w->q, m, (uint16_t)n);
+	if (sent < n) {
+		FG_CTR_ADD(c->tx_queue_full, n - sent);
+		for (uint32_t i = sent; i < n; i++)
+			bytes -= rte_pktmbuf_pkt_len(m[i]);
+		rte_pktmbuf_free_bulk(&m[sent], n - sent);
+	}
+	FG_CTR_ADD(c->tx_pkts, sent);
+	FG_CTR_ADD(c->tx_bytes, bytes);
+	return sent;
+}
+
+/*
+ * Send up to n frames of a sender; returns how many it used up: sent, or
+ * refused by the TX queue (tx_dropped). 0 when no frame could be built
+ * (no next hop yet, no mbufs): the caller gives the credit back.
+ */
 static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd, uint32_t n,
 			     bool learning)
 {
@@ -295,12 +370,12 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 	struct port *p = &fg_port[sd->txport];
 	struct rte_mbuf *m[FG_BURST];
 	uint64_t tsc;
+	uint32_t sent;
 
 	if (!n)
 		return 0;
 	if (!w->dst_known[sd->side])
 		return 0;
-	tsc = rte_rdtsc();
 	if (!learning) {
 		if (streams_alloc(p->pool, m, n, p->id) != 0) {
 			FG_CTR_INC(w->ctr->port[sd->txport].mbuf_fail);
@@ -311,16 +386,28 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 		/* `arp` may have changed the next hop: patch the templates */
 		if (dw != sd->fast_dst)
 			streams_retarget(sd, &w->dst[sd->side], dw);
+		/* the stamp is 0 here: streams_tx_now stamps the burst */
 		if (sd->fixed)
-			streams_fill_fixed(sd, m, n, tsc);
+			streams_fill_fixed(sd, m, n, 0);
 		else
-			streams_fill(sd, m, n, tsc);
-		sd->tx += n;
-		sd->last_tsc = tsc;
-		worker_tx_bulk(w, sd->side, m, n);
+			streams_fill(sd, m, n, 0);
+		sent = streams_tx_now(w, sd->side, m, n, &tsc);
+		if (sent < n) {
+			/* the refused frames' sequence numbers and sizes go to
+			 * the next burst: the receiver sees no gap */
+			uint32_t back = n - sent;
+
+			sd->tx_dropped += back;
+			sd->seq -= back;
+			sd->pos = (sd->pos + sd->nsizes - back % sd->nsizes) % sd->nsizes;
+		}
+		sd->tx += sent;
+		if (sent)
+			sd->last_tsc = tsc;
 		return n;
 	}
 	/* learning frames: one per destination host, at the first size */
+	tsc = rte_rdtsc();
 	if (rte_pktmbuf_alloc_bulk(p->pool, m, n) != 0) {
 		FG_CTR_INC(w->ctr->port[sd->txport].mbuf_fail);
 		return 0;
@@ -346,7 +433,8 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 /*
  * At the deadline: the frames that fell due before it still go out, so a
  * last tick that came late (the thread was not running) does not shorten
- * the run; the pacer's slack bounds them. Unpaced senders have no due.
+ * the run; the pacer's one burst of credit bounds them (what fell due
+ * beyond it is counted as late). Unpaced senders have no due.
  */
 static void streams_send_until(struct streams_state *s, uint64_t deadline)
 {
@@ -375,8 +463,10 @@ static void streams_start_run(struct streams_state *s, uint64_t now)
 		s->deadline = now + (uint64_t)(s->run->duration_s * (double)s->run->hz);
 	/* credit left from the learning phase is not measured traffic: the
 	 * run sends its rate times its duration, no more */
-	for (uint32_t i = 0; i < s->nsnd; i++)
+	for (uint32_t i = 0; i < s->nsnd; i++) {
 		pace_restart(&s->snd[i].pace, now, !s->paused);
+		s->snd[i].late_base = s->snd[i].pace.dropped;
+	}
 }
 
 static void streams_drain(struct worker *w, struct streams_state *s, uint64_t now)
@@ -471,9 +561,11 @@ static void streams_rx_frame(struct worker *w, int side, struct rte_mbuf *m,
 
 	if (pi->kind == PKT_UDP &&
 	    lat_sig_read(f + pi->payload, pi->paylen, &id, &seq, &stamp, &flags)) {
-		uint32_t sid = id & STREAMS_ID_MASK, q = id >> STREAMS_ID_SHIFT;
+		uint32_t sid = id & STREAMS_ID_SID_MASK;
+		uint32_t q = id >> STREAMS_ID_Q_SHIFT & STREAMS_ID_Q_MASK;
+		bool ours = id >> STREAMS_ID_RUN_SHIFT == s->tag;
 
-		if (sid < s->nstreams && q < s->nsenders) {
+		if (ours && sid < s->nstreams && q < s->nsenders) {
 			struct streams_rx *r = &s->rx[sid * 2 + side];
 
 			lat_seq_add(&s->seq[(q * s->nstreams + sid) * 2 + side], seq);
@@ -487,6 +579,12 @@ static void streams_rx_frame(struct worker *w, int side, struct rte_mbuf *m,
 			return;
 		}
 		if (id == STREAMS_LEARN_ID) {
+			rte_pktmbuf_free(m);
+			return;
+		}
+		if (sid < s->nstreams && q < FG_MAX_WORKERS) {
+			/* a stream frame of another run: not this run's */
+			s->stale[sid * 2 + side]++;
 			rte_pktmbuf_free(m);
 			return;
 		}

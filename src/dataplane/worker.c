@@ -16,6 +16,7 @@
 #include "lat.h"
 #include "pkt6.h"
 #include "port.h"
+#include "tsc.h"
 #include "worker.h"
 
 struct worker fg_worker[FG_MAX_WORKERS];
@@ -447,7 +448,7 @@ int worker_main(void *arg)
 
 	bool ctl_rx = w->q == 0 && (fg_port[w->port[0]].ctl_rxq || fg_port[w->port[1]].ctl_rxq);
 
-	w->hz = rte_get_tsc_hz();
+	w->hz = fg_tsc_hz; /* measured at start-up (tsc.h) */
 	w->rx = rx_side;
 	while (!quit) {
 		uint64_t now = rte_rdtsc();

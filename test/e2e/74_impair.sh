@@ -10,6 +10,12 @@
 # - --delay 2 (DUT to tester only): every RTT >= 2 ms, below base + 3 ms;
 # - --loss 20: 500 pings lose 13-27 %, the same count again with the same seed;
 # - --duplicate 50: ping shows DUP! replies;
+# - flowgen's latency stream through --delay 3 and --delay 30: the minimum
+#   latency is never below the delay and within 0.3 ms of it (the TSC rate
+#   flowgen measures at start-up, not DPDK's rounded one);
+# - a stream stopped while the relay (--delay 400) still holds its frames,
+#   then a new run: the old frames are counted as stale, the new run has
+#   rx = tx and nothing lost;
 # - --reorder 30 without delay: frames are swapped, nothing lost;
 # - counters at stop; `down` removes the wire namespace and the relay.
 
@@ -186,6 +192,35 @@ in_dut ping -n -c 40 -i 0.01 -W 1 198.19.1.2 >"$out" 2>&1 || true
 ndup=$(grep -c 'DUP!' "$out" || true)
 echo "# duplicate 50 %: $ndup DUP! replies of 40"
 check_ge "duplicate 50%: ping shows DUP! replies" "$ndup" 5
+
+# --- flowgen through the relay ---------------------------------------------------
+
+t_fg=$SECONDS
+SP=$FG_TOP/test/data/streams_router.yaml
+for d in 3 30; do
+	"$FG_LAB" impair --delay "$d" --dir ba
+	out=$FG_TMP/fg_delay$d.out
+	fg -x "arp; start -f $SP -d 0.5 -t learn_wait=0.1,drain=0.2; wait 30; stats --json" >"$out" 2>&1
+	mn=$(latency_row "$out" lat 1 min_us)
+	echo "# flowgen through --delay $d: latency min/avg/max $mn/$(latency_row "$out" lat 1 avg_us)/$(latency_row "$out" lat 1 max_us) us, tsc_hz $(json_get "$out" global.tsc_hz)"
+	check_ge "flowgen through --delay $d: frames measured" "$(latency_row "$out" lat 1 rx)" 500
+	check "flowgen through --delay $d: min latency >= $d ms ($mn us)" lt "$((d * 1000 - 1)).999" "${mn:-0}"
+	check_lt "flowgen through --delay $d: min latency within 0.3 ms of it" "${mn:-1e9}" "$((d * 1000 + 300))"
+done
+
+# Run 1 stops (no drain) while the relay holds 0.4 s of its frames; run 2
+# starts at once, without learning, and drains long enough for its own.
+"$FG_LAB" impair --delay 400 --dir ba
+out=$FG_TMP/fg_stale.out
+fg -x "arp; start -f $SP -d 0.5 -t learn=0,drain=0; wait 30; start -f $SP -d 0.5 -t learn=0,drain=0.6; wait 30; stats --json" >"$out" 2>&1
+tx=$(latency_row "$out" lat 1 tx); rx=$(latency_row "$out" lat 1 rx); stale=$(latency_row "$out" lat 1 stale)
+echo "# run after a stopped run through --delay 400: tx $tx rx $rx lost $(latency_row "$out" lat 1 lost) dup $(latency_row "$out" lat 1 dup) stale $stale"
+check_ge "next run: the previous run's frames arrive during it (stale)" "${stale:-0}" 100
+check_ge "next run: frames sent" "${tx:-0}" 500
+check_eq "next run: rx = tx (no frame of the run before counted)" "${tx:-no tx}" "${rx:-no rx}"
+check_eq "next run: nothing lost" 0 "$(latency_row "$out" lat 1 lost)"
+check_eq "next run: no duplicates" 0 "$(latency_row "$out" lat 1 dup)"
+echo "# flowgen through the relay: $((SECONDS - t_fg)) s"
 
 # --- reorder without delay: swap ----------------------------------------------------
 

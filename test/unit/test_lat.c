@@ -296,6 +296,51 @@ static void test_sig(void **state)
 	assert_int_equal(lat_sig_delay(1000 & LAT_TSC_MASK, 3500), 2500);
 }
 
+/* One's-complement sum of a buffer's 16-bit words in memory order. */
+static uint32_t sum16(const unsigned char *b, size_t len)
+{
+	uint32_t s = 0;
+
+	for (size_t i = 0; i + 1 < len; i += 2)
+		s += (uint32_t)(b[i] | b[i + 1] << 8);
+	return s;
+}
+
+static uint16_t fold16(uint32_t s)
+{
+	while (s >> 16)
+		s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
+/*
+ * A signature written with a TSC of 0 and stamped later holds the same
+ * bytes as one written with the TSC, and the stamp's sum is what the
+ * written sum lacks: a burst is filled first and stamped just before TX.
+ */
+static void test_sig_stamp(void **state)
+{
+	const uint64_t tscs[] = {0, 1, 0xffff, 0x10000, 0x123456789aull, LAT_TSC_MASK,
+				 0xfedcba9876543210ull};
+	unsigned char a[LAT_SIG_LEN], b[LAT_SIG_LEN];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(tscs) / sizeof(tscs[0]); i++) {
+		uint64_t t = tscs[i];
+
+		lat_sig_write(a, 0x00c3a105, 77 + (uint32_t)i, t, LAT_SIG_F_LATENCY);
+		lat_sig_write(b, 0x00c3a105, 77 + (uint32_t)i, 0, LAT_SIG_F_LATENCY);
+		lat_sig_stamp(b, t);
+		assert_memory_equal(a, b, LAT_SIG_LEN);
+		assert_int_equal(fold16(lat_sig_sum_fixed(0x00c3a105, 0, LAT_SIG_F_LATENCY) +
+					lat_sig_sum_tsc(t)),
+				 fold16(lat_sig_sum_fixed(0x00c3a105, t, LAT_SIG_F_LATENCY)));
+		assert_int_equal(fold16(lat_sig_sum_fixed(0x00c3a105, t, LAT_SIG_F_LATENCY) +
+					lat_sig_sum_seq(77 + (uint32_t)i)),
+				 fold16(sum16(a, LAT_SIG_LEN)));
+	}
+}
+
 /*
  * lat_summarize on 1..1000 us: min/avg/max exact, percentiles those of
  * lat_percentile with no loss, pushed up by lost frames and INFINITY once
@@ -353,6 +398,7 @@ int main(void)
 	    cmocka_unit_test(test_merge),      cmocka_unit_test(test_jitter),
 	    cmocka_unit_test(test_tsc),	       cmocka_unit_test(test_seq_simple),
 	    cmocka_unit_test(test_seq_inject), cmocka_unit_test(test_sig),
+	    cmocka_unit_test(test_sig_stamp),
 	    cmocka_unit_test(test_summarize),
 	};
 

@@ -1,8 +1,9 @@
 /*
  * test_pace.c — the TSC pacer on a simulated clock: exact counts over a
  * second at several rates and call patterns, the per-call bound, rate
- * changes, pause/resume, stalls (slack), unpaced mode, and clearing or
- * restarting a pacer's backlog.
+ * changes, pause/resume, stalls (slack), the streams' credit of one burst
+ * (what a stall or a slow caller could not send is counted, not sent back
+ * to back later), unpaced mode, and clearing or restarting a pacer's backlog.
  */
 #include <errno.h>
 #include <math.h>
@@ -112,6 +113,52 @@ static void test_burst_bound(void **state)
 	assert_in_range(got, 256, 259);
 	assert_int_equal(maxcall, 32);
 	assert_true(p.dropped >= 55000 - 260);
+}
+
+/*
+ * The streams' pacer (slack 0: one burst of credit). After a 5 ms stall at
+ * 1 Mpps one burst comes out and the other 4,968 frames are counted in
+ * dropped; a caller whose turns take 50 us (50 frames due, 32 per call) is
+ * released 32 per turn and the rest counted. Either way released + dropped
+ * is what the rate asked for, +-1, and nothing beyond one burst is owed.
+ */
+static void test_one_burst_credit(void **state)
+{
+	const uint64_t us = HZ / 1000000;
+	struct pace p;
+	uint64_t t = 1000, got, asked;
+	uint32_t maxcall = 0;
+
+	(void)state;
+	start(&p, 1e6, 32, 0, t);
+	assert_int_equal(p.slack, 32);
+	/* steady 10 us turns: all sent, nothing late */
+	got = run(&p, t, t + 10000 * us, 10 * us, 0, NULL);
+	t += 10000 * us;
+	assert_in_range(got, 9999, 10001);
+	assert_int_equal(p.dropped, 0);
+	/* a 5 ms stall: one burst, then back to the rate */
+	t += 5000 * us;
+	assert_int_equal(pace_due(&p, t), 32);
+	assert_int_equal(pace_due(&p, t), 0);
+	assert_in_range(p.dropped, 4967, 4969);
+	got = run(&p, t, t + 1000 * us, 10 * us, 0, &maxcall);
+	t += 1000 * us;
+	assert_in_range(got, 999, 1001);
+	assert_int_equal(maxcall, 10);
+	/* turns of 50 us: 32 a turn, 18 a turn late */
+	p.dropped = 0;
+	got = run(&p, t, t + 100000 * us, 50 * us, 0, NULL);
+	asked = 100000;
+	assert_in_range(got, 2000 * 32 - 1, 2000 * 32 + 1);
+	assert_in_range(got + p.dropped, asked - 1, asked + 1);
+	/* a time before the last call (a deadline that passed while paused)
+	 * releases nothing and counts nothing late */
+	t += 100000 * us;
+	asked = p.dropped;
+	assert_int_equal(pace_due(&p, t - 50 * us), 0);
+	assert_int_equal(p.dropped, asked);
+	assert_int_equal(pace_due(&p, t + 10 * us), 10);
 }
 
 static void test_rate_change(void **state)
@@ -268,6 +315,7 @@ int main(void)
 	    cmocka_unit_test(test_pause_resume), cmocka_unit_test(test_low_rate),
 	    cmocka_unit_test(test_high_rate),	 cmocka_unit_test(test_return_and_max),
 	    cmocka_unit_test(test_clear),	 cmocka_unit_test(test_restart),
+	    cmocka_unit_test(test_one_burst_credit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -57,22 +57,29 @@ static void test_imix_truncated_and_bad(void **st)
 static void test_tunables(void **st)
 {
 	bool learn = true;
-	double wait = 1.5;
+	double wait = 1.5, drain = 1;
 	char err[128];
 
 	(void)st;
-	assert_int_equal(streams_parse_tunables(NULL, &learn, &wait, err, sizeof(err)), 0);
+	assert_int_equal(streams_parse_tunables(NULL, &learn, &wait, &drain, err, sizeof(err)), 0);
 	assert_true(learn);
-	assert_int_equal(streams_parse_tunables("learn=0,learn_wait=3", &learn, &wait, err,
+	assert_int_equal(streams_parse_tunables("learn=0,learn_wait=3", &learn, &wait, &drain, err,
 						sizeof(err)),
 			 0);
 	assert_false(learn);
 	assert_true(wait == 3.0);
-	assert_int_not_equal(streams_parse_tunables("nope=1", &learn, &wait, err, sizeof(err)), 0);
-	assert_non_null(strstr(err, "nope"));
-	assert_int_not_equal(streams_parse_tunables("learn_wait=99", &learn, &wait, err, sizeof(err)),
+	assert_true(drain == 1.0);
+	assert_int_equal(streams_parse_tunables("drain=2.5", &learn, &wait, &drain, err, sizeof(err)),
+			 0);
+	assert_true(drain == 2.5);
+	assert_int_not_equal(streams_parse_tunables("drain=4", &learn, &wait, &drain, err, sizeof(err)),
 			     0);
-	assert_int_not_equal(streams_parse_tunables("learn=", &learn, &wait, err, sizeof(err)), 0);
+	assert_true(drain == 2.5);
+	assert_int_not_equal(streams_parse_tunables("nope=1", &learn, &wait, &drain, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "nope"));
+	assert_int_not_equal(streams_parse_tunables("learn_wait=99", &learn, &wait, &drain, err, sizeof(err)),
+			     0);
+	assert_int_not_equal(streams_parse_tunables("learn=", &learn, &wait, &drain, err, sizeof(err)), 0);
 }
 
 int main(void)

@@ -1,7 +1,8 @@
 /*
  * test_tsc.c — the TSC measurement on fake clocks: a 2.096 GHz TSC is
  * measured as such (not DPDK's rounded 2.100 GHz), a preempted reading is
- * passed over for a tighter one, and clocks that do not advance give 0.
+ * passed over for a tighter one, a sleep that overruns (the thread woke
+ * late) does not bias the figure, and clocks that do not advance give 0.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -73,6 +74,26 @@ static void test_preempted_read(void **st)
 	assert_true(fabs((double)hz - 3e9) < 3e9 * 5e-6);
 }
 
+/*
+ * The sleep overruns by 30 % and 7 ms, as a descheduled thread's does: the
+ * rate comes from the two readings, not from the window asked for.
+ */
+static void f_sleep_late(void *arg, uint64_t ns)
+{
+	((struct fake *)arg)->t_ns += (double)ns * 1.3 + 7e6;
+}
+
+static void test_sleep_overrun(void **st)
+{
+	struct fake f = {.t_ns = 5e9, .hz = 2.096e9, .read_ns = 25};
+	const struct tsc_clock c = {f_tsc, f_ns, f_sleep_late, &f};
+	uint64_t hz;
+
+	(void)st;
+	hz = tsc_measure(&c, 50000000);
+	assert_true(fabs((double)hz - 2.096e9) < 2.096e9 * 5e-6);
+}
+
 static uint64_t f_still(void *arg)
 {
 	(void)arg;
@@ -95,6 +116,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_exact_rate),
 	    cmocka_unit_test(test_preempted_read),
+	    cmocka_unit_test(test_sleep_overrun),
 	    cmocka_unit_test(test_broken_clocks),
 	};
 
