@@ -91,8 +91,9 @@ static int natb_parse(int argc, char **argv, struct natb_opts *o, bool *json, co
 			break;
 		case 'T':
 			if (units_parse_duration(optarg, &o->tmax, err, sizeof(err)) != 0 ||
-			    !(o->tmax >= 2) || o->tmax > 86400)
-				return natb_bad("--timeout-max: a duration from 2 s to 24h, not", optarg);
+			    (o->tmax != 0 && !(o->tmax >= 2)) || o->tmax > 86400)
+				return natb_bad("--timeout-max: 0 (no timeouts) or 2 s to 24h, not",
+						optarg);
 			break;
 		case 'I':
 			if (natb_addr(optarg, &o->inside) != 0)
