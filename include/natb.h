@@ -86,6 +86,9 @@ struct natb_udp {
 	enum natb_dep mapping, filtering;
 	enum natb_tri preserve, parity, hairpin, hairpin_ext, refresh_out, refresh_in;
 	enum natb_tri own_port; /* every internal endpoint its own external one, >= 1024 */
+	enum natb_tri icmp_keeps; /* the mapping works after an ICMP error about it */
+	enum natb_tri frags;	  /* out-of-order inbound fragments got through */
+	unsigned quota, quota_tried; /* mappings one internal address got, of those tried */
 	enum natb_pool pooling;
 	unsigned ext_addrs; /* external addresses seen */
 	enum natb_alloc alloc;
@@ -97,6 +100,7 @@ struct natb_tcp {
 	bool on;
 	enum natb_dep mapping, filtering;
 	enum natb_tri preserve, hairpin, hairpin_ext;
+	enum natb_tri err_xlate; /* an inbound ICMP error about a connection translated */
 	struct natb_tmo established, transitory;
 };
 

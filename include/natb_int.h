@@ -27,6 +27,9 @@ struct natb_rx {
 	uint16_t sport, dport; /* ICMP echo: both the identifier */
 	uint32_t tag;	       /* UDP/ICMP echo: first payload word; TCP: seq */
 	uint32_t ack;	       /* TCP */
+	/* IPv4 fragments: offset in bytes, more-fragments, identification */
+	bool frag, mf;
+	uint16_t frag_off, ipid;
 	/* ICMP errors: the embedded packet */
 	uint8_t iproto;
 	uint32_t isip, idip;
@@ -62,10 +65,15 @@ int natb_tx_tcp(struct natb_ctx *c, int side, uint32_t sip, uint16_t sp, uint32_
 		uint32_t seq, uint32_t ack, uint8_t flags, uint16_t paylen);
 int natb_tx_echo(struct natb_ctx *c, int side, uint32_t sip, uint32_t dip, uint16_t id, bool reply,
 		 uint32_t tag);
-/* an ICMP port unreachable from sip to dip about the UDP packet
- * (isip:isp -> idip:idp, payload tag) it says could not be delivered */
-int natb_tx_unreach(struct natb_ctx *c, int side, uint32_t sip, uint32_t dip, uint32_t isip,
-		    uint16_t isp, uint32_t idip, uint16_t idp, uint32_t itag);
+/* an ICMP port unreachable from sip to dip about the UDP or TCP packet
+ * (isip:isp -> idip:idp; itag its first payload word, or its TCP
+ * sequence number) it says could not be delivered */
+int natb_tx_unreach(struct natb_ctx *c, int side, uint8_t iproto, uint32_t sip, uint32_t dip,
+		    uint32_t isip, uint16_t isp, uint32_t idip, uint16_t idp, uint32_t itag);
+/* a 72-byte UDP datagram (tag first) in two IPv4 fragments, the second
+ * one sent first */
+int natb_tx_frags(struct natb_ctx *c, int side, uint32_t sip, uint16_t sp, uint32_t dip,
+		  uint16_t dp, uint32_t tag, uint16_t ipid);
 
 /* control: empty the log. */
 void natb_log_clear(struct natb_ctx *c);

@@ -165,7 +165,11 @@ static void json_out(FILE *f, const struct natb_result *r, const struct natb_che
 		j_tri(f, "refresh_outbound", u->refresh_out);
 		fputc(',', f);
 		j_tri(f, "refresh_inbound", u->refresh_in);
-		fputs("},", f);
+		fputc(',', f);
+		j_tri(f, "icmp_error_keeps_mapping", u->icmp_keeps);
+		fputc(',', f);
+		j_tri(f, "fragments_out_of_order", u->frags);
+		fprintf(f, ",\"port_quota\":%u,\"port_quota_tried\":%u},", u->quota, u->quota_tried);
 	} else {
 		fputs("\"udp\":null,", f);
 	}
@@ -177,6 +181,8 @@ static void json_out(FILE *f, const struct natb_result *r, const struct natb_che
 		j_tri(f, "hairpinning", t->hairpin);
 		fputc(',', f);
 		j_tri(f, "hairpin_external_source", t->hairpin_ext);
+		fputc(',', f);
+		j_tri(f, "error_translation", t->err_xlate);
 		fputc(',', f);
 		j_tmo(f, "established_timeout_s", &t->established);
 		fputc(',', f);

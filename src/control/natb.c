@@ -151,6 +151,75 @@ static const struct natb_rx *find_err(const struct natb_ctx *c, uint32_t itag)
 	return NULL;
 }
 
+/*
+ * After the ICMP error: the mapping still lets its server in (RFC 4787
+ * REQ-12), and a datagram from that server in two fragments, the second
+ * sent first, gets through translated (REQ-14): reassembled, or as
+ * fragments again (a Linux NAT forwards them as it got them).
+ */
+static bool udp_after(struct natb_ctx *c, struct natb_udp *u, bool err_sent, uint32_t X,
+		      uint16_t xb, uint16_t b)
+{
+	const uint32_t I = c->in[0], t_after = natb_tag(c), t_frag = natb_tag(c);
+	const uint16_t ipid = (uint16_t)natb_tag(c);
+	const struct natb_rx *first = NULL;
+	bool rest = false;
+
+	natb_log_clear(c);
+	if (err_sent)
+		natb_tx_udp(c, NATB_SIDE_OUT, c->out[0], NATB_SPORT, X, xb, t_after);
+	natb_tx_frags(c, NATB_SIDE_OUT, c->out[0], NATB_SPORT, X, xb, t_frag, ipid);
+	if (!natb_pump(c, NATB_WAIT_MS))
+		return false;
+	if (err_sent)
+		u->icmp_keeps = natb_find(c, NATB_SIDE_IN, IPPROTO_UDP, t_after) ? NATB_YES : NATB_NO;
+	for (size_t i = 0; i < c->nlog; i++) {
+		const struct natb_rx *r = &c->log[i];
+
+		if (r->side != NATB_SIDE_IN || r->proto != IPPROTO_UDP || r->dip != I)
+			continue;
+		if (r->tag == t_frag && r->dport == b && (!r->frag || !r->frag_off))
+			first = r;
+	}
+	/* fragments again: the rest must come with the first one's id */
+	if (first && first->frag)
+		for (size_t i = 0; i < c->nlog; i++)
+			rest |= c->log[i].side == NATB_SIDE_IN && c->log[i].frag &&
+				c->log[i].frag_off && c->log[i].ipid == first->ipid &&
+				c->log[i].dip == I;
+	u->frags = first && (!first->frag || rest) ? NATB_YES : NATB_NO;
+	natb_say(c, "udp: mapping %s after an ICMP error, out-of-order fragments %s",
+		 u->icmp_keeps == NATB_YES ? "kept" : u->icmp_keeps == NATB_NO ? "gone" : "not tried",
+		 u->frags == NATB_YES ? "through" : "lost");
+	return true;
+}
+
+/* RFC 6888: how many mappings one internal address gets towards one server */
+static bool udp_quota(struct natb_ctx *c, struct natb_udp *u)
+{
+	const unsigned n = 1024;
+	uint32_t tag0 = 0;
+	size_t seen = 0;
+
+	natb_say(c, "udp: %u mappings from one internal address", n);
+	natb_log_clear(c);
+	for (unsigned k = 0; k < n; k++) {
+		uint32_t t = natb_tag(c);
+
+		if (!k)
+			tag0 = t;
+		natb_tx_udp(c, NATB_SIDE_IN, c->in[0], natb_port(c), c->out[5], NATB_SPORT, t);
+	}
+	if (!natb_pump(c, NATB_WAIT_MS))
+		return false;
+	for (size_t i = 0; i < c->nlog; i++)
+		seen += c->log[i].side == NATB_SIDE_OUT && c->log[i].proto == IPPROTO_UDP &&
+			c->log[i].dip == c->out[5] && c->log[i].tag - tag0 < n;
+	u->quota = (unsigned)seen;
+	u->quota_tried = n;
+	return true;
+}
+
 /* filtering, hairpinning and ICMP error translation on one mapping */
 static bool udp_filtering(struct natb_ctx *c, struct natb_udp *u, struct natb_icmp *ic)
 {
@@ -182,7 +251,8 @@ static bool udp_filtering(struct natb_ctx *c, struct natb_udp *u, struct natb_ic
 	natb_tx_udp(c, NATB_SIDE_IN, I, h, X, xb, t_hair = natb_tag(c));
 	t_err = natb_tag(c);
 	if (ic->on)
-		natb_tx_unreach(c, NATB_SIDE_OUT, c->out[0], X, X, xb, c->out[0], NATB_SPORT, t_err);
+		natb_tx_unreach(c, NATB_SIDE_OUT, IPPROTO_UDP, c->out[0], X, X, xb, c->out[0],
+				NATB_SPORT, t_err);
 	if (!natb_pump(c, NATB_WAIT_MS))
 		return false;
 	if (natb_find(c, NATB_SIDE_IN, IPPROTO_UDP, t_self))
@@ -203,7 +273,7 @@ static bool udp_filtering(struct natb_ctx *c, struct natb_udp *u, struct natb_ic
 	}
 	natb_say(c, "udp: filtering %s, hairpinning %s", natb_dep_names[u->filtering],
 		 u->hairpin == NATB_YES ? "yes" : "no");
-	return true;
+	return udp_after(c, u, ic->on, X, xb, b);
 }
 
 /* ---- TCP -------------------------------------------------------------------- */
@@ -276,6 +346,17 @@ static bool tcp_behaviour(struct natb_ctx *c, struct natb_tcp *t)
 	t->hairpin = r && r->dip == I && r->dport == b ? NATB_YES : NATB_NO;
 	if (t->hairpin == NATB_YES)
 		t->hairpin_ext = internal(c, r->sip) ? NATB_NO : NATB_YES;
+	/* RFC 5382 REQ-9: a port unreachable about the connection's SYN */
+	natb_log_clear(c);
+	natb_tx_unreach(c, NATB_SIDE_OUT, IPPROTO_TCP, c->out[0], X, X, xb, c->out[0], NATB_SPORT,
+			tb);
+	if (!natb_pump(c, NATB_WAIT_MS))
+		return false;
+	r = find_err(c, tb);
+	t->err_xlate = r && r->dip == I && r->iproto == IPPROTO_TCP && r->isip == I &&
+			       r->isport == b && r->idip == c->out[0] && r->idport == NATB_SPORT
+			   ? NATB_YES
+			   : NATB_NO;
 	natb_say(c, "tcp: mapping %s, filtering %s, hairpinning %s", natb_dep_names[t->mapping],
 		 natb_dep_names[t->filtering], t->hairpin == NATB_YES ? "yes" : "no");
 	return true;
@@ -382,7 +463,8 @@ int natb_run(const struct natb_opts *o, struct natb_result *r)
 	natb_say(&c, "internal hosts %s.., servers %s.., timeouts %s %.0f s", ip_s(c.in[0], a),
 		 ip_s(c.out[0], b), o->tmax > 0 ? "up to" : "not measured:", o->tmax);
 	if (o->udp)
-		ok = udp_mapping(&c, &r->udp) && udp_filtering(&c, &r->udp, &r->icmp);
+		ok = udp_mapping(&c, &r->udp) && udp_filtering(&c, &r->udp, &r->icmp) &&
+		     udp_quota(&c, &r->udp);
 	if (ok && o->tcp)
 		ok = tcp_behaviour(&c, &r->tcp);
 	if (ok && o->icmp)

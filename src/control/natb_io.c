@@ -82,8 +82,53 @@ static void inner(const uint8_t *f, uint16_t len, const struct pkt_info *pi, str
 	r->idip = rte_be_to_cpu_32(rd32(ip + 16));
 	r->isport = (uint16_t)(ip[ihl] << 8 | ip[ihl + 1]);
 	r->idport = (uint16_t)(ip[ihl + 2] << 8 | ip[ihl + 3]);
-	if (room >= ihl + 12)
+	if (r->iproto == IPPROTO_TCP)
+		r->itag = rte_be_to_cpu_32(rd32(ip + ihl + 4));
+	else if (room >= ihl + 12)
 		r->itag = rd32(ip + ihl + 8);
+}
+
+/* An IPv4 fragment for one of our addresses (the parser leaves them be):
+ * where it sits, and the ports and tag of a first fragment of UDP. */
+static bool fragment(int side, const uint8_t *f, uint16_t len, struct natb_rx *r)
+{
+	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(f + RTE_ETHER_HDR_LEN);
+	uint16_t fo, ihl;
+
+	if (len < RTE_ETHER_HDR_LEN + 20 ||
+	    f[12] != (RTE_ETHER_TYPE_IPV4 >> 8) || f[13] != (RTE_ETHER_TYPE_IPV4 & 0xff))
+		return false;
+	fo = rte_be_to_cpu_16(ip->fragment_offset);
+	ihl = (ip->version_ihl & 0xf) * 4;
+	if (!(fo & (RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) || ihl < 20 ||
+	    len < RTE_ETHER_HDR_LEN + ihl + 8u || !ours(side, rte_be_to_cpu_32(ip->dst_addr)))
+		return false;
+	r->side = (uint8_t)side;
+	r->proto = ip->next_proto_id;
+	r->sip = rte_be_to_cpu_32(ip->src_addr);
+	r->dip = rte_be_to_cpu_32(ip->dst_addr);
+	r->frag = true;
+	r->mf = (fo & RTE_IPV4_HDR_MF_FLAG) != 0;
+	r->frag_off = (uint16_t)((fo & RTE_IPV4_HDR_OFFSET_MASK) * 8);
+	r->ipid = rte_be_to_cpu_16(ip->packet_id);
+	if (!r->frag_off && r->proto == IPPROTO_UDP && len >= RTE_ETHER_HDR_LEN + ihl + 12u) {
+		const uint8_t *u = f + RTE_ETHER_HDR_LEN + ihl;
+
+		r->sport = (uint16_t)(u[0] << 8 | u[1]);
+		r->dport = (uint16_t)(u[2] << 8 | u[3]);
+		r->tag = rd32(u + 8);
+	}
+	return true;
+}
+
+static void push(const struct natb_rx *r)
+{
+	pthread_mutex_lock(&io.mu);
+	if (io.qn < NATB_QCAP)
+		io.q[(io.qhead + io.qn++) % NATB_QCAP] = *r;
+	else
+		io.qdrop++;
+	pthread_mutex_unlock(&io.mu);
 }
 
 static bool tap(int port, const uint8_t *f, uint16_t len, uint64_t tsc, void *arg)
@@ -115,6 +160,11 @@ static bool tap(int port, const uint8_t *f, uint16_t len, uint64_t tsc, void *ar
 	case PKT_TCP:
 	case PKT_ICMP:
 		break;
+	case PKT_OTHER:
+		if (!fragment(side, f, len, &r))
+			return false;
+		push(&r);
+		return true;
 	default:
 		return false;
 	}
@@ -144,12 +194,7 @@ static bool tap(int port, const uint8_t *f, uint16_t len, uint64_t tsc, void *ar
 			inner(f, len, &pi, &r);
 		}
 	}
-	pthread_mutex_lock(&io.mu);
-	if (io.qn < NATB_QCAP)
-		io.q[(io.qhead + io.qn++) % NATB_QCAP] = r;
-	else
-		io.qdrop++;
-	pthread_mutex_unlock(&io.mu);
+	push(&r);
 	return true;
 }
 
@@ -267,28 +312,39 @@ int natb_tx_echo(struct natb_ctx *c, int side, uint32_t sip, uint32_t dip, uint1
 	return tx(c, side, f, len);
 }
 
-int natb_tx_unreach(struct natb_ctx *c, int side, uint32_t sip, uint32_t dip, uint32_t isip,
-		    uint16_t isp, uint32_t idip, uint16_t idp, uint32_t itag)
+/* the IPv4 header checksum of the header at ip, after a change */
+static void ip_sum(uint8_t *ip)
 {
-	/* the embedded packet: the UDP datagram as the server received it */
+	uint16_t ck;
+
+	ip[10] = ip[11] = 0;
+	ck = (uint16_t)~pkt_raw_sum(ip, 20);
+	memcpy(ip + 10, &ck, 2);
+}
+
+int natb_tx_unreach(struct natb_ctx *c, int side, uint8_t iproto, uint32_t sip, uint32_t dip,
+		    uint32_t isip, uint16_t isp, uint32_t idip, uint16_t idp, uint32_t itag)
+{
+	/* the embedded packet: the UDP datagram or TCP segment as the
+	 * server received it */
 	uint8_t in[128] = {0}, f[160] = {0};
 	struct rte_ether_addr s, d;
-	const uint16_t ilen = 20 + 8 + 18, plen = 8 + ilen;
+	const uint16_t ilen = iproto == IPPROTO_TCP ? 20 + 20 : 20 + 8 + 18, plen = 8 + ilen;
 	struct rte_icmp_hdr *ic;
 	uint16_t len;
 
 	macs(c, side, &s, &d);
-	memcpy(in + PKT_UDP_PAY_OFF, &itag, 4);
-	pkt_build_udp(in, &s, &d, isip, idip, isp, idp, 18);
+	if (iproto == IPPROTO_TCP) {
+		pkt_build_tcp(in, &s, &d, isip, idip, isp, idp, itag, 0, RTE_TCP_SYN_FLAG, 64240, 0,
+			      0);
+	} else {
+		memcpy(in + PKT_UDP_PAY_OFF, &itag, 4);
+		pkt_build_udp(in, &s, &d, isip, idip, isp, idp, 18);
+	}
 	/* a UDP frame of the right size gives the outer headers */
 	len = pkt_build_udp(f, &s, &d, sip, dip, 1, 1, plen - 8);
 	f[RTE_ETHER_HDR_LEN + 9] = IPPROTO_ICMP;
-	f[RTE_ETHER_HDR_LEN + 10] = f[RTE_ETHER_HDR_LEN + 11] = 0;
-	{
-		uint16_t ck = (uint16_t)~pkt_raw_sum(f + RTE_ETHER_HDR_LEN, 20);
-
-		memcpy(f + RTE_ETHER_HDR_LEN + 10, &ck, 2);
-	}
+	ip_sum(f + RTE_ETHER_HDR_LEN);
 	ic = (struct rte_icmp_hdr *)(f + RTE_ETHER_HDR_LEN + 20);
 	memset(ic, 0, 8);
 	ic->icmp_type = 3; /* destination unreachable */
@@ -296,6 +352,44 @@ int natb_tx_unreach(struct natb_ctx *c, int side, uint32_t sip, uint32_t dip, ui
 	memcpy((uint8_t *)ic + 8, in + RTE_ETHER_HDR_LEN, ilen);
 	ic->icmp_cksum = (uint16_t)~pkt_raw_sum(ic, plen);
 	return tx(c, side, f, len);
+}
+
+int natb_tx_frags(struct natb_ctx *c, int side, uint32_t sip, uint16_t sp, uint32_t dip,
+		  uint16_t dp, uint32_t tag, uint16_t ipid)
+{
+	const uint16_t H = RTE_ETHER_HDR_LEN + 20, cut = 40; /* UDP bytes in the first */
+	uint8_t whole[160] = {0}, f1[128], f2[128];
+	struct rte_ether_addr s, d;
+	uint16_t len, l2;
+	int rc;
+
+	macs(c, side, &s, &d);
+	memcpy(whole + PKT_UDP_PAY_OFF, &tag, 4);
+	for (int i = 4; i < 64; i++)
+		whole[PKT_UDP_PAY_OFF + i] = (uint8_t)i;
+	len = pkt_build_udp(whole, &s, &d, sip, dip, sp, dp, 64);
+	l2 = (uint16_t)(len - H - cut);
+	/* the first: the UDP header and 32 bytes, more to come */
+	memcpy(f1, whole, H + cut);
+	f1[RTE_ETHER_HDR_LEN + 2] = 0;
+	f1[RTE_ETHER_HDR_LEN + 3] = (uint8_t)(20 + cut);
+	f1[RTE_ETHER_HDR_LEN + 4] = (uint8_t)(ipid >> 8);
+	f1[RTE_ETHER_HDR_LEN + 5] = (uint8_t)ipid;
+	f1[RTE_ETHER_HDR_LEN + 6] = RTE_IPV4_HDR_MF_FLAG >> 8;
+	f1[RTE_ETHER_HDR_LEN + 7] = 0;
+	ip_sum(f1 + RTE_ETHER_HDR_LEN);
+	/* the second: the rest, at offset 40 */
+	memcpy(f2, whole, H);
+	memcpy(f2 + H, whole + H + cut, l2);
+	f2[RTE_ETHER_HDR_LEN + 2] = 0;
+	f2[RTE_ETHER_HDR_LEN + 3] = (uint8_t)(20 + l2);
+	f2[RTE_ETHER_HDR_LEN + 4] = (uint8_t)(ipid >> 8);
+	f2[RTE_ETHER_HDR_LEN + 5] = (uint8_t)ipid;
+	f2[RTE_ETHER_HDR_LEN + 6] = 0;
+	f2[RTE_ETHER_HDR_LEN + 7] = cut / 8;
+	ip_sum(f2 + RTE_ETHER_HDR_LEN);
+	rc = tx(c, side, f2, (uint16_t)(H + l2));
+	return rc ? rc : tx(c, side, f1, (uint16_t)(H + cut));
 }
 
 /* ---- receiving ------------------------------------------------------------- */

@@ -296,6 +296,14 @@ static void udp_rows(struct rows *rs, const struct natb_udp *u)
 	    u->hairpin == NATB_YES ? want(u->hairpin_ext) : NATB_NA, "%s",
 	    u->hairpin == NATB_YES ? tri(u->hairpin_ext, "external source", "internal source")
 				   : "no hairpinning");
+	ROW(rs, "RFC4787 REQ-12", "an ICMP error MUST NOT end the mapping it is about",
+	    want(u->icmp_keeps), "%s", tri(u->icmp_keeps, "mapping kept", "mapping gone"));
+	ROW(rs, "RFC4787 REQ-14", "out-of-order fragments MUST get through", want(u->frags), "%s",
+	    tri(u->frags, "translated and delivered", "lost"));
+	if (u->quota_tried)
+		ROW(rs, "RFC6888 REQ-4", "ports per subscriber: a limit MUST be configurable (seen)",
+		    NATB_NA, "%u of %u mappings from one address%s", u->quota, u->quota_tried,
+		    u->quota * 50 >= u->quota_tried * 49 ? ", no limit" : "");
 }
 
 static void tcp_rows(struct rows *rs, const struct natb_tcp *t)
@@ -314,6 +322,8 @@ static void tcp_rows(struct rows *rs, const struct natb_tcp *t)
 	    t->hairpin == NATB_YES ? want(t->hairpin_ext) : NATB_NA, "%s",
 	    t->hairpin == NATB_YES ? tri(t->hairpin_ext, "external source", "internal source")
 				   : "no hairpinning");
+	ROW(rs, "RFC5382 REQ-9", "an ICMP destination unreachable SHOULD be translated",
+	    want(t->err_xlate), "%s", tri(t->err_xlate, "translated", "not translated"));
 }
 
 static void icmp_rows(struct rows *rs, const struct natb_icmp *i)

@@ -7,7 +7,9 @@
 #    `bench nat -p all`: endpoint-independent mapping (masquerade keeps a
 #    source's mapping), address-and-port-dependent filtering (only the
 #    contacted endpoint gets in), ports preserved with their parity, one
-#    external address, no hairpinning, the inbound ICMP error translated,
+#    external address, no hairpinning, inbound ICMP errors translated (UDP
+#    and TCP) without ending the mapping, out-of-order fragments through,
+#    over 1,000 mappings for one internal address,
 #    the UDP mapping, TCP transitory, TCP established and ICMP query
 #    timeouts each found within 10 % of 20 s, outbound and inbound packets
 #    refreshing a mapping, one row per requirement, a CSV row per check,
@@ -81,6 +83,10 @@ within "bench nat nat: udp mapping timeout within 10 % of 20 s" "$(j 'o["udp"]["
 within "bench nat nat: tcp transitory timeout within 10 % of 20 s" "$(j 'o["tcp"]["transitory_timeout_s"]' "$J")" 18 22
 within "bench nat nat: tcp established timeout within 10 % of 20 s" "$(j 'o["tcp"]["established_timeout_s"]' "$J")" 18 22
 within "bench nat nat: icmp query timeout within 10 % of 20 s" "$(j 'o["icmp"]["query_timeout_s"]' "$J")" 18 22
+check_eq "bench nat nat: the mapping outlives an ICMP error about it" True "$(j 'o["udp"]["icmp_error_keeps_mapping"]' "$J")"
+check_eq "bench nat nat: out-of-order fragments get through" True "$(j 'o["udp"]["fragments_out_of_order"]' "$J")"
+check_eq "bench nat nat: TCP ICMP error translated" True "$(j 'o["tcp"]["error_translation"]' "$J")"
+check_py "bench nat nat: no port quota below 1,000 mappings of one address" 'o["udp"]["port_quota"] >= 1000 and o["udp"]["port_quota_tried"] == 1024' "$J"
 check_eq "bench nat nat: outbound refresh" True "$(j 'o["udp"]["refresh_outbound"]' "$J")"
 check_eq "bench nat nat: inbound refresh (conntrack refreshes both ways)" True "$(j 'o["udp"]["refresh_inbound"]' "$J")"
 check_py "bench nat nat: REQ-1 passes, REQ-5 (20 s < 2 min) fails" \

@@ -178,6 +178,19 @@ static void test_checks(void **st)
 		assert_string_equal(k->measured, "20.0 s (alive at 19.5, gone at 20.5)");
 	assert_int_equal(k->v, NATB_FAIL);
 	assert_int_equal(find(c, n, "RFC4787 REQ-6")->v, NATB_NA); /* not seen */
+	assert_null(find(c, n, "RFC6888 REQ-4")); /* quota not tried: no row */
+	r.udp.frags = NATB_NO;
+	r.udp.icmp_keeps = NATB_YES;
+	r.udp.quota = 1000;
+	r.udp.quota_tried = 1024;
+	n = natb_checks(&r, c, NATB_MAX_CHECKS);
+	assert_int_equal(find(c, n, "RFC4787 REQ-14")->v, NATB_FAIL);
+	assert_int_equal(find(c, n, "RFC4787 REQ-12")->v, NATB_PASS);
+	k = find(c, n, "RFC6888 REQ-4");
+	if (!k)
+		fail();
+	else
+		assert_string_equal(k->measured, "1000 of 1024 mappings from one address");
 
 	r.udp.timeout = (struct natb_tmo){NATB_TMO_ABOVE, 300, 300, 0};
 	r.tcp.on = true;
