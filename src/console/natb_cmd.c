@@ -260,7 +260,8 @@ static void pad(FILE *f, const char *s, int width)
 	fputs(s, f);
 	for (; *s; s++)
 		n += ((unsigned char)*s & 0xc0) != 0x80;
-	for (; n < width; n++)
+	/* two spaces at least between columns */
+	for (width = FG_MAX(width, n + 2); n < width; n++)
 		fputc(' ', f);
 }
 
