@@ -113,6 +113,7 @@ struct natb_icmp {
 
 struct natb_result {
 	double tmax;
+	bool untranslated; /* packets left the NAT with their internal source */
 	struct natb_udp udp;
 	struct natb_tcp tcp;
 	struct natb_icmp icmp;

@@ -144,8 +144,8 @@ static void json_out(FILE *f, const struct natb_result *r, const struct natb_che
 	const struct natb_tcp *t = &r->tcp;
 	const struct natb_icmp *i = &r->icmp;
 
-	fprintf(f, "{\"bench\":\"nat\",\"timeout_max_s\":%.1f,\"interrupted\":%s,", r->tmax,
-		r->interrupted ? "true" : "false");
+	fprintf(f, "{\"bench\":\"nat\",\"timeout_max_s\":%.1f,\"interrupted\":%s,\"translated\":%s,",
+		r->tmax, r->interrupted ? "true" : "false", r->untranslated ? "false" : "true");
 	if (u->on) {
 		fprintf(f, "\"udp\":{\"mapping\":\"%s\",\"filtering\":\"%s\",",
 			natb_dep_names[u->mapping], natb_dep_names[u->filtering]);

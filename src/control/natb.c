@@ -59,7 +59,7 @@ static const char *ip_s(uint32_t ip, char *b)
 /* ---- UDP -------------------------------------------------------------------- */
 
 /* mapping, pooling and port allocation: outbound packets only */
-static bool udp_mapping(struct natb_ctx *c, struct natb_udp *u)
+static bool udp_mapping(struct natb_ctx *c, struct natb_udp *u, bool *plain)
 {
 	const uint32_t I = c->in[0];
 	uint32_t tm[2][2], tp[4][4], ta[NATB_ALLOC_N], ext[4 * 4];
@@ -86,6 +86,14 @@ static bool udp_mapping(struct natb_ctx *c, struct natb_udp *u)
 		natb_tx_udp(c, NATB_SIDE_IN, I, pa[k], c->out[6], NATB_SPORT, ta[k] = natb_tag(c));
 	}
 	if (!natb_pump(c, NATB_WAIT_MS))
+		return false;
+	/* a probe lost on the way is sent once more, as it was */
+	for (int s = 0; s < 2; s++)
+		for (int p = 0; p < 2; p++)
+			if (!natb_find(c, NATB_SIDE_OUT, IPPROTO_UDP, tm[s][p]))
+				natb_tx_udp(c, NATB_SIDE_IN, I, a, c->out[s], NATB_SPORT + p,
+					    tm[s][p]);
+	if (!natb_pump(c, 50))
 		return false;
 	for (int s = 0; s < 2; s++)
 		for (int p = 0; p < 2; p++) {
@@ -133,6 +141,7 @@ static bool udp_mapping(struct natb_ctx *c, struct natb_udp *u)
 	if (untranslated)
 		natb_say(c, "udp: warning: packets left the NAT with their internal source: is "
 			    "the external address range translated?");
+	*plain |= untranslated;
 	if (!na && u->mapping == NATB_DEP_UNKNOWN)
 		natb_say(c, "udp: nothing came out of the NAT");
 	natb_say(c, "udp: mapping %s, pooling %s (%u external address(es)), ports %s",
@@ -310,6 +319,14 @@ static bool tcp_behaviour(struct natb_ctx *c, struct natb_tcp *t)
 				    tm[s][p] = natb_tag(c) << 8, 0, RTE_TCP_SYN_FLAG, 0);
 	natb_tx_tcp(c, NATB_SIDE_IN, I, b, c->out[0], NATB_SPORT, tb, 0, RTE_TCP_SYN_FLAG, 0);
 	if (!natb_pump(c, NATB_WAIT_MS))
+		return false;
+	/* a SYN lost on the way is sent once more, as it was */
+	for (int s = 0; s < 2; s++)
+		for (int p = 0; p < 2; p++)
+			if (!find_syn(c, NATB_SIDE_OUT, tm[s][p]))
+				natb_tx_tcp(c, NATB_SIDE_IN, I, a, c->out[s], NATB_SPORT + p,
+					    tm[s][p], 0, RTE_TCP_SYN_FLAG, 0);
+	if (!natb_pump(c, 50))
 		return false;
 	for (int s = 0; s < 2; s++)
 		for (int p = 0; p < 2; p++) {
@@ -490,7 +507,7 @@ int natb_run(const struct natb_opts *o, struct natb_result *r)
 		 ip_s(c.out[0], b), o->tmax > 0 ? "up to" : "not measured:", o->tmax);
 	ok = warm_up(&c);
 	if (ok && o->udp)
-		ok = udp_mapping(&c, &r->udp) && udp_filtering(&c, &r->udp, &r->icmp) &&
+		ok = udp_mapping(&c, &r->udp, &r->untranslated) && udp_filtering(&c, &r->udp, &r->icmp) &&
 		     udp_quota(&c, &r->udp);
 	if (ok && o->tcp)
 		ok = tcp_behaviour(&c, &r->tcp);

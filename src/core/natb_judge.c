@@ -342,6 +342,9 @@ size_t natb_checks(const struct natb_result *r, struct natb_check *c, size_t cap
 {
 	struct rows rs = {c, 0, cap};
 
+	if (r->untranslated)
+		ROW(&rs, "RFC4787 §3", "a NAT gives internal endpoints external ones", NATB_FAIL,
+		    "sources left unchanged: no NAT on this path");
 	if (r->udp.on)
 		udp_rows(&rs, &r->udp);
 	if (r->tcp.on)

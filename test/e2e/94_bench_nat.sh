@@ -20,7 +20,8 @@
 #  - nat-pool / nat-pool-persistent (snat to 4 addresses): arbitrary
 #    pooling, then paired with `persistent`;
 #  - nat-hairpin: UDP and TCP hairpinned with the external source;
-#  - bad options fail with a clear error (no lab needed).
+#  - bad options fail with a clear error, and a [loop, loop] pair (a wire)
+#    is reported as no NAT (no lab needed).
 
 . "$(dirname "$0")/lib.sh"
 
@@ -54,6 +55,12 @@ check_grep "bench nat: -p bogus says what -p takes" "bench nat: -p: udp, tcp, ic
 fg_plain -C "$(fg_loop_cfg)" -x "bench nat --timeout-max 1" >"$E" 2>&1
 check_eq "bench nat: --timeout-max 1 fails" 1 "$?"
 check_grep "bench nat: --timeout-max 1 refused with the range" "timeout-max: 0 .* or 2 s to 24h" "$E"
+
+# a loop pair is a wire, not a NAT: said so, first row and JSON
+fg_plain -C "$(fg_loop_cfg)" --json -x "bench nat -p udp --timeout-max 0" >"$E" 2>&1
+check_eq "bench nat: a loop pair runs (exit 0)" 0 "$?"
+check_py "bench nat: a loop pair is no NAT (translated false, first row RFC4787 §3 fails)" \
+	'o["translated"] is False and o["checks"][0]["id"] == "RFC4787 §3" and o["checks"][0]["verdict"] == "fail"' "$E"
 
 # --- nat, every protocol, 20 s timeouts ---------------------------------------------
 

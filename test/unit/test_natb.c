@@ -204,6 +204,11 @@ static void test_checks(void **st)
 	assert_int_equal(find(c, n, "RFC5382 REQ-5 (transitory)")->v, NATB_PASS);
 	assert_int_equal(find(c, n, "RFC5382 REQ-1")->v, NATB_FAIL);
 	assert_int_equal(find(c, n, "RFC7857 §5")->v, NATB_FAIL);
+	/* packets that left with their internal source: said first */
+	r.untranslated = true;
+	n = natb_checks(&r, c, NATB_MAX_CHECKS);
+	assert_string_equal(c[0].id, "RFC4787 §3");
+	assert_int_equal(c[0].v, NATB_FAIL);
 	/* a short table is cut, not overrun */
 	assert_int_equal(natb_checks(&r, c, 3), 3);
 }
