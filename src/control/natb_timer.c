@@ -235,8 +235,13 @@ static bool search(struct natb_ctx *c, struct timer *tm)
 				if (t->alive[i] != NATB_UNSEEN)
 					continue;
 				if (!m->probe_tsc) {
-					if (natb_secs(c, t->t0) >= t->t[i])
+					double now = natb_secs(c, t->t0);
+
+					if (now >= t->t[i]) {
 						probe(c, k, t, i);
+						/* the age it was probed at, late on a busy machine */
+						t->t[i] = now;
+					}
 					continue;
 				}
 				if (answered(c, k, m))

@@ -137,6 +137,7 @@ if flavour nat-hairpin udp,tcp; then
 	check_eq "bench nat nat-hairpin: udp hairpinning" True "$(j 'o["udp"]["hairpinning"]' "$J")"
 	check_eq "bench nat nat-hairpin: udp hairpin shows the external source" True "$(j 'o["udp"]["hairpin_external_source"]' "$J")"
 	check_eq "bench nat nat-hairpin: tcp hairpinning" True "$(j 'o["tcp"]["hairpinning"]' "$J")"
+	check_eq "bench nat nat-hairpin: tcp hairpin shows the external source" True "$(j 'o["tcp"]["hairpin_external_source"]' "$J")"
 fi
 
 echo "# 94_bench_nat.sh took $(($(date +%s) - T_START)) s"
