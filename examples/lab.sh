@@ -39,6 +39,18 @@
 #
 #   fg0 ($FG_NS_TST) <-> t0 ~ vlan.py ~ a0 ($FG_NS_WIRE) <-> dut0 ($FG_NS_DUT)
 #
+# NAT flavours with known behaviour, for `bench nat` (flowgen(8)): as nat,
+#   nat-random           masquerade fully-random: no port preservation
+#   nat-pool             snat to four outside addresses 198.19.1.11-14
+#                        (owned by dut1): an address per destination
+#   nat-pool-persistent  the same with `persistent`: paired pooling
+#   nat-hairpin          masquerade, plus a DNAT of what the inside sends
+#                        to 198.19.1.1 back to 198.18.1.2 and a snat of that
+#                        hairpinned traffic to 198.19.1.1: hairpinning
+# FG_NAT_TIMEOUT=S (or `lab.sh timeouts S`) sets the DUT's conntrack
+# timeouts for UDP, ICMP and TCP (established, SYN sent/received, closing
+# states) to S seconds; they are per namespace.
+#
 # The wire option (`up FLAVOUR impair`, or FG_IMPAIR=1) puts a third
 # namespace $FG_NS_WIRE into the outside link, for impairments on a kernel
 # without sch_netem:
@@ -55,9 +67,10 @@
 # The wire namespace's default name is ${FG_NS_DUT}-w when FG_NS_DUT is set,
 # else fg-wire. Without the option the lab is exactly the two namespaces.
 #
-# Usage: lab.sh up [nat|router|l3] [impair] | up ipv6|vlan|nat64 | down |
-#        exec CMD... | dut CMD... | impair [off|stats|ARGS...] |
-#        vlan stats | conntrack | status
+# Usage: lab.sh up [nat|router|l3|nat-random|nat-pool|nat-pool-persistent|
+#        nat-hairpin] [impair] | up ipv6|vlan|nat64 | down | exec CMD... |
+#        dut CMD... | impair [off|stats|ARGS...] | vlan stats | conntrack |
+#        timeouts S | status
 # `up` first removes whatever a previous run left, and removes what it built
 # itself if a step fails; `up` twice and `down` on nothing are both fine.
 
@@ -211,6 +224,7 @@ lab_up()
 	case "$flavour" in
 	nat | router) mask=24 ;;
 	l3) mask=16 ;;
+	nat-random | nat-pool | nat-pool-persistent | nat-hairpin) mask=24 ;;
 	*) die "unknown flavour '$flavour' (nat, router or l3)" ;;
 	esac
 
@@ -287,6 +301,13 @@ lab_up()
 		EOF
 	fi
 
+	case "$flavour" in
+	nat-random | nat-pool | nat-pool-persistent | nat-hairpin) nat_flavour "$flavour" ;;
+	esac
+	if [ -n "${FG_NAT_TIMEOUT:-}" ]; then
+		nat_timeouts "$FG_NAT_TIMEOUT"
+	fi
+
 	# Never a default route, in either namespace.
 	if ip -n "$D" route show default | grep -q . || ip -n "$T" route show default | grep -q .; then
 		die "a default route appeared"
@@ -302,6 +323,63 @@ lab_up()
 	else
 		echo "lab up ($flavour): tester netns $T (fg0, fg1), DUT netns $D (dut0, dut1)"
 	fi
+}
+
+# nat_flavour FLAVOUR : the nftables rules of the bench nat flavours
+nat_flavour()
+{
+	local rule
+	case "$1" in
+	nat-random) rule='masquerade fully-random' ;;
+	nat-pool) rule='snat to 198.19.1.11-198.19.1.14' ;;
+	nat-pool-persistent) rule='snat to 198.19.1.11-198.19.1.14 persistent' ;;
+	nat-hairpin) rule='masquerade' ;;
+	esac
+	if [ "$1" = nat-pool ] || [ "$1" = nat-pool-persistent ]; then
+		local a
+		for a in 11 12 13 14; do
+			ip -n "$D" addr add "198.19.1.$a/24" dev dut1
+		done
+	fi
+	ip netns exec "$D" nft -f - <<-EOF
+		table ip fgnat {
+			chain postrouting {
+				type nat hook postrouting priority srcnat; policy accept;
+				ip saddr 198.18.0.0/16 ip daddr 198.19.0.0/24 oifname "dut1" $rule
+			}
+		}
+	EOF
+	if [ "$1" = nat-hairpin ]; then
+		# What the inside sends to the outside address comes back in
+		# to 198.18.1.2 (ports kept), from the outside address.
+		ip netns exec "$D" sysctl -qw net.ipv4.conf.all.send_redirects=0
+		ip netns exec "$D" sysctl -qw net.ipv4.conf.dut0.send_redirects=0
+		ip netns exec "$D" nft -f - <<-'EOF'
+			table ip fghairpin {
+				chain prerouting {
+					type nat hook prerouting priority dstnat; policy accept;
+					iifname "dut0" ip daddr 198.19.1.1 dnat to 198.18.1.2
+				}
+				chain postrouting {
+					type nat hook postrouting priority srcnat; policy accept;
+					ip saddr 198.18.0.0/16 ip daddr 198.18.0.0/16 ct status dnat snat to 198.19.1.1
+				}
+			}
+		EOF
+	fi
+}
+
+# nat_timeouts S : the DUT's conntrack timeouts, per namespace
+nat_timeouts()
+{
+	local s=$1 k
+	[[ $s =~ ^[0-9]+$ ]] && [ "$s" -ge 1 ] || die "bad timeout '$s' (whole seconds)"
+	ns_exists "$D" || die "DUT namespace $D does not exist"
+	for k in udp_timeout udp_timeout_stream icmp_timeout tcp_timeout_established \
+		tcp_timeout_syn_sent tcp_timeout_syn_recv tcp_timeout_fin_wait \
+		tcp_timeout_close_wait tcp_timeout_last_ack tcp_timeout_time_wait; do
+		ip netns exec "$D" sysctl -qw "net.netfilter.nf_conntrack_$k=$s"
+	done
 }
 
 conntrack_count()
@@ -521,6 +599,7 @@ up)
 	for w in "$@"; do
 		case "$w" in
 		nat | router | l3) flavour=$w ;;
+		nat-random | nat-pool | nat-pool-persistent | nat-hairpin) flavour=$w ;;
 		impair | wire) wire=yes ;;
 		*) die "usage: lab.sh up [nat|router|l3] [impair]" ;;
 		esac
@@ -562,6 +641,10 @@ dut)
 	;;
 conntrack)
 	conntrack_count
+	;;
+timeouts)
+	[ $# -eq 1 ] || die "usage: lab.sh timeouts SECONDS"
+	nat_timeouts "$1"
 	;;
 status)
 	for ns in "$T" "$D" "$W"; do

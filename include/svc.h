@@ -43,6 +43,18 @@ int svc_ping_one(int p, uint32_t dip, uint64_t dmac, uint16_t seq, uint16_t size
 int svc_ping6_one(int p, const uint8_t *dip6, uint64_t dmac, uint16_t seq, uint16_t size,
 		  unsigned timeout_ms, double *rtt_us);
 
+/*
+ * control: a tap sees every frame the workers punt (port, bytes, receive
+ * TSC) on the service thread before ARP and ICMP handling; returning true
+ * keeps it (it is freed, not handled further). NULL removes the tap.
+ */
+typedef bool svc_tap_fn(int port, const uint8_t *f, uint16_t len, uint64_t tsc, void *arg);
+void svc_set_tap(svc_tap_fn *fn, void *arg);
+
+/* control (the console thread only: it owns the control TX queue): send
+ * one frame on port p; 0, -ENOMEM or -ENOBUFS. */
+int svc_send(int p, const uint8_t *f, uint16_t len);
+
 /* control: frames the service thread has seen that were not ARP/ICMP. */
 uint64_t svc_other_frames(void);
 

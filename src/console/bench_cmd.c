@@ -23,6 +23,7 @@
 #include "bench_int.h"
 #include "cli.h"
 #include "cmds.h"
+#include "natb.h"
 #include "port.h"
 #include "stats.h"
 #include "units.h"
@@ -641,6 +642,8 @@ int bench_cmd(int argc, char **argv)
 	};
 	int rc;
 
+	if (argc >= 2 && strcmp(argv[1], "nat") == 0)
+		return natb_cmd(argc - 1, argv + 1);
 	if (bench_parse(argc, argv, &o) != 0)
 		return -1;
 	out.w = &bench_words[o.kind];

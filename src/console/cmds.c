@@ -594,7 +594,7 @@ static const char *const o_update[] = {"-m", NULL};
 static const char *const o_bench[] = {"throughput", "latency",   "cps",	 "capacity", "-f",
 				      "-m",	    "-p",	 "-t",	 "--loss",   "--resolution",
 				      "--trial",    "--confirm", "--pause", "--json",   "--csv",
-				      NULL};
+				      "nat",	    "--timeout-max", "--inside", "--outside", NULL};
 
 static const struct cli_cmd table[] = {
 	{"service", cmd_service, "service [--off]",
@@ -619,8 +619,8 @@ static const struct cli_cmd table[] = {
 	{"portattr", cmd_portattr, "portattr [-p PORTS]",
 	 "link, speed, MAC, IP, gw, gw MAC, driver", o_p, 0},
 	{"bench", bench_cmd,
-	 "bench throughput|latency|cps|capacity -f PROFILE [-m MULT] [--loss PCT] [--resolution PCT] [--trial SECONDS] [--confirm SECONDS] [--pause SECONDS] [-p PORTS] [-t KEY=VAL,...] [--json] [--csv FILE]",
-	 "automated measurements: RFC 2544 throughput, RFC 8219 latency, RFC 9693 CPS and capacity", o_bench,
+	 "bench throughput|latency|cps|capacity -f PROFILE [-m MULT] [--loss PCT] [--resolution PCT] [--trial SECONDS] [--confirm SECONDS] [--pause SECONDS] [-p PORTS] [-t KEY=VAL,...] [--json] [--csv FILE] | bench nat [-p udp|tcp|icmp|all] [--timeout-max SECONDS] [--inside IP] [--outside IP]",
+	 "automated measurements: RFC 2544 throughput, RFC 8219 latency, RFC 9693 CPS and capacity; NAT behaviour (RFC 4787, 5382, 5508, 7857)", o_bench,
 	 CLI_F_FILEARG},
 };
 

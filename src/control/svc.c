@@ -7,7 +7,9 @@
  * Neighbour Solicitations, echo requests) leave on the port's control TX
  * queue (queue nqueues), which only the console thread uses, tagged when
  * the port has a vlan. The neighbour table holds one slot per (port,
- * family, address); resolving an address again reuses its slot.
+ * family, address); resolving an address again reuses its slot. One tap
+ * (svc_set_tap) may look at every punted frame first and keep it: `bench
+ * nat` receives its probes that way.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -58,6 +60,8 @@ static struct {
 	bool ping_done;
 	uint64_t other;
 	bool service;
+	svc_tap_fn *tap; /* set and cleared by control; read by svc_main */
+	void *tap_arg;
 } svc = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
 static void learn_any(int port, bool v6, uint32_t ip, const uint8_t *ip6,
@@ -136,7 +140,13 @@ static void handle(struct worker *w, struct rte_mbuf *m, uint64_t now)
 	int port = w->port[m->port & 1];
 	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
 	struct pkt_info pi;
+	/* acquire pairs with svc_set_tap's release: tap_arg is in place */
+	svc_tap_fn *tap = __atomic_load_n(&svc.tap, __ATOMIC_ACQUIRE);
 
+	if (tap && tap(port, f, m->data_len, now, svc.tap_arg)) {
+		rte_pktmbuf_free(m);
+		return;
+	}
 	switch (pkt_parse(f, m->data_len, &pi)) {
 	case PKT_ARP: {
 		const struct rte_arp_hdr *a = (const struct rte_arp_hdr *)(f + pi.l3);
@@ -245,6 +255,22 @@ static int send_frame(int p, const uint8_t *f, uint16_t len)
 		return -ENOBUFS;
 	}
 	return 0;
+}
+
+int svc_send(int p, const uint8_t *f, uint16_t len)
+{
+	return send_frame(p, f, len);
+}
+
+void svc_set_tap(svc_tap_fn *fn, void *arg)
+{
+	if (fn)
+		svc.tap_arg = arg;
+	/* release pairs with handle()'s acquire load of the tap */
+	__atomic_store_n(&svc.tap, fn, __ATOMIC_RELEASE);
+	/* a frame being handled may still use the old tap: let it finish */
+	if (!fn && svc.running)
+		usleep(2000);
 }
 
 static bool lookup(int p, bool v6, uint32_t ip, const uint8_t *ip6, uint64_t *mac)

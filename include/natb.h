@@ -1,0 +1,180 @@
+/*
+ * natb.h — `bench nat`: what a NAT does, measured with flowgen on both
+ * sides of it (RFC 4787 for UDP, RFC 5382 for TCP, RFC 5508 for ICMP and
+ * RFC 7857's updates to them).
+ *
+ * The pure half (src/core/natb_judge.c) turns observations into
+ * behaviours (mapping, filtering, pooling, port allocation), plans and
+ * reads the timeout searches, and builds the table of checks. The control
+ * half (src/control/natb.c, natb_timer.c) sends the probes on the ports'
+ * control queues and reads what the workers punt; the console half
+ * (src/console/natb_cmd.c) parses the command and prints the table, JSON
+ * and CSV.
+ *
+ * Context: pure unless marked control.
+ */
+#ifndef FG_NATB_H
+#define FG_NATB_H
+
+#include <stdio.h>
+
+#include "fg.h"
+
+/* Mapping and filtering behaviours (RFC 4787 §4.1, §5). */
+enum natb_dep {
+	NATB_DEP_UNKNOWN = 0,
+	NATB_DEP_EI = 1,  /* endpoint-independent */
+	NATB_DEP_AD = 2,  /* address-dependent */
+	NATB_DEP_APD = 3, /* address-and-port-dependent */
+};
+extern const char *const natb_dep_names[NATB_DEP_APD + 1];
+
+/* IP address pooling (RFC 4787 §4.1). */
+enum natb_pool {
+	NATB_POOL_UNKNOWN = 0,
+	NATB_POOL_SINGLE = 1,	 /* one external address seen */
+	NATB_POOL_PAIRED = 2,	 /* each internal address keeps one external address */
+	NATB_POOL_ARBITRARY = 3, /* an internal address gets several */
+};
+extern const char *const natb_pool_names[NATB_POOL_ARBITRARY + 1];
+
+/* How external ports are chosen (RFC 6056, RFC 4787 §4.2). */
+enum natb_alloc {
+	NATB_ALLOC_UNKNOWN = 0,
+	NATB_ALLOC_PRESERVED = 1,  /* the internal port is kept */
+	NATB_ALLOC_SEQUENTIAL = 2, /* predictable: small steps */
+	NATB_ALLOC_RANDOM = 3,	   /* spread over the range */
+};
+extern const char *const natb_alloc_names[NATB_ALLOC_RANDOM + 1];
+
+/* A yes/no observation that may not have been made. */
+enum natb_tri {
+	NATB_UNSEEN = 0,
+	NATB_NO = 1,
+	NATB_YES = 2,
+};
+
+enum natb_verdict {
+	NATB_NA = 0,
+	NATB_PASS = 1,
+	NATB_FAIL = 2,
+};
+extern const char *const natb_verdict_names[NATB_FAIL + 1];
+
+/* One timeout search: found between lo and hi, or above the bound. */
+enum natb_tmo_state {
+	NATB_TMO_NONE = 0,  /* not measured */
+	NATB_TMO_FOUND = 1, /* s = (lo + hi) / 2 */
+	NATB_TMO_ABOVE = 2, /* alive at lo, the last probe (--timeout-max) */
+	NATB_TMO_BELOW = 3, /* gone at the first probe, hi */
+	NATB_TMO_FAILED = 4 /* no mapping could be made */
+};
+
+struct natb_tmo {
+	enum natb_tmo_state st;
+	double s, lo, hi;
+};
+
+/* An endpoint as the far side saw it: ip 0 = nothing arrived. */
+struct natb_ep {
+	uint32_t ip;
+	uint16_t port;
+};
+
+struct natb_udp {
+	bool on;
+	enum natb_dep mapping, filtering;
+	enum natb_tri preserve, parity, hairpin, hairpin_ext, refresh_out, refresh_in;
+	enum natb_tri own_port; /* every internal endpoint its own external one, >= 1024 */
+	enum natb_tri icmp_keeps; /* the mapping works after an ICMP error about it */
+	enum natb_tri frags;	  /* out-of-order inbound fragments got through */
+	unsigned quota, quota_tried; /* mappings one internal address got, of those tried */
+	enum natb_pool pooling;
+	unsigned ext_addrs; /* external addresses seen */
+	enum natb_alloc alloc;
+	unsigned contiguity_pct; /* of consecutive internal ports mapped to consecutive ones */
+	struct natb_tmo timeout;
+};
+
+struct natb_tcp {
+	bool on;
+	enum natb_dep mapping, filtering;
+	enum natb_tri preserve, hairpin, hairpin_ext;
+	enum natb_tri err_xlate; /* an inbound ICMP error about a connection translated */
+	struct natb_tmo established, transitory;
+};
+
+struct natb_icmp {
+	bool on;
+	enum natb_tri id_ei; /* query identifier mapped alike for two hosts */
+	enum natb_tri err_xlate;
+	struct natb_tmo query;
+};
+
+struct natb_result {
+	double tmax;
+	bool untranslated; /* packets left the NAT with their internal source */
+	struct natb_udp udp;
+	struct natb_tcp tcp;
+	struct natb_icmp icmp;
+	bool interrupted;
+};
+
+/* One row of the table: requirement, its gist, what was seen, verdict. */
+struct natb_check {
+	const char *id;
+	const char *text;
+	char measured[96];
+	enum natb_verdict v;
+};
+#define NATB_MAX_CHECKS 40
+
+/*
+ * mapping behaviour from the external endpoints one internal endpoint got
+ * towards 2 addresses x 2 ports (m[address][port]; ip 0 = not seen).
+ */
+enum natb_dep natb_mapping(const struct natb_ep m[2][2]);
+/* filtering behaviour from whether unsolicited packets got in: from
+ * another port of the contacted address, and from another address. */
+enum natb_dep natb_filtering(bool other_port_in, bool other_addr_in);
+/* pooling from ext[i][j]: the external address internal address i got
+ * towards destination j (0 = not seen); *naddr = distinct addresses. */
+enum natb_pool natb_pooling(const uint32_t *ext, size_t ni, size_t nj, unsigned *naddr);
+/* port allocation from n (internal, external) port pairs in the order the
+ * internal ports were used (consecutive); *contig_pct = share of
+ * consecutive internal ports whose external ports are consecutive too. */
+enum natb_alloc natb_alloc_of(const uint16_t *in, const uint16_t *ext, size_t n,
+			      unsigned *contig_pct);
+
+/* timeout search: probe times from `first` growing by `ratio` up to `max`
+ * (the last one is max); returns how many (at most cap). */
+size_t natb_plan(double first, double ratio, double max, double *t, size_t cap);
+/*
+ * timeout search: alive[k] the answer of the mapping probed at t[k]
+ * (NATB_UNSEEN = not yet probed); the search ends at the first two dead
+ * mappings in a row (one lost probe does not end it) or at the last
+ * probe. Returns true when it has ended and fills *r.
+ */
+bool natb_estimate(const double *t, const enum natb_tri *alive, size_t n, struct natb_tmo *r);
+
+/* the checks of r, in table order; returns how many (at most cap). */
+size_t natb_checks(const struct natb_result *r, struct natb_check *c, size_t cap);
+
+/* ---- control ------------------------------------------------------------------- */
+
+struct natb_opts {
+	bool udp, tcp, icmp;
+	double tmax;	       /* --timeout-max, seconds */
+	uint32_t inside;       /* first internal address; 0 = the client port's */
+	uint32_t outside;      /* first external (server) address; 0 = after the server port's */
+	int pair;	       /* port pair: client port 2 * pair */
+	FILE *progress;	       /* one line per probe step */
+};
+
+/* control: run every measurement of o; 0, or -1 with an error printed. */
+int natb_run(const struct natb_opts *o, struct natb_result *r);
+
+/* control (the console): `bench nat ...` with argv[0] = "nat". */
+int natb_cmd(int argc, char **argv);
+
+#endif
