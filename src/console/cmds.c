@@ -16,6 +16,7 @@
 #include <rte_cycles.h>
 
 #include "bench.h"
+#include "capture.h"
 #include "cfg.h"
 #include "cli.h"
 #include "cmds.h"
@@ -488,6 +489,10 @@ static const char *const o_bench[] = {"throughput", "latency",   "cps",	 "capaci
 				      "--trial",    "--confirm", "--pause", "--json",   "--csv",
 				      NULL};
 
+static const char *const o_capture[] = {"start", "stop",    "save",   "status",	"-p", "--rx",
+					"--tx",	 "--both",  "--filter", "--limit", "--ring", "--json",
+					NULL};
+
 static const struct cli_cmd table[] = {
 	{"service", cmd_service, "service [--off]",
 	 "enter/leave service mode (ports answer ICMP; non-test frames go to control)", o_service,
@@ -513,6 +518,9 @@ static const struct cli_cmd table[] = {
 	 "bench throughput|latency|cps|capacity -f PROFILE [-m MULT] [--loss PCT] [--resolution PCT] [--trial SECONDS] [--confirm SECONDS] [--pause SECONDS] [-p PORTS] [-t KEY=VAL,...] [--json] [--csv FILE]",
 	 "automated measurements: RFC 2544 throughput, RFC 8219 latency, RFC 9693 CPS and capacity", o_bench,
 	 CLI_F_FILEARG},
+	{"capture", capture_cmd,
+	 "capture start [-p PORTS] [--rx|--tx|--both] [--filter BPF] [--limit N] [--ring N] | capture stop | capture save FILE.pcapng | capture status [--json]",
+	 "record the ports' frames as pcapng (BPF filter, frame limit)", o_capture, CLI_F_PATHARG},
 };
 
 static void on_sigint(void)
@@ -544,5 +552,6 @@ void cmds_init(const struct cfg *c, bool json)
 
 void cmds_fini(void)
 {
+	capture_fini();
 	run_fini();
 }

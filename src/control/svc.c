@@ -17,6 +17,7 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
+#include "capture.h"
 #include "cli.h"
 #include "pkt.h"
 #include "ctl.h"
@@ -176,6 +177,7 @@ static int send_frame(int p, const uint8_t *f, uint16_t len)
 		len = 60;
 	memcpy(rte_pktmbuf_mtod(m, uint8_t *), f, len);
 	m->data_len = m->pkt_len = len;
+	capture_ctl_tx(p, m);
 	if (rte_eth_tx_burst(fg_port[p].id, fg_port[p].nqueues, &m, 1) != 1) {
 		rte_pktmbuf_free(m);
 		return -ENOBUFS;
