@@ -31,6 +31,7 @@ struct svg_axis {
  * is what the margins leave (svg_chart_init sets the axes' pixels). */
 struct svg_chart {
 	double w, h;
+	double top;    /* its place in a document of several charts */
 	const char *title;
 	struct svg_axis x, y;
 };
@@ -56,8 +57,14 @@ void svg_chart_init(struct svg_chart *c, double w, double h, const char *title,
 		    const char *xlabel, double xlo, double xhi, const char *ylabel, double ylo,
 		    double yhi);
 
-/* pure: the document's head, background, title, frame, ticks and labels. */
+/* pure: a document of one chart: svg_doc, then svg_frame. */
 void svg_begin(struct svg *s, const struct svg_chart *c);
+/* pure: the document's head and background, w x h. */
+void svg_doc(struct svg *s, double w, double h);
+/* pure: move chart c down to `top` in a document of several. */
+void svg_chart_move(struct svg_chart *c, double top);
+/* pure: a chart's title, grid, frame, ticks and labels. */
+void svg_frame(struct svg *s, const struct svg_chart *c);
 /* pure: close the document; 0, or -ENOMEM when something was cut short. */
 int svg_end(struct svg *s);
 
@@ -70,9 +77,14 @@ void svg_point(struct svg *s, const struct svg_chart *c, double x, double y, con
 /* pure: a bar from x0 to x1 on the x axis, 0 (or the axis' low end) up to y. */
 void svg_bar(struct svg *s, const struct svg_chart *c, double x0, double x1, double y,
 	     const char *color, const char *label);
+/* pure: a vertical marker at x across the chart, with its figure and label. */
+void svg_vline(struct svg *s, const struct svg_chart *c, double x, const char *color,
+	       const char *label);
 /* pure: a legend entry (a colour swatch and its name), row i at the top right. */
 void svg_legend(struct svg *s, const struct svg_chart *c, int i, const char *color,
 		const char *name);
+/* pure: a text at x along the top of the plot area (a bar group's name). */
+void svg_label(struct svg *s, const struct svg_chart *c, double x, const char *text);
 /* pure: free the buffer. */
 void svg_free(struct svg *s);
 

@@ -174,22 +174,41 @@ static void svg_num(char *buf, size_t len, double v)
 		snprintf(buf, len, "%g", v);
 }
 
+void svg_doc(struct svg *s, double w, double h)
+{
+	svg_printf(s,
+		   "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		   "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" "
+		   "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n",
+		   w, h, w, h);
+	svg_printf(s, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"white\"/>\n",
+		   w, h);
+}
+
+void svg_chart_move(struct svg_chart *c, double top)
+{
+	double d = top - c->top;
+
+	c->top = top;
+	c->y.p0 += d;
+	c->y.p1 += d;
+}
+
 void svg_begin(struct svg *s, const struct svg_chart *c)
+{
+	svg_doc(s, c->w, c->top + c->h);
+	svg_frame(s, c);
+}
+
+void svg_frame(struct svg *s, const struct svg_chart *c)
 {
 	double t[32];
 	char num[32];
 	int n;
 
-	svg_printf(s,
-		   "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		   "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" "
-		   "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n",
-		   c->w, c->h, c->w, c->h);
-	svg_printf(s, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"white\"/>\n",
-		   c->w, c->h);
-	svg_printf(s, "<text x=\"%.1f\" y=\"28\" text-anchor=\"middle\" font-size=\"16\" " SVG_FONT
+	svg_printf(s, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"16\" " SVG_FONT
 		      ">",
-		   c->w / 2);
+		   c->w / 2, c->top + 28);
 	svg_escape(s, c->title);
 	svg_printf(s, "</text>\n<g class=\"grid\" stroke=\"#dddddd\" stroke-width=\"1\">\n");
 	/* grid lines, then the frame over them */
@@ -224,7 +243,7 @@ void svg_begin(struct svg *s, const struct svg_chart *c)
 			   c->x.p0 - 6, svg_map(&c->y, t[i]) + 4, num);
 	}
 	svg_printf(s, "</g>\n<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"13\" " SVG_FONT ">",
-		   (c->x.p0 + c->x.p1) / 2, c->h - 18);
+		   (c->x.p0 + c->x.p1) / 2, c->top + c->h - 18);
 	svg_escape(s, c->x.label);
 	svg_printf(s, "</text>\n<text x=\"18\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"13\" " SVG_FONT " "
 		      "transform=\"rotate(-90 18 %.1f)\">",
@@ -298,16 +317,40 @@ void svg_bar(struct svg *s, const struct svg_chart *c, double x0, double x1, dou
 	svg_printf(s, "</rect>\n");
 }
 
+void svg_vline(struct svg *s, const struct svg_chart *c, double x, const char *color,
+	       const char *label)
+{
+	double px = svg_map(&c->x, x);
+
+	svg_printf(s, "<line class=\"mark\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+		      "stroke-dasharray=\"4 3\" stroke=\"", px, c->y.p0, px, c->y.p1);
+	svg_escape(s, color);
+	svg_printf(s, "\"");
+	svg_figures(s, x, 0, label);
+	svg_printf(s, "</line>\n");
+}
+
 void svg_legend(struct svg *s, const struct svg_chart *c, int i, const char *color,
 		const char *name)
 {
 	double x = c->x.p1 - 170, y = c->y.p1 + 12 + 18 * i;
 
+	/* over the marks, on white */
+	svg_printf(s, "<rect x=\"%.1f\" y=\"%.1f\" width=\"164\" height=\"18\" fill=\"white\" "
+		      "fill-opacity=\"0.85\"/>\n", x - 4, y - 3);
 	svg_printf(s, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"", x, y);
 	svg_escape(s, color);
 	svg_printf(s, "\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" " SVG_FONT ">", x + 18,
 		   y + 10);
 	svg_escape(s, name);
+	svg_printf(s, "</text>\n");
+}
+
+void svg_label(struct svg *s, const struct svg_chart *c, double x, const char *text)
+{
+	svg_printf(s, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\" " SVG_FONT ">",
+		   svg_map(&c->x, x), c->y.p1 + 14);
+	svg_escape(s, text);
 	svg_printf(s, "</text>\n");
 }
 

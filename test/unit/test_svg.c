@@ -143,6 +143,34 @@ static void test_chart(void **state)
 	svg_free(&s);
 }
 
+/* Charts stacked in one document: the second one's marks move down with it. */
+static void test_stack(void **state)
+{
+	struct svg_chart a, b;
+	struct svg s = {0};
+	const char *at;
+
+	(void)state;
+	svg_chart_init(&a, 800, 400, "a", "x", 0, 10, "y", 0, 10);
+	svg_chart_init(&b, 800, 400, "b", "x", 0, 10, "y", 0, 10);
+	svg_chart_move(&b, 400);
+	assert_true(svg_map(&b.y, 5) == svg_map(&a.y, 5) + 400);
+	assert_true(svg_map(&b.x, 5) == svg_map(&a.x, 5));
+	svg_doc(&s, 800, 800);
+	svg_frame(&s, &a);
+	svg_frame(&s, &b);
+	svg_vline(&s, &b, 2.5, "black", "p50_us");
+	svg_label(&s, &b, 1, "s -> port 1");
+	assert_int_equal(svg_end(&s), 0);
+	assert_int_equal(count(s.buf, "<svg "), 1);
+	at = strstr(s.buf, "class=\"mark\"");
+	assert_non_null(at);
+	assert_true(attr(&at, "data-x") == 2.5);
+	assert_non_null(strstr(at, "data-label=\"p50_us\""));
+	assert_non_null(strstr(s.buf, "s -&gt; port 1"));
+	svg_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +178,7 @@ int main(void)
 	    cmocka_unit_test(test_ticks),
 	    cmocka_unit_test(test_map),
 	    cmocka_unit_test(test_chart),
+	    cmocka_unit_test(test_stack),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
