@@ -184,10 +184,11 @@ static unsigned cap_drain_all(void)
 }
 
 /*
- * The drain thread: every millisecond at most a ring's worth from each
- * ring, so a ring of N copies carries N frames per millisecond per worker
- * (about a million frames/s with the default ring) whatever the machine's
- * load; beyond that the workers drop and count. At the end, everything.
+ * The drain thread: every millisecond (or more, when the machine is busy)
+ * at most a ring's worth from each ring, so a ring of N copies carries at
+ * most N frames per millisecond per worker (about a million frames/s with
+ * the default ring); beyond that the workers drop and count. At the end,
+ * everything left.
  */
 static void *cap_main(void *arg)
 {
