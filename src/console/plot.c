@@ -169,6 +169,10 @@ static int plot_search(const char *path, enum bench_kind kind, const struct benc
 			 t->confirm ? " (confirmation)" : "");
 		svg_point(&s, &c, x[i], y[i],
 			  !t->valid ? PLOT_INVALID : t->passed ? PLOT_PASS : PLOT_FAIL, label);
+		/* the trial's number beside it, the order of the search */
+		svg_printf(&s, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" "
+			       "font-family=\"sans-serif\" fill=\"#555555\">%zu</text>\n",
+			   svg_map(&c.x, x[i]) + 6, svg_map(&c.y, y[i]) - 6 - 10.0 * (i % 2), i + 1);
 	}
 	if (r->best >= 0)
 		svg_vline(&s, &c, x[r->best], "black",
