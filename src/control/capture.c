@@ -56,7 +56,7 @@ static struct {
 	pthread_t thr;
 	bool thr_run;			 /* drain thread: keep going (release/acquire) */
 	/* written by the drain thread, read by the console (relaxed) */
-	uint64_t written, over_limit;
+	uint64_t written, over_limit, write_dropped;
 	bool limit_reached;
 	/* control's tap (console thread) */
 	uint64_t ctl_dropped;
@@ -126,8 +126,11 @@ static int cap_resources(unsigned ring_size, char *err, size_t errlen)
 
 	unsigned n = (unsigned)(fg_nworkers + 1) * ring_size + CAP_POOL_SLACK;
 
+	/* data room: the headroom (the packet block's header is prepended
+	 * there) and what rte_pcapng_mbuf_size counts, so every copy with its
+	 * padding and options stays one segment */
 	cap.pool = rte_pktmbuf_pool_create("fg_cap", n, 0, 0,
-					   (uint16_t)rte_pcapng_mbuf_size(CAP_SNAPLEN),
+					   (uint16_t)(rte_pcapng_mbuf_size(CAP_SNAPLEN) + RTE_PKTMBUF_HEADROOM),
 					   SOCKET_ID_ANY);
 	if (!cap.pool)
 		return cap_err(err, errlen, -ENOMEM, "no memory for the capture pool: %s",
@@ -164,8 +167,10 @@ static unsigned cap_drain_ring(struct rte_ring *r)
 			__atomic_store_n(&cap.limit_reached, true, __ATOMIC_RELAXED);
 		}
 	}
+	/* a refused burst (the memfd full, or a copy rte_pcapng would not
+	 * take) is lost whole: it counts as dropped */
 	if (k && rte_pcapng_write_packets(cap.pc, pk, (uint16_t)k) < 0)
-		FG_CTR_ADD(cap.over_limit, k); /* the memfd refused: cannot happen short of ENOMEM */
+		FG_CTR_ADD(cap.write_dropped, k);
 	else
 		FG_CTR_ADD(cap.written, k);
 	if (cap.o.limit && cap.written >= cap.o.limit)
@@ -278,7 +283,7 @@ int capture_start(const struct cap_opts *o, char *err, size_t errlen)
 	cap.o = *o;
 	cap.o.filter = cap.filter;
 	cap.bpf = bpf;
-	cap.written = cap.over_limit = cap.ctl_dropped = 0;
+	cap.written = cap.over_limit = cap.ctl_dropped = cap.write_dropped = 0;
 	cap.limit_reached = false;
 	for (int i = 0; i < fg_nworkers; i++) {
 		struct worker *w = &fg_worker[i];
@@ -399,7 +404,7 @@ void capture_status(struct cap_status *st)
 	st->written = FG_CTR_GET(cap.written);
 	st->over_limit = FG_CTR_GET(cap.over_limit);
 	st->limit_reached = __atomic_load_n(&cap.limit_reached, __ATOMIC_RELAXED);
-	st->dropped = cap.ctl_dropped;
+	st->dropped = cap.ctl_dropped + FG_CTR_GET(cap.write_dropped);
 	for (int i = 0; i < fg_nworkers; i++)
 		st->dropped += FG_CTR_GET(cap.cw[i].dropped);
 	st->secs = (double)(end - cap.t0) / (double)rte_get_tsc_hz();
