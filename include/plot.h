@@ -24,10 +24,11 @@ int plot_bench(const char *path, enum bench_kind kind, const struct bench_result
  * -1 (said why: no run, no latency rows, the file). */
 int plot_stats(const char *path);
 
-/* pure: the histogram h cut into at most nbins display bins from its
- * minimum to the bin holding its p99.9, plus one overflow bin for the rest:
- * lo_us[i]..hi_us[i] and count[i]. Returns the number of bins (the counts
- * sum to h->count); 0 when h is empty. */
+/* pure: the histogram h cut into nbins equal display bins from its least
+ * delay to its p99.9 (each bucket placed where lat_percentile puts its
+ * delays), plus one overflow bin up to the largest delay when any lies
+ * beyond: lo_us[i]..hi_us[i] and count[i] (arrays of nbins + 1). Returns
+ * the number of bins (the counts sum to h->count); 0 when h is empty. */
 int plot_hist_bins(const struct lat_hist *h, int nbins, double *lo_us, double *hi_us,
 		   double *count);
 

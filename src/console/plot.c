@@ -51,14 +51,20 @@ int plot_hist_bins(const struct lat_hist *h, int nbins, double *lo_us, double *h
 	}
 	hi_us[nbins] = FG_MAX((double)h->max / 1000, lo_us[nbins]);
 	for (unsigned b = 0; b < LAT_NBUCKETS; b++) {
-		double mid;
+		double v;
 		long i;
 
 		if (!h->bucket[b])
 			continue;
-		mid = (double)lat_bucket_low(b) + (double)lat_bucket_width(b) / 2;
-		i = mid <= lo ? 0 : (long)((mid - lo) / bw);
-		count[i < nbins ? i : nbins] += (double)h->bucket[b];
+		/* a bucket's delays stand at the value lat_percentile gives
+		 * them, so the bin of p99.9 is the last before the overflow */
+		v = (double)(lat_bucket_low(b) + (lat_bucket_width(b) - 1) / 2);
+		v = FG_MIN(FG_MAX(v, (double)h->min), (double)h->max);
+		if (v > hi)
+			i = nbins;
+		else
+			i = FG_MIN((long)((v - lo) / bw), (long)nbins - 1);
+		count[i] += (double)h->bucket[b];
 	}
 	return count[nbins] > 0 ? nbins + 1 : nbins;
 }
