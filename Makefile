@@ -11,7 +11,9 @@
 
 PREFIX  ?= /usr/local
 CC      ?= cc
-PKGS     = libdpdk libedit yaml-0.1 ncursesw
+# libpcap: its BPF compiler turns `capture --filter` expressions into the
+# classic BPF that rte_bpf_convert makes into an rte_bpf (README).
+PKGS     = libdpdk libedit yaml-0.1 ncursesw libpcap
 
 ifeq ($(SAN),)
 BUILD   := build
@@ -92,7 +94,8 @@ unit: $(UTESTS)
 # Debian packages needed to build, test and run the lab.
 DEB_PKGS = build-essential pkg-config groff-base man-db libdpdk-dev dpdk dpdk-dev libedit-dev \
            libyaml-dev libncurses-dev libcmocka-dev iproute2 nftables \
-           conntrack tmux ethtool python3 clang libclang-rt-14-dev iputils-ping procps netcat-openbsd
+           conntrack tmux ethtool python3 clang libclang-rt-14-dev iputils-ping procps netcat-openbsd \
+           libpcap-dev tshark
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null \
 	   | grep -q 'ok installed' || echo $$p; done); \

@@ -5,7 +5,9 @@
 # service --off, 10 s of udp_short flows at 20,000 flows/s, the live
 # rates mid-run, then the flow and NAT report),
 # sample the DUT's conntrack table while the traffic runs, print it, and
-# take the lab down whatever happens.
+# take the lab down whatever happens. The run's first 1,000 frames (both
+# ports, both directions) are saved as pcapng in build/demo.pcapng
+# (FG_DEMO_PCAP), for Wireshark or `tshark -r`.
 
 set -euo pipefail
 
@@ -13,6 +15,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 lab=examples/lab.sh
 bin=${FG_BIN:-build/flowgen}
+pcap=${FG_DEMO_PCAP:-$top/build/demo.pcapng}
 export FG_NS_TST=${FG_NS_TST:-fg-tst} FG_NS_DUT=${FG_NS_DUT:-fg-dut}
 
 [ "$(id -u)" -eq 0 ] || {
@@ -40,6 +43,7 @@ trap cleanup EXIT
 cmds='service
 arp
 service --off
+capture start --limit 1000
 start -f profiles/udp_short.yaml -m 20000 -d 10
 sleep 5
 echo == live rates, 5 s into the run
@@ -47,7 +51,8 @@ stats -g
 wait
 echo == after the run: flows (completed, failed) and what the DUT did (NAT report)
 stats -a
-stats -p'
+stats -p
+capture save '"$pcap"
 echo "== flowgen (in $FG_NS_TST):" $(echo "$cmds" | tr '\n' ';')
 echo "$cmds" | timeout -k 5 120 ip netns exec "$FG_NS_TST" "$bin" -C examples/lab.yaml -b &
 fgpid=$!
@@ -70,4 +75,5 @@ wait "$fgpid" || rc=$?
 fgpid=
 echo "== DUT conntrack entries during the run (peak sample): $peak"
 echo "== DUT conntrack entries now: $("$lab" conntrack)"
+echo "== the run's first 1,000 frames: $pcap (tshark -r $pcap)"
 exit $rc

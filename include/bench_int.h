@@ -30,6 +30,7 @@ struct bench_opts {
 	const char *tunables;
 	bool json;
 	const char *csv_path;
+	const char *plot_path; /* --plot FILE.svg (plot.h) */
 };
 
 /* What a test starts from, known before its first trial. */

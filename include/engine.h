@@ -70,6 +70,10 @@ void streams_release(void **states);
 void flows_nat_report(uint64_t *distinct_addrs, uint64_t *distinct_ports);
 struct stats_lat_row;
 int streams_latency_rows(struct stats_lat_row *rows, int max);
+struct lat_hist;
+/* control: the delays of latency row `row` of streams_latency_rows; 0, or
+ * -ENOENT when there is no such row (no run, fewer rows). */
+int streams_latency_hist(int row, struct lat_hist *h);
 
 /*
  * The test frames of the current streams run, every stream and port

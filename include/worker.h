@@ -42,6 +42,7 @@ enum wmsg_op {
 	WMSG_PAUSE = 6,
 	WMSG_RESUME = 7,
 	WMSG_RATE = 8,     /* val: new rate multiplier × 1e6 (fixed point) against the START rate */
+	WMSG_CAPTURE = 9,  /* ptr: struct cap_worker * or NULL, val: generation (capture.h) */
 };
 
 struct wmsg {

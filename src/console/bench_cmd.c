@@ -24,6 +24,7 @@
 #include "cli.h"
 #include "cmds.h"
 #include "natb.h"
+#include "plot.h"
 #include "port.h"
 #include "stats.h"
 #include "units.h"
@@ -47,6 +48,7 @@ struct bench_out {
 	const struct bench_opts *o;
 	const struct bench_words *w;
 	FILE *csv;
+	bool plot_failed;
 };
 
 /* ---- options ---------------------------------------------------------------- */
@@ -54,7 +56,7 @@ struct bench_out {
 static const char bench_usage[] =
     "bench throughput|latency|cps|capacity -f PROFILE [-m MULT] [--loss PCT] "
     "[--resolution PCT] [--trial SECONDS] [--confirm SECONDS] [--pause SECONDS] [-p PORTS] "
-    "[-t KEY=VAL,...] [--json] [--csv FILE]";
+    "[-t KEY=VAL,...] [--json] [--csv FILE] [--plot FILE.svg]";
 
 static int bench_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int bench_bad(const char *fmt, ...)
@@ -89,7 +91,8 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 	    {"loss", required_argument, NULL, 'L'},  {"resolution", required_argument, NULL, 'R'},
 	    {"trial", required_argument, NULL, 'T'}, {"confirm", required_argument, NULL, 'K'},
 	    {"json", no_argument, NULL, 'J'},	     {"csv", required_argument, NULL, 'C'},
-	    {"pause", required_argument, NULL, 'P'}, {NULL, 0, NULL, 0}};
+	    {"pause", required_argument, NULL, 'P'}, {"plot", required_argument, NULL, 'G'},
+	    {NULL, 0, NULL, 0}};
 	char err[FG_ERRLEN];
 	int c;
 
@@ -153,6 +156,9 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 			break;
 		case 'C':
 			o->csv_path = optarg;
+			break;
+		case 'G':
+			o->plot_path = optarg;
 			break;
 		case 'P':
 			if (units_parse_duration(optarg, &o->pause_s, err, sizeof(err)) != 0 ||
@@ -620,6 +626,8 @@ static void out_result(void *ctx, const struct bench_result *r)
 		       t->lat.frames, BENCH_MIN_STAMPED);
 	else if (b->o->kind == BENCH_LATENCY && t && !t->valid)
 		fg_err("bench: the trial is invalid: %s", t->why);
+	if (b->o->plot_path && plot_bench(b->o->plot_path, b->o->kind, r) != 0)
+		((struct bench_out *)ctx)->plot_failed = true;
 }
 
 static bool out_stop(void *ctx)
@@ -652,5 +660,5 @@ int bench_cmd(int argc, char **argv)
 		fg_err("bench: --csv %s: %s", o.csv_path, strerror(errno));
 		rc = -1;
 	}
-	return rc;
+	return out.plot_failed ? -1 : rc;
 }

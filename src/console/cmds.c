@@ -17,6 +17,8 @@
 
 #include "addr6.h"
 #include "bench.h"
+#include "capture.h"
+#include "plot.h"
 #include "cfg.h"
 #include "cli.h"
 #include "cmds.h"
@@ -394,7 +396,10 @@ static int cmd_portattr(int argc, char **argv)
 
 static int cmd_stats(int argc, char **argv)
 {
-	static const struct option lo[] = {{"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
+	static const struct option lo[] = {{"json", no_argument, NULL, 'j'},
+					   {"plot", required_argument, NULL, 'P'},
+					   {NULL, 0, NULL, 0}};
+	const char *plot = NULL;
 	unsigned sections = 0;
 	bool json = cmds.json;
 	int c;
@@ -420,6 +425,9 @@ static int cmd_stats(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
+		case 'P':
+			plot = optarg;
+			break;
 		default:
 			return bad_usage(argv);
 		}
@@ -428,6 +436,8 @@ static int cmd_stats(int argc, char **argv)
 		return bad_usage(argv);
 	if (!sections)
 		sections = STATS_ALL;
+	if (plot && plot_stats(plot) != 0)
+		return -1;
 	return stats_print(stdout, sections, json) < 0 ? -1 : 0;
 }
 
@@ -588,13 +598,18 @@ static int cmd_tui(int argc, char **argv)
 static const char *const o_p[] = {"-p", NULL};
 static const char *const o_ping[] = {"-p", "-d", "-n", "-s", NULL};
 static const char *const o_start[] = {"-f", "-m", "-d", "-p", "-t", "--force", "--nc", NULL};
-static const char *const o_stats[] = {"-g", "-p", "-a", "-l", "-w", "--json", NULL};
+static const char *const o_stats[] = {"-g", "-p", "-a", "-l", "-w", "--json", "--plot", NULL};
 static const char *const o_service[] = {"--off", NULL};
 static const char *const o_update[] = {"-m", NULL};
 static const char *const o_bench[] = {"throughput", "latency",   "cps",	 "capacity", "-f",
 				      "-m",	    "-p",	 "-t",	 "--loss",   "--resolution",
 				      "--trial",    "--confirm", "--pause", "--json",   "--csv",
-				      "nat",	    "--timeout-max", "--inside", "--outside", NULL};
+				      "nat",	    "--timeout-max", "--inside", "--outside",
+				      "--plot",	    NULL};
+
+static const char *const o_capture[] = {"start", "stop",    "save",   "status",	"-p", "--rx",
+					"--tx",	 "--both",  "--filter", "--limit", "--ring", "--json",
+					NULL};
 
 static const struct cli_cmd table[] = {
 	{"service", cmd_service, "service [--off]",
@@ -612,16 +627,19 @@ static const struct cli_cmd table[] = {
 	{"resume", cmd_pause, "resume", "continue held traffic", NULL, 0},
 	{"update", cmd_update, "update -m MULT", "change the rate of running traffic", o_update, 0},
 	{"wait", cmd_wait, "wait [SECONDS]", "block until traffic ends (or SECONDS pass)", NULL, 0},
-	{"stats", cmd_stats, "stats [-g] [-p] [-a] [-l] [-w] [--json]",
+	{"stats", cmd_stats, "stats [-g] [-p] [-a] [-l] [-w] [--json] [--plot FILE.svg]",
 	 "global / port / flows / latency / worker statistics", o_stats, 0},
 	{"clear", cmd_clear, "clear", "zero the statistics shown (a baseline)", NULL, 0},
 	{"tui", cmd_tui, "tui", "live dashboard; q or ESC returns", NULL, 0},
 	{"portattr", cmd_portattr, "portattr [-p PORTS]",
 	 "link, speed, MAC, IP, gw, gw MAC, driver", o_p, 0},
 	{"bench", bench_cmd,
-	 "bench throughput|latency|cps|capacity -f PROFILE [-m MULT] [--loss PCT] [--resolution PCT] [--trial SECONDS] [--confirm SECONDS] [--pause SECONDS] [-p PORTS] [-t KEY=VAL,...] [--json] [--csv FILE] | bench nat [-p udp|tcp|icmp|all] [--timeout-max SECONDS] [--inside IP] [--outside IP]",
+	 "bench throughput|latency|cps|capacity -f PROFILE [-m MULT] [--loss PCT] [--resolution PCT] [--trial SECONDS] [--confirm SECONDS] [--pause SECONDS] [-p PORTS] [-t KEY=VAL,...] [--json] [--csv FILE] [--plot FILE.svg] | bench nat [-p udp|tcp|icmp|all] [--timeout-max SECONDS] [--inside IP] [--outside IP]",
 	 "automated measurements: RFC 2544 throughput, RFC 8219 latency, RFC 9693 CPS and capacity; NAT behaviour (RFC 4787, 5382, 5508, 7857)", o_bench,
 	 CLI_F_FILEARG},
+	{"capture", capture_cmd,
+	 "capture start [-p PORTS] [--rx|--tx|--both] [--filter BPF] [--limit N] [--ring N] | capture stop | capture save FILE.pcapng | capture status [--json]",
+	 "record the ports' frames as pcapng (BPF filter, frame limit)", o_capture, CLI_F_PATHARG},
 };
 
 static void on_sigint(void)
@@ -653,5 +671,6 @@ void cmds_init(const struct cfg *c, bool json)
 
 void cmds_fini(void)
 {
+	capture_fini();
 	run_fini();
 }

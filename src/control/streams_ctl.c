@@ -726,3 +726,36 @@ out:
 	free(q);
 	return n;
 }
+
+/* The delays behind latency row `row` (the rows' order of
+ * streams_latency_rows): stream i received on port p, every worker's. */
+int streams_latency_hist(int row, struct lat_hist *h)
+{
+	struct streams_run *run;
+	int n = 0, rc = -ENOENT;
+
+	lat_init(h);
+	pthread_mutex_lock(&streams_lock);
+	run = streams_cur;
+	if (!run)
+		goto out;
+	streams_take_snaps(run);
+	for (uint32_t i = 0; i < run->nstreams && rc; i++)
+		for (int p = 0; p < fg_nports && rc; p++) {
+			if (!(run->tx_mask[i] >> (p ^ 1) & 1) || n++ != row)
+				continue;
+			for (int wi = 0; wi < fg_nworkers; wi++) {
+				const struct streams_state *s = run->st[wi];
+
+				if (!s || !s->have_front)
+					continue;
+				for (int side = 0; side < 2; side++)
+					if (fg_worker[wi].port[side] == p)
+						lat_merge(h, &s->snaps[s->front].hist[i * 2 + side]);
+			}
+			rc = 0;
+		}
+out:
+	pthread_mutex_unlock(&streams_lock);
+	return rc;
+}

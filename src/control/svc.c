@@ -21,6 +21,7 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
+#include "capture.h"
 #include "cli.h"
 #include "pkt6.h"
 #include "ctl.h"
@@ -250,6 +251,7 @@ static int send_frame(int p, const uint8_t *f, uint16_t len)
 	if (fg_port[p].vlan)
 		len = pkt_vlan_push(rte_pktmbuf_mtod(m, uint8_t *), len, fg_port[p].vlan);
 	m->data_len = m->pkt_len = len;
+	capture_ctl_tx(p, m);
 	if (rte_eth_tx_burst(fg_port[p].id, fg_port[p].nqueues, &m, 1) != 1) {
 		rte_pktmbuf_free(m);
 		return -ENOBUFS;

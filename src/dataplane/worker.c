@@ -13,6 +13,7 @@
 #include <rte_ethdev.h>
 #include <rte_prefetch.h>
 
+#include "capture.h"
 #include "lat.h"
 #include "pkt6.h"
 #include "port.h"
@@ -70,6 +71,7 @@ void worker_flush(struct worker *w, int side)
 	/* Lengths are read before the burst: a sent mbuf is the driver's. */
 	for (uint16_t i = 0; i < n; i++)
 		bytes += rte_pktmbuf_pkt_len(w->txb[side][i]);
+	capture_tx(w, side, w->txb[side], n);
 	sent = rte_eth_tx_burst(p->id, w->q, w->txb[side], n);
 	if (sent < n) {
 		FG_CTR_ADD(c->tx_queue_full, n - sent);
@@ -171,6 +173,9 @@ static void handle_mbox(struct worker *w, uint64_t now, bool *quit)
 		case WMSG_RATE:
 			if (w->eng)
 				w->eng->rate(w, m.val, now);
+			break;
+		case WMSG_CAPTURE:
+			capture_attach(w, m.ptr, m.val);
 			break;
 		}
 	}
@@ -316,6 +321,7 @@ rx_side_do(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy, con
 	 * frames that arrived while this thread was not running. */
 	now = rte_rdtsc();
 	*busy = true;
+	capture_rx(w, side, q, pk, n, now);
 	for (uint16_t i = 0; i < n; i++) {
 		struct rte_mbuf *m = pk[i];
 		/* parsed in place for the engine: no copy of the info */

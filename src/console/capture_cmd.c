@@ -1,0 +1,200 @@
+/*
+ * capture_cmd.c — the `capture` console command (flowgen(8), capture), run
+ * on the console's thread: `capture start [-p PORTS] [--rx|--tx|--both]
+ * [--filter BPF] [--limit N] [--ring N]`, `capture stop`, `capture save
+ * FILE.pcapng` and `capture status [--json]`. It parses the words and
+ * prints the outcome; the work is in src/control/capture.c.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "cmds.h"
+#include "port.h"
+
+static const char cap_usage[] =
+    "capture start [-p PORTS] [--rx|--tx|--both] [--filter BPF] [--limit N] [--ring N] | "
+    "capture stop | capture save FILE.pcapng | capture status [--json]";
+
+static int cap_bad(const char *what)
+{
+	fg_err("capture: %s; usage: %s", what, cap_usage);
+	return -1;
+}
+
+/* A whole number in [lo, hi]; false otherwise. */
+static bool cap_num(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!*s || *s == '-')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v < lo || v > hi)
+		return false;
+	*out = v;
+	return true;
+}
+
+static void cap_ports_str(uint64_t mask, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (int p = 0; p < fg_nports && o < len; p++)
+		if ((mask >> p) & 1)
+			o += (size_t)snprintf(buf + o, len - o, "%s%d", o ? "," : "", p);
+	if (!o)
+		snprintf(buf, len, "none");
+}
+
+static int cap_start(int argc, char **argv)
+{
+	static const struct option lo[] = {{"rx", no_argument, NULL, 'r'},
+					   {"tx", no_argument, NULL, 'T'},
+					   {"both", no_argument, NULL, 'b'},
+					   {"filter", required_argument, NULL, 'f'},
+					   {"limit", required_argument, NULL, 'l'},
+					   {"ring", required_argument, NULL, 'R'},
+					   {NULL, 0, NULL, 0}};
+	struct cap_opts o = {.ring = CAP_RING_DEFAULT};
+	int64_t ports = (int64_t)((1ULL << fg_nports) - 1);
+	bool rx = true, tx = true;
+	char err[FG_ERRLEN], ps[64];
+	uint64_t v;
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "p:", lo, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if ((ports = cmds_parse_ports(optarg)) <= 0) {
+				snprintf(err, sizeof(err), "-p '%s': no such ports (0..%d)", optarg,
+					 fg_nports - 1);
+				return cap_bad(err);
+			}
+			break;
+		case 'r':
+			rx = true, tx = false;
+			break;
+		case 'T':
+			rx = false, tx = true;
+			break;
+		case 'b':
+			rx = tx = true;
+			break;
+		case 'f':
+			o.filter = optarg;
+			break;
+		case 'l':
+			if (!cap_num(optarg, 1, UINT32_MAX, &o.limit))
+				return cap_bad("--limit takes a number of frames, 1 or more");
+			break;
+		case 'R':
+			if (!cap_num(optarg, 64, 65536, &v) || (v & (v - 1)))
+				return cap_bad("--ring takes a power of two from 64 to 65536");
+			o.ring = (unsigned)v;
+			break;
+		default:
+			return cap_bad("unknown option");
+		}
+	}
+	if (optind != argc)
+		return cap_bad("unexpected words after the options (quote a filter)");
+	o.rx_ports = rx ? (uint64_t)ports : 0;
+	o.tx_ports = tx ? (uint64_t)ports : 0;
+	if (capture_start(&o, err, sizeof(err)) != 0) {
+		fg_err("capture: %s", err);
+		return -1;
+	}
+	cap_ports_str((uint64_t)ports, ps, sizeof(ps));
+	fg_info("capturing on ports %s, %s%s%s%s", ps, rx && tx ? "rx and tx" : rx ? "rx" : "tx",
+		o.filter ? ", filter \"" : "", o.filter ? o.filter : "", o.filter ? "\"" : "");
+	return 0;
+}
+
+static void cap_print_status(bool json)
+{
+	struct cap_status st;
+	char rs[64], ts[64];
+
+	capture_status(&st);
+	cap_ports_str(st.rx_ports, rs, sizeof(rs));
+	cap_ports_str(st.tx_ports, ts, sizeof(ts));
+	if (json) {
+		printf("{\"capture\": {\"running\": %s, \"have\": %s, \"rx_ports\": \"%s\", "
+		       "\"tx_ports\": \"%s\", \"frames\": %" PRIu64 ", \"dropped\": %" PRIu64
+		       ", \"over_limit\": %" PRIu64 ", \"limit\": %" PRIu64
+		       ", \"limit_reached\": %s, \"seconds\": %.3f}}\n",
+		       st.running ? "true" : "false", st.have ? "true" : "false", rs, ts,
+		       st.written, st.dropped, st.over_limit, st.limit,
+		       st.limit_reached ? "true" : "false", st.secs);
+		return;
+	}
+	if (!st.have) {
+		printf("capture: none\n");
+		return;
+	}
+	printf("capture: %s%s, %.1f s, rx ports %s, tx ports %s, filter %s%s%s\n",
+	       st.running ? "running" : "stopped", st.limit_reached ? " (limit reached)" : "",
+	       st.secs, rs, ts, st.filter[0] ? "\"" : "", st.filter[0] ? st.filter : "none",
+	       st.filter[0] ? "\"" : "");
+	printf("  frames %" PRIu64 "%s, dropped %" PRIu64 " (ring full or no buffer)\n",
+	       st.written, st.limit ? " (limit set)" : "", st.dropped);
+}
+
+int capture_cmd(int argc, char **argv)
+{
+	char err[FG_ERRLEN];
+
+	if (argc < 2)
+		return cap_bad("start, stop, save or status?");
+	if (strcmp(argv[1], "start") == 0)
+		return cap_start(argc - 1, argv + 1);
+	if (strcmp(argv[1], "stop") == 0) {
+		struct cap_status st;
+
+		if (argc != 2)
+			return cap_bad("stop takes no arguments");
+		if (capture_stop() != 0) {
+			fg_err("capture: no capture is running");
+			return -1;
+		}
+		capture_status(&st);
+		fg_info("capture stopped: %" PRIu64 " frames, %" PRIu64 " dropped", st.written,
+			st.dropped);
+		return 0;
+	}
+	if (strcmp(argv[1], "save") == 0) {
+		int64_t n;
+
+		if (argc != 3)
+			return cap_bad("save takes one file name");
+		n = capture_save(argv[2], err, sizeof(err));
+		if (n < 0) {
+			fg_err("capture: %s", err);
+			return -1;
+		}
+		fg_info("saved %" PRId64 " frames to %s (pcapng interface N is DPDK port N)", n,
+			argv[2]);
+		return 0;
+	}
+	if (strcmp(argv[1], "status") == 0) {
+		bool json = cmds_json();
+
+		if (argc == 3 && strcmp(argv[2], "--json") == 0)
+			json = true;
+		else if (argc != 2)
+			return cap_bad("status takes only --json");
+		cap_print_status(json);
+		return 0;
+	}
+	return cap_bad("start, stop, save or status?");
+}

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+#
+# 86_plot.sh — `--plot FILE.svg` on bench and stats (flowgen(8)), on the
+# loop pair, three runs one after the other (bench judges its trials by
+# their timing: runs side by side on two CPUs would make them invalid).
+# Each picture must parse as XML (SVG) and its marks must hold the figures
+# `--json` printed in the same run:
+#  a. bench throughput (one search trial, more if load made one invalid and
+#     bench repeated it): one point per trial at (offered_fps, loss_pct),
+#     the "found" mark at throughput_fps;
+#  b. bench latency: the histogram's bars add up to the trial's delays
+#     measured, its p50/p99/p99.9 marks are the trial's;
+#  c. stats --plot after the L3 test's 200 host pairs both ways: per latency
+#     row a histogram whose bars add up to the row's rx and whose marks are
+#     its p50_us/p99_us/p999_us, a loss bar of 100 * lost / tx and p50/p99
+#     bars per row; `stats --plot` with no streams run, or to a directory
+#     that does not exist, fails with a message.
+
+. "$(dirname "$0")/lib.sh"
+
+need_flowgen
+T0=$(date +%s.%N)
+LOOP=$(fg_loop_cfg)
+P=$FG_TOP/profiles
+
+TP=$FG_TMP/tp.svg
+LT=$FG_TMP/lat.svg
+ST=$FG_TMP/st.svg
+fg_plain -C "$LOOP" -x "bench throughput -f $P/stl_64b.yaml -m 5 --trial 0.5 --confirm 0 \
+-t learn_wait=0.2 --json --plot $TP" >"$FG_TMP/tp.json" 2>"$FG_TMP/tp.err"
+check_eq "plot: bench throughput exits 0" 0 "$?"
+fg_plain -C "$LOOP" -x "bench latency -f $FG_TOP/test/data/streams_router.yaml -m 2 --trial 1 \
+-t learn_wait=0.2 --json --plot $LT" >"$FG_TMP/lat.json" 2>"$FG_TMP/lat.err"
+# a trial that load made invalid fails the command (exit 1) but is still
+# reported and drawn: the picture is what this checks
+rc=$?
+if [ $rc -le 1 ] && grep -q '^{"bench":"latency"' "$FG_TMP/lat.json"; then
+	pass "plot: bench latency ran and printed its JSON (exit $rc)"
+else
+	fail "plot: bench latency ran and printed its JSON" "exit $rc: $(tail -n 2 "$FG_TMP/lat.err")"
+fi
+fg_plain -C "$LOOP" -k -x "stats --plot $FG_TMP/none.svg; \
+start -f $FG_TOP/test/data/streams_l3_200.yaml -d 1 -t learn_wait=0.2; wait 5; \
+stats -l --plot $FG_TMP/no/such/dir.svg; stats -l --json --plot $ST" \
+	>"$FG_TMP/st.json" 2>"$FG_TMP/st.err"
+check_eq "plot: stats run exits 1 (two --plot refused)" 1 "$?"
+
+# svg_check NAME SVG JSON PYTHON : the picture parses as SVG and PYTHON
+# (over s, the root; marks(); bars(); o, the last JSON object of JSON) holds
+svg_check()
+{
+	local v
+	v=$(python3 - "$2" "$3" "$4" <<-'PY' 2>&1
+		import json, sys
+		import xml.etree.ElementTree as E
+		NS = '{http://www.w3.org/2000/svg}'
+		s = E.parse(sys.argv[1]).getroot()
+		assert s.tag == NS + 'svg', s.tag
+		t, dec, i, o = open(sys.argv[2]).read(), json.JSONDecoder(), 0, None
+		while (j := t.find('{', i)) >= 0:
+		    try:
+		        o, i = dec.raw_decode(t, j)
+		    except ValueError:
+		        i = j + 1
+		def pts(root=s):
+		    return [(float(e.get('data-x')), float(e.get('data-y')), e.get('data-label'))
+		            for e in root.iter(NS + 'circle') if e.get('class') == 'point']
+		def bars(root=s):
+		    return [(float(e.get('data-x')), float(e.get('data-y')), e.get('data-label'))
+		            for e in root.iter(NS + 'rect') if e.get('class') == 'bar']
+		def marks(root=s):
+		    return {e.get('data-label'): float(e.get('data-x'))
+		            for e in root.iter(NS + 'line') if e.get('class') == 'mark'}
+		def rows():
+		    return [g for g in s.iter(NS + 'g') if g.get('class') == 'row']
+		def eq(a, b):
+		    return abs(a - b) <= 0.0005 + 1e-9 * abs(b)
+		print(eval(sys.argv[3]))
+	PY
+	)
+	if [ "$v" = True ]; then pass "$1"; else fail "$1" "$v"; fi
+}
+
+# a. the search
+svg_check "plot throughput: one point per trial" "$TP" "$FG_TMP/tp.json" \
+	'len(pts()) == len(o["trials"]) >= 1'
+svg_check "plot throughput: each point is the trial's (offered_fps, loss_pct)" "$TP" "$FG_TMP/tp.json" \
+	'all(eq(p[0], t["offered_fps"]) and eq(p[1], t["loss_pct"]) for p, t in zip(pts(), o["trials"]))'
+svg_check "plot throughput: each point says its verdict" "$TP" "$FG_TMP/tp.json" \
+	'all(p[2].endswith(("pass", "fail", "invalid", "(confirmation)")) and ("pass" in p[2]) == t["passed"] for p, t in zip(pts(), o["trials"]))'
+svg_check "plot throughput: the found mark is throughput_fps" "$TP" "$FG_TMP/tp.json" \
+	'eq(marks()["found"], o["result"]["throughput_fps"])'
+
+# b. latency
+svg_check "plot latency: the bars add up to the trial's delays" "$LT" "$FG_TMP/lat.json" \
+	'sum(b[1] for b in bars()) == o["trials"][-1]["latency"]["samples"] > 0'
+svg_check "plot latency: p50/p99/p99.9 marks are the trial's" "$LT" "$FG_TMP/lat.json" \
+	'all(eq(marks()[k], o["trials"][-1]["latency"][k]) for k in ("p50_us", "p99_us", "p999_us"))'
+
+# c. stats
+svg_check "plot stats: a histogram per latency row (both directions)" "$ST" "$FG_TMP/st.json" \
+	'len(rows()) == len(o["latency"]) == 2'
+svg_check "plot stats: each histogram adds up to its row's rx" "$ST" "$FG_TMP/st.json" \
+	'all(sum(b[1] for b in bars(g)) == o["latency"][int(g.get("data-row"))]["rx"] > 0 for g in rows())'
+svg_check "plot stats: each histogram's marks are its row's percentiles" "$ST" "$FG_TMP/st.json" \
+	'all(all(eq(marks(g)[k], o["latency"][int(g.get("data-row"))][k]) for k in ("p50_us", "p99_us", "p999_us")) for g in rows())'
+svg_check "plot stats: loss and p50/p99 bars per row" "$ST" "$FG_TMP/st.json" \
+	'[round(b[1], 6) for b in bars() if b[2].startswith("row ")] == [round(v, 6) for v in [100 * r["lost"] / r["tx"] for r in o["latency"]] + sum([[r["p50_us"], r["p99_us"]] for r in o["latency"]], [])]'
+check_grep "plot stats: no streams run refused" 'error: --plot .*none.svg: no latency rows' "$FG_TMP/st.err"
+check_grep "plot stats: an unwritable file refused" 'error: --plot .*dir.svg: No such file' "$FG_TMP/st.err"
+check "plot stats: nothing written for the refused ones" test ! -e "$FG_TMP/none.svg"
+
+echo "# 86_plot.sh: $(awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
+finish
