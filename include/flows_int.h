@@ -153,6 +153,7 @@ struct flows_state {
 	const struct own_rss *rss;    /* client port's RSS to pick ports by, or NULL */
 	uint64_t active[2];
 	uint64_t accepts;    /* server flows learned (flows_rx_burst()) */
+	uint64_t late_seen;  /* pace.dropped already counted in client.late */
 	/* server side: distinct translated sources (read by control, relaxed) */
 	uint32_t nat_addr[FLOWS_NAT_ADDRS]; /* open addressing, 0 = empty */
 	uint64_t nat_port[65536 / 64];

@@ -695,6 +695,12 @@ static void flows_tick(struct worker *w, uint64_t now)
 		}
 		for (uint32_t i = 0; i < nn; i++)
 			flows_open(w, s, &nf[i], now);
+		/* credit the pacer dropped: flows not opened in time (the
+		 * worker fell behind), a sign of what limits the run */
+		if (s->pace.dropped != s->late_seen) {
+			FG_CTR_ADD(w->ctr->client.late, s->pace.dropped - s->late_seen);
+			s->late_seen = s->pace.dropped;
+		}
 	}
 	for (int r = 0; r < FLOWS_EXPIRE_ROUNDS; r++) {
 		unsigned n = flowtab_expire(s->ft, now, out, FLOWS_EXPIRE_BATCH);
