@@ -30,6 +30,8 @@ struct bench_opts {
 	const char *tunables;
 	bool json;
 	const char *csv_path;
+	bool reuse;	     /* cps, capacity: trials may use earlier trials' tuples */
+	double dut_timeout;  /* the DUT's connection timeout, s; 0: not stated */
 };
 
 /* What a test starts from, known before its first trial. */

@@ -486,7 +486,7 @@ static const char *const o_update[] = {"-m", NULL};
 static const char *const o_bench[] = {"throughput", "latency",   "cps",	 "capacity", "-f",
 				      "-m",	    "-p",	 "-t",	 "--loss",   "--resolution",
 				      "--trial",    "--confirm", "--pause", "--json",   "--csv",
-				      NULL};
+				      "--reuse",    "--dut-timeout", NULL};
 
 static const struct cli_cmd table[] = {
 	{"service", cmd_service, "service [--off]",

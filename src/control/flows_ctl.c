@@ -195,6 +195,11 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 		plo = FG_PROF_SPORT_DEFAULT;
 		phi = 65535;
 	}
+	if (rp->cport_lo || rp->cport_hi) {
+		/* bench: a window of the profile's ports no earlier trial used */
+		plo = rp->cport_lo;
+		phi = rp->cport_hi;
+	}
 	slice = (phi - plo + 1) / w->nq;
 	if (w->nq > OWN_MAX_WORKERS) {
 		snprintf(err, errlen, "%u workers per pair: at most %u", w->nq, OWN_MAX_WORKERS);
@@ -313,6 +318,16 @@ static int flows_cmp_u32(const void *a, const void *b)
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+uint64_t flows_fresh_tuples(void)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < FG_MAX_WORKERS; i++)
+		if (flows_cur[i])
+			n += flows_cur[i]->cpa.fresh;
+	return n;
 }
 
 void flows_nat_report(uint64_t *distinct_addrs, uint64_t *distinct_ports)
