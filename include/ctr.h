@@ -34,6 +34,7 @@ struct ctr_client {
 	uint64_t tx_pkts, rx_pkts, tx_bytes, rx_bytes;
 	uint64_t retx;                /* TCP segments retransmitted */
 	uint64_t late;                /* new flows the pacer dropped: the worker fell behind */
+	uint64_t rx_payload_bad;      /* flows failed by a reply whose payload was not ours */
 };
 
 /* Stateful flows, server role (responder). */

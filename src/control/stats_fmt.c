@@ -213,11 +213,12 @@ static void json_flows(FILE *f, const struct stats_snap *s)
 		",\"fail_no_reply\":%" PRIu64 ",\"fail_reset\":%" PRIu64 ",\"fail_retx\":%" PRIu64
 		",\"fail_table_full\":%" PRIu64 ",\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64
 		",\"tx_bytes\":%" PRIu64 ",\"rx_bytes\":%" PRIu64 ",\"retx\":%" PRIu64
-		",\"cps\":%.2f,\"completed_cps\":%.2f,\"late\":%" PRIu64 "},",
+		",\"cps\":%.2f,\"completed_cps\":%.2f,\"late\":%" PRIu64
+		",\"rx_payload_bad\":%" PRIu64 "},",
 		c->started, c->established, c->completed, c->failed, fl->active_client,
 		c->fail_no_reply, c->fail_reset, c->fail_retx, c->fail_table_full, c->tx_pkts,
 		c->rx_pkts, c->tx_bytes, c->rx_bytes, c->retx, fin(fl->cps), fin(fl->completed_cps),
-		c->late);
+		c->late, c->rx_payload_bad);
 	fprintf(f,
 		"\"server\":{\"accepted\":%" PRIu64 ",\"completed\":%" PRIu64 ",\"failed\":%" PRIu64
 		",\"active\":%" PRIu64 ",\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64
@@ -486,6 +487,7 @@ static void text_flows(FILE *f, const struct stats_snap *s)
 	flow_row_u(f, "  reset", true, c->fail_reset, false, 0);
 	flow_row_u(f, "  retx limit", true, c->fail_retx, false, 0);
 	flow_row_u(f, "  table full", true, c->fail_table_full, false, 0);
+	flow_row_u(f, "  payload bad", true, c->rx_payload_bad, false, 0);
 	flow_row_u(f, "tx_pkts", true, c->tx_pkts, true, v->tx_pkts);
 	flow_row_u(f, "rx_pkts", true, c->rx_pkts, true, v->rx_pkts);
 	flow_row_u(f, "tx_bytes", true, c->tx_bytes, true, v->tx_bytes);
