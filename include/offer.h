@@ -31,9 +31,9 @@
 #define OFFER_CHANGE_FRAC 1e-6 /* an offer that moves more than this is new */
 
 struct offer_track {
-	double offer;	     /* the offer being tracked; 0: none */
-	uint64_t since;	     /* clock value at which the run fell short, if below */
-	bool below;	     /* the last sample was short */
+	double offer;	/* the offer being tracked; 0: none */
+	uint64_t since; /* clock value at which the run fell short, if below */
+	bool below;	/* the last sample was short */
 };
 
 /*

@@ -334,13 +334,17 @@ static void bench_search_text(const struct bench_out *b, const struct bench_resu
 		bench_lat_text(b, &(conf ? conf : best)->lat);
 }
 
-/* Fresh tuples: how many the trials used, and whether any came back. */
-static uint64_t bench_tuples_total(const struct bench_result *r)
+/*
+ * Distinct client (address, port) pairs the search used: the trials' sum
+ * when each had ports of its own; with --reuse every trial starts from the
+ * same first ports, so the largest trial's.
+ */
+static uint64_t bench_tuples_total(const struct bench_out *b, const struct bench_result *r)
 {
 	uint64_t n = 0;
 
 	for (size_t i = 0; i < r->n; i++)
-		n += r->t[i].tuples;
+		n = b->o->reuse ? FG_MAX(n, r->t[i].tuples) : n + r->t[i].tuples;
 	return n;
 }
 
@@ -355,7 +359,7 @@ static void bench_tuples_text(const struct bench_out *b, const struct bench_resu
 		bench_say(b,
 			  "tuples: %" PRIu64 " distinct client (address, port) pairs, each trial "
 			  "on client ports no earlier trial used",
-			  bench_tuples_total(r));
+			  bench_tuples_total(b, r));
 }
 
 /* ---- JSON ------------------------------------------------------------------- */
@@ -441,7 +445,7 @@ static void bench_json_head(const struct bench_out *b, const struct bench_result
 	}
 	fputs("],", f);
 	if (bench_kind_flows(b->o->kind)) {
-		fprintf(f, "\"tuples\":%" PRIu64 ",\"reuse\":%s,", bench_tuples_total(r),
+		fprintf(f, "\"tuples\":%" PRIu64 ",\"reuse\":%s,", bench_tuples_total(b, r),
 			b->o->reuse ? "true" : "false");
 		json_num(f, "dut_timeout_s", b->o->dut_timeout);
 		fputc(',', f);

@@ -84,7 +84,8 @@ int stats_offer_warning(char *buf, size_t len, const struct stats_global *g)
 	else if (l == OFFER_LIMIT_CPU)
 		snprintf(why, sizeof(why), " (cpu_util %.0f %%)", fin(g->offer_cpu));
 	else if (l == OFFER_LIMIT_TXQ)
-		snprintf(why, sizeof(why), " (%s refused)", stats_fmt_si(a, sizeof(a), g->offer_refused, "pps"));
+		snprintf(why, sizeof(why), " (%s refused)",
+			 stats_fmt_si(a, sizeof(a), g->offer_refused, "pps"));
 	else if (l == OFFER_LIMIT_DUT)
 		snprintf(why, sizeof(why), " (%.0f %s failing)", fin(g->offer_failed),
 			 flows ? "flows/s" : "frames/s");
@@ -323,7 +324,7 @@ int stats_write_json(FILE *f, const struct stats_snap *s, unsigned sections)
 static void text_global(FILE *f, const struct stats_snap *s)
 {
 	const struct stats_global *g = &s->g;
-	char a[32], b[32], a2[200];
+	char a[32], b[32], warn[200];
 
 	fprintf(f, "Global Statistics\n\n");
 	fprintf(f, "%-*s: %-18s %-*s: %s\n", LBL_W, "total_tx_L2",
@@ -349,8 +350,8 @@ static void text_global(FILE *f, const struct stats_snap *s)
 				     : "-");
 	fprintf(f, "%-*s: %-18" PRIu64 " %-*s: %.3f s\n\n", LBL_W, "queue_full", g->queue_full,
 		LBL_W, "interval", fin(s->interval));
-	if (stats_offer_warning(a2, sizeof(a2), g))
-		fprintf(f, "WARNING: %s\n\n", a2);
+	if (stats_offer_warning(warn, sizeof(warn), g))
+		fprintf(f, "WARNING: %s\n\n", warn);
 }
 
 static const struct stats_port_row port_rows[] = {

@@ -38,8 +38,7 @@ uint32_t bench_tuples_ports(const struct bench_tuples *t, double conns, double o
 	return n > 65536 ? 65536 : (uint32_t)n;
 }
 
-int bench_tuples_take(struct bench_tuples *t, double conns, double open, uint32_t *lo,
-		      uint32_t *hi)
+int bench_tuples_take(struct bench_tuples *t, double conns, double open, uint32_t *lo, uint32_t *hi)
 {
 	uint32_t n = bench_tuples_ports(t, conns, open);
 

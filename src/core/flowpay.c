@@ -10,10 +10,7 @@
 #include "lat.h"
 #include "tcp.h"
 
-void flowpay_udp_rest(uint8_t *dst, uint32_t len)
-{
-	tcp_payload_fill(dst, 0, len);
-}
+void flowpay_udp_rest(uint8_t *dst, uint32_t len) { tcp_payload_fill(dst, 0, len); }
 
 bool flowpay_udp_check(const uint8_t *pay, uint32_t len, uint32_t id, uint8_t flags)
 {

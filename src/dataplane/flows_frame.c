@@ -74,8 +74,8 @@ void flows_recycle(struct flows_state *s, int side, struct rte_mbuf *m)
  * incrementally (pkt_udp_fast). Rebuilt when the size or the next hop's
  * MAC address changes.
  */
-static const struct pkt_udp_fast *flows_udp_hdr(struct worker *w, struct flows_state *s,
-						int side, unsigned ti, uint16_t pay)
+static const struct pkt_udp_fast *flows_udp_hdr(struct worker *w, struct flows_state *s, int side,
+						unsigned ti, uint16_t pay)
 {
 	struct flows_udp_hdr *u = &s->udp[ti][side];
 
@@ -90,7 +90,7 @@ static const struct pkt_udp_fast *flows_udp_hdr(struct worker *w, struct flows_s
 }
 
 void flows_tx_udp(struct worker *w, struct flows_state *s, int side, struct flows_ent *e,
-			 uint32_t id, uint32_t bytes, uint64_t now)
+		  uint32_t id, uint32_t bytes, uint64_t now)
 {
 	uint16_t pay = (uint16_t)FG_MAX(bytes, (uint32_t)LAT_SIG_LEN);
 	uint8_t fl = side ? LAT_SIG_F_REPLY : 0;
@@ -98,8 +98,7 @@ void flows_tx_udp(struct worker *w, struct flows_state *s, int side, struct flow
 	uint32_t seq;
 	uint8_t *f;
 
-	if (PKT_UDP_PAY_OFF + pay > RTE_MBUF_DEFAULT_DATAROOM ||
-	    pay - LAT_SIG_LEN > FLOWS_UDP_REST)
+	if (PKT_UDP_PAY_OFF + pay > RTE_MBUF_DEFAULT_DATAROOM || pay - LAT_SIG_LEN > FLOWS_UDP_REST)
 		return;
 	m = flows_alloc(w, s, side);
 	if (!m)
@@ -120,8 +119,8 @@ void flows_tx_udp(struct worker *w, struct flows_state *s, int side, struct flow
 	worker_tx(w, side, m);
 }
 
-void flows_tx_tcp(struct worker *w, struct flows_state *s, int side,
-			 const struct flows_ent *e, const struct tcp_seg_out *o)
+void flows_tx_tcp(struct worker *w, struct flows_state *s, int side, const struct flows_ent *e,
+		  const struct tcp_seg_out *o)
 {
 	struct rte_mbuf *m = flows_alloc(w, s, side);
 	uint16_t hl = o->mss ? 24 : 20;
@@ -166,7 +165,7 @@ void flows_tcp_seg(struct tcp_seg *sg, const uint8_t *f, const struct pkt_info *
  * DUT's connection tracking.
  */
 void flows_tcp_orphan(struct worker *w, int side, struct rte_mbuf *m, const uint8_t *f,
-			     const struct pkt_info *pi)
+		      const struct pkt_info *pi)
 {
 	const struct rte_ether_hdr *eth = (const struct rte_ether_hdr *)f;
 	struct rte_ether_addr to = eth->src_addr;

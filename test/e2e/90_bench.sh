@@ -98,6 +98,9 @@ check "loop latency: min <= median <= p99.9 <= max, PDV = p99.9 - min, >= 500 fr
 
 # bad arguments: a clear message each, status 1, running traffic untouched
 bad=$FG_TMP/bad.out
+# a flows profile of 2 client addresses x 100 ports: too few fresh tuples
+sed -e 's/198.18.0.254/198.18.0.2/' -e 's/client_ports: .*/client_ports: [1024, 1123]/' \
+	"$P/udp_short.yaml" >"$FG_TMP/tiny.yaml"
 FG_TIMEOUT=60 fg_plain -C "$LOOP" -k -x "start -f $P/stl_64b.yaml -m 1 -d 3 -t learn=0
 bench
 bench foo -f $P/stl_64b.yaml
@@ -124,6 +127,9 @@ bench throughput -f $P/stl_64b.yaml --csv $FG_TMP/no/such/dir.csv
 bench capacity -f $P/udp_short.yaml
 bench cps -f $P/stl_64b.yaml
 bench cps -f $P/udp_short.yaml -m max
+bench cps -f $P/udp_short.yaml -m 1000 --reuse --dut-timeout 30 --pause 5
+bench throughput -f $P/stl_64b.yaml --reuse
+bench cps -f $FG_TMP/tiny.yaml -m 20000 --trial 1
 stats --json" >"$bad" 2>&1
 check_eq "bad arguments: exit status 1" 1 "$?"
 check_grep "bad: no test named" 'error: bench: which test\?' "$bad"
@@ -149,6 +155,11 @@ check_grep "bad: a flows profile for throughput" 'is not a streams profile' "$ba
 check_grep "bad: --csv into a missing directory" 'error: bench: --csv .*No such file' "$bad"
 check_grep "bad: capacity without -m" 'error: bench: capacity needs -m' "$bad"
 check_grep "bad: a streams profile for cps" 'stl_64b.yaml is not a flows profile' "$bad"
+check_grep "bad: --reuse with a --pause shorter than --dut-timeout" \
+	'error: bench: --reuse with --pause 5 s, shorter than --dut-timeout 30 s' "$bad"
+check_grep "bad: --reuse for throughput" 'error: bench: --reuse and --dut-timeout are for cps and capacity' "$bad"
+check_grep "bad: a profile whose tuples cannot keep the search fresh" \
+	'error: bench: -m 20000: the search may need [0-9]+ client ports that no earlier trial used, the profile has 100 \(2 client addresses' "$bad"
 check_ge "bad: the running traffic ran its course (10 kpps x 3 s, 1 % slack)" "$(latency_row "$bad" s64 1 tx)" 29700
 check_eq "bad: and lost nothing" 0 "$(latency_row "$bad" s64 1 lost)"
 check_nogrep "bad: nothing crashed" 'Segmentation|Aborted|sanitizer' "$bad"
@@ -292,7 +303,9 @@ in_dut nft -f - <<-NFT
 NFT
 out=$FG_TMP/cps.out
 FG_TIMEOUT=100 fg -x "arp; bench cps -f $P/udp_short.yaml -m 5000 --trial 1 --resolution 10 --confirm 1 --json" >"$out" 2>"$FG_TMP/cps.err"
-check_eq "lab cps: exit status 0" 0 "$?"
+rc=$?
+check_eq "lab cps: exit status 0" 0 "$rc"
+[ "$rc" -eq 0 ] || echo "# lab cps stderr: $(grep -v '^ ' "$FG_TMP/cps.err" | tail -n 3)"
 echo "# lab cps: $(bench_py '[(round(t["offered_cps"]), t["failed"], t["valid"], t["tuples"], t["client_ports"]) for t in o["trials"]]' "$out" 2>&1)"
 echo "# lab cps: $(bench_py 'o["result"]["max_cps"]' "$out" 2>&1) cps, limit $CLIMIT new connections/s"
 check_py "lab cps: 5,000 cps leave flows uncompleted" 'o["trials"][0]["failed"] > 0' "$out"
