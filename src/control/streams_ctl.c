@@ -40,10 +40,12 @@
 #include "lat.h"
 #include "pace.h"
 #include "pkt.h"
+#include "pkt6.h"
 #include "port.h"
 #include "prof.h"
 #include "stats.h"
 #include "streams.h"
+#include "streams6.h"
 #include "streams_int.h"
 #include "units.h"
 #include "worker.h"
@@ -52,6 +54,9 @@
 #define STREAMS_LEARN_WAIT_S 1.5
 #define STREAMS_DRAIN_MAX_S 1.0
 #define STREAMS_PAIR_TAB_MAX (1u << 20) /* address pairs precomputed per sender */
+
+_Static_assert(FG_PROF_FRAME_MIN6 == PKT6_UDP_PAY_OFF + LAT_SIG_LEN + 4,
+	       "the smallest IPv6 frame ends with the signature");
 
 static pthread_mutex_t streams_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t streams_tag; /* the last run's tag (streams_sig_id); control only */
@@ -160,6 +165,8 @@ static void streams_state_free(struct streams_state *s)
 	for (uint32_t i = 0; s->snd && i < s->nsnd; i++) {
 		free(s->snd[i].fast);
 		free(s->snd[i].fixed);
+		free(s->snd[i].fast6);
+		free(s->snd[i].fixed6);
 		free(s->snd[i].pair_tab);
 	}
 	free(s->snd);
@@ -249,6 +256,8 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 	const struct prof_field *src = rev ? &s->dst : &s->src, *dst = rev ? &s->src : &s->dst;
 	const struct prof_field *sp = rev ? &s->dport : &s->sport;
 	const struct prof_field *dp = rev ? &s->sport : &s->dport;
+	/* IPv6: the generators walk the addresses' last 32 bits */
+	bool v4 = !s->v6;
 	uint32_t dir = (uint32_t)p;
 	/* the random draws of each sender of a stream differ (queue 0's are
 	 * those of a single worker): the pair's workers do not send the same
@@ -261,6 +270,9 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 	sd->sig_id = streams_sig_id(run->tag, q, sid);
 	sd->txport = p;
 	sd->latency = s->latency;
+	sd->v6 = s->v6;
+	memcpy(sd->src6, rev ? s->dst6 : s->src6, 16);
+	memcpy(sd->dst6, rev ? s->src6 : s->dst6, 16);
 	if ((rc = streams_base_pps(rp, s, p, &pps, err, errlen)) != 0)
 		return rc;
 	sd->base_pps = factor > 0 ? pps * factor / (nq ? nq : 1) : 0;
@@ -281,13 +293,13 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 		     dst->lo != dst->hi;
 	if (sd->paired)
 		rc = fgen_pair_init(&sd->pair, (enum fgen_mode)streams_fgen_mode(src->mode),
-				    src->lo, src->hi, dst->lo, dst->hi, true,
+				    src->lo, src->hi, dst->lo, dst->hi, v4,
 				    fgen_subseed(pf->seed, key, 0));
 	else
 		rc = fgen_init(&sd->src, (enum fgen_mode)streams_fgen_mode(src->mode), src->lo,
-			       src->hi, true, fgen_subseed(pf->seed, key, 0))
+			       src->hi, v4, fgen_subseed(pf->seed, key, 0))
 			 ?: fgen_init(&sd->dst, (enum fgen_mode)streams_fgen_mode(dst->mode),
-				      dst->lo, dst->hi, true,
+				      dst->lo, dst->hi, v4,
 				      fgen_subseed(pf->seed, key, 1));
 	rc = rc
 		 ?: fgen_init(&sd->sport, (enum fgen_mode)streams_fgen_mode(sp->mode), sp->lo,
@@ -333,10 +345,17 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 		sd->fix_sp = (uint16_t)fgen_next(&sd->sport);
 		sd->fix_dp = (uint16_t)fgen_next(&sd->dport);
 	}
-	sd->fast = calloc(sd->nsizes, sizeof(*sd->fast));
-	if (sd->all_fixed)
-		sd->fixed = calloc(sd->nsizes, sizeof(*sd->fixed));
-	if (!sd->fast || (sd->all_fixed && !sd->fixed)) {
+	if (sd->v6) {
+		sd->fast6 = calloc(sd->nsizes, sizeof(*sd->fast6));
+		if (sd->all_fixed)
+			sd->fixed6 = calloc(sd->nsizes, sizeof(*sd->fixed6));
+	} else {
+		sd->fast = calloc(sd->nsizes, sizeof(*sd->fast));
+		if (sd->all_fixed)
+			sd->fixed = calloc(sd->nsizes, sizeof(*sd->fixed));
+	}
+	if ((sd->v6 ? !sd->fast6 : !sd->fast) ||
+	    (sd->all_fixed && (sd->v6 ? !sd->fixed6 : !sd->fixed))) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
@@ -346,8 +365,14 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 		static const uint8_t zeros[FG_PROF_FRAME_MAX];
 		struct rte_ether_addr none = {{0}};
 
-		pkt_udp_fast_init(&sd->fast[i], &fg_port[p].mac, &none,
-				  (uint16_t)(sd->sizes[i] - PKT_UDP_PAY_OFF), LAT_SIG_LEN, zeros);
+		if (sd->v6)
+			streams6_fast_init(&sd->fast6[i], &fg_port[p].mac, &none, sd->src6,
+					   sd->dst6, (uint16_t)(sd->sizes[i] - PKT6_UDP_PAY_OFF),
+					   LAT_SIG_LEN, zeros);
+		else
+			pkt_udp_fast_init(&sd->fast[i], &fg_port[p].mac, &none,
+					  (uint16_t)(sd->sizes[i] - PKT_UDP_PAY_OFF), LAT_SIG_LEN,
+					  zeros);
 	}
 	if (q > 0)
 		sd->learned = sd->nlearn; /* queue 0's learning frames do */
