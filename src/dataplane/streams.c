@@ -8,7 +8,10 @@
  * the frame sizes (one size, or a repeating IMIX sequence) and headers
  * prebuilt per size. Every frame carries the 18-byte signature of lat.h:
  * stream id (with the sender and the run, streams_int.h), the sender's
- * sequence number and the TSC at transmission.
+ * sequence number and the TSC at transmission. An IPv6 stream's frames
+ * are built the same way from IPv6 headers (streams6.h: only the last 32
+ * bits of each address vary) and go to the IPv6 next hop (default_gw6's
+ * MAC); one test per burst picks the family's fill, none per frame.
  *
  * TX: a sender fills a burst with the stamp left at 0, then stamps every
  * frame (the TSC, and its sum into the UDP checksum) and hands the burst
@@ -27,7 +30,7 @@
  * the worker answers). `start -t learn=0` skips it, `-t learn_wait=SECONDS`
  * sets the pause (flowgen(8), start).
  *
- * RX: a UDP frame with a valid signature is counted per (stream, rx port,
+ * RX: a UDP frame (over IPv4 or IPv6) with a valid signature is counted per (stream, rx port,
  * sending worker) in a sequence tracker (rx, dup, ooo) and, when the
  * stream has latency on, its one-way delay goes into the (stream, rx port)
  * histogram (streams_int.h: several senders per stream). Counting is by
