@@ -6,7 +6,8 @@
 # and test/data/streams6_both.yaml (both directions, every field
 # generator, an imix from the floor up) lose nothing, every frame is
 # received with a good UDP checksum (no rx_bad) and latency is measured;
-# a frame below the floor is refused with the floor named.
+# a frame below the floor is refused with the floor named; between two
+# ports with vlan 100 the IPv6 frames are tagged and arrive whole.
 # Part 2, the ipv6 lab (a Linux IPv6 router): `start` before `arp` is
 # refused naming the IPv6 next hop; after `arp` (Neighbour Discovery)
 # stl_64b6 at a modest rate crosses the router with nothing lost and
@@ -45,13 +46,18 @@ p1=$!
 fg_plain -C "$LOOP" -x "start -f $D/streams6_both.yaml -d 1; wait 20; stats --json" \
 	>"$FG_TMP/both.out" 2>&1 &
 p2=$!
+sed -e "/dest_mac: 02:00:00:00:00:02/a\      vlan: 100" \
+	-e "/dest_mac: 02:00:00:00:00:01/a\      vlan: 100" "$LOOP" >"$FG_TMP/loop_vlan.yaml"
+fg_plain -C "$FG_TMP/loop_vlan.yaml" -x "start -f $P/stl_64b6.yaml -d 1 -m 0.2; wait 20; stats --json" \
+	>"$FG_TMP/vlan.out" 2>&1 &
+p3=$!
 RC=0
 fg_plain -C "$LOOP" -x "start -f $D/streams6_small.yaml -d 1" >"$FG_TMP/small.out" 2>&1 || RC=$?
 check_eq "an IPv6 frame of 83 bytes: start refused (exit 1)" 1 "$RC"
 check_grep "an IPv6 frame of 83 bytes: the 84-byte floor named, at its line" \
 	"streams6_small.yaml:6:12: stream 'small': an IPv6 frame of 83 bytes cannot carry the signature: the smallest is 84" \
 	"$FG_TMP/small.out"
-wait $p1 $p2
+wait $p1 $p2 $p3
 
 out=$FG_TMP/l64.out
 tx=$(latency_row "$out" s84v6 1 tx)
@@ -72,6 +78,12 @@ for r in both:1 both:0 mixed:1; do
 done
 check_eq "imix and random fields on loop: no frame with a bad checksum" 0 \
 	"$(( $(port_ctr "$out" 0 rx_bad) + $(port_ctr "$out" 1 rx_bad) ))"
+
+out=$FG_TMP/vlan.out
+tx=$(latency_row "$out" s84v6 1 tx)
+check_ge "stl_64b6 between vlan 100 ports: frames sent" "${tx:-0}" 1000
+check_eq "stl_64b6 between vlan 100 ports: every frame received" "${tx:-no tx}" "$(latency_row "$out" s84v6 1 rx)"
+check_eq "stl_64b6 between vlan 100 ports: nothing unknown" 0 "$(port_ctr "$out" 1 rx_unknown)"
 
 # --- part 2: the ipv6 lab ----------------------------------------------------
 
