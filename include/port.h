@@ -37,6 +37,12 @@ struct port_host_range {
 	uint32_t lo, hi; /* host order, lo <= hi */
 };
 
+/* IPv6 emulated hosts: pfx + (lo .. hi) as the last 32 bits (one /96). */
+struct port_host6_range {
+	uint8_t pfx[12];
+	uint32_t lo, hi; /* host order, lo <= hi */
+};
+
 struct port {
 	uint16_t id;			/* DPDK port id */
 	uint16_t nqueues;		/* worker queues = workers per pair; queue nqueues is control's */
@@ -68,6 +74,10 @@ struct port {
 	 */
 	struct port_host_range hosts[PORT_MAX_HOSTS];
 	uint32_t nhosts, ncfg_hosts;
+	/* IPv6 ones (a streams profile's `hosts`): Neighbour Solicitations
+	 * answered for them; published as nhosts is (port_set_hosts6). */
+	struct port_host6_range hosts6[PORT_MAX_HOSTS];
+	uint32_t nhosts6;
 	struct rte_mempool *pool;
 	char name[64];			/* the interface spec as configured */
 	char driver[32];
@@ -124,8 +134,13 @@ bool port_link(int p, uint32_t *speed_mbps);
 /* pure: is ip one of the port's own addresses (its IP or an emulated host)? */
 bool port_owns_ip(const struct port *p, uint32_t ip);
 
-/* pure: is the IPv6 address a (16 bytes) the port's own? */
+/* pure: is the IPv6 address a (16 bytes) the port's own (its ipv6 or an
+ * emulated host)? */
 bool port_owns_ip6(const struct port *p, const uint8_t *a);
+
+/* control, while no traffic runs: the port's IPv6 emulated hosts become
+ * r[0 .. n-1]. 0, or -ENOSPC when n > PORT_MAX_HOSTS. */
+int port_set_hosts6(int p, const struct port_host6_range *r, size_t n);
 
 /*
  * control, while no traffic runs: the port's emulated hosts become the

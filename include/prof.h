@@ -139,6 +139,17 @@ struct prof_stream {
 	uint8_t src6[16], dst6[16];
 };
 
+/*
+ * An emulated host range of a profile (`hosts`): IPv4 (lo..hi, host
+ * order) or IPv6 (a6 the first address; lo..hi its last 32 bits, one /96).
+ */
+struct prof_host {
+	uint32_t port;
+	uint32_t lo, hi;
+	bool v6;
+	uint8_t a6[16];
+};
+
 struct prof {
 	char *file;
 	int mode; /* enum prof_mode */
@@ -155,7 +166,7 @@ struct prof {
 	struct units_imix_entry *imix; /* always set in streams mode (default 7:4:1) */
 	size_t n_imix;
 	/* both */
-	struct cfg_host_range *hosts;
+	struct prof_host *hosts;
 	size_t n_hosts;
 	char **warnings;
 	size_t n_warnings;

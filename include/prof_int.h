@@ -13,6 +13,7 @@
 
 extern const struct yamlu_schema prof_stream_schema; /* one entry of `streams` */
 extern const struct yamlu_schema prof_imix_schema;   /* one entry of `imix` */
+extern const struct yamlu_schema prof_host_schema;   /* one entry of `hosts`, IPv4 or IPv6 */
 
 /* An imix table an IPv6 imix stream uses has no frame below the IPv6
  * floor (FG_PROF_FRAME_MIN6); 0 or the error (yamlu_errf). */

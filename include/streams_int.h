@@ -219,6 +219,8 @@ struct streams_run {
 	/* the profile's emulated hosts, per port: set by streams_activate */
 	struct port_host_range (*hosts)[PORT_MAX_HOSTS]; /* [FG_MAX_PORTS] */
 	size_t nhosts[FG_MAX_PORTS];
+	struct port_host6_range (*hosts6)[PORT_MAX_HOSTS]; /* the IPv6 ones */
+	size_t nhosts6[FG_MAX_PORTS];
 	struct streams_state *st[FG_MAX_WORKERS];
 };
 

@@ -358,6 +358,61 @@ static const struct yamlu_field imix_fields[] = {
 };
 const struct yamlu_schema prof_imix_schema = {"an imix entry", imix_fields};
 
+/* `range: [first, last]` of a hosts entry: IPv4, or IPv6 within one /96. */
+static int parse_host_range(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n,
+			    void *dst)
+{
+	struct prof_host *h = dst;
+	struct addr_map m = {0};
+	char b1[ADDR6_STRLEN], b2[ADDR6_STRLEN];
+	int rc = parse_addr_range(y, f, n, &m);
+
+	if (rc)
+		return rc;
+	if (m.lo.v6 != m.hi.v6)
+		return yamlu_errf(y, n, "'%s': a range is IPv4 or IPv6, not both", f->key);
+	h->v6 = m.lo.v6;
+	if (!h->v6) {
+		h->lo = m.lo.v4;
+		h->hi = m.hi.v4;
+	} else {
+		if (memcmp(m.lo.a6, m.hi.a6, 12) != 0)
+			return yamlu_errf(y, n,
+					  "'%s': %s and %s are not in one /96 (an IPv6 range "
+					  "varies only the last 32 bits)",
+					  f->key, addr6_str(m.lo.a6, b1), addr6_str(m.hi.a6, b2));
+		h->lo = addr6_low32(m.lo.a6);
+		h->hi = addr6_low32(m.hi.a6);
+		if (h->lo > h->hi)
+			return yamlu_errf(y, n, "'%s' is empty: %s is above %s", f->key,
+					  addr6_str(m.lo.a6, b1), addr6_str(m.hi.a6, b2));
+		memcpy(h->a6, m.lo.a6, 16);
+	}
+	if ((uint64_t)h->hi - h->lo + 1 > FG_CFG_HOSTS_MAX_PER_RANGE)
+		return yamlu_errf(y, n, "'%s' has %llu addresses, more than %u", f->key,
+				  (unsigned long long)h->hi - h->lo + 1, FG_CFG_HOSTS_MAX_PER_RANGE);
+	return 0;
+}
+
+static const struct yamlu_field host_fields[] = {
+    {.key = "port",
+     .type = YAMLU_UINT32,
+     .off = offsetof(struct prof_host, port),
+     .min = 0,
+     .max = FG_MAX_PORTS - 1,
+     .flags = YAMLU_F_REQUIRED,
+     .help = "port answering for the range"},
+    {.key = "range",
+     .type = YAMLU_CUSTOM,
+     .off = 0,
+     .parse = parse_host_range,
+     .flags = YAMLU_F_REQUIRED,
+     .help = "[first, last] address, IPv4 or IPv6"},
+    {0},
+};
+/* The platform config's `hosts` (cfg_host_schema) with IPv6 ranges too. */
+const struct yamlu_schema prof_host_schema = {"a hosts entry", host_fields};
+
 int prof_streams_check_imix(struct yamlu_ctx *y, yaml_node_t *map, const struct prof *p)
 {
 	for (size_t i = 0; i < p->n_streams; i++) {

@@ -77,77 +77,6 @@ static int streams_fgen_mode(int var)
 	}
 }
 
-int streams_imix_seq(const struct units_imix_entry *t, size_t n, uint16_t *seq, uint32_t max)
-{
-	int64_t cur[FG_PROF_MAX_IMIX] = {0};
-	uint64_t total = 0;
-	uint32_t len;
-
-	if (!n || n > FG_PROF_MAX_IMIX || !max)
-		return -EINVAL;
-	for (size_t i = 0; i < n; i++)
-		total += t[i].weight;
-	if (!total)
-		return -EINVAL;
-	len = total > max ? max : (uint32_t)total;
-	/* smooth weighted round robin: sizes interleaved, exact proportions */
-	for (uint32_t k = 0; k < len; k++) {
-		size_t best = 0;
-
-		for (size_t i = 0; i < n; i++) {
-			cur[i] += t[i].weight;
-			if (cur[i] > cur[best])
-				best = i;
-		}
-		cur[best] -= (int64_t)total;
-		seq[k] = (uint16_t)(t[best].size - 4);
-	}
-	return (int)len;
-}
-
-int streams_parse_tunables(const char *t, bool *learn, double *learn_wait, double *drain,
-			   char *err, size_t errlen)
-{
-	char buf[256], *save = NULL;
-
-	if (!t || !*t)
-		return 0;
-	if (strlen(t) >= sizeof(buf)) {
-		snprintf(err, errlen, "-t: too long");
-		return -EINVAL;
-	}
-	strcpy(buf, t);
-	for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(kv, '='), *end;
-		double v;
-
-		if (!eq) {
-			snprintf(err, errlen, "-t %s: KEY=VAL expected", kv);
-			return -EINVAL;
-		}
-		*eq = 0;
-		v = strtod(eq + 1, &end);
-		if (end == eq + 1 || *end || !isfinite(v) || v < 0) {
-			snprintf(err, errlen, "-t %s: bad value '%s'", kv, eq + 1);
-			return -EINVAL;
-		}
-		if (strcmp(kv, "learn") == 0)
-			*learn = v != 0;
-		else if (strcmp(kv, "learn_wait") == 0 && v <= 60)
-			*learn_wait = v;
-		else if (strcmp(kv, "drain") == 0 && v <= STREAMS_DRAIN_LIMIT_S)
-			*drain = v;
-		else {
-			snprintf(err, errlen,
-				 "-t %s: unknown key or value out of range (streams: "
-				 "learn=0|1, learn_wait=0..60, drain=0..%g)",
-				 kv, STREAMS_DRAIN_LIMIT_S);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
 /* Free a worker's state and everything it points to (NULL is fine). */
 static void streams_state_free(struct streams_state *s)
 {
@@ -181,6 +110,7 @@ static void streams_run_free(struct streams_run *r)
 	for (int w = 0; w < FG_MAX_WORKERS; w++)
 		streams_state_free(r->st[w]);
 	free(r->hosts);
+	free(r->hosts6);
 	free(r->names);
 	free(r->tx_mask);
 	free(r->latency);
@@ -411,7 +341,8 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 	streams_tag = (streams_tag + 1) & STREAMS_ID_RUN_MASK;
 	run->tag = streams_tag;
 	run->hosts = calloc(FG_MAX_PORTS, sizeof(*run->hosts));
-	if (!run->hosts)
+	run->hosts6 = calloc(FG_MAX_PORTS, sizeof(*run->hosts6));
+	if (!run->hosts || !run->hosts6)
 		goto nomem;
 	extra = run->hosts;
 	nextra = run->nhosts;
@@ -428,6 +359,21 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 
 		if ((int)p >= fg_nports)
 			continue;
+		if (pf->hosts[i].v6) {
+			struct port_host6_range *h6 = &run->hosts6[p][run->nhosts6[p]];
+
+			if (run->nhosts6[p] >= PORT_MAX_HOSTS) {
+				snprintf(err, errlen, "port %u: more than %d IPv6 host ranges", p,
+					 PORT_MAX_HOSTS);
+				rc = -ENOSPC;
+				goto fail;
+			}
+			memcpy(h6->pfx, pf->hosts[i].a6, 12);
+			h6->lo = pf->hosts[i].lo;
+			h6->hi = pf->hosts[i].hi;
+			run->nhosts6[p]++;
+			continue;
+		}
 		if (nextra[p] + fg_port[p].ncfg_hosts >= PORT_MAX_HOSTS) {
 			snprintf(err, errlen, "port %u: more than %d host ranges", p,
 				 PORT_MAX_HOSTS);
@@ -572,6 +518,10 @@ int streams_activate(void **states, char *err, size_t errlen)
 			port_set_hosts(p, old[p], nold[p]);
 		return rc;
 	}
+	/* IPv6 hosts come from profiles only: the new run's replace the old's
+	 * (nhosts6 fits PORT_MAX_HOSTS: streams_prepare checked) */
+	for (p = 0; p < fg_nports; p++)
+		port_set_hosts6(p, run->hosts6[p], run->nhosts6[p]);
 	pthread_mutex_lock(&streams_lock);
 	streams_cur = run;
 	pthread_mutex_unlock(&streams_lock);

@@ -11,7 +11,9 @@
 # Part 2, the ipv6 lab (a Linux IPv6 router): `start` before `arp` is
 # refused naming the IPv6 next hop; after `arp` (Neighbour Discovery)
 # stl_64b6 at a modest rate crosses the router with nothing lost and
-# latency measured.
+# latency measured; destinations on the router's link to port 1 are
+# reached through the profile's IPv6 hosts (port 1 answers the router's
+# Neighbour Solicitations for them) with nothing lost.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -101,6 +103,16 @@ check_ge "stl_64b6 through the IPv6 router: frames sent" "${tx:-0}" 1000
 check_eq "stl_64b6 through the IPv6 router: every frame received" "${tx:-no tx}" "$(latency_row "$out" s84v6 1 rx)"
 check_eq "stl_64b6 through the IPv6 router: nothing lost" 0 "$(latency_row "$out" s84v6 1 lost)"
 check "stl_64b6 through the IPv6 router: latency measured" in_range "$(latency_row "$out" s84v6 1 p50_us)" 0.001 1e7
+
+out=$FG_TMP/hosts.out
+fg -x "arp; start -f $D/streams6_hosts.yaml -d 1; wait 20; stats --json" </dev/null >"$out" 2>&1
+tx=$(latency_row "$out" hosts6 1 tx)
+check_ge "IPv6 hosts on port 1: frames sent" "${tx:-0}" 500
+check_eq "IPv6 hosts on port 1: every frame received" "${tx:-no tx}" "$(latency_row "$out" hosts6 1 rx)"
+N=$(ip -n "$NS_DUT" -6 neigh show 2001:2:0:101::1f dev dut1)
+printf '%s\n' "$N" >"$FG_TMP/n"
+check_grep "IPv6 hosts on port 1: the router learned 2001:2:0:101::1f at port 1's MAC" \
+	"lladdr $(tst_mac fg1)" "$FG_TMP/n"
 
 echo "# 23_streams_ipv6.sh: $((SECONDS - T0)) s"
 finish

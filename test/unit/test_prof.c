@@ -238,7 +238,10 @@ static void test_streams_ipv6(void **state)
 				   "    frame: 64\n"
 				   "    rate: 1kpps\n"
 				   "    src: 198.18.0.1\n"
-				   "    dst: 198.19.0.1\n";
+				   "    dst: 198.19.0.1\n"
+				   "hosts:\n"
+				   "  - {port: 1, range: [\"2001:2:0:1::10\", \"2001:2:0:1::1f\"]}\n"
+				   "  - {port: 3, range: [198.19.0.1, 198.19.0.9]}\n";
 	static const uint8_t src6[16] = {0x20, 0x01, 0, 2, [13] = 0x0a, [15] = 1};
 	static const uint8_t dst6[16] = {0x20, 0x01, 0, 2, 0, 0, 0, 1, [15] = 1};
 	char err[FG_ERRLEN];
@@ -261,6 +264,16 @@ static void test_streams_ipv6(void **state)
 	assert_int_equal(prof_port_families(&p, 1), PROF_FAM_V6);
 	assert_int_equal(prof_port_families(&p, 2), PROF_FAM_V4);
 	assert_int_equal(prof_port_families(&p, 3), 0);
+	assert_int_equal(p.n_hosts, 2);
+	assert_true(p.hosts[0].v6);
+	assert_int_equal(p.hosts[0].port, 1);
+	assert_memory_equal(p.hosts[0].a6, dst6, 15);
+	assert_int_equal(p.hosts[0].a6[15], 0x10);
+	assert_int_equal(p.hosts[0].lo, 0x10);
+	assert_int_equal(p.hosts[0].hi, 0x1f);
+	assert_false(p.hosts[1].v6);
+	assert_int_equal(p.hosts[1].lo, IP(198, 19, 0, 1));
+	assert_int_equal(p.hosts[1].hi, IP(198, 19, 0, 9));
 	prof_free(&p);
 }
 
