@@ -264,7 +264,8 @@ static int stream_check(struct yamlu_ctx *y, yaml_node_t *map, void *obj)
 	if (s->src_v6 != s->dst_v6)
 		return yamlu_errf(y, yamlu_get(y, map, "dst"),
 				  "stream '%s': src is %s but dst is %s (a stream is IPv4 or IPv6)",
-				  s->name, s->src_v6 ? "IPv6" : "IPv4", s->dst_v6 ? "IPv6" : "IPv4");
+				  s->name, s->src_v6 ? "IPv6" : "IPv4",
+				  s->dst_v6 ? "IPv6" : "IPv4");
 	s->v6 = s->src_v6;
 	if (s->v6 && !s->imix && s->frame < FG_PROF_FRAME_MIN6)
 		return yamlu_errf(y, yamlu_get(y, map, "frame"),
@@ -390,7 +391,8 @@ static int parse_host_range(struct yamlu_ctx *y, const struct yamlu_field *f, ya
 	}
 	if ((uint64_t)h->hi - h->lo + 1 > FG_CFG_HOSTS_MAX_PER_RANGE)
 		return yamlu_errf(y, n, "'%s' has %llu addresses, more than %u", f->key,
-				  (unsigned long long)h->hi - h->lo + 1, FG_CFG_HOSTS_MAX_PER_RANGE);
+				  (unsigned long long)h->hi - h->lo + 1,
+				  FG_CFG_HOSTS_MAX_PER_RANGE);
 	return 0;
 }
 
@@ -421,8 +423,9 @@ int prof_streams_check_imix(struct yamlu_ctx *y, yaml_node_t *map, const struct 
 		for (size_t k = 0; s->imix && s->v6 && k < p->n_imix; k++)
 			if (p->imix[k].size < FG_PROF_FRAME_MIN6)
 				return yamlu_errf(
-				    y, yamlu_get(y, yamlu_item(y, yamlu_get(y, map, "streams"), i),
-						 "frame"),
+				    y,
+				    yamlu_get(y, yamlu_item(y, yamlu_get(y, map, "streams"), i),
+					      "frame"),
 				    "stream '%s': the imix table has %u-byte frames, but an IPv6 "
 				    "frame carries the signature from %d bytes on",
 				    s->name, p->imix[k].size, FG_PROF_FRAME_MIN6);
