@@ -37,6 +37,12 @@ struct port_host_range {
 	uint32_t lo, hi; /* host order, lo <= hi */
 };
 
+/* IPv6 emulated hosts: pfx + (lo .. hi) as the last 32 bits (one /96). */
+struct port_host6_range {
+	uint8_t pfx[12];
+	uint32_t lo, hi; /* host order, lo <= hi */
+};
+
 struct port {
 	uint16_t id;			/* DPDK port id */
 	uint16_t nqueues;		/* worker queues = workers per pair; queue nqueues is control's */
@@ -68,6 +74,10 @@ struct port {
 	 */
 	struct port_host_range hosts[PORT_MAX_HOSTS];
 	uint32_t nhosts, ncfg_hosts;
+	/* IPv6 ones (a streams profile's `hosts`): Neighbour Solicitations
+	 * answered for them; published as nhosts is (port_set_hosts6). */
+	struct port_host6_range hosts6[PORT_MAX_HOSTS];
+	uint32_t nhosts6;
 	struct rte_mempool *pool;
 	char name[64];			/* the interface spec as configured */
 	char driver[32];
@@ -84,6 +94,16 @@ extern int fg_nports;
 /* pure: MAC <-> the 48-bit word used in gw_mac. */
 uint64_t port_mac_word(const struct rte_ether_addr *m);
 void port_word_mac(uint64_t w, struct rte_ether_addr *m);
+
+/*
+ * pure: the next-hop MAC word of the port's IPv6 frames: a static
+ * dest_mac (or a loop pair's peer) serves both families; otherwise what
+ * Neighbour Discovery learned for default_gw6 (bit 48 clear: unknown).
+ */
+static inline uint64_t port_gw6_word(const struct port *p)
+{
+	return p->static_gw_mac ? p->gw_mac : p->gw6_mac;
+}
 
 /*
  * control, before rte_eal_init: checks that the interfaces exist (an
@@ -114,8 +134,13 @@ bool port_link(int p, uint32_t *speed_mbps);
 /* pure: is ip one of the port's own addresses (its IP or an emulated host)? */
 bool port_owns_ip(const struct port *p, uint32_t ip);
 
-/* pure: is the IPv6 address a (16 bytes) the port's own? */
+/* pure: is the IPv6 address a (16 bytes) the port's own (its ipv6 or an
+ * emulated host)? */
 bool port_owns_ip6(const struct port *p, const uint8_t *a);
+
+/* control, while no traffic runs: the port's IPv6 emulated hosts become
+ * r[0 .. n-1]. 0, or -ENOSPC when n > PORT_MAX_HOSTS. */
+int port_set_hosts6(int p, const struct port_host6_range *r, size_t n);
 
 /*
  * control, while no traffic runs: the port's emulated hosts become the

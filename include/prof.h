@@ -26,6 +26,9 @@
 #define FG_PROF_MAX_BYTES (1u << 20) /* send/recv N: 1..1M bytes */
 #define FG_PROF_MAX_DELAY_MS 60000u
 #define FG_PROF_FRAME_MIN 64
+/* The smallest IPv6 stream frame: Ethernet 14, IPv6 40, UDP 8, the 18-byte
+ * signature (lat.h) and the FCS 4. */
+#define FG_PROF_FRAME_MIN6 84
 #define FG_PROF_FRAME_MAX 9000
 /* Largest UDP payload that fits a FG_PROF_FRAME_MAX frame (eth 14, ip 20, udp 8, fcs 4). */
 #define FG_PROF_UDP_MAX (FG_PROF_FRAME_MAX - 46)
@@ -126,6 +129,25 @@ struct prof_stream {
 	struct units_rate rate; /* pps, bps or % (scaled by -m) */
 	struct prof_field src, dst, sport, dport;
 	bool latency;
+	/*
+	 * IPv6 (both src and dst are IPv6 addresses): src6/dst6 hold the
+	 * first address of each, network order; only its last 32 bits vary,
+	 * as src/dst lo..hi (a range lies within one /96).
+	 */
+	bool v6;
+	bool src_v6, dst_v6; /* as parsed; stream_check makes them agree */
+	uint8_t src6[16], dst6[16];
+};
+
+/*
+ * An emulated host range of a profile (`hosts`): IPv4 (lo..hi, host
+ * order) or IPv6 (a6 the first address; lo..hi its last 32 bits, one /96).
+ */
+struct prof_host {
+	uint32_t port;
+	uint32_t lo, hi;
+	bool v6;
+	uint8_t a6[16];
 };
 
 struct prof {
@@ -144,7 +166,7 @@ struct prof {
 	struct units_imix_entry *imix; /* always set in streams mode (default 7:4:1) */
 	size_t n_imix;
 	/* both */
-	struct cfg_host_range *hosts;
+	struct prof_host *hosts;
 	size_t n_hosts;
 	char **warnings;
 	size_t n_warnings;
@@ -169,5 +191,13 @@ double prof_stream_avg_frame(const struct prof *p, const struct prof_stream *s);
 
 /* pure: the sum of the templates' cps (the flows rate at -m 1). */
 double prof_total_cps(const struct prof *p);
+
+/* The address families a port sends (prof_port_families). */
+#define PROF_FAM_V4 1u
+#define PROF_FAM_V6 2u
+
+/* pure: the families of the frames the profile sends from port p
+ * (PROF_FAM_*; a flows profile: IPv4). */
+unsigned prof_port_families(const struct prof *p, int port);
 
 #endif

@@ -41,6 +41,7 @@
 #include "pkt.h"
 #include "port.h"
 #include "prof.h"
+#include "streams6.h"
 
 struct worker;
 
@@ -69,6 +70,12 @@ struct streams_fixed {
 	uint32_t sum; /* folded */
 };
 
+/* The same for an IPv6 sender. */
+struct streams_fixed6 {
+	uint8_t hdr[PKT6_UDP_PAY_OFF];
+	uint32_t sum; /* folded */
+};
+
 /* One stream sent from one port: built by control, run by one worker. */
 struct streams_sender {
 	uint32_t sid;	 /* stream index */
@@ -78,6 +85,15 @@ struct streams_sender {
 	bool latency;
 	double base_pps; /* at the START rate; 0 = unpaced */
 	struct pace pace;
+	/*
+	 * IPv6: the fields below hold the addresses' last 32 bits (the
+	 * generators, pairs and fix_* alike), src6/dst6 the whole first
+	 * address; fast6/fixed6 replace fast/fixed.
+	 */
+	bool v6;
+	uint8_t src6[16], dst6[16];
+	struct streams6_fast *fast6;
+	struct streams_fixed6 *fixed6;
 	bool paired;	       /* src/dst walk as pairs */
 	struct fgen_pair pair; /* paired: a = src, b = dst */
 	struct fgen src, dst;  /* otherwise */
@@ -203,6 +219,8 @@ struct streams_run {
 	/* the profile's emulated hosts, per port: set by streams_activate */
 	struct port_host_range (*hosts)[PORT_MAX_HOSTS]; /* [FG_MAX_PORTS] */
 	size_t nhosts[FG_MAX_PORTS];
+	struct port_host6_range (*hosts6)[PORT_MAX_HOSTS]; /* the IPv6 ones */
+	size_t nhosts6[FG_MAX_PORTS];
 	struct streams_state *st[FG_MAX_WORKERS];
 };
 

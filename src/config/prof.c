@@ -2,9 +2,9 @@
  * prof.c — traffic profiles (flowgen-profile(5)) as yamlu tables.
  *
  * The tables convert and range-check every key; the custom parsers below
- * cover the shapes a table row cannot express (a program step `{send: 18}`,
- * a field that is either one address or a `{range, mode}` map, `frame: 64`
- * or `frame: imix`, a rate with units). The check callbacks then verify
+ * cover the shapes a table row cannot express (a program step `{send: 18}`);
+ * the streams part (a stream's fields, IPv4 or IPv6, `frame: 64` or
+ * `frame: imix`, a rate with units) is in prof_streams.c. The check callbacks then verify
  * what spans keys: the mode's required sections, client and server programs
  * that agree on how many bytes flow each way, unique names, port choices.
  */
@@ -14,6 +14,7 @@
 
 #include "fg.h"
 #include "prof.h"
+#include "prof_int.h"
 
 const char *const prof_mode_names[PROF_MODE_COUNT] = {
     [PROF_FLOWS] = "flows",
@@ -250,238 +251,6 @@ static const struct yamlu_field template_fields[] = {
 static const struct yamlu_schema template_schema = {"a template", template_fields, template_init,
 						    template_check};
 
-/* ---- streams ---- */
-
-struct field_map {
-	struct yamlu_range range;
-	int mode;
-};
-
-static const struct yamlu_field ip_field_fields[] = {
-    {.key = "range",
-     .type = YAMLU_IPV4_RANGE,
-     .off = offsetof(struct field_map, range),
-     .flags = YAMLU_F_REQUIRED},
-    {.key = "mode",
-     .type = YAMLU_ENUM,
-     .off = offsetof(struct field_map, mode),
-     .names = prof_var_names,
-     .min = PROF_VAR_FIXED,
-     .max = PROF_VAR_RAND},
-    {0},
-};
-static const struct yamlu_schema ip_field_schema = {"an address range", ip_field_fields};
-
-static const struct yamlu_field port_field_fields[] = {
-    {.key = "range",
-     .type = YAMLU_U32_RANGE,
-     .off = offsetof(struct field_map, range),
-     .min = 0,
-     .max = 65535,
-     .flags = YAMLU_F_REQUIRED},
-    {.key = "mode",
-     .type = YAMLU_ENUM,
-     .off = offsetof(struct field_map, mode),
-     .names = prof_var_names,
-     .min = PROF_VAR_FIXED,
-     .max = PROF_VAR_RAND},
-    {0},
-};
-static const struct yamlu_schema port_field_schema = {"a port range", port_field_fields};
-
-/* `src: 198.18.0.1` or `src: {range: [lo, hi], mode: inc}`; same for ports. */
-static int parse_field(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst,
-		       bool ip)
-{
-	struct prof_field *pf = dst;
-	struct field_map m = {.mode = PROF_VAR_INC};
-	struct yamlu_field ef = {.key = f->key};
-	uint32_t v;
-	int rc;
-
-	if (n->type == YAML_MAPPING_NODE) {
-		rc = yamlu_walk(y, n, ip ? &ip_field_schema : &port_field_schema, &m);
-		if (rc)
-			return rc;
-		if (m.mode == PROF_VAR_RAND && m.range.lo == m.range.hi)
-			return yamlu_errf(
-			    y, n, "'%s': mode rand needs a range of two or more values", f->key);
-		pf->lo = m.range.lo;
-		pf->hi = m.mode == PROF_VAR_FIXED ? m.range.lo : m.range.hi;
-		pf->mode = m.mode;
-		return 0;
-	}
-	ef.type = ip ? YAMLU_IPV4 : YAMLU_UINT32;
-	ef.min = 0;
-	ef.max = ip ? 0 : 65535;
-	rc = yamlu_scalar(y, &ef, n, &v);
-	if (rc)
-		return rc;
-	pf->lo = pf->hi = v;
-	pf->mode = PROF_VAR_FIXED;
-	return 0;
-}
-
-static int parse_addr(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst)
-{
-	return parse_field(y, f, n, dst, true);
-}
-
-static int parse_port(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst)
-{
-	return parse_field(y, f, n, dst, false);
-}
-
-static int parse_frame(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst)
-{
-	struct yamlu_field ef = {.key = f->key,
-				 .type = YAMLU_UINT32,
-				 .min = FG_PROF_FRAME_MIN,
-				 .max = FG_PROF_FRAME_MAX};
-	struct prof_stream *s = dst; /* the row's off is 0: the whole stream */
-	const char *v = yamlu_str(n);
-
-	if (v && !strcmp(v, "imix")) {
-		s->imix = true;
-		s->frame = 0;
-		return 0;
-	}
-	return yamlu_scalar(y, &ef, n, &s->frame);
-}
-
-static int parse_rate(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst)
-{
-	const char *v = yamlu_str(n);
-	char msg[256];
-
-	if (!v || yamlu_is_null(n))
-		return yamlu_errf(y, n, "'%s' must be a rate such as 10kpps, 500mbps or 10%%",
-				  f->key);
-	if (units_parse_rate(v, dst, msg, sizeof(msg)))
-		return yamlu_errf(y, n, "'%s': %s", f->key, msg);
-	return 0;
-}
-
-static void stream_init(void *obj)
-{
-	struct prof_stream *s = obj;
-
-	s->sport =
-	    (struct prof_field){FG_PROF_SPORT_DEFAULT, FG_PROF_SPORT_DEFAULT, PROF_VAR_FIXED};
-	s->dport =
-	    (struct prof_field){FG_PROF_DPORT_DEFAULT, FG_PROF_DPORT_DEFAULT, PROF_VAR_FIXED};
-}
-
-static int stream_check(struct yamlu_ctx *y, yaml_node_t *map, void *obj)
-{
-	struct prof_stream *s = obj;
-	yaml_node_t *pn = yamlu_get(y, map, "ports");
-	size_t i;
-
-	if (s->has_port && s->n_ports)
-		return yamlu_errf(y, pn, "stream '%s': give either 'port' or 'ports', not both",
-				  s->name);
-	if (s->has_port) {
-		s->tx_mask = 1u << s->port;
-	} else if (s->n_ports) {
-		for (i = 0; i < s->n_ports; i++) {
-			if (s->tx_mask & (1u << s->ports[i]))
-				return yamlu_errf(y, yamlu_item(y, pn, i),
-						  "stream '%s': port %u is listed twice", s->name,
-						  s->ports[i]);
-			s->tx_mask |= 1u << s->ports[i];
-		}
-	} else {
-		return yamlu_errf(y, map, "stream '%s': missing key 'port' (or 'ports')", s->name);
-	}
-	if (!s->frame && !s->imix)
-		return yamlu_errf(y, map, "stream '%s': missing key 'frame'", s->name);
-	return 0;
-}
-
-static const struct yamlu_field stream_fields[] = {
-    {.key = "name",
-     .type = YAMLU_STRING,
-     .off = offsetof(struct prof_stream, name),
-     .max = 64,
-     .flags = YAMLU_F_REQUIRED,
-     .help = "shown in statistics"},
-    {.key = "port",
-     .type = YAMLU_UINT32,
-     .off = offsetof(struct prof_stream, port),
-     .min = 0,
-     .max = FG_MAX_PORTS - 1,
-     .has = YAMLU_HAS(struct prof_stream, has_port),
-     .help = "send from this port to its pair"},
-    {.key = "ports",
-     .type = YAMLU_LIST,
-     .elem = YAMLU_UINT32,
-     .off = offsetof(struct prof_stream, ports),
-     .cnt_off = offsetof(struct prof_stream, n_ports),
-     .min = 0,
-     .max = FG_MAX_PORTS - 1,
-     .min_n = 1,
-     .max_n = FG_MAX_PORTS,
-     .help = "send from each of these ports"},
-    {.key = "frame",
-     .type = YAMLU_CUSTOM,
-     .off = 0,
-     .parse = parse_frame,
-     .help = "L2 size incl. FCS (64..9000) or imix"},
-    {.key = "rate",
-     .type = YAMLU_CUSTOM,
-     .off = offsetof(struct prof_stream, rate),
-     .parse = parse_rate,
-     .flags = YAMLU_F_REQUIRED,
-     .help = "pps, bps or % of line rate"},
-    {.key = "src",
-     .type = YAMLU_CUSTOM,
-     .off = offsetof(struct prof_stream, src),
-     .parse = parse_addr,
-     .flags = YAMLU_F_REQUIRED,
-     .help = "source address(es)"},
-    {.key = "dst",
-     .type = YAMLU_CUSTOM,
-     .off = offsetof(struct prof_stream, dst),
-     .parse = parse_addr,
-     .flags = YAMLU_F_REQUIRED,
-     .help = "destination address(es)"},
-    {.key = "sport",
-     .type = YAMLU_CUSTOM,
-     .off = offsetof(struct prof_stream, sport),
-     .parse = parse_port,
-     .help = "UDP source port(s)"},
-    {.key = "dport",
-     .type = YAMLU_CUSTOM,
-     .off = offsetof(struct prof_stream, dport),
-     .parse = parse_port,
-     .help = "UDP destination port(s)"},
-    {.key = "latency",
-     .type = YAMLU_BOOL,
-     .off = offsetof(struct prof_stream, latency),
-     .help = "stamp frames for latency"},
-    {0},
-};
-static const struct yamlu_schema stream_schema = {"a stream", stream_fields, stream_init,
-						  stream_check};
-
-static const struct yamlu_field imix_fields[] = {
-    {.key = "size",
-     .type = YAMLU_UINT32,
-     .off = offsetof(struct units_imix_entry, size),
-     .min = FG_PROF_FRAME_MIN,
-     .max = FG_PROF_FRAME_MAX,
-     .flags = YAMLU_F_REQUIRED},
-    {.key = "weight",
-     .type = YAMLU_UINT32,
-     .off = offsetof(struct units_imix_entry, weight),
-     .min = 1,
-     .max = 1000000,
-     .flags = YAMLU_F_REQUIRED},
-    {0},
-};
-static const struct yamlu_schema imix_schema = {"an imix entry", imix_fields};
-
 /* ---- the profile ---- */
 
 /* Error at `key` in map: a section that does not belong to the mode. */
@@ -521,6 +290,7 @@ static int prof_check(struct yamlu_ctx *y, yaml_node_t *map, void *obj)
 {
 	struct prof *p = obj;
 	size_t i;
+	int rc;
 
 	if (p->mode == PROF_FLOWS) {
 		if (yamlu_get(y, map, "streams"))
@@ -550,6 +320,9 @@ static int prof_check(struct yamlu_ctx *y, yaml_node_t *map, void *obj)
 	for (i = 0; i < p->n_streams; i++)
 		if (p->streams[i].imix && p->n_imix == 0)
 			return yamlu_errf(y, map, "internal error: no imix table");
+	rc = prof_streams_check_imix(y, map, p);
+	if (rc)
+		return rc;
 	return unique_names(y, yamlu_get(y, map, "streams"), "stream", p->n_streams, stream_name,
 			    p);
 }
@@ -595,7 +368,7 @@ static const struct yamlu_field prof_fields[] = {
      .off = offsetof(struct prof, streams),
      .cnt_off = offsetof(struct prof, n_streams),
      .elem_size = sizeof(struct prof_stream),
-     .sub = &stream_schema,
+     .sub = &prof_stream_schema,
      .min_n = 1,
      .max_n = FG_PROF_MAX_STREAMS,
      .help = "streams: the stateless streams"},
@@ -604,7 +377,7 @@ static const struct yamlu_field prof_fields[] = {
      .off = offsetof(struct prof, imix),
      .cnt_off = offsetof(struct prof, n_imix),
      .elem_size = sizeof(struct units_imix_entry),
-     .sub = &imix_schema,
+     .sub = &prof_imix_schema,
      .min_n = 1,
      .max_n = FG_PROF_MAX_IMIX,
      .help = "streams: the imix table"},
@@ -612,8 +385,8 @@ static const struct yamlu_field prof_fields[] = {
      .type = YAMLU_LIST_MAP,
      .off = offsetof(struct prof, hosts),
      .cnt_off = offsetof(struct prof, n_hosts),
-     .elem_size = sizeof(struct cfg_host_range),
-     .sub = &cfg_host_schema,
+     .elem_size = sizeof(struct prof_host),
+     .sub = &prof_host_schema,
      .max_n = 256,
      .help = "emulated hosts per port"},
     {0},

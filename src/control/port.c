@@ -482,7 +482,33 @@ bool port_owns_ip(const struct port *p, uint32_t ip)
 
 bool port_owns_ip6(const struct port *p, const uint8_t *a)
 {
-	return p->has_ip6 && memcmp(a, p->ip6, 16) == 0;
+	/* acquire: pairs with the release store in port_set_hosts6 */
+	uint32_t n = __atomic_load_n(&p->nhosts6, __ATOMIC_ACQUIRE), lo;
+
+	if (p->has_ip6 && memcmp(a, p->ip6, 16) == 0)
+		return true;
+	if (!n)
+		return false;
+	lo = (uint32_t)a[12] << 24 | (uint32_t)a[13] << 16 | (uint32_t)a[14] << 8 | a[15];
+	for (uint32_t i = 0; i < n; i++)
+		if (lo >= p->hosts6[i].lo && lo <= p->hosts6[i].hi &&
+		    memcmp(a, p->hosts6[i].pfx, 12) == 0)
+			return true;
+	return false;
+}
+
+int port_set_hosts6(int pi, const struct port_host6_range *r, size_t n)
+{
+	struct port *p = &fg_port[pi];
+
+	if (n > PORT_MAX_HOSTS)
+		return -ENOSPC;
+	/* shrink first, so no worker reads a range while it is rewritten */
+	__atomic_store_n(&p->nhosts6, 0, __ATOMIC_RELEASE);
+	for (size_t i = 0; i < n; i++)
+		p->hosts6[i] = r[i];
+	__atomic_store_n(&p->nhosts6, (uint32_t)n, __ATOMIC_RELEASE);
+	return 0;
 }
 
 int port_set_hosts(int pi, const struct port_host_range *extra, size_t n)

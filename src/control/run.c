@@ -212,12 +212,22 @@ static int run_apply_mult(const struct run_engine *e, struct run_params *rp, cha
  */
 static int run_check_next_hops(const struct run_params *rp, char *err, size_t errlen)
 {
-	for (int p = 0; p < fg_nports; p++)
-		if (rp->load.tx[p].pps > 0 && !(fg_port[p].gw_mac & PORT_MAC_KNOWN)) {
+	for (int p = 0; p < fg_nports; p++) {
+		unsigned fam = rp->load.tx[p].pps > 0 ? prof_port_families(rp->prof, p) : 0;
+
+		if ((fam & PROF_FAM_V4) && !(fg_port[p].gw_mac & PORT_MAC_KNOWN)) {
 			snprintf(err, errlen,
 				 "port %d: next-hop MAC unknown (run `arp` first or set dest_mac)", p);
 			return -EHOSTUNREACH;
 		}
+		if ((fam & PROF_FAM_V6) && !(port_gw6_word(&fg_port[p]) & PORT_MAC_KNOWN)) {
+			snprintf(err, errlen,
+				 "port %d: next-hop MAC unknown (run `arp` first or set dest_mac; "
+				 "IPv6: default_gw6 by ND)",
+				 p);
+			return -EHOSTUNREACH;
+		}
+	}
 	return 0;
 }
 

@@ -40,10 +40,12 @@
 #include "lat.h"
 #include "pace.h"
 #include "pkt.h"
+#include "pkt6.h"
 #include "port.h"
 #include "prof.h"
 #include "stats.h"
 #include "streams.h"
+#include "streams6.h"
 #include "streams_int.h"
 #include "units.h"
 #include "worker.h"
@@ -52,6 +54,9 @@
 #define STREAMS_LEARN_WAIT_S 1.5
 #define STREAMS_DRAIN_MAX_S 1.0
 #define STREAMS_PAIR_TAB_MAX (1u << 20) /* address pairs precomputed per sender */
+
+_Static_assert(FG_PROF_FRAME_MIN6 == PKT6_UDP_PAY_OFF + LAT_SIG_LEN + 4,
+	       "the smallest IPv6 frame ends with the signature");
 
 static pthread_mutex_t streams_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t streams_tag; /* the last run's tag (streams_sig_id); control only */
@@ -72,77 +77,6 @@ static int streams_fgen_mode(int var)
 	}
 }
 
-int streams_imix_seq(const struct units_imix_entry *t, size_t n, uint16_t *seq, uint32_t max)
-{
-	int64_t cur[FG_PROF_MAX_IMIX] = {0};
-	uint64_t total = 0;
-	uint32_t len;
-
-	if (!n || n > FG_PROF_MAX_IMIX || !max)
-		return -EINVAL;
-	for (size_t i = 0; i < n; i++)
-		total += t[i].weight;
-	if (!total)
-		return -EINVAL;
-	len = total > max ? max : (uint32_t)total;
-	/* smooth weighted round robin: sizes interleaved, exact proportions */
-	for (uint32_t k = 0; k < len; k++) {
-		size_t best = 0;
-
-		for (size_t i = 0; i < n; i++) {
-			cur[i] += t[i].weight;
-			if (cur[i] > cur[best])
-				best = i;
-		}
-		cur[best] -= (int64_t)total;
-		seq[k] = (uint16_t)(t[best].size - 4);
-	}
-	return (int)len;
-}
-
-int streams_parse_tunables(const char *t, bool *learn, double *learn_wait, double *drain,
-			   char *err, size_t errlen)
-{
-	char buf[256], *save = NULL;
-
-	if (!t || !*t)
-		return 0;
-	if (strlen(t) >= sizeof(buf)) {
-		snprintf(err, errlen, "-t: too long");
-		return -EINVAL;
-	}
-	strcpy(buf, t);
-	for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(kv, '='), *end;
-		double v;
-
-		if (!eq) {
-			snprintf(err, errlen, "-t %s: KEY=VAL expected", kv);
-			return -EINVAL;
-		}
-		*eq = 0;
-		v = strtod(eq + 1, &end);
-		if (end == eq + 1 || *end || !isfinite(v) || v < 0) {
-			snprintf(err, errlen, "-t %s: bad value '%s'", kv, eq + 1);
-			return -EINVAL;
-		}
-		if (strcmp(kv, "learn") == 0)
-			*learn = v != 0;
-		else if (strcmp(kv, "learn_wait") == 0 && v <= 60)
-			*learn_wait = v;
-		else if (strcmp(kv, "drain") == 0 && v <= STREAMS_DRAIN_LIMIT_S)
-			*drain = v;
-		else {
-			snprintf(err, errlen,
-				 "-t %s: unknown key or value out of range (streams: "
-				 "learn=0|1, learn_wait=0..60, drain=0..%g)",
-				 kv, STREAMS_DRAIN_LIMIT_S);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
 /* Free a worker's state and everything it points to (NULL is fine). */
 static void streams_state_free(struct streams_state *s)
 {
@@ -160,6 +94,8 @@ static void streams_state_free(struct streams_state *s)
 	for (uint32_t i = 0; s->snd && i < s->nsnd; i++) {
 		free(s->snd[i].fast);
 		free(s->snd[i].fixed);
+		free(s->snd[i].fast6);
+		free(s->snd[i].fixed6);
 		free(s->snd[i].pair_tab);
 	}
 	free(s->snd);
@@ -174,6 +110,7 @@ static void streams_run_free(struct streams_run *r)
 	for (int w = 0; w < FG_MAX_WORKERS; w++)
 		streams_state_free(r->st[w]);
 	free(r->hosts);
+	free(r->hosts6);
 	free(r->names);
 	free(r->tx_mask);
 	free(r->latency);
@@ -249,6 +186,8 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 	const struct prof_field *src = rev ? &s->dst : &s->src, *dst = rev ? &s->src : &s->dst;
 	const struct prof_field *sp = rev ? &s->dport : &s->sport;
 	const struct prof_field *dp = rev ? &s->sport : &s->dport;
+	/* IPv6: the generators walk the addresses' last 32 bits */
+	bool v4 = !s->v6;
 	uint32_t dir = (uint32_t)p;
 	/* the random draws of each sender of a stream differ (queue 0's are
 	 * those of a single worker): the pair's workers do not send the same
@@ -261,6 +200,9 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 	sd->sig_id = streams_sig_id(run->tag, q, sid);
 	sd->txport = p;
 	sd->latency = s->latency;
+	sd->v6 = s->v6;
+	memcpy(sd->src6, rev ? s->dst6 : s->src6, 16);
+	memcpy(sd->dst6, rev ? s->src6 : s->dst6, 16);
 	if ((rc = streams_base_pps(rp, s, p, &pps, err, errlen)) != 0)
 		return rc;
 	sd->base_pps = factor > 0 ? pps * factor / (nq ? nq : 1) : 0;
@@ -281,13 +223,13 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 		     dst->lo != dst->hi;
 	if (sd->paired)
 		rc = fgen_pair_init(&sd->pair, (enum fgen_mode)streams_fgen_mode(src->mode),
-				    src->lo, src->hi, dst->lo, dst->hi, true,
+				    src->lo, src->hi, dst->lo, dst->hi, v4,
 				    fgen_subseed(pf->seed, key, 0));
 	else
 		rc = fgen_init(&sd->src, (enum fgen_mode)streams_fgen_mode(src->mode), src->lo,
-			       src->hi, true, fgen_subseed(pf->seed, key, 0))
+			       src->hi, v4, fgen_subseed(pf->seed, key, 0))
 			 ?: fgen_init(&sd->dst, (enum fgen_mode)streams_fgen_mode(dst->mode),
-				      dst->lo, dst->hi, true,
+				      dst->lo, dst->hi, v4,
 				      fgen_subseed(pf->seed, key, 1));
 	rc = rc
 		 ?: fgen_init(&sd->sport, (enum fgen_mode)streams_fgen_mode(sp->mode), sp->lo,
@@ -333,10 +275,17 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 		sd->fix_sp = (uint16_t)fgen_next(&sd->sport);
 		sd->fix_dp = (uint16_t)fgen_next(&sd->dport);
 	}
-	sd->fast = calloc(sd->nsizes, sizeof(*sd->fast));
-	if (sd->all_fixed)
-		sd->fixed = calloc(sd->nsizes, sizeof(*sd->fixed));
-	if (!sd->fast || (sd->all_fixed && !sd->fixed)) {
+	if (sd->v6) {
+		sd->fast6 = calloc(sd->nsizes, sizeof(*sd->fast6));
+		if (sd->all_fixed)
+			sd->fixed6 = calloc(sd->nsizes, sizeof(*sd->fixed6));
+	} else {
+		sd->fast = calloc(sd->nsizes, sizeof(*sd->fast));
+		if (sd->all_fixed)
+			sd->fixed = calloc(sd->nsizes, sizeof(*sd->fixed));
+	}
+	if ((sd->v6 ? !sd->fast6 : !sd->fast) ||
+	    (sd->all_fixed && (sd->v6 ? !sd->fixed6 : !sd->fixed))) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
@@ -346,8 +295,14 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 		static const uint8_t zeros[FG_PROF_FRAME_MAX];
 		struct rte_ether_addr none = {{0}};
 
-		pkt_udp_fast_init(&sd->fast[i], &fg_port[p].mac, &none,
-				  (uint16_t)(sd->sizes[i] - PKT_UDP_PAY_OFF), LAT_SIG_LEN, zeros);
+		if (sd->v6)
+			streams6_fast_init(&sd->fast6[i], &fg_port[p].mac, &none, sd->src6,
+					   sd->dst6, (uint16_t)(sd->sizes[i] - PKT6_UDP_PAY_OFF),
+					   LAT_SIG_LEN, zeros);
+		else
+			pkt_udp_fast_init(&sd->fast[i], &fg_port[p].mac, &none,
+					  (uint16_t)(sd->sizes[i] - PKT_UDP_PAY_OFF), LAT_SIG_LEN,
+					  zeros);
 	}
 	if (q > 0)
 		sd->learned = sd->nlearn; /* queue 0's learning frames do */
@@ -386,7 +341,8 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 	streams_tag = (streams_tag + 1) & STREAMS_ID_RUN_MASK;
 	run->tag = streams_tag;
 	run->hosts = calloc(FG_MAX_PORTS, sizeof(*run->hosts));
-	if (!run->hosts)
+	run->hosts6 = calloc(FG_MAX_PORTS, sizeof(*run->hosts6));
+	if (!run->hosts || !run->hosts6)
 		goto nomem;
 	extra = run->hosts;
 	nextra = run->nhosts;
@@ -403,6 +359,21 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 
 		if ((int)p >= fg_nports)
 			continue;
+		if (pf->hosts[i].v6) {
+			struct port_host6_range *h6 = &run->hosts6[p][run->nhosts6[p]];
+
+			if (run->nhosts6[p] >= PORT_MAX_HOSTS) {
+				snprintf(err, errlen, "port %u: more than %d IPv6 host ranges", p,
+					 PORT_MAX_HOSTS);
+				rc = -ENOSPC;
+				goto fail;
+			}
+			memcpy(h6->pfx, pf->hosts[i].a6, 12);
+			h6->lo = pf->hosts[i].lo;
+			h6->hi = pf->hosts[i].hi;
+			run->nhosts6[p]++;
+			continue;
+		}
 		if (nextra[p] + fg_port[p].ncfg_hosts >= PORT_MAX_HOSTS) {
 			snprintf(err, errlen, "port %u: more than %d host ranges", p,
 				 PORT_MAX_HOSTS);
@@ -547,6 +518,10 @@ int streams_activate(void **states, char *err, size_t errlen)
 			port_set_hosts(p, old[p], nold[p]);
 		return rc;
 	}
+	/* IPv6 hosts come from profiles only: the new run's replace the old's
+	 * (nhosts6 fits PORT_MAX_HOSTS: streams_prepare checked) */
+	for (p = 0; p < fg_nports; p++)
+		port_set_hosts6(p, run->hosts6[p], run->nhosts6[p]);
 	pthread_mutex_lock(&streams_lock);
 	streams_cur = run;
 	pthread_mutex_unlock(&streams_lock);

@@ -8,7 +8,10 @@
  * the frame sizes (one size, or a repeating IMIX sequence) and headers
  * prebuilt per size. Every frame carries the 18-byte signature of lat.h:
  * stream id (with the sender and the run, streams_int.h), the sender's
- * sequence number and the TSC at transmission.
+ * sequence number and the TSC at transmission. An IPv6 stream's frames
+ * are built the same way from IPv6 headers (streams6.h: only the last 32
+ * bits of each address vary) and go to the IPv6 next hop (default_gw6's
+ * MAC); one test per burst picks the family's fill, none per frame.
  *
  * TX: a sender fills a burst with the stamp left at 0, then stamps every
  * frame (the TSC, and its sum into the UDP checksum) and hands the burst
@@ -27,7 +30,7 @@
  * the worker answers). `start -t learn=0` skips it, `-t learn_wait=SECONDS`
  * sets the pause (flowgen(8), start).
  *
- * RX: a UDP frame with a valid signature is counted per (stream, rx port,
+ * RX: a UDP frame (over IPv4 or IPv6) with a valid signature is counted per (stream, rx port,
  * sending worker) in a sequence tracker (rx, dup, ooo) and, when the
  * stream has latency on, its one-way delay goes into the (stream, rx port)
  * histogram (streams_int.h: several senders per stream). Counting is by
@@ -55,7 +58,9 @@
 #include "lat.h"
 #include "pace.h"
 #include "pkt.h"
+#include "pkt6.h"
 #include "port.h"
+#include "streams6.h"
 #include "streams_int.h"
 #include "worker.h"
 
@@ -141,10 +146,35 @@ static void streams_learn_fields(struct streams_sender *sd, uint32_t i, uint32_t
 	}
 }
 
+/* The IPv6 half of streams_retarget. */
+static void streams_retarget6(struct streams_sender *sd, const struct rte_ether_addr *dst)
+{
+	for (uint32_t i = 0; i < sd->nsizes; i++) {
+		rte_ether_addr_copy(dst, (struct rte_ether_addr *)sd->fast6[i].hdr);
+		if (sd->fixed6) {
+			struct streams_fixed6 *x = &sd->fixed6[i];
+			const struct streams6_fast *t = &sd->fast6[i];
+			uint32_t sa = rte_cpu_to_be_32(sd->fix_sip), da = rte_cpu_to_be_32(sd->fix_dip);
+			uint32_t as = pkt_sum32(sa) + pkt_sum32(da);
+			uint16_t sp = rte_cpu_to_be_16(sd->fix_sp), dp = rte_cpu_to_be_16(sd->fix_dp);
+
+			/* as for IPv4 below: the header with a signature sum of
+			 * 0, and the UDP sum without the signature */
+			streams6_fast_fill_be(x->hdr, t, sa, da, as, sp, dp, 0);
+			x->sum = pkt_fold(t->udp_sum + as + sp + dp);
+		}
+	}
+}
+
 /* The next hop changed: rewrite the destination MAC of the templates. */
 static void streams_retarget(struct streams_sender *sd, const struct rte_ether_addr *dst,
 			     uint64_t word)
 {
+	if (sd->v6) {
+		streams_retarget6(sd, dst);
+		sd->fast_dst = word;
+		return;
+	}
 	for (uint32_t i = 0; i < sd->nsizes; i++) {
 		rte_ether_addr_copy(dst, (struct rte_ether_addr *)sd->fast[i].hdr);
 		if (sd->fixed) {
@@ -164,25 +194,28 @@ static void streams_retarget(struct streams_sender *sd, const struct rte_ether_a
 }
 
 /*
- * The signature, then zeros up to len (the templates' payload is zeros).
- * A 64-byte frame (60 without FCS) ends with the signature, in the
- * frame's one cache line; other short tails take one fixed 16-byte store,
- * which may write past the frame (up to byte 76, far inside any mbuf's
- * data room), instead of a memset call.
+ * The signature at the payload offset `off` (PKT_UDP_PAY_OFF, or
+ * PKT6_UDP_PAY_OFF for IPv6), then zeros up to len (the templates'
+ * payload is zeros). A 64-byte frame (60 without FCS; 84 on IPv6) ends
+ * with the signature, an IPv4 one in the frame's one cache line; other
+ * short tails take one fixed 16-byte store, which may write past the
+ * frame (up to byte 96, far inside any mbuf's data room), instead of a
+ * memset call.
  */
-static inline void streams_sig(uint8_t *f, uint16_t len, uint32_t sid, uint32_t seq, uint64_t tsc,
-			       uint8_t flags)
+static inline __attribute__((always_inline)) void
+streams_sig(uint8_t *f, uint16_t len, uint16_t off, uint32_t sid, uint32_t seq, uint64_t tsc,
+	    uint8_t flags)
 {
 	static const uint8_t zero16[16];
-	uint8_t *tail = f + PKT_UDP_PAY_OFF + LAT_SIG_LEN;
+	uint8_t *tail = f + off + LAT_SIG_LEN;
 
-	lat_sig_write(f + PKT_UDP_PAY_OFF, sid, seq, tsc, flags);
-	if (len <= PKT_UDP_PAY_OFF + LAT_SIG_LEN)
+	lat_sig_write(f + off, sid, seq, tsc, flags);
+	if (len <= off + LAT_SIG_LEN)
 		return;
-	if (len <= PKT_UDP_PAY_OFF + LAT_SIG_LEN + 16)
+	if (len <= off + LAT_SIG_LEN + 16)
 		memcpy(tail, zero16, 16);
 	else
-		memset(tail, 0, len - PKT_UDP_PAY_OFF - LAT_SIG_LEN);
+		memset(tail, 0, len - off - LAT_SIG_LEN);
 }
 
 /*
@@ -192,31 +225,48 @@ static inline void streams_sig(uint8_t *f, uint16_t len, uint32_t sid, uint32_t 
  * are stored through uint8_t pointers, which may alias anything, so fields
  * read through sd would be reloaded after every store.
  */
-static void streams_fill_fixed(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n,
-			       uint64_t tsc)
+static inline __attribute__((always_inline)) void
+streams_fill_fixed_do(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n, uint64_t tsc,
+		      const bool v6)
 {
 	const struct streams_fixed *fixed = sd->fixed;
+	const struct streams_fixed6 *fixed6 = sd->fixed6;
+	const uint16_t off = v6 ? PKT6_UDP_PAY_OFF : PKT_UDP_PAY_OFF;
+	const uint16_t l4 = v6 ? PKT6_L4_OFF : RTE_ETHER_HDR_LEN + 20;
 	const uint16_t *sizes = sd->sizes;
 	uint32_t pos = sd->pos, nsizes = sd->nsizes, seq = sd->seq, sid = sd->sig_id;
 	uint8_t flags = sd->latency ? LAT_SIG_F_LATENCY : 0;
 	uint32_t sigsum = lat_sig_sum_fixed(sid, tsc, flags);
 
 	for (uint32_t i = 0; i < n; i++, seq++) {
-		const struct streams_fixed *x = &fixed[pos];
+		const uint8_t *hdr = v6 ? fixed6[pos].hdr : fixed[pos].hdr;
+		uint32_t xsum = v6 ? fixed6[pos].sum : fixed[pos].sum;
 		uint16_t len = sizes[pos];
 		uint8_t *f = rte_pktmbuf_mtod(m[i], uint8_t *);
-		uint16_t ck = (uint16_t)~pkt_fold(x->sum + sigsum + lat_sig_sum_seq(seq));
+		uint16_t ck = (uint16_t)~pkt_fold(xsum + sigsum + lat_sig_sum_seq(seq));
 
 		if (++pos == nsizes)
 			pos = 0;
-		memcpy(f, x->hdr, PKT_UDP_PAY_OFF);
-		((struct rte_udp_hdr *)(f + RTE_ETHER_HDR_LEN + 20))->dgram_cksum = ck ? ck : 0xffff;
-		streams_sig(f, len, sid, seq, tsc, flags);
+		memcpy(f, hdr, off);
+		((struct rte_udp_hdr *)(f + l4))->dgram_cksum = ck ? ck : 0xffff;
+		streams_sig(f, len, off, sid, seq, tsc, flags);
 		m[i]->data_len = len;
 		m[i]->pkt_len = len;
 	}
 	sd->pos = pos;
 	sd->seq = seq;
+}
+
+static void streams_fill_fixed(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n,
+			       uint64_t tsc)
+{
+	streams_fill_fixed_do(sd, m, n, tsc, false);
+}
+
+static void streams_fill_fixed6(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n,
+				uint64_t tsc)
+{
+	streams_fill_fixed_do(sd, m, n, tsc, true);
 }
 
 /*
@@ -250,9 +300,13 @@ static const struct streams_pair *streams_burst_pairs(struct streams_sender *sd,
 }
 
 /* Measured frames whose addresses or ports vary (locals as above). */
-static void streams_fill(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n, uint64_t tsc)
+static inline __attribute__((always_inline)) void
+streams_fill_do(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n, uint64_t tsc,
+		const bool v6)
 {
 	const struct pkt_udp_fast *fast = sd->fast;
+	const struct streams6_fast *fast6 = sd->fast6;
+	const uint16_t off = v6 ? PKT6_UDP_PAY_OFF : PKT_UDP_PAY_OFF;
 	const uint16_t *sizes = sd->sizes;
 	uint32_t pos = sd->pos, nsizes = sd->nsizes, seq = sd->seq, sid = sd->sig_id;
 	uint8_t flags = sd->latency ? LAT_SIG_F_LATENCY : 0;
@@ -264,22 +318,39 @@ static void streams_fill(struct streams_sender *sd, struct rte_mbuf **m, uint32_
 	fgen_fill(&sd->sport, sp, n);
 	fgen_fill(&sd->dport, dp, n);
 	for (uint32_t i = 0; i < n; i++, seq++) {
-		const struct pkt_udp_fast *t = &fast[pos];
 		const struct streams_pair *pr = &tab[idx[i]];
 		uint16_t len = sizes[pos];
 		uint8_t *f = rte_pktmbuf_mtod(m[i], uint8_t *);
+		uint16_t p = (uint16_t)pos;
 
 		if (++pos == nsizes)
 			pos = 0;
-		streams_sig(f, len, sid, seq, tsc, flags);
-		pkt_udp_fast_fill_be(f, t, pr->sa, pr->da, pr->sum,
-				     rte_cpu_to_be_16((uint16_t)sp[i]),
-				     rte_cpu_to_be_16((uint16_t)dp[i]), sigsum + lat_sig_sum_seq(seq));
+		streams_sig(f, len, off, sid, seq, tsc, flags);
+		if (v6)
+			streams6_fast_fill_be(f, &fast6[p], pr->sa, pr->da, pr->sum,
+					      rte_cpu_to_be_16((uint16_t)sp[i]),
+					      rte_cpu_to_be_16((uint16_t)dp[i]),
+					      sigsum + lat_sig_sum_seq(seq));
+		else
+			pkt_udp_fast_fill_be(f, &fast[p], pr->sa, pr->da, pr->sum,
+					     rte_cpu_to_be_16((uint16_t)sp[i]),
+					     rte_cpu_to_be_16((uint16_t)dp[i]),
+					     sigsum + lat_sig_sum_seq(seq));
 		m[i]->data_len = len;
 		m[i]->pkt_len = len;
 	}
 	sd->pos = pos;
 	sd->seq = seq;
+}
+
+static void streams_fill(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n, uint64_t tsc)
+{
+	streams_fill_do(sd, m, n, tsc, false);
+}
+
+static void streams_fill6(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n, uint64_t tsc)
+{
+	streams_fill_do(sd, m, n, tsc, true);
 }
 
 /*
@@ -312,16 +383,17 @@ static inline int streams_alloc(struct rte_mempool *mp, struct rte_mbuf **m, uin
  * and their sum into the UDP checksum the fill computed without them
  * (RFC 1624: HC' = ~(~HC + m')).
  */
-static void streams_stamp(struct rte_mbuf **m, uint32_t n, uint64_t tsc)
+static void streams_stamp(struct rte_mbuf **m, uint32_t n, uint64_t tsc, bool v6)
 {
 	uint32_t add = lat_sig_sum_tsc(tsc);
+	uint16_t l4 = v6 ? PKT6_L4_OFF : RTE_ETHER_HDR_LEN + 20;
 
 	for (uint32_t i = 0; i < n; i++) {
 		uint8_t *f = rte_pktmbuf_mtod(m[i], uint8_t *);
-		struct rte_udp_hdr *u = (struct rte_udp_hdr *)(f + RTE_ETHER_HDR_LEN + 20);
+		struct rte_udp_hdr *u = (struct rte_udp_hdr *)(f + l4);
 		uint16_t ck;
 
-		lat_sig_stamp(f + PKT_UDP_PAY_OFF, tsc);
+		lat_sig_stamp(f + l4 + 8, tsc);
 		ck = (uint16_t)~pkt_fold((uint16_t)~u->dgram_cksum + add);
 		u->dgram_cksum = ck ? ck : 0xffff;
 	}
@@ -334,11 +406,11 @@ static void streams_stamp(struct rte_mbuf **m, uint32_t n, uint64_t tsc)
  * stamp. The rest are freed.
  */
 static uint32_t streams_tx_now(struct worker *w, int side, struct rte_mbuf **m, uint32_t n,
-			       uint64_t *tsc)
+			       bool v6, uint64_t *tsc)
 {
 	worker_flush(w, side);
 	*tsc = rte_rdtsc();
-	streams_stamp(m, n, *tsc);
+	streams_stamp(m, n, *tsc, v6);
 	return worker_send(w, side, m, (uint16_t)n);
 }
 
@@ -356,26 +428,31 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 	uint64_t tsc;
 	uint32_t sent;
 
+	/* the next hop of the stream's family (IPv6: default_gw6's) */
+	const struct rte_ether_addr *nh = sd->v6 ? &w->dst6[sd->side] : &w->dst[sd->side];
+
 	if (!n)
 		return 0;
-	if (!w->dst_known[sd->side])
+	if (!(sd->v6 ? w->dst6_known[sd->side] : w->dst_known[sd->side]))
 		return 0;
 	if (!learning) {
 		if (streams_alloc(p->pool, m, n, p->id) != 0) {
 			FG_CTR_INC(w->ctr->port[sd->txport].mbuf_fail);
 			return 0;
 		}
-		uint64_t dw = port_mac_word(&w->dst[sd->side]);
+		uint64_t dw = port_mac_word(nh);
 
 		/* `arp` may have changed the next hop: patch the templates */
 		if (dw != sd->fast_dst)
-			streams_retarget(sd, &w->dst[sd->side], dw);
+			streams_retarget(sd, nh, dw);
 		/* the stamp is 0 here: streams_tx_now stamps the burst */
-		if (sd->fixed)
+		if (sd->v6)
+			(sd->fixed6 ? streams_fill_fixed6 : streams_fill6)(sd, m, n, 0);
+		else if (sd->fixed)
 			streams_fill_fixed(sd, m, n, 0);
 		else
 			streams_fill(sd, m, n, 0);
-		sent = streams_tx_now(w, sd->side, m, n, &tsc);
+		sent = streams_tx_now(w, sd->side, m, n, sd->v6, &tsc);
 		if (sent < n) {
 			/* the refused frames' sequence numbers and sizes go to
 			 * the next burst: the receiver sees no gap */
@@ -397,16 +474,27 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 		return 0;
 	}
 	for (uint32_t i = 0; i < n; i++) {
-		uint16_t len = sd->sizes[0];
-		uint16_t pay = (uint16_t)(len - PKT_UDP_PAY_OFF);
+		uint16_t len = sd->sizes[0], off = sd->v6 ? PKT6_UDP_PAY_OFF : PKT_UDP_PAY_OFF;
+		uint16_t pay = (uint16_t)(len - off);
+		uint16_t sp = (uint16_t)fgen_at(&sd->sport, 0), dp = (uint16_t)fgen_at(&sd->dport, 0);
 		uint8_t *f = rte_pktmbuf_mtod(m[i], uint8_t *);
 		uint32_t sip, dip;
 
-		memcpy(f + PKT_UDP_PAY_OFF, s->tmpl, pay);
+		memcpy(f + off, s->tmpl, pay);
 		streams_learn_fields(sd, sd->learned++, &sip, &dip);
-		lat_sig_write(f + PKT_UDP_PAY_OFF, STREAMS_LEARN_ID, 0, tsc, 0);
-		pkt_build_udp(f, &p->mac, &w->dst[sd->side], sip, dip,
-			      (uint16_t)fgen_at(&sd->sport, 0), (uint16_t)fgen_at(&sd->dport, 0), pay);
+		lat_sig_write(f + off, STREAMS_LEARN_ID, 0, tsc, 0);
+		if (sd->v6) {
+			uint8_t sa[16], da[16];
+			uint32_t sbe = rte_cpu_to_be_32(sip), dbe = rte_cpu_to_be_32(dip);
+
+			memcpy(sa, sd->src6, 12);
+			memcpy(sa + 12, &sbe, 4);
+			memcpy(da, sd->dst6, 12);
+			memcpy(da + 12, &dbe, 4);
+			pkt6_build_udp(f, &p->mac, nh, sa, da, sp, dp, pay);
+		} else {
+			pkt_build_udp(f, &p->mac, nh, sip, dip, sp, dp, pay);
+		}
 		m[i]->data_len = len;
 		m[i]->pkt_len = len;
 	}
@@ -543,7 +631,7 @@ static void streams_rx_frame(struct worker *w, int side, struct rte_mbuf *m,
 	uint64_t stamp;
 	uint8_t flags;
 
-	if (pi->kind == PKT_UDP &&
+	if ((pi->kind == PKT_UDP || pi->kind == PKT_UDP6) &&
 	    lat_sig_read(f + pi->payload, pi->paylen, &id, &seq, &stamp, &flags)) {
 		uint32_t sid = id & STREAMS_ID_SID_MASK;
 		uint32_t q = id >> STREAMS_ID_Q_SHIFT & STREAMS_ID_Q_MASK;

@@ -148,6 +148,12 @@ static void handle_mbox(struct worker *w, uint64_t now, bool *quit)
 				port_word_mac(m.val, &w->dst[m.port]);
 			}
 			break;
+		case WMSG_GW6MAC:
+			if (m.port < 2) {
+				w->dst6_known[m.port] = (m.val & PORT_MAC_KNOWN) != 0;
+				port_word_mac(m.val, &w->dst6[m.port]);
+			}
+			break;
 		case WMSG_START: {
 			const struct engine *e = m.ptr;
 
@@ -352,6 +358,8 @@ rx_side_do(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy, con
 		switch (pkt_parse(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, pi)) {
 		case PKT_UDP:
 		case PKT_TCP:
+		case PKT_UDP6:
+		case PKT_TCP6:
 			/* steered even when this worker's run has drained: the
 			 * owner may still be running its flows */
 			if (steer && rx_steer(w, side, m, pi))
@@ -363,8 +371,6 @@ rx_side_do(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy, con
 			}
 			/* no traffic running: like any other frame */
 			/* fall through */
-		case PKT_UDP6: /* no engine carries IPv6 yet */
-		case PKT_TCP6:
 		case PKT_OTHER:
 			if (w->service) {
 				punt(w, side, m);

@@ -16,6 +16,9 @@
 #   h  TCP CPS and UDP request/response flows/s on [loop, loop], -c 2
 #      against -c 1                                        >= 1.6 x -c 1
 #   i  the same over an af_packet veth pair, -c 2 against -c 1 (report only)
+#   j  IPv6 streams, 84 B fixed frames (the floor), net_null no-rx, against
+#      testpmd txonly's 84 B frames (IPv4 UDP: testpmd has no IPv6 txonly,
+#      it is the closest mode)                            >= 0.9 x testpmd
 #
 # Usage: test/bench/run.sh [ROWS]   e.g. `test/bench/run.sh a b`
 # The worker and testpmd's forwarding core both run on CPU 1.
@@ -30,7 +33,7 @@ set -u
 cd "$(dirname "$0")/../.."
 FG=${FG:-build/flowgen}
 B=test/bench
-ROWS=${*:-a b c d e f g h i}
+ROWS=${*:-a b c d e f g h i j}
 SECS=${BENCH_SECS:-6}
 RUNS=${BENCH_RUNS:-3}
 out=$(mktemp -d /tmp/fg-bench.XXXXXX)
@@ -61,14 +64,14 @@ for k in sys.argv[2].split("."):
     v = v[int(k)] if isinstance(v, list) else v[k]
 print(v)' "$1" "$2" 2>/dev/null || echo 0; }
 
-# testpmd txonly, 60-byte frames (64 with FCS), forwarding core on CPU 1;
-# prints the median Tx-pps of the last seconds.
+# testpmd txonly, 60-byte frames (64 with FCS; TXPKTS sets another size),
+# forwarding core on CPU 1; prints the median Tx-pps of the last seconds.
 testpmd_pps()
 {
 	local pre=$1
 	shift
 	$pre timeout -s INT $((SECS + 3)) dpdk-testpmd -l 0,1 --in-memory --no-pci --log-level=4 \
-		--file-prefix=fgbench "$@" -- --forward-mode=txonly --txpkts=60 --auto-start \
+		--file-prefix=fgbench "$@" -- --forward-mode=txonly --txpkts="${TXPKTS:-60}" --auto-start \
 		--stats-period=1 2>&1 | grep -a 'Tx-pps' | awk '{print $2}' | tail -n 4 | median
 }
 
@@ -387,6 +390,14 @@ run_row()
 		EOF
 		workers_rows i "ip netns exec $NS" "$out/veth2.yaml" -
 		ip netns del "$NS"
+		;;
+	j)
+		# testpmd's txonly sends IPv4 UDP only: the baseline is its
+		# frames of the same size (80 bytes, 84 with FCS)
+		read -r fg base q < <(TXPKTS=80 paired "" "$B/null.yaml" "$B/stl_84b6.yaml" \
+			--vdev=net_null0,no-rx=1)
+		row j "84 B IPv6 streams, fixed fields, net_null" "$(mpps "$fg")" "$(mpps "$base")" \
+			"$q" "$(verdict "$q" 0.9 '>=')" ">= 0.9x testpmd (IPv4 txonly, 84 B)"
 		;;
 	*) echo "bench: unknown row '$r'" ;;
 	esac

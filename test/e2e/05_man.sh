@@ -175,12 +175,12 @@ for k in $tops; do
 done
 # Every key of every table (templates, streams, field maps, imix ...).
 missing=
-pkeys=$(grep -oE '\.key = "[a-z_]+"' src/config/prof.c | sed -E 's/.*"(.*)"/\1/' | sort -u)
-check_ge "man: profile keys found in src/config/prof.c" "$(printf '%s\n' $pkeys | grep -c .)" 20
+pkeys=$(grep -hoE '\.key = "[a-z_]+"' src/config/prof*.c | sed -E 's/.*"(.*)"/\1/' | sort -u)
+check_ge "man: profile keys found in src/config/prof*.c" "$(printf '%s\n' $pkeys | grep -c .)" 20
 for k in $pkeys; do
 	grep -qE -- "^\.B $k( |$)|[ {(]$k(:| |,|$)" <<<"$P5" || missing="$missing $k"
 done
-check_eq "man: every profile key of src/config/prof.c in flowgen-profile.5" "" "$missing"
+check_eq "man: every profile key of src/config/prof*.c in flowgen-profile.5" "" "$missing"
 # Every value of the profile's name tables (flows, seq, rand, udp, send, inc ...).
 missing=
 pvals=$(sed -n '/_names\[[A-Z_]*\] *= *{/,/^};/p' src/config/prof.c | grep -oE '= "[a-z]+"' |

@@ -2,7 +2,8 @@
  * fuzz_prof.c — libFuzzer harness for the profile parser.
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude \
- *       test/fuzz/fuzz_prof.c src/config/prof.c src/config/cfg.c src/core/units.c src/config/yamlu.c \
+ *       test/fuzz/fuzz_prof.c src/config/prof.c src/config/prof_streams.c src/config/cfg.c \
+ *       src/core/units.c src/config/yamlu.c \
  *       src/config/yamlu_scalar.c src/core/addr6.c -lyaml -lm -o build/fuzz_prof
  *
  * Properties checked on success: the mode's sections are present, every

@@ -222,6 +222,61 @@ static void test_defaults_and_forms(void **state)
 	prof_free(&p);
 }
 
+/* IPv6 streams: the first address whole, its last 32 bits as the range. */
+static void test_streams_ipv6(void **state)
+{
+	static const char yaml[] = "mode: streams\n"
+				   "streams:\n"
+				   "  - name: six\n"
+				   "    ports: [0, 1]\n"
+				   "    frame: 84\n"
+				   "    rate: 1kpps\n"
+				   "    src: {range: [2001:2::a:1, 2001:2::a:ff], mode: rand}\n"
+				   "    dst: 2001:2:0:1::1\n"
+				   "  - name: four\n"
+				   "    port: 2\n"
+				   "    frame: 64\n"
+				   "    rate: 1kpps\n"
+				   "    src: 198.18.0.1\n"
+				   "    dst: 198.19.0.1\n"
+				   "hosts:\n"
+				   "  - {port: 1, range: [\"2001:2:0:1::10\", \"2001:2:0:1::1f\"]}\n"
+				   "  - {port: 3, range: [198.19.0.1, 198.19.0.9]}\n";
+	static const uint8_t src6[16] = {0x20, 0x01, 0, 2, [13] = 0x0a, [15] = 1};
+	static const uint8_t dst6[16] = {0x20, 0x01, 0, 2, 0, 0, 0, 1, [15] = 1};
+	char err[FG_ERRLEN];
+	struct prof p;
+
+	(void)state;
+	if (prof_load_buf("v6.yaml", yaml, strlen(yaml), &p, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_true(p.streams[0].v6);
+	assert_false(p.streams[1].v6);
+	assert_memory_equal(p.streams[0].src6, src6, 16);
+	assert_memory_equal(p.streams[0].dst6, dst6, 16);
+	assert_int_equal(p.streams[0].src.lo, 0xa0001u);
+	assert_int_equal(p.streams[0].src.hi, 0xa00ffu);
+	assert_int_equal(p.streams[0].src.mode, PROF_VAR_RAND);
+	assert_int_equal(p.streams[0].dst.lo, 1);
+	assert_int_equal(p.streams[0].dst.mode, PROF_VAR_FIXED);
+	assert_int_equal(p.streams[1].src.lo, IP(198, 18, 0, 1));
+	assert_int_equal(prof_port_families(&p, 0), PROF_FAM_V6);
+	assert_int_equal(prof_port_families(&p, 1), PROF_FAM_V6);
+	assert_int_equal(prof_port_families(&p, 2), PROF_FAM_V4);
+	assert_int_equal(prof_port_families(&p, 3), 0);
+	assert_int_equal(p.n_hosts, 2);
+	assert_true(p.hosts[0].v6);
+	assert_int_equal(p.hosts[0].port, 1);
+	assert_memory_equal(p.hosts[0].a6, dst6, 15);
+	assert_int_equal(p.hosts[0].a6[15], 0x10);
+	assert_int_equal(p.hosts[0].lo, 0x10);
+	assert_int_equal(p.hosts[0].hi, 0x1f);
+	assert_false(p.hosts[1].v6);
+	assert_int_equal(p.hosts[1].lo, IP(198, 19, 0, 1));
+	assert_int_equal(p.hosts[1].hi, IP(198, 19, 0, 9));
+	prof_free(&p);
+}
+
 static void test_template_limit(void **state)
 {
 	char *yaml, err[FG_ERRLEN];
@@ -292,7 +347,7 @@ int main(void)
 	    cmocka_unit_test(test_udp_imix_tcp_short), cmocka_unit_test(test_stl),
 	    cmocka_unit_test(test_l3_many_hosts),      cmocka_unit_test(test_defaults_and_forms),
 	    cmocka_unit_test(test_template_limit),     cmocka_unit_test(test_bad_files),
-	    cmocka_unit_test(test_missing_file),
+	    cmocka_unit_test(test_missing_file),       cmocka_unit_test(test_streams_ipv6),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,10 @@
 /*
  * test_streams.c — the pure parts of the streams engine: the IMIX frame
- * sequence keeps each size's share and spreads it evenly, and `start -t`
- * tunables parse or fail with a reason.
+ * sequence keeps each size's share and spreads it evenly, `start -t`
+ * tunables parse or fail with a reason, and an IPv6 test frame built from
+ * its prebuilt header and partial sums (streams6.h) is the frame
+ * pkt6_build_udp() writes, its UDP checksum the one DPDK's
+ * rte_ipv6_udptcp_cksum() computes.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -12,7 +15,13 @@
 
 #include <cmocka.h>
 
+#include <rte_ip.h>
+
+#include "fgen.h"
+#include "lat.h"
+#include "pkt6.h"
 #include "streams.h"
+#include "streams6.h"
 
 static void test_imix_default_shares(void **st)
 {
@@ -82,12 +91,98 @@ static void test_tunables(void **st)
 	assert_int_not_equal(streams_parse_tunables("learn=", &learn, &wait, &drain, err, sizeof(err)), 0);
 }
 
+/* The UDP checksum DPDK computes for the IPv6 frame f (its field zeroed). */
+static uint16_t dpdk_cksum6(uint8_t *f)
+{
+	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)(f + RTE_ETHER_HDR_LEN);
+	struct rte_udp_hdr *u = (struct rte_udp_hdr *)(f + PKT6_L4_OFF);
+	uint16_t keep = u->dgram_cksum, ck;
+
+	u->dgram_cksum = 0;
+	ck = rte_ipv6_udptcp_cksum(ip, u);
+	u->dgram_cksum = keep;
+	return ck;
+}
+
+/*
+ * Frames of several sizes (the 84-byte floor, odd lengths) with random
+ * low address words, ports and signatures: the fast fill (as a sender
+ * whose fields vary) and the fixed header plus the signature's sum (as a
+ * sender whose fields are fixed) both give pkt6_build_udp()'s frame.
+ */
+static void test_ipv6_frame(void **st)
+{
+	static const uint16_t sizes[] = {84, 85, 128, 1518, 9000};
+	static const uint8_t zeros[9000];
+	struct rte_ether_addr src = {{2, 0, 0, 0, 0, 1}}, dst = {{2, 0, 0, 0, 0, 2}};
+	uint8_t sip[16] = {0x20, 0x01, 0, 2, [15] = 9}, dip[16] = {0x20, 0x01, 0, 2, 0, 0, 0, 1};
+	uint64_t rng = 7;
+
+	(void)st;
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		uint16_t len = (uint16_t)(sizes[k] - 4), pay = (uint16_t)(len - PKT6_UDP_PAY_OFF);
+		static uint8_t a[9000], b[9000];
+		struct streams6_fast t;
+
+		assert_int_equal(pay, len - 62);
+		streams6_fast_init(&t, &src, &dst, sip, dip, pay, LAT_SIG_LEN, zeros);
+		for (int i = 0; i < 64; i++) {
+			uint64_t r = fgen_rand64(&rng);
+			uint32_t sa = (uint32_t)r, da = (uint32_t)(r >> 32), id = (uint32_t)r * 3u;
+			uint32_t seq = (uint32_t)(r >> 17), sbe = rte_cpu_to_be_32(sa);
+			uint32_t dbe = rte_cpu_to_be_32(da), as = pkt_sum32(sbe) + pkt_sum32(dbe);
+			uint16_t sp = (uint16_t)(r >> 8), dp = (uint16_t)(r >> 40);
+			uint64_t tsc = r & LAT_TSC_MASK;
+			uint32_t sig = lat_sig_sum_fixed(id, tsc, LAT_SIG_F_LATENCY) + lat_sig_sum_seq(seq);
+			uint8_t s6[16], d6[16];
+			uint16_t ck;
+
+			/* the reference: the whole frame, summed byte by byte */
+			memset(b, 0, len);
+			memcpy(s6, sip, 12);
+			memcpy(s6 + 12, &sbe, 4);
+			memcpy(d6, dip, 12);
+			memcpy(d6 + 12, &dbe, 4);
+			lat_sig_write(b + PKT6_UDP_PAY_OFF, id, seq, tsc, LAT_SIG_F_LATENCY);
+			assert_int_equal(pkt6_build_udp(b, &src, &dst, s6, d6, sp, dp, pay), len);
+			assert_int_equal(((struct rte_udp_hdr *)(b + PKT6_L4_OFF))->dgram_cksum,
+					 dpdk_cksum6(b));
+
+			/* a varying sender's frame */
+			memset(a, 0xee, len);
+			memset(a + PKT6_UDP_PAY_OFF, 0, pay);
+			lat_sig_write(a + PKT6_UDP_PAY_OFF, id, seq, tsc, LAT_SIG_F_LATENCY);
+			streams6_fast_fill_be(a, &t, sbe, dbe, as, rte_cpu_to_be_16(sp),
+					      rte_cpu_to_be_16(dp), sig);
+			assert_memory_equal(a, b, len);
+			assert_int_equal(((struct rte_udp_hdr *)(a + PKT6_L4_OFF))->dgram_cksum,
+					 dpdk_cksum6(a));
+
+			/* a fixed sender's: the header with a signature sum of 0,
+			 * then the UDP sum finished with the signature's */
+			memset(a, 0xee, len);
+			memset(a + PKT6_UDP_PAY_OFF, 0, pay);
+			streams6_fast_fill_be(a, &t, sbe, dbe, as, rte_cpu_to_be_16(sp),
+					      rte_cpu_to_be_16(dp), 0);
+			lat_sig_write(a + PKT6_UDP_PAY_OFF, id, seq, tsc, LAT_SIG_F_LATENCY);
+			ck = (uint16_t)~pkt_fold(pkt_fold(t.udp_sum + as + rte_cpu_to_be_16(sp) +
+							  rte_cpu_to_be_16(dp)) +
+						 sig);
+			((struct rte_udp_hdr *)(a + PKT6_L4_OFF))->dgram_cksum = ck ? ck : 0xffff;
+			assert_int_equal(((struct rte_udp_hdr *)(a + PKT6_L4_OFF))->dgram_cksum,
+					 dpdk_cksum6(a));
+			assert_memory_equal(a, b, len);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_imix_default_shares),
 		cmocka_unit_test(test_imix_truncated_and_bad),
 		cmocka_unit_test(test_tunables),
+		cmocka_unit_test(test_ipv6_frame),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
