@@ -341,8 +341,10 @@ int svc_resolve6(int p, const uint8_t *ip6, uint64_t *mac, unsigned timeout_ms)
 
 void svc_set_gw6(int p, uint64_t mac)
 {
-	/* read by control only until an engine carries IPv6 */
-	fg_port[p].gw6_mac = mac | PORT_MAC_KNOWN;
+	struct wmsg m = {.op = WMSG_GW6MAC, .port = p & 1, .val = mac | PORT_MAC_KNOWN};
+
+	fg_port[p].gw6_mac = m.val;
+	ctl_post(&m, p / 2);
 }
 
 int svc_ping_one(int p, uint32_t dip, uint64_t dmac, uint16_t seq, uint16_t size, unsigned timeout_ms,

@@ -141,6 +141,12 @@ static void handle_mbox(struct worker *w, uint64_t now, bool *quit)
 				port_word_mac(m.val, &w->dst[m.port]);
 			}
 			break;
+		case WMSG_GW6MAC:
+			if (m.port < 2) {
+				w->dst6_known[m.port] = (m.val & PORT_MAC_KNOWN) != 0;
+				port_word_mac(m.val, &w->dst6[m.port]);
+			}
+			break;
 		case WMSG_START: {
 			const struct engine *e = m.ptr;
 
