@@ -84,15 +84,27 @@ struct prof_program {
 	size_t n;
 };
 
+/*
+ * One side's addresses. IPv6 ranges lie within one /96: range holds the
+ * low 32 bits of their first and last address (host order) and hi96 the
+ * 12 bytes before them, the same for every address of the range.
+ */
 struct prof_ip_dist {
 	struct yamlu_range range; /* host byte order */
 	int dist;		  /* enum prof_dist */
+	bool v6;
+	uint8_t hi96[12];	  /* v6: the range's first 96 bits, as on the wire */
 };
 
 struct prof_ip_gen {
 	struct prof_ip_dist client, server;
 	uint32_t offset;		 /* added per extra port pair (an address-looking value) */
 	struct yamlu_range client_ports; /* default 1024..65535 */
+	/* NAT64 (IPv6 clients, IPv4 servers): the RFC 6052 prefix the client
+	 * sends to; the server's IPv4 address is its low 32 bits (/96) */
+	bool has_nat64;
+	uint8_t nat64_prefix[16];
+	unsigned nat64_len;
 };
 
 struct prof_template {

@@ -212,12 +212,22 @@ static int run_apply_mult(const struct run_engine *e, struct run_params *rp, cha
  */
 static int run_check_next_hops(const struct run_params *rp, char *err, size_t errlen)
 {
-	for (int p = 0; p < fg_nports; p++)
-		if (rp->load.tx[p].pps > 0 && !(fg_port[p].gw_mac & PORT_MAC_KNOWN)) {
+	const struct prof *pf = rp->prof;
+
+	for (int p = 0; p < fg_nports; p++) {
+		/* a flows side of IPv6 sends to default_gw6 (or dest_mac) */
+		bool v6 = pf->mode == PROF_FLOWS &&
+			  (p & 1 ? pf->ip_gen.server.v6 : pf->ip_gen.client.v6);
+		uint64_t mac = v6 && !fg_port[p].static_gw_mac ? fg_port[p].gw6_mac
+							       : fg_port[p].gw_mac;
+
+		if (rp->load.tx[p].pps > 0 && !(mac & PORT_MAC_KNOWN)) {
 			snprintf(err, errlen,
-				 "port %d: next-hop MAC unknown (run `arp` first or set dest_mac)", p);
+				 "port %d: next-hop MAC unknown (run `arp` first or set dest_mac%s)",
+				 p, v6 ? "; IPv6: default_gw6 by ND" : "");
 			return -EHOSTUNREACH;
 		}
+	}
 	return 0;
 }
 

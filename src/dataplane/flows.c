@@ -115,12 +115,16 @@ static void flows_tx_udp(struct worker *w, struct flows_state *s, int side, stru
 	m = flows_alloc(w, s, side);
 	if (!m)
 		return;
+	seq = e->seq++;
+	if (s->v6[side]) {
+		flows6_tx_udp(w, s, side, e, m, id, seq, pay, fl, now);
+		return;
+	}
 	f = (uint8_t *)rte_pktmbuf_append(m, PKT_UDP_PAY_OFF + pay);
 	if (!f) {
 		rte_pktmbuf_free(m);
 		return;
 	}
-	seq = e->seq++;
 	lat_sig_write(f + PKT_UDP_PAY_OFF, id, seq, now, fl);
 	memset(f + PKT_UDP_PAY_OFF + LAT_SIG_LEN, 0, pay - LAT_SIG_LEN);
 	pkt_udp_fast_fill(f, flows_udp_hdr(w, s, side, e->tpl, pay), e->own_ip, e->peer_ip,
@@ -140,6 +144,10 @@ static void flows_tx_tcp(struct worker *w, struct flows_state *s, int side,
 
 	if (!m)
 		return;
+	if (s->v6[side]) {
+		flows6_tx_tcp(w, s, side, e, m, o);
+		return;
+	}
 	f = (uint8_t *)rte_pktmbuf_append(m, PKT_TCP_HDR_OFF + hl + o->len);
 	if (!f) {
 		rte_pktmbuf_free(m);
@@ -188,6 +196,10 @@ static void flows_tcp_orphan(struct worker *w, int side, struct rte_mbuf *m, con
 	FG_CTR_INC(w->ctr->port[w->port[side]].rx_unknown);
 	if ((sg.flags & (TCP_FIN | TCP_ACK | TCP_SYN | TCP_RST)) != (TCP_FIN | TCP_ACK)) {
 		rte_pktmbuf_free(m);
+		return;
+	}
+	if (pi->kind == PKT_TCP6) {
+		flows6_tcp_orphan_ack(w, side, m, f, pi, sg.ack, sg.seq + sg.len + 1);
 		return;
 	}
 	rte_pktmbuf_reset(m);
@@ -432,7 +444,7 @@ static void flows_open(struct worker *w, struct flows_state *s, const struct flo
 	if (t->proto == PROF_TCP) {
 		struct tcp_out o;
 
-		tcp_init_client(&e->tcb, (uint32_t)fgen_rand64(&s->rng), FLOWS_TCP_MSS,
+		tcp_init_client(&e->tcb, (uint32_t)fgen_rand64(&s->rng), s->mss[FLOWTAB_CLIENT],
 				flows_us(s, now));
 		tcp_out_reset(&o);
 		flows_tcp_run(w, s, idx, e, FLOWTAB_CLIENT, &o, now);
@@ -483,7 +495,8 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 	s->active[1]++;
 	FG_CTR_SET(w->ctr->gauge.active_server, s->active[1]);
 	FG_CTR_INC(w->ctr->server.accepted);
-	if (flows_is_client_addr(s, pi->sip)) {
+	/* a NAT64's IPv4 source is translated, whatever its value */
+	if (s->v6[FLOWTAB_CLIENT] == s->v6[FLOWTAB_SERVER] && flows_is_client_addr(s, pi->sip)) {
 		FG_CTR_INC(w->ctr->server.untranslated);
 	} else {
 		FG_CTR_INC(w->ctr->server.translated);
@@ -498,7 +511,7 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 	e->expire = now + s->timeout;
 	e->peer_id = FLOWTAB_NIL;
 	if (t->proto == PROF_TCP) {
-		tcp_init_listen(&e->tcb, (uint32_t)fgen_rand64(&s->rng), FLOWS_TCP_MSS);
+		tcp_init_listen(&e->tcb, (uint32_t)fgen_rand64(&s->rng), s->mss[FLOWTAB_SERVER]);
 	} else {
 		uint32_t id, seq;
 		uint64_t tsc;
@@ -518,10 +531,14 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
 	struct flows_ent *e;
 
+	if (!flows_family_ok(s, side, f, pi)) {
+		flows_count_drop(w, side, m);
+		return;
+	}
 	if (idx == FLOWTAB_NIL && side == FLOWTAB_SERVER)
 		idx = flows_accept(w, s, k, h, f, pi, now);
 	if (idx == FLOWTAB_NIL) {
-		if (pi->kind == PKT_TCP)
+		if (pi->proto == IPPROTO_TCP)
 			flows_tcp_orphan(w, side, m, f, pi);
 		else
 			flows_count_drop(w, side, m);
@@ -529,7 +546,7 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 	}
 	e = flowtab_state(s->ft, idx);
 	FG_CTR_INC(*flows_ctr(w, side, FLOWS_C_RX_PKTS));
-	if (pi->kind == PKT_TCP) {
+	if (pi->proto == IPPROTO_TCP) {
 		struct tcp_seg sg;
 		struct tcp_out o;
 

@@ -287,7 +287,7 @@ static inline bool rx_steer(struct worker *w, int side, struct rte_mbuf *m,
 	struct own_frame of = {.dport = pi->dport};
 	unsigned o;
 
-	if (side == OWN_SERVER && pi->kind == PKT_UDP) {
+	if (side == OWN_SERVER && pi->proto == IPPROTO_UDP) {
 		uint32_t seq;
 		uint64_t tsc;
 		uint8_t fl;
@@ -351,6 +351,8 @@ rx_side_do(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy, con
 		switch (pkt_parse(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, pi)) {
 		case PKT_UDP:
 		case PKT_TCP:
+		case PKT_UDP6:
+		case PKT_TCP6:
 			/* steered even when this worker's run has drained: the
 			 * owner may still be running its flows */
 			if (steer && rx_steer(w, side, m, pi))
@@ -362,8 +364,6 @@ rx_side_do(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy, con
 			}
 			/* no traffic running: like any other frame */
 			/* fall through */
-		case PKT_UDP6: /* no engine carries IPv6 yet */
-		case PKT_TCP6:
 		case PKT_OTHER:
 			if (w->service) {
 				punt(w, side, m);
@@ -433,7 +433,7 @@ static void rx_handed(struct worker *w, uint64_t now, bool *busy)
 			struct pkt_info *pi = &tpi[side][nt[side]];
 			enum pkt_kind k = pkt_parse(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, pi);
 
-			if (w->eng && (k == PKT_UDP || k == PKT_TCP)) {
+			if (w->eng && (k == PKT_UDP || k == PKT_TCP || k == PKT_UDP6 || k == PKT_TCP6)) {
 				tm[side][nt[side]++] = m;
 				continue;
 			}
