@@ -158,6 +158,7 @@ struct flows_state {
 	 * (the client's peer: the server range's, or nat64_prefix's).
 	 */
 	bool v6[2];
+	bool peer6_learned; /* the server side's peer_hi came from a frame */
 	uint8_t own_hi[2][12], peer_hi[2][12];
 	uint16_t mss[2];	      /* TCP MSS per side: FLOWS_TCP_MSS or _MSS6 */
 	struct own_map own;	      /* who owns which frame of the pair (own.h) */
@@ -192,22 +193,6 @@ void flows6_tx_tcp(struct worker *w, struct flows_state *s, int side, const stru
 /* worker: the ACK a stray FIN gets (flows_tcp_orphan()), m reused. */
 void flows6_tcp_orphan_ack(struct worker *w, int side, struct rte_mbuf *m, const uint8_t *f,
 			   const struct pkt_info *pi, uint32_t seq, uint32_t ack);
-
-/*
- * worker: is a received frame of the family and the addresses side expects?
- * A v6 side checks the first 96 bits of both addresses, which the flow
- * key leaves out.
- */
-static inline bool flows_family_ok(const struct flows_state *s, int side, const uint8_t *f,
-				   const struct pkt_info *pi)
-{
-	bool six = pi->kind == PKT_UDP6 || pi->kind == PKT_TCP6;
-
-	if (six != s->v6[side])
-		return false;
-	return !six || (!memcmp(f + pi->l3 + 8, s->peer_hi[side], 12) &&
-			!memcmp(f + pi->l3 + 24, s->own_hi[side], 12));
-}
 
 /* worker: the engine's ops (flows.c), handed to the workers by flows_prepare(). */
 extern const struct engine flows_ops;
@@ -269,6 +254,51 @@ static inline void flows_nat_note(struct flows_state *s, uint32_t ip, uint16_t p
 			return;
 		}
 	}
+}
+
+/*
+ * worker: is a received frame of the family and the addresses side expects?
+ * A v6 side checks the first 96 bits of both addresses, which the flow
+ * key leaves out.
+ */
+static inline bool flows_family_ok(const struct flows_state *s, int side, const uint8_t *f,
+				   const struct pkt_info *pi)
+{
+	bool six = pi->kind == PKT_UDP6 || pi->kind == PKT_TCP6;
+
+	if (six != s->v6[side])
+		return false;
+	if (!six)
+		return true;
+	if (memcmp(f + pi->l3 + 24, s->own_hi[side], 12))
+		return false;
+	return (side == FLOWTAB_SERVER && !s->peer6_learned) ||
+	       !memcmp(f + pi->l3 + 8, s->peer_hi[side], 12);
+}
+
+/*
+ * worker: is the source of a flow the server side accepts one of the
+ * clients' addresses (untranslated)? A NAT64's IPv4 source never is. An
+ * IPv6 server side answers its peers from one /96 for the run, the one
+ * of the first flow it accepts (a Linux client's, a NAT's or the
+ * clients'), and drops frames from any other (flows_family_ok()).
+ */
+static inline bool flows_srv_untranslated(struct flows_state *s, const uint8_t *f,
+					  const struct pkt_info *pi)
+{
+	if (s->v6[FLOWTAB_SERVER]) {
+		const uint8_t *src = f + pi->l3 + 8;
+
+		if (!s->peer6_learned) {
+			memcpy(s->peer_hi[FLOWTAB_SERVER], src, 12);
+			s->peer6_learned = true;
+		}
+		if (!s->v6[FLOWTAB_CLIENT] || memcmp(src, s->own_hi[FLOWTAB_CLIENT], 12))
+			return false;
+	} else if (s->v6[FLOWTAB_CLIENT]) {
+		return false;
+	}
+	return flows_is_client_addr(s, pi->sip);
 }
 
 /* ---- worker: counters by side ---- */

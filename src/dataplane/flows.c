@@ -495,8 +495,7 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 	s->active[1]++;
 	FG_CTR_SET(w->ctr->gauge.active_server, s->active[1]);
 	FG_CTR_INC(w->ctr->server.accepted);
-	/* a NAT64's IPv4 source is translated, whatever its value */
-	if (s->v6[FLOWTAB_CLIENT] == s->v6[FLOWTAB_SERVER] && flows_is_client_addr(s, pi->sip)) {
+	if (flows_srv_untranslated(s, f, pi)) {
 		FG_CTR_INC(w->ctr->server.untranslated);
 	} else {
 		FG_CTR_INC(w->ctr->server.translated);
