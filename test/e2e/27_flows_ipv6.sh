@@ -11,7 +11,8 @@
 # 2. NAT64: the same from IPv6 clients to IPv4 servers through tayga and
 #    masquerade: every flow completes, the server side counts each as
 #    translated, from one address, and a capture on the server port sees
-#    the UDP requests come from the DUT's 198.19.1.1.
+#    the UDP requests come from the DUT's 198.19.1.1; `bench cps` runs
+#    through it.
 # 3. The Linux TCP stack as the peer over IPv6: flowgen's clients against
 #    a listener at [2001:2:0:101::1]:8080 in the DUT, then Linux clients
 #    in the DUT against flowgen's server side (2001:2:0:100::10..).
@@ -29,10 +30,11 @@ CFG=$FG_TOP/examples/lab6.yaml
 O=$FG_TMP/out
 
 # --- 1 and 2: one flowgen, two runs ------------------------------------------
-fg -x "arp; start -f $D/flows6_mix.yaml -m 100 -d 1; wait 8; stats --json; echo MARK-NAT64; capture start -p 1 --rx --filter 'src host 198.19.1.1 and udp dst port 4321'; start -f $D/flows_nat64_mix.yaml -m 100 -d 1; wait 8; capture status; stats --json" \
+fg -x "arp; start -f $D/flows6_mix.yaml -m 100 -d 1; wait 8; stats --json; echo MARK-NAT64; capture start -p 1 --rx --filter 'src host 198.19.1.1 and udp dst port 4321'; start -f $D/flows_nat64_mix.yaml -m 100 -d 1; wait 8; capture status; stats --json; echo MARK-CPS; bench cps -f $FG_TOP/profiles/nat64_udp.yaml -m 100 --trial 1 --resolution 50 --confirm 0 --json" \
 	</dev/null >"$O" 2>&1
 sed '/^MARK-NAT64/,$d' "$O" >"$FG_TMP/v6.json"
-sed -n '/^MARK-NAT64/,$p' "$O" >"$FG_TMP/n64.json"
+sed -n '/^MARK-NAT64/,/^MARK-CPS/p' "$O" >"$FG_TMP/n64.json"
+sed -n '/^MARK-CPS/,$p' "$O" >"$FG_TMP/cps.json"
 
 J=$FG_TMP/v6.json
 started=$(json_get "$J" flows.client.started || echo 0)
@@ -58,7 +60,14 @@ check_eq "nat64 flows: the IPv4 server side accepted each" "$started" "$(json_ge
 check_eq "nat64 flows: each translated" "$started" "$(json_get "$J" flows.server.translated || echo -1)"
 check_eq "nat64 flows: from one address (masquerade)" 1 "$(json_get "$J" flows.server.distinct_src_addrs || echo -1)"
 udp=$(grep -Eo 'frames [0-9]+' "$J" | head -1 | cut -d' ' -f2)
-check_eq "nat64 flows: every UDP request came from the DUT's 198.19.1.1" "$((started / 2))" "${udp:--1}"
+tx=$(json_get "$J" flows.client.tx_bytes || echo 0)
+u=$(((tx - started * 64) / 36))
+check "nat64 flows: half the flows UDP ($u of $started)" test $((u * 2 - started)) -ge -1 -a $((u * 2 - started)) -le 1
+check_eq "nat64 flows: every UDP request came from the DUT's 198.19.1.1" "$u" "${udp:--1}"
+
+J=$FG_TMP/cps.json
+check_eq "nat64 bench cps: the 100 cps trial passes" True "$(json_get "$J" trials.0.passed || echo -1)"
+check_eq "nat64 bench cps: found" True "$(json_get "$J" result.found || echo -1)"
 
 # --- 3. Linux TCP over IPv6, both roles ----------------------------------------
 ip netns exec "$NS_DUT" python3 "$D/flows_tcp_srv.py" 2001:2:0:101::1 8080 "$FG_TMP/srv.count" &
