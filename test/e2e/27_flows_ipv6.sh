@@ -6,7 +6,7 @@
 # examples/lab6.yaml.
 #
 # 1. UDP (request/response) and TCP flows over IPv6, flowgen on both
-#    sides: every flow completes, none fails, byte counts exact, the
+#    sides (refused before `arp` resolved default_gw6): every flow completes, none fails, byte counts exact, the
 #    server side sees the clients untranslated.
 # 2. NAT64: the same from IPv6 clients to IPv4 servers through tayga and
 #    masquerade: every flow completes, the server side counts each as
@@ -30,12 +30,14 @@ CFG=$FG_TOP/examples/lab6.yaml
 O=$FG_TMP/out
 
 # --- 1 and 2: one flowgen, two runs ------------------------------------------
-fg -x "arp; start -f $D/flows6_mix.yaml -m 100 -d 1; wait 8; stats --json; echo MARK-NAT64; capture start -p 1 --rx --filter 'src host 198.19.1.1 and udp dst port 4321'; start -f $D/flows_nat64_mix.yaml -m 100 -d 1; wait 8; capture status; stats --json; echo MARK-CPS; bench cps -f $FG_TOP/profiles/nat64_udp.yaml -m 100 --trial 1 --resolution 50 --confirm 0 --json" \
+fg -k -x "start -f $D/flows6_mix.yaml -m 100 -d 1; arp; start -f $D/flows6_mix.yaml -m 100 -d 1; wait 8; stats --json; echo MARK-NAT64; capture start -p 1 --rx --filter 'src host 198.19.1.1 and udp dst port 4321'; start -f $D/flows_nat64_mix.yaml -m 100 -d 1; wait 8; capture status; stats --json; echo MARK-CPS; bench cps -f $FG_TOP/profiles/nat64_udp.yaml -m 100 --trial 1 --resolution 50 --confirm 0 --json" \
 	</dev/null >"$O" 2>&1
 sed '/^MARK-NAT64/,$d' "$O" >"$FG_TMP/v6.json"
 sed -n '/^MARK-NAT64/,/^MARK-CPS/p' "$O" >"$FG_TMP/n64.json"
 sed -n '/^MARK-CPS/,$p' "$O" >"$FG_TMP/cps.json"
 
+check_grep "ipv6 flows: before arp, start names the unresolved IPv6 next hop" \
+	"port 0: next-hop MAC unknown \(run .arp. first or set dest_mac; IPv6: default_gw6" "$FG_TMP/v6.json"
 J=$FG_TMP/v6.json
 started=$(json_get "$J" flows.client.started || echo 0)
 check_ge "ipv6 flows: about 200 flows started (UDP and TCP)" "$started" 150
