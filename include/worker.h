@@ -123,7 +123,10 @@ extern int fg_nworkers;
 /* worker: the lcore entry point (arg = struct worker *). */
 int worker_main(void *arg);
 
-/* worker: send the frames queued on side 0/1. */
+/* worker: tag (vlan), capture and hand n frames to side's TX queue now;
+ * counts and returns what the queue took, frees the rest. */
+uint16_t worker_send(struct worker *w, int side, struct rte_mbuf **m, uint16_t n);
+/* worker: send the frames queued on side 0/1 (worker_send). */
 void worker_flush(struct worker *w, int side);
 
 /* worker: queue a frame for TX on side 0/1; flushes when the burst is full. */

@@ -329,33 +329,17 @@ static void streams_stamp(struct rte_mbuf **m, uint32_t n, uint64_t tsc)
 
 /*
  * Stamp a burst and hand it to the TX queue at once (after what the worker
- * had queued on that side, so the order holds), with worker_flush's
- * counting; returns how many the queue took and, in *tsc, the stamp. The
- * rest are freed.
+ * had queued on that side, so the order holds) through worker_send (tag,
+ * capture, counting); returns how many the queue took and, in *tsc, the
+ * stamp. The rest are freed.
  */
 static uint32_t streams_tx_now(struct worker *w, int side, struct rte_mbuf **m, uint32_t n,
 			       uint64_t *tsc)
 {
-	struct port *p = &fg_port[w->port[side]];
-	struct ctr_port *c = &w->ctr->port[w->port[side]];
-	uint64_t bytes = 0;
-	uint16_t sent;
-
-	for (uint32_t i = 0; i < n; i++)
-		bytes += rte_pktmbuf_pkt_len(m[i]);
 	worker_flush(w, side);
 	*tsc = rte_rdtsc();
 	streams_stamp(m, n, *tsc);
-	sent = rte_eth_tx_burst(p->id, w->q, m, (uint16_t)n);
-	if (sent < n) {
-		FG_CTR_ADD(c->tx_queue_full, n - sent);
-		for (uint32_t i = sent; i < n; i++)
-			bytes -= rte_pktmbuf_pkt_len(m[i]);
-		rte_pktmbuf_free_bulk(&m[sent], n - sent);
-	}
-	FG_CTR_ADD(c->tx_pkts, sent);
-	FG_CTR_ADD(c->tx_bytes, bytes);
-	return sent;
+	return worker_send(w, side, m, (uint16_t)n);
 }
 
 /*

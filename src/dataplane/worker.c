@@ -37,50 +37,57 @@ bool worker_post(struct worker *w, const struct wmsg *m)
  * 802.1Q (port_info `vlan`): the tag goes on here, once, for every frame
  * the port sends (engines, answers); a frame that cannot take it (shared,
  * no headroom) is dropped as a full queue would drop it. Returns the
- * frames left in txb.
+ * frames left in m.
  */
-static uint16_t tx_tag(struct worker *w, int side, const struct port *p, uint16_t n)
+static uint16_t tx_tag(struct worker *w, int side, const struct port *p, struct rte_mbuf **m,
+		       uint16_t n)
 {
 	uint16_t k = 0;
 
 	for (uint16_t i = 0; i < n; i++) {
-		struct rte_mbuf *m = w->txb[side][i];
+		struct rte_mbuf *f = m[i];
 
-		m->vlan_tci = p->vlan;
-		if (rte_vlan_insert(&m) != 0) {
+		f->vlan_tci = p->vlan;
+		if (rte_vlan_insert(&f) != 0) {
 			FG_CTR_INC(w->ctr->port[w->port[side]].tx_queue_full);
-			rte_pktmbuf_free(m);
+			rte_pktmbuf_free(f);
 			continue;
 		}
-		w->txb[side][k++] = m;
+		m[k++] = f;
 	}
 	return k;
 }
 
-void worker_flush(struct worker *w, int side)
+uint16_t worker_send(struct worker *w, int side, struct rte_mbuf **m, uint16_t n)
 {
 	struct port *p = &fg_port[w->port[side]];
 	struct ctr_port *c = &w->ctr->port[w->port[side]];
-	uint16_t n = w->ntx[side], sent;
 	uint64_t bytes = 0;
+	uint16_t sent;
 
-	if (!n)
-		return;
 	if (p->vlan)
-		n = tx_tag(w, side, p, n);
+		n = tx_tag(w, side, p, m, n);
 	/* Lengths are read before the burst: a sent mbuf is the driver's. */
 	for (uint16_t i = 0; i < n; i++)
-		bytes += rte_pktmbuf_pkt_len(w->txb[side][i]);
-	capture_tx(w, side, w->txb[side], n);
-	sent = rte_eth_tx_burst(p->id, w->q, w->txb[side], n);
+		bytes += rte_pktmbuf_pkt_len(m[i]);
+	capture_tx(w, side, m, n);
+	sent = rte_eth_tx_burst(p->id, w->q, m, n);
 	if (sent < n) {
 		FG_CTR_ADD(c->tx_queue_full, n - sent);
 		for (uint16_t i = sent; i < n; i++)
-			bytes -= rte_pktmbuf_pkt_len(w->txb[side][i]);
-		rte_pktmbuf_free_bulk(&w->txb[side][sent], n - sent);
+			bytes -= rte_pktmbuf_pkt_len(m[i]);
+		rte_pktmbuf_free_bulk(&m[sent], n - sent);
 	}
 	FG_CTR_ADD(c->tx_pkts, sent);
 	FG_CTR_ADD(c->tx_bytes, bytes);
+	return sent;
+}
+
+void worker_flush(struct worker *w, int side)
+{
+	if (!w->ntx[side])
+		return;
+	worker_send(w, side, w->txb[side], w->ntx[side]);
 	w->ntx[side] = 0;
 }
 
