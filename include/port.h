@@ -86,6 +86,16 @@ uint64_t port_mac_word(const struct rte_ether_addr *m);
 void port_word_mac(uint64_t w, struct rte_ether_addr *m);
 
 /*
+ * pure: the next-hop MAC word of the port's IPv6 frames: a static
+ * dest_mac (or a loop pair's peer) serves both families; otherwise what
+ * Neighbour Discovery learned for default_gw6 (bit 48 clear: unknown).
+ */
+static inline uint64_t port_gw6_word(const struct port *p)
+{
+	return p->static_gw_mac ? p->gw_mac : p->gw6_mac;
+}
+
+/*
  * control, before rte_eal_init: checks that the interfaces exist (an
  * af_packet iface in this namespace) so a typo gives a clear one-line
  * error instead of a DPDK trace. Appends EAL args for the interfaces.

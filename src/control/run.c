@@ -218,13 +218,19 @@ static int run_check_next_hops(const struct run_params *rp, char *err, size_t er
 		/* a flows side of IPv6 sends to default_gw6 (or dest_mac) */
 		bool v6 = pf->mode == PROF_FLOWS &&
 			  (p & 1 ? pf->ip_gen.server.v6 : pf->ip_gen.client.v6);
-		uint64_t mac = v6 && !fg_port[p].static_gw_mac ? fg_port[p].gw6_mac
-							       : fg_port[p].gw_mac;
 
-		if (rp->load.tx[p].pps > 0 && !(mac & PORT_MAC_KNOWN)) {
+		if (rp->load.tx[p].pps == 0)
+			continue;
+		if (!v6 && !(fg_port[p].gw_mac & PORT_MAC_KNOWN)) {
 			snprintf(err, errlen,
-				 "port %d: next-hop MAC unknown (run `arp` first or set dest_mac%s)",
-				 p, v6 ? "; IPv6: default_gw6 by ND" : "");
+				 "port %d: next-hop MAC unknown (run `arp` first or set dest_mac)", p);
+			return -EHOSTUNREACH;
+		}
+		if (v6 && !(port_gw6_word(&fg_port[p]) & PORT_MAC_KNOWN)) {
+			snprintf(err, errlen,
+				 "port %d: IPv6 next-hop MAC unknown (run `arp` first: it resolves "
+				 "default_gw6 by Neighbour Discovery; or set dest_mac)",
+				 p);
 			return -EHOSTUNREACH;
 		}
 	}

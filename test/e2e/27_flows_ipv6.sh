@@ -37,7 +37,7 @@ sed -n '/^MARK-NAT64/,/^MARK-CPS/p' "$O" >"$FG_TMP/n64.json"
 sed -n '/^MARK-CPS/,$p' "$O" >"$FG_TMP/cps.json"
 
 check_grep "ipv6 flows: before arp, start names the unresolved IPv6 next hop" \
-	"port 0: next-hop MAC unknown \(run .arp. first or set dest_mac; IPv6: default_gw6" "$FG_TMP/v6.json"
+	"port 0: IPv6 next-hop MAC unknown \(run .arp. first: it resolves default_gw6" "$FG_TMP/v6.json"
 J=$FG_TMP/v6.json
 started=$(json_get "$J" flows.client.started || echo 0)
 check_ge "ipv6 flows: about 200 flows started (UDP and TCP)" "$started" 150
