@@ -31,6 +31,8 @@ struct bench_opts {
 	bool json;
 	const char *csv_path;
 	const char *plot_path; /* --plot FILE.svg (plot.h) */
+	bool reuse;	     /* cps, capacity: trials may use earlier trials' tuples */
+	double dut_timeout;  /* the DUT's connection timeout, s; 0: not stated */
 };
 
 /* What a test starts from, known before its first trial. */

@@ -33,6 +33,8 @@ struct ctr_client {
 	uint64_t fail_no_reply, fail_reset, fail_retx, fail_table_full;
 	uint64_t tx_pkts, rx_pkts, tx_bytes, rx_bytes;
 	uint64_t retx;                /* TCP segments retransmitted */
+	uint64_t late;                /* new flows the pacer dropped: the worker fell behind */
+	uint64_t rx_payload_bad;      /* flows failed by a reply whose payload was not ours */
 };
 
 /* Stateful flows, server role (responder). */

@@ -29,6 +29,9 @@ struct run_params {
 	double drain_s;			/* wait for frames in flight after the last one;
 					   0 = the engine's own (streams: the profile's
 					   timeout, at most 1 s) */
+	uint32_t cport_lo, cport_hi;	/* flows: client ports in place of the profile's
+					   (bench: a window no earlier trial used);
+					   both 0 = the profile's */
 	/* Filled in by run.c before prepare (see load.h): */
 	uint64_t link_bps[FG_MAX_PORTS];	/* each port's link speed, 0 = unknown */
 	struct load load;			/* what the engine's load() described */
@@ -68,6 +71,9 @@ void streams_release(void **states);
 
 /* stats hooks: server-side NAT report; per-stream latency rows. */
 void flows_nat_report(uint64_t *distinct_addrs, uint64_t *distinct_ports);
+/* control: distinct client (address, port) pairs the current (or last)
+ * flows run used, summed over its workers; read once the run is idle. */
+uint64_t flows_fresh_tuples(void);
 struct stats_lat_row;
 int streams_latency_rows(struct stats_lat_row *rows, int max);
 struct lat_hist;

@@ -277,6 +277,7 @@ struct fgen_cpa {
 	struct fgen ips; /* the address range (for index mapping) */
 	uint32_t nips, nports, nwords, nsumm, stride; /* stride in u64 words */
 	uint16_t port_lo;
+	uint64_t fresh; /* (address, port) pairs handed out for the first time */
 };
 
 /* pure: bytes fgen_cpa_init() allocates. */
@@ -295,8 +296,10 @@ void fgen_cpa_destroy(struct fgen_cpa *a);
 /*
  * worker: a free source port for address ip, taken in rotating order (the
  * port after the last one handed out, so a just-freed port is reused as late
- * as possible). Returns 0, -ENOSPC (all ports of ip busy) or -EINVAL (ip not
- * in the range).
+ * as possible). Until an address's rotation first wraps, every port it hands
+ * out is new: those count in a->fresh, the distinct client (address, port)
+ * pairs the allocator has used. Returns 0, -ENOSPC (all ports of ip busy)
+ * or -EINVAL (ip not in the range).
  */
 int fgen_cpa_get(struct fgen_cpa *a, uint32_t ip, uint16_t *port);
 

@@ -41,6 +41,7 @@ struct rte_mbuf;
 #define FLOWS_TCP_MSS6 1440	   /* the same over IPv6: 1500 - 40 - 20 */
 #define FLOWS_ACCEPT_GRACE_MS 1000 /* server accepts after a stop: frames in flight */
 #define FLOWS_STASH (2 * FG_BURST) /* spare mbufs kept per side */
+#define FLOWS_UDP_REST 2048u	   /* a datagram's payload after the signature, at most */
 
 /*
  * How the engine works. Every worker owns one flow table (flowtab.h)
@@ -139,6 +140,7 @@ struct flows_state {
 	unsigned ntpl;
 	double rate;	     /* new flows/s of this worker at scale 1 */
 	bool unpaced, gen;   /* -m max; this worker generates */
+	bool check;	     /* replies' payloads checked (flowpay.h; -t payload_check) */
 	bool started, stopping, paused;
 	uint64_t accept_until; /* stopping: new server flows until then (TSC) */
 	double scale;	       /* the last rate message's scale; 0 = none yet (1) */
@@ -165,6 +167,9 @@ struct flows_state {
 	const struct own_rss *rss;    /* client port's RSS to pick ports by, or NULL */
 	uint64_t active[2];
 	uint64_t accepts;    /* server flows learned (flows_rx_burst()) */
+	uint64_t late_seen;  /* pace.dropped already counted in client.late */
+	/* what follows the signature in every datagram (flowpay.h), filled by control */
+	uint8_t udp_rest[FLOWS_UDP_REST];
 	/* server side: distinct translated sources (read by control, relaxed) */
 	uint32_t nat_addr[FLOWS_NAT_ADDRS]; /* open addressing, 0 = empty */
 	uint64_t nat_port[65536 / 64];
@@ -183,6 +188,23 @@ struct flows_new {
  * pair (flows_pick.c); false when no client port is free. */
 bool flows_pick(struct flows_state *s, struct flows_new *nf, unsigned w_q);
 
+/*
+ * worker: the frames of the engine (flows_frame.c). count_drop frees a frame
+ * of no flow (rx_unknown); recycle keeps a consumed received frame for the
+ * next answer of that side; tx_udp sends a datagram of `bytes` (at least
+ * the signature, naming flow `id`); tx_tcp sends a segment the endpoint
+ * asked for; tcp_seg reads a received TCP header; tcp_orphan answers or
+ * drops a segment of no flow.
+ */
+void flows_count_drop(struct worker *w, int side, struct rte_mbuf *m);
+void flows_recycle(struct flows_state *s, int side, struct rte_mbuf *m);
+void flows_tx_udp(struct worker *w, struct flows_state *s, int side, struct flows_ent *e,
+		  uint32_t id, uint32_t bytes, uint64_t now);
+void flows_tx_tcp(struct worker *w, struct flows_state *s, int side, const struct flows_ent *e,
+		  const struct tcp_seg_out *o);
+void flows_tcp_seg(struct tcp_seg *sg, const uint8_t *f, const struct pkt_info *pi);
+void flows_tcp_orphan(struct worker *w, int side, struct rte_mbuf *m, const uint8_t *f,
+		      const struct pkt_info *pi);
 /* worker: the IPv6 frames of a v6 side (flows6.c), in an mbuf m taken
  * from flows_alloc(); each sends it (worker_tx) or frees it. */
 void flows6_tx_udp(struct worker *w, struct flows_state *s, int side, const struct flows_ent *e,

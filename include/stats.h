@@ -66,6 +66,7 @@ struct stats_raw {
 	uint64_t tsc; /* when this sample was taken (rte_rdtsc) */
 	int nworkers;
 	struct stats_wraw w[FG_MAX_WORKERS]; /* each worker apart */
+	bool running; /* a worker generates traffic (state CTR_RUNNING) */
 };
 
 /* One latency row, the fields of flowgen(8) STATISTICS, "latency". */
@@ -114,6 +115,13 @@ struct stats_global {
 	double cps;
 	uint64_t queue_full;
 	uint64_t tsc_hz; /* the TSC rate every time and rate uses (tsc.h) */
+	/* offered against achieved (flowgen(8), STATISTICS; offer.h) */
+	double completed_cps;  /* rate of client.completed */
+	double offered_pps;    /* streams: frames/s the current MULT asks for; 0: none */
+	double offered_cps;    /* flows: connections/s the current MULT asks for; 0: none */
+	bool short_of_offer;   /* achieved < 98 % of the offer for the last 2 s */
+	int offer_limit;       /* enum offer_limit: the likely limit while short */
+	double offer_cpu, offer_late, offer_refused, offer_failed; /* the signs of that guess */
 };
 
 struct stats_flows {
@@ -122,6 +130,7 @@ struct stats_flows {
 	uint64_t active_client, active_server;
 	uint64_t distinct_addrs, distinct_ports;
 	double cps; /* rate of client.started */
+	double completed_cps; /* rate of client.completed */
 };
 
 /* One worker (flowgen(8), STATISTICS, "workers"). */
@@ -158,6 +167,13 @@ void stats_start(void);
 void stats_stop(void);
 /* control: baseline = now, NIC counters included; calls hooks->clear. */
 void stats_clear(void);
+/*
+ * control: what the current run offers per second at its current MULT
+ * (run.c on start, update and the tui's +/-): frames for streams,
+ * connections for flows; both 0 for none (-m max). The sampler compares
+ * it with the achieved rate while the workers run (offer.h).
+ */
+void stats_set_offer(double pps, double cps);
 /* control: the latest aggregate, baselined, with rates and hook data. */
 void stats_get(struct stats_snap *out);
 /* control: tx/rx pps history, oldest first; returns the number of points. */
@@ -187,6 +203,12 @@ void stats_compute(const struct stats_raw *now, const struct stats_raw *prev,
 int stats_write_json(FILE *f, const struct stats_snap *s, unsigned sections);
 /* pure: write snapshot s as text tables. */
 int stats_write_text(FILE *f, const struct stats_snap *s, unsigned sections);
+/*
+ * pure: the warning `stats`, `stats -g` and the tui show while g is short
+ * of its offer ("short of offer: offered 150.00 Kcps, achieved 85.00 Kcps;
+ * likely limit: the worker's CPU (cpu_util 100 %)"). 1 written, 0 none.
+ */
+int stats_offer_warning(char *buf, size_t len, const struct stats_global *g);
 /* pure: "1.23 M" style scaling of v into buf (K/M/G/T, 1000-based). */
 const char *stats_fmt_si(char *buf, size_t len, double v, const char *unit);
 

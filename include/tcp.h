@@ -231,6 +231,16 @@ uint16_t tcp_payload_sum(uint32_t off, uint32_t len);
 /* pure: do len bytes at src match the stream content at offset off? */
 bool tcp_payload_check(const uint8_t *src, uint32_t off, uint32_t len);
 
+/*
+ * pure: is the data of segment in (its in->len bytes at data) acceptable as
+ * the peer's stream? Only data the endpoint would take as new, in order
+ * (it starts at or before rcv_nxt and ends after it, in a state that takes
+ * data, no SYN or RST) is checked against the stream content; anything
+ * else is for tcp_input() to drop or acknowledge, and passes here: junk
+ * with a random sequence number must not fail a flow the endpoint keeps.
+ */
+bool tcp_data_ok(const struct tcp_tcb *t, const struct tcp_seg *in, const uint8_t *data);
+
 /* pure: the receive-stream offset of a received segment's first payload byte. */
 static inline uint32_t tcp_rcv_off(const struct tcp_tcb *t, uint32_t seq)
 {

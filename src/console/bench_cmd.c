@@ -56,7 +56,7 @@ struct bench_out {
 static const char bench_usage[] =
     "bench throughput|latency|cps|capacity -f PROFILE [-m MULT] [--loss PCT] "
     "[--resolution PCT] [--trial SECONDS] [--confirm SECONDS] [--pause SECONDS] [-p PORTS] "
-    "[-t KEY=VAL,...] [--json] [--csv FILE] [--plot FILE.svg]";
+    "[-t KEY=VAL,...] [--json] [--csv FILE] [--plot FILE.svg] [--reuse] [--dut-timeout SECONDS]";
 
 static int bench_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int bench_bad(const char *fmt, ...)
@@ -92,6 +92,7 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 	    {"trial", required_argument, NULL, 'T'}, {"confirm", required_argument, NULL, 'K'},
 	    {"json", no_argument, NULL, 'J'},	     {"csv", required_argument, NULL, 'C'},
 	    {"pause", required_argument, NULL, 'P'}, {"plot", required_argument, NULL, 'G'},
+	    {"reuse", no_argument, NULL, 'U'},	     {"dut-timeout", required_argument, NULL, 'D'},
 	    {NULL, 0, NULL, 0}};
 	char err[FG_ERRLEN];
 	int c;
@@ -165,6 +166,15 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 			    o->pause_s > 3600)
 				return bench_bad("--pause '%s': a duration up to 1h", optarg);
 			break;
+		case 'U':
+			o->reuse = true;
+			break;
+		case 'D':
+			if (units_parse_duration(optarg, &o->dut_timeout, err, sizeof(err)) != 0 ||
+			    !(o->dut_timeout > 0) || o->dut_timeout > 86400)
+				return bench_bad("--dut-timeout '%s': a duration above 0, up to 24h",
+						 optarg);
+			break;
 		default:
 			/* optind counts in argv + 1: argv[optind] is the word refused */
 			return bench_bad("'%s': unknown option or missing value",
@@ -183,6 +193,15 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 		return bench_bad("--confirm is for throughput and cps");
 	if (o->have_mult && o->mult.kind == UNITS_MAX)
 		return bench_bad("-m max is unpaced: give a rate");
+	if ((o->reuse || o->dut_timeout > 0) && !bench_kind_flows(o->kind))
+		return bench_bad("--reuse and --dut-timeout are for cps and capacity");
+	/* a trial that reuses tuples the DUT still holds measures its table,
+	 * not its new connections */
+	if (o->reuse && o->dut_timeout > 0 && o->pause_s < o->dut_timeout)
+		return bench_bad("--reuse with --pause %g s, shorter than --dut-timeout %g s: the "
+				 "DUT would still hold the connections of the trial before and "
+				 "pass them as established",
+				 o->pause_s, o->dut_timeout);
 	return 0;
 }
 
@@ -322,6 +341,34 @@ static void bench_search_text(const struct bench_out *b, const struct bench_resu
 		bench_lat_text(b, &(conf ? conf : best)->lat);
 }
 
+/*
+ * Distinct client (address, port) pairs the search used: the trials' sum
+ * when each had ports of its own; with --reuse every trial starts from the
+ * same first ports, so the largest trial's.
+ */
+static uint64_t bench_tuples_total(const struct bench_out *b, const struct bench_result *r)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		n = b->o->reuse ? FG_MAX(n, r->t[i].tuples) : n + r->t[i].tuples;
+	return n;
+}
+
+static void bench_tuples_text(const struct bench_out *b, const struct bench_result *r)
+{
+	if (b->o->reuse)
+		bench_say(b,
+			  "tuples: every trial starts from the profile's first client ports "
+			  "(--reuse)%s",
+			  b->o->dut_timeout > 0 ? ", each after the DUT's timeout" : "");
+	else
+		bench_say(b,
+			  "tuples: %" PRIu64 " distinct client (address, port) pairs, each trial "
+			  "on client ports no earlier trial used",
+			  bench_tuples_total(b, r));
+}
+
 /* ---- JSON ------------------------------------------------------------------- */
 
 static void json_num(FILE *f, const char *key, double v)
@@ -367,6 +414,9 @@ static void json_trial(FILE *f, const struct bench_words *w, const struct bench_
 	fputc(',', f);
 	if (t->conns)
 		fprintf(f, "\"conns\":%" PRIu64 ",", t->conns);
+	if (strcmp(w->unit, "cps") == 0) /* the flows tests: cps, capacity */
+		fprintf(f, "\"tuples\":%" PRIu64 ",\"client_ports\":[%u,%u],", t->tuples,
+			t->port_lo, t->port_hi);
 	json_num(f, "send_s", t->span);
 	fputc(',', f);
 	snprintf(k, sizeof(k), "achieved_%s", w->unit);
@@ -401,6 +451,12 @@ static void bench_json_head(const struct bench_out *b, const struct bench_result
 		json_trial(f, b->w, &r->t[i], i);
 	}
 	fputs("],", f);
+	if (bench_kind_flows(b->o->kind)) {
+		fprintf(f, "\"tuples\":%" PRIu64 ",\"reuse\":%s,", bench_tuples_total(b, r),
+			b->o->reuse ? "true" : "false");
+		json_num(f, "dut_timeout_s", b->o->dut_timeout);
+		fputc(',', f);
+	}
 }
 
 /* throughput and cps: the search's figure and the confirmed one. */
@@ -481,7 +537,7 @@ static void csv_header(FILE *f, const struct bench_words *w)
 	fprintf(f,
 		"bench,trial,offered_%s,offered_line_pct,mult,send_s,achieved_%s,%s,%s,%s,loss_pct,"
 		"valid,passed,reason,lat_frames,lat_lost,min_us,avg_us,max_us,p50_us,p99_us,"
-		"p999_us,pdv_us,conns,confirm\n",
+		"p999_us,pdv_us,conns,confirm,tuples\n",
 		w->unit, w->unit, w->tx, w->rx, w->lost);
 }
 
@@ -516,7 +572,7 @@ static void csv_trial(const struct bench_out *b, const struct bench_trial *t, si
 	csv_num(f, t->lat.p99_us);
 	csv_num(f, t->lat.p999_us);
 	csv_num(f, t->lat.pdv_us);
-	fprintf(f, ",%" PRIu64 ",%d\n", t->conns, t->confirm);
+	fprintf(f, ",%" PRIu64 ",%d,%" PRIu64 "\n", t->conns, t->confirm, t->tuples);
 	fflush(f);
 }
 
@@ -619,6 +675,8 @@ static void out_result(void *ctx, const struct bench_result *r)
 	} else {
 		bench_search_text(b, r);
 	}
+	if (!b->o->json && bench_kind_flows(b->o->kind))
+		bench_tuples_text(b, r);
 	/* latency fails without a valid trial of enough stamped frames: say why */
 	if (b->o->kind == BENCH_LATENCY && t && t->valid && t->lat.frames < BENCH_MIN_STAMPED)
 		fg_err("bench: only %" PRIu64 " stamped frames; RFC 8219 asks for at least %d "

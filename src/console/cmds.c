@@ -605,7 +605,7 @@ static const char *const o_bench[] = {"throughput", "latency",   "cps",	 "capaci
 				      "-m",	    "-p",	 "-t",	 "--loss",   "--resolution",
 				      "--trial",    "--confirm", "--pause", "--json",   "--csv",
 				      "nat",	    "--timeout-max", "--inside", "--outside",
-				      "--plot",	    NULL};
+				      "--plot",	    "--reuse",    "--dut-timeout", NULL};
 
 static const char *const o_capture[] = {"start", "stop",    "save",   "status",	"-p", "--rx",
 					"--tx",	 "--both",  "--filter", "--limit", "--ring", "--json",

@@ -112,7 +112,7 @@ static void tui_title(struct tui_ctx *c)
 static void tui_global(struct tui_ctx *c, int y, int x)
 {
 	const struct stats_global *g = &c->snap->g;
-	char a[32], b[32], line[128];
+	char a[32], b[32], b2[32], line[128];
 
 	attron(A_BOLD);
 	tui_put(c, y, x, "Global Statistics");
@@ -128,8 +128,9 @@ static void tui_global(struct tui_ctx *c, int y, int x)
 	snprintf(line, sizeof(line), "pps %-14s Rx %s", stats_fmt_si(a, sizeof(a), g->tx_pps, ""),
 		 stats_fmt_si(b, sizeof(b), g->rx_pps, ""));
 	tui_put(c, y + 3, x, line);
-	snprintf(line, sizeof(line), "CPS %-14s active %s", stats_fmt_si(a, sizeof(a), g->cps, ""),
-		 stats_fmt_count(b, sizeof(b), g->active_flows));
+	snprintf(line, sizeof(line), "CPS %-14s done %-10s active %s",
+		 stats_fmt_si(a, sizeof(a), g->cps, ""), stats_fmt_si(b, sizeof(b), g->completed_cps, ""),
+		 stats_fmt_count(b2, sizeof(b2), g->active_flows));
 	tui_put(c, y + 4, x, line);
 	/* the busiest worker's share: the first to run out of CPU */
 	snprintf(line, sizeof(line), "drop %-9s cpu %.1f %% (busiest of %d)",
@@ -363,6 +364,7 @@ static void tui_latency(struct tui_ctx *c, int y, int rows)
 
 static void tui_draw(struct tui_ctx *c)
 {
+	char warn[200];
 	int y, left;
 
 	getmaxyx(stdscr, c->h, c->w);
@@ -371,6 +373,13 @@ static void tui_draw(struct tui_ctx *c)
 	tui_global(c, 1, 0);
 	tui_flows(c, 1, FG_MAX(c->w / 2, 40));
 	y = 7;
+	if (stats_offer_warning(warn + 9, sizeof(warn) - 9, &c->snap->g)) {
+		/* offered against achieved (flowgen(8), STATISTICS) */
+		memcpy(warn, "WARNING: ", 9);
+		attron(A_BOLD);
+		tui_put(c, y++, 0, warn);
+		attroff(A_BOLD);
+	}
 	y += tui_ports(c, y);
 	left = c->h - y;
 	/* latency wants a header and a row; history takes one or two rows */

@@ -44,6 +44,7 @@
 #include "cmds.h"
 #include "ctl.h"
 #include "engine.h"
+#include "fgen.h"
 #include "lat.h"
 #include "port.h"
 #include "prof.h"
@@ -64,6 +65,9 @@ struct bench {
 	bool interrupted;
 	struct units_rate top; /* the -m of the start rate */
 	double top_rate;
+	bool fresh;		  /* flows: every trial on client ports no earlier one used */
+	struct bench_tuples tup;  /* the windows of client ports handed out */
+	uint32_t cport_lo, cport_hi; /* the next trial's window */
 };
 
 static bool bench_flows(const struct bench *b) { return bench_kind_flows(b->o->kind); }
@@ -96,6 +100,66 @@ static void bench_run_params(const struct bench *b, const struct units_rate *mul
 	rp->port_mask = (uint32_t)b->o->mask;
 	rp->tunables = b->o->tunables;
 	rp->drain_s = BENCH_LATE_WAIT_S;
+	rp->cport_lo = b->cport_lo;
+	rp->cport_hi = b->cport_hi;
+}
+
+/* ---- fresh tuples (bench.h) --------------------------------------------------- */
+
+/*
+ * A flows test offers the DUT only connections it has never seen, unless
+ * --reuse: the client ports of the profile are cut into one window per
+ * trial. 0, or -1 (said why).
+ */
+static int bench_tuples_setup(struct bench *b)
+{
+	const struct prof_ip_gen *g = &b->prof.ip_gen;
+	uint32_t plo = g->client_ports.lo, phi = g->client_ports.hi;
+	struct fgen cli;
+	uint32_t nq = fg_nworkers > 0 ? FG_MAX(fg_worker[0].nq, 1) : 1;
+
+	b->fresh = bench_flows(b) && !b->o->reuse;
+	if (!b->fresh)
+		return 0;
+	if (plo == 0 && phi == 0) {
+		plo = FG_PROF_SPORT_DEFAULT;
+		phi = 65535;
+	}
+	if (fgen_init(&cli, FGEN_INC, g->client.range.lo, g->client.range.hi, true, 0) != 0 ||
+	    bench_tuples_init(&b->tup, fgen_count(&cli), nq, plo, phi) != 0) {
+		fg_err("bench: %s: no usable client address or port", b->o->file);
+		return -1;
+	}
+	return 0;
+}
+
+/* The tuple space of the profile, for messages. */
+static void bench_tuples_say(const struct bench *b, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u client addresses x client ports %u-%u", b->tup.naddrs,
+		 b->tup.port_lo, b->tup.port_hi);
+}
+
+/*
+ * The window of the next trial: conns connections at `rate` per second.
+ * 0, or -1: the profile's client ports are used up (said why).
+ */
+static int bench_tuples_next(struct bench *b, double conns, double rate)
+{
+	char sp[96];
+
+	if (!b->fresh)
+		return 0;
+	if (bench_tuples_take(&b->tup, conns, rate * b->prof.timeout, &b->cport_lo,
+			      &b->cport_hi) == 0)
+		return 0;
+	bench_tuples_say(b, sp, sizeof(sp));
+	fg_err("bench: trial %zu needs %u client ports no earlier trial used, %u are left (%s): "
+	       "widen the profile's client range or client_ports, shorten --trial, or allow "
+	       "--reuse with --pause at least the DUT's connection timeout (--dut-timeout)",
+	       b->n + 1, bench_tuples_ports(&b->tup, conns, rate * b->prof.timeout),
+	       bench_tuples_left(&b->tup), sp);
+	return -1;
 }
 
 /*
@@ -210,6 +274,12 @@ static int bench_trial(struct bench *b, const struct units_rate *mult, double se
 		fg_err("bench: %s", err);
 		return -1;
 	}
+	if (bench_tuples_next(b, t->rate * secs, t->rate) != 0)
+		return -1;
+	rp.cport_lo = b->cport_lo;
+	rp.cport_hi = b->cport_hi;
+	t->port_lo = b->cport_lo;
+	t->port_hi = b->cport_hi;
 	bench_mult_str(mult, t->mult, sizeof(t->mult));
 	t->secs = secs;
 	t->senders = b->senders;
@@ -227,6 +297,8 @@ static int bench_trial(struct bench *b, const struct units_rate *mult, double se
 		fg_err("bench: the trial's counters could not be read");
 		return -1;
 	}
+	if (bench_flows(b))
+		t->tuples = flows_fresh_tuples();
 	bench_trial_judge(t, b->o->kind == BENCH_LATENCY ? 100 : b->o->loss_pct);
 	return 0;
 }
@@ -357,6 +429,22 @@ static int bench_search_run(struct bench *b)
 	if (bench_search_init(&s, b->top_rate, b->o->res_pct) != 0) {
 		fg_err("bench: -m %s offers no traffic", plan.mult);
 		return -1;
+	}
+	if (b->fresh) {
+		uint64_t need = bench_tuples_search_need(&b->tup, b->top_rate, b->o->res_pct,
+							 b->o->trial_s, b->o->confirm_s,
+							 b->prof.timeout);
+		char sp[96];
+
+		if (need > bench_tuples_left(&b->tup)) {
+			bench_tuples_say(b, sp, sizeof(sp));
+			fg_err("bench: -m %s: the search may need %" PRIu64 " client ports that no "
+			       "earlier trial used, the profile has %u (%s): widen its client "
+			       "range or client_ports, lower -m or --trial, or allow --reuse with "
+			       "--pause at least the DUT's connection timeout (--dut-timeout)",
+			       plan.mult, need, bench_tuples_left(&b->tup), sp);
+			return -1;
+		}
 	}
 	plan.rate = b->top_rate;
 	b->rep->plan(b->rep->ctx, &plan);
@@ -492,6 +580,8 @@ int bench_run(const struct bench_opts *o, const struct bench_report *rep)
 		goto out;
 	}
 	b.senders = bench_senders(&b);
+	if (bench_tuples_setup(&b) != 0)
+		goto out;
 	if (rep->begin(rep->ctx) != 0)
 		goto out;
 	rc = o->kind == BENCH_LATENCY	 ? bench_latency(&b)

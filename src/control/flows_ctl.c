@@ -26,6 +26,7 @@
 
 #include "engine.h"
 #include "fgen.h"
+#include "flowpay.h"
 #include "flows_int.h"
 #include "flowtab.h"
 #include "lat.h"
@@ -185,6 +186,37 @@ static void flows_build_v6(struct flows_state *s, const struct prof_ip_gen *g)
 	memcpy(s->peer_hi[FLOWTAB_SERVER], g->client.hi96, 12);
 }
 
+/*
+ * The flows engine's tunables (-t): payload_check=0|1, whether the client
+ * checks what its replies carry (flowpay.h; default 1; 0 for a server that
+ * is not flowgen, which sends its own bytes). 0, or -EINVAL with err set.
+ */
+static int flows_parse_tunables(const char *t, bool *check, char *err, size_t errlen)
+{
+	char buf[256], *save = NULL;
+
+	*check = true;
+	if (!t || !*t)
+		return 0;
+	if (strlen(t) >= sizeof(buf)) {
+		snprintf(err, errlen, "-t: too long");
+		return -EINVAL;
+	}
+	strcpy(buf, t);
+	for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+		if (strcmp(kv, "payload_check=0") == 0) {
+			*check = false;
+		} else if (strcmp(kv, "payload_check=1") == 0) {
+			*check = true;
+		} else {
+			snprintf(err, errlen, "-t %s: unknown key or value (flows: payload_check=0|1)",
+				 kv);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 static int flows_build(const struct run_params *rp, const struct worker *w, double cps,
 		       bool unpaced, struct flows_state **out, char *err, size_t errlen)
 {
@@ -214,6 +246,11 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 	if (plo == 0 && phi == 0) {
 		plo = FG_PROF_SPORT_DEFAULT;
 		phi = 65535;
+	}
+	if (rp->cport_lo || rp->cport_hi) {
+		/* bench: a window of the profile's ports no earlier trial used */
+		plo = rp->cport_lo;
+		phi = rp->cport_hi;
 	}
 	slice = (phi - plo + 1) / w->nq;
 	if (w->nq > OWN_MAX_WORKERS) {
@@ -265,6 +302,7 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 	/* Spread the workers of a pair over the sequence. */
 	for (unsigned i = 0; i < w->q; i++)
 		(void)fgen_next(&s->cli);
+	flowpay_udp_rest(s->udp_rest, sizeof(s->udp_rest));
 	s->ntpl = (unsigned)p->n_templates;
 	for (unsigned i = 0; i < s->ntpl; i++) {
 		const struct prof_template *t = &p->templates[i];
@@ -305,13 +343,16 @@ err_free:
 int flows_prepare(const struct run_params *rp, void **states, const struct engine **ops, char *err,
 		  size_t errlen)
 {
-	bool unpaced = rp->mult.kind == UNITS_MAX;
+	bool unpaced = rp->mult.kind == UNITS_MAX, check;
 	int rc;
 
 	if (rp->prof->n_templates == 0 || rp->prof->n_templates > FG_PROF_MAX_TEMPLATES) {
 		snprintf(err, errlen, "a flows profile needs 1..%d templates", FG_PROF_MAX_TEMPLATES);
 		return -EINVAL;
 	}
+	rc = flows_parse_tunables(rp->tunables, &check, err, errlen);
+	if (rc)
+		return rc;
 	for (int i = 0; i < fg_nworkers; i++) {
 		struct flows_state *s = NULL;
 		/* the pair's connections/s: the load model's factor of its client port */
@@ -322,6 +363,7 @@ int flows_prepare(const struct run_params *rp, void **states, const struct engin
 			flows_release(states);
 			return rc;
 		}
+		s->check = check;
 		states[i] = s;
 	}
 	for (int i = 0; i < fg_nworkers; i++)
@@ -335,6 +377,16 @@ static int flows_cmp_u32(const void *a, const void *b)
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+uint64_t flows_fresh_tuples(void)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < FG_MAX_WORKERS; i++)
+		if (flows_cur[i])
+			n += flows_cur[i]->cpa.fresh;
+	return n;
 }
 
 void flows_nat_report(uint64_t *distinct_addrs, uint64_t *distinct_ports)

@@ -237,6 +237,23 @@ static int run_check_next_hops(const struct run_params *rp, char *err, size_t er
 	return 0;
 }
 
+/*
+ * What the current run offers at factors f (flowgen(8), STATISTICS:
+ * offered_pps for streams, offered_cps for flows), handed to the sampler
+ * that compares it with what is achieved. -m max offers no known rate.
+ */
+static void run_publish_offer(const double *f)
+{
+	struct load_offer o = {0};
+
+	if (run.eng && run.mult.kind != UNITS_MAX)
+		load_offered(&run.load, f, run.link_bps, &o);
+	if (run.load.scope == LOAD_SHARED)
+		stats_set_offer(0, o.cps);
+	else
+		stats_set_offer(o.pps, 0);
+}
+
 int run_offered(struct run_params *rp, struct load_offer *o, char *err, size_t errlen)
 {
 	const struct run_engine *e = run_engine_of(rp->prof);
@@ -321,6 +338,7 @@ int run_start(const char *file, struct run_params *rp, unsigned flags, const cha
 	/* Like TRex, a start shows the new run's counters (--nc keeps them). */
 	if (!(flags & RUN_KEEP_COUNTERS))
 		stats_clear();
+	run_publish_offer(run.factor);
 	ctl_start(ops, run.states, ++run.run_id);
 	if (flags & RUN_QUIET)
 		return 0;
@@ -384,6 +402,7 @@ int run_rescale(double f, char *err, size_t errlen)
 		return rc;
 	run.scale = scale;
 	ctl_rate(scale);
+	run_publish_offer(factor);
 	return 0;
 }
 

@@ -25,6 +25,7 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 
+#include "offer.h"
 #include "stats.h"
 #include "stats_int.h"
 #include "tsc.h"
@@ -62,6 +63,12 @@ static struct {
 	struct stats_snap scratch;
 	unsigned lcore[FG_MAX_WORKERS];
 	uint32_t port_mask[FG_MAX_WORKERS];
+	/* offered against achieved (offer.h): set by run.c, tracked per sample */
+	double offer_pps, offer_cps;
+	struct offer_track offer;
+	bool short_of_offer;
+	struct offer_signs signs;
+	enum offer_limit limit;
 	pthread_t thread;
 	bool running;
 	bool stop; /* read by the sampler, written under lock */
@@ -119,6 +126,8 @@ void stats_sum(const struct ctr_worker *w, int nworkers, int nports, struct stat
 		add_words(&o->busy_tsc, &cw->busy_tsc, 1);
 		add_words(&o->active_client, &cw->gauge.active_client, 1);
 		add_words(&o->active_server, &cw->gauge.active_server, 1);
+		if (__atomic_load_n(&cw->gauge.state, __ATOMIC_RELAXED) == CTR_RUNNING)
+			out->running = true;
 		for (int p = 0; p < nports; p++)
 			add_words((uint64_t *)&out->port[p], (const uint64_t *)&cw->port[p],
 				  NWORDS(struct ctr_port));
@@ -336,8 +345,10 @@ void stats_compute(const struct stats_raw *now, const struct stats_raw *prev,
 	 * the server table of another: the larger side is the flow count.
 	 */
 	g->active_flows = FG_MAX(now->gauge.active_client, now->gauge.active_server);
-	if (prev)
+	if (prev) {
 		g->cps = rate(now->client.started, prev->client.started, dt);
+		g->completed_cps = rate(now->client.completed, prev->client.completed, dt);
+	}
 
 	struct stats_flows *f = &out->flows;
 
@@ -348,6 +359,7 @@ void stats_compute(const struct stats_raw *now, const struct stats_raw *prev,
 	f->active_client = now->gauge.active_client;
 	f->active_server = now->gauge.active_server;
 	f->cps = g->cps;
+	f->completed_cps = g->completed_cps;
 }
 
 /* ---- control side: sampler, baseline, snapshots ------------------------ */
@@ -414,6 +426,69 @@ static void sample_into(struct stats_raw *r)
 	r->tsc = rte_rdtsc();
 }
 
+/*
+ * The signs of what limits a run (offer.h) between the samples of the
+ * rates: the busiest port's line use, frames the TX side refused (the
+ * workers' queue-full count and the NICs' oerrors; a per-port tx_dropped
+ * counter belongs in this sum too), the busiest worker and the flows its
+ * pacer could not open in time, and the DUT's
+ * failures (flows failed; for streams, frames sent and not received).
+ */
+static void offer_signs(const struct stats_raw *now, const struct stats_raw *prev,
+			const struct stats_snap *s, struct offer_signs *o)
+{
+	uint64_t refused = 0;
+
+	memset(o, 0, sizeof(*o));
+	for (int p = 0; p < s->nports; p++) {
+		o->line_util_max = FG_MAX(o->line_util_max, s->port[p].line_util);
+		refused += sub0(now->port[p].tx_queue_full, prev->port[p].tx_queue_full);
+		if (now->nic_ok[p] && prev->nic_ok[p])
+			refused += sub0(now->nic[p].oerrors, prev->nic[p].oerrors);
+	}
+	if (s->interval > 0) {
+		o->tx_refused = (double)refused / s->interval;
+		o->dut_failed = st.offer_cps > 0 ? rate(now->client.failed, prev->client.failed,
+							 s->interval)
+						 : s->g.drop_rate;
+	}
+	o->cpu_util_max = FG_MAX(s->g.cpu_util_max, s->g.cpu_util);
+	if (s->interval > 0)
+		o->late = rate(now->client.late, prev->client.late, s->interval);
+}
+
+/*
+ * Offered against achieved, once per sample (lock held): short while the achieved rate has stayed
+ * below the offer (offer.h); no offer while the workers do not run.
+ */
+static void offer_sample(void)
+{
+	struct stats_raw *now = newest(), *prev = older();
+	double offer = st.offer_cps > 0 ? st.offer_cps : st.offer_pps;
+	double achieved;
+
+	if (!now || !prev || !now->running)
+		offer = 0;
+	if (!(offer > 0)) {
+		offer_track_update(&st.offer, 0, 0, 0, st.tsc_hz);
+		st.short_of_offer = false;
+		return;
+	}
+	stats_compute(now, prev, NULL, st.tsc_hz, st.nports, st.link_up, st.speed, &st.scratch);
+	achieved = st.offer_cps > 0 ? st.scratch.g.cps : st.scratch.g.tx_pps;
+	st.short_of_offer = offer_track_update(&st.offer, offer, achieved, now->tsc, st.tsc_hz);
+	offer_signs(now, prev, &st.scratch, &st.signs);
+	st.limit = offer_limit_guess(&st.signs);
+}
+
+void stats_set_offer(double pps, double cps)
+{
+	pthread_mutex_lock(&st.lock);
+	st.offer_pps = pps > 0 ? pps : 0;
+	st.offer_cps = cps > 0 ? cps : 0;
+	pthread_mutex_unlock(&st.lock);
+}
+
 /* Push one sample into the ring and maybe the history. Lock held. */
 static void sample_push(void)
 {
@@ -423,6 +498,7 @@ static void sample_push(void)
 		poll_links();
 	sample_into(r);
 	st.nsamples++;
+	offer_sample();
 	if (st.nsamples % STATS_HIST_EVERY == 0) {
 		stats_compute(newest(), older(), NULL, st.tsc_hz, st.nports, st.link_up, st.speed,
 			      &st.scratch);
@@ -559,6 +635,16 @@ void stats_get(struct stats_snap *out)
 	for (int i = 0; i < out->nworkers; i++) {
 		out->w[i].lcore = st.lcore[i];
 		out->w[i].port_mask = st.port_mask[i];
+	}
+	if (fresh.running) {
+		out->g.offered_pps = st.offer_pps;
+		out->g.offered_cps = st.offer_cps;
+		out->g.short_of_offer = st.short_of_offer;
+		out->g.offer_limit = st.short_of_offer ? (int)st.limit : OFFER_LIMIT_UNKNOWN;
+		out->g.offer_cpu = st.signs.cpu_util_max;
+		out->g.offer_late = st.signs.late;
+		out->g.offer_refused = st.signs.tx_refused;
+		out->g.offer_failed = st.signs.dut_failed;
 	}
 	h = st.hooks;
 	pthread_mutex_unlock(&st.lock);

@@ -20,6 +20,7 @@
 
 #include <rte_ethdev.h>
 
+#include "offer.h"
 #include "stats.h"
 #include "stats_int.h"
 
@@ -63,6 +64,39 @@ void stats_json_str(FILE *f, const char *s)
 
 /* ---- JSON ------------------------------------------------------------- */
 
+static enum offer_limit stats_limit(const struct stats_global *g)
+{
+	return g->offer_limit > 0 && g->offer_limit < OFFER_LIMIT_COUNT ? g->offer_limit
+									 : OFFER_LIMIT_UNKNOWN;
+}
+
+int stats_offer_warning(char *buf, size_t len, const struct stats_global *g)
+{
+	char a[32], b[32], why[96] = "";
+	bool flows = g->offered_cps > 0;
+	enum offer_limit l = stats_limit(g);
+
+	if (!g->short_of_offer)
+		return 0;
+	if (l == OFFER_LIMIT_CPU && g->offer_late > 0)
+		snprintf(why, sizeof(why), " (cpu_util %.0f %%, %.0f %s/s not opened in time)",
+			 fin(g->offer_cpu), fin(g->offer_late), flows ? "flows" : "frames");
+	else if (l == OFFER_LIMIT_CPU)
+		snprintf(why, sizeof(why), " (cpu_util %.0f %%)", fin(g->offer_cpu));
+	else if (l == OFFER_LIMIT_TXQ)
+		snprintf(why, sizeof(why), " (%s refused)",
+			 stats_fmt_si(a, sizeof(a), g->offer_refused, "pps"));
+	else if (l == OFFER_LIMIT_DUT)
+		snprintf(why, sizeof(why), " (%.0f %s failing)", fin(g->offer_failed),
+			 flows ? "flows/s" : "frames/s");
+	snprintf(buf, len, "short of offer: offered %s, achieved %s; likely limit: %s%s",
+		 stats_fmt_si(a, sizeof(a), flows ? g->offered_cps : g->offered_pps,
+			      flows ? "cps" : "pps"),
+		 stats_fmt_si(b, sizeof(b), flows ? g->cps : g->tx_pps, flows ? "cps" : "pps"),
+		 l == OFFER_LIMIT_UNKNOWN ? "not known" : offer_limit_names[l], why);
+	return 1;
+}
+
 static void json_global(FILE *f, const struct stats_snap *s)
 {
 	const struct stats_global *g = &s->g;
@@ -74,10 +108,20 @@ static void json_global(FILE *f, const struct stats_snap *s)
 		"\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64 ","
 		"\"drop_rate\":%.2f,\"cpu_util\":%.2f,"
 		"\"active_flows\":%" PRIu64 ",\"cps\":%.2f,"
-		"\"queue_full\":%" PRIu64 ",\"interval\":%.3f}",
+		"\"queue_full\":%" PRIu64 ",\"interval\":%.3f",
 		fin(g->tx_pps), fin(g->rx_pps), fin(g->tx_bps), fin(g->rx_bps), fin(g->tx_bps_l1),
 		fin(g->rx_bps_l1), g->tx_pkts, g->rx_pkts, fin(g->drop_rate), fin(g->cpu_util),
 		g->active_flows, fin(g->cps), g->queue_full, fin(s->interval));
+	fprintf(f,
+		",\"completed_cps\":%.2f,\"offered_pps\":%.2f,\"offered_cps\":%.2f,"
+		"\"short_of_offer\":%s,\"offer_limit\":",
+		fin(g->completed_cps), fin(g->offered_pps), fin(g->offered_cps),
+		g->short_of_offer ? "true" : "false");
+	if (g->short_of_offer)
+		stats_json_str(f, offer_limit_names[stats_limit(g)]);
+	else
+		fputs("null", f);
+	fputc('}', f);
 }
 
 /*
@@ -173,10 +217,12 @@ static void json_flows(FILE *f, const struct stats_snap *s)
 		",\"fail_no_reply\":%" PRIu64 ",\"fail_reset\":%" PRIu64 ",\"fail_retx\":%" PRIu64
 		",\"fail_table_full\":%" PRIu64 ",\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64
 		",\"tx_bytes\":%" PRIu64 ",\"rx_bytes\":%" PRIu64 ",\"retx\":%" PRIu64
-		",\"cps\":%.2f},",
+		",\"cps\":%.2f,\"completed_cps\":%.2f,\"late\":%" PRIu64
+		",\"rx_payload_bad\":%" PRIu64 "},",
 		c->started, c->established, c->completed, c->failed, fl->active_client,
 		c->fail_no_reply, c->fail_reset, c->fail_retx, c->fail_table_full, c->tx_pkts,
-		c->rx_pkts, c->tx_bytes, c->rx_bytes, c->retx, fin(fl->cps));
+		c->rx_pkts, c->tx_bytes, c->rx_bytes, c->retx, fin(fl->cps), fin(fl->completed_cps),
+		c->late, c->rx_payload_bad);
 	fprintf(f,
 		"\"server\":{\"accepted\":%" PRIu64 ",\"completed\":%" PRIu64 ",\"failed\":%" PRIu64
 		",\"active\":%" PRIu64 ",\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64
@@ -283,7 +329,7 @@ int stats_write_json(FILE *f, const struct stats_snap *s, unsigned sections)
 static void text_global(FILE *f, const struct stats_snap *s)
 {
 	const struct stats_global *g = &s->g;
-	char a[32], b[32];
+	char a[32], b[32], warn[200];
 
 	fprintf(f, "Global Statistics\n\n");
 	fprintf(f, "%-*s: %-18s %-*s: %s\n", LBL_W, "total_tx_L2",
@@ -302,8 +348,15 @@ static void text_global(FILE *f, const struct stats_snap *s)
 		fin(g->cpu_util));
 	fprintf(f, "%-*s: %-18s %-*s: %" PRIu64 "\n", LBL_W, "cps",
 		stats_fmt_si(a, sizeof(a), g->cps, "cps"), LBL_W, "active_flows", g->active_flows);
+	fprintf(f, "%-*s: %-18s %-*s: %s\n", LBL_W, "completed_cps",
+		stats_fmt_si(a, sizeof(a), g->completed_cps, "cps"), LBL_W, "offered",
+		g->offered_cps > 0   ? stats_fmt_si(b, sizeof(b), g->offered_cps, "cps")
+		: g->offered_pps > 0 ? stats_fmt_si(b, sizeof(b), g->offered_pps, "pps")
+				     : "-");
 	fprintf(f, "%-*s: %-18" PRIu64 " %-*s: %.3f s\n\n", LBL_W, "queue_full", g->queue_full,
 		LBL_W, "interval", fin(s->interval));
+	if (stats_offer_warning(warn, sizeof(warn), g))
+		fprintf(f, "WARNING: %s\n\n", warn);
 }
 
 static const struct stats_port_row port_rows[] = {
@@ -440,16 +493,19 @@ static void text_flows(FILE *f, const struct stats_snap *s)
 	flow_row_u(f, "  reset", true, c->fail_reset, false, 0);
 	flow_row_u(f, "  retx limit", true, c->fail_retx, false, 0);
 	flow_row_u(f, "  table full", true, c->fail_table_full, false, 0);
+	flow_row_u(f, "  payload bad", true, c->rx_payload_bad, false, 0);
 	flow_row_u(f, "tx_pkts", true, c->tx_pkts, true, v->tx_pkts);
 	flow_row_u(f, "rx_pkts", true, c->rx_pkts, true, v->rx_pkts);
 	flow_row_u(f, "tx_bytes", true, c->tx_bytes, true, v->tx_bytes);
 	flow_row_u(f, "rx_bytes", true, c->rx_bytes, true, v->rx_bytes);
 	flow_row_u(f, "retransmits", true, c->retx, true, v->retx);
+	flow_row_u(f, "late (pacer)", true, c->late, false, 0);
 	flow_row_u(f, "translated", false, 0, true, v->translated);
 	flow_row_u(f, "untranslated", false, 0, true, v->untranslated);
 	flow_row_u(f, "distinct src addrs", false, 0, true, fl->distinct_addrs);
 	flow_row_u(f, "distinct src ports", false, 0, true, fl->distinct_ports);
 	flow_row(f, "cps", stats_fmt_si(a, sizeof(a), fl->cps, "cps"), "-");
+	flow_row(f, "completed_cps", stats_fmt_si(a, sizeof(a), fl->completed_cps, "cps"), "-");
 	fputc('\n', f);
 }
 

@@ -131,8 +131,10 @@ void fgen_pair_next(struct fgen_pair *p, uint32_t *a, uint32_t *b)
 	*b = fgen_at(&p->b, i);
 }
 
-/* Allocator layout per address (stride words): [0] cursor (low) | nfree (high),
+/* Allocator layout per address (stride words): [0] cursor (low 31 bits),
+ * wrapped (bit 31: the rotation came round once) | nfree (high),
  * [1 .. nsumm] summary, then nwords of bitmap. Bit set = port free. */
+#define FG_CPA_WRAPPED (1u << 31)
 size_t fgen_cpa_mem_size(uint32_t nips, uint32_t nports)
 {
 	uint32_t nwords = (nports + 63) / 64, nsumm = (nwords + 63) / 64;
@@ -205,14 +207,15 @@ int fgen_cpa_get(struct fgen_cpa *a, uint32_t ip, uint16_t *port)
 {
 	int64_t i = fgen_index(&a->ips, ip);
 	uint64_t *blk, *summ, *bits, m;
-	uint32_t cur, nfree, w, b;
+	uint32_t cur, nfree, w, b, wrapped;
 
 	if (i < 0)
 		return -EINVAL;
 	blk = fg_cpa_blk(a, (uint32_t)i);
 	summ = blk + 1;
 	bits = summ + a->nsumm;
-	cur = (uint32_t)blk[0];
+	wrapped = (uint32_t)blk[0] & FG_CPA_WRAPPED;
+	cur = (uint32_t)blk[0] & ~FG_CPA_WRAPPED;
 	nfree = (uint32_t)(blk[0] >> 32);
 	if (nfree == 0)
 		return -ENOSPC;
@@ -227,8 +230,16 @@ int fgen_cpa_get(struct fgen_cpa *a, uint32_t ip, uint16_t *port)
 	if (!bits[w])
 		summ[w >> 6] &= ~(1ull << (w & 63));
 	b += w * 64;
+	/* before the first wrap every port below the cursor was handed out
+	 * and none at or above it: a port found below it is a reuse */
+	if (!wrapped && b < cur)
+		wrapped = FG_CPA_WRAPPED;
+	if (!wrapped)
+		a->fresh++;
+	if (b + 1 == a->nports)
+		wrapped = FG_CPA_WRAPPED;
 	cur = b + 1 == a->nports ? 0 : b + 1;
-	blk[0] = (uint64_t)(nfree - 1) << 32 | cur;
+	blk[0] = (uint64_t)(nfree - 1) << 32 | wrapped | cur;
 	*port = (uint16_t)(a->port_lo + b);
 	return 0;
 }

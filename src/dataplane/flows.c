@@ -18,6 +18,7 @@
 #include <rte_mbuf.h>
 #include <rte_prefetch.h>
 
+#include "flowpay.h"
 #include "flows_int.h"
 #include "flowtab.h"
 #include "lat.h"
@@ -33,185 +34,6 @@
 #define FLOWS_NEW_SLACK 256	 /* backlog of new flows kept after a stall */
 #define FLOWS_EXPIRE_BATCH 64	 /* timers popped per flowtab_expire() call */
 #define FLOWS_EXPIRE_ROUNDS 8	 /* ... and calls per tick */
-
-/* ---- small helpers ---- */
-
-static void flows_count_drop(struct worker *w, int side, struct rte_mbuf *m)
-{
-	FG_CTR_INC(w->ctr->port[w->port[side]].rx_unknown);
-	rte_pktmbuf_free(m);
-}
-
-/*
- * Frames to send come from a small per-side stash: received frames that
- * were consumed go back into it (their buffer is still in cache from the
- * parse), and it is refilled from the port's pool a burst at a time.
- */
-static struct rte_mbuf *flows_alloc(struct worker *w, struct flows_state *s, int side)
-{
-	struct flows_stash *st = &s->stash[side];
-
-	if (st->n == 0) {
-		if (rte_pktmbuf_alloc_bulk(fg_port[w->port[side]].pool, st->m, FG_BURST) != 0) {
-			struct rte_mbuf *m = rte_pktmbuf_alloc(fg_port[w->port[side]].pool);
-
-			if (!m)
-				FG_CTR_INC(w->ctr->port[w->port[side]].mbuf_fail);
-			return m;
-		}
-		st->n = FG_BURST;
-	}
-	return st->m[--st->n];
-}
-
-/* A received frame is done with: keep it for the next frame sent on that side. */
-static void flows_recycle(struct flows_state *s, int side, struct rte_mbuf *m)
-{
-	struct flows_stash *st = &s->stash[side];
-
-	if (st->n < FLOWS_STASH && RTE_MBUF_DIRECT(m) && rte_mbuf_refcnt_read(m) == 1 &&
-	    m->nb_segs == 1) {
-		rte_pktmbuf_reset(m);
-		st->m[st->n++] = m;
-		return;
-	}
-	rte_pktmbuf_free(m);
-}
-
-/* ---- transmit ---- */
-
-/*
- * The headers of a template's datagrams on one side, prebuilt: only the
- * signature changes from frame to frame, and the checksums follow it
- * incrementally (pkt_udp_fast). Rebuilt when the size or the next hop's
- * MAC address changes.
- */
-static const struct pkt_udp_fast *flows_udp_hdr(struct worker *w, struct flows_state *s,
-						int side, unsigned ti, uint16_t pay)
-{
-	static const uint8_t zeros[RTE_MBUF_DEFAULT_DATAROOM];
-	struct flows_udp_hdr *u = &s->udp[ti][side];
-
-	if (u->pay != pay || !rte_is_same_ether_addr(&u->dst, &w->dst[side])) {
-		pkt_udp_fast_init(&u->f, &fg_port[w->port[side]].mac, &w->dst[side], pay,
-				  LAT_SIG_LEN, zeros);
-		u->dst = w->dst[side];
-		u->pay = pay;
-	}
-	return &u->f;
-}
-
-static void flows_tx_udp(struct worker *w, struct flows_state *s, int side, struct flows_ent *e,
-			 uint32_t id, uint32_t bytes, uint64_t now)
-{
-	uint16_t pay = (uint16_t)FG_MAX(bytes, (uint32_t)LAT_SIG_LEN);
-	uint8_t fl = side ? LAT_SIG_F_REPLY : 0;
-	struct rte_mbuf *m;
-	uint32_t seq;
-	uint8_t *f;
-
-	if (PKT_UDP_PAY_OFF + pay > RTE_MBUF_DEFAULT_DATAROOM)
-		return;
-	m = flows_alloc(w, s, side);
-	if (!m)
-		return;
-	seq = e->seq++;
-	if (s->v6[side]) {
-		flows6_tx_udp(w, s, side, e, m, id, seq, pay, fl, now);
-		return;
-	}
-	f = (uint8_t *)rte_pktmbuf_append(m, PKT_UDP_PAY_OFF + pay);
-	if (!f) {
-		rte_pktmbuf_free(m);
-		return;
-	}
-	lat_sig_write(f + PKT_UDP_PAY_OFF, id, seq, now, fl);
-	memset(f + PKT_UDP_PAY_OFF + LAT_SIG_LEN, 0, pay - LAT_SIG_LEN);
-	pkt_udp_fast_fill(f, flows_udp_hdr(w, s, side, e->tpl, pay), e->own_ip, e->peer_ip,
-			  e->own_port, e->peer_port,
-			  lat_sig_sum_fixed(id, now, fl) + lat_sig_sum_seq(seq));
-	FG_CTR_INC(*flows_ctr(w, side, FLOWS_C_TX_PKTS));
-	FG_CTR_ADD(*flows_ctr(w, side, FLOWS_C_TX_BYTES), pay);
-	worker_tx(w, side, m);
-}
-
-static void flows_tx_tcp(struct worker *w, struct flows_state *s, int side,
-			 const struct flows_ent *e, const struct tcp_seg_out *o)
-{
-	struct rte_mbuf *m = flows_alloc(w, s, side);
-	uint16_t hl = o->mss ? 24 : 20;
-	uint8_t *f;
-
-	if (!m)
-		return;
-	if (s->v6[side]) {
-		flows6_tx_tcp(w, s, side, e, m, o);
-		return;
-	}
-	f = (uint8_t *)rte_pktmbuf_append(m, PKT_TCP_HDR_OFF + hl + o->len);
-	if (!f) {
-		rte_pktmbuf_free(m);
-		return;
-	}
-	if (o->len)
-		tcp_payload_fill(f + PKT_TCP_HDR_OFF + 20, o->off, o->len);
-	pkt_build_tcp_sum(f, &fg_port[w->port[side]].mac, &w->dst[side], e->own_ip, e->peer_ip,
-			  e->own_port, e->peer_port, o->seq, o->ack, o->flags, o->win, o->mss,
-			  o->len, o->len ? tcp_payload_sum(o->off, o->len) : 0);
-	FG_CTR_INC(*flows_ctr(w, side, FLOWS_C_TX_PKTS));
-	FG_CTR_ADD(*flows_ctr(w, side, FLOWS_C_TX_BYTES), o->len);
-	worker_tx(w, side, m);
-}
-
-/* A received TCP header as the endpoint of tcp.h reads it. */
-static void flows_tcp_seg(struct tcp_seg *sg, const uint8_t *f, const struct pkt_info *pi)
-{
-	const struct rte_tcp_hdr *th = (const struct rte_tcp_hdr *)(f + pi->l4);
-
-	sg->seq = rte_be_to_cpu_32(th->sent_seq);
-	sg->ack = rte_be_to_cpu_32(th->recv_ack);
-	sg->win = rte_be_to_cpu_16(th->rx_win);
-	sg->flags = th->tcp_flags & 0x1f;
-	sg->len = pi->paylen;
-	sg->mss = (sg->flags & TCP_SYN) ? pkt_tcp_mss(f, pi) : 0;
-}
-
-/*
- * A FIN that belongs to no flow is the peer retransmitting its FIN because
- * our last ACK was lost after we closed: without TIME_WAIT the flow is
- * gone, so the ACK is sent statelessly, as TIME_WAIT would send it. Any
- * other segment of no flow is dropped and counted: answering junk with
- * RSTs would let forged segments tear down live connections through the
- * DUT's connection tracking.
- */
-static void flows_tcp_orphan(struct worker *w, int side, struct rte_mbuf *m, const uint8_t *f,
-			     const struct pkt_info *pi)
-{
-	const struct rte_ether_hdr *eth = (const struct rte_ether_hdr *)f;
-	struct rte_ether_addr to = eth->src_addr;
-	struct tcp_seg sg;
-	uint8_t *o;
-
-	flows_tcp_seg(&sg, f, pi);
-	FG_CTR_INC(w->ctr->port[w->port[side]].rx_unknown);
-	if ((sg.flags & (TCP_FIN | TCP_ACK | TCP_SYN | TCP_RST)) != (TCP_FIN | TCP_ACK)) {
-		rte_pktmbuf_free(m);
-		return;
-	}
-	if (pi->kind == PKT_TCP6) {
-		flows6_tcp_orphan_ack(w, side, m, f, pi, sg.ack, sg.seq + sg.len + 1);
-		return;
-	}
-	rte_pktmbuf_reset(m);
-	o = (uint8_t *)rte_pktmbuf_append(m, PKT_TCP_HDR_OFF + 20);
-	if (!o) {
-		rte_pktmbuf_free(m);
-		return;
-	}
-	pkt_build_tcp(o, &fg_port[w->port[side]].mac, &to, pi->dip, pi->sip, pi->dport, pi->sport,
-		      sg.ack, sg.seq + sg.len + 1, TCP_ACK, FG_TCP_RCV_WND, 0, 0);
-	worker_tx(w, side, m);
-}
 
 /* ---- flow life ---- */
 
@@ -269,6 +91,7 @@ enum flows_fail {
 	FLOWS_FAIL_NO_REPLY = 1,
 	FLOWS_FAIL_RESET,
 	FLOWS_FAIL_RETX,
+	FLOWS_FAIL_PAYLOAD, /* a reply whose payload is not the pattern (flowpay.h) */
 };
 
 static void flows_fail(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
@@ -282,6 +105,8 @@ static void flows_fail(struct worker *w, struct flows_state *s, uint32_t idx, st
 			FG_CTR_INC(w->ctr->client.fail_no_reply);
 		else if (why == FLOWS_FAIL_RESET)
 			FG_CTR_INC(w->ctr->client.fail_reset);
+		else if (why == FLOWS_FAIL_PAYLOAD)
+			FG_CTR_INC(w->ctr->client.rx_payload_bad);
 		else
 			FG_CTR_INC(w->ctr->client.fail_retx);
 	}
@@ -550,6 +375,12 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 		struct tcp_out o;
 
 		flows_tcp_seg(&sg, f, pi);
+		/* the server's data is the stream pattern at its offset */
+		if (side == FLOWTAB_CLIENT && s->check && !tcp_data_ok(&e->tcb, &sg, f + pi->payload)) {
+			flows_recycle(s, side, m);
+			flows_fail(w, s, idx, e, FLOWS_FAIL_PAYLOAD);
+			return;
+		}
 		flows_recycle(s, side, m);
 		tcp_out_reset(&o);
 		tcp_input(&e->tcb, &sg, flows_us(s, now), &o);
@@ -557,6 +388,14 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 		return;
 	}
 	FG_CTR_ADD(*flows_ctr(w, side, FLOWS_C_RX_BYTES), pi->paylen);
+	/* a reply names its client flow and carries the pattern */
+	if (side == FLOWTAB_CLIENT && s->check &&
+	    !flowpay_udp_check(f + pi->payload, pi->paylen, own_id(flowtab_id(s->ft, idx), w->q),
+			       LAT_SIG_F_REPLY)) {
+		flows_recycle(s, side, m);
+		flows_fail(w, s, idx, e, FLOWS_FAIL_PAYLOAD);
+		return;
+	}
 	flows_recycle(s, side, m);
 	e->rcvd += pi->paylen;
 	if (side == FLOWTAB_CLIENT)
@@ -711,6 +550,12 @@ static void flows_tick(struct worker *w, uint64_t now)
 		}
 		for (uint32_t i = 0; i < nn; i++)
 			flows_open(w, s, &nf[i], now);
+		/* credit the pacer dropped: flows not opened in time (the
+		 * worker fell behind), a sign of what limits the run */
+		if (s->pace.dropped != s->late_seen) {
+			FG_CTR_ADD(w->ctr->client.late, s->pace.dropped - s->late_seen);
+			s->late_seen = s->pace.dropped;
+		}
 	}
 	for (int r = 0; r < FLOWS_EXPIRE_ROUNDS; r++) {
 		unsigned n = flowtab_expire(s->ft, now, out, FLOWS_EXPIRE_BATCH);

@@ -8,8 +8,9 @@
  * and of the peer's are fixed per side for the run (flows_state.own_hi,
  * peer_hi) and put back here. So an IPv6 range lies within one /96, and
  * a NAT64 prefix is a /96 whose last 32 bits are the server's IPv4
- * address (flowgen-profile(5)). The UDP checksum is always computed
- * (RFC 8200 section 8.1); TCP announces an MSS of 1440 (1500 - 40 - 20).
+ * address (flowgen-profile(5)). A datagram's payload after the
+ * signature is flowpay.h's pattern, as on IPv4; the UDP checksum is
+ * always computed (RFC 8200 section 8.1); TCP announces an MSS of 1440 (1500 - 40 - 20).
  * Nothing here allocates, locks, prints or makes a system call.
  */
 #include <string.h>
@@ -43,6 +44,7 @@ void flows6_tx_udp(struct worker *w, struct flows_state *s, int side, const stru
 	uint8_t own[16], peer[16];
 	uint8_t *f;
 
+	/* flows_tx_udp() checked pay against FLOWS_UDP_REST */
 	if (PKT6_UDP_PAY_OFF + pay > RTE_MBUF_DEFAULT_DATAROOM) {
 		rte_pktmbuf_free(m);
 		return;
@@ -53,7 +55,7 @@ void flows6_tx_udp(struct worker *w, struct flows_state *s, int side, const stru
 		return;
 	}
 	lat_sig_write(f + PKT6_UDP_PAY_OFF, id, seq, now, fl);
-	memset(f + PKT6_UDP_PAY_OFF + LAT_SIG_LEN, 0, pay - LAT_SIG_LEN);
+	memcpy(f + PKT6_UDP_PAY_OFF + LAT_SIG_LEN, s->udp_rest, pay - LAT_SIG_LEN);
 	flows6_addrs(s, side, e, own, peer);
 	pkt6_build_udp(f, &fg_port[w->port[side]].mac, &w->dst6[side], own, peer, e->own_port,
 		       e->peer_port, pay);

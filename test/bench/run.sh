@@ -19,6 +19,12 @@
 #
 # Usage: test/bench/run.sh [ROWS]   e.g. `test/bench/run.sh a b`
 # The worker and testpmd's forwarding core both run on CPU 1.
+#
+# Each row runs BENCH_RUNS times (default 3), one run after the other; the
+# table printed last gives, per row, the median of the runs' figures with
+# their spread (lowest-highest), the median baseline and ratio (with its
+# spread), and how many runs held the target. The README's table is that
+# summary.
 
 set -u
 cd "$(dirname "$0")/../.."
@@ -26,6 +32,7 @@ FG=${FG:-build/flowgen}
 B=test/bench
 ROWS=${*:-a b c d e f g h i}
 SECS=${BENCH_SECS:-6}
+RUNS=${BENCH_RUNS:-3}
 out=$(mktemp -d /tmp/fg-bench.XXXXXX)
 NS=fgb-$$
 cleanup()
@@ -147,6 +154,51 @@ row()
 { # name figure baseline ratio target holds
 	rows+=("$(printf '%-3s %-44s %14s %14s %8s %-10s %s' "$@")")
 	printf '%-3s %-44s %14s %14s %8s %-10s %s\n' "$@"
+	# every run's row, for the summary (tab-separated)
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$out/runs.tsv"
+}
+
+# summary : one line per row of the runs in $out/runs.tsv: the median
+# figure (lowest-highest), the median baseline, the median ratio
+# (lowest-highest) and the runs that held the target. The figure's first
+# number is what the median is taken of (its unit is kept); the label
+# drops what varies from run to run (the bracketed part).
+summary()
+{
+	python3 - "$out/runs.tsv" <<-'PY'
+		import re, statistics, sys
+		rows = {}
+		for line in open(sys.argv[1]):
+		    f = line.rstrip("\n").split("\t")
+		    if len(f) == 7:
+		        rows.setdefault((f[0], re.sub(r"\(.*\)", "", f[1]).strip()), []).append(f)
+		def num(s):
+		    m = re.match(r"\s*([-0-9.,]+)\s*(.*)", s)
+		    if not m:
+		        return None, s
+		    try:
+		        return float(m.group(1).replace(",", "")), m.group(2)
+		    except ValueError:
+		        return None, s
+		def med(cells, spread):
+		    v = [num(c) for c in cells]
+		    if any(x is None for x, _ in v):
+		        return cells[0]
+		    xs = sorted(x for x, _ in v)
+		    u = (" " + v[0][1]) if v[0][1] else ""
+		    m = statistics.median(xs)
+		    fmt = (lambda x: "%.0f" % x) if all(x == int(x) for x in xs) and m == int(m) else (lambda x: "%.3g" % x if x < 100 else "%.0f" % x)
+		    if not spread or len(xs) == 1:
+		        return fmt(m) + u
+		    return "%s%s (%s-%s)" % (fmt(m), u, fmt(xs[0]), fmt(xs[-1]))
+		print("%-3s %-44s %24s %14s %16s %-8s %s" % ("row", "figure", "flowgen (median, range)",
+		      "baseline", "ratio (range)", "held", "target"))
+		for (name, label), rs in rows.items():
+		    held = sum(r[5] in ("holds", "measured") for r in rs)
+		    print("%-3s %-44s %24s %14s %16s %-8s %s" % (name, label[:44], med([r[2] for r in rs], True),
+		          med([r[3] for r in rs], False), med([r[4] for r in rs], True),
+		          "%d/%d" % (held, len(rs)), rs[0][6]))
+	PY
 }
 verdict() { awk -v a="$1" -v b="$2" -v op="$3" 'BEGIN {
 	if (op == ">=") print (a + 0 >= b + 0) ? "holds" : "MISSED";
@@ -157,7 +209,9 @@ mpps() { awk -v a="$1" 'BEGIN { printf "%.2f Mpps", a / 1e6 }'; }
 echo "flowgen $($FG -V | awk '{print $2}') bench, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs"
 printf '%-3s %-44s %14s %14s %8s %-10s %s\n' row figure flowgen baseline ratio verdict target
 
-for r in $ROWS; do
+run_row()
+{ # ROW: one run of the row
+	local r=$1
 	case $r in
 	a | b)
 		prof=$B/stl_64b_fixed.yaml
@@ -336,6 +390,16 @@ for r in $ROWS; do
 		;;
 	*) echo "bench: unknown row '$r'" ;;
 	esac
+}
+
+for r in $ROWS; do
+	for k in $(seq 1 "$RUNS"); do
+		[ "$RUNS" -gt 1 ] && echo "# row $r, run $k of $RUNS" >&2
+		run_row "$r"
+	done
 done
 echo
-echo "command: test/bench/run.sh $ROWS"
+echo "median of $RUNS runs per row (BENCH_RUNS), lowest-highest in brackets:"
+summary
+echo
+echo "command: BENCH_RUNS=$RUNS test/bench/run.sh $ROWS"

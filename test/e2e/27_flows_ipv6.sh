@@ -76,7 +76,7 @@ ip netns exec "$NS_DUT" python3 "$D/flows_tcp_srv.py" 2001:2:0:101::1 8080 "$FG_
 SRVPID=$!
 at_exit "kill $SRVPID 2>/dev/null"
 sleep 0.3
-fg -x "arp; start -f $D/flows6_linux_srv.yaml -m 20 -d 1; wait 8; stats --json; echo MARK-CLI; start -f $D/flows6_linux_cli.yaml -p 1 -d 4; wait 10; stats --json" \
+fg -x "arp; start -f $D/flows6_linux_srv.yaml -m 20 -d 1 -t payload_check=0; wait 8; stats --json; echo MARK-CLI; start -f $D/flows6_linux_cli.yaml -p 1 -d 4; wait 10; stats --json" \
 	</dev/null >"$O" 2>&1 &
 FGPID=$!
 if wait_for '^MARK-CLI' "$O" 30 "$FGPID"; then

@@ -38,7 +38,7 @@ ip netns exec "$NS_DUT" python3 "$D/flows_tcp_srv.py" 198.19.1.1 8080 "$FG_TMP/s
 SRVPID=$!
 at_exit "kill $SRVPID 2>/dev/null"
 sleep 0.5
-fg -x "arp; start -f $D/flows_linux_srv.yaml -m 20 -d 2; wait 10; stats --json" \
+fg -x "arp; start -f $D/flows_linux_srv.yaml -m 20 -d 2 -t payload_check=0; wait 10; stats --json" \
 	>"$FG_TMP/lsrv.out" 2>&1
 kill -TERM $SRVPID
 wait $SRVPID 2>/dev/null

@@ -75,6 +75,12 @@ else
 fi
 sleep 2.5
 in_range "tui: measured tx rate is the offered 10 kpps" "$(tx_kpps)" 9 11
+# a rate the tester makes is not short of its offer: no warning line
+if screen | grep -q 'short of offer'; then
+	fail "tui: no offered/achieved warning at a rate met" "$(screen | grep 'short of offer')"
+else
+	pass "tui: no offered/achieved warning at a rate met"
+fi
 check "tui: opackets row counts frames" bash -c \
 	"tmux -L $TMUX_SOCK capture-pane -p -t $TMUX_PANE | grep -E '^opackets +[1-9]'"
 

@@ -125,5 +125,58 @@ wait $((secs + 15)); stats --json; portattr; echo alive-after-$name" >"$out" 2>&
 hostile_run tcp "$FG_TOP/profiles/tcp_short.yaml" 200 15 2000 300
 hostile_run udp "$FG_TOP/profiles/udp_short.yaml" 500 8 1200 300
 
+# Forged replies: the DUT drops the real server's UDP answers, and
+# hostile.py --forge-replies answers each request on dut0 as the server
+# would, every other answer with one byte of the payload pattern changed.
+# The client checks every reply: the intact ones complete their flows, the
+# changed ones fail theirs and count rx_payload_bad.
+T0=$SECONDS
+cat >"$FG_TMP/udp_echo.yaml" <<-'YAML'
+	mode: flows
+	ip_gen:
+	  client: {range: [198.18.0.1, 198.18.0.254], distribution: seq}
+	  server: {range: [198.19.0.1, 198.19.0.254], distribution: seq}
+	  client_ports: [1024, 65535]
+	timeout: 1
+	templates:
+	  - name: udp_echo
+	    proto: udp
+	    port: 4322
+	    cps: 1
+	    client: [ {send: 100}, {recv: 100} ]
+	    server: [ {recv: 100}, {send: 100} ]
+YAML
+in_dut nft -f - <<-NFT
+	table ip fgforge {
+		chain f {
+			type filter hook forward priority 0;
+			udp sport 4322 drop
+		}
+	}
+NFT
+in_dut python3 "$HOSTILE" --iface dut0 --dst "$MAC_FG0" --gw 198.18.1.1 \
+	--tst-ip 198.18.1.2 --tst-net 198.18.0 --forge-replies 4322 --count 200 --secs 15 \
+	>"$FG_TMP/forge.h0" 2>&1 &
+hf=$!
+sleep 0.5
+out=$FG_TMP/forge.out
+FG_TIMEOUT=30 fg -x "arp; start -f $FG_TMP/udp_echo.yaml -m 100 -d 2; wait; stats --json" >"$out" 2>&1
+check_eq "forged replies: batch run exits 0" 0 $?
+wait $hf || fail "forged replies: forger ran" "$(tail -n 3 "$FG_TMP/forge.h0")"
+echo "# forged: $(cat "$FG_TMP/forge.h0"); client: started $(json_get "$out" flows.client.started)" \
+	"completed $(json_get "$out" flows.client.completed) failed $(json_get "$out" flows.client.failed)" \
+	"rx_payload_bad $(json_get "$out" flows.client.rx_payload_bad)"
+bad=$(json_get "$FG_TMP/forge.h0" bad || echo 0)
+good=$(json_get "$FG_TMP/forge.h0" good || echo 0)
+check_ge "forged replies: the forger answered requests, both kinds" "$((good < bad ? good : bad))" 50
+check_eq "forged replies: each changed payload counts rx_payload_bad" "$bad" \
+	"$(json_get "$out" flows.client.rx_payload_bad || echo -1)"
+check_eq "forged replies: each intact one completes its flow" "$good" \
+	"$(json_get "$out" flows.client.completed || echo -1)"
+check_ge "forged replies: a bad payload fails its flow" \
+	"$(json_get "$out" flows.client.failed || echo 0)" "$bad"
+in_dut nft delete table ip fgforge
+echo "# forged replies: $((SECONDS - T0)) s"
+
 lab_down
 finish

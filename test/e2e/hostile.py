@@ -17,6 +17,13 @@ errors, live tuples learned and junk segments sent on them.
 
   hostile.py --iface dut0 --dst 02:.. --count 2000 --pps 500 [--seed 1]
              [--gw 198.18.1.1] [--tst-ip 198.18.1.2]
+
+With --forge-replies PORT it forges instead: each UDP datagram to PORT that
+the tester's client port sends (its flowgen signature seen) is answered on
+the same interface as if by the server, the signature marked as a reply;
+every other answer carries the payload pattern intact ("good"), the others
+with one byte of it changed ("bad"). Until --count requests were answered
+or --secs passed; prints {"good": N, "bad": N}.
 """
 
 import argparse
@@ -288,6 +295,54 @@ class Hostile:
         }
 
 
+class Forger:
+    """Forged UDP replies to the tester's requests (--forge-replies)."""
+
+    MAGIC = b"FGS1"  # lat.h's signature magic, little-endian on the wire
+    REPLY = 2        # its reply flag
+
+    def __init__(self, a):
+        self.a = a
+        self.rx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
+                                socket.htons(ETH_P_IP))
+        self.rx.bind((a.iface, ETH_P_IP))
+        self.tx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+        self.tx.bind((a.iface, 0))
+        self.good = self.bad = 0
+
+    def answer(self, pkt):
+        ihl = (pkt[14] & 15) * 4
+        l4 = 14 + ihl
+        sp, dp, ulen = struct.unpack("!HHH", pkt[l4:l4 + 6])
+        pay = bytearray(pkt[l4 + 8:l4 + ulen])
+        if dp != self.a.forge_replies or pay[:4] != self.MAGIC or len(pay) < 20:
+            return None
+        pay[17] |= self.REPLY
+        if (self.good + self.bad) % 2:
+            pay[len(pay) - 1] ^= 0x5A  # the pattern's last byte
+            self.bad += 1
+        else:
+            self.good += 1
+        src, dst = pkt[30:34], pkt[26:30]
+        u = udp(src, dst, dp, sp, bytes(pay))
+        return pkt[6:12] + pkt[0:6] + pkt[12:14] + ipv4(src, dst, 17, u)
+
+    def run(self):
+        end = time.monotonic() + self.a.secs
+        while self.good + self.bad < self.a.count and time.monotonic() < end:
+            r, _, _ = select.select([self.rx], [], [], 0.1)
+            if not r:
+                continue
+            pkt, addr = self.rx.recvfrom(4096)
+            if addr[2] == PACKET_OUTGOING or len(pkt) < 42 or pkt[23] != 17:
+                continue
+            f = self.answer(pkt)
+            if f:
+                self.tx.send(f)
+        return {"iface": self.a.iface, "good": self.good, "bad": self.bad,
+                "sent": self.good + self.bad}
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--iface", required=True)
@@ -304,8 +359,12 @@ def main():
     p.add_argument("--kinds", default="",
                    help="comma-separated frame kinds (default: all): "
                    + ",".join(Hostile.KINDS))
+    p.add_argument("--forge-replies", type=int, default=0, metavar="PORT",
+                   help="forge replies to the UDP requests to PORT instead")
+    p.add_argument("--secs", type=float, default=10,
+                   help="--forge-replies: give up after this long")
     a = p.parse_args()
-    r = Hostile(a).run()
+    r = (Forger if a.forge_replies else Hostile)(a).run()
     print(json.dumps(r, sort_keys=True))
     return 0 if r["sent"] > 0 else 1
 

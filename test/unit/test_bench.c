@@ -461,6 +461,84 @@ static void test_kind(void **st)
 	assert_true(bench_kind_flows(BENCH_CPS) && bench_kind_flows(BENCH_CAPACITY));
 }
 
+/*
+ * Fresh tuples: the windows of a search are disjoint, each large enough
+ * for one flow per address and port (with the margin and the flows open
+ * at once), and a range that runs out is refused without taking anything.
+ */
+static void test_tuples(void **st)
+{
+	struct bench_tuples t;
+	uint32_t lo, hi, plo = 0, phi = 0;
+	uint64_t used = 0;
+
+	(void)st;
+	assert_int_equal(bench_tuples_init(&t, 0, 1, 1024, 65535), -EINVAL);
+	assert_int_equal(bench_tuples_init(&t, 254, 0, 1024, 65535), -EINVAL);
+	assert_int_equal(bench_tuples_init(&t, 254, 1, 2000, 1999), -EINVAL);
+	assert_int_equal(bench_tuples_init(&t, 254, 2, 1024, 65535), 0);
+	/* 10,000 connections, 1,000 open at once, over 254 addresses: each
+	 * address needs ceil(11,000 x 1.25 / 254) ports, two workers round up */
+	assert_int_equal(bench_tuples_ports(&t, 10000, 1000), 2 * (uint32_t)ceil(11000 * 1.25 / 508) + 2);
+	for (int k = 0; k < 10; k++) {
+		double conns = 10000.0 / (k + 1);
+
+		assert_int_equal(bench_tuples_take(&t, conns, 0, &lo, &hi), 0);
+		assert_true(lo >= 1024 && hi <= 65535 && lo <= hi);
+		/* no earlier window overlaps */
+		if (k)
+			assert_true(lo > phi);
+		/* one flow per address and port fits, with the margin */
+		assert_true((double)(hi - lo + 1) * 254 >= conns * BENCH_TUPLE_MARGIN);
+		used += hi - lo + 1;
+		plo = lo;
+		phi = hi;
+	}
+	(void)plo;
+	assert_int_equal(t.taken, used);
+	assert_int_equal(bench_tuples_left(&t), 65536 - 1024 - used);
+	/* a window larger than what is left: refused, nothing taken */
+	assert_int_equal(bench_tuples_take(&t, 254.0 * 70000, 0, &lo, &hi), -ENOSPC);
+	assert_int_equal(t.taken, used);
+	assert_int_equal(bench_tuples_take(&t, 100, 0, &lo, &hi), 0);
+	assert_int_equal(lo, phi + 1);
+}
+
+/* The worst case of a search: what its trials take, at most. */
+static void test_tuples_search_need(void **st)
+{
+	struct bench_tuples t, sim;
+	struct bench_search s;
+	uint64_t need, taken = 0;
+	uint32_t lo, hi;
+	double rate;
+
+	(void)st;
+	assert_int_equal(bench_tuples_init(&t, 254, 1, 1024, 65535), 0);
+	need = bench_tuples_search_need(&t, 10000, 10, 1, 0, 1);
+	/* a search that fails at the top and then passes all: its windows */
+	sim = t;
+	assert_int_equal(bench_search_init(&s, 10000, 10), 0);
+	while ((rate = bench_search_next(&s)) > 0) {
+		assert_int_equal(bench_tuples_take(&sim, rate, rate, &lo, &hi), 0);
+		bench_search_record(&s, rate, s.trials > 0, 0);
+	}
+	taken = sim.taken;
+	assert_int_equal(need, taken);
+	/* a search limited at half the top takes no more */
+	sim = t;
+	assert_int_equal(bench_search_init(&s, 10000, 10), 0);
+	while ((rate = bench_search_next(&s)) > 0) {
+		assert_int_equal(bench_tuples_take(&sim, rate, rate, &lo, &hi), 0);
+		bench_search_record(&s, rate, rate <= 5000, 0);
+	}
+	assert_true(sim.taken <= need);
+	/* confirmation trials add to it; a tiny range cannot hold it */
+	assert_true(bench_tuples_search_need(&t, 10000, 10, 1, 5, 1) > need);
+	assert_int_equal(bench_tuples_init(&t, 1, 1, 1024, 1100), 0);
+	assert_true(bench_tuples_search_need(&t, 10000, 10, 1, 0, 1) > bench_tuples_left(&t));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -471,6 +549,7 @@ int main(void)
 	    cmocka_unit_test(test_confirm_params),     cmocka_unit_test(test_confirm_first_passes),
 	    cmocka_unit_test(test_confirm_steps_down), cmocka_unit_test(test_confirm_none_passes),
 	    cmocka_unit_test(test_mult_str),	       cmocka_unit_test(test_kind),
+	    cmocka_unit_test(test_tuples),	       cmocka_unit_test(test_tuples_search_need),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -283,6 +283,53 @@ static void test_pairs(void **state)
 	free(seen);
 }
 
+/* fresh counts the (address, port) pairs handed out for the first time. */
+static void test_cpa_fresh(void **state)
+{
+	struct fgen_cpa a;
+	uint32_t ip0 = IP(198, 18, 0, 1), ip1 = IP(198, 18, 0, 2);
+	uint16_t port;
+
+	(void)state;
+	assert_int_equal(fgen_cpa_init(&a, ip0, ip1, 2000, 2009), 0);
+	/* six flows of ip0, each done before the next: six new ports */
+	for (int i = 0; i < 6; i++) {
+		assert_int_equal(fgen_cpa_get(&a, ip0, &port), 0);
+		assert_int_equal(port, 2000 + i);
+		assert_int_equal(fgen_cpa_put(&a, ip0, port), 0);
+	}
+	assert_int_equal(a.fresh, 6);
+	/* ip1 is counted apart */
+	assert_int_equal(fgen_cpa_get(&a, ip1, &port), 0);
+	assert_int_equal(a.fresh, 7);
+	/* ip0: four more reach the end of the range; after that every port
+	 * handed out was used before */
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(fgen_cpa_get(&a, ip0, &port), 0);
+		assert_int_equal(fgen_cpa_put(&a, ip0, port), 0);
+	}
+	assert_int_equal(a.fresh, 11);
+	for (int i = 0; i < 25; i++) {
+		assert_int_equal(fgen_cpa_get(&a, ip0, &port), 0);
+		assert_int_equal(fgen_cpa_put(&a, ip0, port), 0);
+	}
+	assert_int_equal(a.fresh, 11);
+	fgen_cpa_destroy(&a);
+
+	/* a search that wraps before the end (the ports above are busy) */
+	assert_int_equal(fgen_cpa_init(&a, ip0, ip0, 3000, 3003), 0);
+	assert_int_equal(fgen_cpa_get(&a, ip0, &port), 0); /* 3000 */
+	assert_int_equal(fgen_cpa_put(&a, ip0, 3000), 0);
+	assert_int_equal(fgen_cpa_get(&a, ip0, &port), 0); /* 3001, kept */
+	assert_int_equal(fgen_cpa_get(&a, ip0, &port), 0); /* 3002, kept */
+	assert_int_equal(fgen_cpa_get(&a, ip0, &port), 0); /* 3003, kept */
+	assert_int_equal(a.fresh, 4);
+	assert_int_equal(fgen_cpa_get(&a, ip0, &port), 0);
+	assert_int_equal(port, 3000);
+	assert_int_equal(a.fresh, 4);
+	fgen_cpa_destroy(&a);
+}
+
 static void test_cpa(void **state)
 {
 	struct fgen_cpa a;
@@ -366,6 +413,7 @@ int main(void)
 	    cmocka_unit_test(test_uniform_ipv4),  cmocka_unit_test(test_inc_dec_ipv4),
 	    cmocka_unit_test(test_inc_dec_ports), cmocka_unit_test(test_single),
 	    cmocka_unit_test(test_pairs),	  cmocka_unit_test(test_cpa),
+	    cmocka_unit_test(test_cpa_fresh),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

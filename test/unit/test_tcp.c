@@ -952,6 +952,50 @@ static void test_payload_pattern(void **state)
 }
 
 /*
+ * The data check: new in-order data must be the peer's stream at its
+ * offset; a duplicate, a segment beyond rcv_nxt, junk with a random
+ * sequence number or data before the handshake is left to tcp_input().
+ */
+static void test_data_ok(void **state)
+{
+	struct tcp_tcb t;
+	uint8_t buf[400];
+	struct tcp_seg s;
+
+	(void)state;
+	est_client(&t, CISS, SISS, 1460);
+	tcp_payload_fill(buf, 0, sizeof(buf));
+	s = mkseg(TCP_ACK, SISS + 1, CISS + 1, 300);
+	assert_true(tcp_data_ok(&t, &s, buf));
+	buf[299] ^= 1; /* the last byte wrong */
+	assert_false(tcp_data_ok(&t, &s, buf));
+	buf[299] ^= 1;
+	/* a part overlapping what came before: checked at its own offset */
+	t.rcv_nxt = SISS + 1 + 100;
+	s = mkseg(TCP_ACK | TCP_PSH, SISS + 1 + 50, CISS + 1, 200);
+	assert_true(tcp_data_ok(&t, &s, buf + 50));
+	assert_false(tcp_data_ok(&t, &s, buf)); /* shifted by 50 */
+	/* a duplicate (ends at rcv_nxt), beyond rcv_nxt, random junk: not ours to judge */
+	s = mkseg(TCP_ACK, SISS + 1, CISS + 1, 100);
+	assert_true(tcp_data_ok(&t, &s, buf + 7));
+	s = mkseg(TCP_ACK, SISS + 1 + 150, CISS + 1, 100);
+	assert_true(tcp_data_ok(&t, &s, buf));
+	s = mkseg(TCP_ACK, SISS + 0x40000000u, CISS + 1, 100);
+	assert_true(tcp_data_ok(&t, &s, buf + 3));
+	/* RST or SYN, no data, or a state that takes no data */
+	s = mkseg(TCP_RST | TCP_ACK, SISS + 1 + 100, CISS + 1, 50);
+	assert_true(tcp_data_ok(&t, &s, buf));
+	s = mkseg(TCP_ACK, SISS + 1 + 100, CISS + 1, 0);
+	assert_true(tcp_data_ok(&t, &s, buf));
+	t.state = TCP_CLOSE_WAIT;
+	s = mkseg(TCP_ACK, SISS + 1 + 100, CISS + 1, 50);
+	assert_true(tcp_data_ok(&t, &s, buf));
+	t.state = TCP_FIN_WAIT_2;
+	assert_false(tcp_data_ok(&t, &s, buf));
+	assert_true(tcp_data_ok(&t, &s, buf + 100));
+}
+
+/*
  * The payload's sum without its bytes is the sum of its bytes, for every
  * alignment of the stream offset and every length, across block edges and
  * the 32-bit wrap.
@@ -1248,6 +1292,7 @@ int main(void)
 	    cmocka_unit_test(test_lost_synack_and_retransmitted_synack),
 	    cmocka_unit_test(test_simultaneous_open),
 	    cmocka_unit_test(test_payload_pattern),
+	    cmocka_unit_test(test_data_ok),
 	    cmocka_unit_test(test_payload_sum),
 	    cmocka_unit_test(test_net_lossless),
 	    cmocka_unit_test(test_net_wraparound),
