@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_ether.h>
 
@@ -37,6 +38,7 @@ struct rte_mbuf;
 
 #define FLOWS_NAT_ADDRS 4096u	   /* distinct translated addresses remembered */
 #define FLOWS_TCP_MSS 1460	   /* the MSS both roles announce and send */
+#define FLOWS_TCP_MSS6 1440	   /* the same over IPv6: 1500 - 40 - 20 */
 #define FLOWS_ACCEPT_GRACE_MS 1000 /* server accepts after a stop: frames in flight */
 #define FLOWS_STASH (2 * FG_BURST) /* spare mbufs kept per side */
 #define FLOWS_UDP_REST 2048u	   /* a datagram's payload after the signature, at most */
@@ -151,6 +153,16 @@ struct flows_state {
 	uint32_t cli_lo, cli_hi, cli_off; /* client ranges of all pairs, for "translated" */
 	int npairs;
 	uint32_t srv_lo, srv_hi;
+	/*
+	 * IPv6 (flows6.c): a side whose frames are IPv6 keys its flows on the
+	 * low 32 bits of the addresses (own_ip, peer_ip); the first 96 bits
+	 * are fixed for the run, ours and the peer's as that side sees them
+	 * (the client's peer: the server range's, or nat64_prefix's).
+	 */
+	bool v6[2];
+	bool peer6_learned; /* the server side's peer_hi came from a frame */
+	uint8_t own_hi[2][12], peer_hi[2][12];
+	uint16_t mss[2];	      /* TCP MSS per side: FLOWS_TCP_MSS or _MSS6 */
 	struct own_map own;	      /* who owns which frame of the pair (own.h) */
 	const struct own_rss *rss;    /* client port's RSS to pick ports by, or NULL */
 	uint64_t active[2];
@@ -193,6 +205,16 @@ void flows_tx_tcp(struct worker *w, struct flows_state *s, int side, const struc
 void flows_tcp_seg(struct tcp_seg *sg, const uint8_t *f, const struct pkt_info *pi);
 void flows_tcp_orphan(struct worker *w, int side, struct rte_mbuf *m, const uint8_t *f,
 		      const struct pkt_info *pi);
+/* worker: the IPv6 frames of a v6 side (flows6.c), in an mbuf m taken
+ * from flows_alloc(); each sends it (worker_tx) or frees it. */
+void flows6_tx_udp(struct worker *w, struct flows_state *s, int side, const struct flows_ent *e,
+		   struct rte_mbuf *m, uint32_t id, uint32_t seq, uint16_t pay, uint8_t fl,
+		   uint64_t now);
+void flows6_tx_tcp(struct worker *w, struct flows_state *s, int side, const struct flows_ent *e,
+		   struct rte_mbuf *m, const struct tcp_seg_out *o);
+/* worker: the ACK a stray FIN gets (flows_tcp_orphan()), m reused. */
+void flows6_tcp_orphan_ack(struct worker *w, int side, struct rte_mbuf *m, const uint8_t *f,
+			   const struct pkt_info *pi, uint32_t seq, uint32_t ack);
 
 /* worker: the engine's ops (flows.c), handed to the workers by flows_prepare(). */
 extern const struct engine flows_ops;
@@ -254,6 +276,51 @@ static inline void flows_nat_note(struct flows_state *s, uint32_t ip, uint16_t p
 			return;
 		}
 	}
+}
+
+/*
+ * worker: is a received frame of the family and the addresses side expects?
+ * A v6 side checks the first 96 bits of both addresses, which the flow
+ * key leaves out.
+ */
+static inline bool flows_family_ok(const struct flows_state *s, int side, const uint8_t *f,
+				   const struct pkt_info *pi)
+{
+	bool six = pi->kind == PKT_UDP6 || pi->kind == PKT_TCP6;
+
+	if (six != s->v6[side])
+		return false;
+	if (!six)
+		return true;
+	if (memcmp(f + pi->l3 + 24, s->own_hi[side], 12))
+		return false;
+	return (side == FLOWTAB_SERVER && !s->peer6_learned) ||
+	       !memcmp(f + pi->l3 + 8, s->peer_hi[side], 12);
+}
+
+/*
+ * worker: is the source of a flow the server side accepts one of the
+ * clients' addresses (untranslated)? A NAT64's IPv4 source never is. An
+ * IPv6 server side answers its peers from one /96 for the run, the one
+ * of the first flow it accepts (a Linux client's, a NAT's or the
+ * clients'), and drops frames from any other (flows_family_ok()).
+ */
+static inline bool flows_srv_untranslated(struct flows_state *s, const uint8_t *f,
+					  const struct pkt_info *pi)
+{
+	if (s->v6[FLOWTAB_SERVER]) {
+		const uint8_t *src = f + pi->l3 + 8;
+
+		if (!s->peer6_learned) {
+			memcpy(s->peer_hi[FLOWTAB_SERVER], src, 12);
+			s->peer6_learned = true;
+		}
+		if (!s->v6[FLOWTAB_CLIENT] || memcmp(src, s->own_hi[FLOWTAB_CLIENT], 12))
+			return false;
+	} else if (s->v6[FLOWTAB_CLIENT]) {
+		return false;
+	}
+	return flows_is_client_addr(s, pi->sip);
 }
 
 /* ---- worker: counters by side ---- */

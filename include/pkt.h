@@ -46,7 +46,7 @@ struct pkt_info {
 	enum pkt_kind kind;
 	uint16_t l3, l4, payload;	/* header offsets */
 	uint16_t paylen;		/* L4 payload bytes */
-	uint32_t sip, dip;		/* IPv4, host order */
+	uint32_t sip, dip;		/* IPv4, host order; IPv6: the low 32 bits */
 	uint16_t sport, dport;		/* host order */
 	uint8_t proto, tcp_flags;	/* proto: IPv4 protocol or IPv6 next header */
 	uint16_t vlan;			/* the tag's TCI (priority, DEI, id), host order */

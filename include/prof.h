@@ -87,15 +87,27 @@ struct prof_program {
 	size_t n;
 };
 
+/*
+ * One side's addresses. IPv6 ranges lie within one /96: range holds the
+ * low 32 bits of their first and last address (host order) and hi96 the
+ * 12 bytes before them, the same for every address of the range.
+ */
 struct prof_ip_dist {
 	struct yamlu_range range; /* host byte order */
 	int dist;		  /* enum prof_dist */
+	bool v6;
+	uint8_t hi96[12];	  /* v6: the range's first 96 bits, as on the wire */
 };
 
 struct prof_ip_gen {
 	struct prof_ip_dist client, server;
 	uint32_t offset;		 /* added per extra port pair (an address-looking value) */
 	struct yamlu_range client_ports; /* default 1024..65535 */
+	/* NAT64 (IPv6 clients, IPv4 servers): the RFC 6052 prefix the client
+	 * sends to; the server's IPv4 address is its low 32 bits (/96) */
+	bool has_nat64;
+	uint8_t nat64_prefix[16];
+	unsigned nat64_len;
 };
 
 struct prof_template {
@@ -197,7 +209,7 @@ double prof_total_cps(const struct prof *p);
 #define PROF_FAM_V6 2u
 
 /* pure: the families of the frames the profile sends from port p
- * (PROF_FAM_*; a flows profile: IPv4). */
+ * (PROF_FAM_*; a flows profile: the family of its ip_gen side). */
 unsigned prof_port_families(const struct prof *p, int port);
 
 #endif

@@ -21,4 +21,7 @@ struct prof;
  * IPv6 floor (FG_PROF_FRAME_MIN6); 0 or the error (yamlu_errf). */
 int prof_streams_check_imix(struct yamlu_ctx *y, yaml_node_t *map, const struct prof *p);
 
+/* control: `ip_gen` (prof_ipgen.c): ranges, offset, client_ports, nat64_prefix. */
+extern const struct yamlu_schema prof_ip_gen_schema;
+
 #endif

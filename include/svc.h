@@ -28,8 +28,9 @@ int svc_resolve(int p, uint32_t ip, uint64_t *mac, unsigned timeout_ms);
  * -EADDRNOTAVAIL (the port has no ipv6). */
 int svc_resolve6(int p, const uint8_t *ip6, uint64_t *mac, unsigned timeout_ms);
 
-/* control: port p's IPv6 next-hop MAC (a word of port_mac_word), learned by
- * ND; its pair's workers are told through their mailboxes (WMSG_GW6MAC). */
+/* control: port p's IPv6 next-hop MAC (a word of port_mac_word), learned
+ * by ND; its pair's workers are told through their mailboxes (a static
+ * dest_mac still wins: port_gw6_word). */
 void svc_set_gw6(int p, uint64_t mac);
 
 /* control: port p's next-hop MAC (a word of port_mac_word), learned or

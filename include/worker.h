@@ -43,7 +43,7 @@ enum wmsg_op {
 	WMSG_RESUME = 7,
 	WMSG_RATE = 8,     /* val: new rate multiplier × 1e6 (fixed point) against the START rate */
 	WMSG_CAPTURE = 9,  /* ptr: struct cap_worker * or NULL, val: generation (capture.h) */
-	WMSG_GW6MAC = 10,  /* as WMSG_GWMAC, for IPv6 frames (default_gw6 by ND) */
+	WMSG_GW6MAC = 10,  /* port (0/1 side), val: IPv6 next-hop MAC word (port_gw6_word) */
 };
 
 struct wmsg {
@@ -99,7 +99,7 @@ struct worker {
 	bool dst_known[2];
 	struct rte_ether_addr dst[2];	/* next-hop MAC per side */
 	bool dst6_known[2];
-	struct rte_ether_addr dst6[2];	/* IPv6 next-hop MAC per side (default_gw6) */
+	struct rte_ether_addr dst6[2];	/* IPv6 next-hop MAC per side */
 	const struct engine *eng;
 	/* one RX burst of a queue: with or without the ownership rule,
 	 * chosen at START */

@@ -116,50 +116,8 @@ static uint64_t program_bytes(const struct prof_program *pg, enum prof_op op)
 }
 
 /* ---- flows: ip_gen and templates ---- */
+/* ip_gen: prof_ipgen.c (prof_ip_gen_schema) */
 
-static const struct yamlu_field ip_dist_fields[] = {
-    {.key = "range",
-     .type = YAMLU_IPV4_RANGE,
-     .off = offsetof(struct prof_ip_dist, range),
-     .flags = YAMLU_F_REQUIRED,
-     .help = "[first, last] address"},
-    {.key = "distribution",
-     .type = YAMLU_ENUM,
-     .off = offsetof(struct prof_ip_dist, dist),
-     .names = prof_dist_names,
-     .min = PROF_DIST_SEQ,
-     .max = PROF_DIST_RAND,
-     .help = "seq | rand"},
-    {0},
-};
-static const struct yamlu_schema ip_dist_schema = {"an ip_gen side", ip_dist_fields};
-
-static const struct yamlu_field ip_gen_fields[] = {
-    {.key = "client",
-     .type = YAMLU_MAP,
-     .off = offsetof(struct prof_ip_gen, client),
-     .sub = &ip_dist_schema,
-     .flags = YAMLU_F_REQUIRED,
-     .help = "client (inside) addresses"},
-    {.key = "server",
-     .type = YAMLU_MAP,
-     .off = offsetof(struct prof_ip_gen, server),
-     .sub = &ip_dist_schema,
-     .flags = YAMLU_F_REQUIRED,
-     .help = "server (outside) addresses"},
-    {.key = "offset",
-     .type = YAMLU_IPV4,
-     .off = offsetof(struct prof_ip_gen, offset),
-     .help = "added per extra port pair, e.g. 0.1.0.0"},
-    {.key = "client_ports",
-     .type = YAMLU_U32_RANGE,
-     .off = offsetof(struct prof_ip_gen, client_ports),
-     .min = 1,
-     .max = 65535,
-     .help = "[first, last] client source port"},
-    {0},
-};
-static const struct yamlu_schema ip_gen_schema = {"ip_gen", ip_gen_fields};
 
 static void template_init(void *obj)
 {
@@ -351,7 +309,7 @@ static const struct yamlu_field prof_fields[] = {
     {.key = "ip_gen",
      .type = YAMLU_MAP,
      .off = offsetof(struct prof, ip_gen),
-     .sub = &ip_gen_schema,
+     .sub = &prof_ip_gen_schema,
      .has = YAMLU_HAS(struct prof, has_ip_gen),
      .help = "flows: client/server addresses"},
     {.key = "templates",

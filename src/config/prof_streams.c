@@ -437,6 +437,10 @@ unsigned prof_port_families(const struct prof *p, int port)
 {
 	unsigned fam = 0;
 
+	/* a flows side of IPv6 (NAT64's client side) sends to default_gw6 */
+	if (p->mode == PROF_FLOWS)
+		return (port & 1 ? p->ip_gen.server.v6 : p->ip_gen.client.v6) ? PROF_FAM_V6
+									  : PROF_FAM_V4;
 	if (p->mode != PROF_STREAMS)
 		return PROF_FAM_V4;
 	for (size_t i = 0; i < p->n_streams; i++)

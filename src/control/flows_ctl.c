@@ -47,11 +47,12 @@ static const struct prof_program *flows_tpl_prog(const struct prof_template *t, 
 	return side == FLOWTAB_SERVER ? &t->server : &t->client;
 }
 
-/* L1 bits one flow puts on the wire in one direction (side's sends). */
-static double flows_bits(const struct prof_template *t, int side, double *frames)
+/* L1 bits one flow puts on the wire in one direction (side's sends);
+ * v6: IPv6 frames, 20 bytes more header and a 20 bytes smaller MSS. */
+static double flows_bits(const struct prof_template *t, int side, bool v6, double *frames)
 {
 	const struct prof_program *pg = flows_tpl_prog(t, side);
-	double bits = 0, n = 0;
+	double bits = 0, n = 0, ip = v6 ? 20 : 0, mss = v6 ? FLOWS_TCP_MSS6 : FLOWS_TCP_MSS;
 
 	for (size_t i = 0; i < pg->n; i++) {
 		uint32_t b = pg->steps[i].arg;
@@ -60,17 +61,17 @@ static double flows_bits(const struct prof_template *t, int side, double *frames
 			continue;
 		if (t->proto == PROF_UDP) {
 			b = FG_MAX(b, (uint32_t)LAT_SIG_LEN);
-			bits += (b + 8 + FLOWS_HDR_L1) * 8.0;
+			bits += (b + 8 + FLOWS_HDR_L1 + ip) * 8.0;
 			n++;
 		} else {
-			double segs = ceil(b / (double)FLOWS_TCP_MSS);
+			double segs = ceil(b / mss);
 
-			bits += (b + segs * (20 + FLOWS_HDR_L1)) * 8.0;
+			bits += (b + segs * (20 + FLOWS_HDR_L1 + ip)) * 8.0;
 			n += segs;
 		}
 	}
 	if (t->proto == PROF_TCP) { /* SYN, ACKs, FIN: about four bare segments */
-		bits += 4 * (20 + FLOWS_HDR_L1 + 6) * 8.0;
+		bits += 4 * (20 + FLOWS_HDR_L1 + ip + 6) * 8.0;
 		n += 4;
 	}
 	*frames = n;
@@ -119,7 +120,8 @@ int flows_load(const struct run_params *rp, struct load *l, char *err, size_t er
 	/* per second at -m 1: each template opens `cps` flows */
 	for (size_t i = 0; i < p->n_templates; i++)
 		for (int side = 0; side < 2; side++) {
-			double f, b = flows_bits(&p->templates[i], side, &f);
+			bool v6 = side ? p->ip_gen.server.v6 : p->ip_gen.client.v6;
+			double f, b = flows_bits(&p->templates[i], side, v6, &f);
 
 			bits[side] += b * p->templates[i].cps;
 			frames[side] += f * p->templates[i].cps;
@@ -164,6 +166,24 @@ static void flows_ft_release(void *p, void *arg)
 		rte_free(p);
 	else
 		free(p);
+}
+
+/*
+ * The fixed first 96 bits of each IPv6 side (flows6.c): the client sends
+ * from its range's /96 to the server range's, or to nat64_prefix when the
+ * servers are IPv4 (RFC 6052: the server's IPv4 address is the low 32
+ * bits of a /96); the server answers from its /96 to the client's.
+ */
+static void flows_build_v6(struct flows_state *s, const struct prof_ip_gen *g)
+{
+	s->v6[FLOWTAB_CLIENT] = g->client.v6;
+	s->v6[FLOWTAB_SERVER] = g->server.v6;
+	s->mss[FLOWTAB_CLIENT] = g->client.v6 ? FLOWS_TCP_MSS6 : FLOWS_TCP_MSS;
+	s->mss[FLOWTAB_SERVER] = g->server.v6 ? FLOWS_TCP_MSS6 : FLOWS_TCP_MSS;
+	memcpy(s->own_hi[FLOWTAB_CLIENT], g->client.hi96, 12);
+	memcpy(s->peer_hi[FLOWTAB_CLIENT], g->has_nat64 ? g->nat64_prefix : g->server.hi96, 12);
+	memcpy(s->own_hi[FLOWTAB_SERVER], g->server.hi96, 12);
+	memcpy(s->peer_hi[FLOWTAB_SERVER], g->client.hi96, 12);
 }
 
 /*
@@ -245,8 +265,10 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 		goto err_free;
 	}
 	s->own = (struct own_map){.nq = w->nq, .port_lo = (uint16_t)plo, .slice = slice};
-	if (fg_port[w->port[0]].rss.reta_size)
+	/* the RSS of an IPv4 tuple: an IPv6 client hands replies over instead */
+	if (fg_port[w->port[0]].rss.reta_size && !g->client.v6)
 		s->rss = &fg_port[w->port[0]].rss;
+	flows_build_v6(s, g);
 	plo += slice * w->q;
 	phi = plo + slice - 1;
 	/* UDP flows never touch the TCB: their entries end before it */

@@ -229,6 +229,14 @@ bool svc_service(void)
 	return svc.service;
 }
 
+/* Tell port p's workers its IPv6 next hop (port_gw6_word). */
+static void svc_post_gw6(int p)
+{
+	struct wmsg m = {.op = WMSG_GW6MAC, .port = p & 1, .val = port_gw6_word(&fg_port[p])};
+
+	ctl_post(&m, p / 2);
+}
+
 void svc_set_gw(int p, uint64_t mac, bool is_static)
 {
 	struct wmsg m = {.op = WMSG_GWMAC, .port = p & 1, .val = mac | PORT_MAC_KNOWN};
@@ -236,11 +244,8 @@ void svc_set_gw(int p, uint64_t mac, bool is_static)
 	fg_port[p].gw_mac = m.val;
 	fg_port[p].static_gw_mac = is_static;
 	ctl_post(&m, p / 2);
-	/* a static next hop (dest_mac, a loop pair's peer) is the IPv6 one too */
-	if (is_static) {
-		m.op = WMSG_GW6MAC;
-		ctl_post(&m, p / 2);
-	}
+	/* a static dest_mac is the IPv6 next hop too */
+	svc_post_gw6(p);
 }
 
 static int send_frame(int p, const uint8_t *f, uint16_t len)
@@ -346,10 +351,8 @@ int svc_resolve6(int p, const uint8_t *ip6, uint64_t *mac, unsigned timeout_ms)
 
 void svc_set_gw6(int p, uint64_t mac)
 {
-	struct wmsg m = {.op = WMSG_GW6MAC, .port = p & 1, .val = mac | PORT_MAC_KNOWN};
-
-	fg_port[p].gw6_mac = m.val;
-	ctl_post(&m, p / 2);
+	fg_port[p].gw6_mac = mac | PORT_MAC_KNOWN;
+	svc_post_gw6(p);
 }
 
 int svc_ping_one(int p, uint32_t dip, uint64_t dmac, uint16_t seq, uint16_t size, unsigned timeout_ms,

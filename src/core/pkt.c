@@ -139,6 +139,11 @@ static enum pkt_kind parse_ip6(const uint8_t *f, uint32_t len, struct pkt_info *
 		return PKT_BAD;
 	pi->proto = ip->proto;
 	pi->l4 = pi->l3 + 40;
+	/* the low 32 bits, what the flows engine keys IPv6 flows on */
+	memcpy(&pi->sip, ip->src_addr + 12, 4);
+	memcpy(&pi->dip, ip->dst_addr + 12, 4);
+	pi->sip = rte_be_to_cpu_32(pi->sip);
+	pi->dip = rte_be_to_cpu_32(pi->dip);
 	l4 = f + pi->l4;
 	/* pseudo header (RFC 8200 section 8.1): addresses, length, next header */
 	s = pkt_raw_sum(ip->src_addr, 32) + rte_cpu_to_be_16(ip->proto);

@@ -269,7 +269,7 @@ static void flows_open(struct worker *w, struct flows_state *s, const struct flo
 	if (t->proto == PROF_TCP) {
 		struct tcp_out o;
 
-		tcp_init_client(&e->tcb, (uint32_t)fgen_rand64(&s->rng), FLOWS_TCP_MSS,
+		tcp_init_client(&e->tcb, (uint32_t)fgen_rand64(&s->rng), s->mss[FLOWTAB_CLIENT],
 				flows_us(s, now));
 		tcp_out_reset(&o);
 		flows_tcp_run(w, s, idx, e, FLOWTAB_CLIENT, &o, now);
@@ -320,7 +320,7 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 	s->active[1]++;
 	FG_CTR_SET(w->ctr->gauge.active_server, s->active[1]);
 	FG_CTR_INC(w->ctr->server.accepted);
-	if (flows_is_client_addr(s, pi->sip)) {
+	if (flows_srv_untranslated(s, f, pi)) {
 		FG_CTR_INC(w->ctr->server.untranslated);
 	} else {
 		FG_CTR_INC(w->ctr->server.translated);
@@ -335,7 +335,7 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 	e->expire = now + s->timeout;
 	e->peer_id = FLOWTAB_NIL;
 	if (t->proto == PROF_TCP) {
-		tcp_init_listen(&e->tcb, (uint32_t)fgen_rand64(&s->rng), FLOWS_TCP_MSS);
+		tcp_init_listen(&e->tcb, (uint32_t)fgen_rand64(&s->rng), s->mss[FLOWTAB_SERVER]);
 	} else {
 		uint32_t id, seq;
 		uint64_t tsc;
@@ -355,10 +355,14 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
 	struct flows_ent *e;
 
+	if (!flows_family_ok(s, side, f, pi)) {
+		flows_count_drop(w, side, m);
+		return;
+	}
 	if (idx == FLOWTAB_NIL && side == FLOWTAB_SERVER)
 		idx = flows_accept(w, s, k, h, f, pi, now);
 	if (idx == FLOWTAB_NIL) {
-		if (pi->kind == PKT_TCP)
+		if (pi->proto == IPPROTO_TCP)
 			flows_tcp_orphan(w, side, m, f, pi);
 		else
 			flows_count_drop(w, side, m);
@@ -366,7 +370,7 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 	}
 	e = flowtab_state(s->ft, idx);
 	FG_CTR_INC(*flows_ctr(w, side, FLOWS_C_RX_PKTS));
-	if (pi->kind == PKT_TCP) {
+	if (pi->proto == IPPROTO_TCP) {
 		struct tcp_seg sg;
 		struct tcp_out o;
 

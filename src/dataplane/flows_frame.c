@@ -103,12 +103,16 @@ void flows_tx_udp(struct worker *w, struct flows_state *s, int side, struct flow
 	m = flows_alloc(w, s, side);
 	if (!m)
 		return;
+	seq = e->seq++;
+	if (s->v6[side]) {
+		flows6_tx_udp(w, s, side, e, m, id, seq, pay, fl, now);
+		return;
+	}
 	f = (uint8_t *)rte_pktmbuf_append(m, PKT_UDP_PAY_OFF + pay);
 	if (!f) {
 		rte_pktmbuf_free(m);
 		return;
 	}
-	seq = e->seq++;
 	lat_sig_write(f + PKT_UDP_PAY_OFF, id, seq, now, fl);
 	memcpy(f + PKT_UDP_PAY_OFF + LAT_SIG_LEN, s->udp_rest, pay - LAT_SIG_LEN);
 	pkt_udp_fast_fill(f, flows_udp_hdr(w, s, side, e->tpl, pay), e->own_ip, e->peer_ip,
@@ -128,6 +132,10 @@ void flows_tx_tcp(struct worker *w, struct flows_state *s, int side, const struc
 
 	if (!m)
 		return;
+	if (s->v6[side]) {
+		flows6_tx_tcp(w, s, side, e, m, o);
+		return;
+	}
 	f = (uint8_t *)rte_pktmbuf_append(m, PKT_TCP_HDR_OFF + hl + o->len);
 	if (!f) {
 		rte_pktmbuf_free(m);
@@ -176,6 +184,10 @@ void flows_tcp_orphan(struct worker *w, int side, struct rte_mbuf *m, const uint
 	FG_CTR_INC(w->ctr->port[w->port[side]].rx_unknown);
 	if ((sg.flags & (TCP_FIN | TCP_ACK | TCP_SYN | TCP_RST)) != (TCP_FIN | TCP_ACK)) {
 		rte_pktmbuf_free(m);
+		return;
+	}
+	if (pi->kind == PKT_TCP6) {
+		flows6_tcp_orphan_ack(w, side, m, f, pi, sg.ack, sg.seq + sg.len + 1);
 		return;
 	}
 	rte_pktmbuf_reset(m);

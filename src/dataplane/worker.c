@@ -294,7 +294,7 @@ static inline bool rx_steer(struct worker *w, int side, struct rte_mbuf *m,
 	struct own_frame of = {.dport = pi->dport};
 	unsigned o;
 
-	if (side == OWN_SERVER && pi->kind == PKT_UDP) {
+	if (side == OWN_SERVER && pi->proto == IPPROTO_UDP) {
 		uint32_t seq;
 		uint64_t tsc;
 		uint8_t fl;
@@ -440,7 +440,7 @@ static void rx_handed(struct worker *w, uint64_t now, bool *busy)
 			struct pkt_info *pi = &tpi[side][nt[side]];
 			enum pkt_kind k = pkt_parse(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, pi);
 
-			if (w->eng && (k == PKT_UDP || k == PKT_TCP)) {
+			if (w->eng && (k == PKT_UDP || k == PKT_TCP || k == PKT_UDP6 || k == PKT_TCP6)) {
 				tm[side][nt[side]++] = m;
 				continue;
 			}

@@ -32,7 +32,7 @@ def bye(*_):
 signal.signal(signal.SIGTERM, bye)
 signal.signal(signal.SIGALRM, bye)
 signal.alarm(60)
-s = socket.socket()
+s = socket.socket(socket.AF_INET6 if ":" in addr else socket.AF_INET)
 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind((addr, port))
 s.listen(1024)

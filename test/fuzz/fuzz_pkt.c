@@ -61,7 +61,14 @@ static uint32_t take(struct reader *r, unsigned bytes)
 	return v;
 }
 
-static void check_info(const struct pkt_info *pi, enum pkt_kind k, uint32_t len)
+/* The last 32 bits of the IPv6 address at a, host order: what pkt_parse
+ * leaves in sip/dip of an IPv6 frame (the flows engine's key). */
+static uint32_t low32(const uint8_t *a)
+{
+	return (uint32_t)a[12] << 24 | (uint32_t)a[13] << 16 | (uint32_t)a[14] << 8 | a[15];
+}
+
+static void check_info(const uint8_t *f, const struct pkt_info *pi, enum pkt_kind k, uint32_t len)
 {
 	if (pi->kind != k)
 		abort();
@@ -79,7 +86,8 @@ static void check_info(const struct pkt_info *pi, enum pkt_kind k, uint32_t len)
 	case PKT_UDP6:
 	case PKT_TCP6:
 	case PKT_ICMP6:
-		if (pi->l4 != pi->l3 + 40u || pi->payload < pi->l4 + 8u || pi->sip || pi->dip)
+		if (pi->l4 != pi->l3 + 40u || pi->payload < pi->l4 + 8u ||
+		    pi->sip != low32(f + pi->l3 + 8) || pi->dip != low32(f + pi->l3 + 24))
 			abort();
 		if ((uint32_t)pi->payload + pi->paylen > len)
 			abort();
@@ -103,7 +111,7 @@ static enum pkt_kind exercise(uint8_t *f, uint32_t len)
 	struct pkt_info pi, pi2;
 	enum pkt_kind k = pkt_parse(f, len, &pi);
 
-	check_info(&pi, k, len);
+	check_info(f, &pi, k, len);
 	if (k == PKT_TCP || k == PKT_TCP6)
 		(void)pkt_tcp_mss(f, &pi);
 	if (k == PKT_ICMP6) {
@@ -269,12 +277,16 @@ static void built(struct reader *r)
 		want = PKT_ICMP6;
 		break;
 	}
-	if (want >= PKT_ICMP6)
-		sip = dip = 0;
 	if (tag)
 		len = pkt_vlan_push(f, (uint16_t)len, tci);
 	k = pkt_parse(f, len, &pi);
-	check_info(&pi, k, len);
+	check_info(f, &pi, k, len);
+	/* IPv6: sip/dip are the addresses' last 32 bits (an NS goes to the
+	 * solicited-node group, not d6) */
+	if (want >= PKT_ICMP6) {
+		sip = low32(s6);
+		dip = k == want ? low32(pkt6_dst(f, &pi)) : 0;
+	}
 	if (k != want || pi.sip != sip || pi.dip != dip || pi.tagged != tag ||
 	    (tag && pi.vlan != tci))
 		abort();

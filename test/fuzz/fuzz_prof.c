@@ -9,6 +9,7 @@
  * Properties checked on success: the mode's sections are present, every
  * program moves the same number of bytes each way, every stream has a
  * port, a frame size in range (or imix with a table) and ordered ranges.
+ * The ip_gen part (IPv4 or IPv6 ranges, nat64_prefix) is src/config/prof_ipgen.c.
  */
 #include <errno.h>
 #include <stdint.h>
