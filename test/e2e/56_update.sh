@@ -17,7 +17,7 @@ run_case()
 	pid=$!
 	exec 9>"$fifo"
 	{
-		echo "start -f $prof -m $m0 -t learn=0"
+		echo "start -f $prof -m $m0$(learn_off "$prof")"
 		echo "sleep 2.5"
 		echo "stats --json"
 		echo "update -m $m1"

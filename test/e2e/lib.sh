@@ -343,6 +343,14 @@ fg()
 		ip netns exec "$NS_TST" stdbuf -oL -eL "$FG_BIN" -C "$CFG" "$@"
 }
 
+# learn_off PROFILE : " -t learn=0" for a streams profile (no learning
+# phase before measured traffic), "" for a flows one (flows take no such key)
+learn_off()
+{
+	grep -q '^mode: *streams' "$FG_TOP/$1" "$1" 2>/dev/null && echo " -t learn=0"
+	return 0
+}
+
 # fg_plain ARGS... : flowgen in the current namespace, no config added
 fg_plain()
 {
