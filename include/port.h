@@ -124,6 +124,10 @@ void port_close_all(void);
  * for every ethdev call made by index (rte_eth_stats_get, xstats). */
 int port_dpdk_id(int p);
 
+/* control: the largest L2 frame (bytes incl. FCS, which is not stored) an
+ * mbuf of the ports' pools holds: frames above it are refused at start. */
+uint32_t port_frame_max(void);
+
 /* control: the ethdev counters of config port index p; 0 or -errno. */
 struct rte_eth_stats;
 int port_nic_stats(int p, struct rte_eth_stats *es);

@@ -198,6 +198,9 @@ int prof_load_buf(const char *name, const void *buf, size_t len, struct prof *p,
 /* control: frees everything; safe on a zeroed struct. */
 void prof_free(struct prof *p);
 
+/* pure: the largest L2 frame (bytes incl. FCS) the profile may send. */
+uint32_t prof_max_frame(const struct prof *p);
+
 /* pure: the average L2 frame size of a stream (its frame, or the imix average). */
 double prof_stream_avg_frame(const struct prof *p, const struct prof_stream *s);
 

@@ -435,6 +435,42 @@ double prof_stream_avg_frame(const struct prof *p, const struct prof_stream *s)
 	return avg;
 }
 
+uint32_t prof_max_frame(const struct prof *p)
+{
+	uint32_t max = 0;
+
+	if (p->mode == PROF_STREAMS) {
+		for (size_t i = 0; i < p->n_streams; i++) {
+			const struct prof_stream *s = &p->streams[i];
+
+			if (!s->imix)
+				max = FG_MAX(max, s->frame);
+			else
+				for (size_t k = 0; k < p->n_imix; k++)
+					max = FG_MAX(max, p->imix[k].size);
+		}
+		return max;
+	}
+	/* flows: a UDP send is one datagram; TCP writes go out in MSS-sized
+	 * segments, at most a 1518-byte frame */
+	uint32_t hdr = 14 + ((p->ip_gen.client.v6 || p->ip_gen.server.v6) ? 40 : 20) + 8 + 4;
+
+	for (size_t i = 0; i < p->n_templates; i++) {
+		const struct prof_template *t = &p->templates[i];
+		const struct prof_program *pg[2] = {&t->client, &t->server};
+
+		if (t->proto == PROF_TCP) {
+			max = FG_MAX(max, 1518u);
+			continue;
+		}
+		for (int k = 0; k < 2; k++)
+			for (size_t j = 0; j < pg[k]->n; j++)
+				if (pg[k]->steps[j].op == PROF_OP_SEND)
+					max = FG_MAX(max, pg[k]->steps[j].arg + hdr);
+	}
+	return max;
+}
+
 double prof_total_cps(const struct prof *p)
 {
 	double sum = 0;

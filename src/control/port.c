@@ -423,6 +423,13 @@ void port_close_all(void)
 	fg_nports = 0;
 }
 
+uint32_t port_frame_max(void)
+{
+	/* the pools' data room (RTE_MBUF_DEFAULT_BUF_SIZE less the headroom
+	 * a VLAN tag is pushed into) plus the FCS the NIC adds */
+	return RTE_MBUF_DEFAULT_DATAROOM + 4;
+}
+
 int port_dpdk_id(int p)
 {
 	if (p < 0 || p >= fg_nports || !rte_eth_dev_is_valid_port(fg_port[p].id))

@@ -302,6 +302,13 @@ int run_start(const char *file, struct run_params *rp, unsigned flags, const cha
 		rc = run_apply_mult(e, rp, err, sizeof(err));
 		if (!rc)
 			rc = run_check_next_hops(rp, err, sizeof(err));
+		if (!rc && prof_max_frame(&np) > port_frame_max()) {
+			snprintf(err, sizeof(err),
+				 "%s: a frame of %u bytes does not fit the ports' buffers "
+				 "(%u bytes at most; jumbo frames are not supported)",
+				 file, prof_max_frame(&np), port_frame_max());
+			rc = -EMSGSIZE;
+		}
 		if (!rc)
 			rc = e->prepare(rp, nstates, &ops, err, sizeof(err));
 	}

@@ -164,12 +164,16 @@ static void port_counts(const struct stats_raw *r, int p, bool nic, struct port_
 
 /*
  * The NIC's counters are the truth when it keeps them. A PMD that does not
- * count shows zeros while the workers have moved frames: then the workers'
+ * count shows zeros while the workers have moved frames, and one that counts
+ * frames but not bytes (net_ring) has no byte rates: then the workers'
  * counters are used instead.
  */
 static bool use_nic(const struct stats_raw *r, int p)
 {
 	if (!r->nic_ok[p])
+		return false;
+	/* frames counted without their bytes (net_ring): the workers' */
+	if ((r->nic[p].opackets && !r->nic[p].obytes) || (r->nic[p].ipackets && !r->nic[p].ibytes))
 		return false;
 	if (r->nic[p].opackets || r->nic[p].ipackets)
 		return true;

@@ -225,4 +225,16 @@ else
 fi
 
 lab_down
+
+# A frame larger than the ports' buffers is refused at start, not written
+# past the end of an mbuf; the traffic already running goes on.
+out=$FG_TMP/jumbo.out
+fg_plain -C "$(fg_loop_cfg)" -k -x "start -f profiles/stl_64b.yaml -d 2 -m 0.1 -t learn=0; \
+start --force -f $D/limits_jumbo.yaml; wait; stats --json" >"$out" 2>&1
+check_eq "jumbo: the batch run reports the failed command (exit 1)" 1 $?
+check_grep "jumbo: start names the frame and the limit" \
+	"limits_jumbo.yaml: a frame of 9000 bytes does not fit the ports' buffers \(2052 bytes at most" "$out"
+# sent or counted late (a worker without a CPU of its own): the run went on
+check_ge "jumbo: the running traffic ran its course (2 s x 1 kpps, sent + late)" \
+	$(($(json_get "$out" latency.0.tx || echo 0) + $(json_get "$out" latency.0.late || echo 0))) 1900
 finish

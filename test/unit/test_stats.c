@@ -163,7 +163,9 @@ static void test_baseline(void **state)
 	/* NIC of port 1 counts; its counter went back (port reset) */
 	now.nic_ok[1] = base.nic_ok[1] = true;
 	now.nic[1].ipackets = 500;
+	now.nic[1].ibytes = 30000;
 	base.nic[1].ipackets = 100;
+	base.nic[1].ibytes = 6000;
 	now.nic[1].imissed = 5;
 	base.nic[1].imissed = 8;
 	now.nic[1].oerrors = 9;
@@ -354,6 +356,14 @@ static void test_nic_preferred_when_counting(void **state)
 	assert_int_equal(s.port[1].tx_bytes, 7700);
 	assert_true(fabs(s.port[1].tx_pps - 77) < 1e-9);
 	assert_int_equal(s.g.tx_pkts, 87);
+
+	/* port 1 counting frames but not bytes (net_ring): the workers' */
+	now.nic[1].obytes = 0;
+	now.port[1].tx_bytes = 4800;
+	stats_compute(&now, &prev, NULL, HZ, 2, NULL, NULL, &s);
+	assert_false(s.port[1].from_nic);
+	assert_int_equal(s.port[1].tx_pkts, 80);
+	assert_int_equal(s.port[1].tx_bytes, 4800);
 }
 
 /* ---- a small JSON parser: validates and collects key paths ------------ */
