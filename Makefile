@@ -105,8 +105,8 @@ deps:
 	fi
 
 test: deps
-	$(Q)$(MAKE) --no-print-directory all unit
-	$(Q)$(MAKE) --no-print-directory SAN=address,undefined unit
+	$(Q)$(MAKE) --no-print-directory -j$$(nproc) all unit
+	$(Q)$(MAKE) --no-print-directory -j$$(nproc) SAN=address,undefined unit
 	$(Q)test/unit/tsan.sh build >build/tsan.log 2>&1 || echo "  TSAN    build failed (build/tsan.log): test/run.sh counts it as a failure"
 	$(Q)test/run.sh
 

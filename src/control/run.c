@@ -222,8 +222,8 @@ static int run_check_next_hops(const struct run_params *rp, char *err, size_t er
 		}
 		if ((fam & PROF_FAM_V6) && !(port_gw6_word(&fg_port[p]) & PORT_MAC_KNOWN)) {
 			snprintf(err, errlen,
-				 "port %d: next-hop MAC unknown (run `arp` first or set dest_mac; "
-				 "IPv6: default_gw6 by ND)",
+				 "port %d: IPv6 next-hop MAC unknown (run `arp` first: it resolves "
+				 "default_gw6 by Neighbour Discovery; or set dest_mac)",
 				 p);
 			return -EHOSTUNREACH;
 		}

@@ -96,7 +96,7 @@ out=$FG_TMP/lab.out
 fg -k -x "start -f $P/stl_64b6.yaml -d 1; arp; start -f $P/stl_64b6.yaml -d 1 -m 0.5; wait 20; stats --json" \
 	</dev/null >"$out" 2>&1
 check_grep "before arp: start refused naming the IPv6 next hop" \
-	"port 0: next-hop MAC unknown \(run .arp. first or set dest_mac; IPv6: default_gw6 by ND\)" "$out"
+	"port 0: IPv6 next-hop MAC unknown \(run .arp. first: it resolves default_gw6 by Neighbour Discovery; or set dest_mac\)" "$out"
 check_grep "arp: the router's MAC by Neighbour Discovery" "^port 0: 2001:2:0:1::2 gw 2001:2:0:1::1 MAC .* \(ND\)" "$out"
 tx=$(latency_row "$out" s84v6 1 tx)
 check_ge "stl_64b6 through the IPv6 router: frames sent" "${tx:-0}" 1000

@@ -30,11 +30,12 @@ CFG=$FG_TOP/examples/lab6.yaml
 O=$FG_TMP/out
 
 # --- 1 and 2: one flowgen, two runs ------------------------------------------
-fg -k -x "start -f $D/flows6_mix.yaml -m 100 -d 1; arp; start -f $D/flows6_mix.yaml -m 100 -d 1; wait 8; stats --json; echo MARK-NAT64; capture start -p 1 --rx --filter 'src host 198.19.1.1 and udp dst port 4321'; start -f $D/flows_nat64_mix.yaml -m 100 -d 1; wait 8; capture status; stats --json; echo MARK-CPS; bench cps -f $FG_TOP/profiles/nat64_udp.yaml -m 100 --trial 1 --resolution 50 --confirm 0 --json" \
+fg -k -x "start -f $D/flows6_mix.yaml -m 100 -d 1; arp; start -f $D/flows6_mix.yaml -m 100 -d 1; wait 8; stats --json; echo MARK-NAT64; capture start -p 1 --rx --filter 'src host 198.19.1.1 and udp dst port 4321'; start -f $D/flows_nat64_mix.yaml -m 100 -d 1; wait 8; capture status; stats --json; echo MARK-CPS; bench cps -f $FG_TOP/profiles/nat64_udp.yaml -m 100 --trial 1 --resolution 50 --confirm 0 --json; echo MARK-TPUT; bench throughput -f $FG_TOP/profiles/nat64_stl.yaml -m 2 --trial 1 --resolution 50 --confirm 0 --json" \
 	</dev/null >"$O" 2>&1
 sed '/^MARK-NAT64/,$d' "$O" >"$FG_TMP/v6.json"
 sed -n '/^MARK-NAT64/,/^MARK-CPS/p' "$O" >"$FG_TMP/n64.json"
-sed -n '/^MARK-CPS/,$p' "$O" >"$FG_TMP/cps.json"
+sed -n '/^MARK-CPS/,/^MARK-TPUT/p' "$O" >"$FG_TMP/cps.json"
+sed -n '/^MARK-TPUT/,$p' "$O" >"$FG_TMP/tput.json"
 
 check_grep "ipv6 flows: before arp, start names the unresolved IPv6 next hop" \
 	"port 0: IPv6 next-hop MAC unknown \(run .arp. first: it resolves default_gw6" "$FG_TMP/v6.json"
@@ -70,6 +71,14 @@ check_eq "nat64 flows: every UDP request came from the DUT's 198.19.1.1" "$u" "$
 J=$FG_TMP/cps.json
 check_eq "nat64 bench cps: the 100 cps trial passes" True "$(json_get "$J" trials.0.passed || echo -1)"
 check_eq "nat64 bench cps: found" True "$(json_get "$J" result.found || echo -1)"
+
+# bench throughput through NAT64 (the RFC 8219 method): IPv6 frames in,
+# the same signature counted on the IPv4 side
+J=$FG_TMP/tput.json
+check_eq "nat64 bench throughput: the 2,000 fps trial passes" True "$(json_get "$J" trials.0.passed || echo -1)"
+check_eq "nat64 bench throughput: its frames all arrived, as IPv4" "$(json_get "$J" trials.0.tx || echo -1)" \
+	"$(json_get "$J" trials.0.rx || echo -2)"
+check_eq "nat64 bench throughput: found" True "$(json_get "$J" result.found || echo -1)"
 
 # --- 3. Linux TCP over IPv6, both roles ----------------------------------------
 ip netns exec "$NS_DUT" python3 "$D/flows_tcp_srv.py" 2001:2:0:101::1 8080 "$FG_TMP/srv.count" &

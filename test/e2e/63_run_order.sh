@@ -62,7 +62,7 @@ CFG=$(fg_loop_cfg)
 early()
 {
 	local name=$1 prof=$2 m0=$3 m1=$4 field=$5 base=$6 out=$FG_TMP/early_$1.out i v want
-	fg_plain -C "$CFG" -x "start -f $prof -m $m0$(learn_off "$prof"); update -m $m1; sleep 2.5; stats --json; update -m $m0; sleep 2.5; stats --json; stop" \
+	fg_plain -C "$CFG" -x "start -f $prof -m $m0$(learn_off "$prof"); update -m $m1; sleep 1.5; stats --json; update -m $m0; sleep 1.5; stats --json; stop" \
 		>"$out" 2>&1
 	check_eq "early update, $name: the batch run exits 0" 0 $?
 	i=0

@@ -2,7 +2,7 @@
 #
 # run.sh [short|long] — build and run every libFuzzer harness test/fuzz/fuzz_*.c.
 #
-#   short  about 10 s per harness; part of `make test` (through test/run.sh)
+#   short  about 4 s per harness; part of `make test` (through test/run.sh)
 #   long   10 minutes or 10 M executions per harness (`make fuzz`)
 #
 # Each harness is compiled with clang, libFuzzer, ASan and UBSan together with
@@ -33,7 +33,7 @@ cd "$top" || exit 1
 mode=${1:-short}
 case "$mode" in
 short)
-	secs=${FG_FUZZ_TIME:-10}
+	secs=${FG_FUZZ_TIME:-4}
 	limits=(-max_total_time="$secs")
 	;;
 long)
