@@ -195,13 +195,54 @@ static int cmd_arp(int argc, char **argv)
 }
 
 /*
+ * The echo requests of `ping` and their summary, to dip (IPv4) or, when
+ * dip6 is set, to dip6 (IPv6), through the next hop mac; name is the
+ * destination as printed.
+ */
+static int ping_run(long port, uint32_t dip, const uint8_t *dip6, uint64_t mac, const char *name,
+		    long count, long size)
+{
+	int got = 0;
+	double min = 1e18, max = 0, sum = 0;
+
+	fg_info("PING %s from port %ld: %ld data bytes", name, port, size);
+	for (long i = 1; i <= count; i++) {
+		double rtt;
+		int rc = dip6 ? svc_ping6_one(port, dip6, mac, i, size, 1000, &rtt)
+			      : svc_ping_one(port, dip, mac, i, size, 1000, &rtt);
+
+		if (rc == -EINTR)
+			break;
+		if (rc == 0) {
+			got++;
+			sum += rtt;
+			min = FG_MIN(min, rtt);
+			max = FG_MAX(max, rtt);
+			fg_info("%ld bytes from %s: icmp_seq=%ld time=%.3f ms", size + 8, name, i,
+				rtt / 1000.0);
+		} else {
+			fg_info("no reply from %s: icmp_seq=%ld", name, i);
+		}
+		if (i < count) {
+			for (int t = 0; t < 200 && !cli_interrupted(); t++)
+				usleep(1000);
+		}
+	}
+	fg_info("--- %s ping statistics ---", name);
+	fg_info("%ld packets transmitted, %d received, %.0f%% packet loss", count, got,
+		100.0 * (count - got) / count);
+	if (got)
+		fg_info("rtt min/avg/max = %.3f/%.3f/%.3f ms", min / 1000, sum / got / 1000,
+			max / 1000);
+	return got ? 0 : -1;
+}
+
+/*
  * `ping` to an IPv6 destination, from the port's ipv6: a neighbour answers
  * Neighbour Discovery for itself; anything further goes via default_gw6.
  */
 static int ping6(long port, const uint8_t *dip6, long count, long size)
 {
-	int got = 0;
-	double min = 1e18, max = 0, sum = 0;
 	uint64_t mac;
 	char ipb[ADDR6_STRLEN];
 
@@ -223,35 +264,7 @@ static int ping6(long port, const uint8_t *dip6, long count, long size)
 		}
 		mac = fg_port[port].gw6_mac;
 	}
-	fg_info("PING %s from port %ld: %ld data bytes", ipb, port, size);
-	for (long i = 1; i <= count; i++) {
-		double rtt;
-		int rc = svc_ping6_one(port, dip6, mac, i, size, 1000, &rtt);
-
-		if (rc == -EINTR)
-			break;
-		if (rc == 0) {
-			got++;
-			sum += rtt;
-			min = FG_MIN(min, rtt);
-			max = FG_MAX(max, rtt);
-			fg_info("%ld bytes from %s: icmp_seq=%ld time=%.3f ms", size + 8, ipb, i,
-				rtt / 1000.0);
-		} else {
-			fg_info("no reply from %s: icmp_seq=%ld", ipb, i);
-		}
-		if (i < count) {
-			for (int t = 0; t < 200 && !cli_interrupted(); t++)
-				usleep(1000);
-		}
-	}
-	fg_info("--- %s ping statistics ---", ipb);
-	fg_info("%ld packets transmitted, %d received, %.0f%% packet loss", count, got,
-		100.0 * (count - got) / count);
-	if (got)
-		fg_info("rtt min/avg/max = %.3f/%.3f/%.3f ms", min / 1000, sum / got / 1000,
-			max / 1000);
-	return got ? 0 : -1;
+	return ping_run(port, 0, dip6, mac, ipb, count, size);
 }
 
 static int cmd_ping(int argc, char **argv)
@@ -262,8 +275,7 @@ static int cmd_ping(int argc, char **argv)
 	uint8_t dip6[16];
 	bool v6 = false;
 	struct in_addr a;
-	int c, got = 0;
-	double min = 1e18, max = 0, sum = 0;
+	int c;
 	uint64_t mac;
 	char ipb[ADDR6_STRLEN];
 
@@ -315,35 +327,7 @@ static int cmd_ping(int argc, char **argv)
 		}
 		mac = fg_port[port].gw_mac;
 	}
-	fg_info("PING %s from port %ld: %ld data bytes", ip_str(dip, ipb), port, size);
-	for (long i = 1; i <= count; i++) {
-		double rtt;
-		int rc = svc_ping_one(port, dip, mac, i, size, 1000, &rtt);
-
-		if (rc == -EINTR)
-			break;
-		if (rc == 0) {
-			got++;
-			sum += rtt;
-			min = FG_MIN(min, rtt);
-			max = FG_MAX(max, rtt);
-			fg_info("%ld bytes from %s: icmp_seq=%ld time=%.3f ms", size + 8, ipb, i,
-				rtt / 1000.0);
-		} else {
-			fg_info("no reply from %s: icmp_seq=%ld", ipb, i);
-		}
-		if (i < count) {
-			for (int t = 0; t < 200 && !cli_interrupted(); t++)
-				usleep(1000);
-		}
-	}
-	fg_info("--- %s ping statistics ---", ipb);
-	fg_info("%ld packets transmitted, %d received, %.0f%% packet loss", count, got,
-		100.0 * (count - got) / count);
-	if (got)
-		fg_info("rtt min/avg/max = %.3f/%.3f/%.3f ms", min / 1000, sum / got / 1000,
-			max / 1000);
-	return got ? 0 : -1;
+	return ping_run(port, dip, NULL, mac, ip_str(dip, ipb), count, size);
 }
 
 static int cmd_portattr(int argc, char **argv)

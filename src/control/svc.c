@@ -355,28 +355,24 @@ void svc_set_gw6(int p, uint64_t mac)
 	svc_post_gw6(p);
 }
 
-int svc_ping_one(int p, uint32_t dip, uint64_t dmac, uint16_t seq, uint16_t size, unsigned timeout_ms,
-		 double *rtt_us)
+/* The one outstanding echo request: the service thread completes it. */
+static void echo_arm(int p, bool v6, uint16_t seq)
 {
-	uint8_t f[RTE_ETHER_MAX_LEN];
-	struct rte_ether_addr d;
-	uint64_t tx;
-	uint16_t len;
-	int rc;
-
-	if (size > RTE_ETHER_MAX_LEN - RTE_ETHER_HDR_LEN - 20 - 8 - 4)
-		size = RTE_ETHER_MAX_LEN - RTE_ETHER_HDR_LEN - 20 - 8 - 4;
-	port_word_mac(dmac, &d);
 	pthread_mutex_lock(&svc.mu);
 	svc.ping_port = p;
-	svc.ping_v6 = false;
+	svc.ping_v6 = v6;
 	svc.ping_id = 0xf10e;
 	svc.ping_seq = seq;
 	svc.ping_done = false;
 	pthread_mutex_unlock(&svc.mu);
-	tx = rte_rdtsc();
-	len = pkt_build_echo(f, &fg_port[p].mac, &d, fg_port[p].ip, dip, 0xf10e, seq, size, tx);
-	rc = send_frame(p, f, len);
+}
+
+/* Send the armed echo request f (stamped tx) and wait for its reply. */
+static int echo_send_wait(int p, const uint8_t *f, uint16_t len, uint64_t tx, unsigned timeout_ms,
+			  double *rtt_us)
+{
+	int rc = send_frame(p, f, len);
+
 	if (rc)
 		return rc;
 	for (unsigned t = 0; t * 100 < timeout_ms * 1000; t++) {
@@ -398,6 +394,23 @@ int svc_ping_one(int p, uint32_t dip, uint64_t dmac, uint16_t seq, uint16_t size
 	return -ETIMEDOUT;
 }
 
+int svc_ping_one(int p, uint32_t dip, uint64_t dmac, uint16_t seq, uint16_t size, unsigned timeout_ms,
+		 double *rtt_us)
+{
+	uint8_t f[RTE_ETHER_MAX_LEN];
+	struct rte_ether_addr d;
+	uint64_t tx;
+	uint16_t len;
+
+	if (size > RTE_ETHER_MAX_LEN - RTE_ETHER_HDR_LEN - 20 - 8 - 4)
+		size = RTE_ETHER_MAX_LEN - RTE_ETHER_HDR_LEN - 20 - 8 - 4;
+	port_word_mac(dmac, &d);
+	echo_arm(p, false, seq);
+	tx = rte_rdtsc();
+	len = pkt_build_echo(f, &fg_port[p].mac, &d, fg_port[p].ip, dip, 0xf10e, seq, size, tx);
+	return echo_send_wait(p, f, len, tx, timeout_ms, rtt_us);
+}
+
 int svc_ping6_one(int p, const uint8_t *dip6, uint64_t dmac, uint16_t seq, uint16_t size,
 		  unsigned timeout_ms, double *rtt_us)
 {
@@ -405,42 +418,16 @@ int svc_ping6_one(int p, const uint8_t *dip6, uint64_t dmac, uint16_t seq, uint1
 	struct rte_ether_addr d;
 	uint64_t tx;
 	uint16_t len;
-	int rc;
 
 	if (!fg_port[p].has_ip6)
 		return -EADDRNOTAVAIL;
 	if (size > RTE_ETHER_MAX_LEN - PKT6_L4_OFF - 8 - 4)
 		size = RTE_ETHER_MAX_LEN - PKT6_L4_OFF - 8 - 4;
 	port_word_mac(dmac, &d);
-	pthread_mutex_lock(&svc.mu);
-	svc.ping_port = p;
-	svc.ping_v6 = true;
-	svc.ping_id = 0xf10e;
-	svc.ping_seq = seq;
-	svc.ping_done = false;
-	pthread_mutex_unlock(&svc.mu);
+	echo_arm(p, true, seq);
 	tx = rte_rdtsc();
 	len = pkt6_build_echo(f, &fg_port[p].mac, &d, fg_port[p].ip6, dip6, 0xf10e, seq, size, tx);
-	rc = send_frame(p, f, len);
-	if (rc)
-		return rc;
-	for (unsigned t = 0; t * 100 < timeout_ms * 1000; t++) {
-		bool done;
-		uint64_t rx;
-
-		usleep(100);
-		pthread_mutex_lock(&svc.mu);
-		done = svc.ping_done;
-		rx = svc.ping_rx_tsc;
-		pthread_mutex_unlock(&svc.mu);
-		if (done) {
-			*rtt_us = (double)(rx - tx) * 1e6 / (double)fg_tsc_hz;
-			return 0;
-		}
-		if (cli_interrupted())
-			return -EINTR;
-	}
-	return -ETIMEDOUT;
+	return echo_send_wait(p, f, len, tx, timeout_ms, rtt_us);
 }
 
 uint64_t svc_other_frames(void)

@@ -35,18 +35,7 @@ run_case()
 	exec 9>&-
 	wait $pid
 	check_eq "$name: batch run exits 0" 0 $?
-	local i=0 v
-	for want in "$base" "$((base * 3))" 0 "$((base * 3))"; do
-		i=$((i + 1))
-		grep '^{' "$out" | sed -n "${i}p" >"$FG_TMP/$name.$i"
-		v=$(json_get "$FG_TMP/$name.$i" "$field" || echo -1)
-		if awk -v v="$v" -v w="$want" -v b="$base" 'BEGIN {
-			d = v - w; if (d < 0) d = -d; exit !(v >= 0 && d <= b * 0.15 + 1) }'; then
-			pass "$name: sample $i $field is $want (measured ${v%.*})"
-		else
-			fail "$name: sample $i $field is $want" "measured $v"
-		fi
-	done
+	check_samples "$name" "$out" "$field" "$base" "$base" "$((base * 3))" 0 "$((base * 3))"
 }
 
 # flows: `cps` is the measured rate of started flows; streams: tx_pps.

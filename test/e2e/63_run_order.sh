@@ -61,22 +61,11 @@ CFG=$(fg_loop_cfg)
 # (before the first tick), then back to M0; FIELD is BASE at M0
 early()
 {
-	local name=$1 prof=$2 m0=$3 m1=$4 field=$5 base=$6 out=$FG_TMP/early_$1.out i v want
+	local name=$1 prof=$2 m0=$3 m1=$4 field=$5 base=$6 out=$FG_TMP/early_$1.out
 	fg_plain -C "$CFG" -x "start -f $prof -m $m0$(learn_off "$prof"); update -m $m1; sleep 1.5; stats --json; update -m $m0; sleep 1.5; stats --json; stop" \
 		>"$out" 2>&1
 	check_eq "early update, $name: the batch run exits 0" 0 $?
-	i=0
-	for want in "$((base * 3))" "$base"; do
-		i=$((i + 1))
-		grep '^{' "$out" | sed -n "${i}p" >"$out.$i"
-		v=$(json_get "$out.$i" "$field" || echo -1)
-		if awk -v v="$v" -v w="$want" -v b="$base" 'BEGIN {
-			d = v - w; if (d < 0) d = -d; exit !(v >= 0 && d <= b * 0.15 + 1) }'; then
-			pass "early update, $name: sample $i $field is $want (measured ${v%.*})"
-		else
-			fail "early update, $name: sample $i $field is $want" "measured $v"
-		fi
-	done
+	check_samples "early update, $name" "$out" "$field" "$base" "$((base * 3))" "$base"
 }
 early flows profiles/udp_short.yaml 1000 3000 global.cps 1000
 early streams profiles/stl_64b.yaml 0.2 0.6 global.tx_pps 2000

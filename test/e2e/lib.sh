@@ -343,6 +343,26 @@ fg()
 		ip netns exec "$NS_TST" stdbuf -oL -eL "$FG_BIN" -C "$CFG" "$@"
 }
 
+# check_samples NAME FILE FIELD BASE WANT... : the i-th JSON line of FILE
+# (a `stats --json` sample) has FIELD (a dotted path) equal to the i-th
+# WANT within 15 % of BASE (+1)
+check_samples()
+{
+	local name=$1 file=$2 field=$3 base=$4 i=0 v want
+	shift 4
+	for want in "$@"; do
+		i=$((i + 1))
+		grep '^{' "$file" | sed -n "${i}p" >"$file.$i"
+		v=$(json_get "$file.$i" "$field" || echo -1)
+		if awk -v v="$v" -v w="$want" -v b="$base" 'BEGIN {
+			d = v - w; if (d < 0) d = -d; exit !(v >= 0 && d <= b * 0.15 + 1) }'; then
+			pass "$name: sample $i $field is $want (measured ${v%.*})"
+		else
+			fail "$name: sample $i $field is $want" "measured $v"
+		fi
+	done
+}
+
 # learn_off PROFILE : " -t learn=0" for a streams profile (no learning
 # phase before measured traffic), "" for a flows one (flows take no such key)
 learn_off()
