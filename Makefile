@@ -95,7 +95,7 @@ unit: $(UTESTS)
 DEB_PKGS = build-essential pkg-config groff-base man-db libdpdk-dev dpdk dpdk-dev libedit-dev \
            libyaml-dev libncurses-dev libcmocka-dev iproute2 nftables \
            conntrack tmux ethtool python3 clang libclang-rt-14-dev iputils-ping procps netcat-openbsd \
-           libpcap-dev tshark
+           libpcap-dev tshark tayga
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null \
 	   | grep -q 'ok installed' || echo $$p; done); \

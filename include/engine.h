@@ -76,6 +76,11 @@ void flows_nat_report(uint64_t *distinct_addrs, uint64_t *distinct_ports);
 uint64_t flows_fresh_tuples(void);
 struct stats_lat_row;
 int streams_latency_rows(struct stats_lat_row *rows, int max);
+struct stats_pair_row;
+/* control: the host pairs of the current run (stats.h, stats --pairs):
+ * rows malloc'ed into *rows, frames to no pair in *unmatched; how many
+ * rows (0: none counted), or -ENOMEM. */
+int streams_pair_rows(struct stats_pair_row **rows, uint64_t *unmatched);
 struct lat_hist;
 /* control: the delays of latency row `row` of streams_latency_rows; 0, or
  * -ENOENT when there is no such row (no run, fewer rows). */

@@ -29,6 +29,7 @@ enum stats_section {
 	STATS_L = 1 << 3, /* latency */
 	STATS_W = 1 << 4, /* workers */
 	STATS_ALL = STATS_G | STATS_P | STATS_A | STATS_L | STATS_W,
+	STATS_H = 1 << 5, /* host pairs (--pairs): never part of "all" */
 };
 
 #define STATS_MAX_LAT 64    /* latency rows kept per snapshot */
@@ -80,6 +81,22 @@ struct stats_lat_row {
 	double min_us, avg_us, max_us, p50_us, p99_us, p999_us, jitter_us;
 };
 
+/*
+ * One host pair of the L3 test in one direction (flowgen(8), stats
+ * --pairs): pair `pair` of stream `stream`, received on `port`. lost is tx
+ * - rx (0 when more arrived): exact once the run has drained, frames in
+ * flight included while it runs.
+ */
+struct stats_pair_row {
+	char stream[32];
+	int port;
+	uint32_t pair;
+	char src[46], dst[46]; /* as the sender put them in the frames */
+	uint64_t tx, rx, lost;
+	double loss_pct;
+	double min_us, avg_us, max_us; /* NAN: no delay measured */
+};
+
 /* Optional providers; any member may be NULL. Called from control threads. */
 struct stats_hooks {
 	/* fill up to max rows, return how many (or <0 on error) */
@@ -90,6 +107,8 @@ struct stats_hooks {
 	bool (*port_link)(int port, bool *up, uint32_t *speed_mbps);
 	/* the DPDK port id of a port index (<0: none); absent: the index */
 	int (*port_id)(int port);
+	/* host pairs: rows (malloc'ed, *rows) and unmatched frames; how many */
+	int (*pairs)(struct stats_pair_row **rows, uint64_t *unmatched);
 	/* called by stats_clear: modules with statistics of their own reset */
 	void (*clear)(void);
 };
@@ -178,6 +197,9 @@ void stats_set_offer(double pps, double cps);
 void stats_get(struct stats_snap *out);
 /* control: tx/rx pps history, oldest first; returns the number of points. */
 int stats_history(double *tx_pps, double *rx_pps, int max);
+/* control: the host pairs of the current streams run (the pairs hook):
+ * rows malloc'ed into *rows (free it), unmatched frames; how many rows. */
+int stats_pair_rows(struct stats_pair_row **rows, uint64_t *unmatched);
 /* control: print the sections (0 = all) as tables or one JSON object. */
 int stats_print(FILE *f, unsigned sections, bool json);
 
@@ -201,7 +223,8 @@ void stats_compute(const struct stats_raw *now, const struct stats_raw *prev,
  * object joins its driver's extended statistics, read at print time.
  */
 int stats_write_json(FILE *f, const struct stats_snap *s, unsigned sections);
-/* pure: write snapshot s as text tables. */
+/* pure: write snapshot s as text tables (STATS_H: the host pairs, read
+ * through stats_pair_rows when printed). */
 int stats_write_text(FILE *f, const struct stats_snap *s, unsigned sections);
 /*
  * pure: the warning `stats`, `stats -g` and the tui show while g is short

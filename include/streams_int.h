@@ -44,6 +44,7 @@
 #include "streams6.h"
 
 struct worker;
+struct stats_pair_row;
 
 #define STREAMS_LEARN_ID 0xffffffffu /* signature id of learning frames */
 #define STREAMS_NSNAP 3		     /* triple buffer */
@@ -62,6 +63,35 @@ enum streams_phase {
 struct streams_pair {
 	uint32_t sa, da; /* network order */
 	uint32_t sum;	 /* pkt_sum32(sa) + pkt_sum32(da) */
+};
+
+/*
+ * Host pairs (the L3 test: flowgen(8), stats --pairs). For a profile with
+ * emulated hosts, each sender whose addresses walk as pairs counts per pair
+ * what its TX queue took, and each receiver counts per pair what arrived
+ * and its delays. A receiver finds a frame's pair from its destination
+ * address (the index of that address in the sender's destination range),
+ * which a source NAT leaves as it is; a stream frame whose destination is
+ * none of its pairs counts as unmatched. Slot of pair i of the stream sent
+ * from port p: pairs[stream * FG_MAX_PORTS + p].base + i. Snapshots carry
+ * the slots whole (at most STREAMS_PAIRS_MAX of them in a run).
+ */
+#define STREAMS_PAIRS_MAX 65536u    /* slots (pairs times directions) per run */
+#define STREAMS_NO_PAIRS UINT32_MAX /* base of a stream and port not counted */
+
+/* The pairs of one stream sent from one port. */
+struct streams_pairs {
+	struct fgen_pair fp; /* the sender's ranges: a its sources, b its destinations */
+	uint32_t base;	     /* first slot, or STREAMS_NO_PAIRS */
+	bool v6;
+	uint8_t src6[16], dst6[16]; /* IPv6: the addresses' first 96 bits */
+};
+
+/* Received for one pair in one direction. */
+struct streams_pair_rx {
+	uint64_t rx;
+	uint64_t lat_sum;	   /* ns, of the frames stamped for latency */
+	uint32_t lat_min, lat_max; /* ns; UINT32_MAX and 0 while none */
 };
 
 /* A header with every field in place, and its UDP sum without the payload. */
@@ -114,6 +144,7 @@ struct streams_sender {
 	struct streams_pair *pair_tab; /* paired: pair i, ready for the headers */
 	uint32_t fix_sip, fix_dip;
 	uint16_t fix_sp, fix_dp;
+	uint64_t *pair_tx; /* its slots in the state's pair_tx (host pairs), or NULL */
 };
 
 /*
@@ -175,6 +206,9 @@ struct streams_snap {
 	uint64_t *stale;	  /* [stream * 2 + side]: frames of another run */
 	struct lat_hist *hist;	  /* [stream * 2 + side] */
 	struct streams_seqc *seq; /* [(sender * nstreams + stream) * 2 + side] */
+	uint64_t *pair_tx;	  /* [slot], when the run counts host pairs */
+	struct streams_pair_rx *pair_rx;
+	uint64_t pair_miss;
 };
 
 /* One worker's part of a run (cache-line aligned). */
@@ -186,6 +220,9 @@ struct streams_state {
 	struct streams_rx *rx; /* [stream * 2 + side] */
 	struct lat_seq *seq;   /* [(sender * nstreams + stream) * 2 + side] */
 	uint64_t *stale;       /* [stream * 2 + side]: frames of another run */
+	uint64_t *pair_tx;     /* [slot]: host pairs, taken by the TX queues */
+	struct streams_pair_rx *pair_rx; /* [slot]: host pairs, received */
+	uint64_t pair_miss;		 /* stream frames to no pair of their stream */
 	uint32_t tag;	       /* the run's tag, as the signature ids carry it */
 	uint32_t nstreams;
 	uint32_t nsenders; /* workers of a pair sending each stream (max over pairs) */
@@ -222,7 +259,33 @@ struct streams_run {
 	struct port_host6_range (*hosts6)[PORT_MAX_HOSTS]; /* the IPv6 ones */
 	size_t nhosts6[FG_MAX_PORTS];
 	struct streams_state *st[FG_MAX_WORKERS];
+	/* host pairs: [stream * FG_MAX_PORTS + port]; NULL when not counted */
+	struct streams_pairs *pairs;
+	uint32_t npair_slots;
 };
+
+/*
+ * Whether a stream's addresses walk as pairs (the i-th source with the
+ * i-th destination): both vary, in the same mode.
+ */
+static inline bool streams_paired(const struct prof_field *src, const struct prof_field *dst)
+{
+	return src->mode != PROF_VAR_FIXED && src->mode == dst->mode && src->lo != src->hi &&
+	       dst->lo != dst->hi;
+}
+
+/* control (streams_pairs.c): the run's host pairs, from its profile;
+ * 0, or -ENOMEM. No emulated hosts, or too many pairs: none counted. */
+int streams_pairs_layout(struct streams_run *run, const struct prof *pf);
+/* control: a worker's pair counters and their snapshot buffers, and its
+ * senders' pointers into them; 0 or -ENOMEM. */
+int streams_pairs_alloc(const struct streams_run *run, struct streams_state *s);
+/* control: free what the two above allocated. */
+void streams_pairs_free_state(struct streams_state *s);
+/* control, streams_lock held and snapshots taken: the rows of stats
+ * --pairs (malloc'ed, *rows) and the unmatched frames; returns how many. */
+int streams_pairs_merge(const struct streams_run *run, struct stats_pair_row **rows,
+			uint64_t *unmatched);
 
 struct engine;
 

@@ -382,6 +382,7 @@ static int cmd_stats(int argc, char **argv)
 {
 	static const struct option lo[] = {{"json", no_argument, NULL, 'j'},
 					   {"plot", required_argument, NULL, 'P'},
+					   {"pairs", no_argument, NULL, 'H'},
 					   {NULL, 0, NULL, 0}};
 	const char *plot = NULL;
 	unsigned sections = 0;
@@ -412,14 +413,18 @@ static int cmd_stats(int argc, char **argv)
 		case 'P':
 			plot = optarg;
 			break;
+		case 'H':
+			sections |= STATS_H;
+			break;
 		default:
 			return bad_usage(argv);
 		}
 	}
 	if (optind != argc)
 		return bad_usage(argv);
-	if (!sections)
-		sections = STATS_ALL;
+	/* no section flag: all of them (--pairs adds the host pairs) */
+	if (!(sections & STATS_ALL))
+		sections |= STATS_ALL;
 	if (plot && plot_stats(plot) != 0)
 		return -1;
 	return stats_print(stdout, sections, json) < 0 ? -1 : 0;
@@ -582,7 +587,8 @@ static int cmd_tui(int argc, char **argv)
 static const char *const o_p[] = {"-p", NULL};
 static const char *const o_ping[] = {"-p", "-d", "-n", "-s", NULL};
 static const char *const o_start[] = {"-f", "-m", "-d", "-p", "-t", "--force", "--nc", NULL};
-static const char *const o_stats[] = {"-g", "-p", "-a", "-l", "-w", "--json", "--plot", NULL};
+static const char *const o_stats[] = {"-g",	 "-p",	   "-a",      "-l",
+				      "-w",	 "--json", "--plot", "--pairs", NULL};
 static const char *const o_service[] = {"--off", NULL};
 static const char *const o_update[] = {"-m", NULL};
 static const char *const o_bench[] = {"throughput", "latency",   "cps",	 "capacity", "-f",
@@ -611,7 +617,7 @@ static const struct cli_cmd table[] = {
 	{"resume", cmd_pause, "resume", "continue held traffic", NULL, 0},
 	{"update", cmd_update, "update -m MULT", "change the rate of running traffic", o_update, 0},
 	{"wait", cmd_wait, "wait [SECONDS]", "block until traffic ends (or SECONDS pass)", NULL, 0},
-	{"stats", cmd_stats, "stats [-g] [-p] [-a] [-l] [-w] [--json] [--plot FILE.svg]",
+	{"stats", cmd_stats, "stats [-g] [-p] [-a] [-l] [-w] [--pairs] [--json] [--plot FILE.svg]",
 	 "global / port / flows / latency / worker statistics", o_stats, 0},
 	{"clear", cmd_clear, "clear", "zero the statistics shown (a baseline)", NULL, 0},
 	{"tui", cmd_tui, "tui", "live dashboard; q or ESC returns", NULL, 0},

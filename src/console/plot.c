@@ -276,28 +276,78 @@ static void plot_rows_charts(struct svg *s, double top, const struct stats_lat_r
 	svg_legend(s, &c, 1, PLOT_ALT, "p99");
 }
 
+/*
+ * The L3 test's picture: per host pair and direction (the rows of stats
+ * --pairs, x = the row's index), the loss, then the latency's min, avg and
+ * max.
+ */
+static void plot_pairs_charts(struct svg *s, double top, const struct stats_pair_row *r, int n)
+{
+	static const char *const what[3] = {"min_us", "avg_us", "max_us"};
+	static const char *const color[3] = {PLOT_LINE, "black", PLOT_ALT};
+	struct svg_chart c;
+	double lmax = 1, dmax = 1;
+	char label[192];
+
+	for (int i = 0; i < n; i++) {
+		lmax = FG_MAX(lmax, r[i].loss_pct);
+		if (isfinite(r[i].max_us))
+			dmax = FG_MAX(dmax, r[i].max_us);
+	}
+	svg_chart_init(&c, PLOT_W, PLOT_H, "frame loss per host pair and direction",
+		       "host pair (row of stats --pairs: stream, receiving port, pair)", 0, n,
+		       "loss (% of frames sent)", 0, lmax);
+	svg_chart_move(&c, top);
+	svg_frame(s, &c);
+	for (int i = 0; i < n; i++) {
+		snprintf(label, sizeof(label), "row %d: %s %s -> %s rx port %d loss_pct", i,
+			 r[i].stream, r[i].src, r[i].dst, r[i].port);
+		svg_point(s, &c, i, r[i].loss_pct, r[i].lost ? PLOT_FAIL : PLOT_PASS, label);
+	}
+	svg_chart_init(&c, PLOT_W, PLOT_H, "latency per host pair and direction",
+		       "host pair (row of stats --pairs: stream, receiving port, pair)", 0, n,
+		       "one-way delay (us)", 0, dmax);
+	svg_chart_move(&c, top + PLOT_H);
+	svg_frame(s, &c);
+	for (int i = 0; i < n; i++) {
+		const double v[3] = {r[i].min_us, r[i].avg_us, r[i].max_us};
+
+		for (int k = 0; k < 3 && isfinite(v[0]); k++) {
+			snprintf(label, sizeof(label), "row %d: %s %s -> %s rx port %d %s", i,
+				 r[i].stream, r[i].src, r[i].dst, r[i].port, what[k]);
+			svg_point(s, &c, i, v[k], color[k], label);
+		}
+	}
+	for (int k = 0; k < 3; k++)
+		svg_legend(s, &c, k, color[k], what[k]);
+}
+
 int plot_stats(const char *path)
 {
 	struct stats_lat_row *rows = calloc(STATS_MAX_LAT, sizeof(*rows));
 	struct lat_hist *h = malloc(sizeof(*h));
+	struct stats_pair_row *pr = NULL;
 	struct svg s = {0};
 	char title[128];
-	int n, nh = 0, rc = -1;
+	uint64_t unmatched;
+	int n, nh = 0, np, rc = -1;
 
 	if (!rows || !h) {
 		fg_err("--plot %s: out of memory", path);
 		goto out;
 	}
 	n = streams_latency_rows(rows, STATS_MAX_LAT);
-	if (n <= 0) {
-		fg_err("--plot %s: no latency rows to draw (a streams run with latency: true)",
+	np = stats_pair_rows(&pr, &unmatched);
+	if (n <= 0 && np <= 0) {
+		fg_err("--plot %s: no latency rows or host pairs to draw (a streams run with "
+		       "latency: true)",
 		       path);
 		goto out;
 	}
 	for (int i = 0; i < n; i++)
 		if (streams_latency_hist(i, h) == 0 && h->count)
 			nh++;
-	svg_doc(&s, PLOT_W, PLOT_H * (nh + (n > 1 ? 2 : 0)));
+	svg_doc(&s, PLOT_W, PLOT_H * (nh + (n > 1 ? 2 : 0) + (np > 0 ? 2 : 0)));
 	nh = 0;
 	for (int i = 0; i < n; i++) {
 		if (streams_latency_hist(i, h) != 0 || !h->count)
@@ -310,9 +360,12 @@ int plot_stats(const char *path)
 	}
 	if (n > 1)
 		plot_rows_charts(&s, PLOT_H * nh, rows, n);
+	if (np > 0)
+		plot_pairs_charts(&s, PLOT_H * (nh + (n > 1 ? 2 : 0)), pr, np);
 	rc = plot_write(path, &s);
 out:
 	free(rows);
 	free(h);
+	free(pr);
 	return rc;
 }

@@ -47,6 +47,7 @@ struct run_engine {
 	int (*activate)(void **states, char *err, size_t errlen);
 	/* reports for `stats`; NULL when the engine has none */
 	int (*latency_rows)(struct stats_lat_row *rows, int max);
+	int (*pair_rows)(struct stats_pair_row **rows, uint64_t *unmatched);
 	void (*nat_report)(uint64_t *distinct_addrs, uint64_t *distinct_ports);
 };
 
@@ -61,7 +62,8 @@ static const struct run_engine run_engines[PROF_MODE_COUNT] = {
 		      .prepare = streams_prepare,
 		      .activate = streams_activate,
 		      .release = streams_release,
-		      .latency_rows = streams_latency_rows},
+		      .latency_rows = streams_latency_rows,
+		      .pair_rows = streams_pair_rows},
 };
 
 static struct {
@@ -103,6 +105,17 @@ static int hook_latency(struct stats_lat_row *rows, int max)
 	return n;
 }
 
+static int hook_pairs(struct stats_pair_row **rows, uint64_t *unmatched)
+{
+	int n = 0;
+
+	pthread_mutex_lock(&run_mu);
+	if (run.eng && run.eng->pair_rows)
+		n = run.eng->pair_rows(rows, unmatched);
+	pthread_mutex_unlock(&run_mu);
+	return n;
+}
+
 static void hook_nat(uint64_t *addrs, uint64_t *ports)
 {
 	*addrs = *ports = 0;
@@ -122,6 +135,7 @@ static bool hook_link(int p, bool *up, uint32_t *speed)
 
 static const struct stats_hooks run_hooks = {
     .latency = hook_latency,
+    .pairs = hook_pairs,
     .nat = hook_nat,
     .port_link = hook_link,
     .port_id = port_dpdk_id,

@@ -680,6 +680,19 @@ int stats_history(double *tx_pps, double *rx_pps, int max)
 	return n;
 }
 
+int stats_pair_rows(struct stats_pair_row **rows, uint64_t *unmatched)
+{
+	int (*pairs)(struct stats_pair_row **, uint64_t *);
+
+	*rows = NULL;
+	*unmatched = 0;
+	pthread_mutex_lock(&st.lock);
+	pairs = st.hooks.pairs;
+	pthread_mutex_unlock(&st.lock);
+	/* outside the lock, as in stats_get */
+	return pairs ? pairs(rows, unmatched) : 0;
+}
+
 int stats_print(FILE *f, unsigned sections, bool json)
 {
 	struct stats_snap *s = malloc(sizeof(*s));

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_ethdev.h>
@@ -250,6 +251,30 @@ static void json_lat(FILE *f, const struct stats_lat_row *l)
 		l->tx_dropped, l->late, l->stale);
 }
 
+/* The host pairs (STATS_H), read when printed: {"unmatched", "rows"}. */
+static void json_pairs(FILE *f)
+{
+	struct stats_pair_row *r;
+	uint64_t unmatched;
+	int n = stats_pair_rows(&r, &unmatched);
+
+	fprintf(f, "\"pairs\":{\"unmatched\":%" PRIu64 ",\"rows\":[", unmatched);
+	for (int i = 0; i < n; i++) {
+		const struct stats_pair_row *p = &r[i];
+
+		fprintf(f, "%s{\"stream\":", i ? "," : "");
+		stats_json_str(f, p->stream);
+		fprintf(f,
+			",\"port\":%d,\"pair\":%u,\"src\":\"%s\",\"dst\":\"%s\",\"tx\":%" PRIu64
+			",\"rx\":%" PRIu64 ",\"lost\":%" PRIu64 ",\"loss_pct\":%.4f"
+			",\"min_us\":%.3f,\"avg_us\":%.3f,\"max_us\":%.3f}",
+			p->port, p->pair, p->src, p->dst, p->tx, p->rx, p->lost, p->loss_pct,
+			fin(p->min_us), fin(p->avg_us), fin(p->max_us));
+	}
+	fputs("]}", f);
+	free(r);
+}
+
 /* The ports a worker serves, as a JSON array or "0,1" (sep ","). */
 static void port_list(FILE *f, uint32_t mask)
 {
@@ -316,6 +341,11 @@ int stats_write_json(FILE *f, const struct stats_snap *s, unsigned sections)
 			json_worker(f, &s->w[i]);
 		}
 		fputc(']', f);
+		sep = ",";
+	}
+	if (sections & STATS_H) {
+		fputs(sep, f);
+		json_pairs(f);
 	}
 	fputs("}\n", f);
 	return ferror(f) ? -EIO : 0;
@@ -533,6 +563,33 @@ static void text_lat(FILE *f, const struct stats_snap *s)
 	fputc('\n', f);
 }
 
+static void text_pairs(FILE *f)
+{
+	struct stats_pair_row *r;
+	uint64_t unmatched;
+	int n = stats_pair_rows(&r, &unmatched);
+
+	fprintf(f, "Host pairs (usec)\n\n");
+	fprintf(f, "%-16s %4s %6s %-15s %-15s %12s %12s %10s %8s %9s %9s %9s\n", "stream", "port",
+		"pair", "src", "dst", "tx", "rx", "lost", "loss %", "min", "avg", "max");
+	if (!n)
+		fprintf(f, "(no host pairs: a streams profile with hosts and paired addresses)\n");
+	for (int i = 0; i < n; i++) {
+		const struct stats_pair_row *p = &r[i];
+
+		fprintf(f,
+			"%-16.16s %4d %6u %-15s %-15s %12" PRIu64 " %12" PRIu64 " %10" PRIu64
+			" %8.3f %9.1f %9.1f %9.1f\n",
+			p->stream, p->port, p->pair, p->src, p->dst, p->tx, p->rx, p->lost,
+			p->loss_pct, fin(p->min_us), fin(p->avg_us), fin(p->max_us));
+	}
+	if (unmatched)
+		fprintf(f, "unmatched: %" PRIu64 " stream frames to no pair of their stream\n",
+			unmatched);
+	fputc('\n', f);
+	free(r);
+}
+
 static void text_workers(FILE *f, const struct stats_snap *s)
 {
 	fprintf(f, "Workers\n\n");
@@ -574,6 +631,8 @@ int stats_write_text(FILE *f, const struct stats_snap *s, unsigned sections)
 		text_lat(f, s);
 	if (sections & STATS_W)
 		text_workers(f, s);
+	if (sections & STATS_H)
+		text_pairs(f);
 	fflush(f);
 	return ferror(f) ? -EIO : 0;
 }

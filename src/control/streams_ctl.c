@@ -88,6 +88,7 @@ static void streams_state_free(struct streams_state *s)
 		free(s->snaps[i].hist);
 		free(s->snaps[i].seq);
 	}
+	streams_pairs_free_state(s);
 	free(s->stale);
 	free(s->rx);
 	free(s->seq);
@@ -115,10 +116,10 @@ static void streams_run_free(struct streams_run *r)
 	free(r->tx_mask);
 	free(r->latency);
 	free(r->imix);
+	free(r->pairs);
 	free(r);
 }
 
-/* Port p's link speed in bit/s; 10G when the link does not say. */
 /* The pps of stream s sent from port p at -m 1 (before an absolute -m). */
 static int streams_base_pps(const struct run_params *rp, const struct prof_stream *s, int p,
 			    double *pps, char *err, size_t errlen)
@@ -219,8 +220,7 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 		return rc;
 	}
 	pace_set_max(&sd->pace, sd->base_pps == 0);
-	sd->paired = src->mode != PROF_VAR_FIXED && src->mode == dst->mode && src->lo != src->hi &&
-		     dst->lo != dst->hi;
+	sd->paired = streams_paired(src, dst);
 	if (sd->paired)
 		rc = fgen_pair_init(&sd->pair, (enum fgen_mode)streams_fgen_mode(src->mode),
 				    src->lo, src->hi, dst->lo, dst->hi, v4,
@@ -403,6 +403,8 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 			if ((pf->streams[i].tx_mask >> p & 1) && streams_port_ok(rp, p))
 				run->tx_mask[i] |= 1u << p;
 	}
+	if (streams_pairs_layout(run, pf) != 0)
+		goto nomem;
 	/* senders per stream and port: the workers of the largest pair */
 	run->nsenders = 1;
 	for (int wi = 0; wi < fg_nworkers; wi++)
@@ -470,6 +472,8 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 			for (uint32_t i = 0; i < nrx; i++)
 				lat_init(&s->snaps[b].hist[i]);
 		}
+		if (streams_pairs_alloc(run, s) != 0)
+			goto nomem;
 		s->back = 0;
 		s->mid = 1;
 		s->front = 2;
@@ -699,6 +703,21 @@ out:
 	pthread_mutex_unlock(&streams_lock);
 	free(h);
 	free(q);
+	return n;
+}
+
+int streams_pair_rows(struct stats_pair_row **rows, uint64_t *unmatched)
+{
+	int n = 0;
+
+	*rows = NULL;
+	*unmatched = 0;
+	pthread_mutex_lock(&streams_lock);
+	if (streams_cur && streams_cur->pairs) {
+		streams_take_snaps(streams_cur);
+		n = streams_pairs_merge(streams_cur, rows, unmatched);
+	}
+	pthread_mutex_unlock(&streams_lock);
 	return n;
 }
 

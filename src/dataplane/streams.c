@@ -37,6 +37,10 @@
  * signature only, so a NAT may rewrite addresses and ports. A frame whose
  * signature carries another run's tag is counted as stale, nothing else.
  *
+ * Host pairs (streams_int.h): with the run's pair counts on, a paired
+ * sender counts per pair what the TX queue took, a receiver per pair what
+ * arrived (found by its destination address) and its delays.
+ *
  * Every 100 ms, and once more when it goes idle, the worker copies its
  * counts (and the histogram buckets that changed) into a snapshot and
  * publishes it through the lock-free triple buffer of streams_int.h, for
@@ -124,6 +128,11 @@ static void streams_publish(struct streams_state *s, uint64_t now)
 			need &= need - 1;
 			memcpy(&h->bucket[lo], &r->hist.bucket[lo], n * sizeof(h->bucket[0]));
 		}
+	}
+	if (s->pair_rx) {
+		memcpy(b->pair_tx, s->pair_tx, sizeof(uint64_t) * s->run->npair_slots);
+		memcpy(b->pair_rx, s->pair_rx, sizeof(*s->pair_rx) * s->run->npair_slots);
+		b->pair_miss = s->pair_miss;
 	}
 	/* release: the copies above are visible before control can take b;
 	 * acquire: the buffer we get back is one control has finished with */
@@ -258,13 +267,13 @@ streams_fill_fixed_do(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n
 }
 
 static void streams_fill_fixed(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n,
-			       uint64_t tsc)
+			       uint32_t *idx __rte_unused, uint64_t tsc)
 {
 	streams_fill_fixed_do(sd, m, n, tsc, false);
 }
 
 static void streams_fill_fixed6(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n,
-				uint64_t tsc)
+				uint32_t *idx __rte_unused, uint64_t tsc)
 {
 	streams_fill_fixed_do(sd, m, n, tsc, true);
 }
@@ -301,8 +310,8 @@ static const struct streams_pair *streams_burst_pairs(struct streams_sender *sd,
 
 /* Measured frames whose addresses or ports vary (locals as above). */
 static inline __attribute__((always_inline)) void
-streams_fill_do(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n, uint64_t tsc,
-		const bool v6)
+streams_fill_do(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n, uint32_t *idx,
+		uint64_t tsc, const bool v6)
 {
 	const struct pkt_udp_fast *fast = sd->fast;
 	const struct streams6_fast *fast6 = sd->fast6;
@@ -311,7 +320,7 @@ streams_fill_do(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n, uint
 	uint32_t pos = sd->pos, nsizes = sd->nsizes, seq = sd->seq, sid = sd->sig_id;
 	uint8_t flags = sd->latency ? LAT_SIG_F_LATENCY : 0;
 	uint32_t sigsum = lat_sig_sum_fixed(sid, tsc, flags);
-	uint32_t idx[FG_BURST], sp[FG_BURST], dp[FG_BURST];
+	uint32_t sp[FG_BURST], dp[FG_BURST];
 	struct streams_pair prs[FG_BURST];
 	const struct streams_pair *tab = streams_burst_pairs(sd, n, idx, prs);
 
@@ -343,14 +352,17 @@ streams_fill_do(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n, uint
 	sd->seq = seq;
 }
 
-static void streams_fill(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n, uint64_t tsc)
+/* idx[i]: the index in the sender's pair table of frame i's addresses */
+static void streams_fill(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n,
+			 uint32_t *idx, uint64_t tsc)
 {
-	streams_fill_do(sd, m, n, tsc, false);
+	streams_fill_do(sd, m, n, idx, tsc, false);
 }
 
-static void streams_fill6(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n, uint64_t tsc)
+static void streams_fill6(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n,
+			  uint32_t *idx, uint64_t tsc)
 {
-	streams_fill_do(sd, m, n, tsc, true);
+	streams_fill_do(sd, m, n, idx, tsc, true);
 }
 
 /*
@@ -425,6 +437,7 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 	struct worker *w = s->w;
 	struct port *p = &fg_port[sd->txport];
 	struct rte_mbuf *m[FG_BURST];
+	uint32_t idx[FG_BURST];
 	uint64_t tsc;
 	uint32_t sent;
 
@@ -447,11 +460,11 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 			streams_retarget(sd, nh, dw);
 		/* the stamp is 0 here: streams_tx_now stamps the burst */
 		if (sd->v6)
-			(sd->fixed6 ? streams_fill_fixed6 : streams_fill6)(sd, m, n, 0);
+			(sd->fixed6 ? streams_fill_fixed6 : streams_fill6)(sd, m, n, idx, 0);
 		else if (sd->fixed)
-			streams_fill_fixed(sd, m, n, 0);
+			streams_fill_fixed(sd, m, n, idx, 0);
 		else
-			streams_fill(sd, m, n, 0);
+			streams_fill(sd, m, n, idx, 0);
 		sent = streams_tx_now(w, sd->side, m, n, sd->v6, &tsc);
 		if (sent < n) {
 			/* the refused frames' sequence numbers and sizes go to
@@ -465,6 +478,10 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 		sd->tx += sent;
 		if (sent)
 			sd->last_tsc = tsc;
+		/* host pairs: what the queue took (the refused frames' pairs
+		 * are not sent again: the walk has gone past them) */
+		for (uint32_t i = 0; sd->pair_tx && i < sent; i++)
+			sd->pair_tx[idx[i]]++;
 		return n;
 	}
 	/* learning frames: one per destination host, at the first size */
@@ -622,6 +639,34 @@ static void streams_tick(struct worker *w, uint64_t now)
 	}
 }
 
+/*
+ * Host pairs: a frame of stream sid received on `side`, sent from the
+ * other port of the pair, to destination dip (host order; IPv6: the low
+ * 32 bits) with one-way delay ns (lat: measured).
+ */
+static void streams_rx_pair(struct streams_state *s, uint32_t sid, int side, uint32_t dip,
+			    bool lat, uint64_t ns)
+{
+	const struct streams_pairs *pp =
+		&s->run->pairs[sid * FG_MAX_PORTS + (uint32_t)(s->w->port[side] ^ 1)];
+	int64_t i = pp->base == STREAMS_NO_PAIRS ? -1 : fgen_index(&pp->fp.b, dip);
+	struct streams_pair_rx *c;
+	uint32_t v;
+
+	if (i < 0 || (uint64_t)i >= fgen_count(&pp->fp.b)) {
+		s->pair_miss += pp->base != STREAMS_NO_PAIRS;
+		return;
+	}
+	c = &s->pair_rx[pp->base + (uint32_t)i];
+	c->rx++;
+	if (!lat)
+		return;
+	v = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
+	c->lat_sum += ns;
+	c->lat_min = FG_MIN(c->lat_min, v);
+	c->lat_max = FG_MAX(c->lat_max, v);
+}
+
 static void streams_rx_frame(struct worker *w, int side, struct rte_mbuf *m,
 			     const struct pkt_info *pi, uint64_t now)
 {
@@ -639,14 +684,17 @@ static void streams_rx_frame(struct worker *w, int side, struct rte_mbuf *m,
 
 		if (ours && sid < s->nstreams && q < s->nsenders) {
 			struct streams_rx *r = &s->rx[sid * 2 + side];
+			bool lat = flags & LAT_SIG_F_LATENCY;
+			uint64_t ns = 0;
 
 			lat_seq_add(&s->seq[(q * s->nstreams + sid) * 2 + side], seq);
-			if (flags & LAT_SIG_F_LATENCY) {
-				uint64_t ns = lat_tsc_to_ns(lat_sig_delay(stamp, now), s->ns_mult);
-
+			if (lat) {
+				ns = lat_tsc_to_ns(lat_sig_delay(stamp, now), s->ns_mult);
 				lat_add(&r->hist, ns);
 				r->dirty |= 1u << (lat_bucket(ns) / STREAMS_HBLOCK);
 			}
+			if (s->pair_rx)
+				streams_rx_pair(s, sid, side, pi->dip, lat, ns);
 			rte_pktmbuf_free(m);
 			return;
 		}

@@ -23,24 +23,6 @@
 
 need_root "flows nat: lab"
 
-# within_pct NAME A B PCT : |A - B| <= PCT % of B, both integers, B > 0
-within_pct()
-{
-	if [[ $2 =~ ^[0-9]+$ ]] && [[ $3 =~ ^[0-9]+$ ]] && [ "$3" -gt 0 ] &&
-		awk -v a="$2" -v b="$3" -v p="$4" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d * 100 <= b * p) }'; then
-		pass "$1"
-	else
-		fail "$1" "got $2, expected $3 +- $4 %"
-	fi
-}
-
-# jn FILE PATH : the value at PATH in FILE's stats --json, or "missing(PATH)"
-# (two absent fields never compare equal)
-jn()
-{
-	json_get "$1" "$2" || echo "missing($2)"
-}
-
 # bytes18 N : N flows x 18 bytes, or "n/a(N)" when N is not a count
 bytes18()
 {

@@ -19,23 +19,6 @@
 
 need_root "workers nat: lab"
 
-# jn FILE PATH : the value at PATH in FILE's stats --json, or "missing(PATH)"
-jn()
-{
-	json_get "$1" "$2" || echo "missing($2)"
-}
-
-# within_pct NAME A B PCT : |A - B| <= PCT % of B
-within_pct()
-{
-	if [[ $2 =~ ^[0-9]+$ ]] && [[ $3 =~ ^[0-9]+$ ]] && [ "$3" -gt 0 ] &&
-		awk -v a="$2" -v b="$3" -v p="$4" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d * 100 <= b * p) }'; then
-		pass "$1"
-	else
-		fail "$1" "got $2, expected $3 +- $4 %"
-	fi
-}
-
 lab_up nat || exit 1
 
 # wj EXPR FILE : a Python expression over the stats JSON object o in FILE

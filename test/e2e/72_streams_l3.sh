@@ -15,13 +15,60 @@ D=$FG_TOP/test/data
 
 lab_up l3 || finish
 
+# pairs_py NAME EXPR FILE : EXPR over o, the last stats object of FILE,
+# rows(port), its host pairs received on port, and lat(port), the
+# latency row received there, holds
+pairs_py()
+{
+	local v
+	v=$(python3 - "$3" "$2" <<-'PY' 2>&1
+		import json, sys
+		t = open(sys.argv[1]).read()
+		o = json.JSONDecoder().raw_decode(t, t.rfind('{"global"'))[0]
+		def rows(port):
+		    return [r for r in o["pairs"]["rows"] if r["port"] == port]
+		def lat(port):
+		    return [r for r in o["latency"] if r["port"] == port][0]
+		print(eval(sys.argv[2]))
+	PY
+	)
+	if [ "$v" = True ]; then pass "$1"; else fail "$1" "$2: $v"; fi
+}
+
+# The DUT drops what it would forward to host 7 behind port 1 (pair 6,
+# port 0 -> 1) and to host 100 behind port 0 (pair 99, port 1 -> 0).
+in_dut nft -f - <<-'NFT'
+	table inet fgpairs {
+		chain drop_hosts {
+			type filter hook forward priority -10; policy accept;
+			ip daddr { 198.19.10.7, 198.18.10.100 } drop
+		}
+	}
+NFT
 out=$FG_TMP/l3_200.out
-fg -x "arp; start -f $D/streams_l3_200.yaml -d 4; wait 40; stats --json" >"$out" 2>&1
+fg -x "arp; start -f $D/streams_l3_200.yaml -d 4; wait 40; stats --json --pairs --plot $FG_TMP/l3.svg" \
+	>"$out" 2>&1
+in_dut nft delete table inet fgpairs
 for p in 0 1; do
 	tx=$(latency_row "$out" pairs $((p ^ 1)) tx)
 	check_ge "200 pairs, port $p -> $((p ^ 1)): frames sent" "${tx:-0}" 3000
-	check_eq "200 pairs, port $p -> $((p ^ 1)): nothing lost" 0 "$(latency_row "$out" pairs $((p ^ 1)) lost)"
 done
+pairs_py "200 pairs: 200 host pairs each way, nothing unmatched" \
+	'len(rows(0)) == len(rows(1)) == 200 and o["pairs"]["unmatched"] == 0' "$out"
+pairs_py "200 pairs: a pair is its hosts (pair 6: .7 -> .7; pair 99 back: .100 -> .100)" \
+	'(rows(1)[6]["src"], rows(1)[6]["dst"], rows(0)[99]["src"], rows(0)[99]["dst"]) == ("198.18.10.7", "198.19.10.7", "198.19.10.100", "198.18.10.100")' "$out"
+pairs_py "200 pairs: the two filtered pairs lose everything, each in its own direction" \
+	'rows(1)[6]["tx"] > 0 and rows(1)[6]["rx"] == 0 and rows(1)[6]["loss_pct"] == 100 and rows(0)[99]["tx"] > 0 and rows(0)[99]["lost"] == rows(0)[99]["tx"] and rows(0)[6]["lost"] == rows(1)[99]["lost"] == 0' "$out"
+pairs_py "200 pairs: no other pair loses a frame" \
+	'[(r["port"], r["pair"]) for r in o["pairs"]["rows"] if r["lost"]] == [(0, 99), (1, 6)]' "$out"
+pairs_py "200 pairs: the pairs add up to the streams' rows (tx, rx, lost)" \
+	'all([sum(r[k] for r in rows(p)) for k in ("tx", "rx", "lost")] == [lat(p)[k] for k in ("tx", "rx", "lost")] for p in (0, 1))' "$out"
+pairs_py "200 pairs: min <= avg <= max per pair, within the stream's" \
+	'all(lat(r["port"])["min_us"] - 0.001 <= r["min_us"] <= r["avg_us"] <= r["max_us"] <= lat(r["port"])["max_us"] + 0.001 for r in o["pairs"]["rows"] if r["rx"])' "$out"
+svg_check "200 pairs: the plot has the loss of every pair, as stats --pairs" "$FG_TMP/l3.svg" "$out" \
+	'sorted((int(x), y) for x, y, l in pts() if l.endswith("loss_pct")) == [(i, r["loss_pct"]) for i, r in enumerate(o["pairs"]["rows"])]'
+svg_check "200 pairs: the plot has min, avg and max latency per pair, as stats --pairs" "$FG_TMP/l3.svg" "$out" \
+	'all(eq(y, o["pairs"]["rows"][int(x)][l.split()[-1]]) for x, y, l in pts() if l.endswith("_us")) and len([1 for p in pts() if p[2].endswith("_us")]) == 3 * len([r for r in o["pairs"]["rows"] if r["rx"]])' "$out"
 check_ge "200 pairs: the DUT learned the hosts" \
 	"$(in_dut ip -4 neigh show nud reachable | grep -c '198\.1[89]\.10\.')" 300
 for p in 0 1; do
@@ -30,7 +77,7 @@ for p in 0 1; do
 done
 
 out=$FG_TMP/l3_3000.out
-fg -x "arp; start -f $D/streams_l3_3000.yaml -d 4; wait 40; stats --json" >"$out" 2>&1
+fg -x "arp; start -f $D/streams_l3_3000.yaml -d 4; wait 40; stats --json --pairs" >"$out" 2>&1
 for p in 0 1; do
 	tx=$(latency_row "$out" pairs $((p ^ 1)) tx)
 	lost=$(latency_row "$out" pairs $((p ^ 1)) lost)
@@ -40,5 +87,12 @@ for p in 0 1; do
 		"$(( ${lost:-0} * 100 / ${tx:-1} ))" 5
 	echo "# 3000 pairs, port $p -> $((p ^ 1)): tx $tx lost $lost"
 done
+# pair 254 is the first host of the next /24 (the fields skip .0 and .255)
+pairs_py "3000 pairs: 3,000 pairs each way; pair 254 is 198.18.11.1 -> 198.19.11.1" \
+	'len(rows(0)) == len(rows(1)) == 3000 and (rows(1)[254]["src"], rows(1)[254]["dst"]) == ("198.18.11.1", "198.19.11.1")' "$out"
+pairs_py "3000 pairs: the pairs add up to the streams' rows, nothing unmatched" \
+	'o["pairs"]["unmatched"] == 0 and all([sum(r[k] for r in rows(p)) for k in ("tx", "rx", "lost")] == [lat(p)[k] for k in ("tx", "rx", "lost")] for p in (0, 1))' "$out"
+pairs_py "3000 pairs: the loss lies on the hosts the DUT could not hold, whole pairs" \
+	'all(0 < len([r for r in rows(p) if r["lost"] == r["tx"] > 0]) < 3000 and len([r for r in rows(p) if r["lost"] == 0 and r["rx"] > 0]) > 100 for p in (0, 1))' "$out"
 lab_down
 finish

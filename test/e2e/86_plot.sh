@@ -45,42 +45,6 @@ stats -l --plot $FG_TMP/no/such/dir.svg; stats -l --json --plot $ST" \
 	>"$FG_TMP/st.json" 2>"$FG_TMP/st.err"
 check_eq "plot: stats run exits 1 (two --plot refused)" 1 "$?"
 
-# svg_check NAME SVG JSON PYTHON : the picture parses as SVG and PYTHON
-# (over s, the root; marks(); bars(); o, the last JSON object of JSON) holds
-svg_check()
-{
-	local v
-	v=$(python3 - "$2" "$3" "$4" <<-'PY' 2>&1
-		import json, sys
-		import xml.etree.ElementTree as E
-		NS = '{http://www.w3.org/2000/svg}'
-		s = E.parse(sys.argv[1]).getroot()
-		assert s.tag == NS + 'svg', s.tag
-		t, dec, i, o = open(sys.argv[2]).read(), json.JSONDecoder(), 0, None
-		while (j := t.find('{', i)) >= 0:
-		    try:
-		        o, i = dec.raw_decode(t, j)
-		    except ValueError:
-		        i = j + 1
-		def pts(root=s):
-		    return [(float(e.get('data-x')), float(e.get('data-y')), e.get('data-label'))
-		            for e in root.iter(NS + 'circle') if e.get('class') == 'point']
-		def bars(root=s):
-		    return [(float(e.get('data-x')), float(e.get('data-y')), e.get('data-label'))
-		            for e in root.iter(NS + 'rect') if e.get('class') == 'bar']
-		def marks(root=s):
-		    return {e.get('data-label'): float(e.get('data-x'))
-		            for e in root.iter(NS + 'line') if e.get('class') == 'mark'}
-		def rows():
-		    return [g for g in s.iter(NS + 'g') if g.get('class') == 'row']
-		def eq(a, b):
-		    return abs(a - b) <= 0.0005 + 1e-9 * abs(b)
-		print(eval(sys.argv[3]))
-	PY
-	)
-	if [ "$v" = True ]; then pass "$1"; else fail "$1" "$v"; fi
-}
-
 # a. the search
 svg_check "plot throughput: one point per trial" "$TP" "$FG_TMP/tp.json" \
 	'len(pts()) == len(o["trials"]) >= 1'

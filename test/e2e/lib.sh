@@ -417,3 +417,57 @@ check_py()
 	v=$(bench_py "$2" "$3" 2>&1)
 	if [ "$v" = True ]; then pass "$1"; else fail "$1" "$2: $v"; fi
 }
+
+# svg_check NAME SVG JSON PYTHON : the picture parses as SVG and PYTHON
+# (over s, the root; marks(); bars(); o, the last JSON object of JSON) holds
+svg_check()
+{
+	local v
+	v=$(python3 - "$2" "$3" "$4" <<-'PY' 2>&1
+		import json, sys
+		import xml.etree.ElementTree as E
+		NS = '{http://www.w3.org/2000/svg}'
+		s = E.parse(sys.argv[1]).getroot()
+		assert s.tag == NS + 'svg', s.tag
+		t, dec, i, o = open(sys.argv[2]).read(), json.JSONDecoder(), 0, None
+		while (j := t.find('{', i)) >= 0:
+		    try:
+		        o, i = dec.raw_decode(t, j)
+		    except ValueError:
+		        i = j + 1
+		def pts(root=s):
+		    return [(float(e.get('data-x')), float(e.get('data-y')), e.get('data-label'))
+		            for e in root.iter(NS + 'circle') if e.get('class') == 'point']
+		def bars(root=s):
+		    return [(float(e.get('data-x')), float(e.get('data-y')), e.get('data-label'))
+		            for e in root.iter(NS + 'rect') if e.get('class') == 'bar']
+		def marks(root=s):
+		    return {e.get('data-label'): float(e.get('data-x'))
+		            for e in root.iter(NS + 'line') if e.get('class') == 'mark'}
+		def rows():
+		    return [g for g in s.iter(NS + 'g') if g.get('class') == 'row']
+		def eq(a, b):
+		    return abs(a - b) <= 0.0005 + 1e-9 * abs(b)
+		print(eval(sys.argv[3]))
+	PY
+	)
+	if [ "$v" = True ]; then pass "$1"; else fail "$1" "$v"; fi
+}
+
+# within_pct NAME A B PCT : |A - B| <= PCT % of B, both integers, B > 0
+within_pct()
+{
+	if [[ $2 =~ ^[0-9]+$ ]] && [[ $3 =~ ^[0-9]+$ ]] && [ "$3" -gt 0 ] &&
+		awk -v a="$2" -v b="$3" -v p="$4" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d * 100 <= b * p) }'; then
+		pass "$1"
+	else
+		fail "$1" "got $2, expected $3 +- $4 %"
+	fi
+}
+
+# jn FILE PATH : the value at PATH in FILE's stats --json, or "missing(PATH)"
+# (two absent fields never compare equal)
+jn()
+{
+	json_get "$1" "$2" || echo "missing($2)"
+}

@@ -726,6 +726,88 @@ static int clears;
 static void fake_clear(void) { clears++; }
 
 /* Through the control API: clear baselines, hooks fill in, print works. */
+/* A pairs provider: two rows, the second without delays; 3 unmatched. */
+static int fake_pairs(struct stats_pair_row **rows, uint64_t *unmatched)
+{
+	struct stats_pair_row *r = calloc(2, sizeof(*r));
+
+	if (!r)
+		return -ENOMEM;
+	snprintf(r[0].stream, sizeof(r[0].stream), "hosts");
+	snprintf(r[0].src, sizeof(r[0].src), "198.18.10.1");
+	snprintf(r[0].dst, sizeof(r[0].dst), "198.19.10.1");
+	r[0].port = 1;
+	r[0].tx = 10;
+	r[0].rx = 7;
+	r[0].lost = 3;
+	r[0].loss_pct = 30;
+	r[0].min_us = 1.5;
+	r[0].avg_us = 2;
+	r[0].max_us = 4;
+	r[1] = r[0];
+	r[1].pair = 1;
+	r[1].rx = 0;
+	r[1].lost = 10;
+	r[1].loss_pct = 100;
+	r[1].min_us = r[1].avg_us = r[1].max_us = NAN;
+	*rows = r;
+	*unmatched = 3;
+	return 2;
+}
+
+/* --pairs: a section of its own, never part of "all", from the hook. */
+static void test_json_pairs(void **state)
+{
+	struct stats_hooks h = {.pairs = fake_pairs};
+	struct stats_snap *s = calloc(1, sizeof(*s));
+	struct jp *j = calloc(1, sizeof(*j));
+	char *txt, *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(s);
+	assert_non_null(j);
+	fill_snap(s);
+	stats_set_hooks(&h);
+	txt = json_of(s, 0);
+	assert_null(strstr(txt, "\"pairs\""));
+	free(txt);
+	txt = json_of(s, STATS_L | STATS_H);
+	if (jp_parse(j, txt))
+		fail_msg("invalid JSON: %s", txt);
+	assert_true(jp_has(j, "latency") && jp_has(j, "pairs.unmatched"));
+	check_names(j, "pairs.rows[]", (const char *const[]){"stream", "port", "pair", "src", "dst",
+							     "tx", "rx", "lost", "loss_pct",
+							     "min_us", "avg_us", "max_us"},
+		    12);
+	assert_non_null(strstr(txt, "\"pairs\":{\"unmatched\":3,\"rows\":[{\"stream\":\"hosts\","
+				    "\"port\":1,\"pair\":0,\"src\":\"198.18.10.1\",\"dst\":\"198.19.10.1\","
+				    "\"tx\":10,\"rx\":7,\"lost\":3,\"loss_pct\":30.0000,"
+				    "\"min_us\":1.500,\"avg_us\":2.000,\"max_us\":4.000}"));
+	assert_null(strstr(txt, "nan"));
+	free(txt);
+	/* the table: a row per pair, the unmatched frames said */
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(stats_write_text(f, s, STATS_H), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "Host pairs"));
+	assert_non_null(strstr(buf, "198.18.10.1     198.19.10.1"));
+	assert_non_null(strstr(buf, "unmatched: 3 "));
+	assert_null(strstr(buf, "Latency"));
+	free(buf);
+	/* no provider: an empty section, still valid */
+	stats_set_hooks(NULL);
+	txt = json_of(s, STATS_H);
+	if (jp_parse(j, txt))
+		fail_msg("invalid JSON: %s", txt);
+	assert_non_null(strstr(txt, "{\"pairs\":{\"unmatched\":0,\"rows\":[]}}"));
+	free(txt);
+	free(j);
+	free(s);
+}
+
 static void test_clear_and_print(void **state)
 {
 	struct ctr_worker *w = aligned_alloc(RTE_CACHE_LINE_SIZE, 2 * sizeof(*w));
@@ -920,6 +1002,7 @@ int main(void)
 	    cmocka_unit_test(test_workers),
 	    cmocka_unit_test(test_nic_preferred_when_counting),
 	    cmocka_unit_test(test_json_fields),
+	    cmocka_unit_test(test_json_pairs),
 	    cmocka_unit_test(test_clear_and_print),
 	    cmocka_unit_test(test_sampler_rates),
 	    cmocka_unit_test(test_fmt_si),
