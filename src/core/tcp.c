@@ -73,16 +73,13 @@ void tcp_out_reset(struct tcp_out *out)
 	out->more = false;
 }
 
-static uint8_t payload_byte(uint32_t off)
-{
-	/* the high byte folded in makes a shift by a multiple of 256 visible */
-	return (uint8_t)(off + (off >> 8));
-}
-
 /*
- * Within an aligned block of 256 stream bytes the content counts up by one
- * from (block number mod 256): a run of a ramp 0..255 0..255, so a block
- * is one copy out of it and its sum has a closed form (payload_sum()).
+ * Stream byte `off` is (uint8_t)(off + (off >> 8)): the high byte folded
+ * in makes a shift by a multiple of 256 visible. Within an aligned block
+ * of 256 stream bytes the content counts up by one from (block number mod
+ * 256): a run of a ramp 0..255 0..255, so a block is one copy out of it
+ * (or one memcmp against it) and its sum has a closed form
+ * (payload_sum()).
  */
 #define R4(i) (uint8_t)(i), (uint8_t)((i) + 1), (uint8_t)((i) + 2), (uint8_t)((i) + 3)
 #define R16(i) R4(i), R4((i) + 4), R4((i) + 8), R4((i) + 12)
@@ -148,9 +145,18 @@ uint16_t tcp_payload_sum(uint32_t off, uint32_t len)
 
 bool tcp_payload_check(const uint8_t *src, uint32_t off, uint32_t len)
 {
-	for (uint32_t i = 0; i < len; i++)
-		if (src[i] != payload_byte(off + i))
+	/* block by block against the ramp, as tcp_payload_fill writes it: a
+	 * memcmp per block, not a comparison per byte (a 512-byte response
+	 * checked byte by byte cost a quarter of a TCP connection's cycles) */
+	while (len) {
+		uint32_t j = off & 255, n = FG_MIN(256 - j, len);
+
+		if (memcmp(src, ramp + ((j + (off >> 8)) & 255), n) != 0)
 			return false;
+		src += n;
+		off += n;
+		len -= n;
+	}
 	return true;
 }
 

@@ -949,6 +949,22 @@ static void test_payload_pattern(void **state)
 	/* a shift by 256 bytes is visible */
 	assert_false(tcp_payload_check(buf + 256, 0xffffff00u, 300));
 	assert_true(tcp_payload_check(buf + 256, 0xffffff00u + 256, 300));
+	/* the block-wise check against the byte rule, (off + (off >> 8)) mod
+	 * 256: at offsets across block and wrap edges, a run holds, and a
+	 * single wrong byte anywhere in it (first, block edge, last) fails */
+	for (uint32_t k = 0; k < 40; k++) {
+		uint32_t off = 0xfffffe00u + k * 97, len = 1 + (k * 131) % 599;
+		const uint32_t at[3] = {0, (256 - (off & 255)) % len, len - 1};
+
+		for (uint32_t i = 0; i < len; i++)
+			buf[i] = (uint8_t)((off + i) + ((off + i) >> 8));
+		assert_true(tcp_payload_check(buf, off, len));
+		for (int a = 0; a < 3; a++) {
+			buf[at[a]] ^= 0x40;
+			assert_false(tcp_payload_check(buf, off, len));
+			buf[at[a]] ^= 0x40;
+		}
+	}
 }
 
 /*
