@@ -66,10 +66,10 @@ struct streams_pair {
 };
 
 /*
- * Host pairs (the L3 test: flowgen(8), stats --pairs). For a profile with
- * emulated hosts, each sender whose addresses walk as pairs counts per pair
- * what its TX queue took, and each receiver counts per pair what arrived
- * and its delays. A receiver finds a frame's pair from its destination
+ * Host pairs (the L3 test: flowgen(8), stats --pairs). For a run with
+ * emulated hosts (the profile's or the config's), each sender whose
+ * addresses walk as pairs counts per pair what its TX queue took, and each
+ * receiver counts per pair what arrived and its delays. A receiver finds a frame's pair from its destination
  * address (the index of that address in the sender's destination range),
  * which a source NAT leaves as it is; a stream frame whose destination is
  * none of its pairs counts as unmatched. Slot of pair i of the stream sent

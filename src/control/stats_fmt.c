@@ -573,7 +573,7 @@ static void text_pairs(FILE *f)
 	fprintf(f, "%-16s %4s %6s %-15s %-15s %12s %12s %10s %8s %9s %9s %9s\n", "stream", "port",
 		"pair", "src", "dst", "tx", "rx", "lost", "loss %", "min", "avg", "max");
 	if (!n)
-		fprintf(f, "(no host pairs: a streams profile with hosts and paired addresses)\n");
+		fprintf(f, "(no host pairs: a streams run with emulated hosts and paired addresses)\n");
 	for (int i = 0; i < n; i++) {
 		const struct stats_pair_row *p = &r[i];
 

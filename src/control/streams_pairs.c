@@ -7,7 +7,8 @@
  * --plot` and their JSON merge the workers' newest snapshots into rows.
  * The workers count (src/dataplane/streams.c).
  *
- * Which streams: in a profile with emulated hosts (`hosts:`), every stream
+ * Which streams: in a run with emulated hosts (`hosts:` in the profile or
+ * the platform config), every stream
  * whose source and destination both walk a range in the same mode (pair i
  * is source i with destination i), once per port it is sent from. A run
  * of more than STREAMS_PAIRS_MAX slots counts none, and says so.
@@ -22,10 +23,22 @@
 
 #include "fg.h"
 #include "fgen.h"
+#include "port.h"
 #include "prof.h"
 #include "stats.h"
 #include "streams_int.h"
 #include "worker.h"
+
+/* Whether the run has emulated hosts: the profile's, or the config's. */
+static bool pairs_have_hosts(const struct prof *pf)
+{
+	if (pf->n_hosts)
+		return true;
+	for (int p = 0; p < fg_nports; p++)
+		if (fg_port[p].ncfg_hosts)
+			return true;
+	return false;
+}
 
 int streams_pairs_layout(struct streams_run *run, const struct prof *pf)
 {
@@ -33,7 +46,7 @@ int streams_pairs_layout(struct streams_run *run, const struct prof *pf)
 
 	run->pairs = NULL;
 	run->npair_slots = 0;
-	if (!pf->n_hosts)
+	if (!pairs_have_hosts(pf))
 		return 0;
 	run->pairs = calloc((size_t)run->nstreams * FG_MAX_PORTS, sizeof(*run->pairs));
 	if (!run->pairs)

@@ -14,7 +14,9 @@
 #     row a histogram whose bars add up to the row's rx and whose marks are
 #     its p50_us/p99_us/p999_us, a loss bar of 100 * lost / tx and p50/p99
 #     bars per row; `stats --plot` with no streams run, or to a directory
-#     that does not exist, fails with a message.
+#     that does not exist, fails with a message;
+#  d. host pairs (stats --pairs) come from the platform config's hosts as
+#     well as a profile's, and a run with no hosts anywhere counts none.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -73,6 +75,28 @@ svg_check "plot stats: loss and p50/p99 bars per row" "$ST" "$FG_TMP/st.json" \
 check_grep "plot stats: no streams run refused" 'error: --plot .*none.svg: no latency rows' "$FG_TMP/st.err"
 check_grep "plot stats: an unwritable file refused" 'error: --plot .*dir.svg: No such file' "$FG_TMP/st.err"
 check "plot stats: nothing written for the refused ones" test ! -e "$FG_TMP/none.svg"
+
+# d. host pairs from the platform config's hosts (the profile has none);
+# the same profile on a config without hosts counts no pairs
+HCFG=$FG_TMP/hosts_loop.yaml
+HPROF=$FG_TMP/l3_nohosts.yaml
+cat "$LOOP" - >"$HCFG" <<-'EOF'
+	  hosts:
+	    - {port: 0, range: [198.18.10.1, 198.18.10.200]}
+	    - {port: 1, range: [198.19.10.1, 198.19.10.200]}
+EOF
+sed '/^hosts:/,/^  - {port: 1/d' "$FG_TOP/test/data/streams_l3_200.yaml" >"$HPROF"
+check "plot pairs: the profile copy has no hosts" bash -c "! grep -q hosts: '$HPROF'"
+for c in "$HCFG" "$LOOP"; do
+	fg_plain -C "$c" -x "start -f $HPROF -d 1 -t learn_wait=0.2; wait 5; stats --pairs --json" \
+		>"$FG_TMP/pairs.$(basename "$c").json" 2>&1
+done
+pairs_py "plot pairs: config hosts: 200 pairs each way, adding up to the latency rows" \
+	'len(rows(0)) == len(rows(1)) == 200 and all(sum(r["tx"] for r in rows(p)) == lat(p)["tx"] > 0 for p in (0, 1))' \
+	"$FG_TMP/pairs.hosts_loop.yaml.json"
+pairs_py "plot pairs: no hosts anywhere: no pairs counted" \
+	'o["pairs"] == {"unmatched": 0, "rows": []} and o["latency"][0]["tx"] > 0' \
+	"$FG_TMP/pairs.e2e_loop.yaml.json"
 
 echo "# 86_plot.sh: $(awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
 finish

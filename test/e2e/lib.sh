@@ -471,3 +471,23 @@ jn()
 {
 	json_get "$1" "$2" || echo "missing($2)"
 }
+
+# pairs_py NAME EXPR FILE : EXPR over o, the last stats object of FILE,
+# rows(port), its host pairs received on port, and lat(port), the
+# latency row received there, holds
+pairs_py()
+{
+	local v
+	v=$(python3 - "$3" "$2" <<-'PY' 2>&1
+		import json, sys
+		t = open(sys.argv[1]).read()
+		o = json.JSONDecoder().raw_decode(t, t.rfind('{"global"'))[0]
+		def rows(port):
+		    return [r for r in o["pairs"]["rows"] if r["port"] == port]
+		def lat(port):
+		    return [r for r in o["latency"] if r["port"] == port][0]
+		print(eval(sys.argv[2]))
+	PY
+	)
+	if [ "$v" = True ]; then pass "$1"; else fail "$1" "$2: $v"; fi
+}
