@@ -725,7 +725,6 @@ static int clears;
 
 static void fake_clear(void) { clears++; }
 
-/* Through the control API: clear baselines, hooks fill in, print works. */
 /* A pairs provider: two rows, the second without delays; 3 unmatched. */
 static int fake_pairs(struct stats_pair_row **rows, uint64_t *unmatched)
 {
@@ -808,6 +807,7 @@ static void test_json_pairs(void **state)
 	free(s);
 }
 
+/* Through the control API: clear baselines, hooks fill in, print works. */
 static void test_clear_and_print(void **state)
 {
 	struct ctr_worker *w = aligned_alloc(RTE_CACHE_LINE_SIZE, 2 * sizeof(*w));
