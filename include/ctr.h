@@ -59,6 +59,9 @@ struct ctr_gauge {
 	uint64_t active_server;
 	uint64_t state;               /* enum ctr_state */
 	uint64_t run_id;              /* the START it last acted on */
+	uint64_t warmup;              /* 1 while its measured traffic has not begun (a
+					 streams run's learning phase): no offer is
+					 tracked against it (offer.h) */
 };
 
 struct ctr_worker {

@@ -471,7 +471,9 @@ static void offer_sample(void)
 	double offer = st.offer_cps > 0 ? st.offer_cps : st.offer_pps;
 	double achieved;
 
-	if (!now || !prev || !now->running)
+	/* a streams run's learning phase offers no measured rate yet: the
+	 * count of a shortfall starts with the measured traffic */
+	if (!now || !prev || !now->running || now->gauge.warmup)
 		offer = 0;
 	if (!(offer > 0)) {
 		offer_track_update(&st.offer, 0, 0, 0, st.tsc_hz);

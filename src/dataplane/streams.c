@@ -546,6 +546,7 @@ static void streams_send_until(struct streams_state *s, uint64_t deadline)
 
 static void streams_start_run(struct streams_state *s, uint64_t now)
 {
+	FG_CTR_SET(s->w->ctr->gauge.warmup, 0);
 	s->phase = STREAMS_PH_RUN;
 	s->run_start = now;
 	if (s->run->duration_s > 0)
@@ -563,6 +564,7 @@ static void streams_drain(struct worker *w, struct streams_state *s, uint64_t no
 	s->phase = STREAMS_PH_DRAIN;
 	s->drain_end = now + (uint64_t)(s->run->drain_s * (double)s->run->hz);
 	FG_CTR_SET(w->ctr->gauge.state, CTR_DRAINING);
+	FG_CTR_SET(w->ctr->gauge.warmup, 0); /* stopped while learning */
 }
 
 static void streams_tick(struct worker *w, uint64_t now)
@@ -574,6 +576,8 @@ static void streams_tick(struct worker *w, uint64_t now)
 		s->started = true;
 		s->next_snap = now;
 		if (s->run->learn && s->nsnd) {
+			/* learning is not the measured rate: no offer yet */
+			FG_CTR_SET(w->ctr->gauge.warmup, 1);
 			s->phase = STREAMS_PH_LEARN;
 			for (uint32_t i = 0; i < s->nsnd; i++)
 				pace_resume(&s->snd[i].pace, now);

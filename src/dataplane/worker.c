@@ -166,6 +166,7 @@ static void handle_mbox(struct worker *w, uint64_t now, bool *quit)
 				w->rx = rx_side_steer;
 			w->run_id = m.val;
 			FG_CTR_SET(w->ctr->gauge.run_id, m.val);
+			FG_CTR_SET(w->ctr->gauge.warmup, 0); /* the engine sets it */
 			FG_CTR_SET(w->ctr->gauge.state, CTR_RUNNING);
 			break;
 		}

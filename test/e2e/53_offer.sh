@@ -7,7 +7,8 @@
 #    sets short_of_offer once it has stayed short for 2 s, and `stats -g`
 #    prints the warning with the offered and achieved rates and a limit;
 #  - the same profile at a rate the tester makes is not short and prints
-#    no warning; a streams run reports its offer as offered_pps.
+#    no warning; a streams run reports its offer as offered_pps, and its
+#    learning phase does not count as falling short.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -38,7 +39,11 @@ check_eq "4x run exits 0" 0 $?
 FG_TIMEOUT=30 fg_plain -C "$CFG" -x "start -f $P -m 5000cps -d 3; wait 2.6; stats -g; stats --json -g; wait" \
 	>"$G" 2>&1
 check_eq "achievable run exits 0" 0 $?
-FG_TIMEOUT=30 fg_plain -C "$CFG" -x "start -f $FG_TOP/profiles/stl_64b.yaml -m 10kpps -d 3; wait 2.6; stats --json -g; wait" \
+# The streams run is sampled 0.6 s after its 2.5 s learning phase: its
+# rate is still ramping up (about half the offer over the last second),
+# and only its measured traffic may count towards a shortfall, not the
+# learning phase before it (which once made this run look short).
+FG_TIMEOUT=30 fg_plain -C "$CFG" -x "start -f $FG_TOP/profiles/stl_64b.yaml -m 10kpps -d 4 -t learn_wait=2.5; sleep 3.1; stats --json -g; wait" \
 	>"$L" 2>&1
 check_eq "streams run exits 0" 0 $?
 
@@ -58,7 +63,7 @@ fi
 check_ge "5000cps: completed_cps near the offer" "$(json_get "$G" global.completed_cps | cut -d. -f1)" 4900
 
 check_eq "streams 10kpps: offered_pps is 10000" 10000 "$(json_get "$L" global.offered_pps | cut -d. -f1)"
-check_eq "streams 10kpps: short_of_offer is not set" False "$(json_get "$L" global.short_of_offer)"
+check_eq "streams 10kpps: short_of_offer is not set by the learning phase" False "$(json_get "$L" global.short_of_offer)"
 
 echo "# 53_offer: $((SECONDS - T0)) s"
 finish
