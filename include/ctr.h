@@ -61,7 +61,9 @@ struct ctr_gauge {
 	uint64_t run_id;              /* the START it last acted on */
 	uint64_t warmup;              /* 1 while its measured traffic has not begun (a
 					 streams run's learning phase): no offer is
-					 tracked against it (offer.h) */
+					 tracked against it (offer.h); each START
+					 clears it, and a drained run is not
+					 RUNNING, so a stop need not */
 };
 
 struct ctr_worker {

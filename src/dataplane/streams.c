@@ -564,7 +564,6 @@ static void streams_drain(struct worker *w, struct streams_state *s, uint64_t no
 	s->phase = STREAMS_PH_DRAIN;
 	s->drain_end = now + (uint64_t)(s->run->drain_s * (double)s->run->hz);
 	FG_CTR_SET(w->ctr->gauge.state, CTR_DRAINING);
-	FG_CTR_SET(w->ctr->gauge.warmup, 0); /* stopped while learning */
 }
 
 static void streams_tick(struct worker *w, uint64_t now)
