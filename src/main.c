@@ -18,11 +18,16 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_cycles.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
 
+#include "boot.h"
 #include "cfg.h"
 #include "cli.h"
 #include "cmds.h"
 #include "ctl.h"
+#include "flows_int.h"
+#include "flowtab.h"
 #include "port.h"
 #include "prof.h"
 #include "stats.h"
@@ -44,13 +49,14 @@ static const char usage_text[] =
 	"  -k, --keep-going    in batch mode, continue after a failing command\n"
 	"      --json          `stats` and `bench` print JSON\n"
 	"      --check [PROFILE...]  validate the config and profiles, open no port\n"
+	"  -v, --verbose       at start-up, print the EAL arguments and the memory plan\n"
 	"  -h, --help          this text\n"
 	"  -V, --version       print the version\n";
 
 struct opts {
 	const char *config;
 	int cores; /* 0: not given (the config's `c`, else 1) */
-	bool batch, keep_going, json, check;
+	bool batch, keep_going, json, check, verbose;
 	const char *exec;
 	char **eal_extra;
 	int n_eal_extra;
@@ -65,7 +71,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{"batch", no_argument, NULL, 'b'},	  {"exec", required_argument, NULL, 'x'},
 		{"keep-going", no_argument, NULL, 'k'},	  {"json", no_argument, NULL, 'j'},
 		{"check", no_argument, NULL, 'K'},	  {"help", no_argument, NULL, 'h'},
-		{"version", no_argument, NULL, 'V'},	  {NULL, 0, NULL, 0},
+		{"version", no_argument, NULL, 'V'},	  {"verbose", no_argument, NULL, 'v'},
+		{NULL, 0, NULL, 0},
 	};
 	int c, nopt = argc;
 
@@ -77,7 +84,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			o->n_eal_extra = argc - i - 1;
 			break;
 		}
-	while ((c = getopt_long(nopt, argv, "+C:c:bx:khV", lo, NULL)) != -1) {
+	while ((c = getopt_long(nopt, argv, "+C:c:bx:khVv", lo, NULL)) != -1) {
 		switch (c) {
 		case 'C':
 			o->config = optarg;
@@ -108,6 +115,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'K':
 			o->check = true;
+			break;
+		case 'v':
+			o->verbose = true;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -167,19 +177,53 @@ static int check_profiles(char **files, int n)
 	return rc;
 }
 
-static bool hugepages_free(void)
+/*
+ * Free hugepages of the default size in bytes (/proc/meminfo); the size of
+ * one into *page (2 MiB when the kernel does not say).
+ */
+static uint64_t hugepages_free(uint64_t *page)
 {
 	FILE *f = fopen("/proc/meminfo", "r");
 	char line[128];
-	long n = 0;
+	long n = 0, kb = 0, v;
 
+	*page = 2u << 20;
 	if (!f)
-		return false;
+		return 0;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "HugePages_Free: %ld", &n) == 1)
-			break;
+		if (sscanf(line, "HugePages_Free: %ld", &v) == 1)
+			n = v;
+		else if (sscanf(line, "Hugepagesize: %ld kB", &v) == 1)
+			kb = v;
 	fclose(f);
-	return n > 0;
+	if (kb > 0)
+		*page = (uint64_t)kb * 1024;
+	return n > 0 ? (uint64_t)n * *page : 0;
+}
+
+/*
+ * The memory plan of this run (boot.h) on hugepages (m[0]) and on 4 KiB
+ * pages (m[1], --no-huge): the ports' pools as port_init_all() creates
+ * them, and each worker's flow table at the config's flows_max as
+ * flows_ctl.c sizes it for TCP.
+ */
+static void mem_plan(const struct cfg *c, int workers, struct boot_mem m[2])
+{
+	uint64_t page;
+	struct rte_mempool_objsz sz;
+	struct flowtab_params fp = {
+	    .max_flows = c->flows_max ? c->flows_max : 65536,
+	    .entry_size = sizeof(struct flows_ent),
+	    .tick_tsc = 2,
+	};
+	size_t obj = rte_mempool_calc_obj_size(
+	    sizeof(struct rte_mbuf) + RTE_MBUF_DEFAULT_BUF_SIZE, 0, &sz);
+
+	hugepages_free(&page);
+	boot_mem_plan((unsigned)c->n_interfaces, c->mbufs, obj, page, (unsigned)workers,
+		      flowtab_mem_size(&fp), &m[0]);
+	boot_mem_plan((unsigned)c->n_interfaces, c->mbufs, obj, 4096, (unsigned)workers,
+		      flowtab_mem_size(&fp), &m[1]);
 }
 
 static bool has_arg(char **argv, int argc, const char *prefix)
@@ -274,14 +318,16 @@ static int trex_eal_args(const struct cfg *c, const struct opts *o, bool nohuge,
 	return n;
 }
 
-/* No hugepages to run on: asked for, or none free. */
-static bool want_nohuge(const struct cfg *c, const struct opts *o)
+/* No hugepages to run on: asked for, or fewer free than the run needs. */
+static bool want_nohuge(const struct cfg *c, const struct opts *o, const struct boot_mem m[2])
 {
-	return user_eal_has(c, o, "--no-huge") || !hugepages_free();
+	uint64_t page;
+
+	return user_eal_has(c, o, "--no-huge") || hugepages_free(&page) < m[0].need;
 }
 
-static int build_eal(const struct cfg *c, const struct opts *o, char **argv, int max, char *err,
-		     size_t errlen)
+static int build_eal(const struct cfg *c, const struct opts *o, const struct boot_mem mem[2],
+		     bool *on_nohuge, char **argv, int max, char *err, size_t errlen)
 {
 	int argc = 0, nw = o->cores * (int)(c->n_interfaces / 2);
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -314,24 +360,41 @@ static int build_eal(const struct cfg *c, const struct opts *o, char **argv, int
 	if (port_eal_args(c, o->cores, argv, &argc, max - 8, err, errlen) != 0)
 		return -1;
 	/*
-	 * Without hugepages DPDK runs from ordinary memory (--no-huge), which
-	 * leaves no files behind and refuses --in-memory (it implies legacy
-	 * memory): that option is dropped then, also from the config's `eal`.
+	 * Without hugepages DPDK runs from ordinary memory (--no-huge), on a
+	 * heap of -m MiB, the run's plan unless the user gives one. --no-huge
+	 * refuses --in-memory (which implies legacy memory): that option is
+	 * dropped then, also from the config's `eal`. It still takes the
+	 * lock on its runtime directory's config file (/var/run/dpdk/rte/
+	 * config for the default prefix), which would keep a second flowgen
+	 * from starting: --no-shconf keeps that file away, unless the user
+	 * names a file prefix of their own (then the lock is theirs to mind).
 	 */
 	bool nohuge = user_eal_has(c, o, "--no-huge");
+	uint64_t page, free_huge = hugepages_free(&page);
 
-	if (!nohuge && !hugepages_free()) {
+	if (!nohuge && free_huge < mem[0].need) {
 		/*
 		 * A start-up notice, like the port lines: standard error, so
 		 * that standard output carries only what the commands print
 		 * (with --json, their JSON objects and nothing else).
 		 */
-		fprintf(stderr, "no free hugepages: running with --no-huge\n");
+		if (free_huge)
+			fprintf(stderr,
+				"%" PRIu64 " MiB of free hugepages, this run needs %u MiB: running "
+				"with --no-huge\n",
+				free_huge >> 20, mem[0].need_mb);
+		else
+			fprintf(stderr, "no free hugepages: running with --no-huge\n");
 		nohuge = true;
 		argv[argc++] = strdup("--no-huge");
-		if (!user_eal_has(c, o, "-m") && !c->limit_memory.n)
-			argv[argc++] = strdup("-m1024");
 	}
+	if (nohuge && !user_eal_has(c, o, "-m") && !c->limit_memory.n) {
+		snprintf(buf, sizeof(buf), "-m%u", mem[1].need_mb);
+		argv[argc++] = strdup(buf);
+	}
+	if (nohuge && !c->prefix && !user_eal_has(c, o, "--file-prefix") &&
+	    !user_eal_has(c, o, "--no-shconf"))
+		argv[argc++] = strdup("--no-shconf");
 	argc += trex_eal_args(c, o, nohuge, argv + argc);
 	for (size_t i = 0; i < c->n_eal && argc < max - 8; i++)
 		if (!nohuge || strcmp(c->eal[i], "--in-memory") != 0)
@@ -348,6 +411,7 @@ static int build_eal(const struct cfg *c, const struct opts *o, char **argv, int
 	if (!nohuge && !has_arg(argv, argc, "--in-memory") && !user_eal_has(c, o, "--file-prefix"))
 		argv[argc++] = strdup("--in-memory");
 	argv[argc] = NULL;
+	*on_nohuge = nohuge;
 	return argc;
 }
 
@@ -368,7 +432,10 @@ static void print_derived(const struct cfg *c, const struct opts *o, int workers
 	printf("\n  workers per port pair: %d (%s)\n", workers, from);
 	printf("  flows_max: %u (%s)\n", c->flows_max, c->flows_from);
 	printf("  mbufs per port: %u (%s)\n", c->mbufs, c->mbufs_from);
-	n = trex_eal_args(c, o, want_nohuge(c, o), args);
+	struct boot_mem mem[2];
+
+	mem_plan(c, workers * (int)(c->n_interfaces / 2), mem);
+	n = trex_eal_args(c, o, want_nohuge(c, o, mem), args);
 	printf("  eal from the config:");
 	for (int i = 0; i < n; i++) {
 		printf(" %s", args[i]);
@@ -377,6 +444,65 @@ static void print_derived(const struct cfg *c, const struct opts *o, int workers
 	for (size_t i = 0; i < c->n_eal; i++)
 		printf(" %s", c->eal[i]);
 	printf("%s\n", n || c->n_eal ? "" : " (none)");
+}
+
+/* -v: what flowgen asks of DPDK, and the memory plan (boot.h). */
+static void print_start(const struct boot_mem *m, bool nohuge, char **eal, int n)
+{
+	fprintf(stderr, "eal:");
+	for (int i = 1; i < n; i++)
+		fprintf(stderr, " %s", eal[i]);
+	fprintf(stderr,
+		"\nmemory: %u MiB for DPDK (mbuf pools %" PRIu64 " MiB, DPDK's own, rings and "
+		"capture %u MiB) %s; flow tables up to %" PRIu64 " MiB more (%s)\n",
+		m->need_mb, m->pools >> 20, BOOT_BASE_MB,
+		nohuge ? "on the heap (--no-huge)" : "from hugepages", m->flowtab >> 20,
+		nohuge ? "on the heap" : "hugepages while free, else the heap");
+}
+
+/*
+ * A start-up failure: what failed (what, or flowgen's own message err),
+ * DPDK's reason from its log, and the remedy (boot_diagnose).
+ */
+static void start_failed(const char *what, const char *err)
+{
+	char reason[512], hint[512], log[4096 + FG_ERRLEN + 2];
+
+	snprintf(log, sizeof(log), "%s\n%s", boot_log_tail(), err);
+	boot_diagnose(log, reason, sizeof(reason), hint, sizeof(hint));
+	boot_log_close();
+	if (*what)
+		fprintf(stderr, "flowgen: %s: %s\n", what, *reason ? reason : "DPDK gave no reason");
+	else if (strcmp(reason, err) != 0)
+		fprintf(stderr, "flowgen: %s\nflowgen: DPDK: %s\n", err, reason);
+	else
+		fprintf(stderr, "flowgen: %s\n", err);
+	fprintf(stderr, "flowgen: hint: %s\n", hint);
+}
+
+/* Run this program again, as it was started, with --no-huge for the EAL. */
+static void reexec_nohuge(int argc, char **argv)
+{
+	char **nargv = calloc((size_t)argc + 3, sizeof(*nargv));
+	bool dashes = false;
+	int n = 0;
+
+	if (!nargv)
+		return;
+	for (int i = 0; i < argc; i++) {
+		dashes |= strcmp(argv[i], "--") == 0;
+		nargv[n++] = argv[i];
+	}
+	static char dd[] = "--", nohuge[] = "--no-huge";
+
+	if (!dashes)
+		nargv[n++] = dd;
+	nargv[n++] = nohuge;
+	nargv[n] = NULL;
+	fflush(NULL);
+	execv("/proc/self/exe", nargv);
+	fprintf(stderr, "flowgen: cannot start again: %s\n", strerror(errno));
+	free(nargv);
 }
 
 static volatile sig_atomic_t term_signal;
@@ -433,18 +559,25 @@ int main(int argc, char **argv)
 		cfg_free(&c);
 		return FG_EXIT_CONFIG;
 	}
-	eargc = build_eal(&c, &o, eal, (int)FG_ARRAY_SIZE(eal), err, sizeof(err));
+	struct boot_mem mem[2];
+	bool nohuge = false;
+
+	mem_plan(&c, o.cores * (int)(c.n_interfaces / 2), mem);
+	eargc = build_eal(&c, &o, mem, &nohuge, eal, (int)FG_ARRAY_SIZE(eal), err, sizeof(err));
 	if (eargc < 0) {
 		fprintf(stderr, "flowgen: %s\n", err);
 		cfg_free(&c);
 		return FG_EXIT_SOFTWARE;
 	}
+	if (o.verbose)
+		print_start(&mem[nohuge], nohuge, eal, eargc);
 	/* rte_eal_init permutes argv: free what we allocated, from a copy. */
 	char *eal_alloc[FG_ARRAY_SIZE(eal)];
 
 	memcpy(eal_alloc, eal, sizeof(eal));
+	boot_log_open();
 	if (rte_eal_init(eargc, eal) < 0) {
-		fprintf(stderr, "flowgen: DPDK initialisation failed: %s\n", rte_strerror(rte_errno));
+		start_failed("DPDK initialisation failed", "");
 		cfg_free(&c);
 		return FG_EXIT_SOFTWARE;
 	}
@@ -454,13 +587,27 @@ int main(int argc, char **argv)
 	if (rc == 0)
 		rc = ctl_launch(o.cores, err, sizeof(err));
 	if (rc) {
-		fprintf(stderr, "flowgen: %s\n", err);
 		ctl_shutdown();
 		port_close_all();
 		rte_eal_cleanup();
+		/*
+		 * The hugepages were free when flowgen looked, and another
+		 * process took them since (several started at once): start
+		 * again on --no-huge, which needs nothing from anybody.
+		 */
+		if (rc == -ENOMEM && !nohuge) {
+			fprintf(stderr, "flowgen: %s: the hugepages ran out meanwhile; starting "
+					"again with --no-huge\n", err);
+			boot_log_close();
+			cfg_free(&c);
+			reexec_nohuge(argc, argv);
+			/* only if exec failed */
+		}
+		start_failed("", err);
 		cfg_free(&c);
 		return FG_EXIT_SOFTWARE;
 	}
+	boot_log_close();
 	for (int p = 0; p < fg_nports; p++) {
 		uint32_t speed = 0;
 		bool up = port_link(p, &speed);

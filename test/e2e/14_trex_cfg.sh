@@ -155,7 +155,7 @@ pair()
 	a=$UCFG
 	unique "$D/trex_prefix.yaml" "$mode-b"
 	b=$UCFG
-	fg_plain -C "$a" --json -x "${RUN/-d 1/-d 4}" ${1:+--} "$@" </dev/null \
+	fg_plain -C "$a" --json -x "${RUN/-d 1/-d 8}" ${1:+--} "$@" </dev/null \
 		>"$FG_TMP/$mode-a.out" 2>"$FG_TMP/$mode-a.err" &
 	pa=$!
 	if ! wait_for 'port 1 \(loop\): link up' "$FG_TMP/$mode-a.err" 30 "$pa"; then

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# 13_instances.sh — several flowgen processes side by side, in every
+# hugepage state (flowgen(8), MEMORY AND SEVERAL INSTANCES):
+#   1. no hugepages: three processes started within one second on
+#      [loop, loop] each run a 2 s streams profile at its own rate and report
+#      their own figures; each says it runs with --no-huge and, with -v,
+#      the heap it sized;
+#   2. 1024 hugepages: the same, each on hugepages;
+#   3. too few hugepages for all three (started at the same instant, each
+#      sure at first that they suffice): the ones that find the pages gone
+#      start again on --no-huge, and all three run;
+#   4. a start-up DPDK refuses (the runtime directory of the --file-prefix
+#      given is locked by another process) prints DPDK's reason and
+#      flowgen's hint, never "Success", and exits 70.
+# The hugepage count is put back as it was on exit.
+. "$(dirname "$0")/lib.sh"
+
+need_flowgen
+need_root "instances: hugepages sysctl"
+saved=$(cat /proc/sys/vm/nr_hugepages)
+at_exit "echo $saved > /proc/sys/vm/nr_hugepages"
+LOOP=$(fg_loop_cfg)
+
+# set_huge N : reserve N hugepages; false if the kernel gave fewer
+set_huge()
+{
+	echo "$1" >/proc/sys/vm/nr_hugepages
+	[ "$(cat /proc/sys/vm/nr_hugepages)" -ge "$1" ]
+}
+
+# three TAG CFG : start three flowgen at 1, 2 and 3 kpps, 0.4 s apart (all
+# within one second), each for 2 s; waits for them; outputs in $FG_TMP/TAG.N
+three()
+{
+	local tag=$1 cfg=$2 gap=${3:-0.4} i pids=()
+	for i in 1 2 3; do
+		fg_plain -v -C "$cfg" --json -x "start -f profiles/stl_64b.yaml -m 0.$i -d 2 -t learn=0; wait; stats --json" \
+			</dev/null >"$FG_TMP/$tag.$i" 2>&1 &
+		pids+=($!)
+		sleep "$gap"
+	done
+	for i in 1 2 3; do
+		wait "${pids[$((i - 1))]}"
+		echo $? >"$FG_TMP/$tag.$i.rc"
+	done
+}
+
+# own_figures TAG NAME : each of the three sent what its own rate asks
+# (1000 frames a second for 2 s per kpps), all arrived, and its port
+# counters agree
+own_figures()
+{
+	local tag=$1 name=$2 i f tx rx want
+	for i in 1 2 3; do
+		f=$FG_TMP/$tag.$i
+		check_eq "$name: flowgen $i exits 0" 0 "$(cat "$f.rc")"
+		want=$((i * 2000))
+		tx=$(latency_row "$f" s64 1 tx || echo -1)
+		rx=$(latency_row "$f" s64 1 rx || echo -1)
+		late=$(latency_row "$f" s64 1 late || echo 0)
+		# three busy workers and three main lcores on this machine's
+		# CPUs: a stall past the pacer's backlog is counted late, so
+		# what was sent and what was late make up the offer
+		if [ "$tx" -ge 0 ] && [ $((tx + late)) -ge $((want - 2)) ] && [ $((tx + late)) -le $((want + 2)) ]; then
+			pass "$name: flowgen $i sent or counted late its own $want frames ($tx + $late)"
+		else
+			fail "$name: flowgen $i sent or counted late its own $want frames" "sent $tx, late $late; $(grep -v '^{' "$f" | tail -n 3 | tr '\n' ' ')"
+		fi
+		check_eq "$name: flowgen $i received what it sent" "$tx" "$rx"
+		check_eq "$name: flowgen $i port 0 counted its frames" "$tx" \
+			"$(json_get "$f" ports.0.tx_pkts || echo -2)"
+	done
+}
+
+# 1. no hugepages
+if set_huge 0; then
+	three none "$LOOP"
+	own_figures none "no hugepages"
+	for i in 1 2 3; do
+		check_grep "no hugepages: flowgen $i runs with --no-huge" 'no free hugepages: running with --no-huge' "$FG_TMP/none.$i"
+		check_grep "no hugepages: flowgen $i has a runtime of its own (--no-shconf)" '^eal:.* --no-shconf' "$FG_TMP/none.$i"
+		# the loop config's 4096 mbufs a port, a 4 KiB page each: 32 MiB
+		# of pools and 48 of the rest, not the 1 GB heap of old
+		mb=$(sed -n 's/^eal:.* -m\([0-9]*\).*/\1/p' "$FG_TMP/none.$i")
+		if [ -n "$mb" ] && [ "$mb" -ge 76 ] && [ "$mb" -le 90 ]; then
+			pass "no hugepages: flowgen $i sized its heap from the run (-m$mb)"
+		else
+			fail "no hugepages: flowgen $i sized its heap from the run" "-m '$mb'"
+		fi
+		check_nogrep "no hugepages: flowgen $i never says Success" 'Success' "$FG_TMP/none.$i"
+	done
+else
+	fail "no hugepages: nr_hugepages set to 0" "it reads $(cat /proc/sys/vm/nr_hugepages)"
+fi
+
+# 2. 1024 hugepages
+if set_huge 1024; then
+	three huge "$LOOP"
+	own_figures huge "1024 hugepages"
+	for i in 1 2 3; do
+		check_nogrep "1024 hugepages: flowgen $i stays on hugepages" 'no-huge' "$FG_TMP/huge.$i"
+		check_grep "1024 hugepages: flowgen $i says what it takes (-v)" '^memory: [0-9]+ MiB for DPDK .* from hugepages' "$FG_TMP/huge.$i"
+	done
+else
+	fail "1024 hugepages: nr_hugepages set to 1024" "the kernel gave $(cat /proc/sys/vm/nr_hugepages)"
+fi
+
+# 3. hugepages for two of three: 16384 mbufs a port (about 75 MiB of pools,
+# 125 MiB planned) and 100 pages (200 MiB) free when all three look
+big=$FG_TMP/big.yaml
+sed 's/^  mbufs: .*/  mbufs: 16384/' "$LOOP" >"$big"
+if set_huge 100; then
+	three short "$big" 0
+	own_figures short "100 hugepages"
+	nh=0
+	for i in 1 2 3; do
+		grep -Eq 'running with --no-huge|starting again with --no-huge' "$FG_TMP/short.$i" && nh=$((nh + 1))
+	done
+	echo "# 100 hugepages: $nh of 3 on --no-huge"
+	check_ge "100 hugepages: the ones that found no room ran on --no-huge" "$nh" 1
+	check_ge "100 hugepages: hugepages served at least one" $((3 - nh)) 1
+else
+	fail "100 hugepages: nr_hugepages set to 100" "it reads $(cat /proc/sys/vm/nr_hugepages)"
+fi
+
+# 4. a runtime directory locked by another process: a process holds the
+# write lock DPDK takes on PREFIX/config (fcntl, as DPDK does) while
+# flowgen starts with that prefix
+if set_huge 0; then
+	pfx=fgp$$
+	at_exit "rm -rf /var/run/dpdk/$pfx"
+	mkdir -p "/var/run/dpdk/$pfx"
+	python3 -c '
+import fcntl, sys, time
+f = open(sys.argv[1], "a+")
+fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+print("locked", flush=True)
+time.sleep(float(sys.argv[2]))
+' "/var/run/dpdk/$pfx/config" 20 >"$FG_TMP/lock.h" 2>&1 &
+	holder=$!
+	at_exit "kill $holder"
+	wait_for '^locked' "$FG_TMP/lock.h" 10 "$holder"
+	rc=0
+	fg_plain -C "$LOOP" -x "quit" -- --file-prefix=$pfx </dev/null >"$FG_TMP/lock.out" 2>&1 || rc=$?
+	kill "$holder" 2>/dev/null
+	check_eq "locked runtime: flowgen exits 70" 70 "$rc"
+	check_grep "locked runtime: DPDK's reason" "^flowgen: DPDK initialisation failed: .*Cannot create lock on '/var/run/dpdk/$pfx/config'" "$FG_TMP/lock.out"
+	check_grep "locked runtime: flowgen's hint names the prefix" "^flowgen: hint: .*file prefix '$pfx' is locked by another DPDK process.*--file-prefix" "$FG_TMP/lock.out"
+	check_nogrep "locked runtime: never 'Success'" 'Success' "$FG_TMP/lock.out"
+	# the same start-up with the lock free runs
+	rc=0
+	fg_plain -C "$LOOP" -x "quit" -- --file-prefix=$pfx </dev/null >"$FG_TMP/lock.2" 2>&1 || rc=$?
+	check_eq "locked runtime: with the lock released, the same start-up runs" 0 "$rc"
+fi
+echo "$saved" >/proc/sys/vm/nr_hugepages
+finish
