@@ -3,7 +3,8 @@
 #   make            build build/flowgen
 #   make test       install missing packages, build, run unit + e2e tests
 #   make demo       the NAT demo of the README on a fresh machine
-#   make bench      performance runs (never part of make test)
+#   make bench      performance runs (never part of make test);
+#                   BASE=REV compares with REV's flowgen round by round
 #   make fuzz       long fuzzing runs (clang, libFuzzer)
 #   make SAN=address,undefined ...   sanitizer build under build/san/
 #   V=1             show the full command lines
@@ -113,8 +114,10 @@ test: deps
 demo: deps all
 	$(Q)examples/demo.sh
 
+# BASE=REV: each row's flowgen figure against REV's, round by round
+# (test/bench/run.sh).
 bench: deps all
-	$(Q)test/bench/run.sh
+	$(Q)BASE=$(BASE) test/bench/run.sh
 
 fuzz: deps
 	$(Q)test/fuzz/run.sh long

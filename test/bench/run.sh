@@ -28,6 +28,14 @@
 # their spread (lowest-highest), the median baseline and ratio (with its
 # spread), and how many runs held the target. The README's table is that
 # summary.
+#
+# BASE=REV (make bench BASE=REV): a regression guard. REV's flowgen is
+# built in a scratch worktree, and in rows a, b, c, d, f and j each round
+# (or trial) runs this tree's flowgen and REV's one after the other, so
+# that a slow spell of the machine hits both; the row's "vs base" column
+# is the median of the per-round ratios this/REV with their spread. A
+# figure that moved shows there even when the machine's absolute numbers
+# drift from day to day.
 
 set -u
 cd "$(dirname "$0")/../.."
@@ -38,10 +46,12 @@ SECS=${BENCH_SECS:-6}
 RUNS=${BENCH_RUNS:-3}
 out=$(mktemp -d /tmp/fg-bench.XXXXXX)
 NS=fgb-$$
+FGB=
 cleanup()
 {
 	ip netns del "$NS" 2>/dev/null
 	FG_NS_TST=fgbt-$$ FG_NS_DUT=fgbd-$$ examples/lab.sh down >/dev/null 2>&1
+	[ -n "$FGB" ] && git worktree remove --force "$out/base" >/dev/null 2>&1
 	rm -rf "$out"
 }
 trap cleanup EXIT
@@ -50,6 +60,14 @@ trap cleanup EXIT
 [ -x "$FG" ] || { echo "bench: build $FG first (make)"; exit 1; }
 command -v dpdk-testpmd >/dev/null || { echo "bench: dpdk-testpmd missing (apt-get install dpdk-dev)"; exit 1; }
 [ "$(cat /proc/sys/vm/nr_hugepages)" -ge 512 ] || echo 1024 >/proc/sys/vm/nr_hugepages
+if [ -n "${BASE:-}" ]; then
+	git worktree add --detach -f "$out/base" "$BASE" >/dev/null 2>&1 ||
+		{ echo "bench: BASE=$BASE is not a commit here"; exit 1; }
+	FGB=$out/base/build/flowgen
+	echo "bench: building $BASE ($(git rev-parse --short "$BASE")) in $out/base"
+	make -C "$out/base" -j"$(nproc)" build/flowgen >"$out/base.log" 2>&1 ||
+		{ echo "bench: $BASE does not build: $(tail -n 3 "$out/base.log")"; exit 1; }
+fi
 
 median() { sort -g | awk '{a[NR] = $1} END {if (NR) print a[int((NR + 1) / 2)]; else print 0}'; }
 jget() { python3 -c 'import json,sys
@@ -93,19 +111,35 @@ flowgen_pps()
 # Baseline and flowgen alternate for BENCH_ROUNDS rounds, so that a slow
 # spell of the machine hits both; prints the median flowgen pps, the median
 # baseline pps and the median of the per-round ratios.
+# With BASE, each round also runs the base's flowgen; a fourth word is the
+# median ratio this/base with its range ("-" without BASE).
 ROUNDS=${BENCH_ROUNDS:-7}
 paired()
 { # PREFIX CONFIG PROFILE TESTPMD-VDEV
-	local pre=$1 cfg=$2 prof=$3 vdev=$4 fgs=() bases=() qs=() b f
+	local pre=$1 cfg=$2 prof=$3 vdev=$4 fgs=() bases=() qs=() vs=() b f fb
 	for _ in $(seq 1 "$ROUNDS"); do
 		b=$(testpmd_pps "$pre" "$vdev")
 		f=$(flowgen_pps "$pre" "$cfg" "$prof")
 		bases+=("$b") fgs+=("$f") qs+=("$(ratio "$f" "$b")")
-		printf '    round %d: flowgen %s, baseline %s, ratio %s\n' "${#qs[@]}" "$(mpps "$f")" \
+		printf '    round %d: flowgen %s, baseline %s, ratio %s' "${#qs[@]}" "$(mpps "$f")" \
 			"$(mpps "$b")" "${qs[-1]}" >&2
+		if [ -n "$FGB" ]; then
+			fb=$(FG=$FGB flowgen_pps "$pre" "$cfg" "$prof")
+			vs+=("$(ratio "$f" "$fb")")
+			printf ', base %s, this/base %s' "$(mpps "$fb")" "${vs[-1]}" >&2
+		fi
+		echo >&2
 	done
 	echo "$(printf '%s\n' "${fgs[@]}" | median) $(printf '%s\n' "${bases[@]}" | median)" \
-		"$(printf '%s\n' "${qs[@]}" | median)"
+		"$(printf '%s\n' "${qs[@]}" | median) $(vs_cell "${vs[@]}")"
+}
+
+# vs_cell RATIO... : "median(lowest-highest)", or "-" for none
+vs_cell()
+{
+	[ $# -gt 0 ] || { echo -; return; }
+	printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {
+		printf "%s(%s-%s)\n", a[int((NR + 1) / 2)], a[1], a[NR] }'
 }
 
 # flows_trial PREFIX CONFIG CORES PROFILE MULT -> "completed/s fail% started/s"
@@ -154,11 +188,14 @@ workers_rows()
 
 rows=()
 row()
-{ # name figure baseline ratio target holds
+{ # name figure baseline ratio verdict target [vs-base]
+	local vsb=${8:--}
+	[ -n "$FGB" ] || vsb=
 	rows+=("$(printf '%-3s %-44s %14s %14s %8s %-10s %s' "$@")")
-	printf '%-3s %-44s %14s %14s %8s %-10s %s\n' "$@"
+	printf '%-3s %-44s %14s %14s %8s %-10s %-34s %s\n' "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$vsb"
 	# every run's row, for the summary (tab-separated)
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$out/runs.tsv"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" "$6" "$7" "${8:--}" \
+		>>"$out/runs.tsv"
 }
 
 # summary : one line per row of the runs in $out/runs.tsv: the median
@@ -168,12 +205,13 @@ row()
 # drops what varies from run to run (the bracketed part).
 summary()
 {
-	python3 - "$out/runs.tsv" <<-'PY'
+	python3 - "$out/runs.tsv" "${BASE:-}" <<-'PY'
 		import re, statistics, sys
 		rows = {}
+		base = sys.argv[2]
 		for line in open(sys.argv[1]):
 		    f = line.rstrip("\n").split("\t")
-		    if len(f) == 7:
+		    if len(f) == 8:
 		        rows.setdefault((f[0], re.sub(r"\(.*\)", "", f[1]).strip()), []).append(f)
 		def num(s):
 		    m = re.match(r"\s*([-0-9.,]+)\s*(.*)", s)
@@ -194,13 +232,19 @@ summary()
 		    if not spread or len(xs) == 1:
 		        return fmt(m) + u
 		    return "%s%s (%s-%s)" % (fmt(m), u, fmt(xs[0]), fmt(xs[-1]))
-		print("%-3s %-44s %24s %14s %16s %-8s %s" % ("row", "figure", "flowgen (median, range)",
-		      "baseline", "ratio (range)", "held", "target"))
+		def vs(cells):
+		    # each run's median ratio to the base: their median and range
+		    xs = sorted(float(c.split("(")[0]) for c in cells if c != "-")
+		    if not xs:
+		        return "-"
+		    return "%.2f (%.2f-%.2f)" % (statistics.median(xs), xs[0], xs[-1])
+		print("%-3s %-44s %24s %14s %16s %-8s %-36s %s" % ("row", "figure", "flowgen (median, range)",
+		      "baseline", "ratio (range)", "held", "target", "vs " + base if base else ""))
 		for (name, label), rs in rows.items():
 		    held = sum(r[5] in ("holds", "measured") for r in rs)
-		    print("%-3s %-44s %24s %14s %16s %-8s %s" % (name, label[:44], med([r[2] for r in rs], True),
+		    print("%-3s %-44s %24s %14s %16s %-8s %-36s %s" % (name, label[:44], med([r[2] for r in rs], True),
 		          med([r[3] for r in rs], False), med([r[4] for r in rs], True),
-		          "%d/%d" % (held, len(rs)), rs[0][6]))
+		          "%d/%d" % (held, len(rs)), rs[0][6], vs([r[7] for r in rs]) if base else ""))
 	PY
 }
 verdict() { awk -v a="$1" -v b="$2" -v op="$3" 'BEGIN {
@@ -209,8 +253,8 @@ verdict() { awk -v a="$1" -v b="$2" -v op="$3" 'BEGIN {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }'; }
 mpps() { awk -v a="$1" 'BEGIN { printf "%.2f Mpps", a / 1e6 }'; }
 
-echo "flowgen $($FG -V | awk '{print $2}') bench, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs"
-printf '%-3s %-44s %14s %14s %8s %-10s %s\n' row figure flowgen baseline ratio verdict target
+echo "flowgen $($FG -V | awk '{print $2}') bench, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs${FGB:+, against $BASE ($($FGB -V | awk '{print $2}'))}"
+printf '%-3s %-44s %14s %14s %8s %-10s %-34s %s\n' row figure flowgen baseline ratio verdict target "${FGB:+vs base}"
 
 run_row()
 { # ROW: one run of the row
@@ -225,8 +269,9 @@ run_row()
 			what="64 B streams, 2,500 pairs + rand ports"
 			tgt=0.7
 		fi
-		read -r fg base q < <(paired "" "$B/null.yaml" "$prof" --vdev=net_null0,no-rx=1)
-		row "$r" "$what" "$(mpps "$fg")" "$(mpps "$base")" "$q" "$(verdict "$q" $tgt '>=')" ">= ${tgt}x testpmd"
+		read -r fg base q vsb < <(paired "" "$B/null.yaml" "$prof" --vdev=net_null0,no-rx=1)
+		row "$r" "$what" "$(mpps "$fg")" "$(mpps "$base")" "$q" "$(verdict "$q" $tgt '>=')" \
+			">= ${tgt}x testpmd" "$vsb"
 		;;
 	c | d)
 		# Unpaced first; if more than 0.1 % fail, search down (-m N cps)
@@ -241,17 +286,27 @@ run_row()
 		fi
 		base=$(testpmd_pps "" --vdev=net_null0,no-rx=1)
 		trial()
-		{ # MULT -> "completed/s fail% started/s"
+		{ # MULT [BINARY] -> "completed/s fail% started/s"
 			local f=$out/flows.$r.$RANDOM
-			"$FG" -C $B/loop.yaml -x "start -f $prof -m $1 -d $SECS; wait; sleep 1; stats -a --json" >"$f" 2>&1
+			"${2:-$FG}" -C $B/loop.yaml -x "start -f $prof -m $1 -d $SECS; wait; sleep 1; stats -a --json" >"$f" 2>&1
 			awk -v c="$(jget "$f" flows.client.completed)" -v f="$(jget "$f" flows.client.failed)" \
 				-v s="$(jget "$f" flows.client.started)" -v t="$SECS" \
 				'BEGIN { printf "%.0f %.3f %.0f\n", c / t, (s > 0) ? 100 * f / s : 100, s / t }'
 		}
 		# Three unpaced trials, the median by rate: one trial that a
 		# busy spell of the host hits does not decide the row.
-		trials=$(for _ in 1 2 3; do trial max; done)
-		printf '%s\n' "$trials" | awk '{ printf "    trial: %.3f M/s, %s%% failed\n", $1 / 1e6, $2 }' >&2
+		# With BASE, each trial is followed by one of the base's.
+		vs=()
+		trials=$(for _ in 1 2 3; do
+			trial max
+			if [ -n "$FGB" ]; then trial max "$FGB" | sed 's/^/base /'; fi
+		done)
+		printf '%s\n' "$trials" | awk '{ b = ($1 == "base"); if (b) $0 = substr($0, 6)
+			printf "    %strial: %.3f M/s, %s%% failed\n", b ? "base " : "", $1 / 1e6, $2 }' >&2
+		if [ -n "$FGB" ]; then
+			mapfile -t vs < <(printf '%s\n' "$trials" | awk '$1 == "base" { printf "%.2f\n", ($2 > 0) ? m / $2 : 0; next } { m = $1 }')
+			trials=$(printf '%s\n' "$trials" | grep -v '^base ')
+		fi
 		read -r rate failpct offered < <(printf '%s\n' "$trials" | sort -g | sed -n 2p)
 		if [ "$(verdict "$failpct" 0.1 '<=')" != holds ]; then
 			# Search between nothing and what -m max offered.
@@ -270,7 +325,8 @@ run_row()
 		fi
 		v=$(verdict "$rate" $tgt '>=')
 		row "$r" "$what ($failpct% failed)" "$(awk -v a="$rate" 'BEGIN { printf "%.3f M/s", a / 1e6 }')" \
-			"$(mpps "$base")" "-" "$v" ">= $(awk -v t=$tgt 'BEGIN { print t / 1e6 }') M/s, <= 0.1% failed"
+			"$(mpps "$base")" "-" "$v" ">= $(awk -v t=$tgt 'BEGIN { print t / 1e6 }') M/s, <= 0.1% failed" \
+			"$(vs_cell "${vs[@]}")"
 		;;
 	e)
 		f=$out/mem
@@ -333,10 +389,10 @@ run_row()
 			  - {ip: 198.19.1.2, default_gw: 198.19.1.1, dest_mac: '02:00:00:00:00:01'}
 			platform: {master_thread_id: 0, dual_if: [{socket: 0, threads: [1]}]}
 		EOF
-		read -r fg base q < <(paired "ip netns exec $NS" "$out/veth.yaml" $B/stl_64b_fixed.yaml \
+		read -r fg base q vsb < <(paired "ip netns exec $NS" "$out/veth.yaml" $B/stl_64b_fixed.yaml \
 			--vdev=net_af_packet0,iface=fgb0)
 		row f "64 B TX on an af_packet veth" "$(mpps "$fg")" "$(mpps "$base")" "$q" \
-			"$(verdict "$q" 0.9 '>=')" ">= 0.9x testpmd"
+			"$(verdict "$q" 0.9 '>=')" ">= 0.9x testpmd" "$vsb"
 		ip netns del "$NS"
 		;;
 	g)
@@ -394,10 +450,10 @@ run_row()
 	j)
 		# testpmd's txonly sends IPv4 UDP only: the baseline is its
 		# frames of the same size (80 bytes, 84 with FCS)
-		read -r fg base q < <(TXPKTS=80 paired "" "$B/null.yaml" "$B/stl_84b6.yaml" \
+		read -r fg base q vsb < <(TXPKTS=80 paired "" "$B/null.yaml" "$B/stl_84b6.yaml" \
 			--vdev=net_null0,no-rx=1)
 		row j "84 B IPv6 streams, fixed fields, net_null" "$(mpps "$fg")" "$(mpps "$base")" \
-			"$q" "$(verdict "$q" 0.9 '>=')" ">= 0.9x testpmd (IPv4 txonly, 84 B)"
+			"$q" "$(verdict "$q" 0.9 '>=')" ">= 0.9x testpmd (IPv4 txonly, 84 B)" "$vsb"
 		;;
 	*) echo "bench: unknown row '$r'" ;;
 	esac
@@ -413,4 +469,4 @@ echo
 echo "median of $RUNS runs per row (BENCH_RUNS), lowest-highest in brackets:"
 summary
 echo
-echo "command: BENCH_RUNS=$RUNS test/bench/run.sh $ROWS"
+echo "command: ${BASE:+BASE=$BASE }BENCH_RUNS=$RUNS test/bench/run.sh $ROWS"
