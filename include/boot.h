@@ -60,6 +60,7 @@ enum boot_cause {
 	BOOT_NOMEM,    /* not enough memory, hugepages or heap */
 	BOOT_BUSY,     /* a device in use by another process */
 	BOOT_NOPERM,   /* not allowed (not root) */
+	BOOT_QUEUES,   /* a device with fewer queues than the workers need */
 };
 
 enum boot_cause boot_diagnose(const char *log, char *reason, size_t rlen, char *hint, size_t hlen);

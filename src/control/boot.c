@@ -57,6 +57,7 @@ static const struct boot_pat boot_pats[] = {
     {"Device or resource busy", BOOT_BUSY},
     {"already in use", BOOT_BUSY},
     {"is in use", BOOT_BUSY},
+    {"queues wanted", BOOT_QUEUES},
     {"Permission denied", BOOT_NOPERM},
     {"Operation not permitted", BOOT_NOPERM},
 };
@@ -183,6 +184,12 @@ enum boot_cause boot_diagnose(const char *log, char *reason, size_t rlen, char *
 		snprintf(hint, hlen,
 			 "DPDK was not allowed to: run flowgen as root (hugepages, raw sockets "
 			 "and device access need it)");
+		break;
+	case BOOT_QUEUES:
+		snprintf(hint, hlen,
+			 "each port needs a queue pair per worker and one for the control plane: "
+			 "fewer workers (-c), or a device with more queues (net_af_xdp: "
+			 "queue_count=N with as many channels on the interface)");
 		break;
 	default:
 		snprintf(hint, hlen,

@@ -123,6 +123,12 @@ static void test_diag_busy_perm(void **state)
 				       reason, sizeof(reason), hint, sizeof(hint)),
 			 BOOT_NOPERM);
 	assert_non_null(strstr(hint, "root"));
+	/* flowgen's own line: a device with one queue pair */
+	assert_int_equal(boot_diagnose("\nport net_af_xdp0,iface=fx0: 2 queues wanted, driver "
+				       "net_af_xdp has 1",
+				       reason, sizeof(reason), hint, sizeof(hint)),
+			 BOOT_QUEUES);
+	assert_non_null(strstr(hint, "-c"));
 }
 
 static void test_diag_unknown(void **state)
