@@ -39,7 +39,10 @@
 #
 #   fg0 ($FG_NS_TST) <-> t0 ~ vlan.py ~ a0 ($FG_NS_WIRE) <-> dut0 ($FG_NS_DUT)
 #
-# NAT flavours with known behaviour, for `bench nat` (flowgen(8)): as nat,
+# NAT flavours with known behaviour, for `bench nat` (flowgen(8)): as nat
+# (masquerade: ports kept while free towards a destination, so mapping
+# depends on the destination under contention),
+#   nat-persistent       masquerade persistent: the same
 #   nat-random           masquerade fully-random: no port preservation
 #   nat-pool             snat to four outside addresses 198.19.1.11-14
 #                        (owned by dut1): an address per destination
@@ -47,9 +50,20 @@
 #   nat-hairpin          masquerade, plus a DNAT of what the inside sends
 #                        to 198.19.1.1 back to 198.18.1.2 and a snat of that
 #                        hairpinned traffic to 198.19.1.1: hairpinning
+#   nat-1to1             a static 1:1 NAT both ways, nftables prefix maps:
+#                        198.18.1.0/24 leaves as 198.19.2.0/24 (ports
+#                        kept) and what comes to 198.19.2.0/24 goes to
+#                        198.18.1.0/24, hairpinned too: endpoint-independent
+#                        mapping and filtering
+#   router               no NAT at all
 # FG_NAT_TIMEOUT=S (or `lab.sh timeouts S`) sets the DUT's conntrack
 # timeouts for UDP, ICMP and TCP (established, SYN sent/received, closing
-# states) to S seconds; they are per namespace.
+# states) to S seconds; FG_NAT_TIMEOUT=distinct gives each timer `bench
+# nat` measures a value of its own (UDP unreplied 20 s, UDP stream 45 s,
+# TCP SYN sent 14 s, established 38 s, TIME_WAIT 30 s, ICMP 25 s, the
+# other TCP states 55 s), and FG_NAT_TIMEOUT=KEY=S,KEY=S... sets the
+# nf_conntrack_KEY timeouts named (udp_timeout, tcp_timeout_time_wait,
+# ...); they are per namespace.
 #
 # The wire option (`up FLAVOUR impair`, or FG_IMPAIR=1) puts a third
 # namespace $FG_NS_WIRE into the outside link, for impairments on a kernel
@@ -67,10 +81,10 @@
 # The wire namespace's default name is ${FG_NS_DUT}-w when FG_NS_DUT is set,
 # else fg-wire. Without the option the lab is exactly the two namespaces.
 #
-# Usage: lab.sh up [nat|router|l3|nat-random|nat-pool|nat-pool-persistent|
-#        nat-hairpin] [impair] | up ipv6|vlan|nat64 | down | exec CMD... |
+# Usage: lab.sh up [nat|router|l3|nat-persistent|nat-random|nat-pool|
+#        nat-pool-persistent|nat-hairpin|nat-1to1] [impair] | up ipv6|vlan|nat64 | down | exec CMD... |
 #        dut CMD... | impair [off|stats|ARGS...] | vlan stats | conntrack |
-#        timeouts S | status
+#        timeouts S|distinct|KEY=S,... | status
 # `up` first removes whatever a previous run left, and removes what it built
 # itself if a step fails; `up` twice and `down` on nothing are both fine.
 
@@ -224,7 +238,7 @@ lab_up()
 	case "$flavour" in
 	nat | router) mask=24 ;;
 	l3) mask=16 ;;
-	nat-random | nat-pool | nat-pool-persistent | nat-hairpin) mask=24 ;;
+	nat-random | nat-pool | nat-pool-persistent | nat-hairpin | nat-persistent | nat-1to1) mask=24 ;;
 	*) die "unknown flavour '$flavour' (nat, router or l3)" ;;
 	esac
 
@@ -302,7 +316,9 @@ lab_up()
 	fi
 
 	case "$flavour" in
-	nat-random | nat-pool | nat-pool-persistent | nat-hairpin) nat_flavour "$flavour" ;;
+	nat-random | nat-pool | nat-pool-persistent | nat-hairpin | nat-persistent | nat-1to1)
+		nat_flavour "$flavour"
+		;;
 	esac
 	if [ -n "${FG_NAT_TIMEOUT:-}" ]; then
 		nat_timeouts "$FG_NAT_TIMEOUT"
@@ -329,7 +345,12 @@ lab_up()
 nat_flavour()
 {
 	local rule
+	if [ "$1" = nat-1to1 ]; then
+		nat_1to1
+		return
+	fi
 	case "$1" in
+	nat-persistent) rule='masquerade persistent' ;;
 	nat-random) rule='masquerade fully-random' ;;
 	nat-pool) rule='snat to 198.19.1.11-198.19.1.14' ;;
 	nat-pool-persistent) rule='snat to 198.19.1.11-198.19.1.14 persistent' ;;
@@ -369,15 +390,56 @@ nat_flavour()
 	fi
 }
 
-# nat_timeouts S : the DUT's conntrack timeouts, per namespace
+# nat_1to1 : a static 1:1 NAT both ways with nftables prefix maps (nft(8),
+# "NAT STATEMENTS": prefix), hairpinned traffic included
+nat_1to1()
+{
+	ip netns exec "$D" sysctl -qw net.ipv4.conf.all.send_redirects=0
+	ip netns exec "$D" sysctl -qw net.ipv4.conf.dut0.send_redirects=0
+	ip netns exec "$D" nft -f - <<-'EOF'
+		table ip fgnat {
+			chain prerouting {
+				type nat hook prerouting priority dstnat; policy accept;
+				ip daddr 198.19.2.0/24 dnat ip prefix to ip daddr map { 198.19.2.0/24 : 198.18.1.0/24 }
+			}
+			chain postrouting {
+				type nat hook postrouting priority srcnat; policy accept;
+				ip saddr 198.18.1.0/24 ip daddr 198.19.0.0/24 oifname "dut1" snat ip prefix to ip saddr map { 198.18.1.0/24 : 198.19.2.0/24 }
+				ip saddr 198.18.1.0/24 ip daddr 198.18.1.0/24 ct status dnat snat ip prefix to ip saddr map { 198.18.1.0/24 : 198.19.2.0/24 }
+			}
+		}
+	EOF
+}
+
+# The timers of FG_NAT_TIMEOUT=distinct: each of those bench nat measures
+# its own value, so that a search that finds the wrong one fails
+NAT_DISTINCT="udp_timeout=20,udp_timeout_stream=45,tcp_timeout_syn_sent=14"
+NAT_DISTINCT+=",tcp_timeout_established=38,tcp_timeout_time_wait=30,icmp_timeout=25"
+NAT_DISTINCT+=",tcp_timeout_syn_recv=55,tcp_timeout_fin_wait=55,tcp_timeout_close_wait=55"
+NAT_DISTINCT+=",tcp_timeout_last_ack=55"
+
+# nat_timeouts S|distinct|KEY=S,... : the DUT's conntrack timeouts, per namespace
 nat_timeouts()
 {
-	local s=$1 k
-	[[ $s =~ ^[0-9]+$ ]] && [ "$s" -ge 1 ] || die "bad timeout '$s' (whole seconds)"
+	local spec=$1 k s kv
 	ns_exists "$D" || die "DUT namespace $D does not exist"
-	for k in udp_timeout udp_timeout_stream icmp_timeout tcp_timeout_established \
-		tcp_timeout_syn_sent tcp_timeout_syn_recv tcp_timeout_fin_wait \
-		tcp_timeout_close_wait tcp_timeout_last_ack tcp_timeout_time_wait; do
+	[ "$spec" = distinct ] && spec=$NAT_DISTINCT
+	if [[ $spec =~ ^[0-9]+$ ]]; then
+		[ "$spec" -ge 1 ] || die "bad timeout '$spec' (whole seconds)"
+		kv=""
+		for k in udp_timeout udp_timeout_stream icmp_timeout tcp_timeout_established \
+			tcp_timeout_syn_sent tcp_timeout_syn_recv tcp_timeout_fin_wait \
+			tcp_timeout_close_wait tcp_timeout_last_ack tcp_timeout_time_wait; do
+			kv+="${kv:+,}$k=$spec"
+		done
+		spec=$kv
+	fi
+	local IFS=,
+	for kv in $spec; do
+		k=${kv%%=*}
+		s=${kv#*=}
+		[[ $k =~ ^(udp|icmp|tcp)_timeout[a-z_]*$ ]] || die "bad timeout key '$k'"
+		[[ $s =~ ^[0-9]+$ ]] && [ "$s" -ge 1 ] || die "bad timeout '$kv' (whole seconds)"
 		ip netns exec "$D" sysctl -qw "net.netfilter.nf_conntrack_$k=$s"
 	done
 }
@@ -599,7 +661,9 @@ up)
 	for w in "$@"; do
 		case "$w" in
 		nat | router | l3) flavour=$w ;;
-		nat-random | nat-pool | nat-pool-persistent | nat-hairpin) flavour=$w ;;
+		nat-random | nat-pool | nat-pool-persistent | nat-hairpin | nat-persistent | nat-1to1)
+			flavour=$w
+			;;
 		impair | wire) wire=yes ;;
 		*) die "usage: lab.sh up [nat|router|l3] [impair]" ;;
 		esac

@@ -1,7 +1,8 @@
 /*
  * natb.h — `bench nat`: what a NAT does, measured with flowgen on both
  * sides of it (RFC 4787 for UDP, RFC 5382 for TCP, RFC 5508 for ICMP and
- * RFC 7857's updates to them).
+ * RFC 7857's updates to them, RFC 6888 for what of a carrier-grade NAT shows
+ * from outside).
  *
  * The pure half (src/core/natb_judge.c) turns observations into
  * behaviours (mapping, filtering, pooling, port allocation), plans and
@@ -65,7 +66,7 @@ extern const char *const natb_verdict_names[NATB_FAIL + 1];
 enum natb_tmo_state {
 	NATB_TMO_NONE = 0,  /* not measured */
 	NATB_TMO_FOUND = 1, /* s = (lo + hi) / 2 */
-	NATB_TMO_ABOVE = 2, /* alive at lo, the last probe (--timeout-max) */
+	NATB_TMO_ABOVE = 2, /* alive at lo, the last probe made */
 	NATB_TMO_BELOW = 3, /* gone at the first probe, hi */
 	NATB_TMO_FAILED = 4 /* no mapping could be made */
 };
@@ -73,6 +74,7 @@ enum natb_tmo_state {
 struct natb_tmo {
 	enum natb_tmo_state st;
 	double s, lo, hi;
+	unsigned planned, made; /* mappings of the plan, and those the NAT made */
 };
 
 /* An endpoint as the far side saw it: ip 0 = nothing arrived. */
@@ -81,39 +83,65 @@ struct natb_ep {
 	uint16_t port;
 };
 
+/* One mapping seen from both sides: the internal endpoint that sent, the
+ * external endpoint it left with, the server it went to. */
+struct natb_obs {
+	struct natb_ep in, ext, srv;
+};
+
+/* RFC 6888 REQ-4 and REQ-11: one internal address (a subscriber) asks for
+ * `tried` mappings towards one server and gets `got`; when it got fewer
+ * (a limit), whether its earlier mapping still works, whether another
+ * subscriber still gets a new one, and whether an ICMP error told it. */
+struct natb_quota {
+	unsigned tried, got;
+	enum natb_tri kept, others, icmp;
+};
+
 struct natb_udp {
 	bool on;
-	enum natb_dep mapping, filtering;
+	enum natb_tri translated;	 /* left the NAT with another source address */
+	enum natb_dep mapping;		 /* uncontended: fresh ports that collide with nothing */
+	enum natb_dep mapping_contended; /* a second internal address took the port first */
+	enum natb_dep filtering;
 	enum natb_tri preserve, parity, hairpin, hairpin_ext, refresh_out, refresh_in;
-	enum natb_tri own_port; /* every internal endpoint its own external one, >= 1024 */
+	enum natb_tri
+	    overloading;	/* two internal endpoints on one external one towards one server */
+	enum natb_tri in_range; /* external ports in the internal ports' range (1024-65535) */
 	enum natb_tri icmp_keeps; /* the mapping works after an ICMP error about it */
 	enum natb_tri frags;	  /* out-of-order inbound fragments got through */
-	unsigned quota, quota_tried; /* mappings one internal address got, of those tried */
+	struct natb_quota quota;
 	enum natb_pool pooling;
 	unsigned ext_addrs; /* external addresses seen */
 	enum natb_alloc alloc;
-	unsigned contiguity_pct; /* of consecutive internal ports mapped to consecutive ones */
-	struct natb_tmo timeout;
+	unsigned alloc_n;	   /* mappings judged, each towards a destination of its own */
+	unsigned alloc_step;	   /* the median distance between consecutive external ports */
+	unsigned contiguity_pct;   /* of consecutive internal ports mapped to consecutive ones */
+	struct natb_tmo timeout;   /* a mapping used both ways for more than 2 s */
+	struct natb_tmo unreplied; /* a mapping that only sent */
 };
 
 struct natb_tcp {
 	bool on;
-	enum natb_dep mapping, filtering;
-	enum natb_tri preserve, hairpin, hairpin_ext;
+	enum natb_tri translated;
+	enum natb_dep mapping, mapping_contended, filtering;
+	enum natb_tri preserve, hairpin, hairpin_ext, overloading;
 	enum natb_tri err_xlate; /* an inbound ICMP error about a connection translated */
-	struct natb_tmo established, transitory;
+	struct natb_tmo established, transitory, closing;
 };
 
 struct natb_icmp {
 	bool on;
-	enum natb_tri id_ei; /* query identifier mapped alike for two hosts */
+	enum natb_tri translated;
+	enum natb_tri echo;  /* an echo request out and its reply back in */
+	enum natb_tri id_ei; /* query identifier mapped alike towards two hosts */
 	enum natb_tri err_xlate;
 	struct natb_tmo query;
 };
 
 struct natb_result {
 	double tmax;
-	bool untranslated; /* packets left the NAT with their internal source */
+	uint64_t qdrop; /* frames the probes' receive queue had no room for */
 	struct natb_udp udp;
 	struct natb_tcp tcp;
 	struct natb_icmp icmp;
@@ -124,27 +152,56 @@ struct natb_result {
 struct natb_check {
 	const char *id;
 	const char *text;
-	char measured[96];
+	char measured[112];
 	enum natb_verdict v;
 };
-#define NATB_MAX_CHECKS 40
+#define NATB_MAX_CHECKS 48
 
 /*
  * mapping behaviour from the external endpoints one internal endpoint got
  * towards 2 addresses x 2 ports (m[address][port]; ip 0 = not seen).
  */
 enum natb_dep natb_mapping(const struct natb_ep m[2][2]);
+/* the less endpoint-independent of two behaviours; unknown when both are */
+enum natb_dep natb_dep_worse(enum natb_dep a, enum natb_dep b);
 /* filtering behaviour from whether unsolicited packets got in: from
  * another port of the contacted address, and from another address. */
 enum natb_dep natb_filtering(bool other_port_in, bool other_addr_in);
 /* pooling from ext[i][j]: the external address internal address i got
  * towards destination j (0 = not seen); *naddr = distinct addresses. */
 enum natb_pool natb_pooling(const uint32_t *ext, size_t ni, size_t nj, unsigned *naddr);
-/* port allocation from n (internal, external) port pairs in the order the
- * internal ports were used (consecutive); *contig_pct = share of
- * consecutive internal ports whose external ports are consecutive too. */
+/*
+ * port allocation from n (internal, external) port pairs in the order the
+ * mappings were made, internal ports consecutive, each mapping towards a
+ * destination (address and port) of its own: preserved when 9 in 10 keep
+ * their port; else sequential when the median distance between the
+ * external ports of consecutive mappings (*step) is NATB_SEQ_STEP or
+ * less, random otherwise. *contig_pct = share of consecutive internal
+ * ports whose external ports are consecutive too.
+ */
+#define NATB_SEQ_STEP 16
 enum natb_alloc natb_alloc_of(const uint16_t *in, const uint16_t *ext, size_t n,
-			      unsigned *contig_pct);
+			      unsigned *contig_pct, unsigned *step);
+/* port overloading (RFC 4787 REQ-3, RFC 5382 REQ-7): two internal
+ * endpoints given one external endpoint towards one server endpoint.
+ * NATB_UNSEEN when no two mappings of different internal endpoints
+ * towards one server endpoint were seen. */
+enum natb_tri natb_overloading(const struct natb_obs *o, size_t n);
+/* RFC 4787 REQ-3a: every external port in its internal port's range
+ * (0-1023 or 1024-65535); NATB_UNSEEN for n = 0 */
+enum natb_tri natb_port_range(const struct natb_obs *o, size_t n);
+/* whether the mappings left with another source address: NATB_NO when
+ * every one kept its internal address, NATB_UNSEEN for n = 0 */
+enum natb_tri natb_translated(const struct natb_obs *o, size_t n);
+/* RFC 4787 REQ-9a / RFC 5382 REQ-8a: a hairpinned packet arrived from
+ * `from` (ip 0: nothing arrived); the sender is internal endpoint `in`,
+ * whose mapping towards a server was `ext`. YES when it came from that
+ * external endpoint; NO from the internal endpoint or, for an
+ * endpoint-independent `mapping`, from any other; UNSEEN when it cannot
+ * be told (another port of the external address, the mapping depending
+ * on the destination). */
+enum natb_tri natb_hairpin_src(struct natb_ep from, struct natb_ep ext, struct natb_ep in,
+			       enum natb_dep mapping);
 
 /* timeout search: probe times from `first` growing by `ratio` up to `max`
  * (the last one is max); returns how many (at most cap). */
@@ -153,7 +210,7 @@ size_t natb_plan(double first, double ratio, double max, double *t, size_t cap);
  * timeout search: alive[k] the answer of the mapping probed at t[k]
  * (NATB_UNSEEN = not yet probed); the search ends at the first two dead
  * mappings in a row (one lost probe does not end it) or at the last
- * probe. Returns true when it has ended and fills *r.
+ * probe. Returns true when it has ended and fills *r (not its counts).
  */
 bool natb_estimate(const double *t, const enum natb_tri *alive, size_t n, struct natb_tmo *r);
 
@@ -164,11 +221,11 @@ size_t natb_checks(const struct natb_result *r, struct natb_check *c, size_t cap
 
 struct natb_opts {
 	bool udp, tcp, icmp;
-	double tmax;	       /* --timeout-max, seconds */
-	uint32_t inside;       /* first internal address; 0 = the client port's */
-	uint32_t outside;      /* first external (server) address; 0 = after the server port's */
-	int pair;	       /* port pair: client port 2 * pair */
-	FILE *progress;	       /* one line per probe step */
+	double tmax;	  /* --timeout-max, seconds */
+	uint32_t inside;  /* first internal address; 0 = the client port's */
+	uint32_t outside; /* first external (server) address; 0 = after the server port's */
+	int pair;	  /* port pair: client port 2 * pair */
+	FILE *progress;	  /* one line per probe step */
 };
 
 /* control: run every measurement of o; 0, or -1 with an error printed. */

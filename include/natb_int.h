@@ -12,16 +12,33 @@
 
 #include "natb.h"
 
-#define NATB_NADDR 8 /* internal and external addresses used */
+#define NATB_NADDR 16 /* internal and external addresses used */
+
+/* What each internal address is for: no probe shares its address with
+ * another question, so that one question's mappings (a quota reached, a
+ * mapping ended by an ICMP error) cannot change another's answer. */
+enum {
+	NATB_IN_MAP = 0,      /* mapping, port allocation, filtering, ICMP errors */
+	NATB_IN_A = 1,	      /* contention: takes the port first ... */
+	NATB_IN_B = 2,	      /* ... then this one asks for it */
+	NATB_IN_POOL = 0,     /* pooling: in[0..3], fresh ports */
+	NATB_IN_FRAG = 4,     /* out-of-order fragments */
+	NATB_IN_QUOTA = 5,    /* the subscriber that asks for many mappings */
+	NATB_IN_OTHER = 6,    /* another subscriber, afterwards */
+	NATB_IN_TIMER = 7,    /* the timeout searches: in[7..12], one each */
+	NATB_IN_REFRESH = 13, /* the refresh test */
+	NATB_IN_HAIR = 14,    /* the hairpinning sender */
+};
+#define NATB_SPORT 3478 /* the servers' first port */
 #define NATB_SIDE_IN 0
 #define NATB_SIDE_OUT 1
 
 /* One frame received for one of our addresses. */
 struct natb_rx {
 	uint64_t tsc;
-	uint8_t side;	  /* NATB_SIDE_IN (client port) or NATB_SIDE_OUT */
-	uint8_t proto;	  /* IPPROTO_UDP / TCP / ICMP */
-	uint8_t flags;	  /* TCP flags */
+	uint8_t side;	    /* NATB_SIDE_IN (client port) or NATB_SIDE_OUT */
+	uint8_t proto;	    /* IPPROTO_UDP / TCP / ICMP */
+	uint8_t flags;	    /* TCP flags */
 	uint8_t type, code; /* ICMP */
 	uint32_t sip, dip;
 	uint16_t sport, dport; /* ICMP echo: both the identifier */
@@ -40,13 +57,13 @@ struct natb_rx {
 /* What the probes work with: addresses, ports, what has arrived. */
 struct natb_ctx {
 	const struct natb_opts *o;
-	int port[2];		      /* config port index of each side */
-	uint32_t in[NATB_NADDR];      /* internal addresses */
-	uint32_t out[NATB_NADDR];     /* external (server) addresses */
-	uint16_t next_port;	      /* internal ports, fresh for every mapping */
+	int port[2];		  /* config port index of each side */
+	uint32_t in[NATB_NADDR];  /* internal addresses */
+	uint32_t out[NATB_NADDR]; /* external (server) addresses */
+	uint16_t next_port;	  /* internal ports, fresh for every mapping */
 	uint32_t next_tag;
 	uint64_t hz;
-	struct natb_rx *log;	      /* what arrived since natb_log_clear */
+	struct natb_rx *log; /* what arrived since natb_log_clear */
 	size_t nlog, caplog;
 };
 
@@ -55,6 +72,9 @@ int natb_io_open(struct natb_ctx *c);
 void natb_io_close(struct natb_ctx *c);
 
 /* control: a fresh internal port / probe tag. */
+/* how long a question waits for its answers */
+#define NATB_WAIT_MS 300
+
 uint16_t natb_port(struct natb_ctx *c);
 uint32_t natb_tag(struct natb_ctx *c);
 
@@ -74,6 +94,12 @@ int natb_tx_unreach(struct natb_ctx *c, int side, uint8_t iproto, uint32_t sip, 
  * one sent first */
 int natb_tx_frags(struct natb_ctx *c, int side, uint32_t sip, uint16_t sp, uint32_t dip,
 		  uint16_t dp, uint32_t tag, uint16_t ipid);
+
+/* control: the ICMP echo question (natb_icmp.c); false on ^C or an error. */
+bool natb_icmp_echo(struct natb_ctx *c, struct natb_icmp *ic);
+
+/* control: the frames the tap's queue had no room for since natb_io_open. */
+uint64_t natb_io_qdrop(void);
 
 /* control: empty the log. */
 void natb_log_clear(struct natb_ctx *c);

@@ -2,10 +2,11 @@
  * natb_cmd.c — the console side of `bench nat`: its options, and what the
  * user reads. bench_cmd hands `bench nat ...` here on the console's
  * thread; the measurements run in src/control/natb.c with their progress
- * (one line per probe) on standard error. The result is one table row per
- * requirement (id, verdict, what was measured, the requirement's gist),
- * or with --json one object holding the behaviours per protocol and the
- * checks; --csv FILE writes the checks as CSV (flowgen(8), bench nat).
+ * (one line per probe) on standard error. The result is a table of checks
+ * (requirement id, verdict, what was measured, the requirement's gist) for
+ * the requirements that show from outside the NAT, or with --json one
+ * object holding the behaviours per protocol and the checks; --csv FILE
+ * writes the checks as CSV (flowgen(8), bench nat).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -66,12 +67,10 @@ static int natb_addr(const char *s, uint32_t *ip)
 
 static int natb_parse(int argc, char **argv, struct natb_opts *o, bool *json, const char **csv)
 {
-	static const struct option lo[] = {{"timeout-max", required_argument, NULL, 'T'},
-					   {"inside", required_argument, NULL, 'I'},
-					   {"outside", required_argument, NULL, 'O'},
-					   {"json", no_argument, NULL, 'J'},
-					   {"csv", required_argument, NULL, 'C'},
-					   {NULL, 0, NULL, 0}};
+	static const struct option lo[] = {
+	    {"timeout-max", required_argument, NULL, 'T'}, {"inside", required_argument, NULL, 'I'},
+	    {"outside", required_argument, NULL, 'O'},	   {"json", no_argument, NULL, 'J'},
+	    {"csv", required_argument, NULL, 'C'},	   {NULL, 0, NULL, 0}};
 	char err[FG_ERRLEN];
 	int ch;
 
@@ -134,8 +133,28 @@ static void j_tmo(FILE *f, const char *key, const struct natb_tmo *t)
 		fprintf(f, "\"%s\":%.1f", key, t->s);
 	else
 		fprintf(f, "\"%s\":null", key);
-	fprintf(f, ",\"%s_search\":{\"state\":\"%s\",\"alive_s\":%.1f,\"gone_s\":%.1f}", key,
-		tmo_states[t->st], t->lo, t->hi);
+	fprintf(f,
+		",\"%s_search\":{\"state\":\"%s\",\"alive_s\":%.1f,\"gone_s\":%.1f,"
+		"\"mappings_planned\":%u,\"mappings_made\":%u}",
+		key, tmo_states[t->st], t->lo, t->hi, t->planned, t->made);
+}
+
+/* the translated of every protocol measured: false if any left
+ * untranslated, null if nothing of one came out, true otherwise */
+static const char *all_translated(const struct natb_result *r)
+{
+	const bool on[3] = {r->udp.on, r->tcp.on, r->icmp.on};
+	const enum natb_tri t[3] = {r->udp.translated, r->tcp.translated, r->icmp.translated};
+	bool unseen = false;
+
+	for (int k = 0; k < 3; k++) {
+		if (!on[k])
+			continue;
+		if (t[k] == NATB_NO)
+			return "false";
+		unseen |= t[k] == NATB_UNSEEN;
+	}
+	return unseen ? "null" : "true";
 }
 
 static void json_out(FILE *f, const struct natb_result *r, const struct natb_check *c, size_t n)
@@ -144,23 +163,38 @@ static void json_out(FILE *f, const struct natb_result *r, const struct natb_che
 	const struct natb_tcp *t = &r->tcp;
 	const struct natb_icmp *i = &r->icmp;
 
-	fprintf(f, "{\"bench\":\"nat\",\"timeout_max_s\":%.1f,\"interrupted\":%s,\"translated\":%s,",
-		r->tmax, r->interrupted ? "true" : "false", r->untranslated ? "false" : "true");
+	fprintf(f,
+		"{\"bench\":\"nat\",\"timeout_max_s\":%.1f,\"interrupted\":%s,\"translated\":%s,"
+		"\"qdrop\":%llu,",
+		r->tmax, r->interrupted ? "true" : "false", all_translated(r),
+		(unsigned long long)r->qdrop);
 	if (u->on) {
-		fprintf(f, "\"udp\":{\"mapping\":\"%s\",\"filtering\":\"%s\",",
-			natb_dep_names[u->mapping], natb_dep_names[u->filtering]);
+		fputs("\"udp\":{", f);
+		j_tri(f, "translated", u->translated);
+		fprintf(f, ",\"mapping\":\"%s\",\"mapping_contended\":\"%s\",\"filtering\":\"%s\",",
+			natb_dep_names[u->mapping], natb_dep_names[u->mapping_contended],
+			natb_dep_names[u->filtering]);
 		j_tri(f, "port_preservation", u->preserve);
 		fputc(',', f);
 		j_tri(f, "port_parity", u->parity);
-		fprintf(f, ",\"pooling\":\"%s\",\"external_addresses\":%u,", natb_pool_names[u->pooling],
-			u->ext_addrs);
-		fprintf(f, "\"port_allocation\":\"%s\",\"contiguity_pct\":%u,",
-			natb_alloc_names[u->alloc], u->contiguity_pct);
+		fputc(',', f);
+		j_tri(f, "port_overloading", u->overloading);
+		fputc(',', f);
+		j_tri(f, "port_range_kept", u->in_range);
+		fprintf(f, ",\"pooling\":\"%s\",\"external_addresses\":%u,",
+			natb_pool_names[u->pooling], u->ext_addrs);
+		fprintf(
+		    f,
+		    "\"port_allocation\":\"%s\",\"port_step_median\":%u,\"port_destinations\":%u,"
+		    "\"contiguity_pct\":%u,",
+		    natb_alloc_names[u->alloc], u->alloc_step, u->alloc_n, u->contiguity_pct);
 		j_tri(f, "hairpinning", u->hairpin);
 		fputc(',', f);
 		j_tri(f, "hairpin_external_source", u->hairpin_ext);
 		fputc(',', f);
 		j_tmo(f, "mapping_timeout_s", &u->timeout);
+		fputc(',', f);
+		j_tmo(f, "unreplied_timeout_s", &u->unreplied);
 		fputc(',', f);
 		j_tri(f, "refresh_outbound", u->refresh_out);
 		fputc(',', f);
@@ -169,14 +203,26 @@ static void json_out(FILE *f, const struct natb_result *r, const struct natb_che
 		j_tri(f, "icmp_error_keeps_mapping", u->icmp_keeps);
 		fputc(',', f);
 		j_tri(f, "fragments_out_of_order", u->frags);
-		fprintf(f, ",\"port_quota\":%u,\"port_quota_tried\":%u},", u->quota, u->quota_tried);
+		fprintf(f, ",\"port_quota\":%u,\"port_quota_tried\":%u,", u->quota.got,
+			u->quota.tried);
+		j_tri(f, "quota_keeps_mappings", u->quota.kept);
+		fputc(',', f);
+		j_tri(f, "quota_others_served", u->quota.others);
+		fputc(',', f);
+		j_tri(f, "quota_icmp_error", u->quota.icmp);
+		fputs("},", f);
 	} else {
 		fputs("\"udp\":null,", f);
 	}
 	if (t->on) {
-		fprintf(f, "\"tcp\":{\"mapping\":\"%s\",\"filtering\":\"%s\",",
-			natb_dep_names[t->mapping], natb_dep_names[t->filtering]);
+		fputs("\"tcp\":{", f);
+		j_tri(f, "translated", t->translated);
+		fprintf(f, ",\"mapping\":\"%s\",\"mapping_contended\":\"%s\",\"filtering\":\"%s\",",
+			natb_dep_names[t->mapping], natb_dep_names[t->mapping_contended],
+			natb_dep_names[t->filtering]);
 		j_tri(f, "port_preservation", t->preserve);
+		fputc(',', f);
+		j_tri(f, "port_overloading", t->overloading);
 		fputc(',', f);
 		j_tri(f, "hairpinning", t->hairpin);
 		fputc(',', f);
@@ -187,12 +233,18 @@ static void json_out(FILE *f, const struct natb_result *r, const struct natb_che
 		j_tmo(f, "established_timeout_s", &t->established);
 		fputc(',', f);
 		j_tmo(f, "transitory_timeout_s", &t->transitory);
+		fputc(',', f);
+		j_tmo(f, "closing_timeout_s", &t->closing);
 		fputs("},", f);
 	} else {
 		fputs("\"tcp\":null,", f);
 	}
 	if (i->on) {
 		fputs("\"icmp\":{", f);
+		j_tri(f, "translated", i->translated);
+		fputc(',', f);
+		j_tri(f, "echo", i->echo);
+		fputc(',', f);
 		j_tmo(f, "query_timeout_s", &i->query);
 		fputc(',', f);
 		j_tri(f, "error_translation", i->err_xlate);
@@ -271,17 +323,22 @@ static void table_out(FILE *f, const struct natb_result *r, const struct natb_ch
 
 	pad(f, "requirement", 28);
 	pad(f, "verdict", 16);
-	pad(f, "measured", 48);
+	pad(f, "measured", 56);
 	fputs("gist\n", f);
 	for (size_t k = 0; k < n; k++) {
 		pad(f, c[k].id, 28);
 		pad(f, natb_verdict_names[c[k].v], 16);
-		pad(f, c[k].measured, 48);
+		pad(f, c[k].measured, 56);
 		fprintf(f, "%s\n", c[k].text);
 		cnt[c[k].v]++;
 	}
 	fprintf(f, "nat: %u pass, %u fail, %u not applicable%s\n", cnt[NATB_PASS], cnt[NATB_FAIL],
 		cnt[NATB_NA], r->interrupted ? " (interrupted)" : "");
+	if (r->qdrop)
+		fprintf(f,
+			"nat: %llu frames dropped for want of room in the probes' receive queue: "
+			"some answers may be missing\n",
+			(unsigned long long)r->qdrop);
 	fflush(f);
 }
 

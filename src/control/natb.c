@@ -3,21 +3,39 @@
  * hosts on the client port of a pair and external servers on the server
  * port, sends crafted probes through the NAT and reads what comes out on
  * the other side (natb_io.c), then names the behaviours with the pure
- * judge (src/core/natb_judge.c). One burst of probes per question, with
- * fresh internal ports for every mapping so that no answer leans on an
- * earlier one:
+ * judge (src/core/natb_judge.c). One burst of probes per question, fresh
+ * internal ports for every mapping, and each question on internal
+ * addresses of its own (natb_int.h), so that no answer leans on another:
  *
- *  - mapping: one internal endpoint to 2 external addresses x 2 ports
- *    (RFC 4787 §4.1); pooling: 4 internal addresses to 4 external ones;
- *    port allocation: 32 consecutive internal ports (preservation, parity,
- *    contiguity, randomness);
+ *  - mapping (RFC 4787 §4.1, RFC 5382 §4.1): one internal endpoint to 2
+ *    external addresses x 2 ports with ports that collide with nothing;
+ *    then under contention: a second internal address takes the same
+ *    internal port towards one server first, and the first asks for it
+ *    towards another server and the taken one (free one first, then the
+ *    mirror: taken one first). A NAT that keeps a port only while it is
+ *    free towards a destination maps by destination: not
+ *    endpoint-independent;
+ *  - every mapping seen feeds port overloading (two internal endpoints on
+ *    one external endpoint towards one server endpoint: RFC 4787 REQ-3,
+ *    RFC 5382 REQ-7), the port range (REQ-3a), and whether anything was
+ *    translated at all;
+ *  - pooling: 4 internal addresses to 4 servers; port allocation: 32
+ *    consecutive internal ports, each towards a destination (address and
+ *    port) of its own, so that a counter offset by a hash of the
+ *    destination (RFC 6056 §3.3.3, §3.3.4) shows as what it is;
  *  - filtering: unsolicited packets to a mapping from another port of the
  *    contacted address and from another address (RFC 4787 §5), beside one
  *    from the contacted endpoint that must come in;
- *  - hairpinning: a second internal endpoint sends to the first one's
- *    external endpoint (RFC 4787 §6);
- *  - ICMP: an inbound port unreachable about a mapped UDP flow (RFC 5508
- *    §4.2), echo identifiers towards two servers.
+ *  - hairpinning (RFC 4787 §6): another internal address sends to the
+ *    first one's external endpoint; it must arrive from the sender's own
+ *    external address and port;
+ *  - ICMP: an inbound port unreachable about a mapped UDP flow and a TCP
+ *    connection (RFC 5508 §4.2, RFC 5382 REQ-9), the UDP mapping still
+ *    working after it (RFC 4787 REQ-12); out-of-order fragments on a
+ *    mapping of their own (REQ-14); echo requests towards two servers and
+ *    their replies (RFC 5508 REQ-1, natb_icmp.c);
+ *  - RFC 6888: 1,024 mappings from one address (a subscriber), then
+ *    whether its earlier mapping and another address still work.
  *
  * Then the timeout searches and the refresh test (natb_timer.c).
  * Service mode is switched on for the bench if it was off (the workers
@@ -37,17 +55,23 @@
 #include "port.h"
 #include "svc.h"
 
-#define NATB_SPORT 3478 /* the servers' ports: NATB_SPORT and NATB_SPORT + 1 */
-#define NATB_WAIT_MS 300
 #define NATB_ALLOC_N 32
+#define NATB_QUOTA_N 1024
+#define NATB_SEEN_CAP 160
 
-static bool internal(const struct natb_ctx *c, uint32_t ip)
-{
-	for (int i = 0; i < NATB_NADDR; i++)
-		if (c->in[i] == ip)
-			return true;
-	return false;
-}
+/* Every mapping seen for one protocol. */
+struct seen {
+	struct natb_obs o[NATB_SEEN_CAP];
+	size_t n;
+};
+
+/* One outbound packet that opens a mapping, and what came out of it. */
+struct probe {
+	uint32_t sip, dip;
+	uint16_t sp, dp;
+	uint32_t tag; /* UDP: first payload word; TCP: the SYN's seq */
+	struct natb_ep ext;
+};
 
 static const char *ip_s(uint32_t ip, char *b)
 {
@@ -56,97 +80,254 @@ static const char *ip_s(uint32_t ip, char *b)
 	return inet_ntop(AF_INET, &be, b, INET_ADDRSTRLEN);
 }
 
-/* ---- UDP -------------------------------------------------------------------- */
+static const char *proto_s(uint8_t proto) { return proto == IPPROTO_TCP ? "tcp" : "udp"; }
 
-/* mapping, pooling and port allocation: outbound packets only */
-static bool udp_mapping(struct natb_ctx *c, struct natb_udp *u, bool *plain)
+static const struct natb_rx *find_syn(const struct natb_ctx *c, int side, uint32_t seq)
 {
-	const uint32_t I = c->in[0];
-	uint32_t tm[2][2], tp[4][4], ta[NATB_ALLOC_N], ext[4 * 4];
-	uint16_t a = natb_port(c), pp[4][4], pa[NATB_ALLOC_N], ain[NATB_ALLOC_N], aext[NATB_ALLOC_N];
-	struct natb_ep m[2][2] = {0};
-	size_t na = 0;
-	bool same = true, parity = true, own = true, untranslated = false;
+	for (size_t i = 0; i < c->nlog; i++)
+		if (c->log[i].side == side && c->log[i].proto == IPPROTO_TCP &&
+		    c->log[i].tag == seq && (c->log[i].flags & RTE_TCP_SYN_FLAG))
+			return &c->log[i];
+	return NULL;
+}
 
-	natb_say(c, "udp: mapping (2 addresses x 2 ports), pooling (4 x 4), %d ports in a row",
-		 NATB_ALLOC_N);
+/* a tag for an opening packet: TCP sequence numbers leave room for +1 */
+static uint32_t otag(struct natb_ctx *c, uint8_t proto)
+{
+	return proto == IPPROTO_TCP ? natb_tag(c) << 8 : natb_tag(c);
+}
+
+static void tx_open(struct natb_ctx *c, uint8_t proto, const struct probe *p)
+{
+	if (proto == IPPROTO_TCP)
+		natb_tx_tcp(c, NATB_SIDE_IN, p->sip, p->sp, p->dip, p->dp, p->tag, 0,
+			    RTE_TCP_SYN_FLAG, 0);
+	else
+		natb_tx_udp(c, NATB_SIDE_IN, p->sip, p->sp, p->dip, p->dp, p->tag);
+}
+
+static const struct natb_rx *out_of(const struct natb_ctx *c, uint8_t proto, uint32_t tag)
+{
+	return proto == IPPROTO_TCP ? find_syn(c, NATB_SIDE_OUT, tag)
+				    : natb_find(c, NATB_SIDE_OUT, IPPROTO_UDP, tag);
+}
+
+static struct probe mk(struct natb_ctx *c, uint8_t proto, uint32_t sip, uint16_t sp, uint32_t dip,
+		       uint16_t dp)
+{
+	return (struct probe){.sip = sip, .sp = sp, .dip = dip, .dp = dp, .tag = otag(c, proto)};
+}
+
+/*
+ * Send the opening packets p[0..n) (gap_ms apart, in order, or at once in
+ * bursts of 64: a lab's veths drop what they cannot take at once), send
+ * the lost ones once more, and note where each came out; every one goes
+ * into s. false on ^C.
+ */
+static bool opens(struct natb_ctx *c, uint8_t proto, struct probe *p, size_t n, unsigned gap_ms,
+		  struct seen *s)
+{
 	natb_log_clear(c);
-	for (int s = 0; s < 2; s++)
-		for (int p = 0; p < 2; p++)
-			natb_tx_udp(c, NATB_SIDE_IN, I, a, c->out[s], NATB_SPORT + p,
-				    tm[s][p] = natb_tag(c));
-	for (int i = 0; i < 4; i++)
-		for (int j = 0; j < 4; j++) {
-			pp[i][j] = natb_port(c);
-			natb_tx_udp(c, NATB_SIDE_IN, c->in[i], pp[i][j], c->out[2 + j], NATB_SPORT,
-				    tp[i][j] = natb_tag(c));
-		}
-	for (int k = 0; k < NATB_ALLOC_N; k++) {
-		pa[k] = natb_port(c);
-		natb_tx_udp(c, NATB_SIDE_IN, I, pa[k], c->out[6], NATB_SPORT, ta[k] = natb_tag(c));
+	for (size_t i = 0; i < n; i++) {
+		tx_open(c, proto, &p[i]);
+		if (gap_ms ? !natb_pump(c, gap_ms) : i % 64 == 63 && !natb_pump(c, 2))
+			return false;
 	}
 	if (!natb_pump(c, NATB_WAIT_MS))
 		return false;
-	/* a probe lost on the way is sent once more, as it was */
-	for (int s = 0; s < 2; s++)
-		for (int p = 0; p < 2; p++)
-			if (!natb_find(c, NATB_SIDE_OUT, IPPROTO_UDP, tm[s][p]))
-				natb_tx_udp(c, NATB_SIDE_IN, I, a, c->out[s], NATB_SPORT + p,
-					    tm[s][p]);
+	for (size_t i = 0; i < n; i++)
+		if (!out_of(c, proto, p[i].tag)) {
+			tx_open(c, proto, &p[i]);
+			if (gap_ms && !natb_pump(c, gap_ms))
+				return false;
+		}
 	if (!natb_pump(c, 50))
 		return false;
-	for (int s = 0; s < 2; s++)
-		for (int p = 0; p < 2; p++) {
-			const struct natb_rx *r = natb_find(c, NATB_SIDE_OUT, IPPROTO_UDP, tm[s][p]);
+	for (size_t i = 0; i < n; i++) {
+		const struct natb_rx *r = out_of(c, proto, p[i].tag);
 
-			if (!r)
-				continue;
-			m[s][p] = (struct natb_ep){r->sip, r->sport};
-			same &= r->sport == a;
-			parity &= (r->sport & 1) == (a & 1);
-			untranslated |= r->sip == I;
-		}
+		p[i].ext = r ? (struct natb_ep){r->sip, r->sport} : (struct natb_ep){0, 0};
+		if (s && s->n < NATB_SEEN_CAP)
+			s->o[s->n++] =
+			    (struct natb_obs){{p[i].sip, p[i].sp}, p[i].ext, {p[i].dip, p[i].dp}};
+	}
+	return true;
+}
+
+/* one internal endpoint towards 2 addresses x 2 ports: m[address][port] */
+static bool mapping4(struct natb_ctx *c, uint8_t proto, uint32_t I, uint16_t a,
+		     struct natb_ep m[2][2], struct seen *s)
+{
+	struct probe p[4];
+
+	for (int k = 0; k < 4; k++)
+		p[k] = mk(c, proto, I, a, c->out[k / 2], (uint16_t)(NATB_SPORT + k % 2));
+	if (!opens(c, proto, p, 4, 0, s))
+		return false;
+	for (int k = 0; k < 4; k++)
+		m[k / 2][k % 2] = p[k].ext;
+	return true;
+}
+
+/*
+ * Mapping under contention: in[A] takes internal port a towards
+ * out[0]:SPORT first; then in[B]:a goes to out[0]:SPORT + 1, out[1]:SPORT,
+ * out[1]:SPORT + 1 and the taken out[0]:SPORT, in that order (or the
+ * taken one first), 20 ms apart so that the NAT sees them in order.
+ */
+static bool contended(struct natb_ctx *c, uint8_t proto, bool taken_first, enum natb_dep *dep,
+		      struct seen *s)
+{
+	const uint16_t a = natb_port(c);
+	struct probe pa = mk(c, proto, c->in[NATB_IN_A], a, c->out[0], NATB_SPORT), p[4];
+	struct natb_ep m[2][2];
+	char x[5][INET_ADDRSTRLEN];
+	bool shared = false;
+
+	*dep = NATB_DEP_UNKNOWN;
+	if (!opens(c, proto, &pa, 1, 0, s))
+		return false;
+	if (!pa.ext.ip) {
+		natb_say(c, "%s: contention: the first mapping did not come out", proto_s(proto));
+		return true;
+	}
+	/* p[0] is the taken destination, m[0][0] */
+	for (int k = 0; k < 4; k++)
+		p[k] = mk(c, proto, c->in[NATB_IN_B], a, c->out[k / 2],
+			  (uint16_t)(NATB_SPORT + k % 2));
+	if (!taken_first) {
+		struct probe t = p[0];
+
+		memmove(p, p + 1, 3 * sizeof(p[0]));
+		p[3] = t;
+	}
+	if (!opens(c, proto, p, 4, 20, s))
+		return false;
+	for (int k = 0; k < 4; k++) {
+		const int j = taken_first ? k : (k + 1) % 4; /* p[k] towards destination j */
+
+		m[j / 2][j % 2] = p[k].ext;
+		shared |= p[k].ext.ip == pa.ext.ip;
+	}
+	*dep = natb_mapping(m);
+	natb_say(c,
+		 "%s: contention (%s first): A:%u got %s:%u towards S1:%u; B:%u got %s:%u (S1:%u), "
+		 "%s:%u (S1:%u), %s:%u (S2:%u), %s:%u (S2:%u): %s",
+		 proto_s(proto), taken_first ? "taken" : "free", a, ip_s(pa.ext.ip, x[0]),
+		 pa.ext.port, NATB_SPORT, a, ip_s(m[0][0].ip, x[1]), m[0][0].port, NATB_SPORT,
+		 ip_s(m[0][1].ip, x[2]), m[0][1].port, NATB_SPORT + 1, ip_s(m[1][0].ip, x[3]),
+		 m[1][0].port, NATB_SPORT, ip_s(m[1][1].ip, x[4]), m[1][1].port, NATB_SPORT + 1,
+		 natb_dep_names[*dep]);
+	/* B never left by A's external address: nothing was contended */
+	if (!shared && *dep != NATB_DEP_UNKNOWN) {
+		natb_say(c,
+			 "%s: contention: B left by other external addresses than A: not "
+			 "contended",
+			 proto_s(proto));
+		*dep = NATB_DEP_UNKNOWN;
+	}
+	return true;
+}
+
+/* both orders of the contended probe: the worse of the two */
+static bool contention(struct natb_ctx *c, uint8_t proto, enum natb_dep *dep, struct seen *s)
+{
+	enum natb_dep d1, d2;
+
+	if (!contended(c, proto, false, &d1, s) || !contended(c, proto, true, &d2, s))
+		return false;
+	*dep = natb_dep_worse(d1, d2);
+	return true;
+}
+
+/* what every mapping of a protocol says: translated, overloading, range */
+static void judge_seen(struct natb_ctx *c, const struct seen *s, uint8_t proto,
+		       enum natb_tri *translated, enum natb_tri *overloading, enum natb_tri *range)
+{
+	*translated = natb_translated(s->o, s->n);
+	*overloading = natb_overloading(s->o, s->n);
+	if (range)
+		*range = natb_port_range(s->o, s->n);
+	if (*translated == NATB_NO)
+		natb_say(c,
+			 "%s: packets left the NAT with their internal source: no NAT on this "
+			 "path (is the external address range translated?)",
+			 proto_s(proto));
+	else if (*translated == NATB_UNSEEN)
+		natb_say(c, "%s: nothing came out of the NAT", proto_s(proto));
+}
+
+/* ---- UDP -------------------------------------------------------------------- */
+
+/* mapping, contention, pooling and port allocation: outbound packets only */
+static bool udp_mapping(struct natb_ctx *c, struct natb_udp *u, struct seen *s)
+{
+	const uint32_t I = c->in[NATB_IN_MAP];
+	struct probe pp[16], pa[NATB_ALLOC_N];
+	struct natb_ep m[2][2];
+	uint32_t ext[16];
+	uint16_t ain[NATB_ALLOC_N], aext[NATB_ALLOC_N];
+	size_t na = 0, free0;
+	unsigned same = 0, parity = 0, any = 0;
+
+	natb_say(c,
+		 "udp: mapping (2 addresses x 2 ports, uncontended and contended), pooling "
+		 "(4 x 4), %d ports towards %d destinations",
+		 NATB_ALLOC_N, NATB_ALLOC_N);
+	if (!mapping4(c, IPPROTO_UDP, I, natb_port(c), m, s))
+		return false;
 	u->mapping = natb_mapping(m);
 	for (int i = 0; i < 4; i++)
-		for (int j = 0; j < 4; j++) {
-			const struct natb_rx *r = natb_find(c, NATB_SIDE_OUT, IPPROTO_UDP, tp[i][j]);
-
-			ext[i * 4 + j] = r ? r->sip : 0;
-			if (r) {
-				same &= r->sport == pp[i][j];
-				parity &= (r->sport & 1) == (pp[i][j] & 1);
-			}
-		}
+		for (int j = 0; j < 4; j++)
+			pp[i * 4 + j] = mk(c, IPPROTO_UDP, c->in[NATB_IN_POOL + i], natb_port(c),
+					   c->out[2 + j], NATB_SPORT);
+	if (!opens(c, IPPROTO_UDP, pp, 16, 0, s))
+		return false;
+	for (int k = 0; k < 16; k++)
+		ext[k] = pp[k].ext.ip;
 	u->pooling = natb_pooling(ext, 4, 4, &u->ext_addrs);
-	for (int k = 0; k < NATB_ALLOC_N; k++) {
-		const struct natb_rx *r = natb_find(c, NATB_SIDE_OUT, IPPROTO_UDP, ta[k]);
-
-		if (!r)
-			continue;
-		/* towards one server: every internal port its own external one */
-		for (size_t j = 0; j < na; j++)
-			own &= aext[j] != r->sport;
-		own &= r->sport >= 1024;
-		ain[na] = pa[k];
-		aext[na++] = r->sport;
-		same &= r->sport == pa[k];
-		parity &= (r->sport & 1) == (pa[k] & 1);
-	}
-	u->alloc = natb_alloc_of(ain, aext, na, &u->contiguity_pct);
+	/* consecutive internal ports, each towards an address and port of its own */
+	for (int k = 0; k < NATB_ALLOC_N; k++)
+		pa[k] = mk(c, IPPROTO_UDP, I, natb_port(c), c->out[k % 8],
+			   (uint16_t)(NATB_SPORT + 4 + k / 8));
+	if (!opens(c, IPPROTO_UDP, pa, NATB_ALLOC_N, 0, s))
+		return false;
+	for (int k = 0; k < NATB_ALLOC_N; k++)
+		if (pa[k].ext.ip) {
+			ain[na] = pa[k].sp;
+			aext[na++] = pa[k].ext.port;
+		}
+	u->alloc = natb_alloc_of(ain, aext, na, &u->contiguity_pct, &u->alloc_step);
+	u->alloc_n = (unsigned)na;
 	if (na) {
-		u->preserve = same ? NATB_YES : NATB_NO;
-		u->parity = parity ? NATB_YES : NATB_NO;
-		u->own_port = own ? NATB_YES : NATB_NO;
+		char line[NATB_ALLOC_N * 7 + 1];
+		size_t len = 0;
+
+		for (size_t k = 0; k < na; k++)
+			len += (size_t)snprintf(line + len, sizeof(line) - len, " %u", aext[k]);
+		natb_say(c, "udp: ports from %u.. towards %zu destinations:%s", ain[0], na, line);
 	}
-	if (untranslated)
-		natb_say(c, "udp: warning: packets left the NAT with their internal source: is "
-			    "the external address range translated?");
-	*plain |= untranslated;
-	if (!na && u->mapping == NATB_DEP_UNKNOWN)
-		natb_say(c, "udp: nothing came out of the NAT");
-	natb_say(c, "udp: mapping %s, pooling %s (%u external address(es)), ports %s",
-		 natb_dep_names[u->mapping], natb_pool_names[u->pooling], u->ext_addrs,
-		 natb_alloc_names[u->alloc]);
+	/* preservation and parity from the mappings that collided with nothing */
+	free0 = s->n;
+	for (size_t i = 0; i < free0; i++)
+		if (s->o[i].ext.ip) {
+			any++;
+			same += s->o[i].ext.port == s->o[i].in.port;
+			parity += (s->o[i].ext.port & 1) == (s->o[i].in.port & 1);
+		}
+	if (any) {
+		u->preserve = same == any ? NATB_YES : NATB_NO;
+		u->parity = parity == any ? NATB_YES : NATB_NO;
+	}
+	if (!contention(c, IPPROTO_UDP, &u->mapping_contended, s))
+		return false;
+	judge_seen(c, s, IPPROTO_UDP, &u->translated, &u->overloading, &u->in_range);
+	natb_say(c,
+		 "udp: mapping %s, contended %s, pooling %s (%u external address(es)), ports "
+		 "%s (median step %u)",
+		 natb_dep_names[u->mapping], natb_dep_names[u->mapping_contended],
+		 natb_pool_names[u->pooling], u->ext_addrs, natb_alloc_names[u->alloc],
+		 u->alloc_step);
 	return true;
 }
 
@@ -160,34 +341,58 @@ static const struct natb_rx *find_err(const struct natb_ctx *c, uint32_t itag)
 	return NULL;
 }
 
-/*
- * After the ICMP error: the mapping still lets its server in (RFC 4787
- * REQ-12), and a datagram from that server in two fragments, the second
- * sent first, gets through translated (REQ-14): reassembled, or as
- * fragments again (a Linux NAT forwards them as it got them).
- */
-static bool udp_after(struct natb_ctx *c, struct natb_udp *u, bool err_sent, uint32_t X,
-		      uint16_t xb, uint16_t b)
+/* the sender of a hairpinned packet: its mapping towards a server first */
+static bool hairpin_sender(struct natb_ctx *c, uint8_t proto, uint16_t h, struct natb_ep *ext)
 {
-	const uint32_t I = c->in[0], t_after = natb_tag(c), t_frag = natb_tag(c);
+	struct probe p = mk(c, proto, c->in[NATB_IN_HAIR], h, c->out[0], NATB_SPORT + 2);
+
+	if (!opens(c, proto, &p, 1, 0, NULL))
+		return false;
+	*ext = p.ext;
+	return true;
+}
+
+/* REQ-12: after the ICMP error, the mapping still lets its server in */
+static bool udp_after(struct natb_ctx *c, struct natb_udp *u, uint32_t X, uint16_t xb, uint16_t b)
+{
+	const uint32_t t = natb_tag(c);
+	const struct natb_rx *r;
+
+	natb_log_clear(c);
+	natb_tx_udp(c, NATB_SIDE_OUT, c->out[0], NATB_SPORT, X, xb, t);
+	if (!natb_pump(c, NATB_WAIT_MS))
+		return false;
+	r = natb_find(c, NATB_SIDE_IN, IPPROTO_UDP, t);
+	u->icmp_keeps = r && r->dip == c->in[NATB_IN_MAP] && r->dport == b ? NATB_YES : NATB_NO;
+	return true;
+}
+
+/*
+ * REQ-14, on a mapping of its own: a datagram from the server in two
+ * fragments, the second sent first, gets through translated: reassembled,
+ * or as fragments again (a Linux NAT forwards them as it got them).
+ */
+static bool udp_frags(struct natb_ctx *c, struct natb_udp *u)
+{
+	const uint32_t I = c->in[NATB_IN_FRAG], t_frag = natb_tag(c);
 	const uint16_t ipid = (uint16_t)natb_tag(c);
+	struct probe p = mk(c, IPPROTO_UDP, I, natb_port(c), c->out[0], NATB_SPORT);
 	const struct natb_rx *first = NULL;
 	bool rest = false;
 
+	if (!opens(c, IPPROTO_UDP, &p, 1, 0, NULL))
+		return false;
+	if (!p.ext.ip)
+		return true;
 	natb_log_clear(c);
-	if (err_sent)
-		natb_tx_udp(c, NATB_SIDE_OUT, c->out[0], NATB_SPORT, X, xb, t_after);
-	natb_tx_frags(c, NATB_SIDE_OUT, c->out[0], NATB_SPORT, X, xb, t_frag, ipid);
+	natb_tx_frags(c, NATB_SIDE_OUT, c->out[0], NATB_SPORT, p.ext.ip, p.ext.port, t_frag, ipid);
 	if (!natb_pump(c, NATB_WAIT_MS))
 		return false;
-	if (err_sent)
-		u->icmp_keeps = natb_find(c, NATB_SIDE_IN, IPPROTO_UDP, t_after) ? NATB_YES : NATB_NO;
 	for (size_t i = 0; i < c->nlog; i++) {
 		const struct natb_rx *r = &c->log[i];
 
-		if (r->side != NATB_SIDE_IN || r->proto != IPPROTO_UDP || r->dip != I)
-			continue;
-		if (r->tag == t_frag && r->dport == b && (!r->frag || !r->frag_off))
+		if (r->side == NATB_SIDE_IN && r->proto == IPPROTO_UDP && r->dip == I &&
+		    r->tag == t_frag && r->dport == p.sp && (!r->frag || !r->frag_off))
 			first = r;
 	}
 	/* fragments again: the rest must come with the first one's id */
@@ -197,70 +402,108 @@ static bool udp_after(struct natb_ctx *c, struct natb_udp *u, bool err_sent, uin
 				c->log[i].frag_off && c->log[i].ipid == first->ipid &&
 				c->log[i].dip == I;
 	u->frags = first && (!first->frag || rest) ? NATB_YES : NATB_NO;
-	natb_say(c, "udp: mapping %s after an ICMP error, out-of-order fragments %s",
-		 u->icmp_keeps == NATB_YES ? "kept" : u->icmp_keeps == NATB_NO ? "gone" : "not tried",
-		 u->frags == NATB_YES ? "through" : "lost");
+	natb_say(c, "udp: out-of-order fragments %s", u->frags == NATB_YES ? "through" : "lost");
 	return true;
 }
 
-/* RFC 6888: how many mappings one internal address gets towards one server */
+/*
+ * RFC 6888: an earlier mapping of the subscriber, then NATB_QUOTA_N
+ * mappings towards one server; then whether the earlier mapping still
+ * lets its server in, and whether another address still gets a mapping.
+ */
 static bool udp_quota(struct natb_ctx *c, struct natb_udp *u)
 {
-	const unsigned n = 1024;
-	uint32_t tag0 = 0;
-	size_t seen = 0;
+	const uint32_t Q = c->in[NATB_IN_QUOTA];
+	struct natb_quota *q = &u->quota;
+	struct probe e = mk(c, IPPROTO_UDP, Q, natb_port(c), c->out[6], NATB_SPORT), o;
+	uint32_t tag0 = 0, t_kept;
+	uint16_t p0 = 0;
+	size_t got = 0;
+	bool icmp = false;
+	const struct natb_rx *r;
 
-	natb_say(c, "udp: %u mappings from one internal address", n);
+	natb_say(c, "udp: %u mappings from one internal address", NATB_QUOTA_N);
+	if (!opens(c, IPPROTO_UDP, &e, 1, 0, NULL))
+		return false;
 	natb_log_clear(c);
-	for (unsigned k = 0; k < n; k++) {
-		uint32_t t = natb_tag(c);
+	for (unsigned k = 0; k < NATB_QUOTA_N; k++) {
+		const uint32_t t = natb_tag(c);
+		const uint16_t p = natb_port(c);
 
-		if (!k)
+		if (!k) {
 			tag0 = t;
-		natb_tx_udp(c, NATB_SIDE_IN, c->in[0], natb_port(c), c->out[5], NATB_SPORT, t);
-		/* in bursts of 64: the veths of a lab drop what they cannot take at once */
+			p0 = p;
+		}
+		natb_tx_udp(c, NATB_SIDE_IN, Q, p, c->out[5], NATB_SPORT, t);
 		if (k % 64 == 63 && !natb_pump(c, 2))
 			return false;
 	}
 	if (!natb_pump(c, NATB_WAIT_MS))
 		return false;
-	for (size_t i = 0; i < c->nlog; i++)
-		seen += c->log[i].side == NATB_SIDE_OUT && c->log[i].proto == IPPROTO_UDP &&
-			c->log[i].dip == c->out[5] && c->log[i].tag - tag0 < n;
-	u->quota = (unsigned)seen;
-	u->quota_tried = n;
+	for (size_t i = 0; i < c->nlog; i++) {
+		const struct natb_rx *x = &c->log[i];
+
+		got += x->side == NATB_SIDE_OUT && x->proto == IPPROTO_UDP && x->dip == c->out[5] &&
+		       x->tag - tag0 < NATB_QUOTA_N;
+		/* RFC 6888 REQ-11 B, RFC 5508 REQ-8: an ICMP error about one of them */
+		icmp |= x->side == NATB_SIDE_IN && x->proto == IPPROTO_ICMP && x->type == 3 &&
+			x->dip == Q && x->isip == Q && (uint16_t)(x->isport - p0) < NATB_QUOTA_N;
+	}
+	q->tried = NATB_QUOTA_N;
+	q->got = (unsigned)got;
+	q->icmp = icmp ? NATB_YES : NATB_NO;
+	/* the earlier mapping, and another subscriber */
+	o = mk(c, IPPROTO_UDP, c->in[NATB_IN_OTHER], natb_port(c), c->out[6], NATB_SPORT);
+	if (!opens(c, IPPROTO_UDP, &o, 1, 0, NULL))
+		return false;
+	q->others = o.ext.ip ? NATB_YES : NATB_NO;
+	if (e.ext.ip) {
+		natb_log_clear(c);
+		natb_tx_udp(c, NATB_SIDE_OUT, c->out[6], NATB_SPORT, e.ext.ip, e.ext.port,
+			    t_kept = natb_tag(c));
+		if (!natb_pump(c, NATB_WAIT_MS))
+			return false;
+		r = natb_find(c, NATB_SIDE_IN, IPPROTO_UDP, t_kept);
+		q->kept = r && r->dip == Q && r->dport == e.sp ? NATB_YES : NATB_NO;
+	}
+	natb_say(c,
+		 "udp: %u of %u mappings from one address; its earlier mapping %s, another "
+		 "address %s",
+		 q->got, q->tried,
+		 q->kept == NATB_YES  ? "kept"
+		 : q->kept == NATB_NO ? "gone"
+				      : "not made",
+		 q->others == NATB_YES ? "still gets one" : "gets none");
 	return true;
 }
 
 /* filtering, hairpinning and ICMP error translation on one mapping */
 static bool udp_filtering(struct natb_ctx *c, struct natb_udp *u, struct natb_icmp *ic)
 {
-	const uint32_t I = c->in[0];
+	const uint32_t I = c->in[NATB_IN_MAP];
 	const uint16_t b = natb_port(c), h = natb_port(c);
-	const uint32_t tb = natb_tag(c);
 	uint32_t t_port, t_addr, t_self, t_hair, t_err;
+	struct probe p = mk(c, IPPROTO_UDP, I, b, c->out[0], NATB_SPORT);
+	struct natb_ep hx;
 	const struct natb_rx *r;
 	uint32_t X;
 	uint16_t xb;
 	char s[INET_ADDRSTRLEN];
 
-	natb_log_clear(c);
-	natb_tx_udp(c, NATB_SIDE_IN, I, b, c->out[0], NATB_SPORT, tb);
-	if (!natb_pump(c, NATB_WAIT_MS))
+	if (!opens(c, IPPROTO_UDP, &p, 1, 0, NULL) || !hairpin_sender(c, IPPROTO_UDP, h, &hx))
 		return false;
-	r = natb_find(c, NATB_SIDE_OUT, IPPROTO_UDP, tb);
-	if (!r) {
+	if (!p.ext.ip) {
 		natb_say(c, "udp: filtering: the mapping's first packet did not come out");
 		return true;
 	}
-	X = r->sip;
-	xb = r->sport;
+	X = p.ext.ip;
+	xb = p.ext.port;
 	natb_say(c, "udp: filtering and hairpinning on %s:%u", ip_s(X, s), xb);
 	natb_log_clear(c);
 	natb_tx_udp(c, NATB_SIDE_OUT, c->out[0], NATB_SPORT + 1, X, xb, t_port = natb_tag(c));
 	natb_tx_udp(c, NATB_SIDE_OUT, c->out[7], NATB_SPORT, X, xb, t_addr = natb_tag(c));
 	natb_tx_udp(c, NATB_SIDE_OUT, c->out[0], NATB_SPORT, X, xb, t_self = natb_tag(c));
-	natb_tx_udp(c, NATB_SIDE_IN, I, h, X, xb, t_hair = natb_tag(c));
+	natb_tx_udp(c, NATB_SIDE_IN, c->in[NATB_IN_HAIR], h, X, xb, t_hair = natb_tag(c));
 	t_err = natb_tag(c);
 	if (ic->on)
 		natb_tx_unreach(c, NATB_SIDE_OUT, IPPROTO_UDP, c->out[0], X, X, xb, c->out[0],
@@ -275,7 +518,9 @@ static bool udp_filtering(struct natb_ctx *c, struct natb_udp *u, struct natb_ic
 	r = natb_find(c, NATB_SIDE_IN, IPPROTO_UDP, t_hair);
 	u->hairpin = r && r->dip == I && r->dport == b ? NATB_YES : NATB_NO;
 	if (u->hairpin == NATB_YES)
-		u->hairpin_ext = internal(c, r->sip) ? NATB_NO : NATB_YES;
+		u->hairpin_ext =
+		    natb_hairpin_src((struct natb_ep){r->sip, r->sport}, hx,
+				     (struct natb_ep){c->in[NATB_IN_HAIR], h}, u->mapping);
 	if (ic->on) {
 		r = find_err(c, t_err);
 		ic->err_xlate = r && r->dip == I && r->isip == I && r->isport == b &&
@@ -283,80 +528,65 @@ static bool udp_filtering(struct natb_ctx *c, struct natb_udp *u, struct natb_ic
 				    ? NATB_YES
 				    : NATB_NO;
 	}
-	natb_say(c, "udp: filtering %s, hairpinning %s", natb_dep_names[u->filtering],
-		 u->hairpin == NATB_YES ? "yes" : "no");
-	return udp_after(c, u, ic->on, X, xb, b);
+	natb_say(c, "udp: filtering %s, hairpinning %s%s", natb_dep_names[u->filtering],
+		 u->hairpin == NATB_YES ? "yes" : "no",
+		 u->hairpin_ext == NATB_YES ? " (from the sender's external endpoint)" : "");
+	return !ic->on || udp_after(c, u, X, xb, b);
 }
 
 /* ---- TCP -------------------------------------------------------------------- */
 
-static const struct natb_rx *find_syn(const struct natb_ctx *c, int side, uint32_t seq)
-{
-	for (size_t i = 0; i < c->nlog; i++)
-		if (c->log[i].side == side && c->log[i].proto == IPPROTO_TCP &&
-		    c->log[i].tag == seq && (c->log[i].flags & RTE_TCP_SYN_FLAG))
-			return &c->log[i];
-	return NULL;
-}
-
 static bool tcp_behaviour(struct natb_ctx *c, struct natb_tcp *t)
 {
-	const uint32_t I = c->in[0];
-	const uint16_t a = natb_port(c), b = natb_port(c), h = natb_port(c);
-	const uint32_t tb = natb_tag(c) << 8;
-	uint32_t tm[2][2], t_port, t_addr, t_self, t_hair;
-	struct natb_ep m[2][2] = {0};
+	const uint32_t I = c->in[NATB_IN_MAP];
+	const uint16_t b = natb_port(c), h = natb_port(c);
+	struct probe p = mk(c, IPPROTO_TCP, I, b, c->out[0], NATB_SPORT);
+	uint32_t t_port, t_addr, t_self, t_hair;
+	struct natb_ep m[2][2], hx;
+	struct seen *s = calloc(1, sizeof(*s));
 	const struct natb_rx *r;
-	bool same = true, any = false;
+	unsigned same = 0, any = 0;
+	bool ok = false;
 	uint32_t X;
 	uint16_t xb;
 
-	natb_say(c, "tcp: mapping (2 addresses x 2 ports), filtering, hairpinning");
-	natb_log_clear(c);
-	for (int s = 0; s < 2; s++)
-		for (int p = 0; p < 2; p++)
-			natb_tx_tcp(c, NATB_SIDE_IN, I, a, c->out[s], NATB_SPORT + p,
-				    tm[s][p] = natb_tag(c) << 8, 0, RTE_TCP_SYN_FLAG, 0);
-	natb_tx_tcp(c, NATB_SIDE_IN, I, b, c->out[0], NATB_SPORT, tb, 0, RTE_TCP_SYN_FLAG, 0);
-	if (!natb_pump(c, NATB_WAIT_MS))
+	if (!s)
 		return false;
-	/* a SYN lost on the way is sent once more, as it was */
-	for (int s = 0; s < 2; s++)
-		for (int p = 0; p < 2; p++)
-			if (!find_syn(c, NATB_SIDE_OUT, tm[s][p]))
-				natb_tx_tcp(c, NATB_SIDE_IN, I, a, c->out[s], NATB_SPORT + p,
-					    tm[s][p], 0, RTE_TCP_SYN_FLAG, 0);
-	if (!natb_pump(c, 50))
-		return false;
-	for (int s = 0; s < 2; s++)
-		for (int p = 0; p < 2; p++) {
-			r = find_syn(c, NATB_SIDE_OUT, tm[s][p]);
-			if (!r)
-				continue;
-			m[s][p] = (struct natb_ep){r->sip, r->sport};
-			same &= r->sport == a;
-			any = true;
-		}
+	natb_say(c, "tcp: mapping (2 addresses x 2 ports, uncontended and contended), filtering, "
+		    "hairpinning");
+	if (!mapping4(c, IPPROTO_TCP, I, natb_port(c), m, s))
+		goto out;
 	t->mapping = natb_mapping(m);
+	for (size_t i = 0; i < s->n; i++)
+		if (s->o[i].ext.ip) {
+			any++;
+			same += s->o[i].ext.port == s->o[i].in.port;
+		}
 	if (any)
-		t->preserve = same ? NATB_YES : NATB_NO;
-	r = find_syn(c, NATB_SIDE_OUT, tb);
-	if (!r) {
+		t->preserve = same == any ? NATB_YES : NATB_NO;
+	if (!contention(c, IPPROTO_TCP, &t->mapping_contended, s) ||
+	    !opens(c, IPPROTO_TCP, &p, 1, 0, s) || !hairpin_sender(c, IPPROTO_TCP, h, &hx))
+		goto out;
+	judge_seen(c, s, IPPROTO_TCP, &t->translated, &t->overloading, NULL);
+	ok = true;
+	if (!p.ext.ip) {
 		natb_say(c, "tcp: the SYN did not come out of the NAT");
-		return true;
+		goto out;
 	}
-	X = r->sip;
-	xb = r->sport;
+	X = p.ext.ip;
+	xb = p.ext.port;
+	ok = false;
 	natb_log_clear(c);
-	natb_tx_tcp(c, NATB_SIDE_OUT, c->out[0], NATB_SPORT + 1, X, xb, t_port = natb_tag(c) << 8, 0,
-		    RTE_TCP_SYN_FLAG, 0);
+	natb_tx_tcp(c, NATB_SIDE_OUT, c->out[0], NATB_SPORT + 1, X, xb, t_port = natb_tag(c) << 8,
+		    0, RTE_TCP_SYN_FLAG, 0);
 	natb_tx_tcp(c, NATB_SIDE_OUT, c->out[7], NATB_SPORT, X, xb, t_addr = natb_tag(c) << 8, 0,
 		    RTE_TCP_SYN_FLAG, 0);
-	natb_tx_tcp(c, NATB_SIDE_OUT, c->out[0], NATB_SPORT, X, xb, t_self = natb_tag(c) << 8, tb + 1,
-		    RTE_TCP_SYN_FLAG | RTE_TCP_ACK_FLAG, 0);
-	natb_tx_tcp(c, NATB_SIDE_IN, I, h, X, xb, t_hair = natb_tag(c) << 8, 0, RTE_TCP_SYN_FLAG, 0);
+	natb_tx_tcp(c, NATB_SIDE_OUT, c->out[0], NATB_SPORT, X, xb, t_self = natb_tag(c) << 8,
+		    p.tag + 1, RTE_TCP_SYN_FLAG | RTE_TCP_ACK_FLAG, 0);
+	natb_tx_tcp(c, NATB_SIDE_IN, c->in[NATB_IN_HAIR], h, X, xb, t_hair = natb_tag(c) << 8, 0,
+		    RTE_TCP_SYN_FLAG, 0);
 	if (!natb_pump(c, NATB_WAIT_MS))
-		return false;
+		goto out;
 	if (find_syn(c, NATB_SIDE_IN, t_self))
 		t->filtering = natb_filtering(find_syn(c, NATB_SIDE_IN, t_port) != NULL,
 					      find_syn(c, NATB_SIDE_IN, t_addr) != NULL);
@@ -365,41 +595,27 @@ static bool tcp_behaviour(struct natb_ctx *c, struct natb_tcp *t)
 	r = find_syn(c, NATB_SIDE_IN, t_hair);
 	t->hairpin = r && r->dip == I && r->dport == b ? NATB_YES : NATB_NO;
 	if (t->hairpin == NATB_YES)
-		t->hairpin_ext = internal(c, r->sip) ? NATB_NO : NATB_YES;
+		t->hairpin_ext =
+		    natb_hairpin_src((struct natb_ep){r->sip, r->sport}, hx,
+				     (struct natb_ep){c->in[NATB_IN_HAIR], h}, t->mapping);
 	/* RFC 5382 REQ-9: a port unreachable about the connection's SYN */
 	natb_log_clear(c);
 	natb_tx_unreach(c, NATB_SIDE_OUT, IPPROTO_TCP, c->out[0], X, X, xb, c->out[0], NATB_SPORT,
-			tb);
+			p.tag);
 	if (!natb_pump(c, NATB_WAIT_MS))
-		return false;
-	r = find_err(c, tb);
+		goto out;
+	r = find_err(c, p.tag);
 	t->err_xlate = r && r->dip == I && r->iproto == IPPROTO_TCP && r->isip == I &&
 			       r->isport == b && r->idip == c->out[0] && r->idport == NATB_SPORT
 			   ? NATB_YES
 			   : NATB_NO;
-	natb_say(c, "tcp: mapping %s, filtering %s, hairpinning %s", natb_dep_names[t->mapping],
+	natb_say(c, "tcp: mapping %s, contended %s, filtering %s, hairpinning %s",
+		 natb_dep_names[t->mapping], natb_dep_names[t->mapping_contended],
 		 natb_dep_names[t->filtering], t->hairpin == NATB_YES ? "yes" : "no");
-	return true;
-}
-
-/* ---- ICMP ------------------------------------------------------------------- */
-
-static bool icmp_behaviour(struct natb_ctx *c, struct natb_icmp *ic)
-{
-	const uint16_t id = natb_port(c);
-	uint32_t t0 = natb_tag(c), t1 = natb_tag(c);
-	const struct natb_rx *r0, *r1;
-
-	natb_say(c, "icmp: echo identifier towards two servers");
-	natb_log_clear(c);
-	natb_tx_echo(c, NATB_SIDE_IN, c->in[0], c->out[0], id, false, t0);
-	natb_tx_echo(c, NATB_SIDE_IN, c->in[0], c->out[1], id, false, t1);
-	if (!natb_pump(c, NATB_WAIT_MS))
-		return false;
-	r0 = natb_find(c, NATB_SIDE_OUT, IPPROTO_ICMP, t0);
-	r1 = natb_find(c, NATB_SIDE_OUT, IPPROTO_ICMP, t1);
-	ic->id_ei = r0 && r1 && r0->sport == r1->sport && r0->sip == r1->sip ? NATB_YES : NATB_NO;
-	return true;
+	ok = true;
+out:
+	free(s);
+	return ok;
 }
 
 /*
@@ -423,6 +639,19 @@ static bool warm_up(struct natb_ctx *c)
 	natb_say(c, "warning: nothing came through the NAT in 3 s (are the servers' addresses "
 		    "routed to the server port and translated?)");
 	return true;
+}
+
+static bool udp_all(struct natb_ctx *c, struct natb_result *r)
+{
+	struct seen *s = calloc(1, sizeof(*s));
+	bool ok;
+
+	if (!s)
+		return false;
+	ok = udp_mapping(c, &r->udp, s) && udp_filtering(c, &r->udp, &r->icmp) &&
+	     udp_frags(c, &r->udp) && udp_quota(c, &r->udp);
+	free(s);
+	return ok;
 }
 
 /* ---- the bench ---------------------------------------------------------------- */
@@ -463,9 +692,10 @@ static int setup(struct natb_ctx *c, const struct natb_opts *o)
 		c->out[i] = out0 + (uint32_t)i;
 		if (c->in[i] == fg_port[c->port[0]].gw || c->out[i] == fg_port[c->port[1]].gw ||
 		    c->out[i] == fg_port[c->port[1]].ip) {
-			fg_err("bench nat: the %d addresses from --inside and --outside must not hold "
-			       "the next hop or the server port's own address",
-			       NATB_NADDR);
+			fg_err(
+			    "bench nat: the %d addresses from --inside and --outside must not hold "
+			    "the next hop or the server port's own address",
+			    NATB_NADDR);
 			return -1;
 		}
 	}
@@ -507,15 +737,20 @@ int natb_run(const struct natb_opts *o, struct natb_result *r)
 		 ip_s(c.out[0], b), o->tmax > 0 ? "up to" : "not measured:", o->tmax);
 	ok = warm_up(&c);
 	if (ok && o->udp)
-		ok = udp_mapping(&c, &r->udp, &r->untranslated) && udp_filtering(&c, &r->udp, &r->icmp) &&
-		     udp_quota(&c, &r->udp);
+		ok = udp_all(&c, r);
 	if (ok && o->tcp)
 		ok = tcp_behaviour(&c, &r->tcp);
 	if (ok && o->icmp)
-		ok = icmp_behaviour(&c, &r->icmp);
+		ok = natb_icmp_echo(&c, &r->icmp);
 	if (ok && o->tmax > 0)
 		ok = natb_timeouts(&c, r) == 0;
 	r->interrupted = !ok;
+	r->qdrop = natb_io_qdrop();
+	if (r->qdrop)
+		natb_say(&c,
+			 "warning: %llu frames found the probes' receive queue full and were "
+			 "dropped: some answers may be missing",
+			 (unsigned long long)r->qdrop);
 	natb_io_close(&c);
 	if (!svc_was)
 		svc_set_service(false);

@@ -394,6 +394,16 @@ int natb_tx_frags(struct natb_ctx *c, int side, uint32_t sip, uint16_t sp, uint3
 
 /* ---- receiving ------------------------------------------------------------- */
 
+uint64_t natb_io_qdrop(void)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&io.mu);
+	n = io.qdrop;
+	pthread_mutex_unlock(&io.mu);
+	return n;
+}
+
 void natb_log_clear(struct natb_ctx *c)
 {
 	c->nlog = 0;
