@@ -207,10 +207,12 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 	if ((rc = streams_base_pps(rp, s, p, &pps, err, errlen)) != 0)
 		return rc;
 	sd->base_pps = factor > 0 ? pps * factor / (nq ? nq : 1) : 0;
-	/* one burst of credit: a worker that was descheduled or cannot keep
-	 * up sends one burst and counts the rest as late (pace.dropped), it
-	 * never sends a stall's worth back to back (which a DUT would see as
-	 * a burst far above the rate asked for) */
+	/* the backlog after a stall is pace.h's bound (PACE_BOUND_MS at the
+	 * rate, at least one burst): a worker that was descheduled sends
+	 * what fell due meanwhile, burst by burst, when it runs again, and
+	 * counts what fell due beyond the bound as late (pace.dropped); it
+	 * never sends a long stall's worth back to back (which a DUT would
+	 * see as a burst far above the rate asked for) */
 	rc = pace_init(&sd->pace, rp->hz, FG_BURST, 0, 0);
 	if (!rc && sd->base_pps > 0)
 		rc = pace_set_rate(&sd->pace, sd->base_pps, 0);

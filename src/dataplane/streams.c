@@ -20,8 +20,13 @@
  * or at the end of the loop turn. What the TX queue refuses is freed and
  * counted as the stream's tx_dropped, its sequence numbers given back, so
  * a refused frame is never counted as sent nor as lost by the DUT. The
- * pacer keeps one burst of credit: frames it could not release in time
- * (the worker was descheduled or cannot keep up) are counted as late.
+ * frames that fell due while the worker was not running (it was
+ * descheduled) are owed up to the pacer's bound (pace.h: PACE_BOUND_MS of
+ * traffic at the rate) and go out one burst per sender and loop turn, RX
+ * polled between two turns, until the backlog is sent; each burst is
+ * stamped when it is handed over, not when it fell due. What fell due
+ * beyond the bound (a longer stall, or a worker that cannot keep up) is
+ * counted as late.
  *
  * Before measured traffic, each worker runs the learning phase of RFC 2544
  * §23: one frame to every destination of each sender, flagged with the
@@ -522,26 +527,31 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 /*
  * At the deadline: the frames that fell due before it still go out, so a
  * last tick that came late (the thread was not running) does not shorten
- * the run; the pacer's one burst of credit bounds them (what fell due
- * beyond it is counted as late). Unpaced senders have no due.
+ * the run; the pacer's bound limits them (what fell due beyond it is
+ * counted as late). One burst per sender and call, as in the run, so RX
+ * is polled between two bursts however large the backlog; true while
+ * some sender may owe more (it sent a full burst). A sender that could
+ * not send (no next hop, no mbufs) keeps its credit and does not hold up
+ * the drain. Unpaced senders have no due.
  */
-static void streams_send_until(struct streams_state *s, uint64_t deadline)
+static bool streams_send_until(struct streams_state *s, uint64_t deadline)
 {
+	bool more = false;
+
 	for (uint32_t i = 0; i < s->nsnd; i++) {
 		struct streams_sender *sd = &s->snd[i];
-		uint32_t due;
+		uint32_t due, sent;
 
 		if (!(sd->base_pps > 0))
 			continue;
-		while ((due = pace_due(&sd->pace, deadline)) > 0) {
-			uint32_t sent = streams_send(s, sd, due, false);
-
-			if (sent < due) {
-				pace_return(&sd->pace, due - sent);
-				break;
-			}
-		}
+		due = pace_due(&sd->pace, deadline);
+		sent = streams_send(s, sd, due, false);
+		if (sent < due)
+			pace_return(&sd->pace, due - sent);
+		else if (due == sd->pace.burst)
+			more = true;
 	}
+	return more;
 }
 
 static void streams_start_run(struct streams_state *s, uint64_t now)
@@ -624,8 +634,8 @@ static void streams_tick(struct worker *w, uint64_t now)
 		if (s->paused)
 			break;
 		if (s->deadline && (int64_t)(now - s->deadline) >= 0) {
-			streams_send_until(s, s->deadline);
-			streams_drain(w, s, now);
+			if (!streams_send_until(s, s->deadline))
+				streams_drain(w, s, now);
 			break;
 		}
 		for (uint32_t i = 0; i < s->nsnd; i++) {

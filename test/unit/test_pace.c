@@ -1,9 +1,13 @@
 /*
  * test_pace.c — the TSC pacer on a simulated clock: exact counts over a
  * second at several rates and call patterns, the per-call bound, rate
- * changes, pause/resume, stalls (slack), the streams' credit of one burst
- * (what a stall or a slow caller could not send is counted, not sent back
- * to back later), unpaced mode, and clearing or restarting a pacer's backlog.
+ * changes, pause/resume, unpaced mode, clearing or restarting a pacer's
+ * backlog, and the backlog bound (pace.h: PACE_BOUND_MS of traffic at the
+ * rate, floor one burst, cap PACE_SLACK_MAX): a stall within the bound
+ * loses nothing and its backlog comes out burst by burst, a longer one
+ * drops exactly what fell due beyond it, the bound follows rate changes
+ * and pauses, a caller that cannot keep up is bounded the same way, and a
+ * long run with stalls releases exactly the rate.
  */
 #include <errno.h>
 #include <math.h>
@@ -96,7 +100,10 @@ static void test_exact_55k(void **state)
 	}
 }
 
-/* The cap per call holds even when the caller is slow; backlog <= slack. */
+/*
+ * The cap per call holds even when the caller is slow; the backlog is the
+ * bound: 20 ms at 55,000/s is 1,100 events, above the floor of 256 given.
+ */
 static void test_burst_bound(void **state)
 {
 	struct pace p;
@@ -105,59 +112,317 @@ static void test_burst_bound(void **state)
 
 	(void)state;
 	start(&p, 55000, 32, 256, 0);
+	assert_in_range(p.slack, 1099, 1100); /* 1099.99...: inc rounds down */
 	/* Stall 1 s: a second's worth must not come out. */
 	got = pace_due(&p, HZ);
 	assert_int_equal(got, 32);
-	got += run(&p, HZ, HZ + 100000, 10, 0, &maxcall);
-	/* Backlog capped to slack (256) plus what accrues in 40 us (2). */
-	assert_in_range(got, 256, 259);
+	got += run(&p, HZ, HZ + 1000000, 10, 0, &maxcall);
+	/* Backlog capped to the bound (1,100) plus what accrues in 400 us (22). */
+	assert_in_range(got, 1100 + 22 - 1, 1100 + 22 + 1);
 	assert_int_equal(maxcall, 32);
-	assert_true(p.dropped >= 55000 - 260);
+	/* what did not come out was dropped: released + dropped = asked */
+	assert_in_range(got + p.dropped, 55000 + 22 - 1, 55000 + 22 + 1);
+}
+
+/* The bound is 20 ms at the rate, within [floor, PACE_SLACK_MAX]. */
+static void test_bound_limits(void **state)
+{
+	struct pace p;
+
+	(void)state;
+	assert_int_equal(PACE_BOUND_MS, 20);
+	start(&p, 1e6, 32, 0, 0);
+	assert_in_range(p.slack, 19999, 20000);
+	start(&p, 3e6, 32, 0, 0);
+	assert_in_range(p.slack, 59999, 60000);
+	/* 100/s: 20 ms is two events; the floor is one burst */
+	start(&p, 100, 32, 0, 0);
+	assert_int_equal(p.slack, 32);
+	start(&p, 100, 32, 64, 0);
+	assert_int_equal(p.slack, 64);
+	/* 20 M/s: 400,000 in 20 ms, capped */
+	start(&p, 20e6, 32, 0, 0);
+	assert_int_equal(p.slack, PACE_SLACK_MAX);
+	/* before any rate: the floor */
+	assert_int_equal(pace_init(&p, HZ, 32, 0, 0), 0);
+	assert_int_equal(p.slack, 32);
 }
 
 /*
- * The streams' pacer (slack 0: one burst of credit). After a 5 ms stall at
- * 1 Mpps one burst comes out and the other 4,968 frames are counted in
- * dropped; a caller whose turns take 50 us (50 frames due, 32 per call) is
- * released 32 per turn and the rest counted. Either way released + dropped
- * is what the rate asked for, +-1, and nothing beyond one burst is owed.
+ * Stalls shorter than the bound (20 ms: 20,000 events at 1 M/s) lose
+ * nothing: after a 3, a 15 and a 19.99 ms stall the backlog comes out 32
+ * a call until it is sent; nothing is dropped, and over the run exactly
+ * rate x time comes out. A stall of exactly the bound's cycles too.
  */
-static void test_one_burst_credit(void **state)
+static void test_stall_within_bound(void **state)
 {
 	const uint64_t us = HZ / 1000000;
+	const uint64_t stalls[] = {3000, 15000, 19990};
 	struct pace p;
-	uint64_t t = 1000, got, asked;
-	uint32_t maxcall = 0;
+	uint64_t t = 1000, t0 = t, got = 0;
 
 	(void)state;
 	start(&p, 1e6, 32, 0, t);
-	assert_int_equal(p.slack, 32);
-	/* steady 10 us turns: all sent, nothing late */
-	got = run(&p, t, t + 10000 * us, 10 * us, 0, NULL);
+	got += run(&p, t, t + 10000 * us, 10 * us, 0, NULL);
 	t += 10000 * us;
-	assert_in_range(got, 9999, 10001);
+	for (unsigned i = 0; i < sizeof(stalls) / sizeof(stalls[0]); i++) {
+		uint64_t back = 0, calls = 0;
+		uint32_t n;
+
+		t += stalls[i] * us;
+		/* at one instant: burst by burst, every call full but the last */
+		while ((n = pace_due(&p, t)) > 0) {
+			assert_true(n <= 32);
+			if (n < 32)
+				assert_int_equal(pace_due(&p, t), 0);
+			back += n;
+			calls++;
+		}
+		assert_in_range(back, stalls[i] - 1, stalls[i] + 1);
+		assert_in_range(calls, stalls[i] / 32, stalls[i] / 32 + 1);
+		assert_int_equal(p.dropped, 0);
+		got += back;
+		got += run(&p, t, t + 10000 * us, 10 * us, 0, NULL);
+		t += 10000 * us;
+	}
+	t += p.bound_tsc;
+	got += run(&p, t - p.bound_tsc, t + 10000 * us, 10 * us, 0, NULL);
+	t += 10000 * us;
 	assert_int_equal(p.dropped, 0);
-	/* a 5 ms stall: one burst, then back to the rate */
+	assert_in_range(got, (t - t0) / us - 1, (t - t0) / us + 1);
+}
+
+/*
+ * Released while the caller goes on at its pace: after a 15 ms stall a
+ * caller turning every 10 us gets 32 a turn (22 more than the rate) until
+ * the backlog is sent, in about 15,000 / 22 turns, then 10 a turn again.
+ */
+static void test_stall_catch_up(void **state)
+{
+	const uint64_t us = HZ / 1000000;
+	struct pace p;
+	uint64_t t = 5000;
+	unsigned full = 0;
+
+	(void)state;
+	start(&p, 1e6, 32, 0, t);
+	run(&p, t, t + 1000 * us, 10 * us, 0, NULL);
+	t += 1000 * us + 15000 * us;
+	while (pace_due(&p, t) == 32) {
+		full++;
+		t += 10 * us;
+	}
+	assert_in_range(full, 15000 / 22 - 2, 15000 / 22 + 2);
+	assert_int_equal(p.dropped, 0);
+	for (int i = 0; i < 100; i++) {
+		t += 10 * us;
+		assert_in_range(pace_due(&p, t), 9, 11);
+	}
+}
+
+/*
+ * A stall longer than the bound drops exactly what fell due beyond it
+ * (due - bound, +-1), and the bound comes out burst by burst.
+ */
+static void test_stall_beyond_bound(void **state)
+{
+	const uint64_t us = HZ / 1000000;
+	const uint64_t stalls[] = {20500, 100000, 3000000};
+	struct pace p;
+	uint64_t t = 777;
+
+	(void)state;
+	start(&p, 1e6, 32, 0, t);
+	for (unsigned i = 0; i < sizeof(stalls) / sizeof(stalls[0]); i++) {
+		uint64_t back = 0, d0;
+		uint32_t n;
+
+		run(&p, t, t + 1000 * us, 10 * us, 0, NULL);
+		t += 1000 * us;
+		d0 = p.dropped;
+		t += stalls[i] * us;
+		while ((n = pace_due(&p, t)) > 0)
+			back += n;
+		assert_in_range(back, 19999, 20001);
+		assert_in_range(p.dropped - d0, stalls[i] - 20000 - 1, stalls[i] - 20000 + 1);
+		assert_in_range(back + p.dropped - d0, stalls[i] - 1, stalls[i] + 1);
+	}
+}
+
+/*
+ * Nothing is lost in the rounding: at an odd rate, 500 stalls of 5 to 300
+ * ms (most beyond the bound) between runs of calls; released + dropped is
+ * what the rate asked for over the whole time, +-1, not +-1 per stall.
+ */
+static void test_stall_conservation(void **state)
+{
+	const uint64_t us = HZ / 1000000;
+	const double rate = 123456.789;
+	struct pace p;
+	uint64_t t = 31, t0 = t, got = 0;
+	double asked;
+	uint32_t n;
+
+	(void)state;
+	start(&p, rate, 32, 0, t);
+	for (int i = 0; i < 500; i++) {
+		got += run(&p, t, t + 3000 * us, 7 * us, 3 * us, NULL);
+		t += 3000 * us;
+		t += (5000 + rnd() % 295000) * us + rnd() % us;
+		while ((n = pace_due(&p, t)) > 0)
+			got += n;
+	}
+	asked = rate * (double)(t - t0) / (double)HZ;
+	assert_true(p.dropped > 0);
+	assert_true(fabs((double)(got + p.dropped) - asked) <= 1.0);
+}
+
+/*
+ * The bound follows the rate: a backlog of 8,000 at 1 M/s beyond the
+ * bound of a new 100,000/s (2,000 events) is dropped at the change; at
+ * that rate a 19 ms stall loses nothing, a 50 ms one drops 3,000; raised
+ * again, 20,000. Paused, the rate's bound holds: the backlog from before
+ * the pause comes out after it, nothing accrues meanwhile, and a stall
+ * right after resuming is bounded as before; a rate set while paused
+ * sets the bound it resumes with.
+ */
+static void test_bound_follows_rate(void **state)
+{
+	const uint64_t us = HZ / 1000000;
+	struct pace p;
+	uint64_t t = 99, back, d0;
+	uint32_t n;
+
+	(void)state;
+	start(&p, 1e6, 32, 0, t);
+	t += 8000 * us;
+	assert_int_equal(pace_set_rate(&p, 1e5, t), 0);
+	assert_in_range(p.slack, 1999, 2000);
+	assert_in_range(p.dropped, 5999, 6001);
+	for (back = 0; (n = pace_due(&p, t)) > 0;)
+		back += n;
+	assert_in_range(back, 1999, 2001);
+	d0 = p.dropped;
+	t += 19000 * us;
+	for (back = 0; (n = pace_due(&p, t)) > 0;)
+		back += n;
+	assert_in_range(back, 1899, 1901);
+	assert_int_equal(p.dropped, d0);
+	t += 50000 * us;
+	for (back = 0; (n = pace_due(&p, t)) > 0;)
+		back += n;
+	assert_in_range(back, 1999, 2001);
+	assert_in_range(p.dropped - d0, 2999, 3001);
+	assert_int_equal(pace_set_rate(&p, 1e6, t), 0);
+	assert_in_range(p.slack, 19999, 20000);
+	d0 = p.dropped;
+	t += 18000 * us;
+	for (back = 0; (n = pace_due(&p, t)) > 0;)
+		back += n;
+	assert_in_range(back, 17999, 18001);
+	assert_int_equal(p.dropped, d0);
+
+	/* a 5 ms backlog, paused for a second (the engines do not call
+	 * pace_due while paused): 5,000 still owed after, no more */
 	t += 5000 * us;
-	assert_int_equal(pace_due(&p, t), 32);
-	assert_int_equal(pace_due(&p, t), 0);
-	assert_in_range(p.dropped, 4967, 4969);
-	got = run(&p, t, t + 1000 * us, 10 * us, 0, &maxcall);
-	t += 1000 * us;
-	assert_in_range(got, 999, 1001);
-	assert_int_equal(maxcall, 10);
-	/* turns of 50 us: 32 a turn, 18 a turn late */
-	p.dropped = 0;
+	pace_pause(&p, t);
+	assert_in_range(p.slack, 19999, 20000);
+	t += HZ;
+	pace_resume(&p, t);
+	for (back = 0; (n = pace_due(&p, t)) > 0;)
+		back += n;
+	assert_in_range(back, 4999, 5001);
+	assert_int_equal(p.dropped, d0);
+	/* after resuming: a 19 ms stall loses nothing, a 30 ms one 10,000 */
+	t += 19000 * us;
+	for (back = 0; (n = pace_due(&p, t)) > 0;)
+		back += n;
+	assert_in_range(back, 18999, 19001);
+	assert_int_equal(p.dropped, d0);
+	t += 30000 * us;
+	for (back = 0; (n = pace_due(&p, t)) > 0;)
+		back += n;
+	assert_in_range(back, 19999, 20001);
+	assert_in_range(p.dropped - d0, 9999, 10001);
+	/* a rate set while paused sets the bound it resumes with */
+	pace_pause(&p, t);
+	assert_int_equal(pace_set_rate(&p, 2e5, t), 0);
+	assert_in_range(p.slack, 3999, 4000);
+	t += HZ;
+	pace_resume(&p, t);
+	d0 = p.dropped;
+	t += 30000 * us;
+	for (back = 0; (n = pace_due(&p, t)) > 0;)
+		back += n;
+	assert_in_range(back, 3999, 4001);
+	assert_in_range(p.dropped - d0, 1999, 2001);
+}
+
+/*
+ * Ten simulated seconds at 1 M/s with a stall within the bound (1 to
+ * 19.9 ms) every 20 ms, calls 8 to 12 us apart otherwise: exactly
+ * 10,000,000 events (+-1) come out, none dropped.
+ */
+static void test_long_run_with_stalls(void **state)
+{
+	const uint64_t us = HZ / 1000000, end = 10 * HZ + 4242;
+	struct pace p;
+	uint64_t t = 4242, got = 0;
+	uint32_t n;
+
+	(void)state;
+	start(&p, 1e6, 32, 0, t);
+	while (t < end) {
+		uint64_t stall = (1000 + rnd() % 18900) * us, next = t + 20000 * us;
+
+		if (next > end)
+			next = end;
+		while (t < next) {
+			t += 8 * us + rnd() % (4 * us);
+			if (t > next)
+				t = next;
+			n = pace_due(&p, t);
+			assert_true(n <= 32);
+			got += n;
+		}
+		if (t + stall < end)
+			t += stall;
+	}
+	/* the backlog left at the end, as at a deadline */
+	while ((n = pace_due(&p, end)) > 0)
+		got += n;
+	assert_int_equal(p.dropped, 0);
+	assert_in_range(got, 9999999, 10000001);
+}
+
+/*
+ * A caller that cannot keep up (the bound is 20,000 events at 1 M/s):
+ * turns of 50 us (50 frames due, 32 per call) get 32 per turn; the
+ * backlog grows to the bound, and beyond it the rest is counted in
+ * dropped. released + dropped + still owed is what the rate asked for,
+ * +-1. A time before the last call (a deadline that passed while paused)
+ * releases nothing and counts nothing late.
+ */
+static void test_slow_caller(void **state)
+{
+	const uint64_t us = HZ / 1000000;
+	struct pace p;
+	uint64_t t = 1000, got, owed;
+	uint32_t n;
+
+	(void)state;
+	start(&p, 1e6, 32, 0, t);
 	got = run(&p, t, t + 100000 * us, 50 * us, 0, NULL);
-	asked = 100000;
-	assert_in_range(got, 2000 * 32 - 1, 2000 * 32 + 1);
-	assert_in_range(got + p.dropped, asked - 1, asked + 1);
-	/* a time before the last call (a deadline that passed while paused)
-	 * releases nothing and counts nothing late */
 	t += 100000 * us;
-	asked = p.dropped;
+	assert_in_range(got, 2000 * 32 - 1, 2000 * 32 + 1);
+	for (owed = 0; (n = pace_due(&p, t)) > 0;)
+		owed += n;
+	/* the bound, less the burst the last turn took */
+	assert_in_range(owed, 20000 - 32 - 1, 20000 - 32 + 1);
+	assert_in_range(got + owed + p.dropped, 100000 - 1, 100000 + 1);
+	owed = p.dropped;
 	assert_int_equal(pace_due(&p, t - 50 * us), 0);
-	assert_int_equal(p.dropped, asked);
+	assert_int_equal(p.dropped, owed);
 	assert_int_equal(pace_due(&p, t + 10 * us), 10);
 }
 
@@ -310,12 +575,24 @@ static void test_restart(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_params),	 cmocka_unit_test(test_exact_55k),
-	    cmocka_unit_test(test_burst_bound),	 cmocka_unit_test(test_rate_change),
-	    cmocka_unit_test(test_pause_resume), cmocka_unit_test(test_low_rate),
-	    cmocka_unit_test(test_high_rate),	 cmocka_unit_test(test_return_and_max),
-	    cmocka_unit_test(test_clear),	 cmocka_unit_test(test_restart),
-	    cmocka_unit_test(test_one_burst_credit),
+	    cmocka_unit_test(test_params),
+	    cmocka_unit_test(test_exact_55k),
+	    cmocka_unit_test(test_burst_bound),
+	    cmocka_unit_test(test_rate_change),
+	    cmocka_unit_test(test_pause_resume),
+	    cmocka_unit_test(test_low_rate),
+	    cmocka_unit_test(test_high_rate),
+	    cmocka_unit_test(test_return_and_max),
+	    cmocka_unit_test(test_clear),
+	    cmocka_unit_test(test_restart),
+	    cmocka_unit_test(test_slow_caller),
+	    cmocka_unit_test(test_bound_limits),
+	    cmocka_unit_test(test_stall_within_bound),
+	    cmocka_unit_test(test_stall_catch_up),
+	    cmocka_unit_test(test_stall_beyond_bound),
+	    cmocka_unit_test(test_stall_conservation),
+	    cmocka_unit_test(test_bound_follows_rate),
+	    cmocka_unit_test(test_long_run_with_stalls),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
