@@ -35,6 +35,8 @@ struct ctr_client {
 	uint64_t retx;                /* TCP segments retransmitted */
 	uint64_t late;                /* new flows the pacer dropped: the worker fell behind */
 	uint64_t rx_payload_bad;      /* flows failed by a reply whose payload was not ours */
+	uint64_t foreign_server;      /* flows whose server is not flowgen: payloads not
+					 checked (-t payload_check auto, flowpay.h) */
 };
 
 /* Stateful flows, server role (responder). */

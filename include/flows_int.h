@@ -64,6 +64,14 @@ struct rte_mbuf;
  * many more bytes. A side that finished its program closes its direction
  * (TCP FIN).
  *
+ * The client checks what its server sends (flowpay.h, -t payload_check).
+ * By default it decides per flow, on the first reply or the first new
+ * in-order data, whether the server is flowgen (FLOWS_F_PAY_OURS: every
+ * reply checked, a bad one fails the flow as rx_payload_bad) or not
+ * (FLOWS_F_PAY_FOREIGN, counted once in client.foreign_server: only byte
+ * counts matter). A UDP flow of a foreign server has no "server done" to
+ * wait for: it completes when the client's program ends.
+ *
  * Each entry has one flowtab timer armed at the earliest of: the profile's
  * timeout for the whole flow, the end of a `delay` step and the TCP
  * retransmission deadline. A UDP flow not complete at its timeout fails as
@@ -91,6 +99,10 @@ enum flows_flag {
 	FLOWS_F_SRV_DONE = 1 << 1, /* client entry: the server's program ended */
 	FLOWS_F_EST = 1 << 2,	   /* established was counted */
 	FLOWS_F_CLOSED = 1 << 3,   /* TCP: tcp_app_close() was called */
+	/* client entry, -t payload_check auto: whose server answers, decided
+	 * on its first reply or data (flowpay.h); neither bit = not yet */
+	FLOWS_F_PAY_OURS = 1 << 4,    /* flowgen's: every reply checked */
+	FLOWS_F_PAY_FOREIGN = 1 << 5, /* not flowgen: byte counts only */
 };
 
 /* The caller state of one flowtab entry. */
@@ -140,7 +152,7 @@ struct flows_state {
 	unsigned ntpl;
 	double rate;	     /* new flows/s of this worker at scale 1 */
 	bool unpaced, gen;   /* -m max; this worker generates */
-	bool check;	     /* replies' payloads checked (flowpay.h; -t payload_check) */
+	uint8_t check;	     /* enum flowpay_mode: -t payload_check (flowpay.h) */
 	bool started, stopping, paused;
 	uint64_t accept_until; /* stopping: new server flows until then (TSC) */
 	double scale;	       /* the last rate message's scale; 0 = none yet (1) */

@@ -232,12 +232,19 @@ uint16_t tcp_payload_sum(uint32_t off, uint32_t len);
 bool tcp_payload_check(const uint8_t *src, uint32_t off, uint32_t len);
 
 /*
+ * pure: does segment in carry data the endpoint would take as new, in
+ * order: payload that starts at or before rcv_nxt and ends after it, in a
+ * state that takes data, no SYN or RST? Only such data is worth checking
+ * before tcp_input(); anything else is for tcp_input() to drop or
+ * acknowledge: junk with a random sequence number must not fail a flow the
+ * endpoint keeps.
+ */
+bool tcp_data_new(const struct tcp_tcb *t, const struct tcp_seg *in);
+
+/*
  * pure: is the data of segment in (its in->len bytes at data) acceptable as
- * the peer's stream? Only data the endpoint would take as new, in order
- * (it starts at or before rcv_nxt and ends after it, in a state that takes
- * data, no SYN or RST) is checked against the stream content; anything
- * else is for tcp_input() to drop or acknowledge, and passes here: junk
- * with a random sequence number must not fail a flow the endpoint keeps.
+ * the peer's stream? Data that tcp_data_new() takes is checked against the
+ * stream content at its offset; anything else passes.
  */
 bool tcp_data_ok(const struct tcp_tcb *t, const struct tcp_seg *in, const uint8_t *data);
 

@@ -187,15 +187,18 @@ static void flows_build_v6(struct flows_state *s, const struct prof_ip_gen *g)
 }
 
 /*
- * The flows engine's tunables (-t): payload_check=0|1, whether the client
- * checks what its replies carry (flowpay.h; default 1; 0 for a server that
- * is not flowgen, which sends its own bytes). 0, or -EINVAL with err set.
+ * The flows engine's tunables (-t): payload_check=0|1|auto, how the
+ * client checks what its replies carry (flowpay.h): auto (the default)
+ * checks a flowgen server's replies strictly and counts a server that is
+ * not flowgen in client.foreign_server, its flows judged by byte counts;
+ * 1 wants every server to be flowgen; 0 checks nothing. 0, or -EINVAL
+ * with err set.
  */
-static int flows_parse_tunables(const char *t, bool *check, char *err, size_t errlen)
+static int flows_parse_tunables(const char *t, enum flowpay_mode *check, char *err, size_t errlen)
 {
 	char buf[256], *save = NULL;
 
-	*check = true;
+	*check = FLOWPAY_AUTO;
 	if (!t || !*t)
 		return 0;
 	if (strlen(t) >= sizeof(buf)) {
@@ -205,12 +208,14 @@ static int flows_parse_tunables(const char *t, bool *check, char *err, size_t er
 	strcpy(buf, t);
 	for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
 		if (strcmp(kv, "payload_check=0") == 0) {
-			*check = false;
+			*check = FLOWPAY_OFF;
 		} else if (strcmp(kv, "payload_check=1") == 0) {
-			*check = true;
+			*check = FLOWPAY_STRICT;
+		} else if (strcmp(kv, "payload_check=auto") == 0) {
+			*check = FLOWPAY_AUTO;
 		} else {
-			snprintf(err, errlen, "-t %s: unknown key or value (flows: payload_check=0|1)",
-				 kv);
+			snprintf(err, errlen,
+				 "-t %s: unknown key or value (flows: payload_check=0|1|auto)", kv);
 			return -EINVAL;
 		}
 	}
@@ -343,7 +348,8 @@ err_free:
 int flows_prepare(const struct run_params *rp, void **states, const struct engine **ops, char *err,
 		  size_t errlen)
 {
-	bool unpaced = rp->mult.kind == UNITS_MAX, check;
+	bool unpaced = rp->mult.kind == UNITS_MAX;
+	enum flowpay_mode check;
 	int rc;
 
 	if (rp->prof->n_templates == 0 || rp->prof->n_templates > FG_PROF_MAX_TEMPLATES) {
@@ -363,7 +369,7 @@ int flows_prepare(const struct run_params *rp, void **states, const struct engin
 			flows_release(states);
 			return rc;
 		}
-		s->check = check;
+		s->check = (uint8_t)check;
 		states[i] = s;
 	}
 	for (int i = 0; i < fg_nworkers; i++)

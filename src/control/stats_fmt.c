@@ -219,11 +219,11 @@ static void json_flows(FILE *f, const struct stats_snap *s)
 		",\"fail_table_full\":%" PRIu64 ",\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64
 		",\"tx_bytes\":%" PRIu64 ",\"rx_bytes\":%" PRIu64 ",\"retx\":%" PRIu64
 		",\"cps\":%.2f,\"completed_cps\":%.2f,\"late\":%" PRIu64
-		",\"rx_payload_bad\":%" PRIu64 "},",
+		",\"rx_payload_bad\":%" PRIu64 ",\"foreign_server\":%" PRIu64 "},",
 		c->started, c->established, c->completed, c->failed, fl->active_client,
 		c->fail_no_reply, c->fail_reset, c->fail_retx, c->fail_table_full, c->tx_pkts,
 		c->rx_pkts, c->tx_bytes, c->rx_bytes, c->retx, fin(fl->cps), fin(fl->completed_cps),
-		c->late, c->rx_payload_bad);
+		c->late, c->rx_payload_bad, c->foreign_server);
 	fprintf(f,
 		"\"server\":{\"accepted\":%" PRIu64 ",\"completed\":%" PRIu64 ",\"failed\":%" PRIu64
 		",\"active\":%" PRIu64 ",\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64
@@ -530,6 +530,7 @@ static void text_flows(FILE *f, const struct stats_snap *s)
 	flow_row_u(f, "rx_bytes", true, c->rx_bytes, true, v->rx_bytes);
 	flow_row_u(f, "retransmits", true, c->retx, true, v->retx);
 	flow_row_u(f, "late (pacer)", true, c->late, false, 0);
+	flow_row_u(f, "foreign server", true, c->foreign_server, false, 0);
 	flow_row_u(f, "translated", false, 0, true, v->translated);
 	flow_row_u(f, "untranslated", false, 0, true, v->untranslated);
 	flow_row_u(f, "distinct src addrs", false, 0, true, fl->distinct_addrs);
@@ -537,6 +538,11 @@ static void text_flows(FILE *f, const struct stats_snap *s)
 	flow_row(f, "cps", stats_fmt_si(a, sizeof(a), fl->cps, "cps"), "-");
 	flow_row(f, "completed_cps", stats_fmt_si(a, sizeof(a), fl->completed_cps, "cps"), "-");
 	fputc('\n', f);
+	if (c->foreign_server)
+		fprintf(f,
+			"note: %" PRIu64 " flow%s answered by a server that is not flowgen: payloads "
+			"not checked (-t payload_check=1 checks them)\n\n",
+			c->foreign_server, c->foreign_server == 1 ? "" : "s");
 }
 
 static void text_lat(FILE *f, const struct stats_snap *s)

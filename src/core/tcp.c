@@ -160,18 +160,21 @@ bool tcp_payload_check(const uint8_t *src, uint32_t off, uint32_t len)
 	return true;
 }
 
-bool tcp_data_ok(const struct tcp_tcb *t, const struct tcp_seg *in, const uint8_t *data)
+bool tcp_data_new(const struct tcp_tcb *t, const struct tcp_seg *in)
 {
 	uint32_t end = in->seq + in->len;
 
 	if (!in->len || (in->flags & (TCP_SYN | TCP_RST)))
-		return true;
+		return false;
 	if (t->state != TCP_ESTABLISHED && t->state != TCP_FIN_WAIT_1 &&
 	    t->state != TCP_FIN_WAIT_2)
-		return true;
-	if (FG_SEQ_GT(in->seq, t->rcv_nxt) || !FG_SEQ_GT(end, t->rcv_nxt))
-		return true;
-	return tcp_payload_check(data, tcp_rcv_off(t, in->seq), in->len);
+		return false;
+	return !FG_SEQ_GT(in->seq, t->rcv_nxt) && FG_SEQ_GT(end, t->rcv_nxt);
+}
+
+bool tcp_data_ok(const struct tcp_tcb *t, const struct tcp_seg *in, const uint8_t *data)
+{
+	return !tcp_data_new(t, in) || tcp_payload_check(data, tcp_rcv_off(t, in->seq), in->len);
 }
 
 int tcp_make_rst(const struct tcp_seg *in, struct tcp_seg_out *rst)

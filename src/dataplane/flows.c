@@ -31,7 +31,6 @@
 #include "worker.h"
 
 #define FLOWS_NEW_BURST 32	 /* new flows per tick at most */
-#define FLOWS_NEW_SLACK 256	 /* backlog of new flows kept after a stall */
 #define FLOWS_EXPIRE_BATCH 64	 /* timers popped per flowtab_expire() call */
 #define FLOWS_EXPIRE_ROUNDS 8	 /* ... and calls per tick */
 
@@ -181,7 +180,8 @@ static void flows_udp_check(struct worker *w, struct flows_state *s, uint32_t id
 		flows_complete(w, s, idx, e);
 		return;
 	}
-	if (e->flags & FLOWS_F_SRV_DONE)
+	/* a server that is not flowgen says nothing when it is done */
+	if (e->flags & (FLOWS_F_SRV_DONE | FLOWS_F_PAY_FOREIGN))
 		flows_complete(w, s, idx, e);
 	else
 		flows_arm(s, idx, e);
@@ -237,6 +237,61 @@ static void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx,
 		return;
 	}
 	flows_arm(s, idx, e);
+}
+
+/* ---- payload checks (flowpay.h) ---- */
+
+/* A client flow's server is not flowgen: counted once, never checked again. */
+static void flows_foreign(struct worker *w, struct flows_ent *e)
+{
+	e->flags |= FLOWS_F_PAY_FOREIGN;
+	FG_CTR_INC(w->ctr->client.foreign_server);
+}
+
+/*
+ * Client side: may a received UDP reply (len bytes at pay) go on? In
+ * auto mode the first reply decides whose the server is; flowgen's
+ * replies must name the client flow idx and carry the pattern.
+ */
+static inline bool flows_udp_pay_ok(struct worker *w, const struct flows_state *s, uint32_t idx,
+				    struct flows_ent *e, const uint8_t *pay, uint32_t len)
+{
+	if (s->check == FLOWPAY_OFF || (e->flags & FLOWS_F_PAY_FOREIGN))
+		return true;
+	if (s->check == FLOWPAY_AUTO && !(e->flags & FLOWS_F_PAY_OURS)) {
+		if (!flowpay_udp_ours(pay, len)) {
+			flows_foreign(w, e);
+			return true;
+		}
+		e->flags |= FLOWS_F_PAY_OURS;
+	}
+	return flowpay_udp_check(pay, len, own_id(flowtab_id(s->ft, idx), w->q), LAT_SIG_F_REPLY);
+}
+
+/*
+ * Client side: may a received TCP segment go on to tcp_input()? Only data
+ * the endpoint takes as new is looked at; in auto mode the first such data
+ * decides whose the server is; flowgen's must be the pattern at its stream
+ * offset.
+ */
+static inline bool flows_tcp_pay_ok(struct worker *w, const struct flows_state *s,
+				    struct flows_ent *e, const struct tcp_seg *sg,
+				    const uint8_t *data)
+{
+	uint32_t off;
+
+	if (s->check == FLOWPAY_OFF || (e->flags & FLOWS_F_PAY_FOREIGN) ||
+	    !tcp_data_new(&e->tcb, sg))
+		return true;
+	off = tcp_rcv_off(&e->tcb, sg->seq);
+	if (s->check == FLOWPAY_AUTO && !(e->flags & FLOWS_F_PAY_OURS)) {
+		if (!flowpay_tcp_ours(data, off, sg->len)) {
+			flows_foreign(w, e);
+			return true;
+		}
+		e->flags |= FLOWS_F_PAY_OURS;
+	}
+	return tcp_payload_check(data, off, sg->len);
 }
 
 /* ---- new flows ---- */
@@ -375,8 +430,8 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 		struct tcp_out o;
 
 		flows_tcp_seg(&sg, f, pi);
-		/* the server's data is the stream pattern at its offset */
-		if (side == FLOWTAB_CLIENT && s->check && !tcp_data_ok(&e->tcb, &sg, f + pi->payload)) {
+		/* a flowgen server's data is the stream pattern at its offset */
+		if (side == FLOWTAB_CLIENT && !flows_tcp_pay_ok(w, s, e, &sg, f + pi->payload)) {
 			flows_recycle(s, side, m);
 			flows_fail(w, s, idx, e, FLOWS_FAIL_PAYLOAD);
 			return;
@@ -388,10 +443,9 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 		return;
 	}
 	FG_CTR_ADD(*flows_ctr(w, side, FLOWS_C_RX_BYTES), pi->paylen);
-	/* a reply names its client flow and carries the pattern */
-	if (side == FLOWTAB_CLIENT && s->check &&
-	    !flowpay_udp_check(f + pi->payload, pi->paylen, own_id(flowtab_id(s->ft, idx), w->q),
-			       LAT_SIG_F_REPLY)) {
+	/* a flowgen server's reply names its client flow and carries the pattern */
+	if (side == FLOWTAB_CLIENT &&
+	    !flows_udp_pay_ok(w, s, idx, e, f + pi->payload, pi->paylen)) {
 		flows_recycle(s, side, m);
 		flows_fail(w, s, idx, e, FLOWS_FAIL_PAYLOAD);
 		return;
@@ -508,6 +562,7 @@ static void flows_tick(struct worker *w, uint64_t now)
 {
 	struct flows_state *s = w->state;
 	uint32_t out[FLOWS_EXPIRE_BATCH];
+	bool end;
 
 	if (!s->started) {
 		/* Open no flow before every worker of the pair runs this run:
@@ -517,7 +572,8 @@ static void flows_tick(struct worker *w, uint64_t now)
 			if (FG_CTR_GET(fg_ctr[w->id - w->q + j].gauge.run_id) != w->run_id)
 				return;
 		s->started = true;
-		pace_init(&s->pace, w->hz, FLOWS_NEW_BURST, FLOWS_NEW_SLACK, now);
+		/* the backlog after a stall: pace.h's bound (floor one burst) */
+		pace_init(&s->pace, w->hz, FLOWS_NEW_BURST, 0, now);
 		if (s->gen && s->rate > 0)
 			pace_set_rate(&s->pace, s->rate * (s->scale > 0 ? s->scale : 1.0), now);
 		pace_set_max(&s->pace, s->gen && s->unpaced);
@@ -526,7 +582,12 @@ static void flows_tick(struct worker *w, uint64_t now)
 		if (s->duration_s > 0)
 			s->deadline = now + (uint64_t)(s->duration_s * (double)w->hz);
 	}
-	if (s->deadline && !s->stopping && now >= s->deadline)
+	/* At the deadline, a paced run first opens the flows that fell due
+	 * before it (the pacer's backlog, within its bound), one burst a
+	 * turn, then drains: a last tick that came late does not shorten the
+	 * run. */
+	end = s->deadline && !s->stopping && now >= s->deadline;
+	if (end && (!s->gen || s->paused || s->unpaced))
 		flows_go_drain(w, s, now);
 	/*
 	 * Closed-loop admission: no new flow while received frames wait (a
@@ -534,10 +595,13 @@ static void flows_tick(struct worker *w, uint64_t now)
 	 * drains per turn, so neither an unpaced run nor a rate beyond the
 	 * worker's reach overflows a queue and fails flows: the achieved
 	 * rate is what shows. A paced run's credit keeps accruing meanwhile
-	 * and is released on the next turns (pace.h's slack).
+	 * and is released on the next turns, one burst a turn (pace.h's
+	 * bound: what falls due beyond it is late). The backlog at the
+	 * deadline is bounded, so it is opened even while frames wait.
 	 */
-	if (s->gen && !s->stopping && !s->paused && !w->rx_backlog) {
-		uint32_t n = pace_due(&s->pace, now), nn = 0;
+	if (s->gen && !s->stopping && !s->paused && (!w->rx_backlog || end)) {
+		uint32_t n = pace_due(&s->pace, end ? s->deadline : now), nn = 0;
+		bool more = n == FLOWS_NEW_BURST;
 		struct flows_new nf[FLOWS_NEW_BURST];
 
 		/* All tuples first, prefetching their buckets, then the inserts:
@@ -556,6 +620,8 @@ static void flows_tick(struct worker *w, uint64_t now)
 			FG_CTR_ADD(w->ctr->client.late, s->pace.dropped - s->late_seen);
 			s->late_seen = s->pace.dropped;
 		}
+		if (end && !more)
+			flows_go_drain(w, s, now);
 	}
 	for (int r = 0; r < FLOWS_EXPIRE_ROUNDS; r++) {
 		unsigned n = flowtab_expire(s->ft, now, out, FLOWS_EXPIRE_BATCH);

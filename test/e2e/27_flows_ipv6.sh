@@ -14,8 +14,11 @@
 #    the UDP requests come from the DUT's 198.19.1.1; `bench cps` runs
 #    through it.
 # 3. The Linux TCP stack as the peer over IPv6: flowgen's clients against
-#    a listener at [2001:2:0:101::1]:8080 in the DUT, then Linux clients
-#    in the DUT against flowgen's server side (2001:2:0:100::10..).
+#    a listener at [2001:2:0:101::1]:8080 in the DUT, with default
+#    settings (each flow counted as foreign_server), flowgen's UDP
+#    clients against a Linux echo server at [2001:2:0:101::1]:4323 (the
+#    same), then Linux clients in the DUT against flowgen's server side
+#    (2001:2:0:100::10..).
 
 . "$(dirname "$0")/lib.sh"
 
@@ -44,6 +47,7 @@ started=$(json_get "$J" flows.client.started || echo 0)
 check_ge "ipv6 flows: about 200 flows started (UDP and TCP)" "$started" 150
 check_eq "ipv6 flows: every flow completed" "$started" "$(json_get "$J" flows.client.completed || echo -1)"
 check_eq "ipv6 flows: no flow failed" 0 "$(json_get "$J" flows.client.failed || echo -1)"
+check_eq "ipv6 flows: flowgen's server is no foreign server" 0 "$(json_get "$J" flows.client.foreign_server || echo -1)"
 check_eq "ipv6 flows: the server completed each" "$started" "$(json_get "$J" flows.server.completed || echo -1)"
 # UDP flows send 100 B and get 200 B back, TCP ones 64 B and 3000 B; the
 # templates alternate, so u UDP flows are half of them, rounded either way
@@ -59,6 +63,7 @@ started=$(json_get "$J" flows.client.started || echo 0)
 check_ge "nat64 flows: about 200 flows started (UDP and TCP)" "$started" 150
 check_eq "nat64 flows: every flow completed" "$started" "$(json_get "$J" flows.client.completed || echo -1)"
 check_eq "nat64 flows: no flow failed" 0 "$(json_get "$J" flows.client.failed || echo -1)"
+check_eq "nat64 flows: flowgen's server is no foreign server" 0 "$(json_get "$J" flows.client.foreign_server || echo -1)"
 check_eq "nat64 flows: the IPv4 server side accepted each" "$started" "$(json_get "$J" flows.server.accepted || echo -1)"
 check_eq "nat64 flows: each translated" "$started" "$(json_get "$J" flows.server.translated || echo -1)"
 check_eq "nat64 flows: from one address (masquerade)" 1 "$(json_get "$J" flows.server.distinct_src_addrs || echo -1)"
@@ -84,8 +89,15 @@ check_eq "nat64 bench throughput: found" True "$(json_get "$J" result.found || e
 ip netns exec "$NS_DUT" python3 "$D/flows_tcp_srv.py" 2001:2:0:101::1 8080 "$FG_TMP/srv.count" &
 SRVPID=$!
 at_exit "kill $SRVPID 2>/dev/null"
-sleep 0.3
-fg -x "arp; start -f $D/flows6_linux_srv.yaml -m 20 -d 1 -t payload_check=0; wait 8; stats --json; echo MARK-CLI; start -f $D/flows6_linux_cli.yaml -p 1 -d 4; wait 10; stats --json" \
+ip netns exec "$NS_DUT" python3 "$D/flows_udp_echo.py" 2001:2:0:101::1 4323 "$FG_TMP/echo.count" &
+ECHOPID=$!
+at_exit "kill $ECHOPID 2>/dev/null"
+# both bound before the first flow (python starts slowly on a busy machine)
+for ((i = 0; i < 50; i++)); do
+	in_dut ss -Hltn 'sport = :8080' | grep -q . && in_dut ss -Hlun 'sport = :4323' | grep -q . && break
+	sleep 0.2
+done
+fg -x "arp; start -f $D/flows6_linux_srv.yaml -m 20 -d 1; wait 8; stats --json; echo MARK-UDP; start -f $D/flows6_linux_udp.yaml -m 20 -d 1; wait 8; stats --json; echo MARK-CLI; start -f $D/flows6_linux_cli.yaml -p 1 -d 4; wait 10; stats --json" \
 	</dev/null >"$O" 2>&1 &
 FGPID=$!
 if wait_for '^MARK-CLI' "$O" 30 "$FGPID"; then
@@ -95,17 +107,29 @@ else
 	fail "flows ipv6 linux: first run ended" "$(tail -c 300 "$O")"
 fi
 wait $FGPID
-kill -TERM $SRVPID 2>/dev/null
-wait $SRVPID 2>/dev/null
-sed '/^MARK-CLI/,$d' "$O" >"$FG_TMP/lsrv.json"
+kill -TERM $SRVPID $ECHOPID 2>/dev/null
+wait $SRVPID $ECHOPID 2>/dev/null
+sed '/^MARK-UDP/,$d' "$O" >"$FG_TMP/lsrv.json"
+sed -n '/^MARK-UDP/,/^MARK-CLI/p' "$O" >"$FG_TMP/lecho.json"
 sed -n '/^MARK-CLI/,$p' "$O" >"$FG_TMP/lcli.json"
 
 J=$FG_TMP/lsrv.json
 started=$(json_get "$J" flows.client.started || echo 0)
 check_ge "ipv6 linux server: connections started" "$started" 15
 check_eq "ipv6 linux server: every connection completed" "$started" "$(json_get "$J" flows.client.completed || echo -1)"
+check_eq "ipv6 linux server: none failed" 0 "$(json_get "$J" flows.client.failed || echo -1)"
+check_eq "ipv6 linux server: each counted as foreign_server" "$started" "$(json_get "$J" flows.client.foreign_server || echo -1)"
 check_eq "ipv6 linux server: client received 512 B each" "$((started * 512))" "$(json_get "$J" flows.client.rx_bytes || echo -1)"
 check_ge "ipv6 linux server: the listener answered each" "$(cat "$FG_TMP/srv.count" 2>/dev/null || echo -1)" "$started"
+
+J=$FG_TMP/lecho.json
+started=$(json_get "$J" flows.client.started || echo 0)
+check_ge "ipv6 linux udp echo: flows started" "$started" 15
+check_eq "ipv6 linux udp echo: every flow completed" "$started" "$(json_get "$J" flows.client.completed || echo -1)"
+check_eq "ipv6 linux udp echo: none failed" 0 "$(json_get "$J" flows.client.failed || echo -1)"
+check_eq "ipv6 linux udp echo: each counted as foreign_server" "$started" "$(json_get "$J" flows.client.foreign_server || echo -1)"
+check_eq "ipv6 linux udp echo: client received 100 B each" "$((started * 100))" "$(json_get "$J" flows.client.rx_bytes || echo -1)"
+check_ge "ipv6 linux udp echo: the echo server answered each" "$(cat "$FG_TMP/echo.count" 2>/dev/null || echo -1)" "$started"
 
 J=$FG_TMP/lcli.json
 check_eq "ipv6 linux clients: 20 exchanges of 64/512 B" "ok 20 1280 10240" "$(cat "$FG_TMP/cli.txt" 2>/dev/null)"

@@ -561,7 +561,7 @@ static const char *const spec_port[] = {
 static const char *const spec_client[] = {
     "started",	     "established", "completed", "failed",	    "active",
     "fail_no_reply", "fail_reset",  "fail_retx", "fail_table_full", "tx_pkts",
-    "rx_pkts",	     "tx_bytes",    "rx_bytes",
+    "rx_pkts",	     "tx_bytes",    "rx_bytes",	 "rx_payload_bad",  "foreign_server",
 };
 static const char *const spec_server[] = {
     "accepted",
@@ -862,6 +862,21 @@ static void test_clear_and_print(void **state)
 	/* the workers' blocks were never written by clear */
 	assert_int_equal(w[0].port[0].tx_pkts, 100);
 
+	/* every server was flowgen: a foreign server row at 0 and no note */
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(stats_print(f, STATS_A, false), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "foreign server"));
+	assert_null(strstr(buf, "note:"));
+	free(buf);
+	buf = NULL;
+	/* flows of servers that are not flowgen, on two workers: summed, and noted */
+	FG_CTR_ADD(w[0].client.foreign_server, 1);
+	FG_CTR_ADD(w[1].client.foreign_server, 2);
+	stats_get(s);
+	assert_int_equal(s->flows.client.foreign_server, 3);
+
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
 	assert_int_equal(stats_print(f, 0, true), 0);
@@ -870,6 +885,7 @@ static void test_clear_and_print(void **state)
 		fail_msg("invalid JSON: %s", buf);
 	check_names(j, "latency[]", spec_lat, FG_ARRAY_SIZE(spec_lat));
 	assert_non_null(strstr(buf, "\"distinct_src_ports\":1000"));
+	assert_non_null(strstr(buf, "\"foreign_server\":3}"));
 	free(buf);
 
 	buf = NULL;
@@ -884,6 +900,8 @@ static void test_clear_and_print(void **state)
 	assert_non_null(strstr(buf, "client"));
 	assert_non_null(strstr(buf, "server"));
 	assert_non_null(strstr(buf, "lat0"));
+	assert_non_null(strstr(buf, "note: 3 flows answered by a server that is not flowgen: "
+				    "payloads not checked (-t payload_check=1 checks them)\n"));
 	free(buf);
 
 	buf = NULL;

@@ -2,7 +2,9 @@
  * test_tcp.c — unit tests of the TCP state machine: every transition driven
  * by hand-made segments, then a client tcb wired to a server tcb through an
  * in-memory network that drops segments with a seeded PRNG, checking that
- * the right bytes arrive and both ends close normally.
+ * the right bytes arrive and both ends close normally. The payload checks
+ * too: which received data is new and in order (tcp_data_new()), and how
+ * its first segment tells a flowgen server from another (flowpay.h).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -16,6 +18,7 @@
 #include <rte_ip.h>
 
 #include "fg.h"
+#include "flowpay.h"
 #include "tcp.h"
 
 #define CISS 1000u
@@ -1012,6 +1015,71 @@ static void test_data_ok(void **state)
 }
 
 /*
+ * Whose server (flowpay.h): the client decides on the first data that
+ * tcp_data_new() takes, at stream offset 0, once the handshake is done.
+ * A flowgen server's first segment is the pattern (one corrupt byte still
+ * reads as flowgen's, and fails the check); a Linux server's zeros or text
+ * are not; a first segment shorter than 8 bytes is judged on what it has.
+ */
+static void test_data_new_first_segment(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_seg s;
+	uint8_t buf[512];
+
+	(void)state;
+	/* before the handshake nothing is taken, so nothing decides */
+	tcp_init_client(&t, CISS, 1460, NOW);
+	s = mkseg(TCP_ACK, SISS + 1, CISS + 1, 100);
+	assert_false(tcp_data_new(&t, &s));
+	est_client(&t, CISS, SISS, 1460);
+	/* the first data: new, in order, at offset 0 */
+	s = mkseg(TCP_ACK | TCP_PSH, SISS + 1, CISS + 1, 512);
+	assert_true(tcp_data_new(&t, &s));
+	assert_int_equal(tcp_rcv_off(&t, s.seq), 0);
+	tcp_payload_fill(buf, 0, sizeof(buf));
+	assert_true(flowpay_tcp_ours(buf, tcp_rcv_off(&t, s.seq), s.len));
+	assert_true(tcp_data_ok(&t, &s, buf));
+	buf[2] ^= 0x08;
+	assert_true(flowpay_tcp_ours(buf, 0, s.len));
+	assert_false(tcp_data_ok(&t, &s, buf));
+	/* test/data/flows_tcp_srv.py's 512 zero bytes, a text answer */
+	memset(buf, 0, sizeof(buf));
+	assert_false(flowpay_tcp_ours(buf, 0, s.len));
+	assert_false(tcp_data_ok(&t, &s, buf)); /* what payload_check=1 fails */
+	memcpy(buf, "SSH-2.0-", 8);
+	assert_false(flowpay_tcp_ours(buf, 0, s.len));
+	/* a first segment of 1 to 7 bytes */
+	tcp_payload_fill(buf, 0, 8);
+	for (uint16_t len = 1; len < 8; len++) {
+		s = mkseg(TCP_ACK | TCP_PSH, SISS + 1, CISS + 1, len);
+		assert_true(tcp_data_new(&t, &s));
+		assert_true(flowpay_tcp_ours(buf, 0, len));
+	}
+	buf[0] = 'x';
+	s = mkseg(TCP_ACK | TCP_PSH, SISS + 1, CISS + 1, 3);
+	assert_false(flowpay_tcp_ours(buf, 0, s.len));
+	s = mkseg(TCP_ACK | TCP_PSH, SISS + 1, CISS + 1, 4);
+	assert_true(flowpay_tcp_ours(buf, 0, s.len));
+	assert_false(tcp_data_ok(&t, &s, buf));
+	/* not new or not in order: a duplicate, beyond rcv_nxt, SYN, RST, no data */
+	t.rcv_nxt = SISS + 1 + 100;
+	s = mkseg(TCP_ACK, SISS + 1, CISS + 1, 100);
+	assert_false(tcp_data_new(&t, &s));
+	s = mkseg(TCP_ACK, SISS + 1 + 101, CISS + 1, 100);
+	assert_false(tcp_data_new(&t, &s));
+	s = mkseg(TCP_ACK | TCP_RST, SISS + 1 + 100, CISS + 1, 10);
+	assert_false(tcp_data_new(&t, &s));
+	s = mkseg(TCP_ACK | TCP_SYN, SISS + 1 + 100, CISS + 1, 10);
+	assert_false(tcp_data_new(&t, &s));
+	s = mkseg(TCP_ACK, SISS + 1 + 100, CISS + 1, 0);
+	assert_false(tcp_data_new(&t, &s));
+	/* overlapping rcv_nxt: new */
+	s = mkseg(TCP_ACK, SISS + 1 + 50, CISS + 1, 100);
+	assert_true(tcp_data_new(&t, &s));
+}
+
+/*
  * The payload's sum without its bytes is the sum of its bytes, for every
  * alignment of the stream offset and every length, across block edges and
  * the 32-bit wrap.
@@ -1309,6 +1377,7 @@ int main(void)
 	    cmocka_unit_test(test_simultaneous_open),
 	    cmocka_unit_test(test_payload_pattern),
 	    cmocka_unit_test(test_data_ok),
+	    cmocka_unit_test(test_data_new_first_segment),
 	    cmocka_unit_test(test_payload_sum),
 	    cmocka_unit_test(test_net_lossless),
 	    cmocka_unit_test(test_net_wraparound),

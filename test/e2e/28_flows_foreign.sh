@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+#
+# 28_flows_foreign.sh — payload checks that fit the peer (flowgen(8), -t
+# payload_check; flowpay.h): flowgen's client checks a flowgen server's
+# replies strictly and judges a server that is not flowgen by byte counts,
+# counting its flows in flows.client.foreign_server. In the NAT lab, with
+# a Linux TCP listener (test/data/flows_tcp_srv.py: 512 zero bytes per
+# connection) and a Linux UDP echo server (test/data/flows_udp_echo.py:
+# our own request reflected, without the reply flag) at the DUT's
+# 198.19.1.1:
+#
+# 1. default settings, TCP to Linux: every connection completes, none
+#    fails, each counted once as foreign_server; `stats` notes it.
+# 2. default settings, UDP to the echo server: every flow completes (no
+#    flowgen server says "done": the client's program ending is enough),
+#    each counted as foreign_server.
+# 3. -t payload_check=1 against both: every flow fails as rx_payload_bad,
+#    none counted foreign.
+# 4. -t payload_check=0 against the TCP listener: completes, nothing
+#    counted foreign (no check at all).
+# 5. flowgen on both sides (udp_short, tcp_short through the NAT): no
+#    foreign server, no bad payload, and no note in `stats`.
+#
+# The forged replies of 80_hostile.sh (one pattern byte changed in replies
+# that carry the signature) show that flowgen's own replies are still
+# checked strictly.
+
+. "$(dirname "$0")/lib.sh"
+
+need_root "flows foreign: lab"
+need_flowgen
+T0=$SECONDS
+D=$FG_TOP/test/data
+O=$FG_TMP/out
+
+lab_up nat || exit 1
+
+ip netns exec "$NS_DUT" python3 "$D/flows_tcp_srv.py" 198.19.1.1 8080 "$FG_TMP/tcp.count" &
+TCPPID=$!
+at_exit "kill $TCPPID 2>/dev/null"
+ip netns exec "$NS_DUT" python3 "$D/flows_udp_echo.py" 198.19.1.1 4323 "$FG_TMP/udp.count" &
+UDPPID=$!
+at_exit "kill $UDPPID 2>/dev/null"
+# both bound before the first flow (python starts slowly on a busy machine)
+for ((i = 0; i < 50; i++)); do
+	in_dut ss -Hltn 'sport = :8080' | grep -q . && in_dut ss -Hlun 'sport = :4323' | grep -q . && break
+	sleep 0.2
+done
+
+# One flowgen, one run after the other; `start` clears the counters.
+FG_TIMEOUT=120 fg -x "arp; \
+start -f $D/flows_linux_srv.yaml -m 20 -d 2; wait 10; stats --json; stats -a; echo MARK-UDP; \
+start -f $D/flows_linux_udp.yaml -m 20 -d 2; wait 10; stats --json; stats -a; echo MARK-STRICT-TCP; \
+start -f $D/flows_linux_srv.yaml -m 20 -d 1 -t payload_check=1; wait 10; stats --json; echo MARK-STRICT-UDP; \
+start -f $D/flows_linux_udp.yaml -m 20 -d 1 -t payload_check=1; wait 10; stats --json; echo MARK-OFF; \
+start -f $D/flows_linux_srv.yaml -m 20 -d 1 -t payload_check=0; wait 10; stats --json; echo MARK-FG-UDP; \
+start -f $FG_TOP/profiles/udp_short.yaml -m 200 -d 2; wait 10; stats --json; echo MARK-FG-TCP; \
+start -f $FG_TOP/profiles/tcp_short.yaml -m 100 -d 2; wait 10; stats --json; stats -a; echo MARK-END" \
+	</dev/null >"$O" 2>&1
+check_eq "flows foreign: batch run exits 0" 0 $?
+kill -TERM $TCPPID $UDPPID 2>/dev/null
+wait $TCPPID $UDPPID 2>/dev/null
+
+# part FILE FROM TO : the lines of $O from the line FROM to the line TO
+part()
+{
+	sed -n "/^$2/,/^$3/p" "$O" >"$FG_TMP/$1"
+	echo "$FG_TMP/$1"
+}
+J=$FG_TMP/tcp.json
+sed '/^MARK-UDP/,$d' "$O" >"$J"
+U=$(part udp.json MARK-UDP MARK-STRICT-TCP)
+ST=$(part stcp.json MARK-STRICT-TCP MARK-STRICT-UDP)
+SU=$(part sudp.json MARK-STRICT-UDP MARK-OFF)
+OFF=$(part off.json MARK-OFF MARK-FG-UDP)
+FU=$(part fgudp.json MARK-FG-UDP MARK-FG-TCP)
+FT=$(part fgtcp.json MARK-FG-TCP MARK-END)
+
+# c FILE FIELD : a flows.client counter of the last stats --json in FILE
+c()
+{
+	json_get "$1" "flows.client.$2" || echo -1
+}
+
+# --- 1. TCP to a Linux listener, default settings ---------------------------
+started=$(c "$J" started)
+echo "# tcp linux: started $started completed $(c "$J" completed) failed $(c "$J" failed)" \
+	"(no_reply $(c "$J" fail_no_reply) reset $(c "$J" fail_reset) retx $(c "$J" fail_retx))" \
+	"foreign_server $(c "$J" foreign_server) rx_payload_bad $(c "$J" rx_payload_bad)"
+check_ge "foreign tcp: connections started" "$started" 30
+check_eq "foreign tcp: every connection completed" "$started" "$(c "$J" completed)"
+check_eq "foreign tcp: none failed" 0 "$(c "$J" failed)"
+check_eq "foreign tcp: no bad payload" 0 "$(c "$J" rx_payload_bad)"
+check_eq "foreign tcp: each counted once as foreign_server" "$started" "$(c "$J" foreign_server)"
+check_eq "foreign tcp: client received 512 B each" "$((started * 512))" "$(c "$J" rx_bytes)"
+check_ge "foreign tcp: the listener answered each" "$(cat "$FG_TMP/tcp.count" 2>/dev/null || echo -1)" "$started"
+check_grep "foreign tcp: stats notes the flows whose payload was not checked" \
+	"^note: $started flows answered by a server that is not flowgen: payloads not checked \(-t payload_check=1 checks them\)" "$J"
+check_grep "foreign tcp: stats has a foreign server row" "^foreign server +\| +$started +\| +-" "$J"
+
+# --- 2. UDP to a Linux echo server, default settings ------------------------
+started=$(c "$U" started)
+echo "# udp echo: started $started completed $(c "$U" completed) failed $(c "$U" failed)" \
+	"foreign_server $(c "$U" foreign_server) rx_payload_bad $(c "$U" rx_payload_bad)"
+check_ge "foreign udp: flows started" "$started" 30
+check_eq "foreign udp: every flow completed" "$started" "$(c "$U" completed)"
+check_eq "foreign udp: none failed" 0 "$(c "$U" failed)"
+check_eq "foreign udp: no bad payload" 0 "$(c "$U" rx_payload_bad)"
+check_eq "foreign udp: each counted once as foreign_server" "$started" "$(c "$U" foreign_server)"
+check_eq "foreign udp: the echo came back, 100 B each" "$((started * 100))" "$(c "$U" rx_bytes)"
+check_ge "foreign udp: the echo server answered each" "$(cat "$FG_TMP/udp.count" 2>/dev/null || echo -1)" "$started"
+check_grep "foreign udp: stats notes them" "^note: $started flows answered by a server that is not flowgen" "$U"
+
+# --- 3. payload_check=1: a server that is not flowgen fails every flow -------
+for x in "tcp $ST" "udp $SU"; do
+	set -- $x
+	started=$(c "$2" started)
+	echo "# strict $1: started $started completed $(c "$2" completed) failed $(c "$2" failed)" \
+		"rx_payload_bad $(c "$2" rx_payload_bad) foreign_server $(c "$2" foreign_server)"
+	check_ge "strict $1: flows started" "$started" 15
+	check_eq "strict $1: each failed as rx_payload_bad" "$started" "$(c "$2" rx_payload_bad)"
+	check_eq "strict $1: failed = started" "$started" "$(c "$2" failed)"
+	check_eq "strict $1: none completed" 0 "$(c "$2" completed)"
+	check_eq "strict $1: none counted foreign" 0 "$(c "$2" foreign_server)"
+done
+
+# --- 4. payload_check=0: nothing checked, nothing counted ---------------------
+started=$(c "$OFF" started)
+check_ge "check off tcp: connections started" "$started" 15
+check_eq "check off tcp: every connection completed" "$started" "$(c "$OFF" completed)"
+check_eq "check off tcp: none counted foreign" 0 "$(c "$OFF" foreign_server)"
+
+# --- 5. flowgen on both sides ---------------------------------------------------
+for x in "udp $FU 300" "tcp $FT 150"; do
+	set -- $x
+	started=$(c "$2" started)
+	check_ge "flowgen both sides $1: flows started" "$started" "$3"
+	check_ge "flowgen both sides $1: completed >= 99% of started" \
+		"$(($(c "$2" completed) * 100))" "$((started * 99))"
+	check_eq "flowgen both sides $1: no foreign server" 0 "$(c "$2" foreign_server)"
+	check_eq "flowgen both sides $1: no bad payload" 0 "$(c "$2" rx_payload_bad)"
+done
+check_grep "flowgen both sides: stats has the foreign server row at 0" "^foreign server +\| +0 +\|" "$FT"
+check_nogrep "flowgen both sides: no note in stats" "^note: .*not flowgen" "$FT"
+
+lab_down
+echo "# 28_flows_foreign.sh: $((SECONDS - T0)) s"
+finish
