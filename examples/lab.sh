@@ -59,9 +59,9 @@
 # FG_NAT_TIMEOUT=S (or `lab.sh timeouts S`) sets the DUT's conntrack
 # timeouts for UDP, ICMP and TCP (established, SYN sent/received, closing
 # states) to S seconds; FG_NAT_TIMEOUT=distinct gives each timer `bench
-# nat` measures a value of its own (UDP unreplied 20 s, UDP stream 45 s,
-# TCP SYN sent 14 s, established 38 s, TIME_WAIT 30 s, ICMP 25 s, the
-# other TCP states 55 s), and FG_NAT_TIMEOUT=KEY=S,KEY=S... sets the
+# nat` measures a value of its own (UDP unreplied 12 s, UDP stream 28 s,
+# TCP SYN sent 9 s, established 24 s, TIME_WAIT 18 s, ICMP 15 s, the
+# other TCP states 35 s), and FG_NAT_TIMEOUT=KEY=S,KEY=S... sets the
 # nf_conntrack_KEY timeouts named (udp_timeout, tcp_timeout_time_wait,
 # ...); they are per namespace.
 #
@@ -413,10 +413,10 @@ nat_1to1()
 
 # The timers of FG_NAT_TIMEOUT=distinct: each of those bench nat measures
 # its own value, so that a search that finds the wrong one fails
-NAT_DISTINCT="udp_timeout=20,udp_timeout_stream=45,tcp_timeout_syn_sent=14"
-NAT_DISTINCT+=",tcp_timeout_established=38,tcp_timeout_time_wait=30,icmp_timeout=25"
-NAT_DISTINCT+=",tcp_timeout_syn_recv=55,tcp_timeout_fin_wait=55,tcp_timeout_close_wait=55"
-NAT_DISTINCT+=",tcp_timeout_last_ack=55"
+NAT_DISTINCT="udp_timeout=12,udp_timeout_stream=28,tcp_timeout_syn_sent=9"
+NAT_DISTINCT+=",tcp_timeout_established=24,tcp_timeout_time_wait=18,icmp_timeout=15"
+NAT_DISTINCT+=",tcp_timeout_syn_recv=35,tcp_timeout_fin_wait=35,tcp_timeout_close_wait=35"
+NAT_DISTINCT+=",tcp_timeout_last_ack=35"
 
 # nat_timeouts S|distinct|KEY=S,... : the DUT's conntrack timeouts, per namespace
 nat_timeouts()

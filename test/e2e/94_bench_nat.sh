@@ -4,9 +4,9 @@
 # NAT flavours of examples/lab.sh), checking what Linux does:
 #
 #  - nat (masquerade) with the DUT's conntrack timers set to distinct
-#    values (FG_NAT_TIMEOUT=distinct: UDP unreplied 20 s, UDP stream 45 s,
-#    TCP SYN sent 14 s, established 38 s, TIME_WAIT 30 s, ICMP 25 s, the
-#    other TCP states 55 s), `bench nat -p all --timeout-max 60`: each
+#    values (FG_NAT_TIMEOUT=distinct: UDP unreplied 12 s, UDP stream 28 s,
+#    TCP SYN sent 9 s, established 24 s, TIME_WAIT 18 s, ICMP 15 s, the
+#    other TCP states 35 s), `bench nat -p all --timeout-max 60`: each
 #    search finds its own timer within its resolution (a search that
 #    found another timer would land in another's window), every mapping
 #    of every search made; mapping endpoint-independent with fresh ports
@@ -119,14 +119,14 @@ check_py "bench nat nat: ICMP errors translated (UDP, TCP), the mapping kept" 'o
 check_eq "bench nat nat: out-of-order fragments get through" True "$(j 'o["udp"]["fragments_out_of_order"]' "$J")"
 check_py "bench nat nat: echo passes with one identifier" 'o["icmp"]["echo"] is True and o["icmp"]["identifier_independent"] is True' "$J"
 check_py "bench nat nat: no port quota; the earlier mapping and another address work" 'o["udp"]["port_quota"] >= 1000 and o["udp"]["port_quota_tried"] == 1024 and o["udp"]["quota_keeps_mappings"] is True and o["udp"]["quota_others_served"] is True' "$J"
-timer "bench nat nat: udp mapping used both ways: udp_timeout_stream 45 s" udp.mapping_timeout_s 45 "$J"
-timer "bench nat nat: udp unreplied: udp_timeout 20 s" udp.unreplied_timeout_s 20 "$J"
-timer "bench nat nat: tcp established: tcp_timeout_established 38 s" tcp.established_timeout_s 38 "$J"
-timer "bench nat nat: tcp transitory: tcp_timeout_syn_sent 14 s" tcp.transitory_timeout_s 14 "$J"
-timer "bench nat nat: tcp closing: tcp_timeout_time_wait 30 s" tcp.closing_timeout_s 30 "$J"
-timer "bench nat nat: icmp query: icmp_timeout 25 s" icmp.query_timeout_s 25 "$J"
+timer "bench nat nat: udp mapping used both ways: udp_timeout_stream 28 s" udp.mapping_timeout_s 28 "$J"
+timer "bench nat nat: udp unreplied: udp_timeout 12 s" udp.unreplied_timeout_s 12 "$J"
+timer "bench nat nat: tcp established: tcp_timeout_established 24 s" tcp.established_timeout_s 24 "$J"
+timer "bench nat nat: tcp transitory: tcp_timeout_syn_sent 9 s" tcp.transitory_timeout_s 9 "$J"
+timer "bench nat nat: tcp closing: tcp_timeout_time_wait 18 s" tcp.closing_timeout_s 18 "$J"
+timer "bench nat nat: icmp query: icmp_timeout 15 s" icmp.query_timeout_s 15 "$J"
 check_py "bench nat nat: outbound and inbound refresh (conntrack refreshes both ways)" 'o["udp"]["refresh_outbound"] is True and o["udp"]["refresh_inbound"] is True' "$J"
-check_py "bench nat nat: REQ-5 judged on the two-way mapping (45 s < 2 min: fail), the unreplied one not judged" \
+check_py "bench nat nat: REQ-5 judged on the two-way mapping (28 s < 2 min: fail), the unreplied one not judged" \
 	'{c["id"]: c["verdict"] for c in o["checks"]}["RFC4787 REQ-5"] == "fail" and {c["id"]: c["verdict"] for c in o["checks"]}["RFC4787 §4.3"] == "not applicable"' "$J"
 check_eq "bench nat nat: nothing dropped by the probes' queue" 0 "$(j 'o["qdrop"]' "$J")"
 check_py "bench nat nat: every check has an id, gist, measurement and verdict" \

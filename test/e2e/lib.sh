@@ -11,6 +11,9 @@
 # The namespace names are also written to $FG_RESULTS.ns so that test/run.sh
 # can remove them if the scenario is killed before its EXIT trap runs.
 
+# Debian's tools before any version manager's shims (see test/run.sh)
+export PATH=/usr/local/sbin:/usr/sbin:/usr/bin:/sbin:/bin:$PATH
+
 FG_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 FG_BIN=${FG_BIN:-$FG_TOP/build/flowgen}
 FG_LAB=$FG_TOP/examples/lab.sh
