@@ -105,7 +105,7 @@ else
 	fail "1024 hugepages: nr_hugepages set to 1024" "the kernel gave $(cat /proc/sys/vm/nr_hugepages)"
 fi
 
-# 3. hugepages for two of three: 16384 mbufs a port (about 75 MiB of pools,
+# 3. hugepages for one of three at most: 16384 mbufs a port (75 MiB of pools,
 # 125 MiB planned) and 100 pages (200 MiB) free when all three look
 big=$FG_TMP/big.yaml
 sed 's/^  mbufs: .*/  mbufs: 16384/' "$LOOP" >"$big"
@@ -117,8 +117,11 @@ if set_huge 100; then
 		grep -Eq 'running with --no-huge|starting again with --no-huge' "$FG_TMP/short.$i" && nh=$((nh + 1))
 	done
 	echo "# 100 hugepages: $nh of 3 on --no-huge"
+	# three plans of 125 MiB do not fit in 200: one at least runs on
+	# --no-huge. How many get hugepages depends on the race (each maps
+	# its pages as its heap grows, so all three can fall short at once):
+	# none is a right outcome too, as long as each says so and runs
 	check_ge "100 hugepages: the ones that found no room ran on --no-huge" "$nh" 1
-	check_ge "100 hugepages: hugepages served at least one" $((3 - nh)) 1
 else
 	fail "100 hugepages: nr_hugepages set to 100" "it reads $(cat /proc/sys/vm/nr_hugepages)"
 fi
