@@ -16,12 +16,17 @@ CC      ?= cc
 # classic BPF that rte_bpf_convert makes into an rte_bpf (README).
 PKGS     = libdpdk libedit yaml-0.1 ncursesw libpcap
 
+# Sanitizer builds at -O1 (what the sanitizers' own documentation advises):
+# at -O2 the DPDK headers' inline code made the sanitizer build of the unit
+# tests take three times as long, a minute and a half of make test.
 ifeq ($(SAN),)
 BUILD   := build
 SANFLAGS :=
+OPT     := -O2 -g
 else
 BUILD   := build/san
 SANFLAGS := -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
+OPT     := -O1 -g
 endif
 
 Q := $(if $(V),,@)
@@ -34,7 +39,7 @@ WARN = -Wall -Wextra -Werror -Wformat=2 -Wformat-security \
        -Wno-address-of-packed-member -Wno-packed-not-aligned \
        -Wno-missing-field-initializers
 
-CFLAGS  ?= -O2 -g
+CFLAGS  ?= $(OPT)
 CFLAGS  += -std=gnu11 $(WARN) -Iinclude $(shell pkg-config --cflags $(PKGS)) \
            -MMD -MP $(SANFLAGS) -DFG_VERSION=\"$(VERSION)\" -DALLOW_EXPERIMENTAL_API
 LDLIBS  += $(shell pkg-config --libs $(PKGS)) -lrte_net_ring -lm -lpthread

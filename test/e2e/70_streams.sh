@@ -76,7 +76,7 @@ lab_up router || finish
 SP=$FG_TOP/test/data/streams_router.yaml
 
 out=$FG_TMP/router.out
-fg -x "arp; start -f $SP -d 3 -t learn_wait=0.3; wait 30; stats --json" >"$out" 2>&1
+fg -x "arp; start -f $SP -d 3 -t learn_wait=0.3,drain=0.3; wait 30; stats --json" >"$out" 2>&1
 check_ge "router: frames through the DUT" "$(latency_row "$out" lat 1 rx)" 5000
 check_eq "router: nothing lost" 0 "$(latency_row "$out" lat 1 lost)"
 check_range "router: latency measured (min < 5 ms)" "$(latency_row "$out" lat 1 min_us)" 0.001 5000
@@ -107,24 +107,24 @@ impairment_checks()
 {
 	local K=$IMP
 	imp_set delay
-	fg -x "arp; start -f $SP -d 3 -t learn_wait=0.3; wait 30; stats --json" >"$out" 2>&1
+	fg -x "arp; start -f $SP -d 3 -t learn_wait=0.3,drain=0.3; wait 30; stats --json" >"$out" 2>&1
 	echo "# $K delay 2ms: min/avg/max latency $(latency_row "$out" lat 1 min_us)/$(latency_row "$out" lat 1 avg_us)/$(latency_row "$out" lat 1 max_us) us"
 	check_range "$K delay 2ms: min latency 2.0-3.0 ms" "$(latency_row "$out" lat 1 min_us)" 2000 3000
 	# the median: a userspace relay on a loaded machine stalls now and then,
 	# which moves the average, not the delay most frames see
 	check_range "$K delay 2ms: median latency 2.0-3.0 ms" "$(latency_row "$out" lat 1 p50_us)" 2000 3000
 	imp_set loss
-	fg -x "arp; start -f $SP -d 5 -t learn_wait=0.3; wait 30; stats --json" >"$out" 2>&1
+	fg -x "arp; start -f $SP -d 5 -t learn_wait=0.3,drain=0.3; wait 30; stats --json" >"$out" 2>&1
 	tx=$(latency_row "$out" lat 1 tx); rx=$(latency_row "$out" lat 1 rx); lost=$(latency_row "$out" lat 1 lost)
 	echo "# $K loss 1%: tx $tx rx $rx lost $lost"
 	check_range "$K loss 1%: loss 0.5-1.5 %" "$(python3 -c "print(100.0*${lost:-0}/${tx:-1})")" 0.5 1.5
 	check_eq "$K loss 1%: tx - rx = lost" "$lost" "$((${tx:-0} - ${rx:-0}))"
 	imp_set reorder
-	fg -x "arp; start -f $SP -d 2 -t learn_wait=0.3; wait 30; stats --json" >"$out" 2>&1
+	fg -x "arp; start -f $SP -d 2 -t learn_wait=0.3,drain=0.3; wait 30; stats --json" >"$out" 2>&1
 	echo "# $K reorder: ooo $(latency_row "$out" lat 1 ooo) of rx $(latency_row "$out" lat 1 rx)"
 	check_ge "$K reorder: ooo counted" "$(latency_row "$out" lat 1 ooo)" 1
 	imp_set dup
-	fg -x "arp; start -f $SP -d 2 -t learn_wait=0.3; wait 30; stats --json" >"$out" 2>&1
+	fg -x "arp; start -f $SP -d 2 -t learn_wait=0.3,drain=0.3; wait 30; stats --json" >"$out" 2>&1
 	echo "# $K duplicate: dup $(latency_row "$out" lat 1 dup) of rx $(latency_row "$out" lat 1 rx)"
 	check_ge "$K duplicate: dup counted" "$(latency_row "$out" lat 1 dup)" 1
 }
@@ -147,7 +147,7 @@ in_dut nft -f - <<-'NFT'
 		}
 	}
 NFT
-fg -x "arp; start -f $SP -d 5 -t learn_wait=0.3; wait 30; stats --json" >"$out" 2>&1
+fg -x "arp; start -f $SP -d 5 -t learn_wait=0.3,drain=0.3; wait 30; stats --json" >"$out" 2>&1
 tx=$(latency_row "$out" lat 1 tx); rx=$(latency_row "$out" lat 1 rx); lost=$(latency_row "$out" lat 1 lost)
 check_range "1 % random drop: loss 0.5-1.5 %" "$(python3 -c "print(100.0*${lost:-0}/${tx:-1})")" 0.5 1.5
 check_eq "1 % random drop: tx - rx = lost" "$lost" "$((${tx:-0} - ${rx:-0}))"
@@ -161,7 +161,7 @@ if [ "$IMP" = impair.py ]; then
 		if [ -n "$FG_RESULTS" ]; then
 			echo "$NS_DUT-w" >>"$FG_RESULTS.ns"
 		fi
-		fg -x "arp; start -f $SP -d 3 -t learn_wait=0.3; wait 30; stats --json" >"$out" 2>&1
+		fg -x "arp; start -f $SP -d 3 -t learn_wait=0.3,drain=0.3; wait 30; stats --json" >"$out" 2>&1
 		echo "# impair.py plain: min/avg/max latency $(latency_row "$out" lat 1 min_us)/$(latency_row "$out" lat 1 avg_us)/$(latency_row "$out" lat 1 max_us) us"
 		check_ge "impair.py plain: frames through the wire" "$(latency_row "$out" lat 1 rx)" 5000
 		check_eq "impair.py plain: nothing lost" 0 "$(latency_row "$out" lat 1 lost)"
@@ -174,7 +174,7 @@ fi
 
 lab_up nat || finish
 out=$FG_TMP/nat.out
-fg -x "arp; start -f $SP -d 3 -t learn_wait=0.3; wait 30; stats --json" >"$out" 2>&1
+fg -x "arp; start -f $SP -d 3 -t learn_wait=0.3,drain=0.3; wait 30; stats --json" >"$out" 2>&1
 check_ge "nat: translated frames counted by signature" "$(latency_row "$out" lat 1 rx)" 5000
 check_eq "nat: nothing lost" 0 "$(latency_row "$out" lat 1 lost)"
 check_range "nat: latency measured" "$(latency_row "$out" lat 1 avg_us)" 0.001 5000

@@ -38,7 +38,7 @@ SP=$FG_TOP/test/data/streams_router.yaml
 out=$FG_TMP/tp.json
 err=$FG_TMP/tp.err
 csv=$FG_TMP/tp.csv
-FG_TIMEOUT=60 fg_plain -C "$LOOP" -x "bench throughput -f $P/stl_64b.yaml -m 5 --trial 1 --confirm 2 -t learn_wait=0.2 --json --csv $csv" >"$out" 2>"$err"
+FG_TIMEOUT=60 fg_plain -C "$LOOP" -x "bench throughput -f $P/stl_64b.yaml -m 5 --trial 1 --confirm 2 -t learn_wait=0.2,drain=0.3 --json --csv $csv" >"$out" 2>"$err"
 rc=$?
 echo "# loop throughput: trials (offered, send_s, tx, valid, passed, reason) $(bench_py '[(t["offered_fps"], t["send_s"], t["tx"], t["valid"], t["passed"], t["reason"]) for t in o["trials"]]' "$out" 2>&1)"
 check_eq "loop throughput: exit status 0" 0 "$rc"
@@ -80,14 +80,14 @@ out=$FG_TMP/nohuge.json
 err=$FG_TMP/nohuge.err
 sed 's/^HugePages_Free:.*/HugePages_Free:        0/' /proc/meminfo >"$FG_TMP/meminfo"
 timeout -k 5 60 unshare -m sh -c 'mount --bind "$0" /proc/meminfo && exec "$@"' "$FG_TMP/meminfo" \
-	"$FG_BIN" -C "$LOOP" -x "bench throughput -f $P/stl_64b.yaml -m 5 --trial 1 --confirm 0 -t learn_wait=0.2 --json" >"$out" 2>"$err"
+	"$FG_BIN" -C "$LOOP" -x "bench throughput -f $P/stl_64b.yaml -m 5 --trial 1 --confirm 0 -t learn_wait=0.2,drain=0.3 --json" >"$out" 2>"$err"
 check_grep "no free hugepages: the notice is on stderr" 'no free hugepages.*--no-huge' "$err"
 check "no free hugepages: --json stdout is the JSON object alone" \
 	python3 -c "import json, sys; o = json.load(open(sys.argv[1])); assert o['bench'] == 'throughput' and o['trials'] and o['result']" "$out"
 
 # latency at a load, text output, from a script on stdin
 out=$FG_TMP/lat.out
-echo "bench latency -f $SP -m 2 --trial 1 -t learn_wait=0.2" |
+echo "bench latency -f $SP -m 2 --trial 1 -t learn_wait=0.2,drain=0.3" |
 	FG_TIMEOUT=60 fg_plain -C "$LOOP" >"$out" 2>&1
 check_eq "loop latency (stdin script): exit status 0" 0 "$?"
 check_grep "loop latency: figures printed" '^latency \(us\): min [0-9.]+ avg [0-9.]+ max [0-9.]+ median [0-9.]+ p99 [0-9.]+ p99\.9 [0-9.]+ PDV [0-9.]+ \([0-9]+ stamped frames, 0 lost\)' "$out"
@@ -243,7 +243,7 @@ in_dut nft -f - <<-NFT
 	}
 NFT
 out=$FG_TMP/lab.out
-FG_TIMEOUT=80 fg -x "arp; bench throughput -f $SP -m 10 --trial 1 --resolution 10 --confirm 0 -t learn_wait=0.2 --json" >"$out" 2>"$FG_TMP/lab.err"
+FG_TIMEOUT=80 fg -x "arp; bench throughput -f $SP -m 10 --trial 1 --resolution 10 --confirm 0 -t learn_wait=0.2,drain=0.3 --json" >"$out" 2>"$FG_TMP/lab.err"
 check_eq "lab: exit status 0" 0 "$?"
 echo "# lab: $(bench_py '[(round(t["offered_fps"]), t["loss_pct"], t["valid"]) for t in o["trials"]]' "$out" 2>&1)"
 echo "# lab: throughput $(bench_py 'o["result"]["throughput_fps"]' "$out" 2>&1) fps, limit $LIMIT pps"
