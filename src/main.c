@@ -26,13 +26,13 @@
 #include "cli.h"
 #include "cmds.h"
 #include "ctl.h"
-#include "flows_int.h"
+#include "flows.h"
 #include "flowtab.h"
 #include "port.h"
 #include "prof.h"
 #include "stats.h"
 #include "svc.h"
-#include "tsc.h"
+#include "clock.h"
 #include "worker.h"
 
 #ifndef FG_VERSION

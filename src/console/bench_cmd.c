@@ -19,11 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_search.h"
 #include "bench.h"
-#include "bench_int.h"
+#include "bench_cmd.h"
 #include "cli.h"
 #include "cmds.h"
 #include "natb.h"
+#include "natb_cmd.h"
 #include "plot.h"
 #include "port.h"
 #include "stats.h"

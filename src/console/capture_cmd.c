@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "capture_cmd.h"
 #include "cmds.h"
 #include "port.h"
 

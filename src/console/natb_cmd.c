@@ -16,9 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "bench_search.h"
 #include "cmds.h"
 #include "natb.h"
+#include "natb_cmd.h"
 #include "stats.h"
 #include "units.h"
 

@@ -39,11 +39,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench_search.h"
 #include "bench.h"
-#include "bench_int.h"
-#include "cmds.h"
 #include "ctl.h"
-#include "engine.h"
 #include "fgen.h"
 #include "lat.h"
 #include "port.h"
@@ -237,12 +235,12 @@ static int bench_collect(struct bench_trial *t)
 
 	if (!h || !q || !s)
 		goto out;
-	rc = streams_totals(false, NULL, q, &t->tx, &t->span);
+	rc = run_totals(false, NULL, q, &t->tx, &t->span);
 	if (rc)
 		goto out;
 	t->lost = lat_seq_lost(q, t->tx);
 	t->rx = q->rx - q->dup;
-	rc = streams_totals(true, h, q, &tx, NULL);
+	rc = run_totals(true, h, q, &tx, NULL);
 	if (rc)
 		goto out;
 	bench_lat_summary(h, tx, lat_seq_lost(q, tx), &t->lat);
@@ -298,7 +296,7 @@ static int bench_trial(struct bench *b, const struct units_rate *mult, double se
 		return -1;
 	}
 	if (bench_flows(b))
-		t->tuples = flows_fresh_tuples();
+		t->tuples = run_fresh_tuples();
 	bench_trial_judge(t, b->o->kind == BENCH_LATENCY ? 100 : b->o->loss_pct);
 	return 0;
 }

@@ -7,7 +7,7 @@
 
 #include <rte_cycles.h>
 
-#include "tsc.h"
+#include "clock.h"
 
 uint64_t fg_tsc_hz;
 

@@ -24,10 +24,11 @@
 #include <rte_mbuf.h>
 #include <rte_memory.h>
 
-#include "engine.h"
+#include "flows_ctl.h"
+#include "run.h"
 #include "fgen.h"
 #include "flowpay.h"
-#include "flows_int.h"
+#include "flows.h"
 #include "flowtab.h"
 #include "lat.h"
 #include "own.h"

@@ -34,7 +34,8 @@
 #include <rte_common.h>
 #include <rte_ether.h>
 
-#include "engine.h"
+#include "run.h"
+#include "streams_ctl.h"
 #include "fg.h"
 #include "fgen.h"
 #include "lat.h"
@@ -44,9 +45,10 @@
 #include "port.h"
 #include "prof.h"
 #include "stats.h"
-#include "streams.h"
+#include "streams_opts.h"
 #include "streams6.h"
-#include "streams_int.h"
+#include "streams.h"
+#include "streams_pairs.h"
 #include "units.h"
 #include "worker.h"
 
@@ -298,11 +300,11 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 		struct rte_ether_addr none = {{0}};
 
 		if (sd->v6)
-			streams6_fast_init(&sd->fast6[i], &fg_port[p].mac, &none, sd->src6,
+			streams6_fast_init(&sd->fast6[i], &fg_port[p].v.mac, &none, sd->src6,
 					   sd->dst6, (uint16_t)(sd->sizes[i] - PKT6_UDP_PAY_OFF),
 					   LAT_SIG_LEN, zeros);
 		else
-			pkt_udp_fast_init(&sd->fast[i], &fg_port[p].mac, &none,
+			pkt_udp_fast_init(&sd->fast[i], &fg_port[p].v.mac, &none,
 					  (uint16_t)(sd->sizes[i] - PKT_UDP_PAY_OFF), LAT_SIG_LEN,
 					  zeros);
 	}
@@ -512,8 +514,8 @@ int streams_activate(void **states, char *err, size_t errlen)
 	for (p = 0; p < fg_nports; p++) {
 		const struct port *pt = &fg_port[p];
 
-		for (uint32_t i = pt->ncfg_hosts; i < pt->nhosts && nold[p] < PORT_MAX_HOSTS; i++)
-			old[p][nold[p]++] = pt->hosts[i];
+		for (uint32_t i = pt->ncfg_hosts; i < pt->v.nhosts && nold[p] < PORT_MAX_HOSTS; i++)
+			old[p][nold[p]++] = pt->v.hosts[i];
 	}
 	for (p = 0; p < fg_nports; p++)
 		if ((rc = port_set_hosts(p, run->hosts[p], run->nhosts[p])) != 0)

@@ -26,7 +26,8 @@
 #include "port.h"
 #include "prof.h"
 #include "stats.h"
-#include "streams_int.h"
+#include "streams.h"
+#include "streams_pairs.h"
 #include "worker.h"
 
 /* Whether the run has emulated hosts: the profile's, or the config's. */

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench.h"
+#include "bench_search.h"
 #include "fg.h"
 #include "lat.h"
 #include "units.h"

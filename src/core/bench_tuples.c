@@ -11,7 +11,8 @@
 #include <errno.h>
 #include <math.h>
 
-#include "bench.h"
+#include "bench_search.h"
+#include "bench_tuples.h"
 
 int bench_tuples_init(struct bench_tuples *t, uint32_t naddrs, uint32_t nq, uint32_t port_lo,
 		      uint32_t port_hi)

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "fg.h"
-#include "prof.h"
-#include "streams.h"
+#include "prof-t.h"
+#include "streams_opts.h"
 
 int streams_imix_seq(const struct units_imix_entry *t, size_t n, uint16_t *seq, uint32_t max)
 {

@@ -19,14 +19,13 @@
 #include <rte_prefetch.h>
 
 #include "flowpay.h"
-#include "flows_int.h"
+#include "flows.h"
 #include "flowtab.h"
 #include "lat.h"
 #include "own.h"
 #include "pace.h"
 #include "pkt.h"
-#include "port.h"
-#include "prof.h"
+#include "prof-t.h"
 #include "tcp.h"
 #include "worker.h"
 

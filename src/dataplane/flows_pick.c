@@ -10,7 +10,7 @@
 #include <netinet/in.h>
 
 #include "fgen.h"
-#include "flows_int.h"
+#include "flows.h"
 #include "flowtab.h"
 #include "own.h"
 

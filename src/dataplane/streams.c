@@ -68,9 +68,9 @@
 #include "pace.h"
 #include "pkt.h"
 #include "pkt6.h"
-#include "port.h"
+#include "port_addr.h"
 #include "streams6.h"
-#include "streams_int.h"
+#include "streams.h"
 #include "worker.h"
 
 #define STREAMS_SNAP_MS 100 /* between two snapshots of a worker */
@@ -440,7 +440,7 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 			     bool learning)
 {
 	struct worker *w = s->w;
-	struct port *p = &fg_port[sd->txport];
+	const struct port_view *p = w->pv[sd->side]; /* port sd->txport */
 	struct rte_mbuf *m[FG_BURST];
 	uint32_t idx[FG_BURST];
 	uint64_t tsc;

@@ -1,6 +1,6 @@
 /*
- * streams_int.h — private to the two halves of the stateless streams
- * engine; nothing else includes it. The control half
+ * streams.h — shared by the two halves of the stateless streams engine;
+ * nothing else includes it. The control half
  * (src/control/streams_ctl.c, run by the control thread) builds one
  * struct streams_state per worker before START: its senders, pacers, field
  * generators and prebuilt headers, its receive counters and three snapshot
@@ -21,15 +21,15 @@
  * Contexts. Worker (src/dataplane/streams.c): the ops of streams_engine
  * (rx, tick, stop, rate, pause, idle) and what they call: the frame fills,
  * the sends, the learning frames, the publication of snapshots. Control
- * (src/control/streams_ctl.c): streams_load, streams_prepare, streams_activate,
- * streams_release,
- * streams_totals, streams_latency_rows and their helpers
- * (the load at -m 1, sender set-up, taking snapshots); streams_imix_seq and
- * streams_parse_tunables are pure. Control hands streams_engine to the
- * workers with START and never calls its functions.
+ * (src/control/streams_ctl.h, streams_pairs.h): the load at -m 1, sender
+ * set-up, taking snapshots, the host pairs; streams_imix_seq and
+ * streams_parse_tunables are pure (src/core/streams_opts.h). Control hands
+ * streams_engine to the workers with START and never calls its functions.
+ *
+ * Included by: dataplane and control.
  */
-#ifndef FG_STREAMS_INT_H
-#define FG_STREAMS_INT_H
+#ifndef FG_STREAMS_H
+#define FG_STREAMS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -39,8 +39,7 @@
 #include "lat.h"
 #include "pace.h"
 #include "pkt.h"
-#include "port.h"
-#include "prof.h"
+#include "prof-t.h"
 #include "streams6.h"
 
 struct worker;
@@ -273,19 +272,6 @@ static inline bool streams_paired(const struct prof_field *src, const struct pro
 	return src->mode != PROF_VAR_FIXED && src->mode == dst->mode && src->lo != src->hi &&
 	       dst->lo != dst->hi;
 }
-
-/* control (streams_pairs.c): the run's host pairs, from its profile;
- * 0, or -ENOMEM. No emulated hosts, or too many pairs: none counted. */
-int streams_pairs_layout(struct streams_run *run, const struct prof *pf);
-/* control: a worker's pair counters and their snapshot buffers, and its
- * senders' pointers into them; 0 or -ENOMEM. */
-int streams_pairs_alloc(const struct streams_run *run, struct streams_state *s);
-/* control: free what the two above allocated. */
-void streams_pairs_free_state(struct streams_state *s);
-/* control, streams_lock held and snapshots taken: the rows of stats
- * --pairs (malloc'ed, *rows) and the unmatched frames; returns how many. */
-int streams_pairs_merge(const struct streams_run *run, struct stats_pair_row **rows,
-			uint64_t *unmatched);
 
 struct engine;
 

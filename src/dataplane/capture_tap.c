@@ -1,5 +1,5 @@
 /*
- * capture.c — the worker half of `capture` (capture.h): runs on the worker
+ * capture_tap.c — the worker half of `capture` (capture_tap.h, capture.h): runs on the worker
  * lcores, called from the RX tap (after rte_eth_rx_burst) and the TX tap
  * (before rte_eth_tx_burst) of worker.c. It filters a burst with the
  * capture's rte_bpf (no system call), copies each matching frame with
@@ -10,8 +10,7 @@
 #include <rte_bpf.h>
 #include <rte_cycles.h>
 
-#include "capture.h"
-#include "port.h"
+#include "capture_tap.h"
 
 struct cap_worker *fg_cap_w[FG_MAX_WORKERS];
 uint64_t fg_cap_ack[FG_MAX_WORKERS];
@@ -24,8 +23,8 @@ void capture_attach(struct worker *w, struct cap_worker *c, uint64_t gen)
 	__atomic_store_n(&fg_cap_ack[w->id], gen, __ATOMIC_RELEASE);
 }
 
-void capture_burst(struct cap_worker *c, int port, uint16_t queue, struct rte_mbuf **m,
-		   uint16_t n, uint64_t now, enum rte_pcapng_direction dir)
+void capture_burst(struct cap_worker *c, int port, uint16_t port_id, uint16_t queue,
+		   struct rte_mbuf **m, uint16_t n, uint64_t now, enum rte_pcapng_direction dir)
 {
 	uint64_t mask = dir == RTE_PCAPNG_DIRECTION_IN ? c->rx_ports : c->tx_ports;
 	struct rte_mbuf *cp[FG_BURST];
@@ -51,7 +50,7 @@ void capture_burst(struct cap_worker *c, int port, uint16_t queue, struct rte_mb
 			dropped++;
 			continue;
 		}
-		mc = rte_pcapng_copy(fg_port[port].id, queue, m[i], c->pool, CAP_SNAPLEN, now, dir);
+		mc = rte_pcapng_copy(port_id, queue, m[i], c->pool, CAP_SNAPLEN, now, dir);
 		if (!mc) {
 			dropped++;
 			continue;

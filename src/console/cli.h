@@ -121,6 +121,13 @@ void cli_set_sigint_hook(void (*fn)(void));
 /* any context (async-signal-safe read): SIGINT since the current command began. */
 bool cli_interrupted(void);
 
+/*
+ * The flag the layer below polls (control's, ctl_set_cancel) follows the
+ * interrupt flag: fn(true) when a SIGINT arrives, fn(false) when a command
+ * begins. fn runs in the signal handler: it must be async-signal-safe.
+ */
+void cli_set_cancel_hook(void (*fn)(bool on));
+
 /* control: quit/exit was run in the current cli_run_*. */
 bool cli_quit_requested(void);
 

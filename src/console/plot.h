@@ -12,7 +12,7 @@
 #ifndef FG_PLOT_H
 #define FG_PLOT_H
 
-#include "bench.h"
+#include "bench_search.h"
 
 struct bench_result;
 struct lat_hist;

@@ -12,6 +12,10 @@
  * A measurement brackets each clock reading between two TSC reads and
  * keeps the tightest of a few tries, so a preemption while reading does not
  * skew it; over a 50 ms window the error is a few parts per million.
+ * The measurement is pure (tsc.c); the start-up calibration and fg_tsc_hz
+ * are control's (src/control/clock.h).
+ *
+ * Included by: every folder.
  */
 #ifndef FG_TSC_H
 #define FG_TSC_H
@@ -26,24 +30,11 @@ struct tsc_clock {
 	void *arg;
 };
 
-/* The window main measures over: 50 ms, a few ppm. */
-#define FG_TSC_WINDOW_NS 50000000ull
-
-/* Set once by main at start-up (control), read everywhere after. */
-extern uint64_t fg_tsc_hz;
-
 /*
  * pure: the TSC rate (cycles per second) measured over window_ns of the
  * reference clock, or 0 when the clocks make no sense (the TSC or the
  * reference did not advance).
  */
 uint64_t tsc_measure(const struct tsc_clock *c, uint64_t window_ns);
-
-/*
- * control: measure the TSC against CLOCK_MONOTONIC_RAW over window_ns and
- * set fg_tsc_hz; falls back to dpdk_hz (DPDK's figure) if the measurement
- * fails. Returns fg_tsc_hz.
- */
-uint64_t tsc_calibrate(uint64_t dpdk_hz, uint64_t window_ns);
 
 #endif

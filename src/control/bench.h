@@ -1,20 +1,23 @@
 /*
- * bench_int.h — what the two halves of `bench` share and nothing else
+ * bench.h — what the two halves of `bench` share and nothing else
  * includes. The console half (src/console/bench_cmd.c) parses the options
  * and calls bench_run; the control half (src/control/bench.c) runs the
  * trials and hands each one, and then the result, back through a
  * struct bench_report of callbacks, so that every line the user sees
  * (table, text result, JSON, CSV) is written by the console. The control
  * half writes nothing but its error messages (fg_err, standard error).
+ *
+ * Included by: control and console.
  */
-#ifndef FG_BENCH_INT_H
-#define FG_BENCH_INT_H
+#ifndef FG_BENCH_H
+#define FG_BENCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench.h"
+#include "bench_search.h"
+#include "bench_tuples.h"
 #include "units.h"
 
 /* The command's options, as bench_cmd parsed them. */

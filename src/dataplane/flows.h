@@ -1,20 +1,23 @@
 /*
- * flows_int.h — private to the two halves of the stateful flows engine
- * (profile `mode: flows`) and included by nothing else. The control half,
+ * flows.h — shared by the two halves of the stateful flows engine
+ * (profile `mode: flows`) and included by nothing else (main.c sizes the
+ * flow table's entries with it). The control half,
  * src/control/flows_ctl.c, turns a run into one struct flows_state per
  * worker (flows_prepare), frees them (flows_release) and reads the NAT
  * report out of them while they run; the worker half, src/dataplane/flows.c,
  * drives the flows of its own state through flows_ops and is the only
- * writer of that state from START on. The public API is in engine.h.
+ * writer of that state from START on. The control API is src/control/flows_ctl.h.
  *
  * Contexts: flows_ops and every inline helper marked worker run on the
  * owning worker only (no allocation, lock, print or system call);
  * flows_clock_init() is control. Control writes a state only before START
  * and after the run; while the worker runs, control only reads nat_addr[]
  * and nat_port[], with relaxed loads.
+ *
+ * Included by: dataplane and control.
  */
-#ifndef FG_FLOWS_INT_H
-#define FG_FLOWS_INT_H
+#ifndef FG_FLOWS_H
+#define FG_FLOWS_H
 
 #include <math.h>
 #include <stdbool.h>
@@ -30,7 +33,7 @@
 #include "own.h"
 #include "pace.h"
 #include "pkt.h"
-#include "prof.h"
+#include "prof-t.h"
 #include "tcp.h"
 #include "worker.h"
 

@@ -1,7 +1,7 @@
 /*
- * bench.h — the console's `bench` command: automated measurements made of
- * trials, each trial one run of a profile at one rate for a fixed time,
- * judged afterwards from the final counters.
+ * bench_search.h — the pure part of the console's `bench` command:
+ * automated measurements made of trials, each trial one run of a profile
+ * at one rate for a fixed time, judged afterwards from the final counters.
  *
  *   throughput  RFC 2544 §26.1: binary search for the highest offered
  *               frame rate whose loss stays within a goal (0 % by
@@ -24,17 +24,19 @@
  *            life cycle as `start` and reads their counters;
  *   console  src/console/bench_cmd.c: options, usage, the trial table,
  *            --json and --csv, and bench_cmd, the command's entry point.
- * This header is the public API (the pure part and bench_cmd); the
- * interface between the control and console halves is in bench_int.h.
+ * This header is the pure part (the fresh connections of a flows test
+ * are bench_tuples.h); the interface between the control and console
+ * halves is src/control/bench.h, the command's entry point
+ * src/console/bench_cmd.h.
+ *
+ * Included by: every folder.
  */
-#ifndef FG_BENCH_H
-#define FG_BENCH_H
+#ifndef FG_BENCH_SEARCH_H
+#define FG_BENCH_SEARCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/* ---- pure: src/core/bench_search.c ---------------------------------------- */
 
 #define BENCH_TX_TOLERANCE_PCT 0.1  /* achieved vs offered rate (flowgen(8), bench) */
 #define BENCH_MIN_STAMPED 500	    /* RFC 8219 §7.2: stamped frames for a latency figure */
@@ -173,62 +175,6 @@ struct bench_lat {
 	double p50_us, p99_us, p999_us, pdv_us;
 };
 
-/*
- * Fresh connections for every trial of a flows test (src/core/bench_tuples.c).
- * A DUT that tracks connections passes a 4-tuple it still holds as
- * established, not new: a trial that reused an earlier trial's tuples would
- * measure the DUT's table, not its rate of new connections (RFC 9693). So
- * each trial gets a window of client ports that no earlier trial of the
- * search used; every client address of the profile opens at most one flow
- * per port of the window (a margin of BENCH_TUPLE_MARGIN covers an uneven
- * spread, and the flows a trial has open at once keep theirs). When the
- * profile's client ports run out, the search cannot go on with fresh
- * tuples: it is refused (before it starts when the worst case is known).
- */
-#define BENCH_TUPLE_MARGIN 1.25
-
-struct bench_tuples {
-	uint32_t naddrs;     /* client addresses of a pair's range */
-	uint32_t nq;	     /* workers of a pair: each takes a slice of a window */
-	uint32_t port_lo;    /* the profile's client ports */
-	uint32_t port_hi;
-	uint32_t next;	     /* first port of the next window */
-	uint64_t taken;	     /* ports handed out in windows so far */
-};
-
-/* pure: 1 <= naddrs, 1 <= nq, port_lo <= port_hi <= 65535; 0 or -EINVAL. */
-int bench_tuples_init(struct bench_tuples *t, uint32_t naddrs, uint32_t nq, uint32_t port_lo,
-		      uint32_t port_hi);
-
-/*
- * pure: the ports of a trial's window: `conns` connections in all, `open`
- * of them open at once at most (rate x the profile's timeout).
- */
-uint32_t bench_tuples_ports(const struct bench_tuples *t, double conns, double open);
-
-/*
- * pure: the next trial's window [*lo, *hi], taken for good. 0, or -ENOSPC
- * (the profile's client ports are used up; nothing is taken).
- */
-int bench_tuples_take(struct bench_tuples *t, double conns, double open, uint32_t *lo,
-		      uint32_t *hi);
-
-/* pure: client ports left for later windows. */
-static inline uint32_t bench_tuples_left(const struct bench_tuples *t)
-{
-	return t->port_hi + 1 - t->next;
-}
-
-/*
- * pure: the client ports the worst case of a cps search needs: from `top`
- * connections/s, trials of trial_s seconds (the first fails, every later one
- * passes: the rates climb back towards top), then 1 + BENCH_CONFIRM_STEPS
- * confirmation trials of confirm_s (0: none) just below top; open at most
- * rate x timeout_s at once.
- */
-uint64_t bench_tuples_search_need(const struct bench_tuples *t, double top, double res_pct,
-				  double trial_s, double confirm_s, double timeout_s);
-
 struct lat_hist;
 
 /* pure: the summary of h (delays of the stamped frames), frames sent, lost. */
@@ -279,13 +225,5 @@ struct units_rate;
  * "2.8125", "100%", "1000000000bps_l1"), whole numbers from 1e5 up.
  */
 void bench_mult_str(const struct units_rate *r, char *buf, size_t len);
-
-/* ---- console: src/console/bench_cmd.c ------------------------------------ */
-
-/*
- * console: the `bench` command (argv[0] = "bench"), from the command
- * table. 0, or -1 (error printed).
- */
-int bench_cmd(int argc, char **argv);
 
 #endif

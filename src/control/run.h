@@ -10,6 +10,8 @@
  * Context: control. The statistics thread reads the running engine's
  * reports (latency rows, the NAT report) through hooks that take the
  * run's lock; workers never see it.
+ *
+ * Included by: control and console.
  */
 #ifndef FG_RUN_H
 #define FG_RUN_H
@@ -18,7 +20,33 @@
 #include "load.h"
 #include "units.h"
 
-struct run_params;
+struct lat_hist;
+struct lat_seq;
+struct prof;
+struct stats_lat_row;
+
+/* A run: a profile plus the console's `start` arguments, what the engine
+ * of its mode prepares its per-worker states from. */
+struct run_params {
+	const struct prof *prof;
+	struct units_rate mult;		/* -m as parsed (multiplier or absolute rate) */
+	double duration_s;		/* -d; 0 = until stop */
+	uint32_t port_mask;		/* -p; bit per port, 0 = all */
+	const char *tunables;		/* -t KEY=VAL,... or NULL */
+	uint64_t hz;			/* TSC ticks per second */
+	uint32_t flows_max;		/* flow-table entries per worker (config) */
+	double drain_s;			/* wait for frames in flight after the last one;
+					   0 = the engine's own (streams: the profile's
+					   timeout, at most 1 s) */
+	uint32_t cport_lo, cport_hi;	/* flows: client ports in place of the profile's
+					   (bench: a window no earlier trial used);
+					   both 0 = the profile's */
+	/* Filled in by run.c before prepare (see load.h): */
+	uint64_t link_bps[FG_MAX_PORTS];	/* each port's link speed, 0 = unknown */
+	struct load load;			/* what the engine's load() described */
+	double factor[FG_MAX_PORTS];		/* -m applied: port p sends load.tx[p] x factor[p];
+						   0 = nothing, or unpaced (-m max) */
+};
 
 enum run_flag {
 	RUN_FORCE = 1u << 0,	     /* stop running traffic first */
@@ -66,5 +94,18 @@ int run_update(const struct units_rate *m, char *err, size_t errlen);
 int run_rescale(double f, char *err, size_t errlen);
 /* control: the current rate against the start rate (1.0 = as started). */
 double run_scale(void);
+
+/*
+ * The current (or last) run's reports, through its engine's row of the
+ * table (a report the engine has none of: -ENOENT, or 0 rows / tuples):
+ * the per-stream latency rows, the delays of one row, and the test frames
+ * of every stream merged (streams_ctl.h, streams_totals).
+ */
+int run_latency_rows(struct stats_lat_row *rows, int max);
+int run_latency_hist(int row, struct lat_hist *h);
+int run_totals(bool stamped_only, struct lat_hist *h, struct lat_seq *q, uint64_t *tx,
+	       double *span_s);
+/* The distinct client (address, port) pairs the run used (flows_ctl.h). */
+uint64_t run_fresh_tuples(void);
 
 #endif

@@ -19,6 +19,9 @@
  * the port gets a symmetric key and a RETA over the worker queues only
  * (rss, own.h); the client side then picks source ports whose replies
  * hash to the flow's owner.
+ *
+ * Included by: control and console. Workers see a port through its view
+ * (port-t.h) only.
  */
 #ifndef FG_PORT_H
 #define FG_PORT_H
@@ -28,26 +31,20 @@
 
 #include "fg.h"
 #include "own.h"
+#include "port-t.h"
+#include "port_addr.h"
 
 struct cfg;
 
-#define PORT_MAX_HOSTS 64 /* emulated host ranges per port */
-
-struct port_host_range {
-	uint32_t lo, hi; /* host order, lo <= hi */
-};
-
-/* IPv6 emulated hosts: pfx + (lo .. hi) as the last 32 bits (one /96). */
-struct port_host6_range {
-	uint8_t pfx[12];
-	uint32_t lo, hi; /* host order, lo <= hi */
-};
-
+/*
+ * A port as control sees it: the worker's view first (port-t.h: what the
+ * workers read, through their pointer to it), then what only control
+ * reads or writes (next hops, configuration, ethdev details).
+ */
 struct port {
-	uint16_t id;			/* DPDK port id */
+	struct port_view v;		/* id, mac, ip, ip6, vlan, hosts, pool, ctl_rxq */
 	uint16_t nqueues;		/* worker queues = workers per pair; queue nqueues is control's */
-	struct rte_ether_addr mac;	/* source MAC of every frame we send */
-	uint32_t ip, gw;		/* host order; 0 = none */
+	uint32_t gw;			/* host order; 0 = none */
 	/*
 	 * Next-hop MAC: bit 48 set = known. Written by control (`arp`,
 	 * a static dest_mac); workers get it through their mailbox.
@@ -55,45 +52,21 @@ struct port {
 	uint64_t gw_mac;
 	bool static_gw_mac;
 	/*
-	 * IPv6 (port_info `ipv6`, `default_gw6`): the port's address, which
-	 * it answers Neighbour Solicitations for, and the next hop that `arp`
-	 * resolves by Neighbour Discovery into gw6_mac (bit 48 = known).
+	 * IPv6 (`default_gw6`): the next hop that `arp` resolves by
+	 * Neighbour Discovery into gw6_mac (bit 48 = known).
 	 */
-	uint8_t ip6[16], gw6[16];
-	bool has_ip6, has_gw6;
+	uint8_t gw6[16];
+	bool has_gw6;
 	uint64_t gw6_mac;
-	/* 802.1Q id (port_info `vlan`), 0 = none: every frame sent is tagged
-	 * with it, and only frames with it are received (worker.c). */
-	uint16_t vlan;
-	/*
-	 * Emulated hosts (flowgen(8), PLATFORM CONFIG `hosts`): the port answers ARP and ICMP echo for
-	 * every address of hosts[0 .. nhosts-1]. The first ncfg_hosts ranges
-	 * come from the config; a streams profile appends its own while no
-	 * traffic runs (port_set_hosts). Workers read nhosts with acquire
-	 * ordering; the writer publishes it with release after the ranges.
-	 */
-	struct port_host_range hosts[PORT_MAX_HOSTS];
-	uint32_t nhosts, ncfg_hosts;
-	/* IPv6 ones (a streams profile's `hosts`): Neighbour Solicitations
-	 * answered for them; published as nhosts is (port_set_hosts6). */
-	struct port_host6_range hosts6[PORT_MAX_HOSTS];
-	uint32_t nhosts6;
-	struct rte_mempool *pool;
+	uint32_t ncfg_hosts;		/* the first ranges of v.hosts: the config's */
 	char name[64];			/* the interface spec as configured */
 	char driver[32];
 	char kiface[32];		/* kernel interface behind net_af_packet, else "" */
-	bool ctl_rxq;			/* RX queue nqueues exists and receives test frames */
 	struct own_rss rss;		/* key and RETA as programmed; reta_size 0 = none */
 };
 
 extern struct port fg_port[FG_MAX_PORTS];
 extern int fg_nports;
-
-#define PORT_MAC_KNOWN (1ULL << 48)
-
-/* pure: MAC <-> the 48-bit word used in gw_mac. */
-uint64_t port_mac_word(const struct rte_ether_addr *m);
-void port_word_mac(uint64_t w, struct rte_ether_addr *m);
 
 /*
  * pure: the next-hop MAC word of the port's IPv6 frames: a static
@@ -134,13 +107,6 @@ int port_nic_stats(int p, struct rte_eth_stats *es);
 
 /* control: link state now; for an af_packet port, the kernel interface's carrier. */
 bool port_link(int p, uint32_t *speed_mbps);
-
-/* pure: is ip one of the port's own addresses (its IP or an emulated host)? */
-bool port_owns_ip(const struct port *p, uint32_t ip);
-
-/* pure: is the IPv6 address a (16 bytes) the port's own (its ipv6 or an
- * emulated host)? */
-bool port_owns_ip6(const struct port *p, const uint8_t *a);
 
 /* control, while no traffic runs: the port's IPv6 emulated hosts become
  * r[0 .. n-1]. 0, or -ENOSPC when n > PORT_MAX_HOSTS. */

@@ -1,5 +1,5 @@
 /*
- * natb.h — `bench nat`: what a NAT does, measured with flowgen on both
+ * natb_judge.h — the pure half of `bench nat`: what a NAT does, measured with flowgen on both
  * sides of it (RFC 4787 for UDP, RFC 5382 for TCP, RFC 5508 for ICMP and
  * RFC 7857's updates to them, RFC 6888 for what of a carrier-grade NAT shows
  * from outside).
@@ -10,12 +10,13 @@
  * half (src/control/natb.c, natb_timer.c) sends the probes on the ports'
  * control queues and reads what the workers punt; the console half
  * (src/console/natb_cmd.c) parses the command and prints the table, JSON
- * and CSV.
+ * and CSV. The control half's entry point is src/control/natb.h, the
+ * command's src/console/natb_cmd.h.
  *
- * Context: pure unless marked control.
+ * Included by: every folder.
  */
-#ifndef FG_NATB_H
-#define FG_NATB_H
+#ifndef FG_NATB_JUDGE_H
+#define FG_NATB_JUDGE_H
 
 #include <stdio.h>
 
@@ -216,22 +217,5 @@ bool natb_estimate(const double *t, const enum natb_tri *alive, size_t n, struct
 
 /* the checks of r, in table order; returns how many (at most cap). */
 size_t natb_checks(const struct natb_result *r, struct natb_check *c, size_t cap);
-
-/* ---- control ------------------------------------------------------------------- */
-
-struct natb_opts {
-	bool udp, tcp, icmp;
-	double tmax;	  /* --timeout-max, seconds */
-	uint32_t inside;  /* first internal address; 0 = the client port's */
-	uint32_t outside; /* first external (server) address; 0 = after the server port's */
-	int pair;	  /* port pair: client port 2 * pair */
-	FILE *progress;	  /* one line per probe step */
-};
-
-/* control: run every measurement of o; 0, or -1 with an error printed. */
-int natb_run(const struct natb_opts *o, struct natb_result *r);
-
-/* control (the console): `bench nat ...` with argv[0] = "nat". */
-int natb_cmd(int argc, char **argv);
 
 #endif

@@ -4,8 +4,8 @@
  * streams_latency_rows (engine.h); the helpers below are the pure parts,
  * exposed for unit tests.
  */
-#ifndef FG_STREAMS_H
-#define FG_STREAMS_H
+#ifndef FG_STREAMS_OPTS_H
+#define FG_STREAMS_OPTS_H
 
 #include <stdbool.h>
 #include <stddef.h>
