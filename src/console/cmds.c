@@ -33,7 +33,6 @@
 #include "clock.h"
 #include "tui.h"
 #include "units.h"
-#include "worker.h"
 
 static struct {
 	bool json;

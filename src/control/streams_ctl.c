@@ -313,15 +313,165 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 	return 0;
 }
 
+static int streams_nomem(char *err, size_t errlen)
+{
+	snprintf(err, errlen, "out of memory preparing the streams");
+	return -ENOMEM;
+}
+
+/* The profile's emulated hosts, appended to the config's (streams_activate
+ * puts them on the ports); 0, or -ENOSPC with err set. */
+static int streams_prep_hosts(struct streams_run *run, const struct prof *pf, char *err,
+			      size_t errlen)
+{
+	struct port_host_range(*extra)[PORT_MAX_HOSTS] = run->hosts;
+	size_t *nextra = run->nhosts;
+
+	for (size_t i = 0; i < pf->n_hosts; i++) {
+		uint32_t p = pf->hosts[i].port;
+
+		if ((int)p >= fg_nports)
+			continue;
+		if (pf->hosts[i].v6) {
+			struct port_host6_range *h6 = &run->hosts6[p][run->nhosts6[p]];
+
+			if (run->nhosts6[p] >= PORT_MAX_HOSTS) {
+				snprintf(err, errlen, "port %u: more than %d IPv6 host ranges", p,
+					 PORT_MAX_HOSTS);
+				return -ENOSPC;
+			}
+			memcpy(h6->pfx, pf->hosts[i].a6, 12);
+			h6->lo = pf->hosts[i].lo;
+			h6->hi = pf->hosts[i].hi;
+			run->nhosts6[p]++;
+			continue;
+		}
+		if (nextra[p] + fg_port[p].ncfg_hosts >= PORT_MAX_HOSTS) {
+			snprintf(err, errlen, "port %u: more than %d host ranges", p,
+				 PORT_MAX_HOSTS);
+			return -ENOSPC;
+		}
+		extra[p][nextra[p]].lo = pf->hosts[i].lo;
+		extra[p][nextra[p]].hi = pf->hosts[i].hi;
+		nextra[p]++;
+	}
+	return 0;
+}
+
+/* The run's rows: stream names, the ports each is sent from, latency on or
+ * off, the IMIX sequence; 0, or -errno with err set. */
+static int streams_prep_rows(const struct run_params *rp, struct streams_run *run, char *err,
+			     size_t errlen)
+{
+	const struct prof *pf = rp->prof;
+	int rc;
+
+	run->names = calloc(pf->n_streams, sizeof(*run->names));
+	run->tx_mask = calloc(pf->n_streams, sizeof(*run->tx_mask));
+	run->latency = calloc(pf->n_streams, sizeof(*run->latency));
+	run->imix = calloc(STREAMS_IMIX_SEQ_MAX, sizeof(uint16_t));
+	if (!run->names || !run->tx_mask || !run->latency || !run->imix)
+		return streams_nomem(err, errlen);
+	rc = streams_imix_seq(pf->imix, pf->n_imix, run->imix, STREAMS_IMIX_SEQ_MAX);
+	if (rc < 0) {
+		snprintf(err, errlen, "bad imix table");
+		return rc;
+	}
+	run->nimix = (uint32_t)rc;
+	for (size_t i = 0; i < pf->n_streams; i++) {
+		snprintf(run->names[i], sizeof(run->names[i]), "%s", pf->streams[i].name);
+		run->latency[i] = pf->streams[i].latency;
+		for (int p = 0; p < fg_nports; p++)
+			if ((pf->streams[i].tx_mask >> p & 1) && streams_port_ok(rp, p))
+				run->tx_mask[i] |= 1u << p;
+	}
+	return 0;
+}
+
+/* Worker wi's state (run->st[wi] as soon as it exists, for
+ * streams_run_free): its senders, receive counters and snapshot buffers. */
+static int streams_prep_worker(const struct run_params *rp, struct streams_run *run, int wi,
+			       char *err, size_t errlen)
+{
+	const struct prof *pf = rp->prof;
+	const double *factor = rp->factor;
+	struct worker *w = &fg_worker[wi];
+	struct streams_state *s;
+	uint16_t *fixed;
+	int rc;
+	uint32_t n = 0, nrx, nseq;
+
+	s = aligned_alloc(RTE_CACHE_LINE_SIZE,
+			  RTE_ALIGN_CEIL(sizeof(*s), RTE_CACHE_LINE_SIZE));
+	if (!s)
+		return streams_nomem(err, errlen);
+	memset(s, 0, sizeof(*s));
+	run->st[wi] = s;
+	s->run = run;
+	s->w = w;
+	s->nstreams = run->nstreams;
+	s->ns_mult = lat_ns_mult(rp->hz);
+	s->nsenders = run->nsenders;
+	s->tag = run->tag;
+	nrx = run->nstreams * 2;
+	nseq = nrx * run->nsenders;
+	for (size_t i = 0; i < pf->n_streams; i++)
+		for (int side = 0; side < 2; side++)
+			n += run->tx_mask[i] >> w->port[side] & 1;
+	s->snd = calloc(1, (sizeof(*s->snd) + sizeof(uint16_t)) * (n ? n : 1));
+	s->rx = calloc(nrx, sizeof(*s->rx));
+	s->seq = calloc(nseq, sizeof(*s->seq));
+	s->stale = calloc(nrx, sizeof(*s->stale));
+	if (!s->snd || !s->rx || !s->seq || !s->stale)
+		return streams_nomem(err, errlen);
+	fixed = (uint16_t *)(s->snd + (n ? n : 1));
+	for (uint32_t i = 0; i < nrx; i++)
+		lat_init(&s->rx[i].hist);
+	for (uint32_t i = 0; i < nseq; i++)
+		lat_seq_init(&s->seq[i]);
+	for (size_t i = 0; i < pf->n_streams; i++)
+		for (int side = 0; side < 2; side++) {
+			int p = w->port[side];
+			struct streams_sender *sd = &s->snd[s->nsnd];
+
+			if (!(run->tx_mask[i] >> p & 1))
+				continue;
+			sd->side = side;
+			rc = streams_init_sender(rp, run, sd, (uint32_t)i, p, factor[p], w->q,
+						 w->nq, &fixed[s->nsnd], err, errlen);
+			if (rc)
+				return rc;
+			s->nsnd++;
+		}
+	for (int b = 0; b < STREAMS_NSNAP; b++) {
+		struct streams_snap *sn = &s->snaps[b];
+		size_t ntx = (size_t)run->nstreams * FG_MAX_PORTS;
+
+		/* tx, tx_dropped and late in one block */
+		sn->tx = calloc(3 * ntx, sizeof(uint64_t));
+		sn->stale = calloc(nrx, sizeof(uint64_t));
+		sn->hist = malloc(nrx * sizeof(struct lat_hist));
+		sn->seq = calloc(nseq, sizeof(struct streams_seqc));
+		if (!sn->tx || !sn->stale || !sn->hist || !sn->seq)
+			return streams_nomem(err, errlen);
+		sn->tx_dropped = sn->tx + ntx;
+		sn->late = sn->tx + 2 * ntx;
+		for (uint32_t i = 0; i < nrx; i++)
+			lat_init(&s->snaps[b].hist[i]);
+	}
+	if (streams_pairs_alloc(run, s) != 0)
+		return streams_nomem(err, errlen);
+	s->back = 0;
+	s->mid = 1;
+	s->front = 2;
+	return 0;
+}
+
 int streams_prepare(const struct run_params *rp, void **states, const struct engine **ops,
 		    char *err, size_t errlen)
 {
 	const struct prof *pf = rp->prof;
 	struct streams_run *run;
-	const double *factor = rp->factor;
-	struct port_host_range(*extra)[PORT_MAX_HOSTS];
-	size_t *nextra;
-	uint16_t *fixed;
 	int rc;
 
 	if (pf->mode != PROF_STREAMS || !pf->n_streams) {
@@ -348,8 +498,6 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 	run->hosts6 = calloc(FG_MAX_PORTS, sizeof(*run->hosts6));
 	if (!run->hosts || !run->hosts6)
 		goto nomem;
-	extra = run->hosts;
-	nextra = run->nhosts;
 	run->duration_s = rp->duration_s;
 	run->learn = true;
 	run->learn_wait_s = STREAMS_LEARN_WAIT_S;
@@ -358,55 +506,10 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 					 &run->drain_s, err, errlen)) != 0)
 		goto fail;
 	/* emulated hosts of the profile, appended to the config's */
-	for (size_t i = 0; i < pf->n_hosts; i++) {
-		uint32_t p = pf->hosts[i].port;
-
-		if ((int)p >= fg_nports)
-			continue;
-		if (pf->hosts[i].v6) {
-			struct port_host6_range *h6 = &run->hosts6[p][run->nhosts6[p]];
-
-			if (run->nhosts6[p] >= PORT_MAX_HOSTS) {
-				snprintf(err, errlen, "port %u: more than %d IPv6 host ranges", p,
-					 PORT_MAX_HOSTS);
-				rc = -ENOSPC;
-				goto fail;
-			}
-			memcpy(h6->pfx, pf->hosts[i].a6, 12);
-			h6->lo = pf->hosts[i].lo;
-			h6->hi = pf->hosts[i].hi;
-			run->nhosts6[p]++;
-			continue;
-		}
-		if (nextra[p] + fg_port[p].ncfg_hosts >= PORT_MAX_HOSTS) {
-			snprintf(err, errlen, "port %u: more than %d host ranges", p,
-				 PORT_MAX_HOSTS);
-			rc = -ENOSPC;
-			goto fail;
-		}
-		extra[p][nextra[p]].lo = pf->hosts[i].lo;
-		extra[p][nextra[p]].hi = pf->hosts[i].hi;
-		nextra[p]++;
-	}
-	run->names = calloc(pf->n_streams, sizeof(*run->names));
-	run->tx_mask = calloc(pf->n_streams, sizeof(*run->tx_mask));
-	run->latency = calloc(pf->n_streams, sizeof(*run->latency));
-	run->imix = calloc(STREAMS_IMIX_SEQ_MAX, sizeof(uint16_t));
-	if (!run->names || !run->tx_mask || !run->latency || !run->imix)
-		goto nomem;
-	rc = streams_imix_seq(pf->imix, pf->n_imix, run->imix, STREAMS_IMIX_SEQ_MAX);
-	if (rc < 0) {
-		snprintf(err, errlen, "bad imix table");
+	if ((rc = streams_prep_hosts(run, pf, err, errlen)) != 0)
 		goto fail;
-	}
-	run->nimix = (uint32_t)rc;
-	for (size_t i = 0; i < pf->n_streams; i++) {
-		snprintf(run->names[i], sizeof(run->names[i]), "%s", pf->streams[i].name);
-		run->latency[i] = pf->streams[i].latency;
-		for (int p = 0; p < fg_nports; p++)
-			if ((pf->streams[i].tx_mask >> p & 1) && streams_port_ok(rp, p))
-				run->tx_mask[i] |= 1u << p;
-	}
+	if ((rc = streams_prep_rows(rp, run, err, errlen)) != 0)
+		goto fail;
 	if (streams_pairs_layout(run, pf) != 0)
 		goto nomem;
 	/* senders per stream and port: the workers of the largest pair */
@@ -414,82 +517,16 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 	for (int wi = 0; wi < fg_nworkers; wi++)
 		run->nsenders = FG_MAX(run->nsenders, (uint32_t)fg_worker[wi].nq);
 	for (int wi = 0; wi < fg_nworkers; wi++) {
-		struct worker *w = &fg_worker[wi];
-		struct streams_state *s;
-		uint32_t n = 0, nrx, nseq;
-
-		s = aligned_alloc(RTE_CACHE_LINE_SIZE,
-				  RTE_ALIGN_CEIL(sizeof(*s), RTE_CACHE_LINE_SIZE));
-		if (!s)
-			goto nomem;
-		memset(s, 0, sizeof(*s));
-		run->st[wi] = s;
-		s->run = run;
-		s->w = w;
-		s->nstreams = run->nstreams;
-		s->ns_mult = lat_ns_mult(rp->hz);
-		s->nsenders = run->nsenders;
-		s->tag = run->tag;
-		nrx = run->nstreams * 2;
-		nseq = nrx * run->nsenders;
-		for (size_t i = 0; i < pf->n_streams; i++)
-			for (int side = 0; side < 2; side++)
-				n += run->tx_mask[i] >> w->port[side] & 1;
-		s->snd = calloc(1, (sizeof(*s->snd) + sizeof(uint16_t)) * (n ? n : 1));
-		s->rx = calloc(nrx, sizeof(*s->rx));
-		s->seq = calloc(nseq, sizeof(*s->seq));
-		s->stale = calloc(nrx, sizeof(*s->stale));
-		if (!s->snd || !s->rx || !s->seq || !s->stale)
-			goto nomem;
-		fixed = (uint16_t *)(s->snd + (n ? n : 1));
-		for (uint32_t i = 0; i < nrx; i++)
-			lat_init(&s->rx[i].hist);
-		for (uint32_t i = 0; i < nseq; i++)
-			lat_seq_init(&s->seq[i]);
-		for (size_t i = 0; i < pf->n_streams; i++)
-			for (int side = 0; side < 2; side++) {
-				int p = w->port[side];
-				struct streams_sender *sd = &s->snd[s->nsnd];
-
-				if (!(run->tx_mask[i] >> p & 1))
-					continue;
-				sd->side = side;
-				rc = streams_init_sender(rp, run, sd, (uint32_t)i, p, factor[p], w->q,
-							 w->nq, &fixed[s->nsnd], err, errlen);
-				if (rc)
-					goto fail;
-				s->nsnd++;
-			}
-		for (int b = 0; b < STREAMS_NSNAP; b++) {
-			struct streams_snap *sn = &s->snaps[b];
-			size_t ntx = (size_t)run->nstreams * FG_MAX_PORTS;
-
-			/* tx, tx_dropped and late in one block */
-			sn->tx = calloc(3 * ntx, sizeof(uint64_t));
-			sn->stale = calloc(nrx, sizeof(uint64_t));
-			sn->hist = malloc(nrx * sizeof(struct lat_hist));
-			sn->seq = calloc(nseq, sizeof(struct streams_seqc));
-			if (!sn->tx || !sn->stale || !sn->hist || !sn->seq)
-				goto nomem;
-			sn->tx_dropped = sn->tx + ntx;
-			sn->late = sn->tx + 2 * ntx;
-			for (uint32_t i = 0; i < nrx; i++)
-				lat_init(&s->snaps[b].hist[i]);
-		}
-		if (streams_pairs_alloc(run, s) != 0)
-			goto nomem;
-		s->back = 0;
-		s->mid = 1;
-		s->front = 2;
-		states[wi] = s;
+		if ((rc = streams_prep_worker(rp, run, wi, err, errlen)) != 0)
+			goto fail;
+		states[wi] = run->st[wi];
 	}
 	/* the hosts and the rows of `stats` change in streams_activate,
 	 * once the previous run has stopped */
 	*ops = &streams_engine;
 	return 0;
 nomem:
-	snprintf(err, errlen, "out of memory preparing the streams");
-	rc = -ENOMEM;
+	rc = streams_nomem(err, errlen);
 fail:
 	for (int wi = 0; wi < fg_nworkers; wi++)
 		states[wi] = NULL;
