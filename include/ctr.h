@@ -6,6 +6,8 @@
  * plain load and a relaxed store); readers use FG_CTR_GET. Counters are
  * monotonic: "clear" is a baseline kept by the reader, never a write here.
  * Gauges (values that go down) are kept apart in struct ctr_gauge.
+ *
+ * Included by: every folder (types only: no prototypes, no data).
  */
 #ifndef FG_CTR_H
 #define FG_CTR_H

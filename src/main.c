@@ -34,6 +34,7 @@
 #include "svc.h"
 #include "clock.h"
 #include "worker.h"
+#include "log.h"
 
 #ifndef FG_VERSION
 #define FG_VERSION "0.1"

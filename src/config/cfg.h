@@ -9,6 +9,8 @@
  *
  * Context: cfg_load and cfg_free are *control* (they read a file and
  * allocate); cfg_port_info and cfg_if_kind_name are *pure*.
+ *
+ * Included by: config, control and console.
  */
 #ifndef FG_CFG_H
 #define FG_CFG_H

@@ -3,6 +3,8 @@
  * schema tables one file hands to another.
  *
  * Context: control.
+ *
+ * Included by: config, control and console.
  */
 #ifndef FG_PROF_INT_H
 #define FG_PROF_INT_H

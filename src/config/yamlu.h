@@ -18,6 +18,8 @@
  *
  * Context: every function is *control* (it allocates, and yamlu_load reads a
  * file); the string helpers marked *pure* touch no globals.
+ *
+ * Included by: config, control and console.
  */
 #ifndef FG_YAMLU_H
 #define FG_YAMLU_H

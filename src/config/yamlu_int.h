@@ -5,6 +5,8 @@
  * in yamlu.h.
  *
  * Context: pure.
+ *
+ * Included by: config, control and console.
  */
 #ifndef FG_YAMLU_INT_H
 #define FG_YAMLU_INT_H

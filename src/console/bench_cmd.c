@@ -30,6 +30,7 @@
 #include "port.h"
 #include "stats.h"
 #include "units.h"
+#include "log.h"
 
 /* What a trial counts, by test: frames (streams) or connections (flows). */
 struct bench_words {

@@ -26,6 +26,7 @@
 #include "cli.h"
 #include "cli_int.h"
 #include "fg.h"
+#include "log.h"
 
 static const struct cli_cmd *user_cmds;
 static int user_ncmds;

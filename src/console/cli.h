@@ -20,6 +20,8 @@
  * thread, never from the signal handler), prints a note and goes on. At the
  * prompt a second SIGINT within 2 s ends cli_run_interactive(); in batch and
  * -x mode a SIGINT ends the run (status FG_EXIT_FAIL).
+ *
+ * Included by: console.
  */
 #ifndef FG_CLI_H
 #define FG_CLI_H

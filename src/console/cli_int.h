@@ -5,6 +5,8 @@
  *
  * Context: control (cli_tok_core is pure; cli_now_ns and
  * cli_set_interrupted are async-signal-safe, called from a signal handler).
+ *
+ * Included by: console.
  */
 #ifndef FG_CLI_INT_H
 #define FG_CLI_INT_H

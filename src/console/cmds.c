@@ -33,6 +33,7 @@
 #include "clock.h"
 #include "tui.h"
 #include "units.h"
+#include "log.h"
 
 static struct {
 	bool json;

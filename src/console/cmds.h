@@ -1,6 +1,8 @@
 /*
  * cmds.h — the console's command table (flowgen(8), COMMANDS) and its handlers.
  * Context: control.
+ *
+ * Included by: console.
  */
 #ifndef FG_CMDS_H
 #define FG_CMDS_H

@@ -22,6 +22,7 @@
 #include "natb_cmd.h"
 #include "stats.h"
 #include "units.h"
+#include "log.h"
 
 static const char natb_usage[] = "bench nat [-p udp|tcp|icmp|all] [--timeout-max SECONDS] "
 				 "[--inside IP] [--outside IP] [--json] [--csv FILE]";

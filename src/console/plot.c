@@ -20,6 +20,7 @@
 #include "run.h"
 #include "stats.h"
 #include "svg.h"
+#include "log.h"
 
 #define PLOT_W 820
 #define PLOT_H 420

@@ -8,6 +8,8 @@
  * figures (data-x, data-y, data-label) as `--json` prints them.
  *
  * Context: control (the console's thread).
+ *
+ * Included by: console.
  */
 #ifndef FG_PLOT_H
 #define FG_PLOT_H

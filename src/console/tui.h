@@ -6,6 +6,8 @@
  * Flows and Latency panels and a tx/rx pps sparkline. The keys that act on
  * traffic go through the caller's ops, so the dashboard knows nothing of
  * the control plane.
+ *
+ * Included by: console.
  */
 #ifndef FG_TUI_H
 #define FG_TUI_H

@@ -50,6 +50,7 @@
 #include "stats.h"
 #include "units.h"
 #include "worker.h"
+#include "log.h"
 
 #define BENCH_TRIAL_GUARD_S 120.0 /* learning and drain time beyond the trial */
 

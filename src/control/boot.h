@@ -19,6 +19,8 @@
  * Contexts: boot_mem_plan and boot_diagnose are pure (unit-tested in
  * test/unit/test_boot.c); the log capture is control, before and during
  * rte_eal_init and the ports' set-up.
+ *
+ * Included by: control and console.
  */
 #ifndef FG_BOOT_H
 #define FG_BOOT_H

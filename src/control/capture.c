@@ -35,6 +35,7 @@
 #include "port.h"
 #include "clock.h"
 #include "worker.h"
+#include "log.h"
 
 #define CAP_POOL_SLACK 1024 /* copies in flight beyond the rings' room */
 #define CAP_ACK_MS 2000	    /* how long a worker may take to detach */

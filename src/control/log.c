@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fg.h"
+#include "log.h"
 
 static bool held;
 static char heldbuf[8192];

@@ -54,6 +54,7 @@
 #include "pkt.h"
 #include "port.h"
 #include "svc.h"
+#include "log.h"
 
 #define NATB_ALLOC_N 32
 #define NATB_QUOTA_N 1024

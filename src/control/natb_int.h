@@ -6,6 +6,8 @@
  *
  * Context: control. The tap runs on the service thread and hands records
  * over under a mutex; everything else runs on the console's thread.
+ *
+ * Included by: control and console.
  */
 #ifndef FG_NATB_INT_H
 #define FG_NATB_INT_H

@@ -33,6 +33,7 @@
 #include "streams_ctl.h"
 #include "svc.h"
 #include "clock.h"
+#include "log.h"
 
 /* The control side of an engine, one row per profile mode. */
 struct run_engine {

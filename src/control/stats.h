@@ -9,6 +9,8 @@
  * between two samples about one second apart divided by the measured
  * interval, never a requested rate. "clear" stores a baseline that the
  * reader subtracts; nothing is written back into a worker's block.
+ *
+ * Included by: control and console.
  */
 #ifndef FG_STATS_H
 #define FG_STATS_H

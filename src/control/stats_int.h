@@ -5,6 +5,8 @@
  * writers). The public API is in stats.h.
  *
  * Context: control.
+ *
+ * Included by: control and console.
  */
 #ifndef FG_STATS_INT_H
 #define FG_STATS_INT_H

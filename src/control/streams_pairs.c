@@ -29,6 +29,7 @@
 #include "streams.h"
 #include "streams_pairs.h"
 #include "worker.h"
+#include "log.h"
 
 /* Whether the run has emulated hosts: the profile's, or the config's. */
 static bool pairs_have_hosts(const struct prof *pf)

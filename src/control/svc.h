@@ -7,6 +7,8 @@
  *
  * Context: control (the REPL thread and the service thread; they share
  * state under a mutex — workers never see it).
+ *
+ * Included by: control and console.
  */
 #ifndef FG_SVC_H
 #define FG_SVC_H

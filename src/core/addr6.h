@@ -4,6 +4,8 @@
  * and the text form of addresses and prefixes.
  *
  * Context: pure.
+ *
+ * Included by: every folder.
  */
 #ifndef FG_ADDR6_H
 #define FG_ADDR6_H

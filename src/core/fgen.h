@@ -26,6 +26,8 @@
  *
  * Contexts: fgen_cpa_init/destroy are *control* (they allocate); the rest
  * is *pure* and safe on a worker (no allocation, no I/O).
+ *
+ * Included by: every folder.
  */
 #ifndef FG_FGEN_H
 #define FG_FGEN_H

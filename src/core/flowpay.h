@@ -35,6 +35,8 @@
  *
  * Context: pure (no globals, no I/O; unit-tested in test/unit/test_flowpay.c).
  * The workers call the checks per received datagram or segment.
+ *
+ * Included by: every folder.
  */
 #ifndef FG_FLOWPAY_H
 #define FG_FLOWPAY_H

@@ -47,6 +47,8 @@
  *
  * Contexts: create/destroy/mem_size are *control*; everything else is
  * *worker* (pure, non-blocking) on the owning worker only.
+ *
+ * Included by: every folder.
  */
 #ifndef FG_FLOWTAB_H
 #define FG_FLOWTAB_H

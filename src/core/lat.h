@@ -37,6 +37,8 @@
  *
  * Contexts: everything here is *pure*; lat_add, lat_seq_add and the
  * signature helpers run on workers, the rest on control.
+ *
+ * Included by: every folder.
  */
 #ifndef FG_LAT_H
 #define FG_LAT_H

@@ -23,6 +23,8 @@
  * gap of every frame (RFC 2544 §20, "line rate"); L2 bits do not.
  *
  * Context: pure (no globals, no I/O; unit-tested without EAL).
+ *
+ * Included by: every folder.
  */
 #ifndef FG_LOAD_H
 #define FG_LOAD_H

@@ -17,6 +17,8 @@
  * in time), the DUT (no reply: flows failing or frames lost).
  *
  * Context: pure (no globals, no I/O; unit-tested in test/unit/test_offer.c).
+ *
+ * Included by: every folder.
  */
 #ifndef FG_OFFER_H
 #define FG_OFFER_H

@@ -26,6 +26,8 @@
  *
  * Contexts: everything here is pure (no EAL); own_worker() runs on the
  * workers, own_rss_*() on control and on the workers.
+ *
+ * Included by: every folder.
  */
 #ifndef FG_OWN_H
 #define FG_OWN_H

@@ -28,6 +28,8 @@
  * START on, its owner is one worker, which control asks to call
  * pace_set_rate() etc. through its mailbox. Only pace.c and the inline
  * functions below write a pacer's fields; callers use these functions.
+ *
+ * Included by: every folder.
  */
 #ifndef FG_PACE_H
 #define FG_PACE_H

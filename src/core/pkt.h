@@ -6,6 +6,8 @@
  * malformed frame (truncated, bad checksum, bad length) from a foreign one.
  *
  * Context: pure (operates on the bytes it is given); worker-safe.
+ *
+ * Included by: every folder.
  */
 #ifndef FG_PKT_H
 #define FG_PKT_H

@@ -8,6 +8,8 @@
  * order, as on the wire.
  *
  * Context: pure (operates on the bytes it is given); worker-safe.
+ *
+ * Included by: every folder.
  */
 #ifndef FG_PKT6_H
 #define FG_PKT6_H

@@ -8,6 +8,8 @@
  * checksum; the UDP one is mandatory (RFC 8200 section 8.1).
  *
  * Context: pure; the fill is worker-safe.
+ *
+ * Included by: every folder.
  */
 #ifndef FG_STREAMS6_H
 #define FG_STREAMS6_H

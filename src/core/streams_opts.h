@@ -3,6 +3,8 @@
  * enters it through streams_prepare / streams_release /
  * streams_latency_rows (engine.h); the helpers below are the pure parts,
  * exposed for unit tests.
+ *
+ * Included by: every folder.
  */
 #ifndef FG_STREAMS_OPTS_H
 #define FG_STREAMS_OPTS_H

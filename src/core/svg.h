@@ -7,6 +7,8 @@
  * script) gets the numbers back from the picture.
  *
  * Context: pure (no I/O; the caller writes svg.buf where it wants).
+ *
+ * Included by: every folder.
  */
 #ifndef FG_SVG_H
 #define FG_SVG_H

@@ -39,6 +39,8 @@
  *
  * Every function here is pure (safe on a worker: no blocking, allocation,
  * locks, prints or system calls).
+ *
+ * Included by: every folder.
  */
 #ifndef FG_TCP_H
 #define FG_TCP_H

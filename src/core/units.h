@@ -10,6 +10,8 @@
  * F + 20 bytes on the wire once the 8-byte preamble and 12-byte inter-frame
  * gap are counted, so line rate in frames/s is link_bps / ((F + 20) * 8):
  * 14,880,952 at 10 Gbit/s with 64-byte frames.
+ *
+ * Included by: every folder.
  */
 #ifndef FG_UNITS_H
 #define FG_UNITS_H

@@ -19,6 +19,8 @@
  *
  * Engines (flows, streams) are chosen once per START through a table of
  * function pointers; nothing tests a mode flag per packet.
+ *
+ * Included by: dataplane, control and console.
  */
 #ifndef FG_WORKER_H
 #define FG_WORKER_H
