@@ -520,6 +520,21 @@ static void on_term(int sig)
 	raise(SIGINT);
 }
 
+/* One line per port: its link state, speed and worker queues. */
+static void report_links(void)
+{
+	for (int p = 0; p < fg_nports; p++) {
+		uint32_t speed = 0;
+		bool up = port_link(p, &speed);
+
+		if (!up)
+			fg_warn("port %d (%s): link down", p, fg_port[p].name);
+		else
+			fprintf(stderr, "port %d (%s): link up, %u Mbps, %u worker queue(s)\n", p,
+				fg_port[p].name, speed, fg_port[p].nqueues);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = {0};
@@ -609,16 +624,7 @@ int main(int argc, char **argv)
 		return FG_EXIT_SOFTWARE;
 	}
 	boot_log_close();
-	for (int p = 0; p < fg_nports; p++) {
-		uint32_t speed = 0;
-		bool up = port_link(p, &speed);
-
-		if (!up)
-			fg_warn("port %d (%s): link down", p, fg_port[p].name);
-		else
-			fprintf(stderr, "port %d (%s): link up, %u Mbps, %u worker queue(s)\n", p,
-				fg_port[p].name, speed, fg_port[p].nqueues);
-	}
+	report_links();
 	svc_start();
 	stats_init(fg_ctr, fg_nworkers, fg_nports, fg_tsc_hz);
 	for (int i = 0; i < fg_nworkers; i++)

@@ -173,6 +173,42 @@ int streams_load(const struct run_params *rp, struct load *l, char *err, size_t 
 	return 0;
 }
 
+/* A sender's prebuilt headers, one per frame size (port p's MAC; the next
+ * hop is filled in by the first burst); 0, or -ENOMEM with err set. */
+static int streams_sender_templates(struct streams_sender *sd, int p, char *err, size_t errlen)
+{
+	if (sd->v6) {
+		sd->fast6 = calloc(sd->nsizes, sizeof(*sd->fast6));
+		if (sd->all_fixed)
+			sd->fixed6 = calloc(sd->nsizes, sizeof(*sd->fixed6));
+	} else {
+		sd->fast = calloc(sd->nsizes, sizeof(*sd->fast));
+		if (sd->all_fixed)
+			sd->fixed = calloc(sd->nsizes, sizeof(*sd->fixed));
+	}
+	if ((sd->v6 ? !sd->fast6 : !sd->fast) ||
+	    (sd->all_fixed && (sd->v6 ? !sd->fixed6 : !sd->fixed))) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	sd->fast_dst = UINT64_MAX; /* no MAC word: the first burst fills the templates in */
+	/* The payload after the signature is zeros (the worker's tmpl). */
+	for (uint32_t i = 0; i < sd->nsizes; i++) {
+		static const uint8_t zeros[FG_PROF_FRAME_MAX];
+		struct rte_ether_addr none = {{0}};
+
+		if (sd->v6)
+			streams6_fast_init(&sd->fast6[i], &fg_port[p].v.mac, &none, sd->src6,
+					   sd->dst6, (uint16_t)(sd->sizes[i] - PKT6_UDP_PAY_OFF),
+					   LAT_SIG_LEN, zeros);
+		else
+			pkt_udp_fast_init(&sd->fast[i], &fg_port[p].v.mac, &none,
+					  (uint16_t)(sd->sizes[i] - PKT_UDP_PAY_OFF), LAT_SIG_LEN,
+					  zeros);
+	}
+	return 0;
+}
+
 /*
  * Sender of stream sid from port p on the worker of queue q of a pair of
  * nq workers: its share of the rate is 1 / nq, and only queue 0 sends the
@@ -279,35 +315,8 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 		sd->fix_sp = (uint16_t)fgen_next(&sd->sport);
 		sd->fix_dp = (uint16_t)fgen_next(&sd->dport);
 	}
-	if (sd->v6) {
-		sd->fast6 = calloc(sd->nsizes, sizeof(*sd->fast6));
-		if (sd->all_fixed)
-			sd->fixed6 = calloc(sd->nsizes, sizeof(*sd->fixed6));
-	} else {
-		sd->fast = calloc(sd->nsizes, sizeof(*sd->fast));
-		if (sd->all_fixed)
-			sd->fixed = calloc(sd->nsizes, sizeof(*sd->fixed));
-	}
-	if ((sd->v6 ? !sd->fast6 : !sd->fast) ||
-	    (sd->all_fixed && (sd->v6 ? !sd->fixed6 : !sd->fixed))) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	sd->fast_dst = UINT64_MAX; /* no MAC word: the first burst fills the templates in */
-	/* The payload after the signature is zeros (the worker's tmpl). */
-	for (uint32_t i = 0; i < sd->nsizes; i++) {
-		static const uint8_t zeros[FG_PROF_FRAME_MAX];
-		struct rte_ether_addr none = {{0}};
-
-		if (sd->v6)
-			streams6_fast_init(&sd->fast6[i], &fg_port[p].v.mac, &none, sd->src6,
-					   sd->dst6, (uint16_t)(sd->sizes[i] - PKT6_UDP_PAY_OFF),
-					   LAT_SIG_LEN, zeros);
-		else
-			pkt_udp_fast_init(&sd->fast[i], &fg_port[p].v.mac, &none,
-					  (uint16_t)(sd->sizes[i] - PKT_UDP_PAY_OFF), LAT_SIG_LEN,
-					  zeros);
-	}
+	if ((rc = streams_sender_templates(sd, p, err, errlen)) != 0)
+		return rc;
 	if (q > 0)
 		sd->learned = sd->nlearn; /* queue 0's learning frames do */
 	return 0;
@@ -317,45 +326,6 @@ static int streams_nomem(char *err, size_t errlen)
 {
 	snprintf(err, errlen, "out of memory preparing the streams");
 	return -ENOMEM;
-}
-
-/* The profile's emulated hosts, appended to the config's (streams_activate
- * puts them on the ports); 0, or -ENOSPC with err set. */
-static int streams_prep_hosts(struct streams_run *run, const struct prof *pf, char *err,
-			      size_t errlen)
-{
-	struct port_host_range(*extra)[PORT_MAX_HOSTS] = run->hosts;
-	size_t *nextra = run->nhosts;
-
-	for (size_t i = 0; i < pf->n_hosts; i++) {
-		uint32_t p = pf->hosts[i].port;
-
-		if ((int)p >= fg_nports)
-			continue;
-		if (pf->hosts[i].v6) {
-			struct port_host6_range *h6 = &run->hosts6[p][run->nhosts6[p]];
-
-			if (run->nhosts6[p] >= PORT_MAX_HOSTS) {
-				snprintf(err, errlen, "port %u: more than %d IPv6 host ranges", p,
-					 PORT_MAX_HOSTS);
-				return -ENOSPC;
-			}
-			memcpy(h6->pfx, pf->hosts[i].a6, 12);
-			h6->lo = pf->hosts[i].lo;
-			h6->hi = pf->hosts[i].hi;
-			run->nhosts6[p]++;
-			continue;
-		}
-		if (nextra[p] + fg_port[p].ncfg_hosts >= PORT_MAX_HOSTS) {
-			snprintf(err, errlen, "port %u: more than %d host ranges", p,
-				 PORT_MAX_HOSTS);
-			return -ENOSPC;
-		}
-		extra[p][nextra[p]].lo = pf->hosts[i].lo;
-		extra[p][nextra[p]].hi = pf->hosts[i].hi;
-		nextra[p]++;
-	}
-	return 0;
 }
 
 /* The run's rows: stream names, the ports each is sent from, latency on or
@@ -506,7 +476,7 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 					 &run->drain_s, err, errlen)) != 0)
 		goto fail;
 	/* emulated hosts of the profile, appended to the config's */
-	if ((rc = streams_prep_hosts(run, pf, err, errlen)) != 0)
+	if ((rc = streams_hosts_layout(run, pf, err, errlen)) != 0)
 		goto fail;
 	if ((rc = streams_prep_rows(rp, run, err, errlen)) != 0)
 		goto fail;

@@ -8,6 +8,7 @@
 #ifndef FG_STREAMS_PAIRS_H
 #define FG_STREAMS_PAIRS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "streams.h"
@@ -15,6 +16,11 @@
 struct prof;
 struct stats_pair_row;
 
+/* control: the profile's emulated hosts, appended to the config's, in
+ * run->hosts and hosts6 (streams_activate puts them on the ports); 0, or
+ * -ENOSPC with err set. */
+int streams_hosts_layout(struct streams_run *run, const struct prof *pf, char *err,
+			 size_t errlen);
 /* control: the run's host pairs, from its profile;
  * 0, or -ENOMEM. No emulated hosts, or too many pairs: none counted. */
 int streams_pairs_layout(struct streams_run *run, const struct prof *pf);
