@@ -1,5 +1,5 @@
 /*
- * ctr.h — the counter blocks each worker writes and the control thread reads.
+ * ctr.h — the counter blocks each worker writes and the control threads read.
  *
  * Every worker owns one struct ctr_worker (cache aligned, in an array indexed
  * by the dense worker id). Only that worker writes it, with FG_CTR_ADD (a

@@ -1,6 +1,7 @@
 /*
- * cmds.h — the console's command table (flowgen(8), COMMANDS) and its handlers.
- * Context: control.
+ * cmds.h — the console's command table (flowgen(8), COMMANDS) and its
+ * handlers. Context: console (the REPL's thread, which also runs control's
+ * calls; README, "Design").
  *
  * Included by: console.
  */

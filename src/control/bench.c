@@ -1,5 +1,5 @@
 /*
- * bench.c — the trials of `bench`, run on the control thread. The console
+ * bench.c — the trials of `bench`, run on the console's thread. The console
  * half (src/console/bench_cmd.c) parses the command and calls bench_run;
  * from here every trial is a run of the profile through the same life
  * cycle as `start` (run_start, run_wait_idle, run_stop of run.c)
@@ -26,7 +26,7 @@
  * 8219 §7.2).
  *
  * Nothing here formats output: the plan, each trial and the result go to
- * the console half through struct bench_report (bench_int.h); only error
+ * the console half through struct bench_report (bench.h); only error
  * messages are printed here (fg_err, standard error). ^C (the report's
  * stop) ends the trial running (its traffic drains); the trials done so
  * far are reported and the command fails.
@@ -103,7 +103,7 @@ static void bench_run_params(const struct bench *b, const struct units_rate *mul
 	rp->cport_hi = b->cport_hi;
 }
 
-/* ---- fresh tuples (bench.h) --------------------------------------------------- */
+/* ---- fresh tuples (bench_tuples.h) ----------------------------------------------- */
 
 /*
  * A flows test offers the DUT only connections it has never seen, unless

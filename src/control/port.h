@@ -6,8 +6,8 @@
  * Ports come in pairs: port 2k is the client ("inside") side, 2k+1 the
  * server ("outside") side. Each worker owns one RX and one TX queue on
  * both ports of its pair (queue = its index in the pair). The control
- * plane has a TX queue of its own, queue `nqueues`, which only the
- * control thread sends on (ARP requests, pings). A port has RX queues for
+ * plane has a TX queue of its own, queue `nqueues`, which only
+ * control sends on (ARP requests, pings). A port has RX queues for
  * the workers only, so no received frame waits for control, except
  * net_af_packet: it has one socket per queue pair and its fan-out spreads
  * received frames over all of them, so that port has an RX queue

@@ -1,5 +1,5 @@
 /*
- * run.h — the life cycle of a traffic run, as the control thread sees it:
+ * run.h — the life cycle of a traffic run, as control sees it:
  * load a profile, describe its load and apply -m through the load model
  * (load.h), prepare the engine's per-worker states, start the workers,
  * then stop, pause, rescale and wait. The console's commands, the tui's

@@ -135,7 +135,7 @@ struct stats_global {
 	uint64_t active_flows;
 	double cps;
 	uint64_t queue_full;
-	uint64_t tsc_hz; /* the TSC rate every time and rate uses (tsc.h) */
+	uint64_t tsc_hz; /* the TSC rate every time and rate uses (clock.h) */
 	/* offered against achieved (flowgen(8), STATISTICS; offer.h) */
 	double completed_cps;  /* rate of client.completed */
 	double offered_pps;    /* streams: frames/s the current MULT asks for; 0: none */

@@ -1,13 +1,13 @@
 /*
  * streams_ctl.c — the control half of the stateless streams engine
- * (`mode: streams`, flowgen-profile(5), STATELESS PROFILES), run by the
- * control thread only; the workers run src/dataplane/streams.c. At
+ * (`mode: streams`, flowgen-profile(5), STATELESS PROFILES), run on the
+ * console's thread (reports: the statistics thread, through run.c); the workers run src/dataplane/streams.c. At
  * `start`, streams_load tells the load model (load.h) what each port
  * sends at -m 1; run.c applies -m and refuses what a link cannot carry.
  * (run.c checks the next hops.) streams_prepare then builds, at the factor
  * of each port, one state per worker: for every worker of a port pair, a
  * sender per stream and port it is sent from, at the stream's rate over
- * the pair's workers (streams_int.h: several senders per stream), with its
+ * the pair's workers (streams.h: several senders per stream), with its
  * pacer, field generators (from an odd port src/dst and sport/dport swap
  * roles), frame sizes (one size, or the IMIX sequence) and headers
  * prebuilt per size; for every worker, its receive counters and snapshot
@@ -16,7 +16,7 @@
  * keeps its own until then) and makes the new run the one `stats` shows.
  * During and after the run, `stats` and `bench` read the counts through
  * streams_latency_rows and streams_totals, which take the workers' newest
- * snapshots (the triple buffer of streams_int.h) and merge them.
+ * snapshots (the triple buffer of streams.h) and merge them.
  * streams_release frees the run once the workers are done with it.
  *
  * One mutex guards the current run and control's side of the snapshot
@@ -562,7 +562,7 @@ void streams_release(void **states)
 
 /*
  * Take the newest snapshot of every worker, give older ones back
- * (streams_int.h: the triple buffer). streams_lock held.
+ * (streams.h: the triple buffer). streams_lock held.
  */
 static void streams_take_snaps(struct streams_run *run)
 {

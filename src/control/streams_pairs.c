@@ -1,8 +1,8 @@
 /*
  * streams_pairs.c — host pairs, the L3 test's figures (flowgen(8), stats
  * --pairs; streams_pairs.h): frame loss and latency per pair of emulated
- * hosts and direction, as a SmartBits L3 test reports them. Run by the
- * control thread: at `start` it lays out the run's pair slots and gives
+ * hosts and direction, as a SmartBits L3 test reports them. Run by
+ * control: at `start` it lays out the run's pair slots and gives
  * each worker its counters and snapshot buffers; `stats --pairs`, `stats
  * --plot` and their JSON merge the workers' newest snapshots into rows.
  * The workers count (src/dataplane/streams.c).

@@ -1,7 +1,7 @@
 /*
  * streams_opts.c — the pure parts of the streams engine's set-up
- * (streams.h): the repeating IMIX sequence of frame sizes and the streams
- * keys of `start -t`. Run by the control thread when it prepares a run,
+ * (streams_opts.h): the repeating IMIX sequence of frame sizes and the streams
+ * keys of `start -t`. Run by control when it prepares a run,
  * and by the unit tests.
  */
 #include <errno.h>

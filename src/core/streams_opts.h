@@ -1,8 +1,8 @@
 /*
- * streams.h — the stateless streams engine (`mode: streams`). Control
- * enters it through streams_prepare / streams_release /
- * streams_latency_rows (engine.h); the helpers below are the pure parts,
- * exposed for unit tests.
+ * streams_opts.h — the pure parts of the stateless streams engine (`mode:
+ * streams`), exposed for unit tests: the IMIX sequence and the -t
+ * tunables. Control enters the engine through src/control/streams_ctl.h
+ * (from run.c's table of engines).
  *
  * Included by: every folder.
  */

@@ -1,7 +1,8 @@
 /*
- * capture_tap.c — the worker half of `capture` (capture_tap.h, capture.h): runs on the worker
- * lcores, called from the RX tap (after rte_eth_rx_burst) and the TX tap
- * (before rte_eth_tx_burst) of worker.c. It filters a burst with the
+ * capture_tap.c — the worker half of `capture` (capture_tap.h; the design:
+ * src/control/capture.h): runs on the worker lcores, called from the RX
+ * tap (after rte_eth_rx_burst) and the TX tap (before rte_eth_tx_burst) of
+ * worker.c. It filters a burst with the
  * capture's rte_bpf (no system call), copies each matching frame with
  * rte_pcapng_copy into the capture pool and enqueues the copies on the
  * worker's own SPSC ring. It never waits: when the ring has no room or the

@@ -92,7 +92,7 @@ struct rte_mbuf;
  * received by another worker to the one whose slice holds its port, and a
  * datagram on the server port to the worker named in its signature's id,
  * so both sides of a UDP flow stay on one worker. Where the client port's
- * RSS can be predicted (port.h), the client picks ports whose replies
+ * RSS can be predicted (src/control/port.h), the client picks ports whose replies
  * hash to its own queue, and nothing needs handing over.
  */
 

@@ -1,5 +1,5 @@
 /*
- * flows_frame.c — the frames of the stateful flows engine (flows_int.h):
+ * flows_frame.c — the frames of the stateful flows engine (flows.h):
  * the per-side stash of mbufs (received frames recycled for the answers),
  * the UDP datagrams (prebuilt headers, the flow's signature, then the
  * payload pattern of flowpay.h) and the TCP segments (payload from the

@@ -1,7 +1,7 @@
 /*
  * streams.h — shared by the two halves of the stateless streams engine;
  * nothing else includes it. The control half
- * (src/control/streams_ctl.c, run by the control thread) builds one
+ * (src/control/streams_ctl.c, run on the console's thread) builds one
  * struct streams_state per worker before START: its senders, pacers, field
  * generators and prebuilt headers, its receive counters and three snapshot
  * buffers. From START until streams_release the worker half

@@ -7,7 +7,7 @@
  * service mode or for emulated hosts) in place, hands test frames to the
  * running engine, lets the engine generate, and flushes its TX buffers.
  * Worker 0 of a pair also polls the RX side of the control queue pair
- * where a port has one (net_af_packet: port.h).
+ * where a port has one (net_af_packet: src/control/port.h).
  *
  * With several workers in a pair, a received UDP/TCP frame goes to the
  * worker that owns its flow (own.h); a frame another worker owns is handed
