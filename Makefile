@@ -40,7 +40,7 @@ WARN = -Wall -Wextra -Werror -Wformat=2 -Wformat-security \
        -Wno-missing-field-initializers
 
 CFLAGS  ?= $(OPT)
-CFLAGS  += -std=gnu11 $(WARN) -Iinclude $(shell pkg-config --cflags $(PKGS)) \
+CFLAGS  += -std=gnu11 $(WARN) $(shell pkg-config --cflags $(PKGS)) \
            -MMD -MP $(SANFLAGS) -DFG_VERSION=\"$(VERSION)\" -DALLOW_EXPERIMENTAL_API
 LDLIBS  += $(shell pkg-config --libs $(PKGS)) -lrte_net_ring -lm -lpthread
 LDFLAGS += $(SANFLAGS)
@@ -60,8 +60,24 @@ endif
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
 # src/ is cut by who runs the code (README, "Design"): core/ pure, config/
-# YAML, dataplane/ worker lcores, control/ the control thread, console/ the
-# REPL and the dashboard.
+# YAML, dataplane/ worker lcores, control/ the control threads, console/
+# the REPL and the dashboard. Each header sits beside its source; include/
+# holds only the types-only headers every folder shares. A folder compiles
+# with the -I paths of what it may include and nothing more, so an include
+# across the rule fails to compile (test/e2e/06_layout.sh checks it):
+#   core       include, core
+#   config     + config
+#   dataplane  include, core, dataplane
+#   control    include, core, config, dataplane, control
+#   console    everything (and main.c); nothing includes console but itself
+INC_core      := include src/core
+INC_config    := $(INC_core) src/config
+INC_dataplane := $(INC_core) src/dataplane
+INC_control   := $(INC_core) src/config src/dataplane src/control
+INC_console   := $(INC_control) src/console
+INC_ALL       := $(INC_console)
+# the -I flags of src/FOLDER/x.c (src/main.c: all of them)
+inc_of = $(addprefix -I,$(or $(INC_$(firstword $(subst /, ,$(1)))),$(INC_ALL)))
 SRCS    := $(wildcard src/*.c src/*/*.c)
 OBJS    := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS))
 LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
@@ -77,7 +93,7 @@ $(BUILD)/flowgen: $(OBJS)
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(call inc_of,$*) -c -o $@ $<
 
 # main.o prints the version: it is rebuilt when `git describe` changes.
 $(BUILD)/version: FORCE
@@ -92,7 +108,7 @@ $(BUILD)/libflowgen.a: $(LIBOBJS)
 $(BUILD)/unit/%: test/unit/%.c $(BUILD)/libflowgen.a
 	@mkdir -p $(dir $@)
 	@echo "  UNIT    $@"
-	$(Q)$(CC) $(filter-out $(LTO) -ffat-lto-objects,$(CFLAGS)) -o $@ $< $(BUILD)/libflowgen.a \
+	$(Q)$(CC) $(filter-out $(LTO) -ffat-lto-objects,$(CFLAGS)) $(addprefix -I,$(INC_ALL)) -o $@ $< $(BUILD)/libflowgen.a \
 		$(LDFLAGS) $(LDLIBS) -lcmocka
 
 unit: $(UTESTS)
@@ -138,7 +154,7 @@ install: all
 	install -m 0644 profiles/*.yaml $(DESTDIR)$(PREFIX)/share/flowgen/profiles/
 
 format:
-	clang-format -i src/*.c src/*/*.c include/*.h test/unit/*.c
+	clang-format -i src/*.c src/*/*.c src/*/*.h include/*.h test/unit/*.c
 
 clean:
 	rm -rf build

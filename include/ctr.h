@@ -1,11 +1,13 @@
 /*
- * ctr.h — the counter blocks each worker writes and the control thread reads.
+ * ctr.h — the counter blocks each worker writes and the control threads read.
  *
  * Every worker owns one struct ctr_worker (cache aligned, in an array indexed
  * by the dense worker id). Only that worker writes it, with FG_CTR_ADD (a
  * plain load and a relaxed store); readers use FG_CTR_GET. Counters are
  * monotonic: "clear" is a baseline kept by the reader, never a write here.
  * Gauges (values that go down) are kept apart in struct ctr_gauge.
+ *
+ * Included by: every folder (types only: no prototypes, no data).
  */
 #ifndef FG_CTR_H
 #define FG_CTR_H

@@ -1,12 +1,15 @@
 /*
  * fg.h — things every flowgen module shares: exit codes (sysexits style),
- * limits, single-writer counter helpers and the log functions.
+ * limits and single-writer counter helpers (the log functions are
+ * src/control/log.h).
  *
  * Contexts used in every header:
  *   pure     no globals, no I/O; unit-tested without EAL
  *   control  the main lcore (REPL, commands) or a control helper thread
  *   worker   a worker lcore: never blocks, allocates, locks, prints or
  *            makes system calls
+ *
+ * Included by: every folder (types only: no prototypes, no data).
  */
 #ifndef FG_H
 #define FG_H
@@ -40,13 +43,5 @@ enum fg_exit {
 #define FG_CTR_INC(c) FG_CTR_ADD(c, 1)
 #define FG_CTR_SET(c, v) __atomic_store_n(&(c), (v), __ATOMIC_RELAXED)
 #define FG_CTR_GET(c) __atomic_load_n(&(c), __ATOMIC_RELAXED)
-
-/* control: messages for the user. fg_err goes to stderr. */
-void fg_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void fg_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void fg_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* control: while the dashboard owns the screen, messages are held back. */
-void fg_log_hold(bool hold);
 
 #endif

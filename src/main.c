@@ -26,14 +26,15 @@
 #include "cli.h"
 #include "cmds.h"
 #include "ctl.h"
-#include "flows_int.h"
+#include "flows.h"
 #include "flowtab.h"
 #include "port.h"
 #include "prof.h"
 #include "stats.h"
 #include "svc.h"
-#include "tsc.h"
+#include "clock.h"
 #include "worker.h"
+#include "log.h"
 
 #ifndef FG_VERSION
 #define FG_VERSION "0.1"
@@ -519,6 +520,21 @@ static void on_term(int sig)
 	raise(SIGINT);
 }
 
+/* One line per port: its link state, speed and worker queues. */
+static void report_links(void)
+{
+	for (int p = 0; p < fg_nports; p++) {
+		uint32_t speed = 0;
+		bool up = port_link(p, &speed);
+
+		if (!up)
+			fg_warn("port %d (%s): link down", p, fg_port[p].name);
+		else
+			fprintf(stderr, "port %d (%s): link up, %u Mbps, %u worker queue(s)\n", p,
+				fg_port[p].name, speed, fg_port[p].nqueues);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = {0};
@@ -608,16 +624,7 @@ int main(int argc, char **argv)
 		return FG_EXIT_SOFTWARE;
 	}
 	boot_log_close();
-	for (int p = 0; p < fg_nports; p++) {
-		uint32_t speed = 0;
-		bool up = port_link(p, &speed);
-
-		if (!up)
-			fg_warn("port %d (%s): link down", p, fg_port[p].name);
-		else
-			fprintf(stderr, "port %d (%s): link up, %u Mbps, %u worker queue(s)\n", p,
-				fg_port[p].name, speed, fg_port[p].nqueues);
-	}
+	report_links();
 	svc_start();
 	stats_init(fg_ctr, fg_nworkers, fg_nports, fg_tsc_hz);
 	for (int i = 0; i < fg_nworkers; i++)

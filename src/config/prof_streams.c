@@ -5,7 +5,7 @@
  * IPv6, one value or a `{range, mode}` map (an IPv6 range varies the last
  * 32 bits only), `frame: 64` or `frame: imix`, a rate with units. The
  * checks refuse a stream whose src and dst differ in family and an IPv6
- * frame too small to carry the signature. Run by the control thread
+ * frame too small to carry the signature. Run by the console's thread
  * (prof_load); prof.c walks the profile with these tables.
  */
 #include <errno.h>

@@ -3,7 +3,7 @@
  * reads. The command table calls bench_cmd on the console's thread; it
  * parses the options, then hands the test to the control half
  * (src/control/bench.c, bench_run), which runs the trials and reports
- * back through struct bench_report (bench_int.h). Everything printed comes
+ * back through struct bench_report (src/control/bench.h). Everything printed comes
  * from here: the heading and one table line per trial as each ends, the
  * result as text or, with --json, as one JSON object holding every trial
  * and the result, and one CSV row per trial with --csv. With --json,
@@ -19,15 +19,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_search.h"
 #include "bench.h"
-#include "bench_int.h"
+#include "bench_cmd.h"
 #include "cli.h"
 #include "cmds.h"
 #include "natb.h"
+#include "natb_cmd.h"
 #include "plot.h"
 #include "port.h"
 #include "stats.h"
 #include "units.h"
+#include "log.h"
 
 /* What a trial counts, by test: frames (streams) or connections (flows). */
 struct bench_words {

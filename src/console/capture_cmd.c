@@ -13,8 +13,10 @@
 #include <string.h>
 
 #include "capture.h"
+#include "capture_cmd.h"
 #include "cmds.h"
 #include "port.h"
+#include "log.h"
 
 static const char cap_usage[] =
     "capture start [-p PORTS] [--rx|--tx|--both] [--filter BPF] [--limit N] [--ring N] | "

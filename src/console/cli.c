@@ -26,6 +26,7 @@
 #include "cli.h"
 #include "cli_int.h"
 #include "fg.h"
+#include "log.h"
 
 static const struct cli_cmd *user_cmds;
 static int user_ncmds;
@@ -38,6 +39,9 @@ static bool quit_flag;
  * relaxed atomics suffice, no data is published through it.
  */
 static int intr_cmd;
+
+/* The flag of the layer below that follows intr_cmd (cli_set_cancel_hook). */
+static void (*cancel_hook)(bool on);
 
 /* ---------------------------------------------------------------------------
  * Tokenizer
@@ -350,7 +354,14 @@ void cli_init(const struct cli_cmd *cmds, int n)
 
 bool cli_interrupted(void) { return __atomic_load_n(&intr_cmd, __ATOMIC_RELAXED) != 0; }
 
-void cli_set_interrupted(bool on) { __atomic_store_n(&intr_cmd, on ? 1 : 0, __ATOMIC_RELAXED); }
+void cli_set_interrupted(bool on)
+{
+	__atomic_store_n(&intr_cmd, on ? 1 : 0, __ATOMIC_RELAXED);
+	if (cancel_hook)
+		cancel_hook(on);
+}
+
+void cli_set_cancel_hook(void (*fn)(bool on)) { cancel_hook = fn; }
 
 bool cli_quit_requested(void) { return quit_flag; }
 
@@ -382,7 +393,7 @@ int cli_exec_line(const char *line)
 		ret = -ENOENT;
 		goto out;
 	}
-	__atomic_store_n(&intr_cmd, 0, __ATOMIC_RELAXED);
+	cli_set_interrupted(false);
 	ret = c->fn(argc, argv);
 	if (ret > 0) /* not in the contract: count it as a failure */
 		ret = -EIO;

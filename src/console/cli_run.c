@@ -41,6 +41,7 @@
 #include "cli.h"
 #include "cli_int.h"
 #include "fg.h"
+#include "log.h"
 
 #define CLI_PROMPT "flowgen> "
 #define CLI_HISTFILE ".flowgen_history"

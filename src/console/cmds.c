@@ -16,23 +16,24 @@
 #include <rte_cycles.h>
 
 #include "addr6.h"
-#include "bench.h"
+#include "bench_cmd.h"
+#include "bench_search.h"
 #include "capture.h"
+#include "capture_cmd.h"
 #include "plot.h"
 #include "cfg.h"
 #include "cli.h"
 #include "cmds.h"
 #include "ctl.h"
-#include "engine.h"
 #include "port.h"
 #include "prof.h"
 #include "run.h"
 #include "stats.h"
 #include "svc.h"
-#include "tsc.h"
+#include "clock.h"
 #include "tui.h"
 #include "units.h"
-#include "worker.h"
+#include "log.h"
 
 static struct {
 	bool json;
@@ -131,7 +132,7 @@ static int arp6(int p)
 	char a[ADDR6_STRLEN], g[ADDR6_STRLEN], m[RTE_ETHER_ADDR_FMT_SIZE];
 	uint64_t mac;
 
-	addr6_str(pt->ip6, a);
+	addr6_str(pt->v.ip6, a);
 	addr6_str(pt->gw6, g);
 	if (svc_resolve6(p, pt->gw6, &mac, 1000) != 0) {
 		fg_err("port %d: %s gw %s: no Neighbour Advertisement", p, a, g);
@@ -150,18 +151,18 @@ static int arp4(int p)
 	uint64_t mac;
 
 	if (pt->static_gw_mac) {
-		fg_info("port %d: %s gw %s MAC %s (static dest_mac)", p, ip_str(pt->ip, a),
+		fg_info("port %d: %s gw %s MAC %s (static dest_mac)", p, ip_str(pt->v.ip, a),
 			ip_str(pt->gw, g), mac_str(pt->gw_mac, m));
 		return 0;
 	}
-	if (!pt->ip || !pt->gw)
+	if (!pt->v.ip || !pt->gw)
 		return 1;
 	if (svc_resolve(p, pt->gw, &mac, 1000) != 0) {
-		fg_err("port %d: %s gw %s: no ARP reply", p, ip_str(pt->ip, a), ip_str(pt->gw, g));
+		fg_err("port %d: %s gw %s: no ARP reply", p, ip_str(pt->v.ip, a), ip_str(pt->gw, g));
 		return -1;
 	}
 	svc_set_gw(p, mac, false);
-	fg_info("port %d: %s gw %s MAC %s", p, ip_str(pt->ip, a), ip_str(pt->gw, g),
+	fg_info("port %d: %s gw %s MAC %s", p, ip_str(pt->v.ip, a), ip_str(pt->gw, g),
 		mac_str(pt->gw_mac, m));
 	return 0;
 }
@@ -247,7 +248,7 @@ static int ping6(long port, const uint8_t *dip6, long count, long size)
 	char ipb[ADDR6_STRLEN];
 
 	addr6_str(dip6, ipb);
-	if (!fg_port[port].has_ip6) {
+	if (!fg_port[port].v.has_ip6) {
 		fg_err("ping: port %ld has no ipv6 in the config", port);
 		return -1;
 	}
@@ -313,7 +314,7 @@ static int cmd_ping(int argc, char **argv)
 		return bad_usage(argv);
 	if (v6)
 		return ping6(port, dip6, count, size);
-	if (!fg_port[port].ip) {
+	if (!fg_port[port].v.ip) {
 		fg_err("ping: port %ld has no ip in the config", port);
 		return -1;
 	}
@@ -351,24 +352,24 @@ static int cmd_portattr(int argc, char **argv)
 		if (!(mask & (1LL << p)))
 			continue;
 		up = port_link(p, &speed);
-		mac_fmt(&pt->mac, mac);
-		if (pt->ip)
-			ip_str(pt->ip, a);
+		mac_fmt(&pt->v.mac, mac);
+		if (pt->v.ip)
+			ip_str(pt->v.ip, a);
 		if (pt->gw)
 			ip_str(pt->gw, g);
 		snprintf(sp, sizeof(sp), speed ? "%uM" : "-", speed);
 		fg_info("%-4d %-5s %-8s %-17s %-15s %-15s %-17s %s", p, up ? "up" : "down", sp, mac,
 			a, g, mac_str(pt->gw_mac, gm), pt->driver);
-		if (pt->has_ip6 || pt->vlan) {
+		if (pt->v.has_ip6 || pt->v.vlan) {
 			/* the port's IPv6 side and tag, on a line of its own */
 			char a6[ADDR6_STRLEN] = "-", g6[ADDR6_STRLEN] = "-", vl[8] = "-";
 
-			if (pt->has_ip6)
-				addr6_str(pt->ip6, a6);
+			if (pt->v.has_ip6)
+				addr6_str(pt->v.ip6, a6);
 			if (pt->has_gw6)
 				addr6_str(pt->gw6, g6);
-			if (pt->vlan)
-				snprintf(vl, sizeof(vl), "%u", pt->vlan);
+			if (pt->v.vlan)
+				snprintf(vl, sizeof(vl), "%u", pt->v.vlan);
 			fg_info("%-4s ipv6 %s gw6 %s gw6 MAC %s vlan %s", "", a6, g6,
 				mac_str(pt->gw6_mac, gm), vl);
 		}
@@ -651,12 +652,13 @@ void cmds_init(const struct cfg *c, bool json)
 				struct port *p = &fg_port[i + s];
 
 				if (!p->static_gw_mac) {
-					svc_set_gw(i + s, port_mac_word(&fg_port[i + !s].mac),
+					svc_set_gw(i + s, port_mac_word(&fg_port[i + !s].v.mac),
 						   true);
 				}
 			}
 	cli_init(table, FG_ARRAY_SIZE(table));
 	cli_set_sigint_hook(on_sigint);
+	cli_set_cancel_hook(ctl_set_cancel);
 }
 
 void cmds_fini(void)

@@ -16,11 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "bench_search.h"
 #include "cmds.h"
 #include "natb.h"
+#include "natb_cmd.h"
 #include "stats.h"
 #include "units.h"
+#include "log.h"
 
 static const char natb_usage[] = "bench nat [-p udp|tcp|icmp|all] [--timeout-max SECONDS] "
 				 "[--inside IP] [--outside IP] [--json] [--csv FILE]";

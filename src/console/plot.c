@@ -14,12 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_int.h"
-#include "engine.h"
+#include "bench.h"
 #include "lat.h"
 #include "plot.h"
+#include "run.h"
 #include "stats.h"
 #include "svg.h"
+#include "log.h"
 
 #define PLOT_W 820
 #define PLOT_H 420
@@ -208,7 +209,7 @@ int plot_bench(const char *path, enum bench_kind kind, const struct bench_result
 		fg_err("--plot %s: out of memory", path);
 		return -1;
 	}
-	if (streams_totals(true, h, &q, &tx, NULL) != 0 || !h->count) {
+	if (run_totals(true, h, &q, &tx, NULL) != 0 || !h->count) {
 		fg_err("--plot %s: no delays were measured", path);
 		free(h);
 		return -1;
@@ -336,7 +337,7 @@ int plot_stats(const char *path)
 		fg_err("--plot %s: out of memory", path);
 		goto out;
 	}
-	n = streams_latency_rows(rows, STATS_MAX_LAT);
+	n = run_latency_rows(rows, STATS_MAX_LAT);
 	np = stats_pair_rows(&pr, &unmatched);
 	if (n <= 0 && np <= 0) {
 		fg_err("--plot %s: no latency rows or host pairs to draw (a streams run with "
@@ -345,12 +346,12 @@ int plot_stats(const char *path)
 		goto out;
 	}
 	for (int i = 0; i < n; i++)
-		if (streams_latency_hist(i, h) == 0 && h->count)
+		if (run_latency_hist(i, h) == 0 && h->count)
 			nh++;
 	svg_doc(&s, PLOT_W, PLOT_H * (nh + (n > 1 ? 2 : 0) + (np > 0 ? 2 : 0)));
 	nh = 0;
 	for (int i = 0; i < n; i++) {
-		if (streams_latency_hist(i, h) != 0 || !h->count)
+		if (run_latency_hist(i, h) != 0 || !h->count)
 			continue;
 		snprintf(title, sizeof(title), "latency of stream %s received on port %d: %" PRIu64
 			 " delays", rows[i].stream, rows[i].port, h->count);

@@ -31,6 +31,7 @@
 
 #include "stats.h"
 #include "tui.h"
+#include "log.h"
 
 #define TUI_REFRESH_MS 500
 #define TUI_KEY_WAIT_MS 100

@@ -1,5 +1,5 @@
 /*
- * bench.c — the trials of `bench`, run on the control thread. The console
+ * bench.c — the trials of `bench`, run on the console's thread. The console
  * half (src/console/bench_cmd.c) parses the command and calls bench_run;
  * from here every trial is a run of the profile through the same life
  * cycle as `start` (run_start, run_wait_idle, run_stop of run.c)
@@ -26,7 +26,7 @@
  * 8219 §7.2).
  *
  * Nothing here formats output: the plan, each trial and the result go to
- * the console half through struct bench_report (bench_int.h); only error
+ * the console half through struct bench_report (bench.h); only error
  * messages are printed here (fg_err, standard error). ^C (the report's
  * stop) ends the trial running (its traffic drains); the trials done so
  * far are reported and the command fails.
@@ -39,11 +39,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench_search.h"
 #include "bench.h"
-#include "bench_int.h"
-#include "cmds.h"
 #include "ctl.h"
-#include "engine.h"
 #include "fgen.h"
 #include "lat.h"
 #include "port.h"
@@ -52,6 +50,7 @@
 #include "stats.h"
 #include "units.h"
 #include "worker.h"
+#include "log.h"
 
 #define BENCH_TRIAL_GUARD_S 120.0 /* learning and drain time beyond the trial */
 
@@ -104,7 +103,7 @@ static void bench_run_params(const struct bench *b, const struct units_rate *mul
 	rp->cport_hi = b->cport_hi;
 }
 
-/* ---- fresh tuples (bench.h) --------------------------------------------------- */
+/* ---- fresh tuples (bench_tuples.h) ----------------------------------------------- */
 
 /*
  * A flows test offers the DUT only connections it has never seen, unless
@@ -237,12 +236,12 @@ static int bench_collect(struct bench_trial *t)
 
 	if (!h || !q || !s)
 		goto out;
-	rc = streams_totals(false, NULL, q, &t->tx, &t->span);
+	rc = run_totals(false, NULL, q, &t->tx, &t->span);
 	if (rc)
 		goto out;
 	t->lost = lat_seq_lost(q, t->tx);
 	t->rx = q->rx - q->dup;
-	rc = streams_totals(true, h, q, &tx, NULL);
+	rc = run_totals(true, h, q, &tx, NULL);
 	if (rc)
 		goto out;
 	bench_lat_summary(h, tx, lat_seq_lost(q, tx), &t->lat);
@@ -298,7 +297,7 @@ static int bench_trial(struct bench *b, const struct units_rate *mult, double se
 		return -1;
 	}
 	if (bench_flows(b))
-		t->tuples = flows_fresh_tuples();
+		t->tuples = run_fresh_tuples();
 	bench_trial_judge(t, b->o->kind == BENCH_LATENCY ? 100 : b->o->loss_pct);
 	return 0;
 }

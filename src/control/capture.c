@@ -33,8 +33,9 @@
 #include "capture.h"
 #include "ctl.h"
 #include "port.h"
-#include "tsc.h"
+#include "clock.h"
 #include "worker.h"
+#include "log.h"
 
 #define CAP_POOL_SLACK 1024 /* copies in flight beyond the rings' room */
 #define CAP_ACK_MS 2000	    /* how long a worker may take to detach */
@@ -422,7 +423,7 @@ void capture_ctl_tx(int port, struct rte_mbuf *m)
 	if (cap.o.limit && FG_CTR_GET(cap.written) >= cap.o.limit)
 		return;
 	c = rte_rdtsc();
-	mc = rte_pcapng_copy(fg_port[port].id, fg_port[port].nqueues, m, cap.pool, CAP_SNAPLEN, c,
+	mc = rte_pcapng_copy(fg_port[port].v.id, fg_port[port].nqueues, m, cap.pool, CAP_SNAPLEN, c,
 			     RTE_PCAPNG_DIRECTION_OUT);
 	if (mc)
 		capture_stamp(&cap.clock, mc, c);

@@ -1,13 +1,13 @@
 /*
  * clock.c — the TSC rate flowgen runs on: measured once at start-up, by
- * the control thread before any worker starts, against CLOCK_MONOTONIC_RAW
- * (tsc.h says why DPDK's own figure is not used).
+ * the main thread before any worker starts, against CLOCK_MONOTONIC_RAW
+ * (src/core/tsc.h says why DPDK's own figure is not used).
  */
 #include <time.h>
 
 #include <rte_cycles.h>
 
-#include "tsc.h"
+#include "clock.h"
 
 uint64_t fg_tsc_hz;
 

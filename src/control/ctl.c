@@ -15,11 +15,29 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 
+#include "clock.h"
 #include "ctl.h"
 #include "port.h"
 #include "worker.h"
 
 #define CTL_HAND_RING 4096
+
+/* ctl_set_cancel: a plain flag, relaxed atomics suffice (no data is
+ * published through it); a signal handler stores it. */
+static int ctl_cancel_flag;
+
+void ctl_set_cancel(bool on) { __atomic_store_n(&ctl_cancel_flag, on ? 1 : 0, __ATOMIC_RELAXED); }
+
+bool ctl_cancelled(void) { return __atomic_load_n(&ctl_cancel_flag, __ATOMIC_RELAXED) != 0; }
+
+bool worker_post(struct worker *w, const struct wmsg *m)
+{
+	/* SPSC: control is the only producer; the worker's dequeue pairs
+	 * with this enqueue's release of the producer tail. */
+	struct wmsg copy = *m;
+
+	return rte_ring_enqueue_elem(w->mbox, &copy, sizeof(copy)) == 0;
+}
 
 static struct rte_ring *mkring(const char *what, int id, unsigned size, unsigned esize)
 {
@@ -48,6 +66,9 @@ int ctl_launch(int per_pair, char *err, size_t errlen)
 		w->nq = per_pair;
 		w->port[0] = 2 * w->pair;
 		w->port[1] = 2 * w->pair + 1;
+		w->pv[0] = &fg_port[w->port[0]].v;
+		w->pv[1] = &fg_port[w->port[1]].v;
+		w->hz = fg_tsc_hz; /* measured at start-up (clock.h) */
 		w->ctr = &fg_ctr[n];
 		w->mbox = mkring("mbox", n, 256, sizeof(struct wmsg));
 		w->punt = mkring("punt", n, 1024, sizeof(void *));

@@ -8,7 +8,8 @@
  * it frees the states. While the run goes, the statistics sampler reads
  * the NAT report (distinct translated sources) out of the workers' states.
  * Nothing here runs on a worker: the worker half is
- * src/dataplane/flows.c, the shared definitions are in flows_int.h.
+ * src/dataplane/flows.c, the shared definitions are in
+ * src/dataplane/flows.h.
  */
 #include <errno.h>
 #include <math.h>
@@ -24,10 +25,11 @@
 #include <rte_mbuf.h>
 #include <rte_memory.h>
 
-#include "engine.h"
+#include "flows_ctl.h"
+#include "run.h"
 #include "fgen.h"
 #include "flowpay.h"
-#include "flows_int.h"
+#include "flows.h"
 #include "flowtab.h"
 #include "lat.h"
 #include "own.h"

@@ -1,5 +1,5 @@
 /*
- * log.c — user-facing messages from the control thread. While the ncurses
+ * log.c — user-facing messages from control and the console. While the ncurses
  * dashboard owns the terminal, messages are appended to a buffer instead
  * and printed when the dashboard returns, so nothing garbles the screen.
  */
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fg.h"
+#include "log.h"
 
 static bool held;
 static char heldbuf[8192];

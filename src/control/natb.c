@@ -54,6 +54,7 @@
 #include "pkt.h"
 #include "port.h"
 #include "svc.h"
+#include "log.h"
 
 #define NATB_ALLOC_N 32
 #define NATB_QUOTA_N 1024
@@ -681,9 +682,9 @@ static int setup(struct natb_ctx *c, const struct natb_opts *o)
 		fg_err("bench nat: no port pair %d", o->pair);
 		return -1;
 	}
-	in0 = o->inside ? o->inside : fg_port[c->port[0]].ip;
-	out0 = o->outside ? o->outside : fg_port[c->port[1]].ip + 1;
-	if (!in0 || !fg_port[c->port[1]].ip) {
+	in0 = o->inside ? o->inside : fg_port[c->port[0]].v.ip;
+	out0 = o->outside ? o->outside : fg_port[c->port[1]].v.ip + 1;
+	if (!in0 || !fg_port[c->port[1]].v.ip) {
 		fg_err("bench nat: the ports need an ip (or give --inside and --outside)");
 		return -1;
 	}
@@ -691,7 +692,7 @@ static int setup(struct natb_ctx *c, const struct natb_opts *o)
 		c->in[i] = in0 + (uint32_t)i;
 		c->out[i] = out0 + (uint32_t)i;
 		if (c->in[i] == fg_port[c->port[0]].gw || c->out[i] == fg_port[c->port[1]].gw ||
-		    c->out[i] == fg_port[c->port[1]].ip) {
+		    c->out[i] == fg_port[c->port[1]].v.ip) {
 			fg_err(
 			    "bench nat: the %d addresses from --inside and --outside must not hold "
 			    "the next hop or the server port's own address",

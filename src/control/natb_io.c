@@ -21,7 +21,7 @@
 
 #include <rte_cycles.h>
 
-#include "cli.h"
+#include "ctl.h"
 #include "natb_int.h"
 #include "pkt.h"
 #include "port.h"
@@ -262,7 +262,7 @@ static void macs(const struct natb_ctx *c, int side, struct rte_ether_addr *src,
 {
 	const struct port *p = &fg_port[c->port[side]];
 
-	*src = p->mac;
+	*src = p->v.mac;
 	port_word_mac(p->gw_mac, dst);
 }
 
@@ -431,7 +431,7 @@ static void pump_once(struct natb_ctx *c)
 		for (unsigned i = 0; i < na; i++) {
 			uint8_t f[64] = {0};
 			const struct port *p = &fg_port[c->port[arp[i].side]];
-			uint16_t len = pkt_build_arp(f, RTE_ARP_OP_REPLY, &p->mac, arp[i].tip,
+			uint16_t len = pkt_build_arp(f, RTE_ARP_OP_REPLY, &p->v.mac, arp[i].tip,
 						     &arp[i].sha, arp[i].sip);
 
 			memcpy(f, &arp[i].sha, 6); /* to the asker, not broadcast */
@@ -446,13 +446,13 @@ bool natb_pump(struct natb_ctx *c, unsigned ms)
 
 	do {
 		pump_once(c);
-		if (cli_interrupted())
+		if (ctl_cancelled())
 			return false;
 		if (ms)
 			usleep(500);
 	} while (rte_rdtsc() < end);
 	pump_once(c);
-	return !cli_interrupted();
+	return !ctl_cancelled();
 }
 
 const struct natb_rx *natb_find(const struct natb_ctx *c, int side, uint8_t proto, uint32_t tag)

@@ -34,23 +34,6 @@ int fg_nports;
 #define PORT_TX_DESC 1024
 #define PORT_LOOP_RING 4096
 
-uint64_t port_mac_word(const struct rte_ether_addr *m)
-{
-	uint64_t w = 0;
-
-	for (int i = 0; i < RTE_ETHER_ADDR_LEN; i++)
-		w = (w << 8) | m->addr_bytes[i];
-	return w;
-}
-
-void port_word_mac(uint64_t w, struct rte_ether_addr *m)
-{
-	for (int i = RTE_ETHER_ADDR_LEN - 1; i >= 0; i--) {
-		m->addr_bytes[i] = w & 0xff;
-		w >>= 8;
-	}
-}
-
 /* The value of `key=` in a vdev argument string, or "" when absent. */
 static void vdev_arg(const char *spec, const char *key, char *out, size_t outlen)
 {
@@ -234,7 +217,7 @@ static void rss_reta(struct port *p, const struct rte_eth_dev_info *info, uint16
 		rc[i / RTE_ETH_RETA_GROUP_SIZE].mask |= 1ULL << (i % RTE_ETH_RETA_GROUP_SIZE);
 		rc[i / RTE_ETH_RETA_GROUP_SIZE].reta[i % RTE_ETH_RETA_GROUP_SIZE] = p->rss.reta[i];
 	}
-	if (rte_eth_dev_rss_reta_update(p->id, rc, n) != 0)
+	if (rte_eth_dev_rss_reta_update(p->v.id, rc, n) != 0)
 		p->rss.reta_size = 0;
 }
 
@@ -247,7 +230,7 @@ static int port_setup(struct port *p, uint32_t mbufs, uint16_t nq, char *err, si
 	char name[RTE_MEMPOOL_NAMESIZE];
 	int rc;
 
-	rc = rte_eth_dev_info_get(p->id, &info);
+	rc = rte_eth_dev_info_get(p->v.id, &info);
 	if (rc) {
 		snprintf(err, errlen, "port %s: no device info (%s)", p->name, strerror(-rc));
 		return rc;
@@ -255,29 +238,29 @@ static int port_setup(struct port *p, uint32_t mbufs, uint16_t nq, char *err, si
 	snprintf(p->driver, sizeof(p->driver), "%s", info.driver_name);
 	/* net_af_packet fans received frames over every socket it has, one
 	 * per queue pair: the control queue pair's RX side receives too */
-	p->ctl_rxq = strcmp(info.driver_name, "net_af_packet") == 0;
-	nrxq = p->ctl_rxq ? nq + 1 : nq;
+	p->v.ctl_rxq = strcmp(info.driver_name, "net_af_packet") == 0;
+	nrxq = p->v.ctl_rxq ? nq + 1 : nq;
 	if (nrxq > info.max_rx_queues || ntxq > info.max_tx_queues) {
 		snprintf(err, errlen, "port %s: %u queues wanted, driver %s has %u", p->name, ntxq,
 			 info.driver_name, FG_MIN(info.max_rx_queues, info.max_tx_queues));
 		return -EINVAL;
 	}
 	rss_conf(p, &info, nq, &conf);
-	snprintf(name, sizeof(name), "pool%u", p->id);
-	p->pool = rte_pktmbuf_pool_create(name, mbufs, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
-					  rte_eth_dev_socket_id(p->id));
-	if (!p->pool) {
+	snprintf(name, sizeof(name), "pool%u", p->v.id);
+	p->v.pool = rte_pktmbuf_pool_create(name, mbufs, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+					  rte_eth_dev_socket_id(p->v.id));
+	if (!p->v.pool) {
 		snprintf(err, errlen, "port %s: cannot allocate %u mbufs (%s)", p->name, mbufs,
 			 rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
-	rc = rte_eth_dev_configure(p->id, nrxq, ntxq, &conf);
+	rc = rte_eth_dev_configure(p->v.id, nrxq, ntxq, &conf);
 	if (rc && conf.rx_adv_conf.rss_conf.rss_key) {
 		/* a driver that refuses our key: its own, and no port choice */
 		conf.rx_adv_conf.rss_conf.rss_key = NULL;
 		conf.rx_adv_conf.rss_conf.rss_key_len = 0;
 		p->rss.key_len = 0;
-		rc = rte_eth_dev_configure(p->id, nrxq, ntxq, &conf);
+		rc = rte_eth_dev_configure(p->v.id, nrxq, ntxq, &conf);
 	}
 	if (rc) {
 		snprintf(err, errlen, "port %s: configure failed (%s)", p->name, strerror(-rc));
@@ -285,30 +268,30 @@ static int port_setup(struct port *p, uint32_t mbufs, uint16_t nq, char *err, si
 	}
 	uint16_t nrx = PORT_RX_DESC, ntx = PORT_TX_DESC;
 
-	rte_eth_dev_adjust_nb_rx_tx_desc(p->id, &nrx, &ntx);
+	rte_eth_dev_adjust_nb_rx_tx_desc(p->v.id, &nrx, &ntx);
 	for (uint16_t q = 0; q < ntxq && rc == 0; q++) {
 		if (q < nrxq)
-			rc = rte_eth_rx_queue_setup(p->id, q, nrx, rte_eth_dev_socket_id(p->id),
-						    NULL, p->pool);
+			rc = rte_eth_rx_queue_setup(p->v.id, q, nrx, rte_eth_dev_socket_id(p->v.id),
+						    NULL, p->v.pool);
 		if (rc == 0)
-			rc = rte_eth_tx_queue_setup(p->id, q, ntx, rte_eth_dev_socket_id(p->id),
+			rc = rte_eth_tx_queue_setup(p->v.id, q, ntx, rte_eth_dev_socket_id(p->v.id),
 						    NULL);
 	}
 	if (rc) {
 		snprintf(err, errlen, "port %s: queue setup failed (%s)", p->name, strerror(-rc));
 		return rc;
 	}
-	rte_eth_promiscuous_enable(p->id);
-	rc = rte_eth_dev_start(p->id);
+	rte_eth_promiscuous_enable(p->v.id);
+	rc = rte_eth_dev_start(p->v.id);
 	if (rc) {
 		snprintf(err, errlen, "port %s: start failed (%s)", p->name, strerror(-rc));
 		return rc;
 	}
 	rss_reta(p, &info, nq);
 	/* Ring ports have no address: give them a locally administered one. */
-	if (rte_eth_macaddr_get(p->id, &p->mac) != 0 || rte_is_zero_ether_addr(&p->mac)) {
-		p->mac = (struct rte_ether_addr){{0x02, 0x46, 0x47, 0x00, 0x00, p->id + 1}};
-		rte_eth_dev_default_mac_addr_set(p->id, &p->mac);
+	if (rte_eth_macaddr_get(p->v.id, &p->v.mac) != 0 || rte_is_zero_ether_addr(&p->v.mac)) {
+		p->v.mac = (struct rte_ether_addr){{0x02, 0x46, 0x47, 0x00, 0x00, p->v.id + 1}};
+		rte_eth_dev_default_mac_addr_set(p->v.id, &p->v.mac);
 	}
 	return 0;
 }
@@ -363,7 +346,7 @@ int port_init_all(const struct cfg *c, uint16_t nq, char *err, size_t errlen)
 		const struct cfg_port_info *pi = cfg_port_info(c, i);
 
 		memset(p, 0, sizeof(*p));
-		p->id = ids[i];
+		p->v.id = ids[i];
 		snprintf(p->name, sizeof(p->name), "%s", c->ifs[i].spec);
 		if (c->ifs[i].kind == CFG_IF_VDEV && strncmp(c->ifs[i].spec, "net_af_packet", 13) == 0)
 			vdev_arg(c->ifs[i].spec, "iface", p->kiface, sizeof(p->kiface));
@@ -373,15 +356,15 @@ int port_init_all(const struct cfg *c, uint16_t nq, char *err, size_t errlen)
 		p->nqueues = nq;
 		fg_nports = i + 1;
 		if (pi) {
-			p->ip = pi->has_ip ? pi->ip : 0;
+			p->v.ip = pi->has_ip ? pi->ip : 0;
 			p->gw = pi->has_default_gw ? pi->default_gw : 0;
-			p->has_ip6 = pi->has_ipv6;
-			memcpy(p->ip6, pi->ipv6, 16);
+			p->v.has_ip6 = pi->has_ipv6;
+			memcpy(p->v.ip6, pi->ipv6, 16);
 			p->has_gw6 = pi->has_default_gw6;
 			memcpy(p->gw6, pi->default_gw6, 16);
-			p->vlan = pi->vlan;
+			p->v.vlan = pi->vlan;
 			if (pi->has_src_mac)
-				memcpy(p->mac.addr_bytes, pi->src_mac, 6);
+				memcpy(p->v.mac.addr_bytes, pi->src_mac, 6);
 			if (pi->has_dest_mac) {
 				struct rte_ether_addr m;
 
@@ -390,14 +373,14 @@ int port_init_all(const struct cfg *c, uint16_t nq, char *err, size_t errlen)
 				p->static_gw_mac = true;
 			}
 		}
-		p->nhosts = 0;
+		p->v.nhosts = 0;
 		for (size_t h = 0; h < c->n_hosts; h++)
-			if (c->hosts[h].port == i && p->nhosts < PORT_MAX_HOSTS) {
-				p->hosts[p->nhosts].lo = c->hosts[h].lo;
-				p->hosts[p->nhosts].hi = c->hosts[h].hi;
-				p->nhosts++;
+			if (c->hosts[h].port == i && p->v.nhosts < PORT_MAX_HOSTS) {
+				p->v.hosts[p->v.nhosts].lo = c->hosts[h].lo;
+				p->v.hosts[p->v.nhosts].hi = c->hosts[h].hi;
+				p->v.nhosts++;
 			}
-		p->ncfg_hosts = p->nhosts;
+		p->ncfg_hosts = p->v.nhosts;
 	}
 	/* Wait up to 3 s for every link. */
 	uint64_t end = rte_get_timer_cycles() + 3 * rte_get_timer_hz();
@@ -417,8 +400,8 @@ int port_init_all(const struct cfg *c, uint16_t nq, char *err, size_t errlen)
 void port_close_all(void)
 {
 	for (int i = 0; i < fg_nports; i++) {
-		rte_eth_dev_stop(fg_port[i].id);
-		rte_eth_dev_close(fg_port[i].id);
+		rte_eth_dev_stop(fg_port[i].v.id);
+		rte_eth_dev_close(fg_port[i].v.id);
 	}
 	fg_nports = 0;
 }
@@ -432,9 +415,9 @@ uint32_t port_frame_max(void)
 
 int port_dpdk_id(int p)
 {
-	if (p < 0 || p >= fg_nports || !rte_eth_dev_is_valid_port(fg_port[p].id))
+	if (p < 0 || p >= fg_nports || !rte_eth_dev_is_valid_port(fg_port[p].v.id))
 		return -1;
-	return fg_port[p].id;
+	return fg_port[p].v.id;
 }
 
 int port_nic_stats(int p, struct rte_eth_stats *es)
@@ -464,44 +447,13 @@ bool port_link(int p, uint32_t *speed_mbps)
 {
 	struct rte_eth_link l;
 
-	if (rte_eth_link_get_nowait(fg_port[p].id, &l) != 0)
+	if (rte_eth_link_get_nowait(fg_port[p].v.id, &l) != 0)
 		return false;
 	if (fg_port[p].kiface[0] && !kernel_carrier(fg_port[p].kiface))
 		l.link_status = RTE_ETH_LINK_DOWN;
 	if (speed_mbps)
 		*speed_mbps = l.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ? 0 : l.link_speed;
 	return l.link_status == RTE_ETH_LINK_UP;
-}
-
-bool port_owns_ip(const struct port *p, uint32_t ip)
-{
-	/* acquire: pairs with the release store in port_set_hosts, so the
-	 * ranges below nhosts are complete when we read them */
-	uint32_t n = __atomic_load_n(&p->nhosts, __ATOMIC_ACQUIRE);
-
-	if (p->ip && ip == p->ip)
-		return true;
-	for (uint32_t i = 0; i < n; i++)
-		if (ip >= p->hosts[i].lo && ip <= p->hosts[i].hi)
-			return true;
-	return false;
-}
-
-bool port_owns_ip6(const struct port *p, const uint8_t *a)
-{
-	/* acquire: pairs with the release store in port_set_hosts6 */
-	uint32_t n = __atomic_load_n(&p->nhosts6, __ATOMIC_ACQUIRE), lo;
-
-	if (p->has_ip6 && memcmp(a, p->ip6, 16) == 0)
-		return true;
-	if (!n)
-		return false;
-	lo = (uint32_t)a[12] << 24 | (uint32_t)a[13] << 16 | (uint32_t)a[14] << 8 | a[15];
-	for (uint32_t i = 0; i < n; i++)
-		if (lo >= p->hosts6[i].lo && lo <= p->hosts6[i].hi &&
-		    memcmp(a, p->hosts6[i].pfx, 12) == 0)
-			return true;
-	return false;
 }
 
 int port_set_hosts6(int pi, const struct port_host6_range *r, size_t n)
@@ -511,10 +463,10 @@ int port_set_hosts6(int pi, const struct port_host6_range *r, size_t n)
 	if (n > PORT_MAX_HOSTS)
 		return -ENOSPC;
 	/* shrink first, so no worker reads a range while it is rewritten */
-	__atomic_store_n(&p->nhosts6, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&p->v.nhosts6, 0, __ATOMIC_RELEASE);
 	for (size_t i = 0; i < n; i++)
-		p->hosts6[i] = r[i];
-	__atomic_store_n(&p->nhosts6, (uint32_t)n, __ATOMIC_RELEASE);
+		p->v.hosts6[i] = r[i];
+	__atomic_store_n(&p->v.nhosts6, (uint32_t)n, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -525,9 +477,9 @@ int port_set_hosts(int pi, const struct port_host_range *extra, size_t n)
 	if (p->ncfg_hosts + n > PORT_MAX_HOSTS)
 		return -ENOSPC;
 	/* shrink first, so no worker reads a range while it is rewritten */
-	__atomic_store_n(&p->nhosts, p->ncfg_hosts, __ATOMIC_RELEASE);
+	__atomic_store_n(&p->v.nhosts, p->ncfg_hosts, __ATOMIC_RELEASE);
 	for (size_t i = 0; i < n; i++)
-		p->hosts[p->ncfg_hosts + i] = extra[i];
-	__atomic_store_n(&p->nhosts, p->ncfg_hosts + (uint32_t)n, __ATOMIC_RELEASE);
+		p->v.hosts[p->ncfg_hosts + i] = extra[i];
+	__atomic_store_n(&p->v.nhosts, p->ncfg_hosts + (uint32_t)n, __ATOMIC_RELEASE);
 	return 0;
 }

@@ -24,15 +24,16 @@
 
 #include <rte_cycles.h>
 
-#include "cli.h"
 #include "ctl.h"
-#include "engine.h"
+#include "flows_ctl.h"
 #include "port.h"
 #include "prof.h"
 #include "run.h"
 #include "stats.h"
+#include "streams_ctl.h"
 #include "svc.h"
-#include "tsc.h"
+#include "clock.h"
+#include "log.h"
 
 /* The control side of an engine, one row per profile mode. */
 struct run_engine {
@@ -49,6 +50,11 @@ struct run_engine {
 	int (*latency_rows)(struct stats_lat_row *rows, int max);
 	int (*pair_rows)(struct stats_pair_row **rows, uint64_t *unmatched);
 	void (*nat_report)(uint64_t *distinct_addrs, uint64_t *distinct_ports);
+	/* reports for `plot` and `bench`; NULL when the engine has none */
+	int (*latency_hist)(int row, struct lat_hist *h);
+	int (*totals)(bool stamped_only, struct lat_hist *h, struct lat_seq *q, uint64_t *tx,
+		      double *span_s);
+	uint64_t (*fresh_tuples)(void);
 };
 
 static const struct run_engine run_engines[PROF_MODE_COUNT] = {
@@ -56,14 +62,17 @@ static const struct run_engine run_engines[PROF_MODE_COUNT] = {
 		    .load = flows_load,
 		    .prepare = flows_prepare,
 		    .release = flows_release,
-		    .nat_report = flows_nat_report},
+		    .nat_report = flows_nat_report,
+		    .fresh_tuples = flows_fresh_tuples},
     [PROF_STREAMS] = {.name = "streams",
 		      .load = streams_load,
 		      .prepare = streams_prepare,
 		      .activate = streams_activate,
 		      .release = streams_release,
 		      .latency_rows = streams_latency_rows,
-		      .pair_rows = streams_pair_rows},
+		      .pair_rows = streams_pair_rows,
+		      .latency_hist = streams_latency_hist,
+		      .totals = streams_totals},
 };
 
 static struct {
@@ -133,6 +142,42 @@ static bool hook_link(int p, bool *up, uint32_t *speed)
 	return true;
 }
 
+int run_latency_rows(struct stats_lat_row *rows, int max) { return hook_latency(rows, max); }
+
+int run_latency_hist(int row, struct lat_hist *h)
+{
+	int rc = -ENOENT;
+
+	pthread_mutex_lock(&run_mu);
+	if (run.eng && run.eng->latency_hist)
+		rc = run.eng->latency_hist(row, h);
+	pthread_mutex_unlock(&run_mu);
+	return rc;
+}
+
+int run_totals(bool stamped_only, struct lat_hist *h, struct lat_seq *q, uint64_t *tx,
+	       double *span_s)
+{
+	int rc = -ENOENT;
+
+	pthread_mutex_lock(&run_mu);
+	if (run.eng && run.eng->totals)
+		rc = run.eng->totals(stamped_only, h, q, tx, span_s);
+	pthread_mutex_unlock(&run_mu);
+	return rc;
+}
+
+uint64_t run_fresh_tuples(void)
+{
+	uint64_t n = 0;
+
+	pthread_mutex_lock(&run_mu);
+	if (run.eng && run.eng->fresh_tuples)
+		n = run.eng->fresh_tuples();
+	pthread_mutex_unlock(&run_mu);
+	return n;
+}
+
 static const struct stats_hooks run_hooks = {
     .latency = hook_latency,
     .pairs = hook_pairs,
@@ -165,7 +210,7 @@ bool run_wait_idle(double secs, bool interruptible)
 	uint64_t end = rte_get_timer_cycles() + (uint64_t)(secs * rte_get_timer_hz());
 
 	while (ctl_busy()) {
-		if ((interruptible && cli_interrupted()) ||
+		if ((interruptible && ctl_cancelled()) ||
 		    (secs >= 0 && rte_get_timer_cycles() > end))
 			return false;
 		usleep(10 * 1000);

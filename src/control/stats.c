@@ -28,7 +28,8 @@
 #include "offer.h"
 #include "stats.h"
 #include "stats_int.h"
-#include "tsc.h"
+#include "clock.h"
+#include "log.h"
 
 #define STATS_RING 16	   /* samples kept: 1.6 s at 100 ms */
 #define STATS_RATE_BACK 10 /* rates over ~10 samples = ~1 s */

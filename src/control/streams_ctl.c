@@ -1,13 +1,13 @@
 /*
  * streams_ctl.c — the control half of the stateless streams engine
- * (`mode: streams`, flowgen-profile(5), STATELESS PROFILES), run by the
- * control thread only; the workers run src/dataplane/streams.c. At
+ * (`mode: streams`, flowgen-profile(5), STATELESS PROFILES), run on the
+ * console's thread (reports: the statistics thread, through run.c); the workers run src/dataplane/streams.c. At
  * `start`, streams_load tells the load model (load.h) what each port
  * sends at -m 1; run.c applies -m and refuses what a link cannot carry.
  * (run.c checks the next hops.) streams_prepare then builds, at the factor
  * of each port, one state per worker: for every worker of a port pair, a
  * sender per stream and port it is sent from, at the stream's rate over
- * the pair's workers (streams_int.h: several senders per stream), with its
+ * the pair's workers (streams.h: several senders per stream), with its
  * pacer, field generators (from an odd port src/dst and sport/dport swap
  * roles), frame sizes (one size, or the IMIX sequence) and headers
  * prebuilt per size; for every worker, its receive counters and snapshot
@@ -16,7 +16,7 @@
  * keeps its own until then) and makes the new run the one `stats` shows.
  * During and after the run, `stats` and `bench` read the counts through
  * streams_latency_rows and streams_totals, which take the workers' newest
- * snapshots (the triple buffer of streams_int.h) and merge them.
+ * snapshots (the triple buffer of streams.h) and merge them.
  * streams_release frees the run once the workers are done with it.
  *
  * One mutex guards the current run and control's side of the snapshot
@@ -34,7 +34,8 @@
 #include <rte_common.h>
 #include <rte_ether.h>
 
-#include "engine.h"
+#include "run.h"
+#include "streams_ctl.h"
 #include "fg.h"
 #include "fgen.h"
 #include "lat.h"
@@ -44,9 +45,10 @@
 #include "port.h"
 #include "prof.h"
 #include "stats.h"
-#include "streams.h"
+#include "streams_opts.h"
 #include "streams6.h"
-#include "streams_int.h"
+#include "streams.h"
+#include "streams_pairs.h"
 #include "units.h"
 #include "worker.h"
 
@@ -171,6 +173,42 @@ int streams_load(const struct run_params *rp, struct load *l, char *err, size_t 
 	return 0;
 }
 
+/* A sender's prebuilt headers, one per frame size (port p's MAC; the next
+ * hop is filled in by the first burst); 0, or -ENOMEM with err set. */
+static int streams_sender_templates(struct streams_sender *sd, int p, char *err, size_t errlen)
+{
+	if (sd->v6) {
+		sd->fast6 = calloc(sd->nsizes, sizeof(*sd->fast6));
+		if (sd->all_fixed)
+			sd->fixed6 = calloc(sd->nsizes, sizeof(*sd->fixed6));
+	} else {
+		sd->fast = calloc(sd->nsizes, sizeof(*sd->fast));
+		if (sd->all_fixed)
+			sd->fixed = calloc(sd->nsizes, sizeof(*sd->fixed));
+	}
+	if ((sd->v6 ? !sd->fast6 : !sd->fast) ||
+	    (sd->all_fixed && (sd->v6 ? !sd->fixed6 : !sd->fixed))) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	sd->fast_dst = UINT64_MAX; /* no MAC word: the first burst fills the templates in */
+	/* The payload after the signature is zeros (the worker's tmpl). */
+	for (uint32_t i = 0; i < sd->nsizes; i++) {
+		static const uint8_t zeros[FG_PROF_FRAME_MAX];
+		struct rte_ether_addr none = {{0}};
+
+		if (sd->v6)
+			streams6_fast_init(&sd->fast6[i], &fg_port[p].v.mac, &none, sd->src6,
+					   sd->dst6, (uint16_t)(sd->sizes[i] - PKT6_UDP_PAY_OFF),
+					   LAT_SIG_LEN, zeros);
+		else
+			pkt_udp_fast_init(&sd->fast[i], &fg_port[p].v.mac, &none,
+					  (uint16_t)(sd->sizes[i] - PKT_UDP_PAY_OFF), LAT_SIG_LEN,
+					  zeros);
+	}
+	return 0;
+}
+
 /*
  * Sender of stream sid from port p on the worker of queue q of a pair of
  * nq workers: its share of the rate is 1 / nq, and only queue 0 sends the
@@ -277,37 +315,125 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 		sd->fix_sp = (uint16_t)fgen_next(&sd->sport);
 		sd->fix_dp = (uint16_t)fgen_next(&sd->dport);
 	}
-	if (sd->v6) {
-		sd->fast6 = calloc(sd->nsizes, sizeof(*sd->fast6));
-		if (sd->all_fixed)
-			sd->fixed6 = calloc(sd->nsizes, sizeof(*sd->fixed6));
-	} else {
-		sd->fast = calloc(sd->nsizes, sizeof(*sd->fast));
-		if (sd->all_fixed)
-			sd->fixed = calloc(sd->nsizes, sizeof(*sd->fixed));
-	}
-	if ((sd->v6 ? !sd->fast6 : !sd->fast) ||
-	    (sd->all_fixed && (sd->v6 ? !sd->fixed6 : !sd->fixed))) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	sd->fast_dst = UINT64_MAX; /* no MAC word: the first burst fills the templates in */
-	/* The payload after the signature is zeros (the worker's tmpl). */
-	for (uint32_t i = 0; i < sd->nsizes; i++) {
-		static const uint8_t zeros[FG_PROF_FRAME_MAX];
-		struct rte_ether_addr none = {{0}};
-
-		if (sd->v6)
-			streams6_fast_init(&sd->fast6[i], &fg_port[p].mac, &none, sd->src6,
-					   sd->dst6, (uint16_t)(sd->sizes[i] - PKT6_UDP_PAY_OFF),
-					   LAT_SIG_LEN, zeros);
-		else
-			pkt_udp_fast_init(&sd->fast[i], &fg_port[p].mac, &none,
-					  (uint16_t)(sd->sizes[i] - PKT_UDP_PAY_OFF), LAT_SIG_LEN,
-					  zeros);
-	}
+	if ((rc = streams_sender_templates(sd, p, err, errlen)) != 0)
+		return rc;
 	if (q > 0)
 		sd->learned = sd->nlearn; /* queue 0's learning frames do */
+	return 0;
+}
+
+static int streams_nomem(char *err, size_t errlen)
+{
+	snprintf(err, errlen, "out of memory preparing the streams");
+	return -ENOMEM;
+}
+
+/* The run's rows: stream names, the ports each is sent from, latency on or
+ * off, the IMIX sequence; 0, or -errno with err set. */
+static int streams_prep_rows(const struct run_params *rp, struct streams_run *run, char *err,
+			     size_t errlen)
+{
+	const struct prof *pf = rp->prof;
+	int rc;
+
+	run->names = calloc(pf->n_streams, sizeof(*run->names));
+	run->tx_mask = calloc(pf->n_streams, sizeof(*run->tx_mask));
+	run->latency = calloc(pf->n_streams, sizeof(*run->latency));
+	run->imix = calloc(STREAMS_IMIX_SEQ_MAX, sizeof(uint16_t));
+	if (!run->names || !run->tx_mask || !run->latency || !run->imix)
+		return streams_nomem(err, errlen);
+	rc = streams_imix_seq(pf->imix, pf->n_imix, run->imix, STREAMS_IMIX_SEQ_MAX);
+	if (rc < 0) {
+		snprintf(err, errlen, "bad imix table");
+		return rc;
+	}
+	run->nimix = (uint32_t)rc;
+	for (size_t i = 0; i < pf->n_streams; i++) {
+		snprintf(run->names[i], sizeof(run->names[i]), "%s", pf->streams[i].name);
+		run->latency[i] = pf->streams[i].latency;
+		for (int p = 0; p < fg_nports; p++)
+			if ((pf->streams[i].tx_mask >> p & 1) && streams_port_ok(rp, p))
+				run->tx_mask[i] |= 1u << p;
+	}
+	return 0;
+}
+
+/* Worker wi's state (run->st[wi] as soon as it exists, for
+ * streams_run_free): its senders, receive counters and snapshot buffers. */
+static int streams_prep_worker(const struct run_params *rp, struct streams_run *run, int wi,
+			       char *err, size_t errlen)
+{
+	const struct prof *pf = rp->prof;
+	const double *factor = rp->factor;
+	struct worker *w = &fg_worker[wi];
+	struct streams_state *s;
+	uint16_t *fixed;
+	int rc;
+	uint32_t n = 0, nrx, nseq;
+
+	s = aligned_alloc(RTE_CACHE_LINE_SIZE,
+			  RTE_ALIGN_CEIL(sizeof(*s), RTE_CACHE_LINE_SIZE));
+	if (!s)
+		return streams_nomem(err, errlen);
+	memset(s, 0, sizeof(*s));
+	run->st[wi] = s;
+	s->run = run;
+	s->w = w;
+	s->nstreams = run->nstreams;
+	s->ns_mult = lat_ns_mult(rp->hz);
+	s->nsenders = run->nsenders;
+	s->tag = run->tag;
+	nrx = run->nstreams * 2;
+	nseq = nrx * run->nsenders;
+	for (size_t i = 0; i < pf->n_streams; i++)
+		for (int side = 0; side < 2; side++)
+			n += run->tx_mask[i] >> w->port[side] & 1;
+	s->snd = calloc(1, (sizeof(*s->snd) + sizeof(uint16_t)) * (n ? n : 1));
+	s->rx = calloc(nrx, sizeof(*s->rx));
+	s->seq = calloc(nseq, sizeof(*s->seq));
+	s->stale = calloc(nrx, sizeof(*s->stale));
+	if (!s->snd || !s->rx || !s->seq || !s->stale)
+		return streams_nomem(err, errlen);
+	fixed = (uint16_t *)(s->snd + (n ? n : 1));
+	for (uint32_t i = 0; i < nrx; i++)
+		lat_init(&s->rx[i].hist);
+	for (uint32_t i = 0; i < nseq; i++)
+		lat_seq_init(&s->seq[i]);
+	for (size_t i = 0; i < pf->n_streams; i++)
+		for (int side = 0; side < 2; side++) {
+			int p = w->port[side];
+			struct streams_sender *sd = &s->snd[s->nsnd];
+
+			if (!(run->tx_mask[i] >> p & 1))
+				continue;
+			sd->side = side;
+			rc = streams_init_sender(rp, run, sd, (uint32_t)i, p, factor[p], w->q,
+						 w->nq, &fixed[s->nsnd], err, errlen);
+			if (rc)
+				return rc;
+			s->nsnd++;
+		}
+	for (int b = 0; b < STREAMS_NSNAP; b++) {
+		struct streams_snap *sn = &s->snaps[b];
+		size_t ntx = (size_t)run->nstreams * FG_MAX_PORTS;
+
+		/* tx, tx_dropped and late in one block */
+		sn->tx = calloc(3 * ntx, sizeof(uint64_t));
+		sn->stale = calloc(nrx, sizeof(uint64_t));
+		sn->hist = malloc(nrx * sizeof(struct lat_hist));
+		sn->seq = calloc(nseq, sizeof(struct streams_seqc));
+		if (!sn->tx || !sn->stale || !sn->hist || !sn->seq)
+			return streams_nomem(err, errlen);
+		sn->tx_dropped = sn->tx + ntx;
+		sn->late = sn->tx + 2 * ntx;
+		for (uint32_t i = 0; i < nrx; i++)
+			lat_init(&s->snaps[b].hist[i]);
+	}
+	if (streams_pairs_alloc(run, s) != 0)
+		return streams_nomem(err, errlen);
+	s->back = 0;
+	s->mid = 1;
+	s->front = 2;
 	return 0;
 }
 
@@ -316,10 +442,6 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 {
 	const struct prof *pf = rp->prof;
 	struct streams_run *run;
-	const double *factor = rp->factor;
-	struct port_host_range(*extra)[PORT_MAX_HOSTS];
-	size_t *nextra;
-	uint16_t *fixed;
 	int rc;
 
 	if (pf->mode != PROF_STREAMS || !pf->n_streams) {
@@ -346,8 +468,6 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 	run->hosts6 = calloc(FG_MAX_PORTS, sizeof(*run->hosts6));
 	if (!run->hosts || !run->hosts6)
 		goto nomem;
-	extra = run->hosts;
-	nextra = run->nhosts;
 	run->duration_s = rp->duration_s;
 	run->learn = true;
 	run->learn_wait_s = STREAMS_LEARN_WAIT_S;
@@ -356,55 +476,10 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 					 &run->drain_s, err, errlen)) != 0)
 		goto fail;
 	/* emulated hosts of the profile, appended to the config's */
-	for (size_t i = 0; i < pf->n_hosts; i++) {
-		uint32_t p = pf->hosts[i].port;
-
-		if ((int)p >= fg_nports)
-			continue;
-		if (pf->hosts[i].v6) {
-			struct port_host6_range *h6 = &run->hosts6[p][run->nhosts6[p]];
-
-			if (run->nhosts6[p] >= PORT_MAX_HOSTS) {
-				snprintf(err, errlen, "port %u: more than %d IPv6 host ranges", p,
-					 PORT_MAX_HOSTS);
-				rc = -ENOSPC;
-				goto fail;
-			}
-			memcpy(h6->pfx, pf->hosts[i].a6, 12);
-			h6->lo = pf->hosts[i].lo;
-			h6->hi = pf->hosts[i].hi;
-			run->nhosts6[p]++;
-			continue;
-		}
-		if (nextra[p] + fg_port[p].ncfg_hosts >= PORT_MAX_HOSTS) {
-			snprintf(err, errlen, "port %u: more than %d host ranges", p,
-				 PORT_MAX_HOSTS);
-			rc = -ENOSPC;
-			goto fail;
-		}
-		extra[p][nextra[p]].lo = pf->hosts[i].lo;
-		extra[p][nextra[p]].hi = pf->hosts[i].hi;
-		nextra[p]++;
-	}
-	run->names = calloc(pf->n_streams, sizeof(*run->names));
-	run->tx_mask = calloc(pf->n_streams, sizeof(*run->tx_mask));
-	run->latency = calloc(pf->n_streams, sizeof(*run->latency));
-	run->imix = calloc(STREAMS_IMIX_SEQ_MAX, sizeof(uint16_t));
-	if (!run->names || !run->tx_mask || !run->latency || !run->imix)
-		goto nomem;
-	rc = streams_imix_seq(pf->imix, pf->n_imix, run->imix, STREAMS_IMIX_SEQ_MAX);
-	if (rc < 0) {
-		snprintf(err, errlen, "bad imix table");
+	if ((rc = streams_hosts_layout(run, pf, err, errlen)) != 0)
 		goto fail;
-	}
-	run->nimix = (uint32_t)rc;
-	for (size_t i = 0; i < pf->n_streams; i++) {
-		snprintf(run->names[i], sizeof(run->names[i]), "%s", pf->streams[i].name);
-		run->latency[i] = pf->streams[i].latency;
-		for (int p = 0; p < fg_nports; p++)
-			if ((pf->streams[i].tx_mask >> p & 1) && streams_port_ok(rp, p))
-				run->tx_mask[i] |= 1u << p;
-	}
+	if ((rc = streams_prep_rows(rp, run, err, errlen)) != 0)
+		goto fail;
 	if (streams_pairs_layout(run, pf) != 0)
 		goto nomem;
 	/* senders per stream and port: the workers of the largest pair */
@@ -412,82 +487,16 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 	for (int wi = 0; wi < fg_nworkers; wi++)
 		run->nsenders = FG_MAX(run->nsenders, (uint32_t)fg_worker[wi].nq);
 	for (int wi = 0; wi < fg_nworkers; wi++) {
-		struct worker *w = &fg_worker[wi];
-		struct streams_state *s;
-		uint32_t n = 0, nrx, nseq;
-
-		s = aligned_alloc(RTE_CACHE_LINE_SIZE,
-				  RTE_ALIGN_CEIL(sizeof(*s), RTE_CACHE_LINE_SIZE));
-		if (!s)
-			goto nomem;
-		memset(s, 0, sizeof(*s));
-		run->st[wi] = s;
-		s->run = run;
-		s->w = w;
-		s->nstreams = run->nstreams;
-		s->ns_mult = lat_ns_mult(rp->hz);
-		s->nsenders = run->nsenders;
-		s->tag = run->tag;
-		nrx = run->nstreams * 2;
-		nseq = nrx * run->nsenders;
-		for (size_t i = 0; i < pf->n_streams; i++)
-			for (int side = 0; side < 2; side++)
-				n += run->tx_mask[i] >> w->port[side] & 1;
-		s->snd = calloc(1, (sizeof(*s->snd) + sizeof(uint16_t)) * (n ? n : 1));
-		s->rx = calloc(nrx, sizeof(*s->rx));
-		s->seq = calloc(nseq, sizeof(*s->seq));
-		s->stale = calloc(nrx, sizeof(*s->stale));
-		if (!s->snd || !s->rx || !s->seq || !s->stale)
-			goto nomem;
-		fixed = (uint16_t *)(s->snd + (n ? n : 1));
-		for (uint32_t i = 0; i < nrx; i++)
-			lat_init(&s->rx[i].hist);
-		for (uint32_t i = 0; i < nseq; i++)
-			lat_seq_init(&s->seq[i]);
-		for (size_t i = 0; i < pf->n_streams; i++)
-			for (int side = 0; side < 2; side++) {
-				int p = w->port[side];
-				struct streams_sender *sd = &s->snd[s->nsnd];
-
-				if (!(run->tx_mask[i] >> p & 1))
-					continue;
-				sd->side = side;
-				rc = streams_init_sender(rp, run, sd, (uint32_t)i, p, factor[p], w->q,
-							 w->nq, &fixed[s->nsnd], err, errlen);
-				if (rc)
-					goto fail;
-				s->nsnd++;
-			}
-		for (int b = 0; b < STREAMS_NSNAP; b++) {
-			struct streams_snap *sn = &s->snaps[b];
-			size_t ntx = (size_t)run->nstreams * FG_MAX_PORTS;
-
-			/* tx, tx_dropped and late in one block */
-			sn->tx = calloc(3 * ntx, sizeof(uint64_t));
-			sn->stale = calloc(nrx, sizeof(uint64_t));
-			sn->hist = malloc(nrx * sizeof(struct lat_hist));
-			sn->seq = calloc(nseq, sizeof(struct streams_seqc));
-			if (!sn->tx || !sn->stale || !sn->hist || !sn->seq)
-				goto nomem;
-			sn->tx_dropped = sn->tx + ntx;
-			sn->late = sn->tx + 2 * ntx;
-			for (uint32_t i = 0; i < nrx; i++)
-				lat_init(&s->snaps[b].hist[i]);
-		}
-		if (streams_pairs_alloc(run, s) != 0)
-			goto nomem;
-		s->back = 0;
-		s->mid = 1;
-		s->front = 2;
-		states[wi] = s;
+		if ((rc = streams_prep_worker(rp, run, wi, err, errlen)) != 0)
+			goto fail;
+		states[wi] = run->st[wi];
 	}
 	/* the hosts and the rows of `stats` change in streams_activate,
 	 * once the previous run has stopped */
 	*ops = &streams_engine;
 	return 0;
 nomem:
-	snprintf(err, errlen, "out of memory preparing the streams");
-	rc = -ENOMEM;
+	rc = streams_nomem(err, errlen);
 fail:
 	for (int wi = 0; wi < fg_nworkers; wi++)
 		states[wi] = NULL;
@@ -512,8 +521,8 @@ int streams_activate(void **states, char *err, size_t errlen)
 	for (p = 0; p < fg_nports; p++) {
 		const struct port *pt = &fg_port[p];
 
-		for (uint32_t i = pt->ncfg_hosts; i < pt->nhosts && nold[p] < PORT_MAX_HOSTS; i++)
-			old[p][nold[p]++] = pt->hosts[i];
+		for (uint32_t i = pt->ncfg_hosts; i < pt->v.nhosts && nold[p] < PORT_MAX_HOSTS; i++)
+			old[p][nold[p]++] = pt->v.hosts[i];
 	}
 	for (p = 0; p < fg_nports; p++)
 		if ((rc = port_set_hosts(p, run->hosts[p], run->nhosts[p])) != 0)
@@ -553,7 +562,7 @@ void streams_release(void **states)
 
 /*
  * Take the newest snapshot of every worker, give older ones back
- * (streams_int.h: the triple buffer). streams_lock held.
+ * (streams.h: the triple buffer). streams_lock held.
  */
 static void streams_take_snaps(struct streams_run *run)
 {

@@ -1,8 +1,8 @@
 /*
  * streams_pairs.c — host pairs, the L3 test's figures (flowgen(8), stats
- * --pairs; streams_int.h): frame loss and latency per pair of emulated
- * hosts and direction, as a SmartBits L3 test reports them. Run by the
- * control thread: at `start` it lays out the run's pair slots and gives
+ * --pairs; streams_pairs.h): frame loss and latency per pair of emulated
+ * hosts and direction, as a SmartBits L3 test reports them. Run by
+ * control: at `start` it lays out the run's pair slots and gives
  * each worker its counters and snapshot buffers; `stats --pairs`, `stats
  * --plot` and their JSON merge the workers' newest snapshots into rows.
  * The workers count (src/dataplane/streams.c).
@@ -12,6 +12,9 @@
  * whose source and destination both walk a range in the same mode (pair i
  * is source i with destination i), once per port it is sent from. A run
  * of more than STREAMS_PAIRS_MAX slots counts none, and says so.
+ *
+ * The emulated hosts of the profile, which the pairs are made of, are laid
+ * out here too (streams_hosts_layout).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -26,8 +29,10 @@
 #include "port.h"
 #include "prof.h"
 #include "stats.h"
-#include "streams_int.h"
+#include "streams.h"
+#include "streams_pairs.h"
 #include "worker.h"
+#include "log.h"
 
 /* Whether the run has emulated hosts: the profile's, or the config's. */
 static bool pairs_have_hosts(const struct prof *pf)
@@ -217,4 +222,43 @@ int streams_pairs_merge(const struct streams_run *run, struct stats_pair_row **r
 		}
 	*rows = out;
 	return n;
+}
+
+/* The profile's emulated hosts, appended to the config's (streams_activate
+ * puts them on the ports); 0, or -ENOSPC with err set. */
+int streams_hosts_layout(struct streams_run *run, const struct prof *pf, char *err,
+			 size_t errlen)
+{
+	struct port_host_range(*extra)[PORT_MAX_HOSTS] = run->hosts;
+	size_t *nextra = run->nhosts;
+
+	for (size_t i = 0; i < pf->n_hosts; i++) {
+		uint32_t p = pf->hosts[i].port;
+
+		if ((int)p >= fg_nports)
+			continue;
+		if (pf->hosts[i].v6) {
+			struct port_host6_range *h6 = &run->hosts6[p][run->nhosts6[p]];
+
+			if (run->nhosts6[p] >= PORT_MAX_HOSTS) {
+				snprintf(err, errlen, "port %u: more than %d IPv6 host ranges", p,
+					 PORT_MAX_HOSTS);
+				return -ENOSPC;
+			}
+			memcpy(h6->pfx, pf->hosts[i].a6, 12);
+			h6->lo = pf->hosts[i].lo;
+			h6->hi = pf->hosts[i].hi;
+			run->nhosts6[p]++;
+			continue;
+		}
+		if (nextra[p] + fg_port[p].ncfg_hosts >= PORT_MAX_HOSTS) {
+			snprintf(err, errlen, "port %u: more than %d host ranges", p,
+				 PORT_MAX_HOSTS);
+			return -ENOSPC;
+		}
+		extra[p][nextra[p]].lo = pf->hosts[i].lo;
+		extra[p][nextra[p]].hi = pf->hosts[i].hi;
+		nextra[p]++;
+	}
+	return 0;
 }

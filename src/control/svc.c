@@ -22,12 +22,11 @@
 #include <rte_mbuf.h>
 
 #include "capture.h"
-#include "cli.h"
 #include "pkt6.h"
 #include "ctl.h"
 #include "port.h"
 #include "svc.h"
-#include "tsc.h"
+#include "clock.h"
 #include "worker.h"
 
 #define SVC_NEIGH 256
@@ -250,7 +249,7 @@ void svc_set_gw(int p, uint64_t mac, bool is_static)
 
 static int send_frame(int p, const uint8_t *f, uint16_t len)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(fg_port[p].pool);
+	struct rte_mbuf *m = rte_pktmbuf_alloc(fg_port[p].v.pool);
 
 	if (!m)
 		return -ENOMEM;
@@ -258,11 +257,11 @@ static int send_frame(int p, const uint8_t *f, uint16_t len)
 		len = 60;
 	memcpy(rte_pktmbuf_mtod(m, uint8_t *), f, len);
 	/* the port's 802.1Q tag, as the workers put it on theirs */
-	if (fg_port[p].vlan)
-		len = pkt_vlan_push(rte_pktmbuf_mtod(m, uint8_t *), len, fg_port[p].vlan);
+	if (fg_port[p].v.vlan)
+		len = pkt_vlan_push(rte_pktmbuf_mtod(m, uint8_t *), len, fg_port[p].v.vlan);
 	m->data_len = m->pkt_len = len;
 	capture_ctl_tx(p, m);
-	if (rte_eth_tx_burst(fg_port[p].id, fg_port[p].nqueues, &m, 1) != 1) {
+	if (rte_eth_tx_burst(fg_port[p].v.id, fg_port[p].nqueues, &m, 1) != 1) {
 		rte_pktmbuf_free(m);
 		return -ENOBUFS;
 	}
@@ -323,7 +322,7 @@ static int resolve(int p, bool v6, uint32_t ip, const uint8_t *ip6, const uint8_
 		usleep(10 * 1000);
 		if (lookup(p, v6, ip, ip6, mac))
 			return 0;
-		if (cli_interrupted())
+		if (ctl_cancelled())
 			return -EINTR;
 	}
 	return -ETIMEDOUT;
@@ -333,7 +332,7 @@ int svc_resolve(int p, uint32_t ip, uint64_t *mac, unsigned timeout_ms)
 {
 	uint8_t f[64] = {0};
 	struct rte_ether_addr zero = {{0}};
-	uint16_t len = pkt_build_arp(f, RTE_ARP_OP_REQUEST, &fg_port[p].mac, fg_port[p].ip, &zero, ip);
+	uint16_t len = pkt_build_arp(f, RTE_ARP_OP_REQUEST, &fg_port[p].v.mac, fg_port[p].v.ip, &zero, ip);
 
 	return resolve(p, false, ip, NULL, f, len, mac, timeout_ms);
 }
@@ -343,9 +342,9 @@ int svc_resolve6(int p, const uint8_t *ip6, uint64_t *mac, unsigned timeout_ms)
 	uint8_t f[PKT6_ND_LEN];
 	uint16_t len;
 
-	if (!fg_port[p].has_ip6)
+	if (!fg_port[p].v.has_ip6)
 		return -EADDRNOTAVAIL;
-	len = pkt6_build_ns(f, &fg_port[p].mac, fg_port[p].ip6, ip6);
+	len = pkt6_build_ns(f, &fg_port[p].v.mac, fg_port[p].v.ip6, ip6);
 	return resolve(p, true, 0, ip6, f, len, mac, timeout_ms);
 }
 
@@ -388,7 +387,7 @@ static int echo_send_wait(int p, const uint8_t *f, uint16_t len, uint64_t tx, un
 			*rtt_us = (double)(rx - tx) * 1e6 / (double)fg_tsc_hz;
 			return 0;
 		}
-		if (cli_interrupted())
+		if (ctl_cancelled())
 			return -EINTR;
 	}
 	return -ETIMEDOUT;
@@ -407,7 +406,7 @@ int svc_ping_one(int p, uint32_t dip, uint64_t dmac, uint16_t seq, uint16_t size
 	port_word_mac(dmac, &d);
 	echo_arm(p, false, seq);
 	tx = rte_rdtsc();
-	len = pkt_build_echo(f, &fg_port[p].mac, &d, fg_port[p].ip, dip, 0xf10e, seq, size, tx);
+	len = pkt_build_echo(f, &fg_port[p].v.mac, &d, fg_port[p].v.ip, dip, 0xf10e, seq, size, tx);
 	return echo_send_wait(p, f, len, tx, timeout_ms, rtt_us);
 }
 
@@ -419,14 +418,14 @@ int svc_ping6_one(int p, const uint8_t *dip6, uint64_t dmac, uint16_t seq, uint1
 	uint64_t tx;
 	uint16_t len;
 
-	if (!fg_port[p].has_ip6)
+	if (!fg_port[p].v.has_ip6)
 		return -EADDRNOTAVAIL;
 	if (size > RTE_ETHER_MAX_LEN - PKT6_L4_OFF - 8 - 4)
 		size = RTE_ETHER_MAX_LEN - PKT6_L4_OFF - 8 - 4;
 	port_word_mac(dmac, &d);
 	echo_arm(p, true, seq);
 	tx = rte_rdtsc();
-	len = pkt6_build_echo(f, &fg_port[p].mac, &d, fg_port[p].ip6, dip6, 0xf10e, seq, size, tx);
+	len = pkt6_build_echo(f, &fg_port[p].v.mac, &d, fg_port[p].v.ip6, dip6, 0xf10e, seq, size, tx);
 	return echo_send_wait(p, f, len, tx, timeout_ms, rtt_us);
 }
 

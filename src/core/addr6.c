@@ -2,7 +2,7 @@
  * addr6.c — IPv6 address helpers, pure: RFC 6052 synthesis and extraction
  * of IPv4-embedded IPv6 addresses for every prefix length the RFC allows,
  * prefix parsing, text forms. The config parser, the console and (for
- * NAT64) the control thread preparing a run use them; nothing here runs
+ * NAT64) control preparing a run use them; nothing here runs
  * per packet.
  */
 #include <arpa/inet.h>

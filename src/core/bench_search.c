@@ -5,7 +5,7 @@
  * bench_confirm for the full-length confirmation, bench_grow for the
  * capacity count), whether a trial was valid and passed, and what its
  * stamped frames say about latency are all decided here, from numbers
- * alone. The control thread's orchestration (src/control/bench.c) calls
+ * alone. Control's orchestration (src/control/bench.c) calls
  * these functions between trials, and test/unit/test_bench.c runs them
  * against simulated devices; nothing here touches the EAL, prints or keeps
  * state outside the structures it is handed.
@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench.h"
+#include "bench_search.h"
 #include "fg.h"
 #include "lat.h"
 #include "units.h"

@@ -1,17 +1,18 @@
 /*
  * bench_tuples.c — fresh connections for every trial of `bench cps` and
- * `bench capacity` (bench.h, "Fresh connections"): the window of client
- * ports each trial gets, disjoint from every earlier trial's, and the
+ * `bench capacity` (bench_tuples.h): the window of client ports each
+ * trial gets, disjoint from every earlier trial's, and the
  * worst case a cps search needs, so that a profile too small for it is
  * refused before the first trial.
  *
  * Context: pure (src/control/bench.c calls it between trials on the
- * control thread; test/unit/test_bench.c tests it).
+ * console's thread; test/unit/test_bench.c tests it).
  */
 #include <errno.h>
 #include <math.h>
 
-#include "bench.h"
+#include "bench_search.h"
+#include "bench_tuples.h"
 
 int bench_tuples_init(struct bench_tuples *t, uint32_t naddrs, uint32_t nq, uint32_t port_lo,
 		      uint32_t port_hi)

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "natb.h"
+#include "natb_judge.h"
 
 const char *const natb_dep_names[NATB_DEP_APD + 1] = {
     [NATB_DEP_UNKNOWN] = "unknown",

@@ -3,7 +3,7 @@
  * Neighbour Solicitation and Advertisement), the pseudo-header checksum,
  * and the in-place answers to a Neighbour Solicitation and an echo
  * request. Pure code on byte buffers: the workers answer NS and echo with
- * it, the control thread sends NS and echo requests with it, the unit
+ * it, control (the service thread) sends NS and echo requests with it, the unit
  * tests and the classifier's fuzz harness run it without EAL.
  */
 #include <string.h>

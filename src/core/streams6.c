@@ -1,6 +1,6 @@
 /*
  * streams6.c — the prebuilt IPv6 headers of the streams engine's test
- * frames (streams6.h): pure code, run by the control thread when it
+ * frames (streams6.h): pure code, run by control when it
  * prepares a run and by the unit tests; the workers finish each frame
  * with the inline fill of the header.
  */

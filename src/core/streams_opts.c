@@ -1,7 +1,7 @@
 /*
  * streams_opts.c — the pure parts of the streams engine's set-up
- * (streams.h): the repeating IMIX sequence of frame sizes and the streams
- * keys of `start -t`. Run by the control thread when it prepares a run,
+ * (streams_opts.h): the repeating IMIX sequence of frame sizes and the streams
+ * keys of `start -t`. Run by control when it prepares a run,
  * and by the unit tests.
  */
 #include <errno.h>
@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "fg.h"
-#include "prof.h"
-#include "streams.h"
+#include "prof-t.h"
+#include "streams_opts.h"
 
 int streams_imix_seq(const struct units_imix_entry *t, size_t n, uint16_t *seq, uint32_t max)
 {

@@ -3,12 +3,12 @@
  * flows`): UDP flows and real TCP connections between the client port
  * (inside) and the server port (outside) of each port pair, correct through
  * a NAT. Every function here runs on the worker lcore that owns the state
- * (struct flows_state, flows_int.h), reached from the packet loop through
+ * (struct flows_state, flows.h), reached from the packet loop through
  * flows_ops: received bursts, the tick that opens new flows and runs the
  * timers, and the stop/rate/pause messages. Nothing here allocates but
  * mbufs, locks, prints or makes a system call; control builds and frees
  * the states (src/control/flows_ctl.c). How the engine works, from NAT
- * learning to timers, is told in flows_int.h.
+ * learning to timers, is told in flows.h.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -19,14 +19,13 @@
 #include <rte_prefetch.h>
 
 #include "flowpay.h"
-#include "flows_int.h"
+#include "flows.h"
 #include "flowtab.h"
 #include "lat.h"
 #include "own.h"
 #include "pace.h"
 #include "pkt.h"
-#include "port.h"
-#include "prof.h"
+#include "prof-t.h"
 #include "tcp.h"
 #include "worker.h"
 

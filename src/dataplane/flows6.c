@@ -18,10 +18,9 @@
 #include <rte_byteorder.h>
 #include <rte_mbuf.h>
 
-#include "flows_int.h"
+#include "flows.h"
 #include "lat.h"
 #include "pkt6.h"
-#include "port.h"
 #include "tcp.h"
 #include "worker.h"
 
@@ -57,7 +56,7 @@ void flows6_tx_udp(struct worker *w, struct flows_state *s, int side, const stru
 	lat_sig_write(f + PKT6_UDP_PAY_OFF, id, seq, now, fl);
 	memcpy(f + PKT6_UDP_PAY_OFF + LAT_SIG_LEN, s->udp_rest, pay - LAT_SIG_LEN);
 	flows6_addrs(s, side, e, own, peer);
-	pkt6_build_udp(f, &fg_port[w->port[side]].mac, &w->dst6[side], own, peer, e->own_port,
+	pkt6_build_udp(f, &w->pv[side]->mac, &w->dst6[side], own, peer, e->own_port,
 		       e->peer_port, pay);
 	FG_CTR_INC(*flows_ctr(w, side, FLOWS_C_TX_PKTS));
 	FG_CTR_ADD(*flows_ctr(w, side, FLOWS_C_TX_BYTES), pay);
@@ -78,7 +77,7 @@ void flows6_tx_tcp(struct worker *w, struct flows_state *s, int side, const stru
 	if (o->len)
 		tcp_payload_fill(f + PKT6_TCP_HDR_OFF + 20, o->off, o->len);
 	flows6_addrs(s, side, e, own, peer);
-	pkt6_build_tcp(f, &fg_port[w->port[side]].mac, &w->dst6[side], own, peer, e->own_port,
+	pkt6_build_tcp(f, &w->pv[side]->mac, &w->dst6[side], own, peer, e->own_port,
 		       e->peer_port, o->seq, o->ack, o->flags, o->win, o->mss, o->len);
 	FG_CTR_INC(*flows_ctr(w, side, FLOWS_C_TX_PKTS));
 	FG_CTR_ADD(*flows_ctr(w, side, FLOWS_C_TX_BYTES), o->len);
@@ -101,7 +100,7 @@ void flows6_tcp_orphan_ack(struct worker *w, int side, struct rte_mbuf *m, const
 		rte_pktmbuf_free(m);
 		return;
 	}
-	pkt6_build_tcp(o, &fg_port[w->port[side]].mac, &to, da, sa, pi->dport, pi->sport, seq, ack,
+	pkt6_build_tcp(o, &w->pv[side]->mac, &to, da, sa, pi->dport, pi->sport, seq, ack,
 		       TCP_ACK, FG_TCP_RCV_WND, 0, 0);
 	worker_tx(w, side, m);
 }

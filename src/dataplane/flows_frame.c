@@ -1,5 +1,5 @@
 /*
- * flows_frame.c — the frames of the stateful flows engine (flows_int.h):
+ * flows_frame.c — the frames of the stateful flows engine (flows.h):
  * the per-side stash of mbufs (received frames recycled for the answers),
  * the UDP datagrams (prebuilt headers, the flow's signature, then the
  * payload pattern of flowpay.h) and the TCP segments (payload from the
@@ -15,10 +15,9 @@
 #include <rte_mbuf.h>
 
 #include "flowpay.h"
-#include "flows_int.h"
+#include "flows.h"
 #include "lat.h"
 #include "pkt.h"
-#include "port.h"
 #include "tcp.h"
 #include "worker.h"
 
@@ -40,8 +39,8 @@ static struct rte_mbuf *flows_alloc(struct worker *w, struct flows_state *s, int
 	struct flows_stash *st = &s->stash[side];
 
 	if (st->n == 0) {
-		if (rte_pktmbuf_alloc_bulk(fg_port[w->port[side]].pool, st->m, FG_BURST) != 0) {
-			struct rte_mbuf *m = rte_pktmbuf_alloc(fg_port[w->port[side]].pool);
+		if (rte_pktmbuf_alloc_bulk(w->pv[side]->pool, st->m, FG_BURST) != 0) {
+			struct rte_mbuf *m = rte_pktmbuf_alloc(w->pv[side]->pool);
 
 			if (!m)
 				FG_CTR_INC(w->ctr->port[w->port[side]].mbuf_fail);
@@ -81,7 +80,7 @@ static const struct pkt_udp_fast *flows_udp_hdr(struct worker *w, struct flows_s
 
 	if (u->pay != pay || !rte_is_same_ether_addr(&u->dst, &w->dst[side])) {
 		/* the pattern after the signature is in the prebuilt sums */
-		pkt_udp_fast_init(&u->f, &fg_port[w->port[side]].mac, &w->dst[side], pay,
+		pkt_udp_fast_init(&u->f, &w->pv[side]->mac, &w->dst[side], pay,
 				  LAT_SIG_LEN, s->udp_rest);
 		u->dst = w->dst[side];
 		u->pay = pay;
@@ -143,7 +142,7 @@ void flows_tx_tcp(struct worker *w, struct flows_state *s, int side, const struc
 	}
 	if (o->len)
 		tcp_payload_fill(f + PKT_TCP_HDR_OFF + 20, o->off, o->len);
-	pkt_build_tcp_sum(f, &fg_port[w->port[side]].mac, &w->dst[side], e->own_ip, e->peer_ip,
+	pkt_build_tcp_sum(f, &w->pv[side]->mac, &w->dst[side], e->own_ip, e->peer_ip,
 			  e->own_port, e->peer_port, o->seq, o->ack, o->flags, o->win, o->mss,
 			  o->len, o->len ? tcp_payload_sum(o->off, o->len) : 0);
 	FG_CTR_INC(*flows_ctr(w, side, FLOWS_C_TX_PKTS));
@@ -196,7 +195,7 @@ void flows_tcp_orphan(struct worker *w, int side, struct rte_mbuf *m, const uint
 		rte_pktmbuf_free(m);
 		return;
 	}
-	pkt_build_tcp(o, &fg_port[w->port[side]].mac, &to, pi->dip, pi->sip, pi->dport, pi->sport,
+	pkt_build_tcp(o, &w->pv[side]->mac, &to, pi->dip, pi->sip, pi->dport, pi->sport,
 		      sg.ack, sg.seq + sg.len + 1, TCP_ACK, FG_TCP_RCV_WND, 0, 0);
 	worker_tx(w, side, m);
 }

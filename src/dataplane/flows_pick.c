@@ -1,6 +1,6 @@
 /*
  * flows_pick.c — the stateful flows engine's choice of a new client flow
- * (worker context, flows_int.h): its template by smooth weighted round
+ * (worker context, flows.h): its template by smooth weighted round
  * robin over the templates' cps, its addresses, and a client port from
  * the worker's slice, chosen by the client port's RSS where it is known
  * so that the reply arrives on the flow's owner (own.h).
@@ -10,7 +10,7 @@
 #include <netinet/in.h>
 
 #include "fgen.h"
-#include "flows_int.h"
+#include "flows.h"
 #include "flowtab.h"
 #include "own.h"
 
@@ -30,7 +30,7 @@ static unsigned flows_pick_tpl(struct flows_state *s)
 }
 
 /*
- * The client port's RSS is known (port.h): trade the port for one whose
+ * The client port's RSS is known (src/control/port.h): trade the port for one whose
  * reply hashes to this worker's queue, so the reply needs no hand-off. The
  * allocator hands ports out in rotating order, so a port given back is
  * not offered again at once; about one port in nq fits. A flow whose

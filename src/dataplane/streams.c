@@ -7,7 +7,7 @@
  * stream's rate times -m, field generators for the addresses and ports,
  * the frame sizes (one size, or a repeating IMIX sequence) and headers
  * prebuilt per size. Every frame carries the 18-byte signature of lat.h:
- * stream id (with the sender and the run, streams_int.h), the sender's
+ * stream id (with the sender and the run, streams.h), the sender's
  * sequence number and the TSC at transmission. An IPv6 stream's frames
  * are built the same way from IPv6 headers (streams6.h: only the last 32
  * bits of each address vary) and go to the IPv6 next hop (default_gw6's
@@ -38,17 +38,17 @@
  * RX: a UDP frame (over IPv4 or IPv6) with a valid signature is counted per (stream, rx port,
  * sending worker) in a sequence tracker (rx, dup, ooo) and, when the
  * stream has latency on, its one-way delay goes into the (stream, rx port)
- * histogram (streams_int.h: several senders per stream). Counting is by
+ * histogram (streams.h: several senders per stream). Counting is by
  * signature only, so a NAT may rewrite addresses and ports. A frame whose
  * signature carries another run's tag is counted as stale, nothing else.
  *
- * Host pairs (streams_int.h): with the run's pair counts on, a paired
+ * Host pairs (streams.h): with the run's pair counts on, a paired
  * sender counts per pair what the TX queue took, a receiver per pair what
  * arrived (found by its destination address) and its delays.
  *
  * Every 100 ms, and once more when it goes idle, the worker copies its
  * counts (and the histogram buckets that changed) into a snapshot and
- * publishes it through the lock-free triple buffer of streams_int.h, for
+ * publishes it through the lock-free triple buffer of streams.h, for
  * `stats` and `bench` to read without ever stalling the worker.
  */
 #include <errno.h>
@@ -68,15 +68,15 @@
 #include "pace.h"
 #include "pkt.h"
 #include "pkt6.h"
-#include "port.h"
+#include "port_addr.h"
 #include "streams6.h"
-#include "streams_int.h"
+#include "streams.h"
 #include "worker.h"
 
 #define STREAMS_SNAP_MS 100 /* between two snapshots of a worker */
 
 /*
- * Copy the counts into the back buffer and hand it over (streams_int.h):
+ * Copy the counts into the back buffer and hand it over (streams.h):
  * the trackers' counts, and of each histogram its summary and the blocks
  * of buckets this buffer has not got yet.
  */
@@ -440,7 +440,7 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 			     bool learning)
 {
 	struct worker *w = s->w;
-	struct port *p = &fg_port[sd->txport];
+	const struct port_view *p = w->pv[sd->side]; /* port sd->txport */
 	struct rte_mbuf *m[FG_BURST];
 	uint32_t idx[FG_BURST];
 	uint64_t tsc;

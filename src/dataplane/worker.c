@@ -13,25 +13,15 @@
 #include <rte_ethdev.h>
 #include <rte_prefetch.h>
 
-#include "capture.h"
+#include "capture_tap.h"
 #include "lat.h"
 #include "pkt6.h"
-#include "port.h"
-#include "tsc.h"
+#include "port_addr.h"
 #include "worker.h"
 
 struct worker fg_worker[FG_MAX_WORKERS];
 struct ctr_worker fg_ctr[FG_MAX_WORKERS];
 int fg_nworkers;
-
-bool worker_post(struct worker *w, const struct wmsg *m)
-{
-	/* SPSC: control is the only producer; the worker's dequeue pairs
-	 * with this enqueue's release of the producer tail. */
-	struct wmsg copy = *m;
-
-	return rte_ring_enqueue_elem(w->mbox, &copy, sizeof(copy)) == 0;
-}
 
 /*
  * 802.1Q (port_info `vlan`): the tag goes on here, once, for every frame
@@ -39,7 +29,7 @@ bool worker_post(struct worker *w, const struct wmsg *m)
  * no headroom) is dropped as a full queue would drop it. Returns the
  * frames left in m.
  */
-static uint16_t tx_tag(struct worker *w, int side, const struct port *p, struct rte_mbuf **m,
+static uint16_t tx_tag(struct worker *w, int side, const struct port_view *p, struct rte_mbuf **m,
 		       uint16_t n)
 {
 	uint16_t k = 0;
@@ -60,7 +50,7 @@ static uint16_t tx_tag(struct worker *w, int side, const struct port *p, struct 
 
 uint16_t worker_send(struct worker *w, int side, struct rte_mbuf **m, uint16_t n)
 {
-	struct port *p = &fg_port[w->port[side]];
+	const struct port_view *p = w->pv[side];
 	struct ctr_port *c = &w->ctr->port[w->port[side]];
 	uint64_t bytes = 0;
 	uint16_t sent;
@@ -110,7 +100,7 @@ static void punt(struct worker *w, int side, struct rte_mbuf *m)
  * off already, into the mbuf); a port without takes no tagged frame.
  * True: the frame is not the port's, count it as unknown.
  */
-static inline bool rx_vlan_drop(const struct port *p, struct rte_mbuf *m)
+static inline bool rx_vlan_drop(const struct port_view *p, struct rte_mbuf *m)
 {
 	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
 	uint16_t tci;
@@ -202,7 +192,7 @@ static void handle_mbox(struct worker *w, uint64_t now, bool *quit)
  */
 static void handle_icmp6(struct worker *w, int side, struct rte_mbuf *m, const struct pkt_info *pi)
 {
-	struct port *p = &fg_port[w->port[side]];
+	const struct port_view *p = w->pv[side];
 	struct ctr_port *c = &w->ctr->port[w->port[side]];
 	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *), target[16];
 	uint8_t nd = pkt6_nd_target(f, pi, target);
@@ -238,7 +228,7 @@ static void handle_icmp6(struct worker *w, int side, struct rte_mbuf *m, const s
 /* ARP and ICMP are answered here, in place, at all times. */
 static void handle_local(struct worker *w, int side, struct rte_mbuf *m, const struct pkt_info *pi)
 {
-	struct port *p = &fg_port[w->port[side]];
+	const struct port_view *p = w->pv[side];
 	struct ctr_port *c = &w->ctr->port[w->port[side]];
 	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
 
@@ -322,7 +312,7 @@ rx_side_do(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy, con
 	struct rte_mbuf *pk[FG_BURST], *tm[FG_BURST];
 	struct pkt_info tpi[FG_BURST];
 	unsigned nt = 0;
-	struct port *p = &fg_port[w->port[side]];
+	const struct port_view *p = w->pv[side];
 	struct ctr_port *c = &w->ctr->port[w->port[side]];
 	uint64_t bytes = 0, bad = 0, unknown = 0;
 	uint16_t n = rte_eth_rx_burst(p->id, q, pk, FG_BURST);
@@ -466,9 +456,8 @@ int worker_main(void *arg)
 	bool quit = false, was_busy = false;
 	uint64_t polls = 0, start = rte_rdtsc(), prev = start, busy_tsc = 0;
 
-	bool ctl_rx = w->q == 0 && (fg_port[w->port[0]].ctl_rxq || fg_port[w->port[1]].ctl_rxq);
+	bool ctl_rx = w->q == 0 && (w->pv[0]->ctl_rxq || w->pv[1]->ctl_rxq);
 
-	w->hz = fg_tsc_hz; /* measured at start-up (tsc.h) */
 	w->rx = rx_side;
 	while (!quit) {
 		uint64_t now = rte_rdtsc();
@@ -492,9 +481,9 @@ int worker_main(void *arg)
 			/* the control queue's RX side, where the port has one
 			 * (net_af_packet fans test frames over it too): every
 			 * turn, its test frames going to their owners */
-			if (fg_port[w->port[0]].ctl_rxq)
+			if (w->pv[0]->ctl_rxq)
 				w->rx(w, 0, w->nq, now, &busy);
-			if (fg_port[w->port[1]].ctl_rxq)
+			if (w->pv[1]->ctl_rxq)
 				w->rx(w, 1, w->nq, now, &busy);
 		}
 		if (w->nq > 1)

@@ -20,7 +20,18 @@
 #     Makefile and examples/ name no document kept outside it (the strings
 #     are listed in OUTSIDE below; this file is the one exception);
 #  d. every .c file under src/ begins with a comment block that says what
-#     the file is for (at least 8 words of text before its closing */).
+#     the file is for (at least 8 words of text before its closing */);
+#  e. headers sit beside their code: every src/F/X.h has src/F/X.c (or is
+#     an X_int.h shared by X*.c files beside it); include/ holds at most
+#     8 headers, each types only (no prototypes, extern data or inline
+#     functions) and named *-t.h, save fg.h and ctr.h;
+#  f. the include direction (README, "Design"): a folder includes only
+#     headers of the folders it may (core: include, core; config: + config;
+#     dataplane: include, core, dataplane; control: include, core, config,
+#     dataplane, control; console: all), no path in an #include; the
+#     Makefile builds each folder with only those -I paths, and a scratch
+#     copy of a core file that includes a control header fails to compile;
+#  g. no function in src/ is longer than 120 lines.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -126,6 +137,129 @@ elif [ -z "$nohead" ]; then
 	pass "every .c file under src/ begins with a comment block ($nsrc files)"
 else
 	fail "every .c file under src/ begins with a comment block" "no header of $HEADER_WORDS words or more:$nohead"
+fi
+
+# --- e. headers beside their code -------------------------------------------------
+
+MAXINC=8
+nohome=
+for h in src/*/*.h; do
+	d=$(dirname "$h") b=$(basename "$h" .h)
+	[ -f "$d/$b.c" ] && continue
+	case $b in *_int) compgen -G "$d/${b%_int}*.c" >/dev/null && continue ;; esac
+	nohome="$nohome $h"
+done
+if [ -z "$nohome" ]; then
+	pass "every header under src/ sits beside its source ($(ls src/*/*.h | wc -l) headers)"
+else
+	fail "every header under src/ sits beside its source" "no X.c beside:$nohome"
+fi
+incs=(include/*.h)
+check_le=$(( ${#incs[@]} <= MAXINC ))
+if [ "$check_le" = 1 ]; then
+	pass "include/ holds at most $MAXINC headers (${#incs[@]})"
+else
+	fail "include/ holds at most $MAXINC headers" "${#incs[@]}: ${incs[*]}"
+fi
+notypes=
+for h in "${incs[@]}"; do
+	case $(basename "$h") in fg.h | ctr.h | *-t.h) ;; *) notypes="$notypes $h (name)"; continue ;; esac
+	# outside comments: a prototype ends in `);`, data is `extern`, code `inline`
+	if sed -e 's://.*$::' "$h" | awk '
+		/\/\*/ { c = 1 } !c { print } /\*\// { c = 0 }' |
+		grep -qE '^[^#(]*[A-Za-z_][A-Za-z0-9_]*[ *]+[A-Za-z_][A-Za-z0-9_]*\([^)]*\)? *;|^extern |inline'; then
+		notypes="$notypes $h"
+	fi
+done
+if [ -z "$notypes" ]; then
+	pass "every header of include/ is types only"
+else
+	fail "every header of include/ is types only" "prototypes, data or code in:$notypes"
+fi
+
+# --- f. include direction ------------------------------------------------------------
+
+# may FOLDER include headers of folder DEP?
+may_include()
+{
+	case "$1:$2" in
+	*:include | *:core | console:* | main:*) return 0 ;;
+	config:config | dataplane:dataplane) return 0 ;;
+	control:config | control:dataplane | control:control) return 0 ;;
+	esac
+	return 1
+}
+# where a header lives: its folder name (include, core, ...), or "" if not ours
+home_of()
+{
+	local f
+	for f in include/"$1" src/*/"$1"; do
+		[ -f "$f" ] || continue
+		case $f in include/*) echo include ;; *) f=${f#src/}; echo "${f%%/*}" ;; esac
+		return
+	done
+}
+broken=
+nfiles=0
+for f in src/main.c src/*/*.c src/*/*.h include/*.h; do
+	case $f in src/main.c) from=main ;; include/*) from=include ;; *) from=${f#src/}; from=${from%%/*} ;; esac
+	nfiles=$((nfiles + 1))
+	while IFS= read -r inc; do
+		case $inc in */*) broken="$broken|$f includes \"$inc\" (a path: name the header only)"; continue ;; esac
+		to=$(home_of "$inc")
+		[ -n "$to" ] || continue
+		if [ "$from" = include ]; then
+			[ "$to" = include ] || [ "$to" = core ] && continue
+			broken="$broken|$f includes $to/$inc (include/ is types only: it may include include/ and core/)"
+		elif ! may_include "$from" "$to"; then
+			broken="$broken|$f includes $to/$inc ($from may include: $(for d in include core config dataplane control console; do may_include "$from" $d && printf '%s ' $d; done))"
+		fi
+	done < <(sed -n 's/^[ \t]*#[ \t]*include[ \t]*"\([^"]*\)".*/\1/p' "$f")
+done
+if [ -z "$broken" ]; then
+	pass "the include direction holds ($nfiles files)"
+else
+	fail "the include direction holds" "${broken#|}"
+fi
+
+# The build keeps it: a scratch copy of src/ where a core file includes a
+# control header must fail to compile with the Makefile's -I of core, and
+# the untouched file must compile.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+cp -r Makefile include src "$scratch"/
+probe=src/core/units.c
+# the core -I flags, as the Makefile computes them (inc_of)
+cflags="$(printf 'print-cflags-core:\n\t@echo $(call inc_of,core/units)\n' |
+	make -s -C "$scratch" -f Makefile -f - print-cflags-core 2>&1) $(pkg-config --cflags libdpdk)"
+if (cd "$scratch" && cc -std=gnu11 $cflags -fsyntax-only "$probe") >/dev/null 2>&1; then
+	pass "build rule: $probe compiles with the core -I paths"
+else
+	fail "build rule: $probe compiles with the core -I paths" "cc failed with: $cflags"
+fi
+sed -i '0,/^#include "/s//#include "port.h"\n#include "/' "$scratch/$probe"
+if out=$(cd "$scratch" && cc -std=gnu11 $cflags -fsyntax-only "$probe" 2>&1); then
+	fail "build rule: a core file that includes control's port.h fails to compile" "it compiled"
+elif printf '%s\n' "$out" | grep -q 'port\.h: No such file'; then
+	pass "build rule: a core file that includes control's port.h fails to compile (core may include: include core)"
+else
+	fail "build rule: a core file that includes control's port.h fails to compile" \
+		"failed for another reason: $(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
+fi
+
+# --- g. function length --------------------------------------------------------------
+
+MAXFN=120
+longfn=$(for f in src/*.c src/*/*.c; do
+	awk -v f="$f" -v max=$MAXFN '
+		/^[A-Za-z].*\(/ { sig = $0 }
+		/^\{/ { start = NR; name = sig }
+		/^\}/ && start { n = NR - start + 1; if (n > max) { sub(/\(.*/, "", name); printf "%s: %s (%d lines); ", f, name, n } start = 0 }' "$f"
+done)
+if [ -z "$longfn" ]; then
+	pass "no function under src/ is longer than $MAXFN lines"
+else
+	fail "no function under src/ is longer than $MAXFN lines" "${longfn%; }"
 fi
 
 finish

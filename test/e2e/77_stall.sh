@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 #
 # 77_stall.sh — the pacer catches up after a stall (flowgen(8), STATISTICS,
-# late; include/pace.h). On a [loop, loop] pair (no lab), a python3 helper
+# late; src/core/pace.h). On a [loop, loop] pair (no lab), a python3 helper
 # stops the whole flowgen process with SIGSTOP and lets it go on with
 # SIGCONT (signal(7): the worker thread stops too), timing each stop with
 # a busy wait:
@@ -39,7 +39,7 @@ need_flowgen
 T0=$SECONDS
 CFG=$(fg_loop_cfg)
 # the pacer's bound, PACE_BOUND_MS (20)
-BOUND_MS=$(awk '$1 == "#define" && $2 == "PACE_BOUND_MS" { print $3 }' "$FG_TOP/include/pace.h")
+BOUND_MS=$(awk '$1 == "#define" && $2 == "PACE_BOUND_MS" { print $3 }' "$FG_TOP/src/core/pace.h")
 
 # stall_helper OUT PID NRUNS : beside flowgen (PID: a process it runs
 # under), whose output goes to OUT; for each of NRUNS lines "STALL TAG

@@ -2,7 +2,8 @@
  * fuzz_cfg.c — libFuzzer harness for the platform config parser (and the
  * yamlu walker and value parsers under it).
  *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude \
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc/core -Isrc/config \
+ *       -Isrc/dataplane -Isrc/control -Isrc/console \
  *       test/fuzz/fuzz_cfg.c src/config/cfg.c src/config/yamlu.c src/config/yamlu_scalar.c \
  *       src/core/addr6.c \
  *       -lyaml -o build/fuzz_cfg

@@ -2,7 +2,8 @@
  * fuzz_cli.c — libFuzzer harness for the console's line parsing: the
  * tokenizer, the -x command splitter and completion of command names.
  *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude \
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc/core -Isrc/config \
+ *       -Isrc/dataplane -Isrc/control -Isrc/console \
  *       $(pkg-config --cflags libedit) test/fuzz/fuzz_cli.c src/console/cli.c src/console/complete.c src/control/log.c \
  *       $(pkg-config --libs libedit) -o build/fuzz_cli
  *

@@ -10,7 +10,8 @@
  * never fire early, fire once, and all be popped within a few ticks of
  * their deadline. A mismatch aborts.
  *
- * Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude \
+ * Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc/core -Isrc/config \
+ *       -Isrc/dataplane -Isrc/control -Isrc/console \
  *          test/fuzz/fuzz_flowtab.c src/core/flowtab.c -o build/fuzz_flowtab
  */
 #include <errno.h>

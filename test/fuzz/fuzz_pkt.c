@@ -6,7 +6,8 @@
  * every frame a worker receives, so any byte sequence a wire can carry
  * must be safe.
  *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -std=gnu11 -Iinclude \
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -std=gnu11 -Iinclude -Isrc/core -Isrc/config \
+ *       -Isrc/dataplane -Isrc/control -Isrc/console \
  *       $(pkg-config --cflags libdpdk) test/fuzz/fuzz_pkt.c src/core/pkt.c \
  *       src/core/pkt6.c $(pkg-config --libs libdpdk) -o build/fuzz/fuzz_pkt
  *

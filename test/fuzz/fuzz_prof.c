@@ -1,7 +1,8 @@
 /*
  * fuzz_prof.c — libFuzzer harness for the profile parser.
  *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude \
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc/core -Isrc/config \
+ *       -Isrc/dataplane -Isrc/control -Isrc/console \
  *       test/fuzz/fuzz_prof.c src/config/prof.c src/config/prof_streams.c src/config/cfg.c \
  *       src/core/units.c src/config/yamlu.c \
  *       src/config/yamlu_scalar.c src/core/addr6.c -lyaml -lm -o build/fuzz_prof

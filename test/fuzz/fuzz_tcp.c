@@ -9,7 +9,8 @@
  * the tcb's invariants and every emitted segment are checked; a violation
  * aborts.
  *
- * Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude \
+ * Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc/core -Isrc/config \
+ *       -Isrc/dataplane -Isrc/control -Isrc/console \
  *          test/fuzz/fuzz_tcp.c src/core/tcp.c -o build/fuzz_tcp
  */
 #include <stdint.h>

@@ -80,10 +80,12 @@ if ! cflags=$(pkg-config --cflags libdpdk) || ! libs=$(pkg-config --libs $PKGS);
 	fail "fuzz build" "pkg-config does not know $PKGS"
 	finish
 fi
+# Every header folder (the Makefile's INC_ALL): a harness may include any.
+INCS=(-Iinclude -Isrc/core -Isrc/config -Isrc/dataplane -Isrc/control -Isrc/console)
 # -fno-sanitize-recover: undefined behaviour is a crash, not a log line.
 # shellcheck disable=SC2206
 CFLAGS=(-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -g -O1 -std=gnu11
-	-Iinclude $cflags -DALLOW_EXPERIMENTAL_API)
+	"${INCS[@]}" $cflags -DALLOW_EXPERIMENTAL_API)
 # shellcheck disable=SC2206
 LIBS=($libs -lm)
 
@@ -103,7 +105,7 @@ build()
 	local name=$1 bin=$out/fuzz_$1 log=$out/$1.build.log f stale=no
 	shift
 	if [ -x "$bin" ]; then
-		for f in "test/fuzz/fuzz_$name.c" "$@" include/*.h "$0"; do
+		for f in "test/fuzz/fuzz_$name.c" "$@" include/*.h src/*/*.h "$0"; do
 			[ "$f" -nt "$bin" ] && stale=yes
 		done
 	else
@@ -123,7 +125,7 @@ pkt_seeds()
 	local dir=$1 gen=$out/pkt_seeds
 	if [ ! -x "$gen" ] || [ src/core/pkt.c -nt "$gen" ] || [ src/core/pkt6.c -nt "$gen" ] ||
 		[ "$0" -nt "$gen" ]; then
-		"$CC" -g -O1 -std=gnu11 -Iinclude $cflags -DALLOW_EXPERIMENTAL_API -x c -o "$gen" - \
+		"$CC" -g -O1 -std=gnu11 "${INCS[@]}" $cflags -DALLOW_EXPERIMENTAL_API -x c -o "$gen" - \
 			src/core/pkt.c src/core/pkt6.c "${LIBS[@]}" >"$out/pkt_seeds.log" 2>&1 <<-'EOF' || return 1
 			#include <stdio.h>
 			#include "pkt6.h"

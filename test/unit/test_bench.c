@@ -19,7 +19,8 @@
 
 #include <cmocka.h>
 
-#include "bench.h"
+#include "bench_search.h"
+#include "bench_tuples.h"
 #include "lat.h"
 #include "units.h"
 

@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "natb.h"
+#include "natb_judge.h"
 
 #define X1 0xc6130101u
 #define X2 0xc6130102u

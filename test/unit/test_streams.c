@@ -20,7 +20,7 @@
 #include "fgen.h"
 #include "lat.h"
 #include "pkt6.h"
-#include "streams.h"
+#include "streams_opts.h"
 #include "streams6.h"
 
 static void test_imix_default_shares(void **st)

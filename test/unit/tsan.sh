@@ -12,7 +12,7 @@ set -e
 cd "$(dirname "$0")/../.."
 mkdir -p build/tsan
 rm -f build/tsan/test_stats
-clang -std=gnu11 -g -O1 -fsanitize=thread -fno-omit-frame-pointer -Iinclude \
+clang -std=gnu11 -g -O1 -fsanitize=thread -fno-omit-frame-pointer -Iinclude -Isrc/core -Isrc/config -Isrc/dataplane -Isrc/control -Isrc/console \
 	$(pkg-config --cflags libdpdk) -o build/tsan/test_stats \
 	test/unit/test_stats.c src/control/stats.c src/control/stats_fmt.c src/control/log.c \
 	src/control/clock.c src/core/tsc.c src/core/offer.c \

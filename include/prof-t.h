@@ -1,0 +1,84 @@
+/*
+ * prof-t.h — types only: the limits of a traffic profile, its enums, and
+ * the parts of a loaded plan a worker reads (a template's programs, a
+ * stream's fields). The parser and the rest of the plan are
+ * src/config/prof.h.
+ *
+ * Included by: every folder (no prototypes, no data).
+ */
+#ifndef FG_PROF_T_H
+#define FG_PROF_T_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FG_PROF_MAX_TEMPLATES 64
+#define FG_PROF_MAX_STREAMS 256
+#define FG_PROF_MAX_STEPS 64	     /* steps per program */
+#define FG_PROF_MAX_IMIX 16	     /* rows of an imix table */
+#define FG_PROF_MAX_BYTES (1u << 20) /* send/recv N: 1..1M bytes */
+#define FG_PROF_MAX_DELAY_MS 60000u
+#define FG_PROF_FRAME_MIN 64
+/* The smallest IPv6 stream frame: Ethernet 14, IPv6 40, UDP 8, the 18-byte
+ * signature (lat.h) and the FCS 4. */
+#define FG_PROF_FRAME_MIN6 84
+#define FG_PROF_FRAME_MAX 9000
+/* Largest UDP payload that fits a FG_PROF_FRAME_MAX frame (eth 14, ip 20, udp 8, fcs 4). */
+#define FG_PROF_UDP_MAX (FG_PROF_FRAME_MAX - 46)
+#define FG_PROF_TIMEOUT_DEFAULT 3.0
+#define FG_PROF_SEED_DEFAULT 1u
+#define FG_PROF_SPORT_DEFAULT 1024u
+#define FG_PROF_DPORT_DEFAULT 4321u
+
+enum prof_mode {
+	PROF_FLOWS = 1,
+	PROF_STREAMS,
+};
+#define PROF_MODE_COUNT (PROF_STREAMS + 1)
+
+enum prof_dist {
+	PROF_DIST_SEQ = 1,
+	PROF_DIST_RAND,
+};
+#define PROF_DIST_COUNT (PROF_DIST_RAND + 1)
+
+enum prof_proto {
+	PROF_UDP = 1,
+	PROF_TCP,
+};
+#define PROF_PROTO_COUNT (PROF_TCP + 1)
+
+enum prof_op {
+	PROF_OP_SEND = 1, /* arg: bytes (one UDP datagram, or a TCP write) */
+	PROF_OP_RECV,	  /* arg: bytes to wait for */
+	PROF_OP_DELAY,	  /* arg: milliseconds */
+};
+#define PROF_OP_COUNT (PROF_OP_DELAY + 1)
+
+/* How a stream field walks its range from one frame to the next. */
+enum prof_var {
+	PROF_VAR_FIXED = 1, /* always lo */
+	PROF_VAR_INC,
+	PROF_VAR_DEC,
+	PROF_VAR_RAND, /* uniform in lo..hi, from the profile's seed */
+};
+#define PROF_VAR_COUNT (PROF_VAR_RAND + 1)
+
+struct prof_step {
+	enum prof_op op;
+	uint32_t arg;
+};
+
+/* A client or server program: what one side does, step by step. */
+struct prof_program {
+	struct prof_step *steps;
+	size_t n;
+};
+
+/* An address or port of a stream: one value (FIXED, lo == hi) or a range. */
+struct prof_field {
+	uint32_t lo, hi;
+	int mode; /* enum prof_var */
+};
+
+#endif

@@ -1,0 +1,116 @@
+/*
+ * worker-t.h — types only: a worker lcore (struct worker), the mailbox
+ * message that is the only way control reaches it (struct wmsg), and the
+ * worker-side ops of a traffic engine (struct engine), chosen once per
+ * START through a table; nothing tests a mode flag per packet. The loop
+ * itself is src/dataplane/worker.c (worker.h); control posts with
+ * ctl_post (src/control/ctl.h).
+ *
+ * Included by: every folder (no prototypes, no data).
+ */
+#ifndef FG_WORKER_T_H
+#define FG_WORKER_T_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "ctr.h"
+#include "fg.h"
+#include "own.h"
+#include "pkt.h"
+#include "port-t.h"
+
+#define FG_BURST 32
+
+enum wmsg_op {
+	WMSG_QUIT = 1,     /* leave the loop */
+	WMSG_SERVICE = 2,  /* val: 1 on, 0 off */
+	WMSG_GWMAC = 3,    /* port (0/1 side), val: MAC word | PORT_MAC_KNOWN */
+	WMSG_START = 4,    /* ptr: engine ops, arg: this worker's engine state, val: run id */
+	WMSG_STOP = 5,     /* stop generating; drain */
+	WMSG_PAUSE = 6,
+	WMSG_RESUME = 7,
+	WMSG_RATE = 8,     /* val: new rate multiplier × 1e6 (fixed point) against the START rate */
+	WMSG_CAPTURE = 9,  /* ptr: struct cap_worker * or NULL, val: generation (capture.h) */
+	WMSG_GW6MAC = 10,  /* port (0/1 side), val: IPv6 next-hop MAC word (port_gw6_word) */
+};
+
+struct wmsg {
+	uint32_t op;
+	uint32_t port;
+	uint64_t val;
+	void *ptr;
+	void *arg;
+};
+
+struct worker;
+
+/* One traffic engine: chosen at START, called by the loop. worker context. */
+struct engine {
+	const char *name;
+	/* a test frame (UDP/TCP) arrived on `side` (0 client port, 1 server port) */
+	void (*rx)(struct worker *w, int side, struct rte_mbuf *m, const struct pkt_info *pi,
+		   uint64_t now);
+	/* or, if set instead of rx: the burst's n test frames at once, in
+	 * arrival order (an engine that pipelines its lookups) */
+	void (*rx_burst)(struct worker *w, int side, struct rte_mbuf **m,
+			 const struct pkt_info *pi, unsigned n, uint64_t now);
+	/* generate new work and run timers */
+	void (*tick)(struct worker *w, uint64_t now);
+	/* control messages the engine cares about */
+	void (*stop)(struct worker *w, uint64_t now);
+	void (*rate)(struct worker *w, uint64_t scale_micro, uint64_t now);
+	void (*pause)(struct worker *w, bool on, uint64_t now);
+	/* true when nothing is in flight any more */
+	bool (*idle)(struct worker *w);
+	/* optional: the run's ownership map of w's pair (own.h); an engine
+	 * without it gets every frame on the worker that received it */
+	bool (*own)(struct worker *w, struct own_map *m);
+};
+
+struct worker {
+	int id;				/* dense worker id */
+	unsigned lcore;
+	int pair;			/* port pair index */
+	uint16_t q;			/* queue on both ports */
+	uint16_t nq;			/* workers in the pair */
+	int port[2];			/* port indexes: client side, server side */
+	/* the views of port[0] and port[1] (port-t.h), set by control before
+	 * the launch: all a worker reads of its ports */
+	const struct port_view *pv[2];
+	struct rte_ring *mbox;		/* control -> worker, SPSC, struct wmsg */
+	struct rte_ring *punt;		/* worker -> control, SPSC, mbufs */
+	struct ctr_worker *ctr;
+	/* hand-off rings (SPSC) to and from the other workers of the pair,
+	 * by queue index; NULL for this worker's own index */
+	struct rte_ring *hand_out[FG_MAX_WORKERS];
+	struct rte_ring *hand_in[FG_MAX_WORKERS];
+
+	/* Worker-local state below: written only by this worker. */
+	bool service;
+	bool dst_known[2];
+	struct rte_ether_addr dst[2];	/* next-hop MAC per side */
+	bool dst6_known[2];
+	struct rte_ether_addr dst6[2];	/* IPv6 next-hop MAC per side */
+	const struct engine *eng;
+	/* one RX burst of a queue: with or without the ownership rule,
+	 * chosen at START */
+	void (*rx)(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy);
+	struct own_map own;		/* the run's, when rx applies it */
+	void *state;			/* engine's per-worker state (from START) */
+	uint64_t run_id;
+	uint64_t hz;			/* TSC ticks per second */
+	struct rte_mbuf *txb[2][FG_BURST];
+	uint16_t ntx[2];
+	/* This loop turn a data RX burst came back full: frames are still
+	 * waiting, so an engine should not add new work (closed-loop
+	 * admission, see flows.c). */
+	bool rx_backlog;
+} __rte_cache_aligned;
+
+#endif

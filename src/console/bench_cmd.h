@@ -1,0 +1,17 @@
+/*
+ * bench_cmd.h — the console's `bench` command (bench_cmd.c, flowgen(8),
+ * bench): options, the trial table, --json and --csv, over the control
+ * half of src/control/bench.h.
+ *
+ * Included by: console.
+ */
+#ifndef FG_BENCH_CMD_H
+#define FG_BENCH_CMD_H
+
+/*
+ * The `bench` command (argv[0] = "bench"), from the command table. 0, or
+ * -1 (error printed).
+ */
+int bench_cmd(int argc, char **argv);
+
+#endif

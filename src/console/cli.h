@@ -1,0 +1,136 @@
+/*
+ * cli.h — the console: one command table drives dispatch, `help` and TAB
+ * completion, whether commands come from the interactive libedit prompt,
+ * from a batch stream (stdin that is not a terminal, or --batch) or from
+ * -x's ';'-separated string.
+ *
+ * The caller (cmds.c) passes its table of rows to cli_init(); the console
+ * adds its own rows (help, echo, sleep, quit, exit) after them. A caller row
+ * with the same name as a built-in one wins.
+ *
+ * Lines are split into words like a shell does it, without expansion:
+ * whitespace separates words; '...' keeps everything literal; "..." keeps
+ * everything but \" and \\; outside quotes a backslash escapes the next
+ * character; quoted pieces glue to their neighbours (a"b c"d is one word);
+ * '#' at the start of a word begins a comment that runs to the end of line.
+ *
+ * SIGINT: while a cli_run_* function runs, SIGINT only sets flags. The
+ * running command sees cli_interrupted() and should return early; the
+ * console then calls the hook set with cli_set_sigint_hook() (from its own
+ * thread, never from the signal handler), prints a note and goes on. At the
+ * prompt a second SIGINT within 2 s ends cli_run_interactive(); in batch and
+ * -x mode a SIGINT ends the run (status FG_EXIT_FAIL).
+ *
+ * Included by: console.
+ */
+#ifndef FG_CLI_H
+#define FG_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define CLI_MAX_ARGS 64 /* words per command line, argv[argc] = NULL included */
+
+/* Row flags: what TAB completes for words after the command name. */
+enum cli_flag {
+	CLI_F_FILEARG = 1u << 0, /* paths after -f / --file */
+	CLI_F_PATHARG = 1u << 1, /* paths for every word that is not an option */
+	CLI_F_CMDARG = 1u << 2,	 /* command names (as for `help CMD`) */
+};
+
+struct cli_cmd {
+	const char *name;		  /* "start" */
+	int (*fn)(int argc, char **argv); /* argv[0] = name, argv[argc] = NULL; 0 ok, <0 failed
+					     (the handler has printed why) */
+	const char *usage;		  /* "start -f PROFILE [-m MULT] ..." */
+	const char *help;		  /* one line */
+	const char *const *opts;	  /* NULL-terminated option words for TAB, or NULL */
+	unsigned flags;			  /* enum cli_flag bits */
+};
+
+/*
+ * control: install the caller's table (kept by pointer, not copied; it must
+ * outlive the console). May be called again to replace it.
+ */
+void cli_init(const struct cli_cmd *cmds, int n);
+
+/* control: the row named `name` (caller's rows first, then built-ins), or NULL. */
+const struct cli_cmd *cli_find(const char *name);
+
+/*
+ * control: tokenize and run one line. Empty lines and comments do nothing.
+ * Returns 0, or <0 if the command failed or the line could not be parsed
+ * (an error has been printed). The interrupt flag is cleared first.
+ */
+int cli_exec_line(const char *line);
+
+/*
+ * control: the interactive prompt "flowgen> " on stdin/stdout (libedit),
+ * history in ~/.flowgen_history, TAB completion. Returns FG_EXIT_OK on
+ * quit/exit, EOF (Ctrl-D) or a double Ctrl-C. The terminal is left exactly
+ * as it was found.
+ */
+int cli_run_interactive(void);
+
+/*
+ * control: read commands from `in`, one per line, no prompt, no editing.
+ * Stops at the first failing command unless keep_going, and at quit/exit.
+ * Returns FG_EXIT_FAIL if any command run failed (or SIGINT), else FG_EXIT_OK.
+ */
+int cli_run_batch(FILE *in, bool keep_going);
+
+/* control: as cli_run_batch, for -x: commands separated by ';' or newlines. */
+int cli_run_exec(const char *cmds, bool keep_going);
+
+/*
+ * pure: split `line` into words. The words are written into buf (buflen
+ * bytes; strlen(line) + 1 is always enough) and argv[0..argc-1] point into
+ * it, argv[argc] = NULL. Returns argc (0 for an empty line or a comment),
+ * -EINVAL for an unterminated quote, -E2BIG if more than max - 1 words,
+ * -ENOSPC if buf is too small.
+ */
+int cli_tokenize(const char *line, char **argv, int max, char *buf, size_t buflen);
+
+/* pure: a message for a negative cli_tokenize() result. */
+const char *cli_tokenize_strerror(int err);
+
+/*
+ * pure: length of the first command in s for -x: up to (not including) the
+ * first ';' or newline outside quotes, escapes and comments; strlen(s) if
+ * none. The caller skips s[len] when it is ';' or '\n'.
+ */
+size_t cli_cmd_span(const char *s);
+
+/*
+ * control: TAB completion for the text before the cursor. On return
+ * c->insert holds what to insert at the cursor (possibly ""); when several
+ * candidates remain, c->matches lists them (c->n of them, sorted) for
+ * display. Returns 0, or -ENOENT if nothing matches. Free with
+ * cli_completion_free().
+ */
+struct cli_completion {
+	char *insert;
+	char **matches;
+	int n;
+};
+int cli_complete(const char *before_cursor, struct cli_completion *c);
+void cli_completion_free(struct cli_completion *c);
+
+/* control: fn is called from the console's thread after a SIGINT (e.g. stop traffic). */
+void cli_set_sigint_hook(void (*fn)(void));
+
+/* any context (async-signal-safe read): SIGINT since the current command began. */
+bool cli_interrupted(void);
+
+/*
+ * The flag the layer below polls (control's, ctl_set_cancel) follows the
+ * interrupt flag: fn(true) when a SIGINT arrives, fn(false) when a command
+ * begins. fn runs in the signal handler: it must be async-signal-safe.
+ */
+void cli_set_cancel_hook(void (*fn)(bool on));
+
+/* control: quit/exit was run in the current cli_run_*. */
+bool cli_quit_requested(void);
+
+#endif

@@ -1,0 +1,25 @@
+/*
+ * cmds.h — the console's command table (flowgen(8), COMMANDS) and its
+ * handlers. Context: console (the REPL's thread, which also runs control's
+ * calls; README, "Design").
+ *
+ * Included by: console.
+ */
+#ifndef FG_CMDS_H
+#define FG_CMDS_H
+
+#include "fg.h"
+
+struct cfg;
+
+/* Installs the command table into the console; `json` is the --json default. */
+void cmds_init(const struct cfg *c, bool json);
+/* Stops traffic and frees what the last run holds. */
+void cmds_fini(void);
+
+/* The --json default of the program. */
+bool cmds_json(void);
+/* "0,1" or "0-3" as a bit mask of existing ports; -1 on a bad list. */
+int64_t cmds_parse_ports(const char *s);
+
+#endif

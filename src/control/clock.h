@@ -1,0 +1,29 @@
+/*
+ * clock.h — the TSC rate flowgen runs on (clock.c): measured once by main
+ * at start-up, before any worker starts, with tsc_measure (src/core/tsc.h,
+ * which says why DPDK's figure is not used). Workers get it in their
+ * struct worker (hz), set by ctl_launch.
+ *
+ * Included by: control and console.
+ */
+#ifndef FG_CLOCK_H
+#define FG_CLOCK_H
+
+#include <stdint.h>
+
+#include "tsc.h"
+
+/* The window main measures over: 50 ms, a few ppm. */
+#define FG_TSC_WINDOW_NS 50000000ull
+
+/* Set once by main at start-up (control), read everywhere after. */
+extern uint64_t fg_tsc_hz;
+
+/*
+ * control: measure the TSC against CLOCK_MONOTONIC_RAW over window_ns and
+ * set fg_tsc_hz; falls back to dpdk_hz (DPDK's figure) if the measurement
+ * fails. Returns fg_tsc_hz.
+ */
+uint64_t tsc_calibrate(uint64_t dpdk_hz, uint64_t window_ns);
+
+#endif

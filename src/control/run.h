@@ -1,0 +1,111 @@
+/*
+ * run.h — the life cycle of a traffic run, as control sees it:
+ * load a profile, describe its load and apply -m through the load model
+ * (load.h), prepare the engine's per-worker states, start the workers,
+ * then stop, pause, rescale and wait. The console's commands, the tui's
+ * keys and `bench` all go through here; nothing else knows which engine a
+ * profile's mode picks: that is the table of control-side engine ops in
+ * run.c.
+ *
+ * Context: control. The statistics thread reads the running engine's
+ * reports (latency rows, the NAT report) through hooks that take the
+ * run's lock; workers never see it.
+ *
+ * Included by: control and console.
+ */
+#ifndef FG_RUN_H
+#define FG_RUN_H
+
+#include "fg.h"
+#include "load.h"
+#include "units.h"
+
+struct lat_hist;
+struct lat_seq;
+struct prof;
+struct stats_lat_row;
+
+/* A run: a profile plus the console's `start` arguments, what the engine
+ * of its mode prepares its per-worker states from. */
+struct run_params {
+	const struct prof *prof;
+	struct units_rate mult;		/* -m as parsed (multiplier or absolute rate) */
+	double duration_s;		/* -d; 0 = until stop */
+	uint32_t port_mask;		/* -p; bit per port, 0 = all */
+	const char *tunables;		/* -t KEY=VAL,... or NULL */
+	uint64_t hz;			/* TSC ticks per second */
+	uint32_t flows_max;		/* flow-table entries per worker (config) */
+	double drain_s;			/* wait for frames in flight after the last one;
+					   0 = the engine's own (streams: the profile's
+					   timeout, at most 1 s) */
+	uint32_t cport_lo, cport_hi;	/* flows: client ports in place of the profile's
+					   (bench: a window no earlier trial used);
+					   both 0 = the profile's */
+	/* Filled in by run.c before prepare (see load.h): */
+	uint64_t link_bps[FG_MAX_PORTS];	/* each port's link speed, 0 = unknown */
+	struct load load;			/* what the engine's load() described */
+	double factor[FG_MAX_PORTS];		/* -m applied: port p sends load.tx[p] x factor[p];
+						   0 = nothing, or unpaced (-m max) */
+};
+
+enum run_flag {
+	RUN_FORCE = 1u << 0,	     /* stop running traffic first */
+	RUN_KEEP_COUNTERS = 1u << 1, /* no stats_clear at the start */
+	RUN_QUIET = 1u << 2,	     /* no "started" line, no warnings */
+};
+
+/* control: flow-table size per worker (from the config); registers the stats hooks. */
+void run_init(uint32_t flows_max);
+/* control: stop traffic and free what the last run holds. */
+void run_fini(void);
+
+/*
+ * control: load the profile `file`, prepare it with rp (the caller sets
+ * mult, duration_s, port_mask, tunables, drain_s; the rest is filled in
+ * here) and start it; rp->prof then points at the run's profile until
+ * the next start. A profile or rate that is refused leaves running
+ * traffic alone. Errors are printed prefixed by `who`. 0 or -1.
+ */
+int run_start(const char *file, struct run_params *rp, unsigned flags, const char *who);
+
+/*
+ * control: what rp (prof and mult set) would offer, through the same load
+ * model as run_start, without starting anything. -EINVAL for -m max
+ * (unpaced: no known rate), -ERANGE above line rate; err says why.
+ */
+int run_offered(struct run_params *rp, struct load_offer *o, char *err, size_t errlen);
+
+/* control: until the workers are idle (true), `secs` pass (<0: no limit) or, if interruptible, ^C. */
+bool run_wait_idle(double secs, bool interruptible);
+/* control: stop traffic and wait for it to drain: 1 none ran, 0 stopped, -1 not drained. */
+int run_stop(bool interruptible);
+/* control: hold or continue the running traffic; -ENOENT when none runs. */
+int run_pause(bool on);
+/* control: true while a run generates or holds traffic (not once it drains). */
+bool run_active(void);
+
+/*
+ * control: `update -m`: the running traffic at MULT m, which must have the
+ * form start used. Refused (nothing changes) above line rate. 0 or -errno
+ * with err set.
+ */
+int run_update(const struct units_rate *m, char *err, size_t errlen);
+/* control: the tui's +/-: the rate times f, checked like run_update. */
+int run_rescale(double f, char *err, size_t errlen);
+/* control: the current rate against the start rate (1.0 = as started). */
+double run_scale(void);
+
+/*
+ * The current (or last) run's reports, through its engine's row of the
+ * table (a report the engine has none of: -ENOENT, or 0 rows / tuples):
+ * the per-stream latency rows, the delays of one row, and the test frames
+ * of every stream merged (streams_ctl.h, streams_totals).
+ */
+int run_latency_rows(struct stats_lat_row *rows, int max);
+int run_latency_hist(int row, struct lat_hist *h);
+int run_totals(bool stamped_only, struct lat_hist *h, struct lat_seq *q, uint64_t *tx,
+	       double *span_s);
+/* The distinct client (address, port) pairs the run used (flows_ctl.h). */
+uint64_t run_fresh_tuples(void);
+
+#endif

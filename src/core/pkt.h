@@ -1,0 +1,199 @@
+/*
+ * pkt.h — frame building and parsing: Ethernet/IPv4/UDP/TCP/ARP/ICMP
+ * headers laid out layer by layer (IPv6, ICMPv6 and Neighbour Discovery
+ * are in pkt6.h), software checksums (the lab's veths and
+ * the ring ports offload nothing), and a strict RX parser that tells a
+ * malformed frame (truncated, bad checksum, bad length) from a foreign one.
+ *
+ * Context: pure (operates on the bytes it is given); worker-safe.
+ *
+ * Included by: every folder.
+ */
+#ifndef FG_PKT_H
+#define FG_PKT_H
+
+#include <rte_arp.h>
+#include <rte_ether.h>
+#include <rte_icmp.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_tcp.h>
+#include <rte_udp.h>
+
+#include <string.h>
+
+#include "fg.h"
+
+enum pkt_kind {
+	PKT_BAD = 0,	/* malformed: count rx_bad and drop */
+	PKT_OTHER = 1,	/* well formed, nothing flowgen handles */
+	PKT_ARP = 2,
+	PKT_ICMP = 3,	/* ICMP (echo request / reply), checksum verified */
+	PKT_UDP = 4,
+	PKT_TCP = 5,
+	PKT_ICMP6 = 6,	/* ICMPv6 (echo, Neighbour Discovery, ...), checksum verified */
+	PKT_UDP6 = 7,	/* UDP over IPv6, checksum verified (mandatory on IPv6) */
+	PKT_TCP6 = 8,	/* TCP over IPv6 */
+};
+#define PKT_KIND_COUNT (PKT_TCP6 + 1)
+extern const char *const pkt_kind_names[PKT_KIND_COUNT];
+
+/*
+ * What the parser found; offsets are from the start of the frame. An
+ * 802.1Q tagged frame has `tagged` set, its TCI in `vlan` and l3 = 18;
+ * the kind is that of what the tag carries. IPv6 frames leave sip and dip
+ * zero: their addresses are at f + l3 + 8 and f + l3 + 24 (pkt6.h).
+ */
+struct pkt_info {
+	enum pkt_kind kind;
+	uint16_t l3, l4, payload;	/* header offsets */
+	uint16_t paylen;		/* L4 payload bytes */
+	uint32_t sip, dip;		/* IPv4, host order; IPv6: the low 32 bits */
+	uint16_t sport, dport;		/* host order */
+	uint8_t proto, tcp_flags;	/* proto: IPv4 protocol or IPv6 next header */
+	uint16_t vlan;			/* the tag's TCI (priority, DEI, id), host order */
+	uint8_t tagged;			/* 1: one 802.1Q tag after the MAC addresses */
+	uint8_t icmp_type;		/* ICMP and ICMPv6: the message type */
+};
+
+#define PKT_VLAN_ID(tci) ((tci) & 0xfff)
+
+/*
+ * pure: parse and validate a frame of `len` contiguous bytes: ARP, IPv4
+ * (UDP, TCP, ICMP), IPv6 without extension headers (UDP, TCP, ICMPv6),
+ * each untagged or behind one 802.1Q tag. Checksums are verified; an IPv6
+ * UDP datagram with a zero checksum is bad (RFC 8200 section 8.1).
+ */
+enum pkt_kind pkt_parse(const uint8_t *f, uint32_t len, struct pkt_info *pi);
+
+/*
+ * pure: write Ethernet + IPv4 + UDP headers for `paylen` payload bytes at
+ * `f` (the payload must already be in place at f + 42 for the checksum).
+ * Returns the frame length without FCS.
+ */
+uint16_t pkt_build_udp(uint8_t *f, const struct rte_ether_addr *src, const struct rte_ether_addr *dst,
+		       uint32_t sip, uint32_t dip, uint16_t sport, uint16_t dport, uint16_t paylen);
+
+/*
+ * pure: Ethernet + IPv4 + TCP (20-byte header, + 4 with the MSS option);
+ * the payload must already be in place at PKT_TCP_HDR_OFF + 20.
+ */
+uint16_t pkt_build_tcp(uint8_t *f, const struct rte_ether_addr *src, const struct rte_ether_addr *dst,
+		       uint32_t sip, uint32_t dip, uint16_t sport, uint16_t dport, uint32_t seq,
+		       uint32_t ack, uint8_t flags, uint16_t win, uint16_t mss, uint16_t paylen);
+/* pure: the same with the payload's raw sum given (pkt_raw_sum() of its
+ * bytes, or known without reading them), so nothing is read back. */
+uint16_t pkt_build_tcp_sum(uint8_t *f, const struct rte_ether_addr *src,
+			   const struct rte_ether_addr *dst, uint32_t sip, uint32_t dip,
+			   uint16_t sport, uint16_t dport, uint32_t seq, uint32_t ack, uint8_t flags,
+			   uint16_t win, uint16_t mss, uint16_t paylen, uint16_t paysum);
+#define PKT_TCP_HDR_OFF (RTE_ETHER_HDR_LEN + 20)
+#define PKT_UDP_PAY_OFF (RTE_ETHER_HDR_LEN + 20 + 8)
+
+/* pure: ARP request (op 1) or reply (op 2) frame; returns 42. */
+uint16_t pkt_build_arp(uint8_t *f, uint16_t op, const struct rte_ether_addr *sha, uint32_t sip,
+		       const struct rte_ether_addr *tha, uint32_t tip);
+
+/* pure: ICMP echo request with `paylen` payload bytes (pattern), returns frame length. */
+uint16_t pkt_build_echo(uint8_t *f, const struct rte_ether_addr *src, const struct rte_ether_addr *dst,
+			uint32_t sip, uint32_t dip, uint16_t id, uint16_t seq, uint16_t paylen,
+			uint64_t stamp);
+
+/*
+ * pure: turn a received frame in place into the answer to it: an ARP
+ * request into the reply from `mac`, an ICMP echo request into the echo
+ * reply. Returns false when the frame is not such a request.
+ */
+bool pkt_answer_arp(uint8_t *f, uint32_t len, const struct rte_ether_addr *mac);
+bool pkt_answer_echo(uint8_t *f, uint32_t len, const struct pkt_info *pi);
+
+/*
+ * A prebuilt UDP frame for senders that change addresses, ports and the
+ * first payload bytes (the signature) on every frame: the checksums are
+ * updated from precomputed partial sums (RFC 1624 style) instead of
+ * scanning the frame, and the header is one 42-byte copy.
+ */
+struct pkt_udp_fast {
+	uint8_t hdr[PKT_UDP_PAY_OFF];	/* Ethernet, IPv4, UDP; addresses, ports, sums zero */
+	uint32_t ip_sum;		/* raw sum of that IPv4 header */
+	uint32_t udp_sum;		/* pseudo header + UDP header + payload after `vary` bytes */
+	uint16_t vary;			/* leading payload bytes written per frame (even) */
+};
+
+/* pure: prepare for frames of `paylen` bytes whose payload after the first
+ * `vary` bytes is `rest` (paylen - vary bytes). */
+void pkt_udp_fast_init(struct pkt_udp_fast *t, const struct rte_ether_addr *src,
+		       const struct rte_ether_addr *dst, uint16_t paylen, uint16_t vary,
+		       const uint8_t *rest);
+
+static inline uint32_t pkt_sum32(uint32_t be)
+{
+	return (be & 0xffff) + (be >> 16);
+}
+
+static inline uint16_t pkt_fold(uint32_t s)
+{
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
+/*
+ * pure: write the headers of one frame whose first `vary` payload bytes
+ * are already in place at f + PKT_UDP_PAY_OFF (the rest of the payload
+ * too); vary_sum is their raw sum (16-bit words in memory order,
+ * unfolded). Addresses and ports in network order; addr_sum is
+ * pkt_sum32(sa) + pkt_sum32(da), so that a sender with a table of
+ * addresses computes it once per table entry.
+ */
+static inline void pkt_udp_fast_fill_be(uint8_t *f, const struct pkt_udp_fast *t, uint32_t sa,
+					uint32_t da, uint32_t addr_sum, uint16_t sp, uint16_t dp,
+					uint32_t vary_sum)
+{
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(f + RTE_ETHER_HDR_LEN);
+	struct rte_udp_hdr *u = (struct rte_udp_hdr *)(f + RTE_ETHER_HDR_LEN + 20);
+	uint32_t s;
+	uint16_t ck;
+
+	memcpy(f, t->hdr, PKT_UDP_PAY_OFF);
+	ip->src_addr = sa;
+	ip->dst_addr = da;
+	ip->hdr_checksum = (uint16_t)~pkt_fold(t->ip_sum + addr_sum);
+	u->src_port = sp;
+	u->dst_port = dp;
+	s = t->udp_sum + addr_sum + sp + dp + pkt_fold(vary_sum);
+	ck = (uint16_t)~pkt_fold(s);
+	u->dgram_cksum = ck ? ck : 0xffff;
+}
+
+/* pure: the same with addresses and ports in host order. */
+static inline void pkt_udp_fast_fill(uint8_t *f, const struct pkt_udp_fast *t, uint32_t sip,
+				     uint32_t dip, uint16_t sport, uint16_t dport, uint32_t vary_sum)
+{
+	uint32_t sa = rte_cpu_to_be_32(sip), da = rte_cpu_to_be_32(dip);
+
+	pkt_udp_fast_fill_be(f, t, sa, da, pkt_sum32(sa) + pkt_sum32(da), rte_cpu_to_be_16(sport),
+			     rte_cpu_to_be_16(dport), vary_sum);
+}
+
+/*
+ * pure: the one's complement sum of len bytes as 16-bit words in memory
+ * order, folded to 16 bits: what rte_raw_cksum() returns, several bytes at
+ * a time. The RX checks and the TX checksums all go through it.
+ */
+uint16_t pkt_raw_sum(const void *buf, uint32_t len);
+
+/*
+ * pure: 802.1Q. pkt_vlan_push() inserts a tag with `tci` after the MAC
+ * addresses of the `len`-byte frame at f (4 writable bytes must follow
+ * it) and returns the new length; pkt_vlan_pop() removes the tag of a
+ * tagged frame and returns the new length, or `len` unchanged when the
+ * frame carries none.
+ */
+uint16_t pkt_vlan_push(uint8_t *f, uint16_t len, uint16_t tci);
+uint16_t pkt_vlan_pop(uint8_t *f, uint16_t len);
+
+/* pure: the MSS option of a TCP header, or 0. */
+uint16_t pkt_tcp_mss(const uint8_t *f, const struct pkt_info *pi);
+
+#endif

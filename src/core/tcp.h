@@ -1,0 +1,279 @@
+/*
+ * tcp.h — the TCP endpoint as a pure state machine.
+ *
+ * flowgen opens and accepts millions of short TCP connections that must
+ * interoperate with the Linux kernel's TCP, through NAT. This module is the
+ * protocol core only: it never touches mbufs, headers or checksums, never
+ * allocates, reads no clock (time is passed in, in microseconds) and keeps
+ * no globals. The packet I/O parses a received segment into struct tcp_seg,
+ * calls tcp_input(), and turns the struct tcp_seg_out entries it gets back
+ * into frames.
+ *
+ * Payload bytes are never buffered. The content of each direction's byte
+ * stream is a fixed function of the stream offset (tcp_payload_fill()), so
+ * a retransmission regenerates its payload from its sequence number: an
+ * output segment says which stream offset its payload starts at and how long
+ * it is, and the caller writes the bytes. The stream offset is 32 bits: a
+ * connection carries less than 4 GiB each way.
+ *
+ * Deliberate simplifications for a load tester: a fixed receive window
+ * (FG_TCP_RCV_WND, no window scaling, every in-order byte is consumed at
+ * once), out-of-order data is dropped and answered with a duplicate ACK (no
+ * SACK, no reassembly), no timestamps, no TIME_WAIT (a tcb is released as
+ * soon as it reaches CLOSED; the caller recycles the port). Because the
+ * peer may lack TIME_WAIT too, an acceptable RST after both FINs were sent
+ * (CLOSING, LAST_ACK) ends the connection as TCP_EV_CLOSED, not RESET. Congestion
+ * control is slow start from 10 segments, collapsed to one segment after a
+ * timeout and halved on a fast retransmit (third duplicate ACK).
+ *
+ * Calling convention: tcp_input(), tcp_output() and tcp_timer() append to a
+ * struct tcp_out that the caller clears with tcp_out_reset(). Use one
+ * struct tcp_out per tcb per batch: a pure ACK already in it is replaced by
+ * a data segment that carries the same or a newer acknowledgement, so
+ *	tcp_out_reset(&o); tcp_input(t, &seg, now, &o);
+ *	(act on o.events, e.g. tcp_app_send(t, n)); tcp_output(t, now, &o);
+ * sends the reply with the ACK piggybacked. o.deadline_us is the tcb's
+ * timer (0 = none): call tcp_timer() when it passes. When a call could not
+ * fit all it had to send, o.more is set: transmit and call tcp_output()
+ * again with a fresh struct tcp_out.
+ *
+ * Every function here is pure (safe on a worker: no blocking, allocation,
+ * locks, prints or system calls).
+ *
+ * Included by: every folder.
+ */
+#ifndef FG_TCP_H
+#define FG_TCP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Wrap-safe sequence number comparisons (RFC 793 arithmetic mod 2^32). */
+#define FG_SEQ_LT(a, b) ((int32_t)((uint32_t)(a) - (uint32_t)(b)) < 0)
+#define FG_SEQ_LEQ(a, b) ((int32_t)((uint32_t)(a) - (uint32_t)(b)) <= 0)
+#define FG_SEQ_GT(a, b) FG_SEQ_LT(b, a)
+#define FG_SEQ_GEQ(a, b) FG_SEQ_LEQ(b, a)
+
+#define FG_TCP_MSS_DEFAULT 1460	    /* our MSS when the caller passes 0 */
+#define FG_TCP_MSS_PEER_DEFAULT 536 /* RFC 1122: peer sent no MSS option */
+#define FG_TCP_RCV_WND 65535	    /* advertised receive window, no scaling */
+#define FG_TCP_RTO_INIT_MS 200	    /* default initial retransmission timeout */
+#define FG_TCP_RTO_MAX_MS 3000	    /* backoff ceiling */
+#define FG_TCP_RETRIES_MAX 5	    /* timeouts in a row without progress */
+#define FG_TCP_CWND_INIT 10	    /* segments (RFC 6928) */
+#define FG_TCP_CWND_MAX 1024	    /* segments; the peer's window limits first */
+#define FG_TCP_DUPACK_THRESH 3	    /* duplicate ACKs that trigger fast retransmit */
+#define FG_TCP_OUT_MAX 16	    /* segments one call can produce */
+
+/* Header flag bits, with their wire values. */
+enum tcp_flag {
+	TCP_FIN = 0x01,
+	TCP_SYN = 0x02,
+	TCP_RST = 0x04,
+	TCP_PSH = 0x08,
+	TCP_ACK = 0x10,
+};
+
+enum tcp_state {
+	TCP_CLOSED = 0,
+	TCP_LISTEN = 1,
+	TCP_SYN_SENT = 2,
+	TCP_SYN_RCVD = 3,
+	TCP_ESTABLISHED = 4,
+	TCP_FIN_WAIT_1 = 5,
+	TCP_FIN_WAIT_2 = 6,
+	TCP_CLOSING = 7,
+	TCP_CLOSE_WAIT = 8,
+	TCP_LAST_ACK = 9,
+	TCP_STATE_COUNT = 10,
+};
+
+/* Names of enum tcp_state, indexed by it ("ESTABLISHED", ...). */
+extern const char *const tcp_state_names[TCP_STATE_COUNT];
+
+/* What happened during a call, for the caller (bits of tcp_out.events). */
+enum tcp_event {
+	TCP_EV_ESTABLISHED = 1 << 0, /* handshake completed */
+	TCP_EV_DATA = 1 << 1,	     /* data_len new in-order bytes received */
+	TCP_EV_PEER_FIN = 1 << 2,    /* the peer closed its direction */
+	TCP_EV_CLOSED = 1 << 3,	     /* normal end: both FINs exchanged and acked */
+	TCP_EV_RESET = 1 << 4,	     /* an acceptable RST arrived: now CLOSED */
+	TCP_EV_FAIL_RETX = 1 << 5,   /* retry limit reached: now CLOSED */
+};
+
+/*
+ * One received segment, already parsed and checksum-verified by the caller.
+ * mss is the value of the MSS option, 0 when absent.
+ */
+struct tcp_seg {
+	uint32_t seq, ack;
+	uint16_t win;
+	uint16_t mss;
+	uint16_t len;  /* payload bytes */
+	uint8_t flags; /* enum tcp_flag bits */
+};
+
+/*
+ * One segment to transmit. The payload is len bytes of the sender's stream
+ * starting at stream offset off (see tcp_payload_fill()). mss != 0: add an
+ * MSS option with this value.
+ */
+struct tcp_seg_out {
+	uint32_t seq, ack;
+	uint32_t off;
+	uint16_t len;
+	uint16_t win;
+	uint16_t mss;
+	uint8_t flags;
+};
+
+struct tcp_out {
+	struct tcp_seg_out seg[FG_TCP_OUT_MAX];
+	uint64_t deadline_us; /* the tcb's timer after the call; 0 = none */
+	uint32_t data_off;    /* TCP_EV_DATA: stream offset of the first new byte */
+	uint32_t data_len;    /* TCP_EV_DATA: new in-order bytes (summed) */
+	uint16_t events;      /* enum tcp_event bits (ORed) */
+	uint8_t nseg;
+	uint8_t nretx; /* segments in seg[] that are retransmissions */
+	bool more;     /* something did not fit: call tcp_output() again */
+};
+
+/*
+ * Transmission control block: the whole per-connection state. The send
+ * stream runs from iss + 1 to snd_end (bytes queued by tcp_app_send()),
+ * followed by the FIN once tcp_app_close() queued it.
+ */
+struct tcp_tcb {
+	uint64_t deadline_us; /* retransmission / persist timer, 0 = off */
+	uint32_t iss, irs;    /* initial send / receive sequence numbers */
+	uint32_t snd_una;     /* oldest unacknowledged */
+	uint32_t snd_nxt;     /* next to send (rewound on timeout) */
+	uint32_t snd_max;     /* highest sent + 1 */
+	uint32_t snd_end;     /* end of the data queued by the application */
+	uint32_t rcv_nxt;
+	uint16_t snd_wnd; /* the peer's advertised window */
+	uint16_t mss;	  /* segment size: min(ours, the peer's option) */
+	uint16_t mss_adv; /* ours, advertised in the SYN / SYN-ACK */
+	uint16_t rto_ms;  /* current timeout, doubled per expiry */
+	uint16_t rto_init_ms;
+	uint16_t cwnd;	 /* congestion window, in segments */
+	uint8_t state;	 /* enum tcp_state */
+	uint8_t retries; /* timeouts in a row without progress */
+	uint8_t dupacks;
+	uint8_t flags; /* TCP_TF_* below */
+};
+
+/* Flag bits of tcp_tcb.flags. */
+enum tcp_tcb_flag {
+	TCP_TF_FIN_QUEUED = 1 << 0, /* the application closed: FIN after snd_end */
+	TCP_TF_FIN_RCVD = 1 << 1,   /* the peer's FIN was received in order */
+};
+
+/*
+ * pure: start an active open. The SYN is due at now_us: tcp_output() (or
+ * tcp_timer() once now_us passes) emits it, so a caller may schedule
+ * connection starts in the future. mss 0 = FG_TCP_MSS_DEFAULT.
+ */
+void tcp_init_client(struct tcp_tcb *t, uint32_t iss, uint16_t mss, uint64_t now_us);
+
+/* pure: a passive endpoint awaiting a SYN (fed by the caller's tcp_input()). */
+void tcp_init_listen(struct tcp_tcb *t, uint32_t iss, uint16_t mss);
+
+/* pure: change the initial retransmission timeout (default 200 ms). */
+void tcp_set_rto(struct tcp_tcb *t, uint16_t rto_init_ms);
+
+/*
+ * pure: queue nbytes more of the send stream; call tcp_output() to send.
+ * Allowed before the handshake completes. -EPIPE after tcp_app_close() or
+ * once CLOSED.
+ */
+int tcp_app_send(struct tcp_tcb *t, uint32_t nbytes);
+
+/*
+ * pure: close our direction: a FIN follows the queued data. Before the SYN
+ * was answered (LISTEN, SYN_SENT) the tcb just becomes CLOSED. -EPIPE if
+ * already closed.
+ */
+int tcp_app_close(struct tcp_tcb *t);
+
+/* pure: process one received segment; replies, data and FIN go to out. */
+void tcp_input(struct tcp_tcb *t, const struct tcp_seg *in, uint64_t now_us, struct tcp_out *out);
+
+/*
+ * pure: time passes. When the deadline is reached: send the due SYN, or
+ * retransmit the oldest unacknowledged segment (SYN, SYN-ACK, data, FIN) or
+ * probe a zero window, doubling the timeout up to FG_TCP_RTO_MAX_MS; after
+ * FG_TCP_RETRIES_MAX expiries in a row, TCP_EV_FAIL_RETX and CLOSED.
+ */
+void tcp_timer(struct tcp_tcb *t, uint64_t now_us, struct tcp_out *out);
+
+/* pure: emit what can be sent now: SYN, data by MSS within the windows, FIN. */
+void tcp_output(struct tcp_tcb *t, uint64_t now_us, struct tcp_out *out);
+
+/*
+ * pure: the RST answering a segment that has no connection (RFC 793):
+ * seq = its ack if it carried an ACK, else seq 0 with ACK = its seq + len.
+ * -EINVAL (nothing to send) if the segment itself is a RST.
+ */
+int tcp_make_rst(const struct tcp_seg *in, struct tcp_seg_out *rst);
+
+/* pure: empty out before a batch of calls. */
+void tcp_out_reset(struct tcp_out *out);
+
+/* pure: the stream content: write len bytes starting at stream offset off. */
+void tcp_payload_fill(uint8_t *dst, uint32_t off, uint32_t len);
+
+/*
+ * pure: the one's complement sum of the len bytes tcp_payload_fill() writes
+ * for offset off, as pkt_raw_sum() would read them from an even address,
+ * computed without the bytes (O(len / 256)).
+ */
+uint16_t tcp_payload_sum(uint32_t off, uint32_t len);
+
+/* pure: do len bytes at src match the stream content at offset off? */
+bool tcp_payload_check(const uint8_t *src, uint32_t off, uint32_t len);
+
+/*
+ * pure: does segment in carry data the endpoint would take as new, in
+ * order: payload that starts at or before rcv_nxt and ends after it, in a
+ * state that takes data, no SYN or RST? Only such data is worth checking
+ * before tcp_input(); anything else is for tcp_input() to drop or
+ * acknowledge: junk with a random sequence number must not fail a flow the
+ * endpoint keeps.
+ */
+bool tcp_data_new(const struct tcp_tcb *t, const struct tcp_seg *in);
+
+/*
+ * pure: is the data of segment in (its in->len bytes at data) acceptable as
+ * the peer's stream? Data that tcp_data_new() takes is checked against the
+ * stream content at its offset; anything else passes.
+ */
+bool tcp_data_ok(const struct tcp_tcb *t, const struct tcp_seg *in, const uint8_t *data);
+
+/* pure: the receive-stream offset of a received segment's first payload byte. */
+static inline uint32_t tcp_rcv_off(const struct tcp_tcb *t, uint32_t seq)
+{
+	return seq - t->irs - 1;
+}
+
+/* pure: bytes of the peer's stream received in order so far. */
+static inline uint32_t tcp_rcvd(const struct tcp_tcb *t)
+{
+	return t->rcv_nxt - t->irs - 1 - !!(t->flags & TCP_TF_FIN_RCVD);
+}
+
+/* pure: bytes of our stream the peer has acknowledged. */
+static inline uint32_t tcp_acked(const struct tcp_tcb *t)
+{
+	uint32_t n = t->snd_una - t->iss;
+
+	/* the SYN and the FIN each take one sequence number */
+	if (n && (t->flags & TCP_TF_FIN_QUEUED) && t->snd_una == t->snd_end + 1)
+		n--;
+	return n ? n - 1 : 0;
+}
+
+/* pure: the tcb reached CLOSED (normally, by reset or by failure). */
+static inline bool tcp_is_closed(const struct tcp_tcb *t) { return t->state == TCP_CLOSED; }
+
+#endif

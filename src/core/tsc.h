@@ -1,0 +1,40 @@
+/*
+ * tsc.h — the TSC rate every time and rate of flowgen is computed with.
+ *
+ * DPDK takes the TSC frequency from the CPU when the CPU states it, and
+ * otherwise estimates it over a short sleep and rounds the estimate to
+ * 10 MHz: on a 2.096 GHz TSC it says 2.100 GHz, and every latency then
+ * reads 0.19 % short. flowgen measures the rate itself at start-up,
+ * against CLOCK_MONOTONIC_RAW (the kernel's clock not slewed by NTP), and
+ * uses the measured figure everywhere (fg_tsc_hz). `portattr` and
+ * `stats --json` (global.tsc_hz) show it.
+ *
+ * A measurement brackets each clock reading between two TSC reads and
+ * keeps the tightest of a few tries, so a preemption while reading does not
+ * skew it; over a 50 ms window the error is a few parts per million.
+ * The measurement is pure (tsc.c); the start-up calibration and fg_tsc_hz
+ * are control's (src/control/clock.h).
+ *
+ * Included by: every folder.
+ */
+#ifndef FG_TSC_H
+#define FG_TSC_H
+
+#include <stdint.h>
+
+/* The clocks a measurement reads; tests pass fakes. */
+struct tsc_clock {
+	uint64_t (*tsc)(void *arg);		/* the TSC now */
+	uint64_t (*ns)(void *arg);		/* the reference clock now, in ns */
+	void (*sleep_ns)(void *arg, uint64_t ns); /* wait about ns */
+	void *arg;
+};
+
+/*
+ * pure: the TSC rate (cycles per second) measured over window_ns of the
+ * reference clock, or 0 when the clocks make no sense (the TSC or the
+ * reference did not advance).
+ */
+uint64_t tsc_measure(const struct tsc_clock *c, uint64_t window_ns);
+
+#endif

@@ -1,0 +1,376 @@
+/*
+ * flows.h — shared by the two halves of the stateful flows engine
+ * (profile `mode: flows`) and included by nothing else (main.c sizes the
+ * flow table's entries with it). The control half,
+ * src/control/flows_ctl.c, turns a run into one struct flows_state per
+ * worker (flows_prepare), frees them (flows_release) and reads the NAT
+ * report out of them while they run; the worker half, src/dataplane/flows.c,
+ * drives the flows of its own state through flows_ops and is the only
+ * writer of that state from START on. The control API is src/control/flows_ctl.h.
+ *
+ * Contexts: flows_ops and every inline helper marked worker run on the
+ * owning worker only (no allocation, lock, print or system call);
+ * flows_clock_init() is control. Control writes a state only before START
+ * and after the run; while the worker runs, control only reads nat_addr[]
+ * and nat_port[], with relaxed loads.
+ *
+ * Included by: dataplane and control.
+ */
+#ifndef FG_FLOWS_H
+#define FG_FLOWS_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_ether.h>
+
+#include "fg.h"
+#include "fgen.h"
+#include "flowtab.h"
+#include "own.h"
+#include "pace.h"
+#include "pkt.h"
+#include "prof-t.h"
+#include "tcp.h"
+#include "worker.h"
+
+struct rte_mbuf;
+
+#define FLOWS_NAT_ADDRS 4096u	   /* distinct translated addresses remembered */
+#define FLOWS_TCP_MSS 1460	   /* the MSS both roles announce and send */
+#define FLOWS_TCP_MSS6 1440	   /* the same over IPv6: 1500 - 40 - 20 */
+#define FLOWS_ACCEPT_GRACE_MS 1000 /* server accepts after a stop: frames in flight */
+#define FLOWS_STASH (2 * FG_BURST) /* spare mbufs kept per side */
+#define FLOWS_UDP_REST 2048u	   /* a datagram's payload after the signature, at most */
+
+/*
+ * How the engine works. Every worker owns one flow table (flowtab.h)
+ * holding both roles of the flows of its port pair: client and server of a
+ * flow are driven by the same worker (same queue index of the pair). A
+ * client entry is keyed by the reply tuple as the client port will receive
+ * it; a server entry is keyed by the tuple of the first frame the server
+ * port received for it, whatever addresses the DUT produced, and the server
+ * answers that tuple. That is how the tester stays transparent to a NAT it
+ * cannot predict (the NAT-transparent responder of RFC 9693 §4;
+ * flowgen-profile(5), "STATEFUL PROFILES").
+ *
+ * Each template has a client and a server program (send N, recv N, delay
+ * MS). A UDP `send` is one datagram whose payload starts with the 18-byte
+ * signature of lat.h carrying the client entry's flowtab_id(): the server
+ * side finds the client flow through it in O(1) even after the NAT
+ * rewrote the tuple, and marks it "server done" when its own program ends.
+ * A TCP `send` queues bytes on the pure endpoint of tcp.h; the payload
+ * content is tcp_payload_fill() by stream offset; a `recv` waits for that
+ * many more bytes. A side that finished its program closes its direction
+ * (TCP FIN).
+ *
+ * The client checks what its server sends (flowpay.h, -t payload_check).
+ * By default it decides per flow, on the first reply or the first new
+ * in-order data, whether the server is flowgen (FLOWS_F_PAY_OURS: every
+ * reply checked, a bad one fails the flow as rx_payload_bad) or not
+ * (FLOWS_F_PAY_FOREIGN, counted once in client.foreign_server: only byte
+ * counts matter). A UDP flow of a foreign server has no "server done" to
+ * wait for: it completes when the client's program ends.
+ *
+ * Each entry has one flowtab timer armed at the earliest of: the profile's
+ * timeout for the whole flow, the end of a `delay` step and the TCP
+ * retransmission deadline. A UDP flow not complete at its timeout fails as
+ * fail_no_reply; a TCP connection fails on RST (fail_reset), on the
+ * endpoint's retry limit (fail_retx) or at the timeout (fail_no_reply if
+ * the handshake never completed, fail_retx otherwise).
+ *
+ * New flows are paced by TSC (pace.h); each worker opens its share (the
+ * pair's rate / workers of the pair). Client addresses come from
+ * ip_gen.client (+ offset x pair index), client ports from a per-worker
+ * allocator (fgen_cpa) over the worker's slice of client_ports, so no two
+ * workers of a pair ever use the same tuple and a port is never reused
+ * while its flow lives (and recycled at once: no TIME_WAIT). The slice is
+ * also how a reply finds its owner (own.h): the packet loop hands a reply
+ * received by another worker to the one whose slice holds its port, and a
+ * datagram on the server port to the worker named in its signature's id,
+ * so both sides of a UDP flow stay on one worker. Where the client port's
+ * RSS can be predicted (src/control/port.h), the client picks ports whose replies
+ * hash to its own queue, and nothing needs handing over.
+ */
+
+/* Entry flags (struct flows_ent.flags). */
+enum flows_flag {
+	FLOWS_F_DONE = 1 << 0,	   /* this side's program ended */
+	FLOWS_F_SRV_DONE = 1 << 1, /* client entry: the server's program ended */
+	FLOWS_F_EST = 1 << 2,	   /* established was counted */
+	FLOWS_F_CLOSED = 1 << 3,   /* TCP: tcp_app_close() was called */
+	/* client entry, -t payload_check auto: whose server answers, decided
+	 * on its first reply or data (flowpay.h); neither bit = not yet */
+	FLOWS_F_PAY_OURS = 1 << 4,    /* flowgen's: every reply checked */
+	FLOWS_F_PAY_FOREIGN = 1 << 5, /* not flowgen: byte counts only */
+};
+
+/* The caller state of one flowtab entry. */
+struct flows_ent {
+	uint64_t expire;    /* TSC: the flow's timeout */
+	uint64_t delay;	    /* TSC: end of the running delay step, 0 = none */
+	uint64_t armed;	    /* TSC: when the entry's timer fires, 0 = disarmed */
+	uint32_t own_ip, peer_ip; /* host order: our address, the one we answer */
+	uint16_t own_port, peer_port;
+	uint32_t peer_id; /* server entry: the client's flowtab_id (UDP) */
+	uint32_t rcvd;	  /* UDP payload bytes received */
+	uint32_t need;	  /* bytes the completed recv steps consumed */
+	uint32_t seq;	  /* UDP datagrams sent */
+	uint8_t tpl, step, flags;
+	struct tcp_tcb tcb; /* TCP only, last: a table of UDP flows leaves it out */
+};
+
+/* Spare mbufs for one side (flows_alloc()); control frees what is left. */
+struct flows_stash {
+	struct rte_mbuf *m[FLOWS_STASH];
+	unsigned n;
+};
+
+/* A template's prebuilt UDP headers on one side (flows_udp_hdr()). */
+struct flows_udp_hdr {
+	struct pkt_udp_fast f;
+	struct rte_ether_addr dst; /* next hop they were built for */
+	uint16_t pay;		   /* payload bytes they were built for, 0 = none */
+};
+
+struct flows_tpl {
+	int proto; /* enum prof_proto */
+	uint16_t port;
+	double weight, credit; /* smooth weighted round robin by cps */
+	const struct prof_program *prog[2]; /* [FLOWTAB_CLIENT], [FLOWTAB_SERVER] */
+};
+
+/* One worker's flows: built by control, then owned by the worker. */
+struct flows_state {
+	struct flowtab *ft;
+	struct flows_stash stash[2];
+	struct fgen_cpa cpa;
+	struct fgen cli, srv;
+	struct pace pace;
+	struct flows_tpl tpl[FG_PROF_MAX_TEMPLATES];
+	struct flows_udp_hdr udp[FG_PROF_MAX_TEMPLATES][2];
+	unsigned ntpl;
+	double rate;	     /* new flows/s of this worker at scale 1 */
+	bool unpaced, gen;   /* -m max; this worker generates */
+	uint8_t check;	     /* enum flowpay_mode: -t payload_check (flowpay.h) */
+	bool started, stopping, paused;
+	uint64_t accept_until; /* stopping: new server flows until then (TSC) */
+	double scale;	       /* the last rate message's scale; 0 = none yet (1) */
+	double duration_s;
+	uint64_t deadline;   /* TSC: -d end, 0 = none */
+	uint64_t timeout;    /* TSC cycles */
+	uint64_t us_mult;    /* TSC -> us: (tsc * us_mult) >> 32 */
+	uint64_t tsc_mult;   /* us -> TSC: (us * tsc_mult) >> 32, rounded up */
+	uint64_t rng;
+	uint32_t cli_lo, cli_hi, cli_off; /* client ranges of all pairs, for "translated" */
+	int npairs;
+	uint32_t srv_lo, srv_hi;
+	/*
+	 * IPv6 (flows6.c): a side whose frames are IPv6 keys its flows on the
+	 * low 32 bits of the addresses (own_ip, peer_ip); the first 96 bits
+	 * are fixed for the run, ours and the peer's as that side sees them
+	 * (the client's peer: the server range's, or nat64_prefix's).
+	 */
+	bool v6[2];
+	bool peer6_learned; /* the server side's peer_hi came from a frame */
+	uint8_t own_hi[2][12], peer_hi[2][12];
+	uint16_t mss[2];	      /* TCP MSS per side: FLOWS_TCP_MSS or _MSS6 */
+	struct own_map own;	      /* who owns which frame of the pair (own.h) */
+	const struct own_rss *rss;    /* client port's RSS to pick ports by, or NULL */
+	uint64_t active[2];
+	uint64_t accepts;    /* server flows learned (flows_rx_burst()) */
+	uint64_t late_seen;  /* pace.dropped already counted in client.late */
+	/* what follows the signature in every datagram (flowpay.h), filled by control */
+	uint8_t udp_rest[FLOWS_UDP_REST];
+	/* server side: distinct translated sources (read by control, relaxed) */
+	uint32_t nat_addr[FLOWS_NAT_ADDRS]; /* open addressing, 0 = empty */
+	uint64_t nat_port[65536 / 64];
+};
+
+/* A new client flow between its choice of tuple and its insertion. */
+struct flows_new {
+	struct flowtab_key k;
+	uint64_t h; /* flowtab_hash(&k) */
+	uint32_t cip, sip;
+	uint16_t cport;
+	uint8_t tpl;
+};
+
+/* worker: choose the next flow's template and tuple for worker w_q of its
+ * pair (flows_pick.c); false when no client port is free. */
+bool flows_pick(struct flows_state *s, struct flows_new *nf, unsigned w_q);
+
+/*
+ * worker: the frames of the engine (flows_frame.c). count_drop frees a frame
+ * of no flow (rx_unknown); recycle keeps a consumed received frame for the
+ * next answer of that side; tx_udp sends a datagram of `bytes` (at least
+ * the signature, naming flow `id`); tx_tcp sends a segment the endpoint
+ * asked for; tcp_seg reads a received TCP header; tcp_orphan answers or
+ * drops a segment of no flow.
+ */
+void flows_count_drop(struct worker *w, int side, struct rte_mbuf *m);
+void flows_recycle(struct flows_state *s, int side, struct rte_mbuf *m);
+void flows_tx_udp(struct worker *w, struct flows_state *s, int side, struct flows_ent *e,
+		  uint32_t id, uint32_t bytes, uint64_t now);
+void flows_tx_tcp(struct worker *w, struct flows_state *s, int side, const struct flows_ent *e,
+		  const struct tcp_seg_out *o);
+void flows_tcp_seg(struct tcp_seg *sg, const uint8_t *f, const struct pkt_info *pi);
+void flows_tcp_orphan(struct worker *w, int side, struct rte_mbuf *m, const uint8_t *f,
+		      const struct pkt_info *pi);
+/* worker: the IPv6 frames of a v6 side (flows6.c), in an mbuf m taken
+ * from flows_alloc(); each sends it (worker_tx) or frees it. */
+void flows6_tx_udp(struct worker *w, struct flows_state *s, int side, const struct flows_ent *e,
+		   struct rte_mbuf *m, uint32_t id, uint32_t seq, uint16_t pay, uint8_t fl,
+		   uint64_t now);
+void flows6_tx_tcp(struct worker *w, struct flows_state *s, int side, const struct flows_ent *e,
+		   struct rte_mbuf *m, const struct tcp_seg_out *o);
+/* worker: the ACK a stray FIN gets (flows_tcp_orphan()), m reused. */
+void flows6_tcp_orphan_ack(struct worker *w, int side, struct rte_mbuf *m, const uint8_t *f,
+			   const struct pkt_info *pi, uint32_t seq, uint32_t ack);
+
+/* worker: the engine's ops (flows.c), handed to the workers by flows_prepare(). */
+extern const struct engine flows_ops;
+
+/* control: the multipliers of flows_us() and flows_tsc_of_us() for a TSC of hz. */
+static inline void flows_clock_init(struct flows_state *s, uint64_t hz)
+{
+	s->us_mult = (uint64_t)((1e6 * 4294967296.0) / (double)hz);
+	s->tsc_mult = (uint64_t)ceil((double)hz * 4294967296.0 / 1e6);
+}
+
+/* worker: TSC cycles to microseconds, the time base of tcp.h. */
+static inline uint64_t flows_us(const struct flows_state *s, uint64_t tsc)
+{
+	return (uint64_t)(((unsigned __int128)tsc * s->us_mult) >> 32);
+}
+
+/* worker: microseconds to TSC cycles, rounded up. */
+static inline uint64_t flows_tsc_of_us(const struct flows_state *s, uint64_t us)
+{
+	return (uint64_t)(((unsigned __int128)us * s->tsc_mult) >> 32) + 1;
+}
+
+/* worker: the role of entry idx, FLOWTAB_CLIENT or FLOWTAB_SERVER. */
+static inline int flows_side(const struct flowtab *ft, uint32_t idx)
+{
+	return flowtab_key_of(ft, idx)->side;
+}
+
+/* worker: ip (host order) is a client address of one of the port pairs. */
+static inline bool flows_is_client_addr(const struct flows_state *s, uint32_t ip)
+{
+	for (int p = 0; p < s->npairs; p++) {
+		uint32_t off = s->cli_off * (uint32_t)p;
+
+		if (ip >= s->cli_lo + off && ip <= s->cli_hi + off)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * worker: remember a translated source for the NAT report. Only the owning
+ * worker writes nat_addr[] and nat_port[], with relaxed stores of whole
+ * words; flows_nat_report() (control) reads them with relaxed loads.
+ */
+static inline void flows_nat_note(struct flows_state *s, uint32_t ip, uint16_t port)
+{
+	uint32_t h = (ip * 2654435761u) & (FLOWS_NAT_ADDRS - 1);
+	uint64_t *pw = &s->nat_port[port / 64];
+
+	if (!(*pw & (1ULL << (port % 64))))
+		__atomic_store_n(pw, *pw | 1ULL << (port % 64), __ATOMIC_RELAXED);
+	for (unsigned i = 0; i < 16; i++, h = (h + 1) & (FLOWS_NAT_ADDRS - 1)) {
+		if (s->nat_addr[h] == ip)
+			return;
+		if (s->nat_addr[h] == 0) {
+			__atomic_store_n(&s->nat_addr[h], ip, __ATOMIC_RELAXED);
+			return;
+		}
+	}
+}
+
+/*
+ * worker: is a received frame of the family and the addresses side expects?
+ * A v6 side checks the first 96 bits of both addresses, which the flow
+ * key leaves out.
+ */
+static inline bool flows_family_ok(const struct flows_state *s, int side, const uint8_t *f,
+				   const struct pkt_info *pi)
+{
+	bool six = pi->kind == PKT_UDP6 || pi->kind == PKT_TCP6;
+
+	if (six != s->v6[side])
+		return false;
+	if (!six)
+		return true;
+	if (memcmp(f + pi->l3 + 24, s->own_hi[side], 12))
+		return false;
+	return (side == FLOWTAB_SERVER && !s->peer6_learned) ||
+	       !memcmp(f + pi->l3 + 8, s->peer_hi[side], 12);
+}
+
+/*
+ * worker: is the source of a flow the server side accepts one of the
+ * clients' addresses (untranslated)? A NAT64's IPv4 source never is. An
+ * IPv6 server side answers its peers from one /96 for the run, the one
+ * of the first flow it accepts (a Linux client's, a NAT's or the
+ * clients'), and drops frames from any other (flows_family_ok()).
+ */
+static inline bool flows_srv_untranslated(struct flows_state *s, const uint8_t *f,
+					  const struct pkt_info *pi)
+{
+	if (s->v6[FLOWTAB_SERVER]) {
+		const uint8_t *src = f + pi->l3 + 8;
+
+		if (!s->peer6_learned) {
+			memcpy(s->peer_hi[FLOWTAB_SERVER], src, 12);
+			s->peer6_learned = true;
+		}
+		if (!s->v6[FLOWTAB_CLIENT] || memcmp(src, s->own_hi[FLOWTAB_CLIENT], 12))
+			return false;
+	} else if (s->v6[FLOWTAB_CLIENT]) {
+		return false;
+	}
+	return flows_is_client_addr(s, pi->sip);
+}
+
+/* ---- worker: counters by side ---- */
+
+/* The counters one side of a flow moves, in struct ctr_client or ctr_server. */
+enum flows_ctr {
+	FLOWS_C_TX_PKTS,
+	FLOWS_C_TX_BYTES,
+	FLOWS_C_RX_PKTS,
+	FLOWS_C_RX_BYTES,
+	FLOWS_C_RETX,
+	FLOWS_C_COMPLETED,
+	FLOWS_C_FAILED,
+	FLOWS_C_ACTIVE, /* the gauge of the side's flows in the table */
+	FLOWS_C_N,
+};
+
+#define FLOWS_CTR_AT(c, s) {offsetof(struct ctr_worker, c), offsetof(struct ctr_worker, s)}
+
+static const uint16_t flows_ctr_off[FLOWS_C_N][2] = {
+    [FLOWS_C_TX_PKTS] = FLOWS_CTR_AT(client.tx_pkts, server.tx_pkts),
+    [FLOWS_C_TX_BYTES] = FLOWS_CTR_AT(client.tx_bytes, server.tx_bytes),
+    [FLOWS_C_RX_PKTS] = FLOWS_CTR_AT(client.rx_pkts, server.rx_pkts),
+    [FLOWS_C_RX_BYTES] = FLOWS_CTR_AT(client.rx_bytes, server.rx_bytes),
+    [FLOWS_C_RETX] = FLOWS_CTR_AT(client.retx, server.retx),
+    [FLOWS_C_COMPLETED] = FLOWS_CTR_AT(client.completed, server.completed),
+    [FLOWS_C_FAILED] = FLOWS_CTR_AT(client.failed, server.failed),
+    [FLOWS_C_ACTIVE] = FLOWS_CTR_AT(gauge.active_client, gauge.active_server),
+};
+_Static_assert(sizeof(struct ctr_worker) <= UINT16_MAX, "flows_ctr_off[] holds 16-bit offsets");
+
+/* Counter c of side (FLOWTAB_CLIENT or FLOWTAB_SERVER) in w's block. */
+static inline uint64_t *flows_ctr(struct worker *w, int side, enum flows_ctr c)
+{
+	return (uint64_t *)((char *)w->ctr + flows_ctr_off[c][side]);
+}
+
+#endif
