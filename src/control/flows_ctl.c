@@ -35,6 +35,7 @@
 #include "own.h"
 #include "port.h"
 #include "prof.h"
+#include "tunables.h"
 #include "units.h"
 #include "worker.h"
 
@@ -189,40 +190,29 @@ static void flows_build_v6(struct flows_state *s, const struct prof_ip_gen *g)
 }
 
 /*
- * The flows engine's tunables (-t): payload_check=0|1|auto, how the
- * client checks what its replies carry (flowpay.h): auto (the default)
- * checks a flowgen server's replies strictly and counts a server that is
- * not flowgen in client.foreign_server, its flows judged by byte counts;
- * 1 wants every server to be flowgen; 0 checks nothing. 0, or -EINVAL
- * with err set.
+ * The flows engine's tunables (-t, tunables.h): payload_check=0|1|auto,
+ * how the client checks what its replies carry (flowpay.h): auto (the
+ * default) checks a flowgen server's replies strictly and counts a server
+ * that is not flowgen in client.foreign_server, its flows judged by byte
+ * counts; 1 wants every server to be flowgen; 0 checks nothing.
  */
-static int flows_parse_tunables(const char *t, enum flowpay_mode *check, char *err, size_t errlen)
-{
-	char buf[256], *save = NULL;
+struct flows_tun {
+	int payload_check; /* enum flowpay_mode */
+};
 
-	*check = FLOWPAY_AUTO;
-	if (!t || !*t)
-		return 0;
-	if (strlen(t) >= sizeof(buf)) {
-		snprintf(err, errlen, "-t: too long");
-		return -EINVAL;
-	}
-	strcpy(buf, t);
-	for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-		if (strcmp(kv, "payload_check=0") == 0) {
-			*check = FLOWPAY_OFF;
-		} else if (strcmp(kv, "payload_check=1") == 0) {
-			*check = FLOWPAY_STRICT;
-		} else if (strcmp(kv, "payload_check=auto") == 0) {
-			*check = FLOWPAY_AUTO;
-		} else {
-			snprintf(err, errlen,
-				 "-t %s: unknown key or value (flows: payload_check=0|1|auto)", kv);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
+static const struct tun_word flows_check_words[] = {
+    {"0", FLOWPAY_OFF}, {"1", FLOWPAY_STRICT}, {"auto", FLOWPAY_AUTO}};
+
+static const struct tun_key flows_tun_keys[] = {
+    {.name = "payload_check",
+     .type = TUN_WORD,
+     .words = flows_check_words,
+     .nwords = FG_ARRAY_SIZE(flows_check_words),
+     .off = offsetof(struct flows_tun, payload_check)},
+};
+
+static const struct tun_table flows_tun_table = {
+    .engine = "flows", .keys = flows_tun_keys, .nkeys = FG_ARRAY_SIZE(flows_tun_keys)};
 
 static int flows_build(const struct run_params *rp, const struct worker *w, double cps,
 		       bool unpaced, struct flows_state **out, char *err, size_t errlen)
@@ -351,14 +341,14 @@ int flows_prepare(const struct run_params *rp, void **states, const struct engin
 		  size_t errlen)
 {
 	bool unpaced = rp->mult.kind == UNITS_MAX;
-	enum flowpay_mode check;
+	struct flows_tun tun = {.payload_check = FLOWPAY_AUTO};
 	int rc;
 
 	if (rp->prof->n_templates == 0 || rp->prof->n_templates > FG_PROF_MAX_TEMPLATES) {
 		snprintf(err, errlen, "a flows profile needs 1..%d templates", FG_PROF_MAX_TEMPLATES);
 		return -EINVAL;
 	}
-	rc = flows_parse_tunables(rp->tunables, &check, err, errlen);
+	rc = tun_parse(&flows_tun_table, rp->tunables, &tun, err, errlen);
 	if (rc)
 		return rc;
 	for (int i = 0; i < fg_nworkers; i++) {
@@ -371,7 +361,7 @@ int flows_prepare(const struct run_params *rp, void **states, const struct engin
 			flows_release(states);
 			return rc;
 		}
-		s->check = (uint8_t)check;
+		s->check = (uint8_t)tun.payload_check;
 		states[i] = s;
 	}
 	for (int i = 0; i < fg_nworkers; i++)

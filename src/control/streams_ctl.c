@@ -441,6 +441,7 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 		    char *err, size_t errlen)
 {
 	const struct prof *pf = rp->prof;
+	struct streams_tun tun = {.learn = true, .learn_wait = STREAMS_LEARN_WAIT_S};
 	struct streams_run *run;
 	int rc;
 
@@ -469,12 +470,12 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 	if (!run->hosts || !run->hosts6)
 		goto nomem;
 	run->duration_s = rp->duration_s;
-	run->learn = true;
-	run->learn_wait_s = STREAMS_LEARN_WAIT_S;
-	run->drain_s = rp->drain_s > 0 ? rp->drain_s : FG_MIN(pf->timeout, STREAMS_DRAIN_MAX_S);
-	if ((rc = streams_parse_tunables(rp->tunables, &run->learn, &run->learn_wait_s,
-					 &run->drain_s, err, errlen)) != 0)
+	tun.drain = rp->drain_s > 0 ? rp->drain_s : FG_MIN(pf->timeout, STREAMS_DRAIN_MAX_S);
+	if ((rc = tun_parse(&streams_tun_table, rp->tunables, &tun, err, errlen)) != 0)
 		goto fail;
+	run->learn = tun.learn;
+	run->learn_wait_s = tun.learn_wait;
+	run->drain_s = tun.drain;
 	/* emulated hosts of the profile, appended to the config's */
 	if ((rc = streams_hosts_layout(run, pf, err, errlen)) != 0)
 		goto fail;

@@ -23,7 +23,7 @@
  * the sends, the learning frames, the publication of snapshots. Control
  * (src/control/streams_ctl.h, streams_pairs.h): the load at -m 1, sender
  * set-up, taking snapshots, the host pairs; streams_imix_seq and
- * streams_parse_tunables are pure (src/core/streams_opts.h). Control hands
+ * the table of its -t keys are pure (src/core/streams_opts.h). Control hands
  * streams_engine to the workers with START and never calls its functions.
  *
  * Included by: dataplane and control.
