@@ -1,8 +1,9 @@
 /*
  * worker-t.h — types only: a worker lcore (struct worker), the mailbox
  * message that is the only way control reaches it (struct wmsg), and the
- * worker-side ops of a traffic engine (struct engine), chosen once per
- * START through a table; nothing tests a mode flag per packet. The loop
+ * worker half of a traffic engine (struct worker_ops), which control's
+ * engine descriptor points to (struct engine, src/control/run.h) and START
+ * hands over; nothing tests a mode flag per packet. The loop
  * itself is src/dataplane/worker.c (worker.h); control posts with
  * ctl_post (src/control/ctl.h).
  *
@@ -31,7 +32,7 @@ enum wmsg_op {
 	WMSG_QUIT = 1,     /* leave the loop */
 	WMSG_SERVICE = 2,  /* val: 1 on, 0 off */
 	WMSG_GWMAC = 3,    /* port (0/1 side), val: MAC word | PORT_MAC_KNOWN */
-	WMSG_START = 4,    /* ptr: engine ops, arg: this worker's engine state, val: run id */
+	WMSG_START = 4,    /* ptr: struct worker_ops, arg: this worker's engine state, val: run id */
 	WMSG_STOP = 5,     /* stop generating; drain */
 	WMSG_PAUSE = 6,
 	WMSG_RESUME = 7,
@@ -50,8 +51,9 @@ struct wmsg {
 
 struct worker;
 
-/* One traffic engine: chosen at START, called by the loop. worker context. */
-struct engine {
+/* The worker half of a traffic engine: chosen at START, called by the
+ * loop (one pointer, w->eng, per loop turn). worker context. */
+struct worker_ops {
 	const char *name;
 	/* a test frame (UDP/TCP) arrived on `side` (0 client port, 1 server port) */
 	void (*rx)(struct worker *w, int side, struct rte_mbuf *m, const struct pkt_info *pi,
@@ -97,7 +99,7 @@ struct worker {
 	struct rte_ether_addr dst[2];	/* next-hop MAC per side */
 	bool dst6_known[2];
 	struct rte_ether_addr dst6[2];	/* IPv6 next-hop MAC per side */
-	const struct engine *eng;
+	const struct worker_ops *eng;
 	/* one RX burst of a queue: with or without the ownership rule,
 	 * chosen at START */
 	void (*rx)(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy);

@@ -26,10 +26,9 @@
 #include "cli.h"
 #include "cmds.h"
 #include "ctl.h"
-#include "flows.h"
-#include "flowtab.h"
 #include "port.h"
 #include "prof.h"
+#include "run.h"
 #include "stats.h"
 #include "svc.h"
 #include "clock.h"
@@ -205,26 +204,22 @@ static uint64_t hugepages_free(uint64_t *page)
 /*
  * The memory plan of this run (boot.h) on hugepages (m[0]) and on 4 KiB
  * pages (m[1], --no-huge): the ports' pools as port_init_all() creates
- * them, and each worker's flow table at the config's flows_max as
- * flows_ctl.c sizes it for TCP.
+ * them, and each worker's engine state at the config's flows_max, the
+ * largest any engine asks for (run.h, run_worker_mem: the flows' table).
  */
 static void mem_plan(const struct cfg *c, int workers, struct boot_mem m[2])
 {
 	uint64_t page;
 	struct rte_mempool_objsz sz;
-	struct flowtab_params fp = {
-	    .max_flows = c->flows_max ? c->flows_max : 65536,
-	    .entry_size = sizeof(struct flows_ent),
-	    .tick_tsc = 2,
-	};
+	uint64_t per_worker = run_worker_mem(c->flows_max);
 	size_t obj = rte_mempool_calc_obj_size(
 	    sizeof(struct rte_mbuf) + RTE_MBUF_DEFAULT_BUF_SIZE, 0, &sz);
 
 	hugepages_free(&page);
 	boot_mem_plan((unsigned)c->n_interfaces, c->mbufs, obj, page, (unsigned)workers,
-		      flowtab_mem_size(&fp), &m[0]);
+		      per_worker, &m[0]);
 	boot_mem_plan((unsigned)c->n_interfaces, c->mbufs, obj, 4096, (unsigned)workers,
-		      flowtab_mem_size(&fp), &m[1]);
+		      per_worker, &m[1]);
 }
 
 static bool has_arg(char **argv, int argc, const char *prefix)

@@ -24,6 +24,7 @@
 #include "bench_cmd.h"
 #include "cli.h"
 #include "cmds.h"
+#include "json.h"
 #include "natb.h"
 #include "natb_cmd.h"
 #include "plot.h"
@@ -374,162 +375,145 @@ static void bench_tuples_text(const struct bench_out *b, const struct bench_resu
 
 /* ---- JSON ------------------------------------------------------------------- */
 
-static void json_num(FILE *f, const char *key, double v)
-{
-	if (isfinite(v))
-		fprintf(f, "\"%s\":%.3f", key, v);
-	else
-		fprintf(f, "\"%s\":null", key);
-}
-
-static void json_lat(FILE *f, const struct bench_lat *l)
+static void json_lat(struct json *j, const char *key, const struct bench_lat *l)
 {
 	if (!l->frames) {
-		fputs("null", f);
+		json_null(j, key);
 		return;
 	}
-	fprintf(f, "{\"frames\":%" PRIu64 ",\"samples\":%" PRIu64 ",\"lost\":%" PRIu64 ",",
-		l->frames, l->samples, l->lost);
-	const struct {
-		const char *key;
-		double v;
-	} us[] = {{"min_us", l->min_us}, {"avg_us", l->avg_us}, {"max_us", l->max_us},
-		  {"p50_us", l->p50_us}, {"p99_us", l->p99_us}, {"p999_us", l->p999_us},
-		  {"pdv_us", l->pdv_us}};
-
-	for (size_t i = 0; i < FG_ARRAY_SIZE(us); i++) {
-		json_num(f, us[i].key, us[i].v);
-		fputc(i + 1 < FG_ARRAY_SIZE(us) ? ',' : '}', f);
-	}
+	json_obj(j, key);
+	json_u64(j, "frames", l->frames);
+	json_u64(j, "samples", l->samples);
+	json_u64(j, "lost", l->lost);
+	json_num(j, "min_us", l->min_us, 3);
+	json_num(j, "avg_us", l->avg_us, 3);
+	json_num(j, "max_us", l->max_us, 3);
+	json_num(j, "p50_us", l->p50_us, 3);
+	json_num(j, "p99_us", l->p99_us, 3);
+	json_num(j, "p999_us", l->p999_us, 3);
+	json_num(j, "pdv_us", l->pdv_us, 3);
+	json_obj_end(j);
 }
 
-static void json_trial(FILE *f, const struct bench_words *w, const struct bench_trial *t, size_t i)
+static void json_trial(struct json *j, const struct bench_words *w, const struct bench_trial *t,
+		       size_t i)
 {
 	char k[32];
 
-	fprintf(f, "{\"trial\":%zu,\"confirm\":%s,", i + 1, t->confirm ? "true" : "false");
+	json_obj(j, NULL);
+	json_u64(j, "trial", i + 1);
+	json_bool(j, "confirm", t->confirm);
 	snprintf(k, sizeof(k), "offered_%s", w->unit);
-	json_num(f, k, t->rate);
-	fputc(',', f);
-	json_num(f, "offered_line_pct", t->line_pct);
-	fputs(",\"mult\":", f);
-	stats_json_str(f, t->mult);
-	fputc(',', f);
+	json_num(j, k, t->rate, 3);
+	json_num(j, "offered_line_pct", t->line_pct, 3);
+	json_str(j, "mult", t->mult);
 	if (t->conns)
-		fprintf(f, "\"conns\":%" PRIu64 ",", t->conns);
-	if (strcmp(w->unit, "cps") == 0) /* the flows tests: cps, capacity */
-		fprintf(f, "\"tuples\":%" PRIu64 ",\"client_ports\":[%u,%u],", t->tuples,
-			t->port_lo, t->port_hi);
-	json_num(f, "send_s", t->span);
-	fputc(',', f);
+		json_u64(j, "conns", t->conns);
+	if (strcmp(w->unit, "cps") == 0) { /* the flows tests: cps, capacity */
+		json_u64(j, "tuples", t->tuples);
+		json_arr(j, "client_ports");
+		json_u64(j, NULL, t->port_lo);
+		json_u64(j, NULL, t->port_hi);
+		json_arr_end(j);
+	}
+	json_num(j, "send_s", t->span, 3);
 	snprintf(k, sizeof(k), "achieved_%s", w->unit);
-	json_num(f, k, t->achieved);
-	fprintf(f,
-		",\"%s\":%" PRIu64 ",\"%s\":%" PRIu64 ",\"%s\":%" PRIu64 ",\"queue_full\":%" PRIu64
-		",\"oerrors\":%" PRIu64 ",\"imissed\":%" PRIu64 ",",
-		w->tx, t->tx, w->rx, t->rx, w->lost, t->lost, t->queue_full, t->oerrors,
-		t->imissed);
-	fprintf(f, "\"loss_pct\":%.6f,\"valid\":%s,\"passed\":%s,\"reason\":", t->loss_pct,
-		t->valid ? "true" : "false", t->passed ? "true" : "false");
-	if (t->why[0])
-		stats_json_str(f, t->why);
-	else
-		fputs("null", f);
-	fputs(",\"latency\":", f);
-	json_lat(f, &t->lat);
-	fputc('}', f);
+	json_num(j, k, t->achieved, 3);
+	json_u64(j, w->tx, t->tx);
+	json_u64(j, w->rx, t->rx);
+	json_u64(j, w->lost, t->lost);
+	json_u64(j, "queue_full", t->queue_full);
+	json_u64(j, "oerrors", t->oerrors);
+	json_u64(j, "imissed", t->imissed);
+	json_num(j, "loss_pct", t->loss_pct, 6);
+	json_bool(j, "valid", t->valid);
+	json_bool(j, "passed", t->passed);
+	json_str(j, "reason", t->why[0] ? t->why : NULL);
+	json_lat(j, "latency", &t->lat);
+	json_obj_end(j);
 }
 
 /* The object up to its result: the test, the profile and every trial. */
-static void bench_json_head(const struct bench_out *b, const struct bench_result *r, FILE *f)
+static void bench_json_head(const struct bench_out *b, const struct bench_result *r,
+			    struct json *j)
 {
-	fprintf(f, "{\"bench\":\"%s\",\"profile\":", bench_kind_names[b->o->kind]);
-	stats_json_str(f, b->o->file);
-	fputc(',', f);
-	json_num(f, "trial_s", b->o->trial_s);
-	fprintf(f, ",\"interrupted\":%s,\"trials\":[", r->interrupted ? "true" : "false");
-	for (size_t i = 0; i < r->n; i++) {
-		if (i)
-			fputc(',', f);
-		json_trial(f, b->w, &r->t[i], i);
-	}
-	fputs("],", f);
+	json_obj(j, NULL);
+	json_str(j, "bench", bench_kind_names[b->o->kind]);
+	json_str(j, "profile", b->o->file);
+	json_num(j, "trial_s", b->o->trial_s, 3);
+	json_bool(j, "interrupted", r->interrupted);
+	json_arr(j, "trials");
+	for (size_t i = 0; i < r->n; i++)
+		json_trial(j, b->w, &r->t[i], i);
+	json_arr_end(j);
 	if (bench_kind_flows(b->o->kind)) {
-		fprintf(f, "\"tuples\":%" PRIu64 ",\"reuse\":%s,", bench_tuples_total(b, r),
-			b->o->reuse ? "true" : "false");
-		json_num(f, "dut_timeout_s", b->o->dut_timeout);
-		fputc(',', f);
+		json_u64(j, "tuples", bench_tuples_total(b, r));
+		json_bool(j, "reuse", b->o->reuse);
+		json_num(j, "dut_timeout_s", b->o->dut_timeout, 3);
 	}
 }
 
 /* throughput and cps: the search's figure and the confirmed one. */
-static void bench_search_json(const struct bench_out *b, const struct bench_result *r, FILE *f)
+static void bench_search_json(const struct bench_out *b, const struct bench_result *r,
+			      struct json *j)
 {
 	const struct bench_trial *best = r->best >= 0 ? &r->t[r->best] : NULL;
 	const struct bench_trial *conf = r->confirmed >= 0 ? &r->t[r->confirmed] : NULL;
 	char k[32];
 
-	fprintf(f, "\"result\":{\"found\":%s,\"confirmed\":%s,", best ? "true" : "false",
-		conf ? "true" : "false");
-	fprintf(f, "\"loss_goal_pct\":%g,\"resolution_pct\":%g,", b->o->loss_pct, b->o->res_pct);
-	json_num(f, "confirm_s", b->o->confirm_s);
-	fputc(',', f);
+	json_bool(j, "found", best);
+	json_bool(j, "confirmed", conf);
+	json_num(j, "loss_goal_pct", b->o->loss_pct, JSON_G);
+	json_num(j, "resolution_pct", b->o->res_pct, JSON_G);
+	json_num(j, "confirm_s", b->o->confirm_s, 3);
 	snprintf(k, sizeof(k), "start_%s", b->w->unit);
-	json_num(f, k, r->plan.rate);
-	fputc(',', f);
+	json_num(j, k, r->plan.rate, 3);
 	if (best) {
-		json_num(f, b->w->result, best->rate);
-		fputc(',', f);
-		json_num(f, "line_pct", best->line_pct);
-		fputs(",\"mult\":", f);
-		stats_json_str(f, best->mult);
-		fprintf(f, ",\"trial\":%zu,\"loss_pct\":%.6f,\"latency\":", (size_t)r->best + 1,
-			best->loss_pct);
-		json_lat(f, &best->lat);
+		json_num(j, b->w->result, best->rate, 3);
+		json_num(j, "line_pct", best->line_pct, 3);
+		json_str(j, "mult", best->mult);
+		json_i64(j, "trial", r->best + 1);
+		json_num(j, "loss_pct", best->loss_pct, 6);
+		json_lat(j, "latency", &best->lat);
 	} else {
-		fprintf(f, "\"%s\":0", b->w->result);
+		json_u64(j, b->w->result, 0);
 	}
 	snprintf(k, sizeof(k), "confirmed_%s", b->w->unit);
 	if (conf) {
-		fputc(',', f);
-		json_num(f, k, conf->rate);
-		fputc(',', f);
-		json_num(f, "confirmed_line_pct", conf->line_pct);
-		fputs(",\"confirmed_mult\":", f);
-		stats_json_str(f, conf->mult);
-		fprintf(f, ",\"confirmed_trial\":%ld,\"confirmed_loss_pct\":%.6f", r->confirmed + 1,
-			conf->loss_pct);
+		json_num(j, k, conf->rate, 3);
+		json_num(j, "confirmed_line_pct", conf->line_pct, 3);
+		json_str(j, "confirmed_mult", conf->mult);
+		json_i64(j, "confirmed_trial", r->confirmed + 1);
+		json_num(j, "confirmed_loss_pct", conf->loss_pct, 6);
 	} else {
-		fprintf(f, ",\"%s\":0", k);
+		json_u64(j, k, 0);
 	}
 }
 
-static void bench_capacity_json(const struct bench_out *b, const struct bench_result *r, FILE *f)
+static void bench_capacity_json(const struct bench_out *b, const struct bench_result *r,
+				struct json *j)
 {
-	fprintf(f, "\"result\":{\"found\":%s,\"%s\":%" PRIu64 ",", r->best >= 0 ? "true" : "false",
-		b->w->result, r->best >= 0 ? r->t[r->best].conns : 0);
-	fprintf(f, "\"at_limit\":%s,\"resolution_pct\":%g,", r->at_limit ? "true" : "false",
-		b->o->res_pct);
-	json_num(f, "rate_cps", r->plan.rate);
-	fputs(",\"mult\":", f);
-	stats_json_str(f, r->plan.mult);
+	json_bool(j, "found", r->best >= 0);
+	json_u64(j, b->w->result, r->best >= 0 ? r->t[r->best].conns : 0);
+	json_bool(j, "at_limit", r->at_limit);
+	json_num(j, "resolution_pct", b->o->res_pct, JSON_G);
+	json_num(j, "rate_cps", r->plan.rate, 3);
+	json_str(j, "mult", r->plan.mult);
 	if (r->best >= 0)
-		fprintf(f, ",\"trial\":%ld", r->best + 1);
+		json_i64(j, "trial", r->best + 1);
 }
 
-static void bench_latency_json(const struct bench_result *r, FILE *f)
+static void bench_latency_json(const struct bench_result *r, struct json *j)
 {
 	const struct bench_trial *t = r->best >= 0 ? &r->t[r->best] : NULL;
 
-	fprintf(f, "\"result\":{\"valid\":%s,", r->valid ? "true" : "false");
+	json_bool(j, "valid", r->valid);
 	if (t) {
-		json_num(f, "offered_fps", t->rate);
-		fputc(',', f);
-		json_num(f, "achieved_fps", t->achieved);
-		fputs(",\"latency\":", f);
-		json_lat(f, &t->lat);
+		json_num(j, "offered_fps", t->rate, 3);
+		json_num(j, "achieved_fps", t->achieved, 3);
+		json_lat(j, "latency", &t->lat);
 	} else {
-		fputs("\"latency\":null", f);
+		json_null(j, "latency");
 	}
 }
 
@@ -650,17 +634,21 @@ static void out_result(void *ctx, const struct bench_result *r)
 	const char *intr = r->interrupted ? ", interrupted" : "";
 
 	if (b->o->json) {
-		FILE *f = stdout;
+		struct json j;
 
-		bench_json_head(b, r, f);
+		json_init(&j, stdout, false);
+		bench_json_head(b, r, &j);
+		json_obj(&j, "result");
 		if (b->o->kind == BENCH_LATENCY)
-			bench_latency_json(r, f);
+			bench_latency_json(r, &j);
 		else if (b->o->kind == BENCH_CAPACITY)
-			bench_capacity_json(b, r, f);
+			bench_capacity_json(b, r, &j);
 		else
-			bench_search_json(b, r, f);
-		fputs("}}\n", f);
-		fflush(f);
+			bench_search_json(b, r, &j);
+		json_obj_end(&j);
+		json_obj_end(&j);
+		fputs("\n", stdout);
+		fflush(stdout);
 	} else if (b->o->kind == BENCH_LATENCY) {
 		if (t)
 			bench_lat_text(b, &t->lat);

@@ -15,6 +15,7 @@
 #include "capture.h"
 #include "capture_cmd.h"
 #include "cmds.h"
+#include "json.h"
 #include "port.h"
 #include "log.h"
 
@@ -131,13 +132,24 @@ static void cap_print_status(bool json)
 	cap_ports_str(st.rx_ports, rs, sizeof(rs));
 	cap_ports_str(st.tx_ports, ts, sizeof(ts));
 	if (json) {
-		printf("{\"capture\": {\"running\": %s, \"have\": %s, \"rx_ports\": \"%s\", "
-		       "\"tx_ports\": \"%s\", \"frames\": %" PRIu64 ", \"dropped\": %" PRIu64
-		       ", \"over_limit\": %" PRIu64 ", \"limit\": %" PRIu64
-		       ", \"limit_reached\": %s, \"seconds\": %.3f}}\n",
-		       st.running ? "true" : "false", st.have ? "true" : "false", rs, ts,
-		       st.written, st.dropped, st.over_limit, st.limit,
-		       st.limit_reached ? "true" : "false", st.secs);
+		struct json j;
+
+		json_init(&j, stdout, true);
+		json_obj(&j, NULL);
+		json_obj(&j, "capture");
+		json_bool(&j, "running", st.running);
+		json_bool(&j, "have", st.have);
+		json_str(&j, "rx_ports", rs);
+		json_str(&j, "tx_ports", ts);
+		json_u64(&j, "frames", st.written);
+		json_u64(&j, "dropped", st.dropped);
+		json_u64(&j, "over_limit", st.over_limit);
+		json_u64(&j, "limit", st.limit);
+		json_bool(&j, "limit_reached", st.limit_reached);
+		json_num(&j, "seconds", st.secs, 3);
+		json_obj_end(&j);
+		json_obj_end(&j);
+		putchar('\n');
 		return;
 	}
 	if (!st.have) {

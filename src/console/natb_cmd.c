@@ -18,9 +18,9 @@
 
 #include "bench_search.h"
 #include "cmds.h"
+#include "json.h"
 #include "natb.h"
 #include "natb_cmd.h"
-#include "stats.h"
 #include "units.h"
 #include "log.h"
 
@@ -122,28 +122,34 @@ static int natb_parse(int argc, char **argv, struct natb_opts *o, bool *json, co
 
 /* ---- output ------------------------------------------------------------------- */
 
-static void j_tri(FILE *f, const char *key, enum natb_tri t)
+static void j_tri(struct json *j, const char *key, enum natb_tri t)
 {
-	fprintf(f, "\"%s\":%s", key, t == NATB_YES ? "true" : t == NATB_NO ? "false" : "null");
+	if (t == NATB_UNSEEN)
+		json_null(j, key);
+	else
+		json_bool(j, key, t == NATB_YES);
 }
 
 static const char *const tmo_states[] = {"none", "found", "above", "below", "failed"};
 
-static void j_tmo(FILE *f, const char *key, const struct natb_tmo *t)
+static void j_tmo(struct json *j, const char *key, const struct natb_tmo *t)
 {
-	if (t->st == NATB_TMO_FOUND)
-		fprintf(f, "\"%s\":%.1f", key, t->s);
-	else
-		fprintf(f, "\"%s\":null", key);
-	fprintf(f,
-		",\"%s_search\":{\"state\":\"%s\",\"alive_s\":%.1f,\"gone_s\":%.1f,"
-		"\"mappings_planned\":%u,\"mappings_made\":%u}",
-		key, tmo_states[t->st], t->lo, t->hi, t->planned, t->made);
+	char k[64];
+
+	json_num(j, key, t->st == NATB_TMO_FOUND ? t->s : NAN, 1);
+	snprintf(k, sizeof(k), "%s_search", key);
+	json_obj(j, k);
+	json_str(j, "state", tmo_states[t->st]);
+	json_num(j, "alive_s", t->lo, 1);
+	json_num(j, "gone_s", t->hi, 1);
+	json_u64(j, "mappings_planned", t->planned);
+	json_u64(j, "mappings_made", t->made);
+	json_obj_end(j);
 }
 
-/* the translated of every protocol measured: false if any left
- * untranslated, null if nothing of one came out, true otherwise */
-static const char *all_translated(const struct natb_result *r)
+/* the translated of every protocol measured: no if any left untranslated,
+ * unseen if nothing of one came out, yes otherwise */
+static enum natb_tri all_translated(const struct natb_result *r)
 {
 	const bool on[3] = {r->udp.on, r->tcp.on, r->icmp.on};
 	const enum natb_tri t[3] = {r->udp.translated, r->tcp.translated, r->icmp.translated};
@@ -153,120 +159,110 @@ static const char *all_translated(const struct natb_result *r)
 		if (!on[k])
 			continue;
 		if (t[k] == NATB_NO)
-			return "false";
+			return NATB_NO;
 		unseen |= t[k] == NATB_UNSEEN;
 	}
-	return unseen ? "null" : "true";
+	return unseen ? NATB_UNSEEN : NATB_YES;
+}
+
+/* mapping, mapping_contended, filtering: the RFC 4787 §4.1 / §5 words */
+static void j_deps(struct json *j, enum natb_dep m, enum natb_dep mc, enum natb_dep f)
+{
+	json_str(j, "mapping", natb_dep_names[m]);
+	json_str(j, "mapping_contended", natb_dep_names[mc]);
+	json_str(j, "filtering", natb_dep_names[f]);
+}
+
+static void json_udp(struct json *j, const struct natb_udp *u)
+{
+	json_obj(j, "udp");
+	j_tri(j, "translated", u->translated);
+	j_deps(j, u->mapping, u->mapping_contended, u->filtering);
+	j_tri(j, "port_preservation", u->preserve);
+	j_tri(j, "port_parity", u->parity);
+	j_tri(j, "port_overloading", u->overloading);
+	j_tri(j, "port_range_kept", u->in_range);
+	json_str(j, "pooling", natb_pool_names[u->pooling]);
+	json_u64(j, "external_addresses", u->ext_addrs);
+	json_str(j, "port_allocation", natb_alloc_names[u->alloc]);
+	json_u64(j, "port_step_median", u->alloc_step);
+	json_u64(j, "port_destinations", u->alloc_n);
+	json_u64(j, "contiguity_pct", u->contiguity_pct);
+	j_tri(j, "hairpinning", u->hairpin);
+	j_tri(j, "hairpin_external_source", u->hairpin_ext);
+	j_tmo(j, "mapping_timeout_s", &u->timeout);
+	j_tmo(j, "unreplied_timeout_s", &u->unreplied);
+	j_tri(j, "refresh_outbound", u->refresh_out);
+	j_tri(j, "refresh_inbound", u->refresh_in);
+	j_tri(j, "icmp_error_keeps_mapping", u->icmp_keeps);
+	j_tri(j, "fragments_out_of_order", u->frags);
+	json_u64(j, "port_quota", u->quota.got);
+	json_u64(j, "port_quota_tried", u->quota.tried);
+	j_tri(j, "quota_keeps_mappings", u->quota.kept);
+	j_tri(j, "quota_others_served", u->quota.others);
+	j_tri(j, "quota_icmp_error", u->quota.icmp);
+	json_obj_end(j);
+}
+
+static void json_tcp(struct json *j, const struct natb_tcp *t)
+{
+	json_obj(j, "tcp");
+	j_tri(j, "translated", t->translated);
+	j_deps(j, t->mapping, t->mapping_contended, t->filtering);
+	j_tri(j, "port_preservation", t->preserve);
+	j_tri(j, "port_overloading", t->overloading);
+	j_tri(j, "hairpinning", t->hairpin);
+	j_tri(j, "hairpin_external_source", t->hairpin_ext);
+	j_tri(j, "error_translation", t->err_xlate);
+	j_tmo(j, "established_timeout_s", &t->established);
+	j_tmo(j, "transitory_timeout_s", &t->transitory);
+	j_tmo(j, "closing_timeout_s", &t->closing);
+	json_obj_end(j);
 }
 
 static void json_out(FILE *f, const struct natb_result *r, const struct natb_check *c, size_t n)
 {
-	const struct natb_udp *u = &r->udp;
-	const struct natb_tcp *t = &r->tcp;
 	const struct natb_icmp *i = &r->icmp;
+	struct json j;
 
-	fprintf(f,
-		"{\"bench\":\"nat\",\"timeout_max_s\":%.1f,\"interrupted\":%s,\"translated\":%s,"
-		"\"qdrop\":%llu,",
-		r->tmax, r->interrupted ? "true" : "false", all_translated(r),
-		(unsigned long long)r->qdrop);
-	if (u->on) {
-		fputs("\"udp\":{", f);
-		j_tri(f, "translated", u->translated);
-		fprintf(f, ",\"mapping\":\"%s\",\"mapping_contended\":\"%s\",\"filtering\":\"%s\",",
-			natb_dep_names[u->mapping], natb_dep_names[u->mapping_contended],
-			natb_dep_names[u->filtering]);
-		j_tri(f, "port_preservation", u->preserve);
-		fputc(',', f);
-		j_tri(f, "port_parity", u->parity);
-		fputc(',', f);
-		j_tri(f, "port_overloading", u->overloading);
-		fputc(',', f);
-		j_tri(f, "port_range_kept", u->in_range);
-		fprintf(f, ",\"pooling\":\"%s\",\"external_addresses\":%u,",
-			natb_pool_names[u->pooling], u->ext_addrs);
-		fprintf(
-		    f,
-		    "\"port_allocation\":\"%s\",\"port_step_median\":%u,\"port_destinations\":%u,"
-		    "\"contiguity_pct\":%u,",
-		    natb_alloc_names[u->alloc], u->alloc_step, u->alloc_n, u->contiguity_pct);
-		j_tri(f, "hairpinning", u->hairpin);
-		fputc(',', f);
-		j_tri(f, "hairpin_external_source", u->hairpin_ext);
-		fputc(',', f);
-		j_tmo(f, "mapping_timeout_s", &u->timeout);
-		fputc(',', f);
-		j_tmo(f, "unreplied_timeout_s", &u->unreplied);
-		fputc(',', f);
-		j_tri(f, "refresh_outbound", u->refresh_out);
-		fputc(',', f);
-		j_tri(f, "refresh_inbound", u->refresh_in);
-		fputc(',', f);
-		j_tri(f, "icmp_error_keeps_mapping", u->icmp_keeps);
-		fputc(',', f);
-		j_tri(f, "fragments_out_of_order", u->frags);
-		fprintf(f, ",\"port_quota\":%u,\"port_quota_tried\":%u,", u->quota.got,
-			u->quota.tried);
-		j_tri(f, "quota_keeps_mappings", u->quota.kept);
-		fputc(',', f);
-		j_tri(f, "quota_others_served", u->quota.others);
-		fputc(',', f);
-		j_tri(f, "quota_icmp_error", u->quota.icmp);
-		fputs("},", f);
-	} else {
-		fputs("\"udp\":null,", f);
-	}
-	if (t->on) {
-		fputs("\"tcp\":{", f);
-		j_tri(f, "translated", t->translated);
-		fprintf(f, ",\"mapping\":\"%s\",\"mapping_contended\":\"%s\",\"filtering\":\"%s\",",
-			natb_dep_names[t->mapping], natb_dep_names[t->mapping_contended],
-			natb_dep_names[t->filtering]);
-		j_tri(f, "port_preservation", t->preserve);
-		fputc(',', f);
-		j_tri(f, "port_overloading", t->overloading);
-		fputc(',', f);
-		j_tri(f, "hairpinning", t->hairpin);
-		fputc(',', f);
-		j_tri(f, "hairpin_external_source", t->hairpin_ext);
-		fputc(',', f);
-		j_tri(f, "error_translation", t->err_xlate);
-		fputc(',', f);
-		j_tmo(f, "established_timeout_s", &t->established);
-		fputc(',', f);
-		j_tmo(f, "transitory_timeout_s", &t->transitory);
-		fputc(',', f);
-		j_tmo(f, "closing_timeout_s", &t->closing);
-		fputs("},", f);
-	} else {
-		fputs("\"tcp\":null,", f);
-	}
+	json_init(&j, f, false);
+	json_obj(&j, NULL);
+	json_str(&j, "bench", "nat");
+	json_num(&j, "timeout_max_s", r->tmax, 1);
+	json_bool(&j, "interrupted", r->interrupted);
+	j_tri(&j, "translated", all_translated(r));
+	json_u64(&j, "qdrop", r->qdrop);
+	if (r->udp.on)
+		json_udp(&j, &r->udp);
+	else
+		json_null(&j, "udp");
+	if (r->tcp.on)
+		json_tcp(&j, &r->tcp);
+	else
+		json_null(&j, "tcp");
 	if (i->on) {
-		fputs("\"icmp\":{", f);
-		j_tri(f, "translated", i->translated);
-		fputc(',', f);
-		j_tri(f, "echo", i->echo);
-		fputc(',', f);
-		j_tmo(f, "query_timeout_s", &i->query);
-		fputc(',', f);
-		j_tri(f, "error_translation", i->err_xlate);
-		fputc(',', f);
-		j_tri(f, "identifier_independent", i->id_ei);
-		fputs("},", f);
+		json_obj(&j, "icmp");
+		j_tri(&j, "translated", i->translated);
+		j_tri(&j, "echo", i->echo);
+		j_tmo(&j, "query_timeout_s", &i->query);
+		j_tri(&j, "error_translation", i->err_xlate);
+		j_tri(&j, "identifier_independent", i->id_ei);
+		json_obj_end(&j);
 	} else {
-		fputs("\"icmp\":null,", f);
+		json_null(&j, "icmp");
 	}
-	fputs("\"checks\":[", f);
+	json_arr(&j, "checks");
 	for (size_t k = 0; k < n; k++) {
-		fputs(k ? ",{\"id\":" : "{\"id\":", f);
-		stats_json_str(f, c[k].id);
-		fputs(",\"text\":", f);
-		stats_json_str(f, c[k].text);
-		fputs(",\"measured\":", f);
-		stats_json_str(f, c[k].measured);
-		fprintf(f, ",\"verdict\":\"%s\"}", natb_verdict_names[c[k].v]);
+		json_obj(&j, NULL);
+		json_str(&j, "id", c[k].id);
+		json_str(&j, "text", c[k].text);
+		json_str(&j, "measured", c[k].measured);
+		json_str(&j, "verdict", natb_verdict_names[c[k].v]);
+		json_obj_end(&j);
 	}
-	fputs("]}\n", f);
+	json_arr_end(&j);
+	json_obj_end(&j);
+	fputc('\n', f);
 	fflush(f);
 }
 

@@ -145,7 +145,7 @@ void ctl_shutdown(void)
 	fg_nworkers = 0;
 }
 
-int ctl_start(const struct engine *e, void **states, uint64_t run_id)
+int ctl_start(const struct worker_ops *e, void **states, uint64_t run_id)
 {
 	for (int i = 0; i < fg_nworkers; i++) {
 		/* The state travels in START: the worker's dequeue pairs with

@@ -12,7 +12,7 @@
 
 #include "fg.h"
 
-struct engine;
+struct worker_ops;
 struct wmsg;
 struct worker;
 
@@ -38,8 +38,9 @@ void ctl_post(const struct wmsg *m, int pair);
 void ctl_set_cancel(bool on);
 bool ctl_cancelled(void);
 
-/* Traffic life cycle. `states[w]` is each worker's engine state. */
-int ctl_start(const struct engine *e, void **states, uint64_t run_id);
+/* Traffic life cycle. `states[w]` is each worker's engine state, e the
+ * engine's worker half. */
+int ctl_start(const struct worker_ops *e, void **states, uint64_t run_id);
 void ctl_stop(void);
 void ctl_pause(bool on);
 /* scale every rate of the running traffic by `scale` (1.0 = as started) */

@@ -9,7 +9,8 @@
  * the NAT report (distinct translated sources) out of the workers' states.
  * Nothing here runs on a worker: the worker half is
  * src/dataplane/flows.c, the shared definitions are in
- * src/dataplane/flows.h.
+ * src/dataplane/flows.h. run.c reaches all of this through flows_engine
+ * (flows_ctl.h), no one else.
  */
 #include <errno.h>
 #include <math.h>
@@ -35,6 +36,7 @@
 #include "own.h"
 #include "port.h"
 #include "prof.h"
+#include "tunables.h"
 #include "units.h"
 #include "worker.h"
 
@@ -91,7 +93,8 @@ static void flows_free_state(struct flows_state *s)
 	free(s);
 }
 
-void flows_release(void **states)
+/* Free the states of a finished run (the workers no longer use them). */
+static void flows_release(void **states)
 {
 	for (int i = 0; i < FG_MAX_WORKERS; i++) {
 		if (flows_cur[i] == states[i])
@@ -109,7 +112,8 @@ static bool flows_pair_used(const struct run_params *rp, int pt)
 	return m == 0 || m == UINT32_MAX || ((m >> pt & 1) && (m >> (pt + 1) & 1));
 }
 
-int flows_load(const struct run_params *rp, struct load *l, char *err, size_t errlen)
+/* The engine's load (struct engine, run.h): both directions of every template. */
+static int flows_load(const struct run_params *rp, struct load *l, char *err, size_t errlen)
 {
 	const struct prof *p = rp->prof;
 	double frames[2] = {0, 0}, bits[2] = {0, 0};
@@ -189,40 +193,29 @@ static void flows_build_v6(struct flows_state *s, const struct prof_ip_gen *g)
 }
 
 /*
- * The flows engine's tunables (-t): payload_check=0|1|auto, how the
- * client checks what its replies carry (flowpay.h): auto (the default)
- * checks a flowgen server's replies strictly and counts a server that is
- * not flowgen in client.foreign_server, its flows judged by byte counts;
- * 1 wants every server to be flowgen; 0 checks nothing. 0, or -EINVAL
- * with err set.
+ * The flows engine's tunables (-t, tunables.h): payload_check=0|1|auto,
+ * how the client checks what its replies carry (flowpay.h): auto (the
+ * default) checks a flowgen server's replies strictly and counts a server
+ * that is not flowgen in client.foreign_server, its flows judged by byte
+ * counts; 1 wants every server to be flowgen; 0 checks nothing.
  */
-static int flows_parse_tunables(const char *t, enum flowpay_mode *check, char *err, size_t errlen)
-{
-	char buf[256], *save = NULL;
+struct flows_tun {
+	int payload_check; /* enum flowpay_mode */
+};
 
-	*check = FLOWPAY_AUTO;
-	if (!t || !*t)
-		return 0;
-	if (strlen(t) >= sizeof(buf)) {
-		snprintf(err, errlen, "-t: too long");
-		return -EINVAL;
-	}
-	strcpy(buf, t);
-	for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-		if (strcmp(kv, "payload_check=0") == 0) {
-			*check = FLOWPAY_OFF;
-		} else if (strcmp(kv, "payload_check=1") == 0) {
-			*check = FLOWPAY_STRICT;
-		} else if (strcmp(kv, "payload_check=auto") == 0) {
-			*check = FLOWPAY_AUTO;
-		} else {
-			snprintf(err, errlen,
-				 "-t %s: unknown key or value (flows: payload_check=0|1|auto)", kv);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
+static const struct tun_word flows_check_words[] = {
+    {"0", FLOWPAY_OFF}, {"1", FLOWPAY_STRICT}, {"auto", FLOWPAY_AUTO}};
+
+static const struct tun_key flows_tun_keys[] = {
+    {.name = "payload_check",
+     .type = TUN_WORD,
+     .words = flows_check_words,
+     .nwords = FG_ARRAY_SIZE(flows_check_words),
+     .off = offsetof(struct flows_tun, payload_check)},
+};
+
+static const struct tun_table flows_tun_table = {
+    .engine = "flows", .keys = flows_tun_keys, .nkeys = FG_ARRAY_SIZE(flows_tun_keys)};
 
 static int flows_build(const struct run_params *rp, const struct worker *w, double cps,
 		       bool unpaced, struct flows_state **out, char *err, size_t errlen)
@@ -347,18 +340,18 @@ err_free:
 	return rc;
 }
 
-int flows_prepare(const struct run_params *rp, void **states, const struct engine **ops, char *err,
-		  size_t errlen)
+/* The per-worker states of a run (struct engine, run.h). */
+static int flows_prepare(const struct run_params *rp, void **states, char *err, size_t errlen)
 {
 	bool unpaced = rp->mult.kind == UNITS_MAX;
-	enum flowpay_mode check;
+	struct flows_tun tun = {.payload_check = FLOWPAY_AUTO};
 	int rc;
 
 	if (rp->prof->n_templates == 0 || rp->prof->n_templates > FG_PROF_MAX_TEMPLATES) {
 		snprintf(err, errlen, "a flows profile needs 1..%d templates", FG_PROF_MAX_TEMPLATES);
 		return -EINVAL;
 	}
-	rc = flows_parse_tunables(rp->tunables, &check, err, errlen);
+	rc = tun_parse(&flows_tun_table, rp->tunables, &tun, err, errlen);
 	if (rc)
 		return rc;
 	for (int i = 0; i < fg_nworkers; i++) {
@@ -371,12 +364,11 @@ int flows_prepare(const struct run_params *rp, void **states, const struct engin
 			flows_release(states);
 			return rc;
 		}
-		s->check = (uint8_t)check;
+		s->check = (uint8_t)tun.payload_check;
 		states[i] = s;
 	}
 	for (int i = 0; i < fg_nworkers; i++)
 		flows_cur[i] = states[i];
-	*ops = &flows_ops;
 	return 0;
 }
 
@@ -387,7 +379,9 @@ static int flows_cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-uint64_t flows_fresh_tuples(void)
+/* The distinct client (address, port) pairs the current (or last) run
+ * used, summed over its workers; read once the run is idle. */
+static uint64_t flows_fresh_tuples(void)
 {
 	uint64_t n = 0;
 
@@ -397,7 +391,8 @@ uint64_t flows_fresh_tuples(void)
 	return n;
 }
 
-void flows_nat_report(uint64_t *distinct_addrs, uint64_t *distinct_ports)
+/* stats hook: the server-side NAT report (distinct translated sources). */
+static void flows_nat_report(uint64_t *distinct_addrs, uint64_t *distinct_ports)
 {
 	static uint32_t all[FG_MAX_WORKERS * FLOWS_NAT_ADDRS];
 	uint64_t ports[65536 / 64] = {0};
@@ -425,3 +420,30 @@ void flows_nat_report(uint64_t *distinct_addrs, uint64_t *distinct_ports)
 	for (unsigned j = 0; j < 65536 / 64; j++)
 		*distinct_ports += (uint64_t)__builtin_popcountll(ports[j]);
 }
+
+/*
+ * The hugepage memory of a worker's flow table with flows_max entries
+ * (TCP's entries, the larger): what flows_build asks for at most.
+ */
+static uint64_t flows_worker_mem(uint32_t flows_max)
+{
+	struct flowtab_params fp = {
+	    .max_flows = flows_max ? flows_max : 65536,
+	    .entry_size = sizeof(struct flows_ent),
+	    .tick_tsc = 2,
+	};
+
+	return flowtab_mem_size(&fp);
+}
+
+const struct engine flows_engine = {
+    .name = "flows",
+    .mode = PROF_FLOWS,
+    .worker = &flows_worker_ops,
+    .load = flows_load,
+    .prepare = flows_prepare,
+    .release = flows_release,
+    .worker_mem = flows_worker_mem,
+    .nat_report = flows_nat_report,
+    .fresh_tuples = flows_fresh_tuples,
+};

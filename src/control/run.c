@@ -1,8 +1,9 @@
 /*
  * run.c — the traffic run: the one place that knows which engine a
- * profile's mode picks (the table run_engines below), keeps the current
- * run (its profile, the engine's per-worker states, the load and the
- * factors -m gave it) and drives the workers through ctl.c.
+ * profile's mode picks (the table run_engines below, of struct engine,
+ * run.h), keeps the current run (its profile, the engine's per-worker
+ * states, the load and the factors -m gave it) and drives the workers
+ * through ctl.c.
  *
  * A start prepares the new run completely before it stops the old one, so
  * a profile or rate that is refused leaves running traffic running; what
@@ -35,50 +36,16 @@
 #include "clock.h"
 #include "log.h"
 
-/* The control side of an engine, one row per profile mode. */
-struct run_engine {
-	const char *name;
-	/* what the run sends per port at -m 1 (rp->prof, port_mask, link_bps set) */
-	int (*load)(const struct run_params *rp, struct load *l, char *err, size_t errlen);
-	/* per-worker states from rp (factor[] set); the worker-side ops in *ops */
-	int (*prepare)(const struct run_params *rp, void **states, const struct engine **ops,
-		       char *err, size_t errlen);
-	void (*release)(void **states);
-	/* once the previous run has stopped, before START; NULL: nothing to do */
-	int (*activate)(void **states, char *err, size_t errlen);
-	/* reports for `stats`; NULL when the engine has none */
-	int (*latency_rows)(struct stats_lat_row *rows, int max);
-	int (*pair_rows)(struct stats_pair_row **rows, uint64_t *unmatched);
-	void (*nat_report)(uint64_t *distinct_addrs, uint64_t *distinct_ports);
-	/* reports for `plot` and `bench`; NULL when the engine has none */
-	int (*latency_hist)(int row, struct lat_hist *h);
-	int (*totals)(bool stamped_only, struct lat_hist *h, struct lat_seq *q, uint64_t *tx,
-		      double *span_s);
-	uint64_t (*fresh_tuples)(void);
-};
-
-static const struct run_engine run_engines[PROF_MODE_COUNT] = {
-    [PROF_FLOWS] = {.name = "flows",
-		    .load = flows_load,
-		    .prepare = flows_prepare,
-		    .release = flows_release,
-		    .nat_report = flows_nat_report,
-		    .fresh_tuples = flows_fresh_tuples},
-    [PROF_STREAMS] = {.name = "streams",
-		      .load = streams_load,
-		      .prepare = streams_prepare,
-		      .activate = streams_activate,
-		      .release = streams_release,
-		      .latency_rows = streams_latency_rows,
-		      .pair_rows = streams_pair_rows,
-		      .latency_hist = streams_latency_hist,
-		      .totals = streams_totals},
+/* The engines, one row per profile mode (struct engine, run.h). */
+static const struct engine *const run_engines[PROF_MODE_COUNT] = {
+    [PROF_FLOWS] = &flows_engine,
+    [PROF_STREAMS] = &streams_engine,
 };
 
 static struct {
 	uint32_t flows_max;
 	/* the current (or last) run */
-	const struct run_engine *eng;	/* NULL: no run */
+	const struct engine *eng;	/* NULL: no run */
 	struct prof prof;
 	void *states[FG_MAX_WORKERS];
 	struct units_rate mult;		/* -m of the start */
@@ -96,11 +63,26 @@ static struct {
  */
 static pthread_mutex_t run_mu = PTHREAD_MUTEX_INITIALIZER;
 
-static const struct run_engine *run_engine_of(const struct prof *p)
+const struct engine *run_engine(int mode)
 {
-	if (p->mode < PROF_FLOWS || p->mode >= PROF_MODE_COUNT || !run_engines[p->mode].prepare)
+	if (mode < PROF_FLOWS || mode >= PROF_MODE_COUNT)
 		return NULL;
-	return &run_engines[p->mode];
+	return run_engines[mode];
+}
+
+uint64_t run_worker_mem(uint32_t flows_max)
+{
+	uint64_t most = 0;
+
+	for (int m = 0; m < PROF_MODE_COUNT; m++)
+		if (run_engines[m] && run_engines[m]->worker_mem)
+			most = FG_MAX(most, run_engines[m]->worker_mem(flows_max));
+	return most;
+}
+
+static const struct engine *run_engine_of(const struct prof *p)
+{
+	return run_engine(p->mode);
 }
 
 static int hook_latency(struct stats_lat_row *rows, int max)
@@ -246,7 +228,7 @@ void run_fini(void)
  * The load of rp and the factors its -m gives: rp->load, rp->factor and
  * rp->link_bps are filled in. 0 or -errno with err set.
  */
-static int run_apply_mult(const struct run_engine *e, struct run_params *rp, char *err,
+static int run_apply_mult(const struct engine *e, struct run_params *rp, char *err,
 			  size_t errlen)
 {
 	int rc;
@@ -309,7 +291,7 @@ static void run_publish_offer(const double *f)
 
 int run_offered(struct run_params *rp, struct load_offer *o, char *err, size_t errlen)
 {
-	const struct run_engine *e = run_engine_of(rp->prof);
+	const struct engine *e = run_engine_of(rp->prof);
 	int rc;
 
 	if (!e) {
@@ -332,8 +314,7 @@ int run_start(const char *file, struct run_params *rp, unsigned flags, const cha
 	struct prof np = {0};
 	void *nstates[FG_MAX_WORKERS] = {0};
 	char err[FG_ERRLEN], mb[48];
-	const struct engine *ops = NULL;
-	const struct run_engine *e;
+	const struct engine *e;
 	int rc;
 
 	if (ctl_busy() && !(flags & RUN_FORCE)) {
@@ -369,7 +350,7 @@ int run_start(const char *file, struct run_params *rp, unsigned flags, const cha
 			rc = -EMSGSIZE;
 		}
 		if (!rc)
-			rc = e->prepare(rp, nstates, &ops, err, sizeof(err));
+			rc = e->prepare(rp, nstates, err, sizeof(err));
 	}
 	if (rc) {
 		fg_err("%s: %s", who, err);
@@ -399,7 +380,7 @@ int run_start(const char *file, struct run_params *rp, unsigned flags, const cha
 	if (!(flags & RUN_KEEP_COUNTERS))
 		stats_clear();
 	run_publish_offer(run.factor);
-	ctl_start(ops, run.states, ++run.run_id);
+	ctl_start(e->worker, run.states, ++run.run_id);
 	if (flags & RUN_QUIET)
 		return 0;
 	fg_info("started %s (%s, -m %s, seed %u)%s", file, e->name,

@@ -4,8 +4,8 @@
  * (load.h), prepare the engine's per-worker states, start the workers,
  * then stop, pause, rescale and wait. The console's commands, the tui's
  * keys and `bench` all go through here; nothing else knows which engine a
- * profile's mode picks: that is the table of control-side engine ops in
- * run.c.
+ * profile's mode picks: that is the table of engines in run.c, one struct
+ * engine (below) per engine, and nothing calls an engine but through it.
  *
  * Context: control. The statistics thread reads the running engine's
  * reports (latency rows, the NAT report) through hooks that take the
@@ -24,6 +24,8 @@ struct lat_hist;
 struct lat_seq;
 struct prof;
 struct stats_lat_row;
+struct stats_pair_row;
+struct worker_ops;
 
 /* A run: a profile plus the console's `start` arguments, what the engine
  * of its mode prepares its per-worker states from. */
@@ -47,6 +49,49 @@ struct run_params {
 	double factor[FG_MAX_PORTS];		/* -m applied: port p sends load.tx[p] x factor[p];
 						   0 = nothing, or unpaced (-m max) */
 };
+
+/*
+ * One traffic engine: its control half, which run.c calls on the
+ * console's thread (the reports also on the statistics thread, under
+ * run.c's lock), and its worker half, which START hands to every worker.
+ * An engine is one of these, defined beside its control code (flows_ctl.h,
+ * streams_ctl.h), and one row of run.c's table. Optional members may be
+ * NULL.
+ */
+struct engine {
+	const char *name;
+	int mode;			/* enum prof_mode (prof-t.h) it runs */
+	const struct worker_ops *worker; /* the loop's ops (worker-t.h) */
+	/* what the run of rp sends per port at -m 1 (rp->prof, port_mask,
+	 * link_bps set): the engine's side of the load model (load.h) */
+	int (*load)(const struct run_params *rp, struct load *l, char *err, size_t errlen);
+	/* states[w] for w in 0..fg_nworkers-1 at the rates of rp->factor;
+	 * on failure nothing is left allocated and states[] is all NULL */
+	int (*prepare)(const struct run_params *rp, void **states, char *err, size_t errlen);
+	/* free what prepare made (the workers no longer use it) */
+	void (*release)(void **states);
+	/* optional: once the previous run has stopped, before START */
+	int (*activate)(void **states, char *err, size_t errlen);
+	/* optional: bytes of hugepage memory a worker's state takes at most
+	 * with flows_max table entries (the memory plan of boot.h) */
+	uint64_t (*worker_mem)(uint32_t flows_max);
+	/* optional reports for `stats` (the statistics thread) */
+	int (*latency_rows)(struct stats_lat_row *rows, int max);
+	int (*pair_rows)(struct stats_pair_row **rows, uint64_t *unmatched);
+	void (*nat_report)(uint64_t *distinct_addrs, uint64_t *distinct_ports);
+	/* optional reports for `plot` and `bench` */
+	int (*latency_hist)(int row, struct lat_hist *h);
+	int (*totals)(bool stamped_only, struct lat_hist *h, struct lat_seq *q, uint64_t *tx,
+		      double *span_s);
+	uint64_t (*fresh_tuples)(void);
+};
+
+/* The engine of profile mode `mode` (enum prof_mode), NULL for none. */
+const struct engine *run_engine(int mode);
+
+/* The most hugepage memory a worker's engine state takes with flows_max
+ * table entries, of every engine (boot.h's memory plan). */
+uint64_t run_worker_mem(uint32_t flows_max);
 
 enum run_flag {
 	RUN_FORCE = 1u << 0,	     /* stop running traffic first */
@@ -99,7 +144,7 @@ double run_scale(void);
  * The current (or last) run's reports, through its engine's row of the
  * table (a report the engine has none of: -ENOENT, or 0 rows / tuples):
  * the per-stream latency rows, the delays of one row, and the test frames
- * of every stream merged (streams_ctl.h, streams_totals).
+ * of every stream merged (streams_ctl.c, streams_totals).
  */
 int run_latency_rows(struct stats_lat_row *rows, int max);
 int run_latency_hist(int row, struct lat_hist *h);

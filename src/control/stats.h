@@ -237,9 +237,6 @@ int stats_offer_warning(char *buf, size_t len, const struct stats_global *g);
 /* pure: "1.23 M" style scaling of v into buf (K/M/G/T, 1000-based). */
 const char *stats_fmt_si(char *buf, size_t len, double v, const char *unit);
 
-/* pure: s as a JSON string, quoted and escaped. */
-void stats_json_str(FILE *f, const char *s);
-
 /* pure: a counter in at most 6 characters: as is below 100,000, else "123.4M". */
 const char *stats_fmt_count(char *buf, size_t len, uint64_t v);
 

@@ -21,6 +21,7 @@
 
 #include <rte_ethdev.h>
 
+#include "json.h"
 #include "offer.h"
 #include "stats.h"
 #include "stats_int.h"
@@ -45,22 +46,6 @@ const char *stats_fmt_si(char *buf, size_t len, double v, const char *unit)
 	else
 		snprintf(buf, len, "%.2f %c%s", v, pfx[i], unit);
 	return buf;
-}
-
-void stats_json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
 }
 
 /* ---- JSON ------------------------------------------------------------- */
@@ -98,31 +83,38 @@ int stats_offer_warning(char *buf, size_t len, const struct stats_global *g)
 	return 1;
 }
 
-static void json_global(FILE *f, const struct stats_snap *s)
+/* A rate or figure of the snapshot: "%.Nf", 0 for NaN or infinity. */
+static void jnum(struct json *j, const char *key, double v, int prec)
+{
+	json_num(j, key, fin(v), prec);
+}
+
+static void json_global(struct json *j, const struct stats_snap *s)
 {
 	const struct stats_global *g = &s->g;
 
-	fprintf(f, "\"global\":{\"tsc_hz\":%" PRIu64 ",", g->tsc_hz);
-	fprintf(f,
-		"\"tx_pps\":%.2f,\"rx_pps\":%.2f,\"tx_bps\":%.2f,"
-		"\"rx_bps\":%.2f,\"tx_bps_l1\":%.2f,\"rx_bps_l1\":%.2f,"
-		"\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64 ","
-		"\"drop_rate\":%.2f,\"cpu_util\":%.2f,"
-		"\"active_flows\":%" PRIu64 ",\"cps\":%.2f,"
-		"\"queue_full\":%" PRIu64 ",\"interval\":%.3f",
-		fin(g->tx_pps), fin(g->rx_pps), fin(g->tx_bps), fin(g->rx_bps), fin(g->tx_bps_l1),
-		fin(g->rx_bps_l1), g->tx_pkts, g->rx_pkts, fin(g->drop_rate), fin(g->cpu_util),
-		g->active_flows, fin(g->cps), g->queue_full, fin(s->interval));
-	fprintf(f,
-		",\"completed_cps\":%.2f,\"offered_pps\":%.2f,\"offered_cps\":%.2f,"
-		"\"short_of_offer\":%s,\"offer_limit\":",
-		fin(g->completed_cps), fin(g->offered_pps), fin(g->offered_cps),
-		g->short_of_offer ? "true" : "false");
-	if (g->short_of_offer)
-		stats_json_str(f, offer_limit_names[stats_limit(g)]);
-	else
-		fputs("null", f);
-	fputc('}', f);
+	json_obj(j, "global");
+	json_u64(j, "tsc_hz", g->tsc_hz);
+	jnum(j, "tx_pps", g->tx_pps, 2);
+	jnum(j, "rx_pps", g->rx_pps, 2);
+	jnum(j, "tx_bps", g->tx_bps, 2);
+	jnum(j, "rx_bps", g->rx_bps, 2);
+	jnum(j, "tx_bps_l1", g->tx_bps_l1, 2);
+	jnum(j, "rx_bps_l1", g->rx_bps_l1, 2);
+	json_u64(j, "tx_pkts", g->tx_pkts);
+	json_u64(j, "rx_pkts", g->rx_pkts);
+	jnum(j, "drop_rate", g->drop_rate, 2);
+	jnum(j, "cpu_util", g->cpu_util, 2);
+	json_u64(j, "active_flows", g->active_flows);
+	jnum(j, "cps", g->cps, 2);
+	json_u64(j, "queue_full", g->queue_full);
+	jnum(j, "interval", s->interval, 3);
+	jnum(j, "completed_cps", g->completed_cps, 2);
+	jnum(j, "offered_pps", g->offered_pps, 2);
+	jnum(j, "offered_cps", g->offered_cps, 2);
+	json_bool(j, "short_of_offer", g->short_of_offer);
+	json_str(j, "offer_limit", g->short_of_offer ? offer_limit_names[stats_limit(g)] : NULL);
+	json_obj_end(j);
 }
 
 /*
@@ -158,197 +150,218 @@ void stats_xstats_baseline(int nports)
 	}
 }
 
-static void json_xstats(FILE *f, int port)
+static void json_xstats(struct json *j, int port)
 {
 	struct rte_eth_xstat xs[STATS_XSTATS_MAX];
 	struct rte_eth_xstat_name names[STATS_XSTATS_MAX];
-	int n = xstats_read(port, xs, STATS_XSTATS_MAX), k = 0;
+	int n = xstats_read(port, xs, STATS_XSTATS_MAX);
 
 	if (n <= 0 ||
 	    rte_eth_xstats_get_names((uint16_t)stats_port_id(port), names, STATS_XSTATS_MAX) != n)
 		return;
-	fputs(",\"xstats\":{", f);
+	json_obj(j, "xstats");
 	for (int i = 0; i < n; i++) {
 		uint64_t base = xs[i].id < STATS_XSTATS_MAX ? xstats_base[port][xs[i].id] : 0;
 		uint64_t v = xs[i].value >= base ? xs[i].value - base : 0;
 
 		if (!v || xs[i].id >= (uint64_t)n)
 			continue;
-		fprintf(f, "%s\"", k++ ? "," : "");
-		for (const char *c = names[xs[i].id].name; *c; c++)
-			if (*c != '"' && *c != '\\' && (unsigned char)*c >= 0x20)
-				fputc(*c, f);
-		fprintf(f, "\":%" PRIu64, v);
+		json_u64(j, names[xs[i].id].name, v);
 	}
-	fputc('}', f);
+	json_obj_end(j);
 }
 
-static void json_port(FILE *f, int port, const struct stats_port_snap *o)
+static void json_port(struct json *j, int port, const struct stats_port_snap *o)
 {
-	fprintf(f,
-		"{\"port\":%d,\"link\":%s,\"speed_mbps\":%" PRIu32 ","
-		"\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64 ","
-		"\"tx_bytes\":%" PRIu64 ",\"rx_bytes\":%" PRIu64 ","
-		"\"tx_pps\":%.2f,\"rx_pps\":%.2f,\"tx_bps\":%.2f,"
-		"\"rx_bps\":%.2f,\"tx_bps_l1\":%.2f,\"line_util\":%.2f,"
-		"\"oerrors\":%" PRIu64 ",\"ierrors\":%" PRIu64 ","
-		"\"imissed\":%" PRIu64 ",\"rx_bad\":%" PRIu64 ","
-		"\"rx_unknown\":%" PRIu64 ",\"tx_queue_full\":%" PRIu64 ","
-		"\"mbuf_fail\":%" PRIu64 ",\"counters\":\"%s\"",
-		port, o->link_up ? "true" : "false", o->speed_mbps, o->tx_pkts, o->rx_pkts,
-		o->tx_bytes, o->rx_bytes, fin(o->tx_pps), fin(o->rx_pps), fin(o->tx_bps),
-		fin(o->rx_bps), fin(o->tx_bps_l1), fin(o->line_util), o->oerrors, o->ierrors,
-		o->imissed, o->rx_bad, o->rx_unknown, o->tx_queue_full, o->mbuf_fail,
-		o->from_nic ? "nic" : "workers");
+	json_obj(j, NULL);
+	json_i64(j, "port", port);
+	json_bool(j, "link", o->link_up);
+	json_u64(j, "speed_mbps", o->speed_mbps);
+	json_u64(j, "tx_pkts", o->tx_pkts);
+	json_u64(j, "rx_pkts", o->rx_pkts);
+	json_u64(j, "tx_bytes", o->tx_bytes);
+	json_u64(j, "rx_bytes", o->rx_bytes);
+	jnum(j, "tx_pps", o->tx_pps, 2);
+	jnum(j, "rx_pps", o->rx_pps, 2);
+	jnum(j, "tx_bps", o->tx_bps, 2);
+	jnum(j, "rx_bps", o->rx_bps, 2);
+	jnum(j, "tx_bps_l1", o->tx_bps_l1, 2);
+	jnum(j, "line_util", o->line_util, 2);
+	json_u64(j, "oerrors", o->oerrors);
+	json_u64(j, "ierrors", o->ierrors);
+	json_u64(j, "imissed", o->imissed);
+	json_u64(j, "rx_bad", o->rx_bad);
+	json_u64(j, "rx_unknown", o->rx_unknown);
+	json_u64(j, "tx_queue_full", o->tx_queue_full);
+	json_u64(j, "mbuf_fail", o->mbuf_fail);
+	json_str(j, "counters", o->from_nic ? "nic" : "workers");
 	/* the port's frames its TX queue refused, by the name streams use */
-	fprintf(f, ",\"tx_dropped\":%" PRIu64, o->tx_queue_full);
-	json_xstats(f, port);
-	fputc('}', f);
+	json_u64(j, "tx_dropped", o->tx_queue_full);
+	json_xstats(j, port);
+	json_obj_end(j);
 }
 
-static void json_flows(FILE *f, const struct stats_snap *s)
+static void json_client(struct json *j, const struct stats_flows *fl)
+{
+	const struct ctr_client *c = &fl->client;
+
+	json_obj(j, "client");
+	json_u64(j, "started", c->started);
+	json_u64(j, "established", c->established);
+	json_u64(j, "completed", c->completed);
+	json_u64(j, "failed", c->failed);
+	json_u64(j, "active", fl->active_client);
+	json_u64(j, "fail_no_reply", c->fail_no_reply);
+	json_u64(j, "fail_reset", c->fail_reset);
+	json_u64(j, "fail_retx", c->fail_retx);
+	json_u64(j, "fail_table_full", c->fail_table_full);
+	json_u64(j, "tx_pkts", c->tx_pkts);
+	json_u64(j, "rx_pkts", c->rx_pkts);
+	json_u64(j, "tx_bytes", c->tx_bytes);
+	json_u64(j, "rx_bytes", c->rx_bytes);
+	json_u64(j, "retx", c->retx);
+	jnum(j, "cps", fl->cps, 2);
+	jnum(j, "completed_cps", fl->completed_cps, 2);
+	json_u64(j, "late", c->late);
+	json_u64(j, "rx_payload_bad", c->rx_payload_bad);
+	json_u64(j, "foreign_server", c->foreign_server);
+	json_obj_end(j);
+}
+
+static void json_flows(struct json *j, const struct stats_snap *s)
 {
 	const struct stats_flows *fl = &s->flows;
-	const struct ctr_client *c = &fl->client;
 	const struct ctr_server *v = &fl->server;
 
-	fprintf(f,
-		"\"flows\":{\"client\":{\"started\":%" PRIu64 ",\"established\":%" PRIu64
-		",\"completed\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"active\":%" PRIu64
-		",\"fail_no_reply\":%" PRIu64 ",\"fail_reset\":%" PRIu64 ",\"fail_retx\":%" PRIu64
-		",\"fail_table_full\":%" PRIu64 ",\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64
-		",\"tx_bytes\":%" PRIu64 ",\"rx_bytes\":%" PRIu64 ",\"retx\":%" PRIu64
-		",\"cps\":%.2f,\"completed_cps\":%.2f,\"late\":%" PRIu64
-		",\"rx_payload_bad\":%" PRIu64 ",\"foreign_server\":%" PRIu64 "},",
-		c->started, c->established, c->completed, c->failed, fl->active_client,
-		c->fail_no_reply, c->fail_reset, c->fail_retx, c->fail_table_full, c->tx_pkts,
-		c->rx_pkts, c->tx_bytes, c->rx_bytes, c->retx, fin(fl->cps), fin(fl->completed_cps),
-		c->late, c->rx_payload_bad, c->foreign_server);
-	fprintf(f,
-		"\"server\":{\"accepted\":%" PRIu64 ",\"completed\":%" PRIu64 ",\"failed\":%" PRIu64
-		",\"active\":%" PRIu64 ",\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64
-		",\"tx_bytes\":%" PRIu64 ",\"rx_bytes\":%" PRIu64 ",\"translated\":%" PRIu64
-		",\"untranslated\":%" PRIu64 ",\"distinct_src_addrs\":%" PRIu64
-		",\"distinct_src_ports\":%" PRIu64 ",\"retx\":%" PRIu64 "}}",
-		v->accepted, v->completed, v->failed, fl->active_server, v->tx_pkts, v->rx_pkts,
-		v->tx_bytes, v->rx_bytes, v->translated, v->untranslated, fl->distinct_addrs,
-		fl->distinct_ports, v->retx);
+	json_obj(j, "flows");
+	json_client(j, fl);
+	json_obj(j, "server");
+	json_u64(j, "accepted", v->accepted);
+	json_u64(j, "completed", v->completed);
+	json_u64(j, "failed", v->failed);
+	json_u64(j, "active", fl->active_server);
+	json_u64(j, "tx_pkts", v->tx_pkts);
+	json_u64(j, "rx_pkts", v->rx_pkts);
+	json_u64(j, "tx_bytes", v->tx_bytes);
+	json_u64(j, "rx_bytes", v->rx_bytes);
+	json_u64(j, "translated", v->translated);
+	json_u64(j, "untranslated", v->untranslated);
+	json_u64(j, "distinct_src_addrs", fl->distinct_addrs);
+	json_u64(j, "distinct_src_ports", fl->distinct_ports);
+	json_u64(j, "retx", v->retx);
+	json_obj_end(j);
+	json_obj_end(j);
 }
 
-static void json_lat(FILE *f, const struct stats_lat_row *l)
+static void json_lat(struct json *j, const struct stats_lat_row *l)
 {
-	fputs("{\"stream\":", f);
-	stats_json_str(f, l->stream);
-	fprintf(f,
-		",\"port\":%d,\"tx\":%" PRIu64 ",\"rx\":%" PRIu64 ",\"lost\":%" PRIu64
-		",\"dup\":%" PRIu64 ",\"ooo\":%" PRIu64
-		",\"min_us\":%.3f,\"avg_us\":%.3f,\"max_us\":%.3f"
-		",\"p50_us\":%.3f,\"p99_us\":%.3f,\"p999_us\":%.3f"
-		",\"jitter_us\":%.3f",
-		l->port, l->tx, l->rx, l->lost, l->dup, l->ooo, fin(l->min_us), fin(l->avg_us),
-		fin(l->max_us), fin(l->p50_us), fin(l->p99_us), fin(l->p999_us), fin(l->jitter_us));
-	fprintf(f, ",\"tx_dropped\":%" PRIu64 ",\"late\":%" PRIu64 ",\"stale\":%" PRIu64 "}",
-		l->tx_dropped, l->late, l->stale);
+	json_obj(j, NULL);
+	json_str(j, "stream", l->stream);
+	json_i64(j, "port", l->port);
+	json_u64(j, "tx", l->tx);
+	json_u64(j, "rx", l->rx);
+	json_u64(j, "lost", l->lost);
+	json_u64(j, "dup", l->dup);
+	json_u64(j, "ooo", l->ooo);
+	jnum(j, "min_us", l->min_us, 3);
+	jnum(j, "avg_us", l->avg_us, 3);
+	jnum(j, "max_us", l->max_us, 3);
+	jnum(j, "p50_us", l->p50_us, 3);
+	jnum(j, "p99_us", l->p99_us, 3);
+	jnum(j, "p999_us", l->p999_us, 3);
+	jnum(j, "jitter_us", l->jitter_us, 3);
+	json_u64(j, "tx_dropped", l->tx_dropped);
+	json_u64(j, "late", l->late);
+	json_u64(j, "stale", l->stale);
+	json_obj_end(j);
 }
 
 /* The host pairs (STATS_H), read when printed: {"unmatched", "rows"}. */
-static void json_pairs(FILE *f)
+static void json_pairs(struct json *j)
 {
 	struct stats_pair_row *r;
 	uint64_t unmatched;
 	int n = stats_pair_rows(&r, &unmatched);
 
-	fprintf(f, "\"pairs\":{\"unmatched\":%" PRIu64 ",\"rows\":[", unmatched);
+	json_obj(j, "pairs");
+	json_u64(j, "unmatched", unmatched);
+	json_arr(j, "rows");
 	for (int i = 0; i < n; i++) {
 		const struct stats_pair_row *p = &r[i];
 
-		fprintf(f, "%s{\"stream\":", i ? "," : "");
-		stats_json_str(f, p->stream);
-		fprintf(f,
-			",\"port\":%d,\"pair\":%u,\"src\":\"%s\",\"dst\":\"%s\",\"tx\":%" PRIu64
-			",\"rx\":%" PRIu64 ",\"lost\":%" PRIu64 ",\"loss_pct\":%.4f"
-			",\"min_us\":%.3f,\"avg_us\":%.3f,\"max_us\":%.3f}",
-			p->port, p->pair, p->src, p->dst, p->tx, p->rx, p->lost, p->loss_pct,
-			fin(p->min_us), fin(p->avg_us), fin(p->max_us));
+		json_obj(j, NULL);
+		json_str(j, "stream", p->stream);
+		json_i64(j, "port", p->port);
+		json_u64(j, "pair", p->pair);
+		json_str(j, "src", p->src);
+		json_str(j, "dst", p->dst);
+		json_u64(j, "tx", p->tx);
+		json_u64(j, "rx", p->rx);
+		json_u64(j, "lost", p->lost);
+		json_num(j, "loss_pct", p->loss_pct, 4);
+		jnum(j, "min_us", p->min_us, 3);
+		jnum(j, "avg_us", p->avg_us, 3);
+		jnum(j, "max_us", p->max_us, 3);
+		json_obj_end(j);
 	}
-	fputs("]}", f);
+	json_arr_end(j);
+	json_obj_end(j);
 	free(r);
 }
 
-/* The ports a worker serves, as a JSON array or "0,1" (sep ","). */
-static void port_list(FILE *f, uint32_t mask)
+static void json_worker(struct json *j, const struct stats_worker_snap *w)
 {
-	const char *sep = "";
-
+	json_obj(j, NULL);
+	json_i64(j, "id", w->id);
+	json_u64(j, "lcore", w->lcore);
+	json_arr(j, "ports");
 	for (int p = 0; p < FG_MAX_PORTS; p++)
-		if (mask >> p & 1) {
-			fprintf(f, "%s%d", sep, p);
-			sep = ",";
-		}
-}
-
-static void json_worker(FILE *f, const struct stats_worker_snap *w)
-{
-	fprintf(f, "{\"id\":%d,\"lcore\":%u,\"ports\":[", w->id, w->lcore);
-	port_list(f, w->port_mask);
-	fprintf(f,
-		"],\"tx_pkts\":%" PRIu64 ",\"rx_pkts\":%" PRIu64 ",\"redirected\":%" PRIu64
-		",\"active_flows\":%" PRIu64 ",\"cpu_util\":%.2f}",
-		w->tx_pkts, w->rx_pkts, w->redirected, w->active_flows, fin(w->cpu_util));
+		if (w->port_mask >> p & 1)
+			json_i64(j, NULL, p);
+	json_arr_end(j);
+	json_u64(j, "tx_pkts", w->tx_pkts);
+	json_u64(j, "rx_pkts", w->rx_pkts);
+	json_u64(j, "redirected", w->redirected);
+	json_u64(j, "active_flows", w->active_flows);
+	jnum(j, "cpu_util", w->cpu_util, 2);
+	json_obj_end(j);
 }
 
 int stats_write_json(FILE *f, const struct stats_snap *s, unsigned sections)
 {
-	const char *sep = "";
+	struct json j;
 
 	if (!sections)
 		sections = STATS_ALL;
-	fputc('{', f);
-	if (sections & STATS_G) {
-		json_global(f, s);
-		sep = ",";
-	}
+	json_init(&j, f, false);
+	json_obj(&j, NULL);
+	if (sections & STATS_G)
+		json_global(&j, s);
 	if (sections & STATS_P) {
-		fprintf(f, "%s\"ports\":[", sep);
-		for (int p = 0; p < s->nports; p++) {
-			if (p)
-				fputc(',', f);
-			json_port(f, p, &s->port[p]);
-		}
-		fputc(']', f);
-		sep = ",";
+		json_arr(&j, "ports");
+		for (int p = 0; p < s->nports; p++)
+			json_port(&j, p, &s->port[p]);
+		json_arr_end(&j);
 	}
-	if (sections & STATS_A) {
-		fputs(sep, f);
-		json_flows(f, s);
-		sep = ",";
-	}
+	if (sections & STATS_A)
+		json_flows(&j, s);
 	if (sections & STATS_L) {
-		fprintf(f, "%s\"latency\":[", sep);
-		for (int i = 0; i < s->nlat; i++) {
-			if (i)
-				fputc(',', f);
-			json_lat(f, &s->lat[i]);
-		}
-		fputc(']', f);
-		sep = ",";
+		json_arr(&j, "latency");
+		for (int i = 0; i < s->nlat; i++)
+			json_lat(&j, &s->lat[i]);
+		json_arr_end(&j);
 	}
 	if (sections & STATS_W) {
-		fprintf(f, "%s\"workers\":[", sep);
-		for (int i = 0; i < s->nworkers; i++) {
-			if (i)
-				fputc(',', f);
-			json_worker(f, &s->w[i]);
-		}
-		fputc(']', f);
-		sep = ",";
+		json_arr(&j, "workers");
+		for (int i = 0; i < s->nworkers; i++)
+			json_worker(&j, &s->w[i]);
+		json_arr_end(&j);
 	}
-	if (sections & STATS_H) {
-		fputs(sep, f);
-		json_pairs(f);
-	}
-	fputs("}\n", f);
-	return ferror(f) ? -EIO : 0;
+	if (sections & STATS_H)
+		json_pairs(&j);
+	json_obj_end(&j);
+	fputc('\n', f);
+	return json_error(&j);
 }
 
 /* ---- text tables ------------------------------------------------------ */

@@ -17,7 +17,8 @@
  * During and after the run, `stats` and `bench` read the counts through
  * streams_latency_rows and streams_totals, which take the workers' newest
  * snapshots (the triple buffer of streams.h) and merge them.
- * streams_release frees the run once the workers are done with it.
+ * streams_release frees the run once the workers are done with it. run.c
+ * reaches all of these through streams_engine (streams_ctl.h), no one else.
  *
  * One mutex guards the current run and control's side of the snapshot
  * buffers; the workers never take it.
@@ -135,7 +136,8 @@ static bool streams_port_ok(const struct run_params *rp, int p)
 	return p < fg_nports && (p ^ 1) < fg_nports && (!rp->port_mask || (rp->port_mask >> p & 1));
 }
 
-int streams_load(const struct run_params *rp, struct load *l, char *err, size_t errlen)
+/* The engine's load (struct engine, run.h); e.g. a `rate:` in % of a link of unknown speed fails. */
+static int streams_load(const struct run_params *rp, struct load *l, char *err, size_t errlen)
 {
 	const struct prof *pf = rp->prof;
 
@@ -437,10 +439,11 @@ static int streams_prep_worker(const struct run_params *rp, struct streams_run *
 	return 0;
 }
 
-int streams_prepare(const struct run_params *rp, void **states, const struct engine **ops,
-		    char *err, size_t errlen)
+/* The per-worker states of a run (struct engine, run.h). */
+static int streams_prepare(const struct run_params *rp, void **states, char *err, size_t errlen)
 {
 	const struct prof *pf = rp->prof;
+	struct streams_tun tun = {.learn = true, .learn_wait = STREAMS_LEARN_WAIT_S};
 	struct streams_run *run;
 	int rc;
 
@@ -469,12 +472,12 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 	if (!run->hosts || !run->hosts6)
 		goto nomem;
 	run->duration_s = rp->duration_s;
-	run->learn = true;
-	run->learn_wait_s = STREAMS_LEARN_WAIT_S;
-	run->drain_s = rp->drain_s > 0 ? rp->drain_s : FG_MIN(pf->timeout, STREAMS_DRAIN_MAX_S);
-	if ((rc = streams_parse_tunables(rp->tunables, &run->learn, &run->learn_wait_s,
-					 &run->drain_s, err, errlen)) != 0)
+	tun.drain = rp->drain_s > 0 ? rp->drain_s : FG_MIN(pf->timeout, STREAMS_DRAIN_MAX_S);
+	if ((rc = tun_parse(&streams_tun_table, rp->tunables, &tun, err, errlen)) != 0)
 		goto fail;
+	run->learn = tun.learn;
+	run->learn_wait_s = tun.learn_wait;
+	run->drain_s = tun.drain;
 	/* emulated hosts of the profile, appended to the config's */
 	if ((rc = streams_hosts_layout(run, pf, err, errlen)) != 0)
 		goto fail;
@@ -493,7 +496,6 @@ int streams_prepare(const struct run_params *rp, void **states, const struct eng
 	}
 	/* the hosts and the rows of `stats` change in streams_activate,
 	 * once the previous run has stopped */
-	*ops = &streams_engine;
 	return 0;
 nomem:
 	rc = streams_nomem(err, errlen);
@@ -504,7 +506,9 @@ fail:
 	return rc;
 }
 
-int streams_activate(void **states, char *err, size_t errlen)
+/* Once the previous run has stopped: the profile's emulated hosts on the
+ * ports, and the run whose rows `stats` shows; on failure nothing changed. */
+static int streams_activate(void **states, char *err, size_t errlen)
 {
 	static struct port_host_range old[FG_MAX_PORTS][PORT_MAX_HOSTS];
 	size_t nold[FG_MAX_PORTS] = {0};
@@ -543,7 +547,7 @@ int streams_activate(void **states, char *err, size_t errlen)
 	return 0;
 }
 
-void streams_release(void **states)
+static void streams_release(void **states)
 {
 	struct streams_state *s = NULL;
 
@@ -594,7 +598,9 @@ static void streams_seq_add(struct lat_seq *q, const struct streams_snap *b,
 	}
 }
 
-int streams_totals(bool stamped_only, struct lat_hist *h, struct lat_seq *q, uint64_t *tx,
+/* The test frames of every stream and port merged (only those with latency
+ * on when stamped_only), -ENOENT without a streams run (run.h, run_totals). */
+static int streams_totals(bool stamped_only, struct lat_hist *h, struct lat_seq *q, uint64_t *tx,
 		   double *span_s)
 {
 	struct streams_run *run;
@@ -639,7 +645,8 @@ out:
 	return rc;
 }
 
-int streams_latency_rows(struct stats_lat_row *rows, int max)
+/* stats hook: the per-stream latency rows of the current run. */
+static int streams_latency_rows(struct stats_lat_row *rows, int max)
 {
 	struct streams_run *run;
 	struct lat_hist *h = NULL;
@@ -717,7 +724,8 @@ out:
 	return n;
 }
 
-int streams_pair_rows(struct stats_pair_row **rows, uint64_t *unmatched)
+/* The host pairs of the current run (stats --pairs): rows malloc'ed into *rows. */
+static int streams_pair_rows(struct stats_pair_row **rows, uint64_t *unmatched)
 {
 	int n = 0;
 
@@ -734,7 +742,7 @@ int streams_pair_rows(struct stats_pair_row **rows, uint64_t *unmatched)
 
 /* The delays behind latency row `row` (the rows' order of
  * streams_latency_rows): stream i received on port p, every worker's. */
-int streams_latency_hist(int row, struct lat_hist *h)
+static int streams_latency_hist(int row, struct lat_hist *h)
 {
 	struct streams_run *run;
 	int n = 0, rc = -ENOENT;
@@ -764,3 +772,17 @@ out:
 	pthread_mutex_unlock(&streams_lock);
 	return rc;
 }
+
+const struct engine streams_engine = {
+    .name = "streams",
+    .mode = PROF_STREAMS,
+    .worker = &streams_worker_ops,
+    .load = streams_load,
+    .prepare = streams_prepare,
+    .activate = streams_activate,
+    .release = streams_release,
+    .latency_rows = streams_latency_rows,
+    .pair_rows = streams_pair_rows,
+    .latency_hist = streams_latency_hist,
+    .totals = streams_totals,
+};

@@ -1,14 +1,11 @@
 /*
  * streams_opts.c — the pure parts of the streams engine's set-up
- * (streams_opts.h): the repeating IMIX sequence of frame sizes and the streams
- * keys of `start -t`. Run by control when it prepares a run,
+ * (streams_opts.h): the repeating IMIX sequence of frame sizes and the table
+ * of the streams keys of `start -t` (tunables.h). Run by control when it prepares a run,
  * and by the unit tests.
  */
 #include <errno.h>
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include <stddef.h>
 
 #include "fg.h"
 #include "prof-t.h"
@@ -42,45 +39,19 @@ int streams_imix_seq(const struct units_imix_entry *t, size_t n, uint16_t *seq, 
 	return (int)len;
 }
 
-int streams_parse_tunables(const char *t, bool *learn, double *learn_wait, double *drain,
-			   char *err, size_t errlen)
-{
-	char buf[256], *save = NULL;
+static const struct tun_key streams_tun_keys[] = {
+    {.name = "learn", .type = TUN_BOOL, .off = offsetof(struct streams_tun, learn)},
+    {.name = "learn_wait",
+     .type = TUN_NUM,
+     .min = 0,
+     .max = 60,
+     .off = offsetof(struct streams_tun, learn_wait)},
+    {.name = "drain",
+     .type = TUN_NUM,
+     .min = 0,
+     .max = STREAMS_DRAIN_LIMIT_S,
+     .off = offsetof(struct streams_tun, drain)},
+};
 
-	if (!t || !*t)
-		return 0;
-	if (strlen(t) >= sizeof(buf)) {
-		snprintf(err, errlen, "-t: too long");
-		return -EINVAL;
-	}
-	strcpy(buf, t);
-	for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(kv, '='), *end;
-		double v;
-
-		if (!eq) {
-			snprintf(err, errlen, "-t %s: KEY=VAL expected", kv);
-			return -EINVAL;
-		}
-		*eq = 0;
-		v = strtod(eq + 1, &end);
-		if (end == eq + 1 || *end || !isfinite(v) || v < 0) {
-			snprintf(err, errlen, "-t %s: bad value '%s'", kv, eq + 1);
-			return -EINVAL;
-		}
-		if (strcmp(kv, "learn") == 0)
-			*learn = v != 0;
-		else if (strcmp(kv, "learn_wait") == 0 && v <= 60)
-			*learn_wait = v;
-		else if (strcmp(kv, "drain") == 0 && v <= STREAMS_DRAIN_LIMIT_S)
-			*drain = v;
-		else {
-			snprintf(err, errlen,
-				 "-t %s: unknown key or value out of range (streams: "
-				 "learn=0|1, learn_wait=0..60, drain=0..%g)",
-				 kv, STREAMS_DRAIN_LIMIT_S);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
+const struct tun_table streams_tun_table = {
+    .engine = "streams", .keys = streams_tun_keys, .nkeys = FG_ARRAY_SIZE(streams_tun_keys)};

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tunables.h"
 #include "units.h"
 
 /*
@@ -24,14 +25,19 @@
 int streams_imix_seq(const struct units_imix_entry *t, size_t n, uint16_t *seq, uint32_t max);
 
 /*
- * pure: the streams keys of `start -t KEY=VAL,...`: learn=0|1 (learning
- * phase before measured traffic), learn_wait=SECONDS (0..60, the pause after
- * it), drain=SECONDS (0..STREAMS_DRAIN_LIMIT_S, how long receivers keep
- * counting after the last frame). Unset keys keep the values passed in. 0 or
- * -EINVAL with err set.
+ * The streams keys of `start -t KEY=VAL,...` (tunables.h): learn=0|1
+ * (learning phase before measured traffic), learn_wait=SECONDS (0..60, the
+ * pause after it), drain=SECONDS (0..STREAMS_DRAIN_LIMIT_S, how long
+ * receivers keep counting after the last frame), parsed by tun_parse
+ * into a struct streams_tun.
  */
-int streams_parse_tunables(const char *t, bool *learn, double *learn_wait, double *drain,
-			   char *err, size_t errlen);
+struct streams_tun {
+	bool learn;
+	double learn_wait;
+	double drain;
+};
+
+extern const struct tun_table streams_tun_table;
 
 /* The longest drain= (a stop waits the profile's timeout + 2 s at least). */
 #define STREAMS_DRAIN_LIMIT_S 3.0

@@ -4,7 +4,7 @@
  * (inside) and the server port (outside) of each port pair, correct through
  * a NAT. Every function here runs on the worker lcore that owns the state
  * (struct flows_state, flows.h), reached from the packet loop through
- * flows_ops: received bursts, the tick that opens new flows and runs the
+ * flows_worker_ops: received bursts, the tick that opens new flows and runs the
  * timers, and the stop/rate/pause messages. Nothing here allocates but
  * mbufs, locks, prints or makes a system call; control builds and frees
  * the states (src/control/flows_ctl.c). How the engine works, from NAT
@@ -694,7 +694,7 @@ static bool flows_own(struct worker *w, struct own_map *m)
 	return m->nq > 1;
 }
 
-const struct engine flows_ops = {
+const struct worker_ops flows_worker_ops = {
     .name = "flows",
     .rx_burst = flows_rx_burst,
     .tick = flows_tick,

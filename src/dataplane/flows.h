@@ -1,14 +1,14 @@
 /*
  * flows.h — shared by the two halves of the stateful flows engine
- * (profile `mode: flows`) and included by nothing else (main.c sizes the
- * flow table's entries with it). The control half,
+ * (profile `mode: flows`) and included by nothing else. The control half,
  * src/control/flows_ctl.c, turns a run into one struct flows_state per
  * worker (flows_prepare), frees them (flows_release) and reads the NAT
  * report out of them while they run; the worker half, src/dataplane/flows.c,
- * drives the flows of its own state through flows_ops and is the only
- * writer of that state from START on. The control API is src/control/flows_ctl.h.
+ * drives the flows of its own state through flows_worker_ops and is the only
+ * writer of that state from START on. Control reaches the engine through
+ * flows_engine (src/control/flows_ctl.h).
  *
- * Contexts: flows_ops and every inline helper marked worker run on the
+ * Contexts: flows_worker_ops and every inline helper marked worker run on the
  * owning worker only (no allocation, lock, print or system call);
  * flows_clock_init() is control. Control writes a state only before START
  * and after the run; while the worker runs, control only reads nat_addr[]
@@ -231,8 +231,9 @@ void flows6_tx_tcp(struct worker *w, struct flows_state *s, int side, const stru
 void flows6_tcp_orphan_ack(struct worker *w, int side, struct rte_mbuf *m, const uint8_t *f,
 			   const struct pkt_info *pi, uint32_t seq, uint32_t ack);
 
-/* worker: the engine's ops (flows.c), handed to the workers by flows_prepare(). */
-extern const struct engine flows_ops;
+/* worker: the engine's worker half (flows.c), which control's flows_engine
+ * (src/control/flows_ctl.h) points to and START hands to the workers. */
+extern const struct worker_ops flows_worker_ops;
 
 /* control: the multipliers of flows_us() and flows_tsc_of_us() for a TSC of hz. */
 static inline void flows_clock_init(struct flows_state *s, uint64_t hz)

@@ -778,7 +778,7 @@ static bool streams_idle(struct worker *w)
 	return true;
 }
 
-const struct engine streams_engine = {
+const struct worker_ops streams_worker_ops = {
     .name = "streams",
     .rx = streams_rx_frame,
     .tick = streams_tick,

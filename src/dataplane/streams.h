@@ -18,13 +18,13 @@
  * worker's, front and have_front control's (under its lock), mid is
  * touched only by atomic exchanges.
  *
- * Contexts. Worker (src/dataplane/streams.c): the ops of streams_engine
+ * Contexts. Worker (src/dataplane/streams.c): streams_worker_ops
  * (rx, tick, stop, rate, pause, idle) and what they call: the frame fills,
  * the sends, the learning frames, the publication of snapshots. Control
  * (src/control/streams_ctl.h, streams_pairs.h): the load at -m 1, sender
  * set-up, taking snapshots, the host pairs; streams_imix_seq and
- * streams_parse_tunables are pure (src/core/streams_opts.h). Control hands
- * streams_engine to the workers with START and never calls its functions.
+ * the table of its -t keys are pure (src/core/streams_opts.h). Control hands
+ * streams_worker_ops to the workers with START and never calls its functions.
  *
  * Included by: dataplane and control.
  */
@@ -273,9 +273,11 @@ static inline bool streams_paired(const struct prof_field *src, const struct pro
 	       dst->lo != dst->hi;
 }
 
-struct engine;
+struct worker_ops;
 
-/* worker: the streams engine's ops (rx, tick, stop, rate, pause, idle). */
-extern const struct engine streams_engine;
+/* worker: the streams engine's worker half (rx, tick, stop, rate, pause,
+ * idle), which control's streams_engine (src/control/streams_ctl.h)
+ * points to. */
+extern const struct worker_ops streams_worker_ops;
 
 #endif

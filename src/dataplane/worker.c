@@ -145,7 +145,7 @@ static void handle_mbox(struct worker *w, uint64_t now, bool *quit)
 			}
 			break;
 		case WMSG_START: {
-			const struct engine *e = m.ptr;
+			const struct worker_ops *e = m.ptr;
 
 			w->eng = e;
 			w->state = m.arg;

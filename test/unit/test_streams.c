@@ -65,30 +65,29 @@ static void test_imix_truncated_and_bad(void **st)
 
 static void test_tunables(void **st)
 {
-	bool learn = true;
-	double wait = 1.5, drain = 1;
-	char err[128];
+	struct streams_tun t = {.learn = true, .learn_wait = 1.5, .drain = 1};
+	char err[160];
 
 	(void)st;
-	assert_int_equal(streams_parse_tunables(NULL, &learn, &wait, &drain, err, sizeof(err)), 0);
-	assert_true(learn);
-	assert_int_equal(streams_parse_tunables("learn=0,learn_wait=3", &learn, &wait, &drain, err,
-						sizeof(err)),
+	assert_int_equal(tun_parse(&streams_tun_table, NULL, &t, err, sizeof(err)), 0);
+	assert_true(t.learn);
+	assert_int_equal(tun_parse(&streams_tun_table, "learn=0,learn_wait=3", &t, err, sizeof(err)),
 			 0);
-	assert_false(learn);
-	assert_true(wait == 3.0);
-	assert_true(drain == 1.0);
-	assert_int_equal(streams_parse_tunables("drain=2.5", &learn, &wait, &drain, err, sizeof(err)),
-			 0);
-	assert_true(drain == 2.5);
-	assert_int_not_equal(streams_parse_tunables("drain=4", &learn, &wait, &drain, err, sizeof(err)),
-			     0);
-	assert_true(drain == 2.5);
-	assert_int_not_equal(streams_parse_tunables("nope=1", &learn, &wait, &drain, err, sizeof(err)), 0);
+	assert_false(t.learn);
+	assert_true(t.learn_wait == 3.0);
+	assert_true(t.drain == 1.0);
+	assert_int_equal(tun_parse(&streams_tun_table, "drain=2.5", &t, err, sizeof(err)), 0);
+	assert_true(t.drain == 2.5);
+	assert_int_not_equal(tun_parse(&streams_tun_table, "drain=4", &t, err, sizeof(err)), 0);
+	assert_true(t.drain == 2.5);
+	assert_string_equal(err, "-t drain=4: unknown key or value out of range "
+				 "(streams: learn=0|1, learn_wait=0..60, drain=0..3)");
+	assert_int_not_equal(tun_parse(&streams_tun_table, "nope=1", &t, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "nope"));
-	assert_int_not_equal(streams_parse_tunables("learn_wait=99", &learn, &wait, &drain, err, sizeof(err)),
-			     0);
-	assert_int_not_equal(streams_parse_tunables("learn=", &learn, &wait, &drain, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "unknown key"));
+	assert_int_not_equal(tun_parse(&streams_tun_table, "learn_wait=99", &t, err, sizeof(err)), 0);
+	assert_int_not_equal(tun_parse(&streams_tun_table, "learn=", &t, err, sizeof(err)), 0);
+	assert_string_equal(err, "-t learn: bad value ''");
 }
 
 /* The UDP checksum DPDK computes for the IPv6 frame f (its field zeroed). */
