@@ -155,14 +155,16 @@ pair()
 	a=$UCFG
 	unique "$D/trex_prefix.yaml" "$mode-b"
 	b=$UCFG
-	# a runs while b starts: a --no-huge start of the 1 GB heap this
-	# config's limit_memory asks for takes 2 s alone and 5 s or more next
-	# to a running instance on this machine's two CPUs
-	local d=8
-	[ "$mode" = nohuge ] && d=16
-	fg_plain -C "$a" --json -x "${RUN/-d 1/-d $d}" ${1:+--} "$@" </dev/null \
-		>"$FG_TMP/$mode-a.out" 2>"$FG_TMP/$mode-a.err" &
+	# a runs until b has run: its commands come through a FIFO, the stop
+	# once b is done (a --no-huge start of the 1 GB heap this config's
+	# limit_memory asks for takes 2 s alone and 5 s or more next to a
+	# running instance on a machine of two CPUs)
+	local fifo=$FG_TMP/$mode-a.in ain
+	mkfifo "$fifo"
+	fg_plain -C "$a" --json -b ${1:+--} "$@" <"$fifo" >"$FG_TMP/$mode-a.out" 2>"$FG_TMP/$mode-a.err" &
 	pa=$!
+	exec {ain}>"$fifo"
+	echo "start -f profiles/stl_64b.yaml -m 10kpps -t learn=0" >&"$ain"
 	if ! wait_for 'port 1 \(loop\): link up' "$FG_TMP/$mode-a.err" 30 "$pa"; then
 		fail "$mode: instance a comes up" "$(head -c 300 "$FG_TMP/$mode-a.err")"
 	fi
@@ -181,8 +183,10 @@ pair()
 	else
 		fail "$mode: instance b is up while a runs" "$(head -c 300 "$FG_TMP/$mode-b.err")"
 	fi
-	wait "$pa" || rca=$?
 	wait "$pb" || rcb=$?
+	printf 'stop\nstats\n' >&"$ain"
+	exec {ain}>&-
+	wait "$pa" || rca=$?
 	check_eq "$mode: both exit 0" "0 0" "$rca $rcb"
 	for i in a b; do
 		local tx rx

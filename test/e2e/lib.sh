@@ -287,20 +287,22 @@ fg_loop_cfg()
 
 # --- the lab ---------------------------------------------------------------
 
-# lab_up [nat|router|l3] : a private lab; sets NS_TST, NS_DUT and CFG
+# lab_up [nat|router|l3] : a private lab; sets NS_TST, NS_DUT and CFG. The
+# names carry the shell's own PID (BASHPID, which is $$ in the scenario's
+# shell), so a subshell started with & gets a lab of its own.
 lab_up()
 {
 	local flavour=${1:-nat}
 	need_root "lab up ($flavour)"
-	NS_TST=fgt-$$
-	NS_DUT=fgd-$$
+	NS_TST=fgt-$BASHPID
+	NS_DUT=fgd-$BASHPID
 	export FG_NS_TST=$NS_TST FG_NS_DUT=$NS_DUT
 	if [ -n "$FG_RESULTS" ]; then
 		echo "$NS_TST $NS_DUT" >>"$FG_RESULTS.ns"
 	fi
 	FG_LAB_UP=yes
-	if ! "$FG_LAB" up "$flavour" >"$FG_TMP/lab.out" 2>&1; then
-		fail "lab up ($flavour)" "$(cat "$FG_TMP/lab.out")"
+	if ! "$FG_LAB" up "$flavour" >"$FG_TMP/lab.$BASHPID.out" 2>&1; then
+		fail "lab up ($flavour)" "$(cat "$FG_TMP/lab.$BASHPID.out")"
 		return 1
 	fi
 	# The lab's veths carry the same names in every lab instance (they live
