@@ -16,7 +16,7 @@
 D=$FG_TOP/test/data
 O=$FG_TMP/out
 E=$FG_TMP/err
-RUN='start -f profiles/stl_64b.yaml -m 10kpps -d 1 -t learn=0; wait; stats'
+RUN='start -f profiles/stl_64b.yaml -m 10kpps -d 1 -t learn=0,drain=0.3; wait; stats'
 
 if ! have_flowgen; then
 	echo "# $FG_BIN is not built: every check below fails"

@@ -33,10 +33,10 @@ loop_cfg()
 O1=$FG_TMP/loop_tagged.out
 O2=$FG_TMP/loop_half.out
 FG_TIMEOUT=60 fg_plain -C "$(loop_cfg 100 100)" \
-	-x "start -f $FG_TOP/profiles/stl_64b.yaml -d 1 -m 0.2 -t learn=0; wait 20; stats --json" >"$O1" 2>&1 &
+	-x "start -f $FG_TOP/profiles/stl_64b.yaml -d 1 -m 0.2 -t learn=0,drain=0.3; wait 20; stats --json" >"$O1" 2>&1 &
 p1=$!
 FG_TIMEOUT=60 fg_plain -C "$(loop_cfg 100 "")" \
-	-x "start -f $FG_TOP/profiles/stl_64b.yaml -d 1 -m 0.2 -t learn=0; wait 20; stats --json" >"$O2" 2>&1 &
+	-x "start -f $FG_TOP/profiles/stl_64b.yaml -d 1 -m 0.2 -t learn=0,drain=0.3; wait 20; stats --json" >"$O2" 2>&1 &
 p2=$!
 wait $p1 $p2
 tx=$(latency_row "$O1" s64 1 tx)

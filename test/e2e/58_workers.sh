@@ -12,7 +12,7 @@ O=$FG_TMP/w2.out
 fg_plain -C "$CFG" -c 2 -x "portattr; \
 start -f profiles/udp_short.yaml -m 2000 -d 3; wait; stats --json; \
 start -f profiles/tcp_short.yaml -m 500 -d 3; wait; stats --json; \
-clear; start -f profiles/stl_64b.yaml -m 1 -d 3 -t learn=0; wait; stats --json; stats -w" >"$O" 2>&1
+clear; start -f profiles/stl_64b.yaml -m 1 -d 3 -t learn=0,drain=0.3; wait; stats --json; stats -w" >"$O" 2>&1
 check_eq "2 workers: batch run exits 0" 0 $?
 check_grep "2 workers: each port has 2 worker queues" 'port 0 .*2 worker queue' "$O"
 # 3 lcores (main and 2 workers): on fewer CPUs they share, with a warning

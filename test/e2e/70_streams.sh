@@ -35,7 +35,7 @@ check_range()
 for prof in stl_64b:s64:1 stl_imix:imix:1 l3_many_hosts:hosts10:1; do
 	IFS=: read -r name stream port <<<"$prof"
 	out=$FG_TMP/$name.out
-	FG_TIMEOUT=60 fg_plain -C "$LOOP" -x "start -f $P/$name.yaml -d 1 -m 0.2; wait 30; stats --json" >"$out" 2>&1
+	FG_TIMEOUT=60 fg_plain -C "$LOOP" -x "start -f $P/$name.yaml -d 1 -m 0.2 -t learn_wait=0.2,drain=0.3; wait 30; stats --json" >"$out" 2>&1
 	tx=$(latency_row "$out" "$stream" "$port" tx)
 	rx=$(latency_row "$out" "$stream" "$port" rx)
 	check_ge "$name on loop: frames sent" "${tx:-0}" 100
@@ -56,7 +56,7 @@ check "l3_many_hosts: latency measured" in_range "$(latency_row "$out" hosts10 1
 # pacer's bound (20 ms of traffic, 100 frames here); what fell due beyond
 # it is counted as late, never sent back to back
 out=$FG_TMP/rate.out
-fg_plain -C "$LOOP" -x "start -f $P/stl_64b.yaml -d 2 -m 0.5 -t learn=0; wait 20; stats --json" >"$out" 2>&1
+fg_plain -C "$LOOP" -x "start -f $P/stl_64b.yaml -d 2 -m 0.5 -t learn=0,drain=0.3; wait 20; stats --json" >"$out" 2>&1
 tx=$(latency_row "$out" s64 1 tx); late=$(latency_row "$out" s64 1 late)
 echo "# -m 0.5 for 2 s: tx $tx, late $late"
 check_range "-m 0.5 for 2 s: sent + late = 10,000 frames (+-1 %)" "$((${tx:-0} + ${late:-0}))" 9900 10100
