@@ -554,7 +554,23 @@ static int cmd_wait(int argc, char **argv)
 		fg_err("wait: %s", err);
 		return -1;
 	}
-	run_wait_idle(secs, true);
+	/* in steps of 50 ms, between which the API's requests run (cli.h) */
+	uint64_t hz = rte_get_timer_hz(), end = rte_get_timer_cycles() + (uint64_t)(secs * hz);
+
+	for (;;) {
+		double step = 0.05;
+
+		if (secs >= 0) {
+			uint64_t now = rte_get_timer_cycles();
+
+			if (now >= end)
+				break;
+			step = FG_MIN(step, (double)(end - now) / hz);
+		}
+		if (run_wait_idle(step, true) || ctl_cancelled())
+			break;
+		cli_poll_now();
+	}
 	return 0;
 }
 
