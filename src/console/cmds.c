@@ -16,6 +16,7 @@
 #include <rte_cycles.h>
 
 #include "addr6.h"
+#include "api.h"
 #include "bench_cmd.h"
 #include "bench_search.h"
 #include "capture.h"
@@ -638,6 +639,8 @@ static const struct cli_cmd table[] = {
 	 "global / port / flows / latency / worker statistics", o_stats, 0},
 	{"clear", cmd_clear, "clear", "zero the statistics shown (a baseline)", NULL, 0},
 	{"tui", cmd_tui, "tui", "live dashboard; q or ESC returns", NULL, 0},
+	{"api", api_cmd, "api", "the HTTP API: its address, clients served and last requests",
+	 NULL, 0},
 	{"portattr", cmd_portattr, "portattr [-p PORTS]",
 	 "link, speed, MAC, IP, gw, gw MAC, driver", o_p, 0},
 	{"bench", bench_cmd,
