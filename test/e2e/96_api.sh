@@ -12,7 +12,8 @@
 # cancel (^C's equivalent) ends an async `wait` and stops the traffic;
 # malformed JSON 400, an oversized body 413, a depth bomb 400, an
 # unknown path 404, an OTG path 501 (the stub); `api` lists the requests;
-# quit through the API ends flowgen. Then start-up checks: a non-loopback
+# a client stalled mid-body blocks nobody and is closed after the idle
+# timeout; quit through the API ends flowgen. Then start-up checks: a non-loopback
 # --api without TLS and a token is refused (exit 64); with a self-signed
 # certificate and a token, a request without the token is 401, with it
 # 200, and SIGTERM ends a flowgen that serves the API after an empty stdin.
@@ -211,6 +212,29 @@ check_eq "the api command lists the last requests" "True" \
 	"$(jq_ '"clients served" in o["output"] and "/config" in o["output"]')"
 cmd 'tui'
 check_eq "tui over HTTP: 400" 400 "$ST"
+
+# a client that sends part of a body and stalls: the others are served,
+# and libmicrohttpd closes it after the idle timeout (10 s)
+python3 - "$PORT" >"$FG_TMP/slow.out" 2>&1 <<-'PY' &
+	import socket, sys, time
+	s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+	s.sendall(b"POST /flowgen/v1/command HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+	t0 = time.time()
+	s.settimeout(30)
+	try:
+	    d = s.recv(100)
+	except Exception as e:
+	    d = repr(e).encode()
+	print("closed after %.0f s %r" % (time.time() - t0, d[:20]))
+PY
+SLOW=$!
+sleep 1
+cmd 'echo beside-a-slow-client'
+check_eq "a client stalled mid-body holds up no other request" "200 True" \
+	"$ST $(jq_ 'o["output"] == "beside-a-slow-client\n"')"
+wait "$SLOW"
+check_grep "the stalled connection is closed after the 10 s idle timeout" \
+	"^closed after (9|1[0-3]) s b''" "$FG_TMP/slow.out"
 
 cmd 'quit'
 check_eq "quit through the API: answered" "True" "$(jq_ 'o["ok"]')"
