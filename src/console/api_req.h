@@ -32,7 +32,7 @@ struct api_addr {
 	int family;
 	uint16_t port;
 	bool loopback;	/* 127.0.0.0/8 or ::1 */
-	char text[64];	/* "127.0.0.1:8080", "[::1]:8080" */
+	char text[80];	/* "127.0.0.1:8080", "[::1]:8080" (a 63-byte address at most) */
 };
 
 /*
