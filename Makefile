@@ -14,7 +14,9 @@ PREFIX  ?= /usr/local
 CC      ?= cc
 # libpcap: its BPF compiler turns `capture --filter` expressions into the
 # classic BPF that rte_bpf_convert makes into an rte_bpf (README).
-PKGS     = libdpdk libedit yaml-0.1 ncursesw libpcap
+# libmicrohttpd and jansson: the HTTP API's server (TLS through GnuTLS)
+# and its JSON requests and replies (README, "The HTTP API").
+PKGS     = libdpdk libedit yaml-0.1 ncursesw libpcap libmicrohttpd jansson
 
 # Sanitizer builds at -O1 (what the sanitizers' own documentation advises):
 # at -O2 the DPDK headers' inline code made the sanitizer build of the unit
@@ -117,7 +119,7 @@ unit: $(UTESTS)
 DEB_PKGS = build-essential pkg-config groff-base man-db libdpdk-dev dpdk dpdk-dev libedit-dev \
            libyaml-dev libncurses-dev libcmocka-dev iproute2 nftables \
            conntrack tmux ethtool python3 clang libclang-rt-14-dev iputils-ping procps netcat-openbsd \
-           libpcap-dev tshark tayga
+           libpcap-dev tshark tayga libmicrohttpd-dev libjansson-dev curl openssl
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null \
 	   | grep -q 'ok installed' || echo $$p; done); \

@@ -21,6 +21,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "api.h"
 #include "boot.h"
 #include "cfg.h"
 #include "cli.h"
@@ -50,6 +51,9 @@ static const char usage_text[] =
 	"      --json          `stats` and `bench` print JSON\n"
 	"      --check [PROFILE...]  validate the config and profiles, open no port\n"
 	"  -v, --verbose       at start-up, print the EAL arguments and the memory plan\n"
+	"      --api [ADDR:]PORT  serve the HTTP API (default address 127.0.0.1)\n"
+	"      --api-cert FILE, --api-key FILE  TLS for the API (PEM)\n"
+	"      --api-token-file FILE  the API's bearer token (its first line)\n"
 	"  -h, --help          this text\n"
 	"  -V, --version       print the version\n";
 
@@ -62,6 +66,7 @@ struct opts {
 	int n_eal_extra;
 	char **check_files;
 	int n_check;
+	struct api_opts api;
 };
 
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -72,6 +77,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{"keep-going", no_argument, NULL, 'k'},	  {"json", no_argument, NULL, 'j'},
 		{"check", no_argument, NULL, 'K'},	  {"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},	  {"verbose", no_argument, NULL, 'v'},
+		{"api", required_argument, NULL, 'A'},	  {"api-cert", required_argument, NULL, 'E'},
+		{"api-key", required_argument, NULL, 'Y'},
+		{"api-token-file", required_argument, NULL, 'T'},
 		{NULL, 0, NULL, 0},
 	};
 	int c, nopt = argc;
@@ -118,6 +126,18 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'v':
 			o->verbose = true;
+			break;
+		case 'A':
+			o->api.listen = optarg;
+			break;
+		case 'E':
+			o->api.cert = optarg;
+			break;
+		case 'Y':
+			o->api.key = optarg;
+			break;
+		case 'T':
+			o->api.token_file = optarg;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -530,6 +550,24 @@ static void report_links(void)
 	}
 }
 
+/* The console (the prompt, batch or -x), and beside it the API with --api. */
+static int run_console(const struct opts *o)
+{
+	char err[FG_ERRLEN];
+	int rc;
+
+	if (api_start(err, sizeof(err)) != 0) {
+		fprintf(stderr, "flowgen: %s\n", err);
+		return FG_EXIT_SOFTWARE;
+	}
+	if (!o->exec && !o->batch && isatty(STDIN_FILENO))
+		return cli_run_interactive();
+	rc = o->exec ? cli_run_exec(o->exec, o->keep_going) : cli_run_batch(stdin, o->keep_going);
+	/* with --api, the API is served on once the script has ended */
+	cli_serve();
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = {0};
@@ -541,6 +579,10 @@ int main(int argc, char **argv)
 
 	if (parse_opts(argc, argv, &o) != 0)
 		return FG_EXIT_USAGE;
+	if (api_configure(&o.api, err, sizeof(err)) != 0) {
+		fprintf(stderr, "flowgen: %s\n", err);
+		return FG_EXIT_USAGE;
+	}
 	path = find_config(o.config);
 	if (!path) {
 		fprintf(stderr, "flowgen: no config: give -C FILE (none of ./flowgen.yaml, "
@@ -630,14 +672,10 @@ int main(int argc, char **argv)
 
 	signal(SIGTERM, on_term);
 	signal(SIGPIPE, SIG_IGN);
-	if (o.exec)
-		rc = cli_run_exec(o.exec, o.keep_going);
-	else if (o.batch || !isatty(STDIN_FILENO))
-		rc = cli_run_batch(stdin, o.keep_going);
-	else
-		rc = cli_run_interactive();
+	rc = run_console(&o);
 
 	/* Shut-down, in reverse order. */
+	api_stop();
 	cmds_fini();
 	stats_stop();
 	svc_stop();

@@ -17,6 +17,7 @@
  * command begins.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,10 @@ static int intr_cmd;
 
 /* The flag of the layer below that follows intr_cmd (cli_set_cancel_hook). */
 static void (*cancel_hook)(bool on);
+
+/* The extra descriptor the console waits on, and what runs when it is readable. */
+static int poll_fd = -1;
+static void (*poll_fn)(void);
 
 /* ---------------------------------------------------------------------------
  * Tokenizer
@@ -322,6 +327,7 @@ static int cmd_sleep(int argc, char **argv)
 			return -EINTR;
 		if (left <= 0)
 			return 0;
+		cli_poll_now(); /* the API's requests run while the console sleeps */
 		left = FG_MIN(left, 50000000LL); /* wake up to look at Ctrl-C */
 		ts.tv_sec = 0;
 		ts.tv_nsec = left;
@@ -366,6 +372,28 @@ void cli_set_cancel_hook(void (*fn)(bool on)) { cancel_hook = fn; }
 bool cli_quit_requested(void) { return quit_flag; }
 
 void cli_quit_reset(void) { quit_flag = false; }
+
+void cli_set_poll(int fd, void (*fn)(void))
+{
+	poll_fd = fn ? fd : -1;
+	poll_fn = fn;
+}
+
+int cli_poll_fd(void) { return poll_fd; }
+
+void cli_poll_run(void)
+{
+	if (poll_fn)
+		poll_fn();
+}
+
+void cli_poll_now(void)
+{
+	struct pollfd p = {.fd = poll_fd, .events = POLLIN};
+
+	if (poll_fd >= 0 && poll(&p, 1, 0) > 0)
+		cli_poll_run();
+}
 
 int cli_exec_line(const char *line)
 {

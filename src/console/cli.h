@@ -133,4 +133,25 @@ void cli_set_cancel_hook(void (*fn)(bool on));
 /* control: quit/exit was run in the current cli_run_*. */
 bool cli_quit_requested(void);
 
+/*
+ * control: one more descriptor the console waits on (the HTTP API's
+ * wake-up, api.h): fn runs on the console's thread whenever fd is
+ * readable, at the prompt, between the lines of a batch or -x script,
+ * while `sleep` and `wait` wait, and in cli_serve. fd < 0 removes it. fn
+ * may run commands (cli_exec_line); after one that ran quit, the console
+ * ends as if quit had been typed.
+ */
+void cli_set_poll(int fd, void (*fn)(void));
+
+/* control: run the poll function if its descriptor is readable, without blocking. */
+void cli_poll_now(void);
+
+/*
+ * control: after a batch or -x script, wait on the poll descriptor alone
+ * and run its function, until quit (run through it), SIGINT or SIGTERM.
+ * Returns at once when there is no poll descriptor or a SIGINT ended the
+ * script.
+ */
+void cli_serve(void);
+
 #endif

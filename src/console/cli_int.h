@@ -48,6 +48,10 @@ void cli_for_each_cmd(void (*fn)(const struct cli_cmd *, void *), void *arg);
  */
 void cli_set_interrupted(bool on);
 
+/* control: the descriptor of cli_set_poll (-1: none) and its function. */
+int cli_poll_fd(void);
+void cli_poll_run(void);
+
 /* control: forget a quit/exit of an earlier run; each cli_run_* begins so. */
 void cli_quit_reset(void);
 

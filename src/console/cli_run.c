@@ -12,6 +12,9 @@
  *     line, which the loop then throws away: never mistaken for EOF.
  *   - batch: lines from a FILE*, no prompt, no editing, no history.
  *   - -x: the same, commands separated by ';' or newlines.
+ * With a poll descriptor set (cli_set_poll: the HTTP API's wake-up), each
+ * of them also waits on it and runs its function between commands, and
+ * cli_serve waits on it alone once a script has ended.
  *
  * Context: control. main() runs one of cli_run_interactive, cli_run_batch
  * and cli_run_exec on its own thread, which is the console's thread from
@@ -61,6 +64,7 @@ static int64_t intr_last_ns; /* monotonic time of the last SIGINT */
 static int winch_pending, cont_pending;
 static int wake_wr = -1, wake_rd = -1; /* self-pipe waking the reader */
 static bool intr_in_line;	       /* the ^C of this interrupt was given to libedit */
+static int intr_seen;		       /* a SIGINT (or SIGTERM) came at any time */
 
 /* ---------------------------------------------------------------------------
  * Signals
@@ -80,6 +84,7 @@ static void on_signal(int sig)
 			__atomic_store_n(&intr_double, 1, __ATOMIC_RELAXED);
 		cli_set_interrupted(true);
 		__atomic_store_n(&intr_pending, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&intr_seen, 1, __ATOMIC_RELAXED);
 	} else if (sig == SIGWINCH) {
 		__atomic_store_n(&winch_pending, 1, __ATOMIC_RELAXED);
 	} else if (sig == SIGCONT) {
@@ -107,7 +112,7 @@ static void sig_install(struct sig_saved *sv, bool interactive)
 	__atomic_store_n(&intr_double, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&intr_last_ns, 0, __ATOMIC_RELAXED);
 	sv->interactive = interactive;
-	if (interactive) {
+	if (interactive || cli_poll_fd() >= 0) {
 		int fds[2];
 
 		if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) == 0) {
@@ -133,13 +138,53 @@ static void sig_restore(struct sig_saved *sv)
 	if (sv->interactive) {
 		sigaction(SIGWINCH, &sv->winch, NULL);
 		sigaction(SIGCONT, &sv->cont, NULL);
-		if (wake_wr >= 0) {
-			int rd = wake_rd, wr = wake_wr;
+	}
+	if (wake_wr >= 0) {
+		int rd = wake_rd, wr = wake_wr;
 
-			wake_wr = wake_rd = -1;
-			close(wr);
-			close(rd);
+		wake_wr = wake_rd = -1;
+		close(wr);
+		close(rd);
+	}
+}
+
+static void drain_wake(void)
+{
+	char drain[64];
+
+	while (wake_rd >= 0 && read(wake_rd, drain, sizeof(drain)) > 0)
+		;
+}
+
+/*
+ * Waits until fd (-1: none) is readable, running the poll function
+ * whenever its descriptor is. Returns false when a SIGINT arrived or a
+ * command run by the poll function was quit.
+ */
+static bool wait_input(int fd)
+{
+	struct pollfd p[3];
+	int n;
+
+	for (;;) {
+		if (__atomic_load_n(&intr_pending, __ATOMIC_RELAXED) || cli_quit_requested())
+			return false;
+		n = 0;
+		p[n++] = (struct pollfd){.fd = wake_rd, .events = POLLIN};
+		p[n++] = (struct pollfd){.fd = cli_poll_fd(), .events = POLLIN};
+		if (fd >= 0)
+			p[n++] = (struct pollfd){.fd = fd, .events = POLLIN};
+		if (poll(p, (nfds_t)n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return true; /* let the read report it */
 		}
+		if (p[0].revents)
+			drain_wake();
+		if (p[1].revents)
+			cli_poll_run();
+		if (fd >= 0 && p[2].revents)
+			return !cli_quit_requested();
 	}
 }
 
@@ -195,7 +240,19 @@ int cli_run_batch(FILE *in, bool keep_going)
 
 	cli_quit_reset();
 	sig_install(&sv, false);
+	/* with a poll descriptor, stdio must not read ahead of the line it
+	 * returns: poll() would not see what sits in its buffer */
+	if (cli_poll_fd() >= 0)
+		setvbuf(in, NULL, _IONBF, 0);
 	for (;;) {
+		if (cli_poll_fd() >= 0 && !wait_input(fileno(in))) {
+			if (__atomic_load_n(&intr_pending, __ATOMIC_RELAXED)) {
+				handle_intr(false);
+				fg_err("interrupted");
+				failed = true;
+			}
+			break;
+		}
 		n = getline(&line, &cap, in);
 		if (n < 0) {
 			if (__atomic_load_n(&intr_pending, __ATOMIC_RELAXED)) {
@@ -237,12 +294,30 @@ int cli_run_exec(const char *cmds, bool keep_going)
 		free(one);
 		if (stop)
 			break;
+		cli_poll_now();
+		if (cli_quit_requested())
+			break;
 		p += len;
 		if (*p)
 			p++; /* the ';' or newline */
 	}
 	sig_restore(&sv);
 	return failed ? FG_EXIT_FAIL : FG_EXIT_OK;
+}
+
+void cli_serve(void)
+{
+	struct sig_saved sv;
+
+	if (cli_poll_fd() < 0 || cli_quit_requested() ||
+	    __atomic_load_n(&intr_seen, __ATOMIC_RELAXED))
+		return;
+	sig_install(&sv, false);
+	while (wait_input(-1))
+		;
+	if (__atomic_load_n(&intr_pending, __ATOMIC_RELAXED))
+		handle_intr(false);
+	sig_restore(&sv);
 }
 
 /* ---------------------------------------------------------------------------
@@ -335,7 +410,7 @@ static unsigned char el_intr_fn(EditLine *e, int ch)
 static int el_getc_fn(EditLine *e, wchar_t *wc)
 {
 	static mbstate_t mbs;
-	struct pollfd p[2];
+	struct pollfd p[3];
 	char b;
 
 	for (;;) {
@@ -356,17 +431,20 @@ static int el_getc_fn(EditLine *e, wchar_t *wc)
 		p[0].events = POLLIN;
 		p[1].fd = wake_rd;
 		p[1].events = POLLIN;
-		p[0].revents = p[1].revents = 0;
-		if (poll(p, wake_rd >= 0 ? 2 : 1, -1) < 0) {
+		p[2].fd = cli_poll_fd(); /* poll() skips a negative descriptor */
+		p[2].events = POLLIN;
+		p[0].revents = p[1].revents = p[2].revents = 0;
+		if (poll(p, 3, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			return -1;
 		}
-		if (p[1].revents) {
-			char drain[64];
-
-			while (read(wake_rd, drain, sizeof(drain)) > 0)
-				;
+		if (p[1].revents)
+			drain_wake();
+		if (p[2].revents) {
+			cli_poll_run();
+			if (cli_quit_requested())
+				return 0; /* quit from the API: as at end of input */
 		}
 		if (!p[0].revents)
 			continue;

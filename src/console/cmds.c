@@ -16,6 +16,7 @@
 #include <rte_cycles.h>
 
 #include "addr6.h"
+#include "api.h"
 #include "bench_cmd.h"
 #include "bench_search.h"
 #include "capture.h"
@@ -554,7 +555,23 @@ static int cmd_wait(int argc, char **argv)
 		fg_err("wait: %s", err);
 		return -1;
 	}
-	run_wait_idle(secs, true);
+	/* in steps of 50 ms, between which the API's requests run (cli.h) */
+	uint64_t hz = rte_get_timer_hz(), end = rte_get_timer_cycles() + (uint64_t)(secs * hz);
+
+	for (;;) {
+		double step = 0.05;
+
+		if (secs >= 0) {
+			uint64_t now = rte_get_timer_cycles();
+
+			if (now >= end)
+				break;
+			step = FG_MIN(step, (double)(end - now) / hz);
+		}
+		if (run_wait_idle(step, true) || ctl_cancelled())
+			break;
+		cli_poll_now();
+	}
 	return 0;
 }
 
@@ -622,6 +639,8 @@ static const struct cli_cmd table[] = {
 	 "global / port / flows / latency / worker statistics", o_stats, 0},
 	{"clear", cmd_clear, "clear", "zero the statistics shown (a baseline)", NULL, 0},
 	{"tui", cmd_tui, "tui", "live dashboard; q or ESC returns", NULL, 0},
+	{"api", api_cmd, "api", "the HTTP API: its address, clients served and last requests",
+	 NULL, 0},
 	{"portattr", cmd_portattr, "portattr [-p PORTS]",
 	 "link, speed, MAC, IP, gw, gw MAC, driver", o_p, 0},
 	{"bench", bench_cmd,

@@ -54,7 +54,22 @@ static struct {
 	uint64_t link_bps[FG_MAX_PORTS];
 	double scale;			/* update / tui: against the start rate */
 	uint64_t run_id;
+	int origin;			/* enum run_origin of the current run */
+	int cur_origin;			/* of the command being run */
 } run;
+
+const char *const run_origin_names[RUN_ORIGIN_COUNT] = {
+    [RUN_ORIGIN_CONSOLE] = "console",
+    [RUN_ORIGIN_API] = "API",
+};
+
+int run_set_origin(int origin)
+{
+	int prev = run.cur_origin;
+
+	run.cur_origin = origin;
+	return prev;
+}
 
 /*
  * The statistics thread reads the run's engine states through the hooks
@@ -317,6 +332,12 @@ int run_start(const char *file, struct run_params *rp, unsigned flags, const cha
 	const struct engine *e;
 	int rc;
 
+	if (ctl_busy() && run.origin != run.cur_origin) {
+		fg_err("%s: a run started from the %s is going: the %s cannot start another "
+		       "until it ends or is stopped",
+		       who, run_origin_names[run.origin], run_origin_names[run.cur_origin]);
+		return -1;
+	}
 	if (ctl_busy() && !(flags & RUN_FORCE)) {
 		fg_err("%s: traffic is running (stop it first%s)", who,
 		       strcmp(who, "start") == 0 ? ", or start --force" : "");
@@ -370,6 +391,7 @@ int run_start(const char *file, struct run_params *rp, unsigned flags, const cha
 	memcpy(run.states, nstates, sizeof(run.states));
 	run.eng = e;
 	pthread_mutex_unlock(&run_mu);
+	run.origin = run.cur_origin;
 	rp->prof = &run.prof;
 	run.mult = rp->mult;
 	run.load = rp->load;

@@ -99,6 +99,23 @@ enum run_flag {
 	RUN_QUIET = 1u << 2,	     /* no "started" line, no warnings */
 };
 
+/*
+ * Who dispatches the command being run: the console (its prompt, batch
+ * or -x) or the HTTP API (console/api.c). The origin of a run is that of
+ * the command that started it; while it runs, a start from the other
+ * origin is refused, --force or not, so neither side replaces the
+ * other's traffic unseen.
+ */
+enum run_origin {
+	RUN_ORIGIN_CONSOLE = 0,
+	RUN_ORIGIN_API = 1,
+	RUN_ORIGIN_COUNT
+};
+extern const char *const run_origin_names[RUN_ORIGIN_COUNT];
+
+/* control: the origin of the commands that follow; returns the previous one. */
+int run_set_origin(int origin);
+
 /* control: flow-table size per worker (from the config); registers the stats hooks. */
 void run_init(uint32_t flows_max);
 /* control: stop traffic and free what the last run holds. */

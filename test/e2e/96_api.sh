@@ -1,0 +1,303 @@
+#!/usr/bin/env bash
+#
+# 96_api.sh — the HTTP API (flowgen(8), API) on a [loop, loop] config:
+# flowgen runs in the background with --api on a free loopback port and
+# its console's stdin on a FIFO, so the test speaks to both. Checked:
+# GET /capabilities/version; every console command over
+# POST /flowgen/v1/command (stats --json parsed into "json"; a short
+# streams run started and waited for through the API, its counters equal
+# to what the console's own `stats --json` prints); a run started from
+# the console refuses an API start and the other way round; async
+# commands polled to the end, and a request answered while one runs;
+# cancel (^C's equivalent) ends an async `wait` and stops the traffic;
+# malformed JSON 400, an oversized body 413, a depth bomb 400, an
+# unknown path 404, an OTG path 501 (the stub); `api` lists the requests;
+# a client stalled mid-body blocks nobody and is closed after the idle
+# timeout; quit through the API ends flowgen. Then start-up checks: a non-loopback
+# --api without TLS and a token is refused (exit 64); with a self-signed
+# certificate and a token, a request without the token is 401, with it
+# 200, and SIGTERM ends a flowgen that serves the API after an empty stdin.
+#
+# FG_E2E_NOHUGE=1 runs flowgen with --no-huge (no hugepages taken).
+
+. "$(dirname "$0")/lib.sh"
+
+CFG=$(fg_loop_cfg)
+PROF=$FG_TOP/profiles/stl_64b.yaml
+EAL=()
+[ "${FG_E2E_NOHUGE:-0}" = 1 ] && EAL=(-- --no-huge)
+
+if ! have_flowgen; then
+	echo "# $FG_BIN is not built: every check below fails"
+fi
+if ! command -v curl >/dev/null 2>&1; then
+	fail "curl is installed" "Debian: curl"
+	finish
+	exit
+fi
+
+free_port()
+{
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# http METHOD PATH [BODY|@FILE] [CURL-ARGS...] : the status in $ST, the body in $B
+http()
+{
+	local method=$1 path=$2 body=${3-} data=()
+	shift 3 2>/dev/null || shift $#
+	[ -n "$body" ] && data=(--data-binary "$body" -H 'Content-Type: application/json')
+	ST=$(curl -s -m 30 -o "$FG_TMP/body" -w '%{http_code}' -X "$method" "${data[@]}" "$@" \
+		"${BASE:-http://127.0.0.1:$PORT}$path" 2>"$FG_TMP/curl.err") || true
+	B=$(cat "$FG_TMP/body" 2>/dev/null)
+}
+
+# cmd COMMAND [async] : POST /flowgen/v1/command
+cmd()
+{
+	local a=
+	[ "${2:-}" = async ] && a=', "async": true'
+	http POST /flowgen/v1/command "$(python3 -c 'import json, sys; print(json.dumps(sys.argv[1]))' "$1" |
+		sed "s/^/{\"command\": /; s/\$/$a}/")"
+}
+
+# jq_ EXPR : a Python expression over the last body, parsed as `o`
+jq_()
+{
+	python3 -c 'import json, sys; o = json.loads(sys.argv[2]); print(eval(sys.argv[1]))' "$1" "$B" 2>&1
+}
+
+# console LINE : a line for flowgen's console (its stdin FIFO)
+console()
+{
+	printf '%s\n' "$1" >&7
+}
+
+# --- start ----------------------------------------------------------------------
+
+PORT=$(free_port)
+OUT=$FG_TMP/out
+ERR=$FG_TMP/err
+mkfifo "$FG_TMP/in"
+exec 7<>"$FG_TMP/in"
+# -k: the console's refused start below must not end its script
+nice -n 19 "$FG_BIN" -C "$CFG" -k --api "$PORT" "${EAL[@]}" <"$FG_TMP/in" >"$OUT" 2>"$ERR" &
+FG_PID=$!
+at_exit "kill $FG_PID"
+if wait_for '^api: listening on http://127.0.0.1:' "$ERR" 60 "$FG_PID"; then
+	pass "flowgen --api $PORT listens on loopback"
+else
+	fail "flowgen --api $PORT listens on loopback" "$(tail -n 5 "$ERR")"
+fi
+
+http GET /capabilities/version
+check_eq "GET /capabilities/version: 200" 200 "$ST"
+check_eq "version: app_version is flowgen's" "$("$FG_BIN" -V | awk '{ print $2 }')" \
+	"$(jq_ 'o["app_version"]')"
+check_eq "version: api_spec_version is 1.x.y, sdk_version empty" "True" \
+	"$(jq_ '__import__("re").fullmatch(r"1\.\d+\.\d+", o["api_spec_version"]) is not None and o["sdk_version"] == ""')"
+
+cmd 'stats --json'
+check_eq "command 'stats --json': 200" 200 "$ST"
+check_eq "command 'stats --json': ok, exit 0, its JSON parsed" "True 0 True" \
+	"$(jq_ 'o["ok"], o["exit"], "tx_pkts" in o["json"]["global"]' | tr -d '(),')"
+
+cmd 'no-such-command'
+check_eq "an unknown command: 200, ok false, exit 1, the error in output" "False 1 True" \
+	"$(jq_ 'o["ok"], o["exit"], "unknown command" in o["output"]' | tr -d '(),')"
+
+# --- a short run through the API, against the console's figures ---------------
+
+cmd "start -f $PROF -d 1"
+check_eq "API start: ok" "True" "$(jq_ 'o["ok"]')"
+cmd 'wait'
+check_eq "API wait: returns once the run has ended" "True" "$(jq_ 'o["ok"]')"
+sleep 1.5
+cmd 'stats --json'
+api_tx=$(jq_ 'o["json"]["global"]["tx_pkts"]')
+api_rx=$(jq_ 'o["json"]["global"]["rx_pkts"]')
+check_ge "API run: 10 kpps for 1 s sent" "$api_tx" 9000
+console 'stats --json'
+console 'echo console-stats-done'
+check "the console runs its stdin's lines beside the API" \
+	wait_for '^console-stats-done$' "$OUT" 20 "$FG_PID"
+con_tx=$(json_get "$OUT" global.tx_pkts)
+con_rx=$(json_get "$OUT" global.rx_pkts)
+check_eq "API and console stats agree: tx_pkts" "$con_tx" "$api_tx"
+check_eq "API and console stats agree: rx_pkts" "$con_rx" "$api_rx"
+
+# --- one run life cycle --------------------------------------------------------
+
+console "start -f $PROF -d 20"
+check "a console start" wait_for '^started ' "$OUT" 20 "$FG_PID"
+cmd "start -f $PROF -d 1 --force"
+check_eq "a console run going: an API start is refused" "False" "$(jq_ 'o["ok"]')"
+check_eq "the refusal names the console" "True" \
+	"$(jq_ '"started from the console" in o["output"]')"
+cmd 'stop'
+check_eq "API stop of the console's run" "True" "$(jq_ 'o["ok"]')"
+
+cmd "start -f $PROF -d 20"
+check_eq "API start (for the console to be refused)" "True" "$(jq_ 'o["ok"]')"
+console "start -f $PROF -d 1 --force"
+console 'echo console-start-tried'
+check "the console's start tried" wait_for '^console-start-tried$' "$OUT" 20 "$FG_PID"
+check_grep "an API run going: a console start is refused, naming the API" \
+	'started from the API is going' "$ERR"
+
+# --- async, poll, cancel ---------------------------------------------------------
+
+cmd 'wait' async
+check_eq "async wait: 202" 202 "$ST"
+id=$(jq_ 'o["id"]')
+http GET "/flowgen/v1/command/$id"
+check_eq "async wait: polled while running" "running" "$(jq_ 'o["state"]')"
+t0=$(date +%s.%N)
+cmd 'echo inside'
+check_eq "a command answered while an async wait runs" "True" \
+	"$(jq_ 'o["ok"] and o["output"] == "inside\n"')"
+http POST /flowgen/v1/cancel '{}'
+check_eq "POST /flowgen/v1/cancel: 200" 200 "$ST"
+state=
+for _ in $(seq 50); do
+	http GET "/flowgen/v1/command/$id"
+	state=$(jq_ 'o["state"]')
+	[ "$state" = done ] && break
+	sleep 0.2
+done
+check_eq "cancel ends the async wait (20 s run) at once" "done" "$state"
+check_eq "the ended wait has ok and output" "True" "$(jq_ '"ok" in o and "output" in o')"
+cmd 'stats --json'
+tx1=$(jq_ 'o["json"]["global"]["tx_pkts"]')
+sleep 1.5
+cmd 'stats --json'
+tx2=$(jq_ 'o["json"]["global"]["tx_pkts"]')
+check_eq "cancel stops the traffic, as ^C does" "$tx1" "$tx2"
+elapsed=$(python3 -c "import time; print(int(time.time() - $t0))")
+check_eq "async wait ended in seconds, not 20" "True" "$([ "$elapsed" -lt 10 ] && echo True)"
+
+cmd 'sleep 0.5' async
+id=$(jq_ 'o["id"]')
+sleep 1.5
+http GET "/flowgen/v1/command/$id"
+check_eq "async sleep: done with ok true" "done True" "$(jq_ 'o["state"], o["ok"]' | tr -d "(),'")"
+http GET /flowgen/v1/command/999999
+check_eq "an unknown command id: 404" 404 "$ST"
+
+# --- bad requests ----------------------------------------------------------------
+
+http POST /flowgen/v1/command '{"command": "stats"'
+check_eq "malformed JSON: 400" 400 "$ST"
+check_eq "malformed JSON: an OTG Error" "400 validation True" \
+	"$(jq_ 'o["code"], o["kind"], len(o["errors"]) == 1' | tr -d "(),'")"
+http POST /flowgen/v1/command '{"cmd": "stats"}'
+check_eq "a key that is not ours: 400" 400 "$ST"
+python3 -c 'print("{\"command\": \"" + "x" * (1100 * 1024) + "\"}")' >"$FG_TMP/big.json"
+http POST /flowgen/v1/command "@$FG_TMP/big.json"
+check_eq "a body over 1 MiB: 413" 413 "$ST"
+python3 -c 'print("{\"command\": " + "[" * 200000 + "]" * 200000 + "}")' >"$FG_TMP/deep.json"
+http POST /flowgen/v1/command "@$FG_TMP/deep.json"
+check_eq "a depth bomb: 400" 400 "$ST"
+check_eq "a depth bomb: says how deep is allowed" "True" "$(jq_ '"deeper than 32" in o["errors"][0]')"
+http GET /flowgen/v1/command
+check_eq "GET /flowgen/v1/command: 405" 405 "$ST"
+http GET /no/such/path
+check_eq "an unknown path: 404 (OTG Error)" "404 404" "$ST $(jq_ 'o["code"]')"
+http POST /config '{}'
+check_eq "an OTG path: 501 until the OTG handlers are in" "501 not implemented" \
+	"$ST $(jq_ 'o["errors"][0]')"
+
+cmd 'api'
+check_eq "the api command lists the last requests" "True" \
+	"$(jq_ '"clients served" in o["output"] and "/config" in o["output"]')"
+cmd 'tui'
+check_eq "tui over HTTP: 400" 400 "$ST"
+
+# a client that sends part of a body and stalls: the others are served,
+# and libmicrohttpd closes it after the idle timeout (10 s)
+python3 - "$PORT" >"$FG_TMP/slow.out" 2>&1 <<-'PY' &
+	import socket, sys, time
+	s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+	s.sendall(b"POST /flowgen/v1/command HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+	t0 = time.time()
+	s.settimeout(30)
+	try:
+	    d = s.recv(100)
+	except Exception as e:
+	    d = repr(e).encode()
+	print("closed after %.0f s %r" % (time.time() - t0, d[:20]))
+PY
+SLOW=$!
+sleep 1
+cmd 'echo beside-a-slow-client'
+check_eq "a client stalled mid-body holds up no other request" "200 True" \
+	"$ST $(jq_ 'o["output"] == "beside-a-slow-client\n"')"
+wait "$SLOW"
+check_grep "the stalled connection is closed after the 10 s idle timeout" \
+	"^closed after (9|1[0-3]) s b''" "$FG_TMP/slow.out"
+
+cmd 'quit'
+check_eq "quit through the API: answered" "True" "$(jq_ 'o["ok"]')"
+rc=0
+for _ in $(seq 50); do
+	kill -0 "$FG_PID" 2>/dev/null || break
+	sleep 0.2
+done
+if kill -0 "$FG_PID" 2>/dev/null; then
+	fail "quit through the API ends flowgen" "still running"
+else
+	wait "$FG_PID" || rc=$?
+	# the script's status: 1, since the console's start was refused
+	check_eq "quit through the API ends flowgen with the script's status" 1 "$rc"
+fi
+exec 7>&-
+
+# --- security ------------------------------------------------------------------
+
+rc=0
+"$FG_BIN" -C "$CFG" --api "0.0.0.0:$PORT" "${EAL[@]}" </dev/null >"$OUT" 2>"$ERR" || rc=$?
+check_eq "a non-loopback --api without TLS and token: exit 64" 64 "$rc"
+check_grep "the refusal says why" 'not a loopback address.*TLS.*token' "$ERR"
+
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost \
+	-keyout "$FG_TMP/key.pem" -out "$FG_TMP/cert.pem" >/dev/null 2>&1
+head -c 24 /dev/urandom | base64 >"$FG_TMP/token"
+TOKEN=$(head -n 1 "$FG_TMP/token")
+PORT=$(free_port)
+nice -n 19 "$FG_BIN" -C "$CFG" --api "0.0.0.0:$PORT" --api-cert "$FG_TMP/cert.pem" \
+	--api-key "$FG_TMP/key.pem" --api-token-file "$FG_TMP/token" "${EAL[@]}" \
+	</dev/null >"$OUT" 2>"$ERR" &
+FG_PID=$!
+at_exit "kill $FG_PID"
+if wait_for '^api: listening on https://0.0.0.0:' "$ERR" 60 "$FG_PID"; then
+	pass "with TLS and a token, --api 0.0.0.0 listens (and serves on after an empty stdin)"
+else
+	fail "with TLS and a token, --api 0.0.0.0 listens" "$(tail -n 5 "$ERR")"
+fi
+BASE=https://127.0.0.1:$PORT
+http GET /capabilities/version '' -k
+check_eq "TLS, no token: 401" 401 "$ST"
+check_eq "TLS, no token: an OTG Error" "401 validation" "$(jq_ 'o["code"], o["kind"]' | tr -d "(),'")"
+http GET /capabilities/version '' -k -H "Authorization: Bearer ${TOKEN}x"
+check_eq "TLS, a wrong token: 401" 401 "$ST"
+http GET /capabilities/version '' -k -H "Authorization: Bearer $TOKEN"
+check_eq "TLS, the token: 200" 200 "$ST"
+http POST /flowgen/v1/command '{"command": "echo over-tls"}' -k -H "Authorization: Bearer $TOKEN"
+check_eq "TLS, the token: a command runs" "200 over-tls" "$ST $(jq_ 'o["output"].strip()')"
+BASE=http://127.0.0.1:$PORT
+http GET /capabilities/version '' -H "Authorization: Bearer $TOKEN"
+check_eq "plain HTTP to the TLS port gets no answer" "True" "$([ "$ST" != 200 ] && echo True)"
+kill -TERM "$FG_PID"
+rc=0
+for _ in $(seq 50); do
+	kill -0 "$FG_PID" 2>/dev/null || break
+	sleep 0.2
+done
+if kill -0 "$FG_PID" 2>/dev/null; then
+	fail "SIGTERM ends a flowgen that serves the API" "still running"
+else
+	wait "$FG_PID" || rc=$?
+	check_eq "SIGTERM ends a flowgen that serves the API, status 0" 0 "$rc"
+fi
+
+finish
