@@ -14,7 +14,7 @@ PREFIX  ?= /usr/local
 CC      ?= cc
 # libpcap: its BPF compiler turns `capture --filter` expressions into the
 # classic BPF that rte_bpf_convert makes into an rte_bpf (README).
-PKGS     = libdpdk libedit yaml-0.1 ncursesw libpcap
+PKGS     = libdpdk libedit yaml-0.1 ncursesw libpcap jansson
 
 # Sanitizer builds at -O1 (what the sanitizers' own documentation advises):
 # at -O2 the DPDK headers' inline code made the sanitizer build of the unit
@@ -117,7 +117,7 @@ unit: $(UTESTS)
 DEB_PKGS = build-essential pkg-config groff-base man-db libdpdk-dev dpdk dpdk-dev libedit-dev \
            libyaml-dev libncurses-dev libcmocka-dev iproute2 nftables \
            conntrack tmux ethtool python3 clang libclang-rt-14-dev iputils-ping procps netcat-openbsd \
-           libpcap-dev tshark tayga
+           libpcap-dev tshark tayga libjansson-dev
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null \
 	   | grep -q 'ok installed' || echo $$p; done); \
