@@ -433,8 +433,7 @@ static int flow_duration(struct otg_err *e, const char *path, const json_t *f, s
 		if (!(fl->pps > 0))
 			return otg_fail(e, fp, "not supported: fixed_packets needs a rate in pps "
 					"(the run lasts packets / pps)");
-		/* half a frame's time more: the last frame falls due inside the run */
-		fl->seconds = ((double)fl->packets + 0.5) / fl->pps;
+		fl->seconds = (double)fl->packets / fl->pps; /* plan_duration adds a margin */
 	} else if (ch == 2) {
 		if (otg_get_num(e, fp, m, "seconds", 0, 1e7, 1, &fl->seconds))
 			return -EINVAL;
@@ -541,18 +540,25 @@ static int plan_flow(struct otg_err *e, const json_t *f, const struct otg_env *e
 static int plan_duration(struct otg_err *e, struct otg_plan *pl)
 {
 	char path[PATH_LEN];
+	double max_pps = 0;
 
 	for (size_t i = 0; i < pl->n_flows; i++) {
 		const struct otg_flow *a = &pl->flows[0], *b = &pl->flows[i];
 
 		otg_pathf(path, sizeof(path), "flows[%zu].duration", i);
-		if (fabs(a->seconds - b->seconds) > 1e-9)
+		if (fabs(a->seconds - b->seconds) > 1e-9 * FG_MAX(a->seconds, 1.0))
 			return otg_fail(e, path, "not supported: flows[0] runs %s, this flow %s: "
 					"every flow of a run starts and stops together",
 					a->seconds > 0 ? "for a fixed time" : "continuously",
 					b->seconds > 0 ? "for another time" : "continuously");
 	}
 	pl->duration_s = pl->n_flows ? pl->flows[0].seconds : 0;
+	/* fixed_packets: half the shortest frame interval more, so that each
+	 * flow's last frame falls due inside the run and no further one does */
+	for (size_t i = 0; i < pl->n_flows; i++)
+		max_pps = pl->flows[i].packets ? FG_MAX(max_pps, pl->flows[i].pps) : max_pps;
+	if (max_pps > 0)
+		pl->duration_s += 0.5 / max_pps;
 	return 0;
 }
 
