@@ -22,6 +22,10 @@
 bool otg_handle(const char *method, const char *path, const char *body, size_t body_len,
 		int *status, char **reply, size_t *reply_len, const char **ctype);
 
+/* `otg METHOD PATH [BODY.json] [-o FILE]` (otg_cmd.c): one request to
+ * otg_handle from the console; 0 for a 2xx status. */
+int otg_cmd(int argc, char **argv);
+
 /* Frees the config the handlers hold (at exit). */
 void otg_fini(void);
 
