@@ -40,9 +40,12 @@ static void put_field(FILE *f, const char *key, const struct prof_field *pf, boo
 {
 	char lo[64], hi[64];
 
-	if (addr) {
-		put_addr(lo, sizeof(lo), v6, a6, pf->lo);
-		put_addr(hi, sizeof(hi), v6, a6, pf->hi);
+	if (addr) { /* quoted: an IPv6 address such as "::" is not a plain YAML scalar */
+		lo[0] = hi[0] = '"';
+		put_addr(lo + 1, sizeof(lo) - 2, v6, a6, pf->lo);
+		put_addr(hi + 1, sizeof(hi) - 2, v6, a6, pf->hi);
+		strcat(lo, "\"");
+		strcat(hi, "\"");
 	} else {
 		snprintf(lo, sizeof(lo), "%u", pf->lo);
 		snprintf(hi, sizeof(hi), "%u", pf->hi);
