@@ -498,7 +498,7 @@ static void flow_stream_name(struct otg_plan *pl, struct otg_flow *fl, size_t i)
 	for (size_t k = 0; plain && k < i; k++)
 		plain = strcmp(pl->flows[k].stream, fl->name) != 0;
 	if (plain)
-		snprintf(fl->stream, sizeof(fl->stream), "%s", fl->name);
+		memcpy(fl->stream, fl->name, n + 1); /* n < OTG_STREAM_NAME */
 	else
 		snprintf(fl->stream, sizeof(fl->stream), "flow%zu", i);
 	for (size_t k = 0; !plain && k < i; k++)

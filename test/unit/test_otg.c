@@ -230,6 +230,7 @@ static void expect(const char *flow_tail, const char *want)
 	assert_null(pl.flows);
 }
 
+#define PKT_UDP "\"packet\": [{\"ethernet\": {}}, {\"ipv4\": {}}, {\"udp\": {}}]"
 #define PKT4(x) "\"packet\": [{\"ethernet\": {}}, {\"ipv4\": " x "}, {\"udp\": {}}]"
 
 static void test_errors(void **state)
@@ -389,13 +390,62 @@ static void test_pcapng_port(void **state)
 	assert_int_equal(otg_pcapng_port(f, 10, 1, true, &out, &len), -EINVAL);
 }
 
+/* Two fixed_packets flows at different rates end together: the run lasts
+ * packets / pps plus half the shortest frame interval. */
+static void test_duration_margin(void **state)
+{
+	static const char cfg[] =
+	    "{%s, \"flows\": [{\"name\": \"a\", \"tx_rx\": {\"port\": {\"tx_name\": \"p1\"}},"
+	    " " PKT_UDP ", \"rate\": {\"pps\": 1000}, \"duration\": {\"fixed_packets\": "
+	    "{\"packets\": 1500}}},"
+	    " {\"name\": \"b\", \"tx_rx\": {\"port\": {\"tx_name\": \"p2\"}}, " PKT_UDP ","
+	    " \"rate\": {\"pps\": 2000}, \"duration\": {\"fixed_packets\": {\"packets\": 3000}}}]}";
+	char text[4096], err[FG_ERRLEN];
+	struct otg_plan pl;
+
+	(void)state;
+	snprintf(text, sizeof(text), cfg, ports_json);
+	if (plan_of(text, &pl, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_true(pl.duration_s > 1.5 + 0.25 / 2000 && pl.duration_s < 1.5 + 0.75 / 2000);
+	otg_plan_free(&pl);
+}
+
+/* The JSON errors of the pattern and value types. */
+static void test_pattern_errors(void **state)
+{
+	(void)state;
+	expect(PKT4("{\"src\": {\"choice\": \"bogus\"}}"),
+	       "flows[1].packet[1].ipv4.src: choice 'bogus' is not one of the model's");
+	expect("\"packet\": [{\"ethernet\": {}}, {\"ipv6\": {\"src\": {\"choice\": \"random\"}}}, "
+	       "{\"udp\": {}}]",
+	       "flows[1].packet[1].ipv6.src: choice 'random' is not one the model has");
+	expect("\"packet\": [{\"ethernet\": {}}, {\"ipv6\": {\"src\": {\"values\": [\"2001:2::1\", "
+	       "\"2001:3::2\"]}}}, {\"udp\": {}}]",
+	       "flows[1].packet[1].ipv6.src.values: not supported: values must share");
+	expect("\"packet\": [{\"ethernet\": {}}, {\"ipv4\": {}}, {\"udp\": {\"dst_port\": "
+	       "{\"choice\": \"increment\", \"increment\": {\"start\": 65535, \"count\": 2}}}}]",
+	       "flows[1].packet[2].udp.dst_port.increment: start and count run past");
+	expect("\"packet\": [{\"ethernet\": {}}, {\"ipv4\": {}}, {\"udp\": {\"src_port\": "
+	       "{\"value\": 70000}}}]",
+	       "flows[1].packet[2].udp.src_port.value: 70000 is above the maximum 65535");
+	expect("\"packet\": [{\"ethernet\": {\"src\": {\"choice\": \"increment\", \"increment\": "
+	       "{\"start\": \"00:00:00:00:00:01\", \"count\": 2}}}}, {\"ipv4\": {}}, {\"udp\": {}}]",
+	       "flows[1].packet[0].ethernet: src: not supported");
+	expect(PKT4("{\"options\": [{\"choice\": \"router_alert\"}]}"),
+	       "flows[1].packet[1].ipv4: options: not supported");
+	expect(PKT4("{\"header_checksum\": {\"choice\": \"generated\", \"generated\": \"bad\"}}"),
+	       "flows[1].packet[1].ipv4: header_checksum: not supported");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_ipv4_udp_fixed),   cmocka_unit_test(test_ipv6_increment),
 	    cmocka_unit_test(test_imix),	     cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_config_errors),    cmocka_unit_test(test_warnings_and_pick),
-	    cmocka_unit_test(test_pcapng_port),
+	    cmocka_unit_test(test_pcapng_port),	     cmocka_unit_test(test_duration_margin),
+	    cmocka_unit_test(test_pattern_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
