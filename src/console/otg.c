@@ -167,6 +167,23 @@ static bool pick_flows(const json_t *names, bool *pick, bool *all, char *err, si
 	return true;
 }
 
+/* The next hops run_start needs (its check, for the reason in the reply):
+ * a sending port's gateway MAC for each family it sends. */
+static int next_hops(const struct prof *p, char *err, size_t errlen)
+{
+	for (int i = 0; i < fg_nports; i++) {
+		unsigned fam = prof_port_families(p, i);
+
+		if ((fam & PROF_FAM_V4) && !(fg_port[i].gw_mac & PORT_MAC_KNOWN))
+			return snprintf(err, errlen, "port %d: next-hop MAC unknown (run `arp` "
+					"first or set dest_mac)", i), -EHOSTUNREACH;
+		if ((fam & PROF_FAM_V6) && !(port_gw6_word(&fg_port[i]) & PORT_MAC_KNOWN))
+			return snprintf(err, errlen, "port %d: IPv6 next-hop MAC unknown (run `arp` "
+					"first, or set dest_mac)", i), -EHOSTUNREACH;
+	}
+	return 0;
+}
+
 /* Start the picked flows: their profile into a file, run_start on it. */
 static int flows_start(const bool *pick, char *err, size_t errlen)
 {
@@ -192,6 +209,8 @@ static int flows_start(const bool *pick, char *err, size_t errlen)
 	free(y);
 	/* what run_start would refuse, with the reason for the reply */
 	rc = prof_load(file, &p, perr, sizeof(perr));
+	if (!rc)
+		rc = next_hops(&p, perr, sizeof(perr));
 	if (!rc) {
 		rp.prof = &p;
 		rc = run_offered(&rp, &off, perr, sizeof(perr));
@@ -208,7 +227,7 @@ static int flows_start(const bool *pick, char *err, size_t errlen)
 		rc = run_start(file, &rp, RUN_FORCE | RUN_QUIET, "otg");
 		if (rc)
 			snprintf(err, errlen, "traffic.flow_transmit: start refused (flowgen's log "
-				 "says why; a next hop not resolved yet needs `arp`)");
+				 "says why)");
 	}
 	unlink(file);
 	return rc ? -EINVAL : 0;
