@@ -136,8 +136,8 @@ static json_t *port_metric(const struct otg_state *st, const struct otg_port *pt
 	put_num(m, cols, "frames_rx_rate", o->rx_pps);
 	put_num(m, cols, "bytes_tx_rate", o->tx_bps / 8);
 	put_num(m, cols, "bytes_rx_rate", o->rx_bps / 8);
-	if (o->speed_mbps)
-		put_u64(m, cols, "speed", o->speed_mbps);
+	if (o->speed_mbps) /* the model's unit: kilobytes per second */
+		put_u64(m, cols, "speed", (uint64_t)o->speed_mbps * 125);
 	return m;
 }
 
@@ -314,6 +314,11 @@ int otg_metrics(const json_t *req, json_t **resp, char *err, size_t errlen)
 	int ch, rc;
 
 	*resp = NULL;
+	v = json_object_get(req, "choice");
+	if (json_is_string(v) && strcmp(json_string_value(v), "port") &&
+	    strcmp(json_string_value(v), "flow"))
+		return otg_fail(&e, "choice", "'%.64s' not supported: flowgen reports port and flow "
+				"metrics", json_string_value(v));
 	if (otg_choice(&e, "metrics_request", req, names, 1, &ch))
 		return -EINVAL;
 	json_object_foreach((json_t *)req, k, v) {
