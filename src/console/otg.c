@@ -22,10 +22,7 @@
 
 static struct otg_state otg_st;
 
-struct otg_state *otg_state(void)
-{
-	return &otg_st;
-}
+struct otg_state *otg_state(void) { return &otg_st; }
 
 void otg_fini(void)
 {
@@ -49,7 +46,8 @@ static void reply_json(struct otg_reply *r, int status, json_t *j)
 
 	json_decref(j);
 	*r->status = s ? status : 500;
-	*r->body = s ? s : strdup("{\"code\":500,\"kind\":\"internal\",\"errors\":[\"out of memory\"]}");
+	*r->body =
+	    s ? s : strdup("{\"code\":500,\"kind\":\"internal\",\"errors\":[\"out of memory\"]}");
 	*r->len = *r->body ? strlen(*r->body) : 0;
 	*r->ctype = "application/json";
 }
@@ -116,7 +114,8 @@ static void h_set_config(struct otg_reply *r, json_t *body)
 	char err[FG_ERRLEN];
 
 	otg_env_get(&env);
-	if (otg_plan_from_json(body, &env, &pl, err, sizeof(err)) || plan_check(&pl, err, sizeof(err))) {
+	if (otg_plan_from_json(body, &env, &pl, err, sizeof(err)) ||
+	    plan_check(&pl, err, sizeof(err))) {
 		otg_plan_free(&pl);
 		reply_error(r, 400, err);
 		return;
@@ -154,7 +153,8 @@ static bool pick_flows(const json_t *names, bool *pick, bool *all, char *err, si
 		int f = json_is_string(v) ? otg_plan_flow(&otg_st.plan, json_string_value(v)) : -1;
 
 		if (f < 0) {
-			snprintf(err, errlen, "traffic.flow_transmit.flow_names[%zu]: no such flow", i);
+			snprintf(err, errlen, "traffic.flow_transmit.flow_names[%zu]: no such flow",
+				 i);
 			return false;
 		}
 		pick[f] = true;
@@ -175,11 +175,17 @@ static int next_hops(const struct prof *p, char *err, size_t errlen)
 		unsigned fam = prof_port_families(p, i);
 
 		if ((fam & PROF_FAM_V4) && !(fg_port[i].gw_mac & PORT_MAC_KNOWN))
-			return snprintf(err, errlen, "port %d: next-hop MAC unknown (run `arp` "
-					"first or set dest_mac)", i), -EHOSTUNREACH;
+			return snprintf(err, errlen,
+					"port %d: next-hop MAC unknown (run `arp` "
+					"first or set dest_mac)",
+					i),
+			       -EHOSTUNREACH;
 		if ((fam & PROF_FAM_V6) && !(port_gw6_word(&fg_port[i]) & PORT_MAC_KNOWN))
-			return snprintf(err, errlen, "port %d: IPv6 next-hop MAC unknown (run `arp` "
-					"first, or set dest_mac)", i), -EHOSTUNREACH;
+			return snprintf(err, errlen,
+					"port %d: IPv6 next-hop MAC unknown (run `arp` "
+					"first, or set dest_mac)",
+					i),
+			       -EHOSTUNREACH;
 	}
 	return 0;
 }
@@ -226,7 +232,8 @@ static int flows_start(const bool *pick, char *err, size_t errlen)
 		rp.duration_s = otg_st.plan.duration_s;
 		rc = run_start(file, &rp, RUN_FORCE | RUN_QUIET, "otg");
 		if (rc)
-			snprintf(err, errlen, "traffic.flow_transmit: start refused (flowgen's log "
+			snprintf(err, errlen,
+				 "traffic.flow_transmit: start refused (flowgen's log "
 				 "says why)");
 	}
 	unlink(file);
@@ -256,8 +263,10 @@ static int flow_transmit(const json_t *ft, char *err, size_t errlen)
 		same = same && pick[i] == otg_st.picked[i];
 	if (!strcmp(state, "start")) {
 		if (!all && otg_st.running && run_active() && !same)
-			return otg_fail(&e, "traffic.flow_transmit.flow_names", "not supported: "
-					"flowgen starts the flows of a run together; stop them first");
+			return otg_fail(
+			    &e, "traffic.flow_transmit.flow_names",
+			    "not supported: "
+			    "flowgen starts the flows of a run together; stop them first");
 		if (flows_start(pick, err, errlen))
 			return -EINVAL;
 		memcpy(otg_st.picked, pick, sizeof(pick));
@@ -266,12 +275,14 @@ static int flow_transmit(const json_t *ft, char *err, size_t errlen)
 		return 0;
 	}
 	if (strcmp(state, "stop") && strcmp(state, "pause") && strcmp(state, "resume"))
-		return otg_fail(&e, "traffic.flow_transmit.state", "must be start, stop, pause or "
+		return otg_fail(&e, "traffic.flow_transmit.state",
+				"must be start, stop, pause or "
 				"resume");
 	if (!otg_st.running && !strcmp(state, "stop"))
 		return 0; /* nothing runs: stopped already */
 	if (!all && !same)
-		return otg_fail(&e, "traffic.flow_transmit.flow_names", "not supported: flowgen "
+		return otg_fail(&e, "traffic.flow_transmit.flow_names",
+				"not supported: flowgen "
 				"%ss the flows of a run together (all of them, or those started)",
 				state);
 	if (!strcmp(state, "stop")) {
@@ -339,8 +350,10 @@ static void h_control_state(struct otg_reply *r, json_t *body)
 	    otg_choice(&e, "control_state", body, names, 0, &ch))
 		return reply_error(r, 400, err);
 	if (ch == 0 || ch == 2) {
-		otg_fail(&e, ch ? "protocol" : "choice", ch ? "not supported: flowgen runs no "
-			 "protocols" : "required (port, protocol or traffic)");
+		otg_fail(&e, ch ? "protocol" : "choice",
+			 ch ? "not supported: flowgen runs no "
+			      "protocols"
+			    : "required (port, protocol or traffic)");
 		return reply_error(r, 400, err);
 	}
 	o = json_object_get(body, names[ch]);
@@ -430,7 +443,8 @@ bool otg_handle(const char *method, const char *path, const char *body, size_t b
 	if (!known)
 		return false;
 	if (!hit || !hit->fn) {
-		snprintf(msg, sizeof(msg), "%s %.*s: not supported by flowgen", method, (int)plen, path);
+		snprintf(msg, sizeof(msg), "%s %.*s: not supported by flowgen", method, (int)plen,
+			 path);
 		reply_error(&r, hit ? 501 : 405, msg);
 		return true;
 	}
@@ -440,8 +454,9 @@ bool otg_handle(const char *method, const char *path, const char *body, size_t b
 			if (j)
 				snprintf(msg, sizeof(msg), "body: must be a JSON object");
 			else
-				snprintf(msg, sizeof(msg), "body: malformed JSON at line %d column %d: %s",
-					 je.line, je.column, je.text);
+				snprintf(msg, sizeof(msg),
+					 "body: malformed JSON at line %d column %d: %s", je.line,
+					 je.column, je.text);
 			json_decref(j);
 			reply_error(&r, 400, msg);
 			return true;

@@ -28,7 +28,8 @@ int otg_capture_state(bool start, uint32_t port_mask, char *err, size_t errlen)
 		return 0;
 	}
 	if (st.running) {
-		snprintf(err, errlen, "port.capture: a capture runs already (on ports %#llx): "
+		snprintf(err, errlen,
+			 "port.capture: a capture runs already (on ports %#llx): "
 			 "flowgen runs one capture at a time; stop it first",
 			 (unsigned long long)(st.rx_ports | st.tx_ports));
 		return -EBUSY;
@@ -85,7 +86,8 @@ int otg_capture_get(const json_t *req, uint8_t **reply, size_t *len, int *status
 	    otg_get_str(&e, "capture_request", req, "port_name", "", name, sizeof(name)))
 		return -EINVAL;
 	if (json_object_get(req, "packets"))
-		return otg_fail(&e, "capture_request.packets", "not supported: the reply holds "
+		return otg_fail(&e, "capture_request.packets",
+				"not supported: the reply holds "
 				"every packet captured");
 	k = otg_plan_port(&st->plan, name);
 	if (k < 0)
@@ -95,11 +97,14 @@ int otg_capture_get(const json_t *req, uint8_t **reply, size_t *len, int *status
 		if (st->plan.caps[i].port_mask >> port & 1)
 			cap = &st->plan.caps[i];
 	if (!cap)
-		return otg_fail(&e, "capture_request.port_name", "no capture in the config names "
-				"port '%s'", name);
+		return otg_fail(&e, "capture_request.port_name",
+				"no capture in the config names "
+				"port '%s'",
+				name);
 	fd = mkstemps(file, 7);
 	if (fd < 0)
-		return *status = 500, otg_fail(&e, "capture", "temporary file: %s", strerror(errno));
+		return *status = 500,
+		       otg_fail(&e, "capture", "temporary file: %s", strerror(errno));
 	close(fd);
 	if (capture_save(file, err, errlen) < 0) { /* stops a running capture first */
 		char why[FG_ERRLEN];
@@ -111,7 +116,8 @@ int otg_capture_get(const json_t *req, uint8_t **reply, size_t *len, int *status
 	rc = read_all(file, &buf, &blen);
 	unlink(file);
 	if (rc)
-		return *status = 500, otg_fail(&e, "capture", "reading the capture: %s", strerror(-rc));
+		return *status = 500,
+		       otg_fail(&e, "capture", "reading the capture: %s", strerror(-rc));
 	rc = otg_pcapng_port(buf, blen, fg_port[port].v.id, !cap->pcapng, reply, len);
 	free(buf);
 	if (rc)

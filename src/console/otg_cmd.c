@@ -80,7 +80,8 @@ int otg_cmd(int argc, char **argv)
 		fclose(f);
 		printf("%d %zu bytes (%s) written to %s\n", status, w, ctype, out);
 	} else {
-		printf("%d %zu bytes (%s)%s\n", status, rlen, ctype, out ? ": cannot write -o" : "");
+		printf("%d %zu bytes (%s)%s\n", status, rlen, ctype,
+		       out ? ": cannot write -o" : "");
 	}
 	fflush(stdout);
 	free(reply);

@@ -15,12 +15,16 @@
 
 #include "otg_int.h"
 
-#define P_ALL4 (OTG_CH(OTG_CH_VALUE) | OTG_CH(OTG_CH_VALUES) | OTG_CH(OTG_CH_INC) | OTG_CH(OTG_CH_DEC))
+#define P_ALL4                                                                                     \
+	(OTG_CH(OTG_CH_VALUE) | OTG_CH(OTG_CH_VALUES) | OTG_CH(OTG_CH_INC) | OTG_CH(OTG_CH_DEC))
 #define P_AUTO (P_ALL4 | OTG_CH(OTG_CH_AUTO))
 #define P_RAND (P_ALL4 | OTG_CH(OTG_CH_RANDOM))
 #define P_CKSUM (OTG_CH(OTG_CH_GENERATED) | OTG_CH(OTG_CH_CUSTOM))
 
-#define UINT_SPEC(mx, ch, d) {.kind = OTG_PAT_UINT, .max = (mx), .choices = (ch), .def = (d)}
+#define UINT_SPEC(mx, ch, d)                                                                       \
+	{                                                                                          \
+		.kind = OTG_PAT_UINT, .max = (mx), .choices = (ch), .def = (d)                     \
+	}
 
 static const struct otg_pat_spec spec_mac = {OTG_PAT_MAC, 0, P_ALL4, OTG_CH_VALUE};
 static const struct otg_pat_spec spec_mac_auto = {OTG_PAT_MAC, 0, P_AUTO, OTG_CH_AUTO};
@@ -83,8 +87,10 @@ static void otg_hdr_seed(struct otg_hdr_ctx *c, const char *path, const char *ke
 		c->pl->seed = seed;
 		c->pl->has_seed = true;
 	} else if (c->pl->seed != seed) {
-		otg_plan_warn(c->pl, "%s.%s.random.seed: ignored: every random field of a run "
-			      "draws from one seed (%u)", path, key, c->pl->seed);
+		otg_plan_warn(c->pl,
+			      "%s.%s.random.seed: ignored: every random field of a run "
+			      "draws from one seed (%u)",
+			      path, key, c->pl->seed);
 	}
 }
 
@@ -119,7 +125,8 @@ static int cksum_good(struct otg_err *e, const char *path, const json_t *h, cons
 	if (otg_pattern(e, path, h, key, &spec_cksum, 0, NULL, &p))
 		return -EINVAL;
 	if (p.bad_cksum)
-		return otg_fail(e, path, "%s: not supported: flowgen sends good checksums only", key);
+		return otg_fail(e, path, "%s: not supported: flowgen sends good checksums only",
+				key);
 	return 0;
 }
 
@@ -136,8 +143,10 @@ static int hdr_ethernet(struct otg_hdr_ctx *c, const char *path, const json_t *h
 	if (p.choice != OTG_CH_AUTO && p.f.mode != PROF_VAR_FIXED)
 		return otg_fail(c->e, path, "dst: not supported: one destination MAC per port");
 	if (p.choice != OTG_CH_AUTO)
-		otg_plan_warn(c->pl, "%s.dst: ignored: frames go to the port's next hop (arp, or "
-			      "dest_mac in the config)", path);
+		otg_plan_warn(c->pl,
+			      "%s.dst: ignored: frames go to the port's next hop (arp, or "
+			      "dest_mac in the config)",
+			      path);
 	if (otg_pattern(c->e, path, h, "src", &spec_mac, 0, NULL, &p))
 		return -EINVAL;
 	if (p.given && p.f.mode != PROF_VAR_FIXED)
@@ -149,7 +158,8 @@ static int hdr_ethernet(struct otg_hdr_ctx *c, const char *path, const json_t *h
 	if (p.choice != OTG_CH_AUTO &&
 	    (p.f.mode != PROF_VAR_FIXED ||
 	     (p.value != 0x0800 && p.value != 0x86dd && p.value != 0x8100)))
-		return otg_fail(c->e, path, "ether_type: not supported: flowgen sets it from the "
+		return otg_fail(c->e, path,
+				"ether_type: not supported: flowgen sets it from the "
 				"next header");
 	return 0;
 }
@@ -165,12 +175,15 @@ static int hdr_vlan(struct otg_hdr_ctx *c, const char *path, const json_t *h)
 	    otg_pattern(c->e, path, h, "id", &id, 0, NULL, &p))
 		return -EINVAL;
 	if (!tag)
-		return otg_fail(c->e, path, "not supported: port %d sends untagged frames (a "
+		return otg_fail(c->e, path,
+				"not supported: port %d sends untagged frames (a "
 				"port's 802.1Q tag is its `vlan` in the platform config)",
 				c->fl->tx);
 	if (p.f.mode != PROF_VAR_FIXED || p.value != (uint64_t)tag)
-		return otg_fail(c->e, path, "id: not supported: port %d tags every frame with "
-				"%d (its `vlan` in the platform config)", c->fl->tx, tag);
+		return otg_fail(c->e, path,
+				"id: not supported: port %d tags every frame with "
+				"%d (its `vlan` in the platform config)",
+				c->fl->tx, tag);
 	c->vlan = true;
 	return 0;
 }
@@ -185,7 +198,8 @@ static int hdr_addr(struct otg_hdr_ctx *c, const char *path, const json_t *h, co
 	if (otg_pattern(c->e, path, h, key, v6 ? &spec_ip6 : &spec_ip4, 0, zero6, &p))
 		return -EINVAL;
 	if (p.choice == OTG_CH_AUTO)
-		return otg_fail(c->e, path, "%s.auto: not supported: it needs emulated devices", key);
+		return otg_fail(c->e, path, "%s.auto: not supported: it needs emulated devices",
+				key);
 	if (p.has_seed)
 		otg_hdr_seed(c, path, key, p.seed);
 	*f = p.f;
@@ -194,8 +208,10 @@ static int hdr_addr(struct otg_hdr_ctx *c, const char *path, const json_t *h, co
 	else if (p.f.mode == PROF_VAR_INC || p.f.mode == PROF_VAR_DEC)
 		for (uint32_t a = p.f.lo;; a++) {
 			if ((a & 0xff) == 0 || (a & 0xff) == 0xff) {
-				otg_plan_warn(c->pl, "%s.%s: flowgen skips addresses ending in .0 "
-					      "and .255 in a range", path, key);
+				otg_plan_warn(c->pl,
+					      "%s.%s: flowgen skips addresses ending in .0 "
+					      "and .255 in a range",
+					      path, key);
 				break;
 			}
 			if (a == p.f.hi)
@@ -208,8 +224,9 @@ static int ip4_priority(struct otg_hdr_ctx *c, const char *path, const json_t *h
 {
 	static const char *const names[] = {"", "raw", "tos", "dscp", NULL};
 	static const char *const keys[] = {"choice", "raw", "tos", "dscp", NULL};
-	static const char *const sub[] = {"phb", "ecn", "precedence", "delay", "throughput",
-					  "reliability", "monetary", "unused", NULL};
+	static const char *const sub[] = {"phb",      "ecn",	    "precedence",
+					  "delay",    "throughput", "reliability",
+					  "monetary", "unused",	    NULL};
 	static const struct otg_pat_spec any = UINT_SPEC(255, P_ALL4, OTG_CH_VALUE);
 	char fp[320];
 	int bad, ch;
@@ -245,11 +262,22 @@ static int ip4_priority(struct otg_hdr_ctx *c, const char *path, const json_t *h
 
 static int hdr_ipv4(struct otg_hdr_ctx *c, const char *path, const json_t *h)
 {
-	static const char *const keys[] = {
-	    "version",	      "header_length", "priority",	  "total_length", "identification",
-	    "reserved",	      "dont_fragment", "more_fragments", "fragment_offset",
-	    "time_to_live",   "protocol",      "header_checksum", "src",	  "dst",
-	    "options",	      NULL};
+	static const char *const keys[] = {"version",
+					   "header_length",
+					   "priority",
+					   "total_length",
+					   "identification",
+					   "reserved",
+					   "dont_fragment",
+					   "more_fragments",
+					   "fragment_offset",
+					   "time_to_live",
+					   "protocol",
+					   "header_checksum",
+					   "src",
+					   "dst",
+					   "options",
+					   NULL};
 	static const struct otg_pat_spec df = UINT_SPEC(1, P_ALL4, OTG_CH_VALUE);
 	struct otg_pat p;
 	int bad;
@@ -267,20 +295,20 @@ static int hdr_ipv4(struct otg_hdr_ctx *c, const char *path, const json_t *h)
 	if (bad)
 		return bad;
 	if (json_array_size(opt))
-		return otg_fail(c->e, path, "options: not supported: flowgen sends no IPv4 options");
+		return otg_fail(c->e, path,
+				"options: not supported: flowgen sends no IPv4 options");
 	c->fl->v6 = false;
 	return hdr_addr(c, path, h, "src", false, &c->fl->src, NULL) ||
-			       hdr_addr(c, path, h, "dst", false, &c->fl->dst, NULL)
+		       hdr_addr(c, path, h, "dst", false, &c->fl->dst, NULL)
 		   ? -EINVAL
 		   : 0;
 }
 
 static int hdr_ipv6(struct otg_hdr_ctx *c, const char *path, const json_t *h)
 {
-	static const char *const keys[] = {"version",	  "traffic_class", "flow_label",
-					   "payload_length", "next_header",  "hop_limit",
-					   "src",	     "dst",	     "dst_usids",
-					   NULL};
+	static const char *const keys[] = {
+	    "version",	 "traffic_class", "flow_label", "payload_length", "next_header",
+	    "hop_limit", "src",		  "dst",	"dst_usids",	  NULL};
 
 	if (otg_keys(c->e, path, h, keys) || fixed_all(c->e, path, h, ip6_fixed))
 		return -EINVAL;
@@ -288,7 +316,7 @@ static int hdr_ipv6(struct otg_hdr_ctx *c, const char *path, const json_t *h)
 		return otg_fail(c->e, path, "dst_usids: not supported");
 	c->fl->v6 = true;
 	return hdr_addr(c, path, h, "src", true, &c->fl->src, c->fl->src6) ||
-			       hdr_addr(c, path, h, "dst", true, &c->fl->dst, c->fl->dst6)
+		       hdr_addr(c, path, h, "dst", true, &c->fl->dst, c->fl->dst6)
 		   ? -EINVAL
 		   : 0;
 }
@@ -314,7 +342,7 @@ static int hdr_udp(struct otg_hdr_ctx *c, const char *path, const json_t *h)
 	    cksum_good(c->e, path, h, "checksum"))
 		return -EINVAL;
 	return hdr_port(c, path, h, "src_port", &c->fl->sport) ||
-			       hdr_port(c, path, h, "dst_port", &c->fl->dport)
+		       hdr_port(c, path, h, "dst_port", &c->fl->dport)
 		   ? -EINVAL
 		   : 0;
 }
@@ -332,19 +360,40 @@ enum hdr_kind {
 	H_OTHER, /* every other header of the model: refused */
 };
 
-static const char *const hdr_names[] = {
-    "",	    "ethernet", "vlan",		   "ipv4",	    "ipv6",	  "udp",     "tcp",
-    "icmp", "icmpv6",	"arp",		   "cfm",	    "custom",	  "ethernetpause",
-    "gre",  "gtpv1",	"gtpv2",	   "igmpv1",	    "ipv6_extension_header",
-    "lacp", "macsec",	"mpls",		   "pfcpause",	    "ppp",	  "rsvp",
-    "snmpv2c", "vxlan", NULL};
+static const char *const hdr_names[] = {"",
+					"ethernet",
+					"vlan",
+					"ipv4",
+					"ipv6",
+					"udp",
+					"tcp",
+					"icmp",
+					"icmpv6",
+					"arp",
+					"cfm",
+					"custom",
+					"ethernetpause",
+					"gre",
+					"gtpv1",
+					"gtpv2",
+					"igmpv1",
+					"ipv6_extension_header",
+					"lacp",
+					"macsec",
+					"mpls",
+					"pfcpause",
+					"ppp",
+					"rsvp",
+					"snmpv2c",
+					"vxlan",
+					NULL};
 
 static const char *const hdr_keys[] = {
-    "choice", "ethernet", "vlan",   "ipv4", "ipv6",	     "udp",	"tcp",
-    "icmp",   "icmpv6",	  "arp",    "cfm",  "custom",	     "ethernetpause",
-    "gre",    "gtpv1",	  "gtpv2",  "igmpv1", "ipv6_extension_header",
-    "lacp",   "macsec",	  "mpls",   "pfcpause", "ppp",	     "rsvp",
-    "snmpv2c", "vxlan",	  NULL};
+    "choice",	     "ethernet", "vlan",   "ipv4",     "ipv6",	 "udp",
+    "tcp",	     "icmp",	 "icmpv6", "arp",      "cfm",	 "custom",
+    "ethernetpause", "gre",	 "gtpv1",  "gtpv2",    "igmpv1", "ipv6_extension_header",
+    "lacp",	     "macsec",	 "mpls",   "pfcpause", "ppp",	 "rsvp",
+    "snmpv2c",	     "vxlan",	 NULL};
 
 /* What may come after a header of kind k: a bit per kind. */
 static unsigned hdr_next(int k)
@@ -425,7 +474,8 @@ int otg_hdr_packet(struct otg_hdr_ctx *c, const char *path, const json_t *flow)
 		if (k >= H_OTHER)
 			return otg_fail(c->e, fp, "%s: not supported", hdr_names[k]);
 		if (!(hdr_next(prev) >> k & 1))
-			return otg_fail(c->e, fp, "%s: not supported here: flowgen sends "
+			return otg_fail(c->e, fp,
+					"%s: not supported here: flowgen sends "
 					"ethernet, an optional vlan, ipv4 or ipv6, then udp",
 					hdr_names[k]);
 		if (hdr_one(c, fp, h, k))
@@ -433,7 +483,8 @@ int otg_hdr_packet(struct otg_hdr_ctx *c, const char *path, const json_t *flow)
 		prev = k;
 	}
 	if (prev != H_UDP)
-		return otg_fail(c->e, path, "packet: not supported: flowgen's streams end in udp "
+		return otg_fail(c->e, path,
+				"packet: not supported: flowgen's streams end in udp "
 				"(ethernet, ipv4 or ipv6, udp)");
 	if (!c->vlan && c->env->vlan[c->fl->tx])
 		otg_plan_warn(c->pl, "%s.packet: frames carry port %d's 802.1Q tag %d", path,

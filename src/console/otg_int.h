@@ -23,9 +23,9 @@
 #include "prof-t.h"
 #include "units.h"
 
-#define OTG_NAME_MAX 128	/* longest port, flow or capture name, with its NUL */
-#define OTG_LOC_MAX 256		/* longest port location */
-#define OTG_STREAM_NAME 32	/* a stream name that fits a latency row (stats.h) */
+#define OTG_NAME_MAX 128   /* longest port, flow or capture name, with its NUL */
+#define OTG_LOC_MAX 256	   /* longest port location */
+#define OTG_STREAM_NAME 32 /* a stream name that fits a latency row (stats.h) */
 #define OTG_MAX_FLOWS FG_PROF_MAX_STREAMS
 #define OTG_MAX_WARNINGS 64
 
@@ -51,15 +51,15 @@ struct otg_flow {
 	int tx, rx;		      /* flowgen ports; rx == tx ^ 1 */
 	bool v6;
 	struct prof_field src, dst, sport, dport; /* v6: src/dst on the last 32 bits */
-	uint8_t src6[16], dst6[16];		   /* v6: first address, network order */
-	uint32_t frame;				   /* bytes incl. FCS; 0 when imix */
+	uint8_t src6[16], dst6[16];		  /* v6: first address, network order */
+	uint32_t frame;				  /* bytes incl. FCS; 0 when imix */
 	bool imix;
-	char rate[48];	    /* the stream's `rate:` (units_parse_rate form) */
-	double pps;	    /* the rate when given in pps, else 0 */
-	bool latency;	    /* metrics.latency.enable */
-	bool metrics;	    /* metrics.enable */
-	uint64_t packets;   /* duration fixed_packets, else 0 */
-	double seconds;	    /* duration fixed_seconds, else 0 */
+	char rate[48];	  /* the stream's `rate:` (units_parse_rate form) */
+	double pps;	  /* the rate when given in pps, else 0 */
+	bool latency;	  /* metrics.latency.enable */
+	bool metrics;	  /* metrics.enable */
+	uint64_t packets; /* duration fixed_packets, else 0 */
+	double seconds;	  /* duration fixed_seconds, else 0 */
 };
 
 struct otg_capture {
@@ -77,7 +77,7 @@ struct otg_plan {
 	size_t n_caps;
 	struct units_imix_entry imix[FG_PROF_MAX_IMIX]; /* the imix flows' table */
 	size_t n_imix;
-	uint32_t seed;	   /* of the random fields */
+	uint32_t seed; /* of the random fields */
 	bool has_seed;
 	double duration_s; /* the run's -d: 0 = continuous */
 	char *warnings[OTG_MAX_WARNINGS];
@@ -90,8 +90,8 @@ struct otg_plan {
  * first bad field, e.g. "flows[1].packet[2].ipv4.src.values: not
  * supported: ..."). On failure *pl holds nothing; else otg_plan_free it.
  */
-int otg_plan_from_json(const json_t *cfg, const struct otg_env *env, struct otg_plan *pl,
-		       char *err, size_t errlen);
+int otg_plan_from_json(const json_t *cfg, const struct otg_env *env, struct otg_plan *pl, char *err,
+		       size_t errlen);
 /* pure: frees a plan; safe on a zeroed one. */
 void otg_plan_free(struct otg_plan *pl);
 /* pure: the flow named name, or -1. */
@@ -120,7 +120,7 @@ struct otg_err {
 /* a path into buf (vsnprintf: a path longer than buf is cut) */
 void otg_pathf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int otg_fail(struct otg_err *e, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 /* every key of obj is one of keys (NULL-terminated); else the first other's path */
 int otg_keys(struct otg_err *e, const char *path, const json_t *obj, const char *const *keys);
 /* obj[key] as an object, array, string, integer, number or boolean: NULL when
@@ -131,8 +131,8 @@ const json_t *otg_get(struct otg_err *e, const char *path, const json_t *obj, co
 int otg_get_uint(struct otg_err *e, const char *path, const json_t *obj, const char *key,
 		 uint64_t lo, uint64_t hi, uint64_t def, uint64_t *out);
 /* a number (integer or real) obj[key] within lo..hi (def when absent) */
-int otg_get_num(struct otg_err *e, const char *path, const json_t *obj, const char *key,
-		double lo, double hi, double def, double *out);
+int otg_get_num(struct otg_err *e, const char *path, const json_t *obj, const char *key, double lo,
+		double hi, double def, double *out);
 /* a string obj[key] (def when absent), at most max-1 bytes */
 int otg_get_str(struct otg_err *e, const char *path, const json_t *obj, const char *key,
 		const char *def, char *out, size_t max);
@@ -164,22 +164,22 @@ enum otg_pat_choice {
 
 struct otg_pat_spec {
 	enum otg_pat_kind kind;
-	uint64_t max;	   /* OTG_PAT_UINT */
-	unsigned choices;  /* OTG_CH() bits the model has for the field */
-	int def;	   /* enum otg_pat_choice when no choice is given */
+	uint64_t max;	  /* OTG_PAT_UINT */
+	unsigned choices; /* OTG_CH() bits the model has for the field */
+	int def;	  /* enum otg_pat_choice when no choice is given */
 };
 
 /* A pattern parsed: what the stream can send is a prof_field on a 32-bit
  * value (IPv6: the last 32 bits of hi96 + lo). */
 struct otg_pat {
-	int choice;	   /* enum otg_pat_choice */
-	bool given;	   /* the field was in the request */
+	int choice; /* enum otg_pat_choice */
+	bool given; /* the field was in the request */
 	struct prof_field f;
-	uint8_t a6[16];	   /* IPv6: the first address */
-	uint64_t value;	   /* UINT/MAC/IPv4 value (lo when a range) */
+	uint8_t a6[16]; /* IPv6: the first address */
+	uint64_t value; /* UINT/MAC/IPv4 value (lo when a range) */
 	bool has_seed;
 	uint32_t seed;
-	bool bad_cksum;	   /* generated: bad, or custom */
+	bool bad_cksum; /* generated: bad, or custom */
 };
 
 /*
@@ -227,7 +227,7 @@ struct otg_state {
 	json_t *config;	      /* the Config last set, as posted */
 	struct otg_plan plan; /* its translation */
 	bool have;
-	bool running;	      /* flows started through flow_transmit */
+	bool running; /* flows started through flow_transmit */
 	bool paused;
 	bool picked[OTG_MAX_FLOWS]; /* the flows of the running profile */
 };

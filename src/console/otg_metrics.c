@@ -22,15 +22,16 @@
 #include "stats.h"
 
 static const char *const port_columns[] = {
-    "transmit",	      "location",	"link",		  "capture",	"frames_tx",
-    "frames_rx",      "bytes_tx",	"bytes_rx",	  "frames_tx_rate", "frames_rx_rate",
-    "bytes_tx_rate",  "bytes_rx_rate", "last_change", "speed",	NULL};
+    "transmit",	     "location",      "link",	     "capture",	       "frames_tx",
+    "frames_rx",     "bytes_tx",      "bytes_rx",    "frames_tx_rate", "frames_rx_rate",
+    "bytes_tx_rate", "bytes_rx_rate", "last_change", "speed",	       NULL};
 
-static const char *const flow_columns[] = {
-    "transmit",	      "frames_tx",	"frames_rx",	  "bytes_tx",	  "bytes_rx",
-    "frames_tx_rate", "frames_rx_rate", "tx_l1_rate_bps", "rx_l1_rate_bps", "tx_rate_bytes",
-    "rx_rate_bytes",  "tx_rate_bps",	"rx_rate_bps",	  "tx_rate_kbps", "rx_rate_kbps",
-    "tx_rate_mbps",   "rx_rate_mbps",	NULL};
+static const char *const flow_columns[] = {"transmit",	     "frames_tx",      "frames_rx",
+					   "bytes_tx",	     "bytes_rx",       "frames_tx_rate",
+					   "frames_rx_rate", "tx_l1_rate_bps", "rx_l1_rate_bps",
+					   "tx_rate_bytes",  "rx_rate_bytes",  "tx_rate_bps",
+					   "rx_rate_bps",    "tx_rate_kbps",   "rx_rate_kbps",
+					   "tx_rate_mbps",   "rx_rate_mbps",   NULL};
 
 /* The counts of each flow at the previous request, for its rates. */
 struct flow_prev {
@@ -50,8 +51,8 @@ static double now_s(void)
 }
 
 /* names: the requested column names, checked against the model's. */
-static int columns(const json_t *req, const char *path, const char *key,
-		   const char *const *model, const json_t **out, char *err, size_t errlen)
+static int columns(const json_t *req, const char *path, const char *key, const char *const *model,
+		   const json_t **out, char *err, size_t errlen)
 {
 	struct otg_err e = {err, errlen};
 	char fp[96];
@@ -64,7 +65,8 @@ static int columns(const json_t *req, const char *path, const char *key,
 		const json_t *v = json_array_get(*out, i);
 		size_t k;
 
-		for (k = 0; json_is_string(v) && model[k] && strcmp(model[k], json_string_value(v)); k++)
+		for (k = 0; json_is_string(v) && model[k] && strcmp(model[k], json_string_value(v));
+		     k++)
 			;
 		snprintf(fp, sizeof(fp), "%s.%s[%zu]", path, key, i);
 		if (!json_is_string(v) || !model[k])
@@ -115,7 +117,8 @@ static bool port_sends(const struct otg_state *st, int p)
 }
 
 static json_t *port_metric(const struct otg_state *st, const struct otg_port *pt,
-			   const struct stats_snap *s, const struct cap_status *cs, const json_t *cols)
+			   const struct stats_snap *s, const struct cap_status *cs,
+			   const json_t *cols)
 {
 	const struct stats_port_snap *o = &s->port[pt->index];
 	json_t *m = json_pack("{s:s}", "name", pt->name);
@@ -126,7 +129,7 @@ static json_t *port_metric(const struct otg_state *st, const struct otg_port *pt
 	put_str(m, cols, "link", o->link_up ? "up" : "down");
 	put_str(m, cols, "capture",
 		cs->running && ((cs->rx_ports | cs->tx_ports) >> pt->index & 1) ? "started"
-										 : "stopped");
+										: "stopped");
 	put_str(m, cols, "transmit", port_sends(st, pt->index) ? "started" : "stopped");
 	put_u64(m, cols, "frames_tx", o->tx_pkts);
 	put_u64(m, cols, "frames_rx", o->rx_pkts);
@@ -245,7 +248,8 @@ static json_t *flow_metric(const struct otg_state *st, size_t i, const struct st
 	put_num(m, cols, "rx_rate_kbps", rxr * frame * 8e-3);
 	put_num(m, cols, "tx_rate_mbps", txr * frame * 8e-6);
 	put_num(m, cols, "rx_rate_mbps", rxr * frame * 8e-6);
-	json_object_set_new(m, "loss", json_real(tx && r ? 100.0 * (double)r->lost / (double)tx : 0));
+	json_object_set_new(m, "loss",
+			    json_real(tx && r ? 100.0 * (double)r->lost / (double)tx : 0));
 	if (fl->latency && r && rx && isfinite(r->min_us) && isfinite(r->avg_us))
 		json_object_set_new(m, "latency",
 				    json_pack("{s:f, s:f, s:f}", "minimum_ns", r->min_us * 1e3,
@@ -317,14 +321,18 @@ int otg_metrics(const json_t *req, json_t **resp, char *err, size_t errlen)
 	v = json_object_get(req, "choice");
 	if (json_is_string(v) && strcmp(json_string_value(v), "port") &&
 	    strcmp(json_string_value(v), "flow"))
-		return otg_fail(&e, "choice", "'%.64s' not supported: flowgen reports port and flow "
-				"metrics", json_string_value(v));
+		return otg_fail(&e, "choice",
+				"'%.64s' not supported: flowgen reports port and flow "
+				"metrics",
+				json_string_value(v));
 	if (otg_choice(&e, "metrics_request", req, names, 1, &ch))
 		return -EINVAL;
-	json_object_foreach((json_t *)req, k, v) {
+	json_object_foreach((json_t *)req, k, v)
+	{
 		(void)v;
 		if (strcmp(k, "choice") && strcmp(k, "port") && strcmp(k, "flow"))
-			return otg_fail(&e, k, "not supported: flowgen reports port and flow metrics");
+			return otg_fail(&e, k,
+					"not supported: flowgen reports port and flow metrics");
 	}
 	sub = json_object_get(req, names[ch]);
 	if (sub && !json_is_object(sub))
@@ -336,7 +344,8 @@ int otg_metrics(const json_t *req, json_t **resp, char *err, size_t errlen)
 		sub = json_object();
 	else
 		json_incref(sub);
-	rc = ch == 1 ? port_metrics(sub, *resp, err, errlen) : flow_metrics(sub, *resp, err, errlen);
+	rc =
+	    ch == 1 ? port_metrics(sub, *resp, err, errlen) : flow_metrics(sub, *resp, err, errlen);
 	json_decref(sub);
 	if (rc) {
 		json_decref(*resp);

@@ -50,7 +50,8 @@ int otg_keys(struct otg_err *e, const char *path, const json_t *obj, const char 
 	const char *k;
 	json_t *v;
 
-	json_object_foreach((json_t *)obj, k, v) {
+	json_object_foreach((json_t *)obj, k, v)
+	{
 		size_t i;
 
 		(void)v;
@@ -140,8 +141,8 @@ int otg_get_uint(struct otg_err *e, const char *path, const json_t *obj, const c
 	return 0;
 }
 
-int otg_get_num(struct otg_err *e, const char *path, const json_t *obj, const char *key,
-		double lo, double hi, double def, double *out)
+int otg_get_num(struct otg_err *e, const char *path, const json_t *obj, const char *key, double lo,
+		double hi, double def, double *out)
 {
 	const json_t *v = json_object_get(obj, key);
 
@@ -217,9 +218,9 @@ static const char *const choice_names[] = {
     NULL,
 };
 
-static const char *const pat_keys[] = {"choice", "value",  "values",	  "increment", "decrement",
-				       "random", "auto",   "metric_tags", "generated", "custom",
-				       NULL};
+static const char *const pat_keys[] = {"choice",    "value",  "values", "increment",
+				       "decrement", "random", "auto",	"metric_tags",
+				       "generated", "custom", NULL};
 
 /* One value of a pattern: *v (UINT, IPv4 host order, MAC as 48 bits, IPv6
  * low 32 bits) and, for IPv6, the whole address in a6. */
@@ -247,11 +248,14 @@ static int pat_scalar(struct otg_err *e, const char *path, const json_t *j,
 	case OTG_PAT_IPV6:
 		if (!str || inet_pton(AF_INET6, str, a6) != 1)
 			return otg_fail(e, path, "must be an IPv6 address");
-		*v = (uint64_t)a6[12] << 24 | (uint64_t)a6[13] << 16 | (uint64_t)a6[14] << 8 | a6[15];
+		*v = (uint64_t)a6[12] << 24 | (uint64_t)a6[13] << 16 | (uint64_t)a6[14] << 8 |
+		     a6[15];
 		return 0;
 	case OTG_PAT_MAC:
-		if (!str || sscanf(str, "%2x:%2x:%2x:%2x:%2x:%2x%c", &m[0], &m[1], &m[2], &m[3],
-				   &m[4], &m[5], &tail) != 6 || strlen(str) != 17)
+		if (!str ||
+		    sscanf(str, "%2x:%2x:%2x:%2x:%2x:%2x%c", &m[0], &m[1], &m[2], &m[3], &m[4],
+			   &m[5], &tail) != 6 ||
+		    strlen(str) != 17)
 			return otg_fail(e, path, "must be a MAC address (xx:xx:xx:xx:xx:xx)");
 		*v = 0;
 		for (int i = 0; i < 6; i++)
@@ -313,7 +317,8 @@ static int pat_values(struct otg_err *e, const char *path, const json_t *arr,
 			continue;
 		}
 		if (s->kind == OTG_PAT_IPV6 && memcmp(a6, p->a6, 12))
-			return otg_fail(e, path, "not supported: values must share their first 96 bits");
+			return otg_fail(e, path,
+					"not supported: values must share their first 96 bits");
 		if (i == 1)
 			dir = v == prev + 1 ? 1 : v + 1 == prev ? -1 : 0;
 		if (!dir || v != (uint64_t)((int64_t)prev + dir))
@@ -352,8 +357,10 @@ static int pat_counter(struct otg_err *e, const char *path, const json_t *c,
 	if (s->kind == OTG_PAT_IPV6 && count > 1 && memcmp(step6, one6, 12))
 		return otg_fail(e, path, "not supported: step must be ::1 (flowgen varies by one)");
 	if (count > 1 && step != 1)
-		return otg_fail(e, path, "not supported: step %" PRIu64 ": flowgen varies a field "
-				"by one", step);
+		return otg_fail(e, path,
+				"not supported: step %" PRIu64 ": flowgen varies a field "
+				"by one",
+				step);
 	if (inc ? start + (count - 1) > pat_max(s) : start < count - 1)
 		return otg_fail(e, path, "start and count run past the field's %s",
 				inc ? "maximum (IPv6: the last 32 bits)"
@@ -461,7 +468,8 @@ int otg_pattern(struct otg_err *e, const char *path, const json_t *obj, const ch
 	memset(p, 0, sizeof(*p));
 	p->choice = s->def;
 	p->value = def;
-	p->f = (struct prof_field){.lo = (uint32_t)def, .hi = (uint32_t)def, .mode = PROF_VAR_FIXED};
+	p->f =
+	    (struct prof_field){.lo = (uint32_t)def, .hi = (uint32_t)def, .mode = PROF_VAR_FIXED};
 	if (def6)
 		memcpy(p->a6, def6, 16);
 	if (bad)

@@ -104,8 +104,9 @@ static int pcap_record(struct outbuf *o, const struct pcapng_if *i, uint64_t ts,
 			   origlen};
 
 	if (!*header) {
-		uint32_t h[6] = {PCAP_MAGIC_NS, 2 | 4u << 16, 0, 0,
-				 i->snaplen ? i->snaplen : 262144, i->linktype};
+		uint32_t h[6] = {
+		    PCAP_MAGIC_NS, 2 | 4u << 16, 0, 0, i->snaplen ? i->snaplen : 262144,
+		    i->linktype};
 
 		if (out_put(o, h, sizeof(h)))
 			return -ENOMEM;
@@ -143,12 +144,11 @@ static int one_block(struct outbuf *o, const uint8_t *blk, uint32_t type, uint32
 			caplen = blen - 16u;
 		}
 		if (pcap)
-			return pcap_record(o, &ifs[id],
-					   type == PCAPNG_EPB
-					       ? (uint64_t)rd32(blk + 12) << 32 | rd32(blk + 16)
+			return pcap_record(
+			    o, &ifs[id],
+			    type == PCAPNG_EPB ? (uint64_t)rd32(blk + 12) << 32 | rd32(blk + 16)
 					       : 0,
-					   blk + (type == PCAPNG_EPB ? 28 : 12), caplen, origlen,
-					   header);
+			    blk + (type == PCAPNG_EPB ? 28 : 12), caplen, origlen, header);
 	}
 	if (pcap)
 		return 0;
@@ -176,7 +176,8 @@ int otg_pcapng_port(const uint8_t *buf, size_t len, uint32_t ifid, bool pcap, ui
 	while (off + 12 <= len && !rc) {
 		uint32_t type = rd32(buf + off), blen = rd32(buf + off + 4);
 
-		if (blen < 12 || (blen & 3) || blen > len - off || rd32(buf + off + blen - 4) != blen) {
+		if (blen < 12 || (blen & 3) || blen > len - off ||
+		    rd32(buf + off + blen - 4) != blen) {
 			rc = -EINVAL;
 			break;
 		}

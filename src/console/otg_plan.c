@@ -75,7 +75,8 @@ static int port_locate(const struct otg_env *env, const char *loc)
 			return (int)v;
 	}
 	for (int p = 0; p < env->nports; p++)
-		if (!strcmp(env->iface[p], loc) || (env->kiface[p][0] && !strcmp(env->kiface[p], loc)))
+		if (!strcmp(env->iface[p], loc) ||
+		    (env->kiface[p][0] && !strcmp(env->kiface[p], loc)))
 			return p;
 	return -1;
 }
@@ -115,9 +116,10 @@ static int plan_ports(struct otg_err *e, const json_t *cfg, const struct otg_env
 			snprintf(pt->location, sizeof(pt->location), "%zu", i);
 		pt->index = port_locate(env, pt->location);
 		if (pt->index < 0)
-			return otg_fail(e, path, "location: '%s' is none of flowgen's ports (a "
-					"number 0..%d or an interface of the config)", pt->location,
-					env->nports - 1);
+			return otg_fail(e, path,
+					"location: '%s' is none of flowgen's ports (a "
+					"number 0..%d or an interface of the config)",
+					pt->location, env->nports - 1);
 		for (size_t j = 0; j < i; j++)
 			if (pl->ports[j].index == pt->index)
 				return otg_fail(e, path, "location: port %d is ports[%zu] already",
@@ -128,8 +130,8 @@ static int plan_ports(struct otg_err *e, const json_t *cfg, const struct otg_env
 }
 
 /* The flowgen port of the OTG port named by obj[key]. */
-static int port_ref(struct otg_err *e, const char *path, const struct otg_plan *pl,
-		    const json_t *v, int *port)
+static int port_ref(struct otg_err *e, const char *path, const struct otg_plan *pl, const json_t *v,
+		    int *port)
 {
 	int i;
 
@@ -144,8 +146,8 @@ static int port_ref(struct otg_err *e, const char *path, const struct otg_plan *
 
 /* --- flows -------------------------------------------------------------------------- */
 
-static int flow_txrx(struct otg_err *e, const char *path, const json_t *f, const struct otg_env *env,
-		     const struct otg_plan *pl, struct otg_flow *fl)
+static int flow_txrx(struct otg_err *e, const char *path, const json_t *f,
+		     const struct otg_env *env, const struct otg_plan *pl, struct otg_flow *fl)
 {
 	static const char *const names[] = {"", "port", "device", NULL};
 	static const char *const keys[] = {"choice", "port", "device", NULL};
@@ -182,7 +184,8 @@ static int flow_txrx(struct otg_err *e, const char *path, const json_t *f, const
 		return bad;
 	one = json_object_get(p, "rx_name");
 	if (json_array_size(rxs) > 1)
-		return otg_fail(e, fp, "rx_names: not supported: a stream goes to one port, the "
+		return otg_fail(e, fp,
+				"rx_names: not supported: a stream goes to one port, the "
 				"pair of its tx port");
 	otg_pathf(ip, sizeof(ip), "%s.%s", fp, json_array_size(rxs) ? "rx_names[0]" : "rx_name");
 	if (json_array_size(rxs))
@@ -255,8 +258,8 @@ static int imix_custom(struct otg_err *e, const char *path, const json_t *a,
 	for (m = 1; m <= 1e6; m *= 10) {
 		size_t i;
 
-		for (i = 0; i < *n && fabs(w[i] * m - floor(w[i] * m + 0.5)) < 1e-6 &&
-			    w[i] * m <= 1e6;
+		for (i = 0;
+		     i < *n && fabs(w[i] * m - floor(w[i] * m + 0.5)) < 1e-6 && w[i] * m <= 1e6;
 		     i++)
 			;
 		if (i == *n)
@@ -306,12 +309,16 @@ static int flow_imix(struct otg_err *e, const char *path, const json_t *wp, stru
 	for (size_t i = 0; i < n; i++)
 		if (t[i].size < (fl->v6 ? FG_PROF_FRAME_MIN6 : FG_PROF_FRAME_MIN) ||
 		    t[i].size > FG_PROF_FRAME_MAX)
-			return otg_fail(e, path, "not supported: size %u: flowgen sends %u to %u "
-					"bytes%s", t[i].size, fl->v6 ? FG_PROF_FRAME_MIN6 : FG_PROF_FRAME_MIN,
+			return otg_fail(e, path,
+					"not supported: size %u: flowgen sends %u to %u "
+					"bytes%s",
+					t[i].size, fl->v6 ? FG_PROF_FRAME_MIN6 : FG_PROF_FRAME_MIN,
 					FG_PROF_FRAME_MAX, fl->v6 ? " on IPv6" : "");
 	if (pl->n_imix && (pl->n_imix != n || memcmp(pl->imix, t, n * sizeof(t[0]))))
-		return otg_fail(e, path, "not supported: the imix flows of a config share one table "
-				"(flows[%zu]'s is another)", fi);
+		return otg_fail(e, path,
+				"not supported: the imix flows of a config share one table "
+				"(flows[%zu]'s is another)",
+				fi);
 	memcpy(pl->imix, t, n * sizeof(t[0]));
 	pl->n_imix = n;
 	fl->imix = true;
@@ -321,9 +328,10 @@ static int flow_imix(struct otg_err *e, const char *path, const json_t *wp, stru
 static int flow_size(struct otg_err *e, const char *path, const json_t *f, struct otg_plan *pl,
 		     struct otg_flow *fl, size_t *imix_flow)
 {
-	static const char *const names[] = {"", "fixed", "increment", "random", "weight_pairs", NULL};
-	static const char *const keys[] = {"choice", "fixed", "increment", "random", "weight_pairs",
-					   NULL};
+	static const char *const names[] = {"",	      "fixed",	      "increment",
+					    "random", "weight_pairs", NULL};
+	static const char *const keys[] = {"choice", "fixed",	     "increment",
+					   "random", "weight_pairs", NULL};
 	char fp[PATH_LEN];
 	int bad, ch;
 	uint64_t v;
@@ -336,19 +344,22 @@ static int flow_size(struct otg_err *e, const char *path, const json_t *f, struc
 	if (s && (otg_keys(e, fp, s, keys) || otg_choice(e, fp, s, names, 1, &ch)))
 		return -EINVAL;
 	if (!s || ch == 1) {
-		if (otg_get_uint(e, fp, s, "fixed", 0, UINT32_MAX,
-				 64, &v))
+		if (otg_get_uint(e, fp, s, "fixed", 0, UINT32_MAX, 64, &v))
 			return -EINVAL;
 		if (v < lo || v > FG_PROF_FRAME_MAX)
-			return otg_fail(e, fp, "fixed: not supported: %" PRIu64 ": flowgen sends %u "
-					"to %u bytes%s", v, lo, FG_PROF_FRAME_MAX,
+			return otg_fail(e, fp,
+					"fixed: not supported: %" PRIu64 ": flowgen sends %u "
+					"to %u bytes%s",
+					v, lo, FG_PROF_FRAME_MAX,
 					fl->v6 ? " on IPv6 (Ethernet, IPv6, UDP, signature)" : "");
 		fl->frame = (uint32_t)v;
 		return 0;
 	}
 	if (ch == 2 || ch == 3)
-		return otg_fail(e, fp, "%s: not supported: a stream's frames have one size or "
-				"the imix table (weight_pairs)", names[ch]);
+		return otg_fail(e, fp,
+				"%s: not supported: a stream's frames have one size or "
+				"the imix table (weight_pairs)",
+				names[ch]);
 	wp = otg_get(e, fp, s, "weight_pairs", JSON_OBJECT, &bad);
 	if (bad)
 		return bad;
@@ -362,8 +373,8 @@ static int flow_size(struct otg_err *e, const char *path, const json_t *f, struc
 
 static int flow_rate(struct otg_err *e, const char *path, const json_t *f, struct otg_flow *fl)
 {
-	static const char *const names[] = {"", "pps", "bps", "kbps", "mbps", "gbps", "percentage",
-					    NULL};
+	static const char *const names[] = {"",	    "pps",  "bps",	  "kbps",
+					    "mbps", "gbps", "percentage", NULL};
 	static const char *const sfx[] = {"", "pps", "bps", "kbps", "mbps", "gbps"};
 	static const uint64_t defs[] = {0, 1000, 1000000000, 1000000, 1000, 1};
 	static const uint64_t mins[] = {0, 1, 672, 1, 1, 1};
@@ -376,8 +387,9 @@ static int flow_rate(struct otg_err *e, const char *path, const json_t *f, struc
 	otg_pathf(fp, sizeof(fp), "%s.rate", path);
 	if (bad)
 		return bad;
-	if (r && (otg_keys(e, fp, r, (const char *const[]){"choice", "pps", "bps", "kbps", "mbps",
-							    "gbps", "percentage", NULL}) ||
+	if (r && (otg_keys(e, fp, r,
+			   (const char *const[]){"choice", "pps", "bps", "kbps", "mbps", "gbps",
+						 "percentage", NULL}) ||
 		  otg_choice(e, fp, r, names, 1, &ch)))
 		return -EINVAL;
 	if (ch == 6) {
@@ -388,8 +400,8 @@ static int flow_rate(struct otg_err *e, const char *path, const json_t *f, struc
 		snprintf(fl->rate, sizeof(fl->rate), "%.6g%%", pct);
 		return 0;
 	}
-	if (otg_get_uint(e, fp, r, names[ch], mins[ch],
-			 ch == 5 ? UINT32_MAX : (uint64_t)1e15, defs[ch], &v))
+	if (otg_get_uint(e, fp, r, names[ch], mins[ch], ch == 5 ? UINT32_MAX : (uint64_t)1e15,
+			 defs[ch], &v))
 		return -EINVAL;
 	snprintf(fl->rate, sizeof(fl->rate), "%" PRIu64 "%s", v, sfx[ch]);
 	fl->pps = ch == 1 ? (double)v : 0;
@@ -400,10 +412,10 @@ static int flow_rate(struct otg_err *e, const char *path, const json_t *f, struc
 static int flow_duration(struct otg_err *e, const char *path, const json_t *f, struct otg_plan *pl,
 			 struct otg_flow *fl)
 {
-	static const char *const names[] = {"",	     "fixed_packets", "fixed_seconds", "burst",
-					    "continuous", NULL};
-	static const char *const keys[] = {"choice", "fixed_packets", "fixed_seconds", "burst",
-					   "continuous", NULL};
+	static const char *const names[] = {"",	     "fixed_packets", "fixed_seconds",
+					    "burst", "continuous",    NULL};
+	static const char *const keys[] = {"choice", "fixed_packets", "fixed_seconds",
+					   "burst",  "continuous",    NULL};
 	static const char *const sub[] = {"packets", "seconds", "gap", "delay", NULL};
 	char fp[PATH_LEN];
 	int bad, ch = 4;
@@ -421,7 +433,8 @@ static int flow_duration(struct otg_err *e, const char *path, const json_t *f, s
 	if (bad)
 		return bad;
 	otg_pathf(fp, sizeof(fp), "%s.duration.%s", path, names[ch]);
-	if (m && (otg_keys(e, fp, m, sub) || otg_get_uint(e, fp, m, "gap", 0, UINT32_MAX, 12, &gap)))
+	if (m &&
+	    (otg_keys(e, fp, m, sub) || otg_get_uint(e, fp, m, "gap", 0, UINT32_MAX, 12, &gap)))
 		return -EINVAL;
 	if (m && gap != 12)
 		otg_plan_warn(pl, "%s.gap: ignored: frames are paced evenly at the rate", fp);
@@ -431,7 +444,8 @@ static int flow_duration(struct otg_err *e, const char *path, const json_t *f, s
 		if (otg_get_uint(e, fp, m, "packets", 1, UINT32_MAX, 1, &fl->packets))
 			return -EINVAL;
 		if (!(fl->pps > 0))
-			return otg_fail(e, fp, "not supported: fixed_packets needs a rate in pps "
+			return otg_fail(e, fp,
+					"not supported: fixed_packets needs a rate in pps "
 					"(the run lasts packets / pps)");
 		fl->seconds = (double)fl->packets / fl->pps; /* plan_duration adds a margin */
 	} else if (ch == 2) {
@@ -446,8 +460,9 @@ static int flow_duration(struct otg_err *e, const char *path, const json_t *f, s
 static int flow_metrics(struct otg_err *e, const char *path, const json_t *f, struct otg_plan *pl,
 			struct otg_flow *fl)
 {
-	static const char *const keys[] = {"enable",	     "loss",	     "timestamps", "latency",
-					   "rx_tx_ratio", "predefined_metric_tags", NULL};
+	static const char *const keys[] = {"enable",  "loss",	     "timestamps",
+					   "latency", "rx_tx_ratio", "predefined_metric_tags",
+					   NULL};
 	static const char *const lkeys[] = {"enable", "mode", NULL};
 	char fp[PATH_LEN];
 	int bad;
@@ -478,8 +493,10 @@ static int flow_metrics(struct otg_err *e, const char *path, const json_t *f, st
 		return otg_fail(e, fp, "mode: must be store_forward or cut_through");
 	fl->latency = json_is_true(json_object_get(l, "enable"));
 	if (fl->latency && v && !strcmp(json_string_value(v), "cut_through"))
-		otg_plan_warn(pl, "%s.mode: latency is measured from the timestamp in the frame, "
-			      "sent, to its receipt (cut_through ignored)", fp);
+		otg_plan_warn(pl,
+			      "%s.mode: latency is measured from the timestamp in the frame, "
+			      "sent, to its receipt (cut_through ignored)",
+			      fp);
 	return 0;
 }
 
@@ -492,8 +509,8 @@ static void flow_stream_name(struct otg_plan *pl, struct otg_flow *fl, size_t i)
 	for (size_t k = 0; plain && k < n; k++) {
 		char c = fl->name[k];
 
-		plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			c == '_' || c == '-' || c == '.';
+		plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			(c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
 	}
 	for (size_t k = 0; plain && k < i; k++)
 		plain = strcmp(pl->flows[k].stream, fl->name) != 0;
@@ -509,8 +526,9 @@ static void flow_stream_name(struct otg_plan *pl, struct otg_flow *fl, size_t i)
 static int plan_flow(struct otg_err *e, const json_t *f, const struct otg_env *env,
 		     struct otg_plan *pl, size_t i, size_t *imix_flow)
 {
-	static const char *const keys[] = {"tx_rx", "packet",	"egress_packet", "size", "rate",
-					   "duration", "metrics", "name", "payload", NULL};
+	static const char *const keys[] = {"tx_rx",   "packet",	  "egress_packet", "size",
+					   "rate",    "duration", "metrics",	   "name",
+					   "payload", NULL};
 	char path[PATH_LEN];
 	struct otg_flow *fl = &pl->flows[i];
 	struct otg_hdr_ctx hc = {.e = e, .pl = pl, .env = env, .fl = fl};
@@ -518,7 +536,8 @@ static int plan_flow(struct otg_err *e, const json_t *f, const struct otg_env *e
 	otg_pathf(path, sizeof(path), "flows[%zu]", i);
 	if (!json_is_object(f))
 		return otg_fail(e, path, "must be an object");
-	if (otg_keys(e, path, f, keys) || otg_get_str(e, path, f, "name", "", fl->name, sizeof(fl->name)))
+	if (otg_keys(e, path, f, keys) ||
+	    otg_get_str(e, path, f, "name", "", fl->name, sizeof(fl->name)))
 		return -EINVAL;
 	if (!fl->name[0])
 		return otg_fail(e, path, "name: required");
@@ -547,7 +566,8 @@ static int plan_duration(struct otg_err *e, struct otg_plan *pl)
 
 		otg_pathf(path, sizeof(path), "flows[%zu].duration", i);
 		if (fabs(a->seconds - b->seconds) > 1e-9 * FG_MAX(a->seconds, 1.0))
-			return otg_fail(e, path, "not supported: flows[0] runs %s, this flow %s: "
+			return otg_fail(e, path,
+					"not supported: flows[0] runs %s, this flow %s: "
 					"every flow of a run starts and stops together",
 					a->seconds > 0 ? "for a fixed time" : "continuously",
 					b->seconds > 0 ? "for another time" : "continuously");
@@ -572,7 +592,8 @@ static int plan_flows(struct otg_err *e, const json_t *cfg, const struct otg_env
 	if (bad)
 		return bad;
 	if (n > OTG_MAX_FLOWS)
-		return otg_fail(e, "flows", "not supported: %zu flows, at most %d", n, OTG_MAX_FLOWS);
+		return otg_fail(e, "flows", "not supported: %zu flows, at most %d", n,
+				OTG_MAX_FLOWS);
 	pl->flows = calloc(n ? n : 1, sizeof(*pl->flows));
 	if (!pl->flows)
 		return otg_fail(e, "flows", "out of memory");
@@ -597,7 +618,8 @@ static int plan_capture(struct otg_err *e, const char *path, const json_t *o, st
 
 	if (!json_is_object(o))
 		return otg_fail(e, path, "must be an object");
-	if (otg_keys(e, path, o, keys) || otg_get_str(e, path, o, "name", "", c->name, sizeof(c->name)) ||
+	if (otg_keys(e, path, o, keys) ||
+	    otg_get_str(e, path, o, "name", "", c->name, sizeof(c->name)) ||
 	    otg_get_str(e, path, o, "format", "pcap", fmt, sizeof(fmt)) ||
 	    (pn = otg_get(e, path, o, "port_names", JSON_ARRAY, &bad), bad) ||
 	    (otg_get(e, path, o, "overwrite", JSON_TRUE, &bad), bad))
@@ -608,7 +630,8 @@ static int plan_capture(struct otg_err *e, const char *path, const json_t *o, st
 		return otg_fail(e, path, "format: must be pcap or pcapng");
 	c->pcapng = !strcmp(fmt, "pcapng");
 	if (json_array_size(json_object_get(o, "filters")))
-		return otg_fail(e, path, "filters: not supported (the console's capture --filter "
+		return otg_fail(e, path,
+				"filters: not supported (the console's capture --filter "
 				"takes a pcap-filter expression)");
 	if (json_object_get(o, "packet_size"))
 		otg_plan_warn(pl, "%s.packet_size: ignored: frames are captured whole", path);
@@ -620,7 +643,8 @@ static int plan_capture(struct otg_err *e, const char *path, const json_t *o, st
 			return -EINVAL;
 		for (size_t k = 0; k < pl->n_caps; k++)
 			if (pl->caps[k].port_mask >> port & 1)
-				return otg_fail(e, fp, "port %d is in captures[%zu] already", port, k);
+				return otg_fail(e, fp, "port %d is in captures[%zu] already", port,
+						k);
 		c->port_mask |= 1u << port;
 	}
 	return 0;
@@ -644,20 +668,30 @@ static int plan_captures(struct otg_err *e, const json_t *cfg, struct otg_plan *
 			return -EINVAL;
 		for (size_t k = 0; k < i; k++)
 			if (!strcmp(pl->caps[k].name, pl->caps[i].name))
-				return otg_fail(e, path, "name: '%s' is not unique", pl->caps[i].name);
+				return otg_fail(e, path, "name: '%s' is not unique",
+						pl->caps[i].name);
 		pl->n_caps++;
 	}
 	return 0;
 }
 
-int otg_plan_from_json(const json_t *cfg, const struct otg_env *env, struct otg_plan *pl,
-		       char *err, size_t errlen)
+int otg_plan_from_json(const json_t *cfg, const struct otg_env *env, struct otg_plan *pl, char *err,
+		       size_t errlen)
 {
-	static const char *const keys[] = {"ports",   "lags",	"layer1",  "captures",
-					   "devices", "flows",	"events",  "options",
-					   "lldp",    "stateful_flows", "egress_only_tracking", NULL};
-	static const char *const refused[] = {"lags",	"layer1",	  "devices",
-					      "lldp",	"egress_only_tracking", NULL};
+	static const char *const keys[] = {"ports",
+					   "lags",
+					   "layer1",
+					   "captures",
+					   "devices",
+					   "flows",
+					   "events",
+					   "options",
+					   "lldp",
+					   "stateful_flows",
+					   "egress_only_tracking",
+					   NULL};
+	static const char *const refused[] = {
+	    "lags", "layer1", "devices", "lldp", "egress_only_tracking", NULL};
 	struct otg_err e = {err, errlen};
 	int rc = -EINVAL;
 

@@ -12,9 +12,10 @@
 
 #include "otg_int.h"
 
-static const char *const var_names[] = {
-    [PROF_VAR_FIXED] = "fixed", [PROF_VAR_INC] = "inc", [PROF_VAR_DEC] = "dec",
-    [PROF_VAR_RAND] = "rand"};
+static const char *const var_names[] = {[PROF_VAR_FIXED] = "fixed",
+					[PROF_VAR_INC] = "inc",
+					[PROF_VAR_DEC] = "dec",
+					[PROF_VAR_RAND] = "rand"};
 
 /* One address: IPv4 (host order) or IPv6 (a6's first 96 bits, then low). */
 static void put_addr(char *buf, size_t len, bool v6, const uint8_t *a6, uint32_t low)

@@ -36,8 +36,8 @@ static struct otg_env env4(void)
 	return e;
 }
 
-static const char ports_json[] =
-    "\"ports\": [{\"name\": \"p1\", \"location\": \"0\"}, {\"name\": \"p2\", \"location\": \"fg1\"}]";
+static const char ports_json[] = "\"ports\": [{\"name\": \"p1\", \"location\": \"0\"}, {\"name\": "
+				 "\"p2\", \"location\": \"fg1\"}]";
 
 /* Translate text; 0 or the error. */
 static int plan_of(const char *text, struct otg_plan *pl, char *err, size_t len)
@@ -73,11 +73,13 @@ static void test_ipv4_udp_fixed(void **state)
 	    " \"packet\": [{\"choice\": \"ethernet\", \"ethernet\": {}},"
 	    "  {\"choice\": \"ipv4\", \"ipv4\": {\"src\": {\"choice\": \"value\", \"value\": "
 	    "\"198.18.0.1\"}, \"dst\": {\"choice\": \"value\", \"value\": \"198.19.0.1\"}}},"
-	    "  {\"choice\": \"udp\", \"udp\": {\"src_port\": {\"choice\": \"value\", \"value\": 1024},"
+	    "  {\"choice\": \"udp\", \"udp\": {\"src_port\": {\"choice\": \"value\", \"value\": "
+	    "1024},"
 	    "   \"dst_port\": {\"choice\": \"value\", \"value\": 4321}}}],"
 	    " \"size\": {\"choice\": \"fixed\", \"fixed\": 128},"
 	    " \"rate\": {\"choice\": \"pps\", \"pps\": 1000},"
-	    " \"duration\": {\"choice\": \"fixed_packets\", \"fixed_packets\": {\"packets\": 5000}},"
+	    " \"duration\": {\"choice\": \"fixed_packets\", \"fixed_packets\": {\"packets\": "
+	    "5000}},"
 	    " \"metrics\": {\"enable\": true, \"loss\": true, \"latency\": {\"enable\": true}}}]}";
 	char text[4096], err[FG_ERRLEN];
 	struct otg_plan pl;
@@ -120,7 +122,8 @@ static void test_ipv6_increment(void **state)
 	    "{%s, \"flows\": [{\"name\": \"v6 flow\", \"tx_rx\": {\"port\": {\"tx_name\": \"p2\", "
 	    "\"rx_names\": [\"p1\"]}},"
 	    " \"packet\": [{\"choice\": \"ethernet\"},"
-	    "  {\"choice\": \"ipv6\", \"ipv6\": {\"src\": {\"choice\": \"increment\", \"increment\": "
+	    "  {\"choice\": \"ipv6\", \"ipv6\": {\"src\": {\"choice\": \"increment\", "
+	    "\"increment\": "
 	    "{\"start\": \"2001:2::10\", \"step\": \"::1\", \"count\": 100}}, \"dst\": {\"value\": "
 	    "\"2001:2:0:100::1\"}}},"
 	    "  {\"choice\": \"udp\", \"udp\": {\"src_port\": {\"choice\": \"random\", \"random\": "
@@ -200,8 +203,9 @@ static void test_imix(void **state)
 	prof_free(&p);
 	otg_plan_free(&pl);
 
-	snprintf(text, sizeof(text), cfg, ports_json, "custom",
-		 "\"custom\": [{\"size\": 64, \"weight\": 0.5}, {\"size\": 1500, \"weight\": 1.5}]");
+	snprintf(
+	    text, sizeof(text), cfg, ports_json, "custom",
+	    "\"custom\": [{\"size\": 64, \"weight\": 0.5}, {\"size\": 1500, \"weight\": 1.5}]");
 	if (plan_of(text, &pl, err, sizeof(err)))
 		fail_msg("%s", err);
 	assert_int_equal(pl.n_imix, 2);
@@ -244,7 +248,8 @@ static void test_errors(void **state)
 	expect(PKT4("{\"time_to_live\": {\"value\": 3}}"),
 	       "flows[1].packet[1].ipv4: time_to_live: not supported");
 	expect(PKT4("{\"bogus\": 1}"), "flows[1].packet[1].ipv4: unknown field 'bogus'");
-	expect(PKT4("{\"src\": {\"value\": 7}}"), "flows[1].packet[1].ipv4.src.value: must be an IPv4");
+	expect(PKT4("{\"src\": {\"value\": 7}}"),
+	       "flows[1].packet[1].ipv4.src.value: must be an IPv4");
 	expect(PKT4("{\"src\": {\"choice\": \"random\", \"random\": {}}, \"dst\": {\"choice\": "
 		    "\"auto\"}}"),
 	       "flows[1].packet[1].ipv4: dst.auto: not supported");
@@ -252,26 +257,32 @@ static void test_errors(void **state)
 	       "flows[1].packet[2].tcp: not supported");
 	expect("\"packet\": [{\"ethernet\": {}}, {\"ipv6\": {}}, {\"icmpv6\": {}}]",
 	       "flows[1].packet[2].icmpv6: not supported");
-	expect("\"packet\": [{\"ethernet\": {}}, {\"gre\": {}}]", "flows[1].packet[1]: gre: not supported");
+	expect("\"packet\": [{\"ethernet\": {}}, {\"gre\": {}}]",
+	       "flows[1].packet[1]: gre: not supported");
 	expect("\"packet\": [{\"ethernet\": {}}, {\"vlan\": {}}, {\"ipv4\": {}}, {\"udp\": {}}]",
 	       "flows[1].packet[1].vlan: not supported: port 0 sends untagged");
-	expect("\"packet\": [{\"ipv4\": {}}, {\"udp\": {}}]", "flows[1].packet[0]: ipv4: not supported here");
-	expect("\"packet\": [{\"ethernet\": {}}, {\"ipv4\": {}}]", "flows[1]: packet: not supported");
+	expect("\"packet\": [{\"ipv4\": {}}, {\"udp\": {}}]",
+	       "flows[1].packet[0]: ipv4: not supported here");
+	expect("\"packet\": [{\"ethernet\": {}}, {\"ipv4\": {}}]",
+	       "flows[1]: packet: not supported");
 	expect("\"packet\": [{\"wat\": {}}]", "flows[1].packet[0]: unknown field 'wat'");
 	expect(PKT4("{}") ", \"size\": {\"choice\": \"increment\", \"increment\": {}}",
 	       "flows[1].size: increment: not supported");
 	expect(PKT4("{}") ", \"size\": {\"fixed\": 60}", "flows[1].size: fixed: not supported: 60");
 	expect(PKT4("{}") ", \"size\": {\"weight_pairs\": {\"predefined\": \"standard_imix\"}}",
 	       "flows[1].size.weight_pairs: not supported: size 58");
-	expect(PKT4("{}") ", \"rate\": {\"pps\": \"x\"}", "flows[1].rate: 'pps' must be an unsigned");
+	expect(PKT4("{}") ", \"rate\": {\"pps\": \"x\"}",
+	       "flows[1].rate: 'pps' must be an unsigned");
 	expect(PKT4("{}") ", \"duration\": {\"choice\": \"burst\", \"burst\": {}}",
 	       "flows[1].duration: burst: not supported");
 	expect(PKT4("{}") ", \"duration\": {\"fixed_seconds\": {\"seconds\": 3}}",
 	       "flows[1].duration: not supported: flows[0] runs continuously");
-	expect(PKT4("{}") ", \"rate\": {\"choice\": \"percentage\", \"percentage\": 5}, \"duration\": "
-		   "{\"choice\": \"fixed_packets\", \"fixed_packets\": {\"packets\": 10}}",
-	       "flows[1].duration.fixed_packets: not supported: fixed_packets needs a rate in pps");
-	expect(PKT4("{}") ", \"metrics\": {\"enable\": 1}", "flows[1].metrics: 'enable' must be a boolean");
+	expect(
+	    PKT4("{}") ", \"rate\": {\"choice\": \"percentage\", \"percentage\": 5}, \"duration\": "
+		       "{\"choice\": \"fixed_packets\", \"fixed_packets\": {\"packets\": 10}}",
+	    "flows[1].duration.fixed_packets: not supported: fixed_packets needs a rate in pps");
+	expect(PKT4("{}") ", \"metrics\": {\"enable\": 1}",
+	       "flows[1].metrics: 'enable' must be a boolean");
 	expect("\"packet\": [{\"ethernet\": {}}, {\"ipv4\": {}}, {\"udp\": {}}], \"tx_rx\": {}",
 	       "flows[1].tx_rx.port: tx_name: required"); /* a duplicate key: the last counts */
 }
@@ -282,10 +293,11 @@ static void test_config_errors(void **state)
 	char err[FG_ERRLEN];
 
 	(void)state;
-	assert_int_equal(plan_of("{\"devices\": [{\"name\": \"d\"}]}", &pl, err, sizeof(err)), -EINVAL);
+	assert_int_equal(plan_of("{\"devices\": [{\"name\": \"d\"}]}", &pl, err, sizeof(err)),
+			 -EINVAL);
 	assert_string_equal(err, "devices: not supported by flowgen");
-	assert_int_equal(plan_of("{\"ports\": [{\"name\": \"a\", \"location\": \"eth9\"}]}", &pl, err,
-				 sizeof(err)),
+	assert_int_equal(plan_of("{\"ports\": [{\"name\": \"a\", \"location\": \"eth9\"}]}", &pl,
+				 err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "ports[0]: location: 'eth9' is none of flowgen's ports"));
 	assert_int_equal(plan_of("{\"ports\": 3}", &pl, err, sizeof(err)), -EINVAL);
@@ -299,15 +311,17 @@ static void test_config_errors(void **state)
 			 -EINVAL);
 	assert_string_equal(err, "flows[0].tx_rx.port.rx_name: not supported: port 2 sends to its "
 				 "pair, port 3");
-	assert_int_equal(plan_of("{\"ports\": [{\"name\": \"a\"}], \"captures\": [{\"name\": \"c\", "
-				 "\"port_names\": [\"b\"]}]}",
-				 &pl, err, sizeof(err)),
-			 -EINVAL);
+	assert_int_equal(
+	    plan_of("{\"ports\": [{\"name\": \"a\"}], \"captures\": [{\"name\": \"c\", "
+		    "\"port_names\": [\"b\"]}]}",
+		    &pl, err, sizeof(err)),
+	    -EINVAL);
 	assert_string_equal(err, "captures[0].port_names[0]: no port named 'b'");
-	assert_int_equal(plan_of("{\"ports\": [{\"name\": \"a\"}], \"captures\": [{\"name\": \"c\", "
-				 "\"port_names\": [\"a\"], \"format\": \"pcapng\"}]}",
-				 &pl, err, sizeof(err)),
-			 0);
+	assert_int_equal(
+	    plan_of("{\"ports\": [{\"name\": \"a\"}], \"captures\": [{\"name\": \"c\", "
+		    "\"port_names\": [\"a\"], \"format\": \"pcapng\"}]}",
+		    &pl, err, sizeof(err)),
+	    0);
 	assert_int_equal(pl.n_caps, 1);
 	assert_true(pl.caps[0].pcapng);
 	assert_int_equal(pl.caps[0].port_mask, 1);
@@ -319,7 +333,8 @@ static void test_warnings_and_pick(void **state)
 {
 	static const char cfg[] =
 	    "{%s, \"flows\": [{\"name\": \"a\", \"tx_rx\": {\"port\": {\"tx_name\": \"p1\"}},"
-	    " \"packet\": [{\"ethernet\": {\"dst\": {\"value\": \"00:11:22:33:44:55\"}}}, {\"ipv4\": "
+	    " \"packet\": [{\"ethernet\": {\"dst\": {\"value\": \"00:11:22:33:44:55\"}}}, "
+	    "{\"ipv4\": "
 	    "{}}, {\"udp\": {}}], \"metrics\": {\"timestamps\": true}},"
 	    " {\"name\": \"b\", \"tx_rx\": {\"port\": {\"tx_name\": \"p2\"}}, \"packet\": "
 	    "[{\"ethernet\": {}}, {\"ipv4\": {}}, {\"udp\": {}}]}]}";
@@ -346,10 +361,7 @@ static void test_warnings_and_pick(void **state)
 	otg_plan_free(&pl);
 }
 
-static void put32(uint8_t *b, uint32_t v)
-{
-	memcpy(b, &v, 4);
-}
+static void put32(uint8_t *b, uint32_t v) { memcpy(b, &v, 4); }
 
 /* A pcapng file of two interfaces, one packet on each; keep interface 1. */
 static void test_pcapng_port(void **state)
@@ -429,9 +441,10 @@ static void test_pattern_errors(void **state)
 	expect("\"packet\": [{\"ethernet\": {}}, {\"ipv4\": {}}, {\"udp\": {\"src_port\": "
 	       "{\"value\": 70000}}}]",
 	       "flows[1].packet[2].udp.src_port.value: 70000 is above the maximum 65535");
-	expect("\"packet\": [{\"ethernet\": {\"src\": {\"choice\": \"increment\", \"increment\": "
-	       "{\"start\": \"00:00:00:00:00:01\", \"count\": 2}}}}, {\"ipv4\": {}}, {\"udp\": {}}]",
-	       "flows[1].packet[0].ethernet: src: not supported");
+	expect(
+	    "\"packet\": [{\"ethernet\": {\"src\": {\"choice\": \"increment\", \"increment\": "
+	    "{\"start\": \"00:00:00:00:00:01\", \"count\": 2}}}}, {\"ipv4\": {}}, {\"udp\": {}}]",
+	    "flows[1].packet[0].ethernet: src: not supported");
 	expect(PKT4("{\"options\": [{\"choice\": \"router_alert\"}]}"),
 	       "flows[1].packet[1].ipv4: options: not supported");
 	expect(PKT4("{\"header_checksum\": {\"choice\": \"generated\", \"generated\": \"bad\"}}"),
@@ -441,10 +454,10 @@ static void test_pattern_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_ipv4_udp_fixed),   cmocka_unit_test(test_ipv6_increment),
-	    cmocka_unit_test(test_imix),	     cmocka_unit_test(test_errors),
-	    cmocka_unit_test(test_config_errors),    cmocka_unit_test(test_warnings_and_pick),
-	    cmocka_unit_test(test_pcapng_port),	     cmocka_unit_test(test_duration_margin),
+	    cmocka_unit_test(test_ipv4_udp_fixed), cmocka_unit_test(test_ipv6_increment),
+	    cmocka_unit_test(test_imix),	   cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_config_errors),  cmocka_unit_test(test_warnings_and_pick),
+	    cmocka_unit_test(test_pcapng_port),	   cmocka_unit_test(test_duration_margin),
 	    cmocka_unit_test(test_pattern_errors),
 	};
 
