@@ -27,6 +27,8 @@ int otg_capture_state(bool start, uint32_t port_mask, char *err, size_t errlen)
 		(void)capture_stop(); /* none running: stopped already */
 		return 0;
 	}
+	if (st.running && (st.rx_ports & port_mask) == port_mask)
+		return 0; /* those ports are being captured */
 	if (st.running) {
 		snprintf(err, errlen,
 			 "port.capture: a capture runs already (on ports %#llx): "
