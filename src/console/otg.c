@@ -174,18 +174,16 @@ static int next_hops(const struct prof *p, char *err, size_t errlen)
 	for (int i = 0; i < fg_nports; i++) {
 		unsigned fam = prof_port_families(p, i);
 
-		if ((fam & PROF_FAM_V4) && !(fg_port[i].gw_mac & PORT_MAC_KNOWN))
-			return snprintf(err, errlen,
-					"port %d: next-hop MAC unknown (run `arp` "
-					"first or set dest_mac)",
-					i),
-			       -EHOSTUNREACH;
-		if ((fam & PROF_FAM_V6) && !(port_gw6_word(&fg_port[i]) & PORT_MAC_KNOWN))
-			return snprintf(err, errlen,
-					"port %d: IPv6 next-hop MAC unknown (run `arp` "
-					"first, or set dest_mac)",
-					i),
-			       -EHOSTUNREACH;
+		if ((fam & PROF_FAM_V4) && !(fg_port[i].gw_mac & PORT_MAC_KNOWN)) {
+			snprintf(err, errlen, "port %d: next-hop MAC unknown (run `arp` first or "
+				 "set dest_mac)", i);
+			return -EHOSTUNREACH;
+		}
+		if ((fam & PROF_FAM_V6) && !(port_gw6_word(&fg_port[i]) & PORT_MAC_KNOWN)) {
+			snprintf(err, errlen, "port %d: IPv6 next-hop MAC unknown (run `arp` first, "
+				 "or set dest_mac)", i);
+			return -EHOSTUNREACH;
+		}
 	}
 	return 0;
 }
@@ -193,22 +191,26 @@ static int next_hops(const struct prof *p, char *err, size_t errlen)
 /* Start the picked flows: their profile into a file, run_start on it. */
 static int flows_start(const bool *pick, char *err, size_t errlen)
 {
-	char file[] = "/tmp/flowgen-otg-XXXXXX.yaml", perr[FG_ERRLEN];
+	char file[] = "/tmp/flowgen-otg-XXXXXX.yaml", perr[FG_ERRLEN] = "";
 	char *y = otg_plan_yaml(&otg_st.plan, pick);
 	struct run_params rp = {.mult = {.kind = UNITS_MULT, .value = 1}};
 	struct load_offer off;
 	struct prof p;
 	int fd, rc;
 
-	if (!y)
-		return snprintf(err, errlen, "traffic.flow_transmit: no flow to start"), -EINVAL;
+	if (!y) {
+		snprintf(err, errlen, "traffic.flow_transmit: no flow to start");
+		return -EINVAL;
+	}
 	fd = mkstemps(file, 5);
 	if (fd < 0 || write(fd, y, strlen(y)) != (ssize_t)strlen(y)) {
 		snprintf(err, errlen, "traffic.flow_transmit: cannot write the profile: %s",
 			 strerror(errno));
 		free(y);
-		if (fd >= 0)
-			close(fd), unlink(file);
+		if (fd >= 0) {
+			close(fd);
+			unlink(file);
+		}
 		return -EIO;
 	}
 	close(fd);
@@ -350,9 +352,8 @@ static void h_control_state(struct otg_reply *r, json_t *body)
 	    otg_choice(&e, "control_state", body, names, 0, &ch))
 		return reply_error(r, 400, err);
 	if (ch == 0 || ch == 2) {
-		otg_fail(&e, ch ? "protocol" : "choice",
-			 ch ? "not supported: flowgen runs no "
-			      "protocols"
+		otg_fail(&e, ch ? "protocol" : "choice", "%s",
+			 ch ? "not supported: flowgen runs no protocols"
 			    : "required (port, protocol or traffic)");
 		return reply_error(r, 400, err);
 	}

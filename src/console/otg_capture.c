@@ -100,13 +100,12 @@ int otg_capture_get(const json_t *req, uint8_t **reply, size_t *len, int *status
 			cap = &st->plan.caps[i];
 	if (!cap)
 		return otg_fail(&e, "capture_request.port_name",
-				"no capture in the config names "
-				"port '%s'",
-				name);
+				"no capture in the config names port '%s'", name);
 	fd = mkstemps(file, 7);
-	if (fd < 0)
-		return *status = 500,
-		       otg_fail(&e, "capture", "temporary file: %s", strerror(errno));
+	if (fd < 0) {
+		*status = 500;
+		return otg_fail(&e, "capture", "temporary file: %s", strerror(errno));
+	}
 	close(fd);
 	if (capture_save(file, err, errlen) < 0) { /* stops a running capture first */
 		char why[FG_ERRLEN];
@@ -117,13 +116,16 @@ int otg_capture_get(const json_t *req, uint8_t **reply, size_t *len, int *status
 	}
 	rc = read_all(file, &buf, &blen);
 	unlink(file);
-	if (rc)
-		return *status = 500,
-		       otg_fail(&e, "capture", "reading the capture: %s", strerror(-rc));
+	if (rc) {
+		*status = 500;
+		return otg_fail(&e, "capture", "reading the capture: %s", strerror(-rc));
+	}
 	rc = otg_pcapng_port(buf, blen, fg_port[port].v.id, !cap->pcapng, reply, len);
 	free(buf);
-	if (rc)
-		return *status = 500, otg_fail(&e, "capture", "the capture file is unreadable (%s)",
-					       strerror(-rc));
+	if (rc) {
+		*status = 500;
+		return otg_fail(&e, "capture", "the capture file is unreadable (%s)",
+				strerror(-rc));
+	}
 	return 0;
 }
