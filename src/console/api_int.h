@@ -27,7 +27,7 @@
 #define API_CONN_MAX 16		/* connections at once */
 #define API_CONN_TIMEOUT_S 10	/* an idle connection is closed */
 /* The OTG models release whose API the paths of otg.h follow. */
-#define API_OTG_SPEC_VERSION "1.14.0"
+#define API_OTG_SPEC_VERSION "1.61.0"
 
 enum api_req_kind {
 	API_REQ_COMMAND = 1, /* POST /flowgen/v1/command */

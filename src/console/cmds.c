@@ -21,6 +21,7 @@
 #include "bench_search.h"
 #include "capture.h"
 #include "capture_cmd.h"
+#include "otg.h"
 #include "plot.h"
 #include "cfg.h"
 #include "cli.h"
@@ -650,6 +651,9 @@ static const struct cli_cmd table[] = {
 	{"capture", capture_cmd,
 	 "capture start [-p PORTS] [--rx|--tx|--both] [--filter BPF] [--limit N] [--ring N] | capture stop | capture save FILE.pcapng | capture status [--json]",
 	 "record the ports' frames as pcapng (BPF filter, frame limit)", o_capture, CLI_F_PATHARG},
+	{"otg", otg_cmd, "otg METHOD PATH [BODY.json] [-o FILE]",
+	 "one request to the OTG model handlers (the HTTP API's, without HTTP)", NULL,
+	 CLI_F_PATHARG},
 };
 
 static void on_sigint(void)
@@ -682,6 +686,7 @@ void cmds_init(const struct cfg *c, bool json)
 
 void cmds_fini(void)
 {
+	otg_fini();
 	capture_fini();
 	run_fini();
 }

@@ -1,10 +1,11 @@
 /*
- * otg.h — the Open Traffic Generator (OTG) model's paths of the HTTP API
- * (/config, /control/..., /monitor/...): what api.c calls for every path
- * that is not its own (not under /flowgen/v1/, not /capabilities/version),
- * with the run origin set to the API (run.h).
+ * otg.h — the Open Traffic Generator (OTG) model handlers of flowgen's
+ * HTTP API (flowgen(8), OTG MODEL): POST and GET /config, POST
+ * /control/state, POST /monitor/metrics and POST /monitor/capture, over
+ * the streams engine, the statistics and the capture module. The HTTP
+ * server hands each request to otg_handle and sends back what it sets.
  *
- * Context: control, on the console's thread.
+ * Context: console (the console's thread, which runs control's calls).
  *
  * Included by: console.
  */
@@ -20,5 +21,12 @@
  * ("application/json" or "application/octet-stream"). */
 bool otg_handle(const char *method, const char *path, const char *body, size_t body_len,
 		int *status, char **reply, size_t *reply_len, const char **ctype);
+
+/* `otg METHOD PATH [BODY.json] [-o FILE]` (otg_cmd.c): one request to
+ * otg_handle from the console; 0 for a 2xx status. */
+int otg_cmd(int argc, char **argv);
+
+/* Frees the config the handlers hold (at exit). */
+void otg_fini(void);
 
 #endif

@@ -22,8 +22,7 @@
 #  d. every .c file under src/ begins with a comment block that says what
 #     the file is for (at least 8 words of text before its closing */);
 #  e. headers sit beside their code: every src/F/X.h has src/F/X.c (or is
-#     an X_int.h shared by X*.c files beside it, or has an X_stub.c that
-#     stands in for an X.c still to come); include/ holds at most
+#     an X_int.h shared by X*.c files beside it); include/ holds at most
 #     8 headers, each types only (no prototypes, extern data or inline
 #     functions) and named *-t.h, save fg.h and ctr.h;
 #  f. the include direction (README, "Design"): a folder includes only
@@ -146,7 +145,7 @@ MAXINC=8
 nohome=
 for h in src/*/*.h; do
 	d=$(dirname "$h") b=$(basename "$h" .h)
-	[ -f "$d/$b.c" ] || [ -f "$d/${b}_stub.c" ] && continue
+	[ -f "$d/$b.c" ] && continue
 	case $b in *_int) compgen -G "$d/${b%_int}*.c" >/dev/null && continue ;; esac
 	nohome="$nohome $h"
 done

@@ -13,7 +13,8 @@
 #
 # Seeds: cfg from test/data/cfg_*.yaml, trex_cfg.yaml, e2e_*.yaml and
 # examples/*.yaml; prof from test/data/prof_*.yaml and profiles/*.yaml; pkt
-# from frames made by src/pkt.c's own builders. Every input that ever
+# from frames made by src/pkt.c's own builders; otg from test/data/otg_*.json
+# (OTG configs). Every input that ever
 # crashed a harness is kept under test/fuzz/regress/NAME/ and replayed first,
 # in both modes, so a fixed bug stays fixed (while one still crashes, that
 # harness is not fuzzed further: it would only find the same bug again).
@@ -71,7 +72,7 @@ finish()
 }
 
 CC=${FUZZ_CC:-clang}
-PKGS="libdpdk yaml-0.1 libedit ncursesw"
+PKGS="libdpdk yaml-0.1 libedit ncursesw jansson"
 if ! command -v "$CC" >/dev/null 2>&1; then
 	fail "fuzz build" "$CC not found (make deps installs clang)"
 	finish
@@ -192,6 +193,11 @@ seed()
 		;;
 	pkt)
 		pkt_seeds "$2" || echo "# pkt seeds: generator did not build, see $out/pkt_seeds.log"
+		;;
+	otg)
+		for f in test/data/otg_*.json; do
+			[ -f "$f" ] && cp -n "$f" "$2/seed-$(basename "$f")"
+		done
 		;;
 	esac
 	return 0

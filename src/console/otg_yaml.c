@@ -1,0 +1,108 @@
+/*
+ * otg_yaml.c — the streams profile (flowgen-profile(5), `mode: streams`)
+ * written from an OTG plan: one stream per flow picked, the imix table,
+ * the seed of the random fields. The profile goes through the same loader
+ * as every other (prof_load), so a plan the loader refuses is a bug the
+ * unit tests and the fuzzer catch. Pure: no DPDK, no globals.
+ */
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "otg_int.h"
+
+static const char *const var_names[] = {[PROF_VAR_FIXED] = "fixed",
+					[PROF_VAR_INC] = "inc",
+					[PROF_VAR_DEC] = "dec",
+					[PROF_VAR_RAND] = "rand"};
+
+/* One address: IPv4 (host order) or IPv6 (a6's first 96 bits, then low). */
+static void put_addr(char *buf, size_t len, bool v6, const uint8_t *a6, uint32_t low)
+{
+	if (v6) {
+		uint8_t a[16];
+
+		memcpy(a, a6, 12);
+		a[12] = (uint8_t)(low >> 24);
+		a[13] = (uint8_t)(low >> 16);
+		a[14] = (uint8_t)(low >> 8);
+		a[15] = (uint8_t)low;
+		inet_ntop(AF_INET6, a, buf, (socklen_t)len);
+	} else {
+		uint32_t n = htonl(low);
+
+		inet_ntop(AF_INET, &n, buf, (socklen_t)len);
+	}
+}
+
+static void put_field(FILE *f, const char *key, const struct prof_field *pf, bool addr, bool v6,
+		      const uint8_t *a6)
+{
+	char lo[64], hi[64];
+
+	if (addr) { /* quoted: an IPv6 address such as "::" is not a plain YAML scalar */
+		lo[0] = hi[0] = '"';
+		put_addr(lo + 1, sizeof(lo) - 2, v6, a6, pf->lo);
+		put_addr(hi + 1, sizeof(hi) - 2, v6, a6, pf->hi);
+		strcat(lo, "\"");
+		strcat(hi, "\"");
+	} else {
+		snprintf(lo, sizeof(lo), "%u", pf->lo);
+		snprintf(hi, sizeof(hi), "%u", pf->hi);
+	}
+	if (pf->mode == PROF_VAR_FIXED || pf->lo == pf->hi)
+		fprintf(f, "    %s: %s\n", key, lo);
+	else
+		fprintf(f, "    %s: {range: [%s, %s], mode: %s}\n", key, lo, hi,
+			var_names[pf->mode]);
+}
+
+static void put_stream(FILE *f, const struct otg_flow *fl)
+{
+	fprintf(f, "  - name: \"%s\"\n", fl->stream);
+	fprintf(f, "    port: %d\n", fl->tx);
+	if (fl->imix)
+		fprintf(f, "    frame: imix\n");
+	else
+		fprintf(f, "    frame: %u\n", fl->frame);
+	fprintf(f, "    rate: \"%s\"\n", fl->rate);
+	put_field(f, "src", &fl->src, true, fl->v6, fl->src6);
+	put_field(f, "dst", &fl->dst, true, fl->v6, fl->dst6);
+	put_field(f, "sport", &fl->sport, false, false, NULL);
+	put_field(f, "dport", &fl->dport, false, false, NULL);
+	fprintf(f, "    latency: %s\n", fl->latency ? "true" : "false");
+}
+
+char *otg_plan_yaml(const struct otg_plan *pl, const bool *pick)
+{
+	char *buf = NULL;
+	size_t len = 0, n = 0;
+	FILE *f;
+
+	for (size_t i = 0; i < pl->n_flows; i++)
+		n += !pick || pick[i];
+	if (!n)
+		return NULL;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	fprintf(f, "# written from an OTG config (POST /config)\nmode: streams\n");
+	if (pl->has_seed)
+		fprintf(f, "seed: %u\n", pl->seed);
+	if (pl->n_imix) {
+		fprintf(f, "imix:\n");
+		for (size_t i = 0; i < pl->n_imix; i++)
+			fprintf(f, "  - {size: %u, weight: %u}\n", pl->imix[i].size,
+				pl->imix[i].weight);
+	}
+	fprintf(f, "streams:\n");
+	for (size_t i = 0; i < pl->n_flows; i++)
+		if (!pick || pick[i])
+			put_stream(f, &pl->flows[i]);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}

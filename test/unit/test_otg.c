@@ -1,0 +1,465 @@
+/*
+ * test_otg.c — the OTG config translation (src/console/otg_plan.c,
+ * otg_hdr.c, otg_pat.c, otg_yaml.c) without DPDK: three configs of the
+ * acceptance set (IPv4 UDP of a fixed size; IPv6 UDP with incrementing
+ * source addresses; IMIX weight pairs; each with latency metrics and
+ * fixed_packets) become the plans and the streams profiles they should,
+ * and the profile loads through prof_load_buf; configs the engine cannot
+ * send fail with the path of the first bad field; the pcapng filter of
+ * the capture replies keeps one port's packets.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "otg_int.h"
+#include "prof.h"
+
+#define IP(a, b, c, d) ((uint32_t)(a) << 24 | (b) << 16 | (c) << 8 | (d))
+
+static struct otg_env env4(void)
+{
+	struct otg_env e = {.nports = 4};
+
+	for (int p = 0; p < 4; p++)
+		snprintf(e.iface[p], sizeof(e.iface[p]), "net_af_packet%d,iface=fg%d", p, p);
+	snprintf(e.kiface[0], sizeof(e.kiface[0]), "fg0");
+	snprintf(e.kiface[1], sizeof(e.kiface[1]), "fg1");
+	return e;
+}
+
+static const char ports_json[] = "\"ports\": [{\"name\": \"p1\", \"location\": \"0\"}, {\"name\": "
+				 "\"p2\", \"location\": \"fg1\"}]";
+
+/* Translate text; 0 or the error. */
+static int plan_of(const char *text, struct otg_plan *pl, char *err, size_t len)
+{
+	struct otg_env e = env4();
+	json_error_t je;
+	json_t *j = json_loads(text, 0, &je);
+	int rc;
+
+	if (!j)
+		fail_msg("bad test JSON: %s at %d:%d", je.text, je.line, je.column);
+	rc = otg_plan_from_json(j, &e, pl, err, len);
+	json_decref(j);
+	return rc;
+}
+
+static void load_yaml(const struct otg_plan *pl, struct prof *p)
+{
+	char *y = otg_plan_yaml(pl, NULL), err[FG_ERRLEN];
+
+	assert_non_null(y);
+	if (prof_load_buf("otg.yaml", y, strlen(y), p, err, sizeof(err)))
+		fail_msg("%s\n%s", err, y);
+	free(y);
+}
+
+/* Acceptance 1: IPv4 UDP, 128-byte frames, 1000 pps, 5000 packets, latency. */
+static void test_ipv4_udp_fixed(void **state)
+{
+	static const char cfg[] =
+	    "{%s, \"flows\": [{\"name\": \"f1\", \"tx_rx\": {\"choice\": \"port\", \"port\": "
+	    "{\"tx_name\": \"p1\", \"rx_names\": [\"p2\"]}},"
+	    " \"packet\": [{\"choice\": \"ethernet\", \"ethernet\": {}},"
+	    "  {\"choice\": \"ipv4\", \"ipv4\": {\"src\": {\"choice\": \"value\", \"value\": "
+	    "\"198.18.0.1\"}, \"dst\": {\"choice\": \"value\", \"value\": \"198.19.0.1\"}}},"
+	    "  {\"choice\": \"udp\", \"udp\": {\"src_port\": {\"choice\": \"value\", \"value\": "
+	    "1024},"
+	    "   \"dst_port\": {\"choice\": \"value\", \"value\": 4321}}}],"
+	    " \"size\": {\"choice\": \"fixed\", \"fixed\": 128},"
+	    " \"rate\": {\"choice\": \"pps\", \"pps\": 1000},"
+	    " \"duration\": {\"choice\": \"fixed_packets\", \"fixed_packets\": {\"packets\": "
+	    "5000}},"
+	    " \"metrics\": {\"enable\": true, \"loss\": true, \"latency\": {\"enable\": true}}}]}";
+	char text[4096], err[FG_ERRLEN];
+	struct otg_plan pl;
+	struct prof p;
+
+	(void)state;
+	snprintf(text, sizeof(text), cfg, ports_json);
+	if (plan_of(text, &pl, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(pl.n_ports, 2);
+	assert_int_equal(pl.ports[1].index, 1);
+	assert_int_equal(pl.n_flows, 1);
+	assert_string_equal(pl.flows[0].stream, "f1");
+	assert_int_equal(pl.flows[0].tx, 0);
+	assert_int_equal(pl.flows[0].rx, 1);
+	assert_int_equal(pl.flows[0].frame, 128);
+	assert_true(pl.flows[0].latency);
+	assert_int_equal(pl.flows[0].packets, 5000);
+	assert_true(pl.duration_s > 5.0 && pl.duration_s < 5.001);
+	assert_int_equal(pl.n_warnings, 0);
+	load_yaml(&pl, &p);
+	assert_int_equal(p.n_streams, 1);
+	assert_int_equal(p.streams[0].frame, 128);
+	assert_int_equal(p.streams[0].port, 0);
+	assert_true(p.streams[0].latency);
+	assert_int_equal(p.streams[0].rate.kind, UNITS_PPS);
+	assert_true(p.streams[0].rate.value == 1000);
+	assert_int_equal(p.streams[0].src.lo, IP(198, 18, 0, 1));
+	assert_int_equal(p.streams[0].dst.lo, IP(198, 19, 0, 1));
+	assert_int_equal(p.streams[0].sport.lo, 1024);
+	assert_int_equal(p.streams[0].dport.lo, 4321);
+	prof_free(&p);
+	otg_plan_free(&pl);
+}
+
+/* Acceptance 2: IPv6 UDP, source incrementing over 100 addresses. */
+static void test_ipv6_increment(void **state)
+{
+	static const char cfg[] =
+	    "{%s, \"flows\": [{\"name\": \"v6 flow\", \"tx_rx\": {\"port\": {\"tx_name\": \"p2\", "
+	    "\"rx_names\": [\"p1\"]}},"
+	    " \"packet\": [{\"choice\": \"ethernet\"},"
+	    "  {\"choice\": \"ipv6\", \"ipv6\": {\"src\": {\"choice\": \"increment\", "
+	    "\"increment\": "
+	    "{\"start\": \"2001:2::10\", \"step\": \"::1\", \"count\": 100}}, \"dst\": {\"value\": "
+	    "\"2001:2:0:100::1\"}}},"
+	    "  {\"choice\": \"udp\", \"udp\": {\"src_port\": {\"choice\": \"random\", \"random\": "
+	    "{\"min\": 1024, \"max\": 65535, \"seed\": 7}}}}],"
+	    " \"size\": {\"fixed\": 256}, \"rate\": {\"choice\": \"pps\", \"pps\": 2000},"
+	    " \"duration\": {\"choice\": \"fixed_packets\", \"fixed_packets\": {\"packets\": 100}},"
+	    " \"metrics\": {\"enable\": true, \"latency\": {\"enable\": true}}}]}";
+	char text[4096], err[FG_ERRLEN];
+	struct otg_plan pl;
+	struct prof p;
+
+	(void)state;
+	snprintf(text, sizeof(text), cfg, ports_json);
+	if (plan_of(text, &pl, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_string_equal(pl.flows[0].stream, "flow0"); /* the name has a space */
+	assert_int_equal(pl.flows[0].tx, 1);
+	assert_true(pl.flows[0].v6);
+	assert_int_equal(pl.flows[0].src.lo, 0x10);
+	assert_int_equal(pl.flows[0].src.hi, 0x10 + 99);
+	assert_int_equal(pl.flows[0].src.mode, PROF_VAR_INC);
+	assert_true(pl.has_seed);
+	assert_int_equal(pl.seed, 7);
+	load_yaml(&pl, &p);
+	assert_true(p.streams[0].v6);
+	assert_int_equal(p.streams[0].src.lo, 0x10);
+	assert_int_equal(p.streams[0].src.hi, 0x10 + 99);
+	assert_int_equal(p.streams[0].src.mode, PROF_VAR_INC);
+	assert_int_equal(p.streams[0].sport.mode, PROF_VAR_RAND);
+	assert_int_equal(p.streams[0].sport.lo, 1024);
+	assert_int_equal(p.streams[0].sport.hi, 65535);
+	assert_int_equal(p.streams[0].tx_mask, 1u << 1);
+	assert_int_equal(p.seed, 7);
+	assert_int_equal(p.streams[0].src6[15], 0x10);
+	assert_int_equal(p.streams[0].dst6[1], 0x01);
+	prof_free(&p);
+	otg_plan_free(&pl);
+}
+
+/* Acceptance 3: IMIX weight pairs, predefined and custom. */
+static void test_imix(void **state)
+{
+	static const char cfg[] =
+	    "{%s, \"flows\": [{\"name\": \"imix\", \"tx_rx\": {\"port\": {\"tx_name\": \"p1\"}},"
+	    " \"packet\": [{\"ethernet\": {}}, {\"ipv4\": {\"src\": {\"values\": [\"10.0.0.1\", "
+	    "\"10.0.0.2\", \"10.0.0.3\"]}, \"dst\": {\"choice\": \"decrement\", \"decrement\": "
+	    "{\"start\": \"10.1.0.9\", \"count\": 5}}}}, {\"udp\": {}}],"
+	    " \"size\": {\"choice\": \"weight_pairs\", \"weight_pairs\": {\"choice\": \"%s\", %s}},"
+	    " \"rate\": {\"choice\": \"mbps\", \"mbps\": 100},"
+	    " \"duration\": {\"choice\": \"fixed_seconds\", \"fixed_seconds\": {\"seconds\": 2}},"
+	    " \"metrics\": {\"enable\": true, \"latency\": {\"enable\": true}}}]}";
+	char text[4096], err[FG_ERRLEN];
+	struct otg_plan pl;
+	struct prof p;
+
+	(void)state;
+	snprintf(text, sizeof(text), cfg, ports_json, "predefined", "\"predefined\": \"imix\"");
+	if (plan_of(text, &pl, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_true(pl.flows[0].imix);
+	assert_int_equal(pl.n_imix, 3);
+	assert_int_equal(pl.imix[1].size, 570);
+	assert_int_equal(pl.imix[1].weight, 4);
+	assert_int_equal(pl.flows[0].src.mode, PROF_VAR_INC);
+	assert_int_equal(pl.flows[0].src.hi, IP(10, 0, 0, 3));
+	assert_int_equal(pl.flows[0].dst.lo, IP(10, 1, 0, 5));
+	assert_int_equal(pl.flows[0].dst.mode, PROF_VAR_DEC);
+	assert_true(pl.duration_s == 2.0);
+	load_yaml(&pl, &p);
+	assert_true(p.streams[0].imix);
+	assert_int_equal(p.n_imix, 3);
+	assert_int_equal(p.imix[0].size, 64);
+	assert_int_equal(p.imix[0].weight, 7);
+	assert_int_equal(p.streams[0].rate.kind, UNITS_BPS);
+	assert_true(p.streams[0].rate.value == 100e6);
+	assert_int_equal(p.streams[0].dst.mode, PROF_VAR_DEC);
+	prof_free(&p);
+	otg_plan_free(&pl);
+
+	snprintf(
+	    text, sizeof(text), cfg, ports_json, "custom",
+	    "\"custom\": [{\"size\": 64, \"weight\": 0.5}, {\"size\": 1500, \"weight\": 1.5}]");
+	if (plan_of(text, &pl, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(pl.n_imix, 2);
+	assert_int_equal(pl.imix[0].weight, 1);
+	assert_int_equal(pl.imix[1].weight, 3);
+	load_yaml(&pl, &p);
+	prof_free(&p);
+	otg_plan_free(&pl);
+}
+
+/* A config that fails names its first bad field. */
+static void expect(const char *flow_tail, const char *want)
+{
+	char text[4096], err[FG_ERRLEN];
+	struct otg_plan pl;
+
+	snprintf(text, sizeof(text),
+		 "{%s, \"flows\": [{\"name\": \"ok\", \"tx_rx\": {\"port\": {\"tx_name\": \"p1\"}},"
+		 " \"packet\": [{\"ethernet\": {}}, {\"ipv4\": {}}, {\"udp\": {}}]},"
+		 " {\"name\": \"f\", \"tx_rx\": {\"port\": {\"tx_name\": \"p1\"}}, %s}]}",
+		 ports_json, flow_tail);
+	if (!plan_of(text, &pl, err, sizeof(err)))
+		fail_msg("accepted: %s", flow_tail);
+	if (strncmp(err, want, strlen(want)))
+		fail_msg("got '%s', want '%s...'", err, want);
+	assert_null(pl.flows);
+}
+
+#define PKT_UDP "\"packet\": [{\"ethernet\": {}}, {\"ipv4\": {}}, {\"udp\": {}}]"
+#define PKT4(x) "\"packet\": [{\"ethernet\": {}}, {\"ipv4\": " x "}, {\"udp\": {}}]"
+
+static void test_errors(void **state)
+{
+	(void)state;
+	expect(PKT4("{\"src\": {\"values\": [\"1.1.1.1\", \"1.1.1.9\"]}}"),
+	       "flows[1].packet[1].ipv4.src.values: not supported");
+	expect(PKT4("{\"src\": {\"choice\": \"increment\", \"increment\": {\"start\": \"1.1.1.1\", "
+		    "\"step\": \"0.0.0.2\", \"count\": 4}}}"),
+	       "flows[1].packet[1].ipv4.src.increment: not supported: step 2");
+	expect(PKT4("{\"time_to_live\": {\"value\": 3}}"),
+	       "flows[1].packet[1].ipv4: time_to_live: not supported");
+	expect(PKT4("{\"bogus\": 1}"), "flows[1].packet[1].ipv4: unknown field 'bogus'");
+	expect(PKT4("{\"src\": {\"value\": 7}}"),
+	       "flows[1].packet[1].ipv4.src.value: must be an IPv4");
+	expect(PKT4("{\"src\": {\"choice\": \"random\", \"random\": {}}, \"dst\": {\"choice\": "
+		    "\"auto\"}}"),
+	       "flows[1].packet[1].ipv4: dst.auto: not supported");
+	expect("\"packet\": [{\"ethernet\": {}}, {\"ipv4\": {}}, {\"tcp\": {}}]",
+	       "flows[1].packet[2].tcp: not supported");
+	expect("\"packet\": [{\"ethernet\": {}}, {\"ipv6\": {}}, {\"icmpv6\": {}}]",
+	       "flows[1].packet[2].icmpv6: not supported");
+	expect("\"packet\": [{\"ethernet\": {}}, {\"gre\": {}}]",
+	       "flows[1].packet[1]: gre: not supported");
+	expect("\"packet\": [{\"ethernet\": {}}, {\"vlan\": {}}, {\"ipv4\": {}}, {\"udp\": {}}]",
+	       "flows[1].packet[1].vlan: not supported: port 0 sends untagged");
+	expect("\"packet\": [{\"ipv4\": {}}, {\"udp\": {}}]",
+	       "flows[1].packet[0]: ipv4: not supported here");
+	expect("\"packet\": [{\"ethernet\": {}}, {\"ipv4\": {}}]",
+	       "flows[1]: packet: not supported");
+	expect("\"packet\": [{\"wat\": {}}]", "flows[1].packet[0]: unknown field 'wat'");
+	expect(PKT4("{}") ", \"size\": {\"choice\": \"increment\", \"increment\": {}}",
+	       "flows[1].size: increment: not supported");
+	expect(PKT4("{}") ", \"size\": {\"fixed\": 60}", "flows[1].size: fixed: not supported: 60");
+	expect(PKT4("{}") ", \"size\": {\"weight_pairs\": {\"predefined\": \"standard_imix\"}}",
+	       "flows[1].size.weight_pairs: not supported: size 58");
+	expect(PKT4("{}") ", \"rate\": {\"pps\": \"x\"}",
+	       "flows[1].rate: 'pps' must be an unsigned");
+	expect(PKT4("{}") ", \"duration\": {\"choice\": \"burst\", \"burst\": {}}",
+	       "flows[1].duration: burst: not supported");
+	expect(PKT4("{}") ", \"duration\": {\"fixed_seconds\": {\"seconds\": 3}}",
+	       "flows[1].duration: not supported: flows[0] runs continuously");
+	expect(
+	    PKT4("{}") ", \"rate\": {\"choice\": \"percentage\", \"percentage\": 5}, \"duration\": "
+		       "{\"choice\": \"fixed_packets\", \"fixed_packets\": {\"packets\": 10}}",
+	    "flows[1].duration.fixed_packets: not supported: fixed_packets needs a rate in pps");
+	expect(PKT4("{}") ", \"metrics\": {\"enable\": 1}",
+	       "flows[1].metrics: 'enable' must be a boolean");
+	expect("\"packet\": [{\"ethernet\": {}}, {\"ipv4\": {}}, {\"udp\": {}}], \"tx_rx\": {}",
+	       "flows[1].tx_rx.port: tx_name: required"); /* a duplicate key: the last counts */
+}
+
+static void test_config_errors(void **state)
+{
+	struct otg_plan pl;
+	char err[FG_ERRLEN];
+
+	(void)state;
+	assert_int_equal(plan_of("{\"devices\": [{\"name\": \"d\"}]}", &pl, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "devices: not supported by flowgen");
+	assert_int_equal(plan_of("{\"ports\": [{\"name\": \"a\", \"location\": \"eth9\"}]}", &pl,
+				 err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "ports[0]: location: 'eth9' is none of flowgen's ports"));
+	assert_int_equal(plan_of("{\"ports\": 3}", &pl, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "ports: 'ports' must be an array");
+	assert_int_equal(plan_of("{\"port\": []}", &pl, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "config: unknown field 'port'");
+	assert_int_equal(plan_of("{\"ports\": [{\"name\": \"a\", \"location\": \"2\"}], \"flows\": "
+				 "[{\"name\": \"x\", \"tx_rx\": {\"port\": {\"tx_name\": \"a\", "
+				 "\"rx_name\": \"a\"}}, \"packet\": [{\"ethernet\": {}}]}]}",
+				 &pl, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "flows[0].tx_rx.port.rx_name: not supported: port 2 sends to its "
+				 "pair, port 3");
+	assert_int_equal(
+	    plan_of("{\"ports\": [{\"name\": \"a\"}], \"captures\": [{\"name\": \"c\", "
+		    "\"port_names\": [\"b\"]}]}",
+		    &pl, err, sizeof(err)),
+	    -EINVAL);
+	assert_string_equal(err, "captures[0].port_names[0]: no port named 'b'");
+	assert_int_equal(
+	    plan_of("{\"ports\": [{\"name\": \"a\"}], \"captures\": [{\"name\": \"c\", "
+		    "\"port_names\": [\"a\"], \"format\": \"pcapng\"}]}",
+		    &pl, err, sizeof(err)),
+	    0);
+	assert_int_equal(pl.n_caps, 1);
+	assert_true(pl.caps[0].pcapng);
+	assert_int_equal(pl.caps[0].port_mask, 1);
+	otg_plan_free(&pl);
+}
+
+/* Warnings: what flowgen ignores, and a pick of flows in the profile. */
+static void test_warnings_and_pick(void **state)
+{
+	static const char cfg[] =
+	    "{%s, \"flows\": [{\"name\": \"a\", \"tx_rx\": {\"port\": {\"tx_name\": \"p1\"}},"
+	    " \"packet\": [{\"ethernet\": {\"dst\": {\"value\": \"00:11:22:33:44:55\"}}}, "
+	    "{\"ipv4\": "
+	    "{}}, {\"udp\": {}}], \"metrics\": {\"timestamps\": true}},"
+	    " {\"name\": \"b\", \"tx_rx\": {\"port\": {\"tx_name\": \"p2\"}}, \"packet\": "
+	    "[{\"ethernet\": {}}, {\"ipv4\": {}}, {\"udp\": {}}]}]}";
+	char text[4096], err[FG_ERRLEN], *y;
+	bool pick[2] = {false, true};
+	struct otg_plan pl;
+	struct prof p;
+
+	(void)state;
+	snprintf(text, sizeof(text), cfg, ports_json);
+	if (plan_of(text, &pl, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(pl.n_warnings, 2);
+	assert_non_null(strstr(pl.warnings[0], "flows[0].packet[0].ethernet.dst: ignored"));
+	y = otg_plan_yaml(&pl, pick);
+	assert_non_null(y);
+	if (prof_load_buf("otg.yaml", y, strlen(y), &p, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(p.n_streams, 1);
+	assert_string_equal(p.streams[0].name, "b");
+	assert_int_equal(p.streams[0].port, 1);
+	prof_free(&p);
+	free(y);
+	otg_plan_free(&pl);
+}
+
+static void put32(uint8_t *b, uint32_t v) { memcpy(b, &v, 4); }
+
+/* A pcapng file of two interfaces, one packet on each; keep interface 1. */
+static void test_pcapng_port(void **state)
+{
+	uint8_t f[512], *out = NULL;
+	size_t n = 0, len = 0;
+	uint32_t v;
+
+	(void)state;
+	/* section header: type, length 28, magic, version 1.0, section length -1 */
+	put32(f + n, 0x0a0d0d0a), put32(f + n + 4, 28), put32(f + n + 8, 0x1a2b3c4d);
+	put32(f + n + 12, 1), put32(f + n + 16, 0xffffffff), put32(f + n + 20, 0xffffffff);
+	put32(f + n + 24, 28), n += 28;
+	for (int i = 0; i < 2; i++) { /* interface: linktype 1, snaplen 0, tsresol 9 */
+		put32(f + n, 1), put32(f + n + 4, 32), put32(f + n + 8, 1), put32(f + n + 12, 0);
+		put32(f + n + 16, 1 << 16 | 9), put32(f + n + 20, 9), put32(f + n + 24, 0);
+		put32(f + n + 28, 32), n += 32;
+	}
+	for (uint32_t i = 0; i < 2; i++) { /* enhanced packet: 4 bytes of data */
+		put32(f + n, 6), put32(f + n + 4, 36), put32(f + n + 8, i), put32(f + n + 12, 0);
+		put32(f + n + 16, 1000000000u + i), put32(f + n + 20, 4), put32(f + n + 24, 60);
+		put32(f + n + 28, 0xa0b0c0d0 + i), put32(f + n + 32, 36), n += 36;
+	}
+	assert_int_equal(otg_pcapng_port(f, n, 1, false, &out, &len), 0);
+	assert_int_equal(len, 28 + 64 + 36);
+	memcpy(&v, out + 28 + 64 + 8, 4);
+	assert_int_equal(v, 1);
+	free(out);
+	assert_int_equal(otg_pcapng_port(f, n, 1, true, &out, &len), 0);
+	assert_int_equal(len, 24 + 16 + 4);
+	memcpy(&v, out, 4);
+	assert_int_equal(v, 0xa1b23c4d); /* nanosecond pcap */
+	memcpy(&v, out + 24 + 4, 4);	 /* nanoseconds of the one packet */
+	assert_int_equal(v, 1000000001u % 1000000000u);
+	memcpy(&v, out + 24 + 12, 4); /* original length */
+	assert_int_equal(v, 60);
+	free(out);
+	assert_int_equal(otg_pcapng_port(f, 10, 1, true, &out, &len), -EINVAL);
+}
+
+/* Two fixed_packets flows at different rates end together: the run lasts
+ * packets / pps plus half the shortest frame interval. */
+static void test_duration_margin(void **state)
+{
+	static const char cfg[] =
+	    "{%s, \"flows\": [{\"name\": \"a\", \"tx_rx\": {\"port\": {\"tx_name\": \"p1\"}},"
+	    " " PKT_UDP ", \"rate\": {\"pps\": 1000}, \"duration\": {\"fixed_packets\": "
+	    "{\"packets\": 1500}}},"
+	    " {\"name\": \"b\", \"tx_rx\": {\"port\": {\"tx_name\": \"p2\"}}, " PKT_UDP ","
+	    " \"rate\": {\"pps\": 2000}, \"duration\": {\"fixed_packets\": {\"packets\": 3000}}}]}";
+	char text[4096], err[FG_ERRLEN];
+	struct otg_plan pl;
+
+	(void)state;
+	snprintf(text, sizeof(text), cfg, ports_json);
+	if (plan_of(text, &pl, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_true(pl.duration_s > 1.5 + 0.25 / 2000 && pl.duration_s < 1.5 + 0.75 / 2000);
+	otg_plan_free(&pl);
+}
+
+/* The JSON errors of the pattern and value types. */
+static void test_pattern_errors(void **state)
+{
+	(void)state;
+	expect(PKT4("{\"src\": {\"choice\": \"bogus\"}}"),
+	       "flows[1].packet[1].ipv4.src: choice 'bogus' is not one of the model's");
+	expect("\"packet\": [{\"ethernet\": {}}, {\"ipv6\": {\"src\": {\"choice\": \"random\"}}}, "
+	       "{\"udp\": {}}]",
+	       "flows[1].packet[1].ipv6.src: choice 'random' is not one the model has");
+	expect("\"packet\": [{\"ethernet\": {}}, {\"ipv6\": {\"src\": {\"values\": [\"2001:2::1\", "
+	       "\"2001:3::2\"]}}}, {\"udp\": {}}]",
+	       "flows[1].packet[1].ipv6.src.values: not supported: values must share");
+	expect("\"packet\": [{\"ethernet\": {}}, {\"ipv4\": {}}, {\"udp\": {\"dst_port\": "
+	       "{\"choice\": \"increment\", \"increment\": {\"start\": 65535, \"count\": 2}}}}]",
+	       "flows[1].packet[2].udp.dst_port.increment: start and count run past");
+	expect("\"packet\": [{\"ethernet\": {}}, {\"ipv4\": {}}, {\"udp\": {\"src_port\": "
+	       "{\"value\": 70000}}}]",
+	       "flows[1].packet[2].udp.src_port.value: 70000 is above the maximum 65535");
+	expect(
+	    "\"packet\": [{\"ethernet\": {\"src\": {\"choice\": \"increment\", \"increment\": "
+	    "{\"start\": \"00:00:00:00:00:01\", \"count\": 2}}}}, {\"ipv4\": {}}, {\"udp\": {}}]",
+	    "flows[1].packet[0].ethernet: src: not supported");
+	expect(PKT4("{\"options\": [{\"choice\": \"router_alert\"}]}"),
+	       "flows[1].packet[1].ipv4: options: not supported");
+	expect(PKT4("{\"header_checksum\": {\"choice\": \"generated\", \"generated\": \"bad\"}}"),
+	       "flows[1].packet[1].ipv4: header_checksum: not supported");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_ipv4_udp_fixed), cmocka_unit_test(test_ipv6_increment),
+	    cmocka_unit_test(test_imix),	   cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_config_errors),  cmocka_unit_test(test_warnings_and_pick),
+	    cmocka_unit_test(test_pcapng_port),	   cmocka_unit_test(test_duration_margin),
+	    cmocka_unit_test(test_pattern_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
