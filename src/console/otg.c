@@ -216,6 +216,14 @@ static int flows_start(const bool *pick, char *err, size_t errlen)
 	close(fd);
 	free(y);
 	/* what run_start would refuse, with the reason for the reply */
+	if (run_going_origin() >= 0 && run_going_origin() != RUN_ORIGIN_API) {
+		snprintf(err, errlen,
+			 "traffic.flow_transmit: refused: a run started from the %s is going; "
+			 "stop it there first",
+			 run_origin_names[run_going_origin()]);
+		unlink(file);
+		return -EBUSY;
+	}
 	rc = prof_load(file, &p, perr, sizeof(perr));
 	if (!rc)
 		rc = next_hops(&p, perr, sizeof(perr));
@@ -232,6 +240,10 @@ static int flows_start(const bool *pick, char *err, size_t errlen)
 		otg_fail(&e, "traffic.flow_transmit", "refused: %s", perr);
 	} else {
 		rp.duration_s = otg_st.plan.duration_s;
+		/* no RFC 2544 learning frames: an OTG flow sends what it
+		 * asks and nothing before it, so a port's frames_tx is the
+		 * sum of its flows' */
+		rp.tunables = "learn=0";
 		rc = run_start(file, &rp, RUN_FORCE | RUN_QUIET, "otg");
 		if (rc)
 			snprintf(err, errlen,

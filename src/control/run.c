@@ -71,6 +71,11 @@ int run_set_origin(int origin)
 	return prev;
 }
 
+int run_going_origin(void)
+{
+	return ctl_busy() ? run.origin : -1;
+}
+
 /*
  * The statistics thread reads the run's engine states through the hooks
  * while the console may free them (run_release): run_mu keeps the two

@@ -115,6 +115,8 @@ extern const char *const run_origin_names[RUN_ORIGIN_COUNT];
 
 /* control: the origin of the commands that follow; returns the previous one. */
 int run_set_origin(int origin);
+/* control: the origin of the run that is going, -1 when none is. */
+int run_going_origin(void);
 
 /* control: flow-table size per worker (from the config); registers the stats hooks. */
 void run_init(uint32_t flows_max);

@@ -496,3 +496,30 @@ pairs_py()
 	)
 	if [ "$v" = True ]; then pass "$1"; else fail "$1" "$2: $v"; fi
 }
+
+# --- the HTTP API (96_api.sh, 97_otg.sh) ------------------------------------
+
+# free_port : a TCP port free on loopback now
+free_port()
+{
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# http METHOD PATH [BODY|@FILE] [CURL-ARGS...] : a request to $BASE (default
+# http://127.0.0.1:$PORT); the status in $ST, the body in $B
+http()
+{
+	local method=$1 path=$2 body=${3-} data=()
+	shift 3 2>/dev/null || shift $#
+	[ -n "$body" ] && data=(--data-binary "$body" -H 'Content-Type: application/json')
+	ST=$(curl -s -m 30 -o "$FG_TMP/body" -w '%{http_code}' -X "$method" "${data[@]}" "$@" \
+		"${BASE:-http://127.0.0.1:$PORT}$path" 2>"$FG_TMP/curl.err") || true
+	B=$(cat "$FG_TMP/body" 2>/dev/null)
+}
+
+# jq_ EXPR : a Python expression over the last body, parsed as `o`
+jq_()
+{
+	python3 -c 'import json, sys; o = json.loads(sys.argv[2]); print(eval(sys.argv[1]))' "$1" "$B" 2>&1
+}
+

@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+#
+# 97_otg.sh — the Open Traffic Generator model over the HTTP API
+# (flowgen(8), OTG MODEL) on a [loop, loop] config: a config of three
+# flows (IPv4 UDP of a fixed size, IPv6 UDP with incrementing source
+# addresses, custom IMIX weight pairs), each with loss and latency
+# metrics and fixed_packets, and a pcapng capture on the receiving port.
+# POST /config, GET /config gives the flows back; the capture started
+# through /control/state, then the traffic; /monitor/metrics polled until
+# every flow's transmit is stopped; each flow sent its packets, received
+# all of them, latency 0 < minimum <= average <= maximum; the ports' frames
+# add up to the flows'; the capture stopped and fetched through
+# /monitor/capture, which tshark reads with as many frames as the port
+# received. Errors: malformed JSON, a wrong type, an unknown header, an
+# unsupported feature (devices) each 400 with the model's Error and the
+# path; an OTG start while the console's run goes is refused.
+#
+# FG_E2E_NOHUGE=1 runs flowgen with --no-huge (no hugepages taken).
+
+. "$(dirname "$0")/lib.sh"
+
+CFG=$(fg_loop_cfg)
+EAL=()
+[ "${FG_E2E_NOHUGE:-0}" = 1 ] && EAL=(-- --no-huge)
+need_flowgen
+for t in curl tshark; do
+	command -v "$t" >/dev/null 2>&1 || { fail "$t is installed" "make deps installs it"; finish; exit; }
+done
+
+PORT=$(free_port)
+OUT=$FG_TMP/out
+ERR=$FG_TMP/err
+mkfifo "$FG_TMP/in"
+exec 7<>"$FG_TMP/in"
+"$FG_BIN" -C "$CFG" -k --api "$PORT" "${EAL[@]}" <"$FG_TMP/in" >"$OUT" 2>"$ERR" &
+FG_PID=$!
+at_exit "kill $FG_PID"
+if ! wait_for '^api: listening on http://127.0.0.1:' "$ERR" 60 "$FG_PID"; then
+	fail "flowgen --api listens" "$(tail -n 5 "$ERR")"
+	finish
+	exit
+fi
+
+# flow NAME L3 SIZE PPS PACKETS : one flow of the config, p1 -> p2
+flow()
+{
+	local l3
+	case $2 in
+	v4) l3='{"choice": "ipv4", "ipv4": {"src": {"choice": "value", "value": "198.18.1.10"},
+		"dst": {"choice": "value", "value": "198.19.1.10"}}}' ;;
+	v6) l3='{"choice": "ipv6", "ipv6": {"src": {"choice": "increment", "increment":
+		{"start": "2001:db8:1::10", "step": "::1", "count": 100}},
+		"dst": {"choice": "value", "value": "2001:db8:2::10"}}}' ;;
+	esac
+	cat <<-EOF
+	{"name": "$1", "tx_rx": {"choice": "port", "port": {"tx_name": "p1", "rx_names": ["p2"]}},
+	 "packet": [{"choice": "ethernet", "ethernet": {}}, $l3,
+	            {"choice": "udp", "udp": {"src_port": {"choice": "value", "value": 1024},
+	                                      "dst_port": {"choice": "value", "value": 4321}}}],
+	 "size": $3, "rate": {"choice": "pps", "pps": $4},
+	 "duration": {"choice": "fixed_packets", "fixed_packets": {"packets": $5}},
+	 "metrics": {"enable": true, "loss": true, "latency": {"enable": true}}}
+	EOF
+}
+
+IMIX='{"choice": "weight_pairs", "weight_pairs": {"choice": "custom", "custom":
+	[{"size": 64, "weight": 7}, {"size": 570, "weight": 4}, {"size": 1518, "weight": 1}]}}'
+# the same duration for all three (1.5 s): the flows of a run start and stop together
+CONF=$FG_TMP/config.json
+cat >"$CONF" <<EOF
+{"ports": [{"name": "p1", "location": "0"}, {"name": "p2", "location": "1"}],
+ "captures": [{"name": "c2", "port_names": ["p2"], "format": "pcapng"}],
+ "flows": [$(flow v4 v4 '{"choice": "fixed", "fixed": 128}' 1000 1500),
+           $(flow v6 v6 '{"choice": "fixed", "fixed": 256}' 2000 3000),
+           $(flow imix v4 "$IMIX" 1200 1800)]}
+EOF
+declare -A PACKETS=([v4]=1500 [v6]=3000 [imix]=1800)
+
+# --- the config -----------------------------------------------------------------
+
+http POST /config "@$CONF"
+check_eq "POST /config of three flows: 200" 200 "$ST"
+check_eq "POST /config: no warning" "[]" "$(jq_ 'o["warnings"]')"
+http GET /config
+check_eq "GET /config: 200" 200 "$ST"
+check_eq "GET /config gives back the flows, ports and capture that were set" True \
+	"$(python3 -c '
+import json, sys
+got, want = json.loads(sys.argv[1]), json.load(open(sys.argv[2]))
+def names(o, k): return [x["name"] for x in o.get(k, [])]
+ok = all(names(got, k) == names(want, k) for k in ("ports", "flows", "captures"))
+for g, w in zip(got["flows"], want["flows"]):
+    ok = ok and all(g[k] == w[k] for k in ("tx_rx", "size", "rate", "duration"))
+    ok = ok and g["packet"][1] == w["packet"][1]
+print(ok)' "$B" "$CONF" 2>&1)"
+
+# --- capture, traffic, metrics --------------------------------------------------
+
+http POST /control/state '{"choice": "port", "port": {"choice": "capture",
+	"capture": {"port_names": ["p2"], "state": "start"}}}'
+check_eq "capture start on p2: 200" 200 "$ST"
+http POST /control/state '{"choice": "traffic", "traffic": {"choice": "flow_transmit",
+	"flow_transmit": {"state": "start"}}}'
+check_eq "flow_transmit start: 200" 200 "$ST"
+
+stopped=no
+for ((i = 0; i < 60; i++)); do
+	http POST /monitor/metrics '{"choice": "flow", "flow": {}}'
+	if [ "$(jq_ 'len(o["flow_metrics"]) == 3 and all(f["transmit"] == "stopped" for f in o["flow_metrics"])')" = True ]; then
+		stopped=yes
+		break
+	fi
+	sleep 0.5
+done
+check_eq "flow metrics polled until every flow's transmit is stopped" yes "$stopped"
+FLOWS=$B
+for f in v4 v6 imix; do
+	B=$FLOWS
+	m="{f[\"name\"]: f for f in o[\"flow_metrics\"]}[\"$f\"]"
+	check_eq "flow $f: frames_tx equals its packets" "${PACKETS[$f]}" "$(jq_ "$m[\"frames_tx\"]")"
+	check_eq "flow $f: frames_rx equals frames_tx, loss 0" "True" \
+		"$(jq_ "$m[\"frames_rx\"] == $m[\"frames_tx\"] and $m[\"loss\"] == 0")"
+	check_eq "flow $f: latency 0 < minimum <= average <= maximum" "True" \
+		"$(jq_ "0 < $m[\"latency\"][\"minimum_ns\"] <= $m[\"latency\"][\"average_ns\"] <= $m[\"latency\"][\"maximum_ns\"]")"
+done
+B=$FLOWS
+sum_tx=$(jq_ 'sum(f["frames_tx"] for f in o["flow_metrics"])')
+sum_rx=$(jq_ 'sum(f["frames_rx"] for f in o["flow_metrics"])')
+http POST /monitor/metrics '{"choice": "port", "port": {}}'
+check_eq "port metrics: 200" 200 "$ST"
+check_eq "port p1's frames_tx add up to the flows'" "$sum_tx" "$(jq_ '{p["name"]: p for p in o["port_metrics"]}["p1"]["frames_tx"]')"
+check_eq "port p2's frames_rx add up to the flows'" "$sum_rx" "$(jq_ '{p["name"]: p for p in o["port_metrics"]}["p2"]["frames_rx"]')"
+check_eq "ports: link up, p2 capturing" "up up started" \
+	"$(jq_ '" ".join([p["link"] for p in o["port_metrics"]] + [{p["name"]: p for p in o["port_metrics"]}["p2"]["capture"]])')"
+
+http POST /control/state '{"choice": "port", "port": {"choice": "capture",
+	"capture": {"port_names": ["p2"], "state": "stop"}}}'
+check_eq "capture stop on p2: 200" 200 "$ST"
+st=$(curl -s -m 30 -o "$FG_TMP/p2.pcapng" -w '%{http_code}' -X POST --data-binary '{"port_name": "p2"}' \
+	"http://127.0.0.1:$PORT/monitor/capture")
+check_eq "POST /monitor/capture of p2: 200" 200 "$st"
+check_eq "the capture: tshark reads as many frames as p2 received" "$sum_rx" \
+	"$(tshark -r "$FG_TMP/p2.pcapng" 2>/dev/null | wc -l)"
+check_eq "the capture: the IPv6 flow's 3000 frames, from 100 sources" "3000 100" \
+	"$(tshark -r "$FG_TMP/p2.pcapng" -Y ipv6 -T fields -e ipv6.src 2>/dev/null | sort | uniq -c | awk '{ n += $1; k++ } END { print n, k }')"
+
+# --- errors: the model's Error with the path ------------------------------------
+
+http POST /config '{"flows": [ '
+check_eq "malformed JSON: 400, kind validation" "400 validation" "$ST $(jq_ 'o["kind"]')"
+http POST /config '{"flows": 3}'
+check_eq "a wrong type: 400 naming flows" "400 True" "$ST $(jq_ 'o["errors"][0].startswith("flows")')"
+sed 's/"choice": "udp", "udp"/"choice": "gre", "gre"/' "$CONF" >"$FG_TMP/gre.json"
+http POST /config "@$FG_TMP/gre.json"
+check_eq "an unknown header: 400 naming flows[0].packet[2]" "400 True" \
+	"$ST $(jq_ 'o["errors"][0].startswith("flows[0].packet[2]")')"
+http POST /config '{"ports": [{"name": "p1", "location": "0"}], "devices": [{"name": "d1"}]}'
+check_eq "an unsupported feature (devices): 400 naming devices" "400 True" \
+	"$ST $(jq_ 'o["errors"][0].startswith("devices")')"
+http GET /config
+check_eq "a refused config leaves the last good one" 3 "$(jq_ 'len(o["flows"])')"
+
+# --- one run life cycle: the console's run refuses an OTG start ---------------------
+
+printf 'start -f %s -d 20\n' "$FG_TOP/profiles/stl_64b.yaml" >&7
+check "a console start" wait_for '^started ' "$OUT" 20 "$FG_PID"
+http POST /control/state '{"choice": "traffic", "traffic": {"choice": "flow_transmit",
+	"flow_transmit": {"state": "start"}}}'
+check_eq "a console run going: an OTG start is refused (400)" 400 "$ST"
+check_eq "the refusal says why" True "$(jq_ '"console" in o["errors"][0]')"
+printf 'stop\n' >&7
+http POST /flowgen/v1/command '{"command": "quit"}'
+wait "$FG_PID"
+check_eq "quit through the API: flowgen exits 0" 0 "$?"
+
+finish
