@@ -35,7 +35,7 @@
 #include "lat.h"
 #include "own.h"
 #include "port.h"
-#include "prof.h"
+#include "prof_plan.h"
 #include "tunables.h"
 #include "units.h"
 #include "worker.h"

@@ -44,7 +44,7 @@
 #include "pkt.h"
 #include "pkt6.h"
 #include "port.h"
-#include "prof.h"
+#include "prof_plan.h"
 #include "stats.h"
 #include "streams_opts.h"
 #include "streams6.h"

@@ -27,7 +27,7 @@
 #include "fg.h"
 #include "fgen.h"
 #include "port.h"
-#include "prof.h"
+#include "prof_plan.h"
 #include "stats.h"
 #include "streams.h"
 #include "streams_pairs.h"
