@@ -21,7 +21,7 @@
 #include "capture.h"
 #include "capture_cmd.h"
 #include "plot.h"
-#include "cfg.h"
+#include "cfg_data.h"
 #include "cli.h"
 #include "cmds.h"
 #include "ctl.h"
