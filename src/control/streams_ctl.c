@@ -45,7 +45,7 @@
 #include "pkt6.h"
 #include "port.h"
 #include "prof_plan.h"
-#include "stats.h"
+#include "stats_snap.h"
 #include "streams_opts.h"
 #include "streams6.h"
 #include "streams.h"

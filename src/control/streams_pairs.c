@@ -28,7 +28,7 @@
 #include "fgen.h"
 #include "port.h"
 #include "prof_plan.h"
-#include "stats.h"
+#include "stats_snap.h"
 #include "streams.h"
 #include "streams_pairs.h"
 #include "worker.h"
