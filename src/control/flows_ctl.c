@@ -32,6 +32,7 @@
 #include "flowpay.h"
 #include "flows.h"
 #include "flowtab.h"
+#include "flowtab_mem.h"
 #include "lat.h"
 #include "own.h"
 #include "port.h"
