@@ -29,6 +29,7 @@
 #include "flows_ctl.h"
 #include "run.h"
 #include "fgen.h"
+#include "fgen_mem.h"
 #include "flowpay.h"
 #include "flows.h"
 #include "flowtab.h"
