@@ -1,8 +1,8 @@
 /*
  * prof-t.h — types only: the limits of a traffic profile, its enums, and
  * the parts of a loaded plan a worker reads (a template's programs, a
- * stream's fields). The parser and the rest of the plan are
- * src/config/prof.h.
+ * stream's fields). The rest of the plan is src/config/prof_plan.h, the
+ * parser src/config/prof.h.
  *
  * Included by: every folder (no prototypes, no data).
  */

@@ -21,26 +21,6 @@
 #include "cfg.h"
 #include "yamlu.h"
 
-const char *const cfg_if_kind_names[CFG_IF_KIND_COUNT] = {
-    [CFG_IF_PCI] = "pci",
-    [CFG_IF_VDEV] = "vdev",
-    [CFG_IF_LOOP] = "loop",
-};
-
-const char *cfg_if_kind_name(enum cfg_if_kind k)
-{
-	if (k < CFG_IF_PCI || k > CFG_IF_LOOP)
-		return "?";
-	return cfg_if_kind_names[k];
-}
-
-const struct cfg_port_info *cfg_port_info(const struct cfg *c, unsigned port)
-{
-	if (port >= c->n_port_info)
-		return NULL;
-	return &c->port_info[port];
-}
-
 /*
  * A TRex key flowgen accepts without effect: any value, nothing stored
  * (flowgen(8) says why, key by key).

@@ -5,122 +5,19 @@
  * into an immutable plan. Nothing here touches DPDK: packet templates and
  * pacing are built from the plan by other modules.
  *
- * Context: prof_load and prof_free are *control*; the name tables and
- * prof_stream_imix are *pure*. The limits, enums and the parts of a plan
- * a worker reads (programs, stream fields) are types only, in
- * include/prof-t.h.
+ * Context: control (loading reads a file and allocates). The plan itself
+ * (struct prof) and the pure questions asked of it are in prof_plan.h;
+ * the limits, enums and the parts of a plan a worker reads (programs,
+ * stream fields) are types only, in include/prof-t.h.
  *
  * Included by: config, control and console.
  */
 #ifndef FG_PROF_H
 #define FG_PROF_H
 
-#include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
-#include "cfg.h"
-#include "prof-t.h"
-#include "units.h"
-#include "yamlu.h"
-
-/* The tables of names of the enums of prof-t.h, as the YAML spells them. */
-extern const char *const prof_mode_names[PROF_MODE_COUNT];
-extern const char *const prof_dist_names[PROF_DIST_COUNT];
-extern const char *const prof_proto_names[PROF_PROTO_COUNT];
-extern const char *const prof_op_names[PROF_OP_COUNT];
-extern const char *const prof_var_names[PROF_VAR_COUNT];
-
-/*
- * One side's addresses. IPv6 ranges lie within one /96: range holds the
- * low 32 bits of their first and last address (host order) and hi96 the
- * 12 bytes before them, the same for every address of the range.
- */
-struct prof_ip_dist {
-	struct yamlu_range range; /* host byte order */
-	int dist;		  /* enum prof_dist */
-	bool v6;
-	uint8_t hi96[12];	  /* v6: the range's first 96 bits, as on the wire */
-};
-
-struct prof_ip_gen {
-	struct prof_ip_dist client, server;
-	uint32_t offset;		 /* added per extra port pair (an address-looking value) */
-	struct yamlu_range client_ports; /* default 1024..65535 */
-	/* NAT64 (IPv6 clients, IPv4 servers): the RFC 6052 prefix the client
-	 * sends to; the server's IPv4 address is its low 32 bits (/96) */
-	bool has_nat64;
-	uint8_t nat64_prefix[16];
-	unsigned nat64_len;
-};
-
-struct prof_template {
-	char *name;
-	int proto;     /* enum prof_proto */
-	uint32_t port; /* server port */
-	double cps;    /* connections per second before -m; > 0 */
-	struct prof_program client, server;
-};
-
-struct prof_stream {
-	char *name;
-	uint32_t port; /* `port: N` */
-	bool has_port;
-	uint32_t *ports; /* `ports: [0, 1]` */
-	size_t n_ports;
-	/*
-	 * Resolved: bit p set = the stream is sent from port p to its pair p ^ 1.
-	 * From an odd (server-side) port, src/dst and sport/dport swap roles, so
-	 * `ports: [0, 1]` is the same stream in both directions.
-	 */
-	uint32_t tx_mask;
-	uint32_t frame;		/* bytes incl. FCS; 0 when imix */
-	bool imix;		/* frame: imix (the profile's table) */
-	struct units_rate rate; /* pps, bps or % (scaled by -m) */
-	struct prof_field src, dst, sport, dport;
-	bool latency;
-	/*
-	 * IPv6 (both src and dst are IPv6 addresses): src6/dst6 hold the
-	 * first address of each, network order; only its last 32 bits vary,
-	 * as src/dst lo..hi (a range lies within one /96).
-	 */
-	bool v6;
-	bool src_v6, dst_v6; /* as parsed; stream_check makes them agree */
-	uint8_t src6[16], dst6[16];
-};
-
-/*
- * An emulated host range of a profile (`hosts`): IPv4 (lo..hi, host
- * order) or IPv6 (a6 the first address; lo..hi its last 32 bits, one /96).
- */
-struct prof_host {
-	uint32_t port;
-	uint32_t lo, hi;
-	bool v6;
-	uint8_t a6[16];
-};
-
-struct prof {
-	char *file;
-	int mode; /* enum prof_mode */
-	double timeout;
-	uint32_t seed;
-	/* mode flows */
-	struct prof_ip_gen ip_gen;
-	bool has_ip_gen;
-	struct prof_template *templates;
-	size_t n_templates;
-	/* mode streams */
-	struct prof_stream *streams;
-	size_t n_streams;
-	struct units_imix_entry *imix; /* always set in streams mode (default 7:4:1) */
-	size_t n_imix;
-	/* both */
-	struct prof_host *hosts;
-	size_t n_hosts;
-	char **warnings;
-	size_t n_warnings;
-};
+#include "prof_plan.h"
 
 /*
  * control: loads and validates a profile. 0, or a negative errno with err set
@@ -135,22 +32,5 @@ int prof_load_buf(const char *name, const void *buf, size_t len, struct prof *p,
 
 /* control: frees everything; safe on a zeroed struct. */
 void prof_free(struct prof *p);
-
-/* pure: the largest L2 frame (bytes incl. FCS) the profile may send. */
-uint32_t prof_max_frame(const struct prof *p);
-
-/* pure: the average L2 frame size of a stream (its frame, or the imix average). */
-double prof_stream_avg_frame(const struct prof *p, const struct prof_stream *s);
-
-/* pure: the sum of the templates' cps (the flows rate at -m 1). */
-double prof_total_cps(const struct prof *p);
-
-/* The address families a port sends (prof_port_families). */
-#define PROF_FAM_V4 1u
-#define PROF_FAM_V6 2u
-
-/* pure: the families of the frames the profile sends from port p
- * (PROF_FAM_*; a flows profile: the family of its ip_gen side). */
-unsigned prof_port_families(const struct prof *p, int port);
 
 #endif

@@ -1,15 +1,24 @@
 /*
- * prof_int.h — private to the profile loader (src/config/prof*.c): the
- * schema tables one file hands to another.
+ * prof_int.h — private to the profile loader (prof.c, prof_streams.c,
+ * prof_ipgen.c): the schema tables one file hands to another and the
+ * words of the enums of prof-t.h that those tables accept.
  *
- * Context: control.
+ * Context: control (the loader, on the console's thread).
  *
- * Included by: config, control and console.
+ * Included by: config (the loader's files only).
  */
 #ifndef FG_PROF_INT_H
 #define FG_PROF_INT_H
 
+#include "prof-t.h"
 #include "yamlu.h"
+
+/* The tables of names of the enums of prof-t.h, as the YAML spells them. */
+extern const char *const prof_mode_names[PROF_MODE_COUNT];
+extern const char *const prof_dist_names[PROF_DIST_COUNT];
+extern const char *const prof_proto_names[PROF_PROTO_COUNT];
+extern const char *const prof_op_names[PROF_OP_COUNT];
+extern const char *const prof_var_names[PROF_VAR_COUNT];
 
 /* control: a stream, an `imix` entry and a `hosts` entry, IPv4 or IPv6
  * (prof_streams.c). */

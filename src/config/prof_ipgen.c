@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "addr6.h"
-#include "prof.h"
+#include "prof_plan.h"
 #include "prof_int.h"
 
 /*

@@ -13,8 +13,9 @@
 #include <string.h>
 
 #include "addr6.h"
+#include "cfg.h"
 #include "fg.h"
-#include "prof.h"
+#include "prof_plan.h"
 #include "prof_int.h"
 
 struct field_map {
@@ -431,20 +432,4 @@ int prof_streams_check_imix(struct yamlu_ctx *y, yaml_node_t *map, const struct 
 				    s->name, p->imix[k].size, FG_PROF_FRAME_MIN6);
 	}
 	return 0;
-}
-
-unsigned prof_port_families(const struct prof *p, int port)
-{
-	unsigned fam = 0;
-
-	/* a flows side of IPv6 (NAT64's client side) sends to default_gw6 */
-	if (p->mode == PROF_FLOWS)
-		return (port & 1 ? p->ip_gen.server.v6 : p->ip_gen.client.v6) ? PROF_FAM_V6
-									  : PROF_FAM_V4;
-	if (p->mode != PROF_STREAMS)
-		return PROF_FAM_V4;
-	for (size_t i = 0; i < p->n_streams; i++)
-		if (p->streams[i].tx_mask >> port & 1)
-			fam |= p->streams[i].v6 ? PROF_FAM_V6 : PROF_FAM_V4;
-	return fam;
 }

@@ -292,29 +292,6 @@ const char *yamlu_node_kind(const yaml_node_t *n)
 	return "nothing";
 }
 
-const char *yamlu_str(const yaml_node_t *n)
-{
-	if (!n || n->type != YAML_SCALAR_NODE)
-		return NULL;
-	return (const char *)n->data.scalar.value;
-}
-
-bool yamlu_is_null(const yaml_node_t *n)
-{
-	const char *s = yamlu_str(n);
-
-	if (!s || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-		return false;
-	return !*s || !strcmp(s, "~") || !strcasecmp(s, "null");
-}
-
-size_t yamlu_len(const yaml_node_t *seq)
-{
-	if (!seq || seq->type != YAML_SEQUENCE_NODE)
-		return 0;
-	return seq->data.sequence.items.top - seq->data.sequence.items.start;
-}
-
 yaml_node_t *yamlu_item(struct yamlu_ctx *y, yaml_node_t *seq, size_t i)
 {
 	if (i >= yamlu_len(seq))

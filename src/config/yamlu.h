@@ -16,8 +16,9 @@
  * `cnt_off`; strings are malloc'd. yamlu_free() walks the same table and
  * releases everything, also after a failed walk.
  *
- * Context: every function is *control* (it allocates, and yamlu_load reads a
- * file); the string helpers marked *pure* touch no globals.
+ * Context: control (it allocates, and yamlu_load reads a file). The pure
+ * helpers (a node's text and length, the strict address parsers and the
+ * address formatter) are yamlu_text.h, which this header includes.
  *
  * Included by: config, control and console.
  */
@@ -29,6 +30,8 @@
 #include <stdint.h>
 
 #include <yaml.h>
+
+#include "yamlu_text.h"
 
 /* Largest file accepted (configs and profiles are small). */
 #define FG_YAMLU_MAX_FILE (4u << 20)
@@ -168,21 +171,8 @@ yaml_node_t *yamlu_get(struct yamlu_ctx *y, yaml_node_t *map, const char *key);
 yaml_node_t *yamlu_get_key(struct yamlu_ctx *y, yaml_node_t *map, const char *key);
 /* control: item i of sequence `seq`, or NULL. */
 yaml_node_t *yamlu_item(struct yamlu_ctx *y, yaml_node_t *seq, size_t i);
-/* pure: number of items of a sequence node (0 for anything else). */
-size_t yamlu_len(const yaml_node_t *seq);
-/* pure: the text of a scalar node, NULL if n is not a scalar. */
-const char *yamlu_str(const yaml_node_t *n);
-/* pure: true for an empty/null scalar (``, `~`, `null`). */
-bool yamlu_is_null(const yaml_node_t *n);
 
 /* control: one value of the given scalar type, as a row would parse it. */
 int yamlu_scalar(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst);
-
-/* pure: strict dotted quad to host order; false if malformed. */
-bool yamlu_parse_ipv4(const char *s, uint32_t *out);
-/* pure: "aa:bb:cc:dd:ee:ff" (also '-' separated); false if malformed. */
-bool yamlu_parse_mac(const char *s, uint8_t mac[6]);
-/* pure: formats a host-order address. Returns buf (at least 16 bytes). */
-const char *yamlu_fmt_ipv4(uint32_t a, char *buf, size_t len);
 
 #endif

@@ -3,15 +3,14 @@
  * the document turned into the C value a schema row asks for (integers,
  * numbers, booleans, strings, IPv4 and MAC addresses, words of an enum,
  * [first, last] ranges), with the row's range checked and a message at the
- * node when it does not fit. Under it are the strict string parsers
- * (dotted quads, MAC addresses, integers) and the address formatter of
- * range messages.
+ * node when it does not fit. Under it is the strict integer parser; the
+ * strict address parsers and the address formatter of range messages are
+ * yamlu_text.c.
  *
  * Context: control, called by the walker of yamlu.c and by the custom
  * parsers of cfg.c and prof.c (through yamlu_scalar) while a platform
- * config or a profile is read; the string parsers are pure.
+ * config or a profile is read.
  */
-#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -32,62 +31,6 @@ const char *const yamlu_type_names[YAMLU_TYPE_COUNT] = {
     [YAMLU_U32_RANGE] = "range", [YAMLU_LIST] = "list",	     [YAMLU_MAP] = "mapping",
     [YAMLU_LIST_MAP] = "list",	 [YAMLU_CUSTOM] = "value",
 };
-
-/* ---- pure string parsers ---- */
-
-bool yamlu_parse_ipv4(const char *s, uint32_t *out)
-{
-	struct in_addr a;
-
-	if (!s || inet_pton(AF_INET, s, &a) != 1)
-		return false;
-	*out = ntohl(a.s_addr);
-	return true;
-}
-
-const char *yamlu_fmt_ipv4(uint32_t a, char *buf, size_t len)
-{
-	snprintf(buf, len, "%u.%u.%u.%u", a >> 24, (a >> 16) & 0xff, (a >> 8) & 0xff, a & 0xff);
-	return buf;
-}
-
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = tolower(c);
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
-bool yamlu_parse_mac(const char *s, uint8_t mac[6])
-{
-	uint8_t m[6];
-	char sep = 0;
-	int i;
-
-	if (!s || strlen(s) != 17)
-		return false;
-	for (i = 0; i < 6; i++) {
-		int hi = hexval((unsigned char)s[i * 3]), lo = hexval((unsigned char)s[i * 3 + 1]);
-
-		if (hi < 0 || lo < 0)
-			return false;
-		m[i] = (uint8_t)(hi << 4 | lo);
-		if (i < 5) {
-			char c = s[i * 3 + 2];
-
-			if (c != ':' && c != '-')
-				return false;
-			if (sep && c != sep)
-				return false;
-			sep = c;
-		}
-	}
-	memcpy(mac, m, 6);
-	return true;
-}
 
 /* Strict integer: optional sign, decimal digits or 0x hex; no spaces. */
 static bool parse_i64(const char *s, int64_t *out)

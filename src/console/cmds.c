@@ -23,7 +23,7 @@
 #include "capture_cmd.h"
 #include "otg.h"
 #include "plot.h"
-#include "cfg.h"
+#include "cfg_data.h"
 #include "cli.h"
 #include "cmds.h"
 #include "ctl.h"

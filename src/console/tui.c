@@ -30,6 +30,7 @@
 #include <curses.h>
 
 #include "stats.h"
+#include "stats_snap.h"
 #include "tui.h"
 #include "log.h"
 

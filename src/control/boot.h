@@ -1,71 +1,18 @@
 /*
- * boot.h — what flowgen needs from DPDK at start-up and what it says when
- * DPDK refuses (flowgen(8), "MEMORY AND SEVERAL INSTANCES").
+ * boot.h — what flowgen says when DPDK refuses to start: DPDK prints its
+ * reasons through its log stream and often leaves rte_errno at 0, so
+ * flowgen keeps the tail of what DPDK printed during start-up for
+ * boot_diagnose (src/core/boot_plan.h, which this header includes: main.c
+ * calls both) to turn into one line that says what is wrong and what to do.
  *
- * The memory plan: a run needs its ports' mbuf pools and a fixed allowance
- * for DPDK's own structures, the rings and a capture pool; the flow tables
- * come on top but fall back to the ordinary heap when DPDK's memory runs
- * out, so they do not decide where flowgen runs. With enough free
- * hugepages a process takes only what it allocates (DPDK's dynamic memory
- * mode with --in-memory); without, it runs with --no-huge, a heap of the
- * planned size (-m) and a runtime of its own (--no-shconf), so any number
- * of instances run side by side in either state.
- *
- * The start-up log: DPDK prints its reasons through its log stream and
- * often leaves rte_errno at 0, so flowgen keeps the tail of what DPDK
- * printed during start-up and turns the known causes into one line that
- * says what is wrong and what to do.
- *
- * Contexts: boot_mem_plan and boot_diagnose are pure (unit-tested in
- * test/unit/test_boot.c); the log capture is control, before and during
- * rte_eal_init and the ports' set-up.
+ * Context: control, before and during rte_eal_init and the ports' set-up.
  *
  * Included by: control and console.
  */
 #ifndef FG_BOOT_H
 #define FG_BOOT_H
 
-#include <stddef.h>
-#include <stdint.h>
-
-/* DPDK's own structures, the control rings and the default capture pool. */
-#define BOOT_BASE_MB 48u
-
-struct boot_mem {
-	uint64_t pools;	  /* bytes of the ports' mbuf pools */
-	uint64_t base;	  /* BOOT_BASE_MB in bytes */
-	uint64_t need;	  /* pools + base: what must fit in DPDK's memory */
-	uint64_t flowtab; /* bytes of all workers' flow tables at their largest */
-	uint32_t need_mb; /* need in MiB, rounded up to a 2 MiB page */
-};
-
-/*
- * pure: the memory of a run with nports ports of mbufs mbufs each, one
- * mbuf taking obj_bytes in its pool (header, headroom, data room and the
- * pool's per-object header), on pages of page_bytes, and workers flow
- * tables of flowtab_bytes. An object does not straddle two pages (DPDK
- * keeps each IOVA-contiguous), so on 4 KiB pages (--no-huge) an mbuf of
- * 2.3 KiB takes a page of its own.
- */
-void boot_mem_plan(unsigned nports, uint32_t mbufs, size_t obj_bytes, size_t page_bytes,
-		   unsigned workers, uint64_t flowtab_bytes, struct boot_mem *m);
-
-/*
- * pure: a start-up failure from what DPDK logged (log, NUL terminated; may
- * be empty): DPDK's reason, the line of the log that names the cause (or
- * its last line; "" when it logged nothing), into reason; what is wrong and
- * what to do, one line, into hint. Returns the cause found.
- */
-enum boot_cause {
-	BOOT_UNKNOWN = 0,
-	BOOT_LOCKED,   /* the runtime directory's lock is another process's */
-	BOOT_NOMEM,    /* not enough memory, hugepages or heap */
-	BOOT_BUSY,     /* a device in use by another process */
-	BOOT_NOPERM,   /* not allowed (not root) */
-	BOOT_QUEUES,   /* a device with fewer queues than the workers need */
-};
-
-enum boot_cause boot_diagnose(const char *log, char *reason, size_t rlen, char *hint, size_t hlen);
+#include "boot_plan.h"
 
 /*
  * control: from now on DPDK's log goes to standard error as before and

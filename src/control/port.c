@@ -24,7 +24,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
-#include "cfg.h"
+#include "cfg_data.h"
 #include "port.h"
 
 struct port fg_port[FG_MAX_PORTS];

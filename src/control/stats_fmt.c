@@ -1,14 +1,13 @@
 /*
  * stats_fmt.c — the output side of flowgen's statistics: a snapshot
  * (struct stats_snap, made by stats_get in stats.c) written as one JSON
- * object or as the aligned text tables of `stats`, and the number and cell
- * formatters the dashboard shares with those tables. What each field means
- * is in flowgen(8), STATISTICS.
+ * object or as the aligned text tables of `stats`; the number and cell
+ * formatters the dashboard shares with those tables are pure, in
+ * src/core/stats_snap.c. What each field means is in flowgen(8),
+ * STATISTICS.
  *
  * Run by control threads: the REPL and batch runs (`stats`, `stats
- * --json`, through stats_print) and the dashboard (tui.c formats its
- * figures and its port table with stats_fmt_si, stats_fmt_count and
- * stats_port_cell). The writers work on the snapshot they are given, with
+ * --json`, through stats_print). The writers work on the snapshot they are given, with
  * one exception: the driver's extended statistics (xstats) joined into
  * each port's JSON object are read from DPDK at print time, less the
  * baseline that stats_clear takes through stats_xstats_baseline.
@@ -26,62 +25,10 @@
 #include "stats.h"
 #include "stats_int.h"
 
-/* ---- number formatting ------------------------------------------------ */
-
 /* JSON has no NaN or infinity: print 0 for them. */
 static double fin(double v) { return isfinite(v) ? v : 0; }
 
-const char *stats_fmt_si(char *buf, size_t len, double v, const char *unit)
-{
-	static const char pfx[] = {' ', 'K', 'M', 'G', 'T', 'P'};
-	unsigned i = 0;
-
-	v = fin(v);
-	while (fabs(v) >= 1000 && i + 1 < sizeof(pfx)) {
-		v /= 1000;
-		i++;
-	}
-	if (i == 0)
-		snprintf(buf, len, "%.2f %s", v, unit);
-	else
-		snprintf(buf, len, "%.2f %c%s", v, pfx[i], unit);
-	return buf;
-}
-
 /* ---- JSON ------------------------------------------------------------- */
-
-static enum offer_limit stats_limit(const struct stats_global *g)
-{
-	return g->offer_limit > 0 && g->offer_limit < OFFER_LIMIT_COUNT ? g->offer_limit
-									 : OFFER_LIMIT_UNKNOWN;
-}
-
-int stats_offer_warning(char *buf, size_t len, const struct stats_global *g)
-{
-	char a[32], b[32], why[96] = "";
-	bool flows = g->offered_cps > 0;
-	enum offer_limit l = stats_limit(g);
-
-	if (!g->short_of_offer)
-		return 0;
-	if (l == OFFER_LIMIT_CPU && g->offer_late > 0)
-		snprintf(why, sizeof(why), " (cpu_util %.0f %%, %.0f %s/s not opened in time)",
-			 fin(g->offer_cpu), fin(g->offer_late), flows ? "flows" : "frames");
-	else if (l == OFFER_LIMIT_CPU)
-		snprintf(why, sizeof(why), " (cpu_util %.0f %%)", fin(g->offer_cpu));
-	else if (l == OFFER_LIMIT_TXQ)
-		snprintf(why, sizeof(why), " (%s refused)",
-			 stats_fmt_si(a, sizeof(a), g->offer_refused, "pps"));
-	else if (l == OFFER_LIMIT_DUT)
-		snprintf(why, sizeof(why), " (%.0f %s failing)", fin(g->offer_failed),
-			 flows ? "flows/s" : "frames/s");
-	snprintf(buf, len, "short of offer: offered %s, achieved %s; likely limit: %s%s",
-		 stats_fmt_si(a, sizeof(a), flows ? g->offered_cps : g->offered_pps,
-			      flows ? "cps" : "pps"),
-		 stats_fmt_si(b, sizeof(b), flows ? g->cps : g->tx_pps, flows ? "cps" : "pps"),
-		 l == OFFER_LIMIT_UNKNOWN ? "not known" : offer_limit_names[l], why);
-	return 1;
-}
 
 /* A rate or figure of the snapshot: "%.Nf", 0 for NaN or infinity. */
 static void jnum(struct json *j, const char *key, double v, int prec)
@@ -113,7 +60,7 @@ static void json_global(struct json *j, const struct stats_snap *s)
 	jnum(j, "offered_pps", g->offered_pps, 2);
 	jnum(j, "offered_cps", g->offered_cps, 2);
 	json_bool(j, "short_of_offer", g->short_of_offer);
-	json_str(j, "offer_limit", g->short_of_offer ? offer_limit_names[stats_limit(g)] : NULL);
+	json_str(j, "offer_limit", g->short_of_offer ? offer_limit_names[stats_offer_limit(g)] : NULL);
 	json_obj_end(j);
 }
 
@@ -421,56 +368,6 @@ static const struct stats_port_row port_rows[] = {
     STATS_PORT_ROW("rx_bad", STATS_CELL_U64, rx_bad),
     STATS_PORT_ROW("rx_unknown", STATS_CELL_U64, rx_unknown),
 };
-
-const char *stats_fmt_count(char *buf, size_t len, uint64_t v)
-{
-	static const char pfx[] = "KMGTPE";
-	double d = (double)v;
-	unsigned i = 0;
-
-	if (v < 100000) {
-		snprintf(buf, len, "%" PRIu64, v);
-		return buf;
-	}
-	d /= 1000;
-	while (d >= 999.5 && i + 1 < sizeof(pfx) - 1) {
-		d /= 1000;
-		i++;
-	}
-	snprintf(buf, len, d < 9.995 ? "%.2f%c" : d < 99.95 ? "%.1f%c" : "%.0f%c", d, pfx[i]);
-	return buf;
-}
-
-void stats_port_cell(char *buf, size_t len, const struct stats_port_row *r,
-		     const struct stats_port_snap *o, int pct_digits)
-{
-	const char *base = (const char *)o;
-
-	switch (r->kind) {
-	case STATS_CELL_U64:
-		snprintf(buf, len, "%" PRIu64, *(const uint64_t *)(base + r->off));
-		break;
-	case STATS_CELL_COUNT:
-		stats_fmt_count(buf, len, *(const uint64_t *)(base + r->off));
-		break;
-	case STATS_CELL_PPS:
-		stats_fmt_si(buf, len, *(const double *)(base + r->off), "pps");
-		break;
-	case STATS_CELL_BPS:
-		stats_fmt_si(buf, len, *(const double *)(base + r->off), "bps");
-		break;
-	case STATS_CELL_PCT:
-		snprintf(buf, len, "%.*f %%", pct_digits, fin(*(const double *)(base + r->off)));
-		break;
-	case STATS_CELL_LINK:
-		if (o->speed_mbps >= 1000)
-			snprintf(buf, len, "%s %uG", o->link_up ? "UP" : "DOWN",
-				 o->speed_mbps / 1000);
-		else
-			snprintf(buf, len, "%s %uM", o->link_up ? "UP" : "DOWN", o->speed_mbps);
-		break;
-	}
-}
 
 static void text_ports(FILE *f, const struct stats_snap *s)
 {

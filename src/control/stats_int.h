@@ -6,7 +6,7 @@
  *
  * Context: control.
  *
- * Included by: control and console.
+ * Included by: control (stats.c and stats_fmt.c only).
  */
 #ifndef FG_STATS_INT_H
 #define FG_STATS_INT_H

@@ -11,6 +11,7 @@
 
 #include "fg.h"
 #include "fgen.h"
+#include "fgen_int.h"
 
 const char *const fgen_mode_names[FGEN_MODE_COUNT] = {
     [FGEN_FIXED] = "fixed",
@@ -140,52 +141,6 @@ size_t fgen_cpa_mem_size(uint32_t nips, uint32_t nports)
 	uint32_t nwords = (nports + 63) / 64, nsumm = (nwords + 63) / 64;
 
 	return (size_t)nips * (1 + nsumm + nwords) * sizeof(uint64_t);
-}
-
-static inline uint64_t *fg_cpa_blk(const struct fgen_cpa *a, uint32_t i)
-{
-	return a->mem + (size_t)i * a->stride;
-}
-
-int fgen_cpa_init(struct fgen_cpa *a, uint32_t ip_lo, uint32_t ip_hi, uint16_t port_lo,
-		  uint16_t port_hi)
-{
-	uint32_t i, w;
-	int rc;
-
-	memset(a, 0, sizeof(*a));
-	if (port_lo > port_hi)
-		return -EINVAL;
-	rc = fgen_init(&a->ips, FGEN_INC, ip_lo, ip_hi, true, 0);
-	if (rc)
-		return rc;
-	a->nips = a->ips.n;
-	a->nports = (uint32_t)port_hi - port_lo + 1;
-	a->nwords = (a->nports + 63) / 64;
-	a->nsumm = (a->nwords + 63) / 64;
-	a->stride = 1 + a->nsumm + a->nwords;
-	a->port_lo = port_lo;
-	a->mem = calloc(fgen_cpa_mem_size(a->nips, a->nports), 1);
-	if (!a->mem)
-		return -ENOMEM;
-	for (i = 0; i < a->nips; i++) {
-		uint64_t *blk = fg_cpa_blk(a, i), *summ = blk + 1, *bits = summ + a->nsumm;
-
-		blk[0] = (uint64_t)a->nports << 32;
-		for (w = 0; w < a->nwords; w++) {
-			uint32_t left = a->nports - w * 64;
-
-			bits[w] = left >= 64 ? UINT64_MAX : (1ull << left) - 1;
-			summ[w >> 6] |= 1ull << (w & 63);
-		}
-	}
-	return 0;
-}
-
-void fgen_cpa_destroy(struct fgen_cpa *a)
-{
-	free(a->mem);
-	a->mem = NULL;
 }
 
 /* First summary-marked word at or after word w, wrapping; nfree > 0. */

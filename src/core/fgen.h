@@ -24,8 +24,9 @@
  * 8 B per 64 ports plus 8 B per 4096 ports and 8 B per address: for
  * 254 addresses x 64,512 ports that is 254 x 8,200 B = 2,082,800 B (~2 MiB).
  *
- * Contexts: fgen_cpa_init/destroy are *control* (they allocate); the rest
- * is *pure* and safe on a worker (no allocation, no I/O).
+ * Context: pure and safe on a worker (no allocation, no I/O). Creating
+ * and freeing a client port allocator (fgen_cpa_init, fgen_cpa_destroy)
+ * is control's: fgen_mem.h.
  *
  * Included by: every folder.
  */
@@ -284,16 +285,6 @@ struct fgen_cpa {
 
 /* pure: bytes fgen_cpa_init() allocates. */
 size_t fgen_cpa_mem_size(uint32_t nips, uint32_t nports);
-
-/*
- * control: an allocator for the IPv4 addresses in [ip_lo, ip_hi] (skipping
- * .0/.255) and ports [port_lo, port_hi]. Returns 0, -EINVAL or -ENOMEM.
- */
-int fgen_cpa_init(struct fgen_cpa *a, uint32_t ip_lo, uint32_t ip_hi, uint16_t port_lo,
-		  uint16_t port_hi);
-
-/* control: free the bitmaps. */
-void fgen_cpa_destroy(struct fgen_cpa *a);
 
 /*
  * worker: a free source port for address ip, taken in rotating order (the

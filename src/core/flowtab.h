@@ -45,8 +45,9 @@
  * flowtab_expire() pops expired entries in bulk with bounded work per call;
  * a popped entry's timer is disarmed, the caller re-arms or deletes it.
  *
- * Contexts: create/destroy/mem_size are *control*; everything else is
- * *worker* (pure, non-blocking) on the owning worker only.
+ * Context: worker (pure, non-blocking) on the owning worker only.
+ * Creating and destroying a table (flowtab_create, flowtab_destroy,
+ * flowtab_mem_size) is control's: flowtab_mem.h.
  *
  * Included by: every folder.
  */
@@ -79,23 +80,6 @@ struct flowtab_key {
 	uint16_t pad;
 };
 
-struct flowtab_params {
-	uint32_t max_flows;   /* entries (config flows_max), 1 .. FLOWTAB_MAX_FLOWS */
-	uint32_t entry_size;  /* caller state bytes per entry (0 allowed) */
-	uint64_t tick_tsc;    /* timer tick in TSC cycles, >= 2 */
-	uint32_t wheel_slots; /* power of two up to 2^24; 0 = 4096 */
-	/* bits of flowtab_id() (0 = 32): the caller may put its own tag
-	 * in the top 32 - id_bits; at least one generation bit is kept */
-	uint32_t id_bits;
-	/*
-	 * Optional allocator (e.g. NUMA-local), called once for
-	 * flowtab_mem_size() bytes; NULL = an anonymous mapping.
-	 */
-	void *(*alloc)(size_t size, size_t align, void *arg);
-	void (*release)(void *ptr, void *arg);
-	void *alloc_arg;
-};
-
 struct flowtab;
 
 /* pure: fill a key, zeroing the padding. */
@@ -110,18 +94,6 @@ static inline void flowtab_key(struct flowtab_key *k, uint32_t sip, uint32_t dip
 	k->proto = proto;
 	k->side = (uint8_t)side;
 }
-
-/*
- * control: bytes flowtab_create() allocates for these parameters (the
- * mapping's size; it becomes resident as it is used).
- */
-size_t flowtab_mem_size(const struct flowtab_params *p);
-
-/* control: allocate and initialise; NULL with errno set (EINVAL, ENOMEM). */
-struct flowtab *flowtab_create(const struct flowtab_params *p);
-
-/* control: free everything (NULL is fine). */
-void flowtab_destroy(struct flowtab *t);
 
 /* worker: the key's hash, for flowtab_prefetch() then flowtab_lookup_h(). */
 uint64_t flowtab_hash(const struct flowtab_key *k);

@@ -20,6 +20,7 @@
 
 #include "flowpay.h"
 #include "flows.h"
+#include "flows_int.h"
 #include "flowtab.h"
 #include "lat.h"
 #include "own.h"

@@ -1,6 +1,7 @@
 /*
  * flows.h — shared by the two halves of the stateful flows engine
- * (profile `mode: flows`) and included by nothing else. The control half,
+ * (profile `mode: flows`) and included by nothing else: the state of one
+ * worker and the engine's worker half as control sees them. The control half,
  * src/control/flows_ctl.c, turns a run into one struct flows_state per
  * worker (flows_prepare), frees them (flows_release) and reads the NAT
  * report out of them while they run; the worker half, src/dataplane/flows.c,
@@ -8,11 +9,12 @@
  * writer of that state from START on. Control reaches the engine through
  * flows_engine (src/control/flows_ctl.h).
  *
- * Contexts: flows_worker_ops and every inline helper marked worker run on the
- * owning worker only (no allocation, lock, print or system call);
- * flows_clock_init() is control. Control writes a state only before START
- * and after the run; while the worker runs, control only reads nat_addr[]
- * and nat_port[], with relaxed loads.
+ * Context: control (flows_clock_init; control hands flows_worker_ops to the
+ * workers with START and never calls its functions). What the worker half's
+ * files share among themselves, all of it run on the owning worker only
+ * (no allocation, lock, print or system call), is flows_int.h. Control
+ * writes a state only before START and after the run; while the worker
+ * runs, control only reads nat_addr[] and nat_port[], with relaxed loads.
  *
  * Included by: dataplane and control.
  */
@@ -23,7 +25,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include <rte_ether.h>
 
@@ -35,9 +36,10 @@
 #include "pkt.h"
 #include "prof-t.h"
 #include "tcp.h"
-#include "worker.h"
+#include "worker-t.h"
 
 struct rte_mbuf;
+struct worker_ops;
 
 #define FLOWS_NAT_ADDRS 4096u	   /* distinct translated addresses remembered */
 #define FLOWS_TCP_MSS 1460	   /* the MSS both roles announce and send */
@@ -190,47 +192,6 @@ struct flows_state {
 	uint64_t nat_port[65536 / 64];
 };
 
-/* A new client flow between its choice of tuple and its insertion. */
-struct flows_new {
-	struct flowtab_key k;
-	uint64_t h; /* flowtab_hash(&k) */
-	uint32_t cip, sip;
-	uint16_t cport;
-	uint8_t tpl;
-};
-
-/* worker: choose the next flow's template and tuple for worker w_q of its
- * pair (flows_pick.c); false when no client port is free. */
-bool flows_pick(struct flows_state *s, struct flows_new *nf, unsigned w_q);
-
-/*
- * worker: the frames of the engine (flows_frame.c). count_drop frees a frame
- * of no flow (rx_unknown); recycle keeps a consumed received frame for the
- * next answer of that side; tx_udp sends a datagram of `bytes` (at least
- * the signature, naming flow `id`); tx_tcp sends a segment the endpoint
- * asked for; tcp_seg reads a received TCP header; tcp_orphan answers or
- * drops a segment of no flow.
- */
-void flows_count_drop(struct worker *w, int side, struct rte_mbuf *m);
-void flows_recycle(struct flows_state *s, int side, struct rte_mbuf *m);
-void flows_tx_udp(struct worker *w, struct flows_state *s, int side, struct flows_ent *e,
-		  uint32_t id, uint32_t bytes, uint64_t now);
-void flows_tx_tcp(struct worker *w, struct flows_state *s, int side, const struct flows_ent *e,
-		  const struct tcp_seg_out *o);
-void flows_tcp_seg(struct tcp_seg *sg, const uint8_t *f, const struct pkt_info *pi);
-void flows_tcp_orphan(struct worker *w, int side, struct rte_mbuf *m, const uint8_t *f,
-		      const struct pkt_info *pi);
-/* worker: the IPv6 frames of a v6 side (flows6.c), in an mbuf m taken
- * from flows_alloc(); each sends it (worker_tx) or frees it. */
-void flows6_tx_udp(struct worker *w, struct flows_state *s, int side, const struct flows_ent *e,
-		   struct rte_mbuf *m, uint32_t id, uint32_t seq, uint16_t pay, uint8_t fl,
-		   uint64_t now);
-void flows6_tx_tcp(struct worker *w, struct flows_state *s, int side, const struct flows_ent *e,
-		   struct rte_mbuf *m, const struct tcp_seg_out *o);
-/* worker: the ACK a stray FIN gets (flows_tcp_orphan()), m reused. */
-void flows6_tcp_orphan_ack(struct worker *w, int side, struct rte_mbuf *m, const uint8_t *f,
-			   const struct pkt_info *pi, uint32_t seq, uint32_t ack);
-
 /* worker: the engine's worker half (flows.c), which control's flows_engine
  * (src/control/flows_ctl.h) points to and START hands to the workers. */
 extern const struct worker_ops flows_worker_ops;
@@ -240,138 +201,6 @@ static inline void flows_clock_init(struct flows_state *s, uint64_t hz)
 {
 	s->us_mult = (uint64_t)((1e6 * 4294967296.0) / (double)hz);
 	s->tsc_mult = (uint64_t)ceil((double)hz * 4294967296.0 / 1e6);
-}
-
-/* worker: TSC cycles to microseconds, the time base of tcp.h. */
-static inline uint64_t flows_us(const struct flows_state *s, uint64_t tsc)
-{
-	return (uint64_t)(((unsigned __int128)tsc * s->us_mult) >> 32);
-}
-
-/* worker: microseconds to TSC cycles, rounded up. */
-static inline uint64_t flows_tsc_of_us(const struct flows_state *s, uint64_t us)
-{
-	return (uint64_t)(((unsigned __int128)us * s->tsc_mult) >> 32) + 1;
-}
-
-/* worker: the role of entry idx, FLOWTAB_CLIENT or FLOWTAB_SERVER. */
-static inline int flows_side(const struct flowtab *ft, uint32_t idx)
-{
-	return flowtab_key_of(ft, idx)->side;
-}
-
-/* worker: ip (host order) is a client address of one of the port pairs. */
-static inline bool flows_is_client_addr(const struct flows_state *s, uint32_t ip)
-{
-	for (int p = 0; p < s->npairs; p++) {
-		uint32_t off = s->cli_off * (uint32_t)p;
-
-		if (ip >= s->cli_lo + off && ip <= s->cli_hi + off)
-			return true;
-	}
-	return false;
-}
-
-/*
- * worker: remember a translated source for the NAT report. Only the owning
- * worker writes nat_addr[] and nat_port[], with relaxed stores of whole
- * words; flows_nat_report() (control) reads them with relaxed loads.
- */
-static inline void flows_nat_note(struct flows_state *s, uint32_t ip, uint16_t port)
-{
-	uint32_t h = (ip * 2654435761u) & (FLOWS_NAT_ADDRS - 1);
-	uint64_t *pw = &s->nat_port[port / 64];
-
-	if (!(*pw & (1ULL << (port % 64))))
-		__atomic_store_n(pw, *pw | 1ULL << (port % 64), __ATOMIC_RELAXED);
-	for (unsigned i = 0; i < 16; i++, h = (h + 1) & (FLOWS_NAT_ADDRS - 1)) {
-		if (s->nat_addr[h] == ip)
-			return;
-		if (s->nat_addr[h] == 0) {
-			__atomic_store_n(&s->nat_addr[h], ip, __ATOMIC_RELAXED);
-			return;
-		}
-	}
-}
-
-/*
- * worker: is a received frame of the family and the addresses side expects?
- * A v6 side checks the first 96 bits of both addresses, which the flow
- * key leaves out.
- */
-static inline bool flows_family_ok(const struct flows_state *s, int side, const uint8_t *f,
-				   const struct pkt_info *pi)
-{
-	bool six = pi->kind == PKT_UDP6 || pi->kind == PKT_TCP6;
-
-	if (six != s->v6[side])
-		return false;
-	if (!six)
-		return true;
-	if (memcmp(f + pi->l3 + 24, s->own_hi[side], 12))
-		return false;
-	return (side == FLOWTAB_SERVER && !s->peer6_learned) ||
-	       !memcmp(f + pi->l3 + 8, s->peer_hi[side], 12);
-}
-
-/*
- * worker: is the source of a flow the server side accepts one of the
- * clients' addresses (untranslated)? A NAT64's IPv4 source never is. An
- * IPv6 server side answers its peers from one /96 for the run, the one
- * of the first flow it accepts (a Linux client's, a NAT's or the
- * clients'), and drops frames from any other (flows_family_ok()).
- */
-static inline bool flows_srv_untranslated(struct flows_state *s, const uint8_t *f,
-					  const struct pkt_info *pi)
-{
-	if (s->v6[FLOWTAB_SERVER]) {
-		const uint8_t *src = f + pi->l3 + 8;
-
-		if (!s->peer6_learned) {
-			memcpy(s->peer_hi[FLOWTAB_SERVER], src, 12);
-			s->peer6_learned = true;
-		}
-		if (!s->v6[FLOWTAB_CLIENT] || memcmp(src, s->own_hi[FLOWTAB_CLIENT], 12))
-			return false;
-	} else if (s->v6[FLOWTAB_CLIENT]) {
-		return false;
-	}
-	return flows_is_client_addr(s, pi->sip);
-}
-
-/* ---- worker: counters by side ---- */
-
-/* The counters one side of a flow moves, in struct ctr_client or ctr_server. */
-enum flows_ctr {
-	FLOWS_C_TX_PKTS,
-	FLOWS_C_TX_BYTES,
-	FLOWS_C_RX_PKTS,
-	FLOWS_C_RX_BYTES,
-	FLOWS_C_RETX,
-	FLOWS_C_COMPLETED,
-	FLOWS_C_FAILED,
-	FLOWS_C_ACTIVE, /* the gauge of the side's flows in the table */
-	FLOWS_C_N,
-};
-
-#define FLOWS_CTR_AT(c, s) {offsetof(struct ctr_worker, c), offsetof(struct ctr_worker, s)}
-
-static const uint16_t flows_ctr_off[FLOWS_C_N][2] = {
-    [FLOWS_C_TX_PKTS] = FLOWS_CTR_AT(client.tx_pkts, server.tx_pkts),
-    [FLOWS_C_TX_BYTES] = FLOWS_CTR_AT(client.tx_bytes, server.tx_bytes),
-    [FLOWS_C_RX_PKTS] = FLOWS_CTR_AT(client.rx_pkts, server.rx_pkts),
-    [FLOWS_C_RX_BYTES] = FLOWS_CTR_AT(client.rx_bytes, server.rx_bytes),
-    [FLOWS_C_RETX] = FLOWS_CTR_AT(client.retx, server.retx),
-    [FLOWS_C_COMPLETED] = FLOWS_CTR_AT(client.completed, server.completed),
-    [FLOWS_C_FAILED] = FLOWS_CTR_AT(client.failed, server.failed),
-    [FLOWS_C_ACTIVE] = FLOWS_CTR_AT(gauge.active_client, gauge.active_server),
-};
-_Static_assert(sizeof(struct ctr_worker) <= UINT16_MAX, "flows_ctr_off[] holds 16-bit offsets");
-
-/* Counter c of side (FLOWTAB_CLIENT or FLOWTAB_SERVER) in w's block. */
-static inline uint64_t *flows_ctr(struct worker *w, int side, enum flows_ctr c)
-{
-	return (uint64_t *)((char *)w->ctr + flows_ctr_off[c][side]);
 }
 
 #endif

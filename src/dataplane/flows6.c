@@ -19,6 +19,7 @@
 #include <rte_mbuf.h>
 
 #include "flows.h"
+#include "flows_int.h"
 #include "lat.h"
 #include "pkt6.h"
 #include "tcp.h"

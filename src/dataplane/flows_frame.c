@@ -1,5 +1,5 @@
 /*
- * flows_frame.c — the frames of the stateful flows engine (flows.h):
+ * flows_frame.c — the frames of the stateful flows engine (flows_int.h):
  * the per-side stash of mbufs (received frames recycled for the answers),
  * the UDP datagrams (prebuilt headers, the flow's signature, then the
  * payload pattern of flowpay.h) and the TCP segments (payload from the
@@ -16,6 +16,7 @@
 
 #include "flowpay.h"
 #include "flows.h"
+#include "flows_int.h"
 #include "lat.h"
 #include "pkt.h"
 #include "tcp.h"

@@ -1,6 +1,6 @@
 /*
  * flows_pick.c — the stateful flows engine's choice of a new client flow
- * (worker context, flows.h): its template by smooth weighted round
+ * (worker context, flows_int.h): its template by smooth weighted round
  * robin over the templates' cps, its addresses, and a client port from
  * the worker's slice, chosen by the client port's RSS where it is known
  * so that the reply arrives on the flow's owner (own.h).
@@ -11,6 +11,7 @@
 
 #include "fgen.h"
 #include "flows.h"
+#include "flows_int.h"
 #include "flowtab.h"
 #include "own.h"
 

@@ -12,7 +12,8 @@
  *
  * Build: clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc/core -Isrc/config \
  *       -Isrc/dataplane -Isrc/control -Isrc/console \
- *          test/fuzz/fuzz_flowtab.c src/core/flowtab.c -o build/fuzz_flowtab
+ *          test/fuzz/fuzz_flowtab.c src/core/flowtab.c src/core/flowtab_mem.c \
+ *          -o build/fuzz_flowtab
  */
 #include <errno.h>
 #include <stdint.h>
@@ -21,6 +22,7 @@
 #include <string.h>
 
 #include "flowtab.h"
+#include "flowtab_mem.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 /*
  * test_boot.c — the memory plan and the reading of DPDK's start-up log
- * (boot.h), with log lines as DPDK 22.11 prints them.
+ * (boot_plan.h), with log lines as DPDK 22.11 prints them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "boot.h"
+#include "boot_plan.h"
 
 static void test_plan_sizes(void **state)
 {

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "fgen.h"
+#include "fgen_mem.h"
 
 #define IP(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (d))
 

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "flowtab.h"
+#include "flowtab_mem.h"
 
 #define TICK 1000ull /* TSC cycles per wheel tick */
 #define FT_MAX(a, b) ((a) > (b) ? (a) : (b))

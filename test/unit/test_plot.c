@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "lat.h"
-#include "plot.h"
+#include "plot_bins.h"
 
 #define NB 40
 

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "fg.h"
 #include "prof.h"
 
 #define IP(a, b, c, d) ((uint32_t)(a) << 24 | (b) << 16 | (c) << 8 | (d))

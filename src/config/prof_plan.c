@@ -1,0 +1,85 @@
+/*
+ * prof_plan.c — questions asked of a loaded profile (prof_plan.h): the
+ * largest frame it may send (run.c refuses a profile whose frames the
+ * ports' mbufs cannot hold), a stream's average frame, the flows' rate at
+ * -m 1 and the address families a port sends. Pure: each reads only the
+ * plan it is given, which prof_load (prof.c) built.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fg.h"
+#include "prof_plan.h"
+
+double prof_stream_avg_frame(const struct prof *p, const struct prof_stream *s)
+{
+	double avg;
+
+	if (!s->imix)
+		return s->frame;
+	if (units_imix_avg(p->imix, p->n_imix, &avg))
+		return 0;
+	return avg;
+}
+
+uint32_t prof_max_frame(const struct prof *p)
+{
+	uint32_t max = 0;
+
+	if (p->mode == PROF_STREAMS) {
+		for (size_t i = 0; i < p->n_streams; i++) {
+			const struct prof_stream *s = &p->streams[i];
+
+			if (!s->imix)
+				max = FG_MAX(max, s->frame);
+			else
+				for (size_t k = 0; k < p->n_imix; k++)
+					max = FG_MAX(max, p->imix[k].size);
+		}
+		return max;
+	}
+	/* flows: a UDP send is one datagram; TCP writes go out in MSS-sized
+	 * segments, at most a 1518-byte frame */
+	uint32_t hdr = 14 + ((p->ip_gen.client.v6 || p->ip_gen.server.v6) ? 40 : 20) + 8 + 4;
+
+	for (size_t i = 0; i < p->n_templates; i++) {
+		const struct prof_template *t = &p->templates[i];
+		const struct prof_program *pg[2] = {&t->client, &t->server};
+
+		if (t->proto == PROF_TCP) {
+			max = FG_MAX(max, 1518u);
+			continue;
+		}
+		for (int k = 0; k < 2; k++)
+			for (size_t j = 0; j < pg[k]->n; j++)
+				if (pg[k]->steps[j].op == PROF_OP_SEND)
+					max = FG_MAX(max, pg[k]->steps[j].arg + hdr);
+	}
+	return max;
+}
+
+double prof_total_cps(const struct prof *p)
+{
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < p->n_templates; i++)
+		sum += p->templates[i].cps;
+	return sum;
+}
+
+unsigned prof_port_families(const struct prof *p, int port)
+{
+	unsigned fam = 0;
+
+	/* a flows side of IPv6 (NAT64's client side) sends to default_gw6 */
+	if (p->mode == PROF_FLOWS)
+		return (port & 1 ? p->ip_gen.server.v6 : p->ip_gen.client.v6) ? PROF_FAM_V6
+									  : PROF_FAM_V4;
+	if (p->mode != PROF_STREAMS)
+		return PROF_FAM_V4;
+	for (size_t i = 0; i < p->n_streams; i++)
+		if (p->streams[i].tx_mask >> port & 1)
+			fam |= p->streams[i].v6 ? PROF_FAM_V6 : PROF_FAM_V4;
+	return fam;
+}

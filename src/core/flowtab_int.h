@@ -1,0 +1,81 @@
+/*
+ * flowtab_int.h — private to the flow table's two files and included by
+ * nothing else: the layout of a table (buckets, entries, the wheel), which
+ * flowtab_mem.c lays out and flowtab.c works on.
+ *
+ * Context: pure (types and one inline accessor).
+ *
+ * Included by: core (flowtab.c and flowtab_mem.c only).
+ */
+#ifndef FG_FLOWTAB_INT_H
+#define FG_FLOWTAB_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "flowtab.h"
+
+#define FT_BKT_SLOTS 8
+#define FT_HDR 32u
+#define FT_LINE 64u
+#define FT_STATE_ALIGN 16u	/* keeps every key inside one cache line */
+#define FT_HEAD 0x80000000u	/* tprev of a slot's first entry: FT_HEAD | slot */
+
+enum ft_flag {
+	FT_INUSE = 1,
+	FT_ARMED = 2, /* linked in a wheel slot */
+};
+
+/*
+ * One cache line: signatures first so a miss touches only this line. An
+ * empty slot holds ref 0 and a used one the entry index + 1, so the zero
+ * pages of a fresh mapping are an empty index.
+ */
+struct ft_bkt {
+	uint32_t sig[FT_BKT_SLOTS];
+	uint32_t ref[FT_BKT_SLOTS];
+} __attribute__((aligned(64)));
+
+/* Entry header; the caller's state follows at offset FT_HDR. */
+struct ft_ent {
+	struct flowtab_key key;
+	uint32_t tnext; /* wheel slot list, or the free list */
+	uint32_t tprev; /* previous in the slot list, or FT_HEAD | slot */
+	uint32_t tick;	/* wheel tick the timer is due at (FT_ARMED) */
+	uint16_t gen;	/* bumped on delete */
+	uint8_t flags;	/* enum ft_flag */
+	uint8_t pad;
+};
+
+_Static_assert(sizeof(struct flowtab_key) == 16, "key must be 16 bytes");
+_Static_assert(sizeof(struct ft_ent) == FT_HDR, "entry header must be 32 bytes");
+_Static_assert(sizeof(struct ft_bkt) == FT_LINE, "bucket must be one line");
+_Static_assert(FLOWTAB_MAX_FLOWS <= FT_HEAD, "an entry index must not look like a slot tag");
+
+struct flowtab {
+	struct ft_bkt *bkt;
+	unsigned char *ent; /* max_flows entries of stride bytes */
+	uint32_t *wheel;    /* slot heads */
+	uint32_t bmask;	    /* buckets - 1 */
+	uint32_t stride;
+	uint32_t max_flows;
+	uint32_t count;
+	uint32_t hwm;	    /* entries below were handed out at least once */
+	uint32_t free_head; /* deleted entries, most recent first */
+	uint32_t wmask;	    /* wheel slots - 1 */
+	uint32_t idx_bits;  /* id = idx | gen << idx_bits */
+	uint32_t idx_mask;
+	uint32_t gen_mask;
+	uint64_t tick_inv; /* floor(2^64 / tick_tsc): tsc -> tick without a divide */
+	uint64_t cur;	   /* last wheel tick fully processed */
+	size_t map_len;	   /* mmap'ed bytes, 0 with the caller's allocator */
+	void (*release)(void *ptr, void *arg);
+	void *alloc_arg;
+};
+
+static inline struct ft_ent *ft_ent(const struct flowtab *t, uint32_t idx)
+{
+	return (struct ft_ent *)(t->ent + (size_t)idx * t->stride);
+}
+
+#endif

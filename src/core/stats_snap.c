@@ -1,0 +1,413 @@
+/*
+ * stats_snap.c — the pure half of flowgen's statistics (stats_snap.h):
+ * the sum of the workers' counter blocks (stats_sum, relaxed loads, as the
+ * sampler thread takes it), a snapshot of two samples and a baseline
+ * (stats_compute: counters less the baseline, rates over the TSC interval
+ * actually measured between the samples, CPU use per worker), and the
+ * formatting of single figures that the text tables of `stats` and the
+ * dashboard share (stats_fmt_si, stats_fmt_count, stats_port_cell, the
+ * short-of-offer warning). The sampler, the baseline and the writers are
+ * in src/control/stats.c and stats_fmt.c.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "offer.h"
+#include "stats_snap.h"
+
+_Static_assert(sizeof(struct ctr_port) % sizeof(uint64_t) == 0,
+	       "ctr_port must hold only uint64_t counters");
+_Static_assert(sizeof(struct ctr_client) % sizeof(uint64_t) == 0,
+	       "ctr_client must hold only uint64_t counters");
+_Static_assert(sizeof(struct ctr_server) % sizeof(uint64_t) == 0,
+	       "ctr_server must hold only uint64_t counters");
+_Static_assert(sizeof(struct ctr_gauge) % sizeof(uint64_t) == 0,
+	       "ctr_gauge must hold only uint64_t gauges");
+
+#define NWORDS(type) (sizeof(type) / sizeof(uint64_t))
+
+/* ---- sums and rates --------------------------------------------------- */
+
+/* dst[i] += *src[i], each source word loaded relaxed (single writer). */
+static void add_words(uint64_t *dst, const uint64_t *src, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		dst[i] += __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+}
+
+/* a - b, clipped at 0 (a NIC reset must not show 2^64 packets). */
+uint64_t stats_sub0(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+
+static void sub_words(uint64_t *dst, const uint64_t *a, const uint64_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		dst[i] = stats_sub0(a[i], b ? b[i] : 0);
+}
+
+void stats_sum(const struct ctr_worker *w, int nworkers, int nports, struct stats_raw *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (nports > FG_MAX_PORTS)
+		nports = FG_MAX_PORTS;
+	if (nworkers > FG_MAX_WORKERS)
+		nworkers = FG_MAX_WORKERS;
+	out->nworkers = nworkers < 0 ? 0 : nworkers;
+	for (int i = 0; i < nworkers; i++) {
+		const struct ctr_worker *cw = &w[i];
+		struct stats_wraw *o = &out->w[i];
+
+		for (int p = 0; p < nports; p++) {
+			add_words(&o->tx_pkts, &cw->port[p].tx_pkts, 1);
+			add_words(&o->rx_pkts, &cw->port[p].rx_pkts, 1);
+		}
+		add_words(&o->redirected, &cw->redirected, 1);
+		add_words(&o->loop_tsc, &cw->loop_tsc, 1);
+		add_words(&o->busy_tsc, &cw->busy_tsc, 1);
+		add_words(&o->active_client, &cw->gauge.active_client, 1);
+		add_words(&o->active_server, &cw->gauge.active_server, 1);
+		if (__atomic_load_n(&cw->gauge.state, __ATOMIC_RELAXED) == CTR_RUNNING)
+			out->running = true;
+		for (int p = 0; p < nports; p++)
+			add_words((uint64_t *)&out->port[p], (const uint64_t *)&cw->port[p],
+				  NWORDS(struct ctr_port));
+		add_words((uint64_t *)&out->client, (const uint64_t *)&cw->client,
+			  NWORDS(struct ctr_client));
+		add_words((uint64_t *)&out->server, (const uint64_t *)&cw->server,
+			  NWORDS(struct ctr_server));
+		add_words(&out->loop_tsc, &cw->loop_tsc, 1);
+		add_words(&out->busy_tsc, &cw->busy_tsc, 1);
+		add_words((uint64_t *)&out->gauge, (const uint64_t *)&cw->gauge,
+			  NWORDS(struct ctr_gauge));
+	}
+}
+
+/* The four traffic counters of a port, from the NIC or from the workers. */
+struct port_counts {
+	uint64_t tx_pkts, rx_pkts, tx_bytes, rx_bytes;
+};
+
+static void port_counts(const struct stats_raw *r, int p, bool nic, struct port_counts *c)
+{
+	if (nic && r->nic_ok[p]) {
+		c->tx_pkts = r->nic[p].opackets;
+		c->rx_pkts = r->nic[p].ipackets;
+		c->tx_bytes = r->nic[p].obytes;
+		c->rx_bytes = r->nic[p].ibytes;
+	} else {
+		c->tx_pkts = r->port[p].tx_pkts;
+		c->rx_pkts = r->port[p].rx_pkts;
+		c->tx_bytes = r->port[p].tx_bytes;
+		c->rx_bytes = r->port[p].rx_bytes;
+	}
+}
+
+/*
+ * The NIC's counters are the truth when it keeps them. A PMD that does not
+ * count shows zeros while the workers have moved frames, and one that counts
+ * frames but not bytes (net_ring) has no byte rates: then the workers'
+ * counters are used instead.
+ */
+static bool use_nic(const struct stats_raw *r, int p)
+{
+	if (!r->nic_ok[p])
+		return false;
+	/* frames counted without their bytes (net_ring): the workers' */
+	if ((r->nic[p].opackets && !r->nic[p].obytes) || (r->nic[p].ipackets && !r->nic[p].ibytes))
+		return false;
+	if (r->nic[p].opackets || r->nic[p].ipackets)
+		return true;
+	return !(r->port[p].tx_pkts || r->port[p].rx_pkts);
+}
+
+double stats_rate(uint64_t now, uint64_t prev, double dt)
+{
+	return dt > 0 ? (double)stats_sub0(now, prev) / dt : 0;
+}
+
+/* L2 bits per second, FCS included: bytes counted exclude it. */
+static double bps_l2(double byte_rate, double pps)
+{
+	return (byte_rate + STATS_FCS_BYTES * pps) * 8;
+}
+
+static double bps_l1(double l2, double pps) { return l2 + STATS_L1_BYTES * 8 * pps; }
+
+static void port_snap(const struct stats_raw *now, const struct stats_raw *prev,
+		      const struct stats_raw *base, double dt, int p, struct stats_port_snap *o)
+{
+	bool nic = use_nic(now, p);
+	struct port_counts cn, cp = {0}, cb = {0};
+	const struct ctr_port *w = &now->port[p];
+	const struct ctr_port *wb = base ? &base->port[p] : NULL;
+
+	port_counts(now, p, nic, &cn);
+	if (prev)
+		port_counts(prev, p, nic, &cp);
+	if (base)
+		port_counts(base, p, nic, &cb);
+	o->from_nic = nic;
+	o->tx_pkts = stats_sub0(cn.tx_pkts, cb.tx_pkts);
+	o->rx_pkts = stats_sub0(cn.rx_pkts, cb.rx_pkts);
+	o->tx_bytes = stats_sub0(cn.tx_bytes, cb.tx_bytes);
+	o->rx_bytes = stats_sub0(cn.rx_bytes, cb.rx_bytes);
+	if (prev) {
+		o->tx_pps = stats_rate(cn.tx_pkts, cp.tx_pkts, dt);
+		o->rx_pps = stats_rate(cn.rx_pkts, cp.rx_pkts, dt);
+		o->tx_bps = bps_l2(stats_rate(cn.tx_bytes, cp.tx_bytes, dt), o->tx_pps);
+		o->rx_bps = bps_l2(stats_rate(cn.rx_bytes, cp.rx_bytes, dt), o->rx_pps);
+		o->tx_bps_l1 = bps_l1(o->tx_bps, o->tx_pps);
+		o->rx_bps_l1 = bps_l1(o->rx_bps, o->rx_pps);
+	}
+	if (now->nic_ok[p]) {
+		const struct stats_nic *n = &now->nic[p];
+		const struct stats_nic *nb = base && base->nic_ok[p] ? &base->nic[p] : NULL;
+
+		o->oerrors = stats_sub0(n->oerrors, nb ? nb->oerrors : 0);
+		o->ierrors = stats_sub0(n->ierrors, nb ? nb->ierrors : 0);
+		o->imissed = stats_sub0(n->imissed, nb ? nb->imissed : 0);
+	}
+	o->rx_bad = stats_sub0(w->rx_bad, wb ? wb->rx_bad : 0);
+	o->rx_unknown = stats_sub0(w->rx_unknown, wb ? wb->rx_unknown : 0);
+	o->tx_queue_full = stats_sub0(w->tx_queue_full, wb ? wb->tx_queue_full : 0);
+	o->mbuf_fail = stats_sub0(w->mbuf_fail, wb ? wb->mbuf_fail : 0);
+	if (o->speed_mbps)
+		o->line_util = o->tx_bps_l1 / (o->speed_mbps * 1e6) * 100;
+}
+
+static void port_add(struct stats_port_snap *t, const struct stats_port_snap *o)
+{
+	t->link_up = t->link_up || o->link_up;
+	t->speed_mbps += o->speed_mbps;
+	t->tx_pkts += o->tx_pkts;
+	t->rx_pkts += o->rx_pkts;
+	t->tx_bytes += o->tx_bytes;
+	t->rx_bytes += o->rx_bytes;
+	t->tx_pps += o->tx_pps;
+	t->rx_pps += o->rx_pps;
+	t->tx_bps += o->tx_bps;
+	t->rx_bps += o->rx_bps;
+	t->tx_bps_l1 += o->tx_bps_l1;
+	t->rx_bps_l1 += o->rx_bps_l1;
+	t->oerrors += o->oerrors;
+	t->ierrors += o->ierrors;
+	t->imissed += o->imissed;
+	t->rx_bad += o->rx_bad;
+	t->rx_unknown += o->rx_unknown;
+	t->tx_queue_full += o->tx_queue_full;
+	t->mbuf_fail += o->mbuf_fail;
+}
+
+/* busy / loop cycles between two samples, in %; 0 without an interval. */
+static double util(uint64_t busy_now, uint64_t busy_prev, uint64_t loop_now, uint64_t loop_prev)
+{
+	double u;
+
+	if (loop_now <= loop_prev)
+		return 0;
+	u = 100.0 * (double)stats_sub0(busy_now, busy_prev) / (double)(loop_now - loop_prev);
+	return u > 100 ? 100 : u;
+}
+
+/*
+ * Each worker apart: its counters less the baseline, its CPU share over
+ * the same interval as the global one (time-weighted: a worker's busy
+ * cycles over its loop cycles), and the busiest share.
+ */
+static void workers_snap(const struct stats_raw *now, const struct stats_raw *prev,
+			 const struct stats_raw *base, struct stats_snap *out)
+{
+	out->nworkers = FG_MIN(FG_MAX(now->nworkers, 0), FG_MAX_WORKERS);
+	for (int i = 0; i < out->nworkers; i++) {
+		const struct stats_wraw *n = &now->w[i];
+		const struct stats_wraw *b = base && i < base->nworkers ? &base->w[i] : NULL;
+		const struct stats_wraw *p = prev && i < prev->nworkers ? &prev->w[i] : NULL;
+		struct stats_worker_snap *o = &out->w[i];
+
+		o->id = i;
+		o->tx_pkts = stats_sub0(n->tx_pkts, b ? b->tx_pkts : 0);
+		o->rx_pkts = stats_sub0(n->rx_pkts, b ? b->rx_pkts : 0);
+		o->redirected = stats_sub0(n->redirected, b ? b->redirected : 0);
+		o->active_flows = FG_MAX(n->active_client, n->active_server);
+		if (p)
+			o->cpu_util = util(n->busy_tsc, p->busy_tsc, n->loop_tsc, p->loop_tsc);
+		if (o->cpu_util > out->g.cpu_util_max)
+			out->g.cpu_util_max = o->cpu_util;
+	}
+}
+
+void stats_compute(const struct stats_raw *now, const struct stats_raw *prev,
+		   const struct stats_raw *base, uint64_t tsc_hz, int nports, const bool *link_up,
+		   const uint32_t *speed_mbps, struct stats_snap *out)
+{
+	double dt = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (nports > FG_MAX_PORTS)
+		nports = FG_MAX_PORTS;
+	if (nports < 0)
+		nports = 0;
+	if (prev && tsc_hz && now->tsc > prev->tsc)
+		dt = (double)(now->tsc - prev->tsc) / (double)tsc_hz;
+	if (dt <= 0)
+		prev = NULL; /* no interval, no rates */
+	out->nports = nports;
+	out->g.tsc_hz = tsc_hz;
+	out->interval = dt;
+
+	for (int p = 0; p < nports; p++) {
+		struct stats_port_snap *o = &out->port[p];
+
+		o->link_up = link_up ? link_up[p] : false;
+		o->speed_mbps = speed_mbps ? speed_mbps[p] : 0;
+		port_snap(now, prev, base, dt, p, o);
+		port_add(&out->total, o);
+	}
+	if (out->total.speed_mbps)
+		out->total.line_util = out->total.tx_bps_l1 / (out->total.speed_mbps * 1e6) * 100;
+
+	struct stats_global *g = &out->g;
+
+	g->tx_pps = out->total.tx_pps;
+	g->rx_pps = out->total.rx_pps;
+	g->tx_bps = out->total.tx_bps;
+	g->rx_bps = out->total.rx_bps;
+	g->tx_bps_l1 = out->total.tx_bps_l1;
+	g->rx_bps_l1 = out->total.rx_bps_l1;
+	g->tx_pkts = out->total.tx_pkts;
+	g->rx_pkts = out->total.rx_pkts;
+	g->drop_rate = g->tx_pps > g->rx_pps ? g->tx_pps - g->rx_pps : 0;
+	g->queue_full = out->total.tx_queue_full;
+	if (prev && now->loop_tsc > prev->loop_tsc)
+		g->cpu_util = 100.0 * (double)stats_sub0(now->busy_tsc, prev->busy_tsc) /
+			      (double)(now->loop_tsc - prev->loop_tsc);
+	if (g->cpu_util > 100)
+		g->cpu_util = 100;
+	workers_snap(now, prev, base, out);
+	/*
+	 * A flow of a port pair sits in the client table of one worker and
+	 * the server table of another: the larger side is the flow count.
+	 */
+	g->active_flows = FG_MAX(now->gauge.active_client, now->gauge.active_server);
+	if (prev) {
+		g->cps = stats_rate(now->client.started, prev->client.started, dt);
+		g->completed_cps = stats_rate(now->client.completed, prev->client.completed, dt);
+	}
+
+	struct stats_flows *f = &out->flows;
+
+	sub_words((uint64_t *)&f->client, (const uint64_t *)&now->client,
+		  base ? (const uint64_t *)&base->client : NULL, NWORDS(struct ctr_client));
+	sub_words((uint64_t *)&f->server, (const uint64_t *)&now->server,
+		  base ? (const uint64_t *)&base->server : NULL, NWORDS(struct ctr_server));
+	f->active_client = now->gauge.active_client;
+	f->active_server = now->gauge.active_server;
+	f->cps = g->cps;
+	f->completed_cps = g->completed_cps;
+}
+
+/* ---- number and cell formatting ---------------------------------------- */
+
+/* No NaN or infinity in a figure: 0 for them. */
+static double fin(double v) { return isfinite(v) ? v : 0; }
+
+const char *stats_fmt_si(char *buf, size_t len, double v, const char *unit)
+{
+	static const char pfx[] = {' ', 'K', 'M', 'G', 'T', 'P'};
+	unsigned i = 0;
+
+	v = fin(v);
+	while (fabs(v) >= 1000 && i + 1 < sizeof(pfx)) {
+		v /= 1000;
+		i++;
+	}
+	if (i == 0)
+		snprintf(buf, len, "%.2f %s", v, unit);
+	else
+		snprintf(buf, len, "%.2f %c%s", v, pfx[i], unit);
+	return buf;
+}
+
+enum offer_limit stats_offer_limit(const struct stats_global *g)
+{
+	return g->offer_limit > 0 && g->offer_limit < OFFER_LIMIT_COUNT ? g->offer_limit
+									 : OFFER_LIMIT_UNKNOWN;
+}
+
+int stats_offer_warning(char *buf, size_t len, const struct stats_global *g)
+{
+	char a[32], b[32], why[96] = "";
+	bool flows = g->offered_cps > 0;
+	enum offer_limit l = stats_offer_limit(g);
+
+	if (!g->short_of_offer)
+		return 0;
+	if (l == OFFER_LIMIT_CPU && g->offer_late > 0)
+		snprintf(why, sizeof(why), " (cpu_util %.0f %%, %.0f %s/s not opened in time)",
+			 fin(g->offer_cpu), fin(g->offer_late), flows ? "flows" : "frames");
+	else if (l == OFFER_LIMIT_CPU)
+		snprintf(why, sizeof(why), " (cpu_util %.0f %%)", fin(g->offer_cpu));
+	else if (l == OFFER_LIMIT_TXQ)
+		snprintf(why, sizeof(why), " (%s refused)",
+			 stats_fmt_si(a, sizeof(a), g->offer_refused, "pps"));
+	else if (l == OFFER_LIMIT_DUT)
+		snprintf(why, sizeof(why), " (%.0f %s failing)", fin(g->offer_failed),
+			 flows ? "flows/s" : "frames/s");
+	snprintf(buf, len, "short of offer: offered %s, achieved %s; likely limit: %s%s",
+		 stats_fmt_si(a, sizeof(a), flows ? g->offered_cps : g->offered_pps,
+			      flows ? "cps" : "pps"),
+		 stats_fmt_si(b, sizeof(b), flows ? g->cps : g->tx_pps, flows ? "cps" : "pps"),
+		 l == OFFER_LIMIT_UNKNOWN ? "not known" : offer_limit_names[l], why);
+	return 1;
+}
+
+const char *stats_fmt_count(char *buf, size_t len, uint64_t v)
+{
+	static const char pfx[] = "KMGTPE";
+	double d = (double)v;
+	unsigned i = 0;
+
+	if (v < 100000) {
+		snprintf(buf, len, "%" PRIu64, v);
+		return buf;
+	}
+	d /= 1000;
+	while (d >= 999.5 && i + 1 < sizeof(pfx) - 1) {
+		d /= 1000;
+		i++;
+	}
+	snprintf(buf, len, d < 9.995 ? "%.2f%c" : d < 99.95 ? "%.1f%c" : "%.0f%c", d, pfx[i]);
+	return buf;
+}
+
+void stats_port_cell(char *buf, size_t len, const struct stats_port_row *r,
+		     const struct stats_port_snap *o, int pct_digits)
+{
+	const char *base = (const char *)o;
+
+	switch (r->kind) {
+	case STATS_CELL_U64:
+		snprintf(buf, len, "%" PRIu64, *(const uint64_t *)(base + r->off));
+		break;
+	case STATS_CELL_COUNT:
+		stats_fmt_count(buf, len, *(const uint64_t *)(base + r->off));
+		break;
+	case STATS_CELL_PPS:
+		stats_fmt_si(buf, len, *(const double *)(base + r->off), "pps");
+		break;
+	case STATS_CELL_BPS:
+		stats_fmt_si(buf, len, *(const double *)(base + r->off), "bps");
+		break;
+	case STATS_CELL_PCT:
+		snprintf(buf, len, "%.*f %%", pct_digits, fin(*(const double *)(base + r->off)));
+		break;
+	case STATS_CELL_LINK:
+		if (o->speed_mbps >= 1000)
+			snprintf(buf, len, "%s %uG", o->link_up ? "UP" : "DOWN",
+				 o->speed_mbps / 1000);
+		else
+			snprintf(buf, len, "%s %uM", o->link_up ? "UP" : "DOWN", o->speed_mbps);
+		break;
+	}
+}

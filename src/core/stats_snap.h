@@ -1,0 +1,213 @@
+/*
+ * stats_snap.h — statistics as data: a sample of the workers' counter
+ * blocks and the NICs' counters (struct stats_raw), the snapshot a user
+ * sees (struct stats_snap: counters less the "clear" baseline, rates over
+ * the measured interval), and the arithmetic and formatting of
+ * stats_snap.c: stats_sum adds up the blocks, stats_compute makes a
+ * snapshot of two samples and a baseline, and the cell and number
+ * formatters the text tables of `stats` and the dashboard share. The
+ * sampler, the baseline and the writers are control's (src/control/stats.h).
+ *
+ * Context: pure (no globals, no I/O; stats_sum reads the workers' blocks
+ * with relaxed loads, from any thread; unit-tested in test/unit/test_stats.c).
+ *
+ * Included by: every folder.
+ */
+#ifndef FG_STATS_SNAP_H
+#define FG_STATS_SNAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctr.h"
+#include "fg.h"
+#include "offer.h"
+
+#define STATS_MAX_LAT 64    /* latency rows kept per snapshot */
+#define STATS_FCS_BYTES 4   /* counted bytes exclude the FCS; bps add it */
+#define STATS_L1_BYTES 20   /* preamble + SFD + inter-frame gap */
+
+/* The NIC's own counters for one port (rte_eth_stats_get). */
+struct stats_nic {
+	uint64_t opackets, ipackets, obytes, ibytes;
+	uint64_t oerrors, ierrors, imissed;
+};
+
+/* One worker's own counters in a sample (its ports summed). */
+struct stats_wraw {
+	uint64_t tx_pkts, rx_pkts, redirected;
+	uint64_t loop_tsc, busy_tsc;
+	uint64_t active_client, active_server; /* gauges, not baselined */
+};
+
+/*
+ * Raw totals: the workers' blocks summed, plus the NICs' counters. All
+ * counters except the gauges are monotonic; `nic_ok[p]` says whether the
+ * NIC of port p answered rte_eth_stats_get.
+ */
+struct stats_raw {
+	struct ctr_port port[FG_MAX_PORTS];
+	struct ctr_client client;
+	struct ctr_server server;
+	uint64_t loop_tsc, busy_tsc;	/* summed over the workers */
+	struct ctr_gauge gauge; /* not baselined */
+	struct stats_nic nic[FG_MAX_PORTS];
+	bool nic_ok[FG_MAX_PORTS];
+	uint64_t tsc; /* when this sample was taken (rte_rdtsc) */
+	int nworkers;
+	struct stats_wraw w[FG_MAX_WORKERS]; /* each worker apart */
+	bool running; /* a worker generates traffic (state CTR_RUNNING) */
+};
+
+/* One latency row, the fields of flowgen(8) STATISTICS, "latency". */
+struct stats_lat_row {
+	char stream[32];
+	int port;
+	uint64_t tx, rx, lost, dup, ooo;
+	uint64_t tx_dropped; /* refused by the sender's TX queue: neither tx nor lost */
+	uint64_t late;	     /* due but not sent in time (the sender fell behind) */
+	uint64_t stale;	     /* frames of an earlier run received */
+	double min_us, avg_us, max_us, p50_us, p99_us, p999_us, jitter_us;
+};
+
+/*
+ * One host pair of the L3 test in one direction (flowgen(8), stats
+ * --pairs): pair `pair` of stream `stream`, received on `port`. lost is tx
+ * - rx (0 when more arrived): exact once the run has drained, frames in
+ * flight included while it runs.
+ */
+struct stats_pair_row {
+	char stream[32];
+	int port;
+	uint32_t pair;
+	char src[46], dst[46]; /* as the sender put them in the frames */
+	uint64_t tx, rx, lost;
+	double loss_pct;
+	double min_us, avg_us, max_us; /* NAN: no delay measured */
+};
+
+struct stats_port_snap {
+	bool link_up;
+	uint32_t speed_mbps;
+	bool from_nic; /* tx/rx pkts/bytes are the NIC's counters */
+	uint64_t tx_pkts, rx_pkts, tx_bytes, rx_bytes;
+	double tx_pps, rx_pps, tx_bps, rx_bps, tx_bps_l1, rx_bps_l1;
+	double line_util; /* tx L1 bps / link speed, % */
+	uint64_t oerrors, ierrors, imissed;
+	uint64_t rx_bad, rx_unknown, tx_queue_full, mbuf_fail;
+};
+
+struct stats_global {
+	double tx_pps, rx_pps, tx_bps, rx_bps, tx_bps_l1, rx_bps_l1;
+	uint64_t tx_pkts, rx_pkts;
+	double drop_rate;    /* pps, tx_pps - rx_pps clipped at 0 */
+	double cpu_util;     /* %, cycles of busy loop turns / all cycles, workers averaged */
+	double cpu_util_max; /* %, the busiest worker's cpu_util */
+	uint64_t active_flows;
+	double cps;
+	uint64_t queue_full;
+	uint64_t tsc_hz; /* the TSC rate every time and rate uses (clock.h) */
+	/* offered against achieved (flowgen(8), STATISTICS; offer.h) */
+	double completed_cps;  /* rate of client.completed */
+	double offered_pps;    /* streams: frames/s the current MULT asks for; 0: none */
+	double offered_cps;    /* flows: connections/s the current MULT asks for; 0: none */
+	bool short_of_offer;   /* achieved < 98 % of the offer for the last 2 s */
+	int offer_limit;       /* enum offer_limit: the likely limit while short */
+	double offer_cpu, offer_late, offer_refused, offer_failed; /* the signs of that guess */
+};
+
+struct stats_flows {
+	struct ctr_client client; /* baselined */
+	struct ctr_server server; /* baselined */
+	uint64_t active_client, active_server;
+	uint64_t distinct_addrs, distinct_ports;
+	double cps; /* rate of client.started */
+	double completed_cps; /* rate of client.completed */
+};
+
+/* One worker (flowgen(8), STATISTICS, "workers"). */
+struct stats_worker_snap {
+	int id;
+	unsigned lcore;
+	uint32_t port_mask;		       /* bit p: the worker serves port p */
+	uint64_t tx_pkts, rx_pkts, redirected; /* baselined */
+	uint64_t active_flows;		       /* the larger of its client and server tables */
+	double cpu_util;		       /* %, time-weighted over the rate interval */
+};
+
+struct stats_snap {
+	int nports;
+	int nworkers;
+	struct stats_worker_snap w[FG_MAX_WORKERS];
+	double interval; /* seconds between the two samples of the rates */
+	struct stats_global g;
+	struct stats_port_snap port[FG_MAX_PORTS];
+	struct stats_port_snap total;
+	struct stats_flows flows;
+	int nlat;
+	struct stats_lat_row lat[STATS_MAX_LAT];
+};
+
+/*
+ * pure: sum the workers' blocks (relaxed loads) into out (NIC part
+ * zeroed); out->w[i] keeps worker i's own figures.
+ */
+void stats_sum(const struct ctr_worker *w, int nworkers, int nports, struct stats_raw *out);
+/* pure: a - b, clipped at 0 (a NIC reset must not show 2^64 packets). */
+uint64_t stats_sub0(uint64_t a, uint64_t b);
+/* pure: the rate of a counter that went from prev to now in dt seconds
+ * (clipped at 0); 0 when dt is not positive. */
+double stats_rate(uint64_t now, uint64_t prev, double dt);
+/*
+ * pure: build a snapshot from the newest sample `now`, an older sample
+ * `prev` (rates over now->tsc - prev->tsc at tsc_hz; prev may be NULL: no
+ * rates), the baseline `base` (may be NULL) and per-port link state.
+ * Hook data (flows.distinct_*, lat) is left zero, and so are each
+ * worker's lcore and port_mask (stats_get fills them in).
+ */
+void stats_compute(const struct stats_raw *now, const struct stats_raw *prev,
+		   const struct stats_raw *base, uint64_t tsc_hz, int nports, const bool *link_up,
+		   const uint32_t *speed_mbps, struct stats_snap *out);
+/*
+ * pure: the warning `stats`, `stats -g` and the tui show while g is short
+ * of its offer ("short of offer: offered 150.00 Kcps, achieved 85.00 Kcps;
+ * likely limit: the worker's CPU (cpu_util 100 %)"). 1 written, 0 none.
+ */
+int stats_offer_warning(char *buf, size_t len, const struct stats_global *g);
+/* pure: the likely limit of g while it is short of its offer (offer.h):
+ * g->offer_limit, or OFFER_LIMIT_UNKNOWN when it is none of them. */
+enum offer_limit stats_offer_limit(const struct stats_global *g);
+/* pure: "1.23 M" style scaling of v into buf (K/M/G/T, 1000-based). */
+const char *stats_fmt_si(char *buf, size_t len, double v, const char *unit);
+
+/* pure: a counter in at most 6 characters: as is below 100,000, else "123.4M". */
+const char *stats_fmt_count(char *buf, size_t len, uint64_t v);
+
+/* How a port table shows a field of struct stats_port_snap. */
+enum stats_cell {
+	STATS_CELL_U64 = 1, /* the counter as is */
+	STATS_CELL_COUNT,   /* the counter, compact (stats_fmt_count) */
+	STATS_CELL_PPS,
+	STATS_CELL_BPS,
+	STATS_CELL_PCT,
+	STATS_CELL_LINK, /* "UP 10G" from link_up and speed_mbps */
+};
+
+/* A row of a port table (the text `stats` and the tui share the cells). */
+struct stats_port_row {
+	const char *label;
+	enum stats_cell kind;
+	size_t off; /* offsetof(struct stats_port_snap, ...) */
+};
+
+#define STATS_PORT_ROW(l, k, m)                                                                    \
+	{                                                                                          \
+		l, k, offsetof(struct stats_port_snap, m)                                          \
+	}
+
+/* pure: the cell of row r for port o; percentages with pct_digits decimals. */
+void stats_port_cell(char *buf, size_t len, const struct stats_port_row *r,
+		     const struct stats_port_snap *o, int pct_digits);
+
+#endif
