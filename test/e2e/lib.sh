@@ -506,13 +506,15 @@ free_port()
 }
 
 # http METHOD PATH [BODY|@FILE] [CURL-ARGS...] : a request to $BASE (default
-# http://127.0.0.1:$PORT); the status in $ST, the body in $B
+# http://127.0.0.1:$PORT), from the namespace $API_NS if set (a flowgen in
+# the lab's tester namespace listens on that namespace's loopback); the
+# status in $ST, the body in $B
 http()
 {
 	local method=$1 path=$2 body=${3-} data=()
 	shift 3 2>/dev/null || shift $#
 	[ -n "$body" ] && data=(--data-binary "$body" -H 'Content-Type: application/json')
-	ST=$(curl -s -m 30 -o "$FG_TMP/body" -w '%{http_code}' -X "$method" "${data[@]}" "$@" \
+	ST=$(${API_NS:+ip netns exec "$API_NS"} curl -s -m 30 -o "$FG_TMP/body" -w '%{http_code}' -X "$method" "${data[@]}" "$@" \
 		"${BASE:-http://127.0.0.1:$PORT}$path" 2>"$FG_TMP/curl.err") || true
 	B=$(cat "$FG_TMP/body" 2>/dev/null)
 }

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+#
+# 98_api_lab.sh — the HTTP API against the lab's Linux DUT (flowgen runs in
+# the tester namespace with --api on that namespace's loopback; its
+# console's stdin is a FIFO, so the test speaks to both):
+#  - router lab: `arp` through POST /flowgen/v1/command resolves both next
+#    hops; an OTG config of one IPv4 UDP flow with latency and
+#    fixed_packets through the router sends its 2,000 frames, receives all
+#    of them, latency 0 < min <= avg <= max, port p1's frames_tx are the
+#    flow's;
+#  - nat lab: `arp`, a stateful UDP run through masquerade and `stats
+#    --json` through the API; every flow started completed, the DUT's
+#    conntrack table holds the flows, and the console's own `stats --json`
+#    prints the same figures as the API's.
+
+. "$(dirname "$0")/lib.sh"
+
+need_root "api lab"
+need_flowgen
+command -v curl >/dev/null 2>&1 || { fail "curl is installed" "make deps installs it"; finish; exit; }
+
+# api_up : flowgen --api in the lab's tester namespace, its console on fd 7
+api_up()
+{
+	PORT=$(free_port)
+	API_NS=$NS_TST
+	rm -f "$FG_TMP/in"
+	mkfifo "$FG_TMP/in"
+	exec 7<>"$FG_TMP/in"
+	ip netns exec "$NS_TST" "$FG_BIN" -C "$CFG" -k --api "$PORT" <"$FG_TMP/in" >"$FG_TMP/out" 2>"$FG_TMP/err" &
+	FG_PID=$!
+	at_exit "kill $FG_PID"
+	wait_for '^api: listening on http://127.0.0.1:' "$FG_TMP/err" 60 "$FG_PID"
+}
+
+api_down()
+{
+	http POST /flowgen/v1/command '{"command": "quit"}'
+	wait "$FG_PID"
+	exec 7>&-
+}
+
+# cmd COMMAND : POST /flowgen/v1/command
+cmd()
+{
+	http POST /flowgen/v1/command "$(python3 -c 'import json, sys; print(json.dumps({"command": sys.argv[1]}))' "$1")"
+}
+
+# --- router lab: arp and an OTG flow -----------------------------------------------
+
+lab_up router || exit 1
+check "router: flowgen --api in the tester namespace" api_up
+cmd arp
+check_eq "router: arp through the API: ok" "True" "$(jq_ 'o["ok"]')"
+check_eq "router: arp resolved both next hops" "True" \
+	"$(jq_ '"198.18.1.1" in o["output"] and "198.19.1.1" in o["output"] and "unresolved" not in o["output"]')"
+
+cat >"$FG_TMP/otg.json" <<'EOF'
+{"ports": [{"name": "p1", "location": "0"}, {"name": "p2", "location": "1"}],
+ "flows": [{"name": "through", "tx_rx": {"choice": "port", "port": {"tx_name": "p1", "rx_names": ["p2"]}},
+   "packet": [{"choice": "ethernet", "ethernet": {}},
+              {"choice": "ipv4", "ipv4": {"src": {"choice": "increment", "increment": {"start": "198.18.0.1", "step": "0.0.0.1", "count": 20}},
+                                          "dst": {"choice": "value", "value": "198.19.0.1"}}},
+              {"choice": "udp", "udp": {"dst_port": {"choice": "value", "value": 4321}}}],
+   "size": {"choice": "fixed", "fixed": 128}, "rate": {"choice": "pps", "pps": 1000},
+   "duration": {"choice": "fixed_packets", "fixed_packets": {"packets": 2000}},
+   "metrics": {"enable": true, "loss": true, "latency": {"enable": true}}}]}
+EOF
+http POST /config "@$FG_TMP/otg.json"
+check_eq "router: POST /config: 200" 200 "$ST"
+http POST /control/state '{"choice": "traffic", "traffic": {"choice": "flow_transmit", "flow_transmit": {"state": "start"}}}'
+check_eq "router: flow_transmit start: 200" 200 "$ST"
+for ((i = 0; i < 40; i++)); do
+	http POST /monitor/metrics '{"choice": "flow", "flow": {}}'
+	[ "$(jq_ 'o["flow_metrics"][0]["transmit"]')" = stopped ] && break
+	sleep 0.5
+done
+M='o["flow_metrics"][0]'
+check_eq "router: the flow stopped" stopped "$(jq_ "$M[\"transmit\"]")"
+check_eq "router: the flow sent its 2000 frames through the DUT and received them all" "2000 2000" \
+	"$(jq_ "$M[\"frames_tx\"], $M[\"frames_rx\"]" | tr -d '(),')"
+check_eq "router: latency 0 < minimum <= average <= maximum" True \
+	"$(jq_ "0 < $M[\"latency\"][\"minimum_ns\"] <= $M[\"latency\"][\"average_ns\"] <= $M[\"latency\"][\"maximum_ns\"]")"
+http POST /monitor/metrics '{"choice": "port", "port": {}}'
+check_eq "router: port p1 sent the flow's frames and nothing else" 2000 \
+	"$(jq_ '{p["name"]: p for p in o["port_metrics"]}["p1"]["frames_tx"]')"
+api_down
+lab_down
+
+# --- nat lab: a stateful run through the command endpoint ----------------------------
+
+lab_up nat || exit 1
+check "nat: flowgen --api in the tester namespace" api_up
+cmd arp
+check_eq "nat: arp through the API: ok" "True" "$(jq_ 'o["ok"]')"
+cmd "start -f $FG_TOP/profiles/udp_short.yaml -m 500 -d 3"
+check_eq "nat: a stateful start through the API: ok" "True" "$(jq_ 'o["ok"]')"
+cmd "wait 20"
+check_eq "nat: wait through the API returns" "True" "$(jq_ 'o["ok"]')"
+cmd "stats --json"
+check_eq "nat: stats --json through the API: parsed" "True" "$(jq_ '"flows" in o["json"]')"
+printf '%s\n' "$B" >"$FG_TMP/api.json"
+started=$(jq_ 'o["json"]["flows"]["client"]["started"]')
+completed=$(jq_ 'o["json"]["flows"]["client"]["completed"]')
+echo "# nat through the API: started $started completed $completed"
+check_ge "nat: flows started (500 CPS for 3 s)" "${started:-0}" 1400
+check_eq "nat: every flow started completed" "$started" "$completed"
+check_eq "nat: the servers saw every flow translated" True \
+	"$(jq_ '0 < o["json"]["flows"]["server"]["accepted"] == o["json"]["flows"]["server"]["translated"]')"
+ct=$(in_dut conntrack -L -p udp 2>/dev/null | grep -c 'src=198\.18\.')
+echo "# nat: the DUT's conntrack holds $ct UDP entries from the clients"
+check_ge "nat: the DUT's conntrack table holds the flows" "$ct" "$((started * 9 / 10))"
+printf 'stats --json\necho console-done\n' >&7
+check "nat: the console runs its own stats --json" wait_for '^console-done$' "$FG_TMP/out" 20 "$FG_PID"
+for f in flows.client.started flows.client.completed global.tx_pkts global.rx_pkts; do
+	check_eq "nat: console and API agree on $f" "$(json_get "$FG_TMP/out" "$f")" \
+		"$(json_get "$FG_TMP/api.json" "json.$f")"
+done
+api_down
+lab_down
+
+finish
