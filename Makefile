@@ -97,11 +97,13 @@ $(BUILD)/obj/%.o: src/%.c
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CFLAGS) $(call inc_of,$*) -c -o $@ $<
 
-# main.o prints the version: it is rebuilt when `git describe` changes.
+# main.o, api.o (GET /capabilities/version) and capture.o (the pcapng
+# writer's application name) print the version: they are rebuilt when
+# `git describe` changes.
 $(BUILD)/version: FORCE
 	@mkdir -p $(BUILD)
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' >$@
-$(BUILD)/obj/main.o: $(BUILD)/version
+$(BUILD)/obj/main.o $(BUILD)/obj/console/api.o $(BUILD)/obj/control/capture.o: $(BUILD)/version
 FORCE:
 
 $(BUILD)/libflowgen.a: $(LIBOBJS)

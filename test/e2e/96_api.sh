@@ -53,16 +53,9 @@ console()
 
 # --- start ----------------------------------------------------------------------
 
-PORT=$(free_port)
 OUT=$FG_TMP/out
 ERR=$FG_TMP/err
-mkfifo "$FG_TMP/in"
-exec 7<>"$FG_TMP/in"
-# -k: the console's refused start below must not end its script
-"$FG_BIN" -C "$CFG" -k --api "$PORT" "${EAL[@]}" <"$FG_TMP/in" >"$OUT" 2>"$ERR" &
-FG_PID=$!
-at_exit "kill $FG_PID"
-if wait_for '^api: listening on http://127.0.0.1:' "$ERR" 60 "$FG_PID"; then
+if api_start "${EAL[@]}"; then
 	pass "flowgen --api $PORT listens on loopback"
 else
 	fail "flowgen --api $PORT listens on loopback" "$(tail -n 5 "$ERR")"
@@ -216,18 +209,9 @@ check_grep "the stalled connection is closed after the 10 s idle timeout" \
 
 cmd 'quit'
 check_eq "quit through the API: answered" "True" "$(jq_ 'o["ok"]')"
-rc=0
-for _ in $(seq 50); do
-	kill -0 "$FG_PID" 2>/dev/null || break
-	sleep 0.2
-done
-if kill -0 "$FG_PID" 2>/dev/null; then
-	fail "quit through the API ends flowgen" "still running"
-else
-	wait "$FG_PID" || rc=$?
-	# the script's status: 1, since the console's start was refused
-	check_eq "quit through the API ends flowgen with the script's status" 1 "$rc"
-fi
+pid_end "$FG_PID"
+# the script's status: 1, since the console's start was refused
+check_eq "quit through the API ends flowgen with the script's status" 1 "$RC"
 exec 7>&-
 
 # --- security ------------------------------------------------------------------
@@ -242,7 +226,7 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost \
 head -c 24 /dev/urandom | base64 >"$FG_TMP/token"
 TOKEN=$(head -n 1 "$FG_TMP/token")
 PORT=$(free_port)
-nice -n 19 "$FG_BIN" -C "$CFG" --api "0.0.0.0:$PORT" --api-cert "$FG_TMP/cert.pem" \
+"$FG_BIN" -C "$CFG" --api "0.0.0.0:$PORT" --api-cert "$FG_TMP/cert.pem" \
 	--api-key "$FG_TMP/key.pem" --api-token-file "$FG_TMP/token" "${EAL[@]}" \
 	</dev/null >"$OUT" 2>"$ERR" &
 FG_PID=$!
@@ -266,16 +250,7 @@ BASE=http://127.0.0.1:$PORT
 http GET /capabilities/version '' -H "Authorization: Bearer $TOKEN"
 check_eq "plain HTTP to the TLS port gets no answer" "True" "$([ "$ST" != 200 ] && echo True)"
 kill -TERM "$FG_PID"
-rc=0
-for _ in $(seq 50); do
-	kill -0 "$FG_PID" 2>/dev/null || break
-	sleep 0.2
-done
-if kill -0 "$FG_PID" 2>/dev/null; then
-	fail "SIGTERM ends a flowgen that serves the API" "still running"
-else
-	wait "$FG_PID" || rc=$?
-	check_eq "SIGTERM ends a flowgen that serves the API, status 0" 0 "$rc"
-fi
+pid_end "$FG_PID"
+check_eq "SIGTERM ends a flowgen that serves the API, status 0" 0 "$RC"
 
 finish

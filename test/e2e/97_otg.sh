@@ -29,16 +29,9 @@ for t in curl tshark; do
 	command -v "$t" >/dev/null 2>&1 || { fail "$t is installed" "make deps installs it"; finish; exit; }
 done
 
-PORT=$(free_port)
 OUT=$FG_TMP/out
-ERR=$FG_TMP/err
-mkfifo "$FG_TMP/in"
-exec 7<>"$FG_TMP/in"
-"$FG_BIN" -C "$CFG" -k --api "$PORT" "${EAL[@]}" <"$FG_TMP/in" >"$OUT" 2>"$ERR" &
-FG_PID=$!
-at_exit "kill $FG_PID"
-if ! wait_for '^api: listening on http://127.0.0.1:' "$ERR" 60 "$FG_PID"; then
-	fail "flowgen --api listens" "$(tail -n 5 "$ERR")"
+if ! api_start "${EAL[@]}"; then
+	fail "flowgen --api listens" "$(tail -n 5 "$FG_TMP/err")"
 	finish
 	exit
 fi

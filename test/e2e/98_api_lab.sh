@@ -22,15 +22,8 @@ command -v curl >/dev/null 2>&1 || { fail "curl is installed" "make deps install
 # api_up : flowgen --api in the lab's tester namespace, its console on fd 7
 api_up()
 {
-	PORT=$(free_port)
 	API_NS=$NS_TST
-	rm -f "$FG_TMP/in"
-	mkfifo "$FG_TMP/in"
-	exec 7<>"$FG_TMP/in"
-	ip netns exec "$NS_TST" "$FG_BIN" -C "$CFG" -k --api "$PORT" <"$FG_TMP/in" >"$FG_TMP/out" 2>"$FG_TMP/err" &
-	FG_PID=$!
-	at_exit "kill $FG_PID"
-	wait_for '^api: listening on http://127.0.0.1:' "$FG_TMP/err" 60 "$FG_PID"
+	api_start
 }
 
 api_down()

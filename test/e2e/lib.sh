@@ -525,3 +525,36 @@ jq_()
 	python3 -c 'import json, sys; o = json.loads(sys.argv[2]); print(eval(sys.argv[1]))' "$1" "$B" 2>&1
 }
 
+
+# api_start [ARGS...] : flowgen -C $CFG -k --api PORT ARGS in the background
+# (in the namespace $API_NS if set), its console's stdin a FIFO open on fd
+# 7, its output in $FG_TMP/out and err; sets PORT and FG_PID; true once it
+# listens. -k: a console command the test makes fail must not end it.
+api_start()
+{
+	PORT=$(free_port)
+	rm -f "$FG_TMP/in"
+	mkfifo "$FG_TMP/in"
+	exec 7<>"$FG_TMP/in"
+	${API_NS:+ip netns exec "$API_NS"} "$FG_BIN" -C "$CFG" -k --api "$PORT" "$@" \
+		<"$FG_TMP/in" >"$FG_TMP/out" 2>"$FG_TMP/err" &
+	FG_PID=$!
+	at_exit "kill $FG_PID"
+	wait_for '^api: listening on http://127.0.0.1:' "$FG_TMP/err" 60 "$FG_PID"
+}
+
+# pid_end PID [SECS] : waits up to SECS (10) for PID to end; RC is its exit
+# status, or "running"
+pid_end()
+{
+	local i
+	RC=running
+	for ((i = 0; i < ${2:-10} * 5; i++)); do
+		if ! kill -0 "$1" 2>/dev/null; then
+			RC=0
+			wait "$1" || RC=$?
+			return
+		fi
+		sleep 0.2
+	done
+}
