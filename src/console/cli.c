@@ -5,14 +5,13 @@
  * (complete.c), so help text can never drift away from the command it
  * describes.
  *
- * A line is split into words by the tokenizer (shell-like quoting without
- * expansion, the rules are in cli.h), its first word names a row, and the
+ * A line is split into words by the tokenizer (cli_tok.c: shell-like
+ * quoting without expansion, the rules are in cli.h), its first word names a row, and the
  * row's handler runs with the words as argv. The console's ways in (the
  * interactive prompt, batch and -x, in cli_run.c) all end in
  * cli_exec_line.
  *
- * Context: control, on the console's thread. The tokenizer and
- * cli_cmd_span are pure. The interrupt flag read by cli_interrupted() is
+ * Context: control, on the console's thread. The interrupt flag read by cli_interrupted() is
  * set from the SIGINT handler of cli_run.c and cleared here when a
  * command begins.
  */
@@ -26,6 +25,7 @@
 
 #include "cli.h"
 #include "cli_int.h"
+#include "cli_tok.h"
 #include "fg.h"
 #include "log.h"
 
@@ -47,165 +47,6 @@ static void (*cancel_hook)(bool on);
 /* The extra descriptor the console waits on, and what runs when it is readable. */
 static int poll_fd = -1;
 static void (*poll_fn)(void);
-
-/* ---------------------------------------------------------------------------
- * Tokenizer
- */
-
-/*
- * The one state machine behind cli_tokenize and completion. With end !=
- * NULL an open quote is not an error: its state is reported instead.
- */
-int cli_tok_core(const char *s, char **argv, int max, char *buf, size_t buflen,
-		 struct tok_end *end)
-{
-	int argc = 0;
-	size_t o = 0;
-	bool inword = false, comment = false;
-	char q = 0;
-
-#define TOK_PUT(c)                                                                                 \
-	do {                                                                                       \
-		if (o >= buflen)                                                                   \
-			return -ENOSPC;                                                            \
-		buf[o++] = (c);                                                                    \
-	} while (0)
-
-	if (max < 1)
-		return -E2BIG;
-	for (; *s; s++) {
-		char ch = *s;
-
-		if (comment) {
-			if (ch == '\n')
-				comment = false;
-			continue;
-		}
-		if (q == '\'') {
-			if (ch == '\'')
-				q = 0;
-			else
-				TOK_PUT(ch);
-			continue;
-		}
-		if (q == '"') {
-			if (ch == '"') {
-				q = 0;
-				continue;
-			}
-			if (ch == '\\' && (s[1] == '"' || s[1] == '\\'))
-				ch = *++s;
-			TOK_PUT(ch);
-			continue;
-		}
-		if (ch == '\\' && s[1] == '\n') { /* line continuation */
-			s++;
-			continue;
-		}
-		if (tok_space(ch)) {
-			if (inword) {
-				TOK_PUT('\0');
-				inword = false;
-			}
-			continue;
-		}
-		if (ch == '#' && !inword) {
-			comment = true;
-			continue;
-		}
-		if (!inword) {
-			if (argc >= max - 1)
-				return -E2BIG;
-			if (o >= buflen)
-				return -ENOSPC;
-			argv[argc++] = buf + o;
-			inword = true;
-		}
-		if (ch == '\'' || ch == '"') {
-			q = ch;
-			continue;
-		}
-		if (ch == '\\' && s[1])
-			ch = *++s;
-		TOK_PUT(ch);
-	}
-	if (q && !end)
-		return -EINVAL;
-	if (inword)
-		TOK_PUT('\0');
-	argv[argc] = NULL;
-	if (end) {
-		end->quote = q;
-		end->open_word = inword;
-		end->comment = comment;
-	}
-	return argc;
-#undef TOK_PUT
-}
-
-int cli_tokenize(const char *line, char **argv, int max, char *buf, size_t buflen)
-{
-	return cli_tok_core(line, argv, max, buf, buflen, NULL);
-}
-
-const char *cli_tokenize_strerror(int err)
-{
-	switch (err) {
-	case -EINVAL:
-		return "unterminated quote";
-	case -E2BIG:
-		return "too many words on the line";
-	case -ENOSPC:
-		return "line too long";
-	default:
-		return "cannot parse the line";
-	}
-}
-
-size_t cli_cmd_span(const char *s)
-{
-	const char *p = s;
-	bool inword = false, comment = false;
-	char q = 0;
-
-	for (; *p; p++) {
-		char ch = *p;
-
-		if (comment) {
-			if (ch == '\n')
-				break;
-			continue;
-		}
-		if (q == '\'') {
-			if (ch == '\'')
-				q = 0;
-			continue;
-		}
-		if (q == '"') {
-			if (ch == '"')
-				q = 0;
-			else if (ch == '\\' && (p[1] == '"' || p[1] == '\\'))
-				p++;
-			continue;
-		}
-		if (ch == ';' || ch == '\n')
-			break;
-		if (tok_space(ch)) {
-			inword = false;
-			continue;
-		}
-		if (ch == '#' && !inword) {
-			comment = true;
-			continue;
-		}
-		inword = true;
-		if (ch == '\'' || ch == '"')
-			q = ch;
-		else if (ch == '\\' && p[1])
-			p++;
-	}
-	return (size_t)(p - s);
-}
 
 /* ---------------------------------------------------------------------------
  * Built-in rows

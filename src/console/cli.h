@@ -83,24 +83,6 @@ int cli_run_batch(FILE *in, bool keep_going);
 /* control: as cli_run_batch, for -x: commands separated by ';' or newlines. */
 int cli_run_exec(const char *cmds, bool keep_going);
 
-/*
- * pure: split `line` into words. The words are written into buf (buflen
- * bytes; strlen(line) + 1 is always enough) and argv[0..argc-1] point into
- * it, argv[argc] = NULL. Returns argc (0 for an empty line or a comment),
- * -EINVAL for an unterminated quote, -E2BIG if more than max - 1 words,
- * -ENOSPC if buf is too small.
- */
-int cli_tokenize(const char *line, char **argv, int max, char *buf, size_t buflen);
-
-/* pure: a message for a negative cli_tokenize() result. */
-const char *cli_tokenize_strerror(int err);
-
-/*
- * pure: length of the first command in s for -x: up to (not including) the
- * first ';' or newline outside quotes, escapes and comments; strlen(s) if
- * none. The caller skips s[len] when it is ';' or '\n'.
- */
-size_t cli_cmd_span(const char *s);
 
 /*
  * control: TAB completion for the text before the cursor. On return

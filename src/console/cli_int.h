@@ -3,8 +3,8 @@
  * and dispatch; cli_run.c: the prompt, batch, -x and signals; complete.c:
  * TAB completion) share and nobody else uses.
  *
- * Context: control (cli_tok_core is pure; cli_now_ns and
- * cli_set_interrupted are async-signal-safe, called from a signal handler).
+ * Context: control (cli_now_ns and cli_set_interrupted are
+ * async-signal-safe, called from a signal handler).
  *
  * Included by: console.
  */
@@ -19,25 +19,6 @@
 #include "cli.h"
 
 #define CLI_MAX_MATCHES 10000 /* completion candidates kept */
-
-/* pure: the blanks that separate words */
-static inline bool tok_space(char ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' || ch == '\f';
-}
-
-struct tok_end {
-	char quote;	/* quote still open at the end of the text, or 0 */
-	bool open_word; /* the last word runs up to the end of the text */
-	bool comment;	/* the text ends inside a comment */
-};
-
-/*
- * pure: the one state machine behind cli_tokenize and completion. With
- * end != NULL an open quote is not an error: its state is reported instead.
- */
-int cli_tok_core(const char *s, char **argv, int max, char *buf, size_t buflen,
-		 struct tok_end *end);
 
 /* control: fn for every visible row: the caller's, then unshadowed built-ins. */
 void cli_for_each_cmd(void (*fn)(const struct cli_cmd *, void *), void *arg);

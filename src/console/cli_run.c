@@ -42,6 +42,7 @@
 #include <wchar.h>
 
 #include "cli.h"
+#include "cli_tok.h"
 #include "cli_int.h"
 #include "fg.h"
 #include "log.h"

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "cli_tok.h"
 #include "cli_int.h"
 #include "fg.h"
 

@@ -4,7 +4,7 @@
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc/core -Isrc/config \
  *       -Isrc/dataplane -Isrc/control -Isrc/console \
- *       $(pkg-config --cflags libedit) test/fuzz/fuzz_cli.c src/console/cli.c src/console/complete.c src/control/log.c \
+ *       $(pkg-config --cflags libedit) test/fuzz/fuzz_cli.c src/console/cli.c src/console/cli_tok.c src/console/complete.c src/control/log.c \
  *       $(pkg-config --libs libedit) -o build/fuzz_cli
  *
  * Besides memory safety it checks properties: words lie inside the output
@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_tok.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "cli.h"
+#include "cli_tok.h"
 #include "fg.h"
 
 /* ---- fake command table ---- */
