@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fg.h"
 #include "prof.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
