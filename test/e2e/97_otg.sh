@@ -173,6 +173,8 @@ check_eq "quit through the API: flowgen exits 0" 0 "$?"
 declare -A APID P
 for i in a b; do
 	sed "s/^- version: 2$/- version: 2\n  prefix: fg97-$$-$i/" "$CFG" >"$FG_TMP/$i.yaml"
+	# DPDK makes a runtime directory for the prefix, --in-memory or not
+	at_exit "rm -rf /var/run/dpdk/fg97-$$-$i ${XDG_RUNTIME_DIR:-/tmp}/dpdk/fg97-$$-$i"
 	P[$i]=$(free_port)
 	"$FG_BIN" -C "$FG_TMP/$i.yaml" --api "${P[$i]}" "${EAL[@]}" </dev/null >"$FG_TMP/$i.out" 2>"$FG_TMP/$i.err" &
 	APID[$i]=$!
