@@ -1,7 +1,8 @@
 /*
  * prof_plan.c — questions asked of a loaded profile (prof_plan.h): the
  * largest frame it may send (run.c refuses a profile whose frames the
- * ports' mbufs cannot hold), a stream's average frame, the flows' rate at
+ * ports' mbufs cannot hold), a stream's average frame, whether every
+ * stream has a count (the run then ends by itself), the flows' rate at
  * -m 1 and the address families a port sends. Pure: each reads only the
  * plan it is given, which prof_load (prof.c) built.
  */
@@ -15,11 +16,26 @@ double prof_stream_avg_frame(const struct prof *p, const struct prof_stream *s)
 {
 	double avg;
 
+	if (s->frames.mode == PROF_VAR_INC || s->frames.mode == PROF_VAR_DEC)
+		return s->frames.lo +
+		       (double)((s->frames.hi - s->frames.lo) / s->frame_step * s->frame_step) / 2;
+	if (s->frames.mode == PROF_VAR_RAND)
+		return (s->frames.lo + s->frames.hi) / 2.0;
 	if (!s->imix)
 		return s->frame;
 	if (units_imix_avg(p->imix, p->n_imix, &avg))
 		return 0;
 	return avg;
+}
+
+bool prof_streams_counted(const struct prof *p)
+{
+	if (p->mode != PROF_STREAMS || !p->n_streams)
+		return false;
+	for (size_t i = 0; i < p->n_streams; i++)
+		if (!p->streams[i].count)
+			return false;
+	return true;
 }
 
 uint32_t prof_max_frame(const struct prof *p)
@@ -30,7 +46,9 @@ uint32_t prof_max_frame(const struct prof *p)
 		for (size_t i = 0; i < p->n_streams; i++) {
 			const struct prof_stream *s = &p->streams[i];
 
-			if (!s->imix)
+			if (s->frames.mode)
+				max = FG_MAX(max, s->frames.hi);
+			else if (!s->imix)
 				max = FG_MAX(max, s->frame);
 			else
 				for (size_t k = 0; k < p->n_imix; k++)

@@ -64,8 +64,16 @@ struct prof_stream {
 	 * `ports: [0, 1]` is the same stream in both directions.
 	 */
 	uint32_t tx_mask;
-	uint32_t frame;		/* bytes incl. FCS; 0 when imix */
-	bool imix;		/* frame: imix (the profile's table) */
+	uint32_t frame; /* bytes incl. FCS; 0 when imix or a range */
+	bool imix;	/* frame: imix (the profile's table) */
+	/*
+	 * `frame: {range: [lo, hi], mode: inc|dec|rand, step: S}`: the sizes
+	 * (incl. FCS) walk lo..hi by step (inc, dec) or are drawn uniformly
+	 * from the profile's seed (rand); mode 0 when frame is one size or imix.
+	 */
+	struct prof_field frames;
+	uint32_t frame_step;
+	uint32_t count;		/* `count: N` frames from each port it is sent from; 0: no end */
 	struct units_rate rate; /* pps, bps or % (scaled by -m) */
 	struct prof_field src, dst, sport, dport;
 	bool latency;
@@ -115,7 +123,14 @@ struct prof {
 /* pure: the largest L2 frame (bytes incl. FCS) the profile may send. */
 uint32_t prof_max_frame(const struct prof *p);
 
-/* pure: the average L2 frame size of a stream (its frame, or the imix average). */
+/*
+ * pure: true when the profile is a streams profile whose every stream has
+ * a `count`: its run ends once each has sent it.
+ */
+bool prof_streams_counted(const struct prof *p);
+
+/* pure: the average L2 frame size of a stream (its frame, the imix
+ * average, or its range's: rand's expected average). */
 double prof_stream_avg_frame(const struct prof *p, const struct prof_stream *s);
 
 /* pure: the sum of the templates' cps (the flows rate at -m 1). */

@@ -3,12 +3,14 @@
  * STATELESS PROFILES): the yamlu tables of a stream and of the imix table,
  * and the custom parsers of a stream's fields: an address that is IPv4 or
  * IPv6, one value or a `{range, mode}` map (an IPv6 range varies the last
- * 32 bits only), `frame: 64` or `frame: imix`, a rate with units. The
+ * 32 bits only), `frame: 64`, `frame: imix` or a range of sizes, a rate
+ * with units. The
  * checks refuse a stream whose src and dst differ in family and an IPv6
  * frame too small to carry the signature. Run by the console's thread
  * (prof_load); prof.c walks the profile with these tables.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,6 +200,36 @@ static int parse_addr(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_nod
 	return 0;
 }
 
+/* `frame: {range: [lo, hi], mode: inc|dec|rand, step: S}` */
+struct frame_map {
+	struct yamlu_range range;
+	int mode;
+	uint32_t step;
+};
+
+static const struct yamlu_field frame_range_fields[] = {
+    {.key = "range",
+     .type = YAMLU_U32_RANGE,
+     .off = offsetof(struct frame_map, range),
+     .min = FG_PROF_FRAME_MIN,
+     .max = FG_PROF_FRAME_MAX,
+     .flags = YAMLU_F_REQUIRED},
+    {.key = "mode",
+     .type = YAMLU_ENUM,
+     .off = offsetof(struct frame_map, mode),
+     .names = prof_var_names,
+     .min = PROF_VAR_INC,
+     .max = PROF_VAR_RAND},
+    {.key = "step",
+     .type = YAMLU_UINT32,
+     .off = offsetof(struct frame_map, step),
+     .min = 1,
+     .max = FG_PROF_FRAME_MAX - FG_PROF_FRAME_MIN},
+    {0},
+};
+static const struct yamlu_schema frame_range_schema = {"a frame size range", frame_range_fields};
+
+/* `frame: 64`, `frame: imix` or `frame: {range: [64, 1518], mode: inc}`. */
 static int parse_frame(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst)
 {
 	struct yamlu_field ef = {.key = f->key,
@@ -205,14 +237,32 @@ static int parse_frame(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_no
 				 .min = FG_PROF_FRAME_MIN,
 				 .max = FG_PROF_FRAME_MAX};
 	struct prof_stream *s = dst; /* the row's off is 0: the whole stream */
+	struct frame_map m = {.mode = PROF_VAR_INC, .step = 1};
 	const char *v = yamlu_str(n);
+	int rc;
 
 	if (v && !strcmp(v, "imix")) {
 		s->imix = true;
 		s->frame = 0;
 		return 0;
 	}
-	return yamlu_scalar(y, &ef, n, &s->frame);
+	if (n->type != YAML_MAPPING_NODE)
+		return yamlu_scalar(y, &ef, n, &s->frame);
+	rc = yamlu_walk(y, n, &frame_range_schema, &m);
+	if (rc)
+		return rc;
+	if (m.range.lo == m.range.hi)
+		return yamlu_errf(y, n,
+				  "'%s': a range of sizes needs two or more sizes (or give "
+				  "one size: frame: %u)",
+				  f->key, m.range.lo);
+	if (m.step != 1 && m.mode == PROF_VAR_RAND)
+		return yamlu_errf(y, yamlu_get(y, n, "step"),
+				  "'%s': step is for mode inc or dec, not rand", f->key);
+	s->frames = (struct prof_field){m.range.lo, m.range.hi, m.mode};
+	s->frame_step = m.step;
+	s->frame = 0;
+	return 0;
 }
 
 static int parse_rate(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst)
@@ -260,7 +310,7 @@ static int stream_check(struct yamlu_ctx *y, yaml_node_t *map, void *obj)
 	} else {
 		return yamlu_errf(y, map, "stream '%s': missing key 'port' (or 'ports')", s->name);
 	}
-	if (!s->frame && !s->imix)
+	if (!s->frame && !s->imix && !s->frames.mode)
 		return yamlu_errf(y, map, "stream '%s': missing key 'frame'", s->name);
 	if (s->src_v6 != s->dst_v6)
 		return yamlu_errf(y, yamlu_get(y, map, "dst"),
@@ -268,12 +318,13 @@ static int stream_check(struct yamlu_ctx *y, yaml_node_t *map, void *obj)
 				  s->name, s->src_v6 ? "IPv6" : "IPv4",
 				  s->dst_v6 ? "IPv6" : "IPv4");
 	s->v6 = s->src_v6;
-	if (s->v6 && !s->imix && s->frame < FG_PROF_FRAME_MIN6)
+	if (s->v6 && !s->imix && (s->frames.mode ? s->frames.lo : s->frame) < FG_PROF_FRAME_MIN6)
 		return yamlu_errf(y, yamlu_get(y, map, "frame"),
 				  "stream '%s': an IPv6 frame of %u bytes cannot carry the "
 				  "signature: the smallest is %d (Ethernet 14, IPv6 40, UDP 8, "
 				  "signature 18, FCS 4)",
-				  s->name, s->frame, FG_PROF_FRAME_MIN6);
+				  s->name, s->frames.mode ? s->frames.lo : s->frame,
+				  FG_PROF_FRAME_MIN6);
 	return 0;
 }
 
@@ -305,7 +356,13 @@ static const struct yamlu_field stream_fields[] = {
      .type = YAMLU_CUSTOM,
      .off = 0,
      .parse = parse_frame,
-     .help = "L2 size incl. FCS (64..9000) or imix"},
+     .help = "L2 size incl. FCS (64..9000), imix, or {range, mode, step}"},
+    {.key = "count",
+     .type = YAMLU_UINT32,
+     .off = offsetof(struct prof_stream, count),
+     .min = 1,
+     .max = UINT32_MAX,
+     .help = "frames from each port, then the stream stops"},
     {.key = "rate",
      .type = YAMLU_CUSTOM,
      .off = offsetof(struct prof_stream, rate),

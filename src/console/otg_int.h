@@ -52,14 +52,16 @@ struct otg_flow {
 	bool v6;
 	struct prof_field src, dst, sport, dport; /* v6: src/dst on the last 32 bits */
 	uint8_t src6[16], dst6[16];		  /* v6: first address, network order */
-	uint32_t frame;				  /* bytes incl. FCS; 0 when imix */
+	uint32_t frame;				  /* bytes incl. FCS; 0 when imix or a range */
 	bool imix;
+	struct prof_field frames; /* size increment or random: the stream's frame range */
+	uint32_t frame_step;
 	char rate[48];	  /* the stream's `rate:` (units_parse_rate form) */
 	double pps;	  /* the rate when given in pps, else 0 */
 	bool latency;	  /* metrics.latency.enable */
 	bool metrics;	  /* metrics.enable */
-	uint64_t packets; /* duration fixed_packets, else 0 */
-	double seconds;	  /* duration fixed_seconds, else 0 */
+	uint64_t packets; /* fixed_packets, or fixed_seconds at a pps rate: the stream's count */
+	double seconds;	  /* fixed_seconds at another rate: the run's duration; else 0 */
 };
 
 struct otg_capture {

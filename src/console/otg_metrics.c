@@ -187,9 +187,12 @@ static int port_metrics(const json_t *req, json_t *resp, char *err, size_t errle
 	return 0;
 }
 
-static const char *flow_transmit_state(const struct otg_state *st, size_t i)
+/* A flow with a count has stopped once it has sent it (tx frames). */
+static const char *flow_transmit_state(const struct otg_state *st, size_t i, uint64_t tx)
 {
-	if (!st->running || !st->picked[i] || !run_active())
+	const struct otg_flow *fl = &st->plan.flows[i];
+
+	if (!st->running || !st->picked[i] || !run_active() || (fl->packets && tx >= fl->packets))
 		return "stopped";
 	return st->paused ? "paused" : "started";
 }
@@ -199,6 +202,11 @@ static double flow_frame(const struct otg_plan *pl, const struct otg_flow *fl)
 {
 	double avg = 0;
 
+	if (fl->frames.mode == PROF_VAR_RAND)
+		return (fl->frames.lo + fl->frames.hi) / 2.0;
+	if (fl->frames.mode) /* inc: the sizes lo, lo + step, ... <= hi */
+		return fl->frames.lo +
+		       (double)((fl->frames.hi - fl->frames.lo) / fl->frame_step * fl->frame_step) / 2;
 	if (!fl->imix)
 		return fl->frame;
 	return units_imix_avg(pl->imix, pl->n_imix, &avg) ? 0 : avg;
@@ -231,7 +239,7 @@ static json_t *flow_metric(const struct otg_state *st, size_t i, const struct st
 		*pv = (struct flow_prev){tx, rx, t, pv->tx_fps, pv->rx_fps, true};
 	txr = pv->tx_fps;
 	rxr = pv->rx_fps;
-	put_str(m, cols, "transmit", flow_transmit_state(st, i));
+	put_str(m, cols, "transmit", flow_transmit_state(st, i, tx));
 	put_u64(m, cols, "frames_tx", tx);
 	put_u64(m, cols, "frames_rx", rx);
 	put_u64(m, cols, "bytes_tx", (uint64_t)llround((double)tx * frame));

@@ -325,6 +325,46 @@ static int flow_imix(struct otg_err *e, const char *path, const json_t *wp, stru
 	return 0;
 }
 
+/*
+ * `size.increment` {start, end, step} or `size.random` {min, max}: the
+ * stream's `frame: {range, mode: inc|rand, step}` (flowgen-profile(5)).
+ */
+static int flow_size_range(struct otg_err *e, const char *path, const json_t *s, bool rnd,
+			   struct otg_flow *fl)
+{
+	static const char *const ikeys[] = {"start", "end", "step", NULL};
+	static const char *const rkeys[] = {"min", "max", NULL};
+	const char *key = rnd ? "random" : "increment";
+	unsigned lo = fl->v6 ? FG_PROF_FRAME_MIN6 : FG_PROF_FRAME_MIN;
+	char fp[PATH_LEN];
+	uint64_t a, b, step = 1;
+	int bad;
+	const json_t *o = otg_get(e, path, s, key, JSON_OBJECT, &bad);
+
+	otg_pathf(fp, sizeof(fp), "%s.%s", path, key);
+	if (bad)
+		return bad;
+	if (otg_keys(e, fp, o, rnd ? rkeys : ikeys) ||
+	    otg_get_uint(e, fp, o, rnd ? "min" : "start", 0, UINT32_MAX, 64, &a) ||
+	    otg_get_uint(e, fp, o, rnd ? "max" : "end", 0, UINT32_MAX, 1518, &b) ||
+	    (!rnd && otg_get_uint(e, fp, o, "step", 1, UINT32_MAX, 1, &step)))
+		return -EINVAL;
+	if (a < lo || b > FG_PROF_FRAME_MAX)
+		return otg_fail(e, fp, "not supported: %" PRIu64 " to %" PRIu64 ": flowgen sends %u "
+				"to %u bytes%s", a, b, lo, FG_PROF_FRAME_MAX,
+				fl->v6 ? " on IPv6 (Ethernet, IPv6, UDP, signature)" : "");
+	if (a >= b)
+		return otg_fail(e, fp, "%s must be below %s", rnd ? "min" : "start",
+				rnd ? "max" : "end");
+	if (step > b - a)
+		return otg_fail(e, fp, "step: %" PRIu64 " is more than end - start", step);
+	fl->frames = (struct prof_field){(uint32_t)a, (uint32_t)b,
+					 rnd ? PROF_VAR_RAND : PROF_VAR_INC};
+	fl->frame_step = (uint32_t)step;
+	fl->frame = 0;
+	return 0;
+}
+
 static int flow_size(struct otg_err *e, const char *path, const json_t *f, struct otg_plan *pl,
 		     struct otg_flow *fl, size_t *imix_flow)
 {
@@ -356,10 +396,7 @@ static int flow_size(struct otg_err *e, const char *path, const json_t *f, struc
 		return 0;
 	}
 	if (ch == 2 || ch == 3)
-		return otg_fail(e, fp,
-				"%s: not supported: a stream's frames have one size or "
-				"the imix table (weight_pairs)",
-				names[ch]);
+		return flow_size_range(e, fp, s, ch == 3, fl);
 	wp = otg_get(e, fp, s, "weight_pairs", JSON_OBJECT, &bad);
 	if (bad)
 		return bad;
@@ -440,19 +477,20 @@ static int flow_duration(struct otg_err *e, const char *path, const json_t *f, s
 		otg_plan_warn(pl, "%s.gap: ignored: frames are paced evenly at the rate", fp);
 	if (m && json_object_get(m, "delay"))
 		otg_plan_warn(pl, "%s.delay: ignored: every flow starts with the run", fp);
-	if (ch == 1) {
-		if (otg_get_uint(e, fp, m, "packets", 1, UINT32_MAX, 1, &fl->packets))
-			return -EINVAL;
-		if (!(fl->pps > 0))
-			return otg_fail(e, fp,
-					"not supported: fixed_packets needs a rate in pps "
-					"(the run lasts packets / pps)");
-		fl->seconds = (double)fl->packets / fl->pps; /* plan_duration adds a margin */
-	} else if (ch == 2) {
+	if (ch == 1)
+		return otg_get_uint(e, fp, m, "packets", 1, UINT32_MAX, 1, &fl->packets) ? -EINVAL
+											  : 0;
+	if (ch == 2) {
 		if (otg_get_num(e, fp, m, "seconds", 0, 1e7, 1, &fl->seconds))
 			return -EINVAL;
 		if (!(fl->seconds > 0))
 			return otg_fail(e, fp, "seconds: must be above 0");
+		/* at a rate in pps, the seconds are a count of frames: the
+		 * stream stops by itself, whatever the other flows do */
+		if (fl->pps > 0 && fl->seconds * fl->pps <= UINT32_MAX) {
+			fl->packets = (uint64_t)FG_MAX(1.0, round(fl->seconds * fl->pps));
+			fl->seconds = 0;
+		}
 	}
 	return 0;
 }
@@ -555,30 +593,43 @@ static int plan_flow(struct otg_err *e, const json_t *f, const struct otg_env *e
 	return 0;
 }
 
-/* Every flow of a run stops together: one duration for all of them. */
+/*
+ * The run's duration (-d). A flow with a count (fixed_packets, or
+ * fixed_seconds at a rate in pps) stops by itself. A flow timed at a rate
+ * in bps or percent stops with the run: such flows share one time, and do
+ * not run beside continuous ones. 0: the run ends when every stream has
+ * sent its count, or runs until stopped.
+ */
 static int plan_duration(struct otg_err *e, struct otg_plan *pl)
 {
 	char path[PATH_LEN];
-	double max_pps = 0;
+	size_t timed = SIZE_MAX, cont = SIZE_MAX;
 
 	for (size_t i = 0; i < pl->n_flows; i++) {
-		const struct otg_flow *a = &pl->flows[0], *b = &pl->flows[i];
+		const struct otg_flow *b = &pl->flows[i];
 
+		if (b->packets)
+			continue;
 		otg_pathf(path, sizeof(path), "flows[%zu].duration", i);
-		if (fabs(a->seconds - b->seconds) > 1e-9 * FG_MAX(a->seconds, 1.0))
+		if (b->seconds > 0 && timed == SIZE_MAX)
+			timed = i;
+		else if (!(b->seconds > 0) && cont == SIZE_MAX)
+			cont = i;
+		if (timed != SIZE_MAX && cont != SIZE_MAX)
 			return otg_fail(e, path,
-					"not supported: flows[0] runs %s, this flow %s: "
-					"every flow of a run starts and stops together",
-					a->seconds > 0 ? "for a fixed time" : "continuously",
-					b->seconds > 0 ? "for another time" : "continuously");
+					"not supported: flows[%zu] runs %g s at a rate not in pps "
+					"(it stops with the run) and flows[%zu] continuously: give "
+					"the timed flow its rate in pps",
+					timed, pl->flows[timed].seconds, cont);
+		if (b->seconds > 0 && fabs(pl->flows[timed].seconds - b->seconds) >
+					  1e-9 * FG_MAX(b->seconds, 1.0))
+			return otg_fail(e, path,
+					"not supported: flows[%zu] runs %g s, this flow %g s, both at "
+					"a rate not in pps (they stop with the run): give their "
+					"rates in pps to time each on its own",
+					timed, pl->flows[timed].seconds, b->seconds);
 	}
-	pl->duration_s = pl->n_flows ? pl->flows[0].seconds : 0;
-	/* fixed_packets: half the shortest frame interval more, so that each
-	 * flow's last frame falls due inside the run and no further one does */
-	for (size_t i = 0; i < pl->n_flows; i++)
-		max_pps = pl->flows[i].packets ? FG_MAX(max_pps, pl->flows[i].pps) : max_pps;
-	if (max_pps > 0)
-		pl->duration_s += 0.5 / max_pps;
+	pl->duration_s = timed == SIZE_MAX ? 0 : pl->flows[timed].seconds;
 	return 0;
 }
 

@@ -6,6 +6,7 @@
  * unit tests and the fuzzer catch. Pure: no DPDK, no globals.
  */
 #include <arpa/inet.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,10 +63,17 @@ static void put_stream(FILE *f, const struct otg_flow *fl)
 {
 	fprintf(f, "  - name: \"%s\"\n", fl->stream);
 	fprintf(f, "    port: %d\n", fl->tx);
-	if (fl->imix)
+	if (fl->frames.mode == PROF_VAR_RAND)
+		fprintf(f, "    frame: {range: [%u, %u], mode: rand}\n", fl->frames.lo, fl->frames.hi);
+	else if (fl->frames.mode)
+		fprintf(f, "    frame: {range: [%u, %u], mode: inc, step: %u}\n", fl->frames.lo,
+			fl->frames.hi, fl->frame_step);
+	else if (fl->imix)
 		fprintf(f, "    frame: imix\n");
 	else
 		fprintf(f, "    frame: %u\n", fl->frame);
+	if (fl->packets)
+		fprintf(f, "    count: %" PRIu64 "\n", fl->packets);
 	fprintf(f, "    rate: \"%s\"\n", fl->rate);
 	put_field(f, "src", &fl->src, true, fl->v6, fl->src6);
 	put_field(f, "dst", &fl->dst, true, fl->v6, fl->dst6);

@@ -413,7 +413,10 @@ int run_start(const char *file, struct run_params *rp, unsigned flags, const cha
 	fg_info("started %s (%s, -m %s, seed %u)%s", file, e->name,
 		rp->mult.kind == UNITS_MULT ? (snprintf(mb, sizeof(mb), "x%g", rp->mult.value), mb)
 					    : load_fmt_mult(&rp->mult, mb, sizeof(mb)),
-		run.prof.seed, rp->duration_s > 0 ? "" : "; runs until stop");
+		run.prof.seed,
+		rp->duration_s > 0		  ? ""
+		: prof_streams_counted(&run.prof) ? "; ends when every stream has sent its count"
+						  : "; runs until stop");
 	return 0;
 
 err_release:

@@ -9,9 +9,10 @@
  * sender per stream and port it is sent from, at the stream's rate over
  * the pair's workers (streams.h: several senders per stream), with its
  * pacer, field generators (from an odd port src/dst and sport/dport swap
- * roles), frame sizes (one size, or the IMIX sequence) and headers
- * prebuilt per size; for every worker, its receive counters and snapshot
- * buffers. streams_activate, which run.c calls once the previous run has
+ * roles), frame sizes (one size, the IMIX sequence, or the stream's range
+ * of sizes) and headers prebuilt per size, and its share of the stream's
+ * count (`count:`; a run whose every stream has one ends by itself); for every worker, its receive
+ * counters and snapshot buffers. streams_activate, which run.c calls once the previous run has
  * stopped, adds the profile's emulated hosts to the ports (the old run
  * keeps its own until then) and makes the new run the one `stats` shows.
  * During and after the run, `stats` and `bench` read the counts through
@@ -48,6 +49,7 @@
 #include "stats_snap.h"
 #include "streams_opts.h"
 #include "streams6.h"
+#include "streams_frames.h"
 #include "streams.h"
 #include "streams_pairs.h"
 #include "units.h"
@@ -119,6 +121,9 @@ static void streams_run_free(struct streams_run *r)
 	free(r->tx_mask);
 	free(r->latency);
 	free(r->imix);
+	for (uint32_t i = 0; r->sizes && i < r->nstreams; i++)
+		free(r->sizes[i].seq);
+	free(r->sizes);
 	free(r->pairs);
 	free(r);
 }
@@ -175,42 +180,6 @@ static int streams_load(const struct run_params *rp, struct load *l, char *err, 
 	return 0;
 }
 
-/* A sender's prebuilt headers, one per frame size (port p's MAC; the next
- * hop is filled in by the first burst); 0, or -ENOMEM with err set. */
-static int streams_sender_templates(struct streams_sender *sd, int p, char *err, size_t errlen)
-{
-	if (sd->v6) {
-		sd->fast6 = calloc(sd->nsizes, sizeof(*sd->fast6));
-		if (sd->all_fixed)
-			sd->fixed6 = calloc(sd->nsizes, sizeof(*sd->fixed6));
-	} else {
-		sd->fast = calloc(sd->nsizes, sizeof(*sd->fast));
-		if (sd->all_fixed)
-			sd->fixed = calloc(sd->nsizes, sizeof(*sd->fixed));
-	}
-	if ((sd->v6 ? !sd->fast6 : !sd->fast) ||
-	    (sd->all_fixed && (sd->v6 ? !sd->fixed6 : !sd->fixed))) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	sd->fast_dst = UINT64_MAX; /* no MAC word: the first burst fills the templates in */
-	/* The payload after the signature is zeros (the worker's tmpl). */
-	for (uint32_t i = 0; i < sd->nsizes; i++) {
-		static const uint8_t zeros[FG_PROF_FRAME_MAX];
-		struct rte_ether_addr none = {{0}};
-
-		if (sd->v6)
-			streams6_fast_init(&sd->fast6[i], &fg_port[p].v.mac, &none, sd->src6,
-					   sd->dst6, (uint16_t)(sd->sizes[i] - PKT6_UDP_PAY_OFF),
-					   LAT_SIG_LEN, zeros);
-		else
-			pkt_udp_fast_init(&sd->fast[i], &fg_port[p].v.mac, &none,
-					  (uint16_t)(sd->sizes[i] - PKT_UDP_PAY_OFF), LAT_SIG_LEN,
-					  zeros);
-	}
-	return 0;
-}
-
 /*
  * Sender of stream sid from port p on the worker of queue q of a pair of
  * nq workers: its share of the rate is 1 / nq, and only queue 0 sends the
@@ -262,6 +231,8 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 		return rc;
 	}
 	pace_set_max(&sd->pace, sd->base_pps == 0);
+	/* count: queue q's share, the first count % nq queues one more */
+	sd->limit = s->count ? s->count / nq + (q < s->count % nq) : UINT64_MAX;
 	sd->paired = streams_paired(src, dst);
 	if (sd->paired)
 		rc = fgen_pair_init(&sd->pair, (enum fgen_mode)streams_fgen_mode(src->mode),
@@ -285,7 +256,10 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 		return rc;
 	}
 	sd->nlearn = sd->paired ? fgen_count(&sd->pair.a) : fgen_count(&sd->dst);
-	if (s->imix) {
+	if (run->sizes[sid].seq) {
+		sd->sizes = run->sizes[sid].seq;
+		sd->nsizes = run->sizes[sid].n;
+	} else if (s->imix) {
 		sd->sizes = run->imix;
 		sd->nsizes = run->nimix;
 	} else {
@@ -331,7 +305,8 @@ static int streams_nomem(char *err, size_t errlen)
 }
 
 /* The run's rows: stream names, the ports each is sent from, latency on or
- * off, the IMIX sequence; 0, or -errno with err set. */
+ * off, the IMIX sequence and each stream's range of sizes; 0, or -errno
+ * with err set. */
 static int streams_prep_rows(const struct run_params *rp, struct streams_run *run, char *err,
 			     size_t errlen)
 {
@@ -342,8 +317,10 @@ static int streams_prep_rows(const struct run_params *rp, struct streams_run *ru
 	run->tx_mask = calloc(pf->n_streams, sizeof(*run->tx_mask));
 	run->latency = calloc(pf->n_streams, sizeof(*run->latency));
 	run->imix = calloc(STREAMS_IMIX_SEQ_MAX, sizeof(uint16_t));
-	if (!run->names || !run->tx_mask || !run->latency || !run->imix)
+	run->sizes = calloc(pf->n_streams, sizeof(*run->sizes));
+	if (!run->names || !run->tx_mask || !run->latency || !run->imix || !run->sizes)
 		return streams_nomem(err, errlen);
+	run->counted = prof_streams_counted(pf);
 	rc = streams_imix_seq(pf->imix, pf->n_imix, run->imix, STREAMS_IMIX_SEQ_MAX);
 	if (rc < 0) {
 		snprintf(err, errlen, "bad imix table");
@@ -351,6 +328,8 @@ static int streams_prep_rows(const struct run_params *rp, struct streams_run *ru
 	}
 	run->nimix = (uint32_t)rc;
 	for (size_t i = 0; i < pf->n_streams; i++) {
+		if ((rc = streams_prep_sizes(pf, (uint32_t)i, &run->sizes[i], err, errlen)) != 0)
+			return rc;
 		snprintf(run->names[i], sizeof(run->names[i]), "%s", pf->streams[i].name);
 		run->latency[i] = pf->streams[i].latency;
 		for (int p = 0; p < fg_nports; p++)
@@ -493,6 +472,7 @@ static int streams_prepare(const struct run_params *rp, void **states, char *err
 		if ((rc = streams_prep_worker(rp, run, wi, err, errlen)) != 0)
 			goto fail;
 		states[wi] = run->st[wi];
+		run->senders_left += run->st[wi]->nsnd;
 	}
 	/* the hosts and the rows of `stats` change in streams_activate,
 	 * once the previous run has stopped */

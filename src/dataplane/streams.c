@@ -35,8 +35,8 @@
  * the worker answers). `start -t learn=0` skips it, `-t learn_wait=SECONDS`
  * sets the pause (flowgen(8), start).
  *
- * RX: a UDP frame (over IPv4 or IPv6) with a valid signature is counted per (stream, rx port,
- * sending worker) in a sequence tracker (rx, dup, ooo) and, when the
+ * RX (streams_rx.c): a UDP frame (over IPv4 or IPv6) with a valid
+ * signature is counted per (stream, rx port, sending worker) in a sequence tracker (rx, dup, ooo) and, when the
  * stream has latency on, its one-way delay goes into the (stream, rx port)
  * histogram (streams.h: several senders per stream). Counting is by
  * signature only, so a NAT may rewrite addresses and ports. A frame whose
@@ -45,6 +45,10 @@
  * Host pairs (streams.h): with the run's pair counts on, a paired
  * sender counts per pair what the TX queue took, a receiver per pair what
  * arrived (found by its destination address) and its delays.
+ *
+ * A stream with a `count` stops once its senders have sent it (each its
+ * share, streams_ctl.c); a run whose every stream has one drains when
+ * every sender of every worker is done (streams.h), so it ends by itself.
  *
  * Every 100 ms, and once more when it goes idle, the worker copies its
  * counts (and the histogram buckets that changed) into a snapshot and
@@ -71,79 +75,10 @@
 #include "port_addr.h"
 #include "streams6.h"
 #include "streams.h"
+#include "streams_int.h"
 #include "worker.h"
 
 #define STREAMS_SNAP_MS 100 /* between two snapshots of a worker */
-
-/*
- * Copy the counts into the back buffer and hand it over (streams.h):
- * the trackers' counts, and of each histogram its summary and the blocks
- * of buckets this buffer has not got yet.
- */
-static void streams_publish(struct streams_state *s, uint64_t now)
-{
-	struct streams_snap *b = &s->snaps[s->back];
-	uint32_t nrx = s->nstreams * 2, nseq = nrx * s->nsenders;
-
-	b->tsc = now;
-	b->span = 0;
-	memset(b->tx, 0, sizeof(uint64_t) * s->nstreams * FG_MAX_PORTS);
-	memset(b->tx_dropped, 0, sizeof(uint64_t) * s->nstreams * FG_MAX_PORTS);
-	memset(b->late, 0, sizeof(uint64_t) * s->nstreams * FG_MAX_PORTS);
-	memcpy(b->stale, s->stale, sizeof(uint64_t) * nrx);
-	for (uint32_t i = 0; i < s->nsnd; i++) {
-		const struct streams_sender *sd = &s->snd[i];
-		uint32_t k = sd->sid * FG_MAX_PORTS + (uint32_t)sd->txport;
-
-		b->tx[k] = sd->tx;
-		b->tx_dropped[k] = sd->tx_dropped;
-		if (s->phase >= STREAMS_PH_RUN)
-			b->late[k] = sd->pace.dropped - sd->late_base;
-		if (sd->tx && sd->last_tsc - s->run_start > b->span)
-			b->span = sd->last_tsc - s->run_start;
-	}
-	for (uint32_t i = 0; i < nseq; i++) {
-		const struct lat_seq *q = &s->seq[i];
-		struct streams_seqc *c = &b->seq[i];
-
-		c->rx = q->rx;
-		c->dup = q->dup;
-		c->ooo = q->ooo;
-		c->late = q->late;
-	}
-	for (uint32_t i = 0; i < nrx; i++) {
-		struct streams_rx *r = &s->rx[i];
-		struct lat_hist *h = &b->hist[i];
-		uint32_t need;
-
-		if (r->dirty) {
-			for (int k = 0; k < STREAMS_NSNAP; k++)
-				r->pend[k] |= r->dirty;
-			r->dirty = 0;
-		}
-		need = r->pend[s->back];
-		if (!need)
-			continue; /* nothing measured since this buffer was filled */
-		r->pend[s->back] = 0;
-		memcpy(h, &r->hist, offsetof(struct lat_hist, bucket));
-		while (need) {
-			uint32_t k = (uint32_t)__builtin_ctz(need), lo = k * STREAMS_HBLOCK;
-			uint32_t n = FG_MIN(STREAMS_HBLOCK, LAT_NBUCKETS - lo);
-
-			need &= need - 1;
-			memcpy(&h->bucket[lo], &r->hist.bucket[lo], n * sizeof(h->bucket[0]));
-		}
-	}
-	if (s->pair_rx) {
-		memcpy(b->pair_tx, s->pair_tx, sizeof(uint64_t) * s->run->npair_slots);
-		memcpy(b->pair_rx, s->pair_rx, sizeof(*s->pair_rx) * s->run->npair_slots);
-		b->pair_miss = s->pair_miss;
-	}
-	/* release: the copies above are visible before control can take b;
-	 * acquire: the buffer we get back is one control has finished with */
-	s->back = __atomic_exchange_n(&s->mid, s->back | STREAMS_FRESH, __ATOMIC_ACQ_REL) &
-		  STREAMS_SNAP_IDX;
-}
 
 /* Learning frame i: host i of the sender's destinations, its src i too. */
 static void streams_learn_fields(struct streams_sender *sd, uint32_t i, uint32_t *sip,
@@ -454,6 +389,14 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 	if (!(sd->v6 ? w->dst6_known[sd->side] : w->dst_known[sd->side]))
 		return 0;
 	if (!learning) {
+		uint32_t want = n;
+
+		/* a counted sender sends what is left of its count, no more
+		 * (what the queue refuses is sent again: tx counts what it took) */
+		if (sd->limit - sd->tx < n)
+			n = (uint32_t)(sd->limit - sd->tx);
+		if (!n)
+			return want;
 		if (streams_alloc(p->pool, m, n, p->id) != 0) {
 			FG_CTR_INC(w->ctr->port[sd->txport].mbuf_fail);
 			return 0;
@@ -487,7 +430,7 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 		 * are not sent again: the walk has gone past them) */
 		for (uint32_t i = 0; sd->pair_tx && i < sent; i++)
 			sd->pair_tx[idx[i]]++;
-		return n;
+		return want;
 	}
 	/* learning frames: one per destination host, at the first size */
 	tsc = rte_rdtsc();
@@ -525,6 +468,29 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 }
 
 /*
+ * A counted sender that has sent its count is done: its pacer is held (no
+ * credit, no late frames from now on) and it leaves the run's count of
+ * senders still sending. Once none is left in any worker, the run drains.
+ */
+static void streams_check_done(struct streams_state *s, struct streams_sender *sd)
+{
+	if (sd->done || sd->tx < sd->limit)
+		return;
+	sd->done = true;
+	pace_pause(&sd->pace, s->now);
+	s->nleft--;
+	if (s->run->counted)
+		__atomic_sub_fetch(&s->run->senders_left, 1, __ATOMIC_RELEASE);
+}
+
+/* A counted run whose senders are all done, in every worker. */
+static bool streams_all_done(const struct streams_state *s)
+{
+	return s->run->counted && !s->nleft &&
+	       !__atomic_load_n(&s->run->senders_left, __ATOMIC_ACQUIRE);
+}
+
+/*
  * At the deadline: the frames that fell due before it still go out, so a
  * last tick that came late (the thread was not running) does not shorten
  * the run; the pacer's bound limits them (what fell due beyond it is
@@ -542,7 +508,7 @@ static bool streams_send_until(struct streams_state *s, uint64_t deadline)
 		struct streams_sender *sd = &s->snd[i];
 		uint32_t due, sent;
 
-		if (!(sd->base_pps > 0))
+		if (!(sd->base_pps > 0) || sd->done)
 			continue;
 		due = pace_due(&sd->pace, deadline);
 		sent = streams_send(s, sd, due, false);
@@ -550,6 +516,7 @@ static bool streams_send_until(struct streams_state *s, uint64_t deadline)
 			pace_return(&sd->pace, due - sent);
 		else if (due == sd->pace.burst)
 			more = true;
+		streams_check_done(s, sd);
 	}
 	return more;
 }
@@ -567,6 +534,10 @@ static void streams_start_run(struct streams_state *s, uint64_t now)
 		pace_restart(&s->snd[i].pace, now, !s->paused);
 		s->snd[i].late_base = s->snd[i].pace.dropped;
 	}
+	/* a sender whose share of a count is 0 is done at once */
+	s->nleft = s->nsnd;
+	for (uint32_t i = 0; i < s->nsnd; i++)
+		streams_check_done(s, &s->snd[i]);
 }
 
 static void streams_drain(struct worker *w, struct streams_state *s, uint64_t now)
@@ -640,90 +611,22 @@ static void streams_tick(struct worker *w, uint64_t now)
 		}
 		for (uint32_t i = 0; i < s->nsnd; i++) {
 			struct streams_sender *sd = &s->snd[i];
-			uint32_t due = pace_due(&sd->pace, now);
-			uint32_t sent = streams_send(s, sd, due, false);
+			uint32_t due, sent;
 
+			if (sd->done)
+				continue;
+			due = pace_due(&sd->pace, now);
+			sent = streams_send(s, sd, due, false);
 			if (sent < due && sd->base_pps > 0)
 				pace_return(&sd->pace, due - sent);
+			streams_check_done(s, sd);
 		}
+		if (streams_all_done(s))
+			streams_drain(w, s, now);
 		break;
 	default:
 		break;
 	}
-}
-
-/*
- * Host pairs: a frame of stream sid received on `side`, sent from the
- * other port of the pair, to destination dip (host order; IPv6: the low
- * 32 bits) with one-way delay ns (lat: measured).
- */
-static void streams_rx_pair(struct streams_state *s, uint32_t sid, int side, uint32_t dip,
-			    bool lat, uint64_t ns)
-{
-	const struct streams_pairs *pp =
-		&s->run->pairs[sid * FG_MAX_PORTS + (uint32_t)(s->w->port[side] ^ 1)];
-	int64_t i = pp->base == STREAMS_NO_PAIRS ? -1 : fgen_index(&pp->fp.b, dip);
-	struct streams_pair_rx *c;
-	uint32_t v;
-
-	if (i < 0 || (uint64_t)i >= fgen_count(&pp->fp.b)) {
-		s->pair_miss += pp->base != STREAMS_NO_PAIRS;
-		return;
-	}
-	c = &s->pair_rx[pp->base + (uint32_t)i];
-	c->rx++;
-	if (!lat)
-		return;
-	v = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
-	c->lat_sum += ns;
-	c->lat_min = FG_MIN(c->lat_min, v);
-	c->lat_max = FG_MAX(c->lat_max, v);
-}
-
-static void streams_rx_frame(struct worker *w, int side, struct rte_mbuf *m,
-			     const struct pkt_info *pi, uint64_t now)
-{
-	struct streams_state *s = w->state;
-	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
-	uint32_t id, seq;
-	uint64_t stamp;
-	uint8_t flags;
-
-	if ((pi->kind == PKT_UDP || pi->kind == PKT_UDP6) &&
-	    lat_sig_read(f + pi->payload, pi->paylen, &id, &seq, &stamp, &flags)) {
-		uint32_t sid = id & STREAMS_ID_SID_MASK;
-		uint32_t q = id >> STREAMS_ID_Q_SHIFT & STREAMS_ID_Q_MASK;
-		bool ours = id >> STREAMS_ID_RUN_SHIFT == s->tag;
-
-		if (ours && sid < s->nstreams && q < s->nsenders) {
-			struct streams_rx *r = &s->rx[sid * 2 + side];
-			bool lat = flags & LAT_SIG_F_LATENCY;
-			uint64_t ns = 0;
-
-			lat_seq_add(&s->seq[(q * s->nstreams + sid) * 2 + side], seq);
-			if (lat) {
-				ns = lat_tsc_to_ns(lat_sig_delay(stamp, now), s->ns_mult);
-				lat_add(&r->hist, ns);
-				r->dirty |= 1u << (lat_bucket(ns) / STREAMS_HBLOCK);
-			}
-			if (s->pair_rx)
-				streams_rx_pair(s, sid, side, pi->dip, lat, ns);
-			rte_pktmbuf_free(m);
-			return;
-		}
-		if (id == STREAMS_LEARN_ID) {
-			rte_pktmbuf_free(m);
-			return;
-		}
-		if (sid < s->nstreams && q < FG_MAX_WORKERS) {
-			/* a stream frame of another run: not this run's */
-			s->stale[sid * 2 + side]++;
-			rte_pktmbuf_free(m);
-			return;
-		}
-	}
-	FG_CTR_INC(w->ctr->port[w->port[side]].rx_unknown);
-	rte_pktmbuf_free(m);
 }
 
 static void streams_stop(struct worker *w, uint64_t now)
@@ -758,7 +661,7 @@ static void streams_pause(struct worker *w, bool on, uint64_t now)
 	for (uint32_t i = 0; i < s->nsnd; i++) {
 		if (on)
 			pace_pause(&s->snd[i].pace, now);
-		else
+		else if (!s->snd[i].done)
 			pace_resume(&s->snd[i].pace, now);
 	}
 }

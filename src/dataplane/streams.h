@@ -144,6 +144,10 @@ struct streams_sender {
 	uint32_t fix_sip, fix_dip;
 	uint16_t fix_sp, fix_dp;
 	uint64_t *pair_tx; /* its slots in the state's pair_tx (host pairs), or NULL */
+	/* `count:` its share of the stream's frames: once tx reaches it the
+	 * sender is done (its pacer held); UINT64_MAX: it sends until the run ends */
+	uint64_t limit;
+	bool done;
 };
 
 /*
@@ -227,6 +231,7 @@ struct streams_state {
 	uint32_t nsenders; /* workers of a pair sending each stream (max over pairs) */
 	int phase;	   /* enum streams_phase */
 	bool started, paused;
+	uint32_t nleft; /* its senders that are not done */
 	uint64_t now, phase_end, deadline, drain_end, next_snap;
 	uint64_t run_start; /* measured traffic began (the pacers started) */
 	uint64_t ns_mult;
@@ -239,7 +244,19 @@ struct streams_state {
 	uint8_t tmpl[FG_PROF_FRAME_MAX];
 };
 
-/* One run: written by control in streams_prepare, read-only afterwards. */
+/* A stream's `frame: {range, ...}`: its sizes without FCS, repeating. */
+struct streams_sizes {
+	uint16_t *seq; /* NULL: the stream has one size or the imix table */
+	uint32_t n;
+};
+
+/*
+ * One run: written by control in streams_prepare, read-only afterwards but
+ * for senders_left. A counted run (every stream has a `count`) ends by
+ * itself: a worker takes each of its senders off senders_left when it is
+ * done (an atomic subtraction, once per sender and run) and drains once
+ * it reads 0, so no worker stops receiving while another still sends.
+ */
 struct streams_run {
 	uint32_t nstreams;
 	uint32_t nsenders; /* senders per stream and port: the most workers of a pair */
@@ -248,6 +265,9 @@ struct streams_run {
 	bool *latency;
 	uint16_t *imix; /* the imix sequence (frame sizes without FCS) */
 	uint32_t nimix;
+	struct streams_sizes *sizes; /* per stream */
+	bool counted;
+	uint32_t senders_left; /* atomic: senders of every worker not done */
 	double duration_s, learn_wait_s, drain_s;
 	bool learn;
 	uint64_t hz;

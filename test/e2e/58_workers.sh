@@ -9,10 +9,19 @@ need_flowgen
 CFG=$(fg_loop_cfg)
 O=$FG_TMP/w2.out
 
+# a stream with a count: the two workers' shares add up to it exactly
+cat >"$FG_TMP/count.yaml" <<'EOF'
+mode: streams
+streams:
+  - {name: c, ports: [0, 1], frame: 64, rate: 5kpps, count: 2001, src: 198.18.0.1,
+     dst: 198.19.0.1}
+EOF
+
 fg_plain -C "$CFG" -c 2 -x "portattr; \
 start -f profiles/udp_short.yaml -m 2000 -d 3; wait; stats --json; \
 start -f profiles/tcp_short.yaml -m 500 -d 3; wait; stats --json; \
-clear; start -f profiles/stl_64b.yaml -m 1 -d 3 -t learn=0,drain=0.3; wait; stats --json; stats -w" >"$O" 2>&1
+clear; start -f profiles/stl_64b.yaml -m 1 -d 3 -t learn=0,drain=0.3; wait; stats --json; stats -w; \
+start -f $FG_TMP/count.yaml -t learn=0,drain=0.3; wait 20; stats --json" >"$O" 2>&1
 check_eq "2 workers: batch run exits 0" 0 $?
 check_grep "2 workers: each port has 2 worker queues" 'port 0 .*2 worker queue' "$O"
 # 3 lcores (main and 2 workers): on fewer CPUs they share, with a warning
@@ -50,4 +59,9 @@ check_ge "2 workers, streams: worker 1 sent >= 25 % of the frames ($t1 of $tx)" 
 check_eq "2 workers: each worker serves ports 0 and 1" "[0, 1] [0, 1]" \
 	"$(js 3 workers.0.ports) $(js 3 workers.1.ports)"
 check_grep "2 workers: stats -w has a row per worker" '^ +1 +[0-9]+ +0,1 ' "$O"
+grep '^{' "$O" | sed -n 4p >"$FG_TMP/w.c"
+check_eq "2 workers, a count of 2,001 from each port: sent exactly, both directions" \
+	"2001 2001" "$(latency_row "$FG_TMP/w.c" c 1 tx) $(latency_row "$FG_TMP/w.c" c 0 tx)"
+check_eq "2 workers, a count of 2,001: every frame received" \
+	"2001 2001" "$(latency_row "$FG_TMP/w.c" c 1 rx) $(latency_row "$FG_TMP/w.c" c 0 rx)"
 finish

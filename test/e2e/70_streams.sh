@@ -62,6 +62,37 @@ echo "# -m 0.5 for 2 s: tx $tx, late $late"
 check_range "-m 0.5 for 2 s: sent + late = 10,000 frames (+-1 %)" "$((${tx:-0} + ${late:-0}))" 9900 10100
 check_range "-m 0.5 for 2 s: most frames sent in time" "${tx:-0}" 5000 10100
 
+# counts and ranges of sizes: each stream sends exactly its count, then
+# stops; a run whose every stream has one ends by itself (no -d, and the
+# `wait` returns); the sizes walk their range (inc by 7 on port 0: the
+# port's bytes are the sequence's sum exactly), or are drawn from it (rand)
+cat >"$FG_TMP/count.yaml" <<'EOF'
+mode: streams
+streams:
+  - {name: inc, port: 0, frame: {range: [64, 1518], step: 7}, rate: 20kpps, count: 3001,
+     src: 198.18.0.1, dst: 198.19.0.1, latency: true}
+  - {name: rnd, port: 1, frame: {range: [100, 1400], mode: rand}, rate: 10kpps, count: 777,
+     src: 198.19.0.1, dst: 198.18.0.1}
+EOF
+out=$FG_TMP/count.out
+t0=$(date +%s%N)
+fg_plain -C "$LOOP" -x "start -f $FG_TMP/count.yaml -t learn=0,drain=0.3; wait 20; stats --json" >"$out" 2>&1
+t1=$(date +%s%N)
+check_grep "counted streams: the start says the run ends by itself" 'ends when every stream has sent its count' "$out"
+check_range "counted streams: the run ended by itself after about 3001 / 20 kpps (ms)" \
+	"$(( (t1 - t0) / 1000000 ))" 150 8000
+check_eq "counted streams: inc sent exactly its count" 3001 "$(latency_row "$out" inc 1 tx)"
+check_eq "counted streams: inc, every frame received" 3001 "$(latency_row "$out" inc 1 rx)"
+check_eq "counted streams: rnd sent exactly its count" 777 "$(latency_row "$out" rnd 0 tx)"
+check_eq "counted streams: rnd, every frame received" 777 "$(latency_row "$out" rnd 0 rx)"
+check_eq "counted streams: nothing late (the count is not a rate cut)" "0 0" \
+	"$(latency_row "$out" inc 1 late) $(latency_row "$out" rnd 0 late)"
+want=$(python3 -c 'z = list(range(64, 1519, 7)); print(sum(z[i % len(z)] - 4 for i in range(3001)))')
+check_eq "counted streams: port 0's bytes are the inc sizes' sum (without FCS)" "$want" \
+	"$(json_get "$out" ports.0.tx_bytes || echo -1)"
+b1=$(json_get "$out" ports.1.tx_bytes || echo 0)
+check_range "counted streams: rnd's frames average about 746 B without FCS" "$((b1 / 777))" 680 812
+
 out=$FG_TMP/over.out
 fg_plain -C "$LOOP" -x "start -f $P/stl_64b.yaml -m 50mpps" >"$out" 2>&1
 check_grep "a rate above line rate is refused with the maximum" 'exceed.*maximum is -m' "$out"

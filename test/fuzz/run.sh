@@ -10,6 +10,8 @@
 # modules names only those, and none of them starts EAL), and linked against
 # the project's libraries. The binaries go to build/fuzz/fuzz_NAME, the
 # growing corpora to build/fuzz/corpus-NAME, logs to build/fuzz/NAME.log.
+# Builds, then runs, go as many at once as there are CPUs (each harness
+# still fuzzes for its own time).
 #
 # Seeds: cfg from test/data/cfg_*.yaml, trex_cfg.yaml, e2e_*.yaml and
 # examples/*.yaml; prof from test/data/prof_*.yaml and profiles/*.yaml; pkt
@@ -216,21 +218,43 @@ crash_reason()
 	echo "${why:-exit without a sanitizer report}${where:+ in $where}"
 }
 
+# The harnesses to run (FG_FUZZ_ONLY: a glob of their names).
 shopt -s nullglob
+names=()
 for h in test/fuzz/fuzz_*.c; do
 	name=$(basename "$h" .c)
 	name=${name#fuzz_}
 	# shellcheck disable=SC2254
 	case "$name" in
-	${FG_FUZZ_ONLY:-*}) ;;
-	*) continue ;;
+	${FG_FUZZ_ONLY:-*}) names+=("$name") ;;
 	esac
-	bin=$out/fuzz_$name
-	mapfile -t srcs < <(harness_srcs "$h")
-	if ! build "$name" "${srcs[@]}"; then
+done
+
+# Build them all first, as many at once as there are CPUs: on a fresh
+# clone the builds are most of a short run's time. Each build's status
+# goes to NAME.build.rc.
+for name in "${names[@]}"; do
+	mapfile -t srcs < <(harness_srcs "test/fuzz/fuzz_$name.c")
+	(
+		rc=0
+		build "$name" "${srcs[@]}" || rc=$?
+		echo "$rc" >"$out/$name.build.rc"
+	) &
+	while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do
+		wait -n
+	done
+done
+wait
+
+# fuzz_one NAME : the regression inputs, then the fuzzing run, of one
+# harness; prints its PASS and FAIL lines.
+fuzz_one()
+{
+	local name=$1 bin=$out/fuzz_$1 reg regs log bad corpus arts rc runs crash
+	if [ "$(cat "$out/$name.build.rc" 2>/dev/null)" != 0 ]; then
 		fail "fuzz $name: build" "$(grep -m3 -E 'error|undefined reference' "$out/$name.build.log" |
 			tr '\n' ' ' | cut -c1-300) (log $out/$name.build.log)"
-		continue
+		return
 	fi
 
 	# Inputs that crashed before must not crash now.
@@ -244,7 +268,7 @@ for h in test/fuzz/fuzz_*.c; do
 			bad=$(awk '/^Running: /{f=$2} /ERROR|runtime error|SUMMARY/{print f; exit}' "$log")
 			fail "fuzz $name: regression" "${bad:-?}: $(crash_reason "$log") (log $log)"
 			# Fuzzing on would only find the same bug again.
-			continue
+			return
 		fi
 	fi
 
@@ -269,6 +293,21 @@ for h in test/fuzz/fuzz_*.c; do
 	else
 		pass "fuzz $name: $runs runs in ${secs}s, corpus $(find "$corpus" -type f | wc -l) inputs"
 	fi
+}
+
+# The harnesses run as many at once as there are CPUs, each for its own
+# time; their lines are printed in order once all have run.
+for name in "${names[@]}"; do
+	fuzz_one "$name" >"$out/$name.result" 2>&1 &
+	while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do
+		wait -n
+	done
+done
+wait
+for name in "${names[@]}"; do
+	cat "$out/$name.result"
+	npass=$((npass + $(grep -c '^PASS ' "$out/$name.result")))
+	nfail=$((nfail + $(grep -c '^FAIL ' "$out/$name.result")))
 done
 
 finish

@@ -98,11 +98,13 @@ static void test_ipv4_udp_fixed(void **state)
 	assert_int_equal(pl.flows[0].frame, 128);
 	assert_true(pl.flows[0].latency);
 	assert_int_equal(pl.flows[0].packets, 5000);
-	assert_true(pl.duration_s > 5.0 && pl.duration_s < 5.001);
+	assert_true(pl.duration_s == 0); /* the stream's count ends the run */
 	assert_int_equal(pl.n_warnings, 0);
 	load_yaml(&pl, &p);
 	assert_int_equal(p.n_streams, 1);
 	assert_int_equal(p.streams[0].frame, 128);
+	assert_int_equal(p.streams[0].count, 5000);
+	assert_true(prof_streams_counted(&p));
 	assert_int_equal(p.streams[0].port, 0);
 	assert_true(p.streams[0].latency);
 	assert_int_equal(p.streams[0].rate.kind, UNITS_PPS);
@@ -266,8 +268,12 @@ static void test_errors(void **state)
 	expect("\"packet\": [{\"ethernet\": {}}, {\"ipv4\": {}}]",
 	       "flows[1]: packet: not supported");
 	expect("\"packet\": [{\"wat\": {}}]", "flows[1].packet[0]: unknown field 'wat'");
-	expect(PKT4("{}") ", \"size\": {\"choice\": \"increment\", \"increment\": {}}",
-	       "flows[1].size: increment: not supported");
+	expect(PKT4("{}") ", \"size\": {\"choice\": \"increment\", \"increment\": {\"start\": 60}}",
+	       "flows[1].size.increment: not supported: 60 to 1518");
+	expect(PKT4("{}") ", \"size\": {\"random\": {\"min\": 900, \"max\": 900}}",
+	       "flows[1].size.random: min must be below max");
+	expect(PKT4("{}") ", \"size\": {\"increment\": {\"start\": 64, \"end\": 70, \"step\": 7}}",
+	       "flows[1].size.increment: step: 7 is more than end - start");
 	expect(PKT4("{}") ", \"size\": {\"fixed\": 60}", "flows[1].size: fixed: not supported: 60");
 	expect(PKT4("{}") ", \"size\": {\"weight_pairs\": {\"predefined\": \"standard_imix\"}}",
 	       "flows[1].size.weight_pairs: not supported: size 58");
@@ -275,12 +281,10 @@ static void test_errors(void **state)
 	       "flows[1].rate: 'pps' must be an unsigned");
 	expect(PKT4("{}") ", \"duration\": {\"choice\": \"burst\", \"burst\": {}}",
 	       "flows[1].duration: burst: not supported");
-	expect(PKT4("{}") ", \"duration\": {\"fixed_seconds\": {\"seconds\": 3}}",
-	       "flows[1].duration: not supported: flows[0] runs continuously");
-	expect(
-	    PKT4("{}") ", \"rate\": {\"choice\": \"percentage\", \"percentage\": 5}, \"duration\": "
-		       "{\"choice\": \"fixed_packets\", \"fixed_packets\": {\"packets\": 10}}",
-	    "flows[1].duration.fixed_packets: not supported: fixed_packets needs a rate in pps");
+	expect(PKT4("{}") ", \"rate\": {\"percentage\": 5}, \"duration\": {\"fixed_seconds\": "
+			  "{\"seconds\": 3}}",
+	       "flows[1].duration: not supported: flows[1] runs 3 s at a rate not in pps (it "
+	       "stops with the run) and flows[0] continuously");
 	expect(PKT4("{}") ", \"metrics\": {\"enable\": 1}",
 	       "flows[1].metrics: 'enable' must be a boolean");
 	expect("\"packet\": [{\"ethernet\": {}}, {\"ipv4\": {}}, {\"udp\": {}}], \"tx_rx\": {}",
@@ -402,24 +406,52 @@ static void test_pcapng_port(void **state)
 	assert_int_equal(otg_pcapng_port(f, 10, 1, true, &out, &len), -EINVAL);
 }
 
-/* Two fixed_packets flows at different rates end together: the run lasts
- * packets / pps plus half the shortest frame interval. */
-static void test_duration_margin(void **state)
+/*
+ * Each flow's own duration: fixed_packets is the stream's count at any
+ * rate, fixed_seconds at a rate in pps is one too; a flow timed at a rate
+ * in percent sets the run's duration; sizes increment and random are the
+ * stream's range of sizes.
+ */
+static void test_durations_and_sizes(void **state)
 {
 	static const char cfg[] =
 	    "{%s, \"flows\": [{\"name\": \"a\", \"tx_rx\": {\"port\": {\"tx_name\": \"p1\"}},"
-	    " " PKT_UDP ", \"rate\": {\"pps\": 1000}, \"duration\": {\"fixed_packets\": "
-	    "{\"packets\": 1500}}},"
+	    " " PKT_UDP ", \"rate\": {\"percentage\": 1}, \"duration\": {\"fixed_packets\": "
+	    "{\"packets\": 1500}}, \"size\": {\"increment\": {\"start\": 100, \"end\": 200, "
+	    "\"step\": 30}}},"
 	    " {\"name\": \"b\", \"tx_rx\": {\"port\": {\"tx_name\": \"p2\"}}, " PKT_UDP ","
-	    " \"rate\": {\"pps\": 2000}, \"duration\": {\"fixed_packets\": {\"packets\": 3000}}}]}";
+	    " \"rate\": {\"pps\": 2000}, \"duration\": {\"fixed_seconds\": {\"seconds\": 1.25}},"
+	    " \"size\": {\"random\": {\"min\": 64, \"max\": 1518}}},"
+	    " {\"name\": \"c\", \"tx_rx\": {\"port\": {\"tx_name\": \"p1\"}}, " PKT_UDP ","
+	    " \"rate\": {\"percentage\": 2}, \"duration\": {\"fixed_seconds\": {\"seconds\": 4}}}"
+	    "]}";
 	char text[4096], err[FG_ERRLEN];
 	struct otg_plan pl;
+	struct prof p;
 
 	(void)state;
 	snprintf(text, sizeof(text), cfg, ports_json);
 	if (plan_of(text, &pl, err, sizeof(err)))
 		fail_msg("%s", err);
-	assert_true(pl.duration_s > 1.5 + 0.25 / 2000 && pl.duration_s < 1.5 + 0.75 / 2000);
+	assert_int_equal(pl.flows[0].packets, 1500);
+	assert_int_equal(pl.flows[1].packets, 2500);
+	assert_int_equal(pl.flows[2].packets, 0);
+	assert_true(pl.duration_s == 4.0);
+	load_yaml(&pl, &p);
+	assert_int_equal(p.streams[0].count, 1500);
+	assert_int_equal(p.streams[0].frames.mode, PROF_VAR_INC);
+	assert_int_equal(p.streams[0].frames.lo, 100);
+	assert_int_equal(p.streams[0].frames.hi, 200);
+	assert_int_equal(p.streams[0].frame_step, 30);
+	/* 100, 130, 160, 190: 145 on average */
+	assert_true(prof_stream_avg_frame(&p, &p.streams[0]) == 145.0);
+	assert_int_equal(p.streams[1].count, 2500);
+	assert_int_equal(p.streams[1].frames.mode, PROF_VAR_RAND);
+	assert_int_equal(p.streams[1].frames.hi, 1518);
+	assert_int_equal(p.streams[2].count, 0);
+	assert_int_equal(p.streams[2].frame, 64);
+	assert_false(prof_streams_counted(&p));
+	prof_free(&p);
 	otg_plan_free(&pl);
 }
 
@@ -457,7 +489,7 @@ int main(void)
 	    cmocka_unit_test(test_ipv4_udp_fixed), cmocka_unit_test(test_ipv6_increment),
 	    cmocka_unit_test(test_imix),	   cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_config_errors),  cmocka_unit_test(test_warnings_and_pick),
-	    cmocka_unit_test(test_pcapng_port),	   cmocka_unit_test(test_duration_margin),
+	    cmocka_unit_test(test_pcapng_port),	   cmocka_unit_test(test_durations_and_sizes),
 	    cmocka_unit_test(test_pattern_errors),
 	};
 

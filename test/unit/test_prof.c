@@ -223,6 +223,42 @@ static void test_defaults_and_forms(void **state)
 	prof_free(&p);
 }
 
+/* A stream's count and range of sizes (flowgen-profile(5)). */
+static void test_stream_count_and_sizes(void **state)
+{
+	static const char yaml[] = "mode: streams\n"
+				   "streams:\n"
+				   "  - name: a\n"
+				   "    port: 0\n"
+				   "    frame: {range: [64, 1518], step: 2}\n"
+				   "    rate: 1kpps\n"
+				   "    count: 3000\n"
+				   "    src: 198.18.0.1\n"
+				   "    dst: 198.19.0.1\n"
+				   "  - name: b\n"
+				   "    port: 1\n"
+				   "    frame: {range: [100, 300], mode: rand}\n"
+				   "    rate: 1kpps\n"
+				   "    src: 198.19.0.1\n"
+				   "    dst: 198.18.0.1\n";
+	char err[FG_ERRLEN];
+	struct prof p;
+
+	(void)state;
+	assert_int_equal(prof_load_buf("c.yaml", yaml, strlen(yaml), &p, err, sizeof(err)), 0);
+	assert_int_equal(p.streams[0].count, 3000);
+	assert_int_equal(p.streams[0].frames.mode, PROF_VAR_INC); /* the default mode */
+	assert_int_equal(p.streams[0].frame_step, 2);
+	assert_int_equal(p.streams[0].frame, 0);
+	assert_true(prof_stream_avg_frame(&p, &p.streams[0]) == 791.0); /* 64 .. 1518 */
+	assert_int_equal(p.streams[1].count, 0);
+	assert_int_equal(p.streams[1].frames.mode, PROF_VAR_RAND);
+	assert_true(prof_stream_avg_frame(&p, &p.streams[1]) == 200.0);
+	assert_int_equal(prof_max_frame(&p), 1518);
+	assert_false(prof_streams_counted(&p)); /* b has no count */
+	prof_free(&p);
+}
+
 /* IPv6 streams: the first address whole, its last 32 bits as the range. */
 static void test_streams_ipv6(void **state)
 {
@@ -348,7 +384,7 @@ int main(void)
 	    cmocka_unit_test(test_udp_imix_tcp_short), cmocka_unit_test(test_stl),
 	    cmocka_unit_test(test_l3_many_hosts),      cmocka_unit_test(test_defaults_and_forms),
 	    cmocka_unit_test(test_template_limit),     cmocka_unit_test(test_bad_files),
-	    cmocka_unit_test(test_missing_file),       cmocka_unit_test(test_streams_ipv6),
+	    cmocka_unit_test(test_missing_file),       cmocka_unit_test(test_stream_count_and_sizes), cmocka_unit_test(test_streams_ipv6),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,6 +20,7 @@
 #include "fgen.h"
 #include "lat.h"
 #include "pkt6.h"
+#include "prof-t.h"
 #include "streams_opts.h"
 #include "streams6.h"
 
@@ -61,6 +62,42 @@ static void test_imix_truncated_and_bad(void **st)
 	assert_int_equal(n, 16);
 	assert_int_equal(streams_imix_seq(zero, 1, seq, 16), -EINVAL);
 	assert_int_equal(streams_imix_seq(big, 0, seq, 16), -EINVAL);
+}
+
+/* A stream's range of sizes: inc and dec walk it by step, rand draws in it. */
+static void test_size_seq(void **st)
+{
+	struct prof_field inc = {64, 80, PROF_VAR_INC}, dec = {64, 80, PROF_VAR_DEC};
+	struct prof_field rnd = {64, 67, PROF_VAR_RAND}, big = {64, 9000, PROF_VAR_INC};
+	uint16_t seq[STREAMS_SIZE_RAND_LEN], again[STREAMS_SIZE_RAND_LEN];
+	int seen[4] = {0};
+
+	(void)st;
+	assert_int_equal(streams_size_seq(&inc, 5, 1, seq, 16), 4);
+	assert_int_equal(seq[0], 60); /* without the FCS */
+	assert_int_equal(seq[1], 65);
+	assert_int_equal(seq[3], 75);
+	assert_int_equal(streams_size_seq(&dec, 5, 1, seq, 16), 4);
+	assert_int_equal(seq[0], 75);
+	assert_int_equal(seq[3], 60);
+	assert_int_equal(streams_size_seq(&inc, 1, 1, seq, 32), 17);
+	assert_int_equal(seq[16], 76);
+	assert_int_equal(streams_size_seq(&big, 1, 1, seq, 16), -E2BIG);
+	assert_int_equal(streams_size_seq(&inc, 0, 1, seq, 16), -EINVAL);
+	assert_int_equal(streams_size_seq(&rnd, 1, 7, seq, STREAMS_SIZE_RAND_LEN),
+			 STREAMS_SIZE_RAND_LEN);
+	for (int i = 0; i < STREAMS_SIZE_RAND_LEN; i++) {
+		assert_true(seq[i] >= 60 && seq[i] <= 63);
+		seen[seq[i] - 60]++;
+	}
+	/* uniform: each of the 4 sizes about a quarter of the draws */
+	for (int k = 0; k < 4; k++)
+		assert_true(seen[k] > 900 && seen[k] < 1150);
+	/* the same seed, the same sizes; another seed, others */
+	streams_size_seq(&rnd, 1, 7, again, STREAMS_SIZE_RAND_LEN);
+	assert_memory_equal(seq, again, sizeof(seq));
+	streams_size_seq(&rnd, 1, 8, again, STREAMS_SIZE_RAND_LEN);
+	assert_memory_not_equal(seq, again, sizeof(seq));
 }
 
 static void test_tunables(void **st)
@@ -180,7 +217,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_imix_default_shares),
 		cmocka_unit_test(test_imix_truncated_and_bad),
-		cmocka_unit_test(test_tunables),
+		cmocka_unit_test(test_size_seq), cmocka_unit_test(test_tunables),
 		cmocka_unit_test(test_ipv6_frame),
 	};
 
