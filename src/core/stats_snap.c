@@ -46,6 +46,37 @@ static void sub_words(uint64_t *dst, const uint64_t *a, const uint64_t *b, size_
 		dst[i] = stats_sub0(a[i], b ? b[i] : 0);
 }
 
+/*
+ * The flows counters: each template's block summed over the workers, and
+ * the totals summed over the templates (the workers keep no totals of
+ * their own, ctr.h), plus the pacer's late flows, which have no template.
+ */
+static void sum_templates(const struct ctr_worker *w, int nworkers, struct stats_raw *out)
+{
+	for (int i = 0; i < nworkers; i++) {
+		for (int t = 0; t < FG_PROF_MAX_TEMPLATES; t++) {
+			const struct ctr_tpl *c = &w[i].tpl[t];
+			struct ctr_tpl *o = &out->tpl[t];
+
+			add_words((uint64_t *)&o->client, (const uint64_t *)&c->client,
+				  NWORDS(struct ctr_client));
+			add_words((uint64_t *)&o->server, (const uint64_t *)&c->server,
+				  NWORDS(struct ctr_server));
+			add_words(&o->active_client, &c->active_client, 1);
+			add_words(&o->active_server, &c->active_server, 1);
+		}
+		add_words(&out->client.late, &w[i].late, 1);
+	}
+	for (int t = 0; t < FG_PROF_MAX_TEMPLATES; t++) {
+		const struct ctr_tpl *o = &out->tpl[t];
+
+		for (size_t k = 0; k < NWORDS(struct ctr_client); k++)
+			((uint64_t *)&out->client)[k] += ((const uint64_t *)&o->client)[k];
+		for (size_t k = 0; k < NWORDS(struct ctr_server); k++)
+			((uint64_t *)&out->server)[k] += ((const uint64_t *)&o->server)[k];
+	}
+}
+
 void stats_sum(const struct ctr_worker *w, int nworkers, int nports, struct stats_raw *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -72,15 +103,12 @@ void stats_sum(const struct ctr_worker *w, int nworkers, int nports, struct stat
 		for (int p = 0; p < nports; p++)
 			add_words((uint64_t *)&out->port[p], (const uint64_t *)&cw->port[p],
 				  NWORDS(struct ctr_port));
-		add_words((uint64_t *)&out->client, (const uint64_t *)&cw->client,
-			  NWORDS(struct ctr_client));
-		add_words((uint64_t *)&out->server, (const uint64_t *)&cw->server,
-			  NWORDS(struct ctr_server));
 		add_words(&out->loop_tsc, &cw->loop_tsc, 1);
 		add_words(&out->busy_tsc, &cw->busy_tsc, 1);
 		add_words((uint64_t *)&out->gauge, (const uint64_t *)&cw->gauge,
 			  NWORDS(struct ctr_gauge));
 	}
+	sum_templates(w, out->nworkers, out);
 }
 
 /* The four traffic counters of a port, from the NIC or from the workers. */

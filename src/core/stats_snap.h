@@ -48,10 +48,11 @@ struct stats_wraw {
  */
 struct stats_raw {
 	struct ctr_port port[FG_MAX_PORTS];
-	struct ctr_client client;
+	struct ctr_client client; /* the templates' blocks summed, and the workers' late */
 	struct ctr_server server;
-	uint64_t loop_tsc, busy_tsc;	/* summed over the workers */
-	struct ctr_gauge gauge; /* not baselined */
+	struct ctr_tpl tpl[FG_PROF_MAX_TEMPLATES]; /* each template, the workers summed */
+	uint64_t loop_tsc, busy_tsc;		   /* summed over the workers */
+	struct ctr_gauge gauge;			   /* not baselined */
 	struct stats_nic nic[FG_MAX_PORTS];
 	bool nic_ok[FG_MAX_PORTS];
 	uint64_t tsc; /* when this sample was taken (rte_rdtsc) */

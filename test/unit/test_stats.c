@@ -52,7 +52,7 @@ static void *writer(void *arg)
 		FG_CTR_INC(w->port[p].tx_pkts);
 		FG_CTR_ADD(w->port[p].tx_bytes, 60);
 		FG_CTR_INC(w->port[p ^ 1].rx_pkts);
-		FG_CTR_INC(w->client.started);
+		FG_CTR_INC(w->tpl[i % 3].client.started);
 		FG_CTR_INC(w->loop_tsc);
 		if (i % 4 == 0)
 			FG_CTR_INC(w->busy_tsc);
@@ -129,14 +129,54 @@ static void test_sum_ignores_ports_beyond_n(void **state)
 	w[1].port[0].tx_pkts = 4;
 	w[1].port[1].tx_pkts = 9;
 	w[1].port[2].tx_pkts = 100; /* port 2 does not exist */
-	w[0].server.translated = 5;
-	w[1].server.translated = 6;
+	w[0].tpl[0].server.translated = 5;
+	w[1].tpl[5].server.translated = 6;
 	stats_sum(w, 2, 2, &r);
 	assert_int_equal(r.port[0].tx_pkts, 7);
 	assert_int_equal(r.port[1].tx_pkts, 9);
 	assert_int_equal(r.port[2].tx_pkts, 0);
 	assert_int_equal(r.server.translated, 11);
 	assert_false(r.nic_ok[0]);
+}
+
+/* The flows totals are the templates' blocks summed (ctr.h), and late the workers'. */
+static void test_sum_templates(void **state)
+{
+	static struct ctr_worker w[2];
+	static struct stats_raw r;
+
+	(void)state;
+	memset(w, 0, sizeof(w));
+	w[0].tpl[0].client.started = 10;
+	w[1].tpl[0].client.started = 5;
+	w[0].tpl[2].client.started = 7;
+	w[1].tpl[FG_PROF_MAX_TEMPLATES - 1].client.completed = 4;
+	w[0].tpl[2].client.fail_retx = 3;
+	w[0].tpl[2].server.accepted = 3;
+	w[1].tpl[1].server.retx = 2;
+	w[0].tpl[2].active_client = 6;
+	w[1].tpl[2].active_client = 1;
+	w[1].tpl[1].active_server = 9;
+	w[0].late = 8;
+	w[1].late = 1;
+	stats_sum(w, 2, 2, &r);
+	assert_int_equal(r.tpl[0].client.started, 15);
+	assert_int_equal(r.tpl[2].client.started, 7);
+	assert_int_equal(r.client.started, 22);
+	assert_int_equal(r.tpl[FG_PROF_MAX_TEMPLATES - 1].client.completed, 4);
+	assert_int_equal(r.client.completed, 4);
+	assert_int_equal(r.client.fail_retx, 3);
+	assert_int_equal(r.server.accepted, 3);
+	assert_int_equal(r.server.retx, 2);
+	assert_int_equal(r.tpl[2].active_client, 7);
+	assert_int_equal(r.tpl[1].active_server, 9);
+	assert_int_equal(r.client.late, 9);
+	assert_int_equal(r.tpl[0].client.late, 0);
+	/* a block beyond nworkers is not read */
+	stats_sum(w, 1, 2, &r);
+	assert_int_equal(r.client.started, 17);
+	assert_int_equal(r.client.late, 8);
+	assert_int_equal(r.server.retx, 0);
 }
 
 static void test_baseline(void **state)
@@ -836,7 +876,7 @@ static void test_clear_and_print(void **state)
 	stats_set_hooks(&h);
 	FG_CTR_ADD(w[0].port[0].tx_pkts, 100);
 	FG_CTR_ADD(w[1].port[1].rx_pkts, 90);
-	FG_CTR_ADD(w[1].client.completed, 5);
+	FG_CTR_ADD(w[1].tpl[0].client.completed, 5);
 	stats_get(s);
 	assert_int_equal(s->port[0].tx_pkts, 100);
 	assert_int_equal(s->port[1].rx_pkts, 90);
@@ -855,7 +895,7 @@ static void test_clear_and_print(void **state)
 	assert_int_equal(s->port[0].tx_pkts, 0);
 	assert_int_equal(s->flows.client.completed, 0);
 	FG_CTR_ADD(w[1].port[0].tx_pkts, 7);
-	FG_CTR_ADD(w[0].client.completed, 2);
+	FG_CTR_ADD(w[0].tpl[1].client.completed, 2);
 	stats_get(s);
 	assert_int_equal(s->port[0].tx_pkts, 7);
 	assert_int_equal(s->g.tx_pkts, 7);
@@ -873,8 +913,8 @@ static void test_clear_and_print(void **state)
 	free(buf);
 	buf = NULL;
 	/* flows of servers that are not flowgen, on two workers: summed, and noted */
-	FG_CTR_ADD(w[0].client.foreign_server, 1);
-	FG_CTR_ADD(w[1].client.foreign_server, 2);
+	FG_CTR_ADD(w[0].tpl[0].client.foreign_server, 1);
+	FG_CTR_ADD(w[1].tpl[2].client.foreign_server, 2);
 	stats_get(s);
 	assert_int_equal(s->flows.client.foreign_server, 3);
 
@@ -1016,6 +1056,7 @@ int main(void)
 	    cmocka_unit_test(test_port_cells),
 	    cmocka_unit_test(test_concurrent_sum),
 	    cmocka_unit_test(test_sum_ignores_ports_beyond_n),
+	    cmocka_unit_test(test_sum_templates),
 	    cmocka_unit_test(test_baseline),
 	    cmocka_unit_test(test_rates),
 	    cmocka_unit_test(test_workers),
