@@ -179,6 +179,101 @@ static void test_sum_templates(void **state)
 	assert_int_equal(r.server.retx, 0);
 }
 
+/* Three templates in two groups: web = {a, b}, c alone; template 5 in none. */
+static void fill_map(struct stats_tpl_map *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->ntpl = 3;
+	m->ngroups = 2;
+	m->group[0] = 0;
+	m->group[1] = 1;
+	m->group[2] = 0;
+	strcpy(m->tpl[0], "a");
+	strcpy(m->tpl[1], "c");
+	strcpy(m->tpl[2], "b");
+	strcpy(m->name[0], "web");
+	strcpy(m->name[1], "c");
+}
+
+/* The raw samples of test_groups: now, two seconds after prev; base cleared. */
+static void fill_group_raws(struct stats_raw *prev, struct stats_raw *now, struct stats_raw *base)
+{
+	memset(prev, 0, sizeof(*prev));
+	memset(now, 0, sizeof(*now));
+	memset(base, 0, sizeof(*base));
+	now->tpl[0].client.started = 100;
+	now->tpl[2].client.started = 50;
+	now->tpl[1].client.started = 300;
+	now->tpl[0].client.completed = 90;
+	now->tpl[2].client.completed = 40;
+	now->tpl[1].client.completed = 290;
+	now->tpl[0].server.translated = 80;
+	now->tpl[2].server.untranslated = 5;
+	now->tpl[0].active_client = 3;
+	now->tpl[2].active_client = 4;
+	now->tpl[1].active_server = 9;
+	now->tpl[5].client.started = 1000; /* a template of no group */
+	prev->tpl[0].client.started = 60;
+	prev->tpl[2].client.started = 30;
+	prev->tpl[1].client.started = 100;
+	prev->tpl[0].client.completed = 50;
+	base->tpl[0].client.started = 20;
+	base->tpl[2].client.started = 10;
+	base->tpl[0].active_client = 99; /* gauges are never baselined */
+}
+
+static void test_groups(void **state)
+{
+	static struct stats_raw prev, now, base;
+	static struct stats_snap s;
+	struct stats_tpl_map m;
+
+	(void)state;
+	fill_map(&m);
+	fill_group_raws(&prev, &now, &base);
+	stats_groups(&now, &prev, &base, 2.0, &m, &s);
+	assert_int_equal(s.map.ngroups, 2);
+	assert_string_equal(s.map.name[0], "web");
+	assert_int_equal(s.grp[0].client.started, 80 + 40);
+	assert_int_equal(s.grp[0].client.completed, 90 + 40);
+	assert_int_equal(s.grp[0].server.translated, 80);
+	assert_int_equal(s.grp[0].server.untranslated, 5);
+	assert_int_equal(s.grp[0].active_client, 7);
+	assert_true(fabs(s.grp[0].cps - (40 + 20) / 2.0) < 1e-9);
+	assert_true(fabs(s.grp[0].completed_cps - (40 + 40) / 2.0) < 1e-9);
+	assert_int_equal(s.grp[1].client.started, 300);
+	assert_int_equal(s.grp[1].client.completed, 290);
+	assert_int_equal(s.grp[1].active_server, 9);
+	assert_true(fabs(s.grp[1].cps - 100) < 1e-9);
+	/* the groups' started add up to every template's of the map */
+	assert_int_equal(s.grp[0].client.started + s.grp[1].client.started, 420);
+	assert_int_equal(s.grp[2].client.started, 0);
+
+	/* no earlier sample, no baseline: counters as they are, no rates */
+	stats_groups(&now, NULL, NULL, 0, &m, &s);
+	assert_int_equal(s.grp[0].client.started, 150);
+	assert_true(s.grp[0].cps == 0 && s.grp[1].completed_cps == 0);
+	/* an interval of 0 with a sample: no rates either */
+	stats_groups(&now, &prev, NULL, 0, &m, &s);
+	assert_true(s.grp[1].cps == 0);
+
+	/* a group index beyond ngroups is in no group */
+	m.group[1] = 7;
+	stats_groups(&now, NULL, NULL, 0, &m, &s);
+	assert_int_equal(s.grp[1].client.started, 0);
+	assert_int_equal(s.grp[0].client.started, 150);
+	/* counts out of range are clipped */
+	m.ntpl = 1000;
+	m.ngroups = 1000;
+	stats_groups(&now, NULL, NULL, 0, &m, &s);
+	assert_int_equal(s.map.ntpl, FG_PROF_MAX_TEMPLATES);
+	assert_int_equal(s.map.ngroups, FG_PROF_MAX_TEMPLATES);
+	m.ntpl = -1;
+	stats_groups(&now, NULL, NULL, 0, &m, &s);
+	assert_int_equal(s.map.ngroups, 0);
+	assert_int_equal(s.grp[0].client.started, 0);
+}
+
 static void test_baseline(void **state)
 {
 	struct stats_raw now, base;
@@ -647,6 +742,18 @@ static char *json_of(const struct stats_snap *s, unsigned sections)
 	return buf;
 }
 
+static char *text_of(const struct stats_snap *s, unsigned sections)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(stats_write_text(f, s, sections), 0);
+	fclose(f);
+	return buf;
+}
+
 static void fill_snap(struct stats_snap *s)
 {
 	struct stats_raw prev, now;
@@ -843,6 +950,71 @@ static void test_json_pairs(void **state)
 	if (jp_parse(j, txt))
 		fail_msg("invalid JSON: %s", txt);
 	assert_non_null(strstr(txt, "{\"pairs\":{\"unmatched\":0,\"rows\":[]}}"));
+	free(txt);
+	free(j);
+	free(s);
+}
+
+/* templates[] of the JSON and the group tables of `stats -t`. */
+static void test_json_groups(void **state)
+{
+	static struct stats_raw prev, now, base;
+	struct stats_snap *s = calloc(1, sizeof(*s));
+	struct jp *j = calloc(1, sizeof(*j));
+	static const char *const spec_grp_server[] = {
+	    "accepted", "completed",  "failed",	      "active", "tx_pkts",
+	    "rx_pkts",	"translated", "untranslated", "retx",
+	};
+	struct stats_tpl_map m;
+	char *txt;
+
+	(void)state;
+	assert_non_null(s);
+	assert_non_null(j);
+	fill_map(&m);
+	fill_group_raws(&prev, &now, &base);
+	stats_groups(&now, &prev, &base, 2.0, &m, s);
+	txt = json_of(s, STATS_T);
+	if (jp_parse(j, txt))
+		fail_msg("invalid JSON: %s", txt);
+	check_names(j, "templates[]", (const char *const[]){"name", "templates"}, 2);
+	check_names(j, "templates[].client", spec_client, FG_ARRAY_SIZE(spec_client));
+	check_names(j, "templates[].server", spec_grp_server, FG_ARRAY_SIZE(spec_grp_server));
+	/* what no template has: the pacer's late flows, the distinct sources */
+	assert_false(jp_has(j, "templates[].client.late"));
+	assert_false(jp_has(j, "templates[].server.distinct_src_addrs"));
+	assert_false(jp_has(j, "flows"));
+	assert_non_null(strstr(txt, "{\"templates\":[{\"name\":\"web\",\"templates\":[\"a\",\"b\"],"
+				    "\"client\":{\"started\":120,"));
+	assert_non_null(
+	    strstr(txt, "{\"name\":\"c\",\"templates\":[\"c\"],\"client\":{\"started\":300,"));
+	free(txt);
+	/* with the flows section (and so by default) too, beside "flows" */
+	txt = json_of(s, STATS_A);
+	assert_non_null(strstr(txt, "\"templates\":[{\"name\":\"web\""));
+	assert_non_null(strstr(txt, "\"late\":0"));
+	free(txt);
+	txt = json_of(s, STATS_G);
+	assert_null(strstr(txt, "\"templates\""));
+	free(txt);
+
+	txt = text_of(s, STATS_T);
+	assert_non_null(strstr(txt, "Flows of group web (templates a b)\n"));
+	assert_non_null(strstr(txt, "Flows of group c (templates c)\n"));
+	assert_non_null(strstr(txt, "started/accepted   |              120 |"));
+	assert_non_null(strstr(txt, "started/accepted   |              300 |"));
+	assert_null(strstr(txt, "late (pacer)"));
+	assert_null(strstr(txt, "distinct src"));
+	assert_null(strstr(txt, "Global Statistics"));
+	free(txt);
+	/* no flows run: one line says so */
+	memset(&m, 0, sizeof(m));
+	stats_groups(&now, &prev, &base, 2.0, &m, s);
+	txt = text_of(s, STATS_T);
+	assert_string_equal(txt, "Flows by group\n\n(no flows run)\n\n");
+	free(txt);
+	txt = json_of(s, STATS_T);
+	assert_string_equal(txt, "{\"templates\":[]}\n");
 	free(txt);
 	free(j);
 	free(s);
@@ -1057,6 +1229,8 @@ int main(void)
 	    cmocka_unit_test(test_concurrent_sum),
 	    cmocka_unit_test(test_sum_ignores_ports_beyond_n),
 	    cmocka_unit_test(test_sum_templates),
+	    cmocka_unit_test(test_groups),
+	    cmocka_unit_test(test_json_groups),
 	    cmocka_unit_test(test_baseline),
 	    cmocka_unit_test(test_rates),
 	    cmocka_unit_test(test_workers),
