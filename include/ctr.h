@@ -5,7 +5,16 @@
  * by the dense worker id). Only that worker writes it, with FG_CTR_ADD (a
  * plain load and a relaxed store); readers use FG_CTR_GET. Counters are
  * monotonic: "clear" is a baseline kept by the reader, never a write here.
- * Gauges (values that go down) are kept apart in struct ctr_gauge.
+ * Gauges (values that go down) are kept apart in struct ctr_gauge, and
+ * in the two active_* words of a template's block.
+ *
+ * The stateful flows' counters exist per template only (struct ctr_tpl,
+ * indexed by the template id every flow carries): a worker moves one
+ * counter per event, as it would in a single block, and the totals that
+ * `stats` shows are the sum the reader takes (stats_sum). Keeping the
+ * totals beside the per-template blocks would double the worker's
+ * counter stores; summing 64 blocks per worker every 100 ms on the
+ * statistics thread costs the workers nothing.
  *
  * Included by: every folder (types only: no prototypes, no data).
  */
@@ -15,6 +24,7 @@
 #include <rte_common.h>
 
 #include "fg.h"
+#include "prof-t.h"
 
 /* Per worker, per port: what this worker sent and received on the port. */
 struct ctr_port {
@@ -49,6 +59,18 @@ struct ctr_server {
 	uint64_t retx;
 };
 
+/*
+ * The flows of one template (flowgen-profile(5), `templates`), both roles.
+ * client.late stays 0 here: the pacer's late flows were never opened, so
+ * they have no template (struct ctr_worker.late). The two gauges are the
+ * template's flows in the worker's table now (not baselined).
+ */
+struct ctr_tpl {
+	struct ctr_client client;
+	struct ctr_server server;
+	uint64_t active_client, active_server;
+} __rte_cache_aligned;
+
 /* Worker traffic state, published in the gauge block for `wait`. */
 enum ctr_state {
 	CTR_IDLE = 0,       /* no traffic */
@@ -72,8 +94,8 @@ struct ctr_gauge {
 
 struct ctr_worker {
 	struct ctr_port port[FG_MAX_PORTS];
-	struct ctr_client client;
-	struct ctr_server server;
+	struct ctr_tpl tpl[FG_PROF_MAX_TEMPLATES]; /* stateful flows, by template id */
+	uint64_t late; /* flows the pacer dropped: client.late of the totals */
 	/* CPU utilisation, time-weighted: TSC cycles of the loop since the
 	 * worker started, and of the loop turns that did work (RX, TX, a
 	 * message). busy_tsc / loop_tsc over an interval is the share. */

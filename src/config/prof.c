@@ -137,6 +137,11 @@ static int template_check(struct yamlu_ctx *y, yaml_node_t *map, void *obj)
 	const struct prof_program *pg[2] = {&t->client, &t->server};
 	size_t i, j;
 
+	if (t->group && !t->group[0])
+		return yamlu_errf(y, yamlu_get(y, map, "group"),
+				  "template '%s': 'group' is empty (leave it out for a group "
+				  "of its own)",
+				  t->name);
 	if (cs != sr)
 		return yamlu_errf(y, map,
 				  "template '%s': the client sends %llu bytes but the server "
@@ -170,6 +175,11 @@ static const struct yamlu_field template_fields[] = {
      .max = 64,
      .flags = YAMLU_F_REQUIRED,
      .help = "shown in statistics"},
+    {.key = "group",
+     .type = YAMLU_STRING,
+     .off = offsetof(struct prof_template, group),
+     .max = 64,
+     .help = "statistics group (TRex tg_name); default: the template's name"},
     {.key = "proto",
      .type = YAMLU_ENUM,
      .off = offsetof(struct prof_template, proto),

@@ -3,11 +3,13 @@
  * largest frame it may send (run.c refuses a profile whose frames the
  * ports' mbufs cannot hold), a stream's average frame, whether every
  * stream has a count (the run then ends by itself), the flows' rate at
- * -m 1 and the address families a port sends. Pure: each reads only the
+ * -m 1, the statistics groups of its templates and the address families
+ * a port sends. Pure: each reads only the
  * plan it is given, which prof_load (prof.c) built.
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "fg.h"
 #include "prof_plan.h"
@@ -84,6 +86,28 @@ double prof_total_cps(const struct prof *p)
 	for (i = 0; i < p->n_templates; i++)
 		sum += p->templates[i].cps;
 	return sum;
+}
+
+const char *prof_tpl_group(const struct prof_template *t) { return t->group ? t->group : t->name; }
+
+size_t prof_groups(const struct prof *p, uint8_t group_of[FG_PROF_MAX_TEMPLATES])
+{
+	size_t n = 0, nt = FG_MIN(p->n_templates, (size_t)FG_PROF_MAX_TEMPLATES);
+	size_t first[FG_PROF_MAX_TEMPLATES]; /* each group's first template */
+
+	if (p->mode != PROF_FLOWS)
+		return 0;
+	for (size_t i = 0; i < nt; i++) {
+		const char *g = prof_tpl_group(&p->templates[i]);
+		size_t k = 0;
+
+		while (k < n && strcmp(prof_tpl_group(&p->templates[first[k]]), g))
+			k++;
+		if (k == n)
+			first[n++] = i;
+		group_of[i] = (uint8_t)k;
+	}
+	return n;
 }
 
 unsigned prof_port_families(const struct prof *p, int port)

@@ -46,6 +46,7 @@ struct prof_ip_gen {
 
 struct prof_template {
 	char *name;
+	char *group;   /* statistics group (TRex's tg_name); NULL: the template's own */
 	int proto;     /* enum prof_proto */
 	uint32_t port; /* server port */
 	double cps;    /* connections per second before -m; > 0 */
@@ -135,6 +136,18 @@ double prof_stream_avg_frame(const struct prof *p, const struct prof_stream *s);
 
 /* pure: the sum of the templates' cps (the flows rate at -m 1). */
 double prof_total_cps(const struct prof *p);
+
+/* pure: the statistics group template t belongs to: its `group`, or its name. */
+const char *prof_tpl_group(const struct prof_template *t);
+
+/*
+ * pure: the groups of p's templates (flowgen-profile(5), `group`):
+ * group_of[i] is template i's group, numbered in the order of each
+ * group's first template; returns the number of groups (0 for a streams
+ * profile). Templates are in the same group when prof_tpl_group() names
+ * them the same.
+ */
+size_t prof_groups(const struct prof *p, uint8_t group_of[FG_PROF_MAX_TEMPLATES]);
 
 /* The address families a port sends (prof_port_families). */
 #define PROF_FAM_V4 1u

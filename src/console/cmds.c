@@ -393,7 +393,7 @@ static int cmd_stats(int argc, char **argv)
 	int c;
 
 	getopt_reset();
-	while ((c = cmd_getopt(argc, argv, "gpalw", lo)) != -1) {
+	while ((c = cmd_getopt(argc, argv, "gpalwt", lo)) != -1) {
 		switch (c) {
 		case 'g':
 			sections |= STATS_G;
@@ -410,6 +410,9 @@ static int cmd_stats(int argc, char **argv)
 		case 'w':
 			sections |= STATS_W;
 			break;
+		case 't':
+			sections |= STATS_T;
+			break;
 		case 'j':
 			json = true;
 			break;
@@ -425,8 +428,9 @@ static int cmd_stats(int argc, char **argv)
 	}
 	if (optind != argc)
 		return bad_usage(argv);
-	/* no section flag: all of them (--pairs adds the host pairs) */
-	if (!(sections & STATS_ALL))
+	/* no section flag: all of them (--pairs adds the host pairs; -t alone
+	 * is the groups only) */
+	if (!(sections & (STATS_ALL | STATS_T)))
 		sections |= STATS_ALL;
 	if (plot && plot_stats(plot) != 0)
 		return -1;
@@ -606,8 +610,8 @@ static int cmd_tui(int argc, char **argv)
 static const char *const o_p[] = {"-p", NULL};
 static const char *const o_ping[] = {"-p", "-d", "-n", "-s", NULL};
 static const char *const o_start[] = {"-f", "-m", "-d", "-p", "-t", "--force", "--nc", NULL};
-static const char *const o_stats[] = {"-g",	 "-p",	   "-a",      "-l",
-				      "-w",	 "--json", "--plot", "--pairs", NULL};
+static const char *const o_stats[] = {"-g", "-p",     "-a",	"-l",	   "-w",
+				      "-t", "--json", "--plot", "--pairs", NULL};
 static const char *const o_service[] = {"--off", NULL};
 static const char *const o_update[] = {"-m", NULL};
 static const char *const o_bench[] = {"throughput", "latency",   "cps",	 "capacity", "-f",
@@ -636,7 +640,7 @@ static const struct cli_cmd table[] = {
 	{"resume", cmd_pause, "resume", "continue held traffic", NULL, 0},
 	{"update", cmd_update, "update -m MULT", "change the rate of running traffic", o_update, 0},
 	{"wait", cmd_wait, "wait [SECONDS]", "block until traffic ends (or SECONDS pass)", NULL, 0},
-	{"stats", cmd_stats, "stats [-g] [-p] [-a] [-l] [-w] [--pairs] [--json] [--plot FILE.svg]",
+	{"stats", cmd_stats, "stats [-g] [-p] [-a] [-l] [-w] [-t] [--pairs] [--json] [--plot FILE.svg]",
 	 "global / port / flows / latency / worker statistics", o_stats, 0},
 	{"clear", cmd_clear, "clear", "zero the statistics shown (a baseline)", NULL, 0},
 	{"tui", cmd_tui, "tui", "live dashboard; q or ESC returns", NULL, 0},

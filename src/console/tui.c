@@ -2,10 +2,15 @@
  * tui.c — the live dashboard, TRex style.
  *
  * One screen, redrawn every 0.5 s from a statistics snapshot: a title bar
- * with the keys, Global Statistics beside the Flows panel, the Port
- * Statistics table (one column per port that fits, plus the total), a
- * sparkline of tx/rx pps history and the latency table with whatever rows
- * are left. Everything scales from 80x24 upwards.
+ * with the keys, Global Statistics beside the panel of the run's engine
+ * (Flows for a flows run, Streams for a streams run, none before the
+ * first run), the Port Statistics table (one column per port that fits,
+ * plus the total), a sparkline of tx/rx pps history and, for a streams
+ * run, the latency table with whatever rows are left. Key t swaps the
+ * lower part for the page of a flows run's groups of templates
+ * (flowgen-profile(5), `group`) and back. Everything scales from 80x24
+ * upwards: the Global panel fits in TUI_GLOBAL_W columns and the engine's
+ * panel in TUI_PANEL_W, side by side at 80.
  *
  * The terminal belongs to the REPL before and after: the dashboard saves
  * the termios settings and the signal dispositions it touches, opens its
@@ -39,6 +44,9 @@
 #define TUI_LBL_W 10 /* port table: label column */
 #define TUI_COL_W 12 /* port table: one value column */
 #define TUI_KEY_ESC 27
+#define TUI_GLOBAL_W 48	  /* the Global panel's widest line */
+#define TUI_PANEL_W 31	  /* the Flows or Streams panel's widest line */
+#define TUI_GRP_NAME_W 20 /* the group page's name column */
 
 static volatile sig_atomic_t tui_sigint, tui_winch;
 static volatile sig_atomic_t tui_active;
@@ -87,6 +95,7 @@ struct tui_ctx {
 	bool utf8;
 	char msg[64];
 	int h, w;
+	bool groups; /* the group page (key t) instead of ports and latency */
 };
 
 /* Print at (y, x), cut at the right edge. */
@@ -103,14 +112,13 @@ static void tui_title(struct tui_ctx *c)
 
 	attron(A_REVERSE);
 	mvhline(0, 0, ' ', c->w);
-	snprintf(line, sizeof(line),
-		 " flowgen  q/ESC quit  c clear  p pause/resume  +/- rate 10%%"
-		 "   %s",
-		 c->msg);
+	snprintf(line, sizeof(line), " flowgen  q quit  c clear  p pause  +/- rate  t %s   %s",
+		 c->groups ? "ports" : "groups", c->msg);
 	tui_put(c, 0, 0, line);
 	attroff(A_REVERSE);
 }
 
+/* The Global panel: every line within TUI_GLOBAL_W columns. */
 static void tui_global(struct tui_ctx *c, int y, int x)
 {
 	const struct stats_global *g = &c->snap->g;
@@ -130,17 +138,18 @@ static void tui_global(struct tui_ctx *c, int y, int x)
 	snprintf(line, sizeof(line), "pps %-14s Rx %s", stats_fmt_si(a, sizeof(a), g->tx_pps, ""),
 		 stats_fmt_si(b, sizeof(b), g->rx_pps, ""));
 	tui_put(c, y + 3, x, line);
-	snprintf(line, sizeof(line), "CPS %-14s done %-10s active %s",
+	snprintf(line, sizeof(line), "CPS %-14s done %-9s active %s",
 		 stats_fmt_si(a, sizeof(a), g->cps, ""), stats_fmt_si(b, sizeof(b), g->completed_cps, ""),
 		 stats_fmt_count(b2, sizeof(b2), g->active_flows));
 	tui_put(c, y + 4, x, line);
 	/* the busiest worker's share: the first to run out of CPU */
-	snprintf(line, sizeof(line), "drop %-9s cpu %.1f %% (busiest of %d)",
+	snprintf(line, sizeof(line), "drop %-13s cpu %.1f %% (busiest of %d)",
 		 stats_fmt_si(a, sizeof(a), g->drop_rate, "pps"),
 		 isfinite(g->cpu_util_max) ? g->cpu_util_max : 0.0, c->snap->nworkers);
 	tui_put(c, y + 5, x, line);
 }
 
+/* The Flows panel of a flows run: client and server, TUI_PANEL_W columns. */
 static void tui_flows(struct tui_ctx *c, int y, int x)
 {
 	const struct stats_flows *f = &c->snap->flows;
@@ -158,13 +167,45 @@ static void tui_flows(struct tui_ctx *c, int y, int x)
 	};
 
 	attron(A_BOLD);
-	snprintf(line, sizeof(line), "%-12s %10s %10s", "Flows", "client", "server");
+	snprintf(line, sizeof(line), "%-11s %9s %9s", "Flows", "client", "server");
 	tui_put(c, y, x, line);
 	attroff(A_BOLD);
 	for (size_t i = 0; i < FG_ARRAY_SIZE(rows); i++) {
-		snprintf(line, sizeof(line), "%-12s %10s %10s", rows[i].label,
+		snprintf(line, sizeof(line), "%-11s %9s %9s", rows[i].label,
 			 stats_fmt_count(a, sizeof(a), rows[i].cl),
 			 rows[i].has_sv ? stats_fmt_count(b, sizeof(b), rows[i].sv) : "-");
+		tui_put(c, y + 1 + (int)i, x, line);
+	}
+}
+
+/* The Streams panel of a streams run: frames, and its latency rows summed. */
+static void tui_streams(struct tui_ctx *c, int y, int x)
+{
+	const struct stats_snap *s = c->snap;
+	uint64_t lost = 0, late = 0;
+	char a[32], line[64];
+
+	for (int i = 0; i < s->nlat; i++) {
+		lost += s->lat[i].lost;
+		late += s->lat[i].late;
+	}
+	const struct {
+		const char *label;
+		uint64_t v;
+	} rows[] = {
+	    {"tx frames", s->g.tx_pkts},
+	    {"rx frames", s->g.rx_pkts},
+	    {"queue full", s->g.queue_full},
+	    {"lost (lat)", lost},
+	    {"late (lat)", late},
+	};
+
+	attron(A_BOLD);
+	tui_put(c, y, x, "Streams");
+	attroff(A_BOLD);
+	for (size_t i = 0; i < FG_ARRAY_SIZE(rows); i++) {
+		snprintf(line, sizeof(line), "%-11s %19s", rows[i].label,
+			 stats_fmt_count(a, sizeof(a), rows[i].v));
 		tui_put(c, y + 1 + (int)i, x, line);
 	}
 }
@@ -364,16 +405,79 @@ static void tui_latency(struct tui_ctx *c, int y, int rows)
 	}
 }
 
+/* One row of the group page: name, started, completed, failed, CPS, active. */
+static void tui_group_row(struct tui_ctx *c, int y, const char *name, const char *const v[5])
+{
+	char line[160];
+
+	snprintf(line, sizeof(line), "%-*.*s %10s %10s %10s %10s %10s", TUI_GRP_NAME_W,
+		 TUI_GRP_NAME_W, name, v[0], v[1], v[2], v[3], v[4]);
+	tui_put(c, y, 0, line);
+}
+
+/* The group page (key t): one row per group of templates of a flows run. */
+static void tui_groups(struct tui_ctx *c, int y)
+{
+	static const char *const head[5] = {"started", "completed", "failed", "CPS", "active"};
+	const struct stats_snap *s = c->snap;
+	int n = s->map.ngroups, fit = c->h - y - 1;
+
+	attron(A_BOLD);
+	tui_group_row(c, y++, "Group", head);
+	attroff(A_BOLD);
+	if (!n)
+		tui_put(c, y, 0, "(no flows run: groups are a flows profile's templates)");
+	for (int g = 0; g < n && y < c->h; g++, y++) {
+		const struct stats_flows *f = &s->grp[g];
+		char v[5][32], more[48];
+		const char *const cell[5] = {v[0], v[1], v[2], v[3], v[4]};
+
+		if (g + 1 == fit && g + 1 < n) {
+			snprintf(more, sizeof(more), "+%d more groups (stats -t)", n - g);
+			tui_put(c, y, 0, more);
+			return;
+		}
+		stats_fmt_count(v[0], sizeof(v[0]), f->client.started);
+		stats_fmt_count(v[1], sizeof(v[1]), f->client.completed);
+		stats_fmt_count(v[2], sizeof(v[2]), f->client.failed);
+		stats_fmt_si(v[3], sizeof(v[3]), f->cps, "");
+		stats_fmt_count(v[4], sizeof(v[4]), f->active_client);
+		tui_group_row(c, y, s->map.name[g], cell);
+	}
+}
+
+/* Below the panels: the port table, the history and a streams run's latency. */
+static void tui_lower(struct tui_ctx *c, int y)
+{
+	bool streams = c->snap->mode == PROF_STREAMS;
+	int left;
+
+	y += tui_ports(c, y);
+	left = c->h - y;
+	if (!streams) {
+		tui_history(c, y, FG_MIN(left, 2));
+		return;
+	}
+	/* latency wants a header and a row; history takes one or two rows */
+	y += tui_history(c, y, left >= 6 ? 2 : left >= 3 ? 1 : 0);
+	tui_latency(c, y, c->h - y);
+}
+
 static void tui_draw(struct tui_ctx *c)
 {
+	int mode = c->snap->mode, x;
 	char warn[200];
-	int y, left;
+	int y;
 
 	getmaxyx(stdscr, c->h, c->w);
 	erase();
 	tui_title(c);
 	tui_global(c, 1, 0);
-	tui_flows(c, 1, FG_MAX(c->w / 2, 40));
+	x = FG_MAX(TUI_GLOBAL_W + 1, FG_MIN(c->w / 2, c->w - TUI_PANEL_W));
+	if (mode == PROF_FLOWS)
+		tui_flows(c, 1, x);
+	else if (mode == PROF_STREAMS)
+		tui_streams(c, 1, x);
 	y = 7;
 	if (stats_offer_warning(warn + 9, sizeof(warn) - 9, &c->snap->g)) {
 		/* offered against achieved (flowgen(8), STATISTICS) */
@@ -382,11 +486,10 @@ static void tui_draw(struct tui_ctx *c)
 		tui_put(c, y++, 0, warn);
 		attroff(A_BOLD);
 	}
-	y += tui_ports(c, y);
-	left = c->h - y;
-	/* latency wants a header and a row; history takes one or two rows */
-	y += tui_history(c, y, left >= 6 ? 2 : left >= 3 ? 1 : 0);
-	tui_latency(c, y, c->h - y);
+	if (c->groups)
+		tui_groups(c, y);
+	else
+		tui_lower(c, y);
 	refresh();
 }
 
@@ -404,6 +507,11 @@ static bool tui_key(struct tui_ctx *c, int ch)
 	case 'Q':
 	case TUI_KEY_ESC:
 		return false;
+	case 't':
+	case 'T':
+		c->groups = !c->groups;
+		c->msg[0] = 0;
+		break;
 	case 'c':
 	case 'C':
 		stats_clear();

@@ -329,6 +329,27 @@ int run_offered(struct run_params *rp, struct load_offer *o, char *err, size_t e
 	return 0;
 }
 
+/*
+ * The statistics' view of the run of p: its mode and, for flows, its
+ * templates by group (flowgen-profile(5), `group`), which `stats -t`,
+ * the JSON's templates[] and the tui's group page show.
+ */
+static void run_stats_groups(const struct prof *p)
+{
+	static struct stats_tpl_map m; /* the console's thread only */
+
+	memset(&m, 0, sizeof(m));
+	m.ngroups = (int)prof_groups(p, m.group);
+	m.ntpl = m.ngroups ? (int)p->n_templates : 0;
+	for (int t = 0; t < m.ntpl; t++) {
+		snprintf(m.tpl[t], sizeof(m.tpl[t]), "%s", p->templates[t].name);
+		if (!m.name[m.group[t]][0])
+			snprintf(m.name[m.group[t]], sizeof(m.name[0]), "%s",
+				 prof_tpl_group(&p->templates[t]));
+	}
+	stats_set_run(p->mode, &m);
+}
+
 int run_start(const char *file, struct run_params *rp, unsigned flags, const char *who)
 {
 	struct prof np = {0};
@@ -403,6 +424,7 @@ int run_start(const char *file, struct run_params *rp, unsigned flags, const cha
 	memcpy(run.factor, rp->factor, sizeof(run.factor));
 	memcpy(run.link_bps, rp->link_bps, sizeof(run.link_bps));
 	run.scale = 1.0;
+	run_stats_groups(&run.prof);
 	/* Like TRex, a start shows the new run's counters (--nc keeps them). */
 	if (!(flags & RUN_KEEP_COUNTERS))
 		stats_clear();

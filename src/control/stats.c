@@ -56,6 +56,9 @@ static struct {
 	uint32_t port_mask[FG_MAX_WORKERS];
 	/* offered against achieved (offer.h): set by run.c, tracked per sample */
 	double offer_pps, offer_cps;
+	/* the current (or last) run: its mode and groups of templates */
+	int mode;
+	struct stats_tpl_map map;
 	struct offer_track offer;
 	bool short_of_offer;
 	struct offer_signs signs;
@@ -197,6 +200,17 @@ static void offer_sample(void)
 	st.short_of_offer = offer_track_update(&st.offer, offer, achieved, now->tsc, st.tsc_hz);
 	offer_signs(now, prev, &st.scratch, &st.signs);
 	st.limit = offer_limit_guess(&st.signs);
+}
+
+void stats_set_run(int mode, const struct stats_tpl_map *map)
+{
+	pthread_mutex_lock(&st.lock);
+	st.mode = mode;
+	if (map)
+		st.map = *map;
+	else
+		memset(&st.map, 0, sizeof(st.map));
+	pthread_mutex_unlock(&st.lock);
 }
 
 void stats_set_offer(double pps, double cps)
@@ -350,6 +364,8 @@ void stats_get(struct stats_snap *out)
 	sample_into(&fresh);
 	stats_compute(&fresh, older(), st.have_base ? &st.base : NULL, st.tsc_hz, st.nports,
 		      st.link_up, st.speed, out);
+	out->mode = st.mode;
+	stats_groups(&fresh, older(), st.have_base ? &st.base : NULL, out->interval, &st.map, out);
 	for (int i = 0; i < out->nworkers; i++) {
 		out->w[i].lcore = st.lcore[i];
 		out->w[i].port_mask = st.port_mask[i];

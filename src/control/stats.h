@@ -40,6 +40,8 @@ enum stats_section {
 	STATS_W = 1 << 4, /* workers */
 	STATS_ALL = STATS_G | STATS_P | STATS_A | STATS_L | STATS_W,
 	STATS_H = 1 << 5, /* host pairs (--pairs): never part of "all" */
+	STATS_T = 1 << 6, /* flows per group of templates (-t): text only with it;
+			     the JSON's templates[] comes with STATS_A too */
 };
 
 #define STATS_HIST 120	    /* tx/rx pps history points (one per 0.5 s) */
@@ -72,6 +74,12 @@ void stats_start(void);
 void stats_stop(void);
 /* control: baseline = now, NIC counters included; calls hooks->clear. */
 void stats_clear(void);
+/*
+ * control: the run that starts (run.c, before its stats_clear): its mode
+ * (enum prof_mode) and, for a flows run, its templates and their groups
+ * (map may be NULL: none). Snapshots carry both from then on.
+ */
+void stats_set_run(int mode, const struct stats_tpl_map *map);
 /*
  * control: what the current run offers per second at its current MULT
  * (run.c on start, update and the tui's +/-): frames for streams,

@@ -148,7 +148,8 @@ static void json_port(struct json *j, int port, const struct stats_port_snap *o)
 	json_obj_end(j);
 }
 
-static void json_client(struct json *j, const struct stats_flows *fl)
+/* The client object of fl; a group's (grp) has no late: no template has it. */
+static void json_client(struct json *j, const struct stats_flows *fl, bool grp)
 {
 	const struct ctr_client *c = &fl->client;
 
@@ -169,19 +170,19 @@ static void json_client(struct json *j, const struct stats_flows *fl)
 	json_u64(j, "retx", c->retx);
 	jnum(j, "cps", fl->cps, 2);
 	jnum(j, "completed_cps", fl->completed_cps, 2);
-	json_u64(j, "late", c->late);
+	if (!grp)
+		json_u64(j, "late", c->late);
 	json_u64(j, "rx_payload_bad", c->rx_payload_bad);
 	json_u64(j, "foreign_server", c->foreign_server);
 	json_obj_end(j);
 }
 
-static void json_flows(struct json *j, const struct stats_snap *s)
+/* The server object of fl; a group's (grp) has no distinct_src_*: the NAT
+ * report's sources are kept per worker, not per template. */
+static void json_server(struct json *j, const struct stats_flows *fl, bool grp)
 {
-	const struct stats_flows *fl = &s->flows;
 	const struct ctr_server *v = &fl->server;
 
-	json_obj(j, "flows");
-	json_client(j, fl);
 	json_obj(j, "server");
 	json_u64(j, "accepted", v->accepted);
 	json_u64(j, "completed", v->completed);
@@ -193,11 +194,41 @@ static void json_flows(struct json *j, const struct stats_snap *s)
 	json_u64(j, "rx_bytes", v->rx_bytes);
 	json_u64(j, "translated", v->translated);
 	json_u64(j, "untranslated", v->untranslated);
-	json_u64(j, "distinct_src_addrs", fl->distinct_addrs);
-	json_u64(j, "distinct_src_ports", fl->distinct_ports);
+	if (!grp) {
+		json_u64(j, "distinct_src_addrs", fl->distinct_addrs);
+		json_u64(j, "distinct_src_ports", fl->distinct_ports);
+	}
 	json_u64(j, "retx", v->retx);
 	json_obj_end(j);
+}
+
+static void json_flows(struct json *j, const struct stats_snap *s)
+{
+	json_obj(j, "flows");
+	json_client(j, &s->flows, false);
+	json_server(j, &s->flows, false);
 	json_obj_end(j);
+}
+
+/* templates[]: one object per group, its name, its templates and its flows. */
+static void json_groups(struct json *j, const struct stats_snap *s)
+{
+	const struct stats_tpl_map *m = &s->map;
+
+	json_arr(j, "templates");
+	for (int g = 0; g < m->ngroups; g++) {
+		json_obj(j, NULL);
+		json_str(j, "name", m->name[g]);
+		json_arr(j, "templates");
+		for (int t = 0; t < m->ntpl; t++)
+			if (m->group[t] == g)
+				json_str(j, NULL, m->tpl[t]);
+		json_arr_end(j);
+		json_client(j, &s->grp[g], true);
+		json_server(j, &s->grp[g], true);
+		json_obj_end(j);
+	}
+	json_arr_end(j);
 }
 
 static void json_lat(struct json *j, const struct stats_lat_row *l)
@@ -292,6 +323,8 @@ int stats_write_json(FILE *f, const struct stats_snap *s, unsigned sections)
 	}
 	if (sections & STATS_A)
 		json_flows(&j, s);
+	if (sections & (STATS_A | STATS_T))
+		json_groups(&j, s);
 	if (sections & STATS_L) {
 		json_arr(&j, "latency");
 		for (int i = 0; i < s->nlat; i++)
@@ -414,14 +447,17 @@ static void flow_row_u(FILE *f, const char *label, bool has_c, uint64_t c, bool 
 	flow_row(f, label, a, b);
 }
 
-static void text_flows(FILE *f, const struct stats_snap *s)
+/*
+ * The flows table of fl under its title; a group's (grp) leaves out what
+ * no template has: the pacer's late flows and the distinct sources.
+ */
+static void text_flows(FILE *f, const struct stats_flows *fl, const char *title, bool grp)
 {
-	const struct stats_flows *fl = &s->flows;
 	const struct ctr_client *c = &fl->client;
 	const struct ctr_server *v = &fl->server;
 	char a[32];
 
-	fprintf(f, "Flows\n\n");
+	fprintf(f, "%s\n\n", title);
 	flow_row(f, "", "client", "server");
 	flow_row(f, "------------------", "----------------", "----------------");
 	flow_row_u(f, "started/accepted", true, c->started, true, v->accepted);
@@ -439,12 +475,15 @@ static void text_flows(FILE *f, const struct stats_snap *s)
 	flow_row_u(f, "tx_bytes", true, c->tx_bytes, true, v->tx_bytes);
 	flow_row_u(f, "rx_bytes", true, c->rx_bytes, true, v->rx_bytes);
 	flow_row_u(f, "retransmits", true, c->retx, true, v->retx);
-	flow_row_u(f, "late (pacer)", true, c->late, false, 0);
+	if (!grp)
+		flow_row_u(f, "late (pacer)", true, c->late, false, 0);
 	flow_row_u(f, "foreign server", true, c->foreign_server, false, 0);
 	flow_row_u(f, "translated", false, 0, true, v->translated);
 	flow_row_u(f, "untranslated", false, 0, true, v->untranslated);
-	flow_row_u(f, "distinct src addrs", false, 0, true, fl->distinct_addrs);
-	flow_row_u(f, "distinct src ports", false, 0, true, fl->distinct_ports);
+	if (!grp) {
+		flow_row_u(f, "distinct src addrs", false, 0, true, fl->distinct_addrs);
+		flow_row_u(f, "distinct src ports", false, 0, true, fl->distinct_ports);
+	}
 	flow_row(f, "cps", stats_fmt_si(a, sizeof(a), fl->cps, "cps"), "-");
 	flow_row(f, "completed_cps", stats_fmt_si(a, sizeof(a), fl->completed_cps, "cps"), "-");
 	fputc('\n', f);
@@ -453,6 +492,33 @@ static void text_flows(FILE *f, const struct stats_snap *s)
 			"note: %" PRIu64 " flow%s answered by a server that is not flowgen: payloads "
 			"not checked (-t payload_check=1 checks them)\n\n",
 			c->foreign_server, c->foreign_server == 1 ? "" : "s");
+}
+
+/* The title of group g's table: "Flows of group NAME (templates A B)". */
+static void group_title(char *buf, size_t len, const struct stats_tpl_map *m, int g)
+{
+	size_t n = (size_t)snprintf(buf, len, "Flows of group %s (templates", m->name[g]);
+
+	for (int t = 0; t < m->ntpl && n < len; t++)
+		if (m->group[t] == g)
+			n += (size_t)snprintf(buf + n, len - n, " %s", m->tpl[t]);
+	if (n < len)
+		snprintf(buf + n, len - n, ")");
+}
+
+/* One flows table per group of templates (stats -t). */
+static void text_groups(FILE *f, const struct stats_snap *s)
+{
+	char title[FG_PROF_MAX_TEMPLATES * STATS_NAME_MAX + 128]; /* never cut */
+
+	if (!s->map.ngroups) {
+		fprintf(f, "Flows by group\n\n(no flows run)\n\n");
+		return;
+	}
+	for (int g = 0; g < s->map.ngroups; g++) {
+		group_title(title, sizeof(title), &s->map, g);
+		text_flows(f, &s->grp[g], title, true);
+	}
 }
 
 static void text_lat(FILE *f, const struct stats_snap *s)
@@ -542,7 +608,9 @@ int stats_write_text(FILE *f, const struct stats_snap *s, unsigned sections)
 	if (sections & STATS_P)
 		text_ports(f, s);
 	if (sections & STATS_A)
-		text_flows(f, s);
+		text_flows(f, &s->flows, "Flows", false);
+	if (sections & STATS_T)
+		text_groups(f, s);
 	if (sections & STATS_L)
 		text_lat(f, s);
 	if (sections & STATS_W)

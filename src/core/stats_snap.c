@@ -25,6 +25,7 @@ _Static_assert(sizeof(struct ctr_server) % sizeof(uint64_t) == 0,
 	       "ctr_server must hold only uint64_t counters");
 _Static_assert(sizeof(struct ctr_gauge) % sizeof(uint64_t) == 0,
 	       "ctr_gauge must hold only uint64_t gauges");
+_Static_assert(FG_PROF_MAX_TEMPLATES <= UINT8_MAX + 1, "stats_tpl_map.group[] holds uint8_t");
 
 #define NWORDS(type) (sizeof(type) / sizeof(uint64_t))
 
@@ -44,6 +45,37 @@ static void sub_words(uint64_t *dst, const uint64_t *a, const uint64_t *b, size_
 {
 	for (size_t i = 0; i < n; i++)
 		dst[i] = stats_sub0(a[i], b ? b[i] : 0);
+}
+
+/*
+ * The flows counters: each template's block summed over the workers, and
+ * the totals summed over the templates (the workers keep no totals of
+ * their own, ctr.h), plus the pacer's late flows, which have no template.
+ */
+static void sum_templates(const struct ctr_worker *w, int nworkers, struct stats_raw *out)
+{
+	for (int i = 0; i < nworkers; i++) {
+		for (int t = 0; t < FG_PROF_MAX_TEMPLATES; t++) {
+			const struct ctr_tpl *c = &w[i].tpl[t];
+			struct ctr_tpl *o = &out->tpl[t];
+
+			add_words((uint64_t *)&o->client, (const uint64_t *)&c->client,
+				  NWORDS(struct ctr_client));
+			add_words((uint64_t *)&o->server, (const uint64_t *)&c->server,
+				  NWORDS(struct ctr_server));
+			add_words(&o->active_client, &c->active_client, 1);
+			add_words(&o->active_server, &c->active_server, 1);
+		}
+		add_words(&out->client.late, &w[i].late, 1);
+	}
+	for (int t = 0; t < FG_PROF_MAX_TEMPLATES; t++) {
+		const struct ctr_tpl *o = &out->tpl[t];
+
+		for (size_t k = 0; k < NWORDS(struct ctr_client); k++)
+			((uint64_t *)&out->client)[k] += ((const uint64_t *)&o->client)[k];
+		for (size_t k = 0; k < NWORDS(struct ctr_server); k++)
+			((uint64_t *)&out->server)[k] += ((const uint64_t *)&o->server)[k];
+	}
 }
 
 void stats_sum(const struct ctr_worker *w, int nworkers, int nports, struct stats_raw *out)
@@ -72,15 +104,12 @@ void stats_sum(const struct ctr_worker *w, int nworkers, int nports, struct stat
 		for (int p = 0; p < nports; p++)
 			add_words((uint64_t *)&out->port[p], (const uint64_t *)&cw->port[p],
 				  NWORDS(struct ctr_port));
-		add_words((uint64_t *)&out->client, (const uint64_t *)&cw->client,
-			  NWORDS(struct ctr_client));
-		add_words((uint64_t *)&out->server, (const uint64_t *)&cw->server,
-			  NWORDS(struct ctr_server));
 		add_words(&out->loop_tsc, &cw->loop_tsc, 1);
 		add_words(&out->busy_tsc, &cw->busy_tsc, 1);
 		add_words((uint64_t *)&out->gauge, (const uint64_t *)&cw->gauge,
 			  NWORDS(struct ctr_gauge));
 	}
+	sum_templates(w, out->nworkers, out);
 }
 
 /* The four traffic counters of a port, from the NIC or from the workers. */
@@ -305,6 +334,48 @@ void stats_compute(const struct stats_raw *now, const struct stats_raw *prev,
 	f->active_server = now->gauge.active_server;
 	f->cps = g->cps;
 	f->completed_cps = g->completed_cps;
+}
+
+/* ---- groups of templates ---------------------------------------------- */
+
+/* dst += a - b word by word (b may be NULL), each difference clipped at 0. */
+static void add_diff(uint64_t *dst, const uint64_t *a, const uint64_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		dst[i] += stats_sub0(a[i], b ? b[i] : 0);
+}
+
+void stats_groups(const struct stats_raw *now, const struct stats_raw *prev,
+		  const struct stats_raw *base, double dt, const struct stats_tpl_map *map,
+		  struct stats_snap *out)
+{
+	int ntpl = FG_MAX(0, FG_MIN(map->ntpl, FG_PROF_MAX_TEMPLATES));
+
+	out->map = *map;
+	out->map.ntpl = ntpl;
+	out->map.ngroups = FG_MAX(0, FG_MIN(map->ngroups, ntpl));
+	memset(out->grp, 0, sizeof(out->grp));
+	if (!prev || dt <= 0)
+		prev = NULL;
+	for (int t = 0; t < ntpl; t++) {
+		const struct ctr_tpl *n = &now->tpl[t], *b = base ? &base->tpl[t] : NULL;
+		struct stats_flows *g;
+
+		if (map->group[t] >= out->map.ngroups)
+			continue;
+		g = &out->grp[map->group[t]];
+		add_diff((uint64_t *)&g->client, (const uint64_t *)&n->client,
+			 b ? (const uint64_t *)&b->client : NULL, NWORDS(struct ctr_client));
+		add_diff((uint64_t *)&g->server, (const uint64_t *)&n->server,
+			 b ? (const uint64_t *)&b->server : NULL, NWORDS(struct ctr_server));
+		g->active_client += n->active_client;
+		g->active_server += n->active_server;
+		if (prev) {
+			g->cps += stats_rate(n->client.started, prev->tpl[t].client.started, dt);
+			g->completed_cps +=
+			    stats_rate(n->client.completed, prev->tpl[t].client.completed, dt);
+		}
+	}
 }
 
 /* ---- number and cell formatting ---------------------------------------- */

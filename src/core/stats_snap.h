@@ -48,10 +48,11 @@ struct stats_wraw {
  */
 struct stats_raw {
 	struct ctr_port port[FG_MAX_PORTS];
-	struct ctr_client client;
+	struct ctr_client client; /* the templates' blocks summed, and the workers' late */
 	struct ctr_server server;
-	uint64_t loop_tsc, busy_tsc;	/* summed over the workers */
-	struct ctr_gauge gauge; /* not baselined */
+	struct ctr_tpl tpl[FG_PROF_MAX_TEMPLATES]; /* each template, the workers summed */
+	uint64_t loop_tsc, busy_tsc;		   /* summed over the workers */
+	struct ctr_gauge gauge;			   /* not baselined */
 	struct stats_nic nic[FG_MAX_PORTS];
 	bool nic_ok[FG_MAX_PORTS];
 	uint64_t tsc; /* when this sample was taken (rte_rdtsc) */
@@ -126,6 +127,21 @@ struct stats_flows {
 	double completed_cps; /* rate of client.completed */
 };
 
+/*
+ * The templates of the current (or last) flows run and the groups they
+ * form (flowgen-profile(5), `group`): group[t] is template t's group,
+ * groups numbered in the order of their first template. Control sets it
+ * at each start (stats_set_run, stats.h); ntpl 0: no flows run.
+ */
+#define STATS_NAME_MAX 65 /* a template's or a group's name, its NUL included */
+
+struct stats_tpl_map {
+	int ntpl, ngroups;
+	uint8_t group[FG_PROF_MAX_TEMPLATES];
+	char tpl[FG_PROF_MAX_TEMPLATES][STATS_NAME_MAX];  /* template names */
+	char name[FG_PROF_MAX_TEMPLATES][STATS_NAME_MAX]; /* group names */
+};
+
 /* One worker (flowgen(8), STATISTICS, "workers"). */
 struct stats_worker_snap {
 	int id;
@@ -145,6 +161,11 @@ struct stats_snap {
 	struct stats_port_snap port[FG_MAX_PORTS];
 	struct stats_port_snap total;
 	struct stats_flows flows;
+	int mode; /* enum prof_mode of the current (or last) run; 0: none yet */
+	/* per group of templates (stats_groups): the figures of flows, less
+	 * distinct_* and client.late, which no template has */
+	struct stats_tpl_map map;
+	struct stats_flows grp[FG_PROF_MAX_TEMPLATES];
 	int nlat;
 	struct stats_lat_row lat[STATS_MAX_LAT];
 };
@@ -154,6 +175,16 @@ struct stats_snap {
  * zeroed); out->w[i] keeps worker i's own figures.
  */
 void stats_sum(const struct ctr_worker *w, int nworkers, int nports, struct stats_raw *out);
+/*
+ * pure: the figures of each group of map into out->grp[0..map->ngroups-1]:
+ * counters of now less base (may be NULL), summed over
+ * the group's templates; cps and completed_cps over dt seconds since prev
+ * (NULL, or dt <= 0: none); active the templates' gauges. out->map is
+ * set to *map.
+ */
+void stats_groups(const struct stats_raw *now, const struct stats_raw *prev,
+		  const struct stats_raw *base, double dt, const struct stats_tpl_map *map,
+		  struct stats_snap *out);
 /* pure: a - b, clipped at 0 (a NIC reset must not show 2^64 packets). */
 uint64_t stats_sub0(uint64_t a, uint64_t b);
 /* pure: the rate of a counter that went from prev to now in dt seconds

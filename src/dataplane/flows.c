@@ -60,14 +60,32 @@ static void flows_arm(struct flows_state *s, uint32_t idx, struct flows_ent *e)
 	flowtab_timer_arm(s->ft, idx, t);
 }
 
+/* The gauge of side's flows in w's table, all templates (flows_idle() reads it). */
+static inline uint64_t *flows_active(struct worker *w, int side)
+{
+	return side == FLOWTAB_SERVER ? &w->ctr->gauge.active_server : &w->ctr->gauge.active_client;
+}
+
+/* A flow of template ti entered side's table. */
+static inline void flows_active_inc(struct worker *w, struct flows_state *s, int side, unsigned ti)
+{
+	uint64_t *a = flows_ctr(w, side, ti, FLOWS_C_ACTIVE);
+
+	s->active[side]++;
+	FG_CTR_SET(*flows_active(w, side), s->active[side]);
+	FG_CTR_SET(*a, *a + 1);
+}
+
 static void flows_del(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e)
 {
 	int side = flows_side(s->ft, idx);
+	uint64_t *a = flows_ctr(w, side, e->tpl, FLOWS_C_ACTIVE);
 
 	if (side == FLOWTAB_CLIENT)
 		fgen_cpa_put(&s->cpa, e->own_ip, e->own_port);
 	s->active[side]--;
-	FG_CTR_SET(*flows_ctr(w, side, FLOWS_C_ACTIVE), s->active[side]);
+	FG_CTR_SET(*flows_active(w, side), s->active[side]);
+	FG_CTR_SET(*a, *a - 1);
 	flowtab_del(s->ft, idx);
 }
 
@@ -75,14 +93,14 @@ static void flows_established(struct worker *w, struct flows_ent *e)
 {
 	if (!(e->flags & FLOWS_F_EST)) {
 		e->flags |= FLOWS_F_EST;
-		FG_CTR_INC(w->ctr->client.established);
+		FG_CTR_INC(flows_cli(w, e->tpl)->established);
 	}
 }
 
 static void flows_complete(struct worker *w, struct flows_state *s, uint32_t idx,
 			   struct flows_ent *e)
 {
-	FG_CTR_INC(*flows_ctr(w, flows_side(s->ft, idx), FLOWS_C_COMPLETED));
+	FG_CTR_INC(*flows_ctr(w, flows_side(s->ft, idx), e->tpl, FLOWS_C_COMPLETED));
 	flows_del(w, s, idx, e);
 }
 
@@ -97,17 +115,18 @@ static void flows_fail(struct worker *w, struct flows_state *s, uint32_t idx, st
 		       enum flows_fail why)
 {
 	int side = flows_side(s->ft, idx);
+	struct ctr_client *c = flows_cli(w, e->tpl);
 
-	FG_CTR_INC(*flows_ctr(w, side, FLOWS_C_FAILED));
+	FG_CTR_INC(*flows_ctr(w, side, e->tpl, FLOWS_C_FAILED));
 	if (side == FLOWTAB_CLIENT) {
 		if (why == FLOWS_FAIL_NO_REPLY)
-			FG_CTR_INC(w->ctr->client.fail_no_reply);
+			FG_CTR_INC(c->fail_no_reply);
 		else if (why == FLOWS_FAIL_RESET)
-			FG_CTR_INC(w->ctr->client.fail_reset);
+			FG_CTR_INC(c->fail_reset);
 		else if (why == FLOWS_FAIL_PAYLOAD)
-			FG_CTR_INC(w->ctr->client.rx_payload_bad);
+			FG_CTR_INC(c->rx_payload_bad);
 		else
-			FG_CTR_INC(w->ctr->client.fail_retx);
+			FG_CTR_INC(c->fail_retx);
 	}
 	flows_del(w, s, idx, e);
 }
@@ -202,7 +221,7 @@ static void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx,
 	if (ev & TCP_EV_ESTABLISHED && side == FLOWTAB_CLIENT)
 		flows_established(w, e);
 	if (ev & TCP_EV_DATA)
-		FG_CTR_ADD(*flows_ctr(w, side, FLOWS_C_RX_BYTES), o->data_len);
+		FG_CTR_ADD(*flows_ctr(w, side, e->tpl, FLOWS_C_RX_BYTES), o->data_len);
 	if (!tcp_is_closed(&e->tcb) && !(e->flags & FLOWS_F_DONE))
 		flows_prog(w, s, idx, e, side, now);
 	if (!tcp_is_closed(&e->tcb) && !(e->flags & FLOWS_F_CLOSED) &&
@@ -216,7 +235,7 @@ static void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx,
 		for (unsigned i = 0; i < o->nseg; i++)
 			flows_tx_tcp(w, s, side, e, &o->seg[i]);
 		if (o->nretx)
-			FG_CTR_ADD(*flows_ctr(w, side, FLOWS_C_RETX), o->nretx);
+			FG_CTR_ADD(*flows_ctr(w, side, e->tpl, FLOWS_C_RETX), o->nretx);
 		ev |= o->events;
 		more = o->more;
 		tcp_out_reset(o);
@@ -245,7 +264,7 @@ static void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx,
 static void flows_foreign(struct worker *w, struct flows_ent *e)
 {
 	e->flags |= FLOWS_F_PAY_FOREIGN;
-	FG_CTR_INC(w->ctr->client.foreign_server);
+	FG_CTR_INC(flows_cli(w, e->tpl)->foreign_server);
 }
 
 /*
@@ -302,18 +321,18 @@ static void flows_open(struct worker *w, struct flows_state *s, const struct flo
 	unsigned ti = nf->tpl;
 	struct flows_tpl *t = &s->tpl[ti];
 	struct flows_ent *e;
+	struct ctr_client *c = flows_cli(w, ti);
 	uint32_t cip = nf->cip, sip = nf->sip, idx;
 	uint16_t cport = nf->cport;
 
-	FG_CTR_INC(w->ctr->client.started);
+	FG_CTR_INC(c->started);
 	if (flowtab_insert_h(s->ft, &nf->k, nf->h, &idx) != 0) {
 		fgen_cpa_put(&s->cpa, cip, cport);
-		FG_CTR_INC(w->ctr->client.failed);
-		FG_CTR_INC(w->ctr->client.fail_table_full);
+		FG_CTR_INC(c->failed);
+		FG_CTR_INC(c->fail_table_full);
 		return;
 	}
-	s->active[0]++;
-	FG_CTR_SET(w->ctr->gauge.active_client, s->active[0]);
+	flows_active_inc(w, s, FLOWTAB_CLIENT, ti);
 	e = flowtab_state(s->ft, idx);
 	e->tpl = (uint8_t)ti;
 	e->own_ip = cip;
@@ -354,6 +373,7 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 			     uint64_t h, const uint8_t *f, const struct pkt_info *pi, uint64_t now)
 {
 	const struct flows_tpl *t;
+	struct ctr_server *v;
 	struct flows_ent *e;
 	unsigned ti;
 	uint32_t idx;
@@ -367,18 +387,18 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 		return FLOWTAB_NIL;
 	if (t->proto == PROF_TCP && (pi->tcp_flags & (TCP_SYN | TCP_ACK | TCP_RST)) != TCP_SYN)
 		return FLOWTAB_NIL;
+	v = flows_srv(w, ti);
 	if (flowtab_insert_h(s->ft, k, h, &idx) != 0) {
-		FG_CTR_INC(w->ctr->server.failed);
+		FG_CTR_INC(v->failed);
 		return FLOWTAB_NIL;
 	}
 	s->accepts++;
-	s->active[1]++;
-	FG_CTR_SET(w->ctr->gauge.active_server, s->active[1]);
-	FG_CTR_INC(w->ctr->server.accepted);
+	flows_active_inc(w, s, FLOWTAB_SERVER, ti);
+	FG_CTR_INC(v->accepted);
 	if (flows_srv_untranslated(s, f, pi)) {
-		FG_CTR_INC(w->ctr->server.untranslated);
+		FG_CTR_INC(v->untranslated);
 	} else {
-		FG_CTR_INC(w->ctr->server.translated);
+		FG_CTR_INC(v->translated);
 		flows_nat_note(s, pi->sip, pi->sport);
 	}
 	e = flowtab_state(s->ft, idx);
@@ -424,7 +444,7 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 		return;
 	}
 	e = flowtab_state(s->ft, idx);
-	FG_CTR_INC(*flows_ctr(w, side, FLOWS_C_RX_PKTS));
+	FG_CTR_INC(*flows_ctr(w, side, e->tpl, FLOWS_C_RX_PKTS));
 	if (pi->proto == IPPROTO_TCP) {
 		struct tcp_seg sg;
 		struct tcp_out o;
@@ -442,7 +462,7 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 		flows_tcp_run(w, s, idx, e, side, &o, now);
 		return;
 	}
-	FG_CTR_ADD(*flows_ctr(w, side, FLOWS_C_RX_BYTES), pi->paylen);
+	FG_CTR_ADD(*flows_ctr(w, side, e->tpl, FLOWS_C_RX_BYTES), pi->paylen);
 	/* a flowgen server's reply names its client flow and carries the pattern */
 	if (side == FLOWTAB_CLIENT &&
 	    !flows_udp_pay_ok(w, s, idx, e, f + pi->payload, pi->paylen)) {
@@ -617,7 +637,7 @@ static void flows_tick(struct worker *w, uint64_t now)
 		/* credit the pacer dropped: flows not opened in time (the
 		 * worker fell behind), a sign of what limits the run */
 		if (s->pace.dropped != s->late_seen) {
-			FG_CTR_ADD(w->ctr->client.late, s->pace.dropped - s->late_seen);
+			FG_CTR_ADD(w->ctr->late, s->pace.dropped - s->late_seen);
 			s->late_seen = s->pace.dropped;
 		}
 		if (end && !more)

@@ -59,8 +59,8 @@ void flows6_tx_udp(struct worker *w, struct flows_state *s, int side, const stru
 	flows6_addrs(s, side, e, own, peer);
 	pkt6_build_udp(f, &w->pv[side]->mac, &w->dst6[side], own, peer, e->own_port,
 		       e->peer_port, pay);
-	FG_CTR_INC(*flows_ctr(w, side, FLOWS_C_TX_PKTS));
-	FG_CTR_ADD(*flows_ctr(w, side, FLOWS_C_TX_BYTES), pay);
+	FG_CTR_INC(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_PKTS));
+	FG_CTR_ADD(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_BYTES), pay);
 	worker_tx(w, side, m);
 }
 
@@ -80,8 +80,8 @@ void flows6_tx_tcp(struct worker *w, struct flows_state *s, int side, const stru
 	flows6_addrs(s, side, e, own, peer);
 	pkt6_build_tcp(f, &w->pv[side]->mac, &w->dst6[side], own, peer, e->own_port,
 		       e->peer_port, o->seq, o->ack, o->flags, o->win, o->mss, o->len);
-	FG_CTR_INC(*flows_ctr(w, side, FLOWS_C_TX_PKTS));
-	FG_CTR_ADD(*flows_ctr(w, side, FLOWS_C_TX_BYTES), o->len);
+	FG_CTR_INC(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_PKTS));
+	FG_CTR_ADD(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_BYTES), o->len);
 	worker_tx(w, side, m);
 }
 

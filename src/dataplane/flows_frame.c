@@ -118,8 +118,8 @@ void flows_tx_udp(struct worker *w, struct flows_state *s, int side, struct flow
 	pkt_udp_fast_fill(f, flows_udp_hdr(w, s, side, e->tpl, pay), e->own_ip, e->peer_ip,
 			  e->own_port, e->peer_port,
 			  lat_sig_sum_fixed(id, now, fl) + lat_sig_sum_seq(seq));
-	FG_CTR_INC(*flows_ctr(w, side, FLOWS_C_TX_PKTS));
-	FG_CTR_ADD(*flows_ctr(w, side, FLOWS_C_TX_BYTES), pay);
+	FG_CTR_INC(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_PKTS));
+	FG_CTR_ADD(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_BYTES), pay);
 	worker_tx(w, side, m);
 }
 
@@ -146,8 +146,8 @@ void flows_tx_tcp(struct worker *w, struct flows_state *s, int side, const struc
 	pkt_build_tcp_sum(f, &w->pv[side]->mac, &w->dst[side], e->own_ip, e->peer_ip,
 			  e->own_port, e->peer_port, o->seq, o->ack, o->flags, o->win, o->mss,
 			  o->len, o->len ? tcp_payload_sum(o->off, o->len) : 0);
-	FG_CTR_INC(*flows_ctr(w, side, FLOWS_C_TX_PKTS));
-	FG_CTR_ADD(*flows_ctr(w, side, FLOWS_C_TX_BYTES), o->len);
+	FG_CTR_INC(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_PKTS));
+	FG_CTR_ADD(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_BYTES), o->len);
 	worker_tx(w, side, m);
 }
 

@@ -2,7 +2,7 @@
  * flows_int.h — private to the worker half of the stateful flows engine
  * (flows.c, flows_pick.c, flows_frame.c, flows6.c): a new flow's choice of
  * tuple, the frames the engine sends and receives, the time base of tcp.h,
- * the NAT report's notes and the counters by side. The state they work on
+ * the NAT report's notes and the counters by side and template. The state they work on
  * and the whole design are in flows.h.
  *
  * Context: worker (the owning worker only: no allocation, lock, print or
@@ -163,9 +163,9 @@ static inline bool flows_srv_untranslated(struct flows_state *s, const uint8_t *
 	return flows_is_client_addr(s, pi->sip);
 }
 
-/* ---- worker: counters by side ---- */
+/* ---- worker: counters by side and template ---- */
 
-/* The counters one side of a flow moves, in struct ctr_client or ctr_server. */
+/* The counters one side of a flow moves, in its template's struct ctr_tpl. */
 enum flows_ctr {
 	FLOWS_C_TX_PKTS,
 	FLOWS_C_TX_BYTES,
@@ -174,11 +174,14 @@ enum flows_ctr {
 	FLOWS_C_RETX,
 	FLOWS_C_COMPLETED,
 	FLOWS_C_FAILED,
-	FLOWS_C_ACTIVE, /* the gauge of the side's flows in the table */
+	FLOWS_C_ACTIVE, /* the gauge of the template's flows of that side in the table */
 	FLOWS_C_N,
 };
 
-#define FLOWS_CTR_AT(c, s) {offsetof(struct ctr_worker, c), offsetof(struct ctr_worker, s)}
+#define FLOWS_CTR_AT(c, s)                                                                         \
+	{                                                                                          \
+		offsetof(struct ctr_tpl, c), offsetof(struct ctr_tpl, s)                           \
+	}
 
 static const uint16_t flows_ctr_off[FLOWS_C_N][2] = {
     [FLOWS_C_TX_PKTS] = FLOWS_CTR_AT(client.tx_pkts, server.tx_pkts),
@@ -188,14 +191,30 @@ static const uint16_t flows_ctr_off[FLOWS_C_N][2] = {
     [FLOWS_C_RETX] = FLOWS_CTR_AT(client.retx, server.retx),
     [FLOWS_C_COMPLETED] = FLOWS_CTR_AT(client.completed, server.completed),
     [FLOWS_C_FAILED] = FLOWS_CTR_AT(client.failed, server.failed),
-    [FLOWS_C_ACTIVE] = FLOWS_CTR_AT(gauge.active_client, gauge.active_server),
+    [FLOWS_C_ACTIVE] = FLOWS_CTR_AT(active_client, active_server),
 };
-_Static_assert(sizeof(struct ctr_worker) <= UINT16_MAX, "flows_ctr_off[] holds 16-bit offsets");
+_Static_assert(sizeof(struct ctr_tpl) <= UINT16_MAX, "flows_ctr_off[] holds 16-bit offsets");
 
-/* Counter c of side (FLOWTAB_CLIENT or FLOWTAB_SERVER) in w's block. */
-static inline uint64_t *flows_ctr(struct worker *w, int side, enum flows_ctr c)
+/*
+ * Counter c of side (FLOWTAB_CLIENT or FLOWTAB_SERVER) in the block of
+ * template tpl (a flow's e->tpl, < FG_PROF_MAX_TEMPLATES) of w. The
+ * totals are the reader's sum of these blocks (ctr.h).
+ */
+static inline uint64_t *flows_ctr(struct worker *w, int side, unsigned tpl, enum flows_ctr c)
 {
-	return (uint64_t *)((char *)w->ctr + flows_ctr_off[c][side]);
+	return (uint64_t *)((char *)&w->ctr->tpl[tpl] + flows_ctr_off[c][side]);
+}
+
+/* The client counters of template tpl in w's block. */
+static inline struct ctr_client *flows_cli(struct worker *w, unsigned tpl)
+{
+	return &w->ctr->tpl[tpl].client;
+}
+
+/* The server counters of template tpl in w's block. */
+static inline struct ctr_server *flows_srv(struct worker *w, unsigned tpl)
+{
+	return &w->ctr->tpl[tpl].server;
 }
 
 #endif

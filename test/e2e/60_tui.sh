@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 #
 # 60_tui.sh — the `tui` dashboard in a real terminal (tmux), with 10 kpps
-# of 64-byte frames running through the router lab: the panels appear,
-# the measured rate is the offered one, the keys act (c clears, + raises the
-# rate 10%, p pauses and resumes), the layout follows a resize down to 80x24,
-# q, ESC and Ctrl-C each return to the prompt with flowgen alive, and the
-# terminal modes (stty -g) are the same after as before. Without a terminal
-# (batch mode) `tui` is refused with a message and a failing status.
+# of 64-byte frames running through the router lab: the panels of a
+# streams run appear (Streams beside Global, no Flows panel), the measured
+# rate is the offered one, the keys act (c clears, + raises the rate 10%,
+# p pauses and resumes), the layout follows a resize down to 80x24 with
+# the Global panel's lines clear of the panel beside it, q, ESC and Ctrl-C
+# each return to the prompt with flowgen alive, and the terminal modes
+# (stty -g) are the same after as before. Then a flows run of
+# test/data/flows_groups.yaml (groups web and dns) at 80x24: Flows beside
+# Global, each line whole, no latency table; t shows the group page (one
+# row per group, dns with about three times web's flows) and t again the
+# ports. Without a terminal (batch mode) `tui` is refused with a message
+# and a failing status.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -61,11 +67,25 @@ fi
 keys "start -f profiles/stl_64b.yaml -m 10kpps" Enter
 sleep 1
 keys "tui" Enter
-if wait_screen 'Global Statistics' 10 && wait_screen '^Port Stat' 2 &&
-	wait_screen 'Flows +client +server' 2 && wait_screen '^Latency' 2; then
-	pass "tui: global, port, flows and latency panels shown"
+if wait_screen 'Global Statistics +Streams$' 10 && wait_screen '^Port Stat' 2 &&
+	wait_screen '^tx pps' 2 && wait_screen '^Latency' 2; then
+	pass "tui: global, streams, port, history and latency panels shown"
 else
-	fail "tui: global, port, flows and latency panels shown" "screen: $(screen | grep . | head -n 12)"
+	fail "tui: global, streams, port, history and latency panels shown" "screen: $(screen | grep . | head -n 12)"
+fi
+check_nogrep_screen()
+{ # NAME ERE : no line of the screen matches
+	if screen | grep -Eq -- "$2"; then
+		fail "$1" "$(screen | grep -E -m1 -- "$2")"
+	else
+		pass "$1"
+	fi
+}
+check_nogrep_screen "tui: a streams run has no flows panel" 'Flows +client +server'
+if wait_screen '^pps .* Rx .* +queue full +[0-9]' 2; then
+	pass "tui: the streams panel counts frames the TX queue refused"
+else
+	fail "tui: the streams panel counts frames the TX queue refused" "screen: $(screen | grep . | head -n 6)"
 fi
 # the CPU figure is the busiest worker's, with the worker count (one here)
 if wait_screen '^drop .* cpu [0-9]+\.[0-9] % \(busiest of 1\)' 3; then
@@ -110,6 +130,13 @@ if screen | grep -Eq '^imissed' && screen | grep -Eq 'total' &&
 else
 	fail "tui: follows a resize to 80x24" "screen: $(screen | grep . | tail -n 6)"
 fi
+# each Global line whole, then the Streams panel's (its column 49 at 80)
+if screen | grep -Eq '^CPS .* done .* active [0-9.]+[KMGT]? +lost \(lat\) +[0-9]' &&
+	screen | grep -Eq '^drop .* cpu [0-9.]+ % \(busiest of 1\) +late \(lat\) +[0-9]'; then
+	pass "tui: at 80x24 the global lines end before the streams panel"
+else
+	fail "tui: at 80x24 the global lines end before the streams panel" "screen: $(screen | sed -n 2,7p)"
+fi
 T resize-window -t "$TMUX_PANE" -x 132 -y 40
 sleep 0.5
 
@@ -145,6 +172,68 @@ if wait_screen '^after-tui$' 5; then
 else
 	fail "tui: console works after the dashboard" "screen: $(screen | grep . | tail -n 3)"
 fi
+
+# --- a flows run: the Flows panel at 80x24 and the group page (key t) -------
+keys "start --force -f test/data/flows_groups.yaml -m 1 -d 60" Enter
+if wait_screen 'started .*flows_groups' 10; then
+	pass "tui: the flows run of groups starts"
+else
+	fail "tui: the flows run of groups starts" "screen: $(screen | grep . | tail -n 3)"
+fi
+T resize-window -t "$TMUX_PANE" -x 80 -y 24
+keys "tui" Enter
+if wait_screen 'Global Statistics +Flows +client +server$' 10; then
+	pass "tui: a flows run shows the flows panel"
+else
+	fail "tui: a flows run shows the flows panel" "screen: $(screen | grep . | head -n 3)"
+fi
+sleep 2.5
+# was "CPS 0.00  done 0.00  activfailed  0  0": now each panel in its columns
+if screen | grep -Eq '^CPS [0-9.]+ [KM]? +done [0-9.]+ [KM]? +active [0-9.]+[KMGT]? +failed +[0-9]+ +[0-9]+$' &&
+	screen | grep -Eq '^drop .* cpu [0-9.]+ % \(busiest of 1\) +active +[0-9.]+[KMGT]? +[0-9.]+[KMGT]?$'; then
+	pass "tui: at 80x24 the global lines end before the flows panel"
+else
+	fail "tui: at 80x24 the global lines end before the flows panel" "screen: $(screen | sed -n 2,7p)"
+fi
+check_nogrep_screen "tui: a flows run has no latency table" '^Latency'
+keys t
+if wait_screen '^Group +started +completed +failed +CPS +active$' 3; then
+	pass "tui: t shows the group page"
+else
+	fail "tui: t shows the group page" "screen: $(screen | grep . | head -n 12)"
+fi
+check_nogrep_screen "tui: the group page replaces the port table" '^Port Stat|^opackets'
+# started of a group's row: web opens a quarter of the flows, dns three
+# quarters. A capture may catch curses between two rows of a redraw (one
+# row 0.5 s older): a few tries, one capture each.
+grp_ok()
+{
+	[[ $w =~ ^[0-9]+$ && $d =~ ^[0-9]+$ ]] && [ "$w" -ge 100 ] &&
+		[ "$d" -ge $((2 * w)) ] && [ "$d" -le $((4 * w)) ]
+}
+sleep 1
+for ((i = 0; i < 5; i++)); do
+	screen >"$H/groups.txt"
+	w=$(awk '$1 == "web" { print $2; exit }' "$H/groups.txt")
+	d=$(awk '$1 == "dns" { print $2; exit }' "$H/groups.txt")
+	grp_ok && break
+	sleep 0.3
+done
+echo "# tui groups: web $w dns $d"
+if grp_ok; then
+	pass "tui: the group page has web and dns rows, dns about 3x web"
+else
+	fail "tui: the group page has web and dns rows, dns about 3x web" "web '$w', dns '$d': $(screen | grep -E '^(web|dns) ')"
+fi
+keys t
+if wait_screen '^Port Stat' 3 && ! screen | grep -Eq '^Group +started'; then
+	pass "tui: t again shows the ports"
+else
+	fail "tui: t again shows the ports" "screen: $(screen | grep . | head -n 12)"
+fi
+keys q
+wait_screen 'flowgen> ?$' 5
+T resize-window -t "$TMUX_PANE" -x 132 -y 40
 
 keys "stop" Enter
 keys "quit" Enter

@@ -336,6 +336,56 @@ static void test_template_limit(void **state)
 	free(yaml);
 }
 
+/* Statistics groups: `group` names one, a template without it is its own. */
+static void test_groups(void **state)
+{
+	static const char yaml[] =
+	    "mode: flows\n"
+	    "ip_gen:\n"
+	    "  client: {range: [198.18.0.1, 198.18.0.2]}\n"
+	    "  server: {range: [198.19.0.1, 198.19.0.2]}\n"
+	    "templates:\n"
+	    "  - {name: a, group: web, port: 1, client: [{send: 1}], server: [{recv: 1}]}\n"
+	    "  - {name: b, port: 2, client: [{send: 1}], server: [{recv: 1}]}\n"
+	    "  - {name: c, group: web, port: 3, client: [{send: 1}], server: [{recv: 1}]}\n"
+	    "  - {name: d, group: b, port: 4, client: [{send: 1}], server: [{recv: 1}]}\n"
+	    "  - {name: e, port: 5, client: [{send: 1}], server: [{recv: 1}]}\n";
+	uint8_t g[FG_PROF_MAX_TEMPLATES];
+	char path[512], err[FG_ERRLEN];
+	struct prof p;
+
+	(void)state;
+	if (prof_load_buf("g.yaml", yaml, strlen(yaml), &p, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_string_equal(p.templates[0].group, "web");
+	assert_null(p.templates[1].group);
+	assert_string_equal(prof_tpl_group(&p.templates[0]), "web");
+	assert_string_equal(prof_tpl_group(&p.templates[1]), "b");
+	memset(g, 0xff, sizeof(g));
+	assert_int_equal(prof_groups(&p, g), 3);
+	assert_int_equal(g[0], 0); /* web: a and c */
+	assert_int_equal(g[1], 1); /* b: b, and d that names it */
+	assert_int_equal(g[2], 0);
+	assert_int_equal(g[3], 1);
+	assert_int_equal(g[4], 2); /* e alone */
+	assert_int_equal(g[5], 0xff);
+	prof_free(&p);
+
+	/* the e2e profile: web = web_udp + web_tcp, dns alone */
+	snprintf(path, sizeof(path), "%s/flows_groups.yaml", dir("FG_TEST_DATA", "test/data"));
+	if (prof_load(path, &p, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(prof_groups(&p, g), 2);
+	assert_true(g[0] == 0 && g[1] == 1 && g[2] == 0);
+	assert_true(p.templates[0].cps + p.templates[2].cps == prof_total_cps(&p) / 4);
+	prof_free(&p);
+
+	/* a streams profile has no groups */
+	load("stl_64b.yaml", &p);
+	assert_int_equal(prof_groups(&p, g), 0);
+	prof_free(&p);
+}
+
 static void test_bad_files(void **state)
 {
 	char pattern[512], want[FG_ERRLEN + 600], err[FG_ERRLEN], line[FG_ERRLEN];
@@ -383,8 +433,9 @@ int main(void)
 	    cmocka_unit_test(test_all_shipped_load),   cmocka_unit_test(test_udp_short),
 	    cmocka_unit_test(test_udp_imix_tcp_short), cmocka_unit_test(test_stl),
 	    cmocka_unit_test(test_l3_many_hosts),      cmocka_unit_test(test_defaults_and_forms),
-	    cmocka_unit_test(test_template_limit),     cmocka_unit_test(test_bad_files),
-	    cmocka_unit_test(test_missing_file),       cmocka_unit_test(test_stream_count_and_sizes), cmocka_unit_test(test_streams_ipv6),
+	    cmocka_unit_test(test_template_limit),	    cmocka_unit_test(test_groups),
+	    cmocka_unit_test(test_bad_files),		    cmocka_unit_test(test_missing_file),
+	    cmocka_unit_test(test_stream_count_and_sizes), cmocka_unit_test(test_streams_ipv6),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -52,7 +52,7 @@ static void *writer(void *arg)
 		FG_CTR_INC(w->port[p].tx_pkts);
 		FG_CTR_ADD(w->port[p].tx_bytes, 60);
 		FG_CTR_INC(w->port[p ^ 1].rx_pkts);
-		FG_CTR_INC(w->client.started);
+		FG_CTR_INC(w->tpl[i % 3].client.started);
 		FG_CTR_INC(w->loop_tsc);
 		if (i % 4 == 0)
 			FG_CTR_INC(w->busy_tsc);
@@ -129,14 +129,149 @@ static void test_sum_ignores_ports_beyond_n(void **state)
 	w[1].port[0].tx_pkts = 4;
 	w[1].port[1].tx_pkts = 9;
 	w[1].port[2].tx_pkts = 100; /* port 2 does not exist */
-	w[0].server.translated = 5;
-	w[1].server.translated = 6;
+	w[0].tpl[0].server.translated = 5;
+	w[1].tpl[5].server.translated = 6;
 	stats_sum(w, 2, 2, &r);
 	assert_int_equal(r.port[0].tx_pkts, 7);
 	assert_int_equal(r.port[1].tx_pkts, 9);
 	assert_int_equal(r.port[2].tx_pkts, 0);
 	assert_int_equal(r.server.translated, 11);
 	assert_false(r.nic_ok[0]);
+}
+
+/* The flows totals are the templates' blocks summed (ctr.h), and late the workers'. */
+static void test_sum_templates(void **state)
+{
+	static struct ctr_worker w[2];
+	static struct stats_raw r;
+
+	(void)state;
+	memset(w, 0, sizeof(w));
+	w[0].tpl[0].client.started = 10;
+	w[1].tpl[0].client.started = 5;
+	w[0].tpl[2].client.started = 7;
+	w[1].tpl[FG_PROF_MAX_TEMPLATES - 1].client.completed = 4;
+	w[0].tpl[2].client.fail_retx = 3;
+	w[0].tpl[2].server.accepted = 3;
+	w[1].tpl[1].server.retx = 2;
+	w[0].tpl[2].active_client = 6;
+	w[1].tpl[2].active_client = 1;
+	w[1].tpl[1].active_server = 9;
+	w[0].late = 8;
+	w[1].late = 1;
+	stats_sum(w, 2, 2, &r);
+	assert_int_equal(r.tpl[0].client.started, 15);
+	assert_int_equal(r.tpl[2].client.started, 7);
+	assert_int_equal(r.client.started, 22);
+	assert_int_equal(r.tpl[FG_PROF_MAX_TEMPLATES - 1].client.completed, 4);
+	assert_int_equal(r.client.completed, 4);
+	assert_int_equal(r.client.fail_retx, 3);
+	assert_int_equal(r.server.accepted, 3);
+	assert_int_equal(r.server.retx, 2);
+	assert_int_equal(r.tpl[2].active_client, 7);
+	assert_int_equal(r.tpl[1].active_server, 9);
+	assert_int_equal(r.client.late, 9);
+	assert_int_equal(r.tpl[0].client.late, 0);
+	/* a block beyond nworkers is not read */
+	stats_sum(w, 1, 2, &r);
+	assert_int_equal(r.client.started, 17);
+	assert_int_equal(r.client.late, 8);
+	assert_int_equal(r.server.retx, 0);
+}
+
+/* Three templates in two groups: web = {a, b}, c alone; template 5 in none. */
+static void fill_map(struct stats_tpl_map *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->ntpl = 3;
+	m->ngroups = 2;
+	m->group[0] = 0;
+	m->group[1] = 1;
+	m->group[2] = 0;
+	strcpy(m->tpl[0], "a");
+	strcpy(m->tpl[1], "c");
+	strcpy(m->tpl[2], "b");
+	strcpy(m->name[0], "web");
+	strcpy(m->name[1], "c");
+}
+
+/* The raw samples of test_groups: now, two seconds after prev; base cleared. */
+static void fill_group_raws(struct stats_raw *prev, struct stats_raw *now, struct stats_raw *base)
+{
+	memset(prev, 0, sizeof(*prev));
+	memset(now, 0, sizeof(*now));
+	memset(base, 0, sizeof(*base));
+	now->tpl[0].client.started = 100;
+	now->tpl[2].client.started = 50;
+	now->tpl[1].client.started = 300;
+	now->tpl[0].client.completed = 90;
+	now->tpl[2].client.completed = 40;
+	now->tpl[1].client.completed = 290;
+	now->tpl[0].server.translated = 80;
+	now->tpl[2].server.untranslated = 5;
+	now->tpl[0].active_client = 3;
+	now->tpl[2].active_client = 4;
+	now->tpl[1].active_server = 9;
+	now->tpl[5].client.started = 1000; /* a template of no group */
+	prev->tpl[0].client.started = 60;
+	prev->tpl[2].client.started = 30;
+	prev->tpl[1].client.started = 100;
+	prev->tpl[0].client.completed = 50;
+	base->tpl[0].client.started = 20;
+	base->tpl[2].client.started = 10;
+	base->tpl[0].active_client = 99; /* gauges are never baselined */
+}
+
+static void test_groups(void **state)
+{
+	static struct stats_raw prev, now, base;
+	static struct stats_snap s;
+	struct stats_tpl_map m;
+
+	(void)state;
+	fill_map(&m);
+	fill_group_raws(&prev, &now, &base);
+	stats_groups(&now, &prev, &base, 2.0, &m, &s);
+	assert_int_equal(s.map.ngroups, 2);
+	assert_string_equal(s.map.name[0], "web");
+	assert_int_equal(s.grp[0].client.started, 80 + 40);
+	assert_int_equal(s.grp[0].client.completed, 90 + 40);
+	assert_int_equal(s.grp[0].server.translated, 80);
+	assert_int_equal(s.grp[0].server.untranslated, 5);
+	assert_int_equal(s.grp[0].active_client, 7);
+	assert_true(fabs(s.grp[0].cps - (40 + 20) / 2.0) < 1e-9);
+	assert_true(fabs(s.grp[0].completed_cps - (40 + 40) / 2.0) < 1e-9);
+	assert_int_equal(s.grp[1].client.started, 300);
+	assert_int_equal(s.grp[1].client.completed, 290);
+	assert_int_equal(s.grp[1].active_server, 9);
+	assert_true(fabs(s.grp[1].cps - 100) < 1e-9);
+	/* the groups' started add up to every template's of the map */
+	assert_int_equal(s.grp[0].client.started + s.grp[1].client.started, 420);
+	assert_int_equal(s.grp[2].client.started, 0);
+
+	/* no earlier sample, no baseline: counters as they are, no rates */
+	stats_groups(&now, NULL, NULL, 0, &m, &s);
+	assert_int_equal(s.grp[0].client.started, 150);
+	assert_true(s.grp[0].cps == 0 && s.grp[1].completed_cps == 0);
+	/* an interval of 0 with a sample: no rates either */
+	stats_groups(&now, &prev, NULL, 0, &m, &s);
+	assert_true(s.grp[1].cps == 0);
+
+	/* a group index beyond ngroups is in no group */
+	m.group[1] = 7;
+	stats_groups(&now, NULL, NULL, 0, &m, &s);
+	assert_int_equal(s.grp[1].client.started, 0);
+	assert_int_equal(s.grp[0].client.started, 150);
+	/* counts out of range are clipped */
+	m.ntpl = 1000;
+	m.ngroups = 1000;
+	stats_groups(&now, NULL, NULL, 0, &m, &s);
+	assert_int_equal(s.map.ntpl, FG_PROF_MAX_TEMPLATES);
+	assert_int_equal(s.map.ngroups, FG_PROF_MAX_TEMPLATES);
+	m.ntpl = -1;
+	stats_groups(&now, NULL, NULL, 0, &m, &s);
+	assert_int_equal(s.map.ngroups, 0);
+	assert_int_equal(s.grp[0].client.started, 0);
 }
 
 static void test_baseline(void **state)
@@ -607,6 +742,18 @@ static char *json_of(const struct stats_snap *s, unsigned sections)
 	return buf;
 }
 
+static char *text_of(const struct stats_snap *s, unsigned sections)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(stats_write_text(f, s, sections), 0);
+	fclose(f);
+	return buf;
+}
+
 static void fill_snap(struct stats_snap *s)
 {
 	struct stats_raw prev, now;
@@ -808,6 +955,71 @@ static void test_json_pairs(void **state)
 	free(s);
 }
 
+/* templates[] of the JSON and the group tables of `stats -t`. */
+static void test_json_groups(void **state)
+{
+	static struct stats_raw prev, now, base;
+	struct stats_snap *s = calloc(1, sizeof(*s));
+	struct jp *j = calloc(1, sizeof(*j));
+	static const char *const spec_grp_server[] = {
+	    "accepted", "completed",  "failed",	      "active", "tx_pkts",
+	    "rx_pkts",	"translated", "untranslated", "retx",
+	};
+	struct stats_tpl_map m;
+	char *txt;
+
+	(void)state;
+	assert_non_null(s);
+	assert_non_null(j);
+	fill_map(&m);
+	fill_group_raws(&prev, &now, &base);
+	stats_groups(&now, &prev, &base, 2.0, &m, s);
+	txt = json_of(s, STATS_T);
+	if (jp_parse(j, txt))
+		fail_msg("invalid JSON: %s", txt);
+	check_names(j, "templates[]", (const char *const[]){"name", "templates"}, 2);
+	check_names(j, "templates[].client", spec_client, FG_ARRAY_SIZE(spec_client));
+	check_names(j, "templates[].server", spec_grp_server, FG_ARRAY_SIZE(spec_grp_server));
+	/* what no template has: the pacer's late flows, the distinct sources */
+	assert_false(jp_has(j, "templates[].client.late"));
+	assert_false(jp_has(j, "templates[].server.distinct_src_addrs"));
+	assert_false(jp_has(j, "flows"));
+	assert_non_null(strstr(txt, "{\"templates\":[{\"name\":\"web\",\"templates\":[\"a\",\"b\"],"
+				    "\"client\":{\"started\":120,"));
+	assert_non_null(
+	    strstr(txt, "{\"name\":\"c\",\"templates\":[\"c\"],\"client\":{\"started\":300,"));
+	free(txt);
+	/* with the flows section (and so by default) too, beside "flows" */
+	txt = json_of(s, STATS_A);
+	assert_non_null(strstr(txt, "\"templates\":[{\"name\":\"web\""));
+	assert_non_null(strstr(txt, "\"late\":0"));
+	free(txt);
+	txt = json_of(s, STATS_G);
+	assert_null(strstr(txt, "\"templates\""));
+	free(txt);
+
+	txt = text_of(s, STATS_T);
+	assert_non_null(strstr(txt, "Flows of group web (templates a b)\n"));
+	assert_non_null(strstr(txt, "Flows of group c (templates c)\n"));
+	assert_non_null(strstr(txt, "started/accepted   |              120 |"));
+	assert_non_null(strstr(txt, "started/accepted   |              300 |"));
+	assert_null(strstr(txt, "late (pacer)"));
+	assert_null(strstr(txt, "distinct src"));
+	assert_null(strstr(txt, "Global Statistics"));
+	free(txt);
+	/* no flows run: one line says so */
+	memset(&m, 0, sizeof(m));
+	stats_groups(&now, &prev, &base, 2.0, &m, s);
+	txt = text_of(s, STATS_T);
+	assert_string_equal(txt, "Flows by group\n\n(no flows run)\n\n");
+	free(txt);
+	txt = json_of(s, STATS_T);
+	assert_string_equal(txt, "{\"templates\":[]}\n");
+	free(txt);
+	free(j);
+	free(s);
+}
+
 /* Through the control API: clear baselines, hooks fill in, print works. */
 static void test_clear_and_print(void **state)
 {
@@ -836,7 +1048,7 @@ static void test_clear_and_print(void **state)
 	stats_set_hooks(&h);
 	FG_CTR_ADD(w[0].port[0].tx_pkts, 100);
 	FG_CTR_ADD(w[1].port[1].rx_pkts, 90);
-	FG_CTR_ADD(w[1].client.completed, 5);
+	FG_CTR_ADD(w[1].tpl[0].client.completed, 5);
 	stats_get(s);
 	assert_int_equal(s->port[0].tx_pkts, 100);
 	assert_int_equal(s->port[1].rx_pkts, 90);
@@ -855,7 +1067,7 @@ static void test_clear_and_print(void **state)
 	assert_int_equal(s->port[0].tx_pkts, 0);
 	assert_int_equal(s->flows.client.completed, 0);
 	FG_CTR_ADD(w[1].port[0].tx_pkts, 7);
-	FG_CTR_ADD(w[0].client.completed, 2);
+	FG_CTR_ADD(w[0].tpl[1].client.completed, 2);
 	stats_get(s);
 	assert_int_equal(s->port[0].tx_pkts, 7);
 	assert_int_equal(s->g.tx_pkts, 7);
@@ -873,8 +1085,8 @@ static void test_clear_and_print(void **state)
 	free(buf);
 	buf = NULL;
 	/* flows of servers that are not flowgen, on two workers: summed, and noted */
-	FG_CTR_ADD(w[0].client.foreign_server, 1);
-	FG_CTR_ADD(w[1].client.foreign_server, 2);
+	FG_CTR_ADD(w[0].tpl[0].client.foreign_server, 1);
+	FG_CTR_ADD(w[1].tpl[2].client.foreign_server, 2);
 	stats_get(s);
 	assert_int_equal(s->flows.client.foreign_server, 3);
 
@@ -1016,6 +1228,9 @@ int main(void)
 	    cmocka_unit_test(test_port_cells),
 	    cmocka_unit_test(test_concurrent_sum),
 	    cmocka_unit_test(test_sum_ignores_ports_beyond_n),
+	    cmocka_unit_test(test_sum_templates),
+	    cmocka_unit_test(test_groups),
+	    cmocka_unit_test(test_json_groups),
 	    cmocka_unit_test(test_baseline),
 	    cmocka_unit_test(test_rates),
 	    cmocka_unit_test(test_workers),
