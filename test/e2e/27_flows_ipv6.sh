@@ -97,16 +97,17 @@ for ((i = 0; i < 50; i++)); do
 	in_dut ss -Hltn 'sport = :8080' | grep -q . && in_dut ss -Hlun 'sport = :4323' | grep -q . && break
 	sleep 0.2
 done
-fg -x "arp; start -f $D/flows6_linux_srv.yaml -m 20 -d 1; wait 8; stats --json; echo MARK-UDP; start -f $D/flows6_linux_udp.yaml -m 20 -d 1; wait 8; stats --json; echo MARK-CLI; start -f $D/flows6_linux_cli.yaml -p 1 -d 4; wait 10; stats --json" \
-	</dev/null >"$O" 2>&1 &
-FGPID=$!
-if wait_for '^MARK-CLI' "$O" 30 "$FGPID"; then
-	sleep 0.5
+# one flowgen (fg_open); its server side runs from its start until the
+# Linux clients are done
+FG_TIMEOUT=60 fg_open "$O"
+fg_send linux "arp; start -f $D/flows6_linux_srv.yaml -m 20 -d 1; wait 8; stats --json; echo MARK-UDP; start -f $D/flows6_linux_udp.yaml -m 20 -d 1; wait 8; stats --json; echo MARK-CLI; start -f $D/flows6_linux_cli.yaml -p 1"
+if fg_wait linux 30; then
 	in_dut timeout 15 python3 "$D/flows_tcp_cli.py" 2001:2:0:100::10 8080 20 >"$FG_TMP/cli.txt" 2>&1
 else
 	fail "flows ipv6 linux: first run ended" "$(tail -c 300 "$O")"
 fi
-wait $FGPID
+fg_run linux_end "sleep 0.5; stop; stats --json"
+fg_close
 kill -TERM $SRVPID $ECHOPID 2>/dev/null
 wait $SRVPID $ECHOPID 2>/dev/null
 sed '/^MARK-UDP/,$d' "$O" >"$FG_TMP/lsrv.json"
