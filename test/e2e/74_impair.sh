@@ -170,7 +170,7 @@ check_grep "delay 2ms: counters show the delayed direction" '^ba rx=[1-9].* impa
 
 "$FG_LAB" impair --loss 20 --dir ba --seed 11
 out=$FG_TMP/loss1.ping
-ping_run "$out" -c 500 -i 0.005 -W 1
+ping_run "$out" -c 500 -i 0.002 -W 1
 got1=$(received "$out")
 pct=$(python3 -c "print(100 - ${got1:-0} / 5.0)")
 echo "# loss 20 %: $got1 of 500 pings answered ($pct % lost)"
@@ -181,7 +181,7 @@ else
 fi
 "$FG_LAB" impair --loss 20 --dir ba --seed 11
 out=$FG_TMP/loss2.ping
-ping_run "$out" -c 500 -i 0.005 -W 1
+ping_run "$out" -c 500 -i 0.002 -W 1
 check_eq "loss 20%: same seed, same loss" "$got1" "$(received "$out")"
 
 # --- duplicate -----------------------------------------------------------------
@@ -197,10 +197,14 @@ check_ge "duplicate 50%: ping shows DUP! replies" "$ndup" 5
 
 t_fg=$SECONDS
 SP=$FG_TOP/test/data/streams_router.yaml
+# one flowgen for the three runs (fg_open, fg_run): one start-up, one arp
+FG_TIMEOUT=120 fg_open "$FG_TMP/fg.session"
+first="arp; "
 for d in 3 30; do
 	"$FG_LAB" impair --delay "$d" --dir ba
 	out=$FG_TMP/fg_delay$d.out
-	fg -x "arp; start -f $SP -d 0.5 -t learn_wait=0.1,drain=0.2; wait 30; stats --json" >"$out" 2>&1
+	fg_run "fg_delay$d" "${first}start -f $SP -d 0.5 -t learn_wait=0.1,drain=0.2; wait 30; stats --json"
+	first=
 	mn=$(latency_row "$out" lat 1 min_us)
 	echo "# flowgen through --delay $d: latency min/avg/max $mn/$(latency_row "$out" lat 1 avg_us)/$(latency_row "$out" lat 1 max_us) us, tsc_hz $(json_get "$out" global.tsc_hz)"
 	check_ge "flowgen through --delay $d: frames measured" "$(latency_row "$out" lat 1 rx)" 500
@@ -212,7 +216,8 @@ done
 # starts at once, without learning, and drains long enough for its own.
 "$FG_LAB" impair --delay 400 --dir ba
 out=$FG_TMP/fg_stale.out
-fg -x "arp; start -f $SP -d 0.5 -t learn=0,drain=0; wait 30; start -f $SP -d 0.5 -t learn=0,drain=0.6; wait 30; stats --json" >"$out" 2>&1
+fg_run fg_stale "start -f $SP -d 0.5 -t learn=0,drain=0; wait 30; start -f $SP -d 0.5 -t learn=0,drain=0.6; wait 30; stats --json"
+fg_close
 tx=$(latency_row "$out" lat 1 tx); rx=$(latency_row "$out" lat 1 rx); stale=$(latency_row "$out" lat 1 stale)
 echo "# run after a stopped run through --delay 400: tx $tx rx $rx lost $(latency_row "$out" lat 1 lost) dup $(latency_row "$out" lat 1 dup) stale $stale"
 check_ge "next run: the previous run's frames arrive during it (stale)" "${stale:-0}" 100
@@ -246,7 +251,7 @@ check "impair off: the relay is gone" bash -c "! kill -0 '$pid' 2>/dev/null"
 check_grep "impair off: final counters written" '^ab rx=[0-9]+ forwarded=[0-9]+ dropped=0 duplicated=0 reordered=[1-9]' \
 	"${pidf%.pid}.log"
 in_tst ip addr del 198.19.1.2/24 dev fg1
-"$FG_LAB" up router impair >/dev/null
+# a relay running again, for `down` to remove
 "$FG_LAB" impair --delay 1
 pid=$(cat "$pidf" 2>/dev/null)
 "$FG_LAB" down
