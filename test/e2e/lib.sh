@@ -93,16 +93,18 @@ lane_end()
 }
 
 # check NAME CMD... : passes when CMD exits 0. CMD's output goes to
-# $FG_TMP/last.out (shown, shortened, in the failure reason).
+# $FG_TMP/last.out (shown, shortened, in the failure reason; in a lane,
+# last.out.PID, the lane's own).
 check()
 {
-	local name=$1 rc=0
+	local name=$1 rc=0 o=$FG_TMP/last.out
 	shift
-	"$@" >"$FG_TMP/last.out" 2>&1 || rc=$?
+	[ -n "${FG_LANE:-}" ] && o=$FG_TMP/last.out.$BASHPID
+	"$@" >"$o" 2>&1 || rc=$?
 	if [ $rc -eq 0 ]; then
 		pass "$name"
 	else
-		fail "$name" "exit $rc from '$*': $(tail -n 3 "$FG_TMP/last.out")"
+		fail "$name" "exit $rc from '$*': $(tail -n 3 "$o")"
 	fi
 }
 
@@ -149,8 +151,15 @@ check_nogrep()
 # json_get FILE PATH : prints the value at a dotted path ("global.tx_pkts",
 # "ports.1.rx_pkts"); a file holding several JSON objects (one per line or
 # concatenated) is read as its last object. Exit 1 if the path is absent.
+# A value read beforehand by jpre (in this shell) is answered from there.
+declare -A FG_JPRE=()
 json_get()
 {
+	if [ -n "${FG_JPRE["$1|$2"]+set}" ]; then
+		[ "${FG_JPRE["$1|$2"]}" = $'\001' ] && return 1
+		printf '%s\n' "${FG_JPRE["$1|$2"]}"
+		return 0
+	fi
 	python3 - "$1" "$2" <<-'EOF'
 		import json, sys
 		text = open(sys.argv[1]).read()
@@ -214,6 +223,24 @@ jvals()
 		            r = "missing(%s)" % a
 		    print(r.replace("\n", " "))
 	EOF
+}
+
+# jpre FILE PATH... : reads PATHs of FILE (its last JSON object) with one
+# python3 (jvals) for the json_get calls that follow, in this shell or
+# its subshells; FILE must not change after it
+jpre()
+{
+	local f=$1 i v
+	shift
+	mapfile -t v < <(jvals "$f" "$@")
+	[ "${#v[@]}" -eq $# ] || return 0
+	for ((i = 1; i <= $#; i++)); do
+		if [ "${v[$((i - 1))]}" = "missing(${!i})" ]; then
+			FG_JPRE["$f|${!i}"]=$'\001'
+		else
+			FG_JPRE["$f|${!i}"]=${v[$((i - 1))]}
+		fi
+	done
 }
 
 # count_lines FILE : non-empty lines
