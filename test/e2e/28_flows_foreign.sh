@@ -79,10 +79,30 @@ FU=$(part fgudp.json MARK-FG-UDP MARK-FG-TCP)
 FT=$(part fgtcp.json MARK-FG-TCP MARK-END)
 
 # c FILE FIELD : a flows.client counter of the last stats --json in FILE
+# (the counters of each run's file are read beforehand by one python3
+# per file, cload and jvals; a value not read there is json_get's)
+declare -A CV
+cload()
+{
+	local f k v F
+	k=(started completed failed fail_no_reply fail_reset fail_retx foreign_server rx_payload_bad rx_bytes)
+	for F in "$@"; do
+		mapfile -t v < <(jvals "$F" "${k[@]/#/flows.client.}")
+		for f in "${!k[@]}"; do
+			[[ ${v[$f]:-} == missing\(* ]] && v[$f]=-1
+			CV[$F|${k[$f]}]=${v[$f]:--1}
+		done
+	done
+}
 c()
 {
-	json_get "$1" "flows.client.$2" || echo -1
+	if [ -n "${CV[$1|$2]:-}" ]; then
+		echo "${CV[$1|$2]}"
+	else
+		json_get "$1" "flows.client.$2" || echo -1
+	fi
 }
+cload "$J" "$U" "$ST" "$SU" "$OFF" "$FU" "$FT"
 
 # --- 1. TCP to a Linux listener, default settings ---------------------------
 started=$(c "$J" started)
