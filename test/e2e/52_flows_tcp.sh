@@ -21,6 +21,8 @@ lab_up nat || exit 1
 # One flowgen makes every run below (fg_open: one start-up, one arp);
 # `start` clears the counters, so each run's figures are its own.
 FG_TIMEOUT=150 fg_open "$FG_TMP/session.out"
+# what the checks read of each run's figures, by one python3 a run (jpre)
+JPATHS="flows.client.started flows.client.completed flows.client.failed flows.client.foreign_server flows.client.tx_bytes flows.client.rx_bytes flows.client.fail_no_reply flows.client.retx flows.server.accepted flows.server.completed flows.server.rx_bytes flows.server.tx_bytes flows.server.retx"
 
 # --- 1. tcp_short through the NAT ------------------------------------------
 fg_send tcp "arp; start -f $FG_TOP/profiles/tcp_short.yaml -m 500 -d 4; wait 12; stats --json"
@@ -30,6 +32,7 @@ sleep 2
 in_dut conntrack -L -p tcp >"$FG_TMP/ct.txt" 2>/dev/null
 fg_wait tcp
 J=$FG_TMP/tcp.out
+jpre "$J" $JPATHS
 started=$(json_get "$J" flows.client.started || echo 0)
 completed=$(json_get "$J" flows.client.completed || echo 0)
 check_ge "flows tcp nat: about 2,000 connections started" "$started" 1800
@@ -51,6 +54,7 @@ fg_run lsrv "start -f $D/flows_linux_srv.yaml -m 20 -d 2; wait 10; stats --json"
 kill -TERM $SRVPID
 wait $SRVPID 2>/dev/null
 J=$FG_TMP/lsrv.out
+jpre "$J" $JPATHS
 started=$(json_get "$J" flows.client.started || echo 0)
 check_ge "flows tcp linux server: connections started" "$started" 30
 check_eq "flows tcp linux server: every connection completed" "$started" \
@@ -75,6 +79,7 @@ fg_wait lcli.start
 in_dut timeout 20 python3 "$D/flows_tcp_cli.py" 198.19.0.10 8080 50 >"$FG_TMP/cli.txt" 2>&1
 fg_run lcli "sleep 0.5; stop; stats --json"
 J=$FG_TMP/lcli.out
+jpre "$J" $JPATHS
 check_eq "flows tcp linux clients: 50 exchanges of 64/512 B" "ok 50 3200 25600" \
 	"$(cat "$FG_TMP/cli.txt")"
 check_eq "flows tcp linux clients: server accepted 50" 50 \
@@ -102,6 +107,7 @@ else
 fi
 fg_run uloss "start -f $FG_TOP/profiles/udp_short.yaml -m 1000 -d 3; wait 10; stats --json"
 J=$FG_TMP/uloss.out
+jpre "$J" $JPATHS
 started=$(json_get "$J" flows.client.started || echo 0)
 nr=$(json_get "$J" flows.client.fail_no_reply || echo 0)
 check_ge "flows loss udp: flows started" "$started" 2500
@@ -111,6 +117,7 @@ check_eq "flows loss udp: failures are fail_no_reply" "$nr" \
 	"$(json_get "$J" flows.client.failed || echo -1)"
 fg_run tloss "start -f $FG_TOP/profiles/tcp_short.yaml -m 200 -d 3; wait 15; stats --json"
 J=$FG_TMP/tloss.out
+jpre "$J" $JPATHS
 started=$(json_get "$J" flows.client.started || echo 0)
 completed=$(json_get "$J" flows.client.completed || echo 0)
 retx=$(( $(json_get "$J" flows.client.retx || echo 0) + $(json_get "$J" flows.server.retx || echo 0) ))
