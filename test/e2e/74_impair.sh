@@ -197,14 +197,10 @@ check_ge "duplicate 50%: ping shows DUP! replies" "$ndup" 5
 
 t_fg=$SECONDS
 SP=$FG_TOP/test/data/streams_router.yaml
-# one flowgen for the three runs (fg_open, fg_run): one start-up, one arp
-FG_TIMEOUT=120 fg_open "$FG_TMP/fg.session"
-first="arp; "
 for d in 3 30; do
 	"$FG_LAB" impair --delay "$d" --dir ba
 	out=$FG_TMP/fg_delay$d.out
-	fg_run "fg_delay$d" "${first}start -f $SP -d 0.5 -t learn_wait=0.1,drain=0.2; wait 30; stats --json"
-	first=
+	fg -x "arp; start -f $SP -d 0.5 -t learn_wait=0.1,drain=0.2; wait 30; stats --json" >"$out" 2>&1
 	mn=$(latency_row "$out" lat 1 min_us)
 	echo "# flowgen through --delay $d: latency min/avg/max $mn/$(latency_row "$out" lat 1 avg_us)/$(latency_row "$out" lat 1 max_us) us, tsc_hz $(json_get "$out" global.tsc_hz)"
 	check_ge "flowgen through --delay $d: frames measured" "$(latency_row "$out" lat 1 rx)" 500
@@ -216,8 +212,7 @@ done
 # starts at once, without learning, and drains long enough for its own.
 "$FG_LAB" impair --delay 400 --dir ba
 out=$FG_TMP/fg_stale.out
-fg_run fg_stale "start -f $SP -d 0.5 -t learn=0,drain=0; wait 30; start -f $SP -d 0.5 -t learn=0,drain=0.6; wait 30; stats --json"
-fg_close
+fg -x "arp; start -f $SP -d 0.5 -t learn=0,drain=0; wait 30; start -f $SP -d 0.5 -t learn=0,drain=0.6; wait 30; stats --json" >"$out" 2>&1
 tx=$(latency_row "$out" lat 1 tx); rx=$(latency_row "$out" lat 1 rx); stale=$(latency_row "$out" lat 1 stale)
 echo "# run after a stopped run through --delay 400: tx $tx rx $rx lost $(latency_row "$out" lat 1 lost) dup $(latency_row "$out" lat 1 dup) stale $stale"
 check_ge "next run: the previous run's frames arrive during it (stale)" "${stale:-0}" 100
