@@ -62,6 +62,96 @@ unique()
 	UCFG=$FG_TMP/$2.yaml
 }
 
+# --- they really run ----------------------------------------------------------
+
+# runs : each config really runs, one after the other (the first four
+# share DPDK's default prefix)
+runs()
+{
+	run_fg limit2_info4 "$D/trex_limit2_info4.yaml"
+	run_fg limit2_info8 "$D/trex_limit2_info8.yaml"
+	run_fg if4_limit2 "$D/trex_if4_limit2.yaml"
+	run_fg c_memory "$D/trex_c_memory.yaml"
+	check_grep "c_memory: two workers per port pair" 'port 0 \(loop\): link up, .*, 2 worker queue\(s\)' "$FG_TMP/c_memory.err"
+	run_fg dup_port_info "$DUP"
+	check "dup_port_info: the prefix reached the EAL (its runtime directory)" test -d "$RUNDIR/fg14-$$-dup"
+}
+
+# --- two instances at once, one prefix each ---------------------------------
+
+# pair MODE CFG-A CFG-B [EAL-ARGS...] : instance a runs until b is done; b
+# starts once a's ports are up and must come up while a still runs; both
+# end with exit 0 and traffic.
+pair()
+{
+	local mode=$1 a=$2 b=$3 pa pb rca=0 rcb=0
+	shift 3
+	# a runs until b has run: its commands come through a FIFO, the stop
+	# once b is done (a --no-huge start of the 1 GB heap this config's
+	# limit_memory asks for takes 2 s alone and 5 s or more next to a
+	# running instance on a machine of two CPUs)
+	local fifo=$FG_TMP/$mode-a.in ain
+	mkfifo "$fifo"
+	fg_plain -C "$a" --json -b ${1:+--} "$@" <"$fifo" >"$FG_TMP/$mode-a.out" 2>"$FG_TMP/$mode-a.err" &
+	pa=$!
+	exec {ain}>"$fifo"
+	echo "start -f profiles/stl_64b.yaml -m 10kpps -t learn=0" >&"$ain"
+	if ! wait_for 'port 1 \(loop\): link up' "$FG_TMP/$mode-a.err" 30 "$pa"; then
+		fail "$mode: instance a comes up" "$(head -c 300 "$FG_TMP/$mode-a.err")"
+	fi
+	if [ "$mode" = nohuge ]; then
+		# The same prefix twice: the second cannot start (DPDK's config lock).
+		rc=0
+		fg_plain -C "$a" -x quit -- "$@" </dev/null >"$FG_TMP/same.out" 2>"$FG_TMP/same.err" || rc=$?
+		check_eq "$mode: the same prefix twice, the second fails (exit 70)" 70 "$rc"
+		check_grep "$mode: the same prefix twice, DPDK's config is taken" 'EAL: .*config' "$FG_TMP/same.err"
+	fi
+	fg_plain -C "$b" --json -x "$RUN" ${1:+--} "$@" </dev/null \
+		>"$FG_TMP/$mode-b.out" 2>"$FG_TMP/$mode-b.err" &
+	pb=$!
+	if wait_for 'port 1 \(loop\): link up' "$FG_TMP/$mode-b.err" 30 "$pb" && kill -0 "$pa" 2>/dev/null; then
+		pass "$mode: instance b is up while a runs"
+	else
+		fail "$mode: instance b is up while a runs" "$(head -c 300 "$FG_TMP/$mode-b.err")"
+	fi
+	wait "$pb" || rcb=$?
+	printf 'stop\nstats\n' >&"$ain"
+	exec {ain}>&-
+	wait "$pa" || rca=$?
+	check_eq "$mode: both exit 0" "0 0" "$rca $rcb"
+	for i in a b; do
+		local tx rx
+		tx=$(json_get "$FG_TMP/$mode-$i.out" global.tx_pkts)
+		rx=$(json_get "$FG_TMP/$mode-$i.out" global.rx_pkts)
+		check_ge "$mode: instance $i sent frames" "${tx:-0}" 1000
+		check_eq "$mode: instance $i received every frame" "$tx" "$rx"
+		check "$mode: instance $i has its own runtime directory" test -d "$RUNDIR/fg14-$$-$mode-$i"
+	done
+}
+
+# The runs and the two pairs go side by side, in three lanes (beside the
+# --check runs and the configs that really are wrong): each has
+# prefixes of its own (the runs DPDK's default one, used by nothing else
+# here), and none of their checks is about a rate or a time. The prefixes
+# are made here, so that their runtime directories are removed at exit.
+unique "$D/trex_dup_port_info.yaml" dup
+DUP=$UCFG
+unique "$D/trex_prefix.yaml" huge-a
+HA=$UCFG
+unique "$D/trex_prefix.yaml" huge-b
+HB=$UCFG
+unique "$D/trex_prefix.yaml" nohuge-a
+NA=$UCFG
+unique "$D/trex_prefix.yaml" nohuge-b
+NB=$UCFG
+lane runs runs
+lane huge pair huge "$HA" "$HB"
+# Without hugepages DPDK keeps its config in the runtime directory and
+# locks it: the prefix is what lets two instances start at all.
+lane nohuge pair nohuge "$NA" "$NB" --no-huge
+
+# The --check runs beside them (no EAL, no traffic)
+
 # --- --check: the port count and what each config gives ------------------
 
 check_fg -C "$D/trex_limit2_info4.yaml"
@@ -132,75 +222,8 @@ for f in cfg_trex_syntax cfg_port_limit_odd cfg_port_limit_big cfg_dup_last_bad 
 	check_eq "$f: one line, FILE:LINE:COL: message" "$D/$f.yaml$want" "$(cat "$E")"
 done
 
-# --- they really run ----------------------------------------------------------
-
-run_fg limit2_info4 "$D/trex_limit2_info4.yaml"
-run_fg limit2_info8 "$D/trex_limit2_info8.yaml"
-run_fg if4_limit2 "$D/trex_if4_limit2.yaml"
-run_fg c_memory "$D/trex_c_memory.yaml"
-check_grep "c_memory: two workers per port pair" 'port 0 \(loop\): link up, .*, 2 worker queue\(s\)' "$FG_TMP/c_memory.err"
-unique "$D/trex_dup_port_info.yaml" dup
-run_fg dup_port_info "$UCFG"
-check "dup_port_info: the prefix reached the EAL (its runtime directory)" test -d "$RUNDIR/fg14-$$-dup"
-
-# --- two instances at once, one prefix each ---------------------------------
-
-# pair MODE [EAL-ARGS...] : instance a runs 8 s (16 s without hugepages); b starts once a's ports are
-# up and must come up while a still runs; both end with exit 0 and traffic.
-pair()
-{
-	local mode=$1 a b pa pb rca=0 rcb=0
-	shift
-	unique "$D/trex_prefix.yaml" "$mode-a"
-	a=$UCFG
-	unique "$D/trex_prefix.yaml" "$mode-b"
-	b=$UCFG
-	# a runs until b has run: its commands come through a FIFO, the stop
-	# once b is done (a --no-huge start of the 1 GB heap this config's
-	# limit_memory asks for takes 2 s alone and 5 s or more next to a
-	# running instance on a machine of two CPUs)
-	local fifo=$FG_TMP/$mode-a.in ain
-	mkfifo "$fifo"
-	fg_plain -C "$a" --json -b ${1:+--} "$@" <"$fifo" >"$FG_TMP/$mode-a.out" 2>"$FG_TMP/$mode-a.err" &
-	pa=$!
-	exec {ain}>"$fifo"
-	echo "start -f profiles/stl_64b.yaml -m 10kpps -t learn=0" >&"$ain"
-	if ! wait_for 'port 1 \(loop\): link up' "$FG_TMP/$mode-a.err" 30 "$pa"; then
-		fail "$mode: instance a comes up" "$(head -c 300 "$FG_TMP/$mode-a.err")"
-	fi
-	if [ "$mode" = nohuge ]; then
-		# The same prefix twice: the second cannot start (DPDK's config lock).
-		rc=0
-		fg_plain -C "$a" -x quit -- "$@" </dev/null >"$FG_TMP/same.out" 2>"$FG_TMP/same.err" || rc=$?
-		check_eq "$mode: the same prefix twice, the second fails (exit 70)" 70 "$rc"
-		check_grep "$mode: the same prefix twice, DPDK's config is taken" 'EAL: .*config' "$FG_TMP/same.err"
-	fi
-	fg_plain -C "$b" --json -x "$RUN" ${1:+--} "$@" </dev/null \
-		>"$FG_TMP/$mode-b.out" 2>"$FG_TMP/$mode-b.err" &
-	pb=$!
-	if wait_for 'port 1 \(loop\): link up' "$FG_TMP/$mode-b.err" 30 "$pb" && kill -0 "$pa" 2>/dev/null; then
-		pass "$mode: instance b is up while a runs"
-	else
-		fail "$mode: instance b is up while a runs" "$(head -c 300 "$FG_TMP/$mode-b.err")"
-	fi
-	wait "$pb" || rcb=$?
-	printf 'stop\nstats\n' >&"$ain"
-	exec {ain}>&-
-	wait "$pa" || rca=$?
-	check_eq "$mode: both exit 0" "0 0" "$rca $rcb"
-	for i in a b; do
-		local tx rx
-		tx=$(json_get "$FG_TMP/$mode-$i.out" global.tx_pkts)
-		rx=$(json_get "$FG_TMP/$mode-$i.out" global.rx_pkts)
-		check_ge "$mode: instance $i sent frames" "${tx:-0}" 1000
-		check_eq "$mode: instance $i received every frame" "$tx" "$rx"
-		check "$mode: instance $i has its own runtime directory" test -d "$RUNDIR/fg14-$$-$mode-$i"
-	done
-}
-
-pair huge
-# Without hugepages DPDK keeps its config in the runtime directory and
-# locks it: the prefix is what lets two instances start at all.
-pair nohuge --no-huge
+lane_end runs
+lane_end huge
+lane_end nohuge
 
 finish

@@ -32,19 +32,16 @@ FGMAC0=$(tst_mac fg0)
 O=$FG_TMP/out
 E=$FG_TMP/err
 
-# One flowgen: arp, pings, portattr, then service mode held for the DUT's
-# pings, then service off held for the last probe.
-fg -x "service; arp; ping -p 0 -d 2001:2:0:1::1 -n 2; ping -p 0 -d 2001:2:0:101::1 -n 1; portattr; echo MARK-ON; sleep 2.5; service --off; echo MARK-OFF; sleep 2.5" \
-	</dev/null >"$O" 2>"$E" &
-fgpid=$!
-at_exit "kill $fgpid"
-if wait_for '^MARK-ON' "$O" 30 "$fgpid"; then
+# One flowgen (fg_open): arp, pings, portattr, then service mode held
+# until the DUT's pings are done, then service off held for the last probe.
+fg_open "$O"
+if fg_run on "service; arp; ping -p 0 -d 2001:2:0:1::1 -n 2; ping -p 0 -d 2001:2:0:101::1 -n 1; portattr" 30; then
 	check "service: the DUT pings 2001:2:0:1::2 (port 0)" in_dut ping -6 -c 2 -i 0.2 -W 1 2001:2:0:1::2
 	check "service: the DUT pings 2001:2:0:101::2 (port 1)" in_dut ping -6 -c 2 -i 0.2 -W 1 2001:2:0:101::2
 else
-	fail "flowgen in service mode" "no MARK-ON: $(tail -c 300 "$E")"
+	fail "flowgen in service mode" "no MARK-on: $(tail -c 300 "$O")"
 fi
-if wait_for '^MARK-OFF' "$O" 10 "$fgpid"; then
+if fg_run off "service --off" 10; then
 	ip -n "$NS_DUT" -6 neigh flush dev dut0
 	if in_dut ping -6 -c 1 -W 1 2001:2:0:1::2 >/dev/null 2>&1; then
 		fail "service --off: ICMPv6 echo from the DUT gets no answer" "it was answered"
@@ -56,10 +53,10 @@ if wait_for '^MARK-OFF' "$O" 10 "$fgpid"; then
 	check_grep "service --off: Neighbour Solicitation still answered (lladdr $FGMAC0)" \
 		"lladdr $FGMAC0 .*(REACHABLE|STALE|DELAY|PROBE)" "$FG_TMP/n"
 else
-	fail "flowgen left service mode" "no MARK-OFF: $(tail -c 300 "$E")"
+	fail "flowgen left service mode" "no MARK-off: $(tail -c 300 "$O")"
 fi
-RC=0
-wait "$fgpid" || RC=$?
+fg_close
+RC=$FG_SRC
 check_eq "arp/ping/portattr/service batch: exit 0" 0 "$RC"
 check_grep "arp: learns dut0's MAC by ND" "^port 0: 2001:2:0:1::2 gw 2001:2:0:1::1 MAC $MAC0 \\(ND\\)" "$O"
 check_grep "arp: learns dut1's MAC by ND" "^port 1: 2001:2:0:101::2 gw 2001:2:0:101::1 MAC $MAC1 \\(ND\\)" "$O"

@@ -42,15 +42,15 @@ port_ctr()
 
 # --- part 1: loop (the two runs side by side) --------------------------------
 
-fg_plain -C "$LOOP" -x "start -f $P/stl_64b6.yaml -d 1 -m 0.2; wait 20; stats --json" \
+fg_plain -C "$LOOP" -x "start -f $P/stl_64b6.yaml -d 1 -m 0.2 -t learn_wait=0.2,drain=0.3; wait 20; stats --json" \
 	>"$FG_TMP/l64.out" 2>&1 &
 p1=$!
-fg_plain -C "$LOOP" -x "start -f $D/streams6_both.yaml -d 1; wait 20; stats --json" \
+fg_plain -C "$LOOP" -x "start -f $D/streams6_both.yaml -d 1 -t learn_wait=0.2,drain=0.3; wait 20; stats --json" \
 	>"$FG_TMP/both.out" 2>&1 &
 p2=$!
 sed -e "/dest_mac: 02:00:00:00:00:02/a\      vlan: 100" \
 	-e "/dest_mac: 02:00:00:00:00:01/a\      vlan: 100" "$LOOP" >"$FG_TMP/loop_vlan.yaml"
-fg_plain -C "$FG_TMP/loop_vlan.yaml" -x "start -f $P/stl_64b6.yaml -d 1 -m 0.2; wait 20; stats --json" \
+fg_plain -C "$FG_TMP/loop_vlan.yaml" -x "start -f $P/stl_64b6.yaml -d 1 -m 0.2 -t learn_wait=0.2,drain=0.3; wait 20; stats --json" \
 	>"$FG_TMP/vlan.out" 2>&1 &
 p3=$!
 RC=0
@@ -93,7 +93,7 @@ need_root "ipv6 lab"
 lab_up ipv6 || exit 1
 CFG=$FG_TOP/examples/lab6.yaml
 out=$FG_TMP/lab.out
-fg -k -x "start -f $P/stl_64b6.yaml -d 1; arp; start -f $P/stl_64b6.yaml -d 1 -m 0.5; wait 20; stats --json" \
+fg -k -x "start -f $P/stl_64b6.yaml -d 1; arp; start -f $P/stl_64b6.yaml -d 1 -m 0.5 -t learn_wait=0.3,drain=0.3; wait 20; stats --json" \
 	</dev/null >"$out" 2>&1
 check_grep "before arp: start refused naming the IPv6 next hop" \
 	"port 0: IPv6 next-hop MAC unknown \(run .arp. first: it resolves default_gw6 by Neighbour Discovery; or set dest_mac\)" "$out"
@@ -105,7 +105,7 @@ check_eq "stl_64b6 through the IPv6 router: nothing lost" 0 "$(latency_row "$out
 check "stl_64b6 through the IPv6 router: latency measured" in_range "$(latency_row "$out" s84v6 1 p50_us)" 0.001 1e7
 
 out=$FG_TMP/hosts.out
-fg -x "arp; start -f $D/streams6_hosts.yaml -d 1; wait 20; stats --json" </dev/null >"$out" 2>&1
+fg -x "arp; start -f $D/streams6_hosts.yaml -d 1 -t learn_wait=0.3,drain=0.3; wait 20; stats --json" </dev/null >"$out" 2>&1
 tx=$(latency_row "$out" hosts6 1 tx)
 check_ge "IPv6 hosts on port 1: frames sent" "${tx:-0}" 500
 check_eq "IPv6 hosts on port 1: every frame received" "${tx:-no tx}" "$(latency_row "$out" hosts6 1 rx)"

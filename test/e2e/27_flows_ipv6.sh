@@ -29,6 +29,8 @@ D=$FG_TOP/test/data
 command -v tayga >/dev/null || { fail "flows ipv6: tayga installed" "apt-get install tayga"; finish; exit 1; }
 
 lab_up nat64 || exit 1
+# what the checks read of each run's figures, by one python3 a file (jpre)
+JPATHS="flows.client.started flows.client.completed flows.client.failed flows.client.foreign_server flows.client.tx_bytes flows.client.rx_bytes flows.server.accepted flows.server.completed flows.server.distinct_src_addrs flows.server.translated flows.server.untranslated flows.server.tx_bytes trials.0.passed trials.0.tx trials.0.rx result.found"
 CFG=$FG_TOP/examples/lab6.yaml
 O=$FG_TMP/out
 
@@ -43,6 +45,7 @@ sed -n '/^MARK-TPUT/,$p' "$O" >"$FG_TMP/tput.json"
 check_grep "ipv6 flows: before arp, start names the unresolved IPv6 next hop" \
 	"port 0: IPv6 next-hop MAC unknown \(run .arp. first: it resolves default_gw6" "$FG_TMP/v6.json"
 J=$FG_TMP/v6.json
+jpre "$J" $JPATHS
 started=$(json_get "$J" flows.client.started || echo 0)
 check_ge "ipv6 flows: about 200 flows started (UDP and TCP)" "$started" 150
 check_eq "ipv6 flows: every flow completed" "$started" "$(json_get "$J" flows.client.completed || echo -1)"
@@ -59,6 +62,7 @@ check_eq "ipv6 flows: client bytes received" "$((u * 200 + (started - u) * 3000)
 check_eq "ipv6 flows: the router does not translate" "$started" "$(json_get "$J" flows.server.untranslated || echo -1)"
 
 J=$FG_TMP/n64.json
+jpre "$J" $JPATHS
 started=$(json_get "$J" flows.client.started || echo 0)
 check_ge "nat64 flows: about 200 flows started (UDP and TCP)" "$started" 150
 check_eq "nat64 flows: every flow completed" "$started" "$(json_get "$J" flows.client.completed || echo -1)"
@@ -74,12 +78,14 @@ check "nat64 flows: half the flows UDP ($u of $started)" test $((u * 2 - started
 check_eq "nat64 flows: every UDP request came from the DUT's 198.19.1.1" "$u" "${udp:--1}"
 
 J=$FG_TMP/cps.json
+jpre "$J" $JPATHS
 check_eq "nat64 bench cps: the 100 cps trial passes" True "$(json_get "$J" trials.0.passed || echo -1)"
 check_eq "nat64 bench cps: found" True "$(json_get "$J" result.found || echo -1)"
 
 # bench throughput through NAT64 (the RFC 8219 method): IPv6 frames in,
 # the same signature counted on the IPv4 side
 J=$FG_TMP/tput.json
+jpre "$J" $JPATHS
 check_eq "nat64 bench throughput: the 2,000 fps trial passes" True "$(json_get "$J" trials.0.passed || echo -1)"
 check_eq "nat64 bench throughput: its frames all arrived, as IPv4" "$(json_get "$J" trials.0.tx || echo -1)" \
 	"$(json_get "$J" trials.0.rx || echo -2)"
@@ -97,16 +103,17 @@ for ((i = 0; i < 50; i++)); do
 	in_dut ss -Hltn 'sport = :8080' | grep -q . && in_dut ss -Hlun 'sport = :4323' | grep -q . && break
 	sleep 0.2
 done
-fg -x "arp; start -f $D/flows6_linux_srv.yaml -m 20 -d 1; wait 8; stats --json; echo MARK-UDP; start -f $D/flows6_linux_udp.yaml -m 20 -d 1; wait 8; stats --json; echo MARK-CLI; start -f $D/flows6_linux_cli.yaml -p 1 -d 4; wait 10; stats --json" \
-	</dev/null >"$O" 2>&1 &
-FGPID=$!
-if wait_for '^MARK-CLI' "$O" 30 "$FGPID"; then
-	sleep 0.5
+# one flowgen (fg_open); its server side runs from its start until the
+# Linux clients are done
+FG_TIMEOUT=60 fg_open "$O"
+fg_send linux "arp; start -f $D/flows6_linux_srv.yaml -m 20 -d 1; wait 8; stats --json; echo MARK-UDP; start -f $D/flows6_linux_udp.yaml -m 20 -d 1; wait 8; stats --json; echo MARK-CLI; start -f $D/flows6_linux_cli.yaml -p 1"
+if fg_wait linux 30; then
 	in_dut timeout 15 python3 "$D/flows_tcp_cli.py" 2001:2:0:100::10 8080 20 >"$FG_TMP/cli.txt" 2>&1
 else
 	fail "flows ipv6 linux: first run ended" "$(tail -c 300 "$O")"
 fi
-wait $FGPID
+fg_run linux_end "sleep 0.5; stop; stats --json"
+fg_close
 kill -TERM $SRVPID $ECHOPID 2>/dev/null
 wait $SRVPID $ECHOPID 2>/dev/null
 sed '/^MARK-UDP/,$d' "$O" >"$FG_TMP/lsrv.json"
@@ -114,6 +121,7 @@ sed -n '/^MARK-UDP/,/^MARK-CLI/p' "$O" >"$FG_TMP/lecho.json"
 sed -n '/^MARK-CLI/,$p' "$O" >"$FG_TMP/lcli.json"
 
 J=$FG_TMP/lsrv.json
+jpre "$J" $JPATHS
 started=$(json_get "$J" flows.client.started || echo 0)
 check_ge "ipv6 linux server: connections started" "$started" 15
 check_eq "ipv6 linux server: every connection completed" "$started" "$(json_get "$J" flows.client.completed || echo -1)"
@@ -123,6 +131,7 @@ check_eq "ipv6 linux server: client received 512 B each" "$((started * 512))" "$
 check_ge "ipv6 linux server: the listener answered each" "$(cat "$FG_TMP/srv.count" 2>/dev/null || echo -1)" "$started"
 
 J=$FG_TMP/lecho.json
+jpre "$J" $JPATHS
 started=$(json_get "$J" flows.client.started || echo 0)
 check_ge "ipv6 linux udp echo: flows started" "$started" 15
 check_eq "ipv6 linux udp echo: every flow completed" "$started" "$(json_get "$J" flows.client.completed || echo -1)"
@@ -132,6 +141,7 @@ check_eq "ipv6 linux udp echo: client received 100 B each" "$((started * 100))" 
 check_ge "ipv6 linux udp echo: the echo server answered each" "$(cat "$FG_TMP/echo.count" 2>/dev/null || echo -1)" "$started"
 
 J=$FG_TMP/lcli.json
+jpre "$J" $JPATHS
 check_eq "ipv6 linux clients: 20 exchanges of 64/512 B" "ok 20 1280 10240" "$(cat "$FG_TMP/cli.txt" 2>/dev/null)"
 check_eq "ipv6 linux clients: server completed 20" 20 "$(json_get "$J" flows.server.completed || echo -1)"
 check_eq "ipv6 linux clients: server sent 512 B each" 10240 "$(json_get "$J" flows.server.tx_bytes || echo -1)"

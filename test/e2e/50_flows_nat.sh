@@ -33,10 +33,13 @@ bytes18()
 # of udp_short; LO..HI the expected count of started flows
 flow_accounting()
 {
-	local tag=$1 J=$2 lo=$3 hi=$4 started completed accepted
-	started=$(jn "$J" flows.client.started)
-	completed=$(jn "$J" flows.client.completed)
-	accepted=$(jn "$J" flows.server.accepted)
+	local tag=$1 J=$2 lo=$3 hi=$4 started completed accepted v
+	# the counters from one python3 (jvals: as jn gives them)
+	mapfile -t v < <(jvals "$J" flows.client.started flows.client.completed flows.server.accepted \
+		flows.client.failed flows.client.active flows.client.tx_pkts flows.client.tx_bytes \
+		flows.server.completed flows.server.failed flows.server.active flows.server.rx_bytes \
+		flows.server.tx_pkts)
+	started=${v[0]} completed=${v[1]} accepted=${v[2]}
 	echo "# $tag: started $started completed $completed accepted $accepted"
 	if [[ $started =~ ^[0-9]+$ ]] && [ "$started" -ge "$lo" ] && [ "$started" -le "$hi" ]; then
 		pass "$tag: client started $lo..$hi flows"
@@ -44,21 +47,16 @@ flow_accounting()
 		fail "$tag: client started $lo..$hi flows" "started '$started'"
 	fi
 	check_eq "$tag: client completed every started flow" "$started" "$completed"
-	check_eq "$tag: client failed none" 0 "$(jn "$J" flows.client.failed)"
-	check_eq "$tag: client has nothing left active" 0 "$(jn "$J" flows.client.active)"
-	check_eq "$tag: client sent one datagram per flow" "$started" \
-		"$(jn "$J" flows.client.tx_pkts)"
-	check_eq "$tag: client sent 18 B per flow" "$(bytes18 "$started")" \
-		"$(jn "$J" flows.client.tx_bytes)"
+	check_eq "$tag: client failed none" 0 "${v[3]}"
+	check_eq "$tag: client has nothing left active" 0 "${v[4]}"
+	check_eq "$tag: client sent one datagram per flow" "$started" "${v[5]}"
+	check_eq "$tag: client sent 18 B per flow" "$(bytes18 "$started")" "${v[6]}"
 	within_pct "$tag: server accepted the client's completed flows (0.1 %)" "$accepted" "$completed" 0.1
-	check_eq "$tag: server completed every accepted flow" "$accepted" \
-		"$(jn "$J" flows.server.completed)"
-	check_eq "$tag: server failed none" 0 "$(jn "$J" flows.server.failed)"
-	check_eq "$tag: server has nothing left active" 0 "$(jn "$J" flows.server.active)"
-	check_eq "$tag: server received 18 B per accepted flow" "$(bytes18 "$accepted")" \
-		"$(jn "$J" flows.server.rx_bytes)"
-	check_eq "$tag: server sent nothing (udp_short has no reply)" 0 \
-		"$(jn "$J" flows.server.tx_pkts)"
+	check_eq "$tag: server completed every accepted flow" "$accepted" "${v[7]}"
+	check_eq "$tag: server failed none" 0 "${v[8]}"
+	check_eq "$tag: server has nothing left active" 0 "${v[9]}"
+	check_eq "$tag: server received 18 B per accepted flow" "$(bytes18 "$accepted")" "${v[10]}"
+	check_eq "$tag: server sent nothing (udp_short has no reply)" 0 "${v[11]}"
 }
 
 # --- NAT ---------------------------------------------------------------------

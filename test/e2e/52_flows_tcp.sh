@@ -18,15 +18,21 @@ need_root "flows tcp: lab"
 D=$FG_TOP/test/data
 
 lab_up nat || exit 1
+# One flowgen makes every run below (fg_open: one start-up, one arp);
+# `start` clears the counters, so each run's figures are its own.
+FG_TIMEOUT=150 fg_open "$FG_TMP/session.out"
+# what the checks read of each run's figures, by one python3 a run (jpre)
+JPATHS="flows.client.started flows.client.completed flows.client.failed flows.client.foreign_server flows.client.tx_bytes flows.client.rx_bytes flows.client.fail_no_reply flows.client.retx flows.server.accepted flows.server.completed flows.server.rx_bytes flows.server.tx_bytes flows.server.retx"
 
 # --- 1. tcp_short through the NAT ------------------------------------------
-fg -x "arp; start -f $FG_TOP/profiles/tcp_short.yaml -m 500 -d 4; wait 12; stats --json" \
-	>"$FG_TMP/tcp.out" 2>&1 &
-FGPID=$!
-sleep 3
+fg_send tcp "arp; start -f $FG_TOP/profiles/tcp_short.yaml -m 500 -d 4; wait 12; stats --json"
+# conntrack 2 s into the run
+wait_for '^started ' "$FG_SOUT" 30 "$FG_SPID"
+sleep 2
 in_dut conntrack -L -p tcp >"$FG_TMP/ct.txt" 2>/dev/null
-wait $FGPID
+fg_wait tcp
 J=$FG_TMP/tcp.out
+jpre "$J" $JPATHS
 started=$(json_get "$J" flows.client.started || echo 0)
 completed=$(json_get "$J" flows.client.completed || echo 0)
 check_ge "flows tcp nat: about 2,000 connections started" "$started" 1800
@@ -44,11 +50,11 @@ for ((i = 0; i < 50; i++)); do
 	in_dut ss -Hltn 'sport = :8080' | grep -q . && break
 	sleep 0.2
 done
-fg -x "arp; start -f $D/flows_linux_srv.yaml -m 20 -d 2; wait 10; stats --json" \
-	>"$FG_TMP/lsrv.out" 2>&1
+fg_run lsrv "start -f $D/flows_linux_srv.yaml -m 20 -d 2; wait 10; stats --json"
 kill -TERM $SRVPID
 wait $SRVPID 2>/dev/null
 J=$FG_TMP/lsrv.out
+jpre "$J" $JPATHS
 started=$(json_get "$J" flows.client.started || echo 0)
 check_ge "flows tcp linux server: connections started" "$started" 30
 check_eq "flows tcp linux server: every connection completed" "$started" \
@@ -66,14 +72,14 @@ check_eq "flows tcp linux server: client received 512 B each" "$((started * 512)
 check_ge "flows tcp linux server: the listener answered each" \
 	"$(cat "$FG_TMP/srv.count" 2>/dev/null || echo -1)" "$started"
 
-# flowgen's server side only (-p 1: the pair does not generate).
-fg -x "arp; start -f $D/flows_linux_cli.yaml -p 1 -d 6; wait 15; stats --json" \
-	>"$FG_TMP/lcli.out" 2>&1 &
-FGPID=$!
-sleep 2
+# flowgen's server side only (-p 1: the pair does not generate), from its
+# start until the clients are done
+fg_send lcli.start "start -f $D/flows_linux_cli.yaml -p 1"
+fg_wait lcli.start
 in_dut timeout 20 python3 "$D/flows_tcp_cli.py" 198.19.0.10 8080 50 >"$FG_TMP/cli.txt" 2>&1
-wait $FGPID
+fg_run lcli "sleep 0.5; stop; stats --json"
 J=$FG_TMP/lcli.out
+jpre "$J" $JPATHS
 check_eq "flows tcp linux clients: 50 exchanges of 64/512 B" "ok 50 3200 25600" \
 	"$(cat "$FG_TMP/cli.txt")"
 check_eq "flows tcp linux clients: server accepted 50" 50 \
@@ -99,9 +105,9 @@ else
 	in_dut nft add rule inet fgloss lossy iifname dut1 numgen random mod 100 lt 5 drop
 	LOSS_UNDO="in_dut nft delete table inet fgloss"
 fi
-fg -x "arp; start -f $FG_TOP/profiles/udp_short.yaml -m 1000 -d 3; wait 10; stats --json" \
-	>"$FG_TMP/uloss.out" 2>&1
+fg_run uloss "start -f $FG_TOP/profiles/udp_short.yaml -m 1000 -d 3; wait 10; stats --json"
 J=$FG_TMP/uloss.out
+jpre "$J" $JPATHS
 started=$(json_get "$J" flows.client.started || echo 0)
 nr=$(json_get "$J" flows.client.fail_no_reply || echo 0)
 check_ge "flows loss udp: flows started" "$started" 2500
@@ -109,9 +115,9 @@ check_ge "flows loss udp: fail_no_reply >= 2%" "$((nr * 100))" "$((started * 2))
 check_ge "flows loss udp: fail_no_reply <= 10%" "$((started * 10))" "$((nr * 100))"
 check_eq "flows loss udp: failures are fail_no_reply" "$nr" \
 	"$(json_get "$J" flows.client.failed || echo -1)"
-fg -x "arp; start -f $FG_TOP/profiles/tcp_short.yaml -m 200 -d 3; wait 15; stats --json" \
-	>"$FG_TMP/tloss.out" 2>&1
+fg_run tloss "start -f $FG_TOP/profiles/tcp_short.yaml -m 200 -d 3; wait 15; stats --json"
 J=$FG_TMP/tloss.out
+jpre "$J" $JPATHS
 started=$(json_get "$J" flows.client.started || echo 0)
 completed=$(json_get "$J" flows.client.completed || echo 0)
 retx=$(( $(json_get "$J" flows.client.retx || echo 0) + $(json_get "$J" flows.server.retx || echo 0) ))
@@ -120,6 +126,8 @@ check_ge "flows loss tcp: completed >= 90% of started" "$((completed * 100))" "$
 echo "# tcp under loss: $completed of $started completed, retx $retx"
 check_ge "flows loss tcp: retransmissions counted" "$retx" 1
 $LOSS_UNDO
+fg_close
+check_eq "flows tcp: every command succeeded, flowgen exits 0" 0 "$FG_SRC"
 lab_down
 
 finish

@@ -32,18 +32,18 @@ G=$FG_TMP/offer.good
 L=$FG_TMP/offer.stl
 # One run at a time: a paced run sharing the two CPUs with another
 # flowgen's busy worker falls behind (its pacer counts frames late), which
-# is what short_of_offer reports.
-FG_TIMEOUT=30 fg_plain -C "$CFG" -x "start -f $P -m ${over}cps -d 4; wait 3; stats -g; stats --json -g; wait" \
+# is what short_of_offer reports. Each run stops once it has been sampled.
+FG_TIMEOUT=30 fg_plain -C "$CFG" -x "start -f $P -m ${over}cps -d 4; wait 3; stats -g; stats --json -g; stop" \
 	>"$S" 2>&1
 check_eq "4x run exits 0" 0 $?
-FG_TIMEOUT=30 fg_plain -C "$CFG" -x "start -f $P -m 5000cps -d 3; wait 2.6; stats -g; stats --json -g; wait" \
+FG_TIMEOUT=30 fg_plain -C "$CFG" -x "start -f $P -m 5000cps -d 3; wait 2.6; stats -g; stats --json -g; stop" \
 	>"$G" 2>&1
 check_eq "achievable run exits 0" 0 $?
 # The streams run is sampled 0.6 s after its 2.5 s learning phase: its
 # rate is still ramping up (about half the offer over the last second),
 # and only its measured traffic may count towards a shortfall, not the
 # learning phase before it (which once made this run look short).
-FG_TIMEOUT=30 fg_plain -C "$CFG" -x "start -f $FG_TOP/profiles/stl_64b.yaml -m 10kpps -d 4 -t learn_wait=2.5; sleep 3.1; stats --json -g; wait" \
+FG_TIMEOUT=30 fg_plain -C "$CFG" -x "start -f $FG_TOP/profiles/stl_64b.yaml -m 10kpps -d 4 -t learn_wait=2.5; sleep 3.1; stats --json -g; stop" \
 	>"$L" 2>&1
 check_eq "streams run exits 0" 0 $?
 

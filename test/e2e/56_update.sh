@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # 56_update.sh — rates of running traffic follow `update -m`, `pause` and
 # `resume`, for flows and for streams, as measured by `stats --json`
-# ([loop, loop] ports; one flowgen fed through a fifo).
+# ([loop, loop] ports; one flowgen fed through a fifo). Rates span the
+# second before the sample (src/control/stats.c), so each sample is taken
+# 1.5 s after the change it measures, as in 63_run_order.sh.
 . "$(dirname "$0")/lib.sh"
 
 need_flowgen
@@ -18,16 +20,16 @@ run_case()
 	exec 9>"$fifo"
 	{
 		echo "start -f $prof -m $m0$(learn_off "$prof")"
-		echo "sleep 2.5"
+		echo "sleep 1.5"
 		echo "stats --json"
 		echo "update -m $m1"
-		echo "sleep 2.5"
+		echo "sleep 1.5"
 		echo "stats --json"
 		echo "pause"
-		echo "sleep 2.5"
+		echo "sleep 1.5"
 		echo "stats --json"
 		echo "resume"
-		echo "sleep 2.5"
+		echo "sleep 1.5"
 		echo "stats --json"
 		echo "stop"
 		echo "quit"

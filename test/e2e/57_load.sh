@@ -39,7 +39,7 @@ check_eq "update: the traffic kept its rate: 40,000 frames in 4 s (within 1 %, g
 	"$(awk -v s="$tx" 'BEGIN { print (s >= 39600 && s <= 40400) ? 1 : 0 }')"
 
 fg_plain -C "$LOOP" -k -x "start -f profiles/stl_64b.yaml -m 10kpps -d 3 -t learn=0; sleep 1; \
-update -m 20kpps; sleep 1; stats --json; wait" >"$O" 2>"$E"
+update -m 20kpps; sleep 1; stats --json; stop" >"$O" 2>"$E"
 check_eq "update: an update that fits is taken (exit 0)" 0 $?
 check_ge "update: the new rate is sent (tx_pps >= 18,000)" \
 	"$(json_get "$O" global.tx_pps | cut -d. -f1 || echo -1)" 18000

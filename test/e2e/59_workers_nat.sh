@@ -21,17 +21,10 @@ need_root "workers nat: lab"
 
 lab_up nat || exit 1
 
-# wj EXPR FILE : a Python expression over the stats JSON object o in FILE
-wj()
-{
-	python3 -c 'import json, sys; o = json.load(open(sys.argv[2])); print(eval(sys.argv[1]))' \
-		"$1" "$2" 2>/dev/null || echo '?'
-}
-
 # run C PROFILE PROTO
 run()
 {
-	local c=$1 prof=$2 proto=$3 tag="workers nat: -c $1 $3" O J started completed accepted red ct
+	local c=$1 prof=$2 proto=$3 tag="workers nat: -c $1 $3" O J started completed accepted red busy nw ct v
 	O=$FG_TMP/w$c.$proto.out
 	J=$FG_TMP/w$c.$proto.json
 	in_dut conntrack -F >/dev/null 2>&1
@@ -40,22 +33,21 @@ run()
 	check_eq "$tag: flowgen exits 0" 0 $?
 	grep '^{' "$O" | head -1 >"$J"
 	ct=$(in_dut conntrack -L -p "$proto" 2>/dev/null | grep -c "dport=$4 " || true)
-	started=$(jn "$J" flows.client.started)
-	completed=$(jn "$J" flows.client.completed)
-	accepted=$(jn "$J" flows.server.accepted)
-	red=$(wj 'sum(w["redirected"] for w in o["workers"])' "$J")
-	busy=$(wj 'min(w["tx_pkts"] for w in o["workers"])' "$J")
-	nw=$(wj 'len(o["workers"])' "$J")
-	echo "# $tag: started $started completed $completed failed $(jn "$J" flows.client.failed)" \
-		"accepted $accepted redirected ${red:-?} retx $(jn "$J" flows.client.retx) conntrack $ct"
+	# the figures from one python3 (jvals: as jn and wj give them)
+	mapfile -t v < <(jvals "$J" flows.client.started flows.client.completed flows.server.accepted \
+		'=sum(w["redirected"] for w in o["workers"])' '=min(w["tx_pkts"] for w in o["workers"])' \
+		'=len(o["workers"])' flows.client.failed flows.client.retx flows.client.active \
+		flows.server.completed flows.server.failed)
+	started=${v[0]} completed=${v[1]} accepted=${v[2]} red=${v[3]} busy=${v[4]} nw=${v[5]}
+	echo "# $tag: started $started completed $completed failed ${v[6]}" \
+		"accepted $accepted redirected ${red:-?} retx ${v[7]} conntrack $ct"
 	check_ge "$tag: client started >= 7,600 of 8,000" "$started" 7600
 	check_eq "$tag: client completed every started flow" "$started" "$completed"
-	check_eq "$tag: client failed none" 0 "$(jn "$J" flows.client.failed)"
-	check_eq "$tag: client has nothing left active" 0 "$(jn "$J" flows.client.active)"
+	check_eq "$tag: client failed none" 0 "${v[6]}"
+	check_eq "$tag: client has nothing left active" 0 "${v[8]}"
 	within_pct "$tag: server accepted the client's flows (0.1 %)" "$accepted" "$completed" 0.1
-	check_eq "$tag: server completed every accepted flow" "$accepted" \
-		"$(jn "$J" flows.server.completed)"
-	check_eq "$tag: server failed none" 0 "$(jn "$J" flows.server.failed)"
+	check_eq "$tag: server completed every accepted flow" "$accepted" "${v[9]}"
+	check_eq "$tag: server failed none" 0 "${v[10]}"
 	check_ge "$tag: frames were handed to their owner (redirected > 0)" "${red:-0}" 1
 	check_eq "$tag: stats lists $c workers" "$c" "${nw:-0}"
 	check_ge "$tag: every worker carried flows (each sent >= 1,000 frames)" "${busy:-0}" 1000

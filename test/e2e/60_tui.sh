@@ -38,6 +38,19 @@ tx_kpps()
 		printf "%d\n", v * 10; exit }'
 }
 
+# wait_kpps AWK-COND SECONDS : until the dashboard's tx rate (kpps x 10,
+# as tx_kpps prints it, in v) meets AWK-COND; the rates span the last
+# second (stats.c), so a change shows in full about 1.5 s after it
+wait_kpps()
+{
+	local i
+	for ((i = 0; i < $2 * 5; i++)); do
+		awk -v v="$(tx_kpps)" "BEGIN { exit !(v != \"\" && ($1)) }" && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
 # in_range NAME VALUE_X10 LO HI : LO <= VALUE/10 <= HI (kpps)
 in_range()
 {
@@ -93,7 +106,8 @@ if wait_screen '^drop .* cpu [0-9]+\.[0-9] % \(busiest of 1\)' 3; then
 else
 	fail "tui: the CPU figure is the busiest worker's, of 1" "screen: $(screen | grep '^drop')"
 fi
-sleep 2.5
+# running for over a second already: the rate shown is the run's
+wait_kpps 'v >= 90 && v <= 110' 5
 in_range "tui: measured tx rate is the offered 10 kpps" "$(tx_kpps)" 9 11
 # a rate the tester makes is not short of its offer: no warning line
 if screen | grep -q 'short of offer'; then
@@ -111,15 +125,19 @@ else
 	fail "tui: c clears the statistics" "no confirmation on the title line"
 fi
 
+# each change: once the rate shown has moved, the rest of the rate's
+# second, then the figure is read
 keys +
-sleep 2.5
+wait_kpps 'v >= 105' 5
+sleep 1.2
 in_range "tui: + raises the rate by 10%" "$(tx_kpps)" 10 12
 
 keys p
-sleep 2.5
+wait_kpps 'v == 0' 5
 in_range "tui: p pauses the traffic" "$(tx_kpps)" 0 0
 keys p
-sleep 2.5
+wait_kpps 'v >= 100' 5
+sleep 1.2
 in_range "tui: p again resumes it" "$(tx_kpps)" 10 12
 
 T resize-window -t "$TMUX_PANE" -x 80 -y 24

@@ -23,12 +23,15 @@ need_flowgen
 
 if lab_up l3; then
 	probe=$FG_TMP/hostswap.json
-	in_dut python3 "$FG_TOP/test/e2e/hostswap.py" dut1 7 198.19.20.1 198.19.21.1 >"$probe" &
+	# the probe watches until flowgen is done (30 s at most); started
+	# without a shell function, so that $! is its own pid
+	ip netns exec "$NS_DUT" python3 "$FG_TOP/test/e2e/hostswap.py" dut1 30 198.19.20.1 198.19.21.1 >"$probe" &
 	ppid=$!
 	sleep 0.3
 	fg -x "arp; start -f $D/hostswap_a.yaml; sleep 2; start --force -f $D/hostswap_b.yaml; sleep 2; stop" \
 		>"$FG_TMP/hostswap.out" 2>&1
 	check_eq "host swap: the batch run exits 0" 0 $?
+	kill -TERM $ppid 2>/dev/null
 	wait $ppid
 	check "host swap: the DUT probe ran" test -s "$probe"
 	read -r a_last a_reply_last b_first < <(python3 - "$probe" <<-'PY'

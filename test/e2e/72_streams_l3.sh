@@ -4,9 +4,10 @@
 # the DUT (198.18.1.1/16, 198.19.1.1/16, no static routes) must resolve
 # every emulated host by ARP, which flowgen's workers answer (emulated hosts).
 # A learning phase sends one frame to every host both ways before the
-# measured traffic. 200 host pairs fit the DUT's default neighbour table
-# and lose nothing; 3,000 pairs (6,000 neighbours) are past it and show
-# clear loss, reported per direction.
+# measured traffic (then 0.5 s for the DUT's resolutions, which take
+# milliseconds; a 0.3 s drain after it). 200 host pairs fit the DUT's
+# default neighbour table and lose nothing; 3,000 pairs (6,000
+# neighbours) are past it and show clear loss, reported per direction.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -25,7 +26,7 @@ in_dut nft -f - <<-'NFT'
 	}
 NFT
 out=$FG_TMP/l3_200.out
-fg -x "arp; start -f $D/streams_l3_200.yaml -d 4; wait 40; stats --json --pairs --plot $FG_TMP/l3.svg" \
+fg -x "arp; start -f $D/streams_l3_200.yaml -d 4 -t learn_wait=0.5,drain=0.3; wait 40; stats --json --pairs --plot $FG_TMP/l3.svg" \
 	>"$out" 2>&1
 in_dut nft delete table inet fgpairs
 for p in 0 1; do
@@ -56,7 +57,7 @@ for p in 0 1; do
 done
 
 out=$FG_TMP/l3_3000.out
-fg -x "arp; start -f $D/streams_l3_3000.yaml -d 4; wait 40; stats --json --pairs" >"$out" 2>&1
+fg -x "arp; start -f $D/streams_l3_3000.yaml -d 4 -t learn_wait=0.5,drain=0.3; wait 40; stats --json --pairs" >"$out" 2>&1
 for p in 0 1; do
 	tx=$(latency_row "$out" pairs $((p ^ 1)) tx)
 	lost=$(latency_row "$out" pairs $((p ^ 1)) lost)

@@ -81,6 +81,12 @@ wait $((secs + 15)); stats --json; portattr; echo alive-after-$name" >"$out" 2>&
 	check_eq "hostile $name: batch run exits 0" 0 "$rc"
 	check_grep "hostile $name: a later command still runs" "^alive-after-$name" "$out"
 
+	# each file's figures read by one python3 (jpre) for the json_get below
+	jpre "$FG_TMP/$name.h0" sent live_junk
+	jpre "$FG_TMP/$name.h1" sent live_junk
+	jpre "$out" ports.0.rx_bad ports.0.rx_unknown ports.1.rx_bad ports.1.rx_unknown \
+		flows.client.started flows.client.completed flows.client.failed flows.client.active \
+		flows.client.fail_no_reply flows.client.fail_reset flows.client.fail_retx
 	local sent0 sent1
 	sent0=$(json_get "$FG_TMP/$name.h0" sent || echo 0)
 	sent1=$(json_get "$FG_TMP/$name.h1" sent || echo 0)
@@ -122,8 +128,10 @@ wait $((secs + 15)); stats --json; portattr; echo alive-after-$name" >"$out" 2>&
 		"$(awk '$1 == "1" && $2 ~ /^(up|down)$/ {print toupper($7)}' "$out" | tail -n 1)"
 }
 
-hostile_run tcp "$FG_TOP/profiles/tcp_short.yaml" 200 15 2000 300
-hostile_run udp "$FG_TOP/profiles/udp_short.yaml" 500 8 1200 300
+# Each run lasts long enough for its injections (a second after the start,
+# then COUNT / PPS seconds: 4 s and 2.4 s) to end while flowgen still runs.
+hostile_run tcp "$FG_TOP/profiles/tcp_short.yaml" 200 9 2000 500
+hostile_run udp "$FG_TOP/profiles/udp_short.yaml" 500 6 1200 500
 
 # Forged replies: the DUT drops the real server's UDP answers, and
 # hostile.py --forge-replies answers each request on dut0 as the server
@@ -163,6 +171,8 @@ out=$FG_TMP/forge.out
 FG_TIMEOUT=30 fg -x "arp; start -f $FG_TMP/udp_echo.yaml -m 100 -d 2; wait; stats --json" >"$out" 2>&1
 check_eq "forged replies: batch run exits 0" 0 $?
 wait $hf || fail "forged replies: forger ran" "$(tail -n 3 "$FG_TMP/forge.h0")"
+jpre "$out" flows.client.started flows.client.completed flows.client.failed flows.client.rx_payload_bad
+jpre "$FG_TMP/forge.h0" bad good
 echo "# forged: $(cat "$FG_TMP/forge.h0"); client: started $(json_get "$out" flows.client.started)" \
 	"completed $(json_get "$out" flows.client.completed) failed $(json_get "$out" flows.client.failed)" \
 	"rx_payload_bad $(json_get "$out" flows.client.rx_payload_bad)"

@@ -87,10 +87,14 @@ cat "$LOOP" - >"$HCFG" <<-'EOF'
 EOF
 sed '/^hosts:/,/^  - {port: 1/d' "$FG_TOP/test/data/streams_l3_200.yaml" >"$HPROF"
 check "plot pairs: the profile copy has no hosts" bash -c "! grep -q hosts: '$HPROF'"
+# the two runs side by side: they count pairs, no rate or timing
+pids=()
 for c in "$HCFG" "$LOOP"; do
 	fg_plain -C "$c" -x "start -f $HPROF -d 1 -t learn_wait=0.2; wait 5; stats --pairs --json" \
-		>"$FG_TMP/pairs.$(basename "$c").json" 2>&1
+		>"$FG_TMP/pairs.$(basename "$c").json" 2>&1 &
+	pids+=($!)
 done
+wait "${pids[@]}"
 pairs_py "plot pairs: config hosts: 200 pairs each way, adding up to the latency rows" \
 	'len(rows(0)) == len(rows(1)) == 200 and all(sum(r["tx"] for r in rows(p)) == lat(p)["tx"] > 0 for p in (0, 1))' \
 	"$FG_TMP/pairs.hosts_loop.yaml.json"

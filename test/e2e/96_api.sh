@@ -77,9 +77,31 @@ cmd 'no-such-command'
 check_eq "an unknown command: 200, ok false, exit 1, the error in output" "False 1 True" \
 	"$(jq_ 'o["ok"], o["exit"], "unknown command" in o["output"]' | tr -d '(),')"
 
+# a client that sends part of a body and stalls: the others are served,
+# and libmicrohttpd closes it after the idle timeout (10 s); it stalls
+# while the checks below run (their requests are served beside it), and
+# its end is checked before quit
+python3 - "$PORT" >"$FG_TMP/slow.out" 2>&1 <<-'PY' &
+	import socket, sys, time
+	s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+	s.sendall(b"POST /flowgen/v1/command HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+	t0 = time.time()
+	s.settimeout(30)
+	try:
+	    d = s.recv(100)
+	except Exception as e:
+	    d = repr(e).encode()
+	print("closed after %.0f s %r" % (time.time() - t0, d[:20]))
+PY
+SLOW=$!
+sleep 1
+cmd 'echo beside-a-slow-client'
+check_eq "a client stalled mid-body holds up no other request" "200 True" \
+	"$ST $(jq_ 'o["output"] == "beside-a-slow-client\n"')"
+
 # --- a short run through the API, against the console's figures ---------------
 
-cmd "start -f $PROF -d 1"
+cmd "start -f $PROF -d 1 -t learn=0,drain=0.3"
 check_eq "API start: ok" "True" "$(jq_ 'o["ok"]')"
 cmd 'wait'
 check_eq "API wait: returns once the run has ended" "True" "$(jq_ 'o["ok"]')"
@@ -149,8 +171,12 @@ check_eq "async wait ended in seconds, not 20" "True" "$([ "$elapsed" -lt 10 ] &
 
 cmd 'sleep 0.5' async
 id=$(jq_ 'o["id"]')
-sleep 1.5
-http GET "/flowgen/v1/command/$id"
+# polled until it is done (a 0.5 s sleep: well within 10 s)
+for _ in $(seq 50); do
+	sleep 0.2
+	http GET "/flowgen/v1/command/$id"
+	[ "$(jq_ 'o["state"]')" = done ] && break
+done
 check_eq "async sleep: done with ok true" "done True" "$(jq_ 'o["state"], o["ok"]' | tr -d "(),'")"
 http GET /flowgen/v1/command/999999
 check_eq "an unknown command id: 404" 404 "$ST"
@@ -184,25 +210,7 @@ check_eq "the api command lists the last requests" "True" \
 cmd 'tui'
 check_eq "tui over HTTP: 400" 400 "$ST"
 
-# a client that sends part of a body and stalls: the others are served,
-# and libmicrohttpd closes it after the idle timeout (10 s)
-python3 - "$PORT" >"$FG_TMP/slow.out" 2>&1 <<-'PY' &
-	import socket, sys, time
-	s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
-	s.sendall(b"POST /flowgen/v1/command HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
-	t0 = time.time()
-	s.settimeout(30)
-	try:
-	    d = s.recv(100)
-	except Exception as e:
-	    d = repr(e).encode()
-	print("closed after %.0f s %r" % (time.time() - t0, d[:20]))
-PY
-SLOW=$!
-sleep 1
-cmd 'echo beside-a-slow-client'
-check_eq "a client stalled mid-body holds up no other request" "200 True" \
-	"$ST $(jq_ 'o["output"] == "beside-a-slow-client\n"')"
+# the stalled client, started at the beginning
 wait "$SLOW"
 check_grep "the stalled connection is closed after the 10 s idle timeout" \
 	"^closed after (9|1[0-3]) s b''" "$FG_TMP/slow.out"

@@ -11,10 +11,12 @@
 # notes the last UDP frame leaving IFACE towards IP_A's /24 (the DUT
 # forwarding the old run's stream). After SECONDS it prints one JSON object:
 #   {"a_replies": [t, ...], "b_replies": [t, ...], "a_last_data": t}
-# with times in seconds since the start.
+# with times in seconds since the start. SIGTERM ends it early (the same
+# output, for what it saw so far).
 
 import fcntl
 import json
+import signal
 import socket
 import struct
 import sys
@@ -50,7 +52,9 @@ def main():
     t0 = time.monotonic()
     out = {"a_replies": [], "b_replies": [], "a_last_data": None}
     next_req = t0
-    while True:
+    stop = []
+    signal.signal(signal.SIGTERM, lambda sig, frm: stop.append(sig))
+    while not stop:
         now = time.monotonic()
         if now - t0 >= secs:
             break

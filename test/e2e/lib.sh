@@ -38,6 +38,10 @@ fg_record()
 # pass NAME
 pass()
 {
+	if [ -n "${FG_LANE:-}" ]; then
+		printf 'PASS\t%s\n' "$1" >>"$FG_LANE"
+		return 0
+	fi
 	FG_NPASS=$((FG_NPASS + 1))
 	fg_record "PASS $1"
 }
@@ -45,22 +49,62 @@ pass()
 # fail NAME REASON
 fail()
 {
+	if [ -n "${FG_LANE:-}" ]; then
+		printf 'FAIL\t%s\t%s\n' "$1" "$(printf '%s' "${2:-failed}" | tr '\n\t' '  ' | cut -c1-300)" >>"$FG_LANE"
+		return 0
+	fi
 	FG_NFAIL=$((FG_NFAIL + 1))
 	# A reason stays on the result line: one check, one line.
 	fg_record "FAIL $1: $(printf '%s' "${2:-failed}" | tr '\n' ' ' | cut -c1-300)"
 }
 
+# lane NAME CMD... : runs CMD... in the background (a subshell), its checks
+# kept in a file of their own until lane_end NAME counts them in this
+# shell (a subshell's counts would be lost). Clean-up a lane needs must be
+# registered with at_exit before it starts: a subshell's is lost too.
+lane()
+{
+	local name=$1
+	shift
+	: >"$FG_TMP/lane.$name"
+	(
+		FG_LANE=$FG_TMP/lane.$name
+		"$@"
+		echo "END" >>"$FG_LANE"
+	) &
+	eval "FG_LANE_PID_$name=\$!"
+}
+
+# lane_end NAME : waits for the lane and counts its checks here; a lane
+# that did not reach its end is a failure
+lane_end()
+{
+	local name=$1 pid k n r
+	eval "pid=\${FG_LANE_PID_$name:-}"
+	[ -n "$pid" ] && wait "$pid"
+	while IFS=$'\t' read -r k n r; do
+		case "$k" in
+		PASS) pass "$n" ;;
+		FAIL) fail "$n" "$r" ;;
+		END) return 0 ;;
+		esac
+	done <"$FG_TMP/lane.$name"
+	fail "lane $name: ran to its end" "it stopped early; its last checks: $(tail -n 2 "$FG_TMP/lane.$name" | tr '\n\t' '  ')"
+}
+
 # check NAME CMD... : passes when CMD exits 0. CMD's output goes to
-# $FG_TMP/last.out (shown, shortened, in the failure reason).
+# $FG_TMP/last.out (shown, shortened, in the failure reason; in a lane,
+# last.out.PID, the lane's own).
 check()
 {
-	local name=$1 rc=0
+	local name=$1 rc=0 o=$FG_TMP/last.out
 	shift
-	"$@" >"$FG_TMP/last.out" 2>&1 || rc=$?
+	[ -n "${FG_LANE:-}" ] && o=$FG_TMP/last.out.$BASHPID
+	"$@" >"$o" 2>&1 || rc=$?
 	if [ $rc -eq 0 ]; then
 		pass "$name"
 	else
-		fail "$name" "exit $rc from '$*': $(tail -n 3 "$FG_TMP/last.out")"
+		fail "$name" "exit $rc from '$*': $(tail -n 3 "$o")"
 	fi
 }
 
@@ -107,8 +151,15 @@ check_nogrep()
 # json_get FILE PATH : prints the value at a dotted path ("global.tx_pkts",
 # "ports.1.rx_pkts"); a file holding several JSON objects (one per line or
 # concatenated) is read as its last object. Exit 1 if the path is absent.
+# A value read beforehand by jpre (in this shell) is answered from there.
+declare -A FG_JPRE=()
 json_get()
 {
+	if [ -n "${FG_JPRE["$1|$2"]+set}" ]; then
+		[ "${FG_JPRE["$1|$2"]}" = $'\001' ] && return 1
+		printf '%s\n' "${FG_JPRE["$1|$2"]}"
+		return 0
+	fi
 	python3 - "$1" "$2" <<-'EOF'
 		import json, sys
 		text = open(sys.argv[1]).read()
@@ -132,6 +183,64 @@ json_get()
 		        sys.exit(1)
 		print(json.dumps(v) if isinstance(v, (dict, list)) else v)
 	EOF
+}
+
+# jvals FILE ARG... : several values of the last JSON object of FILE from
+# one python3 (not one per value), one line each: an ARG that is a dotted
+# path gives what jn gives (the value as json_get prints it, or
+# "missing(PATH)"), an ARG "=EXPR" the Python expression EXPR over the
+# object o as print shows it, or "?" when it fails. Read them with
+# mapfile -t.
+jvals()
+{
+	python3 - "$@" <<-'EOF'
+		import json, sys
+		text = open(sys.argv[1]).read() if sys.argv[1] else ""
+		dec, o, i = json.JSONDecoder(), None, 0
+		while True:
+		    j = text.find('{', i)
+		    if j < 0:
+		        break
+		    try:
+		        o, i = dec.raw_decode(text, j)
+		    except ValueError:
+		        i = j + 1
+		for a in sys.argv[2:]:
+		    if a.startswith("="):
+		        try:
+		            r = str(eval(a[1:]))
+		        except Exception:
+		            r = "?"
+		    else:
+		        v = o
+		        try:
+		            if v is None:
+		                raise KeyError
+		            for k in a.split('.'):
+		                v = v[int(k)] if isinstance(v, list) else v[k]
+		            r = json.dumps(v) if isinstance(v, (dict, list)) else str(v)
+		        except (KeyError, IndexError, ValueError, TypeError):
+		            r = "missing(%s)" % a
+		    print(r.replace("\n", " "))
+	EOF
+}
+
+# jpre FILE PATH... : reads PATHs of FILE (its last JSON object) with one
+# python3 (jvals) for the json_get calls that follow, in this shell or
+# its subshells; FILE must not change after it
+jpre()
+{
+	local f=$1 i v
+	shift
+	mapfile -t v < <(jvals "$f" "$@")
+	[ "${#v[@]}" -eq $# ] || return 0
+	for ((i = 1; i <= $#; i++)); do
+		if [ "${v[$((i - 1))]}" = "missing(${!i})" ]; then
+			FG_JPRE["$f|${!i}"]=$'\001'
+		else
+			FG_JPRE["$f|${!i}"]=${v[$((i - 1))]}
+		fi
+	done
 }
 
 # count_lines FILE : non-empty lines
@@ -346,6 +455,72 @@ fg()
 {
 	timeout -k 5 "${FG_TIMEOUT:-60}" \
 		ip netns exec "$NS_TST" stdbuf -oL -eL "$FG_BIN" -C "$CFG" "$@"
+}
+
+# fg_open OUT [ARGS...] : one flowgen in the lab's tester namespace (fg
+# ARGS -b, bounded by $FG_TIMEOUT, default 60) for several runs: its
+# commands come through a FIFO on fd 8 (fg_send, fg_wait, fg_run), its
+# output goes to OUT.
+# Sets FG_SPID. One process for several runs saves a start-up and an `arp`
+# per run; `start` clears the counters, so each run's statistics are its
+# own. fg_close ends it.
+fg_open()
+{
+	FG_SOUT=$1
+	shift
+	rm -f "$FG_TMP/session.in"
+	mkfifo "$FG_TMP/session.in"
+	fg "$@" -b <"$FG_TMP/session.in" >"$FG_SOUT" 2>&1 &
+	FG_SPID=$!
+	at_exit "kill $FG_SPID"
+	exec 8>"$FG_TMP/session.in"
+}
+
+# fg_send NAME CMDS : CMDS (separated by ';' or newlines) to the flowgen
+# of fg_open, followed by `echo MARK-NAME`; does not wait
+fg_send()
+{
+	FG_SMARKS=$(grep -c "^MARK-$1\$" "$FG_SOUT" 2>/dev/null)
+	# a flowgen that has ended must not take this shell with it (SIGPIPE)
+	(
+		trap '' PIPE
+		printf '%s\necho MARK-%s\n' "$2" "$1" | tr ';' '\n' >&8
+	) 2>/dev/null
+}
+
+# fg_wait NAME [SECS] : until the flowgen of fg_open has run what fg_send
+# NAME gave it (up to SECS, 60); its output so far is then in
+# $FG_TMP/NAME.out (the last `stats --json` there is this run's). False
+# when flowgen ended or did not get there in time.
+fg_wait()
+{
+	local i
+	for ((i = 0; i < ${2:-60} * 10; i++)); do
+		[ "$(grep -c "^MARK-$1\$" "$FG_SOUT" 2>/dev/null)" -gt "${FG_SMARKS:-0}" ] && break
+		kill -0 "$FG_SPID" 2>/dev/null || break
+		sleep 0.1
+	done
+	cp "$FG_SOUT" "$FG_TMP/$1.out"
+	[ "$(grep -c "^MARK-$1\$" "$FG_TMP/$1.out")" -gt "${FG_SMARKS:-0}" ]
+}
+
+# fg_run NAME CMDS [SECS] : fg_send, then fg_wait
+fg_run()
+{
+	fg_send "$1" "$2"
+	fg_wait "$1" "${3:-60}"
+}
+
+# fg_close : quit the flowgen of fg_open; FG_SRC is its exit status
+fg_close()
+{
+	(
+		trap '' PIPE
+		printf 'quit\n' >&8
+	) 2>/dev/null
+	exec 8>&-
+	FG_SRC=0
+	wait "$FG_SPID" || FG_SRC=$?
 }
 
 # check_samples NAME FILE FIELD BASE WANT... : the i-th JSON line of FILE
