@@ -187,13 +187,22 @@ static int port_metrics(const json_t *req, json_t *resp, char *err, size_t errle
 	return 0;
 }
 
-/* A flow with a count has stopped once it has sent it (tx frames). */
-static const char *flow_transmit_state(const struct otg_state *st, size_t i, uint64_t tx)
+/*
+ * stopped once the run has ended, its receivers drained (the figures read
+ * then are final), or, for a flow with a count, once it has sent it and
+ * every frame has arrived (tx, rx frames): a client that polls until
+ * every flow is stopped then reads final figures.
+ */
+static const char *flow_transmit_state(const struct otg_state *st, size_t i, uint64_t tx,
+				       uint64_t rx)
 {
 	const struct otg_flow *fl = &st->plan.flows[i];
 
-	if (!st->running || !st->picked[i] || !run_active() || (fl->packets && tx >= fl->packets))
+	if (!st->running || !st->picked[i] || !run_busy() ||
+	    (fl->packets && tx >= fl->packets && rx >= tx))
 		return "stopped";
+	if (!run_active())
+		return "started"; /* sent, its last frames still being received */
 	return st->paused ? "paused" : "started";
 }
 
@@ -239,7 +248,7 @@ static json_t *flow_metric(const struct otg_state *st, size_t i, const struct st
 		*pv = (struct flow_prev){tx, rx, t, pv->tx_fps, pv->rx_fps, true};
 	txr = pv->tx_fps;
 	rxr = pv->rx_fps;
-	put_str(m, cols, "transmit", flow_transmit_state(st, i, tx));
+	put_str(m, cols, "transmit", flow_transmit_state(st, i, tx, rx));
 	put_u64(m, cols, "frames_tx", tx);
 	put_u64(m, cols, "frames_rx", rx);
 	put_u64(m, cols, "bytes_tx", (uint64_t)llround((double)tx * frame));
@@ -299,7 +308,7 @@ static int flow_metrics(const json_t *req, json_t *resp, char *err, size_t errle
 	rows = calloc(OTG_MAX_FLOWS * 2, sizeof(*rows));
 	if (!rows)
 		return otg_fail(&e, "flow", "out of memory");
-	n = st->running || run_active() ? run_latency_rows(rows, OTG_MAX_FLOWS * 2) : 0;
+	n = st->running || run_busy() ? run_latency_rows(rows, OTG_MAX_FLOWS * 2) : 0;
 	for (size_t i = 0; i < st->plan.n_flows; i++) {
 		const struct otg_flow *fl = &st->plan.flows[i];
 		const struct stats_lat_row *r = NULL;

@@ -464,6 +464,11 @@ bool run_active(void)
 	return s == CTR_RUNNING || s == CTR_PAUSED;
 }
 
+bool run_busy(void)
+{
+	return ctl_busy();
+}
+
 double run_scale(void)
 {
 	return run.scale;

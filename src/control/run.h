@@ -147,6 +147,9 @@ int run_stop(bool interruptible);
 int run_pause(bool on);
 /* control: true while a run generates or holds traffic (not once it drains). */
 bool run_active(void);
+/* control: true until the run's workers are idle (it drains too): once
+ * false, the counts the run's snapshots give are final. */
+bool run_busy(void);
 
 /*
  * control: `update -m`: the running traffic at MULT m, which must have the

@@ -47,7 +47,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (!s->tx_mask || s->src.lo > s->src.hi || s->dport.hi > 65535)
 			abort();
-		if (!s->imix && (s->frame < FG_PROF_FRAME_MIN || s->frame > FG_PROF_FRAME_MAX))
+		if (s->frames.mode &&
+		    (s->frames.lo < FG_PROF_FRAME_MIN || s->frames.hi > FG_PROF_FRAME_MAX ||
+		     s->frames.lo >= s->frames.hi || !s->frame_step))
+			abort();
+		if (!s->imix && !s->frames.mode &&
+		    (s->frame < FG_PROF_FRAME_MIN || s->frame > FG_PROF_FRAME_MAX))
 			abort();
 		if (!(prof_stream_avg_frame(&p, s) >= FG_PROF_FRAME_MIN))
 			abort();
