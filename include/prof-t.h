@@ -23,6 +23,12 @@
  * signature (lat.h) and the FCS 4. */
 #define FG_PROF_FRAME_MIN6 84
 #define FG_PROF_FRAME_MAX 9000
+/* The smallest frame of a stream of layer 4 l4 (enum prof_l4): its
+ * headers, the signature and the FCS; a TCP header is 12 bytes longer
+ * than a UDP or ICMP one. */
+#define FG_PROF_FRAME_MIN_OF(l4, v6)                                                               \
+	((uint32_t)((v6) ? FG_PROF_FRAME_MIN6 : FG_PROF_FRAME_MIN) +                               \
+	 ((l4) == PROF_L4_TCP ? 12u : 0u))
 /* Largest UDP payload that fits a FG_PROF_FRAME_MAX frame (eth 14, ip 20, udp 8, fcs 4). */
 #define FG_PROF_UDP_MAX (FG_PROF_FRAME_MAX - 46)
 #define FG_PROF_TIMEOUT_DEFAULT 3.0
@@ -41,6 +47,14 @@ enum prof_dist {
 	PROF_DIST_RAND,
 };
 #define PROF_DIST_COUNT (PROF_DIST_RAND + 1)
+
+/* The layer 4 of a stream's frames (`proto:` of a stream). */
+enum prof_l4 {
+	PROF_L4_UDP = 1,
+	PROF_L4_TCP,
+	PROF_L4_ICMP, /* echo messages; ICMPv6 on an IPv6 stream */
+};
+#define PROF_L4_COUNT (PROF_L4_ICMP + 1)
 
 enum prof_proto {
 	PROF_UDP = 1,

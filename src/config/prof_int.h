@@ -28,8 +28,8 @@ extern const struct yamlu_schema prof_host_schema;
 
 struct prof;
 
-/* control: an imix table an IPv6 imix stream uses has no frame below the
- * IPv6 floor (FG_PROF_FRAME_MIN6); 0 or the error (yamlu_errf). */
+/* control: an imix table an imix stream uses has no frame below that
+ * stream's floor (FG_PROF_FRAME_MIN_OF); 0 or the error (yamlu_errf). */
 int prof_streams_check_imix(struct yamlu_ctx *y, yaml_node_t *map, const struct prof *p);
 
 /* control: `ip_gen` (prof_ipgen.c): ranges, offset, client_ports, nat64_prefix. */

@@ -79,6 +79,23 @@ struct prof_stream {
 	struct prof_field src, dst, sport, dport;
 	bool latency;
 	/*
+	 * `proto:` udp (default), tcp or icmp (enum prof_l4). TCP: the
+	 * header's fixed fields from `tcp:`; ICMP: `icmp:`'s type and code,
+	 * and its echo identifier and sequence number in sport and dport
+	 * (`icmp: {id, seq}`; the stream's own sport/dport are refused).
+	 */
+	int proto;
+	struct prof_tcp {
+		uint8_t flags; /* RFC 9293 §3.1 control bits, FIN = 0x01 ... CWR = 0x80 */
+		uint32_t seq, ack;
+		uint32_t window;
+	} tcp;
+	struct prof_icmp {
+		uint32_t type, code;
+		struct prof_field id, seq;
+		bool has_type;
+	} icmp;
+	/*
 	 * IPv6 (both src and dst are IPv6 addresses): src6/dst6 hold the
 	 * first address of each, network order; only its last 32 bits vary,
 	 * as src/dst lo..hi (a range lies within one /96).

@@ -259,6 +259,20 @@ static void handle_local(struct worker *w, int side, struct rte_mbuf *m, const s
 	rte_pktmbuf_free(m);
 }
 
+/* An ICMP echo message that is an engine's test frame (worker_ops.icmp_sig:
+ * a stream of `proto: icmp`): it carries a signature. */
+static inline bool rx_icmp_test(const struct worker *w, struct rte_mbuf *m,
+				const struct pkt_info *pi)
+{
+	uint32_t id, seq;
+	uint64_t tsc;
+	uint8_t fl;
+
+	return w->eng && w->eng->icmp_sig &&
+	       lat_sig_read(rte_pktmbuf_mtod(m, uint8_t *) + pi->payload, pi->paylen, &id, &seq,
+			    &tsc, &fl);
+}
+
 /* The engine takes a burst's test frames of one side at once. */
 static inline void rx_engine(struct worker *w, int side, struct rte_mbuf **tm,
 			     struct pkt_info *tpi, unsigned nt, uint64_t now)
@@ -370,12 +384,16 @@ rx_side_do(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy, con
 			unknown++;
 			rte_pktmbuf_free(m);
 			break;
-		case PKT_ARP:
 		case PKT_ICMP:
-			handle_local(w, side, m, pi);
-			break;
 		case PKT_ICMP6:
-			handle_icmp6(w, side, m, pi);
+			if (rx_icmp_test(w, m, pi)) {
+				tm[nt++] = m;
+				continue;
+			}
+			(pi->kind == PKT_ICMP ? handle_local : handle_icmp6)(w, side, m, pi);
+			break;
+		case PKT_ARP:
+			handle_local(w, side, m, pi);
 			break;
 		case PKT_BAD:
 			bad++;

@@ -259,6 +259,55 @@ static void test_stream_count_and_sizes(void **state)
 	prof_free(&p);
 }
 
+/* profiles/stl_syn_icmp.yaml: a TCP and an ICMP stream, the header fields
+ * as given, ICMP's identifier and sequence number as the stream's sport
+ * and dport; defaults of an inline TCP stream (SYN, window 8192), its
+ * flags as a number, and ICMPv6's default type. */
+static void test_stl_syn_icmp(void **state)
+{
+	static const char yaml[] =
+	    "mode: streams\n"
+	    "streams:\n"
+	    "  - {name: a, port: 0, proto: tcp, frame: 96, rate: 1kpps,\n"
+	    "     src: 2001:2::1, dst: 2001:2::2}\n"
+	    "  - {name: b, port: 0, proto: tcp, tcp: {flags: 17}, frame: 76,\n"
+	    "     rate: 1kpps, src: 198.18.0.1, dst: 198.19.0.1}\n"
+	    "  - {name: c, ports: [0, 1], proto: icmp, frame: 84, rate: 1kpps,\n"
+	    "     src: 2001:2::1, dst: 2001:2::2}\n";
+	char err[FG_ERRLEN];
+	struct prof p;
+
+	(void)state;
+	load("stl_syn_icmp.yaml", &p);
+	assert_int_equal(p.n_streams, 2);
+	assert_int_equal(p.streams[0].proto, PROF_L4_TCP);
+	assert_int_equal(p.streams[0].tcp.flags, 0x02);
+	assert_int_equal(p.streams[0].tcp.seq, 1000);
+	assert_int_equal(p.streams[0].tcp.ack, 0);
+	assert_int_equal(p.streams[0].tcp.window, 64240);
+	assert_int_equal(p.streams[0].sport.mode, PROF_VAR_RAND);
+	assert_int_equal(p.streams[0].dport.lo, 80);
+	assert_int_equal(p.streams[1].proto, PROF_L4_ICMP);
+	assert_int_equal(p.streams[1].icmp.type, 8);
+	assert_int_equal(p.streams[1].sport.lo, 1);
+	assert_int_equal(p.streams[1].sport.mode, PROF_VAR_FIXED);
+	assert_int_equal(p.streams[1].dport.lo, 1);
+	assert_int_equal(p.streams[1].dport.hi, 65535);
+	assert_int_equal(p.streams[1].dport.mode, PROF_VAR_INC);
+	prof_free(&p);
+
+	assert_int_equal(prof_load_buf("l4.yaml", yaml, strlen(yaml), &p, err, sizeof(err)), 0);
+	assert_int_equal(p.streams[0].tcp.flags, 0x02);
+	assert_int_equal(p.streams[0].tcp.window, 8192);
+	assert_int_equal(p.streams[0].sport.lo, FG_PROF_SPORT_DEFAULT);
+	assert_int_equal(p.streams[1].tcp.flags, 0x11); /* FIN + ACK */
+	assert_int_equal(p.streams[2].icmp.type, 128);
+	assert_int_equal(p.streams[2].sport.lo, 0);
+	assert_int_equal(p.streams[2].dport.lo, 0);
+	assert_int_equal(p.streams[2].proto, PROF_L4_ICMP);
+	prof_free(&p);
+}
+
 /* IPv6 streams: the first address whole, its last 32 bits as the range. */
 static void test_streams_ipv6(void **state)
 {
@@ -430,12 +479,19 @@ static void test_missing_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_all_shipped_load),   cmocka_unit_test(test_udp_short),
-	    cmocka_unit_test(test_udp_imix_tcp_short), cmocka_unit_test(test_stl),
-	    cmocka_unit_test(test_l3_many_hosts),      cmocka_unit_test(test_defaults_and_forms),
-	    cmocka_unit_test(test_template_limit),	    cmocka_unit_test(test_groups),
-	    cmocka_unit_test(test_bad_files),		    cmocka_unit_test(test_missing_file),
-	    cmocka_unit_test(test_stream_count_and_sizes), cmocka_unit_test(test_streams_ipv6),
+	    cmocka_unit_test(test_all_shipped_load),
+	    cmocka_unit_test(test_udp_short),
+	    cmocka_unit_test(test_udp_imix_tcp_short),
+	    cmocka_unit_test(test_stl),
+	    cmocka_unit_test(test_l3_many_hosts),
+	    cmocka_unit_test(test_defaults_and_forms),
+	    cmocka_unit_test(test_template_limit),
+	    cmocka_unit_test(test_groups),
+	    cmocka_unit_test(test_bad_files),
+	    cmocka_unit_test(test_missing_file),
+	    cmocka_unit_test(test_stream_count_and_sizes),
+	    cmocka_unit_test(test_streams_ipv6),
+	    cmocka_unit_test(test_stl_syn_icmp),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
