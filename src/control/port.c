@@ -320,6 +320,70 @@ static void rss_reta(struct port *p, const struct rte_eth_dev_info *info, uint16
 		p->rss.reta_size = 0;
 }
 
+/*
+ * net_af_xdp: an XDP socket per queue pair, and no queue to spare, so
+ * control sends through worker 0's (port.h); and enough mbufs for the
+ * fill rings, with as much again to receive and send with (with fewer,
+ * the lab's ARP went unanswered).
+ */
+static int xdp_setup(struct port *p, uint32_t mbufs, uint16_t nq, char *err, size_t errlen)
+{
+	char name[RTE_RING_NAMESIZE];
+
+	if (mbufs < (uint32_t)(nq + 2) * PORT_XDP_FILL) {
+		snprintf(err, errlen,
+			 "port %s: mbufs %u is too few for net_af_xdp, which keeps %u of "
+			 "them in the kernel's fill ring per queue: %u queue(s) need "
+			 "mbufs >= %u",
+			 p->name, mbufs, PORT_XDP_FILL, nq, (nq + 2) * PORT_XDP_FILL);
+		return -ENOMEM;
+	}
+	snprintf(name, sizeof(name), "ctltx%u", p->v.id);
+	p->v.ctl_tx = rte_ring_create(name, PORT_CTL_TX_RING, rte_socket_id(), RING_F_SC_DEQ);
+	if (!p->v.ctl_tx) {
+		snprintf(err, errlen, "port %s: no control ring (%s)", p->name,
+			 rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+struct pool_span {
+	uintptr_t lo, hi;
+	size_t len;
+	bool first_lowest;
+};
+
+static void pool_chunk(struct rte_mempool *mp, void *arg, struct rte_mempool_memhdr *h,
+		       unsigned idx)
+{
+	struct pool_span *s = arg;
+	uintptr_t a = (uintptr_t)h->addr;
+
+	if (idx == 0 || a < s->lo)
+		s->lo = a;
+	if (idx == 0 || a + h->len > s->hi)
+		s->hi = a + h->len;
+	if (idx == 0)
+		s->first_lowest = true;
+	else if (a < (uintptr_t)STAILQ_FIRST(&mp->mem_list)->addr)
+		s->first_lowest = false;
+	s->len += h->len;
+}
+
+/*
+ * net_af_xdp registers a pool as its UMEM from the pool's first piece of
+ * memory on, as one run of addresses: true when the pieces make one
+ * (always with --no-huge; with hugepages, as the pages fell).
+ */
+static bool pool_in_one_piece(struct rte_mempool *mp)
+{
+	struct pool_span s = {0};
+
+	rte_mempool_mem_iter(mp, pool_chunk, &s);
+	return s.first_lowest && s.hi - s.lo == s.len;
+}
+
 /* nq worker queues; control's TX queue nq, and RX queue nq when ctl_rxq. */
 static int port_setup(struct port *p, uint32_t mbufs, uint16_t nq, char *err, size_t errlen)
 {
@@ -340,27 +404,10 @@ static int port_setup(struct port *p, uint32_t mbufs, uint16_t nq, char *err, si
 	p->v.ctl_rxq = strcmp(info.driver_name, "net_af_packet") == 0;
 	nrxq = p->v.ctl_rxq ? nq + 1 : nq;
 	if (strcmp(info.driver_name, "net_af_xdp") == 0) {
-		/* an XDP socket per queue pair, and no queue to spare: control
-		 * sends through worker 0's (port.h) */
-		snprintf(name, sizeof(name), "ctltx%u", p->v.id);
-		p->v.ctl_tx =
-		    rte_ring_create(name, PORT_CTL_TX_RING, rte_socket_id(), RING_F_SC_DEQ);
-		if (!p->v.ctl_tx) {
-			snprintf(err, errlen, "port %s: no control ring (%s)", p->name,
-				 rte_strerror(rte_errno));
-			return -ENOMEM;
-		}
+		rc = xdp_setup(p, mbufs, nq, err, errlen);
+		if (rc)
+			return rc;
 		ntxq = nq;
-		/* the fill rings, and as much again to receive and send with
-		 * (with fewer, the lab's ARP went unanswered) */
-		if (mbufs < (uint32_t)(nq + 2) * PORT_XDP_FILL) {
-			snprintf(err, errlen,
-				 "port %s: mbufs %u is too few for net_af_xdp, which keeps %u of "
-				 "them in the kernel's fill ring per queue: %u queue(s) need "
-				 "mbufs >= %u",
-				 p->name, mbufs, PORT_XDP_FILL, nq, (nq + 2) * PORT_XDP_FILL);
-			return -ENOMEM;
-		}
 	}
 	if (nrxq > info.max_rx_queues || ntxq > info.max_tx_queues) {
 		snprintf(err, errlen, "port %s: %u queues wanted, driver %s has %u", p->name, ntxq,
@@ -374,6 +421,13 @@ static int port_setup(struct port *p, uint32_t mbufs, uint16_t nq, char *err, si
 	if (!p->v.pool) {
 		snprintf(err, errlen, "port %s: cannot allocate %u mbufs (%s)", p->name, mbufs,
 			 rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	if (p->v.ctl_tx && !pool_in_one_piece(p->v.pool)) {
+		snprintf(err, errlen,
+			 "port %s: the mbuf pool lies in %u pieces of memory, and net_af_xdp "
+			 "takes it for its UMEM only in one: fewer mbufs, or --no-huge",
+			 p->name, p->v.pool->nb_mem_chunks);
 		return -ENOMEM;
 	}
 	rc = rte_eth_dev_configure(p->v.id, nrxq, ntxq, &conf);
