@@ -32,6 +32,7 @@
 #include <rte_ring.h>
 
 #include "cfg_data.h"
+#include "log.h"
 #include "port.h"
 
 struct port fg_port[FG_MAX_PORTS];
@@ -158,6 +159,11 @@ static int xdp_check(const struct cfg *c, size_t i, const char *iface, uint16_t 
 			 c->file, i, iface, start, start + want - 1, nq, have, iface, iface);
 		return -EINVAL;
 	}
+	if (start == 0 && want < have)
+		fg_warn("%s: interface %zu: net_af_xdp on %s takes queues 0..%ld of its %d: what "
+			"the NIC steers to the others goes to the kernel, not to flowgen (ethtool "
+			"-L %s combined %ld)",
+			c->file, i, iface, want - 1, have, iface, want);
 	return 0;
 }
 
@@ -373,8 +379,7 @@ static void pool_chunk(struct rte_mempool *mp, void *arg, struct rte_mempool_mem
 
 /*
  * net_af_xdp registers a pool as its UMEM from the pool's first piece of
- * memory on, as one run of addresses: true when the pieces make one
- * (always with --no-huge; with hugepages, as the pages fell).
+ * memory on, as one run of addresses: true when the pieces make one.
  */
 static bool pool_in_one_piece(struct rte_mempool *mp)
 {
@@ -425,8 +430,8 @@ static int port_setup(struct port *p, uint32_t mbufs, uint16_t nq, char *err, si
 	}
 	if (p->v.ctl_tx && !pool_in_one_piece(p->v.pool)) {
 		snprintf(err, errlen,
-			 "port %s: the mbuf pool lies in %u pieces of memory, and net_af_xdp "
-			 "takes it for its UMEM only in one: fewer mbufs, or --no-huge",
+			 "port %s: cannot allocate the mbuf pool in one piece of memory, which "
+			 "net_af_xdp takes for its UMEM (it lies in %u): fewer mbufs, or --no-huge",
 			 p->name, p->v.pool->nb_mem_chunks);
 		return -ENOMEM;
 	}
