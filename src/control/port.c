@@ -584,6 +584,8 @@ void port_close_all(void)
 	for (int i = 0; i < fg_nports; i++) {
 		rte_eth_dev_stop(fg_port[i].v.id);
 		rte_eth_dev_close(fg_port[i].v.id);
+		rte_ring_free(fg_port[i].v.ctl_tx);
+		fg_port[i].v.ctl_tx = NULL;
 	}
 	fg_nports = 0;
 }
