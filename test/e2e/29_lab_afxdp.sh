@@ -8,8 +8,9 @@
 #  - the veth takes the driver's XDP program in native mode (`ip link`
 #    shows "xdp", not "xdpgeneric"): a kernel without XDP on veth fails
 #    here, with what `ip link` showed;
-#  - `arp` resolves both gateways (control's frames leave through worker
-#    0's queue: the port has no control queue);
+#  - `arp` resolves both gateways to the DUT's MACs and `ping` of the DUT
+#    gets its replies (control's frames leave through worker 0's queue:
+#    the port has no control queue);
 #  - udp_short at 2,000 flows/s for 4 s: the client starts 95-100 % of the
 #    8,000 flows and completes each, none fails; the server accepts them
 #    to within 0.1 %, every one translated to the DUT's one outside
@@ -51,7 +52,9 @@ xdp_mode()
 # --- udp_short through the NAT ---------------------------------------------
 
 J=$FG_TMP/nat.out
-FG_TIMEOUT=40 fg -v -x "arp; start -f $FG_TOP/profiles/udp_short.yaml -m 2000 -d 4; wait 12; stats --json" \
+MAC0=$(dut_mac dut0)
+MAC1=$(dut_mac dut1)
+FG_TIMEOUT=40 fg -v -x "arp; ping -p 0 -d 198.18.1.1 -n 2; start -f $FG_TOP/profiles/udp_short.yaml -m 2000 -d 4; wait 12; stats --json" \
 	>"$J" 2>&1 &
 FGPID=$!
 # the program is attached once the ports are up: wait for it, then for
@@ -69,8 +72,9 @@ sleep 2
 CT_MID=$("$FG_LAB" conntrack 2>/dev/null || echo missing)
 wait $FGPID
 rc=$?
-CT_END=$("$FG_LAB" conntrack 2>/dev/null || echo missing)
+# the UDP entries only: flowgen's ping of the DUT left an ICMP one
 in_dut conntrack -L -p udp >"$FG_TMP/ct.txt" 2>/dev/null
+CT_END=$(grep -c '^udp ' "$FG_TMP/ct.txt")
 
 if [ "$mode" = xdp ] && [ "$mode1" = xdp ]; then
 	pass "af_xdp: native XDP on both veths (ip link: xdp)"
@@ -82,6 +86,9 @@ check_eq "af_xdp: flowgen exits 0" 0 "$rc"
 check_grep "af_xdp: port 0 is a net_af_xdp port with one worker queue" \
 	"port 0 .net_af_xdp0,iface=fg0.: link up, .*1 worker queue" "$J"
 check_nogrep "af_xdp: arp resolved both gateways" "no ARP reply" "$J"
+check_grep "af_xdp: arp shows dut0's MAC ($MAC0)" "$MAC0" "$J"
+check_grep "af_xdp: arp shows dut1's MAC ($MAC1)" "$MAC1" "$J"
+check_grep "af_xdp: ping through worker 0's queue prints RTTs" 'time=|rtt' "$J"
 check "af_xdp: stats --json printed" json_get "$J" flows.client.started
 
 mapfile -t v < <(jvals "$J" flows.client.started flows.client.completed flows.client.failed \
@@ -108,13 +115,13 @@ check_eq "af_xdp: the port counters are the driver's" nic "${v[12]}"
 check_ge "af_xdp: port 0 sent a frame per started flow (driver counters)" "${v[10]}" "$started"
 check_ge "af_xdp: port 1 received a frame per accepted flow (driver counters)" "${v[11]}" "$accepted"
 
-echo "# af_xdp: DUT conntrack $CT_MID entries during the run, $CT_END after it"
+echo "# af_xdp: DUT conntrack $CT_MID entries during the run, $CT_END UDP ones after it"
 check_ge "af_xdp: DUT conntrack during the run >= 1,000" "$CT_MID" 1000
 if [[ $CT_END =~ ^[0-9]+$ ]] && [[ $accepted =~ ^[0-9]+$ ]] && [[ $started =~ ^[0-9]+$ ]] &&
 	[ "$accepted" -gt 0 ] && [ "$CT_END" -ge "$accepted" ] && [ "$CT_END" -le "$started" ]; then
-	pass "af_xdp: DUT conntrack holds one entry per forwarded flow (accepted <= $CT_END <= started)"
+	pass "af_xdp: DUT conntrack holds one UDP entry per forwarded flow (accepted <= $CT_END <= started)"
 else
-	fail "af_xdp: DUT conntrack holds one entry per forwarded flow" \
+	fail "af_xdp: DUT conntrack holds one UDP entry per forwarded flow" \
 		"conntrack $CT_END, expected between accepted $accepted and started $started"
 fi
 nmasq=$(grep -cE '^udp .* dport=4321 .*src=198\.19\.0\.[0-9]+ dst=198\.19\.1\.1 sport=4321 ' "$FG_TMP/ct.txt" || true)
