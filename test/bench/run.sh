@@ -469,7 +469,7 @@ run_row()
 		ip -n "$NS" link add fgb0 type veth peer name fgb1
 		ip -n "$NS" link set fgb0 up
 		ip -n "$NS" link set fgb1 up
-		local kind cfgs=()
+		local kind
 		for kind in xdp packet; do
 			cat >"$out/k_tx_$kind.yaml" <<-EOF
 				interfaces: ['--vdev=net_af_${kind}0,iface=fgb0', '--vdev=net_null1,no-rx=1']
