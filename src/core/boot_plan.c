@@ -190,8 +190,9 @@ enum boot_cause boot_diagnose(const char *log, char *reason, size_t rlen, char *
 	case BOOT_QUEUES:
 		snprintf(hint, hlen,
 			 "each port needs a queue pair per worker and one for the control plane: "
-			 "fewer workers (-c), or a device with more queues (net_af_xdp: "
-			 "queue_count=N with as many channels on the interface)");
+			 "fewer workers (-c), or a device with more queues (net_af_xdp: a "
+			 "queue per worker and no control queue, as many combined channels "
+			 "on the interface: ethtool -L IFACE combined N)");
 		break;
 	case BOOT_XDP:
 		/* the kernel's Documentation/networking/af_xdp.rst */

@@ -29,6 +29,7 @@
 . "$(dirname "$0")/lib.sh"
 
 need_root "af_xdp: lab"
+need_flowgen
 
 lab_up nat || exit 1
 XCFG=$FG_TMP/lab_afxdp.yaml
