@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 #
-# 29_lab_afxdp.sh — the NAT lab over net_af_xdp ports (README, "Ports";
-# flowgen(8), PORTS): examples/lab.yaml with net_af_xdp in place of
-# net_af_packet on the same veths.
+# 29_lab_afxdp.sh — the NAT lab over net_af_xdp ports (README,
+# "Configuration"; flowgen(8), PLATFORM CONFIG, interfaces):
+# examples/lab.yaml with net_af_xdp in place of net_af_packet on the same
+# veths.
 #
 # Expected:
 #  - the veth takes the driver's XDP program in native mode (`ip link`
@@ -24,7 +25,9 @@
 #    the interface's queue count and the remedy;
 #  - without CAP_IPC_LOCK and with `ulimit -l 64` that root cannot lift,
 #    the UMEM cannot be registered: flowgen exits with the driver's line
-#    and a hint naming the locked-memory limit.
+#    and a hint naming the locked-memory limit;
+#  - two port pairs over veths, a worker each: tcp_short at -m 1000 for
+#    2 s, 1,000 flows or more, every one completed, both workers sending.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -179,4 +182,47 @@ else
 fi
 
 lab_down
+
+# --- two port pairs, a worker each -------------------------------------------
+
+# Several workers over net_af_xdp on veths: one per port pair. Two veth
+# pairs in a namespace of this scenario's own, the ports of a pair wired
+# back to back (static next-hop MACs, no DUT); tcp_short at -m 1000 for
+# 2 s.
+NSX=fgx-$BASHPID
+[ -n "$FG_RESULTS" ] && echo "$NSX" >>"$FG_RESULTS.ns"
+at_exit "ip netns del $NSX 2>/dev/null"
+ip netns add "$NSX"
+for k in 0 2; do
+	ip -n "$NSX" link add "fgx$k" type veth peer name "fgx$((k + 1))"
+	ip -n "$NSX" link set "fgx$k" up
+	ip -n "$NSX" link set "fgx$((k + 1))" up
+done
+cat >"$FG_TMP/pairs.yaml" <<-'EOF'
+	interfaces: ['--vdev=net_af_xdp0,iface=fgx0', '--vdev=net_af_xdp1,iface=fgx1',
+	             '--vdev=net_af_xdp2,iface=fgx2', '--vdev=net_af_xdp3,iface=fgx3']
+	port_info:
+	  - {ip: 198.18.1.2, default_gw: 198.18.1.1, dest_mac: '02:00:00:00:00:02'}
+	  - {ip: 198.19.1.2, default_gw: 198.19.1.1, dest_mac: '02:00:00:00:00:01'}
+	  - {ip: 198.18.2.2, default_gw: 198.18.2.1, dest_mac: '02:00:00:00:00:04'}
+	  - {ip: 198.19.2.2, default_gw: 198.19.2.1, dest_mac: '02:00:00:00:00:03'}
+	platform: {master_thread_id: 0, dual_if: [{socket: 0, threads: [1]}, {socket: 0, threads: [1]}]}
+	mbufs: 16384
+EOF
+P=$FG_TMP/pairs.out
+timeout -k 5 40 ip netns exec "$NSX" "$FG_BIN" -C "$FG_TMP/pairs.yaml" \
+	-x "start -f $FG_TOP/profiles/tcp_short.yaml -m 1000 -d 2; wait 10; stats --json" >"$P" 2>&1
+check_eq "af_xdp pairs: flowgen exits 0" 0 "$?"
+mapfile -t v < <(jvals "$P" flows.client.started flows.client.completed flows.client.failed \
+	flows.server.failed workers.0.tx_pkts workers.1.tx_pkts workers.1.ports)
+echo "# af_xdp pairs: started ${v[0]} completed ${v[1]}; worker 0 sent ${v[4]}, worker 1 ${v[5]}"
+check_ge "af_xdp pairs: TCP flows started (1,000 or more)" "${v[0]}" 1000
+check_eq "af_xdp pairs: every started flow completed" "${v[0]}" "${v[1]}"
+check_eq "af_xdp pairs: client failed none" 0 "${v[2]}"
+check_eq "af_xdp pairs: server failed none" 0 "${v[3]}"
+check_ge "af_xdp pairs: worker 0 sent" "${v[4]}" 1
+check_ge "af_xdp pairs: worker 1 sent" "${v[5]}" 1
+check_eq "af_xdp pairs: worker 1 runs ports 2 and 3" "[2, 3]" "${v[6]}"
+ip netns del "$NSX"
+
 finish
