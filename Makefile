@@ -117,11 +117,14 @@ $(BUILD)/unit/%: test/unit/%.c $(BUILD)/libflowgen.a
 
 unit: $(UTESTS)
 
-# Debian packages needed to build, test and run the lab.
+# Debian packages needed to build, test and run the lab. librte-net-af-xdp23
+# is DPDK's net_af_xdp driver (with libxdp and libbpf), which dpdk pulls in
+# on Debian 12: named since the af_xdp ports need it at run time (README).
 DEB_PKGS = build-essential pkg-config groff-base man-db libdpdk-dev dpdk dpdk-dev libedit-dev \
            libyaml-dev libncurses-dev libcmocka-dev iproute2 nftables \
            conntrack tmux ethtool python3 clang libclang-rt-14-dev iputils-ping procps netcat-openbsd \
-           libpcap-dev tshark tayga libmicrohttpd-dev libjansson-dev curl openssl
+           libpcap-dev tshark tayga libmicrohttpd-dev libjansson-dev curl openssl \
+           librte-net-af-xdp23
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null \
 	   | grep -q 'ok installed' || echo $$p; done); \

@@ -5,8 +5,16 @@
 #
 #   netns $FG_NS_TST (fg-tst): veths fg0, fg1 without addresses; flowgen
 #                              drives them through DPDK net_af_packet
+#                              (examples/lab.yaml) or net_af_xdp
 #   netns $FG_NS_DUT (fg-dut): the DUT, a Linux router; dut0 faces fg0
 #                              (inside, port 0), dut1 faces fg1 (outside, port 1)
+#
+# net_af_xdp on fg0/fg1 needs nothing more here: the driver attaches its XDP
+# program to fg0 in native mode (veth has XDP; `ip link` shows "xdp"), and a
+# veth runs a program of its own on what its peer sends it; the peer (dut0)
+# would need an XDP program or GRO only to take frames redirected into it
+# (XDP_REDIRECT, ndo_xdp_xmit), which an AF_XDP socket's transmit does not
+# use (it goes through the kernel's transmit path, copy mode on a veth).
 #
 # DUT flavours:
 #   nat     dut0 198.18.1.1/24, dut1 198.19.1.1/24, static routes to the
