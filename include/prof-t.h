@@ -92,13 +92,15 @@ struct prof_step {
 /*
  * A client or server program: what one side does, step by step, repeats
  * unrolled. bytes: some send of it has data (the stream is not the
- * pattern alone); delay_ms: the sum of its delays; sent: the bytes its
+ * pattern alone); until: it has a recv until or until_close; closes: it
+ * has a close step (the peer's FIN does not close our direction before
+ * it, flows.h); delay_ms: the sum of its delays; sent: the bytes its
  * sends make. The buffers the steps point into are owned[].
  */
 struct prof_program {
 	struct prof_step *steps;
 	size_t n;
-	bool bytes, until;
+	bool bytes, until, closes;
 	uint64_t delay_ms, sent;
 	uint8_t **owned;
 	size_t n_owned;

@@ -328,6 +328,7 @@ static int parse_step(struct prog_parse *pp, yaml_node_t *it, unsigned depth)
 		if (pp->closed)
 			return yamlu_errf(pp->y, k, "the program already closed");
 		pp->closed = true;
+		pp->pg->closes = true;
 		st.op = PROF_OP_CLOSE;
 		if (!pp->pg->tcp_node)
 			pp->pg->tcp_node = (int)(k - pp->y->doc.nodes.start) + 1;

@@ -223,8 +223,11 @@ void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx, struct
 		FG_CTR_ADD(*flows_ctr(w, side, e->tpl, FLOWS_C_RX_BYTES), o->data_len);
 	if (!tcp_is_closed(&e->tcb) && !(e->flags & FLOWS_F_DONE))
 		flows_prog(w, s, idx, e, side, now);
+	/* the peer's FIN closes our direction too, unless the program has a
+	 * close step of its own (flowgen-profile(5), close) */
 	if (!tcp_is_closed(&e->tcb) && !(e->flags & FLOWS_F_CLOSED) &&
-	    ((e->flags & FLOWS_F_DONE) || (ev & TCP_EV_PEER_FIN))) {
+	    ((e->flags & FLOWS_F_DONE) ||
+	     ((ev & TCP_EV_PEER_FIN) && !s->tpl[e->tpl].prog[side]->closes))) {
 		e->flags |= FLOWS_F_CLOSED;
 		tcp_app_close(&e->tcb);
 	}
