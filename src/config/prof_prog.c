@@ -10,9 +10,12 @@
  * Context: control (the loader, on the console's thread).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fg.h"
 #include "prof_int.h"
@@ -102,14 +105,17 @@ static int parse_hex(struct prog_parse *pp, yaml_node_t *v, uint8_t *out, uint32
 	return 0;
 }
 
-/* `file: req.bin`, relative to the profile's directory. */
+/* `file: req.bin`, relative to the profile's directory (messages name
+ * it as written). */
 static int parse_file(struct prog_parse *pp, yaml_node_t *v, uint8_t **out, uint32_t *len)
 {
 	const char *name = yamlu_str(v), *slash = strrchr(pp->y->file, '/');
 	char path[4096];
+	struct stat sb;
 	uint8_t *buf;
 	size_t n;
 	FILE *f;
+	int fd;
 
 	if (!name || !name[0])
 		return yamlu_errf(pp->y, v, "'file' is empty");
@@ -118,9 +124,19 @@ static int parse_file(struct prog_parse *pp, yaml_node_t *v, uint8_t **out, uint
 	else
 		snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - pp->y->file), pp->y->file,
 			 name);
-	f = fopen(path, "rb");
-	if (!f)
-		return yamlu_errf(pp->y, v, "'file': %s: %s", path, strerror(errno));
+	/* a regular file only: a FIFO or a device would block or never end */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return yamlu_errf(pp->y, v, "'file': %s: %s", name, strerror(errno));
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return yamlu_errf(pp->y, v, "'file': %s: not a regular file", name);
+	}
+	f = fdopen(fd, "rb");
+	if (!f) {
+		close(fd);
+		return yamlu_errf(pp->y, v, "'file': %s: %s", name, strerror(errno));
+	}
 	buf = malloc(FG_PROF_MAX_BYTES + 1);
 	if (!buf) {
 		fclose(f);
@@ -130,7 +146,7 @@ static int parse_file(struct prog_parse *pp, yaml_node_t *v, uint8_t **out, uint
 	fclose(f);
 	if (n == 0 || n > FG_PROF_MAX_BYTES) {
 		free(buf);
-		return yamlu_errf(pp->y, v, "'file': %s: %s (1 to %u bytes)", path,
+		return yamlu_errf(pp->y, v, "'file': %s: %s (1 to %u bytes)", name,
 				  n ? "too large" : "empty", FG_PROF_MAX_BYTES);
 	}
 	*out = buf;
