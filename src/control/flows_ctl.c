@@ -54,15 +54,19 @@ static const struct prof_program *flows_tpl_prog(const struct prof_template *t, 
 }
 
 /*
- * What a template's programs with bytes need (flows.h): which side sends
- * bytes, which receives through flows_rx_bytes(), and the flow's timeout,
- * the profile's plus the delays of the longer program.
+ * A template's programs, and what programs with bytes need (flows.h):
+ * which side sends bytes, which receives through flows_rx_bytes(), and
+ * the flow's timeout, the profile's plus the delays of the longer program.
  */
-static void flows_tpl_bytes(struct flows_tpl *ft, double timeout, uint64_t hz)
+static void flows_tpl_progs(struct flows_tpl *ft, const struct prof_template *t, double timeout,
+			    uint64_t hz)
 {
-	const struct prof_program *c = ft->prog[FLOWTAB_CLIENT], *v = ft->prog[FLOWTAB_SERVER];
+	const struct prof_program *c = flows_tpl_prog(t, FLOWTAB_CLIENT);
+	const struct prof_program *v = flows_tpl_prog(t, FLOWTAB_SERVER);
 	uint64_t ms = FG_MAX(c->delay_ms, v->delay_ms);
 
+	ft->prog[FLOWTAB_CLIENT] = c;
+	ft->prog[FLOWTAB_SERVER] = v;
 	ft->timeout = (uint64_t)((timeout + (double)ms / 1000.0) * (double)hz);
 	for (int side = 0; side < 2; side++) {
 		ft->txb[side] = ft->prog[side]->bytes;
@@ -329,9 +333,7 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 		s->tpl[i].proto = t->proto;
 		s->tpl[i].port = (uint16_t)t->port;
 		s->tpl[i].weight = t->cps / total;
-		s->tpl[i].prog[FLOWTAB_CLIENT] = flows_tpl_prog(t, FLOWTAB_CLIENT);
-		s->tpl[i].prog[FLOWTAB_SERVER] = flows_tpl_prog(t, FLOWTAB_SERVER);
-		flows_tpl_bytes(&s->tpl[i], p->timeout, rp->hz);
+		flows_tpl_progs(&s->tpl[i], t, p->timeout, rp->hz);
 	}
 	s->gen = flows_pair_used(rp, w->port[0]);
 	s->unpaced = unpaced;
