@@ -15,7 +15,7 @@
 
 #define FG_PROF_MAX_TEMPLATES 64
 #define FG_PROF_MAX_STREAMS 256
-#define FG_PROF_MAX_STEPS 64	     /* steps per program (or per repeat's list), as written */
+#define FG_PROF_MAX_STEPS 64 /* steps per program (or per repeat's list), as written */
 /* steps of a program once its repeats are unrolled (flowgen-profile(5), repeat) */
 #define FG_PROF_MAX_PROGRAM 16384
 #define FG_PROF_MAX_NEST 4	     /* repeats inside repeats, at most */
@@ -55,12 +55,12 @@ enum prof_proto {
 #define PROF_PROTO_COUNT (PROF_TCP + 1)
 
 enum prof_op {
-	PROF_OP_SEND = 1,   /* arg: bytes (one UDP datagram, or a TCP write) */
-	PROF_OP_RECV,	    /* arg: bytes to wait for */
-	PROF_OP_DELAY,	    /* arg: milliseconds */
-	PROF_OP_UNTIL,	    /* TCP: wait for data (arg bytes) in the stream */
+	PROF_OP_SEND = 1,    /* arg: bytes (one UDP datagram, or a TCP write) */
+	PROF_OP_RECV,	     /* arg: bytes to wait for */
+	PROF_OP_DELAY,	     /* arg: milliseconds */
+	PROF_OP_UNTIL,	     /* TCP: wait for data (arg bytes) in the stream */
 	PROF_OP_UNTIL_CLOSE, /* TCP: wait for the peer's FIN */
-	PROF_OP_CLOSE,	    /* TCP: close our direction (FIN) */
+	PROF_OP_CLOSE,	     /* TCP: close our direction (FIN) */
 };
 #define PROF_OP_COUNT (PROF_OP_CLOSE + 1)
 

@@ -48,7 +48,6 @@ const char *const prof_var_names[PROF_VAR_COUNT] = {
 /* ---- flows: ip_gen and templates ---- */
 /* ip_gen: prof_ipgen.c (prof_ip_gen_schema) */
 
-
 static void template_init(void *obj)
 {
 	struct prof_template *t = obj;
@@ -71,7 +70,8 @@ static int template_balance(struct yamlu_ctx *y, yaml_node_t *map, const struct 
 			    const struct prof_program *from, const struct prof_program *to,
 			    const char *fn, const char *tn)
 {
-	uint64_t s = prof_program_bytes(from, PROF_OP_SEND), r = prof_program_bytes(to, PROF_OP_RECV);
+	uint64_t s = prof_program_bytes(from, PROF_OP_SEND),
+		 r = prof_program_bytes(to, PROF_OP_RECV);
 
 	if (from->sent > UINT32_MAX)
 		return yamlu_errf(y, map, "template '%s': the %s sends %llu bytes, at most %u",

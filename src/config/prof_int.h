@@ -37,8 +37,7 @@ extern const struct yamlu_schema prof_ip_gen_schema;
 
 /* control: a template's `client` or `server` program (prof_prog.c), a
  * YAMLU_CUSTOM row's parse and release, and the bytes its steps of op move. */
-int prof_parse_program(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n,
-		       void *dst);
+int prof_parse_program(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst);
 void prof_release_program(void *dst);
 uint64_t prof_program_bytes(const struct prof_program *pg, enum prof_op op);
 

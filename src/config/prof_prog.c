@@ -94,7 +94,8 @@ static int parse_hex(struct prog_parse *pp, yaml_node_t *v, uint8_t *out, uint32
 		hi = hexval((unsigned char)s[i]);
 		lo = i + 1 < n ? hexval((unsigned char)s[i + 1]) : -2;
 		if (hi < 0 || lo == -1)
-			return yamlu_errf(pp->y, v, "'hex': '%c' at character %zu is not a hex digit",
+			return yamlu_errf(pp->y, v,
+					  "'hex': '%c' at character %zu is not a hex digit",
 					  hi < 0 ? s[i] : s[i + 1], hi < 0 ? i + 1 : i + 2);
 		if (lo == -2)
 			return yamlu_errf(pp->y, v, "'hex': an odd number of hex digits");
@@ -157,7 +158,8 @@ static int parse_file(struct prog_parse *pp, yaml_node_t *v, uint8_t **out, uint
 /* The one key of a one-pair mapping, its value in *v; NULL when m is not one. */
 static const char *one_pair(struct prog_parse *pp, yaml_node_t *m, yaml_node_t **k, yaml_node_t **v)
 {
-	if (m->type != YAML_MAPPING_NODE || m->data.mapping.pairs.top - m->data.mapping.pairs.start != 1)
+	if (m->type != YAML_MAPPING_NODE ||
+	    m->data.mapping.pairs.top - m->data.mapping.pairs.start != 1)
 		return NULL;
 	*k = yaml_document_get_node(&pp->y->doc, m->data.mapping.pairs.start[0].key);
 	*v = yaml_document_get_node(&pp->y->doc, m->data.mapping.pairs.start[0].value);
@@ -326,13 +328,16 @@ static int parse_step(struct prog_parse *pp, yaml_node_t *it, unsigned depth)
 				  "{close: true}, {repeat: {...}}",
 				  pp->key);
 	if (!key && it->data.mapping.pairs.top - it->data.mapping.pairs.start != 1)
-		return yamlu_errf(pp->y, it, "a '%s' step has one key (send, recv, delay, close "
-				  "or repeat)", pp->key);
+		return yamlu_errf(pp->y, it,
+				  "a '%s' step has one key (send, recv, delay, close "
+				  "or repeat)",
+				  pp->key);
 	for (op = 0; op < FG_ARRAY_SIZE(keys); op++)
 		if (key && !strcmp(key, keys[op]))
 			break;
 	if (op == FG_ARRAY_SIZE(keys))
-		return yamlu_errf(pp->y, k, "unknown step '%s' (send, recv, delay, close or repeat)",
+		return yamlu_errf(pp->y, k,
+				  "unknown step '%s' (send, recv, delay, close or repeat)",
 				  key ? key : "?");
 	if (op == 4)
 		return parse_repeat(pp, v, depth);
@@ -424,8 +429,7 @@ static void prog_offsets(struct prof_program *pg)
 			off = pg->steps[i].off;
 }
 
-int prof_parse_program(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n,
-		       void *dst)
+int prof_parse_program(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst)
 {
 	struct prog_parse pp = {.y = y, .key = f->key, .pg = dst};
 	int rc = parse_steps(&pp, n, 0);

@@ -105,7 +105,7 @@ static void flows_complete(struct worker *w, struct flows_state *s, uint32_t idx
 }
 
 void flows_fail(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
-		       enum flows_fail why)
+		enum flows_fail why)
 {
 	int side = flows_side(s->ft, idx);
 	struct ctr_client *c = flows_cli(w, e->tpl);
@@ -131,7 +131,7 @@ void flows_fail(struct worker *w, struct flows_state *s, uint32_t idx, struct fl
  * the program ended.
  */
 bool flows_prog(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
-		       int side, uint64_t now)
+		int side, uint64_t now)
 {
 	const struct flows_tpl *t = &s->tpl[e->tpl];
 	const struct prof_program *pg = t->prog[side];
@@ -173,8 +173,8 @@ bool flows_prog(struct worker *w, struct flows_state *s, uint32_t idx, struct fl
 }
 
 /* UDP: after any progress, see whether the flow ended. */
-void flows_udp_check(struct worker *w, struct flows_state *s, uint32_t idx,
-			    struct flows_ent *e, int side)
+void flows_udp_check(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
+		     int side)
 {
 	if (!(e->flags & FLOWS_F_DONE)) {
 		flows_arm(s, idx, e);

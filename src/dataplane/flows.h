@@ -60,7 +60,7 @@ struct worker_ops;
  * flowgen-profile(5), "STATEFUL PROFILES").
  *
  * Each template has a client and a server program (send N, recv N, delay
- * MS; or bytes and loops, below). A UDP `send` is one datagram whose payload starts with the 18-byte
+ * MS). A UDP `send` is one datagram whose payload starts with the 18-byte
  * signature of lat.h carrying the client entry's flowtab_id(): the server
  * side finds the client flow through it in O(1) even after the NAT
  * rewrote the tuple, and marks it "server done" when its own program ends.
@@ -139,7 +139,7 @@ struct flows_ent {
 		uint32_t umatch; /* TCP: delimiter bytes a running recv until matched */
 	};
 	uint8_t tpl, flags;
-	uint16_t step; /* the program counter (programs are unrolled, prof-t.h) */
+	uint16_t step;	    /* the program counter (programs are unrolled, prof-t.h) */
 	struct tcp_tcb tcb; /* TCP only, last: a table of UDP flows leaves it out */
 };
 

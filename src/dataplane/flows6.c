@@ -124,8 +124,8 @@ void flows6_tx_udp_data(struct worker *w, struct flows_state *s, int side,
 	}
 	memcpy(f + PKT6_UDP_PAY_OFF, data, len);
 	flows6_addrs(s, side, e, own, peer);
-	pkt6_build_udp(f, &w->pv[side]->mac, &w->dst6[side], own, peer, e->own_port,
-		       e->peer_port, len);
+	pkt6_build_udp(f, &w->pv[side]->mac, &w->dst6[side], own, peer, e->own_port, e->peer_port,
+		       len);
 	FG_CTR_INC(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_PKTS));
 	FG_CTR_ADD(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_BYTES), len);
 	worker_tx(w, side, m);

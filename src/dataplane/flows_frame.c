@@ -183,9 +183,8 @@ void flows_tx_tcp(struct worker *w, struct flows_state *s, int side, const struc
 	}
 	if (o->len)
 		sum = flows_tcp_fill(s, side, e, f + PKT_TCP_HDR_OFF + 20, o);
-	pkt_build_tcp_sum(f, &w->pv[side]->mac, &w->dst[side], e->own_ip, e->peer_ip,
-			  e->own_port, e->peer_port, o->seq, o->ack, o->flags, o->win, o->mss,
-			  o->len, sum);
+	pkt_build_tcp_sum(f, &w->pv[side]->mac, &w->dst[side], e->own_ip, e->peer_ip, e->own_port,
+			  e->peer_port, o->seq, o->ack, o->flags, o->win, o->mss, o->len, sum);
 	FG_CTR_INC(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_PKTS));
 	FG_CTR_ADD(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_BYTES), o->len);
 	worker_tx(w, side, m);

@@ -431,8 +431,8 @@ static void test_missing_file(void **state)
 #define PROG_HEAD                                                                                  \
 	"mode: flows\n"                                                                            \
 	"ip_gen:\n"                                                                                \
-	"  client: {range: [198.18.0.1, 198.18.0.254]}\n"                                        \
-	"  server: {range: [198.19.0.1, 198.19.0.254]}\n"                                         \
+	"  client: {range: [198.18.0.1, 198.18.0.254]}\n"                                          \
+	"  server: {range: [198.19.0.1, 198.19.0.254]}\n"                                          \
 	"templates:\n"                                                                             \
 	"  - name: t\n"                                                                            \
 	"    proto: tcp\n"                                                                         \
