@@ -58,16 +58,12 @@ static const struct prof_program *flows_tpl_prog(const struct prof_template *t, 
  * which side sends bytes, which receives through flows_rx_bytes(), and
  * the flow's timeout, the profile's plus the delays of the longer program.
  */
-static void flows_tpl_progs(struct flows_tpl *ft, const struct prof_template *t, double timeout,
-			    uint64_t hz)
+static void flows_tpl_progs(struct flows_tpl *ft, const struct prof *p,
+			    const struct prof_template *t, uint64_t hz)
 {
-	const struct prof_program *c = flows_tpl_prog(t, FLOWTAB_CLIENT);
-	const struct prof_program *v = flows_tpl_prog(t, FLOWTAB_SERVER);
-	uint64_t ms = FG_MAX(c->delay_ms, v->delay_ms);
-
-	ft->prog[FLOWTAB_CLIENT] = c;
-	ft->prog[FLOWTAB_SERVER] = v;
-	ft->timeout = (uint64_t)((timeout + (double)ms / 1000.0) * (double)hz);
+	ft->prog[FLOWTAB_CLIENT] = flows_tpl_prog(t, FLOWTAB_CLIENT);
+	ft->prog[FLOWTAB_SERVER] = flows_tpl_prog(t, FLOWTAB_SERVER);
+	ft->timeout = (uint64_t)(prof_tpl_timeout(p, t) * (double)hz);
 	for (int side = 0; side < 2; side++) {
 		ft->txb[side] = ft->prog[side]->bytes;
 		ft->rxb[side] = ft->prog[side]->until || ft->prog[!side]->bytes;
@@ -333,7 +329,7 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 		s->tpl[i].proto = t->proto;
 		s->tpl[i].port = (uint16_t)t->port;
 		s->tpl[i].weight = t->cps / total;
-		flows_tpl_progs(&s->tpl[i], t, p->timeout, rp->hz);
+		flows_tpl_progs(&s->tpl[i], p, t, rp->hz);
 	}
 	s->gen = flows_pair_used(rp, w->port[0]);
 	s->unpaced = unpaced;

@@ -498,6 +498,9 @@ static void test_program_bytes(void **state)
 	assert_false(v->bytes || v->closes);
 	assert_true(v->until);
 	assert_int_equal(v->sent, 100);
+	/* the default timeout, 3 s, plus the client's 1.5 s of delays */
+	assert_float_equal(prof_tpl_timeout(&p, &p.templates[0]), 4.5, 1e-9);
+	assert_float_equal(prof_flow_time(&p), 4.5, 1e-9);
 	prof_free(&p);
 }
 
