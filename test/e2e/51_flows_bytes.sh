@@ -14,7 +14,9 @@
 # 2. http_get flowgen to flowgen through the NAT: every flow completes,
 #    none with a bad payload or counted foreign, the byte counts are the
 #    request's and the recorded response's; tshark reads one GET and one
-#    200 per flow and no malformed frame.
+#    200 per flow and no malformed frame. The same for UDP datagrams of
+#    bytes (test/data/flows_dns_bytes.yaml: a DNS query and its answer in
+#    hex): every flow completes, tshark reads one answer per flow.
 # 3. test/data/flows_keepalive.yaml: a UDP flow that sends every second
 #    five times keeps its conntrack entry past the 2 s UDP timeout, by its
 #    own traffic, and completes; a TCP connection with 1 s idle gaps
@@ -95,6 +97,22 @@ check_eq "bytes fg http: tshark reads a GET per flow on each side" "$((2 * start
 	"$(tshark -r "$P" -Y 'http.request.method == "GET"' 2>/dev/null | wc -l)"
 check_eq "bytes fg http: tshark reads a 200 per flow on each side" "$((2 * started))" \
 	"$(tshark -r "$P" -Y 'http.response.code == 200 && http.content_length == 3' 2>/dev/null | wc -l)"
+
+# UDP with bytes: DNS in hex, no signature in the datagrams
+fg_run dns "capture start; start -f $D/flows_dns_bytes.yaml -m 50 -d 1; wait 10; capture stop; stats --json; capture save $FG_TMP/dns.pcapng"
+J=$FG_TMP/dns.out
+jpre "$J" $JP
+started=$(json_get "$J" flows.client.started || echo 0)
+check_ge "bytes fg dns: queries started" "$started" 30
+check_eq "bytes fg dns: every flow completed" "$started" "$(json_get "$J" flows.client.completed || echo -1)"
+check_eq "bytes fg dns: every server flow completed" "$started" "$(json_get "$J" flows.server.completed || echo -1)"
+check_eq "bytes fg dns: no bad payload, no foreign server" "0 0" \
+	"$(json_get "$J" flows.client.rx_payload_bad || echo -1) $(json_get "$J" flows.client.foreign_server || echo -1)"
+P=$FG_TMP/dns.pcapng
+check_eq "bytes fg dns: tshark reads no malformed frame" 0 \
+	"$(tshark -r "$P" -Y '_ws.malformed' 2>/dev/null | wc -l)"
+check_eq "bytes fg dns: tshark reads an answer for a.example per flow on each side" "$((2 * started))" \
+	"$(tshark -r "$P" -Y 'dns.flags.response == 1 && dns.a == 198.18.0.1 && dns.qry.name == "a.example"' 2>/dev/null | wc -l)"
 
 # --- 3. loops: keepalives through the NAT -------------------------------------
 fg_send ka "start -f $D/flows_keepalive.yaml -m 1 -d 1.2; wait 15; stats --json"
