@@ -21,6 +21,9 @@
 #    five times keeps its conntrack entry past the 2 s UDP timeout, by its
 #    own traffic, and completes; a TCP connection with 1 s idle gaps
 #    completes with its four exchanges.
+# 4. http_get under 10% loss each way: the retransmitted segments carry
+#    the program's bytes (no bad payload, nothing taken for a foreign
+#    peer), and nearly every flow completes.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -138,6 +141,31 @@ check_eq "bytes keepalive tcp: every connection completed" "${V[7]}" "${V[8]}"
 check_eq "bytes keepalive tcp: none failed" 0 "${V[9]}"
 check_eq "bytes keepalive tcp: every server connection completed" "${V[7]}" "${V[10]}"
 check_eq "bytes keepalive tcp: four PONGs per connection" "$((V[7] * 24))" "${V[11]}"
+
+# --- 4. retransmissions carry the program's bytes ------------------------------
+# 10% loss on what the DUT forwards through dut1, both directions (netem,
+# or nftables where the kernel has no netem): lost segments of the request
+# and the response are sent again from their stream offset, and both sides
+# check every byte (flowgen's peer: strictly)
+if in_dut tc qdisc add dev dut1 root netem loss 10% 2>/dev/null; then
+	LOSS_UNDO="in_dut tc qdisc del dev dut1 root"
+else
+	in_dut nft add table inet fgloss
+	in_dut nft add chain inet fgloss lossy '{ type filter hook forward priority 0; }'
+	in_dut nft add rule inet fgloss lossy oifname dut1 numgen random mod 100 lt 10 drop
+	in_dut nft add rule inet fgloss lossy iifname dut1 numgen random mod 100 lt 10 drop
+	LOSS_UNDO="in_dut nft delete table inet fgloss"
+fi
+fg_run loss "start -f $FG_TOP/profiles/http_get.yaml -m 100 -d 2; wait 15; stats --json"
+$LOSS_UNDO
+J=$FG_TMP/loss.out
+mapfile -t V < <(jvals "$J" flows.client.started flows.client.completed flows.client.rx_payload_bad \
+	flows.client.retx flows.server.retx flows.server.failed flows.client.foreign_server)
+echo "# http under loss: started completed payload_bad retx(client server) server_failed foreign: ${V[*]}"
+check_ge "bytes loss: GETs started" "${V[0]}" 150
+check_ge "bytes loss: completed >= 90% of started" "$((V[1] * 100))" "$((V[0] * 90))"
+check_eq "bytes loss: no bad payload, no foreign server" "0 0" "${V[2]} ${V[6]}"
+check_ge "bytes loss: retransmissions on both sides" "$((V[3] > 0 && V[4] > 0))" 1
 
 fg_close
 check_eq "flows bytes: flowgen exits 0" 0 "$FG_SRC"
