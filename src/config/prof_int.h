@@ -35,4 +35,10 @@ int prof_streams_check_imix(struct yamlu_ctx *y, yaml_node_t *map, const struct 
 /* control: `ip_gen` (prof_ipgen.c): ranges, offset, client_ports, nat64_prefix. */
 extern const struct yamlu_schema prof_ip_gen_schema;
 
+/* control: a template's `client` or `server` program (prof_prog.c), a
+ * YAMLU_CUSTOM row's parse and release, and the bytes its steps of op move. */
+int prof_parse_program(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst);
+void prof_release_program(void *dst);
+uint64_t prof_program_bytes(const struct prof_program *pg, enum prof_op op);
+
 #endif

@@ -154,6 +154,14 @@ double prof_stream_avg_frame(const struct prof *p, const struct prof_stream *s);
 /* pure: the sum of the templates' cps (the flows rate at -m 1). */
 double prof_total_cps(const struct prof *p);
 
+/*
+ * pure: the seconds within which a flow of template t must end: the
+ * profile's timeout plus the delays of the longer of its programs
+ * (flowgen-profile(5), timeout); prof_flow_time: the longest of them.
+ */
+double prof_tpl_timeout(const struct prof *p, const struct prof_template *t);
+double prof_flow_time(const struct prof *p);
+
 /* pure: the statistics group template t belongs to: its `group`, or its name. */
 const char *prof_tpl_group(const struct prof_template *t);
 
