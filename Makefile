@@ -83,10 +83,17 @@ inc_of = $(addprefix -I,$(or $(INC_$(firstword $(subst /, ,$(1)))),$(INC_ALL)))
 SRCS    := $(wildcard src/*.c src/*/*.c)
 OBJS    := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS))
 LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
+PCAPS   := profiles/http_simple.pcap
 UTESTS  := $(patsubst test/unit/%.c,$(BUILD)/unit/%,$(wildcard test/unit/test_*.c))
 
 .PHONY: all deps test unit e2e demo bench fuzz soak install clean format
-all: $(BUILD)/flowgen
+all: $(BUILD)/flowgen $(PCAPS)
+
+# The captures the shipped profiles replay (profiles/http_simple.yaml),
+# written by a script from the source tree rather than kept as binaries.
+profiles/http_simple.pcap: examples/http_pcap.py
+	@echo "  PCAP    $@"
+	$(Q)python3 $< $@
 
 $(BUILD)/flowgen: $(OBJS)
 	@echo "  LD      $@"
@@ -115,7 +122,7 @@ $(BUILD)/unit/%: test/unit/%.c $(BUILD)/libflowgen.a
 	$(Q)$(CC) $(filter-out $(LTO) -ffat-lto-objects,$(CFLAGS)) $(addprefix -I,$(INC_ALL)) -o $@ $< $(BUILD)/libflowgen.a \
 		$(LDFLAGS) $(LDLIBS) -lcmocka
 
-unit: $(UTESTS)
+unit: $(UTESTS) $(PCAPS)
 
 # Debian packages needed to build, test and run the lab. librte-net-af-xdp23
 # is DPDK's net_af_xdp driver (with libxdp and libbpf), which dpdk pulls in
@@ -158,12 +165,12 @@ install: all
 	install -D -m 0644 man/flowgen.8 $(DESTDIR)$(PREFIX)/share/man/man8/flowgen.8
 	install -D -m 0644 man/flowgen-profile.5 $(DESTDIR)$(PREFIX)/share/man/man5/flowgen-profile.5
 	install -d $(DESTDIR)$(PREFIX)/share/flowgen/profiles
-	install -m 0644 profiles/*.yaml $(DESTDIR)$(PREFIX)/share/flowgen/profiles/
+	install -m 0644 profiles/*.yaml $(PCAPS) $(DESTDIR)$(PREFIX)/share/flowgen/profiles/
 
 format:
 	clang-format -i src/*.c src/*/*.c src/*/*.h include/*.h test/unit/*.c
 
 clean:
-	rm -rf build
+	rm -rf build $(PCAPS)
 
 -include $(OBJS:.o=.d)

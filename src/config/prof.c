@@ -84,12 +84,48 @@ static int template_balance(struct yamlu_ctx *y, yaml_node_t *map, const struct 
 	return 0;
 }
 
+/*
+ * A template whose client is a capture (`client: {pcap: FILE}`): the
+ * session's protocol and server port where the template gives none (or
+ * the same), and the server's program from the same session unless it
+ * has one of its own. Without a capture, port and server are required.
+ */
+static int template_pcap(struct yamlu_ctx *y, yaml_node_t *map, struct prof_template *t)
+{
+	static const char *const pname[] = {[PROF_UDP] = "UDP", [PROF_TCP] = "TCP"};
+	yaml_node_t *cn = yamlu_get(y, map, "client"), *pn = yamlu_get(y, map, "proto");
+	bool has_server = yamlu_get(y, map, "server") != NULL;
+	uint32_t port;
+	int proto, rc;
+
+	if (!cn || cn->type != YAML_MAPPING_NODE) {
+		if (!yamlu_get(y, map, "port"))
+			return yamlu_errf(y, map, "a template: missing key 'port'");
+		if (!has_server)
+			return yamlu_errf(y, map, "a template: missing key 'server'");
+		return 0;
+	}
+	rc = prof_program_pcap(y, cn, false, has_server ? NULL : &t->server, &proto, &port);
+	if (rc)
+		return rc;
+	if (pn && t->proto != proto)
+		return yamlu_errf(y, pn, "template '%s': proto %s, but the capture's session is %s",
+				  t->name, prof_proto_names[t->proto], pname[proto]);
+	t->proto = proto;
+	if (!yamlu_get(y, map, "port"))
+		t->port = port;
+	return 0;
+}
+
 static int template_check(struct yamlu_ctx *y, yaml_node_t *map, void *obj)
 {
 	struct prof_template *t = obj;
 	const struct prof_program *pg[2] = {&t->client, &t->server};
 	size_t i;
 	int rc;
+
+	if ((rc = template_pcap(y, map, t)) != 0)
+		return rc;
 
 	if (t->group && !t->group[0])
 		return yamlu_errf(y, yamlu_get(y, map, "group"),
@@ -144,8 +180,7 @@ static const struct yamlu_field template_fields[] = {
      .off = offsetof(struct prof_template, port),
      .min = 1,
      .max = 65535,
-     .flags = YAMLU_F_REQUIRED,
-     .help = "server port"},
+     .help = "server port (required unless the client is a capture)"},
     {.key = "cps",
      .type = YAMLU_DOUBLE,
      .off = offsetof(struct prof_template, cps),
@@ -158,14 +193,13 @@ static const struct yamlu_field template_fields[] = {
      .parse = prof_parse_program,
      .release = prof_release_program,
      .flags = YAMLU_F_REQUIRED,
-     .help = "client program"},
+     .help = "client program: steps, or {pcap: FILE, keep_gaps: BOOL}"},
     {.key = "server",
      .type = YAMLU_CUSTOM,
      .off = offsetof(struct prof_template, server),
      .parse = prof_parse_program,
      .release = prof_release_program,
-     .flags = YAMLU_F_REQUIRED,
-     .help = "server program"},
+     .help = "server program (implied by a client capture)"},
     {0},
 };
 static const struct yamlu_schema template_schema = {"a template", template_fields, template_init,

@@ -39,6 +39,14 @@ extern const struct yamlu_schema prof_ip_gen_schema;
  * YAMLU_CUSTOM row's parse and release, and the bytes its steps of op move. */
 int prof_parse_program(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst);
 void prof_release_program(void *dst);
+/*
+ * control: `client: {pcap: FILE, keep_gaps: BOOL}` (the mapping m): the
+ * client's (client) or the server's program from the capture's first
+ * session (prof_pcap.h) into pg, or none when pg is NULL; *proto (enum
+ * prof_proto) and *port (the server's) from the session when not NULL.
+ */
+int prof_program_pcap(struct yamlu_ctx *y, yaml_node_t *m, bool client, struct prof_program *pg,
+		      int *proto, uint32_t *port);
 uint64_t prof_program_bytes(const struct prof_program *pg, enum prof_op op);
 
 #endif

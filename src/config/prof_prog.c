@@ -17,8 +17,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <netinet/in.h>
+
 #include "fg.h"
 #include "prof_int.h"
+#include "prof_pcap.h"
 #include "progb.h"
 #include "yamlu_text.h"
 
@@ -106,11 +109,22 @@ static int parse_hex(struct prog_parse *pp, yaml_node_t *v, uint8_t *out, uint32
 	return 0;
 }
 
+/* The path of a file the profile names: relative to its directory. */
+static void prof_path(const struct yamlu_ctx *y, const char *name, char *path, size_t len)
+{
+	const char *slash = strrchr(y->file, '/');
+
+	if (name[0] == '/' || !slash)
+		snprintf(path, len, "%s", name);
+	else
+		snprintf(path, len, "%.*s/%s", (int)(slash - y->file), y->file, name);
+}
+
 /* `file: req.bin`, relative to the profile's directory (messages name
  * it as written). */
 static int parse_file(struct prog_parse *pp, yaml_node_t *v, uint8_t **out, uint32_t *len)
 {
-	const char *name = yamlu_str(v), *slash = strrchr(pp->y->file, '/');
+	const char *name = yamlu_str(v);
 	char path[4096];
 	struct stat sb;
 	uint8_t *buf;
@@ -120,11 +134,7 @@ static int parse_file(struct prog_parse *pp, yaml_node_t *v, uint8_t **out, uint
 
 	if (!name || !name[0])
 		return yamlu_errf(pp->y, v, "'file' is empty");
-	if (name[0] == '/' || !slash)
-		snprintf(path, sizeof(path), "%s", name);
-	else
-		snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - pp->y->file), pp->y->file,
-			 name);
+	prof_path(pp->y, name, path, sizeof(path));
 	/* a regular file only: a FIFO or a device would block or never end */
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
@@ -429,10 +439,125 @@ static void prog_offsets(struct prof_program *pg)
 			off = pg->steps[i].off;
 }
 
+/*
+ * One side's steps from a capture's session (prof_pcap.h): that side's
+ * messages are sends of their bytes, the peer's are recvs of their sizes
+ * (a message over FG_PROF_MAX_BYTES in several); with keep_gaps, the time
+ * before each of its messages is a delay (whole milliseconds).
+ */
+static int pcap_steps(struct prog_parse *pp, yaml_node_t *m, const struct prof_pcap_sess *s,
+		      bool client, bool keep_gaps)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct prof_pcap_msg *g = &s->msgs[i];
+		bool mine = g->from_client == client;
+		uint8_t *buf = NULL;
+		int rc;
+
+		if (s->proto == IPPROTO_UDP && g->len > FG_PROF_UDP_MAX)
+			return yamlu_errf(pp->y, m,
+					  "'pcap': datagram %zu has %u bytes: a UDP datagram fits "
+					  "a %d-byte frame with at most %d",
+					  i + 1, g->len, FG_PROF_FRAME_MAX, FG_PROF_UDP_MAX);
+		for (uint64_t ms = mine && keep_gaps ? g->gap_us / 1000 : 0; ms;) {
+			uint32_t d =
+			    ms > FG_PROF_MAX_DELAY_MS ? FG_PROF_MAX_DELAY_MS : (uint32_t)ms;
+			struct prof_step st = {.op = PROF_OP_DELAY, .arg = d};
+
+			if ((rc = prog_push(pp, m, &st)) != 0)
+				return rc;
+			ms -= d;
+		}
+		if (mine) {
+			buf = malloc(g->len);
+			if (!buf)
+				return yamlu_errf(pp->y, m, "out of memory");
+			memcpy(buf, g->data, g->len);
+			if ((rc = prog_own(pp, m, buf)) != 0)
+				return rc;
+			pp->pg->bytes = true;
+		}
+		for (uint32_t at = 0; at < g->len;) {
+			uint32_t n =
+			    g->len - at > FG_PROF_MAX_BYTES ? FG_PROF_MAX_BYTES : g->len - at;
+			struct prof_step st = {.op = mine ? PROF_OP_SEND : PROF_OP_RECV,
+					       .arg = n,
+					       .data = mine ? buf + at : NULL};
+
+			if (mine && n > pp->pg->max_send)
+				pp->pg->max_send = n;
+			if ((rc = prog_push(pp, m, &st)) != 0)
+				return rc;
+			at += n;
+		}
+	}
+	return 0;
+}
+
+int prof_program_pcap(struct yamlu_ctx *y, yaml_node_t *m, bool client, struct prof_program *pg,
+		      int *proto, uint32_t *port)
+{
+	static const char *const keys[] = {"pcap", "keep_gaps"};
+	struct prog_parse pp = {.y = y, .key = client ? "client" : "server", .pg = pg};
+	struct yamlu_field bf = {.key = "keep_gaps", .type = YAMLU_BOOL};
+	yaml_node_t *fn = yamlu_get(y, m, "pcap"), *gn = yamlu_get(y, m, "keep_gaps");
+	const char *name = fn ? yamlu_str(fn) : NULL;
+	char path[4096], err[FG_ERRLEN];
+	struct prof_pcap_sess s;
+	bool keep_gaps = false;
+	struct stat sb;
+	int rc;
+
+	for (yaml_node_pair_t *pr = m->data.mapping.pairs.start; pr < m->data.mapping.pairs.top;
+	     pr++) {
+		yaml_node_t *k = yaml_document_get_node(&y->doc, pr->key);
+		const char *ks = k ? yamlu_str(k) : NULL;
+
+		if (!ks || (strcmp(ks, keys[0]) && strcmp(ks, keys[1])))
+			return yamlu_errf(y, k ? k : m,
+					  "'%s': unknown key '%s' (a program is a list of steps, "
+					  "or {pcap: FILE, keep_gaps: BOOL})",
+					  pp.key, ks ? ks : "?");
+	}
+	if (!name || !name[0])
+		return yamlu_errf(y, fn ? fn : m, "'%s': 'pcap' names the capture file", pp.key);
+	if (gn && yamlu_scalar(y, &bf, gn, &keep_gaps))
+		return -EINVAL;
+	prof_path(y, name, path, sizeof(path));
+	/* a regular file only: libpcap would block on a FIFO */
+	if (stat(path, &sb) != 0)
+		return yamlu_errf(y, fn, "'pcap': %s: %s", name, strerror(errno));
+	if (!S_ISREG(sb.st_mode))
+		return yamlu_errf(y, fn, "'pcap': %s: not a regular file", name);
+	rc = prof_pcap_read(path, &s, err, sizeof(err));
+	if (!rc && pg) {
+		rc = pcap_steps(&pp, fn, &s, client, keep_gaps);
+		if (!rc)
+			prog_offsets(pg);
+	} else if (rc) {
+		size_t pl = strlen(path);
+		/* the file as the profile names it, not as resolved */
+		const char *why =
+		    !strncmp(err, path, pl) && !strncmp(err + pl, ": ", 2) ? err + pl + 2 : err;
+
+		rc = yamlu_errf(y, fn, "'pcap': %s: %s", name, why);
+	}
+	if (!rc && proto)
+		*proto = s.proto == IPPROTO_TCP ? PROF_TCP : PROF_UDP;
+	if (!rc && port)
+		*port = s.sport;
+	prof_pcap_free(&s);
+	return rc;
+}
+
 int prof_parse_program(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst)
 {
 	struct prog_parse pp = {.y = y, .key = f->key, .pg = dst};
-	int rc = parse_steps(&pp, n, 0);
+	int rc;
+
+	if (n->type == YAML_MAPPING_NODE)
+		return prof_program_pcap(y, n, !strcmp(f->key, "client"), dst, NULL, NULL);
+	rc = parse_steps(&pp, n, 0);
 
 	if (!rc)
 		prog_offsets(pp.pg);

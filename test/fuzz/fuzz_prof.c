@@ -4,9 +4,10 @@
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc/core -Isrc/config \
  *       -Isrc/dataplane -Isrc/control -Isrc/console \
  *       test/fuzz/fuzz_prof.c src/config/prof.c src/config/prof_streams.c src/config/prof_plan.c \
- *       src/config/prof_prog.c src/core/progb.c src/core/tcp.c src/config/cfg.c \
+ *       src/config/prof_prog.c src/config/prof_pcap.c src/core/progb.c src/core/tcp.c \
+ *       src/config/cfg.c \
  *       src/core/units.c src/config/yamlu.c \
- *       src/config/yamlu_scalar.c src/config/yamlu_text.c src/core/addr6.c -lyaml -lm \
+ *       src/config/yamlu_scalar.c src/config/yamlu_text.c src/core/addr6.c -lyaml -lpcap -lm \
  *       -o build/fuzz_prof
  *
  * Properties checked on success: the mode's sections are present, every

@@ -74,7 +74,7 @@ finish()
 }
 
 CC=${FUZZ_CC:-clang}
-PKGS="libdpdk yaml-0.1 libedit ncursesw jansson"
+PKGS="libdpdk yaml-0.1 libedit ncursesw jansson libpcap"
 if ! command -v "$CC" >/dev/null 2>&1; then
 	fail "fuzz build" "$CC not found (make deps installs clang)"
 	finish

@@ -610,6 +610,66 @@ static void test_program_balance(void **state)
 				 "server receives 60");
 }
 
+/*
+ * profiles/http_simple.yaml: the template built from the capture `make`
+ * writes (examples/http_pcap.py): TCP to port 80 from the capture, the
+ * client's recorded GET then a recv of the response's size, the server
+ * (implied) the other way round; keep_gaps puts the time before the
+ * server's response (1.245 ms) before its send; a server of its own
+ * and an explicit port stay.
+ */
+static void test_program_pcap(void **state)
+{
+	static const char gaps[] =
+	    "mode: flows\n"
+	    "ip_gen:\n"
+	    "  client: {range: [198.18.0.1, 198.18.0.9]}\n"
+	    "  server: {range: [198.19.0.1, 198.19.0.9]}\n"
+	    "templates:\n"
+	    "  - name: a\n"
+	    "    port: 8080\n"
+	    "    client: {pcap: profiles/http_simple.pcap, keep_gaps: true}\n"
+	    "    server: {pcap: profiles/http_simple.pcap, keep_gaps: true}\n";
+	const struct prof_program *c, *sv;
+	char err[FG_ERRLEN];
+	struct prof p;
+
+	(void)state;
+	load("http_simple.yaml", &p);
+	assert_int_equal(p.templates[0].proto, PROF_TCP);
+	assert_int_equal(p.templates[0].port, 80);
+	c = &p.templates[0].client;
+	sv = &p.templates[0].server;
+	assert_int_equal(c->n, 2);
+	assert_int_equal(c->steps[0].op, PROF_OP_SEND);
+	assert_int_equal(c->steps[0].arg, 80);
+	assert_non_null(c->steps[0].data);
+	assert_memory_equal(c->steps[0].data, "GET /index.html HTTP/1.1\r\nHost: 198.19.0.1\r\n",
+			    42);
+	assert_int_equal(c->steps[1].op, PROF_OP_RECV);
+	assert_int_equal(c->steps[1].arg, 775);
+	assert_int_equal(sv->n, 2);
+	assert_int_equal(sv->steps[0].op, PROF_OP_RECV);
+	assert_int_equal(sv->steps[0].arg, 80);
+	assert_int_equal(sv->steps[1].op, PROF_OP_SEND);
+	assert_int_equal(sv->steps[1].arg, 775);
+	assert_memory_equal(sv->steps[1].data, "HTTP/1.1 200 OK\r\n", 17);
+	assert_true(c->bytes && sv->bytes);
+	assert_int_equal(c->sent, 80);
+	assert_int_equal(sv->sent, 775);
+	prof_free(&p);
+
+	assert_int_equal(prof_load_buf("g.yaml", gaps, strlen(gaps), &p, err, sizeof(err)), 0);
+	assert_int_equal(p.templates[0].port, 8080);
+	sv = &p.templates[0].server;
+	assert_int_equal(sv->n, 3);
+	assert_int_equal(sv->steps[1].op, PROF_OP_DELAY);
+	assert_int_equal(sv->steps[1].arg, 1);
+	assert_int_equal(sv->steps[2].op, PROF_OP_SEND);
+	assert_int_equal(p.templates[0].client.n, 2); /* the client speaks first: no gap */
+	prof_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -629,6 +689,7 @@ int main(void)
 	    cmocka_unit_test(test_program_bytes),
 	    cmocka_unit_test(test_program_file),
 	    cmocka_unit_test(test_program_balance),
+	    cmocka_unit_test(test_program_pcap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
