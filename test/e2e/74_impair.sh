@@ -242,7 +242,7 @@ pidf=/run/fg-impair-$NS_WIRE.pid
 [ -d /run ] && [ -w /run ] || pidf=/tmp/fg-impair-$NS_WIRE.pid
 pid=$(cat "$pidf" 2>/dev/null)
 "$FG_LAB" impair off
-check "impair off: the relay is gone" bash -c "! kill -0 '$pid' 2>/dev/null"
+check "impair off: the relay is gone" pid_gone "$pid"
 check_grep "impair off: final counters written" '^ab rx=[0-9]+ forwarded=[0-9]+ dropped=0 duplicated=0 reordered=[1-9]' \
 	"${pidf%.pid}.log"
 in_tst ip addr del 198.19.1.2/24 dev fg1
@@ -251,7 +251,7 @@ in_tst ip addr del 198.19.1.2/24 dev fg1
 pid=$(cat "$pidf" 2>/dev/null)
 "$FG_LAB" down
 check "down: the wire namespace is gone" bash -c "! ip netns list | awk '{print \$1}' | grep -qx '$NS_WIRE'"
-check "down: the relay is gone" bash -c "! kill -0 '$pid' 2>/dev/null"
+check "down: the relay is gone" pid_gone "$pid"
 FG_LAB_UP=no
 
 finish

@@ -718,6 +718,16 @@ api_start()
 	wait_for '^api: listening on http://127.0.0.1:' "$FG_TMP/err" 60 "$FG_PID"
 }
 
+# pid_gone PID : PID runs no more: no such process, or one that has exited
+# and waits as a zombie for its parent to collect it (a daemon's parent
+# is init, which may take a second or two; lab.sh does not wait for it)
+pid_gone()
+{
+	local st
+	st=$(sed 's/.*) //; s/ .*//' "/proc/$1/stat" 2>/dev/null) || return 0
+	[ -z "$st" ] || [ "$st" = Z ] || [ "$st" = X ]
+}
+
 # pid_end PID [SECS] : waits up to SECS (10) for PID to end; RC is its exit
 # status, or "running"
 pid_end()
