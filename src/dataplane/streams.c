@@ -257,14 +257,30 @@ static const struct streams_pair *streams_burst_pairs(struct streams_sender *sd,
 	return prs;
 }
 
-/* Measured frames whose addresses or ports vary (locals as above). */
-static inline __attribute__((always_inline)) void
-streams_fill_do(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n, uint32_t *idx,
-		uint64_t tsc, const bool v6)
+/* The frames a fill writes: UDP over IPv4 or IPv6, or a TCP or ICMP
+ * stream's (streams_l4.h, either family). */
+enum streams_kind { STREAMS_UDP4, STREAMS_UDP6, STREAMS_L4 };
+
+/*
+ * Measured frames whose addresses or ports vary (locals as above). A TCP
+ * or ICMP stream takes this path whatever its fields: the header of the
+ * frame's size, its addresses and varying words (ports, or the echo
+ * identifier and sequence number), the signature at the end of the
+ * headers; such streams test what a DUT does with the protocol, not the
+ * generator's top speed.
+ */
+static inline __attribute__((always_inline)) void streams_fill_do(struct streams_sender *sd,
+								  struct rte_mbuf **m, uint32_t n,
+								  uint32_t *idx, uint64_t tsc,
+								  const enum streams_kind kind)
 {
 	const struct pkt_udp_fast *fast = sd->fast;
 	const struct streams6_fast *fast6 = sd->fast6;
-	const uint16_t off = v6 ? PKT6_UDP_PAY_OFF : PKT_UDP_PAY_OFF;
+	const struct streams_l4t *l4t = sd->l4t;
+	const struct streams_l4g g = sd->l4g;
+	const uint16_t off = kind == STREAMS_L4	    ? g.hlen
+			     : kind == STREAMS_UDP6 ? PKT6_UDP_PAY_OFF
+						    : PKT_UDP_PAY_OFF;
 	const uint16_t *sizes = sd->sizes;
 	uint32_t pos = sd->pos, nsizes = sd->nsizes, seq = sd->seq, sid = sd->sig_id;
 	uint8_t flags = sd->latency ? LAT_SIG_F_LATENCY : 0;
@@ -280,19 +296,20 @@ streams_fill_do(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n, uint
 		uint16_t len = sizes[pos];
 		uint8_t *f = rte_pktmbuf_mtod(m[i], uint8_t *);
 		uint16_t p = (uint16_t)pos;
+		uint16_t w0 = rte_cpu_to_be_16((uint16_t)sp[i]),
+			 w1 = rte_cpu_to_be_16((uint16_t)dp[i]);
 
 		if (++pos == nsizes)
 			pos = 0;
 		streams_sig(f, len, off, sid, seq, tsc, flags);
-		if (v6)
-			streams6_fast_fill_be(f, &fast6[p], pr->sa, pr->da, pr->sum,
-					      rte_cpu_to_be_16((uint16_t)sp[i]),
-					      rte_cpu_to_be_16((uint16_t)dp[i]),
+		if (kind == STREAMS_L4)
+			streams_l4_fill_be(f, &l4t[p], &g, pr->sa, pr->da, pr->sum, w0, w1,
+					   sigsum + lat_sig_sum_seq(seq));
+		else if (kind == STREAMS_UDP6)
+			streams6_fast_fill_be(f, &fast6[p], pr->sa, pr->da, pr->sum, w0, w1,
 					      sigsum + lat_sig_sum_seq(seq));
 		else
-			pkt_udp_fast_fill_be(f, &fast[p], pr->sa, pr->da, pr->sum,
-					     rte_cpu_to_be_16((uint16_t)sp[i]),
-					     rte_cpu_to_be_16((uint16_t)dp[i]),
+			pkt_udp_fast_fill_be(f, &fast[p], pr->sa, pr->da, pr->sum, w0, w1,
 					     sigsum + lat_sig_sum_seq(seq));
 		m[i]->data_len = len;
 		m[i]->pkt_len = len;
@@ -305,54 +322,19 @@ streams_fill_do(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n, uint
 static void streams_fill(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n,
 			 uint32_t *idx, uint64_t tsc)
 {
-	streams_fill_do(sd, m, n, idx, tsc, false);
+	streams_fill_do(sd, m, n, idx, tsc, STREAMS_UDP4);
 }
 
 static void streams_fill6(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n,
 			  uint32_t *idx, uint64_t tsc)
 {
-	streams_fill_do(sd, m, n, idx, tsc, true);
+	streams_fill_do(sd, m, n, idx, tsc, STREAMS_UDP6);
 }
 
-/*
- * Measured frames of a TCP or ICMP stream (streams_l4.h), IPv4 or IPv6:
- * the header of the frame's size, its addresses and varying words (ports,
- * or the echo identifier and sequence number), the signature at the end
- * of the headers. One path for every field mode: these streams test what
- * a DUT does with the protocol, not the generator's top speed.
- */
 static void streams_fill_l4(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n,
 			    uint32_t *idx, uint64_t tsc)
 {
-	const struct streams_l4t *l4t = sd->l4t;
-	const struct streams_l4g g = sd->l4g;
-	const uint16_t *sizes = sd->sizes;
-	uint32_t pos = sd->pos, nsizes = sd->nsizes, seq = sd->seq, sid = sd->sig_id;
-	uint8_t flags = sd->latency ? LAT_SIG_F_LATENCY : 0;
-	uint32_t sigsum = lat_sig_sum_fixed(sid, tsc, flags);
-	uint32_t w0[FG_BURST], w1[FG_BURST];
-	struct streams_pair prs[FG_BURST];
-	const struct streams_pair *tab = streams_burst_pairs(sd, n, idx, prs);
-
-	fgen_fill(&sd->sport, w0, n);
-	fgen_fill(&sd->dport, w1, n);
-	for (uint32_t i = 0; i < n; i++, seq++) {
-		const struct streams_pair *pr = &tab[idx[i]];
-		uint16_t len = sizes[pos];
-		uint8_t *f = rte_pktmbuf_mtod(m[i], uint8_t *);
-		uint16_t p = (uint16_t)pos;
-
-		if (++pos == nsizes)
-			pos = 0;
-		streams_sig(f, len, g.hlen, sid, seq, tsc, flags);
-		streams_l4_fill_be(
-		    f, &l4t[p], &g, pr->sa, pr->da, pr->sum, rte_cpu_to_be_16((uint16_t)w0[i]),
-		    rte_cpu_to_be_16((uint16_t)w1[i]), sigsum + lat_sig_sum_seq(seq));
-		m[i]->data_len = len;
-		m[i]->pkt_len = len;
-	}
-	sd->pos = pos;
-	sd->seq = seq;
+	streams_fill_do(sd, m, n, idx, tsc, STREAMS_L4);
 }
 
 /*
