@@ -42,6 +42,23 @@ cmd()
 	http POST /flowgen/v1/command "$(python3 -c 'import json, sys; print(json.dumps({"command": sys.argv[1]}))' "$1")"
 }
 
+# otg_run TAG FILE : POST /config of FILE, start every flow, poll the flow
+# metrics until every flow's transmit is stopped (20 s at most); $B is
+# then the last Metrics.Response
+otg_run()
+{
+	local i
+	http POST /config "@$2"
+	check_eq "$1: POST /config: 200" 200 "$ST"
+	http POST /control/state '{"choice": "traffic", "traffic": {"choice": "flow_transmit", "flow_transmit": {"state": "start"}}}'
+	check_eq "$1: flow_transmit start: 200" 200 "$ST"
+	for ((i = 0; i < 40; i++)); do
+		http POST /monitor/metrics '{"choice": "flow", "flow": {}}'
+		[ "$(jq_ 'all(f["transmit"] == "stopped" for f in o["flow_metrics"])')" = True ] && break
+		sleep 0.5
+	done
+}
+
 # --- router lab: arp and an OTG flow -----------------------------------------------
 
 lab_up router || exit 1
@@ -62,15 +79,7 @@ cat >"$FG_TMP/otg.json" <<'EOF'
    "duration": {"choice": "fixed_packets", "fixed_packets": {"packets": 2000}},
    "metrics": {"enable": true, "loss": true, "latency": {"enable": true}}}]}
 EOF
-http POST /config "@$FG_TMP/otg.json"
-check_eq "router: POST /config: 200" 200 "$ST"
-http POST /control/state '{"choice": "traffic", "traffic": {"choice": "flow_transmit", "flow_transmit": {"state": "start"}}}'
-check_eq "router: flow_transmit start: 200" 200 "$ST"
-for ((i = 0; i < 40; i++)); do
-	http POST /monitor/metrics '{"choice": "flow", "flow": {}}'
-	[ "$(jq_ 'o["flow_metrics"][0]["transmit"]')" = stopped ] && break
-	sleep 0.5
-done
+otg_run router "$FG_TMP/otg.json"
 M='o["flow_metrics"][0]'
 check_eq "router: the flow stopped" stopped "$(jq_ "$M[\"transmit\"]")"
 check_eq "router: the flow sent its 2000 frames through the DUT and received them all" "2000 2000" \
@@ -134,15 +143,7 @@ cat >"$FG_TMP/otg_l4.json" <<'EOF'
    "duration": {"choice": "fixed_packets", "fixed_packets": {"packets": 1000}},
    "metrics": {"enable": true, "loss": true, "latency": {"enable": true}}}]}
 EOF
-http POST /config "@$FG_TMP/otg_l4.json"
-check_eq "nat: POST /config of a TCP and an ICMP flow: 200" 200 "$ST"
-http POST /control/state '{"choice": "traffic", "traffic": {"choice": "flow_transmit", "flow_transmit": {"state": "start"}}}'
-check_eq "nat: TCP and ICMP flow_transmit start: 200" 200 "$ST"
-for ((i = 0; i < 40; i++)); do
-	http POST /monitor/metrics '{"choice": "flow", "flow": {}}'
-	[ "$(jq_ 'all(f["transmit"] == "stopped" for f in o["flow_metrics"])')" = True ] && break
-	sleep 0.5
-done
+otg_run "nat: a TCP and an ICMP flow" "$FG_TMP/otg_l4.json"
 check_eq "nat: the TCP and ICMP flows sent 1000 frames each through the masquerade, all received" \
 	"syn 1000 1000 ping 1000 1000" \
 	"$(jq_ '" ".join("%s %d %d" % (f["name"], f["frames_tx"], f["frames_rx"]) for f in o["flow_metrics"])')"
