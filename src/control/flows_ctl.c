@@ -13,6 +13,7 @@
  * (flows_ctl.h), no one else.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -38,6 +39,7 @@
 #include "own.h"
 #include "port.h"
 #include "prof_plan.h"
+#include "start_opts.h"
 #include "tunables.h"
 #include "units.h"
 #include "worker.h"
@@ -219,8 +221,43 @@ static const struct tun_key flows_tun_keys[] = {
 static const struct tun_table flows_tun_table = {
     .engine = "flows", .keys = flows_tun_keys, .nkeys = FG_ARRAY_SIZE(flows_tun_keys)};
 
+/*
+ * The caps of a run on worker s, the gi-th of the ngen workers that
+ * generate (flows.h): its exact shares of --active and of each template's
+ * limit and climit (start_share()). A share of --active must fit the
+ * worker's table with the server entries of its flows.
+ */
+static int flows_caps(const struct run_params *rp, struct flows_state *s, unsigned gi,
+		      unsigned ngen, uint32_t max_flows, char *err, size_t errlen)
+{
+	const struct prof *p = rp->prof;
+
+	s->active_max = UINT64_MAX;
+	s->capped = s->gen && rp->active;
+	if (s->gen && rp->active) {
+		s->active_max = start_share(rp->active, ngen, gi);
+		if (s->active_max * 2 > max_flows) {
+			snprintf(err, errlen,
+				 "--active %" PRIu64 ": a worker's %" PRIu64
+				 " flows and their server sides need %" PRIu64
+				 " table entries, flows_max is %u",
+				 rp->active, s->active_max, s->active_max * 2, max_flows);
+			return -ERANGE;
+		}
+	}
+	for (size_t i = 0; i < p->n_templates; i++) {
+		const struct prof_template *t = &p->templates[i];
+
+		s->tpl[i].left = t->limit ? start_share(t->limit, ngen, gi) : UINT64_MAX;
+		s->tpl[i].cmax = t->climit ? start_share(t->climit, ngen, gi) : UINT64_MAX;
+		s->capped |= s->gen && (t->limit || t->climit);
+	}
+	return 0;
+}
+
 static int flows_build(const struct run_params *rp, const struct worker *w, double cps,
-		       bool unpaced, struct flows_state **out, char *err, size_t errlen)
+		       bool unpaced, unsigned gi, unsigned ngen, struct flows_state **out,
+		       char *err, size_t errlen)
 {
 	const struct prof *p = rp->prof;
 	const struct prof_ip_gen *g = &p->ip_gen;
@@ -316,6 +353,9 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 		s->tpl[i].prog[FLOWTAB_SERVER] = flows_tpl_prog(t, FLOWTAB_SERVER);
 	}
 	s->gen = flows_pair_used(rp, w->port[0]);
+	rc = flows_caps(rp, s, gi, ngen, fp.max_flows, err, errlen);
+	if (rc)
+		goto err_free;
 	s->unpaced = unpaced;
 	s->rate = cps / w->nq;
 	s->duration_s = rp->duration_s;
@@ -347,6 +387,7 @@ static int flows_prepare(const struct run_params *rp, void **states, char *err, 
 {
 	bool unpaced = rp->mult.kind == UNITS_MAX;
 	struct flows_tun tun = {.payload_check = FLOWPAY_AUTO};
+	unsigned ngen = 0, gi = 0;
 	int rc;
 
 	if (rp->prof->n_templates == 0 || rp->prof->n_templates > FG_PROF_MAX_TEMPLATES) {
@@ -356,12 +397,15 @@ static int flows_prepare(const struct run_params *rp, void **states, char *err, 
 	rc = tun_parse(&flows_tun_table, rp->tunables, &tun, err, errlen);
 	if (rc)
 		return rc;
+	for (int i = 0; i < fg_nworkers; i++)
+		ngen += flows_pair_used(rp, fg_worker[i].port[0]);
 	for (int i = 0; i < fg_nworkers; i++) {
 		struct flows_state *s = NULL;
 		/* the pair's connections/s: the load model's factor of its client port */
 		double cps = rp->load.cps * rp->factor[fg_worker[i].port[0]];
 
-		rc = flows_build(rp, &fg_worker[i], cps, unpaced, &s, err, errlen);
+		rc = flows_build(rp, &fg_worker[i], cps, unpaced, gi, ngen, &s, err, errlen);
+		gi += s && s->gen;
 		if (rc) {
 			flows_release(states);
 			return rc;

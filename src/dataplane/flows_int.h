@@ -37,6 +37,12 @@ struct flows_new {
 /* worker: choose the next flow's template and tuple for worker w_q of its
  * pair (flows_pick.c); false when no client port is free. */
 bool flows_pick(struct flows_state *s, struct flows_new *nf, unsigned w_q);
+/* worker: the same under caps (flows.h): only a template with flows of its
+ * limit left and fewer client flows than its climit in act (the worker's
+ * gauges by template), whose limit it then counts down; false when no
+ * template may open a flow or no port is free. */
+bool flows_pick_capped(struct flows_state *s, const struct ctr_tpl *act, struct flows_new *nf,
+		       unsigned w_q);
 
 /*
  * worker: the frames of the engine (flows_frame.c). count_drop frees a frame

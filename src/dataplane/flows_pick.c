@@ -3,7 +3,9 @@
  * (worker context, flows_int.h): its template by smooth weighted round
  * robin over the templates' cps, its addresses, and a client port from
  * the worker's slice, chosen by the client port's RSS where it is known
- * so that the reply arrives on the flow's owner (own.h).
+ * so that the reply arrives on the flow's owner (own.h). Under caps
+ * (start --active, limit, climit; flows.h) the template is chosen among
+ * those the caps let open a flow.
  */
 #include <errno.h>
 
@@ -52,10 +54,10 @@ static void flows_pick_rss(struct flows_state *s, struct flows_new *nf, uint16_t
 	}
 }
 
-/* Choose the next flow's template and tuple; false when no port is free. */
-bool flows_pick(struct flows_state *s, struct flows_new *nf, unsigned w_q)
+/* The tuple of a new flow of template ti; false when no port is free. */
+static inline bool flows_pick_tuple(struct flows_state *s, struct flows_new *nf, unsigned ti,
+				    unsigned w_q)
 {
-	unsigned ti = flows_pick_tpl(s);
 	const struct flows_tpl *t = &s->tpl[ti];
 	int rc = -ENOSPC;
 
@@ -74,3 +76,45 @@ bool flows_pick(struct flows_state *s, struct flows_new *nf, unsigned w_q)
 	return true;
 }
 
+/* Choose the next flow's template and tuple; false when no port is free. */
+bool flows_pick(struct flows_state *s, struct flows_new *nf, unsigned w_q)
+{
+	return flows_pick_tuple(s, nf, flows_pick_tpl(s), w_q);
+}
+
+/*
+ * The smooth weighted round robin of flows_pick_tpl() over the templates
+ * that may open a flow now: flows of their limit left and fewer client
+ * flows in the table than their climit (act: the worker's gauges by
+ * template, ctr.h). -1 when none may.
+ */
+static int flows_pick_tpl_capped(struct flows_state *s, const struct ctr_tpl *act)
+{
+	double sum = 0;
+	int best = -1;
+
+	for (unsigned i = 0; i < s->ntpl; i++) {
+		struct flows_tpl *t = &s->tpl[i];
+
+		if (!t->left || act[i].active_client >= t->cmax)
+			continue;
+		t->credit += t->weight;
+		sum += t->weight;
+		if (best < 0 || t->credit > s->tpl[best].credit)
+			best = (int)i;
+	}
+	if (best >= 0)
+		s->tpl[best].credit -= sum;
+	return best;
+}
+
+bool flows_pick_capped(struct flows_state *s, const struct ctr_tpl *act, struct flows_new *nf,
+		       unsigned w_q)
+{
+	int ti = flows_pick_tpl_capped(s, act);
+
+	if (ti < 0 || !flows_pick_tuple(s, nf, (unsigned)ti, w_q))
+		return false;
+	s->tpl[ti].left--;
+	return true;
+}
