@@ -11,7 +11,9 @@
  *
  * Properties checked on success: the mode's sections are present, every
  * program moves the same number of bytes each way, every stream has a
- * port, a frame size in range (or imix with a table) and ordered ranges.
+ * port, a frame size in range (or imix with a table) and ordered ranges,
+ * and a template's limit and climit split over 1..4 workers add up to
+ * themselves (start_share(), start_opts.h).
  * The ip_gen part (IPv4 or IPv6 ranges, nat64_prefix) is src/config/prof_ipgen.c.
  */
 #include <errno.h>
@@ -21,6 +23,7 @@
 
 #include "fg.h"
 #include "prof.h"
+#include "start_opts.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -39,9 +42,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (p.mode == PROF_STREAMS && (!p.n_streams || !p.n_imix))
 		abort();
-	for (i = 0; i < p.n_templates; i++)
-		if (!p.templates[i].client.n || !(p.templates[i].cps > 0))
+	for (i = 0; i < p.n_templates; i++) {
+		const struct prof_template *t = &p.templates[i];
+
+		if (!t->client.n || !(t->cps > 0))
 			abort();
+		for (unsigned k = 1; k <= 4; k++) {
+			uint64_t l = 0, c = 0;
+
+			for (unsigned w = 0; w < k; w++) {
+				l += start_share(t->limit, k, w);
+				c += start_share(t->climit, k, w);
+			}
+			if (l != t->limit || c != t->climit)
+				abort();
+		}
+	}
 	for (i = 0; i < p.n_streams; i++) {
 		const struct prof_stream *s = &p.streams[i];
 
