@@ -582,8 +582,8 @@ static int cmd_tui(int argc, char **argv)
 
 static const char *const o_p[] = {"-p", NULL};
 static const char *const o_ping[] = {"-p", "-d", "-n", "-s", NULL};
-static const char *const o_start[] = {"-f", "-m", "-d", "-p", "-t", "--active", "--force", "--nc",
-				      NULL};
+static const char *const o_start[] = {"-f",	  "-m",	     "-d",   "-p", "-t",
+				      "--active", "--force", "--nc", NULL};
 static const char *const o_stats[] = {"-g", "-p",     "-a",	"-l",	   "-w",
 				      "-t", "--json", "--plot", "--pairs", NULL};
 static const char *const o_service[] = {"--off", NULL};

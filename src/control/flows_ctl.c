@@ -228,9 +228,10 @@ static const struct tun_table flows_tun_table = {
  * worker's table with the server entries of its flows.
  */
 static int flows_caps(const struct run_params *rp, struct flows_state *s, unsigned gi,
-		      unsigned ngen, uint32_t max_flows, char *err, size_t errlen)
+		      unsigned ngen, char *err, size_t errlen)
 {
 	const struct prof *p = rp->prof;
+	uint32_t max_flows = rp->flows_max ? rp->flows_max : 65536; /* flows_build()'s */
 
 	s->active_max = UINT64_MAX;
 	s->capped = s->gen && rp->active;
@@ -256,8 +257,7 @@ static int flows_caps(const struct run_params *rp, struct flows_state *s, unsign
 }
 
 static int flows_build(const struct run_params *rp, const struct worker *w, double cps,
-		       bool unpaced, unsigned gi, unsigned ngen, struct flows_state **out,
-		       char *err, size_t errlen)
+		       bool unpaced, struct flows_state **out, char *err, size_t errlen)
 {
 	const struct prof *p = rp->prof;
 	const struct prof_ip_gen *g = &p->ip_gen;
@@ -353,9 +353,6 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 		s->tpl[i].prog[FLOWTAB_SERVER] = flows_tpl_prog(t, FLOWTAB_SERVER);
 	}
 	s->gen = flows_pair_used(rp, w->port[0]);
-	rc = flows_caps(rp, s, gi, ngen, fp.max_flows, err, errlen);
-	if (rc)
-		goto err_free;
 	s->unpaced = unpaced;
 	s->rate = cps / w->nq;
 	s->duration_s = rp->duration_s;
@@ -404,13 +401,15 @@ static int flows_prepare(const struct run_params *rp, void **states, char *err, 
 		/* the pair's connections/s: the load model's factor of its client port */
 		double cps = rp->load.cps * rp->factor[fg_worker[i].port[0]];
 
-		rc = flows_build(rp, &fg_worker[i], cps, unpaced, gi, ngen, &s, err, errlen);
-		gi += s && s->gen;
+		rc = flows_build(rp, &fg_worker[i], cps, unpaced, &s, err, errlen);
+		if (!rc && (rc = flows_caps(rp, s, gi, ngen, err, errlen)) != 0)
+			flows_free_state(s);
 		if (rc) {
 			flows_release(states);
 			return rc;
 		}
 		s->check = (uint8_t)tun.payload_check;
+		gi += s->gen;
 		states[i] = s;
 	}
 	for (int i = 0; i < fg_nworkers; i++)

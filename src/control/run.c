@@ -393,8 +393,8 @@ int run_start(const char *file, struct run_params *rp, unsigned flags, const cha
 		snprintf(err, sizeof(err), "%s: the profile has no traffic mode", file);
 		rc = -EINVAL;
 	} else if (rp->active && np.mode != PROF_FLOWS) {
-		snprintf(err, sizeof(err), "--active holds concurrent flows: %s is not 'mode: flows'",
-			 file);
+		snprintf(err, sizeof(err),
+			 "--active holds concurrent flows: %s is not 'mode: flows'", file);
 		rc = -EINVAL;
 	} else {
 		rc = run_apply_mult(e, rp, err, sizeof(err));

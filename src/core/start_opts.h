@@ -26,11 +26,11 @@ struct start_opts {
 	const char *file;	/* -f PROFILE */
 	struct units_rate mult; /* -m; x1 by default, max with --active alone */
 	bool has_mult;
-	double duration_s;     /* -d; 0 = until stop */
-	const char *ports;     /* -p as given (the caller knows the ports), or NULL */
-	const char *tunables;  /* -t KEY=VAL,... or NULL */
-	uint64_t active;       /* --active N: concurrent flows to hold; 0 = none */
-	bool force, keep;      /* --force, --nc */
+	double duration_s;    /* -d; 0 = until stop */
+	const char *ports;    /* -p as given (the caller knows the ports), or NULL */
+	const char *tunables; /* -t KEY=VAL,... or NULL */
+	uint64_t active;      /* --active N: concurrent flows to hold; 0 = none */
+	bool force, keep;     /* --force, --nc */
 };
 
 /*

@@ -358,8 +358,7 @@ static void flows_open(struct worker *w, struct flows_state *s, const struct flo
  * let of the n flows due, one after the other (each open moves the gauges
  * the next choice reads). Returns 0, what the uncapped path has left to do.
  */
-static uint32_t flows_open_capped(struct worker *w, struct flows_state *s, uint32_t n,
-				  uint64_t now)
+static uint32_t flows_open_capped(struct worker *w, struct flows_state *s, uint32_t n, uint64_t now)
 {
 	uint64_t act = s->active[FLOWTAB_CLIENT];
 	struct flows_new nf;

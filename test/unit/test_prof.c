@@ -451,9 +451,10 @@ int main(void)
 	    cmocka_unit_test(test_all_shipped_load),   cmocka_unit_test(test_udp_short),
 	    cmocka_unit_test(test_udp_imix_tcp_short), cmocka_unit_test(test_stl),
 	    cmocka_unit_test(test_l3_many_hosts),      cmocka_unit_test(test_defaults_and_forms),
-	    cmocka_unit_test(test_template_limit), cmocka_unit_test(test_caps),	    cmocka_unit_test(test_groups),
+	    cmocka_unit_test(test_template_limit),	    cmocka_unit_test(test_groups),
 	    cmocka_unit_test(test_bad_files),		    cmocka_unit_test(test_missing_file),
 	    cmocka_unit_test(test_stream_count_and_sizes), cmocka_unit_test(test_streams_ipv6),
+	    cmocka_unit_test(test_caps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -108,16 +108,16 @@ static void test_forms(void **state)
 
 static void test_bad(void **state)
 {
-	static const char *const counts[] = {"0", "-1", "", "12x", "1e3", " 5", "+5", "0x10",
-					     "1000000001", "99999999999999999999999"};
+	static const char *const counts[] = {
+	    "0",  "-1", "",	"12x",	      "1e3",
+	    " 5", "+5", "0x10", "1000000001", "99999999999999999999999"};
 	struct start_opts o;
 	char err[256], want[256];
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
 		err[0] = '\0';
-		assert_int_equal(PARSE(&o, err, "-f", "p.yaml", "--active", counts[i]),
-				 -EINVAL);
+		assert_int_equal(PARSE(&o, err, "-f", "p.yaml", "--active", counts[i]), -EINVAL);
 		snprintf(want, sizeof(want),
 			 "--active '%s': a count of concurrent flows, 1..1000000000", counts[i]);
 		assert_string_equal(err, want);
