@@ -18,7 +18,9 @@
 # offered 1,000 flows/s: exactly 1,000 `short` flows start, `long` has
 # never more than 50 active (stats --json sampled every 0.2 s) and reaches
 # 50; with two workers (-c 2) odd figures split exactly: limit 1001 gives
-# 1,001 flows, climit 51 reaches 51 and never more, --active 101 holds 101.
+# 1,001 flows, climit 51 reaches 51 and never more, --active 101 holds 101;
+# `help start` shows --active, and a streams profile, --active 0 and a
+# share beyond the flow table are refused.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -52,7 +54,7 @@ samples_py()
 
 caps_lane()
 {
-	local CFG O2 P2
+	local CFG O O2 O3 P2
 	CFG=$(fg_loop_cfg)
 	O=$FG_TMP/caps.out
 	FG_TIMEOUT=40 fg_plain -C "$CFG" -x "start -f $FG_TOP/test/data/flows_caps.yaml -d 3; \
@@ -86,6 +88,20 @@ start -f $FG_TOP/test/data/flows_long.yaml --active 101 -d 3; sleep 1; stats --j
 	samples_py "caps, 2 workers: --active 101 is the target" \
 		"S[-1]['flows']['client']['active_target'] == 101" "$O2"
 	check_grep "caps, 2 workers: stats shows the target beside active" '^  target +\| +101 ' "$O2"
+
+	# refusals (-k: each command runs)
+	O3=$FG_TMP/refuse.out
+	FG_TIMEOUT=30 fg_plain -C "$CFG" -k -x "help start; \
+start -f $FG_TOP/profiles/stl_64b.yaml --active 5; \
+start -f $FG_TOP/test/data/flows_caps.yaml --active 0; \
+start -f $FG_TOP/test/data/flows_long.yaml --active 600000" >"$O3" 2>&1
+	check_grep "caps: help start lists --active N" '^usage: start .*\[--active N\]' "$O3"
+	check_grep "caps: a streams profile refuses --active" \
+		"error: start: --active holds concurrent flows: .*stl_64b.yaml is not 'mode: flows'" "$O3"
+	check_grep "caps: --active 0 refused" \
+		"error: start: --active '0': a count of concurrent flows, 1..1000000000" "$O3"
+	check_grep "caps: --active beyond the flow table refused" \
+		'error: start: --active 600000: .* need 1200000 table entries, flows_max is 1048576' "$O3"
 }
 lane caps caps_lane
 

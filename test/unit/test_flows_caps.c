@@ -1,0 +1,139 @@
+/*
+ * test_flows_caps.c — the choice of a new flow's template under caps
+ * (flows_pick_capped(), src/dataplane/flows_pick.c; flows.h): a template
+ * whose limit share is spent or whose client flows reach its climit share
+ * is skipped, the others keep the proportions of their cps, each pick
+ * counts the template's limit down, and with no template free (or no
+ * client port free) nothing is picked.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ctr.h"
+#include "fgen.h"
+#include "fgen_mem.h"
+#include "flows.h"
+#include "flows_int.h"
+
+#define IP(a, b, c, d) ((uint32_t)(a) << 24 | (b) << 16 | (c) << 8 | (d))
+
+/* A worker's state with three UDP templates of cps 1, 1 and 2. */
+static struct flows_state *state(uint16_t port_hi)
+{
+	struct flows_state *s = calloc(1, sizeof(*s));
+	static const double w[3] = {0.25, 0.25, 0.5};
+
+	assert_non_null(s);
+	assert_int_equal(
+	    fgen_cpa_init(&s->cpa, IP(198, 18, 0, 1), IP(198, 18, 0, 1), 1024, port_hi), 0);
+	assert_int_equal(
+	    fgen_init(&s->cli, FGEN_INC, IP(198, 18, 0, 1), IP(198, 18, 0, 1), true, 1), 0);
+	assert_int_equal(
+	    fgen_init(&s->srv, FGEN_INC, IP(198, 19, 0, 1), IP(198, 19, 0, 9), true, 2), 0);
+	s->ntpl = 3;
+	for (unsigned i = 0; i < 3; i++) {
+		s->tpl[i].proto = PROF_UDP;
+		s->tpl[i].port = (uint16_t)(4321 + i);
+		s->tpl[i].weight = w[i];
+		s->tpl[i].left = UINT64_MAX;
+		s->tpl[i].cmax = UINT64_MAX;
+	}
+	return s;
+}
+
+static void done(struct flows_state *s)
+{
+	fgen_cpa_destroy(&s->cpa);
+	free(s);
+}
+
+static void test_limit(void **state_)
+{
+	struct flows_state *s = state(65535);
+	struct ctr_tpl act[FG_PROF_MAX_TEMPLATES] = {0};
+	unsigned n[3] = {0};
+	struct flows_new nf;
+
+	(void)state_;
+	s->tpl[0].left = 10;
+	s->tpl[2].left = 0; /* a share of 0: never picked */
+	for (int i = 0; i < 100; i++) {
+		assert_true(flows_pick_capped(s, act, &nf, 0));
+		/* keyed as the reply arrives: from the template's server port */
+		assert_int_equal(nf.k.sport, s->tpl[nf.tpl].port);
+		n[nf.tpl]++;
+	}
+	assert_int_equal(n[0], 10);
+	assert_int_equal(n[1], 90);
+	assert_int_equal(n[2], 0);
+	assert_int_equal(s->tpl[0].left, 0);
+	s->tpl[1].left = 0;
+	assert_false(flows_pick_capped(s, act, &nf, 0)); /* every limit spent */
+	done(s);
+}
+
+static void test_climit(void **state_)
+{
+	struct flows_state *s = state(65535);
+	struct ctr_tpl act[FG_PROF_MAX_TEMPLATES] = {0};
+	unsigned n[3] = {0};
+	struct flows_new nf;
+
+	(void)state_;
+	s->tpl[2].cmax = 5;
+	act[2].active_client = 5; /* at its climit: skipped */
+	for (int i = 0; i < 100; i++) {
+		assert_true(flows_pick_capped(s, act, &nf, 0));
+		n[nf.tpl]++;
+	}
+	assert_int_equal(n[2], 0);
+	assert_int_equal(n[0], 50); /* the other two keep their 1:1 */
+	assert_int_equal(n[1], 50);
+	/* below it again: back to 1:1:2 */
+	act[2].active_client = 4;
+	memset(n, 0, sizeof(n));
+	for (int i = 0; i < 400; i++) {
+		assert_true(flows_pick_capped(s, act, &nf, 0));
+		n[nf.tpl]++;
+	}
+	assert_true(n[0] >= 99 && n[0] <= 101);
+	assert_true(n[2] >= 199 && n[2] <= 201);
+	act[0].active_client = act[1].active_client = 0;
+	s->tpl[0].cmax = s->tpl[1].cmax = 0; /* a climit share of 0 */
+	act[2].active_client = 5;
+	assert_false(flows_pick_capped(s, act, &nf, 0));
+	done(s);
+}
+
+static void test_no_port(void **state_)
+{
+	struct flows_state *s = state(1025); /* two client ports */
+	struct ctr_tpl act[FG_PROF_MAX_TEMPLATES] = {0};
+	struct flows_new nf;
+
+	(void)state_;
+	s->tpl[0].left = s->tpl[1].left = s->tpl[2].left = 5;
+	assert_true(flows_pick_capped(s, act, &nf, 0));
+	assert_true(flows_pick_capped(s, act, &nf, 0));
+	/* no port free: nothing picked, no limit counted down */
+	assert_false(flows_pick_capped(s, act, &nf, 0));
+	assert_int_equal(s->tpl[0].left + s->tpl[1].left + s->tpl[2].left, 13);
+	done(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_limit),
+	    cmocka_unit_test(test_climit),
+	    cmocka_unit_test(test_no_port),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
