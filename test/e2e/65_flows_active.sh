@@ -20,7 +20,9 @@
 # 50; with two workers (-c 2) odd figures split exactly: limit 1001 gives
 # 1,001 flows, climit 51 reaches 51 and never more, --active 101 holds 101;
 # `help start` shows --active, and a streams profile, --active 0 and a
-# share beyond the flow table are refused.
+# share beyond the flow table are refused. The dashboard (tmux, 80x24)
+# shows the target of --active in the Flows panel and a group's active
+# against its climit (50/50) on the group page.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -105,6 +107,47 @@ start -f $FG_TOP/test/data/flows_long.yaml --active 600000" >"$O3" 2>&1
 }
 lane caps caps_lane
 
+# --- the dashboard: the target row and a group's climit (loop pair, tmux) ----
+
+tui_lane()
+{
+	local H=$FG_TMP/home
+	mkdir -p "$H"
+	tmux_start 80 24
+	keys "cd $FG_TOP && $FG_BIN -C $(fg_loop_cfg); echo \"FG-EXIT=\$?\" > $H/rc" Enter
+	if ! wait_screen 'flowgen> ?$' 40; then
+		fail "tui: flowgen console starts" "screen: $(screen | grep . | tail -n 3)"
+		return
+	fi
+	keys "start -f test/data/flows_caps.yaml --active 1000 -d 60" Enter
+	wait_screen 'started .*flows_caps' 10 || fail "tui: the capped run starts" "$(screen | grep . | tail -n 3)"
+	keys "tui" Enter
+	if wait_screen 'Global Statistics +Flows +client +server$' 10 && sleep 2.5 &&
+		screen | grep -Eq 'target +1000 +-$'; then
+		pass "tui: the Flows panel shows the target of --active 1000"
+	else
+		fail "tui: the Flows panel shows the target of --active 1000" "screen: $(screen | sed -n 1,7p)"
+	fi
+	keys t
+	if wait_screen '^long +[0-9.]+[KM]? +[0-9.]+[KM]? +0 +[0-9.]+ [KM]? +50/50$' 5; then
+		pass "tui: the group page shows long's active against its climit (50/50)"
+	else
+		fail "tui: the group page shows long's active against its climit (50/50)" \
+			"screen: $(screen | grep -E '^(Group|short|long)')"
+	fi
+	keys q
+	wait_screen 'flowgen> ?$' 5
+	keys "quit" Enter
+	wait_file "$H/rc" 20 || true
+	check_grep "tui: flowgen exits 0" 'FG-EXIT=0' "$H/rc"
+}
+if command -v tmux >/dev/null 2>&1; then
+	at_exit "tmux -L fge2e-$$ kill-server"
+	lane tui tui_lane
+else
+	fail "tui: tmux available" "tmux is not installed"
+fi
+
 # --- NAT lab: --active 20000 -------------------------------------------------
 
 lab_up nat || exit 1
@@ -162,4 +205,5 @@ wait "$FG_SPID" 2>/dev/null
 lab_down
 
 lane_end caps
+command -v tmux >/dev/null 2>&1 && lane_end tui
 finish
