@@ -4,12 +4,15 @@
  * whose limit share is spent or whose client flows reach its climit share
  * is skipped, the others keep the proportions of their cps, each pick
  * counts the template's limit down, and with no template free (or no
- * client port free) nothing is picked.
+ * client port free) nothing is picked. And the profile keys behind them:
+ * limit and climit load, 0 when left out (their errors are
+ * test/data/prof_*limit*.yaml, test_prof.c's bad files).
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +23,7 @@
 #include "fgen_mem.h"
 #include "flows.h"
 #include "flows_int.h"
+#include "prof.h"
 
 #define IP(a, b, c, d) ((uint32_t)(a) << 24 | (b) << 16 | (c) << 8 | (d))
 
@@ -127,12 +131,33 @@ static void test_no_port(void **state_)
 	done(s);
 }
 
+/* A template's limit and climit (flowgen-profile(5)): 0 when left out. */
+static void test_profile(void **state_)
+{
+	char err[FG_ERRLEN] = "";
+	const char *d = getenv("FG_TEST_DATA");
+	char path[512];
+	struct prof p;
+
+	(void)state_;
+	snprintf(path, sizeof(path), "%s/flows_caps.yaml", d ? d : "test/data");
+	if (prof_load(path, &p, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(p.n_templates, 2);
+	assert_int_equal(p.templates[0].limit, 1000);
+	assert_int_equal(p.templates[0].climit, 0);
+	assert_int_equal(p.templates[1].limit, 0);
+	assert_int_equal(p.templates[1].climit, 50);
+	prof_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_limit),
 	    cmocka_unit_test(test_climit),
 	    cmocka_unit_test(test_no_port),
+	    cmocka_unit_test(test_profile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -336,24 +336,6 @@ static void test_template_limit(void **state)
 	free(yaml);
 }
 
-/* A template's limit and climit (flowgen-profile(5)): 0 when left out. */
-static void test_caps(void **state)
-{
-	char path[512], err[FG_ERRLEN] = "";
-	struct prof p;
-
-	(void)state;
-	snprintf(path, sizeof(path), "%s/flows_caps.yaml", dir("FG_TEST_DATA", "test/data"));
-	if (prof_load(path, &p, err, sizeof(err)))
-		fail_msg("%s", err);
-	assert_int_equal(p.n_templates, 2);
-	assert_int_equal(p.templates[0].limit, 1000);
-	assert_int_equal(p.templates[0].climit, 0);
-	assert_int_equal(p.templates[1].limit, 0);
-	assert_int_equal(p.templates[1].climit, 50);
-	prof_free(&p);
-}
-
 /* Statistics groups: `group` names one, a template without it is its own. */
 static void test_groups(void **state)
 {
@@ -454,7 +436,6 @@ int main(void)
 	    cmocka_unit_test(test_template_limit),	    cmocka_unit_test(test_groups),
 	    cmocka_unit_test(test_bad_files),		    cmocka_unit_test(test_missing_file),
 	    cmocka_unit_test(test_stream_count_and_sizes), cmocka_unit_test(test_streams_ipv6),
-	    cmocka_unit_test(test_caps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
