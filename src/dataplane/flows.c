@@ -353,27 +353,6 @@ static void flows_open(struct worker *w, struct flows_state *s, const struct flo
 	flows_udp_check(w, s, idx, e, FLOWTAB_CLIENT);
 }
 
-/*
- * Under caps (start --active, limit, climit; flows.h): open what the caps
- * let of the n flows due, one after the other (each open moves the gauges
- * the next choice reads). Returns 0, what the uncapped path has left to do.
- */
-static uint32_t flows_open_capped(struct worker *w, struct flows_state *s, uint32_t n, uint64_t now)
-{
-	uint64_t act = s->active[FLOWTAB_CLIENT];
-	struct flows_new nf;
-
-	if (act >= s->active_max)
-		return 0;
-	if (n > s->active_max - act)
-		n = (uint32_t)(s->active_max - act);
-	while (n-- && flows_pick_capped(s, w->ctr->tpl, &nf, w->q)) {
-		nf.h = flowtab_hash(&nf.k);
-		flows_open(w, s, &nf, now);
-	}
-	return 0;
-}
-
 /* ---- engine ops (worker) ---- */
 
 static const struct flows_tpl *flows_srv_tpl(const struct flows_state *s, uint8_t proto,
@@ -647,10 +626,11 @@ static void flows_tick(struct worker *w, uint64_t now)
 
 		/* All tuples first, prefetching their buckets, then the inserts:
 		 * the table's cache misses overlap. */
-		if (s->capped)
-			n = flows_open_capped(w, s, n, now);
-		while (n--)
-			nn += flows_pick(s, &nf[nn], w->q);
+		if (s->capped) /* start --active, limit, climit (flows.h) */
+			nn = flows_pick_capped(s, w->ctr->tpl, nf, n, w->q);
+		else
+			while (n--)
+				nn += flows_pick(s, &nf[nn], w->q);
 		for (uint32_t i = 0; i < nn; i++) {
 			nf[i].h = flowtab_hash(&nf[i].k);
 			flowtab_prefetch(s->ft, nf[i].h, true);

@@ -37,12 +37,14 @@ struct flows_new {
 /* worker: choose the next flow's template and tuple for worker w_q of its
  * pair (flows_pick.c); false when no client port is free. */
 bool flows_pick(struct flows_state *s, struct flows_new *nf, unsigned w_q);
-/* worker: the same under caps (flows.h): only a template with flows of its
- * limit left and fewer client flows than its climit in act (the worker's
- * gauges by template), whose limit it then counts down; false when no
- * template may open a flow or no port is free. */
-bool flows_pick_capped(struct flows_state *s, const struct ctr_tpl *act, struct flows_new *nf,
-		       unsigned w_q);
+/* worker: under caps (flows.h), the tuples of at most n new flows into
+ * nf[]: no more than the worker's --active share leaves room for, each of
+ * a template with flows of its limit left (counted down here) and fewer
+ * client flows than its climit, those in the table (act: the worker's
+ * gauges by template) and those picked before it in nf[]. Returns how
+ * many; fewer when the caps or the client ports run out. */
+uint32_t flows_pick_capped(struct flows_state *s, const struct ctr_tpl *act, struct flows_new *nf,
+			   uint32_t n, unsigned w_q);
 
 /*
  * worker: the frames of the engine (flows_frame.c). count_drop frees a frame

@@ -8,6 +8,7 @@
  * those the caps let open a flow.
  */
 #include <errno.h>
+#include <string.h>
 
 #include <netinet/in.h>
 
@@ -37,10 +38,11 @@ static unsigned flows_pick_tpl(struct flows_state *s)
  * reply hashes to this worker's queue, so the reply needs no hand-off. The
  * allocator hands ports out in rotating order, so a port given back is
  * not offered again at once; about one port in nq fits. A flow whose
- * search fails keeps its port (the reply is handed over).
+ * search fails keeps its port (the reply is handed over). Inlined in both
+ * pick paths: the uncapped one pays no call for it.
  */
-static void flows_pick_rss(struct flows_state *s, struct flows_new *nf, uint16_t sport,
-			   unsigned q)
+static inline __attribute__((always_inline)) void
+flows_pick_rss(struct flows_state *s, struct flows_new *nf, uint16_t sport, unsigned q)
 {
 	for (unsigned i = 0; i < 8u * s->own.nq; i++) {
 		uint16_t p;
@@ -55,8 +57,8 @@ static void flows_pick_rss(struct flows_state *s, struct flows_new *nf, uint16_t
 }
 
 /* The tuple of a new flow of template ti; false when no port is free. */
-static inline bool flows_pick_tuple(struct flows_state *s, struct flows_new *nf, unsigned ti,
-				    unsigned w_q)
+static inline __attribute__((always_inline)) bool
+flows_pick_tuple(struct flows_state *s, struct flows_new *nf, unsigned ti, unsigned w_q)
 {
 	const struct flows_tpl *t = &s->tpl[ti];
 	int rc = -ENOSPC;
@@ -85,10 +87,12 @@ bool flows_pick(struct flows_state *s, struct flows_new *nf, unsigned w_q)
 /*
  * The smooth weighted round robin of flows_pick_tpl() over the templates
  * that may open a flow now: flows of their limit left and fewer client
- * flows in the table than their climit (act: the worker's gauges by
- * template, ctr.h). -1 when none may.
+ * flows than their climit, counting those in the table (act: the
+ * worker's gauges by template, ctr.h) and those picked in this burst
+ * (pend). -1 when none may.
  */
-static int flows_pick_tpl_capped(struct flows_state *s, const struct ctr_tpl *act)
+static int flows_pick_tpl_capped(struct flows_state *s, const struct ctr_tpl *act,
+				 const uint32_t *pend)
 {
 	double sum = 0;
 	int best = -1;
@@ -96,7 +100,7 @@ static int flows_pick_tpl_capped(struct flows_state *s, const struct ctr_tpl *ac
 	for (unsigned i = 0; i < s->ntpl; i++) {
 		struct flows_tpl *t = &s->tpl[i];
 
-		if (!t->left || act[i].active_client >= t->cmax)
+		if (!t->left || act[i].active_client + pend[i] >= t->cmax)
 			continue;
 		t->credit += t->weight;
 		sum += t->weight;
@@ -108,13 +112,27 @@ static int flows_pick_tpl_capped(struct flows_state *s, const struct ctr_tpl *ac
 	return best;
 }
 
-bool flows_pick_capped(struct flows_state *s, const struct ctr_tpl *act, struct flows_new *nf,
-		       unsigned w_q)
+uint32_t flows_pick_capped(struct flows_state *s, const struct ctr_tpl *act, struct flows_new *nf,
+			   uint32_t n, unsigned w_q)
 {
-	int ti = flows_pick_tpl_capped(s, act);
+	uint32_t pend[FG_PROF_MAX_TEMPLATES], nn = 0;
+	uint64_t open = s->active[FLOWTAB_CLIENT];
 
-	if (ti < 0 || !flows_pick_tuple(s, nf, (unsigned)ti, w_q))
-		return false;
-	s->tpl[ti].left--;
-	return true;
+	if (open >= s->active_max)
+		return 0;
+	if (n > s->active_max - open)
+		n = (uint32_t)(s->active_max - open);
+	memset(pend, 0, s->ntpl * sizeof(pend[0]));
+	while (n--) {
+		int ti = flows_pick_tpl_capped(s, act, pend);
+
+		if (ti < 0)
+			break;
+		if (!flows_pick_tuple(s, &nf[nn], (unsigned)ti, w_q))
+			continue; /* no port free: this slot is skipped, as uncapped */
+		s->tpl[ti].left--;
+		pend[ti]++;
+		nn++;
+	}
+	return nn;
 }

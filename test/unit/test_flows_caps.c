@@ -3,8 +3,9 @@
  * (flows_pick_capped(), src/dataplane/flows_pick.c; flows.h): a template
  * whose limit share is spent or whose client flows reach its climit share
  * is skipped, the others keep the proportions of their cps, each pick
- * counts the template's limit down, and with no template free (or no
- * client port free) nothing is picked. And the profile keys behind them:
+ * counts the template's limit down, a burst counts its own picks against
+ * the climit and stays within the --active share's room, and with no
+ * template free (or no client port free) nothing is picked. And the profile keys behind them:
  * limit and climit load, 0 when left out (their errors are
  * test/data/prof_*limit*.yaml, test_prof.c's bad files).
  */
@@ -48,6 +49,8 @@ static struct flows_state *state(uint16_t port_hi)
 		s->tpl[i].left = UINT64_MAX;
 		s->tpl[i].cmax = UINT64_MAX;
 	}
+	s->active_max = UINT64_MAX;
+	s->capped = true;
 	return s;
 }
 
@@ -68,7 +71,7 @@ static void test_limit(void **state_)
 	s->tpl[0].left = 10;
 	s->tpl[2].left = 0; /* a share of 0: never picked */
 	for (int i = 0; i < 100; i++) {
-		assert_true(flows_pick_capped(s, act, &nf, 0));
+		assert_int_equal(flows_pick_capped(s, act, &nf, 1, 0), 1);
 		/* keyed as the reply arrives: from the template's server port */
 		assert_int_equal(nf.k.sport, s->tpl[nf.tpl].port);
 		n[nf.tpl]++;
@@ -78,7 +81,7 @@ static void test_limit(void **state_)
 	assert_int_equal(n[2], 0);
 	assert_int_equal(s->tpl[0].left, 0);
 	s->tpl[1].left = 0;
-	assert_false(flows_pick_capped(s, act, &nf, 0)); /* every limit spent */
+	assert_int_equal(flows_pick_capped(s, act, &nf, 1, 0), 0); /* every limit spent */
 	done(s);
 }
 
@@ -93,7 +96,7 @@ static void test_climit(void **state_)
 	s->tpl[2].cmax = 5;
 	act[2].active_client = 5; /* at its climit: skipped */
 	for (int i = 0; i < 100; i++) {
-		assert_true(flows_pick_capped(s, act, &nf, 0));
+		assert_int_equal(flows_pick_capped(s, act, &nf, 1, 0), 1);
 		n[nf.tpl]++;
 	}
 	assert_int_equal(n[2], 0);
@@ -103,7 +106,7 @@ static void test_climit(void **state_)
 	act[2].active_client = 4;
 	memset(n, 0, sizeof(n));
 	for (int i = 0; i < 400; i++) {
-		assert_true(flows_pick_capped(s, act, &nf, 0));
+		assert_int_equal(flows_pick_capped(s, act, &nf, 1, 0), 1);
 		n[nf.tpl]++;
 	}
 	assert_true(n[0] >= 99 && n[0] <= 101);
@@ -111,7 +114,40 @@ static void test_climit(void **state_)
 	act[0].active_client = act[1].active_client = 0;
 	s->tpl[0].cmax = s->tpl[1].cmax = 0; /* a climit share of 0 */
 	act[2].active_client = 5;
-	assert_false(flows_pick_capped(s, act, &nf, 0));
+	assert_int_equal(flows_pick_capped(s, act, &nf, 1, 0), 0);
+	done(s);
+}
+
+/* A burst counts the flows picked before it in nf[] against the climit,
+ * and takes no more than the --active share leaves room for. */
+static void test_burst(void **state_)
+{
+	struct flows_state *s = state(65535);
+	struct ctr_tpl act[FG_PROF_MAX_TEMPLATES] = {0};
+	struct flows_new nf[32];
+	unsigned n[3] = {0};
+	uint32_t got;
+
+	(void)state_;
+	s->tpl[0].cmax = 3;
+	s->tpl[1].cmax = 2;
+	s->tpl[2].cmax = 7;
+	act[2].active_client = 2;
+	got = flows_pick_capped(s, act, nf, 32, 0);
+	assert_int_equal(got, 3 + 2 + 5);
+	for (uint32_t i = 0; i < got; i++)
+		n[nf[i].tpl]++;
+	assert_int_equal(n[0], 3);
+	assert_int_equal(n[1], 2);
+	assert_int_equal(n[2], 5);
+	/* --active: room for 4 of a share of 10 */
+	s->tpl[0].cmax = s->tpl[1].cmax = s->tpl[2].cmax = UINT64_MAX;
+	s->active_max = 10;
+	s->active[FLOWTAB_CLIENT] = 6;
+	assert_int_equal(flows_pick_capped(s, act, nf, 32, 0), 4);
+	assert_int_equal(flows_pick_capped(s, act, nf, 2, 0), 2); /* fewer due than room */
+	s->active[FLOWTAB_CLIENT] = 10;
+	assert_int_equal(flows_pick_capped(s, act, nf, 32, 0), 0);
 	done(s);
 }
 
@@ -123,10 +159,10 @@ static void test_no_port(void **state_)
 
 	(void)state_;
 	s->tpl[0].left = s->tpl[1].left = s->tpl[2].left = 5;
-	assert_true(flows_pick_capped(s, act, &nf, 0));
-	assert_true(flows_pick_capped(s, act, &nf, 0));
+	assert_int_equal(flows_pick_capped(s, act, &nf, 1, 0), 1);
+	assert_int_equal(flows_pick_capped(s, act, &nf, 1, 0), 1);
 	/* no port free: nothing picked, no limit counted down */
-	assert_false(flows_pick_capped(s, act, &nf, 0));
+	assert_int_equal(flows_pick_capped(s, act, &nf, 1, 0), 0);
 	assert_int_equal(s->tpl[0].left + s->tpl[1].left + s->tpl[2].left, 13);
 	done(s);
 }
@@ -154,9 +190,8 @@ static void test_profile(void **state_)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_limit),
-	    cmocka_unit_test(test_climit),
-	    cmocka_unit_test(test_no_port),
+	    cmocka_unit_test(test_limit),   cmocka_unit_test(test_climit),
+	    cmocka_unit_test(test_burst),   cmocka_unit_test(test_no_port),
 	    cmocka_unit_test(test_profile),
 	};
 
