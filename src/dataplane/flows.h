@@ -89,9 +89,10 @@ struct worker_ops;
  * template's limit and climit) the pacer stays the upper bound and each
  * generating worker holds its exact share of each figure (start_share(),
  * start_opts.h): a due flow opens only while the worker's client flows
- * are fewer than its share of N, and only of a template with flows left
- * and fewer active than its climit share; a due flow that finds no room
- * is not owed (the pacer's credit for it is spent, not counted late). Client addresses come from
+ * are fewer than its share of N, and only if the template whose turn it
+ * is (each keeps its own rate) has flows of its limit share left and
+ * fewer active than its climit share; a due flow that finds no room is
+ * not owed (the pacer's credit for it is spent, not counted late). Client addresses come from
  * ip_gen.client (+ offset x pair index), client ports from a per-worker
  * allocator (fgen_cpa) over the worker's slice of client_ports, so no two
  * workers of a pair ever use the same tuple and a port is never reused

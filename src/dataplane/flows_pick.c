@@ -4,8 +4,8 @@
  * robin over the templates' cps, its addresses, and a client port from
  * the worker's slice, chosen by the client port's RSS where it is known
  * so that the reply arrives on the flow's owner (own.h). Under caps
- * (start --active, limit, climit; flows.h) the template is chosen among
- * those the caps let open a flow.
+ * (start --active, limit, climit; flows.h) a turn of a template the caps
+ * hold back opens no flow.
  */
 #include <errno.h>
 #include <string.h>
@@ -18,7 +18,7 @@
 #include "flowtab.h"
 #include "own.h"
 
-static unsigned flows_pick_tpl(struct flows_state *s)
+static inline __attribute__((always_inline)) unsigned flows_pick_tpl(struct flows_state *s)
 {
 	unsigned best = 0;
 
@@ -85,31 +85,22 @@ bool flows_pick(struct flows_state *s, struct flows_new *nf, unsigned w_q)
 }
 
 /*
- * The smooth weighted round robin of flows_pick_tpl() over the templates
- * that may open a flow now: flows of their limit left and fewer client
- * flows than their climit, counting those in the table (act: the
- * worker's gauges by template, ctr.h) and those picked in this burst
- * (pend). -1 when none may.
+ * The template of the next slot, by flows_pick_tpl()'s round robin over
+ * all templates (each keeps its own rate), if it may open a flow now:
+ * flows of its limit left and fewer client flows than its climit,
+ * counting those in the table (act: the worker's gauges by template,
+ * ctr.h) and those picked in this burst (pend). -1 when it may not: the
+ * slot is skipped, not given to another template.
  */
 static int flows_pick_tpl_capped(struct flows_state *s, const struct ctr_tpl *act,
 				 const uint32_t *pend)
 {
-	double sum = 0;
-	int best = -1;
+	unsigned ti = flows_pick_tpl(s);
+	const struct flows_tpl *t = &s->tpl[ti];
 
-	for (unsigned i = 0; i < s->ntpl; i++) {
-		struct flows_tpl *t = &s->tpl[i];
-
-		if (!t->left || act[i].active_client + pend[i] >= t->cmax)
-			continue;
-		t->credit += t->weight;
-		sum += t->weight;
-		if (best < 0 || t->credit > s->tpl[best].credit)
-			best = (int)i;
-	}
-	if (best >= 0)
-		s->tpl[best].credit -= sum;
-	return best;
+	if (!t->left || act[ti].active_client + pend[ti] >= t->cmax)
+		return -1;
+	return (int)ti;
 }
 
 uint32_t flows_pick_capped(struct flows_state *s, const struct ctr_tpl *act, struct flows_new *nf,
@@ -126,10 +117,9 @@ uint32_t flows_pick_capped(struct flows_state *s, const struct ctr_tpl *act, str
 	while (n--) {
 		int ti = flows_pick_tpl_capped(s, act, pend);
 
-		if (ti < 0)
-			break;
-		if (!flows_pick_tuple(s, &nf[nn], (unsigned)ti, w_q))
-			continue; /* no port free: this slot is skipped, as uncapped */
+		/* a template at a cap, or no port free: this slot is skipped */
+		if (ti < 0 || !flows_pick_tuple(s, &nf[nn], (unsigned)ti, w_q))
+			continue;
 		s->tpl[ti].left--;
 		pend[ti]++;
 		nn++;

@@ -2,12 +2,12 @@
  * test_flows_caps.c — the choice of a new flow's template under caps
  * (flows_pick_capped(), src/dataplane/flows_pick.c; flows.h): a template
  * whose limit share is spent or whose client flows reach its climit share
- * is skipped, the others keep the proportions of their cps, each pick
+ * has its turns skipped while the others keep their own rates, each pick
  * counts the template's limit down, a burst counts its own picks against
  * the climit and stays within the --active share's room, and with no
- * template free (or no client port free) nothing is picked. And the profile keys behind them:
- * limit and climit load, 0 when left out (their errors are
- * test/data/prof_*limit*.yaml, test_prof.c's bad files).
+ * template free (or no client port free) nothing is picked. And the
+ * profile keys behind them: limit and climit load, 0 when left out (their
+ * errors are test/data/prof_*limit*.yaml, test_prof.c's bad files).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -60,28 +60,43 @@ static void done(struct flows_state *s)
 	free(s);
 }
 
-static void test_limit(void **state_)
+/* picks N calls of one flow each: how many of each template, and how
+ * many calls picked nothing (n[3]) */
+static void picks(struct flows_state *s, const struct ctr_tpl *act, int calls, unsigned n[4])
 {
-	struct flows_state *s = state(65535);
-	struct ctr_tpl act[FG_PROF_MAX_TEMPLATES] = {0};
-	unsigned n[3] = {0};
 	struct flows_new nf;
 
-	(void)state_;
-	s->tpl[0].left = 10;
-	s->tpl[2].left = 0; /* a share of 0: never picked */
-	for (int i = 0; i < 100; i++) {
-		assert_int_equal(flows_pick_capped(s, act, &nf, 1, 0), 1);
+	memset(n, 0, 4 * sizeof(n[0]));
+	for (int i = 0; i < calls; i++) {
+		if (flows_pick_capped(s, act, &nf, 1, 0) == 0) {
+			n[3]++;
+			continue;
+		}
 		/* keyed as the reply arrives: from the template's server port */
 		assert_int_equal(nf.k.sport, s->tpl[nf.tpl].port);
 		n[nf.tpl]++;
 	}
+}
+
+static void test_limit(void **state_)
+{
+	struct flows_state *s = state(65535);
+	struct ctr_tpl act[FG_PROF_MAX_TEMPLATES] = {0};
+	unsigned n[4];
+
+	(void)state_;
+	s->tpl[0].left = 10;
+	s->tpl[2].left = 0; /* a share of 0: never picked */
+	picks(s, act, 400, n);
 	assert_int_equal(n[0], 10);
-	assert_int_equal(n[1], 90);
+	assert_int_equal(n[1], 100); /* its own rate: the others' turns are skipped */
 	assert_int_equal(n[2], 0);
+	assert_int_equal(n[3], 290);
 	assert_int_equal(s->tpl[0].left, 0);
+	assert_int_equal(s->tpl[1].left, UINT64_MAX - 100);
 	s->tpl[1].left = 0;
-	assert_int_equal(flows_pick_capped(s, act, &nf, 1, 0), 0); /* every limit spent */
+	picks(s, act, 40, n);
+	assert_int_equal(n[3], 40); /* every limit spent */
 	done(s);
 }
 
@@ -89,32 +104,26 @@ static void test_climit(void **state_)
 {
 	struct flows_state *s = state(65535);
 	struct ctr_tpl act[FG_PROF_MAX_TEMPLATES] = {0};
-	unsigned n[3] = {0};
-	struct flows_new nf;
+	unsigned n[4];
 
 	(void)state_;
 	s->tpl[2].cmax = 5;
 	act[2].active_client = 5; /* at its climit: skipped */
-	for (int i = 0; i < 100; i++) {
-		assert_int_equal(flows_pick_capped(s, act, &nf, 1, 0), 1);
-		n[nf.tpl]++;
-	}
+	picks(s, act, 100, n);
 	assert_int_equal(n[2], 0);
-	assert_int_equal(n[0], 50); /* the other two keep their 1:1 */
-	assert_int_equal(n[1], 50);
-	/* below it again: back to 1:1:2 */
+	assert_int_equal(n[0], 25); /* the other two at their own rates */
+	assert_int_equal(n[1], 25);
+	assert_int_equal(n[3], 50);
+	/* below it again: 1:1:2 */
 	act[2].active_client = 4;
-	memset(n, 0, sizeof(n));
-	for (int i = 0; i < 400; i++) {
-		assert_int_equal(flows_pick_capped(s, act, &nf, 1, 0), 1);
-		n[nf.tpl]++;
-	}
-	assert_true(n[0] >= 99 && n[0] <= 101);
-	assert_true(n[2] >= 199 && n[2] <= 201);
-	act[0].active_client = act[1].active_client = 0;
+	picks(s, act, 400, n);
+	assert_int_equal(n[0], 100);
+	assert_int_equal(n[1], 100);
+	assert_int_equal(n[2], 200);
 	s->tpl[0].cmax = s->tpl[1].cmax = 0; /* a climit share of 0 */
 	act[2].active_client = 5;
-	assert_int_equal(flows_pick_capped(s, act, &nf, 1, 0), 0);
+	picks(s, act, 40, n);
+	assert_int_equal(n[3], 40);
 	done(s);
 }
 
