@@ -50,8 +50,10 @@ LDFLAGS += $(SANFLAGS)
 # Link-time optimisation of build/flowgen: a worker's per-frame path runs
 # through the flow table, the packet builders and TCP in separate files,
 # and their small accessors inline only across files. The objects stay fat
-# (plain code beside the LTO form), so the unit tests link them as usual;
-# sanitizer builds go without. LTO= turns it off.
+# (plain code beside the LTO form), so the unit tests link them as usual,
+# with -fno-lto: without it GCC's linker plugin, which the driver loads
+# anyway, took the LTO form and ran a whole-program optimisation for each
+# of the 29 unit binaries. Sanitizer builds go without. LTO= turns it off.
 ifeq ($(SAN),)
 LTO     ?= -flto=auto
 endif
@@ -83,10 +85,17 @@ inc_of = $(addprefix -I,$(or $(INC_$(firstword $(subst /, ,$(1)))),$(INC_ALL)))
 SRCS    := $(wildcard src/*.c src/*/*.c)
 OBJS    := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS))
 LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
+PCAPS   := profiles/http_simple.pcap
 UTESTS  := $(patsubst test/unit/%.c,$(BUILD)/unit/%,$(wildcard test/unit/test_*.c))
 
 .PHONY: all deps test unit e2e demo bench fuzz soak install clean format
-all: $(BUILD)/flowgen
+all: $(BUILD)/flowgen $(PCAPS)
+
+# The captures the shipped profiles replay (profiles/http_simple.yaml),
+# written by a script from the source tree rather than kept as binaries.
+profiles/http_simple.pcap: examples/http_pcap.py
+	@echo "  PCAP    $@"
+	$(Q)python3 $< $@
 
 $(BUILD)/flowgen: $(OBJS)
 	@echo "  LD      $@"
@@ -112,16 +121,19 @@ $(BUILD)/libflowgen.a: $(LIBOBJS)
 $(BUILD)/unit/%: test/unit/%.c $(BUILD)/libflowgen.a
 	@mkdir -p $(dir $@)
 	@echo "  UNIT    $@"
-	$(Q)$(CC) $(filter-out $(LTO) -ffat-lto-objects,$(CFLAGS)) $(addprefix -I,$(INC_ALL)) -o $@ $< $(BUILD)/libflowgen.a \
+	$(Q)$(CC) $(filter-out $(LTO) -ffat-lto-objects,$(CFLAGS)) $(if $(LTO),-fno-lto) $(addprefix -I,$(INC_ALL)) -o $@ $< $(BUILD)/libflowgen.a \
 		$(LDFLAGS) $(LDLIBS) -lcmocka
 
-unit: $(UTESTS)
+unit: $(UTESTS) $(PCAPS)
 
-# Debian packages needed to build, test and run the lab.
+# Debian packages needed to build, test and run the lab. librte-net-af-xdp23
+# is DPDK's net_af_xdp driver (with libxdp and libbpf), which dpdk pulls in
+# on Debian 12: named since the af_xdp ports need it at run time (README).
 DEB_PKGS = build-essential pkg-config groff-base man-db libdpdk-dev dpdk dpdk-dev libedit-dev \
            libyaml-dev libncurses-dev libcmocka-dev iproute2 nftables \
            conntrack tmux ethtool python3 clang libclang-rt-14-dev iputils-ping procps netcat-openbsd \
-           libpcap-dev tshark tayga libmicrohttpd-dev libjansson-dev curl openssl
+           libpcap-dev tshark tayga libmicrohttpd-dev libjansson-dev curl openssl \
+           librte-net-af-xdp23
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null \
 	   | grep -q 'ok installed' || echo $$p; done); \
@@ -155,12 +167,12 @@ install: all
 	install -D -m 0644 man/flowgen.8 $(DESTDIR)$(PREFIX)/share/man/man8/flowgen.8
 	install -D -m 0644 man/flowgen-profile.5 $(DESTDIR)$(PREFIX)/share/man/man5/flowgen-profile.5
 	install -d $(DESTDIR)$(PREFIX)/share/flowgen/profiles
-	install -m 0644 profiles/*.yaml $(DESTDIR)$(PREFIX)/share/flowgen/profiles/
+	install -m 0644 profiles/*.yaml $(PCAPS) $(DESTDIR)$(PREFIX)/share/flowgen/profiles/
 
 format:
 	clang-format -i src/*.c src/*/*.c src/*/*.h include/*.h test/unit/*.c
 
 clean:
-	rm -rf build
+	rm -rf build $(PCAPS)
 
 -include $(OBJS:.o=.d)

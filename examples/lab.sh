@@ -5,8 +5,16 @@
 #
 #   netns $FG_NS_TST (fg-tst): veths fg0, fg1 without addresses; flowgen
 #                              drives them through DPDK net_af_packet
+#                              (examples/lab.yaml) or net_af_xdp
 #   netns $FG_NS_DUT (fg-dut): the DUT, a Linux router; dut0 faces fg0
 #                              (inside, port 0), dut1 faces fg1 (outside, port 1)
+#
+# net_af_xdp on fg0/fg1 needs nothing more here: the driver attaches its XDP
+# program to fg0 in native mode (veth has XDP; `ip link` shows "xdp"), and a
+# veth runs a program of its own on what its peer sends it; the peer (dut0)
+# would need an XDP program or GRO only to take frames redirected into it
+# (XDP_REDIRECT, ndo_xdp_xmit), which an AF_XDP socket's transmit does not
+# use (it goes through the kernel's transmit path, copy mode on a veth).
 #
 # DUT flavours:
 #   nat     dut0 198.18.1.1/24, dut1 198.19.1.1/24, static routes to the
@@ -163,22 +171,30 @@ offloads_off()
 	fi
 }
 
+# proc_stop PID NAME : SIGTERM to PID if its command line names NAME, then
+# wait until it has ended (SIGKILL after 5 s). Ended is "its command line
+# is gone", not "kill -0 fails": the daemons here outlive the lab.sh that
+# started them, so init is their parent, and a process that has exited
+# stays a zombie until init collects it, which took 1.6 s per stop on a
+# test machine. A zombie holds no socket, tun device or file any more.
+proc_stop()
+{
+	local pid=$1 name=$2 i
+	[[ $pid =~ ^[0-9]+$ ]] && grep -q "$name" "/proc/$pid/cmdline" 2>/dev/null || return 0
+	kill -TERM "$pid" 2>/dev/null || true
+	for ((i = 0; i < 250; i++)); do
+		grep -q "$name" "/proc/$pid/cmdline" 2>/dev/null || return 0
+		sleep 0.02
+	done
+	kill -KILL "$pid" 2>/dev/null || true
+	return 0
+}
+
 # impair_stop : end the relay of the wire namespace, if one runs
 impair_stop()
 {
-	local pid i
 	[ -f "$IMP_PID" ] || return 0
-	pid=$(cat "$IMP_PID" 2>/dev/null || true)
-	if [[ $pid =~ ^[0-9]+$ ]] && grep -q impair.py "/proc/$pid/cmdline" 2>/dev/null; then
-		kill -TERM "$pid" 2>/dev/null || true
-		for ((i = 0; i < 50; i++)); do
-			kill -0 "$pid" 2>/dev/null || break
-			sleep 0.1
-		done
-		if grep -q impair.py "/proc/$pid/cmdline" 2>/dev/null; then
-			kill -KILL "$pid" 2>/dev/null || true
-		fi
-	fi
+	proc_stop "$(cat "$IMP_PID" 2>/dev/null || true)" impair.py
 	rm -f "$IMP_PID"
 	return 0
 }
@@ -490,19 +506,8 @@ lab_up_ipv6()
 
 vlan_stop()
 {
-	local pid i
 	[ -f "$VLAN_PID" ] || return 0
-	pid=$(cat "$VLAN_PID" 2>/dev/null || true)
-	if [[ $pid =~ ^[0-9]+$ ]] && grep -q vlan.py "/proc/$pid/cmdline" 2>/dev/null; then
-		kill -TERM "$pid" 2>/dev/null || true
-		for ((i = 0; i < 50; i++)); do
-			kill -0 "$pid" 2>/dev/null || break
-			sleep 0.1
-		done
-		if grep -q vlan.py "/proc/$pid/cmdline" 2>/dev/null; then
-			kill -KILL "$pid" 2>/dev/null || true
-		fi
-	fi
+	proc_stop "$(cat "$VLAN_PID" 2>/dev/null || true)" vlan.py
 	rm -f "$VLAN_PID" "$VLAN_LOG" "$VLAN_STATS" "$VLAN_STATS.tmp"
 	return 0
 }
@@ -579,19 +584,8 @@ lab_up_vlan()
 
 tayga_stop()
 {
-	local pid i
 	[ -d "$TAYGA_DIR" ] || return 0
-	pid=$(cat "$TAYGA_DIR/pid" 2>/dev/null || true)
-	if [[ $pid =~ ^[0-9]+$ ]] && grep -q tayga "/proc/$pid/cmdline" 2>/dev/null; then
-		kill -TERM "$pid" 2>/dev/null || true
-		for ((i = 0; i < 50; i++)); do
-			kill -0 "$pid" 2>/dev/null || break
-			sleep 0.1
-		done
-		if grep -q tayga "/proc/$pid/cmdline" 2>/dev/null; then
-			kill -KILL "$pid" 2>/dev/null || true
-		fi
-	fi
+	proc_stop "$(cat "$TAYGA_DIR/pid" 2>/dev/null || true)" tayga
 	rm -rf "$TAYGA_DIR"
 	return 0
 }

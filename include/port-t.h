@@ -21,6 +21,7 @@
 #define PORT_MAC_KNOWN (1ULL << 48)
 
 struct rte_mempool;
+struct rte_ring;
 
 struct port_host_range {
 	uint32_t lo, hi; /* host order, lo <= hi */
@@ -63,6 +64,9 @@ struct port_view {
 	uint32_t nhosts6;
 	struct rte_mempool *pool;
 	bool ctl_rxq;			/* RX queue nqueues exists and receives test frames */
+	/* no control queue (net_af_xdp): control's frames, which worker 0
+	 * of the pair sends on its queue; NULL where control has a queue */
+	struct rte_ring *ctl_tx;
 };
 
 #endif

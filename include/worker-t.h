@@ -55,7 +55,8 @@ struct worker;
  * loop (one pointer, w->eng, per loop turn). worker context. */
 struct worker_ops {
 	const char *name;
-	/* a test frame (UDP/TCP) arrived on `side` (0 client port, 1 server port) */
+	/* a test frame (UDP/TCP; ICMP with icmp_sig) arrived on `side` (0
+	 * client port, 1 server port) */
 	void (*rx)(struct worker *w, int side, struct rte_mbuf *m, const struct pkt_info *pi,
 		   uint64_t now);
 	/* or, if set instead of rx: the burst's n test frames at once, in
@@ -73,6 +74,9 @@ struct worker_ops {
 	/* optional: the run's ownership map of w's pair (own.h); an engine
 	 * without it gets every frame on the worker that received it */
 	bool (*own)(struct worker *w, struct own_map *m);
+	/* ICMP and ICMPv6 frames whose payload carries a signature (lat.h)
+	 * are test frames too: they go to rx instead of being answered */
+	bool icmp_sig;
 };
 
 struct worker {

@@ -32,6 +32,9 @@ const char *const prof_op_names[PROF_OP_COUNT] = {
     [PROF_OP_SEND] = "send",
     [PROF_OP_RECV] = "recv",
     [PROF_OP_DELAY] = "delay",
+    [PROF_OP_UNTIL] = "until",
+    [PROF_OP_UNTIL_CLOSE] = "until_close",
+    [PROF_OP_CLOSE] = "close",
 };
 const char *const prof_var_names[PROF_VAR_COUNT] = {
     [PROF_VAR_FIXED] = "fixed",
@@ -40,84 +43,10 @@ const char *const prof_var_names[PROF_VAR_COUNT] = {
     [PROF_VAR_RAND] = "rand",
 };
 
-/* ---- programs: [ {send: N}, {recv: N}, {delay: MS} ] ---- */
-
-static int parse_program(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n,
-			 void *dst)
-{
-	struct prof_program *pg = dst;
-	size_t i, len = yamlu_len(n);
-
-	if (n->type != YAML_SEQUENCE_NODE)
-		return yamlu_errf(y, n, "'%s' must be a list of {send: N}, {recv: N}, {delay: MS}",
-				  f->key);
-	if (len == 0)
-		return yamlu_errf(y, n, "'%s' program is empty", f->key);
-	if (len > FG_PROF_MAX_STEPS)
-		return yamlu_errf(y, n, "'%s' has %zu steps, at most %d allowed", f->key, len,
-				  FG_PROF_MAX_STEPS);
-	pg->steps = calloc(len, sizeof(*pg->steps));
-	if (!pg->steps)
-		return yamlu_errf(y, n, "out of memory");
-	pg->n = len;
-	for (i = 0; i < len; i++) {
-		yaml_node_t *it = yamlu_item(y, n, i), *k, *v;
-		struct yamlu_field ef = {.type = YAMLU_UINT32, .min = 1, .max = FG_PROF_MAX_BYTES};
-		struct prof_step *st = &pg->steps[i];
-		const char *key;
-		int op, rc;
-
-		if (it->type != YAML_MAPPING_NODE ||
-		    it->data.mapping.pairs.top - it->data.mapping.pairs.start != 1)
-			return yamlu_errf(y, it,
-					  "a '%s' step must be one of {send: N}, {recv: N}, "
-					  "{delay: MS}",
-					  f->key);
-		k = yaml_document_get_node(&y->doc, it->data.mapping.pairs.start[0].key);
-		v = yaml_document_get_node(&y->doc, it->data.mapping.pairs.start[0].value);
-		key = yamlu_str(k);
-		for (op = PROF_OP_SEND; op <= PROF_OP_DELAY; op++)
-			if (key && !strcmp(key, prof_op_names[op]))
-				break;
-		if (op > PROF_OP_DELAY)
-			return yamlu_errf(y, k, "unknown step '%s' (send, recv or delay)",
-					  key ? key : "?");
-		ef.key = prof_op_names[op];
-		if (op == PROF_OP_DELAY) {
-			ef.min = 0;
-			ef.max = FG_PROF_MAX_DELAY_MS;
-		}
-		rc = yamlu_scalar(y, &ef, v, &st->arg);
-		if (rc)
-			return rc;
-		st->op = op;
-	}
-	return 0;
-}
-
-static void release_program(void *dst)
-{
-	struct prof_program *pg = dst;
-
-	free(pg->steps);
-	pg->steps = NULL;
-	pg->n = 0;
-}
-
-static uint64_t program_bytes(const struct prof_program *pg, enum prof_op op)
-{
-	uint64_t sum = 0;
-	size_t i;
-
-	for (i = 0; i < pg->n; i++)
-		if (pg->steps[i].op == op)
-			sum += pg->steps[i].arg;
-	return sum;
-}
+/* ---- programs: prof_prog.c ---- */
 
 /* ---- flows: ip_gen and templates ---- */
 /* ip_gen: prof_ipgen.c (prof_ip_gen_schema) */
-
 
 static void template_init(void *obj)
 {
@@ -127,44 +56,103 @@ static void template_init(void *obj)
 	t->cps = 1;
 }
 
+/* Error at the yaml node of id `node` (prof_program's), or at map. */
+static yaml_node_t *node_of(struct yamlu_ctx *y, yaml_node_t *map, int node)
+{
+	return node ? yaml_document_get_node(&y->doc, node) : map;
+}
+
+/*
+ * The bytes one way: what `from` sends, `to` receives. A receiver that
+ * waits for a delimiter or the close (until, until_close) takes what comes.
+ */
+static int template_balance(struct yamlu_ctx *y, yaml_node_t *map, const struct prof_template *t,
+			    const struct prof_program *from, const struct prof_program *to,
+			    const char *fn, const char *tn)
+{
+	uint64_t s = prof_program_bytes(from, PROF_OP_SEND),
+		 r = prof_program_bytes(to, PROF_OP_RECV);
+
+	if (from->sent > UINT32_MAX)
+		return yamlu_errf(y, map, "template '%s': the %s sends %llu bytes, at most %u",
+				  t->name, fn, (unsigned long long)from->sent, UINT32_MAX);
+	if (s != r && !to->until)
+		return yamlu_errf(y, map,
+				  "template '%s': the %s sends %llu bytes but the %s "
+				  "receives %llu",
+				  t->name, fn, (unsigned long long)s, tn, (unsigned long long)r);
+	return 0;
+}
+
+/*
+ * A template whose client is a capture (`client: {pcap: FILE}`): the
+ * session's protocol and server port where the template gives none (or
+ * the same), and the server's program from the same session unless it
+ * has one of its own. Without a capture, port and server are required.
+ */
+static int template_pcap(struct yamlu_ctx *y, yaml_node_t *map, struct prof_template *t)
+{
+	static const char *const pname[] = {[PROF_UDP] = "UDP", [PROF_TCP] = "TCP"};
+	yaml_node_t *cn = yamlu_get(y, map, "client"), *pn = yamlu_get(y, map, "proto");
+	bool has_server = yamlu_get(y, map, "server") != NULL;
+	uint32_t port;
+	int proto, rc;
+
+	if (!cn || cn->type != YAML_MAPPING_NODE) {
+		if (!yamlu_get(y, map, "port"))
+			return yamlu_errf(y, map, "a template: missing key 'port'");
+		if (!has_server)
+			return yamlu_errf(y, map, "a template: missing key 'server'");
+		return 0;
+	}
+	rc = prof_program_pcap(y, cn, false, has_server ? NULL : &t->server, &proto, &port);
+	if (rc)
+		return rc;
+	if (pn && t->proto != proto)
+		return yamlu_errf(y, pn, "template '%s': proto %s, but the capture's session is %s",
+				  t->name, prof_proto_names[t->proto], pname[proto]);
+	t->proto = proto;
+	if (!yamlu_get(y, map, "port"))
+		t->port = port;
+	return 0;
+}
+
 static int template_check(struct yamlu_ctx *y, yaml_node_t *map, void *obj)
 {
 	struct prof_template *t = obj;
-	uint64_t cs = program_bytes(&t->client, PROF_OP_SEND);
-	uint64_t cr = program_bytes(&t->client, PROF_OP_RECV);
-	uint64_t ss = program_bytes(&t->server, PROF_OP_SEND);
-	uint64_t sr = program_bytes(&t->server, PROF_OP_RECV);
 	const struct prof_program *pg[2] = {&t->client, &t->server};
-	size_t i, j;
+	size_t i;
+	int rc;
+
+	if ((rc = template_pcap(y, map, t)) != 0)
+		return rc;
 
 	if (t->group && !t->group[0])
 		return yamlu_errf(y, yamlu_get(y, map, "group"),
 				  "template '%s': 'group' is empty (leave it out for a group "
 				  "of its own)",
 				  t->name);
-	if (cs != sr)
-		return yamlu_errf(y, map,
-				  "template '%s': the client sends %llu bytes but the server "
-				  "receives %llu",
-				  t->name, (unsigned long long)cs, (unsigned long long)sr);
-	if (ss != cr)
-		return yamlu_errf(y, map,
-				  "template '%s': the server sends %llu bytes but the client "
-				  "receives %llu",
-				  t->name, (unsigned long long)ss, (unsigned long long)cr);
-	if (cs + ss == 0)
+	rc = template_balance(y, map, t, &t->client, &t->server, "client", "server");
+	if (!rc)
+		rc = template_balance(y, map, t, &t->server, &t->client, "server", "client");
+	if (rc)
+		return rc;
+	if (t->client.sent + t->server.sent == 0)
 		return yamlu_errf(y, map, "template '%s' sends no data", t->name);
 	if (t->proto != PROF_UDP)
 		return 0;
-	for (i = 0; i < 2; i++)
-		for (j = 0; j < pg[i]->n; j++)
-			if (pg[i]->steps[j].op == PROF_OP_SEND &&
-			    pg[i]->steps[j].arg > FG_PROF_UDP_MAX)
-				return yamlu_errf(
-				    y, yamlu_item(y, yamlu_get(y, map, i ? "server" : "client"), j),
-				    "a UDP datagram of %u bytes does not fit a %d-byte frame "
-				    "(at most %d)",
-				    pg[i]->steps[j].arg, FG_PROF_FRAME_MAX, FG_PROF_UDP_MAX);
+	for (i = 0; i < 2; i++) {
+		if (pg[i]->tcp_node)
+			return yamlu_errf(y, node_of(y, map, pg[i]->tcp_node),
+					  "template '%s': recv until, until_close and close are "
+					  "for TCP templates",
+					  t->name);
+		if (pg[i]->max_send > FG_PROF_UDP_MAX)
+			return yamlu_errf(y, node_of(y, map, pg[i]->max_send_node),
+					  "a UDP datagram of %u bytes does not fit a %d-byte frame "
+					  "(at most %d)",
+					  pg[i]->max_send, FG_PROF_FRAME_MAX, FG_PROF_UDP_MAX);
+	}
 	return 0;
 }
 
@@ -192,8 +180,7 @@ static const struct yamlu_field template_fields[] = {
      .off = offsetof(struct prof_template, port),
      .min = 1,
      .max = 65535,
-     .flags = YAMLU_F_REQUIRED,
-     .help = "server port"},
+     .help = "server port (required unless the client is a capture)"},
     {.key = "cps",
      .type = YAMLU_DOUBLE,
      .off = offsetof(struct prof_template, cps),
@@ -215,17 +202,16 @@ static const struct yamlu_field template_fields[] = {
     {.key = "client",
      .type = YAMLU_CUSTOM,
      .off = offsetof(struct prof_template, client),
-     .parse = parse_program,
-     .release = release_program,
+     .parse = prof_parse_program,
+     .release = prof_release_program,
      .flags = YAMLU_F_REQUIRED,
-     .help = "client program"},
+     .help = "client program: steps, or {pcap: FILE, keep_gaps: BOOL}"},
     {.key = "server",
      .type = YAMLU_CUSTOM,
      .off = offsetof(struct prof_template, server),
-     .parse = parse_program,
-     .release = release_program,
-     .flags = YAMLU_F_REQUIRED,
-     .help = "server program"},
+     .parse = prof_parse_program,
+     .release = prof_release_program,
+     .help = "server program (implied by a client capture)"},
     {0},
 };
 static const struct yamlu_schema template_schema = {"a template", template_fields, template_init,

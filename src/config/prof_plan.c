@@ -88,6 +88,23 @@ double prof_total_cps(const struct prof *p)
 	return sum;
 }
 
+double prof_tpl_timeout(const struct prof *p, const struct prof_template *t)
+{
+	uint64_t ms = FG_MAX(t->client.delay_ms, t->server.delay_ms);
+
+	return p->timeout + (double)ms / 1000.0;
+}
+
+double prof_flow_time(const struct prof *p)
+{
+	double most = p->timeout;
+	size_t i;
+
+	for (i = 0; i < p->n_templates; i++)
+		most = FG_MAX(most, prof_tpl_timeout(p, &p->templates[i]));
+	return most;
+}
+
 const char *prof_tpl_group(const struct prof_template *t) { return t->group ? t->group : t->name; }
 
 size_t prof_groups(const struct prof *p, uint8_t group_of[FG_PROF_MAX_TEMPLATES])

@@ -81,6 +81,23 @@ struct prof_stream {
 	struct prof_field src, dst, sport, dport;
 	bool latency;
 	/*
+	 * `proto:` udp (default), tcp or icmp (enum prof_l4). TCP: the
+	 * header's fixed fields from `tcp:`; ICMP: `icmp:`'s type and code,
+	 * and its echo identifier and sequence number in sport and dport
+	 * (`icmp: {id, seq}`; the stream's own sport/dport are refused).
+	 */
+	int proto;
+	struct prof_tcp {
+		uint8_t flags; /* RFC 9293 §3.1 control bits, FIN = 0x01 ... CWR = 0x80 */
+		uint32_t seq, ack;
+		uint32_t window;
+	} tcp;
+	struct prof_icmp {
+		uint32_t type, code;
+		struct prof_field id, seq;
+		bool has_type;
+	} icmp;
+	/*
 	 * IPv6 (both src and dst are IPv6 addresses): src6/dst6 hold the
 	 * first address of each, network order; only its last 32 bits vary,
 	 * as src/dst lo..hi (a range lies within one /96).
@@ -138,6 +155,14 @@ double prof_stream_avg_frame(const struct prof *p, const struct prof_stream *s);
 
 /* pure: the sum of the templates' cps (the flows rate at -m 1). */
 double prof_total_cps(const struct prof *p);
+
+/*
+ * pure: the seconds within which a flow of template t must end: the
+ * profile's timeout plus the delays of the longer of its programs
+ * (flowgen-profile(5), timeout); prof_flow_time: the longest of them.
+ */
+double prof_tpl_timeout(const struct prof *p, const struct prof_template *t);
+double prof_flow_time(const struct prof *p);
 
 /* pure: the statistics group template t belongs to: its `group`, or its name. */
 const char *prof_tpl_group(const struct prof_template *t);

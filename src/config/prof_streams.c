@@ -278,14 +278,151 @@ static int parse_rate(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_nod
 	return 0;
 }
 
+static const char *const l4_names[PROF_L4_COUNT] = {
+    [PROF_L4_UDP] = "udp",
+    [PROF_L4_TCP] = "tcp",
+    [PROF_L4_ICMP] = "icmp",
+};
+
+/* `flags: SA` (the letters of the control bits, as scapy writes them:
+ * F S R P A U E C, RFC 9293 §3.1 and RFC 3168 §23.2) or a number 0..255. */
+static int parse_tcp_flags(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n,
+			   void *dst)
+{
+	static const char bits[] = "FSRPAUEC";
+	struct yamlu_field ef = {.key = f->key, .type = YAMLU_UINT32, .min = 0, .max = 255};
+	const char *v = yamlu_str(n);
+	uint8_t *fl = dst;
+	uint32_t x = 0;
+
+	if (v && *v && !(*v >= '0' && *v <= '9')) {
+		for (const char *c = v; *c; c++) {
+			const char *b = strchr(bits, *c);
+
+			if (!b)
+				return yamlu_errf(y, n,
+						  "'%s': '%c' is not a TCP flag (F S R P A U E C, "
+						  "or a number)",
+						  f->key, *c);
+			x |= 1u << (b - bits);
+		}
+		*fl = (uint8_t)x;
+		return 0;
+	}
+	if (yamlu_scalar(y, &ef, n, &x))
+		return -EINVAL;
+	*fl = (uint8_t)x;
+	return 0;
+}
+
+static const struct yamlu_field tcp_fields[] = {
+    {.key = "flags",
+     .type = YAMLU_CUSTOM,
+     .off = offsetof(struct prof_tcp, flags),
+     .parse = parse_tcp_flags,
+     .help = "control bits: letters F S R P A U E C, or a number (default S)"},
+    {.key = "seq",
+     .type = YAMLU_UINT32,
+     .off = offsetof(struct prof_tcp, seq),
+     .min = 0,
+     .max = UINT32_MAX,
+     .help = "sequence number (default 0)"},
+    {.key = "ack",
+     .type = YAMLU_UINT32,
+     .off = offsetof(struct prof_tcp, ack),
+     .min = 0,
+     .max = UINT32_MAX,
+     .help = "acknowledgment number (default 0)"},
+    {.key = "window",
+     .type = YAMLU_UINT32,
+     .off = offsetof(struct prof_tcp, window),
+     .min = 0,
+     .max = 65535,
+     .help = "window (default 8192)"},
+    {0},
+};
+static const struct yamlu_schema tcp_schema = {"a stream's tcp header", tcp_fields};
+
+static const struct yamlu_field icmp_fields[] = {
+    {.key = "type",
+     .type = YAMLU_UINT32,
+     .off = offsetof(struct prof_icmp, type),
+     .min = 0,
+     .max = 255,
+     .has = YAMLU_HAS(struct prof_icmp, has_type),
+     .help = "echo request (8; ICMPv6 128, the default) or reply (0; 129)"},
+    {.key = "code",
+     .type = YAMLU_UINT32,
+     .off = offsetof(struct prof_icmp, code),
+     .min = 0,
+     .max = 255,
+     .help = "code (default 0)"},
+    {.key = "id",
+     .type = YAMLU_CUSTOM,
+     .off = offsetof(struct prof_icmp, id),
+     .parse = parse_port,
+     .help = "echo identifier(s), as a port (default 0)"},
+    {.key = "seq",
+     .type = YAMLU_CUSTOM,
+     .off = offsetof(struct prof_icmp, seq),
+     .parse = parse_port,
+     .help = "echo sequence number(s), as a port (default 0)"},
+    {0},
+};
+static const struct yamlu_schema icmp_schema = {"a stream's icmp header", icmp_fields};
+
+/*
+ * `proto:`, `tcp:` and `icmp:` agree; an ICMP stream's echo identifier
+ * and sequence number become its sport and dport (what the engine
+ * varies), so sport and dport of its own are refused; its type is an
+ * echo request or reply of its family (RFC 792, RFC 4443 §4.1).
+ */
+static int stream_check_l4(struct yamlu_ctx *y, yaml_node_t *map, struct prof_stream *s)
+{
+	static const char *const keys[] = {"sport", "dport"};
+	yaml_node_t *n;
+
+	if (s->proto != PROF_L4_TCP && (n = yamlu_get(y, map, "tcp")) != NULL)
+		return yamlu_errf(y, n, "stream '%s': 'tcp' is for a stream of proto tcp", s->name);
+	if (s->proto != PROF_L4_ICMP) {
+		if ((n = yamlu_get(y, map, "icmp")) != NULL)
+			return yamlu_errf(y, n, "stream '%s': 'icmp' is for a stream of proto icmp",
+					  s->name);
+		return 0;
+	}
+	for (size_t i = 0; i < FG_ARRAY_SIZE(keys); i++)
+		if ((n = yamlu_get(y, map, keys[i])) != NULL)
+			return yamlu_errf(y, n,
+					  "stream '%s': an icmp stream has no ports: its "
+					  "echo identifier and sequence number are icmp's id "
+					  "and seq",
+					  s->name);
+	if (!s->icmp.has_type)
+		s->icmp.type = s->v6 ? 128 : 8;
+	if (s->v6 ? s->icmp.type != 128 && s->icmp.type != 129
+		  : s->icmp.type != 8 && s->icmp.type != 0)
+		return yamlu_errf(y, yamlu_get(y, yamlu_get(y, map, "icmp"), "type"),
+				  "stream '%s': icmp type %u: flowgen sends echo requests (%d) "
+				  "and replies (%d) only",
+				  s->name, s->icmp.type, s->v6 ? 128 : 8, s->v6 ? 129 : 0);
+	s->sport = s->icmp.id;
+	s->dport = s->icmp.seq;
+	return 0;
+}
+
 static void stream_init(void *obj)
 {
 	struct prof_stream *s = obj;
+	const struct prof_field zero = {0, 0, PROF_VAR_FIXED};
 
 	s->sport =
 	    (struct prof_field){FG_PROF_SPORT_DEFAULT, FG_PROF_SPORT_DEFAULT, PROF_VAR_FIXED};
 	s->dport =
 	    (struct prof_field){FG_PROF_DPORT_DEFAULT, FG_PROF_DPORT_DEFAULT, PROF_VAR_FIXED};
+	s->proto = PROF_L4_UDP;
+	s->tcp.flags = 0x02; /* SYN, as scapy's TCP() */
+	s->tcp.window = 8192;
+	s->icmp.id = s->icmp.seq = zero;
 }
 
 static int stream_check(struct yamlu_ctx *y, yaml_node_t *map, void *obj)
@@ -318,14 +455,19 @@ static int stream_check(struct yamlu_ctx *y, yaml_node_t *map, void *obj)
 				  s->name, s->src_v6 ? "IPv6" : "IPv4",
 				  s->dst_v6 ? "IPv6" : "IPv4");
 	s->v6 = s->src_v6;
-	if (s->v6 && !s->imix && (s->frames.mode ? s->frames.lo : s->frame) < FG_PROF_FRAME_MIN6)
-		return yamlu_errf(y, yamlu_get(y, map, "frame"),
-				  "stream '%s': an IPv6 frame of %u bytes cannot carry the "
-				  "signature: the smallest is %d (Ethernet 14, IPv6 40, UDP 8, "
-				  "signature 18, FCS 4)",
-				  s->name, s->frames.mode ? s->frames.lo : s->frame,
-				  FG_PROF_FRAME_MIN6);
-	return 0;
+	if (!s->imix &&
+	    (s->frames.mode ? s->frames.lo : s->frame) < FG_PROF_FRAME_MIN_OF(s->proto, s->v6))
+		return yamlu_errf(
+		    y, yamlu_get(y, map, "frame"),
+		    "stream '%s': a%s frame of %u bytes cannot carry the "
+		    "signature: the smallest is %u (Ethernet 14, %s, %s, "
+		    "signature 18, FCS 4)",
+		    s->name, s->v6 ? "n IPv6" : "", s->frames.mode ? s->frames.lo : s->frame,
+		    FG_PROF_FRAME_MIN_OF(s->proto, s->v6), s->v6 ? "IPv6 40" : "IPv4 20",
+		    s->proto == PROF_L4_TCP    ? "TCP 20"
+		    : s->proto == PROF_L4_ICMP ? "ICMP 8"
+					       : "UDP 8");
+	return stream_check_l4(y, map, s);
 }
 
 static const struct yamlu_field stream_fields[] = {
@@ -395,6 +537,23 @@ static const struct yamlu_field stream_fields[] = {
      .type = YAMLU_BOOL,
      .off = offsetof(struct prof_stream, latency),
      .help = "stamp frames for latency"},
+    {.key = "proto",
+     .type = YAMLU_ENUM,
+     .off = offsetof(struct prof_stream, proto),
+     .names = l4_names,
+     .min = PROF_L4_UDP,
+     .max = PROF_L4_ICMP,
+     .help = "udp (default), tcp or icmp (ICMPv6 on IPv6)"},
+    {.key = "tcp",
+     .type = YAMLU_MAP,
+     .off = offsetof(struct prof_stream, tcp),
+     .sub = &tcp_schema,
+     .help = "proto tcp: flags, seq, ack, window"},
+    {.key = "icmp",
+     .type = YAMLU_MAP,
+     .off = offsetof(struct prof_stream, icmp),
+     .sub = &icmp_schema,
+     .help = "proto icmp: type, code, id, seq"},
     {0},
 };
 const struct yamlu_schema prof_stream_schema = {"a stream", stream_fields, stream_init,
@@ -478,15 +637,16 @@ int prof_streams_check_imix(struct yamlu_ctx *y, yaml_node_t *map, const struct 
 	for (size_t i = 0; i < p->n_streams; i++) {
 		const struct prof_stream *s = &p->streams[i];
 
-		for (size_t k = 0; s->imix && s->v6 && k < p->n_imix; k++)
-			if (p->imix[k].size < FG_PROF_FRAME_MIN6)
+		for (size_t k = 0; s->imix && k < p->n_imix; k++)
+			if (p->imix[k].size < FG_PROF_FRAME_MIN_OF(s->proto, s->v6))
 				return yamlu_errf(
 				    y,
 				    yamlu_get(y, yamlu_item(y, yamlu_get(y, map, "streams"), i),
 					      "frame"),
-				    "stream '%s': the imix table has %u-byte frames, but an IPv6 "
-				    "frame carries the signature from %d bytes on",
-				    s->name, p->imix[k].size, FG_PROF_FRAME_MIN6);
+				    "stream '%s': the imix table has %u-byte frames, but its "
+				    "frames carry the signature from %u bytes on",
+				    s->name, p->imix[k].size,
+				    FG_PROF_FRAME_MIN_OF(s->proto, s->v6));
 	}
 	return 0;
 }

@@ -1,11 +1,14 @@
 /*
  * otg_hdr.c — the packet headers of an OTG flow (`flows[i].packet`)
  * translated onto a stream of the streams engine: ethernet, an optional
- * vlan (the port's own 802.1Q tag), ipv4 or ipv6, then udp. The fields
- * the engine varies (addresses and ports) become prof_fields; every
- * other field must ask for what flowgen sends (TTL 64, no options, good
- * checksums ...), or the request fails naming the field. tcp, icmp and
- * icmpv6 are valid headers of the model that the engine does not send.
+ * vlan (the port's own 802.1Q tag), ipv4 or ipv6, then udp, tcp, icmp
+ * (after ipv4) or icmpv6 (after ipv6) echo. The fields the engine varies
+ * (addresses, ports, ICMP's echo identifier and sequence number) become
+ * prof_fields; TCP's sequence and acknowledgment numbers, control bits
+ * and window, and ICMP's type and code, one value each; every other
+ * field must ask for what flowgen sends (TTL 64, no options, a 20-byte
+ * TCP header, good checksums ...), or the request fails naming the
+ * field.
  * Pure: no DPDK, no globals (otg_int.h).
  */
 #include <errno.h>
@@ -63,7 +66,6 @@ static const struct fixed_field ip4_fixed[] = {
     {"more_fragments", UINT_SPEC(1, P_ALL4, OTG_CH_VALUE), 0, 0, "unfragmented frames"},
     {"fragment_offset", UINT_SPEC(31, P_ALL4, OTG_CH_VALUE), 0, 0, "unfragmented frames"},
     {"time_to_live", UINT_SPEC(255, P_ALL4, OTG_CH_VALUE), 64, 64, "TTL 64"},
-    {"protocol", UINT_SPEC(255, P_AUTO, OTG_CH_AUTO), 17, 17, "UDP (17)"},
     {NULL},
 };
 static const struct fixed_field ip6_fixed[] = {
@@ -71,12 +73,17 @@ static const struct fixed_field ip6_fixed[] = {
     {"traffic_class", UINT_SPEC(255, P_ALL4, OTG_CH_VALUE), 0, 0, "traffic class 0"},
     {"flow_label", UINT_SPEC(0xfffff, P_RAND, OTG_CH_VALUE), 0, 0, "flow label 0"},
     {"payload_length", UINT_SPEC(65535, P_AUTO, OTG_CH_AUTO), 0, 0, "the length of the frame"},
-    {"next_header", UINT_SPEC(255, P_AUTO, OTG_CH_AUTO), 17, 17, "UDP (17)"},
     {"hop_limit", UINT_SPEC(255, P_ALL4, OTG_CH_VALUE), 64, 64, "hop limit 64"},
     {NULL},
 };
 static const struct fixed_field udp_fixed[] = {
     {"length", UINT_SPEC(65535, P_AUTO, OTG_CH_AUTO), 0, 0, "the length of the frame"},
+    {NULL},
+};
+
+static const struct fixed_field tcp_fixed[] = {
+    {"data_offset", UINT_SPEC(15, P_ALL4, OTG_CH_VALUE), 0, 5, "a 20-byte header (5)"},
+    {"ecn_ns", UINT_SPEC(1, P_ALL4, OTG_CH_VALUE), 0, 0, "NS 0"},
     {NULL},
 };
 
@@ -104,7 +111,9 @@ static int fixed_one(struct otg_err *e, const char *path, const json_t *h,
 		return -EINVAL;
 	if (p.choice == OTG_CH_AUTO || !p.given)
 		return 0;
-	if (p.f.mode != PROF_VAR_FIXED || p.value != f->want)
+	/* the model's default stands for what flowgen sends (a TCP data
+	 * offset of 0 is "computed") */
+	if (p.f.mode != PROF_VAR_FIXED || (p.value != f->want && p.value != f->def))
 		return otg_fail(e, path, "%s: not supported: flowgen sends %s", f->key, f->what);
 	return 0;
 }
@@ -260,6 +269,28 @@ static int ip4_priority(struct otg_hdr_ctx *c, const char *path, const json_t *h
 	return 0;
 }
 
+/* ipv4.protocol or ipv6.next_header: auto, or the number of the header
+ * that follows (checked in otg_hdr_packet). */
+static int hdr_ipproto(struct otg_hdr_ctx *c, const char *path, const json_t *h, const char *key)
+{
+	static const struct otg_pat_spec spec = UINT_SPEC(255, P_AUTO, OTG_CH_AUTO);
+	struct otg_pat p;
+
+	c->ipproto = -1;
+	if (otg_pattern(c->e, path, h, key, &spec, 0, NULL, &p))
+		return -EINVAL;
+	if (p.choice == OTG_CH_AUTO || !p.given)
+		return 0;
+	if (p.f.mode != PROF_VAR_FIXED)
+		return otg_fail(c->e, path,
+				"%s: not supported: flowgen sets it from the header "
+				"that follows",
+				key);
+	c->ipproto = (int)p.value;
+	otg_pathf(c->ipproto_path, sizeof(c->ipproto_path), "%s.%s", path, key);
+	return 0;
+}
+
 static int hdr_ipv4(struct otg_hdr_ctx *c, const char *path, const json_t *h)
 {
 	static const char *const keys[] = {"version",
@@ -285,6 +316,7 @@ static int hdr_ipv4(struct otg_hdr_ctx *c, const char *path, const json_t *h)
 
 	if (otg_keys(c->e, path, h, keys) || fixed_all(c->e, path, h, ip4_fixed) ||
 	    ip4_priority(c, path, h) || cksum_good(c->e, path, h, "header_checksum") ||
+	    hdr_ipproto(c, path, h, "protocol") ||
 	    otg_pattern(c->e, path, h, "dont_fragment", &df, 0, NULL, &p))
 		return -EINVAL;
 	if (p.f.mode != PROF_VAR_FIXED)
@@ -310,7 +342,8 @@ static int hdr_ipv6(struct otg_hdr_ctx *c, const char *path, const json_t *h)
 	    "version",	 "traffic_class", "flow_label", "payload_length", "next_header",
 	    "hop_limit", "src",		  "dst",	"dst_usids",	  NULL};
 
-	if (otg_keys(c->e, path, h, keys) || fixed_all(c->e, path, h, ip6_fixed))
+	if (otg_keys(c->e, path, h, keys) || fixed_all(c->e, path, h, ip6_fixed) ||
+	    hdr_ipproto(c, path, h, "next_header"))
 		return -EINVAL;
 	if (json_object_get(h, "dst_usids"))
 		return otg_fail(c->e, path, "dst_usids: not supported");
@@ -341,10 +374,115 @@ static int hdr_udp(struct otg_hdr_ctx *c, const char *path, const json_t *h)
 	if (otg_keys(c->e, path, h, keys) || fixed_all(c->e, path, h, udp_fixed) ||
 	    cksum_good(c->e, path, h, "checksum"))
 		return -EINVAL;
+	c->fl->proto = PROF_L4_UDP;
 	return hdr_port(c, path, h, "src_port", &c->fl->sport) ||
 		       hdr_port(c, path, h, "dst_port", &c->fl->dport)
 		   ? -EINVAL
 		   : 0;
+}
+
+/* A field the engine sends as one value of the request's choosing. */
+static int one_value(struct otg_err *e, const char *path, const json_t *h, const char *key,
+		     uint64_t max, uint64_t def, uint64_t *out)
+{
+	const struct otg_pat_spec spec = UINT_SPEC(max, P_ALL4, OTG_CH_VALUE);
+	struct otg_pat p;
+
+	if (otg_pattern(e, path, h, key, &spec, def, NULL, &p))
+		return -EINVAL;
+	if (p.f.mode != PROF_VAR_FIXED)
+		return otg_fail(e, path, "%s: not supported: flowgen sends one value", key);
+	*out = p.value;
+	return 0;
+}
+
+/* tcp: the ports vary; the control bits (RFC 9293 §3.1, RFC 3168 §23.2
+ * for ECE and CWR) and numbers are one value each. */
+static int hdr_tcp(struct otg_hdr_ctx *c, const char *path, const json_t *h)
+{
+	static const char *const keys[] = {
+	    "src_port", "dst_port", "seq_num", "ack_num",  "data_offset", "ecn_ns",
+	    "ecn_cwr",	"ecn_echo", "ctl_urg", "ctl_ack",  "ctl_psh",	  "ctl_rst",
+	    "ctl_syn",	"ctl_fin",  "window",  "checksum", NULL};
+	/* the control bits, FIN first: bit i of the header's flags byte */
+	static const char *const bits[] = {"ctl_fin", "ctl_syn", "ctl_rst",  "ctl_psh",
+					   "ctl_ack", "ctl_urg", "ecn_echo", "ecn_cwr"};
+	struct otg_flow *fl = c->fl;
+	uint64_t v;
+
+	if (otg_keys(c->e, path, h, keys) || fixed_all(c->e, path, h, tcp_fixed) ||
+	    cksum_good(c->e, path, h, "checksum") || hdr_port(c, path, h, "src_port", &fl->sport) ||
+	    hdr_port(c, path, h, "dst_port", &fl->dport))
+		return -EINVAL;
+	fl->tcp_flags = 0;
+	for (int i = 0; i < 8; i++) {
+		if (one_value(c->e, path, h, bits[i], 1, 0, &v))
+			return -EINVAL;
+		fl->tcp_flags |= (uint8_t)(v << i);
+	}
+	if (one_value(c->e, path, h, "seq_num", UINT32_MAX, 0, &v))
+		return -EINVAL;
+	fl->tcp_seq = (uint32_t)v;
+	if (one_value(c->e, path, h, "ack_num", UINT32_MAX, 0, &v))
+		return -EINVAL;
+	fl->tcp_ack = (uint32_t)v;
+	if (one_value(c->e, path, h, "window", 65535, 0, &v))
+		return -EINVAL;
+	fl->tcp_win = (uint16_t)v;
+	fl->proto = PROF_L4_TCP;
+	return 0;
+}
+
+/*
+ * icmp / icmpv6: the echo choice (RFC 792, RFC 4443 §4.1), a request or
+ * a reply; the identifier and sequence number vary as ports do (the
+ * stream's sport and dport), without random (the model has none).
+ */
+static int hdr_icmp(struct otg_hdr_ctx *c, const char *path, const json_t *h, bool v6)
+{
+	static const char *const names[] = {"", "echo", NULL};
+	static const char *const keys[] = {"choice", "echo", NULL};
+	static const char *const ekeys[] = {"type",	"code", "identifier", "sequence_number",
+					    "checksum", NULL};
+	static const struct otg_pat_spec word = UINT_SPEC(65535, P_ALL4, OTG_CH_VALUE);
+	unsigned req = v6 ? 128 : 8, rep = v6 ? 129 : 0;
+	struct otg_flow *fl = c->fl;
+	struct otg_pat p = {0};
+	char fp[320];
+	int ch, bad;
+	uint64_t v = 0;
+	const json_t *e;
+
+	if (otg_keys(c->e, path, h, keys) || otg_choice(c->e, path, h, names, 1, &ch))
+		return -EINVAL;
+	e = otg_get(c->e, path, h, "echo", JSON_OBJECT, &bad);
+	if (bad)
+		return bad;
+	otg_pathf(fp, sizeof(fp), "%s.echo", path);
+	if (!e)
+		e = json_object();
+	else
+		json_incref((json_t *)e);
+	bad = otg_keys(c->e, fp, e, ekeys) || cksum_good(c->e, fp, e, "checksum") ||
+	      one_value(c->e, fp, e, "type", 255, req, &v);
+	if (!bad && v != req && v != rep)
+		bad = otg_fail(c->e, fp,
+			       "type: not supported: flowgen sends echo requests (%u) "
+			       "and replies (%u)",
+			       req, rep);
+	fl->icmp_type = (uint8_t)v;
+	if (!bad)
+		bad = one_value(c->e, fp, e, "code", 255, 0, &v);
+	fl->icmp_code = (uint8_t)v;
+	if (!bad)
+		bad = otg_pattern(c->e, fp, e, "identifier", &word, 0, NULL, &p);
+	fl->sport = p.f;
+	if (!bad)
+		bad = otg_pattern(c->e, fp, e, "sequence_number", &word, 0, NULL, &p);
+	fl->dport = p.f;
+	json_decref((json_t *)e);
+	fl->proto = PROF_L4_ICMP;
+	return bad ? -EINVAL : 0;
 }
 
 /* The header kinds of the model, by `choice`. */
@@ -444,12 +582,18 @@ static int hdr_one(struct otg_hdr_ctx *c, const char *path, const json_t *h, int
 	case H_UDP:
 		bad = hdr_udp(c, fp, body);
 		break;
-	default:
-		bad = otg_fail(c->e, fp, "not supported: flowgen's streams send UDP only");
+	case H_TCP:
+		bad = hdr_tcp(c, fp, body);
+		break;
+	default: /* H_ICMP, H_ICMPV6 (hdr_next lets no other through) */
+		bad = hdr_icmp(c, fp, body, k == H_ICMPV6);
 	}
 	json_decref((json_t *)body);
 	return bad;
 }
+
+/* IP protocol numbers of H_UDP, H_TCP, H_ICMP and H_ICMPV6. */
+static const int l4_numbers[] = {17, 6, 1, 58};
 
 int otg_hdr_packet(struct otg_hdr_ctx *c, const char *path, const json_t *flow)
 {
@@ -460,8 +604,10 @@ int otg_hdr_packet(struct otg_hdr_ctx *c, const char *path, const json_t *flow)
 	if (bad)
 		return bad;
 	if (!json_array_size(pk))
-		return otg_fail(c->e, path, "packet: required (ethernet, ipv4 or ipv6, udp)");
+		return otg_fail(c->e, path,
+				"packet: required (ethernet, ipv4 or ipv6, udp, tcp or icmp)");
 	c->vlan = false;
+	c->ipproto = -1;
 	for (size_t i = 0; i < json_array_size(pk); i++) {
 		const json_t *h = json_array_get(pk, i);
 
@@ -476,16 +622,21 @@ int otg_hdr_packet(struct otg_hdr_ctx *c, const char *path, const json_t *flow)
 		if (!(hdr_next(prev) >> k & 1))
 			return otg_fail(c->e, fp,
 					"%s: not supported here: flowgen sends "
-					"ethernet, an optional vlan, ipv4 or ipv6, then udp",
+					"ethernet, an optional vlan, ipv4 or ipv6, then udp, "
+					"tcp, icmp (IPv4) or icmpv6 (IPv6)",
 					hdr_names[k]);
 		if (hdr_one(c, fp, h, k))
 			return -EINVAL;
 		prev = k;
 	}
-	if (prev != H_UDP)
+	if (prev < H_UDP)
 		return otg_fail(c->e, path,
-				"packet: not supported: flowgen's streams end in udp "
-				"(ethernet, ipv4 or ipv6, udp)");
+				"packet: not supported: flowgen's streams end in udp, tcp, "
+				"icmp or icmpv6 (ethernet, ipv4 or ipv6, then one of them)");
+	if (c->ipproto >= 0 && c->ipproto != l4_numbers[prev - H_UDP])
+		return otg_fail(c->e, c->ipproto_path,
+				"not supported: %d, but the header that follows is %s (%d)",
+				c->ipproto, hdr_names[prev], l4_numbers[prev - H_UDP]);
 	if (!c->vlan && c->env->vlan[c->fl->tx])
 		otg_plan_warn(c->pl, "%s.packet: frames carry port %d's 802.1Q tag %d", path,
 			      c->fl->tx, c->env->vlan[c->fl->tx]);

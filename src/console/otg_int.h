@@ -61,6 +61,12 @@ struct otg_flow {
 	bool latency;	  /* metrics.latency.enable */
 	bool metrics;	  /* metrics.enable */
 	uint64_t packets; /* fixed_packets, or fixed_seconds at a pps rate: the stream's count */
+	/* the last header: the stream's proto (enum prof_l4); ICMP's echo
+	 * identifier and sequence number are sport and dport */
+	int proto;
+	uint8_t tcp_flags, icmp_type, icmp_code;
+	uint32_t tcp_seq, tcp_ack;
+	uint16_t tcp_win;
 	double seconds;	  /* fixed_seconds at another rate: the run's duration; else 0 */
 };
 
@@ -199,8 +205,12 @@ struct otg_hdr_ctx {
 	struct otg_err *e;
 	struct otg_plan *pl;
 	const struct otg_env *env;
-	struct otg_flow *fl; /* tx set; the headers fill src, dst, ports, v6 */
+	struct otg_flow *fl; /* tx set; the headers fill src, dst, ports, v6, proto */
 	bool vlan;
+	/* ipv4 protocol / ipv6 next_header when given (not auto), with the
+	 * header's path: it must name the header that follows */
+	int ipproto;
+	char ipproto_path[96];
 };
 /* pure: flow["packet"] at path ("flows[i]") into c->fl; 0 or -EINVAL. */
 int otg_hdr_packet(struct otg_hdr_ctx *c, const char *path, const json_t *flow);

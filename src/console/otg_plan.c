@@ -226,6 +226,21 @@ static uint32_t gcd32(uint32_t a, uint32_t b)
 }
 
 /* weight_pairs custom: float weights as whole numbers in the same ratio. */
+/* Why a flow's frames start at their floor: its headers, the signature
+ * and the FCS (FG_PROF_FRAME_MIN_OF). */
+static const char *size_why(const struct otg_flow *fl)
+{
+	static const char *const why[2][3] = {
+	    {" (Ethernet, IPv4, UDP, signature, FCS)", " (Ethernet, IPv4, TCP, signature, FCS)",
+	     " (Ethernet, IPv4, ICMP, signature, FCS)"},
+	    {" (Ethernet, IPv6, UDP, signature, FCS)", " (Ethernet, IPv6, TCP, signature, FCS)",
+	     " (Ethernet, IPv6, ICMPv6, signature, FCS)"},
+	};
+	int k = fl->proto == PROF_L4_TCP ? 1 : fl->proto == PROF_L4_ICMP ? 2 : 0;
+
+	return why[fl->v6][k];
+}
+
 static int imix_custom(struct otg_err *e, const char *path, const json_t *a,
 		       struct units_imix_entry *t, size_t *n)
 {
@@ -307,13 +322,13 @@ static int flow_imix(struct otg_err *e, const char *path, const json_t *wp, stru
 		memcpy(t, imix_defs[i].t, n * sizeof(t[0]));
 	}
 	for (size_t i = 0; i < n; i++)
-		if (t[i].size < (fl->v6 ? FG_PROF_FRAME_MIN6 : FG_PROF_FRAME_MIN) ||
+		if (t[i].size < (FG_PROF_FRAME_MIN_OF(fl->proto, fl->v6)) ||
 		    t[i].size > FG_PROF_FRAME_MAX)
 			return otg_fail(e, path,
 					"not supported: size %u: flowgen sends %u to %u "
 					"bytes%s",
-					t[i].size, fl->v6 ? FG_PROF_FRAME_MIN6 : FG_PROF_FRAME_MIN,
-					FG_PROF_FRAME_MAX, fl->v6 ? " on IPv6" : "");
+					t[i].size, FG_PROF_FRAME_MIN_OF(fl->proto, fl->v6),
+					FG_PROF_FRAME_MAX, size_why(fl));
 	if (pl->n_imix && (pl->n_imix != n || memcmp(pl->imix, t, n * sizeof(t[0]))))
 		return otg_fail(e, path,
 				"not supported: the imix flows of a config share one table "
@@ -335,7 +350,7 @@ static int flow_size_range(struct otg_err *e, const char *path, const json_t *s,
 	static const char *const ikeys[] = {"start", "end", "step", NULL};
 	static const char *const rkeys[] = {"min", "max", NULL};
 	const char *key = rnd ? "random" : "increment";
-	unsigned lo = fl->v6 ? FG_PROF_FRAME_MIN6 : FG_PROF_FRAME_MIN;
+	unsigned lo = FG_PROF_FRAME_MIN_OF(fl->proto, fl->v6);
 	char fp[PATH_LEN];
 	uint64_t a, b, step = 1;
 	int bad;
@@ -350,9 +365,10 @@ static int flow_size_range(struct otg_err *e, const char *path, const json_t *s,
 	    (!rnd && otg_get_uint(e, fp, o, "step", 1, UINT32_MAX, 1, &step)))
 		return -EINVAL;
 	if (a < lo || b > FG_PROF_FRAME_MAX)
-		return otg_fail(e, fp, "not supported: %" PRIu64 " to %" PRIu64 ": flowgen sends %u "
-				"to %u bytes%s", a, b, lo, FG_PROF_FRAME_MAX,
-				fl->v6 ? " on IPv6 (Ethernet, IPv6, UDP, signature)" : "");
+		return otg_fail(e, fp,
+				"not supported: %" PRIu64 " to %" PRIu64 ": flowgen sends %u "
+				"to %u bytes%s",
+				a, b, lo, FG_PROF_FRAME_MAX, size_why(fl));
 	if (a >= b)
 		return otg_fail(e, fp, "%s must be below %s", rnd ? "min" : "start",
 				rnd ? "max" : "end");
@@ -376,7 +392,7 @@ static int flow_size(struct otg_err *e, const char *path, const json_t *f, struc
 	int bad, ch;
 	uint64_t v;
 	const json_t *s = otg_get(e, path, f, "size", JSON_OBJECT, &bad), *wp;
-	unsigned lo = fl->v6 ? FG_PROF_FRAME_MIN6 : FG_PROF_FRAME_MIN;
+	unsigned lo = FG_PROF_FRAME_MIN_OF(fl->proto, fl->v6);
 
 	otg_pathf(fp, sizeof(fp), "%s.size", path);
 	if (bad)
@@ -390,8 +406,7 @@ static int flow_size(struct otg_err *e, const char *path, const json_t *f, struc
 			return otg_fail(e, fp,
 					"fixed: not supported: %" PRIu64 ": flowgen sends %u "
 					"to %u bytes%s",
-					v, lo, FG_PROF_FRAME_MAX,
-					fl->v6 ? " on IPv6 (Ethernet, IPv6, UDP, signature)" : "");
+					v, lo, FG_PROF_FRAME_MAX, size_why(fl));
 		fl->frame = (uint32_t)v;
 		return 0;
 	}

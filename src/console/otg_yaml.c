@@ -37,21 +37,32 @@ static void put_addr(char *buf, size_t len, bool v6, const uint8_t *a6, uint32_t
 	}
 }
 
+/* A port-like field: N, or {range: [lo, hi], mode: M}. */
+static void fmt_num(char *buf, size_t len, const struct prof_field *pf)
+{
+	if (pf->mode == PROF_VAR_FIXED || pf->lo == pf->hi)
+		snprintf(buf, len, "%u", pf->lo);
+	else
+		snprintf(buf, len, "{range: [%u, %u], mode: %s}", pf->lo, pf->hi,
+			 var_names[pf->mode]);
+}
+
 static void put_field(FILE *f, const char *key, const struct prof_field *pf, bool addr, bool v6,
 		      const uint8_t *a6)
 {
 	char lo[64], hi[64];
 
-	if (addr) { /* quoted: an IPv6 address such as "::" is not a plain YAML scalar */
-		lo[0] = hi[0] = '"';
-		put_addr(lo + 1, sizeof(lo) - 2, v6, a6, pf->lo);
-		put_addr(hi + 1, sizeof(hi) - 2, v6, a6, pf->hi);
-		strcat(lo, "\"");
-		strcat(hi, "\"");
-	} else {
-		snprintf(lo, sizeof(lo), "%u", pf->lo);
-		snprintf(hi, sizeof(hi), "%u", pf->hi);
+	if (!addr) {
+		fmt_num(lo, sizeof(lo), pf);
+		fprintf(f, "    %s: %s\n", key, lo);
+		return;
 	}
+	/* quoted: an IPv6 address such as "::" is not a plain YAML scalar */
+	lo[0] = hi[0] = '"';
+	put_addr(lo + 1, sizeof(lo) - 2, v6, a6, pf->lo);
+	put_addr(hi + 1, sizeof(hi) - 2, v6, a6, pf->hi);
+	strcat(lo, "\"");
+	strcat(hi, "\"");
 	if (pf->mode == PROF_VAR_FIXED || pf->lo == pf->hi)
 		fprintf(f, "    %s: %s\n", key, lo);
 	else
@@ -77,9 +88,23 @@ static void put_stream(FILE *f, const struct otg_flow *fl)
 	fprintf(f, "    rate: \"%s\"\n", fl->rate);
 	put_field(f, "src", &fl->src, true, fl->v6, fl->src6);
 	put_field(f, "dst", &fl->dst, true, fl->v6, fl->dst6);
+	fprintf(f, "    latency: %s\n", fl->latency ? "true" : "false");
+	if (fl->proto == PROF_L4_ICMP) {
+		char id[64], seq[64];
+
+		fmt_num(id, sizeof(id), &fl->sport);
+		fmt_num(seq, sizeof(seq), &fl->dport);
+		fprintf(f, "    proto: icmp\n    icmp: {type: %u, code: %u, id: %s, seq: %s}\n",
+			fl->icmp_type, fl->icmp_code, id, seq);
+		return;
+	}
 	put_field(f, "sport", &fl->sport, false, false, NULL);
 	put_field(f, "dport", &fl->dport, false, false, NULL);
-	fprintf(f, "    latency: %s\n", fl->latency ? "true" : "false");
+	if (fl->proto == PROF_L4_TCP)
+		fprintf(f,
+			"    proto: tcp\n    tcp: {flags: %u, seq: %" PRIu32 ", ack: %" PRIu32
+			", window: %u}\n",
+			fl->tcp_flags, fl->tcp_seq, fl->tcp_ack, fl->tcp_win);
 }
 
 char *otg_plan_yaml(const struct otg_plan *pl, const bool *pick)

@@ -55,6 +55,23 @@ static const struct prof_program *flows_tpl_prog(const struct prof_template *t, 
 	return side == FLOWTAB_SERVER ? &t->server : &t->client;
 }
 
+/*
+ * A template's programs, and what programs with bytes need (flows.h):
+ * which side sends bytes, which receives through flows_rx_bytes(), and
+ * the flow's timeout, the profile's plus the delays of the longer program.
+ */
+static void flows_tpl_progs(struct flows_tpl *ft, const struct prof *p,
+			    const struct prof_template *t, uint64_t hz)
+{
+	ft->prog[FLOWTAB_CLIENT] = flows_tpl_prog(t, FLOWTAB_CLIENT);
+	ft->prog[FLOWTAB_SERVER] = flows_tpl_prog(t, FLOWTAB_SERVER);
+	ft->timeout = (uint64_t)(prof_tpl_timeout(p, t) * (double)hz);
+	for (int side = 0; side < 2; side++) {
+		ft->txb[side] = ft->prog[side]->bytes;
+		ft->rxb[side] = ft->prog[side]->until || ft->prog[!side]->bytes;
+	}
+}
+
 /* L1 bits one flow puts on the wire in one direction (side's sends);
  * v6: IPv6 frames, 20 bytes more header and a 20 bytes smaller MSS. */
 static double flows_bits(const struct prof_template *t, int side, bool v6, double *frames)
@@ -349,8 +366,7 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 		s->tpl[i].proto = t->proto;
 		s->tpl[i].port = (uint16_t)t->port;
 		s->tpl[i].weight = t->cps / total;
-		s->tpl[i].prog[FLOWTAB_CLIENT] = flows_tpl_prog(t, FLOWTAB_CLIENT);
-		s->tpl[i].prog[FLOWTAB_SERVER] = flows_tpl_prog(t, FLOWTAB_SERVER);
+		flows_tpl_progs(&s->tpl[i], p, t, rp->hz);
 	}
 	s->gen = flows_pair_used(rp, w->port[0]);
 	s->unpaced = unpaced;

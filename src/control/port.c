@@ -1,20 +1,27 @@
 /*
  * port.c — bring-up of the tester's ports. Interfaces come from the
  * platform config: PCI addresses (allow-listed to EAL), `--vdev=` strings
- * (net_af_packet on a veth for the lab, net_null for generator-only speed)
- * and `loop` entries, which become pairs of ring-backed ethdevs wired back
- * to back: what port 2k sends on queue q, port 2k+1 receives on queue q.
+ * (net_af_packet on a veth for the lab, net_af_xdp where the kernel keeps
+ * the NIC, net_null for generator-only speed) and `loop` entries, which
+ * become pairs of ring-backed ethdevs wired back to back: what port 2k
+ * sends on queue q, port 2k+1 receives on queue q.
  *
  * Every port gets one RX/TX queue pair per worker of its pair and one more
- * TX queue for control (net_af_packet: one more queue pair, port.h), a
+ * TX queue for control (net_af_packet: one more queue pair; net_af_xdp:
+ * none, control's frames go through worker 0's queue, port.h), a
  * mempool sized from `mbufs`, its addressing from `port_info`, and where
  * the driver allows it RSS with a symmetric key over the worker queues.
  */
 #include <errno.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -25,6 +32,7 @@
 #include <rte_ring.h>
 
 #include "cfg_data.h"
+#include "log.h"
 #include "port.h"
 
 struct port fg_port[FG_MAX_PORTS];
@@ -33,6 +41,10 @@ int fg_nports;
 #define PORT_RX_DESC 1024
 #define PORT_TX_DESC 1024
 #define PORT_LOOP_RING 4096
+#define PORT_CTL_TX_RING 256
+/* the mbufs net_af_xdp gives each queue's fill ring at set-up and keeps
+ * there (its ETH_AF_XDP_DFLT_NUM_DESCS, libxdp's default ring size) */
+#define PORT_XDP_FILL 2048
 
 /* The value of `key=` in a vdev argument string, or "" when absent. */
 static void vdev_arg(const char *spec, const char *key, char *out, size_t outlen)
@@ -63,23 +75,102 @@ static int eal_push(char **argv, int *argc, int max, const char *s)
 	return argv[*argc - 1] ? 0 : -ENOMEM;
 }
 
-/* af_packet needs its queue-pair count in the vdev string; the user's
- * string cannot know the worker count, so we hot-plug our own copy. */
+static bool is_af_packet(const char *spec) { return strncmp(spec, "net_af_packet", 13) == 0; }
+
+static bool is_af_xdp(const char *spec) { return strncmp(spec, "net_af_xdp", 10) == 0; }
+
+/*
+ * af_packet and af_xdp need their queue count in the vdev string; the
+ * user's string cannot know the worker count, so we hot-plug our own copy:
+ * af_packet a queue pair per worker and control's, af_xdp one per worker
+ * (control sends through worker 0's, port.h).
+ */
 static int vdev_with_queues(const char *spec, uint16_t nq, char *out, size_t outlen)
 {
-	char q[16];
+	char q[16] = "";
+	int n;
 
-	vdev_arg(spec, "qpairs", q, sizeof(q));
-	if (strncmp(spec, "net_af_packet", 13) == 0 && !q[0])
-		return snprintf(out, outlen, "%s,qpairs=%u", spec, nq + 1) >= (int)outlen ? -E2BIG
-											: 0;
-	return snprintf(out, outlen, "%s", spec) >= (int)outlen ? -E2BIG : 0;
+	if (is_af_packet(spec))
+		vdev_arg(spec, "qpairs", q, sizeof(q));
+	else if (is_af_xdp(spec))
+		vdev_arg(spec, "queue_count", q, sizeof(q));
+	if (is_af_packet(spec) && !q[0])
+		n = snprintf(out, outlen, "%s,qpairs=%u", spec, nq + 1);
+	else if (is_af_xdp(spec) && !q[0])
+		n = snprintf(out, outlen, "%s,queue_count=%u", spec, nq);
+	else
+		n = snprintf(out, outlen, "%s", spec);
+	return n >= (int)outlen ? -E2BIG : 0;
+}
+
+/*
+ * The queues an AF_XDP socket can bind to, as net_af_xdp counts them: the
+ * combined channels of `ethtool -l` (ethtool(8)), or 1 where the driver
+ * reports none (a veth reports separate RX and TX counts only).
+ */
+static int xdp_channels(const char *iface)
+{
+	struct ethtool_channels ch = {.cmd = ETHTOOL_GCHANNELS};
+	struct ifreq ifr = {0};
+	int fd = socket(AF_INET, SOCK_DGRAM, 0), rc;
+
+	if (fd < 0)
+		return 1;
+	memcpy(ifr.ifr_name, iface, strnlen(iface, sizeof(ifr.ifr_name) - 1));
+	ifr.ifr_data = (void *)&ch;
+	rc = ioctl(fd, SIOCETHTOOL, &ifr);
+	close(fd);
+	return rc == 0 && ch.max_combined ? (int)ch.combined_count : 1;
+}
+
+/*
+ * A net_af_xdp port's queues, checked before DPDK is started so that a
+ * worker count the interface cannot carry is refused with the reason:
+ * the driver would refuse it with "Specified queue count ... is larger
+ * than combined queue count" and no hint.
+ */
+static int xdp_check(const struct cfg *c, size_t i, const char *iface, uint16_t nq, char *err,
+		     size_t errlen)
+{
+	char q[16], s[16];
+	long want = nq, start;
+	int have = xdp_channels(iface);
+
+	vdev_arg(c->ifs[i].spec, "queue_count", q, sizeof(q));
+	vdev_arg(c->ifs[i].spec, "start_queue", s, sizeof(s));
+	if (q[0])
+		want = strtol(q, NULL, 10);
+	start = s[0] ? strtol(s, NULL, 10) : 0;
+	if (want < nq) {
+		snprintf(err, errlen,
+			 "%s: interface %zu: net_af_xdp on %s has queue_count=%ld, and %u "
+			 "workers per port pair need a queue each: drop queue_count or run "
+			 "fewer workers (-c)",
+			 c->file, i, iface, want, nq);
+		return -EINVAL;
+	}
+	if (want > have) {
+		snprintf(err, errlen,
+			 "%s: interface %zu: net_af_xdp on %s needs queues %ld..%ld (one per "
+			 "worker: %u), the interface has %d (combined channels, ethtool -l %s; "
+			 "a veth reports none and has one): run one worker per port pair "
+			 "(-c 1), give the interface more channels (ethtool -L %s combined N), "
+			 "or use net_af_packet",
+			 c->file, i, iface, start, start + want - 1, nq, have, iface, iface);
+		return -EINVAL;
+	}
+	if (start == 0 && want < have)
+		fg_warn("%s: interface %zu: net_af_xdp on %s takes queues 0..%ld of its %d: what "
+			"the NIC steers to the others goes to the kernel, not to flowgen (ethtool "
+			"-L %s combined %ld)",
+			c->file, i, iface, want - 1, have, iface, want);
+	return 0;
 }
 
 int port_eal_args(const struct cfg *c, uint16_t nq, char **argv, int *argc, int max, char *err,
 		  size_t errlen)
 {
-	bool pci = false;
+	bool pci = false, xdp = false;
 	char buf[FG_CFG_IF_SPEC_LEN + 32];
 	int rc = 0;
 
@@ -107,7 +198,7 @@ int port_eal_args(const struct cfg *c, uint16_t nq, char **argv, int *argc, int 
 			char iface[IF_NAMESIZE + 8];
 
 			vdev_arg(f->spec, "iface", iface, sizeof(iface));
-			if (strncmp(f->spec, "net_af_packet", 13) == 0) {
+			if (is_af_packet(f->spec) || is_af_xdp(f->spec)) {
 				if (!iface[0] || if_nametoindex(iface) == 0) {
 					snprintf(err, errlen,
 						 "%s: interface %zu: no network interface '%s' here "
@@ -115,6 +206,12 @@ int port_eal_args(const struct cfg *c, uint16_t nq, char **argv, int *argc, int 
 						 c->file, i, iface);
 					return -ENODEV;
 				}
+			}
+			if (is_af_xdp(f->spec)) {
+				rc = xdp_check(c, i, iface, nq, err, errlen);
+				if (rc)
+					return rc;
+				xdp = true;
 			}
 			strcpy(buf, "--vdev=");
 			rc = vdev_with_queues(f->spec, nq, buf + 7, sizeof(buf) - 7);
@@ -125,6 +222,14 @@ int port_eal_args(const struct cfg *c, uint16_t nq, char **argv, int *argc, int 
 		case CFG_IF_LOOP:
 			break;
 		}
+	}
+	if (xdp) {
+		/* the UMEM of every XDP socket is locked memory: root may lift
+		 * the limit (setrlimit(2)); where it cannot, the driver's error
+		 * gets its hint (boot_plan.c) */
+		struct rlimit rl = {RLIM_INFINITY, RLIM_INFINITY};
+
+		(void)setrlimit(RLIMIT_MEMLOCK, &rl);
 	}
 	if (rc == 0 && !pci)
 		rc = eal_push(argv, argc, max, "--no-pci");
@@ -221,6 +326,69 @@ static void rss_reta(struct port *p, const struct rte_eth_dev_info *info, uint16
 		p->rss.reta_size = 0;
 }
 
+/*
+ * net_af_xdp: an XDP socket per queue pair, and no queue to spare, so
+ * control sends through worker 0's (port.h); and enough mbufs for the
+ * fill rings, with as much again to receive and send with (with fewer,
+ * the lab's ARP went unanswered).
+ */
+static int xdp_setup(struct port *p, uint32_t mbufs, uint16_t nq, char *err, size_t errlen)
+{
+	char name[RTE_RING_NAMESIZE];
+
+	if (mbufs < (uint32_t)(nq + 2) * PORT_XDP_FILL) {
+		snprintf(err, errlen,
+			 "port %s: mbufs %u is too few for net_af_xdp, which keeps %u of "
+			 "them in the kernel's fill ring per queue: %u queue(s) need "
+			 "mbufs >= %u",
+			 p->name, mbufs, PORT_XDP_FILL, nq, (nq + 2) * PORT_XDP_FILL);
+		return -ENOMEM;
+	}
+	snprintf(name, sizeof(name), "ctltx%u", p->v.id);
+	p->v.ctl_tx = rte_ring_create(name, PORT_CTL_TX_RING, rte_socket_id(), RING_F_SC_DEQ);
+	if (!p->v.ctl_tx) {
+		snprintf(err, errlen, "port %s: no control ring (%s)", p->name,
+			 rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+struct pool_span {
+	uintptr_t lo, hi;
+	size_t len;
+	bool first_lowest;
+};
+
+static void pool_chunk(struct rte_mempool *mp, void *arg, struct rte_mempool_memhdr *h,
+		       unsigned idx)
+{
+	struct pool_span *s = arg;
+	uintptr_t a = (uintptr_t)h->addr;
+
+	if (idx == 0 || a < s->lo)
+		s->lo = a;
+	if (idx == 0 || a + h->len > s->hi)
+		s->hi = a + h->len;
+	if (idx == 0)
+		s->first_lowest = true;
+	else if (a < (uintptr_t)STAILQ_FIRST(&mp->mem_list)->addr)
+		s->first_lowest = false;
+	s->len += h->len;
+}
+
+/*
+ * net_af_xdp registers a pool as its UMEM from the pool's first piece of
+ * memory on, as one run of addresses: true when the pieces make one.
+ */
+static bool pool_in_one_piece(struct rte_mempool *mp)
+{
+	struct pool_span s = {0};
+
+	rte_mempool_mem_iter(mp, pool_chunk, &s);
+	return s.first_lowest && s.hi - s.lo == s.len;
+}
+
 /* nq worker queues; control's TX queue nq, and RX queue nq when ctl_rxq. */
 static int port_setup(struct port *p, uint32_t mbufs, uint16_t nq, char *err, size_t errlen)
 {
@@ -240,6 +408,12 @@ static int port_setup(struct port *p, uint32_t mbufs, uint16_t nq, char *err, si
 	 * per queue pair: the control queue pair's RX side receives too */
 	p->v.ctl_rxq = strcmp(info.driver_name, "net_af_packet") == 0;
 	nrxq = p->v.ctl_rxq ? nq + 1 : nq;
+	if (strcmp(info.driver_name, "net_af_xdp") == 0) {
+		rc = xdp_setup(p, mbufs, nq, err, errlen);
+		if (rc)
+			return rc;
+		ntxq = nq;
+	}
 	if (nrxq > info.max_rx_queues || ntxq > info.max_tx_queues) {
 		snprintf(err, errlen, "port %s: %u queues wanted, driver %s has %u", p->name, ntxq,
 			 info.driver_name, FG_MIN(info.max_rx_queues, info.max_tx_queues));
@@ -252,6 +426,13 @@ static int port_setup(struct port *p, uint32_t mbufs, uint16_t nq, char *err, si
 	if (!p->v.pool) {
 		snprintf(err, errlen, "port %s: cannot allocate %u mbufs (%s)", p->name, mbufs,
 			 rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	if (p->v.ctl_tx && !pool_in_one_piece(p->v.pool)) {
+		snprintf(err, errlen,
+			 "port %s: cannot allocate the mbuf pool in one piece of memory, which "
+			 "net_af_xdp takes for its UMEM (it lies in %u): fewer mbufs, or --no-huge",
+			 p->name, p->v.pool->nb_mem_chunks);
 		return -ENOMEM;
 	}
 	rc = rte_eth_dev_configure(p->v.id, nrxq, ntxq, &conf);
@@ -348,7 +529,8 @@ int port_init_all(const struct cfg *c, uint16_t nq, char *err, size_t errlen)
 		memset(p, 0, sizeof(*p));
 		p->v.id = ids[i];
 		snprintf(p->name, sizeof(p->name), "%s", c->ifs[i].spec);
-		if (c->ifs[i].kind == CFG_IF_VDEV && strncmp(c->ifs[i].spec, "net_af_packet", 13) == 0)
+		if (c->ifs[i].kind == CFG_IF_VDEV &&
+		    (is_af_packet(c->ifs[i].spec) || is_af_xdp(c->ifs[i].spec)))
 			vdev_arg(c->ifs[i].spec, "iface", p->kiface, sizeof(p->kiface));
 		rc = port_setup(p, c->mbufs, nq, err, errlen);
 		if (rc)
@@ -402,6 +584,8 @@ void port_close_all(void)
 	for (int i = 0; i < fg_nports; i++) {
 		rte_eth_dev_stop(fg_port[i].v.id);
 		rte_eth_dev_close(fg_port[i].v.id);
+		rte_ring_free(fg_port[i].v.ctl_tx);
+		fg_port[i].v.ctl_tx = NULL;
 	}
 	fg_nports = 0;
 }
@@ -427,7 +611,7 @@ int port_nic_stats(int p, struct rte_eth_stats *es)
 	return id < 0 ? -ENODEV : rte_eth_stats_get((uint16_t)id, es);
 }
 
-/* net_af_packet reports its link as always up: ask the kernel. */
+/* net_af_packet and net_af_xdp report their link as always up: ask the kernel. */
 static bool kernel_carrier(const char *iface)
 {
 	char path[96], c = '0';

@@ -12,8 +12,11 @@
  * net_af_packet: it has one socket per queue pair and its fan-out spreads
  * received frames over all of them, so that port has an RX queue
  * `nqueues` too (ctl_rxq) and worker 0 of the pair polls it every turn,
- * handing test frames to their owners (own.h). On the [loop, loop] pairs
- * control's TX queue feeds the peer's RX queue 0.
+ * handing test frames to their owners (own.h). net_af_xdp has an XDP
+ * socket per queue pair and, on an interface with one queue (a veth), no
+ * queue to spare: it has the worker queues only, and control's frames go
+ * through a ring (ctl_tx) that worker 0 of the pair sends on its queue.
+ * On the [loop, loop] pairs control's TX queue feeds the peer's RX queue 0.
  *
  * RSS: where the driver hashes IPv4 TCP/UDP and has a redirection table,
  * the port gets a symmetric key and a RETA over the worker queues only
@@ -61,7 +64,7 @@ struct port {
 	uint32_t ncfg_hosts;		/* the first ranges of v.hosts: the config's */
 	char name[64];			/* the interface spec as configured */
 	char driver[32];
-	char kiface[32];		/* kernel interface behind net_af_packet, else "" */
+	char kiface[32];		/* kernel interface of af_packet or af_xdp, else "" */
 	struct own_rss rss;		/* key and RETA as programmed; reta_size 0 = none */
 };
 
@@ -80,8 +83,9 @@ static inline uint64_t port_gw6_word(const struct port *p)
 
 /*
  * control, before rte_eal_init: checks that the interfaces exist (an
- * af_packet iface in this namespace) so a typo gives a clear one-line
- * error instead of a DPDK trace. Appends EAL args for the interfaces.
+ * af_packet or af_xdp iface in this namespace; an af_xdp one with a queue
+ * per worker) so a typo gives a clear one-line error instead of a DPDK
+ * trace. Appends EAL args for the interfaces.
  */
 int port_eal_args(const struct cfg *c, uint16_t nq, char **argv, int *argc, int max, char *err,
 		  size_t errlen);
@@ -105,7 +109,8 @@ uint32_t port_frame_max(void);
 struct rte_eth_stats;
 int port_nic_stats(int p, struct rte_eth_stats *es);
 
-/* control: link state now; for an af_packet port, the kernel interface's carrier. */
+/* control: link state now; for an af_packet or af_xdp port, the kernel
+ * interface's carrier. */
 bool port_link(int p, uint32_t *speed_mbps);
 
 /* control, while no traffic runs: the port's IPv6 emulated hosts become

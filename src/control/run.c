@@ -220,10 +220,11 @@ bool run_wait_idle(double secs, bool interruptible)
 	return true;
 }
 
-/* Frames of a stopped run are in flight for at most the profile's timeout. */
+/* Frames of a stopped run are in flight for at most the profile's timeout
+ * (with the delays of a flow's programs, prof_flow_time()). */
 static double run_drain_time(void)
 {
-	return (run.eng ? run.prof.timeout : 3.0) + 2.0;
+	return (run.eng ? prof_flow_time(&run.prof) : 3.0) + 2.0;
 }
 
 int run_stop(bool interruptible)

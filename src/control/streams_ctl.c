@@ -102,6 +102,7 @@ static void streams_state_free(struct streams_state *s)
 		free(s->snd[i].fixed);
 		free(s->snd[i].fast6);
 		free(s->snd[i].fixed6);
+		free(s->snd[i].l4t);
 		free(s->snd[i].pair_tab);
 	}
 	free(s->snd);
@@ -194,8 +195,11 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 	const struct prof_stream *s = &pf->streams[sid];
 	bool rev = p & 1;
 	const struct prof_field *src = rev ? &s->dst : &s->src, *dst = rev ? &s->src : &s->dst;
-	const struct prof_field *sp = rev ? &s->dport : &s->sport;
-	const struct prof_field *dp = rev ? &s->sport : &s->dport;
+	/* an ICMP stream's "ports" are its echo identifier and sequence
+	 * number: the same both ways */
+	bool swap = rev && s->proto != PROF_L4_ICMP;
+	const struct prof_field *sp = swap ? &s->dport : &s->sport;
+	const struct prof_field *dp = swap ? &s->sport : &s->dport;
 	/* IPv6: the generators walk the addresses' last 32 bits */
 	bool v4 = !s->v6;
 	uint32_t dir = (uint32_t)p;
@@ -291,7 +295,7 @@ static int streams_init_sender(const struct run_params *rp, struct streams_run *
 		sd->fix_sp = (uint16_t)fgen_next(&sd->sport);
 		sd->fix_dp = (uint16_t)fgen_next(&sd->dport);
 	}
-	if ((rc = streams_sender_templates(sd, p, err, errlen)) != 0)
+	if ((rc = streams_sender_templates(sd, p, s, err, errlen)) != 0)
 		return rc;
 	if (q > 0)
 		sd->learned = sd->nlearn; /* queue 0's learning frames do */

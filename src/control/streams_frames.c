@@ -21,6 +21,7 @@
 #include "streams.h"
 #include "streams6.h"
 #include "streams_frames.h"
+#include "streams_l4.h"
 #include "streams_opts.h"
 
 /* Stream sid's sequence of sizes when its frame is a range (z->seq stays
@@ -48,10 +49,44 @@ int streams_prep_sizes(const struct prof *pf, uint32_t sid, struct streams_sizes
 	return 0;
 }
 
+/* The headers of a TCP or ICMP stream's sender (streams_l4.h). */
+static int streams_l4_templates(struct streams_sender *sd, int p, const struct prof_stream *s,
+				char *err, size_t errlen)
+{
+	struct streams_l4_hdr h = {
+	    .proto = s->proto,
+	    .tcp_flags = s->tcp.flags,
+	    .tcp_seq = s->tcp.seq,
+	    .tcp_ack = s->tcp.ack,
+	    .tcp_win = (uint16_t)s->tcp.window,
+	    .icmp_type = (uint8_t)s->icmp.type,
+	    .icmp_code = (uint8_t)s->icmp.code,
+	};
+
+	streams_l4_geom(&sd->l4g, s->proto, sd->v6);
+	sd->sig_off = sd->l4g.hlen;
+	sd->ck_off = sd->l4g.ck;
+	sd->l4t = calloc(sd->nsizes, sizeof(*sd->l4t));
+	if (!sd->l4t) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	sd->fast_dst = UINT64_MAX;
+	for (uint32_t i = 0; i < sd->nsizes; i++)
+		streams_l4_init(&sd->l4t[i], &sd->l4g, &h, &fg_port[p].v.mac, sd->src6, sd->dst6,
+				sd->sizes[i]);
+	return 0;
+}
+
 /* A sender's prebuilt headers, one per frame size (port p's MAC; the next
  * hop is filled in by the first burst); 0, or -ENOMEM with err set. */
-int streams_sender_templates(struct streams_sender *sd, int p, char *err, size_t errlen)
+int streams_sender_templates(struct streams_sender *sd, int p, const struct prof_stream *s,
+			     char *err, size_t errlen)
 {
+	if (s->proto != PROF_L4_UDP)
+		return streams_l4_templates(sd, p, s, err, errlen);
+	sd->sig_off = sd->v6 ? PKT6_UDP_PAY_OFF : PKT_UDP_PAY_OFF;
+	sd->ck_off = (uint16_t)((sd->v6 ? PKT6_L4_OFF : PKT_UDP_PAY_OFF - 8) + 6);
 	if (sd->v6) {
 		sd->fast6 = calloc(sd->nsizes, sizeof(*sd->fast6));
 		if (sd->all_fixed)

@@ -25,8 +25,11 @@ int streams_prep_sizes(const struct prof *pf, uint32_t sid, struct streams_sizes
 
 /*
  * A sender's prebuilt headers, one per frame size (port p's MAC; the next
- * hop is filled in by the first burst); 0, or -ENOMEM with err set.
+ * hop is filled in by the first burst), of stream s's layer 4; 0, or
+ * -ENOMEM with err set.
  */
-int streams_sender_templates(struct streams_sender *sd, int p, char *err, size_t errlen);
+struct prof_stream;
+int streams_sender_templates(struct streams_sender *sd, int p, const struct prof_stream *s,
+			     char *err, size_t errlen);
 
 #endif

@@ -5,8 +5,9 @@
  * fill the neighbour table that `arp` reads; ICMP and ICMPv6 echo replies
  * complete the outstanding `ping`. Frames control sends (ARP requests,
  * Neighbour Solicitations, echo requests) leave on the port's control TX
- * queue (queue nqueues), which only the console thread uses, tagged when
- * the port has a vlan. The neighbour table holds one slot per (port,
+ * queue (queue nqueues), which only the console thread uses, or through
+ * worker 0 where the port has no control queue (net_af_xdp, port.h),
+ * tagged when the port has a vlan. The neighbour table holds one slot per (port,
  * family, address); resolving an address again reuses its slot. One tap
  * (svc_set_tap) may look at every punted frame first and keep it: `bench
  * nat` receives its probes that way.
@@ -20,6 +21,7 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
+#include <rte_ring.h>
 
 #include "capture.h"
 #include "pkt6.h"
@@ -261,7 +263,13 @@ static int send_frame(int p, const uint8_t *f, uint16_t len)
 		len = pkt_vlan_push(rte_pktmbuf_mtod(m, uint8_t *), len, fg_port[p].v.vlan);
 	m->data_len = m->pkt_len = len;
 	capture_ctl_tx(p, m);
-	if (rte_eth_tx_burst(fg_port[p].v.id, fg_port[p].nqueues, &m, 1) != 1) {
+	if (fg_port[p].v.ctl_tx) {
+		/* no control queue: worker 0 of the pair sends it (port.h) */
+		if (rte_ring_enqueue(fg_port[p].v.ctl_tx, m) != 0) {
+			rte_pktmbuf_free(m);
+			return -ENOBUFS;
+		}
+	} else if (rte_eth_tx_burst(fg_port[p].v.id, fg_port[p].nqueues, &m, 1) != 1) {
 		rte_pktmbuf_free(m);
 		return -ENOBUFS;
 	}

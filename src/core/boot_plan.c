@@ -47,6 +47,10 @@ struct boot_pat {
 static const struct boot_pat boot_pats[] = {
     {"Cannot create lock on", BOOT_LOCKED},
     {"Is another primary process running", BOOT_LOCKED},
+    {"too few for net_af_xdp", BOOT_MBUFS},
+    {"Failed to create umem", BOOT_XDP},
+    {"Failed to create xsk socket", BOOT_XDP},
+    {"Failed to configure xdp socket", BOOT_XDP},
     {"Not enough memory available", BOOT_NOMEM},
     {"Cannot get hugepage information", BOOT_NOMEM},
     {"Cannot allocate memory", BOOT_NOMEM},
@@ -186,8 +190,23 @@ enum boot_cause boot_diagnose(const char *log, char *reason, size_t rlen, char *
 	case BOOT_QUEUES:
 		snprintf(hint, hlen,
 			 "each port needs a queue pair per worker and one for the control plane: "
-			 "fewer workers (-c), or a device with more queues (net_af_xdp: "
-			 "queue_count=N with as many channels on the interface)");
+			 "fewer workers (-c), or a device with more queues (net_af_xdp: a "
+			 "queue per worker and no control queue, as many combined channels "
+			 "on the interface: ethtool -L IFACE combined N)");
+		break;
+	case BOOT_XDP:
+		/* the kernel's Documentation/networking/af_xdp.rst */
+		snprintf(hint, hlen,
+			 "net_af_xdp could not open its XDP socket: run flowgen as root (the "
+			 "UMEM is locked memory: CAP_IPC_LOCK, or ulimit -l unlimited), on a "
+			 "kernel with AF_XDP (CONFIG_XDP_SOCKETS), on an interface that carries "
+			 "no other XDP program (ip link set dev IFACE xdp off) and has the "
+			 "queues asked for (start_queue, queue_count)");
+		break;
+	case BOOT_MBUFS:
+		snprintf(hint, hlen,
+			 "raise `mbufs` in the platform config to the figure above, or run "
+			 "fewer workers (-c)");
 		break;
 	default:
 		snprintf(hint, hlen,

@@ -62,6 +62,8 @@ enum boot_cause {
 	BOOT_BUSY,     /* a device in use by another process */
 	BOOT_NOPERM,   /* not allowed (not root) */
 	BOOT_QUEUES,   /* a device with fewer queues than the workers need */
+	BOOT_XDP,      /* net_af_xdp could not open its XDP socket or UMEM */
+	BOOT_MBUFS,    /* too few mbufs for net_af_xdp's fill rings */
 };
 
 enum boot_cause boot_diagnose(const char *log, char *reason, size_t rlen, char *hint, size_t hlen);

@@ -306,10 +306,9 @@ enum pkt_kind pkt_parse(const uint8_t *f, uint32_t len, struct pkt_info *pi)
 	}
 }
 
-/* Ethernet + IPv4 headers; returns the raw sum of the pseudo header. */
-static uint32_t build_eth_ip(uint8_t *f, const struct rte_ether_addr *src,
-			     const struct rte_ether_addr *dst, uint32_t sip, uint32_t dip,
-			     uint8_t proto, uint16_t l4len)
+uint32_t pkt_build_eth_ip(uint8_t *f, const struct rte_ether_addr *src,
+			  const struct rte_ether_addr *dst, uint32_t sip, uint32_t dip,
+			  uint8_t proto, uint16_t l4len)
 {
 	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)f;
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(f + RTE_ETHER_HDR_LEN);
@@ -340,7 +339,7 @@ uint16_t pkt_build_udp(uint8_t *f, const struct rte_ether_addr *src, const struc
 		       uint32_t sip, uint32_t dip, uint16_t sport, uint16_t dport, uint16_t paylen)
 {
 	struct rte_udp_hdr *u = (struct rte_udp_hdr *)(f + RTE_ETHER_HDR_LEN + 20);
-	uint32_t s = build_eth_ip(f, src, dst, sip, dip, IPPROTO_UDP, 8 + paylen);
+	uint32_t s = pkt_build_eth_ip(f, src, dst, sip, dip, IPPROTO_UDP, 8 + paylen);
 	uint16_t ck;
 
 	u->src_port = rte_cpu_to_be_16(sport);
@@ -366,7 +365,7 @@ uint16_t pkt_build_tcp_sum(uint8_t *f, const struct rte_ether_addr *src,
 
 	/* The payload was written at PKT_TCP_HDR_OFF + 20; an MSS option
 	 * only ever rides on SYNs, which carry no payload. */
-	s = build_eth_ip(f, src, dst, sip, dip, IPPROTO_TCP, hl + paylen);
+	s = pkt_build_eth_ip(f, src, dst, sip, dip, IPPROTO_TCP, hl + paylen);
 	t->src_port = sp;
 	t->dst_port = dp;
 	t->sent_seq = sq;
@@ -432,7 +431,7 @@ uint16_t pkt_build_echo(uint8_t *f, const struct rte_ether_addr *src, const stru
 
 	if (paylen < sizeof(stamp))
 		paylen = sizeof(stamp);
-	build_eth_ip(f, src, dst, sip, dip, IPPROTO_ICMP, 8 + paylen);
+	pkt_build_eth_ip(f, src, dst, sip, dip, IPPROTO_ICMP, 8 + paylen);
 	ic->icmp_type = RTE_IP_ICMP_ECHO_REQUEST;
 	ic->icmp_code = 0;
 	ic->icmp_ident = rte_cpu_to_be_16(id);
@@ -541,7 +540,7 @@ void pkt_udp_fast_init(struct pkt_udp_fast *t, const struct rte_ether_addr *src,
 	struct rte_udp_hdr *u = (struct rte_udp_hdr *)(t->hdr + RTE_ETHER_HDR_LEN + 20);
 	uint16_t ulen = rte_cpu_to_be_16(8 + paylen);
 
-	build_eth_ip(t->hdr, src, dst, 0, 0, IPPROTO_UDP, 8 + paylen);
+	pkt_build_eth_ip(t->hdr, src, dst, 0, 0, IPPROTO_UDP, 8 + paylen);
 	ip->hdr_checksum = 0;
 	u->src_port = u->dst_port = 0;
 	u->dgram_len = ulen;

@@ -67,6 +67,14 @@ struct pkt_info {
 enum pkt_kind pkt_parse(const uint8_t *f, uint32_t len, struct pkt_info *pi);
 
 /*
+ * pure: Ethernet + IPv4 headers (DF, TTL 64, no options) for `l4len`
+ * bytes of protocol `proto`; returns the raw sum of the pseudo header.
+ */
+uint32_t pkt_build_eth_ip(uint8_t *f, const struct rte_ether_addr *src,
+			  const struct rte_ether_addr *dst, uint32_t sip, uint32_t dip,
+			  uint8_t proto, uint16_t l4len);
+
+/*
  * pure: write Ethernet + IPv4 + UDP headers for `paylen` payload bytes at
  * `f` (the payload must already be in place at f + 42 for the checksum).
  * Returns the frame length without FCS.

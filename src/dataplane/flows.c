@@ -89,7 +89,7 @@ static void flows_del(struct worker *w, struct flows_state *s, uint32_t idx, str
 	flowtab_del(s->ft, idx);
 }
 
-static void flows_established(struct worker *w, struct flows_ent *e)
+void flows_established(struct worker *w, struct flows_ent *e)
 {
 	if (!(e->flags & FLOWS_F_EST)) {
 		e->flags |= FLOWS_F_EST;
@@ -104,15 +104,8 @@ static void flows_complete(struct worker *w, struct flows_state *s, uint32_t idx
 	flows_del(w, s, idx, e);
 }
 
-enum flows_fail {
-	FLOWS_FAIL_NO_REPLY = 1,
-	FLOWS_FAIL_RESET,
-	FLOWS_FAIL_RETX,
-	FLOWS_FAIL_PAYLOAD, /* a reply whose payload is not the pattern (flowpay.h) */
-};
-
-static void flows_fail(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
-		       enum flows_fail why)
+void flows_fail(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
+		enum flows_fail why)
 {
 	int side = flows_side(s->ft, idx);
 	struct ctr_client *c = flows_cli(w, e->tpl);
@@ -133,10 +126,12 @@ static void flows_fail(struct worker *w, struct flows_state *s, uint32_t idx, st
 
 /*
  * Advance a side's program as far as it goes now: sends happen, a recv waits
- * for its bytes, a delay for its end. Returns true when the program ended.
+ * for its bytes, a delay for its end; the steps of programs with bytes
+ * (until, until_close, close) are flows_prog_step()'s. Returns true when
+ * the program ended.
  */
-static bool flows_prog(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
-		       int side, uint64_t now)
+bool flows_prog(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
+		int side, uint64_t now)
 {
 	const struct flows_tpl *t = &s->tpl[e->tpl];
 	const struct prof_program *pg = t->prog[side];
@@ -148,6 +143,8 @@ static bool flows_prog(struct worker *w, struct flows_state *s, uint32_t idx, st
 		if (st->op == PROF_OP_SEND) {
 			if (tcp)
 				tcp_app_send(&e->tcb, st->arg);
+			else if (st->data)
+				flows_tx_udp_bytes(w, s, side, e, st, now);
 			else
 				flows_tx_udp(w, s, side, e,
 					     side ? e->peer_id : own_id(flowtab_id(s->ft, idx), w->q),
@@ -158,7 +155,7 @@ static bool flows_prog(struct worker *w, struct flows_state *s, uint32_t idx, st
 			if (got - e->need < st->arg)
 				return false;
 			e->need += st->arg;
-		} else {
+		} else if (st->op == PROF_OP_DELAY) {
 			if (!e->delay) {
 				e->delay = now + (uint64_t)st->arg * w->hz / 1000;
 				return false;
@@ -166,6 +163,8 @@ static bool flows_prog(struct worker *w, struct flows_state *s, uint32_t idx, st
 			if (now < e->delay)
 				return false;
 			e->delay = 0;
+		} else if (!flows_prog_step(s, e, st)) {
+			return false;
 		}
 		e->step++;
 	}
@@ -174,8 +173,8 @@ static bool flows_prog(struct worker *w, struct flows_state *s, uint32_t idx, st
 }
 
 /* UDP: after any progress, see whether the flow ended. */
-static void flows_udp_check(struct worker *w, struct flows_state *s, uint32_t idx,
-			    struct flows_ent *e, int side)
+void flows_udp_check(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
+		     int side)
 {
 	if (!(e->flags & FLOWS_F_DONE)) {
 		flows_arm(s, idx, e);
@@ -211,8 +210,8 @@ static void flows_udp_check(struct worker *w, struct flows_state *s, uint32_t id
  * produced), run the program, transmit, and end the connection when the
  * endpoint closed. Returns after the entry may have been deleted.
  */
-static void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx,
-			  struct flows_ent *e, int side, struct tcp_out *o, uint64_t now)
+void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
+		   int side, struct tcp_out *o, uint64_t now)
 {
 	uint64_t now_us = flows_us(s, now);
 	uint16_t ev = o->events;
@@ -224,8 +223,11 @@ static void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx,
 		FG_CTR_ADD(*flows_ctr(w, side, e->tpl, FLOWS_C_RX_BYTES), o->data_len);
 	if (!tcp_is_closed(&e->tcb) && !(e->flags & FLOWS_F_DONE))
 		flows_prog(w, s, idx, e, side, now);
+	/* the peer's FIN closes our direction too, unless the program has a
+	 * close step of its own (flowgen-profile(5), close) */
 	if (!tcp_is_closed(&e->tcb) && !(e->flags & FLOWS_F_CLOSED) &&
-	    ((e->flags & FLOWS_F_DONE) || (ev & TCP_EV_PEER_FIN))) {
+	    ((e->flags & FLOWS_F_DONE) ||
+	     ((ev & TCP_EV_PEER_FIN) && !s->tpl[e->tpl].prog[side]->closes))) {
 		e->flags |= FLOWS_F_CLOSED;
 		tcp_app_close(&e->tcb);
 	}
@@ -258,60 +260,7 @@ static void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx,
 	flows_arm(s, idx, e);
 }
 
-/* ---- payload checks (flowpay.h) ---- */
-
-/* A client flow's server is not flowgen: counted once, never checked again. */
-static void flows_foreign(struct worker *w, struct flows_ent *e)
-{
-	e->flags |= FLOWS_F_PAY_FOREIGN;
-	FG_CTR_INC(flows_cli(w, e->tpl)->foreign_server);
-}
-
-/*
- * Client side: may a received UDP reply (len bytes at pay) go on? In
- * auto mode the first reply decides whose the server is; flowgen's
- * replies must name the client flow idx and carry the pattern.
- */
-static inline bool flows_udp_pay_ok(struct worker *w, const struct flows_state *s, uint32_t idx,
-				    struct flows_ent *e, const uint8_t *pay, uint32_t len)
-{
-	if (s->check == FLOWPAY_OFF || (e->flags & FLOWS_F_PAY_FOREIGN))
-		return true;
-	if (s->check == FLOWPAY_AUTO && !(e->flags & FLOWS_F_PAY_OURS)) {
-		if (!flowpay_udp_ours(pay, len)) {
-			flows_foreign(w, e);
-			return true;
-		}
-		e->flags |= FLOWS_F_PAY_OURS;
-	}
-	return flowpay_udp_check(pay, len, own_id(flowtab_id(s->ft, idx), w->q), LAT_SIG_F_REPLY);
-}
-
-/*
- * Client side: may a received TCP segment go on to tcp_input()? Only data
- * the endpoint takes as new is looked at; in auto mode the first such data
- * decides whose the server is; flowgen's must be the pattern at its stream
- * offset.
- */
-static inline bool flows_tcp_pay_ok(struct worker *w, const struct flows_state *s,
-				    struct flows_ent *e, const struct tcp_seg *sg,
-				    const uint8_t *data)
-{
-	uint32_t off;
-
-	if (s->check == FLOWPAY_OFF || (e->flags & FLOWS_F_PAY_FOREIGN) ||
-	    !tcp_data_new(&e->tcb, sg))
-		return true;
-	off = tcp_rcv_off(&e->tcb, sg->seq);
-	if (s->check == FLOWPAY_AUTO && !(e->flags & FLOWS_F_PAY_OURS)) {
-		if (!flowpay_tcp_ours(data, off, sg->len)) {
-			flows_foreign(w, e);
-			return true;
-		}
-		e->flags |= FLOWS_F_PAY_OURS;
-	}
-	return tcp_payload_check(data, off, sg->len);
-}
+/* ---- payload checks: flows_int.h ---- */
 
 /* ---- new flows ---- */
 
@@ -339,7 +288,7 @@ static void flows_open(struct worker *w, struct flows_state *s, const struct flo
 	e->own_port = cport;
 	e->peer_ip = sip;
 	e->peer_port = t->port;
-	e->expire = now + s->timeout;
+	e->expire = now + t->timeout;
 	if (t->proto == PROF_TCP) {
 		struct tcp_out o;
 
@@ -407,7 +356,7 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 	e->own_port = pi->dport;
 	e->peer_ip = pi->sip;
 	e->peer_port = pi->sport;
-	e->expire = now + s->timeout;
+	e->expire = now + t->timeout;
 	e->peer_id = FLOWTAB_NIL;
 	if (t->proto == PROF_TCP) {
 		tcp_init_listen(&e->tcb, (uint32_t)fgen_rand64(&s->rng), s->mss[FLOWTAB_SERVER]);
@@ -445,6 +394,10 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 	}
 	e = flowtab_state(s->ft, idx);
 	FG_CTR_INC(*flows_ctr(w, side, e->tpl, FLOWS_C_RX_PKTS));
+	if (unlikely(s->tpl[e->tpl].rxb[side])) {
+		flows_rx_bytes(w, s, side, m, f, pi, idx, e, now);
+		return;
+	}
 	if (pi->proto == IPPROTO_TCP) {
 		struct tcp_seg sg;
 		struct tcp_out o;

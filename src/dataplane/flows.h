@@ -77,8 +77,22 @@ struct worker_ops;
  * counts matter). A UDP flow of a foreign server has no "server done" to
  * wait for: it completes when the client's program ends.
  *
- * Each entry has one flowtab timer armed at the earliest of: the profile's
- * timeout for the whole flow, the end of a `delay` step and the TCP
+ * Programs with bytes (flowgen-profile(5): send data, recv until,
+ * until_close, close, repeat) are unrolled by the loader: a flow keeps only
+ * its program counter (and, while a recv until runs, how much of the
+ * delimiter it matched). A side whose sends carry bytes fills each
+ * segment from the program at its stream offset (progb.h), so
+ * retransmissions stay right; a UDP send with bytes is one datagram of
+ * exactly those bytes, without a signature. A side that waits for a
+ * delimiter, or whose peer sends bytes, receives through
+ * flows_rx_bytes() (flows_bytes.c): one branch on the template marks the
+ * way, size-only programs keep the plain path. Where the peer's program
+ * has bytes the receiver checks them (progb_check()); in auto mode the
+ * first new data decides whether the peer is flowgen (progb_ours()).
+ *
+ * Each entry has one flowtab timer armed at the earliest of: the
+ * template's timeout for the whole flow (the profile's, plus the delays
+ * of the longer of its two programs), the end of a `delay` step and the TCP
  * retransmission deadline. A UDP flow not complete at its timeout fails as
  * fail_no_reply; a TCP connection fails on RST (fail_reset), on the
  * endpoint's retry limit (fail_retx) or at the timeout (fail_no_reply if
@@ -127,8 +141,12 @@ struct flows_ent {
 	uint32_t peer_id; /* server entry: the client's flowtab_id (UDP) */
 	uint32_t rcvd;	  /* UDP payload bytes received */
 	uint32_t need;	  /* bytes the completed recv steps consumed */
-	uint32_t seq;	  /* UDP datagrams sent */
-	uint8_t tpl, step, flags;
+	union {
+		uint32_t seq;	 /* UDP datagrams sent */
+		uint32_t umatch; /* TCP: delimiter bytes a running recv until matched */
+	};
+	uint8_t tpl, flags;
+	uint16_t step;	    /* the program counter (programs are unrolled, prof-t.h) */
 	struct tcp_tcb tcb; /* TCP only, last: a table of UDP flows leaves it out */
 };
 
@@ -150,6 +168,11 @@ struct flows_tpl {
 	uint16_t port;
 	double weight, credit; /* smooth weighted round robin by cps */
 	const struct prof_program *prog[2]; /* [FLOWTAB_CLIENT], [FLOWTAB_SERVER] */
+	uint64_t timeout; /* TSC: the profile's timeout and the longer program's delays */
+	/* per side: its sends carry bytes of the program (flows_bytes.c);
+	 * what it receives goes through flows_rx_bytes() (its program waits
+	 * for a delimiter or the close, or the peer's sends carry bytes) */
+	bool txb[2], rxb[2];
 	/* this worker's share of the template's limit and climit
 	 * (flowgen-profile(5)); UINT64_MAX: none. left counts down. */
 	uint64_t left, cmax;
@@ -200,6 +223,10 @@ struct flows_state {
 	uint64_t active[2];
 	uint64_t accepts;    /* server flows learned (flows_rx_burst()) */
 	uint64_t late_seen;  /* pace.dropped already counted in client.late */
+	/* the new in-order bytes of the segment flows_rx_bytes() runs the
+	 * program for (a recv until's search looks at them); rx_len 0: none */
+	const uint8_t *rx;
+	uint32_t rx_off, rx_len;
 	/* what follows the signature in every datagram (flowpay.h), filled by control */
 	uint8_t udp_rest[FLOWS_UDP_REST];
 	/* server side: distinct translated sources (read by control, relaxed) */

@@ -76,7 +76,7 @@ void flows6_tx_tcp(struct worker *w, struct flows_state *s, int side, const stru
 		return;
 	}
 	if (o->len)
-		tcp_payload_fill(f + PKT6_TCP_HDR_OFF + 20, o->off, o->len);
+		(void)flows_tcp_fill(s, side, e, f + PKT6_TCP_HDR_OFF + 20, o);
 	flows6_addrs(s, side, e, own, peer);
 	pkt6_build_tcp(f, &w->pv[side]->mac, &w->dst6[side], own, peer, e->own_port,
 		       e->peer_port, o->seq, o->ack, o->flags, o->win, o->mss, o->len);
@@ -103,5 +103,30 @@ void flows6_tcp_orphan_ack(struct worker *w, int side, struct rte_mbuf *m, const
 	}
 	pkt6_build_tcp(o, &w->pv[side]->mac, &to, da, sa, pi->dport, pi->sport, seq, ack,
 		       TCP_ACK, FG_TCP_RCV_WND, 0, 0);
+	worker_tx(w, side, m);
+}
+
+void flows6_tx_udp_data(struct worker *w, struct flows_state *s, int side,
+			const struct flows_ent *e, struct rte_mbuf *m, const uint8_t *data,
+			uint16_t len)
+{
+	uint8_t own[16], peer[16];
+	uint8_t *f;
+
+	if (PKT6_UDP_PAY_OFF + len > RTE_MBUF_DEFAULT_DATAROOM) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	f = (uint8_t *)rte_pktmbuf_append(m, PKT6_UDP_PAY_OFF + len);
+	if (!f) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	memcpy(f + PKT6_UDP_PAY_OFF, data, len);
+	flows6_addrs(s, side, e, own, peer);
+	pkt6_build_udp(f, &w->pv[side]->mac, &w->dst6[side], own, peer, e->own_port, e->peer_port,
+		       len);
+	FG_CTR_INC(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_PKTS));
+	FG_CTR_ADD(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_BYTES), len);
 	worker_tx(w, side, m);
 }

@@ -2,8 +2,9 @@
  * flows_frame.c — the frames of the stateful flows engine (flows_int.h):
  * the per-side stash of mbufs (received frames recycled for the answers),
  * the UDP datagrams (prebuilt headers, the flow's signature, then the
- * payload pattern of flowpay.h) and the TCP segments (payload from the
- * stream ramp of tcp.h, its checksum in closed form), the TCP header as
+ * payload pattern of flowpay.h; or a send step's bytes alone) and the TCP
+ * segments (payload from the stream ramp of tcp.h, its checksum in closed
+ * form; or the program's bytes at their offset, progb.h), the TCP header as
  * the endpoint reads it, and the stateless answer to an orphan FIN.
  *
  * Context: worker (the lcore that owns the flows state); nothing here
@@ -19,6 +20,7 @@
 #include "flows_int.h"
 #include "lat.h"
 #include "pkt.h"
+#include "progb.h"
 #include "tcp.h"
 #include "worker.h"
 
@@ -123,11 +125,49 @@ void flows_tx_udp(struct worker *w, struct flows_state *s, int side, struct flow
 	worker_tx(w, side, m);
 }
 
+void flows_tx_udp_bytes(struct worker *w, struct flows_state *s, int side, struct flows_ent *e,
+			const struct prof_step *st, uint64_t now)
+{
+	uint16_t len = (uint16_t)st->arg;
+	struct rte_mbuf *m;
+	uint8_t *f;
+
+	(void)now;
+	if (PKT_UDP_PAY_OFF + st->arg > RTE_MBUF_DEFAULT_DATAROOM)
+		return;
+	m = flows_alloc(w, s, side);
+	if (!m)
+		return;
+	e->seq++;
+	if (s->v6[side]) {
+		flows6_tx_udp_data(w, s, side, e, m, st->data, len);
+		return;
+	}
+	f = (uint8_t *)rte_pktmbuf_append(m, PKT_UDP_PAY_OFF + len);
+	if (!f) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	memcpy(f + PKT_UDP_PAY_OFF, st->data, len);
+	pkt_build_udp(f, &w->pv[side]->mac, &w->dst[side], e->own_ip, e->peer_ip, e->own_port,
+		      e->peer_port, len);
+	FG_CTR_INC(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_PKTS));
+	FG_CTR_ADD(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_BYTES), len);
+	worker_tx(w, side, m);
+}
+
+uint16_t flows_tcp_fill_bytes(const struct flows_state *s, int side, const struct flows_ent *e,
+			      uint8_t *dst, const struct tcp_seg_out *o)
+{
+	progb_fill(s->tpl[e->tpl].prog[side], dst, o->off, o->len);
+	return pkt_raw_sum(dst, o->len);
+}
+
 void flows_tx_tcp(struct worker *w, struct flows_state *s, int side, const struct flows_ent *e,
 		  const struct tcp_seg_out *o)
 {
 	struct rte_mbuf *m = flows_alloc(w, s, side);
-	uint16_t hl = o->mss ? 24 : 20;
+	uint16_t hl = o->mss ? 24 : 20, sum = 0;
 	uint8_t *f;
 
 	if (!m)
@@ -142,10 +182,9 @@ void flows_tx_tcp(struct worker *w, struct flows_state *s, int side, const struc
 		return;
 	}
 	if (o->len)
-		tcp_payload_fill(f + PKT_TCP_HDR_OFF + 20, o->off, o->len);
-	pkt_build_tcp_sum(f, &w->pv[side]->mac, &w->dst[side], e->own_ip, e->peer_ip,
-			  e->own_port, e->peer_port, o->seq, o->ack, o->flags, o->win, o->mss,
-			  o->len, o->len ? tcp_payload_sum(o->off, o->len) : 0);
+		sum = flows_tcp_fill(s, side, e, f + PKT_TCP_HDR_OFF + 20, o);
+	pkt_build_tcp_sum(f, &w->pv[side]->mac, &w->dst[side], e->own_ip, e->peer_ip, e->own_port,
+			  e->peer_port, o->seq, o->ack, o->flags, o->win, o->mss, o->len, sum);
 	FG_CTR_INC(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_PKTS));
 	FG_CTR_ADD(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_BYTES), o->len);
 	worker_tx(w, side, m);

@@ -18,9 +18,14 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <rte_branch_prediction.h>
+
 #include "ctr.h"
+#include "flowpay.h"
 #include "flows.h"
 #include "flowtab.h"
+#include "lat.h"
+#include "own.h"
 #include "pkt.h"
 #include "tcp.h"
 #include "worker.h"
@@ -70,6 +75,10 @@ void flows6_tx_udp(struct worker *w, struct flows_state *s, int side, const stru
 		   uint64_t now);
 void flows6_tx_tcp(struct worker *w, struct flows_state *s, int side, const struct flows_ent *e,
 		   struct rte_mbuf *m, const struct tcp_seg_out *o);
+/* worker: a datagram of exactly the len bytes at data (a send with bytes). */
+void flows6_tx_udp_data(struct worker *w, struct flows_state *s, int side,
+			const struct flows_ent *e, struct rte_mbuf *m, const uint8_t *data,
+			uint16_t len);
 /* worker: the ACK a stray FIN gets (flows_tcp_orphan()), m reused. */
 void flows6_tcp_orphan_ack(struct worker *w, int side, struct rte_mbuf *m, const uint8_t *f,
 			   const struct pkt_info *pi, uint32_t seq, uint32_t ack);
@@ -223,6 +232,115 @@ static inline struct ctr_client *flows_cli(struct worker *w, unsigned tpl)
 static inline struct ctr_server *flows_srv(struct worker *w, unsigned tpl)
 {
 	return &w->ctr->tpl[tpl].server;
+}
+
+/* ---- worker: the life of a flow (flows.c), shared with flows_bytes.c ---- */
+
+enum flows_fail {
+	FLOWS_FAIL_NO_REPLY = 1,
+	FLOWS_FAIL_RESET,
+	FLOWS_FAIL_RETX,
+	FLOWS_FAIL_PAYLOAD, /* a reply whose payload is not the pattern (flowpay.h) */
+};
+
+/*
+ * worker: flows.c's steps of a flow: established counts the client flow
+ * established once; fail ends it as failed (why); prog advances side's
+ * program (true when it ended); udp_check ends a UDP flow whose program
+ * ended; tcp_run feeds the endpoint's output o and may delete the entry.
+ */
+void flows_established(struct worker *w, struct flows_ent *e);
+void flows_fail(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
+		enum flows_fail why);
+bool flows_prog(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
+		int side, uint64_t now);
+void flows_udp_check(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
+		     int side);
+void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
+		   int side, struct tcp_out *o, uint64_t now);
+
+/*
+ * worker: programs with bytes (flows_bytes.c). prog_step runs a step of
+ * op until, until_close or close (true: done, go on); rx_bytes takes a
+ * received frame of a flow whose template marks side rxb; tx_udp_bytes
+ * sends a send step's bytes as one datagram; tcp_fill writes a segment's
+ * payload of side (its program's bytes or the pattern) and returns its
+ * raw sum (pkt_raw_sum()).
+ */
+bool flows_prog_step(struct flows_state *s, struct flows_ent *e, const struct prof_step *st);
+void flows_rx_bytes(struct worker *w, struct flows_state *s, int side, struct rte_mbuf *m,
+		    const uint8_t *f, const struct pkt_info *pi, uint32_t idx, struct flows_ent *e,
+		    uint64_t now);
+void flows_tx_udp_bytes(struct worker *w, struct flows_state *s, int side, struct flows_ent *e,
+			const struct prof_step *st, uint64_t now);
+uint16_t flows_tcp_fill_bytes(const struct flows_state *s, int side, const struct flows_ent *e,
+			      uint8_t *dst, const struct tcp_seg_out *o);
+
+/* worker: a TCP segment's payload and its raw sum: the stream pattern
+ * (its sum in closed form), or side's program's bytes. */
+static inline uint16_t flows_tcp_fill(const struct flows_state *s, int side,
+				      const struct flows_ent *e, uint8_t *dst,
+				      const struct tcp_seg_out *o)
+{
+	if (unlikely(s->tpl[e->tpl].txb[side]))
+		return flows_tcp_fill_bytes(s, side, e, dst, o);
+	tcp_payload_fill(dst, o->off, o->len);
+	return tcp_payload_sum(o->off, o->len);
+}
+
+/* ---- worker: payload checks (flowpay.h), by flows.c and flows_bytes.c ---- */
+
+/* A client flow's server is not flowgen: counted once, never checked again. */
+static inline void flows_foreign(struct worker *w, struct flows_ent *e)
+{
+	e->flags |= FLOWS_F_PAY_FOREIGN;
+	FG_CTR_INC(flows_cli(w, e->tpl)->foreign_server);
+}
+
+/*
+ * Client side: may a received UDP reply (len bytes at pay) go on? In
+ * auto mode the first reply decides whose the server is; flowgen's
+ * replies must name the client flow idx and carry the pattern.
+ */
+static inline bool flows_udp_pay_ok(struct worker *w, const struct flows_state *s, uint32_t idx,
+				    struct flows_ent *e, const uint8_t *pay, uint32_t len)
+{
+	if (s->check == FLOWPAY_OFF || (e->flags & FLOWS_F_PAY_FOREIGN))
+		return true;
+	if (s->check == FLOWPAY_AUTO && !(e->flags & FLOWS_F_PAY_OURS)) {
+		if (!flowpay_udp_ours(pay, len)) {
+			flows_foreign(w, e);
+			return true;
+		}
+		e->flags |= FLOWS_F_PAY_OURS;
+	}
+	return flowpay_udp_check(pay, len, own_id(flowtab_id(s->ft, idx), w->q), LAT_SIG_F_REPLY);
+}
+
+/*
+ * Client side: may a received TCP segment go on to tcp_input()? Only data
+ * the endpoint takes as new is looked at; in auto mode the first such data
+ * decides whose the server is; flowgen's must be the pattern at its stream
+ * offset.
+ */
+static inline bool flows_tcp_pay_ok(struct worker *w, const struct flows_state *s,
+				    struct flows_ent *e, const struct tcp_seg *sg,
+				    const uint8_t *data)
+{
+	uint32_t off;
+
+	if (s->check == FLOWPAY_OFF || (e->flags & FLOWS_F_PAY_FOREIGN) ||
+	    !tcp_data_new(&e->tcb, sg))
+		return true;
+	off = tcp_rcv_off(&e->tcb, sg->seq);
+	if (s->check == FLOWPAY_AUTO && !(e->flags & FLOWS_F_PAY_OURS)) {
+		if (!flowpay_tcp_ours(data, off, sg->len)) {
+			flows_foreign(w, e);
+			return true;
+		}
+		e->flags |= FLOWS_F_PAY_OURS;
+	}
+	return tcp_payload_check(data, off, sg->len);
 }
 
 #endif

@@ -11,11 +11,13 @@
  * sequence number and the TSC at transmission. An IPv6 stream's frames
  * are built the same way from IPv6 headers (streams6.h: only the last 32
  * bits of each address vary) and go to the IPv6 next hop (default_gw6's
- * MAC); one test per burst picks the family's fill, none per frame.
+ * MAC); one test per burst picks the family's fill, none per frame. A
+ * stream of `proto: tcp` or `icmp` has a fill of its own (streams_l4.h):
+ * TCP segments or ICMP echo messages that carry the same signature.
  *
  * TX: a sender fills a burst with the stamp left at 0, then stamps every
- * frame (the TSC, and its sum into the UDP checksum) and hands the burst
- * straight to rte_eth_tx_burst: the delay measured starts within a few
+ * frame (the TSC, and its sum into the layer 4 checksum) and hands the
+ * burst straight to rte_eth_tx_burst: the delay measured starts within a few
  * hundred nanoseconds of the driver taking the burst, not before the fill
  * or at the end of the loop turn. What the TX queue refuses is freed and
  * counted as the stream's tx_dropped, its sequence numbers given back, so
@@ -30,16 +32,17 @@
  *
  * Before measured traffic, each worker runs the learning phase of RFC 2544
  * §23: one frame to every destination of each sender, flagged with the
- * learning id so that it is never counted, then a pause so the DUT's
- * neighbour table fills (the DUT resolves the emulated hosts by ARP, which
- * the worker answers). `start -t learn=0` skips it, `-t learn_wait=SECONDS`
+ * learning id so that it is never counted (a UDP datagram whatever the
+ * stream's protocol), then a pause so the DUT's neighbour table fills
+ * (the DUT resolves the emulated hosts by ARP, which the worker answers). `start -t learn=0` skips it, `-t learn_wait=SECONDS`
  * sets the pause (flowgen(8), start).
  *
- * RX (streams_rx.c): a UDP frame (over IPv4 or IPv6) with a valid
- * signature is counted per (stream, rx port, sending worker) in a sequence tracker (rx, dup, ooo) and, when the
- * stream has latency on, its one-way delay goes into the (stream, rx port)
- * histogram (streams.h: several senders per stream). Counting is by
- * signature only, so a NAT may rewrite addresses and ports. A frame whose
+ * RX (streams_rx.c): a UDP, TCP or ICMP frame (over IPv4 or IPv6) with
+ * a valid signature is counted per (stream, rx port, sending worker) in
+ * a sequence tracker (rx, dup, ooo) and, when the stream has latency on,
+ * its one-way delay goes into the (stream, rx port) histogram (streams.h:
+ * several senders per stream). Counting is by signature only, so a NAT
+ * may rewrite addresses, ports and ICMP identifiers. A frame whose
  * signature carries another run's tag is counted as stale, nothing else.
  *
  * Host pairs (streams.h): with the run's pair counts on, a paired
@@ -119,6 +122,12 @@ static void streams_retarget6(struct streams_sender *sd, const struct rte_ether_
 static void streams_retarget(struct streams_sender *sd, const struct rte_ether_addr *dst,
 			     uint64_t word)
 {
+	if (sd->l4t) {
+		for (uint32_t i = 0; i < sd->nsizes; i++)
+			rte_ether_addr_copy(dst, (struct rte_ether_addr *)sd->l4t[i].hdr);
+		sd->fast_dst = word;
+		return;
+	}
 	if (sd->v6) {
 		streams_retarget6(sd, dst);
 		sd->fast_dst = word;
@@ -306,6 +315,47 @@ static void streams_fill6(struct streams_sender *sd, struct rte_mbuf **m, uint32
 }
 
 /*
+ * Measured frames of a TCP or ICMP stream (streams_l4.h), IPv4 or IPv6:
+ * the header of the frame's size, its addresses and varying words (ports,
+ * or the echo identifier and sequence number), the signature at the end
+ * of the headers. One path for every field mode: these streams test what
+ * a DUT does with the protocol, not the generator's top speed.
+ */
+static void streams_fill_l4(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n,
+			    uint32_t *idx, uint64_t tsc)
+{
+	const struct streams_l4t *l4t = sd->l4t;
+	const struct streams_l4g g = sd->l4g;
+	const uint16_t *sizes = sd->sizes;
+	uint32_t pos = sd->pos, nsizes = sd->nsizes, seq = sd->seq, sid = sd->sig_id;
+	uint8_t flags = sd->latency ? LAT_SIG_F_LATENCY : 0;
+	uint32_t sigsum = lat_sig_sum_fixed(sid, tsc, flags);
+	uint32_t w0[FG_BURST], w1[FG_BURST];
+	struct streams_pair prs[FG_BURST];
+	const struct streams_pair *tab = streams_burst_pairs(sd, n, idx, prs);
+
+	fgen_fill(&sd->sport, w0, n);
+	fgen_fill(&sd->dport, w1, n);
+	for (uint32_t i = 0; i < n; i++, seq++) {
+		const struct streams_pair *pr = &tab[idx[i]];
+		uint16_t len = sizes[pos];
+		uint8_t *f = rte_pktmbuf_mtod(m[i], uint8_t *);
+		uint16_t p = (uint16_t)pos;
+
+		if (++pos == nsizes)
+			pos = 0;
+		streams_sig(f, len, g.hlen, sid, seq, tsc, flags);
+		streams_l4_fill_be(
+		    f, &l4t[p], &g, pr->sa, pr->da, pr->sum, rte_cpu_to_be_16((uint16_t)w0[i]),
+		    rte_cpu_to_be_16((uint16_t)w1[i]), sigsum + lat_sig_sum_seq(seq));
+		m[i]->data_len = len;
+		m[i]->pkt_len = len;
+	}
+	sd->pos = pos;
+	sd->seq = seq;
+}
+
+/*
  * n mbufs straight from the pool, with only what a frame of ours needs
  * set: what rte_pktmbuf_alloc_bulk() would reset besides is already so
  * for any mbuf a free put back (next NULL, one segment, refcnt 1) or not
@@ -331,23 +381,24 @@ static inline int streams_alloc(struct rte_mempool *mp, struct rte_mbuf **m, uin
 }
 
 /*
- * Stamp a filled burst at tsc (lat_sig_stamp): the signature's TSC bytes,
- * and their sum into the UDP checksum the fill computed without them
- * (RFC 1624: HC' = ~(~HC + m')).
+ * Stamp a filled burst at tsc (lat_sig_stamp): the signature's TSC bytes
+ * at sig_off, and their sum into the layer 4 checksum at ck_off the fill
+ * computed without them (RFC 1624: HC' = ~(~HC + m')).
  */
-static void streams_stamp(struct rte_mbuf **m, uint32_t n, uint64_t tsc, bool v6)
+static void streams_stamp(struct rte_mbuf **m, uint32_t n, uint64_t tsc, uint16_t sig_off,
+			  uint16_t ck_off)
 {
 	uint32_t add = lat_sig_sum_tsc(tsc);
-	uint16_t l4 = v6 ? PKT6_L4_OFF : RTE_ETHER_HDR_LEN + 20;
 
 	for (uint32_t i = 0; i < n; i++) {
 		uint8_t *f = rte_pktmbuf_mtod(m[i], uint8_t *);
-		struct rte_udp_hdr *u = (struct rte_udp_hdr *)(f + l4);
 		uint16_t ck;
 
-		lat_sig_stamp(f + l4 + 8, tsc);
-		ck = (uint16_t)~pkt_fold((uint16_t)~u->dgram_cksum + add);
-		u->dgram_cksum = ck ? ck : 0xffff;
+		lat_sig_stamp(f + sig_off, tsc);
+		memcpy(&ck, f + ck_off, 2);
+		ck = (uint16_t)~pkt_fold((uint16_t)~ck + add);
+		ck = ck ? ck : 0xffff;
+		memcpy(f + ck_off, &ck, 2);
 	}
 }
 
@@ -357,13 +408,13 @@ static void streams_stamp(struct rte_mbuf **m, uint32_t n, uint64_t tsc, bool v6
  * capture, counting); returns how many the queue took and, in *tsc, the
  * stamp. The rest are freed.
  */
-static uint32_t streams_tx_now(struct worker *w, int side, struct rte_mbuf **m, uint32_t n,
-			       bool v6, uint64_t *tsc)
+static uint32_t streams_tx_now(struct worker *w, const struct streams_sender *sd,
+			       struct rte_mbuf **m, uint32_t n, uint64_t *tsc)
 {
-	worker_flush(w, side);
+	worker_flush(w, sd->side);
 	*tsc = rte_rdtsc();
-	streams_stamp(m, n, *tsc, v6);
-	return worker_send(w, side, m, (uint16_t)n);
+	streams_stamp(m, n, *tsc, sd->sig_off, sd->ck_off);
+	return worker_send(w, sd->side, m, (uint16_t)n);
 }
 
 /*
@@ -407,13 +458,15 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 		if (dw != sd->fast_dst)
 			streams_retarget(sd, nh, dw);
 		/* the stamp is 0 here: streams_tx_now stamps the burst */
-		if (sd->v6)
+		if (sd->l4t)
+			streams_fill_l4(sd, m, n, idx, 0);
+		else if (sd->v6)
 			(sd->fixed6 ? streams_fill_fixed6 : streams_fill6)(sd, m, n, idx, 0);
 		else if (sd->fixed)
 			streams_fill_fixed(sd, m, n, idx, 0);
 		else
 			streams_fill(sd, m, n, idx, 0);
-		sent = streams_tx_now(w, sd->side, m, n, sd->v6, &tsc);
+		sent = streams_tx_now(w, sd, m, n, &tsc);
 		if (sent < n) {
 			/* the refused frames' sequence numbers and sizes go to
 			 * the next burst: the receiver sees no gap */
@@ -689,4 +742,5 @@ const struct worker_ops streams_worker_ops = {
     .rate = streams_rate,
     .pause = streams_pause,
     .idle = streams_idle,
+    .icmp_sig = true,
 };

@@ -41,6 +41,7 @@
 #include "pkt.h"
 #include "prof-t.h"
 #include "streams6.h"
+#include "streams_l4.h"
 
 struct worker;
 struct stats_pair_row;
@@ -148,6 +149,14 @@ struct streams_sender {
 	 * sender is done (its pacer held); UINT64_MAX: it sends until the run ends */
 	uint64_t limit;
 	bool done;
+	/*
+	 * Every frame: the signature's offset and the layer 4 checksum's,
+	 * for the stamp. A TCP or ICMP stream (`proto:`) has l4t, one header
+	 * per position in sizes (streams_l4.h), instead of fast/fixed.
+	 */
+	uint16_t sig_off, ck_off;
+	struct streams_l4t *l4t;
+	struct streams_l4g l4g;
 };
 
 /*

@@ -132,8 +132,9 @@ void streams_rx_frame(struct worker *w, int side, struct rte_mbuf *m, const stru
 	uint64_t stamp;
 	uint8_t flags;
 
-	if ((pi->kind == PKT_UDP || pi->kind == PKT_UDP6) &&
-	    lat_sig_read(f + pi->payload, pi->paylen, &id, &seq, &stamp, &flags)) {
+	/* UDP, TCP, or ICMP with a signature (worker.c): the payload follows
+	 * the layer 4 header */
+	if (lat_sig_read(f + pi->payload, pi->paylen, &id, &seq, &stamp, &flags)) {
 		uint32_t sid = id & STREAMS_ID_SID_MASK;
 		uint32_t q = id >> STREAMS_ID_Q_SHIFT & STREAMS_ID_Q_MASK;
 		bool ours = id >> STREAMS_ID_RUN_SHIFT == s->tag;

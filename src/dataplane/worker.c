@@ -3,7 +3,8 @@
  * locks, no prints, no system calls, no allocation but mbufs. Control
  * reaches the worker only through its mailbox ring; frames for control
  * (ARP replies, ICMP echo replies, anything unknown in service mode) go up
- * through the punt ring. Control sends its own frames on its own TX queue;
+ * through the punt ring. Control sends its own frames on its own TX queue
+ * (where a port has none, net_af_xdp, worker 0 sends them on its queue);
  * where a port also has an RX queue there (net_af_packet, whose fan-out
  * feeds it like any other), worker 0 of the pair polls it every turn. With
  * several workers a test frame runs on the worker that owns its flow
@@ -12,6 +13,7 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_prefetch.h>
+#include <rte_ring.h>
 
 #include "capture_tap.h"
 #include "lat.h"
@@ -259,6 +261,20 @@ static void handle_local(struct worker *w, int side, struct rte_mbuf *m, const s
 	rte_pktmbuf_free(m);
 }
 
+/* An ICMP echo message that is an engine's test frame (worker_ops.icmp_sig:
+ * a stream of `proto: icmp`): it carries a signature. */
+static inline bool rx_icmp_test(const struct worker *w, struct rte_mbuf *m,
+				const struct pkt_info *pi)
+{
+	uint32_t id, seq;
+	uint64_t tsc;
+	uint8_t fl;
+
+	return w->eng && w->eng->icmp_sig &&
+	       lat_sig_read(rte_pktmbuf_mtod(m, uint8_t *) + pi->payload, pi->paylen, &id, &seq,
+			    &tsc, &fl);
+}
+
 /* The engine takes a burst's test frames of one side at once. */
 static inline void rx_engine(struct worker *w, int side, struct rte_mbuf **tm,
 			     struct pkt_info *tpi, unsigned nt, uint64_t now)
@@ -370,12 +386,16 @@ rx_side_do(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy, con
 			unknown++;
 			rte_pktmbuf_free(m);
 			break;
-		case PKT_ARP:
 		case PKT_ICMP:
-			handle_local(w, side, m, pi);
-			break;
 		case PKT_ICMP6:
-			handle_icmp6(w, side, m, pi);
+			if (rx_icmp_test(w, m, pi)) {
+				tm[nt++] = m;
+				continue;
+			}
+			(pi->kind == PKT_ICMP ? handle_local : handle_icmp6)(w, side, m, pi);
+			break;
+		case PKT_ARP:
+			handle_local(w, side, m, pi);
 			break;
 		case PKT_BAD:
 			bad++;
@@ -450,6 +470,22 @@ static void rx_handed(struct worker *w, uint64_t now, bool *busy)
 	}
 }
 
+/*
+ * Control's frames for a port without a control queue (net_af_xdp,
+ * port.h): worker 0 of the pair sends them on its own queue, tagged
+ * already, with the mailbox's pace. What the queue refuses is dropped, as
+ * control's own queue would drop it.
+ */
+static void ctl_tx_drain(struct worker *w, int side)
+{
+	struct rte_mbuf *m[32];
+	unsigned n = rte_ring_sc_dequeue_burst(w->pv[side]->ctl_tx, (void **)m, 32, NULL);
+	uint16_t k = n ? rte_eth_tx_burst(w->pv[side]->id, w->q, m, (uint16_t)n) : 0;
+
+	if (k < n)
+		rte_pktmbuf_free_bulk(m + k, n - k);
+}
+
 int worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -472,8 +508,13 @@ int worker_main(void *arg)
 
 		/* control's messages can wait a few turns: the mailbox is
 		 * polled with the control queue, not on every turn */
-		if ((polls & 7) == 0)
+		if ((polls & 7) == 0) {
 			handle_mbox(w, now, &quit);
+			if (w->q == 0 && w->pv[0]->ctl_tx)
+				ctl_tx_drain(w, 0);
+			if (w->q == 0 && w->pv[1]->ctl_tx)
+				ctl_tx_drain(w, 1);
+		}
 		w->rx_backlog = false;
 		w->rx(w, 0, w->q, now, &busy);
 		w->rx(w, 1, w->q, now, &busy);

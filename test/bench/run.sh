@@ -19,6 +19,8 @@
 #   j  IPv6 streams, 84 B fixed frames (the floor), net_null no-rx, against
 #      testpmd txonly's 84 B frames (IPv4 UDP: testpmd has no IPv6 txonly,
 #      it is the closest mode)                            >= 0.9 x testpmd
+#   k  64 B TX on a veth and TCP CPS over a veth pair, flowgen on
+#      net_af_xdp against flowgen on net_af_packet, one worker (report only)
 #
 # Usage: test/bench/run.sh [ROWS]   e.g. `test/bench/run.sh a b`
 # The worker and testpmd's forwarding core both run on CPU 1.
@@ -36,12 +38,16 @@
 # is the median of the per-round ratios this/REV with their spread. A
 # figure that moved shows there even when the machine's absolute numbers
 # drift from day to day.
+#
+# Without 512 hugepages the script reserves 1024; BENCH_HUGEPAGES=keep
+# leaves /proc/sys/vm/nr_hugepages as it is (a machine others use too):
+# flowgen and testpmd then run on what there is, flowgen on --no-huge.
 
 set -u
 cd "$(dirname "$0")/../.."
 FG=${FG:-build/flowgen}
 B=test/bench
-ROWS=${*:-a b c d e f g h i j}
+ROWS=${*:-a b c d e f g h i j k}
 SECS=${BENCH_SECS:-6}
 RUNS=${BENCH_RUNS:-3}
 out=$(mktemp -d /tmp/fg-bench.XXXXXX)
@@ -59,7 +65,8 @@ trap cleanup EXIT
 [ "$(id -u)" -eq 0 ] || { echo "bench: must run as root"; exit 1; }
 [ -x "$FG" ] || { echo "bench: build $FG first (make)"; exit 1; }
 command -v dpdk-testpmd >/dev/null || { echo "bench: dpdk-testpmd missing (apt-get install dpdk-dev)"; exit 1; }
-[ "$(cat /proc/sys/vm/nr_hugepages)" -ge 512 ] || echo 1024 >/proc/sys/vm/nr_hugepages
+[ "${BENCH_HUGEPAGES:-}" = keep ] || [ "$(cat /proc/sys/vm/nr_hugepages)" -ge 512 ] ||
+	echo 1024 >/proc/sys/vm/nr_hugepages
 if [ -n "${BASE:-}" ]; then
 	git worktree add --detach -f "$out/base" "$BASE" >/dev/null 2>&1 ||
 		{ echo "bench: BASE=$BASE is not a commit here"; exit 1; }
@@ -454,6 +461,55 @@ run_row()
 			--vdev=net_null0,no-rx=1)
 		row j "84 B IPv6 streams, fixed fields, net_null" "$(mpps "$fg")" "$(mpps "$base")" \
 			"$q" "$(verdict "$q" 0.9 '>=')" ">= 0.9x testpmd (IPv4 txonly, 84 B)" "$vsb"
+		;;
+	k)
+		# flowgen against flowgen: the same veths, one worker, net_af_xdp
+		# (native XDP on the veth, README "Ports") or net_af_packet
+		ip netns add "$NS"
+		ip -n "$NS" link add fgb0 type veth peer name fgb1
+		ip -n "$NS" link set fgb0 up
+		ip -n "$NS" link set fgb1 up
+		local kind
+		for kind in xdp packet; do
+			cat >"$out/k_tx_$kind.yaml" <<-EOF
+				interfaces: ['--vdev=net_af_${kind}0,iface=fgb0', '--vdev=net_null1,no-rx=1']
+				port_info:
+				  - {ip: 198.18.1.2, default_gw: 198.18.1.1, dest_mac: '02:00:00:00:00:02'}
+				  - {ip: 198.19.1.2, default_gw: 198.19.1.1, dest_mac: '02:00:00:00:00:01'}
+				platform: {master_thread_id: 0, dual_if: [{socket: 0, threads: [1]}]}
+				mbufs: 65536
+			EOF
+			sed "s/net_null1,no-rx=1/net_af_${kind}1,iface=fgb1/" "$out/k_tx_$kind.yaml" \
+				>"$out/k_pair_$kind.yaml"
+		done
+		local x a xs=() as=() qs=()
+		for _ in $(seq 1 "$ROUNDS"); do
+			a=$(flowgen_pps "ip netns exec $NS" "$out/k_tx_packet.yaml" $B/stl_64b_fixed.yaml)
+			x=$(flowgen_pps "ip netns exec $NS" "$out/k_tx_xdp.yaml" $B/stl_64b_fixed.yaml)
+			as+=("$a") xs+=("$x") qs+=("$(ratio "$x" "$a")")
+			printf '    round %d: af_xdp %s, af_packet %s, ratio %s\n' "${#qs[@]}" "$(mpps "$x")" \
+				"$(mpps "$a")" "${qs[-1]}" >&2
+		done
+		row k "64 B TX on a veth, af_xdp vs af_packet" \
+			"$(mpps "$(printf '%s\n' "${xs[@]}" | median)")" \
+			"$(mpps "$(printf '%s\n' "${as[@]}" | median)")" \
+			"$(printf '%s\n' "${qs[@]}" | median)" measured "report (baseline: af_packet)"
+		# TCP: unpaced trials, af_xdp and af_packet alternating as the
+		# rounds above; the median trial of each (and the worst failure)
+		local xt=() at=() xf=0 af=0 t
+		for _ in $(seq 1 "$ROUNDS"); do
+			t=$(flows_trial "ip netns exec $NS" "$out/k_pair_xdp.yaml" 1 profiles/tcp_short.yaml max)
+			xt+=("${t%% *}") xf=$(printf '%s\n%s\n' "$xf" "$(echo "$t" | cut -d' ' -f2)" | sort -g | tail -n 1)
+			a=$t
+			t=$(flows_trial "ip netns exec $NS" "$out/k_pair_packet.yaml" 1 profiles/tcp_short.yaml max)
+			at+=("${t%% *}") af=$(printf '%s\n%s\n' "$af" "$(echo "$t" | cut -d' ' -f2)" | sort -g | tail -n 1)
+			printf '    round %d: TCP CPS af_xdp %s, af_packet %s\n' "${#xt[@]}" "$(mps "${a%% *}")" \
+				"$(mps "${t%% *}")" >&2
+		done
+		x=$(printf '%s\n' "${xt[@]}" | median) a=$(printf '%s\n' "${at[@]}" | median)
+		row k "$(printf 'TCP CPS on a veth pair, af_xdp vs af_packet (%.1f/%.1f%% failed)' "$xf" "$af")" \
+			"$(mps "$x")" "$(mps "$a")" "$(ratio "$x" "$a")" measured "report (baseline: af_packet)"
+		ip netns del "$NS"
 		;;
 	*) echo "bench: unknown row '$r'" ;;
 	esac

@@ -44,7 +44,7 @@ check_grep "nat64: a pool address masqueraded to 198.19.1.1" \
 	'src=198\.18\.254\.[0-9]+ dst=198\.19\.0\.1 .*src=198\.19\.0\.1 dst=198\.19\.1\.1' "$FG_TMP/ct"
 ip netns del "$NS_SRV" 2>/dev/null
 check "lab down" "$FG_LAB" down
-if kill -0 "$TPID" 2>/dev/null; then
+if ! pid_gone "$TPID"; then
 	fail "tayga stopped by lab down" "pid $TPID still runs"
 else
 	pass "tayga stopped by lab down"

@@ -54,9 +54,13 @@ rtt()
 	awk -F'[/ =]+' -v w="$2" '/^rtt/ { i = (w == "min") ? 6 : (w == "avg") ? 7 : 8; print $i }' "$1"
 }
 
+# lt A B : A < B (decimals; awk, not a python3 per call; a value that is
+# not a number is never less)
 lt()
 {
-	python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)" "$1" "$2" 2>/dev/null
+	[[ $1 =~ ^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]] &&
+		[[ $2 =~ ^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]] &&
+		awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'
 }
 
 check_lt()
@@ -201,6 +205,7 @@ for d in 3 30; do
 	"$FG_LAB" impair --delay "$d" --dir ba
 	out=$FG_TMP/fg_delay$d.out
 	fg -x "arp; start -f $SP -d 0.5 -t learn_wait=0.1,drain=0.2; wait 30; stats --json" >"$out" 2>&1
+	latency_pre "$out"
 	mn=$(latency_row "$out" lat 1 min_us)
 	echo "# flowgen through --delay $d: latency min/avg/max $mn/$(latency_row "$out" lat 1 avg_us)/$(latency_row "$out" lat 1 max_us) us, tsc_hz $(json_get "$out" global.tsc_hz)"
 	check_ge "flowgen through --delay $d: frames measured" "$(latency_row "$out" lat 1 rx)" 500
@@ -213,6 +218,7 @@ done
 "$FG_LAB" impair --delay 400 --dir ba
 out=$FG_TMP/fg_stale.out
 fg -x "arp; start -f $SP -d 0.5 -t learn=0,drain=0; wait 30; start -f $SP -d 0.5 -t learn=0,drain=0.6; wait 30; stats --json" >"$out" 2>&1
+latency_pre "$out"
 tx=$(latency_row "$out" lat 1 tx); rx=$(latency_row "$out" lat 1 rx); stale=$(latency_row "$out" lat 1 stale)
 echo "# run after a stopped run through --delay 400: tx $tx rx $rx lost $(latency_row "$out" lat 1 lost) dup $(latency_row "$out" lat 1 dup) stale $stale"
 check_ge "next run: the previous run's frames arrive during it (stale)" "${stale:-0}" 100
@@ -242,7 +248,7 @@ pidf=/run/fg-impair-$NS_WIRE.pid
 [ -d /run ] && [ -w /run ] || pidf=/tmp/fg-impair-$NS_WIRE.pid
 pid=$(cat "$pidf" 2>/dev/null)
 "$FG_LAB" impair off
-check "impair off: the relay is gone" bash -c "! kill -0 '$pid' 2>/dev/null"
+check "impair off: the relay is gone" pid_gone "$pid"
 check_grep "impair off: final counters written" '^ab rx=[0-9]+ forwarded=[0-9]+ dropped=0 duplicated=0 reordered=[1-9]' \
 	"${pidf%.pid}.log"
 in_tst ip addr del 198.19.1.2/24 dev fg1
@@ -251,7 +257,7 @@ in_tst ip addr del 198.19.1.2/24 dev fg1
 pid=$(cat "$pidf" 2>/dev/null)
 "$FG_LAB" down
 check "down: the wire namespace is gone" bash -c "! ip netns list | awk '{print \$1}' | grep -qx '$NS_WIRE'"
-check "down: the relay is gone" bash -c "! kill -0 '$pid' 2>/dev/null"
+check "down: the relay is gone" pid_gone "$pid"
 FG_LAB_UP=no
 
 finish

@@ -44,24 +44,28 @@ echo "# loop throughput: trials (offered, send_s, tx, valid, passed, reason) $(b
 check_eq "loop throughput: exit status 0" 0 "$rc"
 check "loop throughput: --json stdout is one JSON object" \
 	python3 -c "import json, sys; o = json.load(open(sys.argv[1])); assert o['bench'] == 'throughput' and o['trials'] and o['result']" "$out"
-check_py "loop throughput: nothing lost in any trial" 'all(t["lost"] == 0 and t["rx"] == t["tx"] for t in o["trials"])' "$out"
-check_py "loop throughput: every valid trial passed" 'all(t["passed"] for t in o["trials"] if t["valid"])' "$out"
-check_py "loop throughput: result is the start rate" \
-	'o["result"]["found"] and o["result"]["throughput_fps"] == o["result"]["start_fps"] == 50000' "$out"
-check_py "loop throughput: every trial at the start rate, the last one valid, 0 % loss" \
-	'all(t["offered_fps"] == 50000 for t in o["trials"]) and o["trials"][-1]["valid"] and o["trials"][-1]["passed"] and o["result"]["loss_pct"] == 0' "$out"
-check_py "loop throughput: the result's achieved rate within 0.1 % of the offered one" \
-	'abs(o["trials"][-1]["achieved_fps"] - o["trials"][-1]["offered_fps"]) <= 50' "$out"
-check_py "loop throughput: an invalid trial says why" 'all(t["reason"] for t in o["trials"] if not t["valid"])' "$out"
+check_pys "$out" \
+	"loop throughput: nothing lost in any trial" \
+		'all(t["lost"] == 0 and t["rx"] == t["tx"] for t in o["trials"])' \
+	"loop throughput: every valid trial passed" \
+		'all(t["passed"] for t in o["trials"] if t["valid"])' \
+	"loop throughput: result is the start rate" \
+		'o["result"]["found"] and o["result"]["throughput_fps"] == o["result"]["start_fps"] == 50000' \
+	"loop throughput: every trial at the start rate, the last one valid, 0 % loss" \
+		'all(t["offered_fps"] == 50000 for t in o["trials"]) and o["trials"][-1]["valid"] and o["trials"][-1]["passed"] and o["result"]["loss_pct"] == 0' \
+	"loop throughput: the result's achieved rate within 0.1 % of the offered one" \
+		'abs(o["trials"][-1]["achieved_fps"] - o["trials"][-1]["offered_fps"]) <= 50' \
+	"loop throughput: an invalid trial says why" \
+		'all(t["reason"] for t in o["trials"] if not t["valid"])' \
+	"loop confirm: the result is confirmed, at the rate found, by a 2 s trial" \
+		'o["result"]["confirmed"] and o["result"]["confirm_s"] == 2 and o["result"]["confirmed_fps"] == o["result"]["throughput_fps"] == 50000 and o["result"]["confirmed_mult"] == o["result"]["mult"] == "5"' \
+	"loop confirm: the last trial is the confirmation, marked, passed, at 50000 fps" \
+		'o["result"]["confirmed_trial"] == len(o["trials"]) and o["trials"][-1]["confirm"] and o["trials"][-1]["passed"] and o["trials"][-1]["offered_fps"] == 50000 and o["result"]["confirmed_loss_pct"] == 0' \
+	"loop confirm: it sent for 2 s (1 %), 100000 frames (0.1 %)" \
+		'abs(o["trials"][-1]["send_s"] - 2) <= 0.02 and abs(o["trials"][-1]["tx"] - 100000) <= 100' \
+	"loop confirm: the search's trials are not marked, and come first" \
+		'not any(t["confirm"] for t in o["trials"][:o["result"]["trial"]]) and o["result"]["trial"] < o["result"]["confirmed_trial"]'
 check_grep "loop throughput: progress lines on stderr with --json" '^ +[0-9] +50000 .* pass$' "$err"
-check_py "loop confirm: the result is confirmed, at the rate found, by a 2 s trial" \
-	'o["result"]["confirmed"] and o["result"]["confirm_s"] == 2 and o["result"]["confirmed_fps"] == o["result"]["throughput_fps"] == 50000 and o["result"]["confirmed_mult"] == o["result"]["mult"] == "5"' "$out"
-check_py "loop confirm: the last trial is the confirmation, marked, passed, at 50000 fps" \
-	'o["result"]["confirmed_trial"] == len(o["trials"]) and o["trials"][-1]["confirm"] and o["trials"][-1]["passed"] and o["trials"][-1]["offered_fps"] == 50000 and o["result"]["confirmed_loss_pct"] == 0' "$out"
-check_py "loop confirm: it sent for 2 s (1 %), 100000 frames (0.1 %)" \
-	'abs(o["trials"][-1]["send_s"] - 2) <= 0.02 and abs(o["trials"][-1]["tx"] - 100000) <= 100' "$out"
-check_py "loop confirm: the search's trials are not marked, and come first" \
-	'not any(t["confirm"] for t in o["trials"][:o["result"]["trial"]]) and o["result"]["trial"] < o["result"]["confirmed_trial"]' "$out"
 check_grep "loop confirm: its line says so" '^ +[0-9]+ +50000 .* pass \(confirmation, 2 s\)$' "$err"
 check_eq "csv: header" \
 	"bench,trial,offered_fps,offered_line_pct,mult,send_s,achieved_fps,tx,rx,lost,loss_pct,valid,passed,reason,lat_frames,lat_lost,min_us,avg_us,max_us,p50_us,p99_us,p999_us,pdv_us,conns,confirm,tuples" \
@@ -264,16 +268,19 @@ fg_run lab "arp; bench throughput -f $SP -m 10 --trial 1 --resolution 10 --confi
 check_eq "lab: exit status 0" 0 "$rc"
 echo "# lab: $(bench_py '[(round(t["offered_fps"]), t["loss_pct"], t["valid"]) for t in o["trials"]]' "$out" 2>&1)"
 echo "# lab: throughput $(bench_py 'o["result"]["throughput_fps"]' "$out" 2>&1) fps, limit $LIMIT pps"
-check_py "lab: the start rate (20 kpps) loses frames" 'o["trials"][0]["lost"] > 0 and not o["trials"][0]["passed"]' "$out"
-check_py "lab: throughput found within 80-110 % of the DUT's limit" \
-	"o['result']['found'] and $LIMIT * 0.8 <= o['result']['throughput_fps'] <= $LIMIT * 1.1" "$out"
-check_py "lab: the result's trial lost nothing" 'o["trials"][o["result"]["trial"] - 1]["lost"] == 0' "$out"
-check_py "lab: every valid trial well above the limit failed" \
-	"all(not t['passed'] for t in o['trials'] if t['valid'] and t['offered_fps'] > $LIMIT * 1.1)" "$out"
-check_py "lab: every trial well below the limit lost nothing" \
-	"all(t['lost'] == 0 for t in o['trials'] if t['offered_fps'] < $LIMIT * 0.8)" "$out"
-check_py "lab: --confirm 0 runs no confirmation, the result says not confirmed" \
-	'not any(t["confirm"] for t in o["trials"]) and not o["result"]["confirmed"] and o["result"]["confirm_s"] == 0 and o["result"]["confirmed_fps"] == 0' "$out"
+check_pys "$out" \
+	"lab: the start rate (20 kpps) loses frames" \
+		'o["trials"][0]["lost"] > 0 and not o["trials"][0]["passed"]' \
+	"lab: throughput found within 80-110 % of the DUT's limit" \
+		"o['result']['found'] and $LIMIT * 0.8 <= o['result']['throughput_fps'] <= $LIMIT * 1.1" \
+	"lab: the result's trial lost nothing" \
+		'o["trials"][o["result"]["trial"] - 1]["lost"] == 0' \
+	"lab: every valid trial well above the limit failed" \
+		"all(not t['passed'] for t in o['trials'] if t['valid'] and t['offered_fps'] > $LIMIT * 1.1)" \
+	"lab: every trial well below the limit lost nothing" \
+		"all(t['lost'] == 0 for t in o['trials'] if t['offered_fps'] < $LIMIT * 0.8)" \
+	"lab: --confirm 0 runs no confirmation, the result says not confirmed" \
+		'not any(t["confirm"] for t in o["trials"]) and not o["result"]["confirmed"] and o["result"]["confirm_s"] == 0 and o["result"]["confirmed_fps"] == 0'
 in_dut nft delete table ip fgbench
 
 # a burst that a 1 s trial fits in (8000 frames <= 6000 + 3000 x 1 s) and a
@@ -295,12 +302,13 @@ fg_close
 [ "$rc" -eq 0 ] && rc=$FG_SRC
 check_eq "lab confirm: exit status 0" 0 "$rc"
 echo "# lab confirm: $(bench_py '[(round(t["offered_fps"]), t["send_s"], t["lost"], t["valid"], t["confirm"]) for t in o["trials"]]' "$out" 2>&1)"
-check_py "lab confirm: the search passes its start rate, 8000 fps, in 1 s trials" \
-	'o["result"]["found"] and o["result"]["throughput_fps"] == o["result"]["start_fps"] == 8000' "$out"
-check_py "lab confirm: the 2 s confirmation at 8000 fps loses frames and fails" \
-	'[(t["offered_fps"], t["passed"], t["lost"] > 0, abs(t["send_s"] - 2) <= 0.02) for t in o["trials"] if t["confirm"] and t["valid"]][0] == (8000, False, True, True)' "$out"
-check_py "lab confirm: 50 % lower, 4000 fps, confirms; the search's 8000 fps stays in the result" \
-	'o["result"]["confirmed"] and o["result"]["confirmed_fps"] == 4000 and o["result"]["throughput_fps"] == 8000 and o["trials"][o["result"]["confirmed_trial"] - 1]["confirm"] and o["trials"][o["result"]["confirmed_trial"] - 1]["lost"] == 0' "$out"
+check_pys "$out" \
+	"lab confirm: the search passes its start rate, 8000 fps, in 1 s trials" \
+		'o["result"]["found"] and o["result"]["throughput_fps"] == o["result"]["start_fps"] == 8000' \
+	"lab confirm: the 2 s confirmation at 8000 fps loses frames and fails" \
+		'[(t["offered_fps"], t["passed"], t["lost"] > 0, abs(t["send_s"] - 2) <= 0.02) for t in o["trials"] if t["confirm"] and t["valid"]][0] == (8000, False, True, True)' \
+	"lab confirm: 50 % lower, 4000 fps, confirms; the search's 8000 fps stays in the result" \
+		'o["result"]["confirmed"] and o["result"]["confirmed_fps"] == 4000 and o["result"]["throughput_fps"] == 8000 and o["trials"][o["result"]["confirmed_trial"] - 1]["confirm"] and o["trials"][o["result"]["confirmed_trial"] - 1]["lost"] == 0'
 check_grep "lab confirm: the trial lines mark the failed confirmation" '^ +[0-9]+ +8000 .* fail \(confirmation, 2 s\)$' "$FG_TMP/conf.err"
 check_grep "lab confirm: and the passed one" '^ +[0-9]+ +4000 .* pass \(confirmation, 2 s\)$' "$FG_TMP/conf.err"
 in_dut nft delete table ip fgconf
@@ -329,21 +337,23 @@ check_eq "lab cps: exit status 0" 0 "$rc"
 [ "$rc" -eq 0 ] || echo "# lab cps stderr: $(grep -v '^ ' "$FG_TMP/cps.err" | tail -n 3)"
 echo "# lab cps: $(bench_py '[(round(t["offered_cps"]), t["failed"], t["valid"], t["tuples"], t["client_ports"]) for t in o["trials"]]' "$out" 2>&1)"
 echo "# lab cps: $(bench_py 'o["result"]["max_cps"]' "$out" 2>&1) cps, limit $CLIMIT new connections/s"
-check_py "lab cps: 5,000 cps leave flows uncompleted" 'o["trials"][0]["failed"] > 0' "$out"
-check_py "lab cps: the rate found within the resolution of the DUT's limit (85-110 %)" \
-	"o['result']['found'] and $CLIMIT * 0.85 <= o['result']['max_cps'] <= $CLIMIT * 1.1" "$out"
-check_py "lab cps: every connection of the result's trial completed" \
-	'o["trials"][o["result"]["trial"] - 1]["failed"] == 0 and o["trials"][o["result"]["trial"] - 1]["completed"] > 0' "$out"
-check_py "lab cps: every valid trial well above the limit failed" \
-	"all(not t['passed'] for t in o['trials'] if t['valid'] and t['offered_cps'] > $CLIMIT * 1.1)" "$out"
-check_py "lab cps: every trial well below the limit completed every connection" \
-	"all(t['failed'] == 0 for t in o['trials'] if t['offered_cps'] < $CLIMIT * 0.8)" "$out"
-check_py "lab cps: confirmation trials of 1 s follow the search, the first at the rate found" \
-	'o["result"]["confirm_s"] == 1 and [t["offered_cps"] for t in o["trials"] if t["confirm"]][0] == o["result"]["max_cps"] and [t["confirm"] for t in o["trials"]] == sorted(t["confirm"] for t in o["trials"])' "$out"
-check_py "lab cps: each trial on client ports no earlier trial used" \
-	'all(a["client_ports"][1] < b["client_ports"][0] for a, b in zip(o["trials"], o["trials"][1:])) and o["trials"][0]["client_ports"][0] >= 1024' "$out"
-check_py "lab cps: every started connection had a tuple of its own; the total is reported" \
-	'all(t["tuples"] == t["started"] for t in o["trials"]) and o["tuples"] == sum(t["started"] for t in o["trials"]) and not o["reuse"]' "$out"
+check_pys "$out" \
+	"lab cps: 5,000 cps leave flows uncompleted" \
+		'o["trials"][0]["failed"] > 0' \
+	"lab cps: the rate found within the resolution of the DUT's limit (85-110 %)" \
+		"o['result']['found'] and $CLIMIT * 0.85 <= o['result']['max_cps'] <= $CLIMIT * 1.1" \
+	"lab cps: every connection of the result's trial completed" \
+		'o["trials"][o["result"]["trial"] - 1]["failed"] == 0 and o["trials"][o["result"]["trial"] - 1]["completed"] > 0' \
+	"lab cps: every valid trial well above the limit failed" \
+		"all(not t['passed'] for t in o['trials'] if t['valid'] and t['offered_cps'] > $CLIMIT * 1.1)" \
+	"lab cps: every trial well below the limit completed every connection" \
+		"all(t['failed'] == 0 for t in o['trials'] if t['offered_cps'] < $CLIMIT * 0.8)" \
+	"lab cps: confirmation trials of 1 s follow the search, the first at the rate found" \
+		'o["result"]["confirm_s"] == 1 and [t["offered_cps"] for t in o["trials"] if t["confirm"]][0] == o["result"]["max_cps"] and [t["confirm"] for t in o["trials"]] == sorted(t["confirm"] for t in o["trials"])' \
+	"lab cps: each trial on client ports no earlier trial used" \
+		'all(a["client_ports"][1] < b["client_ports"][0] for a, b in zip(o["trials"], o["trials"][1:])) and o["trials"][0]["client_ports"][0] >= 1024' \
+	"lab cps: every started connection had a tuple of its own; the total is reported" \
+		'all(t["tuples"] == t["started"] for t in o["trials"]) and o["tuples"] == sum(t["started"] for t in o["trials"]) and not o["reuse"]'
 in_dut nft delete table ip fgcps
 lab_down
 

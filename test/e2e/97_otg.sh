@@ -38,7 +38,9 @@ if ! api_start "${EAL[@]}"; then
 	exit
 fi
 
-# flow NAME L3 SIZE PPS DURATION : one flow of the config, p1 -> p2
+UDP='{"choice": "udp", "udp": {"src_port": {"choice": "value", "value": 1024},
+	"dst_port": {"choice": "value", "value": 4321}}}'
+# flow NAME L3 SIZE PPS DURATION [L4] : one flow of the config, p1 -> p2
 flow()
 {
 	local l3
@@ -51,9 +53,7 @@ flow()
 	esac
 	cat <<-EOF
 	{"name": "$1", "tx_rx": {"choice": "port", "port": {"tx_name": "p1", "rx_names": ["p2"]}},
-	 "packet": [{"choice": "ethernet", "ethernet": {}}, $l3,
-	            {"choice": "udp", "udp": {"src_port": {"choice": "value", "value": 1024},
-	                                      "dst_port": {"choice": "value", "value": 4321}}}],
+	 "packet": [{"choice": "ethernet", "ethernet": {}}, $l3, ${6:-$UDP}],
 	 "size": $3, "rate": {"choice": "pps", "pps": $4},
 	 "duration": $5,
 	 "metrics": {"enable": true, "loss": true, "latency": {"enable": true}}}
@@ -64,6 +64,16 @@ IMIX='{"choice": "weight_pairs", "weight_pairs": {"choice": "custom", "custom":
 	[{"size": 64, "weight": 7}, {"size": 570, "weight": 4}, {"size": 1518, "weight": 1}]}}'
 INC='{"choice": "increment", "increment": {"start": 64, "end": 1518, "step": 50}}'
 pk() { echo "{\"choice\": \"fixed_packets\", \"fixed_packets\": {\"packets\": $1}}"; }
+fx() { echo "{\"choice\": \"fixed\", \"fixed\": $1}"; }
+# TCP SYN+ACK segments (seq 1000, window 1024) from 50 source ports; ICMP
+# and ICMPv6 echo requests, identifier 7, sequence numbers counting up
+TCP='{"choice": "tcp", "tcp": {"src_port": {"choice": "increment", "increment":
+	{"start": 2000, "step": 1, "count": 50}}, "dst_port": {"choice": "value", "value": 80},
+	"seq_num": {"choice": "value", "value": 1000}, "window": {"choice": "value", "value": 1024},
+	"ctl_syn": {"choice": "value", "value": 1}, "ctl_ack": {"choice": "value", "value": 1}}}'
+echo_req() { echo "{\"choice\": \"$1\", \"$1\": {\"choice\": \"echo\", \"echo\": {
+	\"identifier\": {\"choice\": \"value\", \"value\": 7}, \"sequence_number\":
+	{\"choice\": \"increment\", \"increment\": {\"start\": 1, \"step\": 1, \"count\": 1000}}}}}"; }
 # each flow its own duration: 1.5 s, 0.5 s and 1.5 s of packets, and one
 # second of 500 pps (fixed_seconds at a rate in pps: 500 frames) with
 # sizes that increment by 50 from 64
@@ -74,14 +84,17 @@ cat >"$CONF" <<EOF
  "flows": [$(flow v4 v4 '{"choice": "fixed", "fixed": 128}' 1000 "$(pk 1500)"),
            $(flow v6 v6 '{"choice": "fixed", "fixed": 256}' 2000 "$(pk 1000)"),
            $(flow imix v4 "$IMIX" 1200 "$(pk 1800)"),
-           $(flow inc v4 "$INC" 500 '{"choice": "fixed_seconds", "fixed_seconds": {"seconds": 1}}')]}
+           $(flow inc v4 "$INC" 500 '{"choice": "fixed_seconds", "fixed_seconds": {"seconds": 1}}'),
+           $(flow tcp v4 "$(fx 100)" 500 "$(pk 600)" "$TCP"),
+           $(flow icmp v4 "$(fx 90)" 500 "$(pk 400)" "$(echo_req icmp)"),
+           $(flow icmp6 v6 "$(fx 120)" 500 "$(pk 300)" "$(echo_req icmpv6)")]}
 EOF
-declare -A PACKETS=([v4]=1500 [v6]=1000 [imix]=1800 [inc]=500)
+declare -A PACKETS=([v4]=1500 [v6]=1000 [imix]=1800 [inc]=500 [tcp]=600 [icmp]=400 [icmp6]=300)
 
 # --- the config -----------------------------------------------------------------
 
 http POST /config "@$CONF"
-check_eq "POST /config of four flows: 200" 200 "$ST"
+check_eq "POST /config of seven flows: 200" 200 "$ST"
 check_eq "POST /config: no warning" "[]" "$(jq_ 'o["warnings"]')"
 http GET /config
 check_eq "GET /config: 200" 200 "$ST"
@@ -110,8 +123,8 @@ early=no
 for ((i = 0; i < 150; i++)); do
 	http POST /monitor/metrics '{"choice": "flow", "flow": {}}'
 	# the 0.5 s flow stops on its own while the 1.5 s ones still send
-	[ "$(jq_ '{f["name"]: f["transmit"] for f in o["flow_metrics"]} == {"v4": "started", "v6": "stopped", "imix": "started", "inc": "stopped"} or {f["name"]: f["transmit"] for f in o["flow_metrics"]} == {"v4": "started", "v6": "stopped", "imix": "started", "inc": "started"}')" = True ] && early=yes
-	if [ "$(jq_ 'len(o["flow_metrics"]) == 4 and all(f["transmit"] == "stopped" for f in o["flow_metrics"])')" = True ]; then
+	[ "$(jq_ '(lambda t: t["v4"] == t["imix"] == "started" and t["v6"] == "stopped")({f["name"]: f["transmit"] for f in o["flow_metrics"]})')" = True ] && early=yes
+	if [ "$(jq_ 'len(o["flow_metrics"]) == 7 and all(f["transmit"] == "stopped" for f in o["flow_metrics"])')" = True ]; then
 		stopped=yes
 		break
 	fi
@@ -120,7 +133,7 @@ done
 check_eq "flow metrics polled until every flow's transmit is stopped" yes "$stopped"
 check_eq "the flow of 1,000 packets stopped on its own while the others still sent" yes "$early"
 FLOWS=$B
-for f in v4 v6 imix inc; do
+for f in v4 v6 imix inc tcp icmp icmp6; do
 	B=$FLOWS
 	m="{f[\"name\"]: f for f in o[\"flow_metrics\"]}[\"$f\"]"
 	check_eq "flow $f: frames_tx equals its packets" "${PACKETS[$f]}" "$(jq_ "$m[\"frames_tx\"]")"
@@ -148,14 +161,35 @@ check_eq "POST /monitor/capture of p2: 200" 200 "$st"
 check_eq "the capture: tshark reads as many frames as p2 received" "$sum_rx" \
 	"$(tshark -r "$FG_TMP/p2.pcapng" 2>/dev/null | wc -l)"
 check_eq "the capture: the IPv6 flow's 1000 frames, from 100 sources" "1000 100" \
-	"$(tshark -r "$FG_TMP/p2.pcapng" -Y ipv6 -T fields -e ipv6.src 2>/dev/null | sort | uniq -c | awk '{ n += $1; k++ } END { print n, k }')"
+	"$(tshark -r "$FG_TMP/p2.pcapng" -Y 'ipv6 && udp' -T fields -e ipv6.src 2>/dev/null | sort | uniq -c | awk '{ n += $1; k++ } END { print n, k }')"
 # the increment flow's sizes (the other flows send 128, 256 and the IMIX
 # 64, 570, 1518 bytes): every size from 64 by 50 up to 1514, none other
 check_eq "the capture: the increment flow's sizes, 64 to 1514 by 50 (FCS included)" True \
 	"$(tshark -r "$FG_TMP/p2.pcapng" -T fields -e frame.len 2>/dev/null | python3 -c '
 import sys
-got = {int(l) + 4 for l in sys.stdin if l.strip()} - {128, 256, 570, 1518}
+got = {int(l) + 4 for l in sys.stdin if l.strip()} - {128, 256, 570, 1518, 100, 90, 120}
 print(got == set(range(64, 1519, 50)))' 2>&1)"
+
+# the TCP, ICMP and ICMPv6 flows as tshark reads them: header fields and
+# checksums (tshark checks them when asked: status 1 is good)
+TS=(tshark -r "$FG_TMP/p2.pcapng" -o tcp.check_checksum:TRUE -o ip.check_checksum:TRUE -T fields)
+check_eq "the capture: 600 TCP segments, SYN+ACK, seq 1000, window 1024, 50 source ports, good checksums" \
+	"600 A-S 1000 1024 50 1-1" \
+	"$("${TS[@]}" -Y tcp -e tcp.flags.ack -e tcp.flags.syn -e tcp.seq_raw -e tcp.window_size_value \
+		-e tcp.srcport -e tcp.checksum.status -e ip.checksum.status -e tcp.flags 2>/dev/null | awk -F'\t' '
+		{ n++; f[($1 == "1" && $2 == "1" && $8 == "0x0012" ? "A-S" : "other") " " $3 " " $4]++
+		  p[$5]++; ck[$6 "-" $7]++ }
+		END { for (k in f) fk = fk k; for (k in p) np++; for (k in ck) c = c k
+		      print n, fk, np, c }')"
+check_eq "the capture: 400 ICMP echo requests, identifier 7, sequence 1 to 400, good checksums" \
+	"400 8 7 1 400 1" \
+	"$("${TS[@]}" -Y 'icmp' -e icmp.type -e icmp.ident -e icmp.seq -e icmp.checksum.status \
+		2>/dev/null | awk -F'\t' '{ n++; t[$1 " " $2]++; if (!lo || $3 < lo) lo = $3
+		if ($3 > hi) hi = $3; c[$4]++ } END { for (k in t) tk = tk k; for (k in c) ck = ck k
+		print n, tk, lo, hi, ck }')"
+check_eq "the capture: 300 ICMPv6 echo requests, identifier 7, good checksums" "300 128 0x0007 1" \
+	"$("${TS[@]}" -Y 'icmpv6' -e icmpv6.type -e icmpv6.echo.identifier -e icmpv6.checksum.status \
+		2>/dev/null | sort | uniq -c | awk '{ printf "%s%s %s %s %s", s, $1, $2, $3, $4; s = " " }')"
 
 # --- errors: the model's Error with the path ------------------------------------
 
@@ -171,7 +205,7 @@ http POST /config '{"ports": [{"name": "p1", "location": "0"}], "devices": [{"na
 check_eq "an unsupported feature (devices): 400 naming devices" "400 True" \
 	"$ST $(jq_ 'o["errors"][0].startswith("devices")')"
 http GET /config
-check_eq "a refused config leaves the last good one" 4 "$(jq_ 'len(o["flows"])')"
+check_eq "a refused config leaves the last good one" 7 "$(jq_ 'len(o["flows"])')"
 
 # --- one run life cycle: the console's run refuses an OTG start ---------------------
 

@@ -11,7 +11,10 @@
 #  - nat lab: `arp`, a stateful UDP run through masquerade and `stats
 #    --json` through the API; every flow started completed, the DUT's
 #    conntrack table holds the flows, and the console's own `stats --json`
-#    prints the same figures as the API's.
+#    prints the same figures as the API's; then an OTG config of a TCP flow
+#    (SYN segments from 20 source ports) and an ICMP echo flow through the
+#    masquerade: every frame arrives, translated, and the DUT's conntrack
+#    holds the TCP and ICMP connections they opened.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -109,6 +112,44 @@ for f in flows.client.started flows.client.completed global.tx_pkts global.rx_pk
 	check_eq "nat: console and API agree on $f" "$(json_get "$FG_TMP/out" "$f")" \
 		"$(json_get "$FG_TMP/api.json" "json.$f")"
 done
+
+cat >"$FG_TMP/otg_l4.json" <<'EOF'
+{"ports": [{"name": "p1", "location": "0"}, {"name": "p2", "location": "1"}],
+ "flows": [{"name": "syn", "tx_rx": {"choice": "port", "port": {"tx_name": "p1", "rx_names": ["p2"]}},
+   "packet": [{"choice": "ethernet", "ethernet": {}},
+              {"choice": "ipv4", "ipv4": {"src": {"choice": "value", "value": "198.18.0.7"},
+                                          "dst": {"choice": "value", "value": "198.19.0.1"}}},
+              {"choice": "tcp", "tcp": {"src_port": {"choice": "increment", "increment": {"start": 3000, "step": 1, "count": 20}},
+                                        "dst_port": {"choice": "value", "value": 80},
+                                        "ctl_syn": {"choice": "value", "value": 1}}}],
+   "size": {"choice": "fixed", "fixed": 80}, "rate": {"choice": "pps", "pps": 1000},
+   "duration": {"choice": "fixed_packets", "fixed_packets": {"packets": 1000}},
+   "metrics": {"enable": true, "loss": true, "latency": {"enable": true}}},
+  {"name": "ping", "tx_rx": {"choice": "port", "port": {"tx_name": "p1", "rx_names": ["p2"]}},
+   "packet": [{"choice": "ethernet", "ethernet": {}},
+              {"choice": "ipv4", "ipv4": {"src": {"choice": "value", "value": "198.18.0.8"},
+                                          "dst": {"choice": "value", "value": "198.19.0.1"}}},
+              {"choice": "icmp", "icmp": {"choice": "echo", "echo": {"identifier": {"choice": "value", "value": 77}}}}],
+   "size": {"choice": "fixed", "fixed": 64}, "rate": {"choice": "pps", "pps": 1000},
+   "duration": {"choice": "fixed_packets", "fixed_packets": {"packets": 1000}},
+   "metrics": {"enable": true, "loss": true, "latency": {"enable": true}}}]}
+EOF
+http POST /config "@$FG_TMP/otg_l4.json"
+check_eq "nat: POST /config of a TCP and an ICMP flow: 200" 200 "$ST"
+http POST /control/state '{"choice": "traffic", "traffic": {"choice": "flow_transmit", "flow_transmit": {"state": "start"}}}'
+check_eq "nat: TCP and ICMP flow_transmit start: 200" 200 "$ST"
+for ((i = 0; i < 40; i++)); do
+	http POST /monitor/metrics '{"choice": "flow", "flow": {}}'
+	[ "$(jq_ 'all(f["transmit"] == "stopped" for f in o["flow_metrics"])')" = True ] && break
+	sleep 0.5
+done
+check_eq "nat: the TCP and ICMP flows sent 1000 frames each through the masquerade, all received" \
+	"syn 1000 1000 ping 1000 1000" \
+	"$(jq_ '" ".join("%s %d %d" % (f["name"], f["frames_tx"], f["frames_rx"]) for f in o["flow_metrics"])')"
+check_eq "nat: the DUT's conntrack holds the 20 TCP connections the SYNs opened, translated" 20 \
+	"$(in_dut conntrack -L -p tcp 2>/dev/null | grep 'src=198\.18\.0\.7 ' | grep -c 'dport=80 .*dst=198\.19\.1\.1')"
+check_ge "nat: and the ICMP echo connection of identifier 77" \
+	"$(in_dut conntrack -L -p icmp 2>/dev/null | grep 'src=198\.18\.0\.8 ' | grep -c 'id=77')" 1
 api_down
 lab_down
 

@@ -315,9 +315,16 @@ need_flowgen()
 }
 
 # latency_row FILE STREAM PORT FIELD : a field of the latency row of one
-# stream and rx port in the last `stats --json` object of FILE
+# stream and rx port in the last `stats --json` object of FILE; answered
+# without a python3 when latency_pre has read FILE
+declare -A FG_LROW=()
 latency_row()
 {
+	if [ -n "${FG_LROW["$1|"]+set}" ]; then
+		[ -n "${FG_LROW["$1|$2|$3|$4"]+set}" ] || return 1
+		printf '%s\n' "${FG_LROW["$1|$2|$3|$4"]}"
+		return 0
+	fi
 	python3 - "$1" "$2" "$3" "$4" <<-'PY'
 		import json, sys
 		t = open(sys.argv[1]).read()
@@ -329,6 +336,42 @@ latency_row()
 		        sys.exit(0)
 		sys.exit(1)
 	PY
+}
+
+# latency_pre FILE : reads every latency row of FILE (its last `stats
+# --json` object) with one python3, for the latency_row calls on FILE
+# that follow, in this shell or its subshells (a python3 per figure cost
+# 30 ms or more each, dozens per scenario); FILE must not change until
+# latency_pre reads it again
+latency_pre()
+{
+	local k s p f v rows=()
+	for k in "${!FG_LROW[@]}"; do
+		[ "${k%%|*}" = "$1" ] && unset "FG_LROW[$k]"
+	done
+	mapfile -t rows < <(python3 - "$1" <<-'PY'
+		import json, sys
+		t = open(sys.argv[1]).read()
+		j = t.rfind('{"global"')
+		o = json.JSONDecoder().raw_decode(t, j)[0] if j >= 0 else {}
+		seen = set()
+		for r in o.get("latency", []):
+		    if (r["stream"], r["port"]) in seen:
+		        continue
+		    seen.add((r["stream"], r["port"]))
+		    for f, v in r.items():
+		        print("%s\t%s\t%s\t%s" % (r["stream"], r["port"], f, str(v).replace("\n", " ")))
+		print("END")
+	PY
+	)
+	# a file python3 could not read is left to latency_row's own python3
+	[ "${#rows[@]}" -gt 0 ] && [ "${rows[-1]}" = END ] || return 0
+	unset 'rows[-1]'
+	for k in "${rows[@]}"; do
+		IFS=$'\t' read -r s p f v <<<"$k"
+		FG_LROW["$1|$s|$p|$f"]=$v
+	done
+	FG_LROW["$1|"]=1
 }
 
 # wait_file FILE SECONDS : until FILE exists and is not empty
@@ -598,6 +641,51 @@ check_py()
 	if [ "$v" = True ]; then pass "$1"; else fail "$1" "$2: $v"; fi
 }
 
+# check_pys FILE NAME EXPR [NAME EXPR]... : check_py NAME EXPR FILE for
+# each pair, from one python3 (not one per check); the checks are the
+# same, in the same order
+check_pys()
+{
+	local file=$1 i v exprs=()
+	shift
+	for ((i = 2; i <= $#; i += 2)); do
+		exprs+=("${!i}")
+	done
+	mapfile -t v < <(python3 - "$file" "${exprs[@]}" 2>&1 <<-'PY'
+		import json, sys, traceback
+		def err(e):
+		    return "".join(traceback.format_exception_only(type(e), e)).strip()
+		try:
+		    t = open(sys.argv[1]).read()
+		    dec, o, i = json.JSONDecoder(), None, 0
+		    while True:
+		        j = t.find('{"bench"', i)
+		        if j < 0:
+		            break
+		        o, i = dec.raw_decode(t, j)
+		    bad = None
+		except Exception as e:
+		    bad = err(e)
+		for a in sys.argv[2:]:
+		    if bad is None:
+		        try:
+		            r = str(eval(a, {"o": o, "all": all, "len": len, "abs": abs}))
+		        except Exception as e:
+		            r = err(e)
+		    else:
+		        r = bad
+		    print(r.replace("\n", " "))
+	PY
+	)
+	for ((i = 0; i < ${#exprs[@]}; i++)); do
+		if [ "${v[$i]:-}" = True ]; then
+			pass "${@:$((2 * i + 1)):1}"
+		else
+			fail "${@:$((2 * i + 1)):1}" "${exprs[$i]}: ${v[$i]:-no answer from python3}"
+		fi
+	done
+}
+
 # svg_check NAME SVG JSON PYTHON : the picture parses as SVG and PYTHON
 # (over s, the root; marks(); bars(); o, the last JSON object of JSON) holds
 svg_check()
@@ -716,6 +804,16 @@ api_start()
 	FG_PID=$!
 	at_exit "kill $FG_PID"
 	wait_for '^api: listening on http://127.0.0.1:' "$FG_TMP/err" 60 "$FG_PID"
+}
+
+# pid_gone PID : PID runs no more: no such process, or one that has exited
+# and waits as a zombie for its parent to collect it (a daemon's parent
+# is init, which may take a second or two; lab.sh does not wait for it)
+pid_gone()
+{
+	local st
+	st=$(sed 's/.*) //; s/ .*//' "/proc/$1/stat" 2>/dev/null) || return 0
+	[ -z "$st" ] || [ "$st" = Z ] || [ "$st" = X ]
 }
 
 # pid_end PID [SECS] : waits up to SECS (10) for PID to end; RC is its exit

@@ -8,10 +8,11 @@
 # Each harness is compiled with clang, libFuzzer, ASan and UBSan together with
 # the src/*.c files its header comment names (a harness that only needs pure
 # modules names only those, and none of them starts EAL), and linked against
-# the project's libraries. The binaries go to build/fuzz/fuzz_NAME, the
-# growing corpora to build/fuzz/corpus-NAME, logs to build/fuzz/NAME.log.
-# Builds, then runs, go as many at once as there are CPUs (each harness
-# still fuzzes for its own time).
+# the project's libraries. The binaries go to build/fuzz/fuzz_NAME (their
+# objects, each source compiled once for every harness that names it, to
+# build/fuzz/obj), the growing corpora to build/fuzz/corpus-NAME, logs to
+# build/fuzz/NAME.log. Compilers, links, then runs, go as many at once as
+# there are CPUs (each harness still fuzzes for its own time).
 #
 # Seeds: cfg from test/data/cfg_*.yaml, trex_cfg.yaml, e2e_*.yaml and
 # examples/*.yaml; prof from test/data/prof_*.yaml and profiles/*.yaml; pkt
@@ -74,7 +75,7 @@ finish()
 }
 
 CC=${FUZZ_CC:-clang}
-PKGS="libdpdk yaml-0.1 libedit ncursesw jansson"
+PKGS="libdpdk yaml-0.1 libedit ncursesw jansson libpcap"
 if ! command -v "$CC" >/dev/null 2>&1; then
 	fail "fuzz build" "$CC not found (make deps installs clang)"
 	finish
@@ -102,20 +103,49 @@ harness_srcs()
 	sed -n '1,/\*\//p' "$1" | grep -oE 'src/([a-z]+/)?[A-Za-z0-9_]*\.c' | sort -u
 }
 
-# build NAME SRC... : build/fuzz/fuzz_NAME, unless it is newer than its inputs.
+# obj SRC : the object of SRC (a harness or a src/ file) under $out/obj
+obj()
+{
+	local o=${1%.c}.o
+	echo "$out/obj/${o//\//_}"
+}
+
+# compile SRC : $(obj SRC), unless it is newer than SRC, every header and
+# this script; its compiler output in $(obj SRC).log. Every harness is
+# built with the same flags, so a file that several harnesses name (cfg.c,
+# the YAML and profile parsers) is compiled once, not once per harness.
+compile()
+{
+	local src=$1 o f
+	o=$(obj "$src")
+	if [ -f "$o" ]; then
+		for f in "$src" include/*.h src/*/*.h "$0"; do
+			[ "$f" -nt "$o" ] && break
+		done
+		[ "$f" -nt "$o" ] || return 0
+	fi
+	rm -f "$o"
+	"$CC" "${CFLAGS[@]}" -c -o "$o" "$src" >"$o.log" 2>&1
+}
+
+# build NAME SRC... : link build/fuzz/fuzz_NAME from the objects of its
+# harness and SRCs, unless it is newer than them; the compiler and linker
+# output of all of them in NAME.build.log
 build()
 {
-	local name=$1 bin=$out/fuzz_$1 log=$out/$1.build.log f stale=no
+	local name=$1 bin=$out/fuzz_$1 log=$out/$1.build.log f o objs=() stale=no rc=0
 	shift
-	if [ -x "$bin" ]; then
-		for f in "test/fuzz/fuzz_$name.c" "$@" include/*.h src/*/*.h "$0"; do
-			[ "$f" -nt "$bin" ] && stale=yes
-		done
-	else
-		stale=yes
-	fi
-	[ "$stale" = no ] && return 0
-	"$CC" "${CFLAGS[@]}" -o "$bin" "test/fuzz/fuzz_$name.c" "$@" "${LIBS[@]}" >"$log" 2>&1
+	: >"$log"
+	for f in "test/fuzz/fuzz_$name.c" "$@"; do
+		o=$(obj "$f")
+		cat "$o.log" >>"$log" 2>/dev/null
+		[ -f "$o" ] || rc=1
+		objs+=("$o")
+		[ "$o" -nt "$bin" ] && stale=yes
+	done
+	[ "$rc" -eq 0 ] || return 1
+	[ -x "$bin" ] && [ "$stale" = no ] && return 0
+	"$CC" "${CFLAGS[@]}" -o "$bin" "${objs[@]}" "${LIBS[@]}" >>"$log" 2>&1
 }
 
 # Frames for the pkt corpus, made by pkt.c's and pkt6.c's own builders:
@@ -230,9 +260,25 @@ for h in test/fuzz/fuzz_*.c; do
 	esac
 done
 
-# Build them all first, as many at once as there are CPUs: on a fresh
-# clone the builds are most of a short run's time. Each build's status
-# goes to NAME.build.rc.
+# Build them all first, as many compilers at once as there are CPUs: on
+# a fresh clone the builds are most of a short run's time. First every
+# object any harness needs (each once), then the links. Each build's
+# status goes to NAME.build.rc.
+mkdir -p "$out/obj"
+declare -A want=()
+for name in "${names[@]}"; do
+	want["test/fuzz/fuzz_$name.c"]=1
+	while read -r f; do
+		want["$f"]=1
+	done < <(harness_srcs "test/fuzz/fuzz_$name.c")
+done
+for f in "${!want[@]}"; do
+	compile "$f" &
+	while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do
+		wait -n
+	done
+done
+wait
 for name in "${names[@]}"; do
 	mapfile -t srcs < <(harness_srcs "test/fuzz/fuzz_$name.c")
 	(

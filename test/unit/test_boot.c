@@ -131,6 +131,26 @@ static void test_diag_busy_perm(void **state)
 	assert_non_null(strstr(hint, "-c"));
 }
 
+static void test_diag_xdp(void **state)
+{
+	char reason[256], hint[512];
+
+	(void)state;
+	/* the driver's lines when the UMEM or the socket cannot be had */
+	assert_int_equal(boot_diagnose("xdp_umem_configure(): Failed to create umem\n"
+				       "xsk_configure(): Failed to configure xdp socket\n",
+				       reason, sizeof(reason), hint, sizeof(hint)),
+			 BOOT_XDP);
+	assert_string_equal(reason, "xdp_umem_configure(): Failed to create umem");
+	assert_non_null(strstr(hint, "ulimit -l"));
+	/* flowgen's own line: fill rings larger than the pool */
+	assert_int_equal(boot_diagnose("\nport net_af_xdp0,iface=fg0: mbufs 2048 is too few for "
+				       "net_af_xdp, which keeps 2048 of them",
+				       reason, sizeof(reason), hint, sizeof(hint)),
+			 BOOT_MBUFS);
+	assert_non_null(strstr(hint, "mbufs"));
+}
+
 static void test_diag_unknown(void **state)
 {
 	char reason[256], hint[512];
@@ -174,6 +194,7 @@ int main(void)
 	    cmocka_unit_test(test_plan_pages),
 	    cmocka_unit_test(test_diag_lock),	   cmocka_unit_test(test_diag_nomem),
 	    cmocka_unit_test(test_diag_pool),	   cmocka_unit_test(test_diag_busy_perm),
+	    cmocka_unit_test(test_diag_xdp),
 	    cmocka_unit_test(test_diag_unknown),   cmocka_unit_test(test_diag_truncates),
 	};
 

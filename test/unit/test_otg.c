@@ -238,6 +238,9 @@ static void expect(const char *flow_tail, const char *want)
 
 #define PKT_UDP "\"packet\": [{\"ethernet\": {}}, {\"ipv4\": {}}, {\"udp\": {}}]"
 #define PKT4(x) "\"packet\": [{\"ethernet\": {}}, {\"ipv4\": " x "}, {\"udp\": {}}]"
+#define PKT_L4(ip, l4, x)                                                                          \
+	"\"packet\": [{\"ethernet\": {}}, {\"ipv4\": " ip "}, {\"choice\": \"" l4 "\", \"" l4      \
+	"\": " x "}]"
 
 static void test_errors(void **state)
 {
@@ -255,10 +258,33 @@ static void test_errors(void **state)
 	expect(PKT4("{\"src\": {\"choice\": \"random\", \"random\": {}}, \"dst\": {\"choice\": "
 		    "\"auto\"}}"),
 	       "flows[1].packet[1].ipv4: dst.auto: not supported");
-	expect("\"packet\": [{\"ethernet\": {}}, {\"ipv4\": {}}, {\"tcp\": {}}]",
-	       "flows[1].packet[2].tcp: not supported");
-	expect("\"packet\": [{\"ethernet\": {}}, {\"ipv6\": {}}, {\"icmpv6\": {}}]",
-	       "flows[1].packet[2].icmpv6: not supported");
+	expect(PKT_L4("{}", "tcp",
+		      "{\"ctl_syn\": {\"choice\": \"increment\", \"increment\": "
+		      "{\"start\": 0, \"count\": 2}}}"),
+	       "flows[1].packet[2].tcp: ctl_syn: not supported: flowgen sends one value");
+	expect(
+	    PKT_L4("{}", "tcp", "{\"data_offset\": {\"value\": 6}}"),
+	    "flows[1].packet[2].tcp: data_offset: not supported: flowgen sends a 20-byte header");
+	expect(PKT_L4("{}", "tcp",
+		      "{\"checksum\": {\"choice\": \"generated\", \"generated\": "
+		      "\"bad\"}}"),
+	       "flows[1].packet[2].tcp: checksum: not supported: flowgen sends good checksums");
+	expect(PKT_L4("{\"protocol\": {\"value\": 17}}", "tcp", "{}"),
+	       "flows[1].packet[1].ipv4.protocol: not supported: 17, but the header that follows "
+	       "is tcp (6)");
+	expect(PKT_L4("{}", "icmp", "{\"echo\": {\"type\": {\"value\": 3}}}"),
+	       "flows[1].packet[2].icmp.echo: type: not supported: flowgen sends echo requests (8) "
+	       "and replies (0)");
+	expect(PKT_L4("{}", "icmp", "{\"echo\": {\"identifier\": {\"choice\": \"random\"}}}"),
+	       "flows[1].packet[2].icmp.echo.identifier: choice 'random' is not one the model has");
+	expect(PKT_L4("{}", "icmp", "{\"choice\": \"nope\"}"),
+	       "flows[1].packet[2].icmp: choice 'nope' is not one of the model's");
+	expect("\"packet\": [{\"ethernet\": {}}, {\"ipv6\": {}}, {\"icmp\": {}}]",
+	       "flows[1].packet[2]: icmp: not supported here");
+	expect("\"packet\": [{\"ethernet\": {}}, {\"ipv4\": {}}, {\"icmpv6\": {}}]",
+	       "flows[1].packet[2]: icmpv6: not supported here");
+	expect(PKT_L4("{}", "tcp", "{}") ", \"size\": {\"fixed\": 70}",
+	       "flows[1].size: fixed: not supported: 70");
 	expect("\"packet\": [{\"ethernet\": {}}, {\"gre\": {}}]",
 	       "flows[1].packet[1]: gre: not supported");
 	expect("\"packet\": [{\"ethernet\": {}}, {\"vlan\": {}}, {\"ipv4\": {}}, {\"udp\": {}}]",
@@ -455,6 +481,65 @@ static void test_durations_and_sizes(void **state)
 	otg_plan_free(&pl);
 }
 
+/*
+ * tcp, icmp and icmpv6 headers: the stream's proto and fixed fields, the
+ * ports (or the echo identifier and sequence number) as its sport and
+ * dport, the defaults of the model, and the floor of a TCP frame.
+ */
+static void test_tcp_icmp(void **state)
+{
+	static const char cfg[] =
+	    "{%s, \"flows\": [{\"name\": \"t\", \"tx_rx\": {\"port\": {\"tx_name\": \"p1\"}},"
+	    " \"packet\": [{\"ethernet\": {}}, {\"ipv4\": {\"protocol\": {\"value\": 6}}},"
+	    " {\"tcp\": {\"src_port\": {\"increment\": {\"start\": 2000, \"count\": 50}},"
+	    " \"seq_num\": {\"value\": 1000}, \"ack_num\": {\"value\": 9}, \"window\": "
+	    "{\"value\": 1024}, \"ctl_syn\": {\"value\": 1}, \"ctl_ack\": {\"value\": 1},"
+	    " \"ecn_cwr\": {\"value\": 1}, \"data_offset\": {\"value\": 5}}}],"
+	    " \"size\": {\"fixed\": 76}},"
+	    " {\"name\": \"i\", \"tx_rx\": {\"port\": {\"tx_name\": \"p1\"}},"
+	    " \"packet\": [{\"ethernet\": {}}, {\"ipv4\": {}}, {\"icmp\": {\"echo\": "
+	    "{\"identifier\": {\"value\": 7}, \"sequence_number\": {\"increment\": {\"start\": "
+	    "1, \"count\": 1000}}}}}]},"
+	    " {\"name\": \"i6\", \"tx_rx\": {\"port\": {\"tx_name\": \"p2\"}},"
+	    " \"packet\": [{\"ethernet\": {}}, {\"ipv6\": {\"src\": {\"value\": \"2001:2::1\"}, "
+	    "\"dst\": {\"value\": \"2001:2::2\"}}}, {\"icmpv6\": {\"choice\": \"echo\", "
+	    "\"echo\": {\"type\": {\"value\": 129}, \"code\": {\"value\": 4}}}}],"
+	    " \"size\": {\"fixed\": 84}}]}";
+	char text[4096], err[FG_ERRLEN];
+	struct otg_plan pl;
+	struct prof p;
+
+	(void)state;
+	snprintf(text, sizeof(text), cfg, ports_json);
+	if (plan_of(text, &pl, err, sizeof(err)))
+		fail_msg("%s", err);
+	load_yaml(&pl, &p);
+	assert_int_equal(p.streams[0].proto, PROF_L4_TCP);
+	assert_int_equal(p.streams[0].tcp.flags, 0x92); /* CWR, ACK, SYN */
+	assert_int_equal(p.streams[0].tcp.seq, 1000);
+	assert_int_equal(p.streams[0].tcp.ack, 9);
+	assert_int_equal(p.streams[0].tcp.window, 1024);
+	assert_int_equal(p.streams[0].sport.lo, 2000);
+	assert_int_equal(p.streams[0].sport.hi, 2049);
+	assert_int_equal(p.streams[0].sport.mode, PROF_VAR_INC);
+	assert_int_equal(p.streams[0].dport.lo, 0); /* the model's default */
+	assert_int_equal(p.streams[0].frame, 76);
+	assert_int_equal(p.streams[1].proto, PROF_L4_ICMP);
+	assert_int_equal(p.streams[1].icmp.type, 8); /* echo request, the default */
+	assert_int_equal(p.streams[1].icmp.code, 0);
+	assert_int_equal(p.streams[1].sport.lo, 7);
+	assert_int_equal(p.streams[1].sport.mode, PROF_VAR_FIXED);
+	assert_int_equal(p.streams[1].dport.lo, 1);
+	assert_int_equal(p.streams[1].dport.hi, 1000);
+	assert_int_equal(p.streams[1].dport.mode, PROF_VAR_INC);
+	assert_int_equal(p.streams[2].proto, PROF_L4_ICMP);
+	assert_true(p.streams[2].v6);
+	assert_int_equal(p.streams[2].icmp.type, 129);
+	assert_int_equal(p.streams[2].icmp.code, 4);
+	prof_free(&p);
+	otg_plan_free(&pl);
+}
+
 /* The JSON errors of the pattern and value types. */
 static void test_pattern_errors(void **state)
 {
@@ -490,7 +575,7 @@ int main(void)
 	    cmocka_unit_test(test_imix),	   cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_config_errors),  cmocka_unit_test(test_warnings_and_pick),
 	    cmocka_unit_test(test_pcapng_port),	   cmocka_unit_test(test_durations_and_sizes),
-	    cmocka_unit_test(test_pattern_errors),
+	    cmocka_unit_test(test_pattern_errors), cmocka_unit_test(test_tcp_icmp),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

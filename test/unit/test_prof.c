@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -259,6 +260,55 @@ static void test_stream_count_and_sizes(void **state)
 	prof_free(&p);
 }
 
+/* profiles/stl_syn_icmp.yaml: a TCP and an ICMP stream, the header fields
+ * as given, ICMP's identifier and sequence number as the stream's sport
+ * and dport; defaults of an inline TCP stream (SYN, window 8192), its
+ * flags as a number, and ICMPv6's default type. */
+static void test_stl_syn_icmp(void **state)
+{
+	static const char yaml[] =
+	    "mode: streams\n"
+	    "streams:\n"
+	    "  - {name: a, port: 0, proto: tcp, frame: 96, rate: 1kpps,\n"
+	    "     src: 2001:2::1, dst: 2001:2::2}\n"
+	    "  - {name: b, port: 0, proto: tcp, tcp: {flags: 17}, frame: 76,\n"
+	    "     rate: 1kpps, src: 198.18.0.1, dst: 198.19.0.1}\n"
+	    "  - {name: c, ports: [0, 1], proto: icmp, frame: 84, rate: 1kpps,\n"
+	    "     src: 2001:2::1, dst: 2001:2::2}\n";
+	char err[FG_ERRLEN];
+	struct prof p;
+
+	(void)state;
+	load("stl_syn_icmp.yaml", &p);
+	assert_int_equal(p.n_streams, 2);
+	assert_int_equal(p.streams[0].proto, PROF_L4_TCP);
+	assert_int_equal(p.streams[0].tcp.flags, 0x02);
+	assert_int_equal(p.streams[0].tcp.seq, 1000);
+	assert_int_equal(p.streams[0].tcp.ack, 0);
+	assert_int_equal(p.streams[0].tcp.window, 64240);
+	assert_int_equal(p.streams[0].sport.mode, PROF_VAR_RAND);
+	assert_int_equal(p.streams[0].dport.lo, 80);
+	assert_int_equal(p.streams[1].proto, PROF_L4_ICMP);
+	assert_int_equal(p.streams[1].icmp.type, 8);
+	assert_int_equal(p.streams[1].sport.lo, 1);
+	assert_int_equal(p.streams[1].sport.mode, PROF_VAR_FIXED);
+	assert_int_equal(p.streams[1].dport.lo, 1);
+	assert_int_equal(p.streams[1].dport.hi, 65535);
+	assert_int_equal(p.streams[1].dport.mode, PROF_VAR_INC);
+	prof_free(&p);
+
+	assert_int_equal(prof_load_buf("l4.yaml", yaml, strlen(yaml), &p, err, sizeof(err)), 0);
+	assert_int_equal(p.streams[0].tcp.flags, 0x02);
+	assert_int_equal(p.streams[0].tcp.window, 8192);
+	assert_int_equal(p.streams[0].sport.lo, FG_PROF_SPORT_DEFAULT);
+	assert_int_equal(p.streams[1].tcp.flags, 0x11); /* FIN + ACK */
+	assert_int_equal(p.streams[2].icmp.type, 128);
+	assert_int_equal(p.streams[2].sport.lo, 0);
+	assert_int_equal(p.streams[2].dport.lo, 0);
+	assert_int_equal(p.streams[2].proto, PROF_L4_ICMP);
+	prof_free(&p);
+}
+
 /* IPv6 streams: the first address whole, its last 32 bits as the range. */
 static void test_streams_ipv6(void **state)
 {
@@ -427,15 +477,219 @@ static void test_missing_file(void **state)
 	assert_string_equal(err, "profiles/nope.yaml: No such file or directory");
 }
 
+#define PROG_HEAD                                                                                  \
+	"mode: flows\n"                                                                            \
+	"ip_gen:\n"                                                                                \
+	"  client: {range: [198.18.0.1, 198.18.0.254]}\n"                                          \
+	"  server: {range: [198.19.0.1, 198.19.0.254]}\n"                                          \
+	"templates:\n"                                                                             \
+	"  - name: t\n"                                                                            \
+	"    proto: tcp\n"                                                                         \
+	"    port: 80\n"
+
+static void load_buf(const char *text, struct prof *p)
+{
+	char err[FG_ERRLEN] = "";
+
+	if (prof_load_buf("t.yaml", text, strlen(text), p, err, sizeof(err)))
+		fail_msg("%s", err);
+}
+
+/* Bytes (YAML escapes, hex), until, close, and repeats unrolled with
+ * their stream offsets (prof-t.h). */
+static void test_program_bytes(void **state)
+{
+	static const char text[] =
+	    PROG_HEAD "    client:\n"
+		      "      - send: {data: \"GET / HTTP/1.1\\r\\nHost: a\\r\\n\\r\\n\"}\n"
+		      "      - repeat:\n"
+		      "          times: 3\n"
+		      "          steps:\n"
+		      "            - send: {hex: \"00 ff:10\"}\n"
+		      "            - repeat: {times: 2, steps: [ {send: 5}, {delay: 250} ]}\n"
+		      "      - close: true\n"
+		      "      - recv: {until: \"\\r\\n\\r\\n\"}\n"
+		      "      - recv: {until_close: true}\n"
+		      "    server:\n"
+		      "      - recv: {until: \"\\r\\n\\r\\n\"}\n"
+		      "      - send: 100\n";
+	const struct prof_program *c, *v;
+	struct prof p;
+
+	(void)state;
+	load_buf(text, &p);
+	c = &p.templates[0].client;
+	v = &p.templates[0].server;
+	/* 1 + 3 * (1 + 2 * 2) + 3 */
+	assert_int_equal(c->n, 19);
+	assert_int_equal(c->steps[0].op, PROF_OP_SEND);
+	assert_int_equal(c->steps[0].arg, 27);
+	assert_memory_equal(c->steps[0].data, "GET / HTTP/1.1\r\nHost: a\r\n\r\n", 27);
+	assert_int_equal(c->steps[1].arg, 3);
+	assert_memory_equal(c->steps[1].data, "\x00\xff\x10", 3);
+	assert_int_equal(c->steps[1].off, 27);
+	assert_null(c->steps[2].data);
+	assert_int_equal(c->steps[2].off, 30);
+	assert_int_equal(c->steps[3].op, PROF_OP_DELAY);
+	assert_int_equal(c->steps[3].off, 35); /* the next send's */
+	assert_int_equal(c->steps[4].off, 35);
+	/* the second iteration shares the first's bytes */
+	assert_ptr_equal(c->steps[6].data, c->steps[1].data);
+	assert_int_equal(c->steps[6].off, 27 + 13);
+	assert_int_equal(c->steps[16].op, PROF_OP_CLOSE);
+	assert_int_equal(c->steps[17].op, PROF_OP_UNTIL);
+	assert_int_equal(c->steps[17].arg, 4);
+	assert_memory_equal(c->steps[17].data, "\r\n\r\n", 4);
+	assert_int_equal(c->steps[18].op, PROF_OP_UNTIL_CLOSE);
+	assert_int_equal(c->sent, 27 + 3 * 13);
+	assert_int_equal(c->delay_ms, 3 * 2 * 250);
+	assert_true(c->bytes && c->until && c->closes);
+	assert_false(v->bytes || v->closes);
+	assert_true(v->until);
+	assert_int_equal(v->sent, 100);
+	/* the default timeout, 3 s, plus the client's 1.5 s of delays */
+	assert_float_equal(prof_tpl_timeout(&p, &p.templates[0]), 4.5, 1e-9);
+	assert_float_equal(prof_flow_time(&p), 4.5, 1e-9);
+	prof_free(&p);
+}
+
+/* `file:` is read relative to the profile's directory; a NUL in the
+ * bytes is kept. */
+static void test_program_file(void **state)
+{
+	char dirp[] = "/tmp/fg-prof-XXXXXX", path[600], err[FG_ERRLEN] = "";
+	static const char text[] = PROG_HEAD "    client: [ {send: {file: req.bin}} ]\n"
+					     "    server: [ {recv: 4} ]\n";
+	struct prof p;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dirp));
+	snprintf(path, sizeof(path), "%s/req.bin", dirp);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite("a\0b\n", 1, 4, f), 4);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/p.yaml", dirp);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	if (prof_load(path, &p, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(p.templates[0].client.n, 1);
+	assert_int_equal(p.templates[0].client.steps[0].arg, 4);
+	assert_memory_equal(p.templates[0].client.steps[0].data, "a\0b\n", 4);
+	prof_free(&p);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/req.bin", dirp);
+	unlink(path);
+	rmdir(dirp);
+}
+
+/* A receiver that waits for a delimiter takes any byte count; one that
+ * counts bytes must still match the peer's sends, repeats included. */
+static void test_program_balance(void **state)
+{
+	static const char good[] =
+	    PROG_HEAD "    client: [ {repeat: {times: 4, steps: [ {send: 10}, {recv: 3} ]}} ]\n"
+		      "    server: [ {repeat: {times: 2, steps: [ {recv: 20}, {send: 6} ]}} ]\n";
+	static const char bad[] =
+	    PROG_HEAD "    client: [ {repeat: {times: 4, steps: [ {send: 10}, {recv: 3} ]}} ]\n"
+		      "    server: [ {repeat: {times: 3, steps: [ {recv: 20}, {send: 4} ]}} ]\n";
+	char err[FG_ERRLEN];
+	struct prof p;
+
+	(void)state;
+	load_buf(good, &p);
+	assert_int_equal(p.templates[0].client.n, 8);
+	assert_int_equal(p.templates[0].server.n, 4);
+	prof_free(&p);
+	assert_int_equal(prof_load_buf("t.yaml", bad, strlen(bad), &p, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "t.yaml:6:5: template 't': the client sends 40 bytes but the "
+				 "server receives 60");
+}
+
+/*
+ * profiles/http_simple.yaml: the template built from the capture `make`
+ * writes (examples/http_pcap.py): TCP to port 80 from the capture, the
+ * client's recorded GET then a recv of the response's size, the server
+ * (implied) the other way round; keep_gaps puts the time before the
+ * server's response (1.245 ms) before its send; a server of its own
+ * and an explicit port stay.
+ */
+static void test_program_pcap(void **state)
+{
+	static const char gaps[] =
+	    "mode: flows\n"
+	    "ip_gen:\n"
+	    "  client: {range: [198.18.0.1, 198.18.0.9]}\n"
+	    "  server: {range: [198.19.0.1, 198.19.0.9]}\n"
+	    "templates:\n"
+	    "  - name: a\n"
+	    "    port: 8080\n"
+	    "    client: {pcap: profiles/http_simple.pcap, keep_gaps: true}\n"
+	    "    server: {pcap: profiles/http_simple.pcap, keep_gaps: true}\n";
+	const struct prof_program *c, *sv;
+	char err[FG_ERRLEN];
+	struct prof p;
+
+	(void)state;
+	load("http_simple.yaml", &p);
+	assert_int_equal(p.templates[0].proto, PROF_TCP);
+	assert_int_equal(p.templates[0].port, 80);
+	c = &p.templates[0].client;
+	sv = &p.templates[0].server;
+	assert_int_equal(c->n, 2);
+	assert_int_equal(c->steps[0].op, PROF_OP_SEND);
+	assert_int_equal(c->steps[0].arg, 80);
+	assert_non_null(c->steps[0].data);
+	assert_memory_equal(c->steps[0].data, "GET /index.html HTTP/1.1\r\nHost: 198.19.0.1\r\n",
+			    42);
+	assert_int_equal(c->steps[1].op, PROF_OP_RECV);
+	assert_int_equal(c->steps[1].arg, 775);
+	assert_int_equal(sv->n, 2);
+	assert_int_equal(sv->steps[0].op, PROF_OP_RECV);
+	assert_int_equal(sv->steps[0].arg, 80);
+	assert_int_equal(sv->steps[1].op, PROF_OP_SEND);
+	assert_int_equal(sv->steps[1].arg, 775);
+	assert_memory_equal(sv->steps[1].data, "HTTP/1.1 200 OK\r\n", 17);
+	assert_true(c->bytes && sv->bytes);
+	assert_int_equal(c->sent, 80);
+	assert_int_equal(sv->sent, 775);
+	prof_free(&p);
+
+	assert_int_equal(prof_load_buf("g.yaml", gaps, strlen(gaps), &p, err, sizeof(err)), 0);
+	assert_int_equal(p.templates[0].port, 8080);
+	sv = &p.templates[0].server;
+	assert_int_equal(sv->n, 3);
+	assert_int_equal(sv->steps[1].op, PROF_OP_DELAY);
+	assert_int_equal(sv->steps[1].arg, 1);
+	assert_int_equal(sv->steps[2].op, PROF_OP_SEND);
+	assert_int_equal(p.templates[0].client.n, 2); /* the client speaks first: no gap */
+	prof_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_all_shipped_load),   cmocka_unit_test(test_udp_short),
-	    cmocka_unit_test(test_udp_imix_tcp_short), cmocka_unit_test(test_stl),
-	    cmocka_unit_test(test_l3_many_hosts),      cmocka_unit_test(test_defaults_and_forms),
-	    cmocka_unit_test(test_template_limit),	    cmocka_unit_test(test_groups),
-	    cmocka_unit_test(test_bad_files),		    cmocka_unit_test(test_missing_file),
-	    cmocka_unit_test(test_stream_count_and_sizes), cmocka_unit_test(test_streams_ipv6),
+	    cmocka_unit_test(test_all_shipped_load),
+	    cmocka_unit_test(test_udp_short),
+	    cmocka_unit_test(test_udp_imix_tcp_short),
+	    cmocka_unit_test(test_stl),
+	    cmocka_unit_test(test_l3_many_hosts),
+	    cmocka_unit_test(test_defaults_and_forms),
+	    cmocka_unit_test(test_template_limit),
+	    cmocka_unit_test(test_groups),
+	    cmocka_unit_test(test_bad_files),
+	    cmocka_unit_test(test_missing_file),
+	    cmocka_unit_test(test_stream_count_and_sizes),
+	    cmocka_unit_test(test_streams_ipv6),
+	    cmocka_unit_test(test_stl_syn_icmp),
+	    cmocka_unit_test(test_program_bytes),
+	    cmocka_unit_test(test_program_file),
+	    cmocka_unit_test(test_program_balance),
+	    cmocka_unit_test(test_program_pcap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,7 +4,10 @@
  * tunables parse or fail with a reason, and an IPv6 test frame built from
  * its prebuilt header and partial sums (streams6.h) is the frame
  * pkt6_build_udp() writes, its UDP checksum the one DPDK's
- * rte_ipv6_udptcp_cksum() computes.
+ * rte_ipv6_udptcp_cksum() computes; TCP and ICMP frames (streams_l4.h)
+ * over IPv4 and IPv6 parse as what they are, carry the header fields and
+ * the signature asked for, and have DPDK's checksums, before and after
+ * the stamp.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -21,8 +24,9 @@
 #include "lat.h"
 #include "pkt6.h"
 #include "prof-t.h"
-#include "streams_opts.h"
 #include "streams6.h"
+#include "streams_l4.h"
+#include "streams_opts.h"
 
 static void test_imix_default_shares(void **st)
 {
@@ -212,13 +216,152 @@ static void test_ipv6_frame(void **st)
 	}
 }
 
+/* The layer 4 checksum DPDK computes for frame f of len bytes (its field
+ * zeroed): TCP and ICMPv6 with the pseudo header, ICMPv4 without. */
+static uint16_t dpdk_l4_cksum(uint8_t *f, uint16_t len, const struct streams_l4g *g, bool tcp)
+{
+	uint16_t l3 = g->v6 ? PKT6_L4_OFF : RTE_ETHER_HDR_LEN + 20, keep, ck;
+	void *ip = f + RTE_ETHER_HDR_LEN;
+
+	memcpy(&keep, f + g->ck, 2);
+	memset(f + g->ck, 0, 2);
+	if (g->v6)
+		ck = rte_ipv6_udptcp_cksum(ip, f + l3);
+	else if (tcp)
+		ck = rte_ipv4_udptcp_cksum(ip, f + l3);
+	else
+		ck = (uint16_t)~rte_raw_cksum(f + l3, len - l3);
+	memcpy(f + g->ck, &keep, 2);
+	return ck;
+}
+
+/* One TCP or ICMP frame as the parser reads it: kind, payload offset,
+ * signature, header fields, checksums. */
+static void check_l4_frame(uint8_t *f, uint16_t len, const struct streams_l4g *g,
+			   const struct streams_l4_hdr *h, uint32_t id, uint32_t seq, uint16_t w0,
+			   uint16_t w1)
+{
+	bool tcp = h->proto == PROF_L4_TCP;
+	uint16_t l3 = g->v6 ? PKT6_L4_OFF : RTE_ETHER_HDR_LEN + 20, ck, w;
+	struct pkt_info pi;
+	uint32_t rid, rseq;
+	uint64_t tsc;
+	uint8_t fl;
+
+	assert_int_equal(pkt_parse(f, len, &pi),
+			 tcp ? (g->v6 ? PKT_TCP6 : PKT_TCP) : (g->v6 ? PKT_ICMP6 : PKT_ICMP));
+	assert_int_equal(pi.payload, g->hlen);
+	assert_true(lat_sig_read(f + pi.payload, pi.paylen, &rid, &rseq, &tsc, &fl));
+	assert_int_equal(rid, id);
+	assert_int_equal(rseq, seq);
+	memcpy(&ck, f + g->ck, 2);
+	assert_int_equal(ck, dpdk_l4_cksum(f, len, g, tcp));
+	if (!g->v6) {
+		struct rte_ipv4_hdr ip;
+
+		memcpy(&ip, f + RTE_ETHER_HDR_LEN, sizeof(ip));
+		ip.hdr_checksum = 0;
+		assert_int_equal(((struct rte_ipv4_hdr *)(f + RTE_ETHER_HDR_LEN))->hdr_checksum,
+				 rte_ipv4_cksum(&ip));
+	}
+	memcpy(&w, f + g->words, 2);
+	assert_int_equal(rte_be_to_cpu_16(w), w0);
+	memcpy(&w, f + g->words + 2, 2);
+	assert_int_equal(rte_be_to_cpu_16(w), w1);
+	if (tcp) {
+		const struct rte_tcp_hdr *t = (const struct rte_tcp_hdr *)(f + l3);
+
+		assert_int_equal(t->tcp_flags, h->tcp_flags);
+		assert_int_equal(rte_be_to_cpu_32(t->sent_seq), h->tcp_seq);
+		assert_int_equal(rte_be_to_cpu_32(t->recv_ack), h->tcp_ack);
+		assert_int_equal(rte_be_to_cpu_16(t->rx_win), h->tcp_win);
+		assert_int_equal(t->data_off, 0x50);
+	} else {
+		assert_int_equal(f[l3], h->icmp_type);
+		assert_int_equal(f[l3 + 1], h->icmp_code);
+	}
+}
+
+/*
+ * TCP and ICMP streams over IPv4 and IPv6, at their floor and beyond, with
+ * random addresses, words and signatures: the fill (with the signature's
+ * sum, as the worker does with a stamp of 0), then the stamp (the TSC's
+ * bytes and their sum added to the checksum at its offset), each gives a
+ * frame the parser accepts with DPDK's checksums.
+ */
+static void test_l4_frames(void **st)
+{
+	static const uint16_t extra[] = {0, 1, 44, 1400};
+	struct rte_ether_addr src = {{2, 0, 0, 0, 0, 1}};
+	uint8_t sip[16] = {0x20, 0x01, 0, 2}, dip[16] = {0x20, 0x01, 0, 2, 0, 0, 0, 1};
+	struct streams_l4_hdr hs[] = {
+	    {.proto = PROF_L4_TCP,
+	     .tcp_flags = 0x12,
+	     .tcp_seq = 1000,
+	     .tcp_ack = 0xdeadbeef,
+	     .tcp_win = 1024},
+	    {.proto = PROF_L4_ICMP, .icmp_type = 8},
+	    {.proto = PROF_L4_ICMP, .icmp_type = 129, .icmp_code = 3},
+	};
+	uint64_t rng = 11;
+	static uint8_t f[9000];
+
+	(void)st;
+	for (size_t k = 0; k < FG_ARRAY_SIZE(hs); k++) {
+		for (int v6 = 0; v6 < 2; v6++) {
+			const struct streams_l4_hdr *h = &hs[k];
+			struct streams_l4g g;
+
+			if (h->proto == PROF_L4_ICMP && (h->icmp_type >= 128) != v6)
+				continue;
+			streams_l4_geom(&g, h->proto, v6);
+			assert_int_equal(g.hlen + LAT_SIG_LEN + 4,
+					 FG_PROF_FRAME_MIN_OF(h->proto, v6));
+			for (size_t e = 0; e < FG_ARRAY_SIZE(extra); e++) {
+				uint16_t len = (uint16_t)(g.hlen + LAT_SIG_LEN + extra[e]);
+				struct streams_l4t t;
+
+				streams_l4_init(&t, &g, h, &src, sip, dip, len);
+				for (int i = 0; i < 32; i++) {
+					uint64_t r = fgen_rand64(&rng), tsc = r & LAT_TSC_MASK;
+					uint32_t sa = rte_cpu_to_be_32((uint32_t)r);
+					uint32_t da = rte_cpu_to_be_32((uint32_t)(r >> 32));
+					uint32_t id = (uint32_t)r * 3u, seq = (uint32_t)(r >> 17);
+					uint16_t w0 = (uint16_t)(r >> 8), w1 = (uint16_t)(r >> 40);
+					uint32_t sig =
+					    lat_sig_sum_fixed(id, 0, 0) + lat_sig_sum_seq(seq);
+					uint16_t ck;
+
+					memset(f, 0xee, len);
+					memset(f + g.hlen, 0, len - g.hlen);
+					lat_sig_write(f + g.hlen, id, seq, 0, 0);
+					streams_l4_fill_be(
+					    f, &t, &g, sa, da, pkt_sum32(sa) + pkt_sum32(da),
+					    rte_cpu_to_be_16(w0), rte_cpu_to_be_16(w1), sig);
+					check_l4_frame(f, len, &g, h, id, seq, w0, w1);
+					/* the stamp, as the worker's streams_stamp */
+					lat_sig_stamp(f + g.hlen, tsc);
+					memcpy(&ck, f + g.ck, 2);
+					ck = (uint16_t)~pkt_fold((uint16_t)~ck +
+								 lat_sig_sum_tsc(tsc));
+					ck = ck ? ck : 0xffff;
+					memcpy(f + g.ck, &ck, 2);
+					check_l4_frame(f, len, &g, h, id, seq, w0, w1);
+				}
+			}
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_imix_default_shares),
-		cmocka_unit_test(test_imix_truncated_and_bad),
-		cmocka_unit_test(test_size_seq), cmocka_unit_test(test_tunables),
-		cmocka_unit_test(test_ipv6_frame),
+	    cmocka_unit_test(test_imix_default_shares),
+	    cmocka_unit_test(test_imix_truncated_and_bad),
+	    cmocka_unit_test(test_size_seq),
+	    cmocka_unit_test(test_tunables),
+	    cmocka_unit_test(test_ipv6_frame),
+	    cmocka_unit_test(test_l4_frames),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
