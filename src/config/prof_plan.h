@@ -50,6 +50,8 @@ struct prof_template {
 	int proto;     /* enum prof_proto */
 	uint32_t port; /* server port */
 	double cps;    /* connections per second before -m; > 0 */
+	uint32_t limit;	 /* flows of the template in the run at most; 0: no limit */
+	uint32_t climit; /* concurrent flows of the template at most; 0: no limit */
 	struct prof_program client, server;
 };
 

@@ -30,6 +30,7 @@
 #include "port.h"
 #include "prof.h"
 #include "run.h"
+#include "start_opts.h"
 #include "stats.h"
 #include "svc.h"
 #include "clock.h"
@@ -449,58 +450,30 @@ bool cmds_json(void) { return cmds.json; }
 
 static int cmd_start(int argc, char **argv)
 {
-	static const struct option lo[] = {{"force", no_argument, NULL, 'F'},
-					   {"nc", no_argument, NULL, 'N'},
-					   {NULL, 0, NULL, 0}};
-	const char *file = NULL;
-	struct run_params rp = {.mult = {.kind = UNITS_MULT, .value = 1}};
+	struct start_opts o;
+	struct run_params rp = {0};
 	char err[FG_ERRLEN];
 	unsigned flags = 0;
 	int64_t mask = -1;
-	int c;
 
-	getopt_reset();
-	while ((c = cmd_getopt(argc, argv, "f:m:d:p:t:", lo)) != -1) {
-		switch (c) {
-		case 'f':
-			file = optarg;
-			break;
-		case 'm':
-			if (units_parse_mult(optarg, &rp.mult, err, sizeof(err)) != 0) {
-				fg_err("start: -m %s", err);
-				return -1;
-			}
-			break;
-		case 'd':
-			if (units_parse_duration(optarg, &rp.duration_s, err, sizeof(err)) != 0 ||
-			    rp.duration_s < 0) {
-				fg_err("start: -d %s", err);
-				return -1;
-			}
-			break;
-		case 'p':
-			if ((mask = parse_ports(optarg)) < 0) {
-				fg_err("start: -p '%s': no such ports (0..%d)", optarg, fg_nports - 1);
-				return -1;
-			}
-			break;
-		case 't':
-			rp.tunables = optarg;
-			break;
-		case 'F':
-			flags |= RUN_FORCE;
-			break;
-		case 'N':
-			flags |= RUN_KEEP_COUNTERS;
-			break;
-		default:
+	if (start_opts_parse(argc, argv, &o, err, sizeof(err)) != 0) {
+		if (strcmp(err, "usage") == 0)
 			return bad_usage(argv);
-		}
+		fg_err("start: %s", err);
+		return -1;
 	}
-	if (!file || optind != argc)
-		return bad_usage(argv);
+	if (o.ports && (mask = parse_ports(o.ports)) < 0) {
+		fg_err("start: -p '%s': no such ports (0..%d)", o.ports, fg_nports - 1);
+		return -1;
+	}
+	rp.mult = o.mult;
+	rp.duration_s = o.duration_s;
+	rp.tunables = o.tunables;
+	rp.active = o.active;
+	flags |= o.force ? RUN_FORCE : 0;
+	flags |= o.keep ? RUN_KEEP_COUNTERS : 0;
 	rp.port_mask = (uint32_t)mask;
-	return run_start(file, &rp, flags, "start") < 0 ? -1 : 0;
+	return run_start(o.file, &rp, flags, "start") < 0 ? -1 : 0;
 }
 
 static int cmd_stop(int argc, char **argv)
@@ -609,7 +582,8 @@ static int cmd_tui(int argc, char **argv)
 
 static const char *const o_p[] = {"-p", NULL};
 static const char *const o_ping[] = {"-p", "-d", "-n", "-s", NULL};
-static const char *const o_start[] = {"-f", "-m", "-d", "-p", "-t", "--force", "--nc", NULL};
+static const char *const o_start[] = {"-f",	  "-m",	     "-d",   "-p", "-t",
+				      "--active", "--force", "--nc", NULL};
 static const char *const o_stats[] = {"-g", "-p",     "-a",	"-l",	   "-w",
 				      "-t", "--json", "--plot", "--pairs", NULL};
 static const char *const o_service[] = {"--off", NULL};
@@ -633,7 +607,8 @@ static const struct cli_cmd table[] = {
 	{"ping", cmd_ping, "ping -p PORT -d IP|IPV6 [-n COUNT] [-s SIZE]",
 	 "ICMP or ICMPv6 echo from a port", o_ping, 0},
 	{"start", cmd_start,
-	 "start -f PROFILE [-m MULT] [-d SECONDS] [-p PORTS] [-t KEY=VAL,...] [--force] [--nc]",
+	 "start -f PROFILE [-m MULT] [-d SECONDS] [-p PORTS] [-t KEY=VAL,...] [--active N] "
+	 "[--force] [--nc]",
 	 "load a profile and start traffic", o_start, CLI_F_FILEARG},
 	{"stop", cmd_stop, "stop", "stop all traffic (flows in flight drain)", NULL, 0},
 	{"pause", cmd_pause, "pause", "hold traffic", NULL, 0},

@@ -166,6 +166,14 @@ static void tui_flows(struct tui_ctx *c, int y, int x)
 	    {"active", f->active_client, f->active_server, true},
 	};
 
+	/* a run that holds flows (start --active) shows its target in place
+	 * of established (still in `stats`): active against the target */
+	if (f->active_target) {
+		rows[1].label = "target";
+		rows[1].cl = f->active_target;
+		rows[1].has_sv = false;
+	}
+
 	attron(A_BOLD);
 	snprintf(line, sizeof(line), "%-11s %9s %9s", "Flows", "client", "server");
 	tui_put(c, y, x, line);
@@ -442,6 +450,12 @@ static void tui_groups(struct tui_ctx *c, int y)
 		stats_fmt_count(v[2], sizeof(v[2]), f->client.failed);
 		stats_fmt_si(v[3], sizeof(v[3]), f->cps, "");
 		stats_fmt_count(v[4], sizeof(v[4]), f->active_client);
+		if (f->active_target) { /* the group's climits: "active/climit" */
+			size_t l = strlen(v[4]);
+
+			v[4][l] = '/';
+			stats_fmt_count(v[4] + l + 1, sizeof(v[4]) - l - 1, f->active_target);
+		}
 		tui_group_row(c, y, s->map.name[g], cell);
 	}
 }

@@ -13,6 +13,7 @@
  * (flows_ctl.h), no one else.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -38,6 +39,7 @@
 #include "own.h"
 #include "port.h"
 #include "prof_plan.h"
+#include "start_opts.h"
 #include "tunables.h"
 #include "units.h"
 #include "worker.h"
@@ -236,6 +238,41 @@ static const struct tun_key flows_tun_keys[] = {
 static const struct tun_table flows_tun_table = {
     .engine = "flows", .keys = flows_tun_keys, .nkeys = FG_ARRAY_SIZE(flows_tun_keys)};
 
+/*
+ * The caps of a run on worker s, the gi-th of the ngen workers that
+ * generate (flows.h): its exact shares of --active and of each template's
+ * limit and climit (start_share()). A share of --active must fit the
+ * worker's table with the server entries of its flows.
+ */
+static int flows_caps(const struct run_params *rp, struct flows_state *s, unsigned gi,
+		      unsigned ngen, char *err, size_t errlen)
+{
+	const struct prof *p = rp->prof;
+	uint32_t max_flows = rp->flows_max ? rp->flows_max : 65536; /* flows_build()'s */
+
+	s->active_max = UINT64_MAX;
+	s->capped = s->gen && rp->active;
+	if (s->gen && rp->active) {
+		s->active_max = start_share(rp->active, ngen, gi);
+		if (s->active_max * 2 > max_flows) {
+			snprintf(err, errlen,
+				 "--active %" PRIu64 ": a worker's %" PRIu64
+				 " flows and their server sides need %" PRIu64
+				 " table entries, flows_max is %u",
+				 rp->active, s->active_max, s->active_max * 2, max_flows);
+			return -ERANGE;
+		}
+	}
+	for (size_t i = 0; i < p->n_templates; i++) {
+		const struct prof_template *t = &p->templates[i];
+
+		s->tpl[i].left = t->limit ? start_share(t->limit, ngen, gi) : UINT64_MAX;
+		s->tpl[i].cmax = t->climit ? start_share(t->climit, ngen, gi) : UINT64_MAX;
+		s->capped |= s->gen && (t->limit || t->climit);
+	}
+	return 0;
+}
+
 static int flows_build(const struct run_params *rp, const struct worker *w, double cps,
 		       bool unpaced, struct flows_state **out, char *err, size_t errlen)
 {
@@ -363,6 +400,7 @@ static int flows_prepare(const struct run_params *rp, void **states, char *err, 
 {
 	bool unpaced = rp->mult.kind == UNITS_MAX;
 	struct flows_tun tun = {.payload_check = FLOWPAY_AUTO};
+	unsigned ngen = 0, gi = 0;
 	int rc;
 
 	if (rp->prof->n_templates == 0 || rp->prof->n_templates > FG_PROF_MAX_TEMPLATES) {
@@ -372,17 +410,22 @@ static int flows_prepare(const struct run_params *rp, void **states, char *err, 
 	rc = tun_parse(&flows_tun_table, rp->tunables, &tun, err, errlen);
 	if (rc)
 		return rc;
+	for (int i = 0; i < fg_nworkers; i++)
+		ngen += flows_pair_used(rp, fg_worker[i].port[0]);
 	for (int i = 0; i < fg_nworkers; i++) {
 		struct flows_state *s = NULL;
 		/* the pair's connections/s: the load model's factor of its client port */
 		double cps = rp->load.cps * rp->factor[fg_worker[i].port[0]];
 
 		rc = flows_build(rp, &fg_worker[i], cps, unpaced, &s, err, errlen);
+		if (!rc && (rc = flows_caps(rp, s, gi, ngen, err, errlen)) != 0)
+			flows_free_state(s);
 		if (rc) {
 			flows_release(states);
 			return rc;
 		}
 		s->check = (uint8_t)tun.payload_check;
+		gi += s->gen;
 		states[i] = s;
 	}
 	for (int i = 0; i < fg_nworkers; i++)

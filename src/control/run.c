@@ -335,7 +335,7 @@ int run_offered(struct run_params *rp, struct load_offer *o, char *err, size_t e
  * templates by group (flowgen-profile(5), `group`), which `stats -t`,
  * the JSON's templates[] and the tui's group page show.
  */
-static void run_stats_groups(const struct prof *p)
+static void run_stats_groups(const struct prof *p, uint64_t active)
 {
 	static struct stats_tpl_map m; /* the console's thread only */
 
@@ -348,6 +348,13 @@ static void run_stats_groups(const struct prof *p)
 			snprintf(m.name[m.group[t]], sizeof(m.name[0]), "%s",
 				 prof_tpl_group(&p->templates[t]));
 	}
+	/* the targets: --active, and a group's climits when all its templates have one */
+	m.active_target = active;
+	for (int t = 0; t < m.ntpl; t++)
+		m.climit[m.group[t]] += p->templates[t].climit;
+	for (int t = 0; t < m.ntpl; t++)
+		if (!p->templates[t].climit)
+			m.climit[m.group[t]] = 0;
 	stats_set_run(p->mode, &m);
 }
 
@@ -385,6 +392,10 @@ int run_start(const char *file, struct run_params *rp, unsigned flags, const cha
 	e = run_engine_of(&np);
 	if (!e) {
 		snprintf(err, sizeof(err), "%s: the profile has no traffic mode", file);
+		rc = -EINVAL;
+	} else if (rp->active && np.mode != PROF_FLOWS) {
+		snprintf(err, sizeof(err),
+			 "--active holds concurrent flows: %s is not 'mode: flows'", file);
 		rc = -EINVAL;
 	} else {
 		rc = run_apply_mult(e, rp, err, sizeof(err));
@@ -425,7 +436,7 @@ int run_start(const char *file, struct run_params *rp, unsigned flags, const cha
 	memcpy(run.factor, rp->factor, sizeof(run.factor));
 	memcpy(run.link_bps, rp->link_bps, sizeof(run.link_bps));
 	run.scale = 1.0;
-	run_stats_groups(&run.prof);
+	run_stats_groups(&run.prof, rp->active);
 	/* Like TRex, a start shows the new run's counters (--nc keeps them). */
 	if (!(flags & RUN_KEEP_COUNTERS))
 		stats_clear();

@@ -35,6 +35,7 @@ struct run_params {
 	double duration_s;		/* -d; 0 = until stop */
 	uint32_t port_mask;		/* -p; bit per port, 0 = all */
 	const char *tunables;		/* -t KEY=VAL,... or NULL */
+	uint64_t active;		/* --active N: concurrent flows to hold; 0 = none */
 	uint64_t hz;			/* TSC ticks per second */
 	uint32_t flows_max;		/* flow-table entries per worker (config) */
 	double drain_s;			/* wait for frames in flight after the last one;

@@ -159,6 +159,7 @@ static void json_client(struct json *j, const struct stats_flows *fl, bool grp)
 	json_u64(j, "completed", c->completed);
 	json_u64(j, "failed", c->failed);
 	json_u64(j, "active", fl->active_client);
+	json_u64(j, "active_target", fl->active_target);
 	json_u64(j, "fail_no_reply", c->fail_no_reply);
 	json_u64(j, "fail_reset", c->fail_reset);
 	json_u64(j, "fail_retx", c->fail_retx);
@@ -465,6 +466,8 @@ static void text_flows(FILE *f, const struct stats_flows *fl, const char *title,
 	flow_row_u(f, "completed", true, c->completed, true, v->completed);
 	flow_row_u(f, "failed", true, c->failed, true, v->failed);
 	flow_row_u(f, "active", true, fl->active_client, true, fl->active_server);
+	if (fl->active_target)
+		flow_row_u(f, "  target", true, fl->active_target, false, 0);
 	flow_row_u(f, "  no reply", true, c->fail_no_reply, false, 0);
 	flow_row_u(f, "  reset", true, c->fail_reset, false, 0);
 	flow_row_u(f, "  retx limit", true, c->fail_retx, false, 0);

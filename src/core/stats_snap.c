@@ -355,6 +355,9 @@ void stats_groups(const struct stats_raw *now, const struct stats_raw *prev,
 	out->map.ntpl = ntpl;
 	out->map.ngroups = FG_MAX(0, FG_MIN(map->ngroups, ntpl));
 	memset(out->grp, 0, sizeof(out->grp));
+	out->flows.active_target = map->active_target;
+	for (int g = 0; g < out->map.ngroups; g++)
+		out->grp[g].active_target = map->climit[g];
 	if (!prev || dt <= 0)
 		prev = NULL;
 	for (int t = 0; t < ntpl; t++) {

@@ -122,6 +122,8 @@ struct stats_flows {
 	struct ctr_client client; /* baselined */
 	struct ctr_server server; /* baselined */
 	uint64_t active_client, active_server;
+	uint64_t active_target; /* the client flows held: start --active (a group's:
+				   its climits); 0 = none */
 	uint64_t distinct_addrs, distinct_ports;
 	double cps; /* rate of client.started */
 	double completed_cps; /* rate of client.completed */
@@ -140,6 +142,10 @@ struct stats_tpl_map {
 	uint8_t group[FG_PROF_MAX_TEMPLATES];
 	char tpl[FG_PROF_MAX_TEMPLATES][STATS_NAME_MAX];  /* template names */
 	char name[FG_PROF_MAX_TEMPLATES][STATS_NAME_MAX]; /* group names */
+	/* the concurrent client flows the run holds (start --active), and each
+	 * group's (the sum of its templates' climit when each has one); 0 = none */
+	uint64_t active_target;
+	uint64_t climit[FG_PROF_MAX_TEMPLATES];
 };
 
 /* One worker (flowgen(8), STATISTICS, "workers"). */

@@ -579,8 +579,11 @@ static void flows_tick(struct worker *w, uint64_t now)
 
 		/* All tuples first, prefetching their buckets, then the inserts:
 		 * the table's cache misses overlap. */
-		while (n--)
-			nn += flows_pick(s, &nf[nn], w->q);
+		if (s->capped) /* start --active, limit, climit (flows.h) */
+			nn = flows_pick_capped(s, w->ctr->tpl, nf, n, w->q);
+		else
+			while (n--)
+				nn += flows_pick(s, &nf[nn], w->q);
 		for (uint32_t i = 0; i < nn; i++) {
 			nf[i].h = flowtab_hash(&nf[i].k);
 			flowtab_prefetch(s->ft, nf[i].h, true);

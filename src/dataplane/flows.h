@@ -99,7 +99,14 @@ struct worker_ops;
  * the handshake never completed, fail_retx otherwise).
  *
  * New flows are paced by TSC (pace.h); each worker opens its share (the
- * pair's rate / workers of the pair). Client addresses come from
+ * pair's rate / workers of the pair). With caps (`start --active N`, a
+ * template's limit and climit) the pacer stays the upper bound and each
+ * generating worker holds its exact share of each figure (start_share(),
+ * start_opts.h): a due flow opens only while the worker's client flows
+ * are fewer than its share of N, and only if the template whose turn it
+ * is (each keeps its own rate) has flows of its limit share left and
+ * fewer active than its climit share; a due flow that finds no room is
+ * not owed (the pacer's credit for it is spent, not counted late). Client addresses come from
  * ip_gen.client (+ offset x pair index), client ports from a per-worker
  * allocator (fgen_cpa) over the worker's slice of client_ports, so no two
  * workers of a pair ever use the same tuple and a port is never reused
@@ -166,6 +173,9 @@ struct flows_tpl {
 	 * what it receives goes through flows_rx_bytes() (its program waits
 	 * for a delimiter or the close, or the peer's sends carry bytes) */
 	bool txb[2], rxb[2];
+	/* this worker's share of the template's limit and climit
+	 * (flowgen-profile(5)); UINT64_MAX: none. left counts down. */
+	uint64_t left, cmax;
 };
 
 /* One worker's flows: built by control, then owned by the worker. */
@@ -180,6 +190,11 @@ struct flows_state {
 	unsigned ntpl;
 	double rate;	     /* new flows/s of this worker at scale 1 */
 	bool unpaced, gen;   /* -m max; this worker generates */
+	/* start --active, a template's limit or climit is in force: new flows
+	 * take the capped path (flows_pick_capped()); active_max is this
+	 * worker's share of --active, UINT64_MAX for none */
+	bool capped;
+	uint64_t active_max;
 	uint8_t check;	     /* enum flowpay_mode: -t payload_check (flowpay.h) */
 	bool started, stopping, paused;
 	uint64_t accept_until; /* stopping: new server flows until then (TSC) */

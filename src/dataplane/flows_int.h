@@ -42,6 +42,14 @@ struct flows_new {
 /* worker: choose the next flow's template and tuple for worker w_q of its
  * pair (flows_pick.c); false when no client port is free. */
 bool flows_pick(struct flows_state *s, struct flows_new *nf, unsigned w_q);
+/* worker: under caps (flows.h), the tuples of at most n new flows into
+ * nf[]: no more than the worker's --active share leaves room for; a slot
+ * whose template (by the round robin of flows_pick()) has no flows of its
+ * limit left (counted down here) or as many client flows as its climit,
+ * those in the table (act: the worker's gauges by template) and those
+ * picked before it in nf[], is skipped. Returns how many were picked. */
+uint32_t flows_pick_capped(struct flows_state *s, const struct ctr_tpl *act, struct flows_new *nf,
+			   uint32_t n, unsigned w_q);
 
 /*
  * worker: the frames of the engine (flows_frame.c). count_drop frees a frame

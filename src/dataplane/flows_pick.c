@@ -3,9 +3,12 @@
  * (worker context, flows_int.h): its template by smooth weighted round
  * robin over the templates' cps, its addresses, and a client port from
  * the worker's slice, chosen by the client port's RSS where it is known
- * so that the reply arrives on the flow's owner (own.h).
+ * so that the reply arrives on the flow's owner (own.h). Under caps
+ * (start --active, limit, climit; flows.h) a turn of a template the caps
+ * hold back opens no flow.
  */
 #include <errno.h>
+#include <string.h>
 
 #include <netinet/in.h>
 
@@ -15,7 +18,7 @@
 #include "flowtab.h"
 #include "own.h"
 
-static unsigned flows_pick_tpl(struct flows_state *s)
+static inline __attribute__((always_inline)) unsigned flows_pick_tpl(struct flows_state *s)
 {
 	unsigned best = 0;
 
@@ -35,10 +38,11 @@ static unsigned flows_pick_tpl(struct flows_state *s)
  * reply hashes to this worker's queue, so the reply needs no hand-off. The
  * allocator hands ports out in rotating order, so a port given back is
  * not offered again at once; about one port in nq fits. A flow whose
- * search fails keeps its port (the reply is handed over).
+ * search fails keeps its port (the reply is handed over). Inlined in both
+ * pick paths: the uncapped one pays no call for it.
  */
-static void flows_pick_rss(struct flows_state *s, struct flows_new *nf, uint16_t sport,
-			   unsigned q)
+static inline __attribute__((always_inline)) void
+flows_pick_rss(struct flows_state *s, struct flows_new *nf, uint16_t sport, unsigned q)
 {
 	for (unsigned i = 0; i < 8u * s->own.nq; i++) {
 		uint16_t p;
@@ -52,10 +56,10 @@ static void flows_pick_rss(struct flows_state *s, struct flows_new *nf, uint16_t
 	}
 }
 
-/* Choose the next flow's template and tuple; false when no port is free. */
-bool flows_pick(struct flows_state *s, struct flows_new *nf, unsigned w_q)
+/* The tuple of a new flow of template ti; false when no port is free. */
+static inline __attribute__((always_inline)) bool
+flows_pick_tuple(struct flows_state *s, struct flows_new *nf, unsigned ti, unsigned w_q)
 {
-	unsigned ti = flows_pick_tpl(s);
 	const struct flows_tpl *t = &s->tpl[ti];
 	int rc = -ENOSPC;
 
@@ -74,3 +78,51 @@ bool flows_pick(struct flows_state *s, struct flows_new *nf, unsigned w_q)
 	return true;
 }
 
+/* Choose the next flow's template and tuple; false when no port is free. */
+bool flows_pick(struct flows_state *s, struct flows_new *nf, unsigned w_q)
+{
+	return flows_pick_tuple(s, nf, flows_pick_tpl(s), w_q);
+}
+
+/*
+ * The template of the next slot, by flows_pick_tpl()'s round robin over
+ * all templates (each keeps its own rate), if it may open a flow now:
+ * flows of its limit left and fewer client flows than its climit,
+ * counting those in the table (act: the worker's gauges by template,
+ * ctr.h) and those picked in this burst (pend). -1 when it may not: the
+ * slot is skipped, not given to another template.
+ */
+static int flows_pick_tpl_capped(struct flows_state *s, const struct ctr_tpl *act,
+				 const uint32_t *pend)
+{
+	unsigned ti = flows_pick_tpl(s);
+	const struct flows_tpl *t = &s->tpl[ti];
+
+	if (!t->left || act[ti].active_client + pend[ti] >= t->cmax)
+		return -1;
+	return (int)ti;
+}
+
+uint32_t flows_pick_capped(struct flows_state *s, const struct ctr_tpl *act, struct flows_new *nf,
+			   uint32_t n, unsigned w_q)
+{
+	uint32_t pend[FG_PROF_MAX_TEMPLATES], nn = 0;
+	uint64_t open = s->active[FLOWTAB_CLIENT];
+
+	if (open >= s->active_max)
+		return 0;
+	if (n > s->active_max - open)
+		n = (uint32_t)(s->active_max - open);
+	memset(pend, 0, s->ntpl * sizeof(pend[0]));
+	while (n--) {
+		int ti = flows_pick_tpl_capped(s, act, pend);
+
+		/* a template at a cap, or no port free: this slot is skipped */
+		if (ti < 0 || !flows_pick_tuple(s, &nf[nn], (unsigned)ti, w_q))
+			continue;
+		s->tpl[ti].left--;
+		pend[ti]++;
+		nn++;
+	}
+	return nn;
+}

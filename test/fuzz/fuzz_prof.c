@@ -16,7 +16,9 @@
  * limit, its stream offsets never decrease and end at what it sends, each
  * send's bytes are where progb_find() looks for them, UDP has no TCP-only
  * step, every stream has a
- * port, a frame size in range (or imix with a table) and ordered ranges.
+ * port, a frame size in range (or imix with a table) and ordered ranges,
+ * and a template's limit and climit split over 1..4 workers add up to
+ * themselves (start_share(), start_opts.h).
  * The ip_gen part (IPv4 or IPv6 ranges, nat64_prefix) is src/config/prof_ipgen.c.
  */
 #include <errno.h>
@@ -27,6 +29,7 @@
 #include "fg.h"
 #include "prof.h"
 #include "progb.h"
+#include "start_opts.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -89,6 +92,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		check_program(t, &t->client, &t->server);
 		check_program(t, &t->server, &t->client);
+		for (unsigned k = 1; k <= 4; k++) {
+			uint64_t l = 0, c = 0;
+
+			for (unsigned w = 0; w < k; w++) {
+				l += start_share(t->limit, k, w);
+				c += start_share(t->climit, k, w);
+			}
+			if (l != t->limit || c != t->climit)
+				abort();
+		}
 	}
 	for (i = 0; i < p.n_streams; i++) {
 		const struct prof_stream *s = &p.streams[i];

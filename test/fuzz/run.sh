@@ -219,7 +219,7 @@ seed()
 		done
 		;;
 	prof)
-		for f in test/data/prof_*.yaml profiles/*.yaml; do
+		for f in test/data/prof_*.yaml test/data/flows_*.yaml profiles/*.yaml; do
 			[ -f "$f" ] && cp -n "$f" "$2/seed-$(basename "$f")"
 		done
 		;;

@@ -222,6 +222,31 @@ static void fill_group_raws(struct stats_raw *prev, struct stats_raw *now, struc
 	base->tpl[0].active_client = 99; /* gauges are never baselined */
 }
 
+/* The targets the run holds (start --active, a group's climits) reach the
+ * snapshot as they were set, whatever the counters; none is 0. */
+static void test_targets(void **state)
+{
+	static struct stats_raw prev, now, base;
+	static struct stats_snap s;
+	struct stats_tpl_map m;
+
+	(void)state;
+	fill_map(&m);
+	fill_group_raws(&prev, &now, &base);
+	m.active_target = 20000;
+	m.climit[1] = 50;
+	stats_groups(&now, &prev, &base, 2.0, &m, &s);
+	assert_int_equal(s.flows.active_target, 20000);
+	assert_int_equal(s.grp[0].active_target, 0);
+	assert_int_equal(s.grp[1].active_target, 50);
+	assert_int_equal(s.grp[1].active_server, 9); /* the gauges beside them */
+	m.active_target = 0;
+	m.climit[1] = 0;
+	stats_groups(&now, &prev, &base, 2.0, &m, &s);
+	assert_int_equal(s.flows.active_target, 0);
+	assert_int_equal(s.grp[1].active_target, 0);
+}
+
 static void test_groups(void **state)
 {
 	static struct stats_raw prev, now, base;
@@ -1230,6 +1255,7 @@ int main(void)
 	    cmocka_unit_test(test_sum_ignores_ports_beyond_n),
 	    cmocka_unit_test(test_sum_templates),
 	    cmocka_unit_test(test_groups),
+	    cmocka_unit_test(test_targets),
 	    cmocka_unit_test(test_json_groups),
 	    cmocka_unit_test(test_baseline),
 	    cmocka_unit_test(test_rates),

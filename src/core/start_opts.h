@@ -1,0 +1,57 @@
+/*
+ * start_opts.h — the options of the console's `start` (flowgen(8),
+ * "start") as data, and the split of a run's caps over its workers:
+ * start_opts_parse() reads `start`'s arguments without acting on them,
+ * start_share() gives each generating worker its exact share of a figure
+ * (start --active N, a template's limit and climit, flowgen-profile(5)).
+ *
+ * Context: pure (no I/O; start_opts_parse uses getopt_long's globals, so
+ * only the console's thread calls it).
+ *
+ * Included by: console, control and the unit tests.
+ */
+#ifndef FG_START_OPTS_H
+#define FG_START_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "units.h"
+
+/* The largest --active: more concurrent flows than any flow table holds. */
+#define START_ACTIVE_MAX 1000000000ULL
+
+struct start_opts {
+	const char *file;	/* -f PROFILE */
+	struct units_rate mult; /* -m; x1 by default, max with --active alone */
+	bool has_mult;
+	double duration_s;    /* -d; 0 = until stop */
+	const char *ports;    /* -p as given (the caller knows the ports), or NULL */
+	const char *tunables; /* -t KEY=VAL,... or NULL */
+	uint64_t active;      /* --active N: concurrent flows to hold; 0 = none */
+	bool force, keep;     /* --force, --nc */
+};
+
+/*
+ * pure: parse `start`'s argv (argv[0] the command) into o. --active N
+ * (1..START_ACTIVE_MAX, decimal) holds N flows at once; without -m it
+ * makes the rate unpaced (-m max): the pacer no longer bounds how fast
+ * ended flows are replaced. Returns 0, or -EINVAL with err set (a bad
+ * value names its option; a bad form says "usage").
+ */
+int start_opts_parse(int argc, char **argv, struct start_opts *o, char *err, size_t errlen);
+
+/*
+ * pure: worker i's share (0 <= i < k) of n split over k workers: n / k,
+ * plus one for the first n % k workers. The k shares add up to n
+ * exactly; k = 0 gives 0.
+ */
+static inline uint64_t start_share(uint64_t n, unsigned k, unsigned i)
+{
+	if (!k || i >= k)
+		return 0;
+	return n / k + (i < n % k);
+}
+
+#endif

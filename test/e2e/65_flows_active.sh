@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+#
+# 65_flows_active.sh — concurrency as the target (flowgen(8), start
+# --active; flowgen-profile(5), limit and climit).
+#
+# NAT lab: `start --active 20000` (no -m: unpaced) with
+# test/data/flows_active.yaml's 30-second UDP flows. Expected:
+#  - the DUT's connection tracking reaches 20,000 entries and holds there
+#    (20,000 +- 2 %) for 20 s, sampled every second;
+#  - meanwhile flowgen starts no flow beyond the target: started stays
+#    20,000 exactly (no flow has ended yet), active 20,000, none failed,
+#    and `stats --json` shows active_target 20,000;
+#  - once the first flows end (30 s), new ones replace them: started
+#    grows beyond 20,000 while started - completed - failed (the flows in
+#    the table) stays at the target, never above it.
+# [loop, loop] lane, at the same time: test/data/flows_caps.yaml for 3 s,
+# `short` with limit 1000 and `long` (2-second flows) with climit 50, each
+# offered 1,000 flows/s: exactly 1,000 `short` flows start, `long` has
+# never more than 50 active (stats --json sampled every 0.2 s) and reaches
+# 50; with two workers (-c 2) odd figures split exactly: limit 1001 gives
+# 1,001 flows, climit 51 reaches 51 and never more, --active 101 holds 101;
+# `help start` shows --active, and a streams profile, --active 0 and a
+# share beyond the flow table are refused. The dashboard (tmux, 80x24)
+# shows the target of --active in the Flows panel and a group's active
+# against its climit (50/50) on the group page.
+
+. "$(dirname "$0")/lib.sh"
+
+need_root "flows active: lab"
+need_flowgen
+
+# samples_py NAME EXPR FILE : EXPR over S, every stats object of FILE in
+# order (S[-1] the last), holds
+samples_py()
+{
+	local v
+	v=$(python3 - "$3" "$2" <<-'PY' 2>&1
+		import json, sys
+		t, dec, i, S = open(sys.argv[1]).read(), json.JSONDecoder(), 0, []
+		while (j := t.find('{', i)) >= 0:
+		    try:
+		        o, i = dec.raw_decode(t, j)
+		        if 'flows' in o:
+		            S.append(o)
+		    except ValueError:
+		        i = j + 1
+		def tpl(o, name):
+		    return next(g for g in o['templates'] if g['name'] == name)['client']
+		print(eval(sys.argv[2]))
+	PY
+	)
+	if [ "$v" = True ]; then pass "$1"; else fail "$1" "$2: $v"; fi
+}
+
+# --- [loop, loop]: limit and climit, one worker and two ----------------------
+
+caps_lane()
+{
+	local CFG O O2 O3 P2
+	CFG=$(fg_loop_cfg)
+	O=$FG_TMP/caps.out
+	FG_TIMEOUT=40 fg_plain -C "$CFG" -x "start -f $FG_TOP/test/data/flows_caps.yaml -d 3; \
+$(for i in $(seq 14); do printf 'sleep 0.2; stats --json; '; done) wait; stats --json" >"$O" 2>&1
+	check_eq "caps: flowgen exits 0" 0 $?
+	samples_py "caps: limit 1000 started exactly 1,000 short flows" \
+		"tpl(S[-1], 'short')['started'] == 1000 and tpl(S[-1], 'short')['completed'] == 1000" "$O"
+	samples_py "caps: climit 50: long never above 50 active (15 samples)" \
+		"len(S) == 15 and max(tpl(o, 'long')['active'] for o in S) == 50" "$O"
+	samples_py "caps: climit 50: long held 50 active from 0.4 s to 1.8 s" \
+		"all(tpl(o, 'long')['active'] == 50 for o in S[1:9])" "$O"
+	samples_py "caps: long's target is its climit, the run has none" \
+		"tpl(S[-1], 'long')['active_target'] == 50 and S[-1]['flows']['client']['active_target'] == 0" "$O"
+	samples_py "caps: no flow failed" "S[-1]['flows']['client']['failed'] == 0" "$O"
+
+	# two workers: odd figures split exactly (start_share)
+	P2=$FG_TMP/caps_odd.yaml
+	sed 's/limit: 1000/limit: 1001/; s/climit: 50/climit: 51/' "$FG_TOP/test/data/flows_caps.yaml" >"$P2"
+	O2=$FG_TMP/caps2.out
+	FG_TIMEOUT=40 fg_plain -C "$CFG" -c 2 -x "start -f $P2 -d 2; \
+$(for i in $(seq 8); do printf 'sleep 0.2; stats --json; '; done) wait; stats --json; \
+start -f $FG_TOP/test/data/flows_long.yaml --active 101 -d 3; sleep 1; stats --json; sleep 0.5; stats --json; stats" \
+		>"$O2" 2>&1
+	check_eq "caps, 2 workers: flowgen exits 0" 0 $?
+	samples_py "caps, 2 workers: limit 1001 started exactly 1,001 short flows" \
+		"tpl(S[8], 'short')['started'] == 1001" "$O2"
+	samples_py "caps, 2 workers: climit 51 reached, never above" \
+		"max(tpl(o, 'long')['active'] for o in S[:9]) == 51" "$O2"
+	samples_py "caps, 2 workers: --active 101 holds 101 flows" \
+		"[o['flows']['client']['active'] for o in S[9:]] == [101, 101] and S[-1]['flows']['client']['started'] == 101" "$O2"
+	samples_py "caps, 2 workers: --active 101 is the target" \
+		"S[-1]['flows']['client']['active_target'] == 101" "$O2"
+	check_grep "caps, 2 workers: stats shows the target beside active" '^  target +\| +101 ' "$O2"
+
+	# refusals (-k: each command runs)
+	O3=$FG_TMP/refuse.out
+	FG_TIMEOUT=30 fg_plain -C "$CFG" -k -x "help start; \
+start -f $FG_TOP/profiles/stl_64b.yaml --active 5; \
+start -f $FG_TOP/test/data/flows_caps.yaml --active 0; \
+start -f $FG_TOP/test/data/flows_long.yaml --active 600000" >"$O3" 2>&1
+	check_grep "caps: help start lists --active N" '^usage: start .*\[--active N\]' "$O3"
+	check_grep "caps: a streams profile refuses --active" \
+		"error: start: --active holds concurrent flows: .*stl_64b.yaml is not 'mode: flows'" "$O3"
+	check_grep "caps: --active 0 refused" \
+		"error: start: --active '0': a count of concurrent flows, 1..1000000000" "$O3"
+	check_grep "caps: --active beyond the flow table refused" \
+		'error: start: --active 600000: .* need 1200000 table entries, flows_max is 1048576' "$O3"
+}
+lane caps caps_lane
+
+# --- the dashboard: the target row and a group's climit (loop pair, tmux) ----
+
+tui_lane()
+{
+	local H=$FG_TMP/home
+	mkdir -p "$H"
+	tmux_start 80 24
+	keys "cd $FG_TOP && $FG_BIN -C $(fg_loop_cfg); echo \"FG-EXIT=\$?\" > $H/rc" Enter
+	if ! wait_screen 'flowgen> ?$' 40; then
+		fail "tui: flowgen console starts" "screen: $(screen | grep . | tail -n 3)"
+		return
+	fi
+	keys "start -f test/data/flows_caps.yaml --active 1000 -d 60" Enter
+	wait_screen 'started .*flows_caps' 10 || fail "tui: the capped run starts" "$(screen | grep . | tail -n 3)"
+	keys "tui" Enter
+	if wait_screen 'Global Statistics +Flows +client +server$' 10 && sleep 2.5 &&
+		screen | grep -Eq 'target +1000 +-$'; then
+		pass "tui: the Flows panel shows the target of --active 1000"
+	else
+		fail "tui: the Flows panel shows the target of --active 1000" "screen: $(screen | sed -n 1,7p)"
+	fi
+	keys t
+	if wait_screen '^long +[0-9.]+[KM]? +[0-9.]+[KM]? +0 +[0-9.]+ [KM]? +50/50$' 5; then
+		pass "tui: the group page shows long's active against its climit (50/50)"
+	else
+		fail "tui: the group page shows long's active against its climit (50/50)" \
+			"screen: $(screen | grep -E '^(Group|short|long)')"
+	fi
+	keys q
+	wait_screen 'flowgen> ?$' 5
+	keys "quit" Enter
+	wait_file "$H/rc" 20 || true
+	check_grep "tui: flowgen exits 0" 'FG-EXIT=0' "$H/rc"
+}
+if command -v tmux >/dev/null 2>&1; then
+	at_exit "tmux -L fge2e-$$ kill-server"
+	lane tui tui_lane
+else
+	fail "tui: tmux available" "tmux is not installed"
+fi
+
+# --- NAT lab: --active 20000 -------------------------------------------------
+
+lab_up nat || exit 1
+fg_open "$FG_TMP/act.out"
+fg_run arp "arp" 30 || fail "flows active: arp" "$(tail -n 3 "$FG_TMP/act.out")"
+fg_send go "start -f $FG_TOP/test/data/flows_active.yaml --active 20000"
+T0=$(date +%s)
+# the ramp: unpaced, closed-loop admission; give it up to 8 s
+for ((i = 0; i < 40; i++)); do
+	ct=$("$FG_LAB" conntrack 2>/dev/null || echo 0)
+	[ "$ct" -ge 19600 ] 2>/dev/null && break
+	sleep 0.2
+done
+echo "# flows active: conntrack $ct after $(($(date +%s) - T0)) s"
+: >"$FG_TMP/ct.txt"
+: >"$FG_TMP/hold.json"
+# 20 s of the hold: conntrack every second, stats every other second
+for ((i = 1; i <= 20; i++)); do
+	next=$(date +%s.%N)
+	"$FG_LAB" conntrack >>"$FG_TMP/ct.txt" 2>&1
+	if ((i % 2 == 0)); then
+		fg_run h$i "stats --json" 5 && grep '^{' "$FG_TMP/h$i.out" | tail -n 1 >>"$FG_TMP/hold.json"
+	fi
+	sleep "$(awk -v n="$next" -v t="$(date +%s.%N)" 'BEGIN { d = n + 1 - t; print (d > 0 ? d : 0) }')"
+done
+echo "# flows active: conntrack during the hold: $(sort -n "$FG_TMP/ct.txt" | sed -n '1p;$p' | tr '\n' ' ')(min, max); the hold ended $(($(date +%s) - T0)) s after start"
+n=$(grep -cE '^[0-9]+$' "$FG_TMP/ct.txt")
+bad=$(awk '!/^[0-9]+$/ || $1 < 19600 || $1 > 20400' "$FG_TMP/ct.txt" | wc -l)
+check_eq "flows active: 20 conntrack samples over 20 s" 20 "$n"
+check_eq "flows active: DUT conntrack holds 20,000 +- 2 % in every sample" 0 "$bad"
+samples_py "flows active: 10 stats samples in the hold" "len(S) == 10" "$FG_TMP/hold.json"
+samples_py "flows active: active 20,000 in every sample" \
+	"[o['flows']['client']['active'] for o in S] == [20000] * 10" "$FG_TMP/hold.json"
+samples_py "flows active: started 20,000 in every sample (no flow ended, none started beyond)" \
+	"[o['flows']['client']['started'] for o in S] == [20000] * 10" "$FG_TMP/hold.json"
+samples_py "flows active: the server accepted each, none failed" \
+	"S[-1]['flows']['server']['accepted'] == 20000 and S[-1]['flows']['client']['failed'] == 0" "$FG_TMP/hold.json"
+samples_py "flows active: stats --json shows active_target 20,000" \
+	"S[-1]['flows']['client']['active_target'] == 20000" "$FG_TMP/hold.json"
+
+# after the first flows end (30 s after they started): they are replaced
+while [ $(($(date +%s) - T0)) -lt 33 ]; do sleep 0.5; done
+fg_run after "stats --json; stats" 10
+samples_py "flows active: ended flows replaced (started > 20,000, completed > 0)" \
+	"S[-1]['flows']['client']['started'] > 20000 and S[-1]['flows']['client']['completed'] > 0" \
+	"$FG_TMP/after.out"
+samples_py "flows active: started - completed - failed holds at the target (+- 2 %, never above)" \
+	"19600 <= (lambda c: c['started'] - c['completed'] - c['failed'])(S[-1]['flows']['client']) <= 20000 and S[-1]['flows']['client']['active'] <= 20000" \
+	"$FG_TMP/after.out"
+check_grep "flows active: stats shows the target" '^  target +\| +20000 ' "$FG_TMP/after.out"
+# quit would drain the 20,000 flows in flight, up to 30 s: end flowgen here
+exec 8>&-
+kill "$FG_SPID" 2>/dev/null
+wait "$FG_SPID" 2>/dev/null
+lab_down
+
+lane_end caps
+command -v tmux >/dev/null 2>&1 && lane_end tui
+finish
