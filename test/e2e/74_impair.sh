@@ -8,7 +8,9 @@
 # - plain relay: no ping lost; 3 kpps of 64-byte and 1 kpps of 1514-byte
 #   frames (1518 with the FCS) each way arrive complete and in order;
 # - --delay 2 (DUT to tester only): every RTT >= 2 ms, below base + 3 ms;
-# - --loss 20: 500 pings lose 13-27 %, the same count again with the same seed;
+# - --loss 20: 500 pings lose 13-27 %; the relay drops as many again with
+#   the same seed (its own counters: a reply the responder misses would
+#   change the ping count, not the relay's decisions);
 # - --duplicate 50: ping shows DUP! replies;
 # - flowgen's latency stream through --delay 3 and --delay 30: the minimum
 #   latency is never below the delay and within 0.3 ms of it (the TSC rate
@@ -183,10 +185,21 @@ if lt 13 "$pct" && lt "$pct" 27; then
 else
 	fail "loss 20%: 500 pings lose 13-27 %" "got $pct %"
 fi
+# ba_drops : what the relay received and dropped in the impaired
+# direction, from its own counters (a reply the responder misses would
+# change the ping count, not the relay's decisions)
+ba_drops()
+{
+	"$FG_LAB" impair stats | sed -n 's/^ba rx=\([0-9]*\) .* dropped=\([0-9]*\) .*/\1 \2/p'
+}
+drops1=$(ba_drops)
 "$FG_LAB" impair --loss 20 --dir ba --seed 11
 out=$FG_TMP/loss2.ping
 ping_run "$out" -c 500 -i 0.002 -W 1
-check_eq "loss 20%: same seed, same loss" "$got1" "$(received "$out")"
+echo "# loss 20 %, again: $(received "$out") of 500 answered; relay (rx dropped) $drops1, then $(ba_drops)"
+check_eq "loss 20%: the relay saw the 500 requests" 500 "${drops1%% *}"
+check_eq "loss 20%: same seed, same loss: the relay drops as many of the same 500 requests" \
+	"$drops1" "$(ba_drops)"
 
 # --- duplicate -----------------------------------------------------------------
 
