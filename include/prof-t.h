@@ -15,6 +15,7 @@
 
 #define FG_PROF_MAX_TEMPLATES 64
 #define FG_PROF_MAX_STREAMS 256
+#define FG_PROF_MAX_LIST 65536 /* addresses in an ip_gen side's list */
 #define FG_PROF_MAX_STEPS 64 /* steps per program (or per repeat's list), as written */
 /* steps of a program once its repeats are unrolled (flowgen-profile(5), repeat) */
 #define FG_PROF_MAX_PROGRAM 16384

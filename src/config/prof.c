@@ -199,6 +199,13 @@ static const struct yamlu_field template_fields[] = {
      .min = 1,
      .max = UINT32_MAX,
      .help = "concurrent flows of the template at most"},
+    {.key = "client_ports",
+     .type = YAMLU_U32_RANGE,
+     .off = offsetof(struct prof_template, client_ports),
+     .min = 1,
+     .max = 65535,
+     .has = YAMLU_HAS(struct prof_template, has_client_ports),
+     .help = "[first, last] client source port of this template (default: ip_gen's)"},
     {.key = "client",
      .type = YAMLU_CUSTOM,
      .off = offsetof(struct prof_template, client),
@@ -252,6 +259,41 @@ static const char *template_name(const struct prof *p, size_t i) { return p->tem
 
 static const char *stream_name(const struct prof *p, size_t i) { return p->streams[i].name; }
 
+/*
+ * Templates that share a protocol and server port share the tuples of a
+ * client and a server: their client ports are one range (ip_gen's for
+ * both, or the same client_ports of their own) or ranges apart, or two of
+ * their flows could take the same tuple (a template's own range has an
+ * allocator of its own, src/control/flows_ctl.c).
+ */
+static int template_ports_check(struct yamlu_ctx *y, yaml_node_t *list, const struct prof *p)
+{
+	for (size_t i = 1; i < p->n_templates; i++) {
+		const struct prof_template *a = &p->templates[i];
+		struct yamlu_range ra = prof_client_ports(p, a);
+
+		for (size_t j = 0; j < i; j++) {
+			const struct prof_template *b = &p->templates[j];
+			struct yamlu_range rb = prof_client_ports(p, b);
+
+			if (a->proto != b->proto || a->port != b->port || ra.hi < rb.lo ||
+			    rb.hi < ra.lo)
+				continue;
+			if (ra.lo == rb.lo && ra.hi == rb.hi &&
+			    a->has_client_ports == b->has_client_ports)
+				continue;
+			return yamlu_errf(
+			    y, yamlu_item(y, list, i),
+			    "templates '%s' and '%s' (both %s port %u): client ports "
+			    "%u-%u and %u-%u overlap; give both the same client_ports "
+			    "(or neither), or ranges apart",
+			    b->name, a->name, prof_proto_names[a->proto], a->port, rb.lo, rb.hi,
+			    ra.lo, ra.hi);
+		}
+	}
+	return 0;
+}
+
 static int prof_check(struct yamlu_ctx *y, yaml_node_t *map, void *obj)
 {
 	struct prof *p = obj;
@@ -267,8 +309,9 @@ static int prof_check(struct yamlu_ctx *y, yaml_node_t *map, void *obj)
 			return yamlu_errf(y, map, "a 'mode: flows' profile needs 'ip_gen'");
 		if (!p->n_templates)
 			return yamlu_errf(y, map, "a 'mode: flows' profile needs 'templates'");
-		return unique_names(y, yamlu_get(y, map, "templates"), "template", p->n_templates,
-				    template_name, p);
+		rc = unique_names(y, yamlu_get(y, map, "templates"), "template", p->n_templates,
+				  template_name, p);
+		return rc ? rc : template_ports_check(y, yamlu_get(y, map, "templates"), p);
 	}
 	if (yamlu_get(y, map, "templates"))
 		return misplaced(y, map, "templates", p->mode);

@@ -1,8 +1,8 @@
 /*
  * prof_ipgen.c — the `ip_gen` section of a flows profile (flowgen-profile(5)):
- * the client and server address ranges, IPv4 or IPv6, and the NAT64
- * prefix, walked by prof.c through prof_ip_gen_schema. IPv6 ranges lie
- * within one /96 and a NAT64 prefix is a /96 (RFC 6052), because the flows
+ * the client and server addresses (a range or a list, IPv4 or IPv6) and
+ * the NAT64 prefix, walked by prof.c through prof_ip_gen_schema. IPv6
+ * sides lie within one /96 and a NAT64 prefix is a /96 (RFC 6052), because the flows
  * engine keys IPv6 flows on the low 32 bits of their addresses
  * (src/dataplane/flows6.c). Errors carry FILE:LINE:COL from yamlu.
  *
@@ -10,11 +10,18 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "addr6.h"
 #include "prof_plan.h"
 #include "prof_int.h"
+
+/* The low 32 bits of an IPv6 address, host order. */
+static uint32_t low32(const uint8_t *a)
+{
+	return (uint32_t)a[12] << 24 | (uint32_t)a[13] << 16 | (uint32_t)a[14] << 8 | a[15];
+}
 
 /*
  * `range: [first, last]`, both IPv4 or both IPv6. The flows engine keys
@@ -49,12 +56,127 @@ static int parse_ip_range(struct yamlu_ctx *y, const struct yamlu_field *f, yaml
 				  "'%s': an IPv6 range must lie within one /96 (its first 96 bits "
 				  "the same)",
 				  f->key);
-	d->range.lo = (uint32_t)a[0][12] << 24 | (uint32_t)a[0][13] << 16 | a[0][14] << 8 | a[0][15];
-	d->range.hi = (uint32_t)a[1][12] << 24 | (uint32_t)a[1][13] << 16 | a[1][14] << 8 | a[1][15];
+	d->range.lo = low32(a[0]);
+	d->range.hi = low32(a[1]);
 	if (d->range.lo > d->range.hi)
 		return yamlu_errf(y, n, "'%s': the first address is above the last", f->key);
 	d->v6 = true;
 	memcpy(d->hi96, a[0], 12);
+	return 0;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Error at the second of two equal addresses of d's list, if any. */
+static int list_unique(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n,
+		       const struct prof_ip_dist *d)
+{
+	uint64_t *s = malloc(d->n_list * sizeof(*s));
+	size_t dup = 0, i;
+
+	if (!s)
+		return yamlu_errf(y, n, "out of memory");
+	for (i = 0; i < d->n_list; i++)
+		s[i] = (uint64_t)d->list[i] << 32 | i;
+	qsort(s, d->n_list, sizeof(*s), cmp_u64);
+	for (i = 1; i < d->n_list && !dup; i++)
+		if (s[i] >> 32 == s[i - 1] >> 32)
+			dup = (uint32_t)s[i];
+	free(s);
+	if (dup)
+		return yamlu_errf(y, yamlu_item(y, n, dup), "'%s': '%s' is in the list twice",
+				  f->key, yamlu_str(yamlu_item(y, n, dup)));
+	return 0;
+}
+
+/*
+ * `list: [a, b, ...]`: addresses one by one, all IPv4 or all IPv6 within
+ * one /96 (as a range), none twice, none with low 32 bits 0. The walk
+ * follows the order given; range becomes the lowest and highest.
+ */
+static int parse_ip_list(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n,
+			 void *dst)
+{
+	struct prof_ip_dist *d = dst;
+	struct yamlu_field ef = {.key = f->key, .type = YAMLU_IPV4};
+	size_t len = n->type == YAML_SEQUENCE_NODE ? yamlu_len(n) : 0;
+	uint8_t a[16];
+	int rc;
+
+	if (!len)
+		return yamlu_errf(y, n,
+				  "'%s' must be a list of addresses, such as [198.18.0.10, "
+				  "198.18.4.7]",
+				  f->key);
+	if (len > FG_PROF_MAX_LIST)
+		return yamlu_errf(y, n, "'%s': %zu addresses, at most %d (a range holds more)",
+				  f->key, len, FG_PROF_MAX_LIST);
+	d->list = calloc(len, sizeof(*d->list));
+	if (!d->list)
+		return yamlu_errf(y, n, "out of memory");
+	d->n_list = len;
+	for (size_t i = 0; i < len; i++) {
+		yaml_node_t *it = yamlu_item(y, n, i);
+		const char *v = yamlu_str(it);
+		bool six = v && strchr(v, ':');
+
+		if (i == 0)
+			d->v6 = six;
+		else if (six != d->v6)
+			return yamlu_errf(y, it,
+					  "'%s': IPv4 and IPv6 addresses in one list; a side is of "
+					  "one family",
+					  f->key);
+		if (!six) {
+			if ((rc = yamlu_scalar(y, &ef, it, &d->list[i])) != 0)
+				return rc;
+		} else if (!addr6_parse(v, a)) {
+			return yamlu_errf(y, it, "'%s': '%s' is no IPv6 address", f->key, v);
+		} else {
+			if (i == 0)
+				memcpy(d->hi96, a, 12);
+			else if (memcmp(a, d->hi96, 12))
+				return yamlu_errf(
+				    y, it,
+				    "'%s': '%s' is not in the /96 of the list's first "
+				    "address (an IPv6 side lies within one /96)",
+				    f->key, v);
+			d->list[i] = low32(a);
+		}
+		if (d->list[i] == 0)
+			return yamlu_errf(y, it, "'%s': '%s' is no host address", f->key, v);
+		if (i == 0 || d->list[i] < d->range.lo)
+			d->range.lo = d->list[i];
+		if (i == 0 || d->list[i] > d->range.hi)
+			d->range.hi = d->list[i];
+	}
+	return list_unique(y, f, n, d);
+}
+
+static void release_ip_list(void *dst)
+{
+	struct prof_ip_dist *d = dst;
+
+	free(d->list);
+	d->list = NULL;
+	d->n_list = 0;
+}
+
+/* A side is a range or a list, one of the two. */
+static int ip_dist_check(struct yamlu_ctx *y, yaml_node_t *map, void *obj)
+{
+	yaml_node_t *r = yamlu_get(y, map, "range"), *l = yamlu_get(y, map, "list");
+
+	(void)obj;
+	if (r && l)
+		return yamlu_errf(y, l, "'range' and 'list' together: give one of them");
+	if (!r && !l)
+		return yamlu_errf(y, map, "an ip_gen side needs 'range' or 'list'");
 	return 0;
 }
 
@@ -63,8 +185,13 @@ static const struct yamlu_field ip_dist_fields[] = {
      .type = YAMLU_CUSTOM,
      .off = 0,
      .parse = parse_ip_range,
-     .flags = YAMLU_F_REQUIRED,
      .help = "[first, last] address, IPv4 or IPv6 (within one /96)"},
+    {.key = "list",
+     .type = YAMLU_CUSTOM,
+     .off = 0,
+     .parse = parse_ip_list,
+     .release = release_ip_list,
+     .help = "[address, ...] in the order used, IPv4 or IPv6 (within one /96)"},
     {.key = "distribution",
      .type = YAMLU_ENUM,
      .off = offsetof(struct prof_ip_dist, dist),
@@ -74,7 +201,8 @@ static const struct yamlu_field ip_dist_fields[] = {
      .help = "seq | rand"},
     {0},
 };
-static const struct yamlu_schema ip_dist_schema = {"an ip_gen side", ip_dist_fields};
+static const struct yamlu_schema ip_dist_schema = {"an ip_gen side", ip_dist_fields, NULL,
+						   ip_dist_check};
 
 /*
  * `nat64_prefix: "2001:db8:64::/96"`: an RFC 6052 prefix. The flows engine

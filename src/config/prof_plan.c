@@ -142,3 +142,12 @@ unsigned prof_port_families(const struct prof *p, int port)
 			fam |= p->streams[i].v6 ? PROF_FAM_V6 : PROF_FAM_V4;
 	return fam;
 }
+
+struct yamlu_range prof_client_ports(const struct prof *p, const struct prof_template *t)
+{
+	struct yamlu_range r = t->has_client_ports ? t->client_ports : p->ip_gen.client_ports;
+
+	if (r.lo == 0 && r.hi == 0) /* a plan made in code, not loaded */
+		r = (struct yamlu_range){FG_PROF_SPORT_DEFAULT, 65535};
+	return r;
+}

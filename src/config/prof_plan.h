@@ -22,15 +22,19 @@
 #include "yamlu.h"
 
 /*
- * One side's addresses. IPv6 ranges lie within one /96: range holds the
- * low 32 bits of their first and last address (host order) and hi96 the
- * 12 bytes before them, the same for every address of the range.
+ * One side's addresses: a range, or a list in the order given. IPv6 ones
+ * lie within one /96: range and list hold the low 32 bits of the
+ * addresses (host order) and hi96 the 12 bytes before them, the same for
+ * every address of the side. With a list, range is its lowest and highest
+ * address.
  */
 struct prof_ip_dist {
 	struct yamlu_range range; /* host byte order */
-	int dist;		  /* enum prof_dist */
+	uint32_t *list;		  /* `list:`, NULL for a range */
+	size_t n_list;
+	int dist; /* enum prof_dist */
 	bool v6;
-	uint8_t hi96[12];	  /* v6: the range's first 96 bits, as on the wire */
+	uint8_t hi96[12]; /* v6: the first 96 bits, as on the wire */
 };
 
 struct prof_ip_gen {
@@ -52,6 +56,10 @@ struct prof_template {
 	double cps;    /* connections per second before -m; > 0 */
 	uint32_t limit;	 /* flows of the template in the run at most; 0: no limit */
 	uint32_t climit; /* concurrent flows of the template at most; 0: no limit */
+	/* the template's own client source ports; has_client_ports false:
+	 * ip_gen's client_ports */
+	struct yamlu_range client_ports;
+	bool has_client_ports;
 	struct prof_program client, server;
 };
 
@@ -183,5 +191,8 @@ size_t prof_groups(const struct prof *p, uint8_t group_of[FG_PROF_MAX_TEMPLATES]
 /* pure: the families of the frames the profile sends from port p
  * (PROF_FAM_*; a flows profile: the family of its ip_gen side). */
 unsigned prof_port_families(const struct prof *p, int port);
+
+/* pure: the client source ports template t opens flows from: its own, or ip_gen's. */
+struct yamlu_range prof_client_ports(const struct prof *p, const struct prof_template *t);
 
 #endif

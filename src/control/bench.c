@@ -113,7 +113,8 @@ static void bench_run_params(const struct bench *b, const struct units_rate *mul
 static int bench_tuples_setup(struct bench *b)
 {
 	const struct prof_ip_gen *g = &b->prof.ip_gen;
-	uint32_t plo = g->client_ports.lo, phi = g->client_ports.hi;
+	uint32_t plo = g->client_ports.lo, phi = g->client_ports.hi,
+		 naddrs = (uint32_t)g->client.n_list;
 	struct fgen cli;
 	uint32_t nq = fg_nworkers > 0 ? FG_MAX(fg_worker[0].nq, 1) : 1;
 
@@ -124,8 +125,11 @@ static int bench_tuples_setup(struct bench *b)
 		plo = FG_PROF_SPORT_DEFAULT;
 		phi = 65535;
 	}
-	if (fgen_init(&cli, FGEN_INC, g->client.range.lo, g->client.range.hi, true, 0) != 0 ||
-	    bench_tuples_init(&b->tup, fgen_count(&cli), nq, plo, phi) != 0) {
+	if (!g->client.list)
+		naddrs = fgen_init(&cli, FGEN_INC, g->client.range.lo, g->client.range.hi, true, 0)
+			     ? 0
+			     : fgen_count(&cli);
+	if (bench_tuples_init(&b->tup, naddrs, nq, plo, phi) != 0) {
 		fg_err("bench: %s: no usable client address or port", b->o->file);
 		return -1;
 	}

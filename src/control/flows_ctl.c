@@ -3,7 +3,7 @@
  * `mode: flows`). On `start` flows_load tells the load model (load.h)
  * what each port sends at -m 1, both directions of every template's
  * program; run.c applies -m. flows_prepare then builds one struct flows_state per
- * worker (its flow table in hugepages, its slice of client ports, its
+ * worker (its flow table in hugepages, its share of client ports, its
  * share of the rate) and hands the workers the engine's ops; after the run
  * it frees the states. While the run goes, the statistics sampler reads
  * the NAT report (distinct translated sources) out of the workers' states.
@@ -110,7 +110,10 @@ static void flows_free_state(struct flows_state *s)
 	for (int i = 0; i < 2; i++)
 		rte_pktmbuf_free_bulk(s->stash[i].m, s->stash[i].n);
 	flowtab_destroy(s->ft);
-	fgen_cpa_destroy(&s->cpa);
+	for (unsigned i = 0; i < s->ncpa; i++)
+		fgen_cpa_destroy(&s->cpa[i]);
+	fgen_addrs_destroy(&s->cli);
+	fgen_addrs_destroy(&s->srv);
 	free(s);
 }
 
@@ -273,6 +276,99 @@ static int flows_caps(const struct run_params *rp, struct flows_state *s, unsign
 	return 0;
 }
 
+/*
+ * The address sets of worker w: ip_gen's client side (plus offset x the
+ * pair's index) and server side, ranges or lists, each walked from a seed
+ * of the worker's own.
+ */
+static int flows_build_addrs(struct flows_state *s, const struct prof *p, const struct worker *w,
+			     char *err, size_t errlen)
+{
+	const struct prof_ip_gen *g = &p->ip_gen;
+	const struct prof_ip_dist *d[2] = {&g->client, &g->server};
+	struct fgen_addrs *a[2] = {&s->cli, &s->srv};
+	uint32_t add[2] = {g->offset * (uint32_t)w->pair, 0};
+	int rc = 0;
+
+	for (int i = 0; i < 2 && !rc; i++) {
+		enum fgen_mode m = d[i]->dist == PROF_DIST_RAND ? FGEN_RAND : FGEN_INC;
+		uint64_t seed = fgen_subseed(p->seed, (uint32_t)w->id, (uint32_t)i + 1);
+
+		if (d[i]->list)
+			rc = fgen_addrs_list(a[i], m, d[i]->list, (uint32_t)d[i]->n_list, add[i],
+					     seed);
+		else
+			rc = fgen_addrs_range(a[i], m, d[i]->range.lo + add[i],
+					      d[i]->range.hi + add[i], seed);
+	}
+	if (rc)
+		snprintf(err, errlen, "ip_gen: %s",
+			 rc == -ENOMEM ? "out of memory" : "no usable address in a range");
+	return rc;
+}
+
+/*
+ * The client port allocators of worker w, after its templates, each over
+ * the worker's share of a range, the ports p with p mod nq == q (own.h):
+ * one for ip_gen's client_ports, which the templates without their own
+ * share (bench's trial window stands for it, and for every template's),
+ * and one per protocol, server port and range of the templates with
+ * client_ports of their own: their flows take no port from the others,
+ * so a client and a server carry a range of concurrent flows per
+ * template. Templates of one protocol and port use one range, or ranges
+ * apart (prof.c). Then the pair's ownership map over all the ranges.
+ */
+static int flows_build_cpa(struct flows_state *s, const struct run_params *rp,
+			   const struct worker *w, char *err, size_t errlen)
+{
+	const struct prof *p = rp->prof;
+	struct yamlu_range r[FG_PROF_MAX_TEMPLATES];
+	uint32_t key[FG_PROF_MAX_TEMPLATES], lo = 65535, hi = 0;
+
+	if (w->nq > OWN_MAX_WORKERS) {
+		snprintf(err, errlen, "%u workers per pair: at most %u", w->nq, OWN_MAX_WORKERS);
+		return -EINVAL;
+	}
+	for (unsigned i = 0; i < s->ntpl; i++) {
+		const struct prof_template *pt = &p->templates[i];
+		struct yamlu_range t = prof_client_ports(p, pt);
+		uint32_t first, k = pt->has_client_ports ? (uint32_t)pt->proto << 16 | pt->port
+							 : UINT32_MAX; /* ip_gen's */
+		unsigned c = 0;
+		int rc;
+
+		if (rp->cport_lo || rp->cport_hi) { /* bench: ports no earlier trial used */
+			t = (struct yamlu_range){rp->cport_lo, rp->cport_hi};
+			k = UINT32_MAX;
+		}
+		while (c < s->ncpa && (r[c].lo != t.lo || r[c].hi != t.hi || key[c] != k))
+			c++;
+		s->tpl[i].cpa = (uint8_t)c;
+		if (c < s->ncpa)
+			continue;
+		/* the first port >= lo with port mod nq == q */
+		first = t.lo + (w->q + w->nq - t.lo % w->nq) % w->nq;
+		if (first > t.hi) {
+			snprintf(err, errlen,
+				 "template '%s': client ports %u-%u: too few for %u workers",
+				 p->templates[i].name, t.lo, t.hi, w->nq);
+			return -EINVAL;
+		}
+		rc = fgen_cpa_init(&s->cpa[c], &s->cli, (uint16_t)first, (uint16_t)t.hi,
+				   (uint16_t)w->nq);
+		if (rc) {
+			snprintf(err, errlen, "client ports: %s", strerror(-rc));
+			return rc;
+		}
+		key[s->ncpa] = k;
+		r[s->ncpa++] = t;
+		lo = FG_MIN(lo, t.lo);
+		hi = FG_MAX(hi, t.hi);
+	}
+	s->own = (struct own_map){.nq = w->nq, .port_lo = (uint16_t)lo, .port_hi = (uint16_t)hi};
+	return 0;
+}
+
 static int flows_build(const struct run_params *rp, const struct worker *w, double cps,
 		       bool unpaced, struct flows_state **out, char *err, size_t errlen)
 {
@@ -288,8 +384,6 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 	    /* the top bits of a flow's wire id name its worker (own.h) */
 	    .id_bits = OWN_ID_SHIFT,
 	};
-	uint32_t off = g->offset * (uint32_t)w->pair, plo = g->client_ports.lo,
-		 phi = g->client_ports.hi, slice;
 	double total = prof_total_cps(p);
 	struct flows_state *s;
 	int rc;
@@ -299,34 +393,10 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	if (plo == 0 && phi == 0) {
-		plo = FG_PROF_SPORT_DEFAULT;
-		phi = 65535;
-	}
-	if (rp->cport_lo || rp->cport_hi) {
-		/* bench: a window of the profile's ports no earlier trial used */
-		plo = rp->cport_lo;
-		phi = rp->cport_hi;
-	}
-	slice = (phi - plo + 1) / w->nq;
-	if (w->nq > OWN_MAX_WORKERS) {
-		snprintf(err, errlen, "%u workers per pair: at most %u", w->nq, OWN_MAX_WORKERS);
-		rc = -EINVAL;
-		goto err_free;
-	}
-	if (slice == 0) {
-		snprintf(err, errlen, "client_ports %u..%u: too few for %u workers", plo, phi,
-			 w->nq);
-		rc = -EINVAL;
-		goto err_free;
-	}
-	s->own = (struct own_map){.nq = w->nq, .port_lo = (uint16_t)plo, .slice = slice};
 	/* the RSS of an IPv4 tuple: an IPv6 client hands replies over instead */
 	if (fg_port[w->port[0]].rss.reta_size && !g->client.v6)
 		s->rss = &fg_port[w->port[0]].rss;
 	flows_build_v6(s, g);
-	plo += slice * w->q;
-	phi = plo + slice - 1;
 	/* UDP flows never touch the TCB: their entries end before it */
 	fp.entry_size = offsetof(struct flows_ent, tcb);
 	for (size_t i = 0; i < p->n_templates; i++)
@@ -338,26 +408,11 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 		snprintf(err, errlen, "flow table of %u flows: %s", fp.max_flows, strerror(errno));
 		goto err_free;
 	}
-	rc = fgen_cpa_init(&s->cpa, g->client.range.lo + off, g->client.range.hi + off,
-			   (uint16_t)plo, (uint16_t)phi);
-	if (rc) {
-		snprintf(err, errlen, "client ports: %s", strerror(-rc));
+	if ((rc = flows_build_addrs(s, p, w, err, errlen)) != 0)
 		goto err_free;
-	}
-	rc = fgen_init(&s->cli, g->client.dist == PROF_DIST_RAND ? FGEN_RAND : FGEN_INC,
-		       g->client.range.lo + off, g->client.range.hi + off, true,
-		       fgen_subseed(p->seed, (uint32_t)w->id, 1));
-	if (!rc)
-		rc = fgen_init(&s->srv, g->server.dist == PROF_DIST_RAND ? FGEN_RAND : FGEN_INC,
-			       g->server.range.lo, g->server.range.hi, true,
-			       fgen_subseed(p->seed, (uint32_t)w->id, 2));
-	if (rc) {
-		snprintf(err, errlen, "ip_gen: no usable address in a range");
-		goto err_free;
-	}
 	/* Spread the workers of a pair over the sequence. */
 	for (unsigned i = 0; i < w->q; i++)
-		(void)fgen_next(&s->cli);
+		(void)fgen_addrs_next(&s->cli);
 	flowpay_udp_rest(s->udp_rest, sizeof(s->udp_rest));
 	s->ntpl = (unsigned)p->n_templates;
 	for (unsigned i = 0; i < s->ntpl; i++) {
@@ -368,6 +423,8 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 		s->tpl[i].weight = t->cps / total;
 		flows_tpl_progs(&s->tpl[i], p, t, rp->hz);
 	}
+	if ((rc = flows_build_cpa(s, rp, w, err, errlen)) != 0)
+		goto err_free;
 	s->gen = flows_pair_used(rp, w->port[0]);
 	s->unpaced = unpaced;
 	s->rate = cps / w->nq;
@@ -375,12 +432,9 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 	s->timeout = (uint64_t)(p->timeout * (double)rp->hz);
 	flows_clock_init(s, rp->hz);
 	s->rng = fgen_subseed(p->seed, (uint32_t)w->id, 3);
-	s->cli_lo = g->client.range.lo;
-	s->cli_hi = g->client.range.hi;
 	s->cli_off = g->offset;
 	s->npairs = (fg_nports + 1) / 2;
-	s->srv_lo = g->server.range.lo;
-	s->srv_hi = g->server.range.hi;
+	s->pair = w->pair;
 	if (s->gen && !unpaced && s->rate >= (double)rp->hz) {
 		snprintf(err, errlen, "%.0f connections/s per worker is beyond the TSC pacer",
 			 s->rate);
@@ -448,7 +502,8 @@ static uint64_t flows_fresh_tuples(void)
 
 	for (int i = 0; i < FG_MAX_WORKERS; i++)
 		if (flows_cur[i])
-			n += flows_cur[i]->cpa.fresh;
+			for (unsigned c = 0; c < flows_cur[i]->ncpa; c++)
+				n += flows_cur[i]->cpa[c].fresh;
 	return n;
 }
 

@@ -132,6 +132,48 @@ void fgen_pair_next(struct fgen_pair *p, uint32_t *a, uint32_t *b)
 	*b = fgen_at(&p->b, i);
 }
 
+int fgen_addrs_range(struct fgen_addrs *a, enum fgen_mode mode, uint32_t lo, uint32_t hi,
+		     uint64_t seed)
+{
+	memset(a, 0, sizeof(*a));
+	return fgen_init(&a->g, mode, lo, hi, true, seed);
+}
+
+uint32_t fgen_addrs_count(const struct fgen_addrs *a) { return a->list ? a->n : a->g.n; }
+
+int64_t fgen_addrs_index(const struct fgen_addrs *a, uint32_t v)
+{
+	uint32_t lo = 0, hi;
+
+	if (!a->list)
+		return fgen_index(&a->g, v);
+	hi = a->n;
+	while (lo < hi) { /* the first entry whose address is >= v */
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if ((uint32_t)(a->sorted[mid] >> 32) < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == a->n || (uint32_t)(a->sorted[lo] >> 32) != v)
+		return -1;
+	return (uint32_t)a->sorted[lo];
+}
+
+/* The bit of port in a's share, or -1 when the port is not one of them. */
+static inline int64_t fg_cpa_bit(const struct fgen_cpa *a, uint16_t port)
+{
+	uint32_t d = (uint32_t)port - a->port_lo, b;
+
+	if (port < a->port_lo)
+		return -1;
+	b = a->step == 1 ? d : d / a->step;
+	if (b >= a->nports || b * a->step != d)
+		return -1;
+	return b;
+}
+
 /* Allocator layout per address (stride words): [0] cursor (low 31 bits),
  * wrapped (bit 31: the rotation came round once) | nfree (high),
  * [1 .. nsumm] summary, then nwords of bitmap. Bit set = port free. */
@@ -160,7 +202,7 @@ static uint32_t fg_cpa_word(const struct fgen_cpa *a, const uint64_t *summ, uint
 
 int fgen_cpa_get(struct fgen_cpa *a, uint32_t ip, uint16_t *port)
 {
-	int64_t i = fgen_index(&a->ips, ip);
+	int64_t i = fgen_addrs_index(&a->ips, ip);
 	uint64_t *blk, *summ, *bits, m;
 	uint32_t cur, nfree, w, b, wrapped;
 
@@ -195,17 +237,17 @@ int fgen_cpa_get(struct fgen_cpa *a, uint32_t ip, uint16_t *port)
 		wrapped = FG_CPA_WRAPPED;
 	cur = b + 1 == a->nports ? 0 : b + 1;
 	blk[0] = (uint64_t)(nfree - 1) << 32 | wrapped | cur;
-	*port = (uint16_t)(a->port_lo + b);
+	*port = (uint16_t)(a->port_lo + b * a->step);
 	return 0;
 }
 
 int fgen_cpa_put(struct fgen_cpa *a, uint32_t ip, uint16_t port)
 {
-	int64_t i = fgen_index(&a->ips, ip);
-	uint32_t b = (uint32_t)port - a->port_lo, w = b >> 6;
+	int64_t i = fgen_addrs_index(&a->ips, ip), bit = fg_cpa_bit(a, port);
+	uint32_t b = (uint32_t)bit, w = b >> 6;
 	uint64_t *blk, *summ, *bits;
 
-	if (i < 0 || port < a->port_lo || b >= a->nports)
+	if (i < 0 || bit < 0)
 		return -EINVAL;
 	blk = fg_cpa_blk(a, (uint32_t)i);
 	summ = blk + 1;
@@ -220,7 +262,7 @@ int fgen_cpa_put(struct fgen_cpa *a, uint32_t ip, uint16_t port)
 
 uint32_t fgen_cpa_avail(const struct fgen_cpa *a, uint32_t ip)
 {
-	int64_t i = fgen_index(&a->ips, ip);
+	int64_t i = fgen_addrs_index(&a->ips, ip);
 
 	return i < 0 ? 0 : (uint32_t)(fg_cpa_blk(a, (uint32_t)i)[0] >> 32);
 }

@@ -274,12 +274,61 @@ int fgen_pair_init(struct fgen_pair *p, enum fgen_mode mode, uint32_t alo, uint3
 /* pure (worker): the next pair. */
 void fgen_pair_next(struct fgen_pair *p, uint32_t *a, uint32_t *b);
 
-/* Client (ip, port) allocator. */
+/*
+ * An address set: a range, walked by an fgen over it (an IPv4 range skips
+ * .0 and .255), or a list (a profile's `list:`, flowgen-profile(5)) in the
+ * order given, walked by an fgen over its positions 0 .. n-1 (inc or
+ * rand). A list's addresses are found by binary search in a sorted copy
+ * (address << 32 | position). The arrays are the set's own: made and
+ * freed by control (fgen_mem.h); copies of the struct share them.
+ */
+struct fgen_addrs {
+	struct fgen g;
+	const uint32_t *list;	/* NULL: a range */
+	const uint64_t *sorted; /* list: address << 32 | position, ascending */
+	uint32_t n;		/* list: its length */
+	void *mem;		/* list: the block holding both arrays */
+};
+
+/* pure: a range set; fgen_init()'s arguments and result (IPv4 rules on). */
+int fgen_addrs_range(struct fgen_addrs *a, enum fgen_mode mode, uint32_t lo, uint32_t hi,
+		     uint64_t seed);
+
+/* pure (worker): the next address of the set. */
+static inline __attribute__((always_inline)) uint32_t fgen_addrs_next(struct fgen_addrs *a)
+{
+	uint32_t v = fgen_next(&a->g);
+
+	return a->list ? a->list[v] : v;
+}
+
+/* pure: addresses in the set (0 means 2^32, a full range). */
+uint32_t fgen_addrs_count(const struct fgen_addrs *a);
+
+/* pure: position of address v in the set (its dense index), or -1. */
+int64_t fgen_addrs_index(const struct fgen_addrs *a, uint32_t v);
+
+/*
+ * pure (worker): v is one of a list's addresses, or between a range's
+ * ends (an address ending in .0 or .255 inside the range too, which a
+ * peer other than flowgen may use though flowgen sends from none).
+ */
+static inline bool fgen_addrs_has(const struct fgen_addrs *a, uint32_t v)
+{
+	return a->list ? fgen_addrs_index(a, v) >= 0 : v >= a->g.lo && v <= a->g.hi;
+}
+
+/*
+ * Client (ip, port) allocator over an address set and the ports
+ * port_lo, port_lo + step, ... up to port_hi: a worker's share of a
+ * client port range (own.h gives worker q of nq the ports p with
+ * p mod nq == q).
+ */
 struct fgen_cpa {
-	uint64_t *mem;	 /* per address: [cursor|nfree] [summary] [bitmap] */
-	struct fgen ips; /* the address range (for index mapping) */
+	uint64_t *mem;	       /* per address: [cursor|nfree] [summary] [bitmap] */
+	struct fgen_addrs ips; /* the addresses (for index mapping; arrays shared) */
 	uint32_t nips, nports, nwords, nsumm, stride; /* stride in u64 words */
-	uint16_t port_lo;
+	uint16_t port_lo, step;
 	uint64_t fresh; /* (address, port) pairs handed out for the first time */
 };
 

@@ -1,6 +1,6 @@
 /*
- * fgen_mem.h — creating and freeing the client port allocator of fgen.h
- * (struct fgen_cpa; fgen_mem.c).
+ * fgen_mem.h — creating and freeing the address lists and client port
+ * allocators of fgen.h (struct fgen_addrs, struct fgen_cpa; fgen_mem.c).
  *
  * Context: control (they allocate), before a run and after it.
  *
@@ -14,13 +14,25 @@
 #include "fgen.h"
 
 /*
- * control: an allocator for the IPv4 addresses in [ip_lo, ip_hi] (skipping
- * .0/.255) and ports [port_lo, port_hi]. Returns 0, -EINVAL or -ENOMEM.
+ * control: a list set of the n addresses vals[i] + add (host order, no
+ * two alike), walked in that order (inc) or at random (rand) from seed.
+ * Returns 0, -EINVAL (n is 0, a mode other than inc or rand, an address
+ * twice) or -ENOMEM. fgen_addrs_destroy() frees it.
  */
-int fgen_cpa_init(struct fgen_cpa *a, uint32_t ip_lo, uint32_t ip_hi, uint16_t port_lo,
-		  uint16_t port_hi);
+int fgen_addrs_list(struct fgen_addrs *a, enum fgen_mode mode, const uint32_t *vals, uint32_t n,
+		    uint32_t add, uint64_t seed);
 
-/* control: free the bitmaps. */
+/* control: free a list set's arrays (nothing for a range). */
+void fgen_addrs_destroy(struct fgen_addrs *a);
+
+/*
+ * control: an allocator for the addresses of ips (its arrays shared, not
+ * copied: ips must outlive the allocator) and the ports port_lo,
+ * port_lo + step, ... <= port_hi. Returns 0, -EINVAL or -ENOMEM.
+ */
+int fgen_cpa_init(struct fgen_cpa *a, const struct fgen_addrs *ips, uint16_t port_lo,
+		  uint16_t port_hi, uint16_t step);
+
 void fgen_cpa_destroy(struct fgen_cpa *a);
 
 #endif

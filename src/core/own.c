@@ -11,12 +11,9 @@ unsigned own_worker(const struct own_map *m, int side, const struct own_frame *f
 	if (m->nq <= 1)
 		return 0;
 	if (side == OWN_CLIENT) {
-		uint32_t d = (uint32_t)f->dport - m->port_lo, q;
-
-		if (f->dport < m->port_lo || m->slice == 0)
+		if (f->dport < m->port_lo || f->dport > m->port_hi)
 			return self;
-		q = d / m->slice;
-		return q < m->nq ? q : self;
+		return f->dport % m->nq;
 	}
 	if (f->sig) {
 		unsigned q = own_id_worker(f->sig_id);

@@ -7,11 +7,13 @@
  * in one page"; flowgen(8), -c).
  *
  * Ownership:
- *  - client port (replies): the worker whose slice of client_ports holds
- *    the frame's destination port. Worker q of a pair opens its flows from
- *    slice q: [lo + q*slice, lo + (q+1)*slice). A NAT restores the client's
- *    port on the way back (RFC 4787 §4.1, RFC 3022 §2.2), so the reply
- *    names its owner. Ports outside every slice stay with the receiver.
+ *  - client port (replies): worker q of a pair of nq workers opens its
+ *    flows from the client ports p with p mod nq == q, in every
+ *    template's client_ports range, so the frame's destination port
+ *    names its owner whichever template it is of. A NAT restores the
+ *    client's port on the way back (RFC 4787 §4.1, RFC 3022 §2.2).
+ *    Ports outside [port_lo, port_hi] (the union of the templates'
+ *    ranges) stay with the receiver.
  *  - server port: a UDP datagram whose payload carries a flow signature
  *    (lat.h) belongs to the worker written in the signature's id (bits
  *    OWN_ID_SHIFT and up): the client flow's owner, which then also drives
@@ -43,9 +45,8 @@
 
 /* One run's ownership map of a port pair (the same on all its workers). */
 struct own_map {
-	uint16_t nq;	  /* workers of the pair, 1 .. OWN_MAX_WORKERS */
-	uint16_t port_lo; /* first client port of slice 0 */
-	uint32_t slice;	  /* client ports per worker, >= 1 */
+	uint16_t nq;		   /* workers of the pair, 1 .. OWN_MAX_WORKERS */
+	uint16_t port_lo, port_hi; /* the client ports of all templates, lowest and highest */
 };
 
 /* What the rule reads of a received frame. */

@@ -82,7 +82,7 @@ static void flows_del(struct worker *w, struct flows_state *s, uint32_t idx, str
 	uint64_t *a = flows_ctr(w, side, e->tpl, FLOWS_C_ACTIVE);
 
 	if (side == FLOWTAB_CLIENT)
-		fgen_cpa_put(&s->cpa, e->own_ip, e->own_port);
+		fgen_cpa_put(flows_cpa(s, e->tpl), e->own_ip, e->own_port);
 	s->active[side]--;
 	FG_CTR_SET(*flows_active(w, side), s->active[side]);
 	FG_CTR_SET(*a, *a - 1);
@@ -276,7 +276,7 @@ static void flows_open(struct worker *w, struct flows_state *s, const struct flo
 
 	FG_CTR_INC(c->started);
 	if (flowtab_insert_h(s->ft, &nf->k, nf->h, &idx) != 0) {
-		fgen_cpa_put(&s->cpa, cip, cport);
+		fgen_cpa_put(flows_cpa(s, ti), cip, cport);
 		FG_CTR_INC(c->failed);
 		FG_CTR_INC(c->fail_table_full);
 		return;
@@ -327,7 +327,7 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 	unsigned ti;
 	uint32_t idx;
 
-	if (pi->dip < s->srv_lo || pi->dip > s->srv_hi)
+	if (!fgen_addrs_has(&s->srv, pi->dip))
 		return FLOWTAB_NIL;
 	if (s->stopping && (int64_t)(now - s->accept_until) > 0)
 		return FLOWTAB_NIL;

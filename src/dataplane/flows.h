@@ -108,11 +108,13 @@ struct worker_ops;
  * fewer active than its climit share; a due flow that finds no room is
  * not owed (the pacer's credit for it is spent, not counted late). Client addresses come from
  * ip_gen.client (+ offset x pair index), client ports from a per-worker
- * allocator (fgen_cpa) over the worker's slice of client_ports, so no two
- * workers of a pair ever use the same tuple and a port is never reused
- * while its flow lives (and recycled at once: no TIME_WAIT). The slice is
- * also how a reply finds its owner (own.h): the packet loop hands a reply
- * received by another worker to the one whose slice holds its port, and a
+ * allocator (fgen_cpa) per client_ports range (the template's own or
+ * ip_gen's) over the worker's share of it (the ports p with p mod nq ==
+ * its index q in the pair), so no two workers of a pair ever use the same
+ * tuple and a port is never reused while its flow lives (and recycled at
+ * once: no TIME_WAIT). The share is also how a reply finds its owner
+ * (own.h): the packet loop hands a reply received by another worker to
+ * the one whose share holds its port, and a
  * datagram on the server port to the worker named in its signature's id,
  * so both sides of a UDP flow stay on one worker. Where the client port's
  * RSS can be predicted (src/control/port.h), the client picks ports whose replies
@@ -176,14 +178,17 @@ struct flows_tpl {
 	/* this worker's share of the template's limit and climit
 	 * (flowgen-profile(5)); UINT64_MAX: none. left counts down. */
 	uint64_t left, cmax;
+	uint8_t cpa; /* its client port allocator: flows_state.cpa[cpa] */
 };
 
 /* One worker's flows: built by control, then owned by the worker. */
 struct flows_state {
 	struct flowtab *ft;
 	struct flows_stash stash[2];
-	struct fgen_cpa cpa;
-	struct fgen cli, srv;
+	/* one per distinct client_ports range of the templates */
+	struct fgen_cpa cpa[FG_PROF_MAX_TEMPLATES];
+	unsigned ncpa;
+	struct fgen_addrs cli, srv; /* cli: this pair's (ip_gen offset added) */
 	struct pace pace;
 	struct flows_tpl tpl[FG_PROF_MAX_TEMPLATES];
 	struct flows_udp_hdr udp[FG_PROF_MAX_TEMPLATES][2];
@@ -205,9 +210,8 @@ struct flows_state {
 	uint64_t us_mult;    /* TSC -> us: (tsc * us_mult) >> 32 */
 	uint64_t tsc_mult;   /* us -> TSC: (us * tsc_mult) >> 32, rounded up */
 	uint64_t rng;
-	uint32_t cli_lo, cli_hi, cli_off; /* client ranges of all pairs, for "translated" */
-	int npairs;
-	uint32_t srv_lo, srv_hi;
+	uint32_t cli_off; /* ip_gen offset: pair p's clients are pair 0's + p x cli_off */
+	int npairs, pair; /* port pairs of the run; this worker's */
 	/*
 	 * IPv6 (flows6.c): a side whose frames are IPv6 keys its flows on the
 	 * low 32 bits of the addresses (own_ip, peer_ip); the first 96 bits

@@ -104,13 +104,17 @@ static inline int flows_side(const struct flowtab *ft, uint32_t idx)
 /* worker: ip (host order) is a client address of one of the port pairs. */
 static inline bool flows_is_client_addr(const struct flows_state *s, uint32_t ip)
 {
-	for (int p = 0; p < s->npairs; p++) {
-		uint32_t off = s->cli_off * (uint32_t)p;
-
-		if (ip >= s->cli_lo + off && ip <= s->cli_hi + off)
+	/* pair p's clients are this pair's shifted by (p - pair) x cli_off */
+	for (int p = 0; p < s->npairs; p++)
+		if (fgen_addrs_has(&s->cli, ip - s->cli_off * (uint32_t)(p - s->pair)))
 			return true;
-	}
 	return false;
+}
+
+/* worker: the client port allocator of template ti's flows. */
+static inline struct fgen_cpa *flows_cpa(struct flows_state *s, unsigned ti)
+{
+	return &s->cpa[s->tpl[ti].cpa];
 }
 
 /*

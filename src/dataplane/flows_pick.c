@@ -2,10 +2,10 @@
  * flows_pick.c — the stateful flows engine's choice of a new client flow
  * (worker context, flows_int.h): its template by smooth weighted round
  * robin over the templates' cps, its addresses, and a client port from
- * the worker's slice, chosen by the client port's RSS where it is known
- * so that the reply arrives on the flow's owner (own.h). Under caps
- * (start --active, limit, climit; flows.h) a turn of a template the caps
- * hold back opens no flow.
+ * the worker's share of the template's client ports, chosen by the
+ * client port's RSS where it is known so that the reply arrives on the
+ * flow's owner (own.h). Under caps (start --active, limit, climit;
+ * flows.h) a turn of a template the caps hold back opens no flow.
  */
 #include <errno.h>
 #include <string.h>
@@ -41,17 +41,19 @@ static inline __attribute__((always_inline)) unsigned flows_pick_tpl(struct flow
  * search fails keeps its port (the reply is handed over). Inlined in both
  * pick paths: the uncapped one pays no call for it.
  */
-static inline __attribute__((always_inline)) void
-flows_pick_rss(struct flows_state *s, struct flows_new *nf, uint16_t sport, unsigned q)
+static inline __attribute__((always_inline)) void flows_pick_rss(struct flows_state *s,
+								 struct fgen_cpa *cpa,
+								 struct flows_new *nf,
+								 uint16_t sport, unsigned q)
 {
 	for (unsigned i = 0; i < 8u * s->own.nq; i++) {
 		uint16_t p;
 
 		if (own_rss_fits(s->rss, nf->cip, nf->cport, nf->sip, sport, q))
 			return;
-		if (fgen_cpa_get(&s->cpa, nf->cip, &p) != 0)
+		if (fgen_cpa_get(cpa, nf->cip, &p) != 0)
 			return;
-		fgen_cpa_put(&s->cpa, nf->cip, nf->cport);
+		fgen_cpa_put(cpa, nf->cip, nf->cport);
 		nf->cport = p;
 	}
 }
@@ -61,17 +63,18 @@ static inline __attribute__((always_inline)) bool
 flows_pick_tuple(struct flows_state *s, struct flows_new *nf, unsigned ti, unsigned w_q)
 {
 	const struct flows_tpl *t = &s->tpl[ti];
+	struct fgen_cpa *cpa = &s->cpa[t->cpa];
 	int rc = -ENOSPC;
 
-	nf->sip = fgen_next(&s->srv);
+	nf->sip = fgen_addrs_next(&s->srv);
 	for (int tries = 0; tries < 4 && rc; tries++) {
-		nf->cip = fgen_next(&s->cli);
-		rc = fgen_cpa_get(&s->cpa, nf->cip, &nf->cport);
+		nf->cip = fgen_addrs_next(&s->cli);
+		rc = fgen_cpa_get(cpa, nf->cip, &nf->cport);
 	}
 	if (rc)
 		return false; /* every port of these addresses is busy: skip this slot */
 	if (s->rss)
-		flows_pick_rss(s, nf, t->port, w_q);
+		flows_pick_rss(s, cpa, nf, t->port, w_q);
 	nf->tpl = (uint8_t)ti;
 	flowtab_key(&nf->k, nf->sip, nf->cip, t->port, nf->cport,
 		    t->proto == PROF_TCP ? IPPROTO_TCP : IPPROTO_UDP, FLOWTAB_CLIENT);

@@ -29,29 +29,6 @@
 need_root "flows active: lab"
 need_flowgen
 
-# samples_py NAME EXPR FILE : EXPR over S, every stats object of FILE in
-# order (S[-1] the last), holds
-samples_py()
-{
-	local v
-	v=$(python3 - "$3" "$2" <<-'PY' 2>&1
-		import json, sys
-		t, dec, i, S = open(sys.argv[1]).read(), json.JSONDecoder(), 0, []
-		while (j := t.find('{', i)) >= 0:
-		    try:
-		        o, i = dec.raw_decode(t, j)
-		        if 'flows' in o:
-		            S.append(o)
-		    except ValueError:
-		        i = j + 1
-		def tpl(o, name):
-		    return next(g for g in o['templates'] if g['name'] == name)['client']
-		print(eval(sys.argv[2]))
-	PY
-	)
-	if [ "$v" = True ]; then pass "$1"; else fail "$1" "$2: $v"; fi
-}
-
 # --- [loop, loop]: limit and climit, one worker and two ----------------------
 
 caps_lane()

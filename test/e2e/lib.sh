@@ -740,6 +740,30 @@ jn()
 	json_get "$1" "$2" || echo "missing($2)"
 }
 
+# samples_py NAME EXPR FILE : EXPR over S, every stats object of FILE in
+# order (S[-1] the last), holds; tpl(o, name) is the client counters of
+# template (group) name in stats object o
+samples_py()
+{
+	local v
+	v=$(python3 - "$3" "$2" <<-'PY' 2>&1
+		import json, sys
+		t, dec, i, S = open(sys.argv[1]).read(), json.JSONDecoder(), 0, []
+		while (j := t.find('{', i)) >= 0:
+		    try:
+		        o, i = dec.raw_decode(t, j)
+		        if 'flows' in o:
+		            S.append(o)
+		    except ValueError:
+		        i = j + 1
+		def tpl(o, name):
+		    return next(g for g in o['templates'] if g['name'] == name)['client']
+		print(eval(sys.argv[2]))
+	PY
+	)
+	if [ "$v" = True ]; then pass "$1"; else fail "$1" "$2: $v"; fi
+}
+
 # pairs_py NAME EXPR FILE : EXPR over o, the last stats object of FILE,
 # rows(port), its host pairs received on port, and lat(port), the
 # latency row received there, holds

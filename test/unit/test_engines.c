@@ -3,7 +3,7 @@
  * their descriptors (struct engine, src/control/run.h), without EAL: a
  * small profile prepared for fake workers (two port pairs, two workers
  * each), and what each worker's state gets: its share of the rate, its
- * ports, its id's slice of the client ports; then release, which must
+ * ports, its id's share of the client ports; then release, which must
  * leave nothing allocated (the sanitizer build's leak check).
  */
 #include <errno.h>
@@ -186,10 +186,14 @@ static void test_flows(void **st)
 			assert_int_equal(s->ntpl, 2);
 			assert_true(fabs(s->tpl[0].weight - 0.6) < 1e-9);
 			assert_int_equal(s->check, FLOWPAY_STRICT);
-			/* client ports 2000..2999: one slice of 500 per worker */
+			/* client ports 2000..2999: worker q has the 500 ports p mod 2 == q */
 			assert_int_equal(s->own.nq, PER_PAIR);
 			assert_int_equal(s->own.port_lo, 2000);
-			assert_int_equal(s->own.slice, 1000 / PER_PAIR);
+			assert_int_equal(s->own.port_hi, 2999);
+			assert_int_equal(s->ncpa, 1);
+			assert_int_equal(s->cpa[0].step, PER_PAIR);
+			assert_int_equal(s->cpa[0].port_lo % PER_PAIR, q);
+			assert_int_equal(s->cpa[0].nports, 1000 / PER_PAIR);
 			assert_non_null(s->ft);
 			/* every worker draws from a sequence of its own */
 			for (int j = 0; j < i; j++)

@@ -18,6 +18,15 @@
 
 #define IP(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (d))
 
+/* An allocator over the IPv4 range [ip_lo, ip_hi] and every port of [lo, hi]. */
+static int cpa_range(struct fgen_cpa *a, uint32_t ip_lo, uint32_t ip_hi, uint16_t lo, uint16_t hi)
+{
+	struct fgen_addrs ips;
+	int rc = fgen_addrs_range(&ips, FGEN_INC, ip_lo, ip_hi, 0);
+
+	return rc ? rc : fgen_cpa_init(a, &ips, lo, hi, 1);
+}
+
 static void test_names(void **state)
 {
 	(void)state;
@@ -292,7 +301,7 @@ static void test_cpa_fresh(void **state)
 	uint16_t port;
 
 	(void)state;
-	assert_int_equal(fgen_cpa_init(&a, ip0, ip1, 2000, 2009), 0);
+	assert_int_equal(cpa_range(&a, ip0, ip1, 2000, 2009), 0);
 	/* six flows of ip0, each done before the next: six new ports */
 	for (int i = 0; i < 6; i++) {
 		assert_int_equal(fgen_cpa_get(&a, ip0, &port), 0);
@@ -318,7 +327,7 @@ static void test_cpa_fresh(void **state)
 	fgen_cpa_destroy(&a);
 
 	/* a search that wraps before the end (the ports above are busy) */
-	assert_int_equal(fgen_cpa_init(&a, ip0, ip0, 3000, 3003), 0);
+	assert_int_equal(cpa_range(&a, ip0, ip0, 3000, 3003), 0);
 	assert_int_equal(fgen_cpa_get(&a, ip0, &port), 0); /* 3000 */
 	assert_int_equal(fgen_cpa_put(&a, ip0, 3000), 0);
 	assert_int_equal(fgen_cpa_get(&a, ip0, &port), 0); /* 3001, kept */
@@ -340,7 +349,7 @@ static void test_cpa(void **state)
 	uint32_t i;
 
 	(void)state;
-	assert_int_equal(fgen_cpa_init(&a, IP(198, 18, 0, 0), IP(198, 18, 0, 255), 1024, 65535), 0);
+	assert_int_equal(cpa_range(&a, IP(198, 18, 0, 0), IP(198, 18, 0, 255), 1024, 65535), 0);
 	assert_int_equal(a.nips, 254);
 	print_message("client port allocator, 254 ips x 64512 ports: %zu bytes\n",
 		      fgen_cpa_mem_size(a.nips, a.nports));
@@ -406,15 +415,118 @@ static void test_cpa(void **state)
 	free(taken);
 }
 
+/*
+ * A list set: walked in the order given (inc) or drawn (rand, every entry
+ * comes up), found by address, offset added; an address twice, an empty
+ * list or a fixed mode refused.
+ */
+static void test_addrs_list(void **state)
+{
+	static const uint32_t v[5] = {IP(198, 18, 7, 9), IP(198, 18, 0, 255), IP(198, 19, 1, 1),
+				      IP(198, 18, 0, 3), IP(198, 18, 200, 0)};
+	uint32_t dup[3] = {IP(198, 18, 0, 1), IP(198, 18, 0, 2), IP(198, 18, 0, 1)};
+	struct fgen_addrs a;
+	int seen[5] = {0};
+
+	(void)state;
+	assert_int_equal(fgen_addrs_list(&a, FGEN_INC, v, 5, 0, 1), 0);
+	assert_int_equal(fgen_addrs_count(&a), 5);
+	for (int r = 0; r < 2; r++)
+		for (int i = 0; i < 5; i++)
+			assert_int_equal(fgen_addrs_next(&a), v[i]); /* .255 and .0 as listed */
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(fgen_addrs_index(&a, v[i]), i);
+	assert_int_equal(fgen_addrs_index(&a, IP(198, 18, 0, 4)), -1);
+	assert_int_equal(fgen_addrs_index(&a, 0), -1);
+	assert_int_equal(fgen_addrs_index(&a, UINT32_MAX), -1);
+	assert_true(fgen_addrs_has(&a, IP(198, 18, 200, 0)));
+	assert_false(fgen_addrs_has(&a, IP(198, 18, 7, 8)));
+	fgen_addrs_destroy(&a);
+	assert_null(a.list);
+
+	/* a range has what lies between its ends, .0 and .255 too (a peer's
+	 * address), but hands out and indexes only the usable ones */
+	assert_int_equal(fgen_addrs_range(&a, FGEN_INC, IP(198, 18, 0, 1), IP(198, 18, 2, 9), 1), 0);
+	assert_true(fgen_addrs_has(&a, IP(198, 18, 1, 0)));
+	assert_int_equal(fgen_addrs_index(&a, IP(198, 18, 1, 0)), -1);
+	assert_int_equal(fgen_addrs_index(&a, IP(198, 18, 1, 1)), 254);
+	assert_false(fgen_addrs_has(&a, IP(198, 18, 2, 10)));
+	assert_false(fgen_addrs_has(&a, IP(198, 18, 0, 0)));
+	assert_int_equal(fgen_addrs_count(&a), 254 * 2 + 9);
+	assert_int_equal(fgen_addrs_next(&a), IP(198, 18, 0, 1));
+
+	/* the next port pair's list: offset 0.1.0.0 added to each */
+	assert_int_equal(fgen_addrs_list(&a, FGEN_RAND, v, 5, IP(0, 1, 0, 0), 9), 0);
+	for (int i = 0; i < 200; i++) {
+		int64_t k = fgen_addrs_index(&a, fgen_addrs_next(&a));
+
+		assert_true(k >= 0 && k < 5);
+		seen[k]++;
+	}
+	for (int i = 0; i < 5; i++)
+		assert_true(seen[i] > 10);
+	assert_int_equal(fgen_addrs_index(&a, v[0]), -1);
+	assert_int_equal(fgen_addrs_index(&a, v[0] + IP(0, 1, 0, 0)), 0);
+	fgen_addrs_destroy(&a);
+
+	assert_int_equal(fgen_addrs_list(&a, FGEN_INC, dup, 3, 0, 1), -EINVAL);
+	assert_int_equal(fgen_addrs_list(&a, FGEN_INC, dup, 2, 0, 1), 0);
+	fgen_addrs_destroy(&a);
+	assert_int_equal(fgen_addrs_list(&a, FGEN_INC, dup, 0, 0, 1), -EINVAL);
+	assert_int_equal(fgen_addrs_list(&a, FGEN_FIXED, dup, 2, 0, 1), -EINVAL);
+}
+
+/*
+ * A worker's share of a port range (step = workers of the pair) over a
+ * list of addresses: only its ports come out, every one of them before
+ * any repeats, and ports of other workers or addresses not listed are
+ * refused on the way back.
+ */
+static void test_cpa_share_list(void **state)
+{
+	static const uint32_t v[2] = {IP(198, 18, 9, 9), IP(198, 18, 0, 20)};
+	struct fgen_addrs ips;
+	struct fgen_cpa a;
+	uint16_t port;
+	uint8_t got[40] = {0};
+
+	(void)state;
+	assert_int_equal(fgen_addrs_list(&ips, FGEN_INC, v, 2, 0, 1), 0);
+	/* worker 1 of 3 on ports 5000..5039: 5002, 5005, ..., 5038 (p mod 3 == 1) */
+	assert_int_equal(fgen_cpa_init(&a, &ips, 5002, 5039, 3), 0);
+	assert_int_equal(a.nports, 13);
+	assert_int_equal(fgen_cpa_avail(&a, v[1]), 13);
+	for (int i = 0; i < 13; i++) {
+		assert_int_equal(fgen_cpa_get(&a, v[1], &port), 0);
+		assert_int_equal(port % 3, 1);
+		assert_true(port >= 5002 && port <= 5039);
+		assert_int_equal(got[port - 5000]++, 0);
+	}
+	assert_int_equal(fgen_cpa_get(&a, v[1], &port), -ENOSPC);
+	assert_int_equal(fgen_cpa_avail(&a, v[0]), 13);
+	assert_int_equal(fgen_cpa_get(&a, IP(198, 18, 0, 21), &port), -EINVAL);
+	assert_int_equal(fgen_cpa_put(&a, v[1], 5003), -EINVAL); /* worker 2's */
+	assert_int_equal(fgen_cpa_put(&a, v[1], 5041), -EINVAL); /* past the range */
+	assert_int_equal(fgen_cpa_put(&a, v[1], 4999), -EINVAL);
+	assert_int_equal(fgen_cpa_put(&a, v[1], 5038), 0);
+	assert_int_equal(fgen_cpa_put(&a, v[1], 5038), -EINVAL); /* not taken now */
+	assert_int_equal(fgen_cpa_get(&a, v[1], &port), 0);
+	assert_int_equal(port, 5038);
+	assert_int_equal(a.fresh, 13);
+	fgen_cpa_destroy(&a);
+	fgen_addrs_destroy(&ips);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_names),	  cmocka_unit_test(test_invalid),
-	    cmocka_unit_test(test_same_seed),	  cmocka_unit_test(test_fill_matches_next),	  cmocka_unit_test(test_uniform_ports),
-	    cmocka_unit_test(test_uniform_ipv4),  cmocka_unit_test(test_inc_dec_ipv4),
-	    cmocka_unit_test(test_inc_dec_ports), cmocka_unit_test(test_single),
-	    cmocka_unit_test(test_pairs),	  cmocka_unit_test(test_cpa),
-	    cmocka_unit_test(test_cpa_fresh),
+	    cmocka_unit_test(test_same_seed),	  cmocka_unit_test(test_fill_matches_next),
+	    cmocka_unit_test(test_uniform_ports), cmocka_unit_test(test_uniform_ipv4),
+	    cmocka_unit_test(test_inc_dec_ipv4),  cmocka_unit_test(test_inc_dec_ports),
+	    cmocka_unit_test(test_single),	  cmocka_unit_test(test_pairs),
+	    cmocka_unit_test(test_cpa),		  cmocka_unit_test(test_cpa_fresh),
+	    cmocka_unit_test(test_addrs_list),	  cmocka_unit_test(test_cpa_share_list),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,7 +6,7 @@
  * sends as flows6.c builds it: to the RFC 6052 address of the IPv4
  * server, UDP checksum equal to DPDK's rte_ipv6_udptcp_cksum(), parsed
  * back with the 32-bit key fields the flow table uses, and owned by the
- * worker its signature names or its port slice says (own.h).
+ * worker its signature names or its port's share says (own.h).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -142,7 +142,7 @@ static void test_nat64_frame(void **state)
 {
 	struct rte_ether_addr a = {{2, 0, 0, 0, 0, 1}}, b = {{2, 0, 0, 0, 0, 2}};
 	uint8_t pfx[16], src[16], dst[16], f[256] = {0};
-	struct own_map m = {.nq = 4, .port_lo = 1024, .slice = 1000};
+	struct own_map m = {.nq = 4, .port_lo = 1024, .port_hi = 65535};
 	struct own_frame of = {0};
 	struct pkt_info pi;
 	uint32_t id = own_id(77, 2), seq, v4;
@@ -177,11 +177,11 @@ static void test_nat64_frame(void **state)
 	assert_true(of.sig);
 	assert_int_equal(of.sig_id, id);
 	assert_int_equal(own_worker(&m, OWN_SERVER, &of, 0), 2);
-	/* a reply on the client side: the worker of its port's slice */
+	/* a reply on the client side: the worker whose share holds its port */
 	pkt6_build_udp(f, &b, &a, dst, src, 4321, 3024, LAT_SIG_LEN);
 	assert_int_equal(pkt_parse(f, len, &pi), PKT_UDP6);
 	of = (struct own_frame){.dport = pi.dport};
-	assert_int_equal(own_worker(&m, OWN_CLIENT, &of, 0), (3024 - 1024) / 1000);
+	assert_int_equal(own_worker(&m, OWN_CLIENT, &of, 1), 3024 % 4);
 }
 
 int main(void)

@@ -36,11 +36,11 @@ static struct flows_state *state(uint16_t port_hi)
 
 	assert_non_null(s);
 	assert_int_equal(
-	    fgen_cpa_init(&s->cpa, IP(198, 18, 0, 1), IP(198, 18, 0, 1), 1024, port_hi), 0);
+	    fgen_addrs_range(&s->cli, FGEN_INC, IP(198, 18, 0, 1), IP(198, 18, 0, 1), 1), 0);
 	assert_int_equal(
-	    fgen_init(&s->cli, FGEN_INC, IP(198, 18, 0, 1), IP(198, 18, 0, 1), true, 1), 0);
-	assert_int_equal(
-	    fgen_init(&s->srv, FGEN_INC, IP(198, 19, 0, 1), IP(198, 19, 0, 9), true, 2), 0);
+	    fgen_addrs_range(&s->srv, FGEN_INC, IP(198, 19, 0, 1), IP(198, 19, 0, 9), 2), 0);
+	assert_int_equal(fgen_cpa_init(&s->cpa[0], &s->cli, 1024, port_hi, 1), 0);
+	s->ncpa = 1;
 	s->ntpl = 3;
 	for (unsigned i = 0; i < 3; i++) {
 		s->tpl[i].proto = PROF_UDP;
@@ -56,7 +56,7 @@ static struct flows_state *state(uint16_t port_hi)
 
 static void done(struct flows_state *s)
 {
-	fgen_cpa_destroy(&s->cpa);
+	fgen_cpa_destroy(&s->cpa[0]);
 	free(s);
 }
 

@@ -1,5 +1,5 @@
 /*
- * test_own.c — the ownership rule of own.h on both sides of a pair (slices,
+ * test_own.c — the ownership rule of own.h on both sides of a pair (shares of the client ports,
  * their edges, ports outside them, signatures, one worker) and the RSS
  * port choice: with a symmetric key a reply hashed by rte_softrss() lands
  * on the RETA entry of the worker that opened the flow.
@@ -22,52 +22,52 @@ static unsigned cli(const struct own_map *m, uint16_t dport, unsigned self)
 	return own_worker(m, OWN_CLIENT, &f, self);
 }
 
-static void test_client_slices(void **st)
+static void test_client_shares(void **st)
 {
-	/* client_ports [1024, 65533] over 3 workers, as flows_ctl.c cuts
-	 * them: 21503 ports each, 65533 left over */
-	struct own_map m = {.nq = 3, .port_lo = 1024, .slice = (65533 - 1024 + 1) / 3};
+	/* client_ports [1024, 65533] over 3 workers: worker q has the ports
+	 * p with p mod 3 == q, whichever template's range they are in */
+	struct own_map m = {.nq = 3, .port_lo = 1024, .port_hi = 65533};
 
 	(void)st;
-	assert_int_equal(cli(&m, 1024, 2), 0);
-	assert_int_equal(cli(&m, 1024 + m.slice - 1, 2), 0);
-	assert_int_equal(cli(&m, 1024 + m.slice, 0), 1);
-	assert_int_equal(cli(&m, 1024 + 2 * m.slice - 1, 0), 1);
-	assert_int_equal(cli(&m, 1024 + 2 * m.slice, 0), 2);
-	assert_int_equal(cli(&m, 1024 + 3 * m.slice - 1, 0), 2);
-	/* the remainder after the last slice and ports below the range: the receiver */
-	assert_int_equal(cli(&m, 1024 + 3 * m.slice, 1), 1);
-	assert_int_equal(cli(&m, 65533, 1), 1);
+	assert_int_equal(cli(&m, 1024, 2), 1024 % 3);
+	assert_int_equal(cli(&m, 1025, 2), 1025 % 3);
+	assert_int_equal(cli(&m, 1026, 0), 1026 % 3);
+	for (uint32_t p = 1024; p <= 65533; p += 997)
+		for (unsigned self = 0; self < 3; self++)
+			assert_int_equal(cli(&m, (uint16_t)p, self), p % 3);
+	assert_int_equal(cli(&m, 65533, 1), 65533 % 3);
+	/* ports outside every range: the receiver */
+	assert_int_equal(cli(&m, 65534, 1), 1);
 	assert_int_equal(cli(&m, 65535, 0), 0);
 	assert_int_equal(cli(&m, 1023, 2), 2);
 	assert_int_equal(cli(&m, 0, 1), 1);
 }
 
-static void test_client_small_slices(void **st)
+static void test_client_small_shares(void **st)
 {
-	/* one port per worker: the tightest slices */
-	struct own_map m = {.nq = 4, .port_lo = 5000, .slice = 1};
+	/* one port per worker: the tightest shares */
+	struct own_map m = {.nq = 4, .port_lo = 5000, .port_hi = 5003};
 
 	(void)st;
 	for (unsigned q = 0; q < 4; q++)
-		assert_int_equal(cli(&m, (uint16_t)(5000 + q), 3 - q), q);
+		assert_int_equal(cli(&m, (uint16_t)(5000 + q), 3 - q), (5000 + q) % 4);
 	assert_int_equal(cli(&m, 5004, 3), 3);
-	/* a slice that ends at port 65535 */
-	m = (struct own_map){.nq = 2, .port_lo = 65534, .slice = 1};
+	/* a range that ends at port 65535 */
+	m = (struct own_map){.nq = 2, .port_lo = 65534, .port_hi = 65535};
 	assert_int_equal(cli(&m, 65534, 1), 0);
 	assert_int_equal(cli(&m, 65535, 0), 1);
 }
 
 static void test_server(void **st)
 {
-	struct own_map m = {.nq = 3, .port_lo = 1024, .slice = 21504};
+	struct own_map m = {.nq = 3, .port_lo = 1024, .port_hi = 65535};
 	struct own_frame f = {.dport = 4321};
 
 	(void)st;
 	/* no signature (TCP, foreign UDP): the receiver, whatever the port */
 	for (unsigned q = 0; q < 3; q++)
 		assert_int_equal(own_worker(&m, OWN_SERVER, &f, q), q);
-	f.dport = 1024; /* a port in slice 0 means nothing on the server side */
+	f.dport = 1026; /* worker 0's client port means nothing on the server side */
 	assert_int_equal(own_worker(&m, OWN_SERVER, &f, 2), 2);
 	/* a signature names the client flow's worker */
 	f.sig = true;
@@ -82,7 +82,7 @@ static void test_server(void **st)
 
 static void test_one_worker(void **st)
 {
-	struct own_map m = {.nq = 1, .port_lo = 1024, .slice = 64512};
+	struct own_map m = {.nq = 1, .port_lo = 1024, .port_hi = 65535};
 	struct own_frame f = {.dport = 2000, .sig = true, .sig_id = own_id(1, 9)};
 
 	(void)st;
@@ -156,7 +156,7 @@ static void test_rss_choice(void **st)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_client_slices), cmocka_unit_test(test_client_small_slices),
+	    cmocka_unit_test(test_client_shares), cmocka_unit_test(test_client_small_shares),
 	    cmocka_unit_test(test_server),	  cmocka_unit_test(test_one_worker),
 	    cmocka_unit_test(test_ids),		  cmocka_unit_test(test_sym_key),
 	    cmocka_unit_test(test_rss_choice),

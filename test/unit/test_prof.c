@@ -495,6 +495,60 @@ static void load_buf(const char *text, struct prof *p)
 		fail_msg("%s", err);
 }
 
+/*
+ * Address lists (order kept, range the lowest and highest, IPv6 low 32
+ * bits with the /96 in hi96) and a template's own client ports beside
+ * ip_gen's.
+ */
+static void test_ip_lists(void **state)
+{
+	static const char v6[] =
+	    "mode: flows\n"
+	    "ip_gen:\n"
+	    "  client: {list: [\"2001:2::9:1\", \"2001:2::1:7\"]}\n"
+	    "  server: {range: [\"2001:2:1::1\", \"2001:2:1::9\"]}\n"
+	    "templates:\n"
+	    "  - {name: t, port: 9, client: [{send: 1}], server: [{recv: 1}]}\n";
+	static const uint8_t hi96[12] = {0x20, 0x01, 0, 2};
+	struct prof p;
+	struct yamlu_range r;
+
+	(void)state;
+	load("addr_lists.yaml", &p);
+	assert_int_equal(p.ip_gen.client.n_list, 5);
+	assert_int_equal(p.ip_gen.client.list[0], IP(198, 18, 0, 7));
+	assert_int_equal(p.ip_gen.client.list[4], IP(198, 18, 0, 250));
+	assert_int_equal(p.ip_gen.client.range.lo, IP(198, 18, 0, 7));
+	assert_int_equal(p.ip_gen.client.range.hi, IP(198, 18, 0, 250));
+	assert_false(p.ip_gen.client.v6);
+	assert_int_equal(p.ip_gen.server.n_list, 3);
+	assert_int_equal(p.ip_gen.server.dist, PROF_DIST_RAND);
+	assert_int_equal(p.n_templates, 2);
+	r = prof_client_ports(&p, &p.templates[0]);
+	assert_true(p.templates[0].has_client_ports);
+	assert_int_equal(r.lo, 20000);
+	assert_int_equal(r.hi, 29999);
+	r = prof_client_ports(&p, &p.templates[1]);
+	assert_int_equal(r.lo, 40000);
+	assert_int_equal(r.hi, 49999);
+	prof_free(&p);
+
+	load_buf(v6, &p);
+	assert_true(p.ip_gen.client.v6);
+	assert_int_equal(p.ip_gen.client.n_list, 2);
+	assert_int_equal(p.ip_gen.client.list[0], IP(0, 9, 0, 1));
+	assert_int_equal(p.ip_gen.client.list[1], IP(0, 1, 0, 7));
+	assert_int_equal(p.ip_gen.client.range.lo, IP(0, 1, 0, 7));
+	assert_memory_equal(p.ip_gen.client.hi96, hi96, 12);
+	assert_null(p.ip_gen.server.list);
+	/* no client_ports of its own: ip_gen's default */
+	assert_false(p.templates[0].has_client_ports);
+	r = prof_client_ports(&p, &p.templates[0]);
+	assert_int_equal(r.lo, 1024);
+	assert_int_equal(r.hi, 65535);
+	prof_free(&p);
+}
+
 /* Bytes (YAML escapes, hex), until, close, and repeats unrolled with
  * their stream offsets (prof-t.h). */
 static void test_program_bytes(void **state)
@@ -682,6 +736,7 @@ int main(void)
 	    cmocka_unit_test(test_template_limit),
 	    cmocka_unit_test(test_groups),
 	    cmocka_unit_test(test_bad_files),
+	    cmocka_unit_test(test_ip_lists),
 	    cmocka_unit_test(test_missing_file),
 	    cmocka_unit_test(test_stream_count_and_sizes),
 	    cmocka_unit_test(test_streams_ipv6),
