@@ -96,6 +96,9 @@ struct worker {
 	 * by queue index; NULL for this worker's own index */
 	struct rte_ring *hand_out[FG_MAX_WORKERS];
 	struct rte_ring *hand_in[FG_MAX_WORKERS];
+	/* this worker's CPU is another lcore's too (more lcores than CPUs):
+	 * an idle loop turn gives it up for a moment (worker.c) */
+	bool cpu_shared;
 
 	/* Worker-local state below: written only by this worker. */
 	bool service;

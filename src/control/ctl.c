@@ -7,8 +7,10 @@
  * a pair hand each other the test frames whose flow the other owns
  * (own.h) through one SPSC ring per ordered pair of workers.
  */
+#define _GNU_SOURCE /* CPU_ISSET, for rte_cpuset_t */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <rte_errno.h>
@@ -16,6 +18,7 @@
 #include <rte_lcore.h>
 
 #include "clock.h"
+#include "cpushare.h"
 #include "ctl.h"
 #include "port.h"
 #include "worker.h"
@@ -45,6 +48,29 @@ static struct rte_ring *mkring(const char *what, int id, unsigned size, unsigned
 
 	snprintf(name, sizeof(name), "%s%d", what, id);
 	return rte_ring_create_elem(name, esize, size, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+}
+
+/*
+ * Which of the n workers share a CPU with another lcore, the main lcore
+ * included (worker.cpu_shared): more lcores than CPUs map several onto
+ * one (flowgen(8), -c).
+ */
+static void mark_shared_cpus(int n)
+{
+	static uint64_t sets[(FG_MAX_WORKERS + 1) * CPUSHARE_WORDS];
+
+	memset(sets, 0, sizeof(sets));
+	for (int i = 0; i <= n; i++) {
+		rte_cpuset_t cs =
+		    rte_lcore_cpuset(i ? fg_worker[i - 1].lcore : rte_get_main_lcore());
+
+		for (unsigned c = 0; c < CPUSHARE_WORDS * 64 && c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &cs))
+				sets[(size_t)i * CPUSHARE_WORDS + c / 64] |= 1ull << (c % 64);
+	}
+	for (int i = 0; i < n; i++)
+		fg_worker[i].cpu_shared =
+		    cpushare_shared(sets, CPUSHARE_WORDS, (unsigned)n + 1, (unsigned)i + 1);
 }
 
 int ctl_launch(int per_pair, char *err, size_t errlen)
@@ -93,6 +119,7 @@ int ctl_launch(int per_pair, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	fg_nworkers = n;
+	mark_shared_cpus(n);
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < n; j++) {
 			struct worker *a = &fg_worker[i], *b = &fg_worker[j];
@@ -141,6 +168,17 @@ void ctl_shutdown(void)
 	if (!fg_nworkers)
 		return;
 	post_all(&m);
+	/*
+	 * Wait for every worker to leave its loop here, asleep between looks:
+	 * rte_eal_mp_wait_lcore() spins (rte_pause) until the lcores are
+	 * done, and this thread runs on the main lcore's CPU, which a worker
+	 * shares when there are more lcores than CPUs (-c): the spin would
+	 * keep that worker from the CPU it needs to read its QUIT. Once
+	 * every lcore is back in WAIT, the call below returns at once.
+	 */
+	for (int i = 0; i < fg_nworkers; i++)
+		while (rte_eal_get_lcore_state(fg_worker[i].lcore) == RUNNING)
+			usleep(100);
 	rte_eal_mp_wait_lcore();
 	fg_nworkers = 0;
 }

@@ -1,6 +1,7 @@
 /*
  * worker.c — the lcore packet loop. Everything here runs on a worker: no
- * locks, no prints, no system calls, no allocation but mbufs. Control
+ * locks, no prints, no system calls (but the drivers' own and an idle
+ * turn's pause on a shared CPU), no allocation but mbufs. Control
  * reaches the worker only through its mailbox ring; frames for control
  * (ARP replies, ICMP echo replies, anything unknown in service mode) go up
  * through the punt ring. Control sends its own frames on its own TX queue
@@ -547,6 +548,21 @@ int worker_main(void *arg)
 		}
 		worker_flush(w, 0);
 		worker_flush(w, 1);
+		/*
+		 * On a CPU shared with another lcore (more lcores than CPUs,
+		 * -c), a turn with nothing to do gives the CPU up for a moment
+		 * (a sleep: the one the loop takes). Busy-polled without a
+		 * pause, the CPU was this worker's alone for as long as it
+		 * ran: the kernel's threads bound to that CPU starved (its RCU
+		 * grace-period thread for 40 s and more, the kernel reporting
+		 * "rcu_preempt kthread starved"), and a control
+		 * thread's system call that waits for a grace period (an
+		 * open() growing the file table, an af_packet socket's close)
+		 * blocked until this worker stopped, which needs that thread:
+		 * flowgen hung with -c 3 on 2 CPUs.
+		 */
+		if (!busy && w->cpu_shared)
+			rte_delay_us_sleep(1);
 		polls++;
 		was_busy = busy;
 		if ((polls & 63) == 0) {

@@ -9,7 +9,10 @@
 #     rte_zmalloc*, rte_calloc*, rte_free), qsort, stdio output (printf,
 #     fprintf, snprintf, vsnprintf, sprintf, vfprintf, puts, fputs, fwrite,
 #     putchar, and their fortified __*_chk forms), pthread mutexes or
-#     condition variables, or sleep (usleep, nanosleep, sleep). The undefined
+#     condition variables, or sleep (usleep, nanosleep, sleep; the one
+#     sleep a worker takes, an idle turn's pause on a CPU shared with
+#     another lcore, goes through DPDK's rte_delay_us_sleep: worker.c
+#     says why). The undefined
 #     symbols of an object's ELF symbol table (readelf -s) are what it
 #     calls; one check per object. An object whose
 #     source is gone is stale (it would be checked in place of the code that
