@@ -398,7 +398,7 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 		s->rss = &fg_port[w->port[0]].rss;
 	flows_build_v6(s, g);
 	/* UDP flows never touch the TCB: their entries end before it */
-	fp.entry_size = offsetof(struct flows_ent, tcb);
+	fp.entry_size = FLOWS_ENT_UDP;
 	for (size_t i = 0; i < p->n_templates; i++)
 		if (p->templates[i].proto == PROF_TCP)
 			fp.entry_size = sizeof(struct flows_ent);

@@ -336,18 +336,23 @@ bool flowtab_timer_armed(const struct flowtab *t, uint32_t idx)
  * is, and re-arming on every segment touches no other entry. Only an
  * earlier deadline unlinks and links.
  */
+/*
+ * The tick a deadline fires at. +2: ft_tick() may be one low, so tick+2
+ * starts strictly after the deadline's tick and the timer never fires
+ * early. Slots up to cur are done: a past deadline goes to the next one.
+ */
+static inline uint64_t ft_due_tick(const struct flowtab *t, uint64_t deadline_tsc)
+{
+	uint64_t tick = ft_tick(t, deadline_tsc) + 2;
+
+	return tick <= t->cur ? t->cur + 1 : tick;
+}
+
 void flowtab_timer_arm(struct flowtab *t, uint32_t idx, uint64_t deadline_tsc)
 {
 	struct ft_ent *e = ft_ent(t, idx);
-	/*
-	 * +2: ft_tick() may be one low, so tick+2 starts strictly after the
-	 * deadline's tick and the timer never fires early.
-	 */
-	uint64_t tick = ft_tick(t, deadline_tsc) + 2;
+	uint64_t tick = ft_due_tick(t, deadline_tsc);
 
-	/* Slots up to cur are done: a past deadline goes to the next one. */
-	if (tick <= t->cur)
-		tick = t->cur + 1;
 	if (e->flags & FT_ARMED) {
 		if (ft_tick_le(e->tick, (uint32_t)tick)) {
 			e->tick = (uint32_t)tick;
@@ -357,6 +362,15 @@ void flowtab_timer_arm(struct flowtab *t, uint32_t idx, uint64_t deadline_tsc)
 	}
 	e->tick = (uint32_t)tick;
 	ft_wheel_link(t, idx, e);
+}
+
+void flowtab_timer_arm_min(struct flowtab *t, uint32_t idx, uint64_t deadline_tsc)
+{
+	const struct ft_ent *e = ft_ent(t, idx);
+
+	if ((e->flags & FT_ARMED) && ft_tick_le(e->tick, (uint32_t)ft_due_tick(t, deadline_tsc)))
+		return;
+	flowtab_timer_arm(t, idx, deadline_tsc);
 }
 
 unsigned flowtab_expire(struct flowtab *t, uint64_t now_tsc, uint32_t *out, unsigned max)

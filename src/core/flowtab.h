@@ -21,8 +21,12 @@
  *
  * Memory per flow: 16 B of index (two slots of 8 B) plus the entry: a 32-byte
  * header (key, timer links, deadline, generation) and the state rounded up to
- * 16 B. With a 64-byte state that is 16 + 96 = 112 B per flow, 112 MiB for
- * 1,048,576 flows (flowtab_mem_size() gives the exact figure). That is
+ * 8 B. With a 32-byte state (a UDP flow's) that is 16 + 64 = 80 B per flow,
+ * 80 MiB for 1,048,576 flows; with a 72-byte one (a TCP flow's) 16 + 104 =
+ * 120 B (flowtab_mem_size() gives the exact figure). The state follows the
+ * header at FLOWTAB_HDR bytes, so a caller holding the state finds the key
+ * without the index (flowtab_state_key()): it need not keep a copy of the
+ * addresses and ports. That is
  * address space: without a caller's allocator the table is an anonymous
  * mapping (huge pages where the kernel allows, for the TLB), whose pages
  * become resident when first touched and arrive zeroed, i.e. as an empty
@@ -60,6 +64,7 @@
 #include <string.h>
 
 #define FLOWTAB_NIL UINT32_MAX /* "no entry" index */
+#define FLOWTAB_HDR 32u	       /* an entry's header; its state follows */
 #define FLOWTAB_MAX_FLOWS (1u << 24)
 
 enum flowtab_side {
@@ -127,6 +132,12 @@ void flowtab_del(struct flowtab *t, uint32_t idx);
 void *flowtab_state(const struct flowtab *t, uint32_t idx);
 const struct flowtab_key *flowtab_key_of(const struct flowtab *t, uint32_t idx);
 
+/* worker: the key of the live entry whose state is at `state`. */
+static inline const struct flowtab_key *flowtab_state_key(const void *state)
+{
+	return (const struct flowtab_key *)(const void *)((const char *)state - FLOWTAB_HDR);
+}
+
 /* worker: number of live entries. */
 uint32_t flowtab_count(const struct flowtab *t);
 
@@ -145,6 +156,13 @@ uint32_t flowtab_next(const struct flowtab *t, uint32_t *cursor);
 
 /* worker: (re-)arm the entry's timer to fire at deadline_tsc. */
 void flowtab_timer_arm(struct flowtab *t, uint32_t idx, uint64_t deadline_tsc);
+
+/*
+ * worker: arm the entry's timer to fire at deadline_tsc unless it is armed
+ * to fire no later already (in ticks): the timer is the earliest of several
+ * deadlines, and a later one must not postpone it.
+ */
+void flowtab_timer_arm_min(struct flowtab *t, uint32_t idx, uint64_t deadline_tsc);
 
 /* worker: cancel the entry's timer (no-op if not armed). */
 void flowtab_timer_cancel(struct flowtab *t, uint32_t idx);

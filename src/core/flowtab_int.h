@@ -16,9 +16,9 @@
 #include "flowtab.h"
 
 #define FT_BKT_SLOTS 8
-#define FT_HDR 32u
+#define FT_HDR FLOWTAB_HDR
 #define FT_LINE 64u
-#define FT_STATE_ALIGN 16u	/* keeps every key inside one cache line */
+#define FT_STATE_ALIGN 8u	/* the caller's state holds 64-bit fields */
 #define FT_HEAD 0x80000000u	/* tprev of a slot's first entry: FT_HEAD | slot */
 
 enum ft_flag {

@@ -25,6 +25,9 @@ const char *const tcp_state_names[TCP_STATE_COUNT] = {
     [TCP_CLOSE_WAIT] = "CLOSE_WAIT",   [TCP_LAST_ACK] = "LAST_ACK",
 };
 
+/* A time for tcp_tcb.deadline_us: its low 32 bits, never 0 (0 = off). */
+static uint32_t us32(uint64_t us) { return (uint32_t)us ? (uint32_t)us : 1; }
+
 static void tcb_init(struct tcp_tcb *t, uint32_t iss, uint16_t mss)
 {
 	memset(t, 0, sizeof(*t));
@@ -45,7 +48,7 @@ void tcp_init_client(struct tcp_tcb *t, uint32_t iss, uint16_t mss, uint64_t now
 {
 	tcb_init(t, iss, mss);
 	t->state = TCP_SYN_SENT;
-	t->deadline_us = now_us ? now_us : 1; /* the SYN is due */
+	t->deadline_us = us32(now_us); /* the SYN is due */
 }
 
 void tcp_init_listen(struct tcp_tcb *t, uint32_t iss, uint16_t mss)
@@ -268,7 +271,7 @@ static void emit_rst_for(const struct tcp_seg *in, struct tcp_out *out)
 
 static void arm(struct tcp_tcb *t, uint64_t now_us)
 {
-	t->deadline_us = now_us + (uint64_t)t->rto_ms * 1000;
+	t->deadline_us = us32(now_us + (uint64_t)t->rto_ms * 1000);
 }
 
 /* SYN (SYN_SENT) or SYN-ACK (SYN_RCVD) at iss, with our MSS option. */
@@ -373,7 +376,7 @@ void tcp_output(struct tcp_tcb *t, uint64_t now_us, struct tcp_out *out)
 		send_syn(t, out, now_us);
 	else
 		push(t, now_us, out, false);
-	out->deadline_us = t->deadline_us;
+	out->deadline_us = tcp_deadline(t, now_us);
 }
 
 int tcp_app_send(struct tcp_tcb *t, uint32_t nbytes)
@@ -664,7 +667,7 @@ reply:
 	else if (ack_now && (out->events & TCP_EV_CLOSED))
 		emit_ack(t, out); /* the ACK of the FIN that closed FIN_WAIT_2 */
 done:
-	out->deadline_us = t->deadline_us;
+	out->deadline_us = tcp_deadline(t, now_us);
 }
 
 /* Something to retransmit or to probe: unacknowledged, or held by the window. */
@@ -680,7 +683,7 @@ static bool send_pending(const struct tcp_tcb *t)
 
 void tcp_timer(struct tcp_tcb *t, uint64_t now_us, struct tcp_out *out)
 {
-	if (!t->deadline_us || now_us < t->deadline_us)
+	if (!t->deadline_us || tcp_deadline(t, now_us) > now_us)
 		goto done;
 	t->deadline_us = 0;
 	if (t->state == TCP_SYN_SENT && t->snd_max == t->iss) {
@@ -704,5 +707,5 @@ void tcp_timer(struct tcp_tcb *t, uint64_t now_us, struct tcp_out *out)
 	}
 	arm(t, now_us);
 done:
-	out->deadline_us = t->deadline_us;
+	out->deadline_us = tcp_deadline(t, now_us);
 }

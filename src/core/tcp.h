@@ -144,7 +144,9 @@ struct tcp_out {
  * followed by the FIN once tcp_app_close() queued it.
  */
 struct tcp_tcb {
-	uint64_t deadline_us; /* retransmission / persist timer, 0 = off */
+	/* retransmission / persist timer, 0 = off: the low 32 bits of its
+	 * time in microseconds (tcp_deadline() gives it whole) */
+	uint32_t deadline_us;
 	uint32_t iss, irs;    /* initial send / receive sequence numbers */
 	uint32_t snd_una;     /* oldest unacknowledged */
 	uint32_t snd_nxt;     /* next to send (rewound on timeout) */
@@ -162,6 +164,18 @@ struct tcp_tcb {
 	uint8_t dupacks;
 	uint8_t flags; /* TCP_TF_* below */
 };
+
+/*
+ * pure: the tcb's timer in microseconds, on now_us's time base, or 0 when
+ * it is off. A deadline is at most FG_TCP_RTO_MAX_MS ahead or behind, well
+ * inside the 2^31 us (35 minutes) its 32 bits tell apart.
+ */
+static inline uint64_t tcp_deadline(const struct tcp_tcb *t, uint64_t now_us)
+{
+	if (!t->deadline_us)
+		return 0;
+	return now_us + (uint64_t)(int64_t)(int32_t)(t->deadline_us - (uint32_t)now_us);
+}
 
 /* Flag bits of tcp_tcb.flags. */
 enum tcp_tcb_flag {

@@ -42,22 +42,23 @@
  * unlink and relink, and most flows end long before it fires. A timer
  * that fires early finds nothing due and arms again (flows_timer()).
  */
-static void flows_arm(struct flows_state *s, uint32_t idx, struct flows_ent *e)
+static void flows_arm(struct flows_state *s, uint32_t idx, struct flows_ent *e, uint64_t now)
 {
 	uint64_t t = e->expire;
 
-	if (e->delay && e->delay < t)
-		t = e->delay;
-	if (s->tpl[e->tpl].proto == PROF_TCP && e->tcb.deadline_us) {
-		uint64_t d = flows_tsc_of_us(s, e->tcb.deadline_us);
+	if (e->delay) {
+		uint64_t d = flows_t32_tsc(now, e->delay);
 
 		if (d < t)
 			t = d;
 	}
-	if (e->armed && e->armed <= t)
-		return;
-	e->armed = t;
-	flowtab_timer_arm(s->ft, idx, t);
+	if (s->tpl[e->tpl].proto == PROF_TCP) {
+		uint64_t us = tcp_deadline(&e->tcb, flows_us(s, now));
+
+		if (us && flows_tsc_of_us(s, us) < t)
+			t = flows_tsc_of_us(s, us);
+	}
+	flowtab_timer_arm_min(s->ft, idx, t);
 }
 
 /* The gauge of side's flows in w's table, all templates (flows_idle() reads it). */
@@ -82,7 +83,7 @@ static void flows_del(struct worker *w, struct flows_state *s, uint32_t idx, str
 	uint64_t *a = flows_ctr(w, side, e->tpl, FLOWS_C_ACTIVE);
 
 	if (side == FLOWTAB_CLIENT)
-		fgen_cpa_put(flows_cpa(s, e->tpl), e->own_ip, e->own_port);
+		fgen_cpa_put(flows_cpa(s, e->tpl), flows_key(e)->dip, flows_key(e)->dport);
 	s->active[side]--;
 	FG_CTR_SET(*flows_active(w, side), s->active[side]);
 	FG_CTR_SET(*a, *a - 1);
@@ -147,20 +148,21 @@ bool flows_prog(struct worker *w, struct flows_state *s, uint32_t idx, struct fl
 				flows_tx_udp_bytes(w, s, side, e, st, now);
 			else
 				flows_tx_udp(w, s, side, e,
-					     side ? e->peer_id : own_id(flowtab_id(s->ft, idx), w->q),
+					     side ? e->udp.peer_id
+						  : own_id(flowtab_id(s->ft, idx), w->q),
 					     st->arg, now);
 		} else if (st->op == PROF_OP_RECV) {
-			uint32_t got = tcp ? tcp_rcvd(&e->tcb) : e->rcvd;
+			uint32_t got = tcp ? tcp_rcvd(&e->tcb) : e->udp.rcvd;
 
 			if (got - e->need < st->arg)
 				return false;
 			e->need += st->arg;
 		} else if (st->op == PROF_OP_DELAY) {
 			if (!e->delay) {
-				e->delay = now + (uint64_t)st->arg * w->hz / 1000;
+				e->delay = flows_t32(now + (uint64_t)st->arg * w->hz / 1000);
 				return false;
 			}
-			if (now < e->delay)
+			if (!flows_t32_due(now, e->delay))
 				return false;
 			e->delay = 0;
 		} else if (!flows_prog_step(s, e, st)) {
@@ -174,18 +176,18 @@ bool flows_prog(struct worker *w, struct flows_state *s, uint32_t idx, struct fl
 
 /* UDP: after any progress, see whether the flow ended. */
 void flows_udp_check(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
-		     int side)
+		     int side, uint64_t now)
 {
 	if (!(e->flags & FLOWS_F_DONE)) {
-		flows_arm(s, idx, e);
+		flows_arm(s, idx, e, now);
 		return;
 	}
 	if (side == FLOWTAB_SERVER) {
 		/* the client flow is ours only if the id names this worker
 		 * (the packet loop hands such datagrams to it, own.h) */
-		uint32_t c = e->peer_id != FLOWTAB_NIL && own_id_worker(e->peer_id) == w->q
-				     ? flowtab_at(s->ft, own_id_ft(e->peer_id))
-				     : FLOWTAB_NIL;
+		uint32_t c = e->udp.peer_id != FLOWTAB_NIL && own_id_worker(e->udp.peer_id) == w->q
+				 ? flowtab_at(s->ft, own_id_ft(e->udp.peer_id))
+				 : FLOWTAB_NIL;
 
 		if (c != FLOWTAB_NIL && flows_side(s->ft, c) == FLOWTAB_CLIENT) {
 			struct flows_ent *ce = flowtab_state(s->ft, c);
@@ -202,7 +204,7 @@ void flows_udp_check(struct worker *w, struct flows_state *s, uint32_t idx, stru
 	if (e->flags & (FLOWS_F_SRV_DONE | FLOWS_F_PAY_FOREIGN))
 		flows_complete(w, s, idx, e);
 	else
-		flows_arm(s, idx, e);
+		flows_arm(s, idx, e, now);
 }
 
 /*
@@ -257,7 +259,7 @@ void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx, struct
 			flows_fail(w, s, idx, e, FLOWS_FAIL_NO_REPLY);
 		return;
 	}
-	flows_arm(s, idx, e);
+	flows_arm(s, idx, e, now);
 }
 
 /* ---- payload checks: flows_int.h ---- */
@@ -271,12 +273,11 @@ static void flows_open(struct worker *w, struct flows_state *s, const struct flo
 	struct flows_tpl *t = &s->tpl[ti];
 	struct flows_ent *e;
 	struct ctr_client *c = flows_cli(w, ti);
-	uint32_t cip = nf->cip, sip = nf->sip, idx;
-	uint16_t cport = nf->cport;
+	uint32_t idx;
 
 	FG_CTR_INC(c->started);
 	if (flowtab_insert_h(s->ft, &nf->k, nf->h, &idx) != 0) {
-		fgen_cpa_put(flows_cpa(s, ti), cip, cport);
+		fgen_cpa_put(flows_cpa(s, ti), nf->cip, nf->cport);
 		FG_CTR_INC(c->failed);
 		FG_CTR_INC(c->fail_table_full);
 		return;
@@ -284,10 +285,6 @@ static void flows_open(struct worker *w, struct flows_state *s, const struct flo
 	flows_active_inc(w, s, FLOWTAB_CLIENT, ti);
 	e = flowtab_state(s->ft, idx);
 	e->tpl = (uint8_t)ti;
-	e->own_ip = cip;
-	e->own_port = cport;
-	e->peer_ip = sip;
-	e->peer_port = t->port;
 	e->expire = now + t->timeout;
 	if (t->proto == PROF_TCP) {
 		struct tcp_out o;
@@ -299,7 +296,7 @@ static void flows_open(struct worker *w, struct flows_state *s, const struct flo
 		return;
 	}
 	flows_prog(w, s, idx, e, FLOWTAB_CLIENT, now);
-	flows_udp_check(w, s, idx, e, FLOWTAB_CLIENT);
+	flows_udp_check(w, s, idx, e, FLOWTAB_CLIENT, now);
 }
 
 /* ---- engine ops (worker) ---- */
@@ -352,12 +349,7 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 	}
 	e = flowtab_state(s->ft, idx);
 	e->tpl = (uint8_t)ti;
-	e->own_ip = pi->dip;
-	e->own_port = pi->dport;
-	e->peer_ip = pi->sip;
-	e->peer_port = pi->sport;
 	e->expire = now + t->timeout;
-	e->peer_id = FLOWTAB_NIL;
 	if (t->proto == PROF_TCP) {
 		tcp_init_listen(&e->tcb, (uint32_t)fgen_rand64(&s->rng), s->mss[FLOWTAB_SERVER]);
 	} else {
@@ -365,8 +357,9 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 		uint64_t tsc;
 		uint8_t fl;
 
+		e->udp.peer_id = FLOWTAB_NIL;
 		if (lat_sig_read(f + pi->payload, pi->paylen, &id, &seq, &tsc, &fl))
-			e->peer_id = id;
+			e->udp.peer_id = id;
 	}
 	return idx;
 }
@@ -424,12 +417,12 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 		return;
 	}
 	flows_recycle(s, side, m);
-	e->rcvd += pi->paylen;
+	e->udp.rcvd += pi->paylen;
 	if (side == FLOWTAB_CLIENT)
 		flows_established(w, e);
 	if (!(e->flags & FLOWS_F_DONE))
 		flows_prog(w, s, idx, e, side, now);
-	flows_udp_check(w, s, idx, e, side);
+	flows_udp_check(w, s, idx, e, side, now);
 }
 
 /*
@@ -486,7 +479,6 @@ static void flows_timer(struct worker *w, struct flows_state *s, uint32_t idx, u
 	struct flows_ent *e = flowtab_state(s->ft, idx);
 	int side = flows_side(s->ft, idx);
 
-	e->armed = 0; /* flowtab_expire() disarmed it */
 	if (now >= e->expire) {
 		bool est = (e->flags & FLOWS_F_EST) || side == FLOWTAB_SERVER;
 
@@ -500,14 +492,13 @@ static void flows_timer(struct worker *w, struct flows_state *s, uint32_t idx, u
 		uint64_t now_us = flows_us(s, now);
 
 		tcp_out_reset(&o);
-		if (e->tcb.deadline_us && now_us >= e->tcb.deadline_us)
-			tcp_timer(&e->tcb, now_us, &o);
+		tcp_timer(&e->tcb, now_us, &o); /* if its deadline passed */
 		flows_tcp_run(w, s, idx, e, side, &o, now);
 		return;
 	}
 	if (!(e->flags & FLOWS_F_DONE))
 		flows_prog(w, s, idx, e, side, now);
-	flows_udp_check(w, s, idx, e, side);
+	flows_udp_check(w, s, idx, e, side, now);
 }
 
 /*

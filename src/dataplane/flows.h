@@ -133,24 +133,39 @@ enum flows_flag {
 	FLOWS_F_PAY_FOREIGN = 1 << 5, /* not flowgen: byte counts only */
 };
 
-/* The caller state of one flowtab entry. */
+/*
+ * The caller state of one flowtab entry: 32 bytes for a UDP flow, 72 for a
+ * TCP one (its TCB in place of the UDP fields), so an entry takes 64 or 104
+ * bytes and a flow 80 or 120 with its index slots (flowtab.h). The
+ * addresses and ports are the entry's key, as a frame of the peer's
+ * carries them (flows_key()): our address and port are its destination,
+ * the peer's its source. The timer that fires first of the flow's
+ * deadlines (timeout, delay step, TCP retransmission) is the table's own
+ * (flowtab_timer_arm_min()).
+ */
 struct flows_ent {
-	uint64_t expire;    /* TSC: the flow's timeout */
-	uint64_t delay;	    /* TSC: end of the running delay step, 0 = none */
-	uint64_t armed;	    /* TSC: when the entry's timer fires, 0 = disarmed */
-	uint32_t own_ip, peer_ip; /* host order: our address, the one we answer */
-	uint16_t own_port, peer_port;
-	uint32_t peer_id; /* server entry: the client's flowtab_id (UDP) */
-	uint32_t rcvd;	  /* UDP payload bytes received */
-	uint32_t need;	  /* bytes the completed recv steps consumed */
+	uint64_t expire; /* TSC: the flow's timeout */
+	uint32_t delay;	 /* flows_t32(): end of the running delay step, 0 = none */
+	uint32_t need;	 /* bytes the completed recv steps consumed */
 	union {
 		uint32_t seq;	 /* UDP datagrams sent */
 		uint32_t umatch; /* TCP: delimiter bytes a running recv until matched */
 	};
 	uint8_t tpl, flags;
-	uint16_t step;	    /* the program counter (programs are unrolled, prof-t.h) */
-	struct tcp_tcb tcb; /* TCP only, last: a table of UDP flows leaves it out */
+	uint16_t step; /* the program counter (programs are unrolled, prof-t.h) */
+	union {
+		struct {
+			uint32_t peer_id; /* server entry: the client's flowtab_id */
+			uint32_t rcvd;	  /* payload bytes received */
+		} udp;
+		struct tcp_tcb tcb; /* a table of UDP flows leaves it out */
+	};
 };
+
+/* The entry size of a table with UDP flows only (flows_ctl.c). */
+#define FLOWS_ENT_UDP (offsetof(struct flows_ent, udp) + sizeof(((struct flows_ent *)0)->udp))
+_Static_assert(FLOWS_ENT_UDP == 32 && sizeof(struct flows_ent) == 72,
+	       "a flow's state: 32 bytes (UDP), 72 (TCP), as flowtab.h counts them");
 
 /* Spare mbufs for one side (flows_alloc()); control frees what is left. */
 struct flows_stash {

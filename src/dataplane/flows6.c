@@ -4,7 +4,7 @@
  * A side of a run is IPv4 or IPv6 as its ip_gen range is (the server side
  * of a NAT64 run is IPv4 while its client side is IPv6). The engine keys
  * an IPv6 flow on the low 32 bits of its addresses, the same 32-bit
- * fields as IPv4 (flows_ent.own_ip, peer_ip); the first 96 bits of ours
+ * fields as IPv4 (the entry key's addresses); the first 96 bits of ours
  * and of the peer's are fixed per side for the run (flows_state.own_hi,
  * peer_hi) and put back here. So an IPv6 range lies within one /96, and
  * a NAT64 prefix is a /96 whose last 32 bits are the server's IPv4
@@ -29,7 +29,7 @@
 static void flows6_addrs(const struct flows_state *s, int side, const struct flows_ent *e,
 			 uint8_t *own, uint8_t *peer)
 {
-	uint32_t o = rte_cpu_to_be_32(e->own_ip), p = rte_cpu_to_be_32(e->peer_ip);
+	uint32_t o = rte_cpu_to_be_32(flows_key(e)->dip), p = rte_cpu_to_be_32(flows_key(e)->sip);
 
 	memcpy(own, s->own_hi[side], 12);
 	memcpy(own + 12, &o, 4);
@@ -57,8 +57,8 @@ void flows6_tx_udp(struct worker *w, struct flows_state *s, int side, const stru
 	lat_sig_write(f + PKT6_UDP_PAY_OFF, id, seq, now, fl);
 	memcpy(f + PKT6_UDP_PAY_OFF + LAT_SIG_LEN, s->udp_rest, pay - LAT_SIG_LEN);
 	flows6_addrs(s, side, e, own, peer);
-	pkt6_build_udp(f, &w->pv[side]->mac, &w->dst6[side], own, peer, e->own_port,
-		       e->peer_port, pay);
+	pkt6_build_udp(f, &w->pv[side]->mac, &w->dst6[side], own, peer, flows_key(e)->dport,
+		       flows_key(e)->sport, pay);
 	FG_CTR_INC(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_PKTS));
 	FG_CTR_ADD(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_BYTES), pay);
 	worker_tx(w, side, m);
@@ -78,8 +78,8 @@ void flows6_tx_tcp(struct worker *w, struct flows_state *s, int side, const stru
 	if (o->len)
 		(void)flows_tcp_fill(s, side, e, f + PKT6_TCP_HDR_OFF + 20, o);
 	flows6_addrs(s, side, e, own, peer);
-	pkt6_build_tcp(f, &w->pv[side]->mac, &w->dst6[side], own, peer, e->own_port,
-		       e->peer_port, o->seq, o->ack, o->flags, o->win, o->mss, o->len);
+	pkt6_build_tcp(f, &w->pv[side]->mac, &w->dst6[side], own, peer, flows_key(e)->dport,
+		       flows_key(e)->sport, o->seq, o->ack, o->flags, o->win, o->mss, o->len);
 	FG_CTR_INC(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_PKTS));
 	FG_CTR_ADD(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_BYTES), o->len);
 	worker_tx(w, side, m);
@@ -124,8 +124,8 @@ void flows6_tx_udp_data(struct worker *w, struct flows_state *s, int side,
 	}
 	memcpy(f + PKT6_UDP_PAY_OFF, data, len);
 	flows6_addrs(s, side, e, own, peer);
-	pkt6_build_udp(f, &w->pv[side]->mac, &w->dst6[side], own, peer, e->own_port, e->peer_port,
-		       len);
+	pkt6_build_udp(f, &w->pv[side]->mac, &w->dst6[side], own, peer, flows_key(e)->dport,
+		       flows_key(e)->sport, len);
 	FG_CTR_INC(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_PKTS));
 	FG_CTR_ADD(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_BYTES), len);
 	worker_tx(w, side, m);

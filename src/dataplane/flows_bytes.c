@@ -138,12 +138,12 @@ static void flows_rx_bytes_udp(struct worker *w, struct flows_state *s, int side
 {
 	const struct prof_program *peer = s->tpl[e->tpl].prog[!side];
 	const uint8_t *pay = f + pi->payload;
-	size_t i = progb_find(peer, e->rcvd);
+	size_t i = progb_find(peer, e->udp.rcvd);
 	bool ok, data = i < peer->n && peer->steps[i].data;
 
 	FG_CTR_ADD(*flows_ctr(w, side, e->tpl, FLOWS_C_RX_BYTES), pi->paylen);
 	if (data)
-		ok = flows_bytes_ok(w, s, side, e, pay, e->rcvd, pi->paylen);
+		ok = flows_bytes_ok(w, s, side, e, pay, e->udp.rcvd, pi->paylen);
 	else
 		ok = side != FLOWTAB_CLIENT || flows_udp_pay_ok(w, s, idx, e, pay, pi->paylen);
 	flows_recycle(s, side, m);
@@ -151,17 +151,17 @@ static void flows_rx_bytes_udp(struct worker *w, struct flows_state *s, int side
 		flows_fail(w, s, idx, e, FLOWS_FAIL_PAYLOAD);
 		return;
 	}
-	e->rcvd += pi->paylen;
+	e->udp.rcvd += pi->paylen;
 	if (side == FLOWTAB_CLIENT) {
 		flows_established(w, e);
 		/* datagrams with bytes carry no signature: a flowgen server is
 		 * done once all it sends has come */
-		if (data && (e->flags & FLOWS_F_PAY_OURS) && e->rcvd >= peer->sent)
+		if (data && (e->flags & FLOWS_F_PAY_OURS) && e->udp.rcvd >= peer->sent)
 			e->flags |= FLOWS_F_SRV_DONE;
 	}
 	if (!(e->flags & FLOWS_F_DONE))
 		flows_prog(w, s, idx, e, side, now);
-	flows_udp_check(w, s, idx, e, side);
+	flows_udp_check(w, s, idx, e, side, now);
 }
 
 void flows_rx_bytes(struct worker *w, struct flows_state *s, int side, struct rte_mbuf *m,

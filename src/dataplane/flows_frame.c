@@ -117,8 +117,8 @@ void flows_tx_udp(struct worker *w, struct flows_state *s, int side, struct flow
 	}
 	lat_sig_write(f + PKT_UDP_PAY_OFF, id, seq, now, fl);
 	memcpy(f + PKT_UDP_PAY_OFF + LAT_SIG_LEN, s->udp_rest, pay - LAT_SIG_LEN);
-	pkt_udp_fast_fill(f, flows_udp_hdr(w, s, side, e->tpl, pay), e->own_ip, e->peer_ip,
-			  e->own_port, e->peer_port,
+	pkt_udp_fast_fill(f, flows_udp_hdr(w, s, side, e->tpl, pay), flows_key(e)->dip,
+			  flows_key(e)->sip, flows_key(e)->dport, flows_key(e)->sport,
 			  lat_sig_sum_fixed(id, now, fl) + lat_sig_sum_seq(seq));
 	FG_CTR_INC(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_PKTS));
 	FG_CTR_ADD(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_BYTES), pay);
@@ -149,8 +149,8 @@ void flows_tx_udp_bytes(struct worker *w, struct flows_state *s, int side, struc
 		return;
 	}
 	memcpy(f + PKT_UDP_PAY_OFF, st->data, len);
-	pkt_build_udp(f, &w->pv[side]->mac, &w->dst[side], e->own_ip, e->peer_ip, e->own_port,
-		      e->peer_port, len);
+	pkt_build_udp(f, &w->pv[side]->mac, &w->dst[side], flows_key(e)->dip, flows_key(e)->sip,
+		      flows_key(e)->dport, flows_key(e)->sport, len);
 	FG_CTR_INC(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_PKTS));
 	FG_CTR_ADD(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_BYTES), len);
 	worker_tx(w, side, m);
@@ -183,8 +183,9 @@ void flows_tx_tcp(struct worker *w, struct flows_state *s, int side, const struc
 	}
 	if (o->len)
 		sum = flows_tcp_fill(s, side, e, f + PKT_TCP_HDR_OFF + 20, o);
-	pkt_build_tcp_sum(f, &w->pv[side]->mac, &w->dst[side], e->own_ip, e->peer_ip, e->own_port,
-			  e->peer_port, o->seq, o->ack, o->flags, o->win, o->mss, o->len, sum);
+	pkt_build_tcp_sum(f, &w->pv[side]->mac, &w->dst[side], flows_key(e)->dip, flows_key(e)->sip,
+			  flows_key(e)->dport, flows_key(e)->sport, o->seq, o->ack, o->flags,
+			  o->win, o->mss, o->len, sum);
 	FG_CTR_INC(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_PKTS));
 	FG_CTR_ADD(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_BYTES), o->len);
 	worker_tx(w, side, m);

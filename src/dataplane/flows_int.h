@@ -95,6 +95,42 @@ static inline uint64_t flows_tsc_of_us(const struct flows_state *s, uint64_t us)
 	return (uint64_t)(((unsigned __int128)us * s->tsc_mult) >> 32) + 1;
 }
 
+/*
+ * worker: a delay step's end in 32 bits (flows_ent.delay), the TSC in units
+ * of 2^FLOWS_T32_SHIFT cycles (half a microsecond at 2 GHz), rounded up so
+ * that it never ends early; 0 is kept for "none". Compared by their
+ * difference, such times hold +-2^31 units: over 400 s at 5 GHz, beyond
+ * the longest delay (FG_PROF_MAX_DELAY_MS).
+ */
+#define FLOWS_T32_SHIFT 10
+
+static inline uint32_t flows_t32(uint64_t tsc)
+{
+	uint32_t v = (uint32_t)((tsc + (1u << FLOWS_T32_SHIFT) - 1) >> FLOWS_T32_SHIFT);
+
+	return v ? v : 1;
+}
+
+/* worker: has the time t (flows_t32()) come at now? */
+static inline bool flows_t32_due(uint64_t now, uint32_t t)
+{
+	return (int32_t)((uint32_t)(now >> FLOWS_T32_SHIFT) - t) >= 0;
+}
+
+/* worker: the TSC of t (flows_t32()), within 2^31 units of now. */
+static inline uint64_t flows_t32_tsc(uint64_t now, uint32_t t)
+{
+	uint64_t n = now >> FLOWS_T32_SHIFT;
+
+	return (n + (uint64_t)(int64_t)(int32_t)(t - (uint32_t)n)) << FLOWS_T32_SHIFT;
+}
+
+/* worker: the entry's key: the flow's addresses and ports (struct flows_ent). */
+static inline const struct flowtab_key *flows_key(const struct flows_ent *e)
+{
+	return flowtab_state_key(e);
+}
+
 /* worker: the role of entry idx, FLOWTAB_CLIENT or FLOWTAB_SERVER. */
 static inline int flows_side(const struct flowtab *ft, uint32_t idx)
 {
@@ -259,7 +295,7 @@ void flows_fail(struct worker *w, struct flows_state *s, uint32_t idx, struct fl
 bool flows_prog(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
 		int side, uint64_t now);
 void flows_udp_check(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
-		     int side);
+		     int side, uint64_t now);
 void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
 		   int side, struct tcp_out *o, uint64_t now);
 

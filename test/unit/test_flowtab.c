@@ -444,6 +444,65 @@ static void test_timer_rearm(void **state)
 }
 
 /*
+ * flowtab_timer_arm_min(): an earlier deadline moves the timer, a later one
+ * leaves it (the earliest of a flow's deadlines fires); a disarmed entry
+ * arms.
+ */
+static void test_timer_arm_min(void **state)
+{
+	struct flowtab *t = mk(16, 0);
+	uint64_t now = 1000 * TICK;
+	struct flowtab_key k;
+	uint32_t out[4], idx, i, fired[3] = {0};
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		key_i(&k, i);
+		assert_int_equal(flowtab_insert(t, &k, &idx), 0);
+	}
+	assert_int_equal(flowtab_expire(t, now, out, 4), 0);
+	flowtab_timer_arm_min(t, 0, now + 50 * TICK); /* disarmed: arms */
+	flowtab_timer_arm_min(t, 0, now + 80 * TICK); /* later: stays at 50 */
+	flowtab_timer_arm_min(t, 1, now + 50 * TICK);
+	flowtab_timer_arm_min(t, 1, now + 20 * TICK); /* earlier: moves to 20 */
+	flowtab_timer_arm_min(t, 1, now + 30 * TICK); /* later: stays at 20 */
+	assert_false(flowtab_timer_armed(t, 2));
+	for (uint64_t end = now + 200 * TICK; now < end; now += TICK) {
+		unsigned got = flowtab_expire(t, now, out, 4);
+
+		for (unsigned j = 0; j < got; j++) {
+			uint64_t due = out[j] == 0 ? 1050 : 1020;
+
+			assert_true(out[j] < 2);
+			assert_true(now >= due * TICK);
+			assert_true(now - due * TICK <= 4 * TICK);
+			fired[out[j]]++;
+		}
+	}
+	assert_int_equal(fired[0], 1);
+	assert_int_equal(fired[1], 1);
+	assert_int_equal(fired[2], 0);
+	flowtab_destroy(t);
+}
+
+/* The key of an entry, from its state alone (flowtab_state_key()). */
+static void test_state_key(void **state)
+{
+	struct flowtab *t = mk(64, 0);
+	struct flowtab_key k;
+	uint32_t idx;
+
+	(void)state;
+	for (uint32_t i = 0; i < 40; i++) {
+		key_i(&k, i);
+		assert_int_equal(flowtab_insert(t, &k, &idx), 0);
+		assert_ptr_equal(flowtab_state_key(flowtab_state(t, idx)), flowtab_key_of(t, idx));
+		assert_memory_equal(flowtab_state_key(flowtab_state(t, idx)), &k, sizeof(k));
+	}
+	flowtab_destroy(t);
+}
+
+/*
  * Every operation at random against a reference model: keys, entries and
  * ids, iteration, and timers (never early, at most a few ticks late, never
  * lost, popped once), with expire often stopping at max and resuming.
@@ -711,20 +770,29 @@ static void test_memory(void **state)
 	assert_int_equal(flowtab_insert(t, &k, &idx), 0);
 	assert_int_equal(flowtab_lookup(t, &k), idx);
 	flowtab_destroy(t);
+	/* the flows engine's states (flows.h): UDP 32 B, TCP 72 B; the entry
+	 * and the index take 80 and 120 B per flow, a little more for the
+	 * table's header and wheel */
+	p.alloc = NULL;
+	p.entry_size = 32;
+	assert_true(flowtab_mem_size(&p) >= 80ull * p.max_flows);
+	assert_true(flowtab_mem_size(&p) <= 81ull * p.max_flows);
+	p.entry_size = 72;
+	assert_true(flowtab_mem_size(&p) >= 120ull * p.max_flows);
+	assert_true(flowtab_mem_size(&p) <= 121ull * p.max_flows);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_params),	cmocka_unit_test(test_basic),
-	    cmocka_unit_test(test_full),	cmocka_unit_test(test_model),
-	    cmocka_unit_test(test_ids),
-	    cmocka_unit_test(test_id_bits),
-	    cmocka_unit_test(test_iterate),
-	    cmocka_unit_test(test_timers),	cmocka_unit_test(test_reuse),
-	    cmocka_unit_test(test_timer_rearm), cmocka_unit_test(test_model_timers),
-	    cmocka_unit_test(test_lazy_memory), cmocka_unit_test(test_dirty_alloc),
-	    cmocka_unit_test(test_memory),
+	    cmocka_unit_test(test_params),	  cmocka_unit_test(test_basic),
+	    cmocka_unit_test(test_full),	  cmocka_unit_test(test_model),
+	    cmocka_unit_test(test_ids),		  cmocka_unit_test(test_id_bits),
+	    cmocka_unit_test(test_iterate),	  cmocka_unit_test(test_timers),
+	    cmocka_unit_test(test_reuse),	  cmocka_unit_test(test_timer_rearm),
+	    cmocka_unit_test(test_model_timers),  cmocka_unit_test(test_lazy_memory),
+	    cmocka_unit_test(test_dirty_alloc),	  cmocka_unit_test(test_memory),
+	    cmocka_unit_test(test_timer_arm_min), cmocka_unit_test(test_state_key),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1245,7 +1245,7 @@ static void net_run(struct net *n, uint32_t c_iss, uint32_t s_iss, uint32_t req,
 			continue;
 		}
 		for (int i = 0; i < 2; i++) {
-			uint64_t d = n->e[i].t.deadline_us;
+			uint64_t d = tcp_deadline(&n->e[i].t, n->now);
 
 			if (!tcp_is_closed(&n->e[i].t) && d && (!next || d < next))
 				next = d;
@@ -1341,12 +1341,43 @@ static void test_net_loss(void **state)
 	assert_true(retx > 0);
 }
 
+/*
+ * The tcb keeps its timer in 32 bits of microseconds (tcp_deadline()): a
+ * SYN sent just before those bits wrap is retransmitted once its timeout
+ * passes after the wrap, not before and not never.
+ */
+static void test_deadline_wrap(void **state)
+{
+	const uint64_t t0 = (5ull << 32) - 100000; /* 0.1 s before a wrap */
+	struct tcp_tcb t;
+	struct tcp_out o;
+
+	(void)state;
+	tcp_init_client(&t, CISS, 1460, t0);
+	tcp_out_reset(&o);
+	tcp_output(&t, t0, &o);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.deadline_us, t0 + 200000);
+	assert_int_equal(tcp_deadline(&t, t0 + 150000), t0 + 200000);
+	tcp_out_reset(&o);
+	tcp_timer(&t, t0 + 199999, &o); /* after the wrap, before the deadline */
+	assert_int_equal(o.nseg, 0);
+	assert_int_equal(o.deadline_us, t0 + 200000);
+	tcp_out_reset(&o);
+	tcp_timer(&t, t0 + 200000, &o);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].flags, TCP_SYN);
+	assert_int_equal(o.nretx, 1);
+	assert_int_equal(o.deadline_us, t0 + 200000 + 400000); /* doubled */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_seq_macros),
 	    cmocka_unit_test(test_state_names),
 	    cmocka_unit_test(test_client_handshake),
+	    cmocka_unit_test(test_deadline_wrap),
 	    cmocka_unit_test(test_client_bad_synack),
 	    cmocka_unit_test(test_server_handshake),
 	    cmocka_unit_test(test_listen_ignores_and_resets),
