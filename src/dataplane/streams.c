@@ -177,6 +177,24 @@ streams_sig(uint8_t *f, uint16_t len, uint16_t off, uint32_t sid, uint32_t seq, 
 }
 
 /*
+ * The mbuf of a frame of len bytes, straight from the pool
+ * (streams_alloc): what rte_pktmbuf_alloc_bulk() would reset besides is
+ * already so for any mbuf a free put back (next NULL, one segment, refcnt
+ * 1) or not read with ol_flags 0 (tx_offload). Set in the fill's loop,
+ * where the frame's length is, so the burst's mbufs are walked once.
+ */
+static inline __attribute__((always_inline)) void streams_mbuf(struct rte_mbuf *m, uint64_t rearm,
+							       uint16_t len)
+{
+	memcpy(&m->rearm_data, &rearm, sizeof(rearm));
+	m->ol_flags = 0;
+	m->packet_type = 0;
+	m->vlan_tci = 0;
+	m->data_len = len;
+	m->pkt_len = len;
+}
+
+/*
  * Measured frames, every field fixed: a copy of the prebuilt header, the
  * signature, and the UDP checksum from the header's folded sum plus the
  * signature's. The sender's fields are read into locals first: frame bytes
@@ -195,6 +213,7 @@ streams_fill_fixed_do(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n
 	uint32_t pos = sd->pos, nsizes = sd->nsizes, seq = sd->seq, sid = sd->sig_id;
 	uint8_t flags = sd->latency ? LAT_SIG_F_LATENCY : 0;
 	uint32_t sigsum = lat_sig_sum_fixed(sid, tsc, flags);
+	uint64_t rearm = sd->rearm, bytes = 0;
 
 	for (uint32_t i = 0; i < n; i++, seq++) {
 		const uint8_t *hdr = v6 ? fixed6[pos].hdr : fixed[pos].hdr;
@@ -208,11 +227,12 @@ streams_fill_fixed_do(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n
 		memcpy(f, hdr, off);
 		((struct rte_udp_hdr *)(f + l4))->dgram_cksum = ck ? ck : 0xffff;
 		streams_sig(f, len, off, sid, seq, tsc, flags);
-		m[i]->data_len = len;
-		m[i]->pkt_len = len;
+		streams_mbuf(m[i], rearm, len);
+		bytes += len;
 	}
 	sd->pos = pos;
 	sd->seq = seq;
+	sd->bytes = bytes;
 }
 
 static void streams_fill_fixed(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n,
@@ -285,6 +305,7 @@ static inline __attribute__((always_inline)) void streams_fill_do(struct streams
 	uint32_t pos = sd->pos, nsizes = sd->nsizes, seq = sd->seq, sid = sd->sig_id;
 	uint8_t flags = sd->latency ? LAT_SIG_F_LATENCY : 0;
 	uint32_t sigsum = lat_sig_sum_fixed(sid, tsc, flags);
+	uint64_t rearm = sd->rearm, bytes = 0;
 	uint32_t sp[FG_BURST], dp[FG_BURST];
 	struct streams_pair prs[FG_BURST];
 	const struct streams_pair *tab = streams_burst_pairs(sd, n, idx, prs);
@@ -311,11 +332,12 @@ static inline __attribute__((always_inline)) void streams_fill_do(struct streams
 		else
 			pkt_udp_fast_fill_be(f, &fast[p], pr->sa, pr->da, pr->sum, w0, w1,
 					     sigsum + lat_sig_sum_seq(seq));
-		m[i]->data_len = len;
-		m[i]->pkt_len = len;
+		streams_mbuf(m[i], rearm, len);
+		bytes += len;
 	}
 	sd->pos = pos;
 	sd->seq = seq;
+	sd->bytes = bytes;
 }
 
 /* idx[i]: the index in the sender's pair table of frame i's addresses */
@@ -338,27 +360,18 @@ static void streams_fill_l4(struct streams_sender *sd, struct rte_mbuf **m, uint
 }
 
 /*
- * n mbufs straight from the pool, with only what a frame of ours needs
- * set: what rte_pktmbuf_alloc_bulk() would reset besides is already so
- * for any mbuf a free put back (next NULL, one segment, refcnt 1) or not
- * read with ol_flags 0 (tx_offload). The lengths are the fill's.
+ * n mbufs straight from the pool for the fill, which sets them up
+ * (streams_mbuf, with the rearm word set here for the port).
  */
-static inline int streams_alloc(struct rte_mempool *mp, struct rte_mbuf **m, uint32_t n,
-				uint16_t port)
+static inline int streams_alloc(struct streams_sender *sd, struct rte_mempool *mp,
+				struct rte_mbuf **m, uint32_t n, uint16_t port)
 {
 	struct rte_mbuf tmpl = {.data_off = RTE_PKTMBUF_HEADROOM, .nb_segs = 1, .port = port};
-	uint64_t rearm;
 
 	if (rte_mempool_get_bulk(mp, (void **)m, n) != 0)
 		return -ENOBUFS;
 	rte_mbuf_refcnt_set(&tmpl, 1);
-	memcpy(&rearm, &tmpl.rearm_data, sizeof(rearm));
-	for (uint32_t i = 0; i < n; i++) {
-		memcpy(&m[i]->rearm_data, &rearm, sizeof(rearm));
-		m[i]->ol_flags = 0;
-		m[i]->packet_type = 0;
-		m[i]->vlan_tci = 0;
-	}
+	memcpy(&sd->rearm, &tmpl.rearm_data, sizeof(sd->rearm));
 	return 0;
 }
 
@@ -396,7 +409,7 @@ static uint32_t streams_tx_now(struct worker *w, const struct streams_sender *sd
 	worker_flush(w, sd->side);
 	*tsc = rte_rdtsc();
 	streams_stamp(m, n, *tsc, sd->sig_off, sd->ck_off);
-	return worker_send(w, sd->side, m, (uint16_t)n);
+	return worker_send_bytes(w, sd->side, m, (uint16_t)n, sd->bytes);
 }
 
 /*
@@ -430,7 +443,7 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 			n = (uint32_t)(sd->limit - sd->tx);
 		if (!n)
 			return want;
-		if (streams_alloc(p->pool, m, n, p->id) != 0) {
+		if (streams_alloc(sd, p->pool, m, n, p->id) != 0) {
 			FG_CTR_INC(w->ctr->port[sd->txport].mbuf_fail);
 			return 0;
 		}

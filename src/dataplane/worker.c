@@ -53,16 +53,28 @@ static uint16_t tx_tag(struct worker *w, int side, const struct port_view *p, st
 
 uint16_t worker_send(struct worker *w, int side, struct rte_mbuf **m, uint16_t n)
 {
-	const struct port_view *p = w->pv[side];
-	struct ctr_port *c = &w->ctr->port[w->port[side]];
 	uint64_t bytes = 0;
-	uint16_t sent;
 
-	if (p->vlan)
-		n = tx_tag(w, side, p, m, n);
 	/* Lengths are read before the burst: a sent mbuf is the driver's. */
 	for (uint16_t i = 0; i < n; i++)
 		bytes += rte_pktmbuf_pkt_len(m[i]);
+	return worker_send_bytes(w, side, m, n, bytes);
+}
+
+uint16_t worker_send_bytes(struct worker *w, int side, struct rte_mbuf **m, uint16_t n,
+			   uint64_t bytes)
+{
+	const struct port_view *p = w->pv[side];
+	struct ctr_port *c = &w->ctr->port[w->port[side]];
+	uint16_t sent;
+
+	if (p->vlan) {
+		/* a tag adds 4 bytes, and a frame that takes none is dropped */
+		n = tx_tag(w, side, p, m, n);
+		bytes = 0;
+		for (uint16_t i = 0; i < n; i++)
+			bytes += rte_pktmbuf_pkt_len(m[i]);
+	}
 	capture_tx(w, side, m, n);
 	sent = rte_eth_tx_burst(p->id, w->q, m, n);
 	if (sent < n) {

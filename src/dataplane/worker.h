@@ -44,6 +44,10 @@ int worker_main(void *arg);
 /* worker: tag (vlan), capture and hand n frames to side's TX queue now;
  * counts and returns what the queue took, frees the rest. */
 uint16_t worker_send(struct worker *w, int side, struct rte_mbuf **m, uint16_t n);
+/* worker: the same for frames whose lengths add up to bytes (the caller
+ * counted them as it built them). */
+uint16_t worker_send_bytes(struct worker *w, int side, struct rte_mbuf **m, uint16_t n,
+			   uint64_t bytes);
 /* worker: send the frames queued on side 0/1 (worker_send). */
 void worker_flush(struct worker *w, int side);
 
