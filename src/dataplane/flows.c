@@ -52,11 +52,11 @@ static void flows_arm(struct flows_state *s, uint32_t idx, struct flows_ent *e, 
 		if (d < t)
 			t = d;
 	}
-	if (s->tpl[e->tpl].proto == PROF_TCP) {
-		uint64_t us = tcp_deadline(&e->tcb, flows_us(s, now));
+	if (s->tpl[e->tpl].proto == PROF_TCP && e->tcb.deadline_us) {
+		uint64_t d = flows_tsc_of_us(s, tcp_deadline(&e->tcb, flows_us(s, now)));
 
-		if (us && flows_tsc_of_us(s, us) < t)
-			t = flows_tsc_of_us(s, us);
+		if (d < t)
+			t = d;
 	}
 	flowtab_timer_arm_min(s->ft, idx, t);
 }
