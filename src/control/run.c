@@ -241,7 +241,12 @@ int run_stop(bool interruptible)
 
 void run_fini(void)
 {
-	run_stop(true);
+	/* A run that did not drain (SIGTERM or ^C cut the wait short, or its
+	 * time ran out) still has workers running on its states: they leave
+	 * their loops before the states are freed (freed under them, a flow
+	 * table's expiry read unmapped memory). */
+	if (run_stop(true) < 0)
+		ctl_shutdown();
 	run_release();
 }
 
