@@ -21,9 +21,11 @@
  *
  * Memory per flow: 16 B of index (two slots of 8 B) plus the entry: a 32-byte
  * header (key, timer links, deadline, generation) and the state rounded up to
- * 8 B. With a 32-byte state (a UDP flow's) that is 16 + 64 = 80 B per flow,
- * 80 MiB for 1,048,576 flows; with a 72-byte one (a TCP flow's) 16 + 104 =
- * 120 B (flowtab_mem_size() gives the exact figure). The state follows the
+ * 4 B (so a state holds fields of 32 bits at most; the caller pads it to a
+ * size that keeps entries in cache lines where that matters). With a
+ * 32-byte state (a UDP flow's) that is 16 + 64 = 80 B per flow, 80 MiB for
+ * 1,048,576 flows; with a 68-byte one (a TCP flow's) 16 + 100 = 116 B
+ * (flowtab_mem_size() gives the exact figure). The state follows the
  * header at FLOWTAB_HDR bytes, so a caller holding the state finds the key
  * without the index (flowtab_state_key()): it need not keep a copy of the
  * addresses and ports. That is

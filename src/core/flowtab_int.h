@@ -18,7 +18,7 @@
 #define FT_BKT_SLOTS 8
 #define FT_HDR FLOWTAB_HDR
 #define FT_LINE 64u
-#define FT_STATE_ALIGN 8u	/* the caller's state holds 64-bit fields */
+#define FT_STATE_ALIGN 4u	/* the header's and the key's fields */
 #define FT_HEAD 0x80000000u	/* tprev of a slot's first entry: FT_HEAD | slot */
 
 enum ft_flag {

@@ -44,10 +44,10 @@
  */
 static void flows_arm(struct flows_state *s, uint32_t idx, struct flows_ent *e, uint64_t now)
 {
-	uint64_t t = e->expire;
+	uint64_t t = flows_t32_tsc(now, e->expire, FLOWS_EXPIRE_SHIFT);
 
 	if (e->delay) {
-		uint64_t d = flows_t32_tsc(now, e->delay);
+		uint64_t d = flows_t32_tsc(now, e->delay, FLOWS_DELAY_SHIFT);
 
 		if (d < t)
 			t = d;
@@ -159,10 +159,11 @@ bool flows_prog(struct worker *w, struct flows_state *s, uint32_t idx, struct fl
 			e->need += st->arg;
 		} else if (st->op == PROF_OP_DELAY) {
 			if (!e->delay) {
-				e->delay = flows_t32(now + (uint64_t)st->arg * w->hz / 1000);
+				e->delay = flows_t32(now + (uint64_t)st->arg * w->hz / 1000,
+						     FLOWS_DELAY_SHIFT);
 				return false;
 			}
-			if (!flows_t32_due(now, e->delay))
+			if (!flows_t32_due(now, e->delay, FLOWS_DELAY_SHIFT))
 				return false;
 			e->delay = 0;
 		} else if (!flows_prog_step(s, e, st)) {
@@ -285,7 +286,7 @@ static void flows_open(struct worker *w, struct flows_state *s, const struct flo
 	flows_active_inc(w, s, FLOWTAB_CLIENT, ti);
 	e = flowtab_state(s->ft, idx);
 	e->tpl = (uint8_t)ti;
-	e->expire = now + t->timeout;
+	e->expire = flows_t32(now + t->timeout, FLOWS_EXPIRE_SHIFT);
 	if (t->proto == PROF_TCP) {
 		struct tcp_out o;
 
@@ -349,7 +350,7 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 	}
 	e = flowtab_state(s->ft, idx);
 	e->tpl = (uint8_t)ti;
-	e->expire = now + t->timeout;
+	e->expire = flows_t32(now + t->timeout, FLOWS_EXPIRE_SHIFT);
 	if (t->proto == PROF_TCP) {
 		tcp_init_listen(&e->tcb, (uint32_t)fgen_rand64(&s->rng), s->mss[FLOWTAB_SERVER]);
 	} else {
@@ -479,7 +480,7 @@ static void flows_timer(struct worker *w, struct flows_state *s, uint32_t idx, u
 	struct flows_ent *e = flowtab_state(s->ft, idx);
 	int side = flows_side(s->ft, idx);
 
-	if (now >= e->expire) {
+	if (flows_t32_due(now, e->expire, FLOWS_EXPIRE_SHIFT)) {
 		bool est = (e->flags & FLOWS_F_EST) || side == FLOWTAB_SERVER;
 
 		flows_fail(w, s, idx, e,

@@ -134,9 +134,9 @@ enum flows_flag {
 };
 
 /*
- * The caller state of one flowtab entry: 32 bytes for a UDP flow, 72 for a
- * TCP one (its TCB in place of the UDP fields), so an entry takes 64 or 104
- * bytes and a flow 80 or 120 with its index slots (flowtab.h). The
+ * The caller state of one flowtab entry: 32 bytes for a UDP flow, 68 for a
+ * TCP one (its TCB in place of the UDP fields), so an entry takes 64 or 100
+ * bytes and a flow 80 or 116 with its index slots (flowtab.h). The
  * addresses and ports are the entry's key, as a frame of the peer's
  * carries them (flows_key()): our address and port are its destination,
  * the peer's its source. The timer that fires first of the flow's
@@ -144,8 +144,9 @@ enum flows_flag {
  * (flowtab_timer_arm_min()).
  */
 struct flows_ent {
-	uint64_t expire; /* TSC: the flow's timeout */
-	uint32_t delay;	 /* flows_t32(): end of the running delay step, 0 = none */
+	uint32_t expire; /* flows_t32(), FLOWS_EXPIRE_SHIFT: the flow's timeout */
+	uint32_t delay;	 /* flows_t32(), FLOWS_DELAY_SHIFT: end of the running
+			  * delay step, 0 = none */
 	uint32_t need;	 /* bytes the completed recv steps consumed */
 	union {
 		uint32_t seq;	 /* UDP datagrams sent */
@@ -160,12 +161,17 @@ struct flows_ent {
 		} udp;
 		struct tcp_tcb tcb; /* a table of UDP flows leaves it out */
 	};
-};
+} __attribute__((aligned(4)));
 
-/* The entry size of a table with UDP flows only (flows_ctl.c). */
-#define FLOWS_ENT_UDP (offsetof(struct flows_ent, udp) + sizeof(((struct flows_ent *)0)->udp))
-_Static_assert(FLOWS_ENT_UDP == 32 && sizeof(struct flows_ent) == 72,
-	       "a flow's state: 32 bytes (UDP), 72 (TCP), as flowtab.h counts them");
+/*
+ * The entry size of a table with UDP flows only (flows_ctl.c): its 28
+ * bytes padded to 32, so that a 64-byte entry is one cache line.
+ */
+#define FLOWS_ENT_UDP 32u
+_Static_assert(offsetof(struct flows_ent, udp) + sizeof(((struct flows_ent *)0)->udp) <=
+		       FLOWS_ENT_UDP &&
+		   sizeof(struct flows_ent) == 68,
+	       "a flow's state: 32 bytes (UDP), 68 (TCP), as flowtab.h counts them");
 
 /* Spare mbufs for one side (flows_alloc()); control frees what is left. */
 struct flows_stash {

@@ -96,33 +96,38 @@ static inline uint64_t flows_tsc_of_us(const struct flows_state *s, uint64_t us)
 }
 
 /*
- * worker: a delay step's end in 32 bits (flows_ent.delay), the TSC in units
- * of 2^FLOWS_T32_SHIFT cycles (half a microsecond at 2 GHz), rounded up so
- * that it never ends early; 0 is kept for "none". Compared by their
- * difference, such times hold +-2^31 units: over 400 s at 5 GHz, beyond
- * the longest delay (FG_PROF_MAX_DELAY_MS).
+ * worker: a flow's times in 32 bits (flows_ent.expire and .delay): the TSC
+ * in units of 2^shift cycles, rounded up so that a time never comes early;
+ * 0 is kept for "none". Compared by their difference, such times hold
+ * +-2^31 units. A delay step's end counts in 2^FLOWS_DELAY_SHIFT cycles
+ * (half a microsecond at 2 GHz; +-2^31 units are over 400 s at 5 GHz,
+ * beyond the longest delay, FG_PROF_MAX_DELAY_MS); a flow's timeout in
+ * 2^FLOWS_EXPIRE_SHIFT (8 ms at 2 GHz, a timeout being seconds; over 80
+ * days at 5 GHz, beyond the longest flow: its timeout with every delay of
+ * the longest program).
  */
-#define FLOWS_T32_SHIFT 10
+#define FLOWS_DELAY_SHIFT 10
+#define FLOWS_EXPIRE_SHIFT 24
 
-static inline uint32_t flows_t32(uint64_t tsc)
+static inline uint32_t flows_t32(uint64_t tsc, unsigned shift)
 {
-	uint32_t v = (uint32_t)((tsc + (1u << FLOWS_T32_SHIFT) - 1) >> FLOWS_T32_SHIFT);
+	uint32_t v = (uint32_t)((tsc + (1ull << shift) - 1) >> shift);
 
 	return v ? v : 1;
 }
 
 /* worker: has the time t (flows_t32()) come at now? */
-static inline bool flows_t32_due(uint64_t now, uint32_t t)
+static inline bool flows_t32_due(uint64_t now, uint32_t t, unsigned shift)
 {
-	return (int32_t)((uint32_t)(now >> FLOWS_T32_SHIFT) - t) >= 0;
+	return (int32_t)((uint32_t)(now >> shift) - t) >= 0;
 }
 
 /* worker: the TSC of t (flows_t32()), within 2^31 units of now. */
-static inline uint64_t flows_t32_tsc(uint64_t now, uint32_t t)
+static inline uint64_t flows_t32_tsc(uint64_t now, uint32_t t, unsigned shift)
 {
-	uint64_t n = now >> FLOWS_T32_SHIFT;
+	uint64_t n = now >> shift;
 
-	return (n + (uint64_t)(int64_t)(int32_t)(t - (uint32_t)n)) << FLOWS_T32_SHIFT;
+	return (n + (uint64_t)(int64_t)(int32_t)(t - (uint32_t)n)) << shift;
 }
 
 /* worker: the entry's key: the flow's addresses and ports (struct flows_ent). */

@@ -338,22 +338,14 @@ run_row()
 		;;
 	e)
 		f=$out/mem
-		# Memory with a table of 16 entries, then with ~1 M live flows.
-		cat >"$out/small.yaml" <<-EOF
-			interfaces: [loop, loop]
-			port_info:
-			  - {ip: 198.18.1.2, default_gw: 198.18.1.1}
-			  - {ip: 198.19.1.2, default_gw: 198.19.1.1}
-			mbufs: 131072
-			flows_max: 16
-		EOF
+		# Memory before a run and with ~1 M live flows.
 		# The table sized for the flows it holds, as a user sizes
 		# flows_max (10 M flows: flows_max 10485760).
 		sed 's/^flows_max: .*/flows_max: 1048576/' $B/loop.yaml >"$out/big.yaml"
 		# Resident memory, hugepages included (VmRSS leaves them out).
 		rss() { awk '/^(VmRSS|HugetlbPages):/ {s += $2} END {print s * 1024}' "/proc/$1/status"; }
 		measure()
-		{ # cfg profile mult -> "rss entries"
+		{ # cfg profile mult -> "rss_before rss_after entries"
 			# New flows for 1.5 s only, so that the count holds still
 			# (each flow then lives a minute); RSS is read once two
 			# samples a second apart agree. Entries: the client's and
@@ -364,6 +356,12 @@ run_row()
 			"$FG" -C "$1" -b <"$fifo" >"$f" 2>&1 &
 			pid=$!
 			exec 9>"$fifo"
+			echo "stats -g --json" >&9
+			for _ in $(seq 1 50); do
+				grep -q '^{' "$f" && break
+				sleep 0.2
+			done
+			r0=$(rss $pid)
 			echo "start -f $2 -m $3 -d 1.5" >&9
 			for _ in $(seq 1 40); do
 				sleep 1
@@ -377,17 +375,20 @@ print(d["client"]["active"] + d["server"]["active"])' "$f.1" 2>/dev/null)
 				prev=${a:-0}
 			done
 			r=$(rss $pid)
-			echo "quit" >&9
+			# SIGTERM, not quit: quit would wait for the flows'
+			# minute to end (the drain)
+			kill -TERM $pid
 			exec 9>&-
 			wait $pid
-			echo "$r $a"
+			echo "$r0 $r $a"
 		}
-		# bytes per entry: RSS with the flows less RSS with a table of 16
+		# bytes per entry: what the resident memory grew by from before
+		# the run (flowgen ready, its ports and pools in place) to the
+		# flows' steady state, over the entries
 		mem_row()
 		{ # label profile mult target
 			local r0 r1 a1 per
-			read -r r0 _ < <(measure "$out/small.yaml" "$2" 1000)
-			read -r r1 a1 < <(measure "$out/big.yaml" "$2" "$3")
+			read -r r0 r1 a1 < <(measure "$out/big.yaml" "$2" "$3")
 			per=$(awk -v a="$r1" -v b="$r0" -v n="$a1" 'BEGIN { printf "%.0f", (n > 0) ? (a - b) / n : 0 }')
 			row e "bytes per concurrent $1 ($a1 entries)" "$per B" "$((r0 / 1048576)) MiB idle" "-" \
 				"$(verdict "$per" "$4" '<=')" "<= $4 B"
