@@ -29,6 +29,13 @@
  * Included by: dataplane and control.
  */
 #ifndef FG_STREAMS_H
+/*
+ * Frames up to this size (without FCS) are stamped as their burst's fill
+ * begins, in the fill's one pass: a burst of FG_BURST of them is written
+ * in a few hundred nanoseconds. Longer ones are stamped in a pass of its
+ * own once filled (streams.c, TX).
+ */
+#define STREAMS_STAMP_EARLY_MAX 124u
 #define FG_STREAMS_H
 
 #include <stdbool.h>
@@ -142,6 +149,7 @@ struct streams_sender {
 	uint64_t fast_dst;	       /* next-hop MAC the templates carry */
 	uint64_t rearm;		       /* an mbuf's rearm_data for the TX port (streams_mbuf) */
 	uint64_t bytes;		       /* the last fill's frame bytes */
+	bool stamp_early;	       /* every size <= STREAMS_STAMP_EARLY_MAX */
 	bool all_fixed;		       /* no field varies: fix_* hold them */
 	struct streams_pair *pair_tab; /* paired: pair i, ready for the headers */
 	uint32_t fix_sip, fix_dip;
