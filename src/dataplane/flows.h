@@ -161,7 +161,7 @@ struct flows_ent {
 		} udp;
 		struct tcp_tcb tcb; /* a table of UDP flows leaves it out */
 	};
-} __attribute__((aligned(4)));
+};
 
 /*
  * The entry size of a table with UDP flows only (flows_ctl.c): its 28

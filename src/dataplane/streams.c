@@ -23,9 +23,10 @@
  * (STREAMS_STAMP_EARLY_MAX, 128 bytes with the FCS) reads the TSC as the
  * fill begins instead and writes it in the fill's pass: such a burst is
  * filled in a few hundred nanoseconds too, and the second pass over it
- * would cost the fastest path about a tenth of its rate. What the TX queue refuses is freed and
- * counted as the stream's tx_dropped, its sequence numbers given back, so
- * a refused frame is never counted as sent nor as lost by the DUT. The
+ * would cost the fastest path about a tenth of its rate. What the TX
+ * queue refuses is freed and counted as the stream's tx_dropped, its
+ * sequence numbers given back, so a refused frame is never counted as
+ * sent nor as lost by the DUT. The
  * frames that fell due while the worker was not running (it was
  * descheduled) are owed up to the pacer's bound (pace.h: PACE_BOUND_MS of
  * traffic at the rate) and go out one burst per sender and loop turn, RX
@@ -38,8 +39,9 @@
  * §23: one frame to every destination of each sender, flagged with the
  * learning id so that it is never counted (a UDP datagram whatever the
  * stream's protocol), then a pause so the DUT's neighbour table fills
- * (the DUT resolves the emulated hosts by ARP, which the worker answers). `start -t learn=0` skips
- * it, `-t learn_wait=SECONDS` sets the pause (flowgen(8), start).
+ * (the DUT resolves the emulated hosts by ARP, which the worker answers).
+ * `start -t learn=0` skips it, `-t learn_wait=SECONDS` sets the pause
+ * (flowgen(8), start).
  *
  * RX (streams_rx.c): a UDP, TCP or ICMP frame (over IPv4 or IPv6) with
  * a valid signature is counted per (stream, rx port, sending worker) in

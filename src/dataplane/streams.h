@@ -29,13 +29,6 @@
  * Included by: dataplane and control.
  */
 #ifndef FG_STREAMS_H
-/*
- * Frames up to this size (without FCS) are stamped as their burst's fill
- * begins, in the fill's one pass: a burst of FG_BURST of them is written
- * in a few hundred nanoseconds. Longer ones are stamped in a pass of its
- * own once filled (streams.c, TX).
- */
-#define STREAMS_STAMP_EARLY_MAX 124u
 #define FG_STREAMS_H
 
 #include <stdbool.h>
@@ -49,6 +42,14 @@
 #include "prof-t.h"
 #include "streams6.h"
 #include "streams_l4.h"
+
+/*
+ * Frames up to this size (without FCS) are stamped as their burst's fill
+ * begins, in the fill's one pass: a burst of FG_BURST of them is written
+ * in a few hundred nanoseconds. Longer ones are stamped in a pass of its
+ * own once filled (streams.c, TX).
+ */
+#define STREAMS_STAMP_EARLY_MAX 124u
 
 struct worker;
 struct stats_pair_row;
