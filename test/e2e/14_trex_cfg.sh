@@ -87,7 +87,7 @@ pair()
 	local mode=$1 a=$2 b=$3 pa pb rca=0 rcb=0
 	shift 3
 	# a runs until b has run: its commands come through a FIFO, the stop
-	# once b is done (a --no-huge start of the 1 GB heap this config's
+	# once b is done (a --no-huge start of the heap this config's
 	# limit_memory asks for takes 2 s alone and 5 s or more next to a
 	# running instance on a machine of two CPUs)
 	local fifo=$FG_TMP/$mode-a.in ain
@@ -181,14 +181,14 @@ check_grep "repeated port_info: 2 ports" 'ok \(2 ports\)' "$O"
 check_grep "repeated port_info: a warning names both lines" "trex_dup_port_info\\.yaml:10: warning: duplicate key 'port_info' \\(also at line 7\\): the last one counts" "$E"
 check_eq "repeated port_info: one line on stderr" 1 "$(count_lines "$E")"
 check_grep "repeated port_info: prefix gives --file-prefix" '^  eal from the config: --file-prefix=fg14dup ' "$O"
-check_grep "repeated port_info: limit_memory gives the EAL memory limit" 'eal from the config: .*(--socket-limit=1024(,1024)*|-m1024)$' "$O"
+check_grep "repeated port_info: limit_memory gives the EAL memory limit" 'eal from the config: .*(--socket-limit=640(,640)*|-m640)$' "$O"
 
 check_fg -C "$D/trex_prefix.yaml"
 check_eq "prefix and limit_memory: --check exit 0" 0 "$RC"
 check_grep "prefix and limit_memory: 2 ports" 'ok \(2 ports\)' "$O"
-check_grep "prefix and limit_memory: the EAL arguments" '^  eal from the config: --file-prefix=fg14a (--socket-limit=1024(,1024)*|-m1024)$' "$O"
+check_grep "prefix and limit_memory: the EAL arguments" '^  eal from the config: --file-prefix=fg14a (--socket-limit=640(,640)*|-m640)$' "$O"
 check_fg -C "$D/trex_prefix.yaml" -- --no-huge
-check_grep "prefix and limit_memory: without hugepages, -m" '^  eal from the config: --file-prefix=fg14a -m1024$' "$O"
+check_grep "prefix and limit_memory: without hugepages, -m" '^  eal from the config: --file-prefix=fg14a -m640$' "$O"
 check_fg -C "$D/trex_prefix.yaml" -- --file-prefix=mine -m 2048
 check_grep "prefix and limit_memory: EAL arguments after -- win" '^  eal from the config: \(none\)$' "$O"
 
