@@ -164,7 +164,7 @@ out=$FG_TMP/nohuge.json
 err=$FG_TMP/nohuge.err
 sed 's/^HugePages_Free:.*/HugePages_Free:        0/' /proc/meminfo >"$FG_TMP/meminfo"
 timeout -k 5 60 unshare -m sh -c 'mount --bind "$0" /proc/meminfo && exec "$@"' "$FG_TMP/meminfo" \
-	"$FG_BIN" -C "$LOOP" -x "bench throughput -f $P/stl_64b.yaml -m 5 --trial 1 --confirm 0 -t learn_wait=0.2,drain=0.3 --json" >"$out" 2>"$err" &
+	"$FG_BIN" -C "$LOOP" -x "bench throughput -f $P/stl_64b.yaml -m 5 --trial 1 --resolution 50 --confirm 0 -t learn_wait=0.2,drain=0.3 --json" >"$out" 2>"$err" &
 nohuge_pid=$!
 
 # ^C in batch mode: the search and its traffic end, the run fails. In a
