@@ -550,7 +550,7 @@ static void test_trex_files(void **state)
 	assert_int_equal(cfg_load(path, &c, err, sizeof(err)), 0);
 	assert_true(c.port_info[0].has_dest_mac && c.port_info[1].has_src_mac);
 	assert_string_equal(c.prefix, "fg14dup");
-	assert_int_equal(c.limit_memory.mb[0], 1024);
+	assert_int_equal(c.limit_memory.mb[0], 640);
 	cfg_free(&c);
 }
 
