@@ -24,6 +24,22 @@
 
 #include "fg.h"
 
+/*
+ * Byte swaps through the compiler's builtins. DPDK 22.11's x86
+ * rte_byteorder.h swaps a value that is not a constant with `asm volatile`
+ * (xchgb, bswap): the compiler may neither move nor merge such a swap, and
+ * a 16-bit one goes through a byte register pair, often by way of the
+ * stack. rte_cpu_to_be_16() and its kin expand to rte_bswapNN() where they
+ * are used, so from here on they compile to a rol, a bswap or a movbe that
+ * the compiler schedules (and folds for constants, as before).
+ */
+#undef rte_bswap16
+#undef rte_bswap32
+#undef rte_bswap64
+#define rte_bswap16(x) ((uint16_t)__builtin_bswap16((uint16_t)(x)))
+#define rte_bswap32(x) ((uint32_t)__builtin_bswap32((uint32_t)(x)))
+#define rte_bswap64(x) ((uint64_t)__builtin_bswap64((uint64_t)(x)))
+
 enum pkt_kind {
 	PKT_BAD = 0,	/* malformed: count rx_bad and drop */
 	PKT_OTHER = 1,	/* well formed, nothing flowgen handles */
