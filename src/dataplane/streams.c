@@ -295,10 +295,9 @@ enum streams_kind { STREAMS_UDP4, STREAMS_UDP6, STREAMS_L4 };
  * headers; such streams test what a DUT does with the protocol, not the
  * generator's top speed.
  */
-static inline __attribute__((always_inline)) void streams_fill_do(struct streams_sender *sd,
-								  struct rte_mbuf **m, uint32_t n,
-								  uint32_t *idx, uint64_t tsc,
-								  const enum streams_kind kind)
+static inline __attribute__((always_inline)) void
+streams_fill_do(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n, uint32_t *idx,
+		uint64_t tsc, const enum streams_kind kind, const bool one)
 {
 	const struct pkt_udp_fast *fast = sd->fast;
 	const struct streams6_fast *fast6 = sd->fast6;
@@ -308,6 +307,7 @@ static inline __attribute__((always_inline)) void streams_fill_do(struct streams
 			     : kind == STREAMS_UDP6 ? PKT6_UDP_PAY_OFF
 						    : PKT_UDP_PAY_OFF;
 	const uint16_t *sizes = sd->sizes;
+	const uint16_t len1 = sizes[0];
 	uint32_t pos = sd->pos, nsizes = sd->nsizes, seq = sd->seq, sid = sd->sig_id;
 	uint8_t flags = sd->latency ? LAT_SIG_F_LATENCY : 0;
 	uint32_t sigsum = lat_sig_sum_fixed(sid, tsc, flags);
@@ -320,13 +320,13 @@ static inline __attribute__((always_inline)) void streams_fill_do(struct streams
 	fgen_fill(&sd->dport, dp, n);
 	for (uint32_t i = 0; i < n; i++, seq++) {
 		const struct streams_pair *pr = &tab[idx[i]];
-		uint16_t len = sizes[pos];
+		uint16_t len = one ? len1 : sizes[pos];
 		uint8_t *f = rte_pktmbuf_mtod(m[i], uint8_t *);
-		uint16_t p = (uint16_t)pos;
+		uint16_t p = one ? 0 : (uint16_t)pos;
 		uint16_t w0 = rte_cpu_to_be_16((uint16_t)sp[i]),
 			 w1 = rte_cpu_to_be_16((uint16_t)dp[i]);
 
-		if (++pos == nsizes)
+		if (!one && ++pos == nsizes)
 			pos = 0;
 		streams_sig(f, len, off, sid, seq, tsc, flags);
 		if (kind == STREAMS_L4)
@@ -346,23 +346,33 @@ static inline __attribute__((always_inline)) void streams_fill_do(struct streams
 	sd->bytes = bytes;
 }
 
-/* idx[i]: the index in the sender's pair table of frame i's addresses */
+/*
+ * idx[i]: the index in the sender's pair table of frame i's addresses. A
+ * sender of one frame size has its own copy of the loop, in which the
+ * size and the template are constants of the burst.
+ */
 static void streams_fill(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n,
 			 uint32_t *idx, uint64_t tsc)
 {
-	streams_fill_do(sd, m, n, idx, tsc, STREAMS_UDP4);
+	if (sd->nsizes == 1)
+		streams_fill_do(sd, m, n, idx, tsc, STREAMS_UDP4, true);
+	else
+		streams_fill_do(sd, m, n, idx, tsc, STREAMS_UDP4, false);
 }
 
 static void streams_fill6(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n,
 			  uint32_t *idx, uint64_t tsc)
 {
-	streams_fill_do(sd, m, n, idx, tsc, STREAMS_UDP6);
+	if (sd->nsizes == 1)
+		streams_fill_do(sd, m, n, idx, tsc, STREAMS_UDP6, true);
+	else
+		streams_fill_do(sd, m, n, idx, tsc, STREAMS_UDP6, false);
 }
 
 static void streams_fill_l4(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n,
 			    uint32_t *idx, uint64_t tsc)
 {
-	streams_fill_do(sd, m, n, idx, tsc, STREAMS_L4);
+	streams_fill_do(sd, m, n, idx, tsc, STREAMS_L4, false);
 }
 
 /*
