@@ -164,19 +164,20 @@ static inline __attribute__((always_inline)) uint32_t fgen_next(struct fgen *g)
 }
 
 /*
- * rand (and rand4 before its mapping): n draws in [0, n) into out[], two
- * per splitmix64 value (high half first, as fgen_rand32_() hands them
+ * rand (and rand4 before its mapping): n draws in [0, n), plus add, into
+ * out[], two per splitmix64 value (high half first, as fgen_rand32_() hands them
  * out). A draw that may need rejecting (probability thresh / 2^32 per
  * value) steps the counter back and finishes the burst one value at a
  * time, so the sequence is the one fgen_bounded_() gives.
  */
-static inline void fgen_fill_rand_(struct fgen *g, uint32_t *out, uint32_t n)
+static inline __attribute__((always_inline)) void fgen_fill_rand_(struct fgen *g, uint32_t *out,
+								   uint32_t n, uint32_t add)
 {
 	uint64_t rng = g->rng, spare = g->spare, gn = g->n;
 	uint32_t thresh = g->thresh, i = 0;
 
 	if (spare && n)
-		out[i++] = fgen_bounded_(&rng, &spare, g->n, thresh);
+		out[i++] = add + fgen_bounded_(&rng, &spare, g->n, thresh);
 	while (!spare && i + 2 <= n) {
 		uint64_t z = fgen_rand64(&rng);
 		uint64_t h = (z >> 32) * gn, l = (z & 0xffffffffu) * gn;
@@ -185,12 +186,12 @@ static inline void fgen_fill_rand_(struct fgen *g, uint32_t *out, uint32_t n)
 			rng -= 0x9e3779b97f4a7c15ull; /* draw z again below */
 			break;
 		}
-		out[i] = (uint32_t)(h >> 32);
-		out[i + 1] = (uint32_t)(l >> 32);
+		out[i] = add + (uint32_t)(h >> 32);
+		out[i + 1] = add + (uint32_t)(l >> 32);
 		i += 2;
 	}
 	for (; i < n; i++)
-		out[i] = fgen_bounded_(&rng, &spare, g->n, thresh);
+		out[i] = add + fgen_bounded_(&rng, &spare, g->n, thresh);
 	g->rng = rng;
 	g->spare = spare;
 }
@@ -210,22 +211,14 @@ static inline void fgen_fill(struct fgen *g, uint32_t *out, uint32_t n)
 		for (i = 0; i < n; i++)
 			out[i] = g->lo;
 		return;
-	case FGEN_K_RAND: {
-		uint32_t lo = g->lo;
-
-		fgen_fill_rand_(g, out, n);
-		for (i = 0; i < n; i++)
-			out[i] += lo;
+	case FGEN_K_RAND:
+		fgen_fill_rand_(g, out, n, g->lo);
 		return;
-	}
-	case FGEN_K_RAND4: {
-		uint32_t vbase = g->vbase;
-
-		fgen_fill_rand_(g, out, n);
+	case FGEN_K_RAND4:
+		fgen_fill_rand_(g, out, n, g->vbase);
 		for (i = 0; i < n; i++)
-			out[i] = fgen_vmap_(vbase + out[i]);
+			out[i] = fgen_vmap_(out[i]);
 		return;
-	}
 	case FGEN_K_RAND_FULL:
 		for (i = 0; i < n; i++)
 			out[i] = fgen_rand32_(&rng, &spare);
