@@ -3,9 +3,9 @@
 # 92_bench_capacity.sh — `bench capacity` (flowgen(8), RFC 9693 connection
 # tracking table capacity) against the router lab, whose DUT tracks at most
 # LIMIT connections (an nftables `ct count over` drop of new ones) and
-# forgets a connection 1 s after its last frame (the DUT namespace's UDP
-# conntrack timeout). With a 1.5 s pause between trials each trial starts
-# from an empty table (the last connections of a trial expire 1 s after
+# forgets a connection 2 s after its last frame (the DUT namespace's UDP
+# conntrack timeout). With a 2.5 s pause between trials each trial starts
+# from an empty table (the last connections of a trial expire 2 s after
 # it; an expired entry no longer counts): the search must land near LIMIT
 # (a range, not a figure), every trial up to it completing all its
 # connections and every valid one well above it leaving some uncompleted.
@@ -18,7 +18,7 @@ LIMIT=2000
 
 
 lab_up router || finish
-in_dut sysctl -qw net.netfilter.nf_conntrack_udp_timeout=1
+in_dut sysctl -qw net.netfilter.nf_conntrack_udp_timeout=2
 in_dut nft -f - <<-NFT
 	table ip fgcap {
 		chain f {
@@ -29,7 +29,7 @@ in_dut nft -f - <<-NFT
 NFT
 out=$FG_TMP/cap.json
 csv=$FG_TMP/cap.csv
-FG_TIMEOUT=150 fg -x "arp; bench capacity -f $P/udp_short.yaml -m 2000 --trial 0.5 --resolution 10 --pause 1.5 --json --csv $csv" >"$out" 2>"$FG_TMP/cap.err"
+FG_TIMEOUT=150 fg -x "arp; bench capacity -f $P/udp_short.yaml -m 2000 --trial 0.5 --resolution 10 --pause 2.5 --json --csv $csv" >"$out" 2>"$FG_TMP/cap.err"
 check_eq "capacity: exit status 0" 0 "$?"
 echo "# capacity: $(bench_py '[(t["conns"], t["completed"], t["valid"]) for t in o["trials"]]' "$out" 2>&1)"
 echo "# capacity: $(bench_py 'o["result"]["capacity"]' "$out" 2>&1) connections, DUT limit $LIMIT"
@@ -44,7 +44,7 @@ check_py "capacity: every valid trial well above the limit left connections unco
 check_py "capacity: the result's trial started that many connections, all completed" \
 	'(lambda t, n: t["started"] == t["completed"] and abs(t["started"] - n) <= n * 0.001 + 1)(o["trials"][o["result"]["trial"] - 1], o["result"]["capacity"])' "$out"
 check_eq "capacity: csv has one row per trial" "$(bench_py 'len(o["trials"])' "$out")" "$(($(count_lines "$csv") - 1))"
-check_grep "capacity: the pause is announced" '1\.5 s between trials' "$FG_TMP/cap.err"
+check_grep "capacity: the pause is announced" '2\.5 s between trials' "$FG_TMP/cap.err"
 in_dut nft delete table ip fgcap
 lab_down
 
