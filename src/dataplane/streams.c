@@ -377,17 +377,21 @@ static void streams_fill_l4(struct streams_sender *sd, struct rte_mbuf **m, uint
 
 /*
  * n mbufs straight from the pool for the fill, which sets them up
- * (streams_mbuf, with the rearm word set here for the port).
+ * (streams_mbuf, with the sender's rearm word for the port, made at its
+ * first burst: it is never 0, as its reference count is 1).
  */
 static inline int streams_alloc(struct streams_sender *sd, struct rte_mempool *mp,
 				struct rte_mbuf **m, uint32_t n, uint16_t port)
 {
-	struct rte_mbuf tmpl = {.data_off = RTE_PKTMBUF_HEADROOM, .nb_segs = 1, .port = port};
-
 	if (rte_mempool_get_bulk(mp, (void **)m, n) != 0)
 		return -ENOBUFS;
-	rte_mbuf_refcnt_set(&tmpl, 1);
-	memcpy(&sd->rearm, &tmpl.rearm_data, sizeof(sd->rearm));
+	if (unlikely(!sd->rearm)) {
+		struct rte_mbuf tmpl = {
+		    .data_off = RTE_PKTMBUF_HEADROOM, .nb_segs = 1, .port = port};
+
+		rte_mbuf_refcnt_set(&tmpl, 1);
+		memcpy(&sd->rearm, &tmpl.rearm_data, sizeof(sd->rearm));
+	}
 	return 0;
 }
 

@@ -148,7 +148,7 @@ struct streams_sender {
 	struct pkt_udp_fast *fast;
 	struct streams_fixed *fixed;   /* all_fixed: whole headers, per position */
 	uint64_t fast_dst;	       /* next-hop MAC the templates carry */
-	uint64_t rearm;		       /* an mbuf's rearm_data for the TX port (streams_mbuf) */
+	uint64_t rearm; /* an mbuf's rearm_data for the TX port (streams_alloc), 0 until made */
 	uint64_t bytes;		       /* the last fill's frame bytes */
 	bool stamp_early;	       /* every size <= STREAMS_STAMP_EARLY_MAX */
 	bool all_fixed;		       /* no field varies: fix_* hold them */
