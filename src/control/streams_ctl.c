@@ -398,6 +398,7 @@ static int streams_prep_worker(const struct run_params *rp, struct streams_run *
 			if (!(run->tx_mask[i] >> p & 1))
 				continue;
 			sd->side = side;
+			sd->rearm = streams_rearm(w->pv[side]->id);
 			rc = streams_init_sender(rp, run, sd, (uint32_t)i, p, factor[p], w->q,
 						 w->nq, &fixed[s->nsnd], err, errlen);
 			if (rc)

@@ -164,11 +164,12 @@ static inline __attribute__((always_inline)) uint32_t fgen_next(struct fgen *g)
 }
 
 /*
- * rand (and rand4 before its mapping): n draws in [0, n), plus add, into
- * out[], two per splitmix64 value (high half first, as fgen_rand32_() hands them
- * out). A draw that may need rejecting (probability thresh / 2^32 per
- * value) steps the counter back and finishes the burst one value at a
- * time, so the sequence is the one fgen_bounded_() gives.
+ * rand (and rand4 before its mapping): n draws in [0, n), each plus add,
+ * into out[], two per splitmix64 value (high half first, as
+ * fgen_rand32_() hands them out). A draw that may need rejecting
+ * (probability thresh / 2^32 per value) steps the counter back and
+ * finishes the burst one value at a time, so the sequence is the one
+ * fgen_bounded_() gives.
  */
 static inline __attribute__((always_inline)) void fgen_fill_rand_(struct fgen *g, uint32_t *out,
 								   uint32_t n, uint32_t add)

@@ -375,24 +375,11 @@ static void streams_fill_l4(struct streams_sender *sd, struct rte_mbuf **m, uint
 	streams_fill_do(sd, m, n, idx, tsc, STREAMS_L4, false);
 }
 
-/*
- * n mbufs straight from the pool for the fill, which sets them up
- * (streams_mbuf, with the sender's rearm word for the port, made at its
- * first burst: it is never 0, as its reference count is 1).
- */
-static inline int streams_alloc(struct streams_sender *sd, struct rte_mempool *mp,
-				struct rte_mbuf **m, uint32_t n, uint16_t port)
+/* n mbufs straight from the pool for the fill, which sets them up
+ * (streams_mbuf, with the sender's rearm word). */
+static inline int streams_alloc(struct rte_mempool *mp, struct rte_mbuf **m, uint32_t n)
 {
-	if (rte_mempool_get_bulk(mp, (void **)m, n) != 0)
-		return -ENOBUFS;
-	if (unlikely(!sd->rearm)) {
-		struct rte_mbuf tmpl = {
-		    .data_off = RTE_PKTMBUF_HEADROOM, .nb_segs = 1, .port = port};
-
-		rte_mbuf_refcnt_set(&tmpl, 1);
-		memcpy(&sd->rearm, &tmpl.rearm_data, sizeof(sd->rearm));
-	}
-	return 0;
+	return rte_mempool_get_bulk(mp, (void **)m, n) != 0 ? -ENOBUFS : 0;
 }
 
 /*
@@ -477,7 +464,7 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 			n = (uint32_t)(sd->limit - sd->tx);
 		if (!n)
 			return want;
-		if (streams_alloc(sd, p->pool, m, n, p->id) != 0) {
+		if (streams_alloc(p->pool, m, n) != 0) {
 			FG_CTR_INC(w->ctr->port[sd->txport].mbuf_fail);
 			return 0;
 		}

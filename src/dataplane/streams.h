@@ -33,6 +33,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "fg.h"
 #include "fgen.h"
@@ -148,7 +149,7 @@ struct streams_sender {
 	struct pkt_udp_fast *fast;
 	struct streams_fixed *fixed;   /* all_fixed: whole headers, per position */
 	uint64_t fast_dst;	       /* next-hop MAC the templates carry */
-	uint64_t rearm; /* an mbuf's rearm_data for the TX port (streams_alloc), 0 until made */
+	uint64_t rearm;		       /* streams_rearm(its TX port's id) */
 	uint64_t bytes;		       /* the last fill's frame bytes */
 	bool stamp_early;	       /* every size <= STREAMS_STAMP_EARLY_MAX */
 	bool all_fixed;		       /* no field varies: fix_* hold them */
@@ -311,6 +312,21 @@ static inline bool streams_paired(const struct prof_field *src, const struct pro
 {
 	return src->mode != PROF_VAR_FIXED && src->mode == dst->mode && src->lo != src->hi &&
 	       dst->lo != dst->hi;
+}
+
+/*
+ * An mbuf's rearm_data (data offset, reference count 1, one segment, the
+ * port) for frames sent on DPDK port `port`: control makes it once per
+ * sender, the fill stores it into each mbuf of a burst (streams.c).
+ */
+static inline uint64_t streams_rearm(uint16_t port)
+{
+	struct rte_mbuf tmpl = {.data_off = RTE_PKTMBUF_HEADROOM, .nb_segs = 1, .port = port};
+	uint64_t w;
+
+	rte_mbuf_refcnt_set(&tmpl, 1);
+	memcpy(&w, &tmpl.rearm_data, sizeof(w));
+	return w;
 }
 
 struct worker_ops;

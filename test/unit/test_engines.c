@@ -91,9 +91,14 @@ static int setup(void **st)
 		w->nq = PER_PAIR;
 		w->port[0] = 2 * w->pair;
 		w->port[1] = 2 * w->pair + 1;
+		w->pv[0] = &fg_port[w->port[0]].v;
+		w->pv[1] = &fg_port[w->port[1]].v;
 	}
-	for (int p = 0; p < NPORTS; p++)
+	/* DPDK port ids other than the indexes, as vdevs may have them */
+	for (int p = 0; p < NPORTS; p++) {
 		fg_port[p].v.mac.addr_bytes[5] = (uint8_t)(p + 1);
+		fg_port[p].v.id = (uint16_t)(10 + p);
+	}
 	return 0;
 }
 
@@ -246,6 +251,10 @@ static void test_streams(void **st)
 				assert_int_equal(sd->sid, k);
 				assert_int_equal(sd->side, (int)k);
 				assert_int_equal(sd->txport, fg_worker[i].port[k]);
+				/* the mbufs' rearm word, made by control for the
+				 * DPDK port the sender sends on */
+				assert_true(sd->rearm == streams_rearm((uint16_t)(10 + sd->txport)));
+				assert_false(sd->rearm == streams_rearm((uint16_t)sd->txport));
 				assert_int_equal(sd->latency, k == 1);
 				sum[k] += sd->base_pps;
 			}
