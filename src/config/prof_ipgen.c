@@ -14,8 +14,9 @@
 #include <string.h>
 
 #include "addr6.h"
-#include "prof_plan.h"
+#include "fgen_mem.h"
 #include "prof_int.h"
+#include "prof_plan.h"
 
 /* The low 32 bits of an IPv6 address, host order. */
 static uint32_t low32(const uint8_t *a)
@@ -65,28 +66,16 @@ static int parse_ip_range(struct yamlu_ctx *y, const struct yamlu_field *f, yaml
 	return 0;
 }
 
-static int cmp_u64(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-
-	return a < b ? -1 : a > b;
-}
-
 /* Error at the second of two equal addresses of d's list, if any. */
 static int list_unique(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n,
 		       const struct prof_ip_dist *d)
 {
 	uint64_t *s = malloc(d->n_list * sizeof(*s));
-	size_t dup = 0, i;
+	uint32_t dup;
 
 	if (!s)
 		return yamlu_errf(y, n, "out of memory");
-	for (i = 0; i < d->n_list; i++)
-		s[i] = (uint64_t)d->list[i] << 32 | i;
-	qsort(s, d->n_list, sizeof(*s), cmp_u64);
-	for (i = 1; i < d->n_list && !dup; i++)
-		if (s[i] >> 32 == s[i - 1] >> 32)
-			dup = (uint32_t)s[i];
+	dup = fgen_sort_tagged(s, d->list, (uint32_t)d->n_list);
 	free(s);
 	if (dup)
 		return yamlu_errf(y, yamlu_item(y, n, dup), "'%s': '%s' is in the list twice",

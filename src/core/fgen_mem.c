@@ -21,6 +21,17 @@ static int fg_cmp_u64(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+uint32_t fgen_sort_tagged(uint64_t *sorted, const uint32_t *vals, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		sorted[i] = (uint64_t)vals[i] << 32 | i;
+	qsort(sorted, n, sizeof(*sorted), fg_cmp_u64);
+	for (uint32_t i = 1; i < n; i++)
+		if (sorted[i] >> 32 == sorted[i - 1] >> 32)
+			return (uint32_t)sorted[i];
+	return 0;
+}
+
 int fgen_addrs_list(struct fgen_addrs *a, enum fgen_mode mode, const uint32_t *vals, uint32_t n,
 		    uint32_t add, uint64_t seed)
 {
@@ -40,16 +51,12 @@ int fgen_addrs_list(struct fgen_addrs *a, enum fgen_mode mode, const uint32_t *v
 		return -ENOMEM;
 	sorted = a->mem;
 	list = (uint32_t *)(sorted + n);
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = 0; i < n; i++)
 		list[i] = vals[i] + add;
-		sorted[i] = (uint64_t)list[i] << 32 | i;
+	if (fgen_sort_tagged(sorted, list, n)) {
+		fgen_addrs_destroy(a);
+		return -EINVAL;
 	}
-	qsort(sorted, n, sizeof(*sorted), fg_cmp_u64);
-	for (uint32_t i = 1; i < n; i++)
-		if (sorted[i] >> 32 == sorted[i - 1] >> 32) {
-			fgen_addrs_destroy(a);
-			return -EINVAL;
-		}
 	a->list = list;
 	a->sorted = sorted;
 	a->n = n;

@@ -22,6 +22,14 @@
 int fgen_addrs_list(struct fgen_addrs *a, enum fgen_mode mode, const uint32_t *vals, uint32_t n,
 		    uint32_t add, uint64_t seed);
 
+/*
+ * pure: sorted[i] = vals[i] << 32 | i for the n values, then sorted
+ * ascending (by value, equal values by position). Returns the position in
+ * vals of the later of the first two equal values it meets, or 0 when no
+ * two are equal (position 0 is never the later one).
+ */
+uint32_t fgen_sort_tagged(uint64_t *sorted, const uint32_t *vals, uint32_t n);
+
 /* control: free a list set's arrays (nothing for a range). */
 void fgen_addrs_destroy(struct fgen_addrs *a);
 

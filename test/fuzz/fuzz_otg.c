@@ -6,10 +6,12 @@
  *       -Isrc/dataplane -Isrc/control -Isrc/console \
  *       test/fuzz/fuzz_otg.c src/console/otg_plan.c src/console/otg_hdr.c \
  *       src/console/otg_pat.c src/console/otg_yaml.c src/console/otg_pcap.c \
- *       src/config/prof.c src/config/prof_streams.c src/config/prof_ipgen.c src/config/prof_plan.c \
- *       src/config/prof_prog.c src/config/prof_pcap.c src/core/progb.c src/core/tcp.c \
- *       src/config/cfg.c src/config/cfg_data.c src/config/yamlu.c src/config/yamlu_scalar.c src/config/yamlu_text.c \
- *       src/core/units.c src/core/addr6.c -ljansson -lyaml -lpcap -lm -o build/fuzz_otg
+ *       src/config/prof.c src/config/prof_streams.c src/config/prof_ipgen.c \
+ *       src/config/prof_plan.c src/config/prof_prog.c src/config/prof_pcap.c src/core/progb.c \
+ *       src/core/tcp.c src/config/cfg.c src/config/cfg_data.c src/config/yamlu.c \
+ *       src/config/yamlu_scalar.c src/config/yamlu_text.c src/core/units.c src/core/addr6.c \
+ *       src/core/fgen_mem.c src/core/fgen.c \
+ *       -ljansson -lyaml -lpcap -lm -o build/fuzz_otg
  *
  * Properties checked: a refused config leaves an error "PATH: why" and
  * nothing allocated; an accepted one has its flows on ports with a pair,

@@ -7,7 +7,8 @@
  *       src/config/prof_prog.c src/config/prof_pcap.c src/core/progb.c src/core/tcp.c \
  *       src/config/cfg.c \
  *       src/core/units.c src/config/yamlu.c \
- *       src/config/yamlu_scalar.c src/config/yamlu_text.c src/core/addr6.c -lyaml -lpcap -lm \
+ *       src/config/yamlu_scalar.c src/config/yamlu_text.c src/core/addr6.c \
+ *       src/core/fgen_mem.c src/core/fgen.c -lyaml -lpcap -lm \
  *       -o build/fuzz_prof
  *
  * Properties checked on success: the mode's sections are present, every

@@ -477,6 +477,24 @@ static void test_addrs_list(void **state)
 }
 
 /*
+ * The sort behind the lists' duplicate check: values with their positions,
+ * ascending; the later position of the first equal pair, else 0.
+ */
+static void test_sort_tagged(void **state)
+{
+	const uint32_t v[] = {7, 3, 9, 3, 7}, u[] = {4, 2, 8};
+	uint64_t s[5];
+
+	(void)state;
+	assert_int_equal(fgen_sort_tagged(s, v, 5), 3); /* 3 at 1 and 3 come first */
+	assert_true(s[0] == ((uint64_t)3 << 32 | 1) && s[1] == ((uint64_t)3 << 32 | 3));
+	assert_true(s[4] == ((uint64_t)9 << 32 | 2));
+	assert_int_equal(fgen_sort_tagged(s, u, 3), 0);
+	assert_true(s[0] == ((uint64_t)2 << 32 | 1) && s[2] == ((uint64_t)8 << 32 | 2));
+	assert_int_equal(fgen_sort_tagged(s, v + 3, 1), 0);
+}
+
+/*
  * A worker's share of a port range (step = workers of the pair) over a
  * list of addresses: only its ports come out, every one of them before
  * any repeats, and ports of other workers or addresses not listed are
@@ -520,13 +538,21 @@ static void test_cpa_share_list(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_names),	  cmocka_unit_test(test_invalid),
-	    cmocka_unit_test(test_same_seed),	  cmocka_unit_test(test_fill_matches_next),
-	    cmocka_unit_test(test_uniform_ports), cmocka_unit_test(test_uniform_ipv4),
-	    cmocka_unit_test(test_inc_dec_ipv4),  cmocka_unit_test(test_inc_dec_ports),
-	    cmocka_unit_test(test_single),	  cmocka_unit_test(test_pairs),
-	    cmocka_unit_test(test_cpa),		  cmocka_unit_test(test_cpa_fresh),
-	    cmocka_unit_test(test_addrs_list),	  cmocka_unit_test(test_cpa_share_list),
+	    cmocka_unit_test(test_names),
+	    cmocka_unit_test(test_invalid),
+	    cmocka_unit_test(test_same_seed),
+	    cmocka_unit_test(test_fill_matches_next),
+	    cmocka_unit_test(test_uniform_ports),
+	    cmocka_unit_test(test_uniform_ipv4),
+	    cmocka_unit_test(test_inc_dec_ipv4),
+	    cmocka_unit_test(test_inc_dec_ports),
+	    cmocka_unit_test(test_single),
+	    cmocka_unit_test(test_pairs),
+	    cmocka_unit_test(test_cpa),
+	    cmocka_unit_test(test_cpa_fresh),
+	    cmocka_unit_test(test_addrs_list),
+	    cmocka_unit_test(test_sort_tagged),
+	    cmocka_unit_test(test_cpa_share_list),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
