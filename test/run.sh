@@ -3,7 +3,10 @@
 # run.sh — the single test driver behind `make test`.
 #
 # Runs, in order:
-#   1. the cmocka unit binaries: build/unit/test_X and build/san/unit/test_X
+#   1. every scenario test/e2e/[0-9]*.sh, each under a timeout, each in its
+#      own process so that one that dies does not stop the others; their
+#      checks arrive through test/e2e/lib.sh in a results file;
+#   2. the cmocka unit binaries: build/unit/test_X and build/san/unit/test_X
 #      (address and undefined-behaviour sanitizers) for every
 #      test/unit/test_X.c, and build/tsan/test_stats (thread sanitizer, built
 #      by test/unit/tsan.sh); each must exist (one check each: a binary that
@@ -11,13 +14,18 @@
 #      check, read from cmocka's own lines; a binary that crashes or fails
 #      without cmocka's summary counts as one failure, so does a sanitizer
 #      report in its output, and so does a skipped cmocka test;
-#   2. every scenario test/e2e/[0-9]*.sh, each under a timeout, each in its
-#      own process so that one that dies does not stop the others; their
-#      checks arrive through test/e2e/lib.sh in a results file;
 #   3. test/fuzz/run.sh short (PASS/FAIL lines, or its own "N passed,
 #      N failed" line); a missing script is a failure.
 # Prints PASS/FAIL per check and ends with exactly `N passed, N failed`;
 # exits 0 only when nothing failed.
+#
+# --build (`make test`, once flowgen is built): the unit binaries, the
+# sanitizer builds and the fuzz harnesses are built in the background
+# while the scenarios run, at the lowest CPU priority (SCHED_IDLE, nice
+# 19): a scenario leaves most of a CPU idle (its flowgen's main lcore
+# waits, the lab's router is the kernel), and the builds take that time
+# instead of two minutes of their own before the first scenario. Their
+# output is printed once the scenarios are done; the units wait for them.
 #
 # Environment: FG_E2E_TIMEOUT (seconds per scenario, default 300),
 # FG_UNIT_TIMEOUT (per unit binary, default 300), FG_ONLY (a glob limiting
@@ -34,12 +42,21 @@ export PATH=/usr/local/sbin:/usr/sbin:/usr/bin:/sbin:/bin:$PATH
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 
+build=no
+if [ "${1:-}" = --build ]; then
+	build=yes
+elif [ $# -gt 0 ]; then
+	echo "usage: $0 [--build]" >&2
+	exit 64
+fi
+
 e2e_timeout=${FG_E2E_TIMEOUT:-300}
 unit_timeout=${FG_UNIT_TIMEOUT:-300}
 npass=0
 nfail=0
 work=$(mktemp -d "${TMPDIR:-/tmp}/fg-run.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+bpid=
+trap '[ -n "$bpid" ] && kill -- -"$bpid" 2>/dev/null; rm -rf "$work"' EXIT
 
 say_pass()
 {
@@ -100,37 +117,6 @@ run_unit()
 	fi
 }
 
-echo "== unit tests"
-shopt -s nullglob
-export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
-# The binaries there must be: one per test/unit/test_*.c in the plain and
-# the sanitizer build, and the thread-sanitizer build of test_stats.
-srcs=(test/unit/test_*.c)
-if [ ${#srcs[@]} -eq 0 ]; then
-	say_fail "unit" "no test/unit/test_*.c found"
-fi
-bins=()
-for src in "${srcs[@]}"; do
-	bins+=("build/unit/$(basename "$src" .c)")
-done
-for src in "${srcs[@]}"; do
-	bins+=("build/san/unit/$(basename "$src" .c)")
-done
-bins+=(build/tsan/test_stats)
-for bin in "${bins[@]}"; do
-	if [ -f "$bin" ] && [ -x "$bin" ]; then
-		say_pass "${bin#build/}: built"
-		run_unit "$bin"
-	else
-		case "$bin" in
-		build/san/*) how="make SAN=address,undefined unit" ;;
-		build/tsan/*) how="test/unit/tsan.sh build; build/tsan.log: $(tail -n 3 build/tsan.log 2>/dev/null | tr '\n' ' ')" ;;
-		*) how="make unit" ;;
-		esac
-		say_fail "${bin#build/}: built" "$bin is missing ($how)"
-	fi
-done
-
 # Scenarios: their lines are already printed as they run; the results file
 # is what gets counted.
 remove_leftover_ns()
@@ -143,6 +129,25 @@ remove_leftover_ns()
 		fi
 	done
 }
+
+# The builds the units and the fuzzing need, behind the scenarios (--build).
+build_rest()
+{
+	MAKEFLAGS= make --no-print-directory -j"$(nproc)" unit
+	MAKEFLAGS= make --no-print-directory -j"$(nproc)" SAN=address,undefined unit
+	test/unit/tsan.sh build >build/tsan.log 2>&1 ||
+		echo "  TSAN    build failed (build/tsan.log): counted below as a missing binary"
+	test/fuzz/run.sh build
+}
+if [ "$build" = yes ]; then
+	idle=()
+	command -v chrt >/dev/null 2>&1 && chrt --idle 0 true 2>/dev/null && idle=(chrt --idle 0)
+	echo "== builds for the unit tests and the fuzzing, in the background"
+	# its own process group (setsid), so that an interrupted run stops it
+	setsid "${idle[@]}" nice -n 19 bash -c "$(declare -f build_rest); build_rest" </dev/null \
+		>"$work/build.out" 2>&1 &
+	bpid=$!
+fi
 
 echo "== end-to-end scenarios"
 for s in test/e2e/[0-9]*.sh; do
@@ -171,6 +176,44 @@ for s in test/e2e/[0-9]*.sh; do
 		say_fail "$name" "scenario died (exit $rc) without reporting a failed check"
 	elif [ "$rc" -eq 0 ] && [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
 		say_fail "$name" "scenario reported no check at all"
+	fi
+done
+
+if [ -n "$bpid" ]; then
+	echo "== builds for the unit tests and the fuzzing"
+	wait "$bpid"
+	bpid=
+	cat "$work/build.out"
+fi
+
+echo "== unit tests"
+shopt -s nullglob
+export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
+# The binaries there must be: one per test/unit/test_*.c in the plain and
+# the sanitizer build, and the thread-sanitizer build of test_stats.
+srcs=(test/unit/test_*.c)
+if [ ${#srcs[@]} -eq 0 ]; then
+	say_fail "unit" "no test/unit/test_*.c found"
+fi
+bins=()
+for src in "${srcs[@]}"; do
+	bins+=("build/unit/$(basename "$src" .c)")
+done
+for src in "${srcs[@]}"; do
+	bins+=("build/san/unit/$(basename "$src" .c)")
+done
+bins+=(build/tsan/test_stats)
+for bin in "${bins[@]}"; do
+	if [ -f "$bin" ] && [ -x "$bin" ]; then
+		say_pass "${bin#build/}: built"
+		run_unit "$bin"
+	else
+		case "$bin" in
+		build/san/*) how="make SAN=address,undefined unit" ;;
+		build/tsan/*) how="test/unit/tsan.sh build; build/tsan.log: $(tail -n 3 build/tsan.log 2>/dev/null | tr '\n' ' ')" ;;
+		*) how="make unit" ;;
+		esac
+		say_fail "${bin#build/}: built" "$bin is missing ($how)"
 	fi
 done
 
