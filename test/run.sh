@@ -15,23 +15,24 @@
 #      without cmocka's summary counts as one failure, so does a sanitizer
 #      report in its output, and so does a skipped cmocka test;
 #   3. test/fuzz/run.sh short (PASS/FAIL lines, or its own "N passed,
-#      N failed" line); a missing script is a failure.
+#      N failed" line); a missing script is a failure. With --build it
+#      runs in the background after the builds, its lines printed here.
 # Prints PASS/FAIL per check and ends with exactly `N passed, N failed`;
 # exits 0 only when nothing failed.
 #
-# --build (`make test`, once flowgen is built): the unit binaries, the
-# sanitizer builds and the fuzz harnesses are built in the background
-# while the last scenarios run, from 90_bench.sh on (FG_BUILD_FROM, a
-# scenario name or its prefix), at the lowest CPU priority (SCHED_IDLE,
-# nice 19). Those scenarios are the searches against the lab's router,
-# whose trials mostly wait (on the DUT's conntrack timers, at a few
-# thousand frames per second): their flowgen's main lcore sleeps and the
-# router is the kernel, so a CPU is mostly idle, and the builds take that
-# time instead of a minute and a half of their own before the first
-# scenario. Built behind the first scenarios instead, which are busy
-# scripts (the man pages', the layout's and the configs' checks), they
-# slowed those by about as much as they saved. Their output is printed
-# once the scenarios are done; the units wait for them.
+# --build (`make test`, once flowgen is built): the unit binaries and the
+# sanitizer builds are built, then the fuzz harnesses built and run for
+# their short time, in the background while the last scenarios run, from
+# 90_bench.sh on (FG_BUILD_FROM, a scenario name or its prefix), at the
+# lowest CPU priority (SCHED_IDLE, nice 19). Those scenarios are the
+# searches against the lab's router, whose trials mostly wait (on the
+# DUT's conntrack timers, at a few thousand frames per second): their
+# flowgen's main lcore sleeps and the router is the kernel, so a CPU is
+# mostly idle, and the builds take that time instead of two minutes of
+# their own. Behind the first scenarios instead, which are busy scripts
+# (the man pages', the layout's and the configs' checks), the builds
+# slowed those by a third of what they saved. Their output is printed once
+# the scenarios are done; the units wait for them.
 #
 # Environment: FG_E2E_TIMEOUT (seconds per scenario, default 300),
 # FG_UNIT_TIMEOUT (per unit binary, default 300), FG_ONLY (a glob limiting
@@ -137,14 +138,20 @@ remove_leftover_ns()
 	done
 }
 
-# The builds the units and the fuzzing need, behind the scenarios (--build).
+# build_rest FUZZ-OUT : the builds the units need, then the short fuzzing
+# (its lines to FUZZ-OUT, its exit status to FUZZ-OUT.rc), behind the
+# scenarios (--build)
 build_rest()
 {
+	local rc=0
 	MAKEFLAGS= make --no-print-directory -j"$(nproc)" unit
 	MAKEFLAGS= make --no-print-directory -j"$(nproc)" SAN=address,undefined unit
 	test/unit/tsan.sh build >build/tsan.log 2>&1 ||
 		echo "  TSAN    build failed (build/tsan.log): counted below as a missing binary"
-	test/fuzz/run.sh build
+	if [ -x test/fuzz/run.sh ]; then
+		timeout -k 10 600 test/fuzz/run.sh short >"$1" 2>&1 || rc=$?
+		echo "$rc" >"$1.rc"
+	fi
 }
 # start_build : build_rest in the background (--build), once
 start_build()
@@ -154,8 +161,8 @@ start_build()
 	command -v chrt >/dev/null 2>&1 && chrt --idle 0 true 2>/dev/null && idle=(chrt --idle 0)
 	echo "== builds for the unit tests and the fuzzing, in the background"
 	# its own process group (setsid), so that an interrupted run stops it
-	setsid "${idle[@]}" nice -n 19 bash -c "$(declare -f build_rest); build_rest" </dev/null \
-		>"$work/build.out" 2>&1 &
+	setsid "${idle[@]}" nice -n 19 bash -c "$(declare -f build_rest); build_rest $work/fuzz.out" \
+		</dev/null >"$work/build.out" 2>&1 &
 	bpid=$!
 }
 
@@ -237,7 +244,12 @@ if [ ! -x test/fuzz/run.sh ]; then
 else
 	out=$work/fuzz.out
 	rc=0
-	timeout -k 10 600 test/fuzz/run.sh short 2>&1 | tee "$out" || rc=${PIPESTATUS[0]}
+	if [ -f "$out.rc" ]; then
+		cat "$out"
+		rc=$(cat "$out.rc")
+	else
+		timeout -k 10 600 test/fuzz/run.sh short 2>&1 | tee "$out" || rc=${PIPESTATUS[0]}
+	fi
 	sum=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -n 1)
 	if [ -n "$sum" ]; then
 		p=${sum%% passed*}

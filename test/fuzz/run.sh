@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
 #
-# run.sh [short|long|build] — build and run every libFuzzer harness test/fuzz/fuzz_*.c.
+# run.sh [short|long] — build and run every libFuzzer harness test/fuzz/fuzz_*.c.
 #
 #   short  about 4 s per harness; part of `make test` (through test/run.sh)
 #   long   10 minutes or 10 M executions per harness (`make fuzz`)
-#   build  build them only, print nothing (test/run.sh --build, while the
-#          scenarios run); a later short or long run finds them up to date
 #
 # Each harness is compiled with clang, libFuzzer, ASan and UBSan together with
 # the src/*.c files its header comment names (a harness that only needs pure
@@ -46,9 +44,8 @@ long)
 	secs=${FG_FUZZ_TIME:-600}
 	limits=(-runs=10000000 -max_total_time="$secs")
 	;;
-build) ;;
 *)
-	echo "usage: $0 [short|long|build]" >&2
+	echo "usage: $0 [short|long]" >&2
 	exit 64
 	;;
 esac
@@ -294,7 +291,6 @@ for name in "${names[@]}"; do
 	done
 done
 wait
-[ "$mode" = build ] && exit 0
 
 # fuzz_one NAME : the regression inputs, then the fuzzing run, of one
 # harness; prints its PASS and FAIL lines.
