@@ -57,24 +57,9 @@ timeout -k 5 60 ip netns exec "$NS" stdbuf -oL "$FG_BIN" -C "$cfg" -x \
 	"start -f $FG_TOP/profiles/stl_64b.yaml -d 3 -m 3mpps -t learn=0,drain=0.3; wait 1.2; stats --json; \
 	 pause; wait 1.2; stats --json; resume; wait 30; stats --json" >"$out" 2>&1
 
-# the n-th `stats --json` object (1-based) of the output
-nth()
-{
-	python3 - "$out" "$1" <<-'PY'
-		import json, sys
-		t, objs, i = open(sys.argv[1]).read(), [], 0
-		while True:
-		    j = t.find('{"global"', i)
-		    if j < 0:
-		        break
-		    o, i = json.JSONDecoder().raw_decode(t, j)
-		    objs.append(o)
-		print(json.dumps(objs[int(sys.argv[2]) - 1]) if len(objs) >= int(sys.argv[2]) else "{}")
-	PY
-}
-nth 1 >"$FG_TMP/run.json"
-nth 2 >"$FG_TMP/paused.json"
-nth 3 >"$FG_TMP/end.json"
+stats_nth "$out" 1 >"$FG_TMP/run.json"
+stats_nth "$out" 2 >"$FG_TMP/paused.json"
+stats_nth "$out" 3 >"$FG_TMP/end.json"
 
 busy=$(json_get "$FG_TMP/run.json" workers.0.cpu_util)
 idle=$(json_get "$FG_TMP/paused.json" workers.0.cpu_util)

@@ -234,29 +234,13 @@ start -f $FG_TOP/profiles/udp_short.yaml -m 100000 -d 1.6; echo GO f2; wait; sta
 	wait "$fpid"
 }
 
-# nth FILE N : the N-th `stats --json` object of FILE
-nth()
-{
-	python3 - "$1" "$2" <<-'PY'
-		import json, sys
-		t, objs, i = open(sys.argv[1]).read(), [], 0
-		while True:
-		    j = t.find('{"global"', i)
-		    if j < 0:
-		        break
-		    o, i = json.JSONDecoder().raw_decode(t, j)
-		    objs.append(o)
-		n = int(sys.argv[2])
-		print(json.dumps(objs[n - 1]) if len(objs) >= n else "{}")
-	PY
-}
 
 # result ENGINE TAG N : "tx late" of the N-th run of ENGINE's last attempt
 # and the helper's figures for run TAG: "max min off wait"
 result()
 {
 	local o=$FG_TMP/$1.out h=$FG_TMP/$1.stall j=$FG_TMP/$1.$3.json
-	nth "$o" "$3" >"$j"
+	stats_nth "$o" "$3" >"$j"
 	if [ "$1" = streams ]; then
 		echo "$(latency_row "$j" s64 1 tx) $(latency_row "$j" s64 1 late)"
 	else

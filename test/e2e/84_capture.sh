@@ -50,18 +50,12 @@ for l in sys.stdin:
 jk()
 {
 	python3 - "$1" "$2" <<-'PY'
-		import json, sys
-		t, dec, i, v = open(sys.argv[1]).read(), json.JSONDecoder(), 0, None
-		while (j := t.find('{', i)) >= 0:
+		import sys
+		from fg_e2e_json import at, objects
+		v = None
+		for o in objects(open(sys.argv[1]).read()):
 		    try:
-		        o, i = dec.raw_decode(t, j)
-		    except ValueError:
-		        i = j + 1
-		        continue
-		    try:
-		        for k in sys.argv[2].split('.'):
-		            o = o[int(k)] if isinstance(o, list) else o[k]
-		        v = o
+		        v = at(o, sys.argv[2])
 		    except (KeyError, IndexError, ValueError, TypeError):
 		        pass
 		print("missing" if v is None else v)

@@ -15,6 +15,8 @@
 export PATH=/usr/local/sbin:/usr/sbin:/usr/bin:/sbin:/bin:$PATH
 
 FG_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# the helpers' python3 read flowgen's JSON through test/e2e/fg_e2e_json.py
+export PYTHONPATH=$FG_TOP/test/e2e${PYTHONPATH:+:$PYTHONPATH}
 FG_BIN=${FG_BIN:-$FG_TOP/build/flowgen}
 FG_LAB=$FG_TOP/examples/lab.sh
 FG_RESULTS=${FG_RESULTS:-}
@@ -161,28 +163,26 @@ json_get()
 		return 0
 	fi
 	python3 - "$1" "$2" <<-'EOF'
-		import json, sys
-		text = open(sys.argv[1]).read()
-		dec, objs, i = json.JSONDecoder(), [], 0
-		while True:
-		    j = text.find('{', i)
-		    if j < 0:
-		        break
-		    try:
-		        o, i = dec.raw_decode(text, j)
-		        objs.append(o)
-		    except ValueError:
-		        i = j + 1
-		if not objs:
+		import sys
+		from fg_e2e_json import at, last, show
+		o = last(open(sys.argv[1]).read())
+		try:
+		    print(show(at(o, sys.argv[2])))
+		except (KeyError, IndexError, ValueError, TypeError):
 		    sys.exit(1)
-		v = objs[-1]
-		for k in sys.argv[2].split('.'):
-		    try:
-		        v = v[int(k)] if isinstance(v, list) else v[k]
-		    except (KeyError, IndexError, ValueError, TypeError):
-		        sys.exit(1)
-		print(json.dumps(v) if isinstance(v, (dict, list)) else v)
 	EOF
+}
+
+# stats_nth FILE N : the N-th `stats --json` object (1-based) of FILE, as
+# one line of JSON ("{}" when FILE has fewer)
+stats_nth()
+{
+	python3 - "$1" "$2" <<-'PY'
+		import json, sys
+		from fg_e2e_json import objects
+		objs, n = objects(open(sys.argv[1]).read(), '{"global"'), int(sys.argv[2])
+		print(json.dumps(objs[n - 1]) if len(objs) >= n else "{}")
+	PY
 }
 
 # jvals FILE ARG... : several values of the last JSON object of FILE from
@@ -194,17 +194,9 @@ json_get()
 jvals()
 {
 	python3 - "$@" <<-'EOF'
-		import json, sys
-		text = open(sys.argv[1]).read() if sys.argv[1] else ""
-		dec, o, i = json.JSONDecoder(), None, 0
-		while True:
-		    j = text.find('{', i)
-		    if j < 0:
-		        break
-		    try:
-		        o, i = dec.raw_decode(text, j)
-		    except ValueError:
-		        i = j + 1
+		import sys
+		from fg_e2e_json import at, last, show
+		o = last(open(sys.argv[1]).read() if sys.argv[1] else "")
 		for a in sys.argv[2:]:
 		    if a.startswith("="):
 		        try:
@@ -212,13 +204,8 @@ jvals()
 		        except Exception:
 		            r = "?"
 		    else:
-		        v = o
 		        try:
-		            if v is None:
-		                raise KeyError
-		            for k in a.split('.'):
-		                v = v[int(k)] if isinstance(v, list) else v[k]
-		            r = json.dumps(v) if isinstance(v, (dict, list)) else str(v)
+		            r = show(at(o, a))
 		        except (KeyError, IndexError, ValueError, TypeError):
 		            r = "missing(%s)" % a
 		    print(r.replace("\n", " "))
@@ -621,14 +608,9 @@ wait_for()
 bench_py()
 {
 	python3 - "$2" "$1" <<-'PY'
-		import json, sys
-		t = open(sys.argv[1]).read()
-		dec, o, i = json.JSONDecoder(), None, 0
-		while True:
-		    j = t.find('{"bench"', i)
-		    if j < 0:
-		        break
-		    o, i = dec.raw_decode(t, j)
+		import sys
+		from fg_e2e_json import last
+		o = last(open(sys.argv[1]).read(), '{"bench"')
 		print(eval(sys.argv[2], {"o": o, "all": all, "len": len, "abs": abs}))
 	PY
 }
@@ -652,17 +634,12 @@ check_pys()
 		exprs+=("${!i}")
 	done
 	mapfile -t v < <(python3 - "$file" "${exprs[@]}" 2>&1 <<-'PY'
-		import json, sys, traceback
+		import sys, traceback
+		from fg_e2e_json import last
 		def err(e):
 		    return "".join(traceback.format_exception_only(type(e), e)).strip()
 		try:
-		    t = open(sys.argv[1]).read()
-		    dec, o, i = json.JSONDecoder(), None, 0
-		    while True:
-		        j = t.find('{"bench"', i)
-		        if j < 0:
-		            break
-		        o, i = dec.raw_decode(t, j)
+		    o = last(open(sys.argv[1]).read(), '{"bench"')
 		    bad = None
 		except Exception as e:
 		    bad = err(e)
@@ -692,17 +669,13 @@ svg_check()
 {
 	local v
 	v=$(python3 - "$2" "$3" "$4" <<-'PY' 2>&1
-		import json, sys
+		import sys
 		import xml.etree.ElementTree as E
+		from fg_e2e_json import last
 		NS = '{http://www.w3.org/2000/svg}'
 		s = E.parse(sys.argv[1]).getroot()
 		assert s.tag == NS + 'svg', s.tag
-		t, dec, i, o = open(sys.argv[2]).read(), json.JSONDecoder(), 0, None
-		while (j := t.find('{', i)) >= 0:
-		    try:
-		        o, i = dec.raw_decode(t, j)
-		    except ValueError:
-		        i = j + 1
+		o = last(open(sys.argv[2]).read())
 		def pts(root=s):
 		    return [(float(e.get('data-x')), float(e.get('data-y')), e.get('data-label'))
 		            for e in root.iter(NS + 'circle') if e.get('class') == 'point']
@@ -747,15 +720,9 @@ samples_py()
 {
 	local v
 	v=$(python3 - "$3" "$2" <<-'PY' 2>&1
-		import json, sys
-		t, dec, i, S = open(sys.argv[1]).read(), json.JSONDecoder(), 0, []
-		while (j := t.find('{', i)) >= 0:
-		    try:
-		        o, i = dec.raw_decode(t, j)
-		        if 'flows' in o:
-		            S.append(o)
-		    except ValueError:
-		        i = j + 1
+		import sys
+		from fg_e2e_json import objects
+		S = [o for o in objects(open(sys.argv[1]).read()) if 'flows' in o]
 		def tpl(o, name):
 		    return next(g for g in o['templates'] if g['name'] == name)['client']
 		print(eval(sys.argv[2]))
