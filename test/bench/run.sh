@@ -133,8 +133,14 @@ paired()
 			"$(mpps "$b")" "${qs[-1]}" >&2
 		if [ -n "$FGB" ]; then
 			fb=$(FG=$FGB flowgen_pps "$pre" "$cfg" "$prof")
-			vs+=("$(ratio "$f" "$fb")")
-			printf ', base %s, this/base %s' "$(mpps "$fb")" "${vs[-1]}" >&2
+			# a base that sent nothing cannot run the profile (f048bac
+			# has no IPv6 streams): no ratio, the column stays "-"
+			if awk -v x="${fb:-0}" 'BEGIN { exit !(x > 0) }'; then
+				vs+=("$(ratio "$f" "$fb")")
+				printf ', base %s, this/base %s' "$(mpps "$fb")" "${vs[-1]}" >&2
+			else
+				printf ', base sent nothing (not a profile it runs)' >&2
+			fi
 		fi
 		echo >&2
 	done
