@@ -6,7 +6,8 @@
 #   1. every scenario test/e2e/[0-9]*.sh, each under a timeout, each in its
 #      own process so that one that dies does not stop the others; their
 #      checks arrive through test/e2e/lib.sh in a results file;
-#   2. the cmocka unit binaries: build/unit/test_X and build/san/unit/test_X
+#   2. the cmocka unit binaries (as many at a time as there are CPUs, judged
+#      in order): build/unit/test_X and build/san/unit/test_X
 #      (address and undefined-behaviour sanitizers) for every
 #      test/unit/test_X.c, and build/tsan/test_stats (thread sanitizer, built
 #      by test/unit/tsan.sh); each must exist (one check each: a binary that
@@ -23,7 +24,7 @@
 # --build (`make test`, once flowgen is built): the unit binaries and the
 # sanitizer builds are built, then the fuzz harnesses built and run for
 # their short time, in the background while the last scenarios run, from
-# 80_hostile.sh on (FG_BUILD_FROM, a scenario name or its prefix), at the
+# 70_streams.sh on (FG_BUILD_FROM, a scenario name or its prefix), at the
 # lowest CPU priority (SCHED_IDLE, nice 19) and on CPU 0 only. The
 # scenarios' flowgen runs its main lcore on CPU 0 and its workers on the
 # other CPUs: the main lcore mostly sleeps, and a task waking there
@@ -61,7 +62,7 @@ elif [ $# -gt 0 ]; then
 	exit 64
 fi
 
-build_from=${FG_BUILD_FROM:-80_}
+build_from=${FG_BUILD_FROM:-70_}
 e2e_timeout=${FG_E2E_TIMEOUT:-300}
 unit_timeout=${FG_UNIT_TIMEOUT:-300}
 npass=0
@@ -82,32 +83,42 @@ say_fail()
 	echo "FAIL $1: $2"
 }
 
-# Unit binaries: per-test PASS/FAIL from "[ RUN ] x" followed by "[ OK ] x"
-# or "[ FAILED ] x"; the counts come from the "[  PASSED  ] N test(s)." and
-# "[  FAILED  ] N test(s)" summary lines (several groups add up).
-run_unit()
-{
-	local bin=$1 tag out rc=0 p f seen
-	tag=${bin#build/}
-	out=$work/unit.out
-	# The outer redirection hides the shell's "Aborted" job notice; the
-	# binary's own output is in $out.
-	(timeout -k 5 "$unit_timeout" "$bin" >"$out" 2>&1; exit $?) 2>/dev/null || rc=$?
-	# A skipped test is not a passed one: it counts as failed.
-	awk -v tag="$tag" '
+# Unit binaries run $(nproc) at a time (exec_unit), each into its own
+# output file; they are judged one by one afterwards, in order (judge_unit).
+exec_unit()
+{ # BIN OUT : runs BIN under the timeout, its output to OUT, its status to OUT.rc
+	local rc=0
+	# The outer redirection hides the shell's "Aborted" job notice.
+	(timeout -k 5 "$unit_timeout" "$1" >"$2" 2>&1; exit $?) 2>/dev/null || rc=$?
+	echo "$rc" >"$2.rc"
+}
+
+# Per-test PASS/FAIL from "[ RUN ] x" followed by "[ OK ] x" or
+# "[ FAILED ] x"; the counts come from the "[  PASSED  ] N test(s)." and
+# "[  FAILED  ] N test(s)" summary lines (several groups add up), all in
+# one pass over the output.
+judge_unit()
+{ # BIN OUT
+	local tag=${1#build/} out=$2 rc p f seen san sum
+	rc=$(cat "$out.rc" 2>/dev/null || echo 127)
+	# A skipped test is not a passed one: it counts as failed. The last
+	# line is "SUM passed failed summaries lines-passed lines-failed".
+	sum=$(awk -v tag="$tag" '
 		/^\[ RUN      \] / { cur = substr($0, 14); next }
-		/^\[       OK \] / { n = substr($0, 14); if (n == cur) print "PASS " tag ": " n; cur = ""; next }
-		/^\[  FAILED  \] / { n = substr($0, 14); if (n == cur) print "FAIL " tag ": " n; cur = ""; next }
-		/^\[  SKIPPED \] / { n = substr($0, 14); if (n == cur) print "FAIL " tag ": " n ": skipped"; cur = ""; next }
-	' "$out" | tee "$work/unit.lines"
-	p=$(sed -n 's/^\[  PASSED  \] \([0-9][0-9]*\) test(s)\..*/\1/p' "$out" | awk '{s += $1} END {print s + 0}')
-	f=$(sed -n 's/^\[  FAILED  \] \([0-9][0-9]*\) test(s).*/\1/p' "$out" | awk '{s += $1} END {print s + 0}')
-	f=$((f + $(sed -n 's/^\[  SKIPPED \] \([0-9][0-9]*\) test(s).*/\1/p' "$out" | awk '{s += $1} END {print s + 0}')))
-	seen=$(grep -c '^\[==========\] .* test(s) run\.' "$out")
+		/^\[       OK \] / { n = substr($0, 14); if (n == cur) { print "PASS " tag ": " n; lp++ } cur = ""; next }
+		/^\[  FAILED  \] [0-9]+ test\(s\)/ { f += $4; next }
+		/^\[  FAILED  \] / { n = substr($0, 14); if (n == cur) { print "FAIL " tag ": " n; lf++ } cur = ""; next }
+		/^\[  SKIPPED \] [0-9]+ test\(s\)/ { f += $4; next }
+		/^\[  SKIPPED \] / { n = substr($0, 14); if (n == cur) { print "FAIL " tag ": " n ": skipped"; lf++ } cur = ""; next }
+		/^\[  PASSED  \] [0-9]+ test\(s\)\./ { p += $4; next }
+		/^\[==========\] .* test\(s\) run\./ { seen++ }
+		END { printf "SUM %d %d %d %d %d\n", p, f, seen, lp, lf }
+	' "$out")
+	printf '%s\n' "$sum" | grep -v '^SUM '
+	read -r _ p f seen lp lf <<<"$(printf '%s\n' "$sum" | tail -n 1)"
 	if [ "$seen" -eq 0 ]; then
 		# No summary (a crash): count the tests that did report.
-		p=$(grep -c '^PASS ' "$work/unit.lines")
-		f=$(grep -c '^FAIL ' "$work/unit.lines")
+		p=$lp f=$lf
 	fi
 	npass=$((npass + p))
 	nfail=$((nfail + f))
@@ -120,8 +131,9 @@ run_unit()
 	fi
 	# A sanitizer that reports and recovers leaves the tests passing: its
 	# report alone is a failure.
-	if grep -Eq 'WARNING: ThreadSanitizer|ERROR: (Address|Leak)Sanitizer|runtime error:' "$out"; then
-		say_fail "$tag" "sanitizer report: $(grep -Em1 'WARNING: ThreadSanitizer|ERROR: (Address|Leak)Sanitizer|runtime error:' "$out")"
+	san=$(grep -Em1 'WARNING: ThreadSanitizer|ERROR: (Address|Leak)Sanitizer|runtime error:' "$out")
+	if [ -n "$san" ]; then
+		say_fail "$tag" "sanitizer report: $san"
 	fi
 	if [ "$f" -gt 0 ]; then
 		# Show cmocka's reasons for the failures.
@@ -229,10 +241,18 @@ for src in "${srcs[@]}"; do
 	bins+=("build/san/unit/$(basename "$src" .c)")
 done
 bins+=(build/tsan/test_stats)
+mkdir -p "$work/unit"
+i=0
 for bin in "${bins[@]}"; do
+	i=$((i + 1))
+	[ -f "$bin" ] && [ -x "$bin" ] && printf '%s\0%s\0' "$bin" "$work/unit/$i"
+done | xargs -0 -n 2 -P "$(nproc)" bash -c "$(declare -f exec_unit); unit_timeout=$unit_timeout; exec_unit \"\$@\"" _
+i=0
+for bin in "${bins[@]}"; do
+	i=$((i + 1))
 	if [ -f "$bin" ] && [ -x "$bin" ]; then
 		say_pass "${bin#build/}: built"
-		run_unit "$bin"
+		judge_unit "$bin" "$work/unit/$i"
 	else
 		case "$bin" in
 		build/san/*) how="make SAN=address,undefined unit" ;;
