@@ -13,12 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_cycles.h>
 #include <rte_mbuf.h>
+#include <rte_memory.h>
 #include <rte_mempool.h>
 
 #include "api.h"
@@ -463,6 +465,28 @@ static void print_derived(const struct cfg *c, const struct opts *o, int workers
 }
 
 /* -v: what flowgen asks of DPDK, and the memory plan (boot.h). */
+/* rte_memseg_list_walk() callback: prefault one list's memory */
+static int prefault_list(const struct rte_memseg_list *msl, void *arg)
+{
+	(void)arg;
+	if (msl->base_va && msl->len)
+		(void)madvise(msl->base_va, msl->len, MADV_POPULATE_WRITE);
+	return 0;
+}
+
+/*
+ * A --no-huge heap is shared memory in 4 KiB pages that the mbuf pools'
+ * set-up then touches one page at a time, a page fault each (a second and
+ * more for the pools of a default config, most of the start-up). Faulted
+ * in by the kernel in one call instead, before the pools are made. A
+ * kernel without MADV_POPULATE_WRITE (before 5.14) refuses it, and the
+ * pages fault in as before.
+ */
+static void nohuge_prefault(void)
+{
+	rte_memseg_list_walk(prefault_list, NULL);
+}
+
 static void print_start(const struct boot_mem *m, bool nohuge, char **eal, int n)
 {
 	fprintf(stderr, "eal:");
@@ -634,6 +658,8 @@ int main(int argc, char **argv)
 		cfg_free(&c);
 		return FG_EXIT_SOFTWARE;
 	}
+	if (nohuge)
+		nohuge_prefault();
 	/* before any worker starts: every rate and time uses the measured TSC */
 	tsc_calibrate(rte_get_tsc_hz(), FG_TSC_WINDOW_NS);
 	rc = port_init_all(&c, o.cores, err, sizeof(err));
