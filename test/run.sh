@@ -38,8 +38,8 @@
 # busy scripts (the man pages', the layout's and the configs' checks), the
 # builds slowed those by a third of what they saved; from 70_streams.sh on
 # (the streams scenarios), they slowed the scenarios by 35 s, more than the
-# 28 s they saved. Their output is
-# printed once the scenarios are done; the units wait for them.
+# 28 s they saved. Their output is printed once the scenarios are done;
+# the units wait for them.
 #
 # Environment: FG_E2E_TIMEOUT (seconds per scenario, default 300),
 # FG_UNIT_TIMEOUT (per unit binary, default 300), FG_ONLY (a glob limiting
