@@ -18,9 +18,12 @@ CC      ?= cc
 # and its JSON requests and replies (README, "The HTTP API").
 PKGS     = libdpdk libedit yaml-0.1 ncursesw libpcap libmicrohttpd jansson
 
-# Sanitizer builds at -O1 (what the sanitizers' own documentation advises):
-# at -O2 the DPDK headers' inline code made the sanitizer build of the unit
-# tests take three times as long, a minute and a half of make test.
+# Sanitizer builds at -O0: the sanitizers check every access and every
+# operation as written, and the build is what make test waits for. At -O2
+# the DPDK headers' inline code made the sanitizer build of the unit tests
+# take three times as long as at -O1, and -O0 takes a third less again
+# (95 s against 66 s on one CPU); the sanitized unit tests still run in a
+# few seconds, and build/san/flowgen (make soak) runs its light traffic.
 ifeq ($(SAN),)
 BUILD   := build
 SANFLAGS :=
@@ -28,7 +31,7 @@ OPT     := -O2 -g
 else
 BUILD   := build/san
 SANFLAGS := -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
-OPT     := -O1 -g
+OPT     := -O0 -g
 endif
 
 Q := $(if $(V),,@)

@@ -179,7 +179,7 @@ int port_eal_args(const struct cfg *c, uint16_t nq, char **argv, int *argc, int 
 
 		switch (f->kind) {
 		case CFG_IF_PCI: {
-			char path[128];
+			char path[sizeof("/sys/bus/pci/devices/0000:") + FG_CFG_IF_SPEC_LEN];
 			const char *dom = strlen(f->spec) <= 7 ? "0000:" : "";
 
 			snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s%s", dom, f->spec);
@@ -509,7 +509,7 @@ int port_init_all(const struct cfg *c, uint16_t nq, char *err, size_t errlen)
 			}
 		} else {
 			if (rte_eth_dev_get_port_by_name(f->spec, &ids[i]) != 0) {
-				char full[64];
+				char full[sizeof("0000:") + FG_CFG_IF_SPEC_LEN];
 
 				snprintf(full, sizeof(full), "0000:%s", f->spec);
 				if (rte_eth_dev_get_port_by_name(full, &ids[i]) != 0) {
@@ -528,7 +528,8 @@ int port_init_all(const struct cfg *c, uint16_t nq, char *err, size_t errlen)
 
 		memset(p, 0, sizeof(*p));
 		p->v.id = ids[i];
-		snprintf(p->name, sizeof(p->name), "%s", c->ifs[i].spec);
+		/* a longer spec shows cut (p was zeroed: the name ends there) */
+		memcpy(p->name, c->ifs[i].spec, strnlen(c->ifs[i].spec, sizeof(p->name) - 1));
 		if (c->ifs[i].kind == CFG_IF_VDEV &&
 		    (is_af_packet(c->ifs[i].spec) || is_af_xdp(c->ifs[i].spec)))
 			vdev_arg(c->ifs[i].spec, "iface", p->kiface, sizeof(p->kiface));
