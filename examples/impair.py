@@ -10,6 +10,11 @@
 #                   next one with a 1 us timer slack)
 #   --loss PCT      drop that share of frames
 #   --duplicate PCT send that share of frames twice
+#   --corrupt PCT   flip one bit of that share of the IPv4 TCP and UDP
+#                   frames that carry a payload, by turns in the payload's
+#                   last byte and in the L4 checksum itself, checksums left
+#                   as they were (a bad link; a receiver must find it by
+#                   the L4 checksum, with a payload changed or not)
 #   --reorder PCT   with a delay: send that share at once while the others
 #                   wait (netem's "delay D reorder PCT"); without a delay:
 #                   hold the frame and send it after the next one (a swap)
@@ -85,14 +90,37 @@ class Dir:
         self.loss = args.loss / 100.0 if impaired else 0.0
         self.dup = args.duplicate / 100.0 if impaired else 0.0
         self.reorder = args.reorder / 100.0 if impaired else 0.0
+        self.corrupt = args.corrupt / 100.0 if impaired else 0.0
         self.rng = random.Random(seed)
         self.held = None  # (deadline_ns, frame) for the swap reorder
         self.c = dict(rx=0, forwarded=0, dropped=0, duplicated=0, reordered=0,
-                  errors=0, partial_csum=0, bad_stamp=0, blocked=0, pending=0)
+                  errors=0, partial_csum=0, bad_stamp=0, blocked=0, pending=0,
+                  corrupted=0)
         self.age_max = 0  # longest wait between kernel receive and read
         self.late_max = 0
         self.late_sum = 0
         self.late_n = 0
+
+
+def l4_payload(frame):
+    """(payload offset, payload length, checksum offset) of an untagged IPv4
+    TCP or UDP frame with a payload, or None."""
+    if len(frame) < 34 or frame[12:14] != b"\x08\x00" or frame[14] >> 4 != 4:
+        return None
+    ihl = (frame[14] & 15) * 4
+    tot = int.from_bytes(frame[16:18], "big")
+    l4 = 14 + ihl
+    if tot > len(frame) - 14 or tot < ihl + 8:
+        return None
+    if frame[23] == 6 and tot >= ihl + 20:
+        hl, ck = (frame[l4 + 12] >> 4) * 4, l4 + 16
+    elif frame[23] == 17:
+        hl, ck = 8, l4 + 6
+    else:
+        return None
+    if hl < 8 or tot - ihl <= hl:
+        return None
+    return (l4 + hl, tot - ihl - hl, ck)
 
 
 def offloads_off(ifname):
@@ -152,6 +180,7 @@ def main():
     ap.add_argument("--loss", type=float, default=0.0, metavar="PCT")
     ap.add_argument("--duplicate", type=float, default=0.0, metavar="PCT")
     ap.add_argument("--reorder", type=float, default=0.0, metavar="PCT")
+    ap.add_argument("--corrupt", type=float, default=0.0, metavar="PCT")
     ap.add_argument("--dir", choices=("both", "ab", "ba"), default="both")
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--stats", metavar="FILE")
@@ -163,7 +192,7 @@ def main():
                     "SCHED_FIFO so that a due frame leaves on time, as a "
                     "kernel qdisc's timer would send it)")
     a = ap.parse_args()
-    for k in ("loss", "duplicate", "reorder"):
+    for k in ("loss", "duplicate", "reorder", "corrupt"):
         v = getattr(a, k)
         if not 0.0 <= v <= 100.0:
             ap.error("--%s must be 0-100" % k)
@@ -241,6 +270,12 @@ def main():
         if not d.on or frame[12:14] in (b"\x08\x06", b"\x86\xdd"):
             send(d, frame)
             return
+        pay = l4_payload(frame) if d.corrupt else None
+        if pay and d.rng.random() < d.corrupt:
+            frame = bytearray(frame)
+            frame[pay[2] if d.c["corrupted"] % 2 else pay[0] + pay[1] - 1] ^= 0x04
+            frame = bytes(frame)
+            d.c["corrupted"] += 1
         n = 1
         if d.dup and d.rng.random() < d.dup:
             n += 1

@@ -77,6 +77,9 @@ struct worker_ops {
 	/* ICMP and ICMPv6 frames whose payload carries a signature (lat.h)
 	 * are test frames too: they go to rx instead of being answered */
 	bool icmp_sig;
+	/* the engine finishes the checksums of long TCP payloads itself
+	 * (pkt_parse_defer()): a frame it is handed may have sum_todo set */
+	bool sum_later;
 };
 
 struct worker {

@@ -194,7 +194,9 @@ static enum pkt_kind parse_ip6(const uint8_t *f, uint32_t len, struct pkt_info *
 	}
 }
 
-enum pkt_kind pkt_parse(const uint8_t *f, uint32_t len, struct pkt_info *pi)
+/* pkt_parse() and, with defer, pkt_parse_defer() */
+static inline __attribute__((always_inline)) enum pkt_kind
+parse(const uint8_t *f, uint32_t len, struct pkt_info *pi, const bool defer)
 {
 	const struct rte_ether_hdr *eth = (const struct rte_ether_hdr *)f;
 	const struct rte_ipv4_hdr *ip;
@@ -282,8 +284,16 @@ enum pkt_kind pkt_parse(const uint8_t *f, uint32_t len, struct pkt_info *pi)
 		doff = (t->data_off >> 4) * 4;
 		if (doff < 20 || doff > l4len)
 			return PKT_BAD;
-		if (!l4_sum_ok(ip, l4, l4len))
+		if (defer && l4len - doff >= PKT_SUM_LATER_MIN) {
+			/* the payload starts at an even offset (doff is a
+			 * multiple of 4): its raw sum adds to the header's */
+			pi->l4sum = pkt_fold(phdr_sum(ip->src_addr, ip->dst_addr, IPPROTO_TCP,
+						      (uint16_t)l4len) +
+					     pkt_raw_sum(l4, doff));
+			pi->sum_todo = 1;
+		} else if (!l4_sum_ok(ip, l4, l4len)) {
 			return PKT_BAD;
+		}
 		pi->sport = rte_be_to_cpu_16(t->src_port);
 		pi->dport = rte_be_to_cpu_16(t->dst_port);
 		pi->tcp_flags = t->tcp_flags;
@@ -304,6 +314,16 @@ enum pkt_kind pkt_parse(const uint8_t *f, uint32_t len, struct pkt_info *pi)
 	default:
 		return pi->kind = PKT_OTHER;
 	}
+}
+
+enum pkt_kind pkt_parse(const uint8_t *f, uint32_t len, struct pkt_info *pi)
+{
+	return parse(f, len, pi, false);
+}
+
+enum pkt_kind pkt_parse_defer(const uint8_t *f, uint32_t len, struct pkt_info *pi)
+{
+	return parse(f, len, pi, true);
 }
 
 uint32_t pkt_build_eth_ip(uint8_t *f, const struct rte_ether_addr *src,

@@ -70,6 +70,10 @@ struct pkt_info {
 	uint16_t vlan;			/* the tag's TCI (priority, DEI, id), host order */
 	uint8_t tagged;			/* 1: one 802.1Q tag after the MAC addresses */
 	uint8_t icmp_type;		/* ICMP and ICMPv6: the message type */
+	/* pkt_parse_defer(): 1 when the payload's part of the TCP checksum
+	 * is still to be added (pkt_sum_finish()); l4sum is the rest's */
+	uint8_t sum_todo;
+	uint16_t l4sum;
 };
 
 #define PKT_VLAN_ID(tci) ((tci) & 0xfff)
@@ -81,6 +85,19 @@ struct pkt_info {
  * UDP datagram with a zero checksum is bad (RFC 8200 section 8.1).
  */
 enum pkt_kind pkt_parse(const uint8_t *f, uint32_t len, struct pkt_info *pi);
+
+/*
+ * pure: pkt_parse(), except that the checksum of an IPv4 TCP segment with
+ * PKT_SUM_LATER_MIN payload bytes or more is verified only in part: over
+ * the pseudo header and the TCP header, whose raw sum goes to pi->l4sum
+ * with pi->sum_todo set. The caller must then finish it before it acts on
+ * the frame, with pkt_sum_finish() and the payload's raw sum: its
+ * pkt_raw_sum(), or the sum of bytes it compared the payload with (the
+ * flows engine's stream pattern, whose sum is known in closed form), so
+ * that a long payload is read once, not twice.
+ */
+#define PKT_SUM_LATER_MIN 256
+enum pkt_kind pkt_parse_defer(const uint8_t *f, uint32_t len, struct pkt_info *pi);
 
 /*
  * pure: Ethernet + IPv4 headers (DF, TTL 64, no options) for `l4len`
@@ -160,6 +177,13 @@ static inline uint16_t pkt_fold(uint32_t s)
 	s = (s & 0xffff) + (s >> 16);
 	s = (s & 0xffff) + (s >> 16);
 	return (uint16_t)s;
+}
+
+/* pure: does the checksum that pkt_parse_defer() left to finish hold
+ * with the payload's raw sum paysum (as pkt_raw_sum() gives it)? */
+static inline bool pkt_sum_finish(const struct pkt_info *pi, uint16_t paysum)
+{
+	return pkt_fold((uint32_t)pi->l4sum + paysum) == 0xffff;
 }
 
 /*

@@ -365,6 +365,36 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 	return idx;
 }
 
+/*
+ * The checksum of a long TCP payload, which the parse left to finish
+ * (pkt_parse_defer(), flows_worker_ops.sum_later). Where the client is
+ * to check new data against the stream pattern (flows_tcp_pay_ok()), the
+ * data is compared with it here, and the pattern's sum in closed form
+ * completes the checksum (*seen: it was the pattern): a 512-byte
+ * response is read once, not twice. Any other payload is summed.
+ */
+static bool flows_rx_sum(struct flows_state *s, int side, const uint8_t *f,
+			 const struct pkt_info *pi, uint32_t idx, bool *seen)
+{
+	const uint8_t *pay = f + pi->payload;
+
+	if (side == FLOWTAB_CLIENT && idx != FLOWTAB_NIL) {
+		struct flows_ent *e = flowtab_state(s->ft, idx);
+		struct tcp_seg sg;
+		uint32_t off;
+
+		flows_tcp_seg(&sg, f, pi);
+		if (!s->tpl[e->tpl].rxb[side] && flows_tcp_pay_due(s, e, &sg, &off) &&
+		    (s->check == FLOWPAY_STRICT || (e->flags & FLOWS_F_PAY_OURS) ||
+		     flowpay_tcp_ours(pay, off, sg.len)) &&
+		    tcp_payload_check(pay, off, sg.len)) {
+			*seen = true;
+			return pkt_sum_finish(pi, flows_pattern_sum(s, FLOWS_PSUM_RX, off, sg.len));
+		}
+	}
+	return pkt_sum_finish(pi, pkt_raw_sum(pay, pi->paylen));
+}
+
 /* One received frame; k, its hash h and idx come from flows_rx_burst()'s lookup. */
 static void flows_rx_one(struct worker *w, struct flows_state *s, int side, struct rte_mbuf *m,
 			 const struct pkt_info *pi, const struct flowtab_key *k, uint64_t h,
@@ -372,7 +402,13 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 {
 	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
 	struct flows_ent *e;
+	bool seen = false;
 
+	if (pi->sum_todo && !flows_rx_sum(s, side, f, pi, idx, &seen)) {
+		FG_CTR_INC(w->ctr->port[w->port[side]].rx_bad);
+		rte_pktmbuf_free(m);
+		return;
+	}
 	if (!flows_family_ok(s, side, f, pi)) {
 		flows_count_drop(w, side, m);
 		return;
@@ -398,7 +434,7 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 
 		flows_tcp_seg(&sg, f, pi);
 		/* a flowgen server's data is the stream pattern at its offset */
-		if (side == FLOWTAB_CLIENT && !flows_tcp_pay_ok(w, s, e, &sg, f + pi->payload)) {
+		if (side == FLOWTAB_CLIENT && !flows_tcp_pay_ok(w, s, e, &sg, f + pi->payload, seen)) {
 			flows_recycle(s, side, m);
 			flows_fail(w, s, idx, e, FLOWS_FAIL_PAYLOAD);
 			return;
@@ -672,4 +708,5 @@ const struct worker_ops flows_worker_ops = {
     .pause = flows_pause,
     .idle = flows_idle,
     .own = flows_own,
+    .sum_later = true,
 };

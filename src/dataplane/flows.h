@@ -252,6 +252,14 @@ struct flows_state {
 	 * program for (a recv until's search looks at them); rx_len 0: none */
 	const uint8_t *rx;
 	uint32_t rx_off, rx_len;
+	/* the last stream-pattern sum (tcp_payload_sum() of off, len; len 0:
+	 * none) of each side's sends and of the client's receives
+	 * (flows_pattern_sum()): a template's segments repeat theirs in
+	 * every connection, and the closed form costs more than this lookup */
+	struct {
+		uint32_t off, len;
+		uint16_t sum;
+	} psum[3];
 	/* what follows the signature in every datagram (flowpay.h), filled by control */
 	uint8_t udp_rest[FLOWS_UDP_REST];
 	/* server side: distinct translated sources (read by control, relaxed) */

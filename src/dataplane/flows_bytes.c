@@ -113,7 +113,7 @@ static void flows_rx_bytes_tcp(struct worker *w, struct flows_state *s, int side
 		if (t->prog[!side]->bytes)
 			ok = flows_bytes_ok(w, s, side, e, data, off, sg.len);
 		else if (side == FLOWTAB_CLIENT)
-			ok = flows_tcp_pay_ok(w, s, e, &sg, data);
+			ok = flows_tcp_pay_ok(w, s, e, &sg, data, false);
 	}
 	if (!ok) {
 		flows_recycle(s, side, m);

@@ -323,14 +323,27 @@ uint16_t flows_tcp_fill_bytes(const struct flows_state *s, int side, const struc
 
 /* worker: a TCP segment's payload and its raw sum: the stream pattern
  * (its sum in closed form), or side's program's bytes. */
-static inline uint16_t flows_tcp_fill(const struct flows_state *s, int side,
-				      const struct flows_ent *e, uint8_t *dst,
-				      const struct tcp_seg_out *o)
+#define FLOWS_PSUM_RX 2 /* flows_state.psum[]: 0, 1 the sides' sends; this the client's receives */
+
+/* worker: tcp_payload_sum(off, len), remembered in s->psum[slot]. */
+static inline uint16_t flows_pattern_sum(struct flows_state *s, unsigned slot, uint32_t off,
+					 uint32_t len)
+{
+	if (s->psum[slot].off != off || s->psum[slot].len != len) {
+		s->psum[slot].off = off;
+		s->psum[slot].len = len;
+		s->psum[slot].sum = tcp_payload_sum(off, len);
+	}
+	return s->psum[slot].sum;
+}
+
+static inline uint16_t flows_tcp_fill(struct flows_state *s, int side, const struct flows_ent *e,
+				      uint8_t *dst, const struct tcp_seg_out *o)
 {
 	if (unlikely(s->tpl[e->tpl].txb[side]))
 		return flows_tcp_fill_bytes(s, side, e, dst, o);
 	tcp_payload_fill(dst, o->off, o->len);
-	return tcp_payload_sum(o->off, o->len);
+	return flows_pattern_sum(s, (unsigned)side, o->off, o->len);
 }
 
 /* ---- worker: payload checks (flowpay.h), by flows.c and flows_bytes.c ---- */
@@ -363,21 +376,39 @@ static inline bool flows_udp_pay_ok(struct worker *w, const struct flows_state *
 }
 
 /*
- * Client side: may a received TCP segment go on to tcp_input()? Only data
- * the endpoint takes as new is looked at; in auto mode the first such data
- * decides whose the server is; flowgen's must be the pattern at its stream
- * offset.
+ * Client side: is new data of the segment to be checked against the stream
+ * pattern, and at which stream offset (*off)? Only data the endpoint takes
+ * as new is looked at, and only while the server may be flowgen.
+ */
+static inline bool flows_tcp_pay_due(const struct flows_state *s, const struct flows_ent *e,
+				     const struct tcp_seg *sg, uint32_t *off)
+{
+	if (s->check == FLOWPAY_OFF || (e->flags & FLOWS_F_PAY_FOREIGN) ||
+	    !tcp_data_new(&e->tcb, sg))
+		return false;
+	*off = tcp_rcv_off(&e->tcb, sg->seq);
+	return true;
+}
+
+/*
+ * Client side: may a received TCP segment go on to tcp_input()? In auto
+ * mode the first new data decides whose the server is; flowgen's must be
+ * the pattern at its stream offset. seen: flows_rx_sum() found the data
+ * to be the pattern already.
  */
 static inline bool flows_tcp_pay_ok(struct worker *w, const struct flows_state *s,
 				    struct flows_ent *e, const struct tcp_seg *sg,
-				    const uint8_t *data)
+				    const uint8_t *data, bool seen)
 {
 	uint32_t off;
 
-	if (s->check == FLOWPAY_OFF || (e->flags & FLOWS_F_PAY_FOREIGN) ||
-	    !tcp_data_new(&e->tcb, sg))
+	if (!flows_tcp_pay_due(s, e, sg, &off))
 		return true;
-	off = tcp_rcv_off(&e->tcb, sg->seq);
+	if (seen) {
+		if (s->check == FLOWPAY_AUTO)
+			e->flags |= FLOWS_F_PAY_OURS;
+		return true;
+	}
 	if (s->check == FLOWPAY_AUTO && !(e->flags & FLOWS_F_PAY_OURS)) {
 		if (!flowpay_tcp_ours(data, off, sg->len)) {
 			flows_foreign(w, e);

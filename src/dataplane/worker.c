@@ -344,6 +344,9 @@ rx_side_do(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy, con
 	const struct port_view *p = w->pv[side];
 	struct ctr_port *c = &w->ctr->port[w->port[side]];
 	uint64_t bytes = 0, bad = 0, unknown = 0;
+	/* only frames the engine takes can keep a checksum to finish (a
+	 * frame handed to its owner is parsed again there, in full) */
+	const bool later = w->eng && w->eng->sum_later;
 	uint16_t n = rte_eth_rx_burst(p->id, q, pk, FG_BURST);
 
 	if (!n)
@@ -375,7 +378,9 @@ rx_side_do(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy, con
 			rte_pktmbuf_free(m);
 			continue;
 		}
-		switch (pkt_parse(rte_pktmbuf_mtod(m, uint8_t *), m->data_len, pi)) {
+		const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+
+		switch (later ? pkt_parse_defer(f, m->data_len, pi) : pkt_parse(f, m->data_len, pi)) {
 		case PKT_UDP:
 		case PKT_TCP:
 		case PKT_UDP6:

@@ -241,6 +241,32 @@ check_eq "next run: nothing lost" 0 "$(latency_row "$out" lat 1 lost)"
 check_eq "next run: no duplicates" 0 "$(latency_row "$out" lat 1 dup)"
 echo "# flowgen through the relay: $((SECONDS - t_fg)) s"
 
+# --- corrupt: flowgen's TCP through bad frames --------------------------------------
+
+# One bit flipped in 10 % of the server's segments that carry data (ab:
+# fg1 to the DUT; tcp_short's 512-byte responses), by turns in the payload
+# and in the TCP checksum, checksums left as they were: the client must
+# count each as a bad frame, also those whose payload is still the stream
+# pattern (the client finishes their checksum with the pattern's sum,
+# pkt_parse_defer()), and take the segment when it is sent again.
+"$FG_LAB" impair --corrupt 10 --dir ab --seed 9
+out=$FG_TMP/fg_corrupt.out
+fg -x "arp; start -f $FG_TOP/profiles/tcp_short.yaml -m 200 -d 2; wait 30; stats --json" >"$out" 2>&1
+"$FG_LAB" impair stats >"$FG_TMP/corrupt.stats"
+ncor=$(sed -n 's/^ab rx=.* corrupted=\([0-9]*\).*/\1/p' "$FG_TMP/corrupt.stats")
+jpre "$out" flows.client.started flows.client.completed flows.client.failed \
+	flows.client.rx_payload_bad ports.0.rx_bad ports.1.rx_bad
+started=$(json_get "$out" flows.client.started)
+bad0=$(json_get "$out" ports.0.rx_bad)
+echo "# corrupt 10 %: the relay corrupted ${ncor:-?} frames; flowgen: started ${started:-?}, completed $(json_get "$out" flows.client.completed), failed $(json_get "$out" flows.client.failed), rx_bad ${bad0:-?} on the client port"
+check_ge "corrupt: the relay corrupted frames" "${ncor:-0}" 20
+check_ge "corrupt: connections started" "${started:-0}" 300
+check_eq "corrupt: every connection completed" "${started:-x}" "$(json_get "$out" flows.client.completed)"
+check_eq "corrupt: none failed" 0 "$(json_get "$out" flows.client.failed || echo missing)"
+check_eq "corrupt: no payload taken as wrong" 0 "$(json_get "$out" flows.client.rx_payload_bad || echo missing)"
+check_eq "corrupt: the client port counted every corrupted frame as bad" "${ncor:-x}" "${bad0:-y}"
+check_eq "corrupt: nothing bad on the server port" 0 "$(json_get "$out" ports.1.rx_bad || echo missing)"
+
 # --- reorder without delay: swap ----------------------------------------------------
 
 "$FG_LAB" impair --reorder 30 --dir ab --seed 5

@@ -5,7 +5,9 @@
  * bytes pkt_build_udp gives. IPv6: the builders' UDP, TCP and ICMPv6
  * checksums equal DPDK's rte_ipv6_udptcp_cksum(), Neighbour Discovery is
  * built, parsed and answered in place, and 802.1Q tags are pushed,
- * recognised and popped.
+ * recognised and popped. pkt_parse_defer() leaves a long TCP payload's
+ * share of the checksum to its caller, and pkt_sum_finish() with the
+ * payload's sum, counted or in closed form, finds every damaged byte.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +20,7 @@
 #include "lat.h"
 #include "pkt.h"
 #include "pkt6.h"
+#include "tcp.h"
 
 static const struct rte_ether_addr A = {{0x02, 0, 0, 0, 0, 1}}, B = {{0x02, 0, 0, 0, 0, 2}};
 
@@ -209,6 +212,66 @@ static void test_build_sums_equal_dpdk(void **st)
 		assert_int_equal(ck, rte_ipv4_udptcp_cksum(ip, u));
 		u->dgram_cksum = ck;
 	}
+}
+
+/* A TCP frame with the stream pattern at offset off (the flows engine's). */
+static uint16_t pattern_frame(uint8_t *f, uint32_t off, uint16_t n)
+{
+	tcp_payload_fill(f + PKT_TCP_HDR_OFF + 20, off, n);
+	return pkt_build_tcp(f, &A, &B, 0xc6120001, 0xc6130001, 1024, 80, 1000 + off, 77,
+			     RTE_TCP_ACK_FLAG | RTE_TCP_PSH_FLAG, 65535, 0, n);
+}
+
+static void test_parse_defer(void **st)
+{
+	static const uint16_t lens[] = {0, 64, PKT_SUM_LATER_MIN - 1, PKT_SUM_LATER_MIN, 512, 1460};
+	uint8_t f[1600];
+	struct pkt_info pi, full;
+
+	(void)st;
+	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		uint16_t n = lens[i];
+		uint32_t off = (uint32_t)i * 1000;
+		uint16_t len = pattern_frame(f, off, n), closed = tcp_payload_sum(off, n);
+		bool later = n >= PKT_SUM_LATER_MIN;
+
+		/* the same frame as pkt_parse() reads it, the payload's sum to finish */
+		assert_int_equal(pkt_parse(f, len, &full), PKT_TCP);
+		assert_int_equal(pkt_parse_defer(f, len, &pi), PKT_TCP);
+		assert_int_equal(pi.sum_todo, later);
+		assert_int_equal(full.sum_todo, 0);
+		assert_int_equal(pi.payload, full.payload);
+		assert_int_equal(pi.paylen, n);
+		assert_int_equal(pi.sport, full.sport);
+		assert_int_equal(pi.dport, full.dport);
+		assert_int_equal(pi.tcp_flags, full.tcp_flags);
+		if (later) {
+			assert_true(pkt_sum_finish(&pi, pkt_raw_sum(f + pi.payload, n)));
+			assert_true(pkt_sum_finish(&pi, closed));
+		}
+		/* any damaged byte of the IP or TCP header or of the payload */
+		for (uint16_t j = RTE_ETHER_HDR_LEN; j < len; j++) {
+			enum pkt_kind k;
+
+			f[j] ^= 0x21;
+			k = pkt_parse_defer(f, len, &pi);
+			if (k != PKT_BAD) {
+				assert_int_equal(k, PKT_TCP);
+				assert_true(later && pi.sum_todo);
+				/* counted, as for a payload that is not the pattern */
+				assert_false(pkt_sum_finish(&pi, pkt_raw_sum(f + pi.payload, pi.paylen)));
+				/* the pattern's sum, as for one compared equal to it */
+				if (j < PKT_TCP_HDR_OFF + 20)
+					assert_false(pkt_sum_finish(&pi, closed));
+			}
+			assert_int_equal(pkt_parse(f, len, &full), PKT_BAD);
+			f[j] ^= 0x21;
+		}
+	}
+	/* a UDP datagram is verified in full either way */
+	memset(f, 0xa5, sizeof(f));
+	assert_int_equal(pkt_parse_defer(f, pkt_build_udp(f, &A, &B, 1, 2, 3, 4, 1000), &pi), PKT_UDP);
+	assert_int_equal(pi.sum_todo, 0);
 }
 
 /* 2001:2::/48 (RFC 5180), as the tester's addresses */
@@ -446,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_udp_fast_equals_build),
 		cmocka_unit_test(test_raw_sum_equals_dpdk),
 		cmocka_unit_test(test_build_sums_equal_dpdk),
+		cmocka_unit_test(test_parse_defer),
 		cmocka_unit_test(test_ip6_sums_equal_dpdk),
 		cmocka_unit_test(test_ip6_malformed),
 		cmocka_unit_test(test_nd),
