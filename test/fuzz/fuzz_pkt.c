@@ -1,7 +1,7 @@
 /*
  * fuzz_pkt.c — libFuzzer harness for the RX classifier and the in-place
  * answers built on it: pkt_parse() (ARP, IPv4, IPv6, ICMPv6, 802.1Q),
- * pkt_answer_arp(), pkt_answer_echo(), pkt6_answer_ns(),
+ * pkt_parse_defer() with pkt_sum_finish(), pkt_answer_arp(), pkt_answer_echo(), pkt6_answer_ns(),
  * pkt6_answer_echo(), pkt6_nd_lladdr() and pkt_tcp_mss(). These run on
  * every frame a worker receives, so any byte sequence a wire can carry
  * must be safe.
@@ -30,7 +30,10 @@
  * ICMPv6 echo; an NS answered in place parses as an NA for the same target
  * to the asker, under the same tag; the MSS the SYN builder wrote is the
  * one pkt_tcp_mss() reads; a tag pushed is the tag parsed, and the kind
- * behind it is the untagged frame's.
+ * behind it is the untagged frame's; pkt_parse_defer() reads every frame
+ * as pkt_parse() does, except that a checksum it leaves to finish
+ * (sum_todo) holds, with the payload's pkt_raw_sum(), exactly when
+ * pkt_parse() finds the frame good.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -110,9 +113,22 @@ static enum pkt_kind exercise(uint8_t *f, uint32_t len)
 {
 	static const struct rte_ether_addr me = {{0x02, 0x00, 0x5e, 0x10, 0x00, 0x01}};
 	struct pkt_info pi, pi2;
-	enum pkt_kind k = pkt_parse(f, len, &pi);
+	enum pkt_kind k = pkt_parse(f, len, &pi), kd = pkt_parse_defer(f, len, &pi2);
+
+	bool later = pi2.sum_todo;
 
 	check_info(f, &pi, k, len);
+	if (later) {
+		if (kd != PKT_TCP || pi2.paylen < PKT_SUM_LATER_MIN ||
+		    pkt_sum_finish(&pi2, pkt_raw_sum(f + pi2.payload, pi2.paylen)) != (k == PKT_TCP))
+			abort();
+		pi2.sum_todo = 0;
+		pi2.l4sum = 0;
+	}
+	/* the same info (both start from a zeroed one), but for a frame
+	 * whose checksum, left to finish, failed */
+	if (!(later && k != PKT_TCP) && (kd != k || memcmp(&pi, &pi2, sizeof(pi))))
+		abort();
 	if (k == PKT_TCP || k == PKT_TCP6)
 		(void)pkt_tcp_mss(f, &pi);
 	if (k == PKT_ICMP6) {
