@@ -82,8 +82,9 @@
 # The wire namespace has no addresses; examples/impair.py relays every frame
 # between wi and wo (a plain forwarder after `up`). `lab.sh impair ARGS...`
 # restarts it with impair.py's options (--delay MS --loss PCT --duplicate PCT
-# --reorder PCT --dir both|ab|ba --seed N; ab = tester to DUT, ba = DUT to
-# tester, the direction `tc qdisc add dev dut1 root netem` acts on);
+# --reorder PCT --corrupt PCT --dir both|ab|ba --seed N; ab = tester to DUT,
+# ba = DUT to tester, the direction `tc qdisc add dev dut1 root netem` acts
+# on);
 # `lab.sh impair` alone is the plain forwarder again, `lab.sh impair off`
 # stops it (the link is then cut), `lab.sh impair stats` prints its counters.
 # The wire namespace's default name is ${FG_NS_DUT}-w when FG_NS_DUT is set,
