@@ -321,8 +321,6 @@ void flows_tx_udp_bytes(struct worker *w, struct flows_state *s, int side, struc
 uint16_t flows_tcp_fill_bytes(const struct flows_state *s, int side, const struct flows_ent *e,
 			      uint8_t *dst, const struct tcp_seg_out *o);
 
-/* worker: a TCP segment's payload and its raw sum: the stream pattern
- * (its sum in closed form), or side's program's bytes. */
 #define FLOWS_PSUM_RX 2 /* flows_state.psum[]: 0, 1 the sides' sends; this the client's receives */
 
 /* worker: tcp_payload_sum(off, len), remembered in s->psum[slot]. */
@@ -337,6 +335,8 @@ static inline uint16_t flows_pattern_sum(struct flows_state *s, unsigned slot, u
 	return s->psum[slot].sum;
 }
 
+/* worker: a TCP segment's payload and its raw sum: the stream pattern
+ * (its sum in closed form), or side's program's bytes. */
 static inline uint16_t flows_tcp_fill(struct flows_state *s, int side, const struct flows_ent *e,
 				      uint8_t *dst, const struct tcp_seg_out *o)
 {
