@@ -1,8 +1,9 @@
 /*
  * fuzz_pkt.c — libFuzzer harness for the RX classifier and the in-place
  * answers built on it: pkt_parse() (ARP, IPv4, IPv6, ICMPv6, 802.1Q),
- * pkt_parse_defer() with pkt_sum_finish(), pkt_answer_arp(), pkt_answer_echo(), pkt6_answer_ns(),
- * pkt6_answer_echo(), pkt6_nd_lladdr() and pkt_tcp_mss(). These run on
+ * pkt_parse_defer() with pkt_sum_finish(), pkt_answer_arp(),
+ * pkt_answer_echo(), pkt6_answer_ns(), pkt6_answer_echo(),
+ * pkt6_nd_lladdr() and pkt_tcp_mss(). These run on
  * every frame a worker receives, so any byte sequence a wire can carry
  * must be safe.
  *
@@ -114,7 +115,6 @@ static enum pkt_kind exercise(uint8_t *f, uint32_t len)
 	static const struct rte_ether_addr me = {{0x02, 0x00, 0x5e, 0x10, 0x00, 0x01}};
 	struct pkt_info pi, pi2;
 	enum pkt_kind k = pkt_parse(f, len, &pi), kd = pkt_parse_defer(f, len, &pi2);
-
 	bool later = pi2.sum_todo;
 
 	check_info(f, &pi, k, len);
