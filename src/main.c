@@ -226,8 +226,9 @@ static uint64_t hugepages_free(uint64_t *page)
 /*
  * The memory plan of this run (boot.h) on hugepages (m[0]) and on 4 KiB
  * pages (m[1], --no-huge): the ports' pools as port_init_all() creates
- * them, and each worker's engine state at the config's flows_max, the
- * largest any engine asks for (run.h, run_worker_mem: the flows' table).
+ * them (packed ones on 4 KiB pages only, port.h), and each worker's
+ * engine state at the config's flows_max, the largest any engine asks
+ * for (run.h, run_worker_mem: the flows' table).
  */
 static void mem_plan(const struct cfg *c, int workers, struct boot_mem m[2])
 {
@@ -236,11 +237,14 @@ static void mem_plan(const struct cfg *c, int workers, struct boot_mem m[2])
 	uint64_t per_worker = run_worker_mem(c->flows_max);
 	size_t obj = rte_mempool_calc_obj_size(
 	    sizeof(struct rte_mbuf) + RTE_MBUF_DEFAULT_BUF_SIZE, 0, &sz);
+	unsigned packed = 0;
 
+	for (size_t i = 0; i < c->n_interfaces; i++)
+		packed += port_pool_packed(&c->ifs[i]);
 	hugepages_free(&page);
-	boot_mem_plan((unsigned)c->n_interfaces, c->mbufs, obj, page, (unsigned)workers,
+	boot_mem_plan((unsigned)c->n_interfaces, 0, c->mbufs, obj, page, (unsigned)workers,
 		      per_worker, &m[0]);
-	boot_mem_plan((unsigned)c->n_interfaces, c->mbufs, obj, 4096, (unsigned)workers,
+	boot_mem_plan((unsigned)c->n_interfaces, packed, c->mbufs, obj, 4096, (unsigned)workers,
 		      per_worker, &m[1]);
 }
 

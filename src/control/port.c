@@ -29,6 +29,7 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
+#include <rte_mbuf_pool_ops.h>
 #include <rte_ring.h>
 
 #include "cfg_data.h"
@@ -78,6 +79,13 @@ static int eal_push(char **argv, int *argc, int max, const char *s)
 static bool is_af_packet(const char *spec) { return strncmp(spec, "net_af_packet", 13) == 0; }
 
 static bool is_af_xdp(const char *spec) { return strncmp(spec, "net_af_xdp", 10) == 0; }
+
+bool port_pool_packed(const struct cfg_iface *f)
+{
+	return f->kind == CFG_IF_LOOP ||
+	       (f->kind == CFG_IF_VDEV &&
+		(is_af_packet(f->spec) || strncmp(f->spec, "net_null", 8) == 0));
+}
 
 /*
  * af_packet and af_xdp need their queue count in the vdev string; the
@@ -389,8 +397,44 @@ static bool pool_in_one_piece(struct rte_mempool *mp)
 	return s.first_lowest && s.hi - s.lo == s.len;
 }
 
+/*
+ * A port's pool of n mbufs. Without hugepages the heap is 4 KiB pages,
+ * and DPDK keeps each mbuf within one: a 2.3 KiB mbuf takes a whole page,
+ * and a start-up touches every one of them (on a virtual machine each
+ * first touch of a page is dear: 0.55 s of the default config's 1 s
+ * start). A packed pool (port_pool_packed) lets the mbufs follow each
+ * other across pages: 40 % less memory and fewer pages to touch. Its
+ * mbufs have no IOVA-contiguous buffer, which its drivers never ask for.
+ */
+static struct rte_mempool *port_pool(const char *name, uint32_t n, bool packed, int socket)
+{
+	struct rte_pktmbuf_pool_private priv = {
+	    .mbuf_data_room_size = RTE_MBUF_DEFAULT_BUF_SIZE,
+	};
+	struct rte_mempool *mp;
+
+	if (!packed || rte_eal_has_hugepages())
+		return rte_pktmbuf_pool_create(name, n, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, socket);
+	/* rte_pktmbuf_pool_create()'s steps, with the flag it does not take */
+	mp = rte_mempool_create_empty(name, n, sizeof(struct rte_mbuf) + RTE_MBUF_DEFAULT_BUF_SIZE,
+				      256, sizeof(priv), socket, RTE_MEMPOOL_F_NO_IOVA_CONTIG);
+	if (!mp)
+		return NULL;
+	if (rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(), NULL) != 0)
+		goto fail;
+	rte_pktmbuf_pool_init(mp, &priv);
+	if (rte_mempool_populate_default(mp) < 0)
+		goto fail;
+	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
+	return mp;
+fail:
+	rte_mempool_free(mp);
+	return NULL;
+}
+
 /* nq worker queues; control's TX queue nq, and RX queue nq when ctl_rxq. */
-static int port_setup(struct port *p, uint32_t mbufs, uint16_t nq, char *err, size_t errlen)
+static int port_setup(struct port *p, uint32_t mbufs, bool packed, uint16_t nq, char *err,
+		      size_t errlen)
 {
 	uint16_t nrxq, ntxq = nq + 1;
 	struct rte_eth_conf conf = {0};
@@ -421,8 +465,7 @@ static int port_setup(struct port *p, uint32_t mbufs, uint16_t nq, char *err, si
 	}
 	rss_conf(p, &info, nq, &conf);
 	snprintf(name, sizeof(name), "pool%u", p->v.id);
-	p->v.pool = rte_pktmbuf_pool_create(name, mbufs, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
-					  rte_eth_dev_socket_id(p->v.id));
+	p->v.pool = port_pool(name, mbufs, packed, rte_eth_dev_socket_id(p->v.id));
 	if (!p->v.pool) {
 		snprintf(err, errlen, "port %s: cannot allocate %u mbufs (%s)", p->name, mbufs,
 			 rte_strerror(rte_errno));
@@ -533,7 +576,7 @@ int port_init_all(const struct cfg *c, uint16_t nq, char *err, size_t errlen)
 		if (c->ifs[i].kind == CFG_IF_VDEV &&
 		    (is_af_packet(c->ifs[i].spec) || is_af_xdp(c->ifs[i].spec)))
 			vdev_arg(c->ifs[i].spec, "iface", p->kiface, sizeof(p->kiface));
-		rc = port_setup(p, c->mbufs, nq, err, errlen);
+		rc = port_setup(p, c->mbufs, port_pool_packed(&c->ifs[i]), nq, err, errlen);
 		if (rc)
 			return rc;
 		p->nqueues = nq;

@@ -38,6 +38,7 @@
 #include "port_addr.h"
 
 struct cfg;
+struct cfg_iface;
 
 /*
  * A port as control sees it: the worker's view first (port-t.h: what the
@@ -89,6 +90,17 @@ static inline uint64_t port_gw6_word(const struct port *p)
  */
 int port_eal_args(const struct cfg *c, uint16_t nq, char **argv, int *argc, int max, char *err,
 		  size_t errlen);
+
+/*
+ * pure: whether interface f's mbuf pool packs its objects when flowgen
+ * runs without hugepages: loop ports, net_af_packet and net_null, whose
+ * drivers copy frames in and out with the CPU, so that an mbuf may
+ * straddle two 4 KiB pages (flowgen(8), MEMORY AND SEVERAL INSTANCES).
+ * A PCI device's DMA, net_af_xdp's UMEM (a zero-copy XDP driver maps it
+ * page by page) and other drivers keep DPDK's default: each mbuf within
+ * one page.
+ */
+bool port_pool_packed(const struct cfg_iface *f);
 
 /* control, after rte_eal_init: creates loop pairs, configures and starts
  * every port with `nq` worker queue pairs plus the control queue pair,

@@ -16,19 +16,27 @@
 
 #define MIB (1024ull * 1024ull)
 
-void boot_mem_plan(unsigned nports, uint32_t mbufs, size_t obj_bytes, size_t page_bytes,
-		   unsigned workers, uint64_t flowtab_bytes, struct boot_mem *m)
+/* one pool of mbufs objects of obj_bytes on pages of page_bytes (0: packed) */
+static uint64_t pool_bytes(uint32_t mbufs, size_t obj_bytes, size_t page_bytes)
 {
-	uint64_t mb, per_page, pages;
+	uint64_t per_page, pages;
 
-	if (!page_bytes || obj_bytes > page_bytes) {
-		/* objects span pages: bytes as they are */
-		m->pools = (uint64_t)nports * mbufs * obj_bytes;
-	} else {
-		per_page = page_bytes / obj_bytes;
-		pages = ((uint64_t)mbufs + per_page - 1) / per_page;
-		m->pools = (uint64_t)nports * pages * page_bytes;
-	}
+	if (!page_bytes || obj_bytes > page_bytes) /* objects span pages: bytes as they are */
+		return (uint64_t)mbufs * obj_bytes;
+	per_page = page_bytes / obj_bytes;
+	pages = ((uint64_t)mbufs + per_page - 1) / per_page;
+	return pages * page_bytes;
+}
+
+void boot_mem_plan(unsigned nports, unsigned npacked, uint32_t mbufs, size_t obj_bytes,
+		   size_t page_bytes, unsigned workers, uint64_t flowtab_bytes, struct boot_mem *m)
+{
+	uint64_t mb;
+
+	if (npacked > nports)
+		npacked = nports;
+	m->pools = npacked * pool_bytes(mbufs, obj_bytes, 0) +
+		   (nports - npacked) * pool_bytes(mbufs, obj_bytes, page_bytes);
 	m->base = (uint64_t)BOOT_BASE_MB * MIB;
 	m->need = m->pools + m->base;
 	m->flowtab = (uint64_t)workers * flowtab_bytes;

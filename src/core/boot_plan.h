@@ -44,10 +44,12 @@ struct boot_mem {
  * pool's per-object header), on pages of page_bytes, and workers flow
  * tables of flowtab_bytes. An object does not straddle two pages (DPDK
  * keeps each IOVA-contiguous), so on 4 KiB pages (--no-huge) an mbuf of
- * 2.3 KiB takes a page of its own.
+ * 2.3 KiB takes a page of its own; except in the pools of npacked of the
+ * ports (port.h, port_pool_packed), whose objects follow each other
+ * across pages.
  */
-void boot_mem_plan(unsigned nports, uint32_t mbufs, size_t obj_bytes, size_t page_bytes,
-		   unsigned workers, uint64_t flowtab_bytes, struct boot_mem *m);
+void boot_mem_plan(unsigned nports, unsigned npacked, uint32_t mbufs, size_t obj_bytes,
+		   size_t page_bytes, unsigned workers, uint64_t flowtab_bytes, struct boot_mem *m);
 
 /*
  * pure: a start-up failure from what DPDK logged (log, NUL terminated; may

@@ -19,7 +19,7 @@ static void test_plan_sizes(void **state)
 	(void)state;
 	/* 2 ports x 4096 mbufs of 2,368 bytes: 18.5 MiB + the base (no page
 	 * size: the bytes as they are) */
-	boot_mem_plan(2, 4096, 2368, 0, 1, 1000, &m);
+	boot_mem_plan(2, 0, 4096, 2368, 0, 1, 1000, &m);
 	assert_int_equal(m.pools, 2ull * 4096 * 2368);
 	assert_int_equal(m.base, (uint64_t)BOOT_BASE_MB << 20);
 	assert_int_equal(m.need, m.pools + m.base);
@@ -35,11 +35,11 @@ static void test_plan_round(void **state)
 
 	(void)state;
 	/* exactly a whole even number of MiB stays as it is */
-	boot_mem_plan(2, 1024, 1024, 0, 2, 5, &m);
+	boot_mem_plan(2, 0, 1024, 1024, 0, 2, 5, &m);
 	assert_int_equal(m.need_mb, 2 + BOOT_BASE_MB);
 	assert_int_equal(m.flowtab, 10);
 	/* one byte more takes the next page */
-	boot_mem_plan(1, 1, (1u << 21) + 1, 0, 1, 0, &m);
+	boot_mem_plan(1, 0, 1, (1u << 21) + 1, 0, 1, 0, &m);
 	assert_int_equal(m.need_mb, BOOT_BASE_MB + 4);
 }
 
@@ -49,17 +49,26 @@ static void test_plan_pages(void **state)
 
 	(void)state;
 	/* 4 KiB pages: one 2,368-byte mbuf a page, 16 MiB for 4096 */
-	boot_mem_plan(1, 4096, 2368, 4096, 1, 0, &m);
+	boot_mem_plan(1, 0, 4096, 2368, 4096, 1, 0, &m);
 	assert_int_equal(m.pools, 4096ull * 4096);
 	/* 2 MiB pages: 885 a page, 5 pages for 4096 */
-	boot_mem_plan(1, 4096, 2368, 2u << 20, 1, 0, &m);
+	boot_mem_plan(1, 0, 4096, 2368, 2u << 20, 1, 0, &m);
 	assert_int_equal(m.pools, 5ull << 21);
 	/* an object larger than a page: its bytes */
-	boot_mem_plan(1, 10, 5000, 4096, 1, 0, &m);
+	boot_mem_plan(1, 0, 10, 5000, 4096, 1, 0, &m);
 	assert_int_equal(m.pools, 50000);
 	/* small objects share pages: 4 of 1,024 bytes a page */
-	boot_mem_plan(2, 9, 1024, 4096, 1, 0, &m);
+	boot_mem_plan(2, 0, 9, 1024, 4096, 1, 0, &m);
 	assert_int_equal(m.pools, 2ull * 3 * 4096);
+	/* packed pools: the objects' bytes on any page size; the others
+	 * still a page an mbuf */
+	boot_mem_plan(2, 2, 4096, 2368, 4096, 1, 0, &m);
+	assert_int_equal(m.pools, 2ull * 4096 * 2368);
+	boot_mem_plan(3, 1, 4096, 2368, 4096, 1, 0, &m);
+	assert_int_equal(m.pools, 4096ull * 2368 + 2ull * 4096 * 4096);
+	/* no more packed pools than ports */
+	boot_mem_plan(1, 5, 4096, 2368, 4096, 1, 0, &m);
+	assert_int_equal(m.pools, 4096ull * 2368);
 }
 
 static const char lock_log[] =
