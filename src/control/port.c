@@ -412,6 +412,7 @@ static struct rte_mempool *port_pool(const char *name, uint32_t n, bool packed, 
 	    .mbuf_data_room_size = RTE_MBUF_DEFAULT_BUF_SIZE,
 	};
 	struct rte_mempool *mp;
+	int rc;
 
 	if (!packed || rte_eal_has_hugepages())
 		return rte_pktmbuf_pool_create(name, n, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, socket);
@@ -420,16 +421,18 @@ static struct rte_mempool *port_pool(const char *name, uint32_t n, bool packed, 
 				      256, sizeof(priv), socket, RTE_MEMPOOL_F_NO_IOVA_CONTIG);
 	if (!mp)
 		return NULL;
-	if (rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(), NULL) != 0)
-		goto fail;
-	rte_pktmbuf_pool_init(mp, &priv);
-	if (rte_mempool_populate_default(mp) < 0)
-		goto fail;
+	rc = rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(), NULL);
+	if (rc == 0) {
+		rte_pktmbuf_pool_init(mp, &priv);
+		rc = rte_mempool_populate_default(mp);
+	}
+	if (rc < 0) {
+		rte_mempool_free(mp);
+		rte_errno = -rc; /* the caller's message reads it */
+		return NULL;
+	}
 	rte_mempool_obj_iter(mp, rte_pktmbuf_init, NULL);
 	return mp;
-fail:
-	rte_mempool_free(mp);
-	return NULL;
 }
 
 /* nq worker queues; control's TX queue nq, and RX queue nq when ctl_rxq. */

@@ -381,7 +381,7 @@ uint16_t pkt_build_tcp_sum(uint8_t *f, const struct rte_ether_addr *src,
 	uint32_t sq = rte_cpu_to_be_32(seq), ak = rte_cpu_to_be_32(ack), s;
 	uint16_t sp = rte_cpu_to_be_16(sport), dp = rte_cpu_to_be_16(dport);
 	uint16_t offl = rte_cpu_to_be_16((uint16_t)((hl / 4) << 12 | flags));
-	uint16_t wn = rte_cpu_to_be_16(win), ck;
+	uint16_t wn = rte_cpu_to_be_16(win);
 
 	/* The payload was written at PKT_TCP_HDR_OFF + 20; an MSS option
 	 * only ever rides on SYNs, which carry no payload. */
@@ -404,8 +404,8 @@ uint16_t pkt_build_tcp_sum(uint8_t *f, const struct rte_ether_addr *src,
 		o[3] = mss & 0xff;
 		s += rte_cpu_to_be_16(0x0204) + rte_cpu_to_be_16(mss);
 	}
-	ck = (uint16_t)~pkt_fold(s);
-	t->cksum = ck ? ck : 0xffff; /* as rte_ipv4_udptcp_cksum() */
+	/* a sum of zero goes as zero: only UDP's goes as all ones (RFC 768) */
+	t->cksum = (uint16_t)~pkt_fold(s);
 	return PKT_TCP_HDR_OFF + hl + paylen;
 }
 

@@ -179,6 +179,20 @@ static inline uint16_t pkt_fold(uint32_t s)
 	return (uint16_t)s;
 }
 
+/*
+ * pure: the layer 4 checksum ck updated for bytes that were zero when it
+ * was computed and now add up to add (raw, unfolded): RFC 1624, eqn. 3,
+ * with m = 0. A UDP sum of zero goes as all ones (RFC 768: zero means no
+ * checksum); TCP's and ICMP's go as zero, the value computed from scratch
+ * (RFC 1624, section 3: 0xffff is what no sender computes).
+ */
+static inline uint16_t pkt_cksum_add(uint16_t ck, uint32_t add, bool udp)
+{
+	uint16_t r = (uint16_t)~pkt_fold((uint16_t)~ck + add);
+
+	return r == 0 && udp ? 0xffff : r;
+}
+
 /* pure: does the checksum that pkt_parse_defer() left to finish hold
  * with the payload's raw sum paysum (as pkt_raw_sum() gives it)? */
 static inline bool pkt_sum_finish(const struct pkt_info *pi, uint16_t paysum)

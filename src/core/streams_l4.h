@@ -91,10 +91,9 @@ static inline void streams_l4_fill_be(uint8_t *f, const struct streams_l4t *t,
 	}
 	memcpy(f + g->words, &w0, 2);
 	memcpy(f + g->words + 2, &w1, 2);
+	/* TCP or ICMP: a sum of zero goes as zero (pkt_cksum_add) */
 	ck = (uint16_t)~pkt_fold(t->l4_sum + (g->pseudo ? addr_sum : 0) + w0 + w1 +
 				 pkt_fold(pay_sum));
-	/* 0 and 0xffff are the same in ones' complement; UDP's rule for both */
-	ck = ck ? ck : 0xffff;
 	memcpy(f + g->ck, &ck, 2);
 }
 

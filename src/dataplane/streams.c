@@ -385,10 +385,10 @@ static inline int streams_alloc(struct rte_mempool *mp, struct rte_mbuf **m, uin
 /*
  * Stamp a filled burst at tsc (lat_sig_stamp): the signature's TSC bytes
  * at sig_off, and their sum into the layer 4 checksum at ck_off the fill
- * computed without them (RFC 1624: HC' = ~(~HC + m')).
+ * computed without them (pkt_cksum_add; udp: UDP's rule for a zero sum).
  */
 static void streams_stamp(struct rte_mbuf **m, uint32_t n, uint64_t tsc, uint16_t sig_off,
-			  uint16_t ck_off)
+			  uint16_t ck_off, bool udp)
 {
 	uint32_t add = lat_sig_sum_tsc(tsc);
 
@@ -398,8 +398,7 @@ static void streams_stamp(struct rte_mbuf **m, uint32_t n, uint64_t tsc, uint16_
 
 		lat_sig_stamp(f + sig_off, tsc);
 		memcpy(&ck, f + ck_off, 2);
-		ck = (uint16_t)~pkt_fold((uint16_t)~ck + add);
-		ck = ck ? ck : 0xffff;
+		ck = pkt_cksum_add(ck, add, udp);
 		memcpy(f + ck_off, &ck, 2);
 	}
 }
@@ -415,7 +414,8 @@ static uint32_t streams_tx_now(struct worker *w, const struct streams_sender *sd
 {
 	worker_flush(w, sd->side);
 	*tsc = rte_rdtsc();
-	streams_stamp(m, n, *tsc, sd->sig_off, sd->ck_off);
+	/* TCP and ICMP senders fill from a layer 4 template (l4t) */
+	streams_stamp(m, n, *tsc, sd->sig_off, sd->ck_off, !sd->l4t);
 	return worker_send_bytes(w, sd->side, m, (uint16_t)n, sd->bytes);
 }
 

@@ -7,7 +7,8 @@
  * built, parsed and answered in place, and 802.1Q tags are pushed,
  * recognised and popped. pkt_parse_defer() leaves a long TCP payload's
  * share of the checksum to its caller, and pkt_sum_finish() with the
- * payload's sum, counted or in closed form, finds every damaged byte.
+ * payload's sum, counted or in closed form, finds every damaged byte. A
+ * sum of zero goes as 0 in TCP and as all ones in UDP.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -211,6 +212,54 @@ static void test_build_sums_equal_dpdk(void **st)
 		u->dgram_cksum = 0;
 		assert_int_equal(ck, rte_ipv4_udptcp_cksum(ip, u));
 		u->dgram_cksum = ck;
+	}
+}
+
+/*
+ * A segment whose sum comes to zero: its two payload bytes are the
+ * checksum it had with zeros there. TCP sends 0 (what DPDK and a
+ * checker such as tshark compute from scratch), UDP all ones (RFC 768);
+ * both parse as good, and so does the stamp's incremental update to zero
+ * (pkt_cksum_add).
+ */
+static void test_zero_sum(void **st)
+{
+	uint8_t f[128];
+	struct pkt_info pi;
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(f + RTE_ETHER_HDR_LEN);
+	struct rte_tcp_hdr *t = (struct rte_tcp_hdr *)(f + PKT_TCP_HDR_OFF);
+	struct rte_udp_hdr *u = (struct rte_udp_hdr *)(f + RTE_ETHER_HDR_LEN + 20);
+	uint16_t len, ck;
+
+	(void)st;
+	for (uint32_t i = 0; i < 64; i++) {
+		memset(f + PKT_TCP_HDR_OFF + 20, 0, 2);
+		pkt_build_tcp(f, &A, &B, 0xc6120001 + i, 0xc6130001, 1024 + i, 80, 77 * i, 1,
+			      RTE_TCP_ACK_FLAG, 1024, 0, 2);
+		memcpy(f + PKT_TCP_HDR_OFF + 20, &t->cksum, 2);
+		len = pkt_build_tcp(f, &A, &B, 0xc6120001 + i, 0xc6130001, 1024 + i, 80, 77 * i, 1,
+				    RTE_TCP_ACK_FLAG, 1024, 0, 2);
+		assert_int_equal(t->cksum, 0);
+		t->cksum = 0;
+		assert_int_equal(rte_ipv4_udptcp_cksum(ip, t), 0);
+		assert_int_equal(pkt_parse(f, len, &pi), PKT_TCP);
+		/* the same zero by the incremental update, for TCP and UDP */
+		memset(f + PKT_TCP_HDR_OFF + 20, 0, 2);
+		pkt_build_tcp(f, &A, &B, 0xc6120001 + i, 0xc6130001, 1024 + i, 80, 77 * i, 1,
+			      RTE_TCP_ACK_FLAG, 1024, 0, 2);
+		ck = t->cksum;
+		assert_int_equal(pkt_cksum_add(ck, ck, false), 0);
+		assert_int_equal(pkt_cksum_add(ck, ck, true), 0xffff);
+		/* UDP */
+		memset(f + PKT_UDP_PAY_OFF, 0, 2);
+		pkt_build_udp(f, &A, &B, 0xc6120001, 0xc6130001 + i, 1024, 4321 + i, 2);
+		memcpy(f + PKT_UDP_PAY_OFF, &u->dgram_cksum, 2);
+		len = pkt_build_udp(f, &A, &B, 0xc6120001, 0xc6130001 + i, 1024, 4321 + i, 2);
+		assert_int_equal(u->dgram_cksum, 0xffff);
+		u->dgram_cksum = 0;
+		assert_int_equal(rte_ipv4_udptcp_cksum(ip, u), 0xffff);
+		u->dgram_cksum = 0xffff;
+		assert_int_equal(pkt_parse(f, len, &pi), PKT_UDP);
 	}
 }
 
@@ -509,6 +558,7 @@ int main(void)
 		cmocka_unit_test(test_udp_fast_equals_build),
 		cmocka_unit_test(test_raw_sum_equals_dpdk),
 		cmocka_unit_test(test_build_sums_equal_dpdk),
+		cmocka_unit_test(test_zero_sum),
 		cmocka_unit_test(test_parse_defer),
 		cmocka_unit_test(test_ip6_sums_equal_dpdk),
 		cmocka_unit_test(test_ip6_malformed),
