@@ -228,8 +228,9 @@ fi
 # The build keeps it: a scratch copy of src/ where a core file includes a
 # control header must fail to compile with the Makefile's -I of core, and
 # the untouched file must compile.
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+# (in FG_TMP, which lib.sh's exit trap removes: a trap of its own here
+# would replace that one and leave FG_TMP behind)
+scratch=$(mktemp -d "$FG_TMP/scratch.XXXXXX")
 cp -r Makefile include src "$scratch"/
 probe=src/core/units.c
 # the core -I flags, as the Makefile computes them (inc_of)
