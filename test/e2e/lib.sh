@@ -253,7 +253,9 @@ fg_cleanup()
 	if [ "$FG_LAB_UP" = yes ]; then
 		"$FG_LAB" down >/dev/null 2>&1 || true
 	fi
-	rm -rf "$FG_TMP" 2>/dev/null || true
+	# a shell in a tmux pane that the hooks just killed may still be
+	# writing its history into FG_TMP/home: once more after it is done
+	rm -rf "$FG_TMP" 2>/dev/null || { sleep 0.3; rm -rf "$FG_TMP" 2>/dev/null; } || true
 	if [ $FG_NFAIL -gt 0 ]; then
 		exit 1
 	fi
