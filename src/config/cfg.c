@@ -513,7 +513,7 @@ static void drop_interfaces(struct cfg *c, size_t used)
 static void note_unused(struct yamlu_ctx *y, yaml_node_t *n, const char *key, size_t total,
 			size_t used, const char *what)
 {
-	char which[48];
+	char which[64]; /* "entries " and two 20-digit numbers */
 
 	if (total == used + 1)
 		snprintf(which, sizeof(which), "entry %zu is", total);

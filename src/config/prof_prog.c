@@ -222,9 +222,11 @@ static int parse_send_bytes(struct prog_parse *pp, yaml_node_t *m, struct prof_s
 		return rc;
 	}
 	rc = prog_own(pp, v, buf);
+	if (rc)
+		return rc; /* buf is freed */
 	st->data = buf;
 	st->arg = len;
-	return rc;
+	return 0;
 }
 
 /* {recv: {until: "..."}} or {recv: {until_close: true}}. */

@@ -408,7 +408,7 @@ static int hdr_tcp(struct otg_hdr_ctx *c, const char *path, const json_t *h)
 	static const char *const bits[] = {"ctl_fin", "ctl_syn", "ctl_rst",  "ctl_psh",
 					   "ctl_ack", "ctl_urg", "ecn_echo", "ecn_cwr"};
 	struct otg_flow *fl = c->fl;
-	uint64_t v;
+	uint64_t v = 0;
 
 	if (otg_keys(c->e, path, h, keys) || fixed_all(c->e, path, h, tcp_fixed) ||
 	    cksum_good(c->e, path, h, "checksum") || hdr_port(c, path, h, "src_port", &fl->sport) ||

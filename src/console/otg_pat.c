@@ -344,7 +344,7 @@ static int pat_counter(struct otg_err *e, const char *path, const json_t *c,
 {
 	static const char *const keys[] = {"start", "step", "count", NULL};
 	static const uint8_t one6[16] = {[15] = 1};
-	uint64_t start, step, count, lo, hi;
+	uint64_t start = 0, step = 1, count = 1, lo, hi;
 	uint8_t step6[16];
 
 	if (!json_is_object(c))
