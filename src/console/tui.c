@@ -416,7 +416,7 @@ static void tui_latency(struct tui_ctx *c, int y, int rows)
 /* One row of the group page: name, started, completed, failed, CPS, active. */
 static void tui_group_row(struct tui_ctx *c, int y, const char *name, const char *const v[5])
 {
-	char line[160];
+	char line[192]; /* the name and five cells of up to 31 characters */
 
 	snprintf(line, sizeof(line), "%-*.*s %10s %10s %10s %10s %10s", TUI_GRP_NAME_W,
 		 TUI_GRP_NAME_W, name, v[0], v[1], v[2], v[3], v[4]);
