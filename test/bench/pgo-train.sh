@@ -13,8 +13,9 @@
 # traffic as well, the second build sent 5-9 % fewer frames on rows a and
 # j than the plain build, and the streams' idle receive polls (net_null
 # receives nothing) outweighed the flows' received bursts, so that row d
-# gained nothing (0.97-1.03 of the plain build in three alternated runs).
-# Untrained, the streams path runs as in the plain build.
+# gained nothing (0.98-1.03 of the plain build in three alternated runs).
+# Untrained, the streams rows read within a few percent of the plain
+# build (README).
 #
 # The training is checked: a run in which a flow failed or none completed
 # stops the build, since its counts would steer the optimiser away from
@@ -50,9 +51,10 @@ print(v)' "$log" "$1" 2>/dev/null || echo 0
 
 # Flows on the loop pair, every started flow completed: TCP connections
 # for 5 s, UDP request/response for 1 s. The two share the receive path,
-# and its branches are laid out for what the training ran most: with 3 s
-# each, row d read 1.05 of the plain build and row c 1.11; with 5 s and
-# 1 s, d 1.10 and c 1.03 (c is far above its target, d is not).
+# and its branches are laid out for what the training ran most. In make
+# bench against the plain build, with 3 s of each, row d read 1.05 and
+# row c 1.11; with 5 s and 1 s, d 1.09 and c 1.07 (c is far above its
+# target, d is not).
 for run in "profiles/tcp_short.yaml 5" "$B/udp_rr.yaml 1"; do
 	set -- $run
 	"$FG" -C $B/loop.yaml -x "start -f $1 -m max -d $2; wait; stats -a --json" \
