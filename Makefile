@@ -140,12 +140,14 @@ profiles/http_simple.pcap: examples/http_pcap.py
 	$(Q)python3 $< $@
 
 ifeq ($(PGO),1)
-# the two builds and the training between them; any source change redoes all
+# the two builds and the training between them; any source change redoes
+# all. A failed training removes the instrumented flowgen, which would
+# otherwise pass for an up-to-date build/pgo/flowgen.
 $(BUILD)/flowgen: $(SRCS) $(wildcard include/*.h src/*/*.h) test/bench/pgo-train.sh Makefile \
 		  $(BUILD)/version
 	$(Q)rm -rf build/pgo
 	$(Q)$(MAKE) --no-print-directory PGO=gen build/pgo/flowgen
-	$(Q)test/bench/pgo-train.sh build/pgo/flowgen
+	$(Q)test/bench/pgo-train.sh build/pgo/flowgen || { rm -f build/pgo/flowgen; exit 1; }
 	$(Q)rm -rf build/pgo/obj build/pgo/flowgen
 	$(Q)$(MAKE) --no-print-directory PGO=use build/pgo/flowgen
 else
