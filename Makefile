@@ -23,7 +23,7 @@ PKGS     = libdpdk libedit yaml-0.1 ncursesw libpcap libmicrohttpd jansson
 # -O3: against -O2, the TCP connection path (make bench row d) ran 1.07
 # times as fast (1.06-1.07, three runs of three trials each, alternating
 # with the -O2 build) and no row ran slower (a 1.02, b 1.04, c 1.02, j
-# 1.01; README, "Performance").
+# 1.01; README, "Features and figures").
 # Sanitizer builds at -O0: the sanitizers check every access and every
 # operation as written, and the build is what make test waits for. At -O2
 # the DPDK headers' inline code made the sanitizer build of the unit tests
