@@ -107,6 +107,7 @@ struct worker {
 	bool service;
 	bool dst_known[2];
 	struct rte_ether_addr dst[2];	/* next-hop MAC per side */
+	uint32_t dst_gen[2];		/* bumped when dst[] is written: headers prebuilt for it follow */
 	bool dst6_known[2];
 	struct rte_ether_addr dst6[2];	/* IPv6 next-hop MAC per side */
 	const struct worker_ops *eng;

@@ -108,6 +108,7 @@ int ctl_launch(int per_pair, char *err, size_t errlen)
 
 			w->dst_known[s] = (g & PORT_MAC_KNOWN) != 0;
 			port_word_mac(g, &w->dst[s]);
+			w->dst_gen[s]++;
 			g = port_gw6_word(&fg_port[w->port[s]]);
 			w->dst6_known[s] = (g & PORT_MAC_KNOWN) != 0;
 			port_word_mac(g, &w->dst6[s]);

@@ -371,52 +371,27 @@ uint16_t pkt_build_udp(uint8_t *f, const struct rte_ether_addr *src, const struc
 	return PKT_UDP_PAY_OFF + paylen;
 }
 
-uint16_t pkt_build_tcp_sum(uint8_t *f, const struct rte_ether_addr *src,
-			   const struct rte_ether_addr *dst, uint32_t sip, uint32_t dip,
-			   uint16_t sport, uint16_t dport, uint32_t seq, uint32_t ack, uint8_t flags,
-			   uint16_t win, uint16_t mss, uint16_t paylen, uint16_t paysum)
+void pkt_tcp_fast_init(struct pkt_tcp_fast *t, const struct rte_ether_addr *src,
+		       const struct rte_ether_addr *dst)
 {
-	struct rte_tcp_hdr *t = (struct rte_tcp_hdr *)(f + PKT_TCP_HDR_OFF);
-	uint16_t hl = mss ? 24 : 20;
-	uint32_t sq = rte_cpu_to_be_32(seq), ak = rte_cpu_to_be_32(ack), s;
-	uint16_t sp = rte_cpu_to_be_16(sport), dp = rte_cpu_to_be_16(dport);
-	uint16_t offl = rte_cpu_to_be_16((uint16_t)((hl / 4) << 12 | flags));
-	uint16_t wn = rte_cpu_to_be_16(win);
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(t->hdr + RTE_ETHER_HDR_LEN);
 
-	/* The payload was written at PKT_TCP_HDR_OFF + 20; an MSS option
-	 * only ever rides on SYNs, which carry no payload. */
-	s = pkt_build_eth_ip(f, src, dst, sip, dip, IPPROTO_TCP, hl + paylen);
-	t->src_port = sp;
-	t->dst_port = dp;
-	t->sent_seq = sq;
-	t->recv_ack = ak;
-	t->data_off = (hl / 4) << 4;
-	t->tcp_flags = flags;
-	t->rx_win = wn;
-	t->tcp_urp = 0;
-	s += sp + dp + pkt_sum32(sq) + pkt_sum32(ak) + offl + wn + paysum;
-	if (mss) {
-		uint8_t *o = (uint8_t *)(t + 1);
-
-		o[0] = 2;
-		o[1] = 4;
-		o[2] = mss >> 8;
-		o[3] = mss & 0xff;
-		s += rte_cpu_to_be_16(0x0204) + rte_cpu_to_be_16(mss);
-	}
-	/* a sum of zero goes as zero: only UDP's goes as all ones (RFC 768) */
-	t->cksum = (uint16_t)~pkt_fold(s);
-	return PKT_TCP_HDR_OFF + hl + paylen;
+	memset(t->hdr, 0, sizeof(t->hdr));
+	pkt_build_eth_ip(t->hdr, src, dst, 0, 0, IPPROTO_TCP, 0);
+	ip->total_length = 0;
+	ip->hdr_checksum = 0;
+	t->ip_sum = pkt_raw_sum(ip, 20);
 }
 
 uint16_t pkt_build_tcp(uint8_t *f, const struct rte_ether_addr *src, const struct rte_ether_addr *dst,
 		       uint32_t sip, uint32_t dip, uint16_t sport, uint16_t dport, uint32_t seq,
 		       uint32_t ack, uint8_t flags, uint16_t win, uint16_t mss, uint16_t paylen)
 {
-	uint16_t ps = paylen ? pkt_raw_sum(f + PKT_TCP_HDR_OFF + 20, paylen) : 0;
+	struct pkt_tcp_fast t;
 
-	return pkt_build_tcp_sum(f, src, dst, sip, dip, sport, dport, seq, ack, flags, win, mss,
-				 paylen, ps);
+	pkt_tcp_fast_init(&t, src, dst);
+	return pkt_tcp_fast_fill(f, &t, sip, dip, sport, dport, seq, ack, flags, win, mss, paylen,
+				 paylen ? pkt_raw_sum(f + PKT_TCP_HDR_OFF + 20, paylen) : 0);
 }
 
 uint16_t pkt_build_arp(uint8_t *f, uint16_t op, const struct rte_ether_addr *sha, uint32_t sip,

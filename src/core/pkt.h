@@ -122,12 +122,6 @@ uint16_t pkt_build_udp(uint8_t *f, const struct rte_ether_addr *src, const struc
 uint16_t pkt_build_tcp(uint8_t *f, const struct rte_ether_addr *src, const struct rte_ether_addr *dst,
 		       uint32_t sip, uint32_t dip, uint16_t sport, uint16_t dport, uint32_t seq,
 		       uint32_t ack, uint8_t flags, uint16_t win, uint16_t mss, uint16_t paylen);
-/* pure: the same with the payload's raw sum given (pkt_raw_sum() of its
- * bytes, or known without reading them), so nothing is read back. */
-uint16_t pkt_build_tcp_sum(uint8_t *f, const struct rte_ether_addr *src,
-			   const struct rte_ether_addr *dst, uint32_t sip, uint32_t dip,
-			   uint16_t sport, uint16_t dport, uint32_t seq, uint32_t ack, uint8_t flags,
-			   uint16_t win, uint16_t mss, uint16_t paylen, uint16_t paysum);
 #define PKT_TCP_HDR_OFF (RTE_ETHER_HDR_LEN + 20)
 #define PKT_UDP_PAY_OFF (RTE_ETHER_HDR_LEN + 20 + 8)
 
@@ -236,6 +230,76 @@ static inline void pkt_udp_fast_fill(uint8_t *f, const struct pkt_udp_fast *t, u
 
 	pkt_udp_fast_fill_be(f, t, sa, da, pkt_sum32(sa) + pkt_sum32(da), rte_cpu_to_be_16(sport),
 			     rte_cpu_to_be_16(dport), vary_sum);
+}
+
+/*
+ * The headers of TCP segments between two MAC addresses, prebuilt: a
+ * sender of many segments (the flows engine) copies them and writes
+ * what changes from segment to segment, the addresses, ports, sequence
+ * numbers, flags and lengths, and both checksums from their parts (the
+ * fixed fields' raw sum is computed once), instead of writing and
+ * summing every field.
+ */
+struct pkt_tcp_fast {
+	uint8_t hdr[PKT_TCP_HDR_OFF + 20]; /* Ethernet, IPv4, TCP; what varies is zero */
+	uint32_t ip_sum;		   /* raw sum of that IPv4 header */
+};
+
+/* pure: prepare for segments from src to dst. */
+void pkt_tcp_fast_init(struct pkt_tcp_fast *t, const struct rte_ether_addr *src,
+		       const struct rte_ether_addr *dst);
+
+/*
+ * pure: write the headers of a segment with `paylen` payload bytes whose
+ * raw sum is paysum (pkt_raw_sum() of them, or known without reading
+ * them), in place at PKT_TCP_HDR_OFF + 20; with mss, the header takes
+ * the MSS option (a SYN's: no payload). Addresses, ports and numbers in
+ * host order. Returns the frame length without FCS.
+ */
+static inline uint16_t pkt_tcp_fast_fill(uint8_t *f, const struct pkt_tcp_fast *t, uint32_t sip,
+					 uint32_t dip, uint16_t sport, uint16_t dport,
+					 uint32_t seq, uint32_t ack, uint8_t flags, uint16_t win,
+					 uint16_t mss, uint16_t paylen, uint16_t paysum)
+{
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(f + RTE_ETHER_HDR_LEN);
+	struct rte_tcp_hdr *th = (struct rte_tcp_hdr *)(f + PKT_TCP_HDR_OFF);
+	uint16_t hl = mss ? 24 : 20, l4 = (uint16_t)(hl + paylen);
+	uint32_t sa = rte_cpu_to_be_32(sip), da = rte_cpu_to_be_32(dip);
+	uint32_t sq = rte_cpu_to_be_32(seq), ak = rte_cpu_to_be_32(ack);
+	uint32_t as = pkt_sum32(sa) + pkt_sum32(da), s;
+	uint16_t tot = rte_cpu_to_be_16((uint16_t)(20 + l4));
+	uint16_t sp = rte_cpu_to_be_16(sport), dp = rte_cpu_to_be_16(dport);
+	uint16_t offl = rte_cpu_to_be_16((uint16_t)((hl / 4) << 12 | flags));
+	uint16_t wn = rte_cpu_to_be_16(win);
+
+	memcpy(f, t->hdr, sizeof(t->hdr));
+	ip->total_length = tot;
+	ip->src_addr = sa;
+	ip->dst_addr = da;
+	ip->hdr_checksum = (uint16_t)~pkt_fold(t->ip_sum + as + tot);
+	th->src_port = sp;
+	th->dst_port = dp;
+	th->sent_seq = sq;
+	th->recv_ack = ak;
+	th->data_off = (uint8_t)((hl / 4) << 4);
+	th->tcp_flags = flags;
+	th->rx_win = wn;
+	/* pseudo header (RFC 793: addresses, protocol, TCP length), then
+	 * the header's words and the payload's */
+	s = as + rte_cpu_to_be_16(IPPROTO_TCP) + rte_cpu_to_be_16(l4) + sp + dp + pkt_sum32(sq) +
+	    pkt_sum32(ak) + offl + wn + paysum;
+	if (mss) {
+		uint8_t *o = (uint8_t *)(th + 1);
+
+		o[0] = 2;
+		o[1] = 4;
+		o[2] = (uint8_t)(mss >> 8);
+		o[3] = (uint8_t)mss;
+		s += rte_cpu_to_be_16(0x0204) + rte_cpu_to_be_16(mss);
+	}
+	/* a sum of zero goes as zero: only UDP's goes as all ones (RFC 768) */
+	th->cksum = (uint16_t)~pkt_fold(s);
+	return (uint16_t)(PKT_TCP_HDR_OFF + l4);
 }
 
 /*

@@ -182,8 +182,14 @@ struct flows_stash {
 /* A template's prebuilt UDP headers on one side (flows_udp_hdr()). */
 struct flows_udp_hdr {
 	struct pkt_udp_fast f;
-	struct rte_ether_addr dst; /* next hop they were built for */
-	uint16_t pay;		   /* payload bytes they were built for, 0 = none */
+	uint32_t gen; /* built for the next hop of worker.dst_gen gen - 1; 0 = not built */
+	uint16_t pay; /* payload bytes they were built for */
+};
+
+/* The prebuilt TCP headers of one side (flows_tcp_hdr()). */
+struct flows_tcp_hdr {
+	struct pkt_tcp_fast f;
+	uint32_t gen; /* built for the next hop of worker.dst_gen gen - 1; 0 = not built */
 };
 
 struct flows_tpl {
@@ -213,6 +219,7 @@ struct flows_state {
 	struct pace pace;
 	struct flows_tpl tpl[FG_PROF_MAX_TEMPLATES];
 	struct flows_udp_hdr udp[FG_PROF_MAX_TEMPLATES][2];
+	struct flows_tcp_hdr tcp[2];
 	unsigned ntpl;
 	double rate;	     /* new flows/s of this worker at scale 1 */
 	bool unpaced, gen;   /* -m max; this worker generates */

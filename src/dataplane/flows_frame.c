@@ -81,11 +81,11 @@ static const struct pkt_udp_fast *flows_udp_hdr(struct worker *w, struct flows_s
 {
 	struct flows_udp_hdr *u = &s->udp[ti][side];
 
-	if (u->pay != pay || !rte_is_same_ether_addr(&u->dst, &w->dst[side])) {
+	if (unlikely(u->pay != pay || u->gen != w->dst_gen[side] + 1)) {
 		/* the pattern after the signature is in the prebuilt sums */
 		pkt_udp_fast_init(&u->f, &w->pv[side]->mac, &w->dst[side], pay,
 				  LAT_SIG_LEN, s->udp_rest);
-		u->dst = w->dst[side];
+		u->gen = w->dst_gen[side] + 1;
 		u->pay = pay;
 	}
 	return &u->f;
@@ -163,6 +163,19 @@ uint16_t flows_tcp_fill_bytes(const struct flows_state *s, int side, const struc
 	return pkt_raw_sum(dst, o->len);
 }
 
+/* The prebuilt headers of side's TCP segments, rebuilt when the next
+ * hop's MAC address changes. */
+static const struct pkt_tcp_fast *flows_tcp_hdr(struct worker *w, struct flows_state *s, int side)
+{
+	struct flows_tcp_hdr *h = &s->tcp[side];
+
+	if (unlikely(h->gen != w->dst_gen[side] + 1)) {
+		pkt_tcp_fast_init(&h->f, &w->pv[side]->mac, &w->dst[side]);
+		h->gen = w->dst_gen[side] + 1;
+	}
+	return &h->f;
+}
+
 void flows_tx_tcp(struct worker *w, struct flows_state *s, int side, const struct flows_ent *e,
 		  const struct tcp_seg_out *o)
 {
@@ -183,7 +196,7 @@ void flows_tx_tcp(struct worker *w, struct flows_state *s, int side, const struc
 	}
 	if (o->len)
 		sum = flows_tcp_fill(s, side, e, f + PKT_TCP_HDR_OFF + 20, o);
-	pkt_build_tcp_sum(f, &w->pv[side]->mac, &w->dst[side], flows_key(e)->dip, flows_key(e)->sip,
+	pkt_tcp_fast_fill(f, flows_tcp_hdr(w, s, side), flows_key(e)->dip, flows_key(e)->sip,
 			  flows_key(e)->dport, flows_key(e)->sport, o->seq, o->ack, o->flags,
 			  o->win, o->mss, o->len, sum);
 	FG_CTR_INC(*flows_ctr(w, side, e->tpl, FLOWS_C_TX_PKTS));

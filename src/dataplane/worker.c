@@ -151,6 +151,7 @@ static void handle_mbox(struct worker *w, uint64_t now, bool *quit)
 			if (m.port < 2) {
 				w->dst_known[m.port] = (m.val & PORT_MAC_KNOWN) != 0;
 				port_word_mac(m.val, &w->dst[m.port]);
+				w->dst_gen[m.port]++;
 			}
 			break;
 		case WMSG_GW6MAC:
