@@ -360,14 +360,12 @@ uint16_t pkt_build_udp(uint8_t *f, const struct rte_ether_addr *src, const struc
 {
 	struct rte_udp_hdr *u = (struct rte_udp_hdr *)(f + RTE_ETHER_HDR_LEN + 20);
 	uint32_t s = pkt_build_eth_ip(f, src, dst, sip, dip, IPPROTO_UDP, 8 + paylen);
-	uint16_t ck;
 
 	u->src_port = rte_cpu_to_be_16(sport);
 	u->dst_port = rte_cpu_to_be_16(dport);
 	u->dgram_len = rte_cpu_to_be_16(8 + paylen);
 	u->dgram_cksum = 0;
-	ck = (uint16_t)~pkt_fold(s + pkt_raw_sum(u, 8 + paylen));
-	u->dgram_cksum = ck ? ck : 0xffff; /* 0 would mean "no checksum" */
+	u->dgram_cksum = pkt_udp_cksum(s + pkt_raw_sum(u, 8 + paylen));
 	return PKT_UDP_PAY_OFF + paylen;
 }
 

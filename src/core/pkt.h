@@ -174,6 +174,18 @@ static inline uint16_t pkt_fold(uint32_t s)
 }
 
 /*
+ * pure: the UDP checksum field for s, the raw sum of the pseudo header,
+ * the UDP header (its checksum zero) and the payload: its complement,
+ * sent as all ones where it is zero (RFC 768: zero means no checksum).
+ */
+static inline uint16_t pkt_udp_cksum(uint32_t s)
+{
+	uint16_t ck = (uint16_t)~pkt_fold(s);
+
+	return ck ? ck : 0xffff;
+}
+
+/*
  * pure: the layer 4 checksum ck updated for bytes that were zero when it
  * was computed and now add up to add (raw, unfolded): RFC 1624, eqn. 3,
  * with m = 0. A UDP sum of zero goes as all ones (RFC 768: zero means no
@@ -208,18 +220,13 @@ static inline void pkt_udp_fast_fill_be(uint8_t *f, const struct pkt_udp_fast *t
 {
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(f + RTE_ETHER_HDR_LEN);
 	struct rte_udp_hdr *u = (struct rte_udp_hdr *)(f + RTE_ETHER_HDR_LEN + 20);
-	uint32_t s;
-	uint16_t ck;
-
 	memcpy(f, t->hdr, PKT_UDP_PAY_OFF);
 	ip->src_addr = sa;
 	ip->dst_addr = da;
 	ip->hdr_checksum = (uint16_t)~pkt_fold(t->ip_sum + addr_sum);
 	u->src_port = sp;
 	u->dst_port = dp;
-	s = t->udp_sum + addr_sum + sp + dp + pkt_fold(vary_sum);
-	ck = (uint16_t)~pkt_fold(s);
-	u->dgram_cksum = ck ? ck : 0xffff;
+	u->dgram_cksum = pkt_udp_cksum(t->udp_sum + addr_sum + sp + dp + pkt_fold(vary_sum));
 }
 
 /* pure: the same with addresses and ports in host order. */

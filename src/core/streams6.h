@@ -47,15 +47,13 @@ static inline void streams6_fast_fill_be(uint8_t *f, const struct streams6_fast 
 					 uint32_t vary_sum)
 {
 	struct rte_udp_hdr *u = (struct rte_udp_hdr *)(f + PKT6_L4_OFF);
-	uint16_t ck;
 
 	memcpy(f, t->hdr, PKT6_UDP_PAY_OFF);
 	memcpy(f + STREAMS6_SA_LO, &sa, 4);
 	memcpy(f + STREAMS6_DA_LO, &da, 4);
 	u->src_port = sp;
 	u->dst_port = dp;
-	ck = (uint16_t)~pkt_fold(t->udp_sum + addr_sum + sp + dp + pkt_fold(vary_sum));
-	u->dgram_cksum = ck ? ck : 0xffff;
+	u->dgram_cksum = pkt_udp_cksum(t->udp_sum + addr_sum + sp + dp + pkt_fold(vary_sum));
 }
 
 #endif

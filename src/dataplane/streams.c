@@ -226,12 +226,12 @@ streams_fill_fixed_do(struct streams_sender *sd, struct rte_mbuf **m, uint32_t n
 		uint32_t xsum = v6 ? fixed6[pos].sum : fixed[pos].sum;
 		uint16_t len = sizes[pos];
 		uint8_t *f = rte_pktmbuf_mtod(m[i], uint8_t *);
-		uint16_t ck = (uint16_t)~pkt_fold(xsum + sigsum + lat_sig_sum_seq(seq));
+		uint16_t ck = pkt_udp_cksum(xsum + sigsum + lat_sig_sum_seq(seq));
 
 		if (++pos == nsizes)
 			pos = 0;
 		memcpy(f, hdr, off);
-		((struct rte_udp_hdr *)(f + l4))->dgram_cksum = ck ? ck : 0xffff;
+		((struct rte_udp_hdr *)(f + l4))->dgram_cksum = ck;
 		streams_sig(f, len, off, sid, seq, tsc, flags);
 		streams_mbuf(m[i], rearm, len);
 		bytes += len;

@@ -38,16 +38,7 @@ fail()
 
 [ "$(id -u)" -eq 0 ] || fail "must run as root (flowgen's DPDK ports)"
 
-# field PATH: a value of the log's last JSON line (PATH: flows.client.completed)
-field()
-{
-	python3 -c 'import json, sys
-d = [l for l in open(sys.argv[1]) if l.startswith("{")][-1]
-v = json.loads(d)
-for k in sys.argv[2].split("."):
-    v = v[k]
-print(v)' "$log" "$1" 2>/dev/null || echo 0
-}
+. "$B/lib.sh" # jget
 
 # Flows on the loop pair, every started flow completed: TCP connections
 # for 5 s, UDP request/response for 1 s. The two share the receive path,
@@ -59,7 +50,7 @@ for run in "profiles/tcp_short.yaml 5" "$B/udp_rr.yaml 1"; do
 	set -- $run
 	"$FG" -C $B/loop.yaml -x "start -f $1 -m max -d $2; wait; stats -a --json" \
 		>"$log" 2>&1 || fail "$1: flowgen exited with $?"
-	c=$(field flows.client.completed) f=$(field flows.client.failed)
+	c=$(jget "$log" flows.client.completed) f=$(jget "$log" flows.client.failed)
 	[ "${c:-0}" -gt 0 ] 2>/dev/null && [ "${f:-1}" -eq 0 ] ||
 		fail "$1: $c flows completed, $f failed"
 	echo "  TRAIN   $(basename "$1" .yaml): $c flows in $2 s"

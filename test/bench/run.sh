@@ -78,17 +78,7 @@ if [ -n "${BASE:-}" ]; then
 fi
 
 median() { sort -g | awk '{a[NR] = $1} END {if (NR) print a[int((NR + 1) / 2)]; else print 0}'; }
-jget() { python3 -c 'import json,sys
-d = None
-for line in open(sys.argv[1]):
-    line = line.strip()
-    if line.startswith("{"):
-        try: d = json.loads(line)
-        except ValueError: pass
-v = d
-for k in sys.argv[2].split("."):
-    v = v[int(k)] if isinstance(v, list) else v[k]
-print(v)' "$1" "$2" 2>/dev/null || echo 0; }
+. "$B/lib.sh" # jget
 
 # testpmd txonly, 60-byte frames (64 with FCS; TXPKTS sets another size),
 # forwarding core on CPU 1; prints the median Tx-pps of the last seconds.
