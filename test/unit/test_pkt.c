@@ -136,6 +136,22 @@ static void test_udp_fast_equals_build(void **st)
 	}
 }
 
+/* The IPv4 and TCP checksums of the segment at f are DPDK's (computed
+ * from scratch with the fields zeroed); f is left as it was. */
+static void assert_tcp_sums_dpdk(uint8_t *f)
+{
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(f + RTE_ETHER_HDR_LEN);
+	struct rte_tcp_hdr *t = (struct rte_tcp_hdr *)(f + PKT_TCP_HDR_OFF);
+	uint16_t ck = t->cksum, ipck = ip->hdr_checksum;
+
+	t->cksum = 0;
+	ip->hdr_checksum = 0;
+	assert_int_equal(ck, rte_ipv4_udptcp_cksum(ip, t));
+	assert_int_equal(ipck, rte_ipv4_cksum(ip));
+	t->cksum = ck;
+	ip->hdr_checksum = ipck;
+}
+
 /*
  * One TCP template, many segments written over the last frame's bytes:
  * every header field and both checksums come out as DPDK computes them
@@ -144,7 +160,6 @@ static void test_udp_fast_equals_build(void **st)
 static void test_tcp_fast_reuse(void **st)
 {
 	static uint8_t f[1600];
-	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(f + RTE_ETHER_HDR_LEN);
 	struct rte_tcp_hdr *t = (struct rte_tcp_hdr *)(f + PKT_TCP_HDR_OFF);
 	struct pkt_tcp_fast tf;
 
@@ -159,7 +174,7 @@ static void test_tcp_fast_reuse(void **st)
 		uint16_t mss = n % 3 == 0 ? (uint16_t)(536 + rand() % 9000) : 0;
 		uint16_t pay = mss ? 0 : (uint16_t)(rand() % 1461);
 		uint8_t flags = (uint8_t)(rand() & 0x1f) | (mss ? RTE_TCP_SYN_FLAG : 0);
-		uint16_t len, ck, ipck;
+		uint16_t len;
 		struct pkt_info pi;
 
 		for (uint16_t j = 0; j < pay; j++)
@@ -178,14 +193,7 @@ static void test_tcp_fast_reuse(void **st)
 		assert_int_equal(t->tcp_urp, 0);
 		if (mss)
 			assert_int_equal(pkt_tcp_mss(f, &pi), mss);
-		ck = t->cksum;
-		ipck = ip->hdr_checksum;
-		t->cksum = 0;
-		ip->hdr_checksum = 0;
-		assert_int_equal(ck, rte_ipv4_udptcp_cksum(ip, t));
-		assert_int_equal(ipck, rte_ipv4_cksum(ip));
-		t->cksum = ck;
-		ip->hdr_checksum = ipck;
+		assert_tcp_sums_dpdk(f);
 	}
 }
 
@@ -223,9 +231,8 @@ static void test_build_sums_equal_dpdk(void **st)
 
 	(void)st;
 	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
-		uint16_t n = lens[i], len, ck, ipck;
+		uint16_t n = lens[i], len, ck;
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(f + RTE_ETHER_HDR_LEN);
-		struct rte_tcp_hdr *t = (struct rte_tcp_hdr *)(f + PKT_TCP_HDR_OFF);
 		struct rte_udp_hdr *u = (struct rte_udp_hdr *)(f + RTE_ETHER_HDR_LEN + 20);
 
 		for (uint16_t j = 0; j < n; j++)
@@ -235,14 +242,7 @@ static void test_build_sums_equal_dpdk(void **st)
 				    65535, 0, n);
 		assert_int_equal(pkt_parse(f, len, &pi), PKT_TCP);
 		assert_int_equal(pi.paylen, n);
-		ck = t->cksum;
-		ipck = ip->hdr_checksum;
-		t->cksum = 0;
-		ip->hdr_checksum = 0;
-		assert_int_equal(ck, rte_ipv4_udptcp_cksum(ip, t));
-		assert_int_equal(ipck, rte_ipv4_cksum(ip));
-		t->cksum = ck;
-		ip->hdr_checksum = ipck;
+		assert_tcp_sums_dpdk(f);
 		for (uint16_t j = PKT_TCP_HDR_OFF; j < len; j += 1 + n / 8) {
 			f[j] ^= 0x10;
 			assert_int_equal(pkt_parse(f, len, &pi), PKT_BAD);
@@ -251,10 +251,7 @@ static void test_build_sums_equal_dpdk(void **st)
 		/* SYN with the MSS option */
 		len = pkt_build_tcp(f, &A, &B, 1, 2, 3, 4, 0xfffffff0u + i, 0, RTE_TCP_SYN_FLAG,
 				    1000 + i, 1460 - i, 0);
-		ck = t->cksum;
-		t->cksum = 0;
-		assert_int_equal(ck, rte_ipv4_udptcp_cksum(ip, t));
-		t->cksum = ck;
+		assert_tcp_sums_dpdk(f);
 		assert_int_equal(pkt_parse(f, len, &pi), PKT_TCP);
 		/* UDP */
 		for (uint16_t j = 0; j < n; j++)
