@@ -220,6 +220,7 @@ static inline void pkt_udp_fast_fill_be(uint8_t *f, const struct pkt_udp_fast *t
 {
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(f + RTE_ETHER_HDR_LEN);
 	struct rte_udp_hdr *u = (struct rte_udp_hdr *)(f + RTE_ETHER_HDR_LEN + 20);
+
 	memcpy(f, t->hdr, PKT_UDP_PAY_OFF);
 	ip->src_addr = sa;
 	ip->dst_addr = da;
