@@ -204,15 +204,12 @@ int flowtab_insert_h(struct flowtab *t, const struct flowtab_key *k, uint64_t h,
 static bool ft_unindex(struct flowtab *t, uint32_t b, uint32_t idx)
 {
 	struct ft_bkt *bk = &t->bkt[b];
-	unsigned i;
+	unsigned m = ft_match(bk->ref, idx + 1); /* a ref is in one slot at most */
 
-	for (i = 0; i < FT_BKT_SLOTS; i++) {
-		if (bk->ref[i] == idx + 1) {
-			bk->ref[i] = 0;
-			return true;
-		}
-	}
-	return false;
+	if (!m)
+		return false;
+	bk->ref[__builtin_ctz(m)] = 0;
+	return true;
 }
 
 void flowtab_del(struct flowtab *t, uint32_t idx)

@@ -384,9 +384,10 @@ static bool flows_rx_sum(struct flows_state *s, int side, const uint8_t *f,
 		uint32_t off;
 
 		flows_tcp_seg(&sg, f, pi);
+		/* new data that is the pattern throughout is flowgen's in
+		 * every payload_check mode (flowpay_tcp_ours() would say so
+		 * too: the data is never empty here) */
 		if (!s->tpl[e->tpl].rxb[side] && flows_tcp_pay_due(s, e, &sg, &off) &&
-		    (s->check == FLOWPAY_STRICT || (e->flags & FLOWS_F_PAY_OURS) ||
-		     flowpay_tcp_ours(pay, off, sg.len)) &&
 		    tcp_payload_check(pay, off, sg.len)) {
 			*seen = true;
 			return pkt_sum_finish(pi, flows_pattern_sum(s, FLOWS_PSUM_RX, off, sg.len));
