@@ -14,7 +14,8 @@ static bool held;
 static char heldbuf[8192];
 static size_t heldlen;
 
-static void vlog(FILE *f, const char *prefix, const char *fmt, va_list ap)
+__attribute__((format(printf, 3, 0))) static void vlog(FILE *f, const char *prefix, const char *fmt,
+						       va_list ap)
 {
 	char line[1024];
 	int n = snprintf(line, sizeof(line), "%s", prefix);
