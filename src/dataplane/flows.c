@@ -18,7 +18,6 @@
 #include <rte_mbuf.h>
 #include <rte_prefetch.h>
 
-#include "flowpay.h"
 #include "flows.h"
 #include "flows_int.h"
 #include "flowtab.h"
