@@ -76,8 +76,9 @@ endif
 # Profile-guided optimisation (make PGO=1): build/pgo/flowgen is built
 # twice, by clang (PGO_CC) with whole-program LTO through lld. The first
 # build (PGO=gen) counts every branch and call; test/bench/pgo-train.sh
-# runs it on make bench's stateful traffic (TCP connections and UDP
-# request/response on a loop pair); llvm-profdata merges the counts; the
+# runs it on make bench's traffic (TCP connections and UDP
+# request/response on a loop pair, then streams on net_null) and merges
+# the counts with llvm-profdata, the flows' weighted over the streams'; the
 # second build (PGO=use) lays out and inlines the code for them. clang,
 # not GCC: on row d (TCP CPS) GCC's profile-guided build read 1.07-1.09
 # of the plain build and missed the 2.2 M/s target in two runs of three,
@@ -163,8 +164,9 @@ $(BUILD)/flowgen: $(SRCS) $(wildcard include/*.h src/*/*.h) test/bench/pgo-train
 		  $(BUILD)/version
 	$(Q)rm -rf build/pgo
 	$(Q)$(MAKE) --no-print-directory PGO=gen build/pgo/flowgen
-	$(Q)test/bench/pgo-train.sh build/pgo/flowgen || { rm -f build/pgo/flowgen; exit 1; }
-	$(Q)$(LLVM_PROFDATA) merge -o $(PGODIR)/flowgen.profdata $(PGODIR)/*.profraw
+	$(Q)mkdir -p $(PGODIR)
+	$(Q)LLVM_PROFDATA=$(LLVM_PROFDATA) test/bench/pgo-train.sh build/pgo/flowgen \
+		$(PGODIR)/flowgen.profdata || { rm -f build/pgo/flowgen; exit 1; }
 	$(Q)rm -rf build/pgo/obj build/pgo/flowgen
 	$(Q)$(MAKE) --no-print-directory PGO=use build/pgo/flowgen
 else
