@@ -23,7 +23,7 @@ PKGS     = libdpdk libedit yaml-0.1 ncursesw libpcap libmicrohttpd jansson
 # -O3: against -O2, the TCP connection path (make bench row d) ran 1.07
 # times as fast (1.06-1.07, three runs of three trials each, alternating
 # with the -O2 build) and no row ran slower (a 1.02, b 1.04, c 1.02, j
-# 1.01; README, "Features and figures").
+# 1.01; doc/BENCHMARKS).
 # Sanitizer builds at -O0: the sanitizers check every access and every
 # operation as written, and the build is what make test waits for. At -O2
 # the DPDK headers' inline code made the sanitizer build of the unit tests
@@ -82,8 +82,8 @@ endif
 # second build (PGO=use) lays out and inlines the code for them. clang,
 # not GCC: on row d (TCP CPS) GCC's profile-guided build read 1.07-1.09
 # of the plain build and missed the 2.2 M/s target in two runs of three,
-# clang's 1.04 of GCC's in four alternated runs (README, "Features and
-# figures"). The plain build stays GCC's: clang's plain -O3 -flto build
+# clang's 1.04 of GCC's in four alternated runs (doc/BENCHMARKS). The
+# plain build stays GCC's: clang's plain -O3 -flto build
 # was no faster over the rows (a 0.97, b 0.98, j 0.98, c 0.95, d 1.03 of
 # it in one make bench run). The training runs DPDK ports, so it needs
 # root; plain make and make test do not use it.
