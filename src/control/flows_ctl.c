@@ -403,6 +403,7 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 		if (p->templates[i].proto == PROF_TCP)
 			fp.entry_size = sizeof(struct flows_ent);
 	s->ft = flowtab_create(&fp);
+	s->rx_idx = FLOWTAB_NIL;
 	if (!s->ft) {
 		rc = -errno;
 		snprintf(err, errlen, "flow table of %u flows: %s", fp.max_flows, strerror(errno));

@@ -217,11 +217,23 @@ static bool ft_unindex(struct flowtab *t, uint32_t b, uint32_t idx)
 	return false;
 }
 
+/* Unindex idx from the two buckets of hash h; false if it is in neither. */
+static bool ft_unindex2(struct flowtab *t, uint32_t idx, uint64_t h)
+{
+	uint32_t b = h & t->bmask;
+
+	return ft_unindex(t, b, idx) || ft_unindex(t, ft_alt(t, b, h >> 32), idx);
+}
+
 void flowtab_del(struct flowtab *t, uint32_t idx)
 {
+	if (idx < t->hwm)
+		flowtab_del_h(t, idx, flowtab_hash(&ft_ent(t, idx)->key));
+}
+
+void flowtab_del_h(struct flowtab *t, uint32_t idx, uint64_t hash)
+{
 	struct ft_ent *e;
-	uint64_t h;
-	uint32_t b;
 
 	if (idx >= t->hwm)
 		return;
@@ -229,10 +241,10 @@ void flowtab_del(struct flowtab *t, uint32_t idx)
 	if (!(e->flags & FT_INUSE))
 		return;
 	flowtab_timer_cancel(t, idx);
-	h = flowtab_hash(&e->key);
-	b = h & t->bmask;
-	if (!ft_unindex(t, b, idx))
-		ft_unindex(t, ft_alt(t, b, h >> 32), idx);
+	/* a ref names one entry, so a wrong hash finds nothing to remove:
+	 * then the key's own hash is taken */
+	if (!ft_unindex2(t, idx, hash))
+		ft_unindex2(t, idx, flowtab_hash(&e->key));
 	e->flags = 0;
 	e->gen++;
 	e->tnext = t->free_head;

@@ -130,6 +130,11 @@ int flowtab_insert_h(struct flowtab *t, const struct flowtab_key *k, uint64_t ha
 /* worker: remove an entry (its timer is cancelled, its generation bumped). */
 void flowtab_del(struct flowtab *t, uint32_t idx);
 
+/* worker: the same with the hash of the entry's key likely at hand (the
+ * lookup's that found it); a hash that is not the key's costs the key's
+ * own flowtab_hash() and changes nothing else. */
+void flowtab_del_h(struct flowtab *t, uint32_t idx, uint64_t hash);
+
 /* worker: the caller's state area / the key of a live entry. */
 void *flowtab_state(const struct flowtab *t, uint32_t idx);
 const struct flowtab_key *flowtab_key_of(const struct flowtab *t, uint32_t idx);

@@ -86,7 +86,12 @@ static void flows_del(struct worker *w, struct flows_state *s, uint32_t idx, str
 	s->active[side]--;
 	FG_CTR_SET(*flows_active(w, side), s->active[side]);
 	FG_CTR_SET(*a, *a - 1);
-	flowtab_del(s->ft, idx);
+	if (idx == s->rx_idx) {
+		flowtab_del_h(s->ft, idx, s->rx_h);
+		s->rx_idx = FLOWTAB_NIL;
+	} else {
+		flowtab_del(s->ft, idx);
+	}
 }
 
 void flows_established(struct worker *w, struct flows_ent *e)
@@ -415,6 +420,7 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 	}
 	if (idx == FLOWTAB_NIL && side == FLOWTAB_SERVER)
 		idx = flows_accept(w, s, k, h, f, pi, now);
+	s->rx_idx = idx;
 	if (idx == FLOWTAB_NIL) {
 		if (pi->proto == IPPROTO_TCP)
 			flows_tcp_orphan(w, side, m, f, pi);
@@ -507,8 +513,11 @@ static void flows_rx_burst(struct worker *w, int side, struct rte_mbuf **m,
 		if (idx[i] == FLOWTAB_NIL ? s->accepts != accepts
 					  : flowtab_at(s->ft, id[i]) != idx[i])
 			idx[i] = flowtab_lookup_h(s->ft, &k[i], h[i]);
+		s->rx_idx = idx[i];
+		s->rx_h = h[i];
 		flows_rx_one(w, s, side, m[i], &pi[i], &k[i], h[i], idx[i], now);
 	}
+	s->rx_idx = FLOWTAB_NIL;
 }
 
 static void flows_timer(struct worker *w, struct flows_state *s, uint32_t idx, uint64_t now)

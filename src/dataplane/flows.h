@@ -254,6 +254,11 @@ struct flows_state {
 	const struct own_rss *rss;    /* client port's RSS to pick ports by, or NULL */
 	uint64_t active[2];
 	uint64_t accepts;    /* server flows learned (flows_rx_burst()) */
+	/* the entry the frame in hand belongs to and its key's hash, from
+	 * flows_rx_burst()'s lookup: flows_del() hands the hash to
+	 * flowtab_del_h() rather than hashing the key again */
+	uint32_t rx_idx;
+	uint64_t rx_h;
 	uint64_t late_seen;  /* pace.dropped already counted in client.late */
 	/* the new in-order bytes of the segment flows_rx_bytes() runs the
 	 * program for (a recv until's search looks at them); rx_len 0: none */

@@ -175,7 +175,14 @@ static void test_model(void **state)
 			}
 		} else if (op == 1) {
 			if (model[i] != FLOWTAB_NIL) {
-				flowtab_del(t, model[i]);
+				/* by the key's own hash, by the hash at hand, or
+				 * by a wrong one (flowtab_del_h() falls back) */
+				int how = (int)(rnd() % 3);
+
+				if (how == 0)
+					flowtab_del(t, model[i]);
+				else
+					flowtab_del_h(t, model[i], how == 1 ? flowtab_hash(&k) : rnd());
 				model[i] = FLOWTAB_NIL;
 				live--;
 			}
