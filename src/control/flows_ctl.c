@@ -403,12 +403,12 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 		if (p->templates[i].proto == PROF_TCP)
 			fp.entry_size = sizeof(struct flows_ent);
 	s->ft = flowtab_create(&fp);
-	s->rx_idx = FLOWTAB_NIL;
 	if (!s->ft) {
 		rc = -errno;
 		snprintf(err, errlen, "flow table of %u flows: %s", fp.max_flows, strerror(errno));
 		goto err_free;
 	}
+	s->rx_idx = FLOWTAB_NIL;
 	if ((rc = flows_build_addrs(s, p, w, err, errlen)) != 0)
 		goto err_free;
 	/* Spread the workers of a pair over the sequence. */
