@@ -207,7 +207,7 @@ static bool ft_unindex(struct flowtab *t, uint32_t b, uint32_t idx)
 
 	/* a plain walk: the slot is usually among the first; callgrind
 	 * counts 18 (UDP) to 23 (TCP) instructions per flow fewer than with
-	 * ft_match()'s compare of all eight (README, "Features and figures") */
+	 * ft_match()'s compare of all eight (doc/BENCHMARKS, da233b4) */
 	for (unsigned i = 0; i < FT_BKT_SLOTS; i++) {
 		if (bk->ref[i] == idx + 1) {
 			bk->ref[i] = 0;

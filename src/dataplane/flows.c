@@ -420,7 +420,7 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 	}
 	if (idx == FLOWTAB_NIL && side == FLOWTAB_SERVER)
 		idx = flows_accept(w, s, k, h, f, pi, now);
-	s->rx_idx = idx;
+	s->rx_idx = idx; /* an accepted flow's too: it was inserted by h */
 	if (idx == FLOWTAB_NIL) {
 		if (pi->proto == IPPROTO_TCP)
 			flows_tcp_orphan(w, side, m, f, pi);
