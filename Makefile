@@ -123,24 +123,35 @@ endif
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
 # src/ is cut by who runs the code (README, "Design"): core/ pure, config/
-# YAML, dataplane/ worker lcores, control/ the control threads, console/
-# the REPL and the dashboard. Each header sits beside its source; include/
-# holds only the types-only headers every folder shares. A folder compiles
-# with the -I paths of what it may include and nothing more, so an include
-# across the rule fails to compile (test/e2e/06_layout.sh checks it):
+# YAML, dataplane/ worker lcores, control/ the control threads, cmd/ the
+# command layer (the command table and its handlers), then the two front
+# ends side by side: console/ (the prompt, TAB completion, the dashboard)
+# and api/ (HTTP, /flowgen/v1, OTG); main.c on top. Each header sits beside
+# its source; include/ holds only the types-only headers every folder
+# shares. A folder compiles with the -I paths of what it may include and
+# nothing more, so an include across the rule fails to compile; a folder
+# with no rule here is a build error, and `make` checks that no #include
+# names a path (test/layout.sh, run before every link; test/e2e/06_layout.sh
+# runs the same and more in make test):
 #   core       include, core
 #   config     + config
 #   dataplane  include, core, dataplane
 #   control    include, core, config, dataplane, control
-#   console    everything (and main.c); nothing includes console but itself
+#   cmd        + cmd
+#   console    + cmd, console (not api)
+#   api        + cmd, api (not console)
 INC_core      := include src/core
 INC_config    := $(INC_core) src/config
 INC_dataplane := $(INC_core) src/dataplane
 INC_control   := $(INC_core) src/config src/dataplane src/control
-INC_console   := $(INC_control) src/console
-INC_ALL       := $(INC_console)
+INC_cmd       := $(INC_control) src/cmd
+INC_console   := $(INC_cmd) src/console
+INC_api       := $(INC_cmd) src/api
+INC_ALL       := $(INC_cmd) src/console src/api
+FOLDERS       := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard src/*/*.c)))))
+$(foreach d,$(FOLDERS),$(if $(INC_$(d)),,$(error src/$(d)/ has no include rule in the Makefile (INC_$(d)): say which folders it may include)))
 # the -I flags of src/FOLDER/x.c (src/main.c: all of them)
-inc_of = $(addprefix -I,$(or $(INC_$(firstword $(subst /, ,$(1)))),$(INC_ALL)))
+inc_of = $(addprefix -I,$(if $(findstring /,$(1)),$(INC_$(firstword $(subst /, ,$(1)))),$(INC_ALL)))
 SRCS    := $(wildcard src/*.c src/*/*.c)
 OBJS    := $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS))
 LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
@@ -170,10 +181,15 @@ $(BUILD)/flowgen: $(SRCS) $(wildcard include/*.h src/*/*.h) test/bench/pgo-train
 	$(Q)rm -rf build/pgo/obj build/pgo/flowgen
 	$(Q)$(MAKE) --no-print-directory PGO=use build/pgo/flowgen
 else
-$(BUILD)/flowgen: $(OBJS)
+$(BUILD)/flowgen: $(OBJS) $(BUILD)/layout.ok
 	@echo "  LD      $@"
-	$(Q)$(CC) $(LDFLAGS) $(LTO) $(filter -O% -g,$(CFLAGS)) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) $(LTO) $(filter -O% -g,$(CFLAGS)) -o $@ $(OBJS) $(LDLIBS)
 endif
+
+# test/layout.sh: the include rule's part that -I cannot enforce
+$(BUILD)/layout.ok: $(SRCS) $(wildcard include/*.h src/*/*.h) test/layout.sh
+	@mkdir -p $(BUILD)
+	$(Q)test/layout.sh && touch $@
 
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
@@ -186,7 +202,7 @@ $(BUILD)/obj/%.o: src/%.c
 $(BUILD)/version: FORCE
 	@mkdir -p $(BUILD)
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' >$@
-$(BUILD)/obj/main.o $(BUILD)/obj/console/api.o $(BUILD)/obj/control/capture.o: $(BUILD)/version
+$(BUILD)/obj/main.o $(BUILD)/obj/api/api.o $(BUILD)/obj/control/capture.o: $(BUILD)/version
 FORCE:
 
 $(BUILD)/libflowgen.a: $(LIBOBJS)

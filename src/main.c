@@ -28,8 +28,10 @@
 #include "cfg.h"
 #include "cli.h"
 #include "cmds.h"
+#include "console.h"
 #include "ctl.h"
 #include "port.h"
+#include "otg.h"
 #include "prof.h"
 #include "run.h"
 #include "stats.h"
@@ -584,15 +586,23 @@ static int run_console(const struct opts *o)
 	char err[FG_ERRLEN];
 	int rc;
 
+	/* the front ends' own rows, after the command layer's */
+	(void)api_add_cmds();
+	(void)console_add_cmds();
 	if (api_start(err, sizeof(err)) != 0) {
 		fprintf(stderr, "flowgen: %s\n", err);
 		return FG_EXIT_SOFTWARE;
 	}
-	if (!o->exec && !o->batch && isatty(STDIN_FILENO))
-		return cli_run_interactive();
-	rc = o->exec ? cli_run_exec(o->exec, o->keep_going) : cli_run_batch(stdin, o->keep_going);
-	/* with --api, the API is served on once the script has ended */
-	cli_serve();
+	if (!o->exec && !o->batch && isatty(STDIN_FILENO)) {
+		rc = cli_run_interactive();
+	} else {
+		rc = o->exec ? cli_run_exec(o->exec, o->keep_going)
+			     : cli_run_batch(stdin, o->keep_going);
+		/* with --api, the API is served on once the script has ended */
+		cli_serve();
+	}
+	api_stop();
+	otg_fini(); /* the OTG config (the API's and the `otg` command's) */
 	return rc;
 }
 
@@ -704,8 +714,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	rc = run_console(&o);
 
-	/* Shut-down, in reverse order. */
-	api_stop();
+	/* Shut-down, in reverse order (run_console stopped the API). */
 	cmds_fini();
 	stats_stop();
 	svc_stop();

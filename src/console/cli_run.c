@@ -43,9 +43,9 @@
 
 #include "cli.h"
 #include "cli_tok.h"
-#include "cli_int.h"
 #include "fg.h"
 #include "log.h"
+#include "tsc.h"
 
 #define CLI_PROMPT "flowgen> "
 #define CLI_HISTFILE ".flowgen_history"
@@ -78,7 +78,7 @@ static void on_signal(int sig)
 	int saved = errno;
 
 	if (sig == SIGINT) {
-		int64_t now = cli_now_ns();
+		int64_t now = fg_mono_ns();
 		int64_t prev = __atomic_exchange_n(&intr_last_ns, now, __ATOMIC_RELAXED);
 
 		if (prev && now - prev < CLI_DOUBLE_INTR_NS)

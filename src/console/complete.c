@@ -17,8 +17,9 @@
 
 #include "cli.h"
 #include "cli_tok.h"
-#include "cli_int.h"
 #include "fg.h"
+
+#define CLI_MAX_MATCHES 10000 /* completion candidates kept */
 
 
 struct cand {

@@ -38,6 +38,7 @@
 #include "stats_snap.h"
 #include "tui.h"
 #include "log.h"
+#include "tsc.h"
 
 #define TUI_REFRESH_MS 500
 #define TUI_KEY_WAIT_MS 100
@@ -76,14 +77,6 @@ static void tui_on_crash(int sig)
 	}
 	signal(sig, SIG_DFL);
 	raise(sig);
-}
-
-static double tui_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* Counters: exact while short, else three significant digits and K/M/G/T. */
@@ -578,10 +571,10 @@ static void tui_loop(struct tui_ctx *c)
 			tui_resize();
 			next = 0;
 		}
-		if (tui_now() >= next) {
+		if ((double)fg_mono_ns() / 1e9 >= next) {
 			tui_sample(c);
 			tui_draw(c);
-			next = tui_now() + TUI_REFRESH_MS / 1000.0;
+			next = (double)fg_mono_ns() / 1e9 + TUI_REFRESH_MS / 1000.0;
 		}
 		ch = getch();
 		if (ch == ERR)

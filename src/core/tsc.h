@@ -21,6 +21,7 @@
 #define FG_TSC_H
 
 #include <stdint.h>
+#include <time.h>
 
 /* The clocks a measurement reads; tests pass fakes. */
 struct tsc_clock {
@@ -36,5 +37,18 @@ struct tsc_clock {
  * reference did not advance).
  */
 uint64_t tsc_measure(const struct tsc_clock *c, uint64_t window_ns);
+
+/*
+ * any context, async-signal-safe (clock_gettime(2) is): CLOCK_MONOTONIC in
+ * nanoseconds, the one wall-independent clock of the control side's
+ * timeouts, request times and the dashboard's refresh.
+ */
+static inline int64_t fg_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
 
 #endif

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 #
 # 05_man.sh — the man pages document the program as built: every command of
-# the command tables (src/console/cmds.c and the built-ins of src/console/cli.c) has an entry
+# the command tables (src/cmd/cmds.c, the built-ins of src/cmd/cli.c, and
+# the rows of src/api/api.c and src/console/console.c) has an entry
 # in flowgen(8) with each option word of its usage, every option of main.c's
 # getopt table is in OPTIONS, every platform config key of src/config/cfg.c and
 # every statistics field that src/control/stats_fmt.c prints in JSON is described, every
@@ -72,13 +73,13 @@ done
 # Rows of every `struct cli_cmd NAME[] = { ... };` table: {"name", handler, "usage", ...
 cmd_rows()
 {
-	sed -n '/struct cli_cmd [A-Za-z_0-9]*\[\] *= *{/,/^};/p' src/console/cmds.c src/console/cli.c |
+	sed -n '/struct cli_cmd [A-Za-z_0-9]*\[\] *= *{/,/^};/p' src/cmd/cmds.c src/cmd/cli.c src/api/api.c src/console/console.c |
 		tr -d '\n\t' | sed 's/},/},\n/g' |
 		sed -nE 's/.*\{ *"([a-z_-]+)", *[A-Za-z_0-9]+, *"([^"]*)".*/\1\t\2/p'
 }
 
 mapfile -t rows < <(cmd_rows)
-check_ge "man: command tables found in src/console/cmds.c and src/console/cli.c" "${#rows[@]}" 10
+check_ge "man: command tables found in src/cmd/, src/api/api.c and src/console/console.c" "${#rows[@]}" 10
 COMMANDS=$(section "$M8" COMMANDS)
 for row in "${rows[@]}"; do
 	name=${row%%$'\t'*}

@@ -3,8 +3,8 @@
  * tokenizer, the -x command splitter and completion of command names.
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc/core -Isrc/config \
- *       -Isrc/dataplane -Isrc/control -Isrc/console \
- *       $(pkg-config --cflags libedit) test/fuzz/fuzz_cli.c src/console/cli.c src/console/cli_tok.c src/console/complete.c src/control/log.c \
+ *       -Isrc/dataplane -Isrc/control -Isrc/cmd -Isrc/console \
+ *       $(pkg-config --cflags libedit) test/fuzz/fuzz_cli.c src/cmd/cli.c src/cmd/cli_tok.c src/console/complete.c src/control/log.c \
  *       $(pkg-config --libs libedit) -o build/fuzz_cli
  *
  * Besides memory safety it checks properties: words lie inside the output

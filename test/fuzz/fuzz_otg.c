@@ -3,9 +3,9 @@
  * /config): JSON in, a plan and its streams profile out.
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc/core -Isrc/config \
- *       -Isrc/dataplane -Isrc/control -Isrc/console \
- *       test/fuzz/fuzz_otg.c src/console/otg_plan.c src/console/otg_hdr.c \
- *       src/console/otg_pat.c src/console/otg_yaml.c src/console/otg_pcap.c \
+ *       -Isrc/dataplane -Isrc/control -Isrc/cmd -Isrc/api \
+ *       test/fuzz/fuzz_otg.c src/api/otg_plan.c src/api/otg_hdr.c \
+ *       src/api/otg_pat.c src/api/otg_yaml.c src/api/otg_pcap.c \
  *       src/config/prof.c src/config/prof_streams.c src/config/prof_ipgen.c \
  *       src/config/prof_plan.c src/config/prof_prog.c src/config/prof_pcap.c src/core/progb.c \
  *       src/core/tcp.c src/config/cfg.c src/config/cfg_data.c src/config/yamlu.c \

@@ -85,7 +85,7 @@ if ! cflags=$(pkg-config --cflags libdpdk) || ! libs=$(pkg-config --libs $PKGS);
 	finish
 fi
 # Every header folder (the Makefile's INC_ALL): a harness may include any.
-INCS=(-Iinclude -Isrc/core -Isrc/config -Isrc/dataplane -Isrc/control -Isrc/console)
+INCS=(-Iinclude -Isrc/core -Isrc/config -Isrc/dataplane -Isrc/control -Isrc/cmd -Isrc/console -Isrc/api)
 # -fno-sanitize-recover: undefined behaviour is a crash, not a log line.
 # shellcheck disable=SC2206
 CFLAGS=(-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -g -O1 -std=gnu11

@@ -1,5 +1,5 @@
 /*
- * test_api.c — the pure parts of the HTTP API (src/console/api_req.h):
+ * test_api.c — the pure parts of the HTTP API (src/api/api_req.h):
  * the listening address ([ADDR:]PORT, loopback or not), the bearer
  * token's comparison and the Authorization header, the nesting depth of
  * a JSON text, the command request (good, malformed, too deep, too

@@ -1,5 +1,5 @@
 /*
- * test_otg.c — the OTG config translation (src/console/otg_plan.c,
+ * test_otg.c — the OTG config translation (src/api/otg_plan.c,
  * otg_hdr.c, otg_pat.c, otg_yaml.c) without DPDK: three configs of the
  * acceptance set (IPv4 UDP of a fixed size; IPv6 UDP with incrementing
  * source addresses; IMIX weight pairs; each with latency metrics and

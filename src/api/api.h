@@ -10,7 +10,7 @@
  * Context: control, on the console's thread (api_configure before DPDK
  * starts, api_start and api_stop around the console).
  *
- * Included by: console.
+ * Included by: main.c.
  */
 #ifndef FG_API_H
 #define FG_API_H
@@ -45,5 +45,8 @@ void api_stop(void);
 
 /* The `api` console command: the address, clients served, last requests. */
 int api_cmd(int argc, char **argv);
+
+/* control: add the API's rows (`api`, `otg`) to the command table (cli_add). */
+int api_add_cmds(void);
 
 #endif

@@ -24,13 +24,17 @@
 #include <time.h>
 
 #include "cli.h"
-#include "cli_int.h"
 #include "cli_tok.h"
 #include "fg.h"
 #include "log.h"
+#include "tsc.h"
 
-static const struct cli_cmd *user_cmds;
-static int user_ncmds;
+/* The installed tables, in order (cli_init, cli_add). */
+static struct {
+	const struct cli_cmd *rows;
+	int n;
+} tabs[CLI_MAX_TABLES];
+static int ntabs;
 static bool quit_flag;
 
 /*
@@ -75,21 +79,33 @@ static const struct cli_cmd *find_in(const struct cli_cmd *t, int n, const char 
 	return NULL;
 }
 
+/* The row of that name in the first `upto` tables, or NULL. */
+static const struct cli_cmd *find_tabs(int upto, const char *name)
+{
+	for (int t = 0; t < upto; t++) {
+		const struct cli_cmd *c = find_in(tabs[t].rows, tabs[t].n, name);
+
+		if (c)
+			return c;
+	}
+	return NULL;
+}
+
 const struct cli_cmd *cli_find(const char *name)
 {
-	const struct cli_cmd *c = find_in(user_cmds, user_ncmds, name);
+	const struct cli_cmd *c = find_tabs(ntabs, name);
 
 	return c ? c : find_in(builtin_cmds, (int)FG_ARRAY_SIZE(builtin_cmds), name);
 }
 
-/* Calls fn for every visible row: the caller's, then unshadowed built-ins. */
 void cli_for_each_cmd(void (*fn)(const struct cli_cmd *, void *), void *arg)
 {
-	for (int i = 0; i < user_ncmds; i++)
-		if (user_cmds[i].name)
-			fn(&user_cmds[i], arg);
+	for (int t = 0; t < ntabs; t++)
+		for (int i = 0; i < tabs[t].n; i++)
+			if (tabs[t].rows[i].name && !find_tabs(t, tabs[t].rows[i].name))
+				fn(&tabs[t].rows[i], arg);
 	for (size_t i = 0; i < FG_ARRAY_SIZE(builtin_cmds); i++)
-		if (!find_in(user_cmds, user_ncmds, builtin_cmds[i].name))
+		if (!find_tabs(ntabs, builtin_cmds[i].name))
 			fn(&builtin_cmds[i], arg);
 }
 
@@ -159,9 +175,9 @@ static int cmd_sleep(int argc, char **argv)
 	else if (*end && strcmp(end, "s"))
 		goto usage;
 
-	deadline = cli_now_ns() + (int64_t)(s * 1e9);
+	deadline = fg_mono_ns() + (int64_t)(s * 1e9);
 	for (;;) {
-		int64_t left = deadline - cli_now_ns();
+		int64_t left = deadline - fg_mono_ns();
 		struct timespec ts;
 
 		if (cli_interrupted())
@@ -195,8 +211,19 @@ static int cmd_quit(int argc, char **argv)
 
 void cli_init(const struct cli_cmd *cmds, int n)
 {
-	user_cmds = cmds;
-	user_ncmds = cmds ? n : 0;
+	ntabs = 0;
+	if (cmds)
+		(void)cli_add(cmds, n);
+}
+
+int cli_add(const struct cli_cmd *cmds, int n)
+{
+	if (ntabs == CLI_MAX_TABLES)
+		return -ENOSPC;
+	tabs[ntabs].rows = cmds;
+	tabs[ntabs].n = n;
+	ntabs++;
+	return 0;
 }
 
 bool cli_interrupted(void) { return __atomic_load_n(&intr_cmd, __ATOMIC_RELAXED) != 0; }

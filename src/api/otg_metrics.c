@@ -20,6 +20,7 @@
 #include "port.h"
 #include "run.h"
 #include "stats.h"
+#include "tsc.h"
 
 static const char *const port_columns[] = {
     "transmit",	     "location",      "link",	     "capture",	       "frames_tx",
@@ -41,14 +42,6 @@ struct flow_prev {
 };
 static struct flow_prev prev[OTG_MAX_FLOWS];
 static const json_t *prev_config;
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* names: the requested column names, checked against the model's. */
 static int columns(const json_t *req, const char *path, const char *key, const char *const *model,
@@ -283,7 +276,7 @@ static int flow_metrics(const json_t *req, json_t *resp, char *err, size_t errle
 	const json_t *cols, *names;
 	json_t *a = json_array();
 	int bad, n;
-	double t = now_s();
+	double t = (double)fg_mono_ns() / 1e9;
 	char fp[64];
 
 	if (!a)

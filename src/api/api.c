@@ -33,9 +33,10 @@
 #include "api_int.h"
 #include "api_req.h"
 #include "cli.h"
-#include "cli_int.h"
 #include "fg.h"
 #include "log.h"
+#include "otg.h"
+#include "tsc.h"
 
 #ifndef FG_VERSION
 #define FG_VERSION "0.1"
@@ -141,7 +142,7 @@ static void log_request(const char *method, const char *url, int status, int64_t
 	snprintf(l->method, sizeof(l->method), "%s", method);
 	snprintf(l->path, sizeof(l->path), "%s", url);
 	l->status = status;
-	l->ms = (double)(cli_now_ns() - t0) / 1e6;
+	l->ms = (double)(fg_mono_ns() - t0) / 1e6;
 	l->when = time(NULL);
 	api.requests++;
 	pthread_mutex_unlock(&api.mu);
@@ -488,7 +489,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		k = calloc(1, sizeof(*k));
 		if (!k)
 			return MHD_NO;
-		k->t0 = cli_now_ns();
+		k->t0 = fg_mono_ns();
 		*con_cls = k;
 		return on_headers(c, k, method, url);
 	}
@@ -660,3 +661,13 @@ int api_cmd(int argc, char **argv)
 	pthread_mutex_unlock(&api.mu);
 	return 0;
 }
+
+static const struct cli_cmd api_rows[] = {
+	{"api", api_cmd, "api", "the HTTP API: its address, clients served and last requests",
+	 NULL, 0},
+	{"otg", otg_cmd, "otg METHOD PATH [BODY.json] [-o FILE]",
+	 "one request to the OTG model handlers (the HTTP API's, without HTTP)", NULL,
+	 CLI_F_PATHARG},
+};
+
+int api_add_cmds(void) { return cli_add(api_rows, (int)FG_ARRAY_SIZE(api_rows)); }

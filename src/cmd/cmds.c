@@ -16,12 +16,10 @@
 #include <rte_cycles.h>
 
 #include "addr6.h"
-#include "api.h"
 #include "bench_cmd.h"
 #include "bench_search.h"
 #include "capture.h"
 #include "capture_cmd.h"
-#include "otg.h"
 #include "plot.h"
 #include "cfg_data.h"
 #include "cli.h"
@@ -34,7 +32,6 @@
 #include "stats.h"
 #include "svc.h"
 #include "clock.h"
-#include "tui.h"
 #include "units.h"
 #include "log.h"
 
@@ -553,33 +550,6 @@ static int cmd_wait(int argc, char **argv)
 	return 0;
 }
 
-static void tui_pause_toggle(void)
-{
-	int s = ctl_state();
-
-	if (s == CTR_RUNNING || s == CTR_PAUSED)
-		(void)run_pause(s == CTR_RUNNING);
-}
-
-/* A step the links cannot carry is not taken (the dashboard holds messages). */
-static void tui_rate_scale(double f)
-{
-	char err[FG_ERRLEN];
-
-	if (run_active() && run_rescale(f, err, sizeof(err)) != 0)
-		fg_warn("tui: %s", err);
-}
-
-static int cmd_tui(int argc, char **argv)
-{
-	static const struct tui_ops ops = {.pause_toggle = tui_pause_toggle,
-					   .rate_scale = tui_rate_scale};
-
-	if (argc != 1)
-		return bad_usage(argv);
-	return tui_run(&ops) < 0 ? -1 : 0;
-}
-
 static const char *const o_p[] = {"-p", NULL};
 static const char *const o_ping[] = {"-p", "-d", "-n", "-s", NULL};
 static const char *const o_start[] = {"-f",	  "-m",	     "-d",   "-p", "-t",
@@ -618,9 +588,6 @@ static const struct cli_cmd table[] = {
 	{"stats", cmd_stats, "stats [-g] [-p] [-a] [-l] [-w] [-t] [--pairs] [--json] [--plot FILE.svg]",
 	 "global / port / flows / latency / worker statistics", o_stats, 0},
 	{"clear", cmd_clear, "clear", "zero the statistics shown (a baseline)", NULL, 0},
-	{"tui", cmd_tui, "tui", "live dashboard; q or ESC returns", NULL, 0},
-	{"api", api_cmd, "api", "the HTTP API: its address, clients served and last requests",
-	 NULL, 0},
 	{"portattr", cmd_portattr, "portattr [-p PORTS]",
 	 "link, speed, MAC, IP, gw, gw MAC, driver", o_p, 0},
 	{"bench", bench_cmd,
@@ -630,9 +597,6 @@ static const struct cli_cmd table[] = {
 	{"capture", capture_cmd,
 	 "capture start [-p PORTS] [--rx|--tx|--both] [--filter BPF] [--limit N] [--ring N] | capture stop | capture save FILE.pcapng | capture status [--json]",
 	 "record the ports' frames as pcapng (BPF filter, frame limit)", o_capture, CLI_F_PATHARG},
-	{"otg", otg_cmd, "otg METHOD PATH [BODY.json] [-o FILE]",
-	 "one request to the OTG model handlers (the HTTP API's, without HTTP)", NULL,
-	 CLI_F_PATHARG},
 };
 
 static void on_sigint(void)
@@ -665,7 +629,6 @@ void cmds_init(const struct cfg *c, bool json)
 
 void cmds_fini(void)
 {
-	otg_fini();
 	capture_fini();
 	run_fini();
 }

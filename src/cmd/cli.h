@@ -21,13 +21,14 @@
  * prompt a second SIGINT within 2 s ends cli_run_interactive(); in batch and
  * -x mode a SIGINT ends the run (status FG_EXIT_FAIL).
  *
- * Included by: console.
+ * Included by: cmd, console, api.
  */
 #ifndef FG_CLI_H
 #define FG_CLI_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define CLI_MAX_ARGS 64 /* words per command line, argv[argc] = NULL included */
@@ -51,9 +52,19 @@ struct cli_cmd {
 
 /*
  * control: install the caller's table (kept by pointer, not copied; it must
- * outlive the console). May be called again to replace it.
+ * outlive the console). May be called again to replace it, and every
+ * table added with cli_add.
  */
 void cli_init(const struct cli_cmd *cmds, int n);
+
+/*
+ * control: one more table after those installed (the front ends' own
+ * rows: the console's `tui`, the API's `api` and `otg`), up to
+ * CLI_MAX_TABLES in all; -ENOSPC past that. An earlier table's row of the
+ * same name wins.
+ */
+#define CLI_MAX_TABLES 4
+int cli_add(const struct cli_cmd *cmds, int n);
 
 /* control: the row named `name` (caller's rows first, then built-ins), or NULL. */
 const struct cli_cmd *cli_find(const char *name);
@@ -135,5 +146,21 @@ void cli_poll_now(void);
  * script.
  */
 void cli_serve(void);
+
+/* control: fn for every visible row: the tables' in order, then unshadowed built-ins. */
+void cli_for_each_cmd(void (*fn)(const struct cli_cmd *, void *), void *arg);
+
+/*
+ * any context, async-signal-safe: set (a SIGINT arrived) or clear the flag
+ * that cli_interrupted() reads.
+ */
+void cli_set_interrupted(bool on);
+
+/* control: the descriptor of cli_set_poll (-1: none) and its function. */
+int cli_poll_fd(void);
+void cli_poll_run(void);
+
+/* control: forget a quit/exit of an earlier run; each cli_run_* begins so. */
+void cli_quit_reset(void);
 
 #endif
