@@ -30,6 +30,28 @@ enum fg_exit {
 #define FG_MAX_WORKERS 32
 #define FG_ERRLEN 512
 
+/*
+ * An error value: what a command or a control call refused or failed, as
+ * data for every front end (the console prints "error: MESSAGE" and the
+ * hint under it; the HTTP API answers {code, message, hint, path}).
+ * The code's name is fg_errcode_name() (core/errval.h).
+ */
+enum fg_errcode {
+	FG_E_NONE = 0,	   /* no error */
+	FG_E_USAGE = 1,	   /* a bad option or argument (path names it) */
+	FG_E_UNKNOWN = 2,  /* no such command */
+	FG_E_REFUSED = 3,  /* refused in the present state (a run going, a port down, ...) */
+	FG_E_FAILED = 4,   /* tried and failed (a file, a port, the DUT) */
+	FG_E_INTERNAL = 5, /* out of memory, or a fault of flowgen's */
+};
+
+struct fg_error {
+	enum fg_errcode code;
+	char message[FG_ERRLEN]; /* what is wrong, one line, no "error: " */
+	char hint[256];		 /* what to do about it, or "" */
+	char path[128];		 /* the option, argument or field at fault, or "" */
+};
+
 #define FG_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define FG_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define FG_MAX(a, b) ((a) > (b) ? (a) : (b))

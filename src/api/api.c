@@ -626,27 +626,25 @@ void api_stop(void)
 	free(api.token);
 }
 
-int api_cmd(int argc, char **argv)
+int api_cmd(struct cmd_ctx *x, int argc, char **argv)
 {
 	unsigned n, first;
 
-	if (argc != 1) {
-		fg_err("usage: %s", argv[0]);
-		return -EINVAL;
-	}
+	if (argc != 1)
+		return cmd_fail(x, FG_E_USAGE, argv[1], NULL, "usage: %s", argv[0]);
 	if (!daemon_) {
-		printf("api: off (start flowgen with --api [ADDR:]PORT)\n");
+		fprintf(x->out, "api: off (start flowgen with --api [ADDR:]PORT)\n");
 		return 0;
 	}
 	pthread_mutex_lock(&api.mu);
-	printf("api: listening on %s://%s (%s)\n", api.tls ? "https" : "http", api.addr.text,
+	fprintf(x->out, "api: listening on %s://%s (%s)\n", api.tls ? "https" : "http", api.addr.text,
 	       api.token ? "TLS, bearer token" : "loopback, no token");
-	printf("clients served %" PRIu64 ", requests %" PRIu64 ", queued %u\n", api.clients,
+	fprintf(x->out, "clients served %" PRIu64 ", requests %" PRIu64 ", queued %u\n", api.clients,
 	       api.requests, api.q.n);
 	n = FG_MIN(api.log_n, (unsigned)API_LOG);
 	first = api.log_n - n;
 	if (n)
-		printf("last requests:\n  %-8s  %-6s  %-40s  %6s  %10s\n", "time", "method",
+		fprintf(x->out, "last requests:\n  %-8s  %-6s  %-40s  %6s  %10s\n", "time", "method",
 		       "path", "status", "ms");
 	for (unsigned i = first; i < api.log_n; i++) {
 		const struct api_log_row *l = &api.log[i % API_LOG];
@@ -655,7 +653,7 @@ int api_cmd(int argc, char **argv)
 
 		localtime_r(&l->when, &tm);
 		strftime(hms, sizeof(hms), "%H:%M:%S", &tm);
-		printf("  %-8s  %-6s  %-40s  %6d  %10.1f\n", hms, l->method, l->path, l->status,
+		fprintf(x->out, "  %-8s  %-6s  %-40s  %6d  %10.1f\n", hms, l->method, l->path, l->status,
 		       l->ms);
 	}
 	pthread_mutex_unlock(&api.mu);

@@ -15,6 +15,8 @@
 #ifndef FG_API_H
 #define FG_API_H
 
+struct cmd_ctx;
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -44,7 +46,7 @@ int api_start(char *err, size_t errlen);
 void api_stop(void);
 
 /* The `api` console command: the address, clients served, last requests. */
-int api_cmd(int argc, char **argv);
+int api_cmd(struct cmd_ctx *x, int argc, char **argv);
 
 /* control: add the API's rows (`api`, `otg`) to the command table (cli_add). */
 int api_add_cmds(void);

@@ -17,6 +17,8 @@
 #include <strings.h>
 
 #include "api_req.h"
+#include "errval.h"
+#include "json.h"
 
 /* ---------------------------------------------------------------------------
  * The listening address
@@ -249,18 +251,37 @@ json_t *api_json_text(const char *text, size_t len)
 	return s;
 }
 
-json_t *api_output_json(const char *text, size_t len)
+int api_command_status(int rc, const struct fg_error *e)
 {
-	for (size_t i = 0; i < len; i++) {
-		if (text[i] == '{' && (i == 0 || text[i - 1] == '\n')) {
-			json_t *o = json_loadb(text + i, len - i, JSON_DISABLE_EOF_CHECK, NULL);
+	if (rc < 0 && (e->code == FG_E_USAGE || e->code == FG_E_UNKNOWN))
+		return 400;
+	return 200;
+}
 
-			if (json_is_object(o))
-				return o;
-			json_decref(o);
-		}
+char *api_command_reply(int rc, const struct fg_error *e, const char *out, size_t outlen,
+			json_t *value, uint64_t job, size_t *len)
+{
+	json_t *o = json_pack("{s:b, s:i, s:o}", "ok", rc == 0, "exit",
+			      rc == 0 ? FG_EXIT_OK : FG_EXIT_FAIL, "output",
+			      api_json_text(out ? out : "", out ? outlen : 0));
+	char *s;
+
+	if (o && value)
+		json_object_set(o, "json", value);
+	if (o && rc < 0)
+		json_object_set_new(o, "error",
+				    json_pack("{s:s, s:o, s:s, s:s}", "code",
+					      fg_errcode_name(e->code), "message",
+					      api_json_text(e->message, strlen(e->message)),
+					      "hint", e->hint, "path", e->path));
+	if (o && job) {
+		json_object_set_new(o, "id", json_integer((json_int_t)job));
+		json_object_set_new(o, "state", json_string("done"));
 	}
-	return NULL;
+	s = o ? json_dumps(o, JW_DUMP_FLAGS(false)) : NULL;
+	json_decref(o);
+	*len = s ? strlen(s) : 0;
+	return s;
 }
 
 /* ---------------------------------------------------------------------------

@@ -20,6 +20,8 @@
 
 #include <jansson.h>
 
+#include "fg.h"
+
 #define API_BODY_MAX (1u << 20)	   /* request body: more is refused (413) */
 #define API_JSON_DEPTH_MAX 32	   /* nested arrays and objects in a request (400) */
 #define API_COMMAND_MAX 4096	   /* bytes of one command line */
@@ -89,11 +91,21 @@ char *api_error_body(int code, const char *kind, const char *msg, size_t *len);
 json_t *api_json_text(const char *text, size_t len);
 
 /*
- * pure: the JSON object a command printed (--json): the first line of
- * text that begins with '{' and parses as an object, up to its end; NULL
- * when there is none.
+ * pure: the HTTP status of a command's reply: 400 for a command that is
+ * not one or a bad option or argument (the error value says which), else
+ * 200 (ok false when the command ran and failed).
  */
-json_t *api_output_json(const char *text, size_t len);
+int api_command_status(int rc, const struct fg_error *e);
+
+/*
+ * pure: the reply of a command, {"ok", "exit", "output"[, "json"][,
+ * "error"]}: output is the command's text for people, json its result
+ * value (taken as it is, a reference added), error the error value
+ * {code, message, hint, path} when rc < 0; an async job (job != 0) adds
+ * id and state. Malloc'd, its length in *len; NULL when out of memory.
+ */
+char *api_command_reply(int rc, const struct fg_error *e, const char *out, size_t outlen,
+			json_t *value, uint64_t job, size_t *len);
 
 /* A bounded FIFO of pointers. */
 struct api_queue {

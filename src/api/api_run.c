@@ -6,12 +6,13 @@
  * run origin set to the API (run.h), so that the console and the API
  * share one run life cycle and refuse each other's starts.
  *
- * A command's output is what it writes to standard output and standard
- * error while it runs: both are pointed at one memory file (memfd, see
- * memfd_create(2)) for the command's time, with dup2(2), and put back
- * after. An API command may run inside another one that waits (an async
- * `wait`, then `stats --json`), up to API_NEST_MAX deep; the captures
- * nest with them.
+ * A command runs through the command layer (cli_exec) with a ctx of its
+ * own: its text goes to a memory stream the ctx names, its messages to
+ * the ctx's log sink, and the reply carries its result value and its
+ * error value as they are (api_command_reply); nothing of the process's
+ * standard output or error is touched. An API command may run inside
+ * another one that waits (an async `wait`, then `stats --json`), up to
+ * API_NEST_MAX deep; each has its own ctx.
  *
  * Context: control, on the console's thread.
  */
@@ -20,77 +21,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "api_int.h"
 #include "api_req.h"
 #include "cli.h"
 #include "ctl.h"
+#include "errval.h"
 #include "fg.h"
 #include "log.h"
 #include "otg.h"
 #include "run.h"
-
-/* Standard output and error, pointed at a memory file while a command runs. */
-struct capture {
-	int fd, out, err;
-};
-
-static int capture_begin(struct capture *c)
-{
-	fflush(stdout);
-	fflush(stderr);
-	c->fd = memfd_create("flowgen-api", MFD_CLOEXEC);
-	if (c->fd < 0)
-		return -errno;
-	c->out = dup(STDOUT_FILENO);
-	c->err = dup(STDERR_FILENO);
-	if (c->out < 0 || c->err < 0 || dup2(c->fd, STDOUT_FILENO) < 0 ||
-	    dup2(c->fd, STDERR_FILENO) < 0) {
-		int e = errno;
-
-		if (c->out >= 0) {
-			dup2(c->out, STDOUT_FILENO);
-			close(c->out);
-		}
-		if (c->err >= 0) {
-			dup2(c->err, STDERR_FILENO);
-			close(c->err);
-		}
-		close(c->fd);
-		return -e;
-	}
-	return 0;
-}
-
-/* Put standard output and error back; what was written (malloc'd, NUL-terminated). */
-static char *capture_end(struct capture *c, size_t *len)
-{
-	off_t size;
-	char *text;
-	ssize_t n = 0;
-
-	fflush(stdout);
-	fflush(stderr);
-	dup2(c->out, STDOUT_FILENO);
-	dup2(c->err, STDERR_FILENO);
-	close(c->out);
-	close(c->err);
-	size = lseek(c->fd, 0, SEEK_END);
-	if (size < 0)
-		size = 0;
-	if ((size_t)size > API_OUTPUT_MAX)
-		size = API_OUTPUT_MAX;
-	text = malloc((size_t)size + 1);
-	if (text) {
-		n = pread(c->fd, text, (size_t)size, 0);
-		text[n > 0 ? n : 0] = '\0';
-	}
-	close(c->fd);
-	*len = n > 0 ? (size_t)n : 0;
-	return text;
-}
 
 /* Commands that need the terminal, refused over HTTP. */
 static bool needs_terminal(const char *line)
@@ -100,35 +41,18 @@ static bool needs_terminal(const char *line)
 	return strncmp(p, "tui", 3) == 0 && (p[3] == '\0' || strchr(" \t;#", p[3]));
 }
 
-/* The reply of a command: {"ok", "exit", "output"[, "json"]}; async jobs add id and state. */
-static char *command_reply(const struct api_req *r, int rc, const char *out, size_t outlen,
-			   size_t *len)
-{
-	json_t *o = json_pack("{s:b, s:i, s:o}", "ok", rc == 0, "exit",
-			      rc == 0 ? FG_EXIT_OK : FG_EXIT_FAIL, "output",
-			      api_json_text(out ? out : "", out ? outlen : 0));
-	json_t *j = out ? api_output_json(out, outlen) : NULL;
-	char *s;
-
-	if (o && j)
-		json_object_set_new(o, "json", j);
-	else
-		json_decref(j);
-	if (o && r->job) {
-		json_object_set_new(o, "id", json_integer((json_int_t)r->job));
-		json_object_set_new(o, "state", json_string("done"));
-	}
-	s = o ? json_dumps(o, JSON_COMPACT) : NULL;
-	json_decref(o);
-	*len = s ? strlen(s) : 0;
-	return s;
-}
-
+/*
+ * A command through the command layer with a ctx of its own: its text on
+ * a memory stream (open_memstream(3): the command writes to the FILE it
+ * is given, and nothing else of the process is touched), its messages
+ * through the log sink into the same text, its result value and its error
+ * value as they are.
+ */
 static void run_command(struct api_req *r)
 {
-	struct capture cap = {.fd = -1, .out = -1, .err = -1};
-	size_t outlen = 0;
+	struct cmd_ctx x = {.value = true};
 	char *out = NULL;
+	size_t outlen = 0;
 	int rc;
 
 	if (needs_terminal(r->cmd.command)) {
@@ -137,16 +61,20 @@ static void run_command(struct api_req *r)
 					  &r->reply_len);
 		return;
 	}
-	if (capture_begin(&cap) != 0) {
+	fg_error_clear(&x.err);
+	x.out = x.errout = open_memstream(&out, &outlen);
+	if (!x.out) {
 		r->status = 500;
-		r->reply = api_error_body(500, "internal", "cannot capture the output",
-					  &r->reply_len);
+		r->reply = api_error_body(500, "internal", "out of memory", &r->reply_len);
 		return;
 	}
-	rc = cli_exec_line(r->cmd.command);
-	out = capture_end(&cap, &outlen);
-	r->status = 200;
-	r->reply = command_reply(r, rc, out, outlen, &r->reply_len);
+	rc = cli_exec(&x, r->cmd.command);
+	fclose(x.out);
+	if (outlen > API_OUTPUT_MAX)
+		outlen = API_OUTPUT_MAX;
+	r->status = api_command_status(rc, &x.err);
+	r->reply = api_command_reply(rc, &x.err, out, outlen, x.result, r->job, &r->reply_len);
+	json_decref(x.result);
 	free(out);
 	if (!r->reply) {
 		r->status = 500;

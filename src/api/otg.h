@@ -12,6 +12,8 @@
 #ifndef FG_OTG_H
 #define FG_OTG_H
 
+struct cmd_ctx;
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -24,7 +26,7 @@ bool otg_handle(const char *method, const char *path, const char *body, size_t b
 
 /* `otg METHOD PATH [BODY.json] [-o FILE]` (otg_cmd.c): one request to
  * otg_handle from the console; 0 for a 2xx status. */
-int otg_cmd(int argc, char **argv);
+int otg_cmd(struct cmd_ctx *x, int argc, char **argv);
 
 /* Frees the config the handlers hold (at exit). */
 void otg_fini(void);

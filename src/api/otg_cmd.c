@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "log.h"
 #include "otg.h"
 
@@ -42,7 +43,7 @@ static char *slurp(const char *path, size_t *len)
 	return buf ? buf : strdup("");
 }
 
-int otg_cmd(int argc, char **argv)
+int otg_cmd(struct cmd_ctx *x, int argc, char **argv)
 {
 	const char *body_file = NULL, *out = NULL, *ctype = NULL;
 	char *body = NULL, *reply = NULL;
@@ -58,32 +59,30 @@ int otg_cmd(int argc, char **argv)
 		else
 			break;
 	}
-	if (argc < 3 || i != argc) {
-		fg_err("otg: usage: otg METHOD PATH [BODY.json] [-o FILE]");
-		return -1;
-	}
-	if (body_file && !(body = slurp(body_file, &blen))) {
-		fg_err("otg: %s: %s", body_file, strerror(errno));
-		return -1;
-	}
+	if (argc < 3 || i != argc)
+		return cmd_fail(x, FG_E_USAGE, i < argc ? argv[i] : NULL, NULL,
+				"otg: usage: otg METHOD PATH [BODY.json] [-o FILE]");
+	if (body_file && !(body = slurp(body_file, &blen)))
+		return cmd_fail(x, FG_E_FAILED, body_file, NULL, "otg: %s: %s", body_file,
+				strerror(errno));
 	if (!otg_handle(argv[1], argv[2], body, blen, &status, &reply, &rlen, &ctype)) {
 		free(body);
-		fg_err("otg: %s: not an OTG path (404)", argv[2]);
-		return -1;
+		return cmd_fail(x, FG_E_USAGE, argv[2], NULL, "otg: %s: not an OTG path (404)",
+				argv[2]);
 	}
 	free(body);
 	if (ctype && !strcmp(ctype, "application/json")) {
-		printf("%d %.*s\n", status, (int)rlen, reply ? reply : "");
+		fprintf(x->out, "%d %.*s\n", status, (int)rlen, reply ? reply : "");
 	} else if (out && (f = fopen(out, "wb")) != NULL) {
 		size_t w = fwrite(reply, 1, rlen, f);
 
 		fclose(f);
-		printf("%d %zu bytes (%s) written to %s\n", status, w, ctype, out);
+		fprintf(x->out, "%d %zu bytes (%s) written to %s\n", status, w, ctype, out);
 	} else {
-		printf("%d %zu bytes (%s)%s\n", status, rlen, ctype,
-		       out ? ": cannot write -o" : "");
+		fprintf(x->out, "%d %zu bytes (%s)%s\n", status, rlen, ctype,
+			out ? ": cannot write -o" : "");
 	}
-	fflush(stdout);
+	fflush(x->out);
 	free(reply);
 	return status >= 200 && status < 300 ? 0 : -1;
 }

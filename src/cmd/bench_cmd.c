@@ -49,10 +49,12 @@ static const struct bench_words bench_words[BENCH_KIND_COUNT] = {
 
 /* The report's context: the options and the --csv file. */
 struct bench_out {
+	struct cmd_ctx *x; /* the text on x->out (x->errout with --json); the value */
 	const struct bench_opts *o;
 	const struct bench_words *w;
 	FILE *csv;
 	bool plot_failed;
+	bool json_failed;
 };
 
 /* ---- options ---------------------------------------------------------------- */
@@ -219,7 +221,7 @@ static void bench_say(const struct bench_out *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static void bench_say(const struct bench_out *b, const char *fmt, ...)
 {
-	FILE *f = b->o->json ? stderr : stdout;
+	FILE *f = b->o->json ? b->x->errout : b->x->out;
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -375,145 +377,145 @@ static void bench_tuples_text(const struct bench_out *b, const struct bench_resu
 
 /* ---- JSON ------------------------------------------------------------------- */
 
-static void json_lat(struct json *j, const char *key, const struct bench_lat *l)
+static void json_lat(struct jw *j, const char *key, const struct bench_lat *l)
 {
 	if (!l->frames) {
-		json_null(j, key);
+		jw_null(j, key);
 		return;
 	}
-	json_obj(j, key);
-	json_u64(j, "frames", l->frames);
-	json_u64(j, "samples", l->samples);
-	json_u64(j, "lost", l->lost);
-	json_num(j, "min_us", l->min_us, 3);
-	json_num(j, "avg_us", l->avg_us, 3);
-	json_num(j, "max_us", l->max_us, 3);
-	json_num(j, "p50_us", l->p50_us, 3);
-	json_num(j, "p99_us", l->p99_us, 3);
-	json_num(j, "p999_us", l->p999_us, 3);
-	json_num(j, "pdv_us", l->pdv_us, 3);
-	json_obj_end(j);
+	jw_obj(j, key);
+	jw_u64(j, "frames", l->frames);
+	jw_u64(j, "samples", l->samples);
+	jw_u64(j, "lost", l->lost);
+	jw_num(j, "min_us", l->min_us, 3);
+	jw_num(j, "avg_us", l->avg_us, 3);
+	jw_num(j, "max_us", l->max_us, 3);
+	jw_num(j, "p50_us", l->p50_us, 3);
+	jw_num(j, "p99_us", l->p99_us, 3);
+	jw_num(j, "p999_us", l->p999_us, 3);
+	jw_num(j, "pdv_us", l->pdv_us, 3);
+	jw_obj_end(j);
 }
 
-static void json_trial(struct json *j, const struct bench_words *w, const struct bench_trial *t,
+static void json_trial(struct jw *j, const struct bench_words *w, const struct bench_trial *t,
 		       size_t i)
 {
 	char k[32];
 
-	json_obj(j, NULL);
-	json_u64(j, "trial", i + 1);
-	json_bool(j, "confirm", t->confirm);
+	jw_obj(j, NULL);
+	jw_u64(j, "trial", i + 1);
+	jw_bool(j, "confirm", t->confirm);
 	snprintf(k, sizeof(k), "offered_%s", w->unit);
-	json_num(j, k, t->rate, 3);
-	json_num(j, "offered_line_pct", t->line_pct, 3);
-	json_str(j, "mult", t->mult);
+	jw_num(j, k, t->rate, 3);
+	jw_num(j, "offered_line_pct", t->line_pct, 3);
+	jw_str(j, "mult", t->mult);
 	if (t->conns)
-		json_u64(j, "conns", t->conns);
+		jw_u64(j, "conns", t->conns);
 	if (strcmp(w->unit, "cps") == 0) { /* the flows tests: cps, capacity */
-		json_u64(j, "tuples", t->tuples);
-		json_arr(j, "client_ports");
-		json_u64(j, NULL, t->port_lo);
-		json_u64(j, NULL, t->port_hi);
-		json_arr_end(j);
+		jw_u64(j, "tuples", t->tuples);
+		jw_arr(j, "client_ports");
+		jw_u64(j, NULL, t->port_lo);
+		jw_u64(j, NULL, t->port_hi);
+		jw_arr_end(j);
 	}
-	json_num(j, "send_s", t->span, 3);
+	jw_num(j, "send_s", t->span, 3);
 	snprintf(k, sizeof(k), "achieved_%s", w->unit);
-	json_num(j, k, t->achieved, 3);
-	json_u64(j, w->tx, t->tx);
-	json_u64(j, w->rx, t->rx);
-	json_u64(j, w->lost, t->lost);
-	json_u64(j, "queue_full", t->queue_full);
-	json_u64(j, "oerrors", t->oerrors);
-	json_u64(j, "imissed", t->imissed);
-	json_num(j, "loss_pct", t->loss_pct, 6);
-	json_bool(j, "valid", t->valid);
-	json_bool(j, "passed", t->passed);
-	json_str(j, "reason", t->why[0] ? t->why : NULL);
+	jw_num(j, k, t->achieved, 3);
+	jw_u64(j, w->tx, t->tx);
+	jw_u64(j, w->rx, t->rx);
+	jw_u64(j, w->lost, t->lost);
+	jw_u64(j, "queue_full", t->queue_full);
+	jw_u64(j, "oerrors", t->oerrors);
+	jw_u64(j, "imissed", t->imissed);
+	jw_num(j, "loss_pct", t->loss_pct, 6);
+	jw_bool(j, "valid", t->valid);
+	jw_bool(j, "passed", t->passed);
+	jw_str(j, "reason", t->why[0] ? t->why : NULL);
 	json_lat(j, "latency", &t->lat);
-	json_obj_end(j);
+	jw_obj_end(j);
 }
 
 /* The object up to its result: the test, the profile and every trial. */
 static void bench_json_head(const struct bench_out *b, const struct bench_result *r,
-			    struct json *j)
+			    struct jw *j)
 {
-	json_obj(j, NULL);
-	json_str(j, "bench", bench_kind_names[b->o->kind]);
-	json_str(j, "profile", b->o->file);
-	json_num(j, "trial_s", b->o->trial_s, 3);
-	json_bool(j, "interrupted", r->interrupted);
-	json_arr(j, "trials");
+	jw_obj(j, NULL);
+	jw_str(j, "bench", bench_kind_names[b->o->kind]);
+	jw_str(j, "profile", b->o->file);
+	jw_num(j, "trial_s", b->o->trial_s, 3);
+	jw_bool(j, "interrupted", r->interrupted);
+	jw_arr(j, "trials");
 	for (size_t i = 0; i < r->n; i++)
 		json_trial(j, b->w, &r->t[i], i);
-	json_arr_end(j);
+	jw_arr_end(j);
 	if (bench_kind_flows(b->o->kind)) {
-		json_u64(j, "tuples", bench_tuples_total(b, r));
-		json_bool(j, "reuse", b->o->reuse);
-		json_num(j, "dut_timeout_s", b->o->dut_timeout, 3);
+		jw_u64(j, "tuples", bench_tuples_total(b, r));
+		jw_bool(j, "reuse", b->o->reuse);
+		jw_num(j, "dut_timeout_s", b->o->dut_timeout, 3);
 	}
 }
 
 /* throughput and cps: the search's figure and the confirmed one. */
 static void bench_search_json(const struct bench_out *b, const struct bench_result *r,
-			      struct json *j)
+			      struct jw *j)
 {
 	const struct bench_trial *best = r->best >= 0 ? &r->t[r->best] : NULL;
 	const struct bench_trial *conf = r->confirmed >= 0 ? &r->t[r->confirmed] : NULL;
 	char k[32];
 
-	json_bool(j, "found", best);
-	json_bool(j, "confirmed", conf);
-	json_num(j, "loss_goal_pct", b->o->loss_pct, JSON_G);
-	json_num(j, "resolution_pct", b->o->res_pct, JSON_G);
-	json_num(j, "confirm_s", b->o->confirm_s, 3);
+	jw_bool(j, "found", best);
+	jw_bool(j, "confirmed", conf);
+	jw_num(j, "loss_goal_pct", b->o->loss_pct, JW_G);
+	jw_num(j, "resolution_pct", b->o->res_pct, JW_G);
+	jw_num(j, "confirm_s", b->o->confirm_s, 3);
 	snprintf(k, sizeof(k), "start_%s", b->w->unit);
-	json_num(j, k, r->plan.rate, 3);
+	jw_num(j, k, r->plan.rate, 3);
 	if (best) {
-		json_num(j, b->w->result, best->rate, 3);
-		json_num(j, "line_pct", best->line_pct, 3);
-		json_str(j, "mult", best->mult);
-		json_i64(j, "trial", r->best + 1);
-		json_num(j, "loss_pct", best->loss_pct, 6);
+		jw_num(j, b->w->result, best->rate, 3);
+		jw_num(j, "line_pct", best->line_pct, 3);
+		jw_str(j, "mult", best->mult);
+		jw_i64(j, "trial", r->best + 1);
+		jw_num(j, "loss_pct", best->loss_pct, 6);
 		json_lat(j, "latency", &best->lat);
 	} else {
-		json_u64(j, b->w->result, 0);
+		jw_u64(j, b->w->result, 0);
 	}
 	snprintf(k, sizeof(k), "confirmed_%s", b->w->unit);
 	if (conf) {
-		json_num(j, k, conf->rate, 3);
-		json_num(j, "confirmed_line_pct", conf->line_pct, 3);
-		json_str(j, "confirmed_mult", conf->mult);
-		json_i64(j, "confirmed_trial", r->confirmed + 1);
-		json_num(j, "confirmed_loss_pct", conf->loss_pct, 6);
+		jw_num(j, k, conf->rate, 3);
+		jw_num(j, "confirmed_line_pct", conf->line_pct, 3);
+		jw_str(j, "confirmed_mult", conf->mult);
+		jw_i64(j, "confirmed_trial", r->confirmed + 1);
+		jw_num(j, "confirmed_loss_pct", conf->loss_pct, 6);
 	} else {
-		json_u64(j, k, 0);
+		jw_u64(j, k, 0);
 	}
 }
 
 static void bench_capacity_json(const struct bench_out *b, const struct bench_result *r,
-				struct json *j)
+				struct jw *j)
 {
-	json_bool(j, "found", r->best >= 0);
-	json_u64(j, b->w->result, r->best >= 0 ? r->t[r->best].conns : 0);
-	json_bool(j, "at_limit", r->at_limit);
-	json_num(j, "resolution_pct", b->o->res_pct, JSON_G);
-	json_num(j, "rate_cps", r->plan.rate, 3);
-	json_str(j, "mult", r->plan.mult);
+	jw_bool(j, "found", r->best >= 0);
+	jw_u64(j, b->w->result, r->best >= 0 ? r->t[r->best].conns : 0);
+	jw_bool(j, "at_limit", r->at_limit);
+	jw_num(j, "resolution_pct", b->o->res_pct, JW_G);
+	jw_num(j, "rate_cps", r->plan.rate, 3);
+	jw_str(j, "mult", r->plan.mult);
 	if (r->best >= 0)
-		json_i64(j, "trial", r->best + 1);
+		jw_i64(j, "trial", r->best + 1);
 }
 
-static void bench_latency_json(const struct bench_result *r, struct json *j)
+static void bench_latency_json(const struct bench_result *r, struct jw *j)
 {
 	const struct bench_trial *t = r->best >= 0 ? &r->t[r->best] : NULL;
 
-	json_bool(j, "valid", r->valid);
+	jw_bool(j, "valid", r->valid);
 	if (t) {
-		json_num(j, "offered_fps", t->rate, 3);
-		json_num(j, "achieved_fps", t->achieved, 3);
+		jw_num(j, "offered_fps", t->rate, 3);
+		jw_num(j, "achieved_fps", t->achieved, 3);
 		json_lat(j, "latency", &t->lat);
 	} else {
-		json_null(j, "latency");
+		jw_null(j, "latency");
 	}
 }
 
@@ -626,7 +628,7 @@ static void out_trial(void *ctx, const struct bench_trial *t, size_t n)
 	csv_trial(b, t, n);
 }
 
-/* The JSON object on standard output, or the result as text. */
+/* The JSON object (text on the ctx's out, or its value), or the result as text. */
 static void out_result(void *ctx, const struct bench_result *r)
 {
 	const struct bench_out *b = ctx;
@@ -634,21 +636,21 @@ static void out_result(void *ctx, const struct bench_result *r)
 	const char *intr = r->interrupted ? ", interrupted" : "";
 
 	if (b->o->json) {
-		struct json j;
+		struct jw j;
 
-		json_init(&j, stdout, false);
+		cmd_json_begin(b->x, &j, false);
 		bench_json_head(b, r, &j);
-		json_obj(&j, "result");
+		jw_obj(&j, "result");
 		if (b->o->kind == BENCH_LATENCY)
 			bench_latency_json(r, &j);
 		else if (b->o->kind == BENCH_CAPACITY)
 			bench_capacity_json(b, r, &j);
 		else
 			bench_search_json(b, r, &j);
-		json_obj_end(&j);
-		json_obj_end(&j);
-		fputs("\n", stdout);
-		fflush(stdout);
+		jw_obj_end(&j);
+		jw_obj_end(&j);
+		if (cmd_json_end(b->x, &j) < 0)
+			((struct bench_out *)ctx)->json_failed = true;
 	} else if (b->o->kind == BENCH_LATENCY) {
 		if (t)
 			bench_lat_text(b, &t->lat);
@@ -685,10 +687,10 @@ static bool out_stop(void *ctx)
 	return cli_interrupted();
 }
 
-int bench_cmd(int argc, char **argv)
+int bench_cmd(struct cmd_ctx *x, int argc, char **argv)
 {
 	struct bench_opts o;
-	struct bench_out out = {.o = &o};
+	struct bench_out out = {.x = x, .o = &o};
 	const struct bench_report rep = {
 	    .ctx = &out,
 	    .begin = out_begin,
@@ -700,7 +702,7 @@ int bench_cmd(int argc, char **argv)
 	int rc;
 
 	if (argc >= 2 && strcmp(argv[1], "nat") == 0)
-		return natb_cmd(argc - 1, argv + 1);
+		return natb_cmd(x, argc - 1, argv + 1);
 	if (bench_parse(argc, argv, &o) != 0)
 		return -1;
 	out.w = &bench_words[o.kind];
@@ -709,5 +711,5 @@ int bench_cmd(int argc, char **argv)
 		fg_err("bench: --csv %s: %s", o.csv_path, strerror(errno));
 		rc = -1;
 	}
-	return out.plot_failed ? -1 : rc;
+	return out.plot_failed || out.json_failed ? -1 : rc;
 }

@@ -8,10 +8,12 @@
 #ifndef FG_BENCH_CMD_H
 #define FG_BENCH_CMD_H
 
+struct cmd_ctx;
+
 /*
  * The `bench` command (argv[0] = "bench"), from the command table. 0, or
  * -1 (error printed).
  */
-int bench_cmd(int argc, char **argv);
+int bench_cmd(struct cmd_ctx *x, int argc, char **argv);
 
 #endif

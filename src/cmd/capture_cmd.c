@@ -14,6 +14,7 @@
 
 #include "capture.h"
 #include "capture_cmd.h"
+#include "cli.h"
 #include "cmds.h"
 #include "json.h"
 #include "port.h"
@@ -123,7 +124,7 @@ static int cap_start(int argc, char **argv)
 	return 0;
 }
 
-static void cap_print_status(bool json)
+static int cap_print_status(struct cmd_ctx *x, bool json)
 {
 	struct cap_status st;
 	char rs[64], ts[64];
@@ -132,39 +133,39 @@ static void cap_print_status(bool json)
 	cap_ports_str(st.rx_ports, rs, sizeof(rs));
 	cap_ports_str(st.tx_ports, ts, sizeof(ts));
 	if (json) {
-		struct json j;
+		struct jw j;
 
-		json_init(&j, stdout, true);
-		json_obj(&j, NULL);
-		json_obj(&j, "capture");
-		json_bool(&j, "running", st.running);
-		json_bool(&j, "have", st.have);
-		json_str(&j, "rx_ports", rs);
-		json_str(&j, "tx_ports", ts);
-		json_u64(&j, "frames", st.written);
-		json_u64(&j, "dropped", st.dropped);
-		json_u64(&j, "over_limit", st.over_limit);
-		json_u64(&j, "limit", st.limit);
-		json_bool(&j, "limit_reached", st.limit_reached);
-		json_num(&j, "seconds", st.secs, 3);
-		json_obj_end(&j);
-		json_obj_end(&j);
-		putchar('\n');
-		return;
+		cmd_json_begin(x, &j, true);
+		jw_obj(&j, NULL);
+		jw_obj(&j, "capture");
+		jw_bool(&j, "running", st.running);
+		jw_bool(&j, "have", st.have);
+		jw_str(&j, "rx_ports", rs);
+		jw_str(&j, "tx_ports", ts);
+		jw_u64(&j, "frames", st.written);
+		jw_u64(&j, "dropped", st.dropped);
+		jw_u64(&j, "over_limit", st.over_limit);
+		jw_u64(&j, "limit", st.limit);
+		jw_bool(&j, "limit_reached", st.limit_reached);
+		jw_num(&j, "seconds", st.secs, 3);
+		jw_obj_end(&j);
+		jw_obj_end(&j);
+		return cmd_json_end(x, &j);
 	}
 	if (!st.have) {
-		printf("capture: none\n");
-		return;
+		fprintf(x->out, "capture: none\n");
+		return 0;
 	}
-	printf("capture: %s%s, %.1f s, rx ports %s, tx ports %s, filter %s%s%s\n",
+	fprintf(x->out, "capture: %s%s, %.1f s, rx ports %s, tx ports %s, filter %s%s%s\n",
 	       st.running ? "running" : "stopped", st.limit_reached ? " (limit reached)" : "",
 	       st.secs, rs, ts, st.filter[0] ? "\"" : "", st.filter[0] ? st.filter : "none",
 	       st.filter[0] ? "\"" : "");
-	printf("  frames %" PRIu64 "%s, dropped %" PRIu64 " (ring full or no buffer)\n",
-	       st.written, st.limit ? " (limit set)" : "", st.dropped);
+	fprintf(x->out, "  frames %" PRIu64 "%s, dropped %" PRIu64 " (ring full or no buffer)\n",
+		st.written, st.limit ? " (limit set)" : "", st.dropped);
+	return 0;
 }
 
-int capture_cmd(int argc, char **argv)
+int capture_cmd(struct cmd_ctx *x, int argc, char **argv)
 {
 	char err[FG_ERRLEN];
 
@@ -207,8 +208,7 @@ int capture_cmd(int argc, char **argv)
 			json = true;
 		else if (argc != 2)
 			return cap_bad("status takes only --json");
-		cap_print_status(json);
-		return 0;
+		return cap_print_status(x, json) < 0 ? -1 : 0;
 	}
 	return cap_bad("start, stop, save or status?");
 }

@@ -7,7 +7,9 @@
 #ifndef FG_CAPTURE_CMD_H
 #define FG_CAPTURE_CMD_H
 
+struct cmd_ctx;
+
 /* `capture start|stop|save|status ...`; 0 or -errno. */
-int capture_cmd(int argc, char **argv);
+int capture_cmd(struct cmd_ctx *x, int argc, char **argv);
 
 #endif

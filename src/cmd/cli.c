@@ -16,6 +16,7 @@
  * command begins.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,9 +24,13 @@
 #include <string.h>
 #include <time.h>
 
+#include <jansson.h>
+
 #include "cli.h"
 #include "cli_tok.h"
+#include "errval.h"
 #include "fg.h"
+#include "json.h"
 #include "log.h"
 #include "tsc.h"
 
@@ -56,10 +61,10 @@ static void (*poll_fn)(void);
  * Built-in rows
  */
 
-static int cmd_help(int argc, char **argv);
-static int cmd_echo(int argc, char **argv);
-static int cmd_sleep(int argc, char **argv);
-static int cmd_quit(int argc, char **argv);
+static int cmd_help(struct cmd_ctx *x, int argc, char **argv);
+static int cmd_echo(struct cmd_ctx *x, int argc, char **argv);
+static int cmd_sleep(struct cmd_ctx *x, int argc, char **argv);
+static int cmd_quit(struct cmd_ctx *x, int argc, char **argv);
 
 static const struct cli_cmd builtin_cmds[] = {
     {"help", cmd_help, "help [CMD]", "list the commands, or show how to use one", NULL,
@@ -118,47 +123,51 @@ static void help_width(const struct cli_cmd *c, void *arg)
 		*w = l;
 }
 
+struct help_arg {
+	FILE *f;
+	int w;
+};
+
 static void help_row(const struct cli_cmd *c, void *arg)
 {
-	printf("  %-*s  %s\n", *(int *)arg, c->name, c->help ? c->help : "");
+	struct help_arg *h = arg;
+
+	fprintf(h->f, "  %-*s  %s\n", h->w, c->name, c->help ? c->help : "");
 }
 
-static int cmd_help(int argc, char **argv)
+static int cmd_help(struct cmd_ctx *x, int argc, char **argv)
 {
+	struct help_arg h = {.f = x->out, .w = 0};
 	const struct cli_cmd *c;
-	int w = 0;
 
-	if (argc > 2) {
-		fg_err("usage: help [CMD]");
-		return -EINVAL;
-	}
+	if (argc > 2)
+		return cmd_fail(x, FG_E_USAGE, argv[2], NULL, "usage: help [CMD]");
 	if (argc == 2) {
 		c = cli_find(argv[1]);
-		if (!c) {
-			fg_err("unknown command '%s' (try 'help')", argv[1]);
-			return -ENOENT;
-		}
-		printf("usage: %s\n", c->usage ? c->usage : c->name);
+		if (!c)
+			return cmd_fail(x, FG_E_UNKNOWN, argv[1], "try 'help'",
+					"unknown command '%s' (try 'help')", argv[1]);
+		fprintf(x->out, "usage: %s\n", c->usage ? c->usage : c->name);
 		if (c->help)
-			printf("  %s\n", c->help);
+			fprintf(x->out, "  %s\n", c->help);
 		return 0;
 	}
-	cli_for_each_cmd(help_width, &w);
-	printf("commands:\n");
-	cli_for_each_cmd(help_row, &w);
-	printf("'help CMD' shows how to use CMD.\n");
+	cli_for_each_cmd(help_width, &h.w);
+	fprintf(x->out, "commands:\n");
+	cli_for_each_cmd(help_row, &h);
+	fprintf(x->out, "'help CMD' shows how to use CMD.\n");
 	return 0;
 }
 
-static int cmd_echo(int argc, char **argv)
+static int cmd_echo(struct cmd_ctx *x, int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++)
-		printf("%s%s", i > 1 ? " " : "", argv[i]);
-	printf("\n");
+		fprintf(x->out, "%s%s", i > 1 ? " " : "", argv[i]);
+	fprintf(x->out, "\n");
 	return 0;
 }
 
-static int cmd_sleep(int argc, char **argv)
+static int cmd_sleep(struct cmd_ctx *x, int argc, char **argv)
 {
 	char *end;
 	double s;
@@ -191,16 +200,14 @@ static int cmd_sleep(int argc, char **argv)
 		nanosleep(&ts, NULL);
 	}
 usage:
-	fg_err("usage: sleep SECONDS (e.g. 2, 0.5, 200ms)");
-	return -EINVAL;
+	return cmd_fail(x, FG_E_USAGE, argc > 1 ? argv[1] : NULL, NULL,
+			"usage: sleep SECONDS (e.g. 2, 0.5, 200ms)");
 }
 
-static int cmd_quit(int argc, char **argv)
+static int cmd_quit(struct cmd_ctx *x, int argc, char **argv)
 {
-	if (argc != 1) {
-		fg_err("usage: %s", argv[0]);
-		return -EINVAL;
-	}
+	if (argc != 1)
+		return cmd_fail(x, FG_E_USAGE, argv[1], NULL, "usage: %s", argv[0]);
 	quit_flag = true;
 	return 0;
 }
@@ -263,8 +270,84 @@ void cli_poll_now(void)
 		cli_poll_run();
 }
 
-int cli_exec_line(const char *line)
+void cmd_ctx_console(struct cmd_ctx *x)
 {
+	*x = (struct cmd_ctx){.out = stdout, .errout = stderr};
+	fg_error_clear(&x->err);
+}
+
+int cmd_fail(struct cmd_ctx *x, enum fg_errcode code, const char *path, const char *hint,
+	     const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fg_error_vset(&x->err, code, path, hint, fmt, ap);
+	va_end(ap);
+	x->err_shown = false;
+	return -1;
+}
+
+void cmd_json_begin(struct cmd_ctx *x, struct jw *j, bool spaced)
+{
+	if (x->value)
+		jw_init_value(j);
+	else
+		jw_init(j, x->out, spaced);
+}
+
+int cmd_json_end(struct cmd_ctx *x, struct jw *j)
+{
+	int rc = jw_error(j);
+
+	if (x->value) {
+		json_decref(x->result);
+		x->result = jw_take(j);
+		return rc;
+	}
+	fputc('\n', x->out);
+	fflush(x->out);
+	return rc;
+}
+
+/*
+ * The log sink of a running command: an error logged by control while the
+ * command runs is its error value, when the handler sets none itself; at
+ * the console the line is printed as ever, for the API it goes into the
+ * command's text (the reply's "output").
+ */
+static bool ctx_log(void *arg, enum fg_log_level level, const char *line)
+{
+	struct cmd_ctx *x = arg;
+
+	if (level == FG_LOG_ERR && x->err.code == FG_E_NONE) {
+		x->err.code = FG_E_FAILED;
+		snprintf(x->err.message, sizeof(x->err.message), "%s", line);
+		x->err_shown = true;
+	}
+	if (x->out == stdout)
+		return false;
+	fprintf(x->out, "%s%s\n",
+		level == FG_LOG_ERR ? "error: " : level == FG_LOG_WARN ? "warning: " : "", line);
+	return true;
+}
+
+/* Show an error value the handler set (a logged one was shown already). */
+static void show_error(struct cmd_ctx *x)
+{
+	if (x->err.code == FG_E_NONE || x->err_shown)
+		return;
+	fflush(x->out);
+	fprintf(x->errout, "error: %s\n", x->err.message);
+	if (x->err.hint[0] && !strstr(x->err.message, x->err.hint))
+		fprintf(x->errout, "  %s\n", x->err.hint);
+	fflush(x->errout);
+	x->err_shown = true;
+}
+
+int cli_exec(struct cmd_ctx *x, const char *line)
+{
+	struct fg_log_sink ls = {.fn = ctx_log, .arg = x};
 	size_t len = strlen(line);
 	char *argv[CLI_MAX_ARGS];
 	const struct cli_cmd *c;
@@ -272,29 +355,46 @@ int cli_exec_line(const char *line)
 	int argc, ret;
 
 	buf = malloc(len + 1);
-	if (!buf) {
-		fg_err("out of memory");
-		return -ENOMEM;
-	}
+	if (!buf)
+		return cmd_fail(x, FG_E_INTERNAL, NULL, NULL, "out of memory");
 	argc = cli_tokenize(line, argv, CLI_MAX_ARGS, buf, len + 1);
 	if (argc <= 0) {
 		if (argc < 0)
-			fg_err("%s", cli_tokenize_strerror(argc));
+			cmd_fail(x, FG_E_USAGE, NULL, NULL, "%s", cli_tokenize_strerror(argc));
 		ret = argc;
 		goto out;
 	}
 	c = cli_find(argv[0]);
 	if (!c || !c->fn) {
-		fg_err("unknown command '%s' (try 'help')", argv[0]);
-		ret = -ENOENT;
+		ret = cmd_fail(x, FG_E_UNKNOWN, argv[0], "try 'help'",
+			       "unknown command '%s' (try 'help')", argv[0]);
 		goto out;
 	}
 	cli_set_interrupted(false);
-	ret = c->fn(argc, argv);
+	fg_log_push(&ls);
+	ret = c->fn(x, argc, argv);
+	fg_log_pop(&ls);
 	if (ret > 0) /* not in the contract: count it as a failure */
 		ret = -EIO;
-	fflush(stdout);
+	if (ret < 0 && x->err.code == FG_E_NONE) {
+		/* a handler that said nothing: a value for the API, nothing more to show */
+		cmd_fail(x, FG_E_FAILED, NULL, NULL, "%s failed", argv[0]);
+		x->err_shown = true;
+	}
+	fflush(x->out);
 out:
+	show_error(x);
 	free(buf);
 	return ret;
+}
+
+int cli_exec_line(const char *line)
+{
+	struct cmd_ctx x;
+	int rc;
+
+	cmd_ctx_console(&x);
+	rc = cli_exec(&x, line);
+	json_decref(x.result);
+	return rc;
 }

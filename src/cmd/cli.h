@@ -31,6 +31,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "fg.h"
+
 #define CLI_MAX_ARGS 64 /* words per command line, argv[argc] = NULL included */
 
 /* Row flags: what TAB completes for words after the command name. */
@@ -40,10 +42,53 @@ enum cli_flag {
 	CLI_F_CMDARG = 1u << 2,	 /* command names (as for `help CMD`) */
 };
 
+struct json_t; /* jansson's */
+
+/*
+ * What a command runs with and returns: the command layer's result. A
+ * handler writes its text rendering on `out` (stdout at the console, a
+ * memory stream for the HTTP API; never stdout itself), builds its value
+ * in `result` when it has one (stats --json, bench --json, bench nat
+ * --json: with `value` set, the JSON is built as a value instead of
+ * printed), and on failure returns <0 with `err` saying why (cmd_fail).
+ * Messages that control logs while the command runs (fg_info, fg_warn,
+ * fg_err from this thread) go where the front end's ctx says: to the
+ * terminal at the console, into `out` for the API; an error logged that
+ * way also becomes `err` when the handler set none.
+ */
+struct cmd_ctx {
+	FILE *out;		/* the text rendering */
+	FILE *errout;		/* progress lines and errors: stderr, or out for the API */
+	bool value;		/* build --json output as `result`, do not print it */
+	struct json_t *result;	/* the result value (NULL: none); the caller owns it */
+	struct fg_error err;	/* why it failed; code FG_E_NONE when nothing was set */
+	bool err_shown;		/* err was logged already (it came from a log line) */
+};
+
+/* The console's ctx: text on stdout, errors on stderr, --json printed. */
+void cmd_ctx_console(struct cmd_ctx *x);
+
+/*
+ * control: fail with an error value: sets x->err (code, the argument at
+ * fault or NULL, a hint or NULL, the message) and returns -1. The
+ * dispatcher shows it ("error: MESSAGE", then the hint) on x->errout.
+ */
+int cmd_fail(struct cmd_ctx *x, enum fg_errcode code, const char *path, const char *hint,
+	     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/*
+ * control: a JSON writer for the command's --json output: on x->out as
+ * text, or (x->value) building the result value; cmd_json_end takes the
+ * value into x->result, or ends the text with a newline. 0 or <0.
+ */
+struct jw;
+void cmd_json_begin(struct cmd_ctx *x, struct jw *j, bool spaced);
+int cmd_json_end(struct cmd_ctx *x, struct jw *j);
+
 struct cli_cmd {
-	const char *name;		  /* "start" */
-	int (*fn)(int argc, char **argv); /* argv[0] = name, argv[argc] = NULL; 0 ok, <0 failed
-					     (the handler has printed why) */
+	const char *name; /* "start" */
+	/* argv[0] = name, argv[argc] = NULL; 0 ok, <0 failed (x->err or a logged error says why) */
+	int (*fn)(struct cmd_ctx *x, int argc, char **argv);
 	const char *usage;		  /* "start -f PROFILE [-m MULT] ..." */
 	const char *help;		  /* one line */
 	const char *const *opts;	  /* NULL-terminated option words for TAB, or NULL */
@@ -70,11 +115,19 @@ int cli_add(const struct cli_cmd *cmds, int n);
 const struct cli_cmd *cli_find(const char *name);
 
 /*
- * control: tokenize and run one line. Empty lines and comments do nothing.
- * Returns 0, or <0 if the command failed or the line could not be parsed
- * (an error has been printed). The interrupt flag is cleared first.
+ * control: tokenize and run one line with the console's ctx. Empty lines
+ * and comments do nothing. Returns 0, or <0 if the command failed or the
+ * line could not be parsed (an error has been printed). The interrupt
+ * flag is cleared first.
  */
 int cli_exec_line(const char *line);
+
+/*
+ * control: as cli_exec_line, with the caller's ctx (the API's): an
+ * unknown command is FG_E_UNKNOWN, a line that does not tokenize
+ * FG_E_USAGE, in x->err. x->result is the caller's to free.
+ */
+int cli_exec(struct cmd_ctx *x, const char *line);
 
 /*
  * control: the interactive prompt "flowgen> " on stdin/stdout (libedit),

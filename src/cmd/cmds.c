@@ -33,6 +33,7 @@
 #include "svc.h"
 #include "clock.h"
 #include "units.h"
+#include "json.h"
 #include "log.h"
 
 static struct {
@@ -106,20 +107,25 @@ static void getopt_reset(void)
 	opterr = 0;
 }
 
-static int bad_usage(char **argv)
+/*
+ * A usage error: the argument at fault is the one getopt stopped at (an
+ * unknown option, a bad value) or the first one left over.
+ */
+static int bad_usage(struct cmd_ctx *x, char **argv)
 {
 	const struct cli_cmd *c = cli_find(argv[0]);
+	const char *at = optind > 1 && argv[optind - 1] ? argv[optind - 1] : argv[optind > 0 ? optind : 1];
 
-	fg_err("%s: bad arguments; usage: %s", argv[0], c ? c->usage : argv[0]);
-	return -1;
+	return cmd_fail(x, FG_E_USAGE, at, NULL, "%s: bad arguments; usage: %s",
+			argv[0], c ? c->usage : argv[0]);
 }
 
-static int cmd_service(int argc, char **argv)
+static int cmd_service(struct cmd_ctx *x, int argc, char **argv)
 {
 	bool off = argc == 2 && strcmp(argv[1], "--off") == 0;
 
 	if (argc > 2 || (argc == 2 && !off))
-		return bad_usage(argv);
+		return bad_usage(x, argv);
 	svc_set_service(!off);
 	fg_info("service mode %s", off ? "off" : "on");
 	return 0;
@@ -167,7 +173,7 @@ static int arp4(int p)
 	return 0;
 }
 
-static int cmd_arp(int argc, char **argv)
+static int cmd_arp(struct cmd_ctx *x, int argc, char **argv)
 {
 	int64_t mask = -1;
 	int c, failed = 0;
@@ -175,10 +181,10 @@ static int cmd_arp(int argc, char **argv)
 	getopt_reset();
 	while ((c = cmd_getopt(argc, argv, "p:", NULL)) != -1) {
 		if (c != 'p' || (mask = parse_ports(optarg)) < 0)
-			return bad_usage(argv);
+			return bad_usage(x, argv);
 	}
 	if (optind != argc)
-		return bad_usage(argv);
+		return bad_usage(x, argv);
 	for (int p = 0; p < fg_nports; p++) {
 		int rc;
 
@@ -268,7 +274,7 @@ static int ping6(long port, const uint8_t *dip6, long count, long size)
 	return ping_run(port, 0, dip6, mac, ipb, count, size);
 }
 
-static int cmd_ping(int argc, char **argv)
+static int cmd_ping(struct cmd_ctx *x, int argc, char **argv)
 {
 	static const struct option lo[] = {{NULL, 0, NULL, 0}};
 	long port = -1, count = 5, size = 56;
@@ -304,14 +310,14 @@ static int cmd_ping(int argc, char **argv)
 			size = strtol(optarg, &end, 10);
 			break;
 		default:
-			return bad_usage(argv);
+			return bad_usage(x, argv);
 		}
 		if (!end || *end)
-			return bad_usage(argv);
+			return bad_usage(x, argv);
 	}
 	if (port < 0 || port >= fg_nports || !dip || count < 1 || count > 100000 || size < 8 ||
 	    size > 1472 || optind != argc)
-		return bad_usage(argv);
+		return bad_usage(x, argv);
 	if (v6)
 		return ping6(port, dip6, count, size);
 	if (!fg_port[port].v.ip) {
@@ -331,7 +337,7 @@ static int cmd_ping(int argc, char **argv)
 	return ping_run(port, dip, NULL, mac, ip_str(dip, ipb), count, size);
 }
 
-static int cmd_portattr(int argc, char **argv)
+static int cmd_portattr(struct cmd_ctx *x, int argc, char **argv)
 {
 	int64_t mask = -1;
 	int c;
@@ -339,7 +345,7 @@ static int cmd_portattr(int argc, char **argv)
 	getopt_reset();
 	while ((c = cmd_getopt(argc, argv, "p:", NULL)) != -1)
 		if (c != 'p' || (mask = parse_ports(optarg)) < 0)
-			return bad_usage(argv);
+			return bad_usage(x, argv);
 	fg_info("%-4s %-5s %-8s %-17s %-15s %-15s %-17s %s", "port", "link", "speed", "MAC", "IP",
 		"gw", "gw MAC", "driver");
 	for (int p = 0; p < fg_nports; p++) {
@@ -379,7 +385,7 @@ static int cmd_portattr(int argc, char **argv)
 	return 0;
 }
 
-static int cmd_stats(int argc, char **argv)
+static int cmd_stats(struct cmd_ctx *x, int argc, char **argv)
 {
 	static const struct option lo[] = {{"json", no_argument, NULL, 'j'},
 					   {"plot", required_argument, NULL, 'P'},
@@ -421,31 +427,39 @@ static int cmd_stats(int argc, char **argv)
 			sections |= STATS_H;
 			break;
 		default:
-			return bad_usage(argv);
+			return bad_usage(x, argv);
 		}
 	}
 	if (optind != argc)
-		return bad_usage(argv);
+		return bad_usage(x, argv);
 	/* no section flag: all of them (--pairs adds the host pairs; -t alone
 	 * is the groups only) */
 	if (!(sections & (STATS_ALL | STATS_T)))
 		sections |= STATS_ALL;
 	if (plot && plot_stats(plot) != 0)
 		return -1;
-	return stats_print(stdout, sections, json) < 0 ? -1 : 0;
+	if (json) {
+		struct jw j;
+		int rc;
+
+		cmd_json_begin(x, &j, false);
+		rc = stats_emit(&j, sections);
+		return cmd_json_end(x, &j) < 0 || rc < 0 ? -1 : 0;
+	}
+	return stats_print(x->out, sections, false) < 0 ? -1 : 0;
 }
 
-static int cmd_clear(int argc, char **argv)
+static int cmd_clear(struct cmd_ctx *x, int argc, char **argv)
 {
 	if (argc != 1)
-		return bad_usage(argv);
+		return bad_usage(x, argv);
 	stats_clear();
 	return 0;
 }
 
 bool cmds_json(void) { return cmds.json; }
 
-static int cmd_start(int argc, char **argv)
+static int cmd_start(struct cmd_ctx *x, int argc, char **argv)
 {
 	struct start_opts o;
 	struct run_params rp = {0};
@@ -455,7 +469,7 @@ static int cmd_start(int argc, char **argv)
 
 	if (start_opts_parse(argc, argv, &o, err, sizeof(err)) != 0) {
 		if (strcmp(err, "usage") == 0)
-			return bad_usage(argv);
+			return bad_usage(x, argv);
 		fg_err("start: %s", err);
 		return -1;
 	}
@@ -473,12 +487,12 @@ static int cmd_start(int argc, char **argv)
 	return run_start(o.file, &rp, flags, "start") < 0 ? -1 : 0;
 }
 
-static int cmd_stop(int argc, char **argv)
+static int cmd_stop(struct cmd_ctx *x, int argc, char **argv)
 {
 	int rc;
 
 	if (argc != 1)
-		return bad_usage(argv);
+		return bad_usage(x, argv);
 	rc = run_stop(true);
 	if (rc > 0)
 		fg_info("no traffic running");
@@ -487,12 +501,12 @@ static int cmd_stop(int argc, char **argv)
 	return rc < 0 ? -1 : 0;
 }
 
-static int cmd_pause(int argc, char **argv)
+static int cmd_pause(struct cmd_ctx *x, int argc, char **argv)
 {
 	bool on = strcmp(argv[0], "pause") == 0;
 
 	if (argc != 1)
-		return bad_usage(argv);
+		return bad_usage(x, argv);
 	if (run_pause(on) != 0) {
 		fg_err("%s: no traffic running", argv[0]);
 		return -1;
@@ -500,13 +514,13 @@ static int cmd_pause(int argc, char **argv)
 	return 0;
 }
 
-static int cmd_update(int argc, char **argv)
+static int cmd_update(struct cmd_ctx *x, int argc, char **argv)
 {
 	struct units_rate r;
 	char err[FG_ERRLEN];
 
 	if (argc != 3 || strcmp(argv[1], "-m") != 0)
-		return bad_usage(argv);
+		return bad_usage(x, argv);
 	if (units_parse_mult(argv[2], &r, err, sizeof(err)) != 0) {
 		fg_err("update: -m %s", err);
 		return -1;
@@ -519,13 +533,13 @@ static int cmd_update(int argc, char **argv)
 	return 0;
 }
 
-static int cmd_wait(int argc, char **argv)
+static int cmd_wait(struct cmd_ctx *x, int argc, char **argv)
 {
 	double secs = -1;
 	char err[FG_ERRLEN];
 
 	if (argc > 2)
-		return bad_usage(argv);
+		return bad_usage(x, argv);
 	if (argc == 2 && units_parse_duration(argv[1], &secs, err, sizeof(err)) != 0) {
 		fg_err("wait: %s", err);
 		return -1;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "bench_search.h"
+#include "cli.h"
 #include "cmds.h"
 #include "json.h"
 #include "natb.h"
@@ -122,29 +123,29 @@ static int natb_parse(int argc, char **argv, struct natb_opts *o, bool *json, co
 
 /* ---- output ------------------------------------------------------------------- */
 
-static void j_tri(struct json *j, const char *key, enum natb_tri t)
+static void j_tri(struct jw *j, const char *key, enum natb_tri t)
 {
 	if (t == NATB_UNSEEN)
-		json_null(j, key);
+		jw_null(j, key);
 	else
-		json_bool(j, key, t == NATB_YES);
+		jw_bool(j, key, t == NATB_YES);
 }
 
 static const char *const tmo_states[] = {"none", "found", "above", "below", "failed"};
 
-static void j_tmo(struct json *j, const char *key, const struct natb_tmo *t)
+static void j_tmo(struct jw *j, const char *key, const struct natb_tmo *t)
 {
 	char k[64];
 
-	json_num(j, key, t->st == NATB_TMO_FOUND ? t->s : NAN, 1);
+	jw_num(j, key, t->st == NATB_TMO_FOUND ? t->s : NAN, 1);
 	snprintf(k, sizeof(k), "%s_search", key);
-	json_obj(j, k);
-	json_str(j, "state", tmo_states[t->st]);
-	json_num(j, "alive_s", t->lo, 1);
-	json_num(j, "gone_s", t->hi, 1);
-	json_u64(j, "mappings_planned", t->planned);
-	json_u64(j, "mappings_made", t->made);
-	json_obj_end(j);
+	jw_obj(j, k);
+	jw_str(j, "state", tmo_states[t->st]);
+	jw_num(j, "alive_s", t->lo, 1);
+	jw_num(j, "gone_s", t->hi, 1);
+	jw_u64(j, "mappings_planned", t->planned);
+	jw_u64(j, "mappings_made", t->made);
+	jw_obj_end(j);
 }
 
 /* the translated of every protocol measured: no if any left untranslated,
@@ -166,28 +167,28 @@ static enum natb_tri all_translated(const struct natb_result *r)
 }
 
 /* mapping, mapping_contended, filtering: the RFC 4787 §4.1 / §5 words */
-static void j_deps(struct json *j, enum natb_dep m, enum natb_dep mc, enum natb_dep f)
+static void j_deps(struct jw *j, enum natb_dep m, enum natb_dep mc, enum natb_dep f)
 {
-	json_str(j, "mapping", natb_dep_names[m]);
-	json_str(j, "mapping_contended", natb_dep_names[mc]);
-	json_str(j, "filtering", natb_dep_names[f]);
+	jw_str(j, "mapping", natb_dep_names[m]);
+	jw_str(j, "mapping_contended", natb_dep_names[mc]);
+	jw_str(j, "filtering", natb_dep_names[f]);
 }
 
-static void json_udp(struct json *j, const struct natb_udp *u)
+static void json_udp(struct jw *j, const struct natb_udp *u)
 {
-	json_obj(j, "udp");
+	jw_obj(j, "udp");
 	j_tri(j, "translated", u->translated);
 	j_deps(j, u->mapping, u->mapping_contended, u->filtering);
 	j_tri(j, "port_preservation", u->preserve);
 	j_tri(j, "port_parity", u->parity);
 	j_tri(j, "port_overloading", u->overloading);
 	j_tri(j, "port_range_kept", u->in_range);
-	json_str(j, "pooling", natb_pool_names[u->pooling]);
-	json_u64(j, "external_addresses", u->ext_addrs);
-	json_str(j, "port_allocation", natb_alloc_names[u->alloc]);
-	json_u64(j, "port_step_median", u->alloc_step);
-	json_u64(j, "port_destinations", u->alloc_n);
-	json_u64(j, "contiguity_pct", u->contiguity_pct);
+	jw_str(j, "pooling", natb_pool_names[u->pooling]);
+	jw_u64(j, "external_addresses", u->ext_addrs);
+	jw_str(j, "port_allocation", natb_alloc_names[u->alloc]);
+	jw_u64(j, "port_step_median", u->alloc_step);
+	jw_u64(j, "port_destinations", u->alloc_n);
+	jw_u64(j, "contiguity_pct", u->contiguity_pct);
 	j_tri(j, "hairpinning", u->hairpin);
 	j_tri(j, "hairpin_external_source", u->hairpin_ext);
 	j_tmo(j, "mapping_timeout_s", &u->timeout);
@@ -196,17 +197,17 @@ static void json_udp(struct json *j, const struct natb_udp *u)
 	j_tri(j, "refresh_inbound", u->refresh_in);
 	j_tri(j, "icmp_error_keeps_mapping", u->icmp_keeps);
 	j_tri(j, "fragments_out_of_order", u->frags);
-	json_u64(j, "port_quota", u->quota.got);
-	json_u64(j, "port_quota_tried", u->quota.tried);
+	jw_u64(j, "port_quota", u->quota.got);
+	jw_u64(j, "port_quota_tried", u->quota.tried);
 	j_tri(j, "quota_keeps_mappings", u->quota.kept);
 	j_tri(j, "quota_others_served", u->quota.others);
 	j_tri(j, "quota_icmp_error", u->quota.icmp);
-	json_obj_end(j);
+	jw_obj_end(j);
 }
 
-static void json_tcp(struct json *j, const struct natb_tcp *t)
+static void json_tcp(struct jw *j, const struct natb_tcp *t)
 {
-	json_obj(j, "tcp");
+	jw_obj(j, "tcp");
 	j_tri(j, "translated", t->translated);
 	j_deps(j, t->mapping, t->mapping_contended, t->filtering);
 	j_tri(j, "port_preservation", t->preserve);
@@ -217,53 +218,53 @@ static void json_tcp(struct json *j, const struct natb_tcp *t)
 	j_tmo(j, "established_timeout_s", &t->established);
 	j_tmo(j, "transitory_timeout_s", &t->transitory);
 	j_tmo(j, "closing_timeout_s", &t->closing);
-	json_obj_end(j);
+	jw_obj_end(j);
 }
 
-static void json_out(FILE *f, const struct natb_result *r, const struct natb_check *c, size_t n)
+static int json_out(struct cmd_ctx *x, const struct natb_result *r, const struct natb_check *c,
+		    size_t n)
 {
 	const struct natb_icmp *i = &r->icmp;
-	struct json j;
+	struct jw j;
 
-	json_init(&j, f, false);
-	json_obj(&j, NULL);
-	json_str(&j, "bench", "nat");
-	json_num(&j, "timeout_max_s", r->tmax, 1);
-	json_bool(&j, "interrupted", r->interrupted);
+	cmd_json_begin(x, &j, false);
+	jw_obj(&j, NULL);
+	jw_str(&j, "bench", "nat");
+	jw_num(&j, "timeout_max_s", r->tmax, 1);
+	jw_bool(&j, "interrupted", r->interrupted);
 	j_tri(&j, "translated", all_translated(r));
-	json_u64(&j, "qdrop", r->qdrop);
+	jw_u64(&j, "qdrop", r->qdrop);
 	if (r->udp.on)
 		json_udp(&j, &r->udp);
 	else
-		json_null(&j, "udp");
+		jw_null(&j, "udp");
 	if (r->tcp.on)
 		json_tcp(&j, &r->tcp);
 	else
-		json_null(&j, "tcp");
+		jw_null(&j, "tcp");
 	if (i->on) {
-		json_obj(&j, "icmp");
+		jw_obj(&j, "icmp");
 		j_tri(&j, "translated", i->translated);
 		j_tri(&j, "echo", i->echo);
 		j_tmo(&j, "query_timeout_s", &i->query);
 		j_tri(&j, "error_translation", i->err_xlate);
 		j_tri(&j, "identifier_independent", i->id_ei);
-		json_obj_end(&j);
+		jw_obj_end(&j);
 	} else {
-		json_null(&j, "icmp");
+		jw_null(&j, "icmp");
 	}
-	json_arr(&j, "checks");
+	jw_arr(&j, "checks");
 	for (size_t k = 0; k < n; k++) {
-		json_obj(&j, NULL);
-		json_str(&j, "id", c[k].id);
-		json_str(&j, "text", c[k].text);
-		json_str(&j, "measured", c[k].measured);
-		json_str(&j, "verdict", natb_verdict_names[c[k].v]);
-		json_obj_end(&j);
+		jw_obj(&j, NULL);
+		jw_str(&j, "id", c[k].id);
+		jw_str(&j, "text", c[k].text);
+		jw_str(&j, "measured", c[k].measured);
+		jw_str(&j, "verdict", natb_verdict_names[c[k].v]);
+		jw_obj_end(&j);
 	}
-	json_arr_end(&j);
-	json_obj_end(&j);
-	fputc('\n', f);
-	fflush(f);
+	jw_arr_end(&j);
+	jw_obj_end(&j);
+	return cmd_json_end(x, &j);
 }
 
 static void csv_field(FILE *f, const char *s)
@@ -340,7 +341,7 @@ static void table_out(FILE *f, const struct natb_result *r, const struct natb_ch
 	fflush(f);
 }
 
-int natb_cmd(int argc, char **argv)
+int natb_cmd(struct cmd_ctx *x, int argc, char **argv)
 {
 	struct natb_opts o;
 	struct natb_result *r;
@@ -352,7 +353,7 @@ int natb_cmd(int argc, char **argv)
 
 	if (natb_parse(argc, argv, &o, &json, &csv) != 0)
 		return -1;
-	o.progress = stderr;
+	o.progress = x->errout;
 	r = calloc(1, sizeof(*r));
 	if (!r) {
 		fg_err("bench nat: out of memory");
@@ -364,9 +365,9 @@ int natb_cmd(int argc, char **argv)
 	}
 	n = natb_checks(r, c, FG_ARRAY_SIZE(c));
 	if (json)
-		json_out(stdout, r, c, n);
+		rc = json_out(x, r, c, n) < 0 ? -1 : 0;
 	else
-		table_out(stdout, r, c, n);
+		table_out(x->out, r, c, n);
 	if (csv && csv_out(csv, c, n) != 0)
 		rc = -1;
 	if (r->interrupted) {

@@ -7,7 +7,9 @@
 #ifndef FG_NATB_CMD_H
 #define FG_NATB_CMD_H
 
+struct cmd_ctx;
+
 /* `bench nat ...` with argv[0] = "nat"; 0, or -1 (error printed). */
-int natb_cmd(int argc, char **argv);
+int natb_cmd(struct cmd_ctx *x, int argc, char **argv);
 
 #endif

@@ -32,15 +32,14 @@ static void tui_rate_scale(double f)
 		fg_warn("tui: %s", err);
 }
 
-static int cmd_tui(int argc, char **argv)
+static int cmd_tui(struct cmd_ctx *x, int argc, char **argv)
 {
 	static const struct tui_ops ops = {.pause_toggle = tui_pause_toggle,
 					   .rate_scale = tui_rate_scale};
 
-	if (argc != 1) {
-		fg_err("%s: bad arguments; usage: %s", argv[0], argv[0]);
-		return -1;
-	}
+	if (argc != 1)
+		return cmd_fail(x, FG_E_USAGE, argv[1], NULL, "%s: bad arguments; usage: %s",
+				argv[0], argv[0]);
 	return tui_run(&ops) < 0 ? -1 : 0;
 }
 

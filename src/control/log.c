@@ -2,6 +2,8 @@
  * log.c — user-facing messages from control and the console. While the ncurses
  * dashboard owns the terminal, messages are appended to a buffer instead
  * and printed when the dashboard returns, so nothing garbles the screen.
+ * While a command runs, its thread's messages go to the command's sink
+ * first (log.h), so that each front end gets them as values.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,17 +12,23 @@
 #include "fg.h"
 #include "log.h"
 
+/* the newest sink of this thread (fg_log_push) */
+static __thread struct fg_log_sink *sink;
+
 static bool held;
 static char heldbuf[8192];
 static size_t heldlen;
 
-__attribute__((format(printf, 3, 0))) static void vlog(FILE *f, const char *prefix, const char *fmt,
+__attribute__((format(printf, 4, 0))) static void vlog(FILE *f, enum fg_log_level level,
+						       const char *prefix, const char *fmt,
 						       va_list ap)
 {
 	char line[1024];
 	int n = snprintf(line, sizeof(line), "%s", prefix);
 
 	vsnprintf(line + n, sizeof(line) - n, fmt, ap);
+	if (sink && sink->fn(sink->arg, level, line + n))
+		return;
 	if (held) {
 		size_t l = strlen(line);
 
@@ -41,7 +49,7 @@ void fg_info(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vlog(stdout, "", fmt, ap);
+	vlog(stdout, FG_LOG_INFO, "", fmt, ap);
 	va_end(ap);
 }
 
@@ -50,7 +58,7 @@ void fg_warn(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vlog(stderr, "warning: ", fmt, ap);
+	vlog(stderr, FG_LOG_WARN, "warning: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -59,7 +67,7 @@ void fg_err(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vlog(stderr, "error: ", fmt, ap);
+	vlog(stderr, FG_LOG_ERR, "error: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -71,4 +79,16 @@ void fg_log_hold(bool hold)
 		heldlen = 0;
 		heldbuf[0] = '\0';
 	}
+}
+
+void fg_log_push(struct fg_log_sink *s)
+{
+	s->prev = sink;
+	sink = s;
+}
+
+void fg_log_pop(struct fg_log_sink *s)
+{
+	if (sink == s)
+		sink = s->prev;
 }

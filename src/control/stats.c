@@ -435,3 +435,16 @@ int stats_print(FILE *f, unsigned sections, bool json)
 	free(s);
 	return rc;
 }
+
+int stats_emit(struct jw *j, unsigned sections)
+{
+	struct stats_snap *s = malloc(sizeof(*s));
+	int rc;
+
+	if (!s)
+		return -ENOMEM;
+	stats_get(s);
+	rc = stats_json(j, s, sections);
+	free(s);
+	return rc;
+}

@@ -22,6 +22,8 @@
 #ifndef FG_STATS_H
 #define FG_STATS_H
 
+struct jw; /* json.h */
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -96,12 +98,16 @@ int stats_history(double *tx_pps, double *rx_pps, int max);
 int stats_pair_rows(struct stats_pair_row **rows, uint64_t *unmatched);
 /* control: print the sections (0 = all) as tables or one JSON object. */
 int stats_print(FILE *f, unsigned sections, bool json);
+/* control: the sections (0 = all) of the latest snapshot as one JSON object through j. */
+int stats_emit(struct jw *j, unsigned sections);
 
 /*
  * control: write snapshot s as one JSON object (one line); each port's
  * object joins its driver's extended statistics, read at print time.
  */
 int stats_write_json(FILE *f, const struct stats_snap *s, unsigned sections);
+/* pure: the same object through the writer j (text or value, json.h). 0 or <0. */
+int stats_json(struct jw *j, const struct stats_snap *s, unsigned sections);
 /* control: write snapshot s as text tables (STATS_H: the host pairs, read
  * through stats_pair_rows when printed). */
 int stats_write_text(FILE *f, const struct stats_snap *s, unsigned sections);

@@ -31,37 +31,37 @@ static double fin(double v) { return isfinite(v) ? v : 0; }
 /* ---- JSON ------------------------------------------------------------- */
 
 /* A rate or figure of the snapshot: "%.Nf", 0 for NaN or infinity. */
-static void jnum(struct json *j, const char *key, double v, int prec)
+static void jnum(struct jw *j, const char *key, double v, int prec)
 {
-	json_num(j, key, fin(v), prec);
+	jw_num(j, key, fin(v), prec);
 }
 
-static void json_global(struct json *j, const struct stats_snap *s)
+static void json_global(struct jw *j, const struct stats_snap *s)
 {
 	const struct stats_global *g = &s->g;
 
-	json_obj(j, "global");
-	json_u64(j, "tsc_hz", g->tsc_hz);
+	jw_obj(j, "global");
+	jw_u64(j, "tsc_hz", g->tsc_hz);
 	jnum(j, "tx_pps", g->tx_pps, 2);
 	jnum(j, "rx_pps", g->rx_pps, 2);
 	jnum(j, "tx_bps", g->tx_bps, 2);
 	jnum(j, "rx_bps", g->rx_bps, 2);
 	jnum(j, "tx_bps_l1", g->tx_bps_l1, 2);
 	jnum(j, "rx_bps_l1", g->rx_bps_l1, 2);
-	json_u64(j, "tx_pkts", g->tx_pkts);
-	json_u64(j, "rx_pkts", g->rx_pkts);
+	jw_u64(j, "tx_pkts", g->tx_pkts);
+	jw_u64(j, "rx_pkts", g->rx_pkts);
 	jnum(j, "drop_rate", g->drop_rate, 2);
 	jnum(j, "cpu_util", g->cpu_util, 2);
-	json_u64(j, "active_flows", g->active_flows);
+	jw_u64(j, "active_flows", g->active_flows);
 	jnum(j, "cps", g->cps, 2);
-	json_u64(j, "queue_full", g->queue_full);
+	jw_u64(j, "queue_full", g->queue_full);
 	jnum(j, "interval", s->interval, 3);
 	jnum(j, "completed_cps", g->completed_cps, 2);
 	jnum(j, "offered_pps", g->offered_pps, 2);
 	jnum(j, "offered_cps", g->offered_cps, 2);
-	json_bool(j, "short_of_offer", g->short_of_offer);
-	json_str(j, "offer_limit", g->short_of_offer ? offer_limit_names[stats_offer_limit(g)] : NULL);
-	json_obj_end(j);
+	jw_bool(j, "short_of_offer", g->short_of_offer);
+	jw_str(j, "offer_limit", g->short_of_offer ? offer_limit_names[stats_offer_limit(g)] : NULL);
+	jw_obj_end(j);
 }
 
 /*
@@ -97,7 +97,7 @@ void stats_xstats_baseline(int nports)
 	}
 }
 
-static void json_xstats(struct json *j, int port)
+static void json_xstats(struct jw *j, int port)
 {
 	struct rte_eth_xstat xs[STATS_XSTATS_MAX];
 	struct rte_eth_xstat_name names[STATS_XSTATS_MAX];
@@ -106,142 +106,142 @@ static void json_xstats(struct json *j, int port)
 	if (n <= 0 ||
 	    rte_eth_xstats_get_names((uint16_t)stats_port_id(port), names, STATS_XSTATS_MAX) != n)
 		return;
-	json_obj(j, "xstats");
+	jw_obj(j, "xstats");
 	for (int i = 0; i < n; i++) {
 		uint64_t base = xs[i].id < STATS_XSTATS_MAX ? xstats_base[port][xs[i].id] : 0;
 		uint64_t v = xs[i].value >= base ? xs[i].value - base : 0;
 
 		if (!v || xs[i].id >= (uint64_t)n)
 			continue;
-		json_u64(j, names[xs[i].id].name, v);
+		jw_u64(j, names[xs[i].id].name, v);
 	}
-	json_obj_end(j);
+	jw_obj_end(j);
 }
 
-static void json_port(struct json *j, int port, const struct stats_port_snap *o)
+static void json_port(struct jw *j, int port, const struct stats_port_snap *o)
 {
-	json_obj(j, NULL);
-	json_i64(j, "port", port);
-	json_bool(j, "link", o->link_up);
-	json_u64(j, "speed_mbps", o->speed_mbps);
-	json_u64(j, "tx_pkts", o->tx_pkts);
-	json_u64(j, "rx_pkts", o->rx_pkts);
-	json_u64(j, "tx_bytes", o->tx_bytes);
-	json_u64(j, "rx_bytes", o->rx_bytes);
+	jw_obj(j, NULL);
+	jw_i64(j, "port", port);
+	jw_bool(j, "link", o->link_up);
+	jw_u64(j, "speed_mbps", o->speed_mbps);
+	jw_u64(j, "tx_pkts", o->tx_pkts);
+	jw_u64(j, "rx_pkts", o->rx_pkts);
+	jw_u64(j, "tx_bytes", o->tx_bytes);
+	jw_u64(j, "rx_bytes", o->rx_bytes);
 	jnum(j, "tx_pps", o->tx_pps, 2);
 	jnum(j, "rx_pps", o->rx_pps, 2);
 	jnum(j, "tx_bps", o->tx_bps, 2);
 	jnum(j, "rx_bps", o->rx_bps, 2);
 	jnum(j, "tx_bps_l1", o->tx_bps_l1, 2);
 	jnum(j, "line_util", o->line_util, 2);
-	json_u64(j, "oerrors", o->oerrors);
-	json_u64(j, "ierrors", o->ierrors);
-	json_u64(j, "imissed", o->imissed);
-	json_u64(j, "rx_bad", o->rx_bad);
-	json_u64(j, "rx_unknown", o->rx_unknown);
-	json_u64(j, "tx_queue_full", o->tx_queue_full);
-	json_u64(j, "mbuf_fail", o->mbuf_fail);
-	json_str(j, "counters", o->from_nic ? "nic" : "workers");
+	jw_u64(j, "oerrors", o->oerrors);
+	jw_u64(j, "ierrors", o->ierrors);
+	jw_u64(j, "imissed", o->imissed);
+	jw_u64(j, "rx_bad", o->rx_bad);
+	jw_u64(j, "rx_unknown", o->rx_unknown);
+	jw_u64(j, "tx_queue_full", o->tx_queue_full);
+	jw_u64(j, "mbuf_fail", o->mbuf_fail);
+	jw_str(j, "counters", o->from_nic ? "nic" : "workers");
 	/* the port's frames its TX queue refused, by the name streams use */
-	json_u64(j, "tx_dropped", o->tx_queue_full);
+	jw_u64(j, "tx_dropped", o->tx_queue_full);
 	json_xstats(j, port);
-	json_obj_end(j);
+	jw_obj_end(j);
 }
 
 /* The client object of fl; a group's (grp) has no late: no template has it. */
-static void json_client(struct json *j, const struct stats_flows *fl, bool grp)
+static void json_client(struct jw *j, const struct stats_flows *fl, bool grp)
 {
 	const struct ctr_client *c = &fl->client;
 
-	json_obj(j, "client");
-	json_u64(j, "started", c->started);
-	json_u64(j, "established", c->established);
-	json_u64(j, "completed", c->completed);
-	json_u64(j, "failed", c->failed);
-	json_u64(j, "active", fl->active_client);
-	json_u64(j, "active_target", fl->active_target);
-	json_u64(j, "fail_no_reply", c->fail_no_reply);
-	json_u64(j, "fail_reset", c->fail_reset);
-	json_u64(j, "fail_retx", c->fail_retx);
-	json_u64(j, "fail_table_full", c->fail_table_full);
-	json_u64(j, "tx_pkts", c->tx_pkts);
-	json_u64(j, "rx_pkts", c->rx_pkts);
-	json_u64(j, "tx_bytes", c->tx_bytes);
-	json_u64(j, "rx_bytes", c->rx_bytes);
-	json_u64(j, "retx", c->retx);
+	jw_obj(j, "client");
+	jw_u64(j, "started", c->started);
+	jw_u64(j, "established", c->established);
+	jw_u64(j, "completed", c->completed);
+	jw_u64(j, "failed", c->failed);
+	jw_u64(j, "active", fl->active_client);
+	jw_u64(j, "active_target", fl->active_target);
+	jw_u64(j, "fail_no_reply", c->fail_no_reply);
+	jw_u64(j, "fail_reset", c->fail_reset);
+	jw_u64(j, "fail_retx", c->fail_retx);
+	jw_u64(j, "fail_table_full", c->fail_table_full);
+	jw_u64(j, "tx_pkts", c->tx_pkts);
+	jw_u64(j, "rx_pkts", c->rx_pkts);
+	jw_u64(j, "tx_bytes", c->tx_bytes);
+	jw_u64(j, "rx_bytes", c->rx_bytes);
+	jw_u64(j, "retx", c->retx);
 	jnum(j, "cps", fl->cps, 2);
 	jnum(j, "completed_cps", fl->completed_cps, 2);
 	if (!grp)
-		json_u64(j, "late", c->late);
-	json_u64(j, "rx_payload_bad", c->rx_payload_bad);
-	json_u64(j, "foreign_server", c->foreign_server);
-	json_obj_end(j);
+		jw_u64(j, "late", c->late);
+	jw_u64(j, "rx_payload_bad", c->rx_payload_bad);
+	jw_u64(j, "foreign_server", c->foreign_server);
+	jw_obj_end(j);
 }
 
 /* The server object of fl; a group's (grp) has no distinct_src_*: the NAT
  * report's sources are kept per worker, not per template. */
-static void json_server(struct json *j, const struct stats_flows *fl, bool grp)
+static void json_server(struct jw *j, const struct stats_flows *fl, bool grp)
 {
 	const struct ctr_server *v = &fl->server;
 
-	json_obj(j, "server");
-	json_u64(j, "accepted", v->accepted);
-	json_u64(j, "completed", v->completed);
-	json_u64(j, "failed", v->failed);
-	json_u64(j, "active", fl->active_server);
-	json_u64(j, "tx_pkts", v->tx_pkts);
-	json_u64(j, "rx_pkts", v->rx_pkts);
-	json_u64(j, "tx_bytes", v->tx_bytes);
-	json_u64(j, "rx_bytes", v->rx_bytes);
-	json_u64(j, "translated", v->translated);
-	json_u64(j, "untranslated", v->untranslated);
+	jw_obj(j, "server");
+	jw_u64(j, "accepted", v->accepted);
+	jw_u64(j, "completed", v->completed);
+	jw_u64(j, "failed", v->failed);
+	jw_u64(j, "active", fl->active_server);
+	jw_u64(j, "tx_pkts", v->tx_pkts);
+	jw_u64(j, "rx_pkts", v->rx_pkts);
+	jw_u64(j, "tx_bytes", v->tx_bytes);
+	jw_u64(j, "rx_bytes", v->rx_bytes);
+	jw_u64(j, "translated", v->translated);
+	jw_u64(j, "untranslated", v->untranslated);
 	if (!grp) {
-		json_u64(j, "distinct_src_addrs", fl->distinct_addrs);
-		json_u64(j, "distinct_src_ports", fl->distinct_ports);
+		jw_u64(j, "distinct_src_addrs", fl->distinct_addrs);
+		jw_u64(j, "distinct_src_ports", fl->distinct_ports);
 	}
-	json_u64(j, "retx", v->retx);
-	json_obj_end(j);
+	jw_u64(j, "retx", v->retx);
+	jw_obj_end(j);
 }
 
-static void json_flows(struct json *j, const struct stats_snap *s)
+static void json_flows(struct jw *j, const struct stats_snap *s)
 {
-	json_obj(j, "flows");
+	jw_obj(j, "flows");
 	json_client(j, &s->flows, false);
 	json_server(j, &s->flows, false);
-	json_obj_end(j);
+	jw_obj_end(j);
 }
 
 /* templates[]: one object per group, its name, its templates and its flows. */
-static void json_groups(struct json *j, const struct stats_snap *s)
+static void json_groups(struct jw *j, const struct stats_snap *s)
 {
 	const struct stats_tpl_map *m = &s->map;
 
-	json_arr(j, "templates");
+	jw_arr(j, "templates");
 	for (int g = 0; g < m->ngroups; g++) {
-		json_obj(j, NULL);
-		json_str(j, "name", m->name[g]);
-		json_arr(j, "templates");
+		jw_obj(j, NULL);
+		jw_str(j, "name", m->name[g]);
+		jw_arr(j, "templates");
 		for (int t = 0; t < m->ntpl; t++)
 			if (m->group[t] == g)
-				json_str(j, NULL, m->tpl[t]);
-		json_arr_end(j);
+				jw_str(j, NULL, m->tpl[t]);
+		jw_arr_end(j);
 		json_client(j, &s->grp[g], true);
 		json_server(j, &s->grp[g], true);
-		json_obj_end(j);
+		jw_obj_end(j);
 	}
-	json_arr_end(j);
+	jw_arr_end(j);
 }
 
-static void json_lat(struct json *j, const struct stats_lat_row *l)
+static void json_lat(struct jw *j, const struct stats_lat_row *l)
 {
-	json_obj(j, NULL);
-	json_str(j, "stream", l->stream);
-	json_i64(j, "port", l->port);
-	json_u64(j, "tx", l->tx);
-	json_u64(j, "rx", l->rx);
-	json_u64(j, "lost", l->lost);
-	json_u64(j, "dup", l->dup);
-	json_u64(j, "ooo", l->ooo);
+	jw_obj(j, NULL);
+	jw_str(j, "stream", l->stream);
+	jw_i64(j, "port", l->port);
+	jw_u64(j, "tx", l->tx);
+	jw_u64(j, "rx", l->rx);
+	jw_u64(j, "lost", l->lost);
+	jw_u64(j, "dup", l->dup);
+	jw_u64(j, "ooo", l->ooo);
 	jnum(j, "min_us", l->min_us, 3);
 	jnum(j, "avg_us", l->avg_us, 3);
 	jnum(j, "max_us", l->max_us, 3);
@@ -249,100 +249,107 @@ static void json_lat(struct json *j, const struct stats_lat_row *l)
 	jnum(j, "p99_us", l->p99_us, 3);
 	jnum(j, "p999_us", l->p999_us, 3);
 	jnum(j, "jitter_us", l->jitter_us, 3);
-	json_u64(j, "tx_dropped", l->tx_dropped);
-	json_u64(j, "late", l->late);
-	json_u64(j, "stale", l->stale);
-	json_obj_end(j);
+	jw_u64(j, "tx_dropped", l->tx_dropped);
+	jw_u64(j, "late", l->late);
+	jw_u64(j, "stale", l->stale);
+	jw_obj_end(j);
 }
 
 /* The host pairs (STATS_H), read when printed: {"unmatched", "rows"}. */
-static void json_pairs(struct json *j)
+static void json_pairs(struct jw *j)
 {
 	struct stats_pair_row *r;
 	uint64_t unmatched;
 	int n = stats_pair_rows(&r, &unmatched);
 
-	json_obj(j, "pairs");
-	json_u64(j, "unmatched", unmatched);
-	json_arr(j, "rows");
+	jw_obj(j, "pairs");
+	jw_u64(j, "unmatched", unmatched);
+	jw_arr(j, "rows");
 	for (int i = 0; i < n; i++) {
 		const struct stats_pair_row *p = &r[i];
 
-		json_obj(j, NULL);
-		json_str(j, "stream", p->stream);
-		json_i64(j, "port", p->port);
-		json_u64(j, "pair", p->pair);
-		json_str(j, "src", p->src);
-		json_str(j, "dst", p->dst);
-		json_u64(j, "tx", p->tx);
-		json_u64(j, "rx", p->rx);
-		json_u64(j, "lost", p->lost);
-		json_num(j, "loss_pct", p->loss_pct, 4);
+		jw_obj(j, NULL);
+		jw_str(j, "stream", p->stream);
+		jw_i64(j, "port", p->port);
+		jw_u64(j, "pair", p->pair);
+		jw_str(j, "src", p->src);
+		jw_str(j, "dst", p->dst);
+		jw_u64(j, "tx", p->tx);
+		jw_u64(j, "rx", p->rx);
+		jw_u64(j, "lost", p->lost);
+		jw_num(j, "loss_pct", p->loss_pct, 4);
 		jnum(j, "min_us", p->min_us, 3);
 		jnum(j, "avg_us", p->avg_us, 3);
 		jnum(j, "max_us", p->max_us, 3);
-		json_obj_end(j);
+		jw_obj_end(j);
 	}
-	json_arr_end(j);
-	json_obj_end(j);
+	jw_arr_end(j);
+	jw_obj_end(j);
 	free(r);
 }
 
-static void json_worker(struct json *j, const struct stats_worker_snap *w)
+static void json_worker(struct jw *j, const struct stats_worker_snap *w)
 {
-	json_obj(j, NULL);
-	json_i64(j, "id", w->id);
-	json_u64(j, "lcore", w->lcore);
-	json_arr(j, "ports");
+	jw_obj(j, NULL);
+	jw_i64(j, "id", w->id);
+	jw_u64(j, "lcore", w->lcore);
+	jw_arr(j, "ports");
 	for (int p = 0; p < FG_MAX_PORTS; p++)
 		if (w->port_mask >> p & 1)
-			json_i64(j, NULL, p);
-	json_arr_end(j);
-	json_u64(j, "tx_pkts", w->tx_pkts);
-	json_u64(j, "rx_pkts", w->rx_pkts);
-	json_u64(j, "redirected", w->redirected);
-	json_u64(j, "active_flows", w->active_flows);
+			jw_i64(j, NULL, p);
+	jw_arr_end(j);
+	jw_u64(j, "tx_pkts", w->tx_pkts);
+	jw_u64(j, "rx_pkts", w->rx_pkts);
+	jw_u64(j, "redirected", w->redirected);
+	jw_u64(j, "active_flows", w->active_flows);
 	jnum(j, "cpu_util", w->cpu_util, 2);
-	json_obj_end(j);
+	jw_obj_end(j);
+}
+
+int stats_json(struct jw *j, const struct stats_snap *s, unsigned sections)
+{
+	if (!sections)
+		sections = STATS_ALL;
+	jw_obj(j, NULL);
+	if (sections & STATS_G)
+		json_global(j, s);
+	if (sections & STATS_P) {
+		jw_arr(j, "ports");
+		for (int p = 0; p < s->nports; p++)
+			json_port(j, p, &s->port[p]);
+		jw_arr_end(j);
+	}
+	if (sections & STATS_A)
+		json_flows(j, s);
+	if (sections & (STATS_A | STATS_T))
+		json_groups(j, s);
+	if (sections & STATS_L) {
+		jw_arr(j, "latency");
+		for (int i = 0; i < s->nlat; i++)
+			json_lat(j, &s->lat[i]);
+		jw_arr_end(j);
+	}
+	if (sections & STATS_W) {
+		jw_arr(j, "workers");
+		for (int i = 0; i < s->nworkers; i++)
+			json_worker(j, &s->w[i]);
+		jw_arr_end(j);
+	}
+	if (sections & STATS_H)
+		json_pairs(j);
+	jw_obj_end(j);
+	return jw_error(j);
 }
 
 int stats_write_json(FILE *f, const struct stats_snap *s, unsigned sections)
 {
-	struct json j;
+	struct jw j;
+	int rc;
 
-	if (!sections)
-		sections = STATS_ALL;
-	json_init(&j, f, false);
-	json_obj(&j, NULL);
-	if (sections & STATS_G)
-		json_global(&j, s);
-	if (sections & STATS_P) {
-		json_arr(&j, "ports");
-		for (int p = 0; p < s->nports; p++)
-			json_port(&j, p, &s->port[p]);
-		json_arr_end(&j);
-	}
-	if (sections & STATS_A)
-		json_flows(&j, s);
-	if (sections & (STATS_A | STATS_T))
-		json_groups(&j, s);
-	if (sections & STATS_L) {
-		json_arr(&j, "latency");
-		for (int i = 0; i < s->nlat; i++)
-			json_lat(&j, &s->lat[i]);
-		json_arr_end(&j);
-	}
-	if (sections & STATS_W) {
-		json_arr(&j, "workers");
-		for (int i = 0; i < s->nworkers; i++)
-			json_worker(&j, &s->w[i]);
-		json_arr_end(&j);
-	}
-	if (sections & STATS_H)
-		json_pairs(&j);
-	json_obj_end(&j);
+	jw_init(&j, f, false);
+	rc = stats_json(&j, s, sections);
 	fputc('\n', f);
-	return json_error(&j);
+	return rc;
 }
 
 /* ---- text tables ------------------------------------------------------ */

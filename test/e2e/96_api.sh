@@ -73,9 +73,28 @@ check_eq "command 'stats --json': 200" 200 "$ST"
 check_eq "command 'stats --json': ok, exit 0, its JSON parsed" "True 0 True" \
 	"$(jq_ 'o["ok"], o["exit"], "tx_pkts" in o["json"]["global"]' | tr -d '(),')"
 
+check_eq "command 'stats --json': the value itself, with no JSON text in output" "True" \
+	"$(jq_ 'isinstance(o["json"]["ports"], list) and "{" not in o["output"]')"
+
+cmd "bench throughput -f $FG_TOP/profiles/stl_64b.yaml -m 5 --trial 1 --confirm 1 -t learn_wait=0.2,drain=0.3 --json"
+check_eq "command 'bench throughput --json': 200, ok, the result value itself" "200 True True True" \
+	"$ST $(jq_ 'o["ok"], o["json"]["result"]["found"] is not None, isinstance(o["json"]["trials"], list)' | tr -d '(),')"
+check_eq "command 'bench throughput --json': the trial lines in output, no JSON text there" "True True" \
+	"$(jq_ '"pass" in o["output"], "\"trials\"" not in o["output"]' | tr -d '(),')"
+
 cmd 'no-such-command'
-check_eq "an unknown command: 200, ok false, exit 1, the error in output" "False 1 True" \
-	"$(jq_ 'o["ok"], o["exit"], "unknown command" in o["output"]' | tr -d '(),')"
+check_eq "an unknown command: 400, ok false, exit 1, the error in output" "400 False 1 True" \
+	"$ST $(jq_ 'o["ok"], o["exit"], "unknown command" in o["output"]' | tr -d '(),')"
+check_eq "an unknown command: the error value names it" "unknown_command no-such-command True" \
+	"$(jq_ 'o["error"]["code"], o["error"]["path"], "no-such-command" in o["error"]["message"]' | tr -d "(),'")"
+
+cmd 'stats --bogus'
+check_eq "a bad option: 400 with a usage error naming it" "400 usage --bogus" \
+	"$ST $(jq_ 'o["error"]["code"], o["error"]["path"]' | tr -d "(),'")"
+
+cmd 'wait nonsense-seconds'
+check_eq "a command that runs and fails: 200, ok false, an error value" "200 False True" \
+	"$ST $(jq_ 'o["ok"], o["error"]["message"] != ""' | tr -d '(),')"
 
 # a client that sends part of a body and stalls: the others are served,
 # and libmicrohttpd closes it after the idle timeout (10 s); it stalls

@@ -4,8 +4,8 @@
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc/core -Isrc/config \
  *       -Isrc/dataplane -Isrc/control -Isrc/cmd -Isrc/console \
- *       $(pkg-config --cflags libedit) test/fuzz/fuzz_cli.c src/cmd/cli.c src/cmd/cli_tok.c src/console/complete.c src/control/log.c \
- *       $(pkg-config --libs libedit) -o build/fuzz_cli
+ *       $(pkg-config --cflags libedit) test/fuzz/fuzz_cli.c src/cmd/cli.c src/cmd/cli_tok.c src/console/complete.c src/control/log.c src/core/errval.c src/core/json.c \
+ *       $(pkg-config --libs libedit jansson) -o build/fuzz_cli
  *
  * Besides memory safety it checks properties: words lie inside the output
  * buffer, argv is NULL-terminated, the splitter never runs past the end,

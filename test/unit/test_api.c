@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "api_req.h"
+#include "errval.h"
 
 static void test_addr(void **state)
 {
@@ -177,21 +178,55 @@ static void test_error_body(void **state)
 	free(s);
 }
 
-static void test_output_json(void **state)
+/* The command reply carries the value and the error value as they are. */
+static void test_command_reply(void **state)
 {
-	const char *out = "started x\n{\"global\": {\"tx_pkts\": 5}}\nmore text\n";
-	const char *none = "no json {here}\n{broken\n";
-	json_t *o;
+	struct fg_error e;
+	json_t *v = json_pack("{s:{s:i}}", "global", "tx_pkts", 5), *o;
+	size_t len;
+	char *s;
 
 	(void)state;
-	o = api_output_json(out, strlen(out));
-	assert_non_null(o);
-	assert_int_equal(json_integer_value(json_object_get(json_object_get(o, "global"),
-							    "tx_pkts")),
-			 5);
+	fg_error_clear(&e);
+	assert_int_equal(api_command_status(0, &e), 200);
+	s = api_command_reply(0, &e, "text\n", 5, v, 0, &len);
+	assert_non_null(s);
+	o = json_loads(s, 0, NULL);
+	assert_true(json_is_true(json_object_get(o, "ok")));
+	assert_int_equal(json_integer_value(json_object_get(o, "exit")), 0);
+	assert_string_equal(json_string_value(json_object_get(o, "output")), "text\n");
+	assert_true(json_equal(json_object_get(o, "json"), v));
+	assert_null(json_object_get(o, "error"));
 	json_decref(o);
-	assert_null(api_output_json(none, strlen(none)));
-	assert_null(api_output_json("", 0));
+	free(s);
+
+	/* an unknown command: 400, the error value with the word at fault */
+	fg_error_set(&e, FG_E_UNKNOWN, "frobnicate", "try 'help'",
+		     "unknown command '%s' (try 'help')", "frobnicate");
+	assert_int_equal(api_command_status(-1, &e), 400);
+	s = api_command_reply(-1, &e, "", 0, NULL, 7, &len);
+	o = json_loads(s, 0, NULL);
+	assert_true(json_is_false(json_object_get(o, "ok")));
+	assert_int_equal(json_integer_value(json_object_get(o, "exit")), 1);
+	assert_null(json_object_get(o, "json"));
+	assert_string_equal(json_string_value(json_object_get(json_object_get(o, "error"), "code")),
+			    "unknown_command");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(o, "error"), "path")),
+			    "frobnicate");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(o, "error"), "hint")),
+			    "try 'help'");
+	assert_int_equal(json_integer_value(json_object_get(o, "id")), 7);
+	json_decref(o);
+	free(s);
+
+	/* a bad option is 400 too; a command that ran and failed is 200, ok false */
+	e.code = FG_E_USAGE;
+	assert_int_equal(api_command_status(-1, &e), 400);
+	e.code = FG_E_REFUSED;
+	assert_int_equal(api_command_status(-1, &e), 200);
+	e.code = FG_E_FAILED;
+	assert_int_equal(api_command_status(-1, &e), 200);
+	json_decref(v);
 }
 
 static void test_queue(void **state)
@@ -222,7 +257,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_addr),	cmocka_unit_test(test_token),
 	    cmocka_unit_test(test_depth),	cmocka_unit_test(test_command),
-	    cmocka_unit_test(test_error_body), cmocka_unit_test(test_output_json),
+	    cmocka_unit_test(test_error_body), cmocka_unit_test(test_command_reply),
 	    cmocka_unit_test(test_queue),
 	};
 

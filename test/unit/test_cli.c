@@ -33,8 +33,9 @@ static int fail_calls;
 static int hook_calls;
 static int myecho_calls;
 
-static int cmd_rec(int argc, char **argv)
+static int cmd_rec(struct cmd_ctx *x, int argc, char **argv)
 {
+	(void)x;
 	rec_calls++;
 	rec_argc = argc;
 	for (int i = 0; i < argc && i < CLI_MAX_ARGS; i++)
@@ -44,31 +45,35 @@ static int cmd_rec(int argc, char **argv)
 	return 0;
 }
 
-static int cmd_fail(int argc, char **argv)
+static int cmd_alwaysfail(struct cmd_ctx *x, int argc, char **argv)
 {
+	(void)x;
 	(void)argc;
 	(void)argv;
 	fail_calls++;
 	return -EIO;
 }
 
-static int cmd_positive(int argc, char **argv)
+static int cmd_positive(struct cmd_ctx *x, int argc, char **argv)
 {
+	(void)x;
 	(void)argc;
 	(void)argv;
 	return 1;
 }
 
-static int cmd_raise(int argc, char **argv)
+static int cmd_raise(struct cmd_ctx *x, int argc, char **argv)
 {
+	(void)x;
 	(void)argc;
 	(void)argv;
 	raise(SIGINT);
 	return cli_interrupted() ? -EINTR : 0;
 }
 
-static int cmd_myecho(int argc, char **argv)
+static int cmd_myecho(struct cmd_ctx *x, int argc, char **argv)
 {
+	(void)x;
 	(void)argc;
 	(void)argv;
 	myecho_calls++;
@@ -82,7 +87,7 @@ static const char *const rec_opts[] = {"-f", "-m", "--force", "--file", NULL};
 static const struct cli_cmd table[] = {
     {"rec", cmd_rec, "rec [ARGS...]", "record its arguments", rec_opts, CLI_F_FILEARG},
     {"recpath", cmd_rec, "recpath PATH", "any word is a path", NULL, CLI_F_PATHARG},
-    {"fail", cmd_fail, "fail", "always fails", NULL, 0},
+    {"fail", cmd_alwaysfail, "fail", "always fails", NULL, 0},
     {"positive", cmd_positive, "positive", "returns 1", NULL, 0},
     {"raise", cmd_raise, "raise", "sends itself SIGINT", NULL, 0},
     {"start", cmd_rec, "start -f PROFILE [-m MULT]", "start traffic", rec_opts, CLI_F_FILEARG},
