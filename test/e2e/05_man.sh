@@ -140,9 +140,9 @@ done
 # --- statistics fields --------------------------------------------------------
 
 STATS=$(section "$M8" STATISTICS)
-# the keys the writers hand to the JSON writer (src/core/json.h): json_u64(j, "tx_pkts", ...)
+# the keys the writers hand to the JSON writer (src/core/json.h): jw_u64(j, "tx_pkts", ...)
 fields=$(sed -n '/^static void json_[a-z_]*(/,/^}/p' src/control/stats_fmt.c |
-	grep -oE '(json_[a-z0-9]+|jnum)\(j, "[a-z_0-9]+"' | sed -E 's/.*"(.*)"/\1/' | sort -u)
+	grep -oE '(jw_[a-z0-9]+|jnum)\(j, "[a-z_0-9]+"' | sed -E 's/.*"(.*)"/\1/' | sort -u)
 check_ge "man: JSON fields found in src/control/stats_fmt.c" "$(printf '%s\n' $fields | grep -c .)" 40
 missing=
 for k in $fields; do
