@@ -660,11 +660,13 @@ int api_cmd(struct cmd_ctx *x, int argc, char **argv)
 	return 0;
 }
 
+static const struct cli_optspec otg_spec = {.shorts = "o:"};
+
 static const struct cli_cmd api_rows[] = {
 	{"api", api_cmd, "api", "the HTTP API: its address, clients served and last requests",
 	 NULL, 0},
 	{"otg", otg_cmd, "otg METHOD PATH [BODY.json] [-o FILE]",
-	 "one request to the OTG model handlers (the HTTP API's, without HTTP)", NULL,
+	 "one request to the OTG model handlers (the HTTP API's, without HTTP)", &otg_spec,
 	 CLI_F_PATHARG},
 };
 

@@ -59,10 +59,25 @@ struct bench_out {
 
 /* ---- options ---------------------------------------------------------------- */
 
-static const char bench_usage[] =
-    "bench throughput|latency|cps|capacity -f PROFILE [-m MULT] [--loss PCT] "
-    "[--resolution PCT] [--trial SECONDS] [--confirm SECONDS] [--pause SECONDS] [-p PORTS] "
-    "[-t KEY=VAL,...] [--json] [--csv FILE] [--plot FILE.svg] [--reuse] [--dut-timeout SECONDS]";
+/* The searches' form; the row's usage adds bench nat's (natb_cmd.c). */
+#define BENCH_SEARCH_USAGE                                                                          \
+	"bench throughput|latency|cps|capacity -f PROFILE [-m MULT] [--loss PCT] "                 \
+	"[--resolution PCT] [--trial SECONDS] [--confirm SECONDS] [--pause SECONDS] [-p PORTS] "   \
+	"[-t KEY=VAL,...] [--json] [--csv FILE] [--plot FILE.svg] [--reuse] [--dut-timeout SECONDS]"
+
+const char bench_usage[] = BENCH_SEARCH_USAGE " | " NATB_USAGE;
+
+static const struct option bench_longs[] = {
+    {"loss", required_argument, NULL, 'L'},  {"resolution", required_argument, NULL, 'R'},
+    {"trial", required_argument, NULL, 'T'}, {"confirm", required_argument, NULL, 'K'},
+    {"json", no_argument, NULL, 'J'},	     {"csv", required_argument, NULL, 'C'},
+    {"pause", required_argument, NULL, 'P'}, {"plot", required_argument, NULL, 'G'},
+    {"reuse", no_argument, NULL, 'U'},	     {"dut-timeout", required_argument, NULL, 'D'},
+    {NULL, 0, NULL, 0}};
+static const char *const bench_tests[] = {"throughput", "latency", "cps", "capacity", "nat", NULL};
+
+const struct cli_optspec bench_spec = {
+    .shorts = "f:m:p:t:", .longs = bench_longs, .words = bench_tests, .next = &natb_spec};
 
 static int bench_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int bench_bad(const char *fmt, ...)
@@ -73,7 +88,7 @@ static int bench_bad(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fg_err("bench: %s; usage: %s", msg, bench_usage);
+	fg_err("bench: %s; usage: %s", msg, BENCH_SEARCH_USAGE);
 	return -1;
 }
 
@@ -93,13 +108,6 @@ static int bench_pct(const char *s, double lo, bool lo_open, double hi, double *
 
 static int bench_parse(int argc, char **argv, struct bench_opts *o)
 {
-	static const struct option lo[] = {
-	    {"loss", required_argument, NULL, 'L'},  {"resolution", required_argument, NULL, 'R'},
-	    {"trial", required_argument, NULL, 'T'}, {"confirm", required_argument, NULL, 'K'},
-	    {"json", no_argument, NULL, 'J'},	     {"csv", required_argument, NULL, 'C'},
-	    {"pause", required_argument, NULL, 'P'}, {"plot", required_argument, NULL, 'G'},
-	    {"reuse", no_argument, NULL, 'U'},	     {"dut-timeout", required_argument, NULL, 'D'},
-	    {NULL, 0, NULL, 0}};
 	char err[FG_ERRLEN];
 	int c;
 
@@ -116,9 +124,8 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 			o->kind = (enum bench_kind)k;
 	if (!o->kind)
 		return bench_bad("unknown test '%s' (throughput, latency, cps, capacity)", argv[1]);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc - 1, argv + 1, "f:m:p:t:", lo, NULL)) != -1) {
+	cli_getopt_reset();
+	while ((c = cli_getopt(argc - 1, argv + 1, &bench_spec)) != -1) {
 		switch (c) {
 		case 'f':
 			o->file = optarg;

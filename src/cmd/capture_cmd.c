@@ -58,15 +58,29 @@ static void cap_ports_str(uint64_t mask, char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
+const char capture_usage[] =
+    "capture start [-p PORTS] [--rx|--tx|--both] [--filter BPF] [--limit N] [--ring N] | "
+    "capture stop | capture save FILE.pcapng | capture status [--json]";
+
+/* capture status's one option (parsed by hand: it is the only one) */
+static const struct option cap_status_longs[] = {{"json", no_argument, NULL, 'j'},
+						 {NULL, 0, NULL, 0}};
+static const struct cli_optspec cap_status_spec = {.longs = cap_status_longs};
+
+static const struct option cap_start_longs[] = {{"rx", no_argument, NULL, 'r'},
+						{"tx", no_argument, NULL, 'T'},
+						{"both", no_argument, NULL, 'b'},
+						{"filter", required_argument, NULL, 'f'},
+						{"limit", required_argument, NULL, 'l'},
+						{"ring", required_argument, NULL, 'R'},
+						{NULL, 0, NULL, 0}};
+static const char *const cap_words[] = {"start", "stop", "save", "status", NULL};
+
+const struct cli_optspec capture_spec = {
+    .shorts = "p:", .longs = cap_start_longs, .words = cap_words, .next = &cap_status_spec};
+
 static int cap_start(int argc, char **argv)
 {
-	static const struct option lo[] = {{"rx", no_argument, NULL, 'r'},
-					   {"tx", no_argument, NULL, 'T'},
-					   {"both", no_argument, NULL, 'b'},
-					   {"filter", required_argument, NULL, 'f'},
-					   {"limit", required_argument, NULL, 'l'},
-					   {"ring", required_argument, NULL, 'R'},
-					   {NULL, 0, NULL, 0}};
 	struct cap_opts o = {.ring = CAP_RING_DEFAULT};
 	int64_t ports = (int64_t)((1ULL << fg_nports) - 1);
 	bool rx = true, tx = true;
@@ -74,9 +88,8 @@ static int cap_start(int argc, char **argv)
 	uint64_t v;
 	int c;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "p:", lo, NULL)) != -1) {
+	cli_getopt_reset();
+	while ((c = cli_getopt(argc, argv, &capture_spec)) != -1) {
 		switch (c) {
 		case 'p':
 			if ((ports = cmds_parse_ports(optarg)) <= 0) {

@@ -270,6 +270,60 @@ void cli_poll_now(void)
 		cli_poll_run();
 }
 
+void cli_getopt_reset(void)
+{
+	optind = 0;
+	opterr = 0;
+}
+
+int cli_getopt(int argc, char **argv, const struct cli_optspec *s)
+{
+	static const struct option none[] = {{NULL, 0, NULL, 0}};
+
+	return getopt_long(argc, argv, s && s->shorts ? s->shorts : "",
+			   s && s->longs ? s->longs : none, NULL);
+}
+
+/* The words cli_opt_words gave already. */
+struct word_seen {
+	char words[64][40];
+	int n;
+};
+
+static bool seen(struct word_seen *w, const char *word)
+{
+	for (int i = 0; i < w->n; i++)
+		if (!strcmp(w->words[i], word))
+			return true;
+	if (w->n < (int)FG_ARRAY_SIZE(w->words))
+		snprintf(w->words[w->n++], sizeof(w->words[0]), "%s", word);
+	return false;
+}
+
+void cli_opt_words(const struct cli_optspec *s, void (*fn)(const char *word, void *arg), void *arg)
+{
+	struct word_seen w = {.n = 0};
+	char word[40];
+
+	for (; s; s = s->next) {
+		for (const char *c = s->shorts ? s->shorts : ""; *c; c++) {
+			if (*c == ':' || *c == '+' || *c == '-')
+				continue;
+			snprintf(word, sizeof(word), "-%c", *c);
+			if (!seen(&w, word))
+				fn(word, arg);
+		}
+		for (const struct option *o = s->longs; o && o->name; o++) {
+			snprintf(word, sizeof(word), "--%s", o->name);
+			if (!seen(&w, word))
+				fn(word, arg);
+		}
+		for (const char *const *k = s->words; k && *k; k++)
+			if (!seen(&w, *k))
+				fn(*k, arg);
+	}
+}
+
 void cmd_ctx_console(struct cmd_ctx *x)
 {
 	*x = (struct cmd_ctx){.out = stdout, .errout = stderr};

@@ -28,6 +28,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -43,6 +44,7 @@ enum cli_flag {
 };
 
 struct json_t; /* jansson's */
+struct cli_optspec;
 
 /*
  * What a command runs with and returns: the command layer's result. A
@@ -65,6 +67,21 @@ struct cmd_ctx {
 	bool err_shown;		/* err was logged already (it came from a log line) */
 };
 
+/*
+ * control: getopt_long over argv with the spec's first form (optind and
+ * opterr reset at optind 0: set optind = 0 before the first call, as
+ * cli_getopt_reset does). Returns what getopt_long returns.
+ */
+int cli_getopt(int argc, char **argv, const struct cli_optspec *s);
+void cli_getopt_reset(void);
+
+/*
+ * pure: fn for every word of every form of s, in order, duplicates left
+ * out: "-x" for each short option, "--name" for each long one, then the
+ * keywords.
+ */
+void cli_opt_words(const struct cli_optspec *s, void (*fn)(const char *word, void *arg), void *arg);
+
 /* The console's ctx: text on stdout, errors on stderr, --json printed. */
 void cmd_ctx_console(struct cmd_ctx *x);
 
@@ -85,13 +102,29 @@ struct jw;
 void cmd_json_begin(struct cmd_ctx *x, struct jw *j, bool spaced);
 int cmd_json_end(struct cmd_ctx *x, struct jw *j);
 
+/*
+ * A command's options as data: getopt_long's two tables, which the handler
+ * parses its argv with (cli_getopt), TAB completion offers (as "-x" and
+ * "--name"), and the row's usage line and flowgen(8)'s synopsis must list
+ * (test_cmdtab checks that the four agree); words are the command's
+ * keywords that are not options (subcommands, test names). A command of
+ * several forms (bench and bench nat, capture start and capture status)
+ * chains one spec per form.
+ */
+struct cli_optspec {
+	const char *shorts;		/* getopt's optstring ("p:"), or NULL */
+	const struct option *longs;	/* getopt_long's table, {0}-ended, or NULL */
+	const char *const *words;	/* NULL-ended, or NULL */
+	const struct cli_optspec *next; /* the next form, or NULL */
+};
+
 struct cli_cmd {
 	const char *name; /* "start" */
 	/* argv[0] = name, argv[argc] = NULL; 0 ok, <0 failed (x->err or a logged error says why) */
 	int (*fn)(struct cmd_ctx *x, int argc, char **argv);
 	const char *usage;		  /* "start -f PROFILE [-m MULT] ..." */
 	const char *help;		  /* one line */
-	const char *const *opts;	  /* NULL-terminated option words for TAB, or NULL */
+	const struct cli_optspec *opts;	  /* its options, or NULL for none */
 	unsigned flags;			  /* enum cli_flag bits */
 };
 

@@ -95,17 +95,21 @@ static int64_t parse_ports(const char *s)
 
 int64_t cmds_parse_ports(const char *s) { return parse_ports(s); }
 
-/* getopt over a command's argv; every handler resets it. */
-static int cmd_getopt(int argc, char **argv, const char *spec, const struct option *lo)
-{
-	return getopt_long(argc, argv, spec, lo, NULL);
-}
-
-static void getopt_reset(void)
-{
-	optind = 0;
-	opterr = 0;
-}
+/*
+ * The commands' options (cli.h, struct cli_optspec): each handler parses
+ * with its row's spec, and TAB completion and test_cmdtab read the same.
+ */
+static const struct option lo_service[] = {{"off", no_argument, NULL, 'o'}, {NULL, 0, NULL, 0}};
+static const struct cli_optspec o_service = {.longs = lo_service};
+static const struct cli_optspec o_p = {.shorts = "p:"};
+static const struct cli_optspec o_ping = {.shorts = "p:d:n:s:"};
+static const struct cli_optspec o_start = {.shorts = START_OPTS_SHORTS, .longs = start_opts_longs};
+static const struct cli_optspec o_update = {.shorts = "m:"};
+static const struct option lo_stats[] = {{"json", no_argument, NULL, 'j'},
+					 {"plot", required_argument, NULL, 'P'},
+					 {"pairs", no_argument, NULL, 'H'},
+					 {NULL, 0, NULL, 0}};
+static const struct cli_optspec o_stats = {.shorts = "gpalwt", .longs = lo_stats};
 
 /*
  * A usage error: the argument at fault is the one getopt stopped at (an
@@ -122,9 +126,16 @@ static int bad_usage(struct cmd_ctx *x, char **argv)
 
 static int cmd_service(struct cmd_ctx *x, int argc, char **argv)
 {
-	bool off = argc == 2 && strcmp(argv[1], "--off") == 0;
+	bool off = false;
+	int c;
 
-	if (argc > 2 || (argc == 2 && !off))
+	cli_getopt_reset();
+	while ((c = cli_getopt(argc, argv, &o_service)) != -1) {
+		if (c != 'o')
+			return bad_usage(x, argv);
+		off = true;
+	}
+	if (optind != argc)
 		return bad_usage(x, argv);
 	svc_set_service(!off);
 	fg_info("service mode %s", off ? "off" : "on");
@@ -178,8 +189,8 @@ static int cmd_arp(struct cmd_ctx *x, int argc, char **argv)
 	int64_t mask = -1;
 	int c, failed = 0;
 
-	getopt_reset();
-	while ((c = cmd_getopt(argc, argv, "p:", NULL)) != -1) {
+	cli_getopt_reset();
+	while ((c = cli_getopt(argc, argv, &o_p)) != -1) {
 		if (c != 'p' || (mask = parse_ports(optarg)) < 0)
 			return bad_usage(x, argv);
 	}
@@ -276,7 +287,6 @@ static int ping6(long port, const uint8_t *dip6, long count, long size)
 
 static int cmd_ping(struct cmd_ctx *x, int argc, char **argv)
 {
-	static const struct option lo[] = {{NULL, 0, NULL, 0}};
 	long port = -1, count = 5, size = 56;
 	uint32_t dip = 0;
 	uint8_t dip6[16];
@@ -286,8 +296,8 @@ static int cmd_ping(struct cmd_ctx *x, int argc, char **argv)
 	uint64_t mac;
 	char ipb[ADDR6_STRLEN];
 
-	getopt_reset();
-	while ((c = cmd_getopt(argc, argv, "p:d:n:s:", lo)) != -1) {
+	cli_getopt_reset();
+	while ((c = cli_getopt(argc, argv, &o_ping)) != -1) {
 		char *end = NULL;
 
 		switch (c) {
@@ -342,10 +352,12 @@ static int cmd_portattr(struct cmd_ctx *x, int argc, char **argv)
 	int64_t mask = -1;
 	int c;
 
-	getopt_reset();
-	while ((c = cmd_getopt(argc, argv, "p:", NULL)) != -1)
+	cli_getopt_reset();
+	while ((c = cli_getopt(argc, argv, &o_p)) != -1)
 		if (c != 'p' || (mask = parse_ports(optarg)) < 0)
 			return bad_usage(x, argv);
+	if (optind != argc)
+		return bad_usage(x, argv);
 	fg_info("%-4s %-5s %-8s %-17s %-15s %-15s %-17s %s", "port", "link", "speed", "MAC", "IP",
 		"gw", "gw MAC", "driver");
 	for (int p = 0; p < fg_nports; p++) {
@@ -387,17 +399,13 @@ static int cmd_portattr(struct cmd_ctx *x, int argc, char **argv)
 
 static int cmd_stats(struct cmd_ctx *x, int argc, char **argv)
 {
-	static const struct option lo[] = {{"json", no_argument, NULL, 'j'},
-					   {"plot", required_argument, NULL, 'P'},
-					   {"pairs", no_argument, NULL, 'H'},
-					   {NULL, 0, NULL, 0}};
 	const char *plot = NULL;
 	unsigned sections = 0;
 	bool json = cmds.json;
 	int c;
 
-	getopt_reset();
-	while ((c = cmd_getopt(argc, argv, "gpalwt", lo)) != -1) {
+	cli_getopt_reset();
+	while ((c = cli_getopt(argc, argv, &o_stats)) != -1) {
 		switch (c) {
 		case 'g':
 			sections |= STATS_G;
@@ -518,10 +526,18 @@ static int cmd_update(struct cmd_ctx *x, int argc, char **argv)
 {
 	struct units_rate r;
 	char err[FG_ERRLEN];
+	const char *m = NULL;
+	int c;
 
-	if (argc != 3 || strcmp(argv[1], "-m") != 0)
+	cli_getopt_reset();
+	while ((c = cli_getopt(argc, argv, &o_update)) != -1) {
+		if (c != 'm')
+			return bad_usage(x, argv);
+		m = optarg;
+	}
+	if (!m || optind != argc)
 		return bad_usage(x, argv);
-	if (units_parse_mult(argv[2], &r, err, sizeof(err)) != 0) {
+	if (units_parse_mult(m, &r, err, sizeof(err)) != 0) {
 		fg_err("update: -m %s", err);
 		return -1;
 	}
@@ -564,53 +580,33 @@ static int cmd_wait(struct cmd_ctx *x, int argc, char **argv)
 	return 0;
 }
 
-static const char *const o_p[] = {"-p", NULL};
-static const char *const o_ping[] = {"-p", "-d", "-n", "-s", NULL};
-static const char *const o_start[] = {"-f",	  "-m",	     "-d",   "-p", "-t",
-				      "--active", "--force", "--nc", NULL};
-static const char *const o_stats[] = {"-g", "-p",     "-a",	"-l",	   "-w",
-				      "-t", "--json", "--plot", "--pairs", NULL};
-static const char *const o_service[] = {"--off", NULL};
-static const char *const o_update[] = {"-m", NULL};
-static const char *const o_bench[] = {"throughput", "latency",   "cps",	 "capacity", "-f",
-				      "-m",	    "-p",	 "-t",	 "--loss",   "--resolution",
-				      "--trial",    "--confirm", "--pause", "--json",   "--csv",
-				      "nat",	    "--timeout-max", "--inside", "--outside",
-				      "--plot",	    "--reuse",    "--dut-timeout", NULL};
-
-static const char *const o_capture[] = {"start", "stop",    "save",   "status",	"-p", "--rx",
-					"--tx",	 "--both",  "--filter", "--limit", "--ring", "--json",
-					NULL};
-
 static const struct cli_cmd table[] = {
 	{"service", cmd_service, "service [--off]",
-	 "enter/leave service mode (ports answer ICMP; non-test frames go to control)", o_service,
+	 "enter/leave service mode (ports answer ICMP; non-test frames go to control)", &o_service,
 	 0},
 	{"arp", cmd_arp, "arp [-p PORTS]",
-	 "resolve each port's default_gw by ARP and default_gw6 by Neighbour Discovery", o_p, 0},
+	 "resolve each port's default_gw by ARP and default_gw6 by Neighbour Discovery", &o_p, 0},
 	{"ping", cmd_ping, "ping -p PORT -d IP|IPV6 [-n COUNT] [-s SIZE]",
-	 "ICMP or ICMPv6 echo from a port", o_ping, 0},
+	 "ICMP or ICMPv6 echo from a port", &o_ping, 0},
 	{"start", cmd_start,
 	 "start -f PROFILE [-m MULT] [-d SECONDS] [-p PORTS] [-t KEY=VAL,...] [--active N] "
 	 "[--force] [--nc]",
-	 "load a profile and start traffic", o_start, CLI_F_FILEARG},
+	 "load a profile and start traffic", &o_start, CLI_F_FILEARG},
 	{"stop", cmd_stop, "stop", "stop all traffic (flows in flight drain)", NULL, 0},
 	{"pause", cmd_pause, "pause", "hold traffic", NULL, 0},
 	{"resume", cmd_pause, "resume", "continue held traffic", NULL, 0},
-	{"update", cmd_update, "update -m MULT", "change the rate of running traffic", o_update, 0},
+	{"update", cmd_update, "update -m MULT", "change the rate of running traffic", &o_update, 0},
 	{"wait", cmd_wait, "wait [SECONDS]", "block until traffic ends (or SECONDS pass)", NULL, 0},
 	{"stats", cmd_stats, "stats [-g] [-p] [-a] [-l] [-w] [-t] [--pairs] [--json] [--plot FILE.svg]",
-	 "global / port / flows / latency / worker statistics", o_stats, 0},
+	 "global / port / flows / latency / worker statistics", &o_stats, 0},
 	{"clear", cmd_clear, "clear", "zero the statistics shown (a baseline)", NULL, 0},
 	{"portattr", cmd_portattr, "portattr [-p PORTS]",
-	 "link, speed, MAC, IP, gw, gw MAC, driver", o_p, 0},
-	{"bench", bench_cmd,
-	 "bench throughput|latency|cps|capacity -f PROFILE [-m MULT] [--loss PCT] [--resolution PCT] [--trial SECONDS] [--confirm SECONDS] [--pause SECONDS] [-p PORTS] [-t KEY=VAL,...] [--json] [--csv FILE] [--plot FILE.svg] | bench nat [-p udp|tcp|icmp|all] [--timeout-max SECONDS] [--inside IP] [--outside IP]",
-	 "automated measurements: RFC 2544 throughput, RFC 8219 latency, RFC 9693 CPS and capacity; NAT behaviour (RFC 4787, 5382, 5508, 7857)", o_bench,
+	 "link, speed, MAC, IP, gw, gw MAC, driver", &o_p, 0},
+	{"bench", bench_cmd, bench_usage,
+	 "automated measurements: RFC 2544 throughput, RFC 8219 latency, RFC 9693 CPS and capacity; NAT behaviour (RFC 4787, 5382, 5508, 7857)", &bench_spec,
 	 CLI_F_FILEARG},
-	{"capture", capture_cmd,
-	 "capture start [-p PORTS] [--rx|--tx|--both] [--filter BPF] [--limit N] [--ring N] | capture stop | capture save FILE.pcapng | capture status [--json]",
-	 "record the ports' frames as pcapng (BPF filter, frame limit)", o_capture, CLI_F_PATHARG},
+	{"capture", capture_cmd, capture_usage,
+	 "record the ports' frames as pcapng (BPF filter, frame limit)", &capture_spec, CLI_F_PATHARG},
 };
 
 static void on_sigint(void)
@@ -620,6 +616,8 @@ static void on_sigint(void)
 		fg_info("stopping traffic");
 	}
 }
+
+void cmds_install(void) { cli_init(table, FG_ARRAY_SIZE(table)); }
 
 void cmds_init(const struct cfg *c, bool json)
 {
@@ -636,7 +634,7 @@ void cmds_init(const struct cfg *c, bool json)
 						   true);
 				}
 			}
-	cli_init(table, FG_ARRAY_SIZE(table));
+	cmds_install();
 	cli_set_sigint_hook(on_sigint);
 	cli_set_cancel_hook(ctl_set_cancel);
 }

@@ -3,7 +3,7 @@
  * handlers. Context: console (the REPL's thread, which also runs control's
  * calls; README, "Design").
  *
- * Included by: console.
+ * Included by: cmd, api, console and main.c.
  */
 #ifndef FG_CMDS_H
 #define FG_CMDS_H
@@ -11,6 +11,9 @@
 #include "fg.h"
 
 struct cfg;
+
+/* Installs the command table (cli_init), and nothing else (test_cmdtab reads it so). */
+void cmds_install(void);
 
 /* Installs the command table into the console; `json` is the --json default. */
 void cmds_init(const struct cfg *c, bool json);

@@ -25,12 +25,11 @@
 #include "units.h"
 #include "log.h"
 
-static const char natb_usage[] = "bench nat [-p udp|tcp|icmp|all] [--timeout-max SECONDS] "
-				 "[--inside IP] [--outside IP] [--json] [--csv FILE]";
+
 
 static int natb_bad(const char *what, const char *arg)
 {
-	fg_err("bench nat: %s%s%s; usage: %s", what, arg ? " " : "", arg ? arg : "", natb_usage);
+	fg_err("bench nat: %s%s%s; usage: %s", what, arg ? " " : "", arg ? arg : "", NATB_USAGE);
 	return -1;
 }
 
@@ -68,12 +67,15 @@ static int natb_addr(const char *s, uint32_t *ip)
 	return 0;
 }
 
+static const struct option natb_longs[] = {
+    {"timeout-max", required_argument, NULL, 'T'}, {"inside", required_argument, NULL, 'I'},
+    {"outside", required_argument, NULL, 'O'},	   {"json", no_argument, NULL, 'J'},
+    {"csv", required_argument, NULL, 'C'},	   {NULL, 0, NULL, 0}};
+
+const struct cli_optspec natb_spec = {.shorts = "p:", .longs = natb_longs};
+
 static int natb_parse(int argc, char **argv, struct natb_opts *o, bool *json, const char **csv)
 {
-	static const struct option lo[] = {
-	    {"timeout-max", required_argument, NULL, 'T'}, {"inside", required_argument, NULL, 'I'},
-	    {"outside", required_argument, NULL, 'O'},	   {"json", no_argument, NULL, 'J'},
-	    {"csv", required_argument, NULL, 'C'},	   {NULL, 0, NULL, 0}};
 	char err[FG_ERRLEN];
 	int ch;
 
@@ -82,9 +84,8 @@ static int natb_parse(int argc, char **argv, struct natb_opts *o, bool *json, co
 	o->tmax = 300;
 	*json = cmds_json();
 	*csv = NULL;
-	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "p:", lo, NULL)) != -1) {
+	cli_getopt_reset();
+	while ((ch = cli_getopt(argc, argv, &natb_spec)) != -1) {
 		switch (ch) {
 		case 'p':
 			if (natb_protos(optarg, o) != 0)

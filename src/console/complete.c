@@ -69,13 +69,20 @@ static void cand_cmd(const struct cli_cmd *row, void *arg)
 		cand_add(a->c, row->name, strlen(row->name));
 }
 
+static void cand_word(const char *word, void *arg)
+{
+	struct cand_cmd_arg *a = arg;
+
+	if (!strncmp(word, a->prefix, strlen(a->prefix)))
+		cand_add(a->c, word, strlen(word));
+}
+
+/* The row's option words and keywords (its cli_optspec) that begin with prefix. */
 static void cand_opts(struct cand *c, const struct cli_cmd *row, const char *prefix)
 {
-	if (!row->opts)
-		return;
-	for (const char *const *o = row->opts; *o; o++)
-		if (!strncmp(*o, prefix, strlen(prefix)))
-			cand_add(c, *o, strlen(*o));
+	struct cand_cmd_arg a = {.c = c, .prefix = prefix};
+
+	cli_opt_words(row->opts, cand_word, &a);
 }
 
 static void cand_paths(struct cand *c, const char *word)
@@ -190,8 +197,12 @@ int cli_complete(const char *pre, struct cli_completion *out)
 			cand_paths(&c, word);
 		else if (word[0] == '-')
 			cand_opts(&c, row, word);
-		else if (row->flags & CLI_F_PATHARG)
+		else if (row->flags & CLI_F_PATHARG) {
+			/* the keywords first (capture start|stop|save|status), then paths */
+			if (widx == 1)
+				cand_opts(&c, row, word);
 			cand_paths(&c, word);
+		}
 		else if ((row->flags & CLI_F_CMDARG) && widx == 1) {
 			struct cand_cmd_arg a = {&c, word};
 

@@ -27,12 +27,13 @@ static int start_count(const char *s, uint64_t *out)
 	return 0;
 }
 
+const struct option start_opts_longs[] = {{"force", no_argument, NULL, 'F'},
+					  {"nc", no_argument, NULL, 'N'},
+					  {"active", required_argument, NULL, 'A'},
+					  {NULL, 0, NULL, 0}};
+
 int start_opts_parse(int argc, char **argv, struct start_opts *o, char *err, size_t errlen)
 {
-	static const struct option lo[] = {{"force", no_argument, NULL, 'F'},
-					   {"nc", no_argument, NULL, 'N'},
-					   {"active", required_argument, NULL, 'A'},
-					   {NULL, 0, NULL, 0}};
 	char e[160];
 	int c;
 
@@ -40,7 +41,7 @@ int start_opts_parse(int argc, char **argv, struct start_opts *o, char *err, siz
 	o->mult = (struct units_rate){.kind = UNITS_MULT, .value = 1};
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "f:m:d:p:t:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, START_OPTS_SHORTS, start_opts_longs, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			o->file = optarg;

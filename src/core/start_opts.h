@@ -14,6 +14,7 @@
 #define FG_START_OPTS_H
 
 #include <stdbool.h>
+#include <getopt.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +42,10 @@ struct start_opts {
  * value names its option; a bad form says "usage").
  */
 int start_opts_parse(int argc, char **argv, struct start_opts *o, char *err, size_t errlen);
+
+/* The options start_opts_parse takes: getopt's two tables (the command table's too). */
+#define START_OPTS_SHORTS "f:m:d:p:t:"
+extern const struct option start_opts_longs[];
 
 /*
  * pure: worker i's share (0 <= i < k) of n split over k workers: n / k,

@@ -82,15 +82,18 @@ static int cmd_myecho(struct cmd_ctx *x, int argc, char **argv)
 
 static void hook(void) { hook_calls++; }
 
-static const char *const rec_opts[] = {"-f", "-m", "--force", "--file", NULL};
+static const struct option rec_longs[] = {{"force", no_argument, NULL, 'F'},
+					  {"file", required_argument, NULL, 'f'},
+					  {NULL, 0, NULL, 0}};
+static const struct cli_optspec rec_spec = {.shorts = "f:m:", .longs = rec_longs};
 
 static const struct cli_cmd table[] = {
-    {"rec", cmd_rec, "rec [ARGS...]", "record its arguments", rec_opts, CLI_F_FILEARG},
+    {"rec", cmd_rec, "rec [ARGS...]", "record its arguments", &rec_spec, CLI_F_FILEARG},
     {"recpath", cmd_rec, "recpath PATH", "any word is a path", NULL, CLI_F_PATHARG},
     {"fail", cmd_alwaysfail, "fail", "always fails", NULL, 0},
     {"positive", cmd_positive, "positive", "returns 1", NULL, 0},
     {"raise", cmd_raise, "raise", "sends itself SIGINT", NULL, 0},
-    {"start", cmd_rec, "start -f PROFILE [-m MULT]", "start traffic", rec_opts, CLI_F_FILEARG},
+    {"start", cmd_rec, "start -f PROFILE [-m MULT]", "start traffic", &rec_spec, CLI_F_FILEARG},
     {"stats", cmd_rec, "stats [-g]", "statistics", NULL, 0},
     {"stop", cmd_rec, "stop", "stop traffic", NULL, 0},
     {"service", cmd_rec, "service [--off]", "service mode", NULL, 0},
