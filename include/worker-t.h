@@ -22,8 +22,7 @@
 
 #include "ctr.h"
 #include "fg.h"
-#include "own.h"
-#include "pkt.h"
+#include "own-t.h"
 #include "port-t.h"
 
 #define FG_BURST 32
@@ -50,6 +49,7 @@ struct wmsg {
 };
 
 struct worker;
+struct pkt_info; /* src/core/pkt.h: what the loop parsed of a frame */
 
 /* The worker half of a traffic engine: chosen at START, called by the
  * loop (one pointer, w->eng, per loop turn). worker context. */

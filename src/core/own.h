@@ -37,17 +37,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "own-t.h"
+
 /* Flow ids on the wire: flowtab_id() in the low bits, the worker's index
  * in its pair in the top OWN_ID_WBITS bits. */
 #define OWN_ID_WBITS 5
 #define OWN_ID_SHIFT (32 - OWN_ID_WBITS)
 #define OWN_MAX_WORKERS (1u << OWN_ID_WBITS)
 
-/* One run's ownership map of a port pair (the same on all its workers). */
-struct own_map {
-	uint16_t nq;		   /* workers of the pair, 1 .. OWN_MAX_WORKERS */
-	uint16_t port_lo, port_hi; /* the client ports of all templates, lowest and highest */
-};
+/* struct own_map, one run's ownership map of a port pair, is own-t.h. */
 
 /* What the rule reads of a received frame. */
 struct own_frame {
