@@ -128,11 +128,12 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 # ends side by side: console/ (the prompt, TAB completion, the dashboard)
 # and api/ (HTTP, /flowgen/v1, OTG); main.c on top. Each header sits beside
 # its source; include/ holds only the types-only headers every folder
-# shares. A folder compiles with the -I paths of what it may include and
-# nothing more, so an include across the rule fails to compile; a folder
-# with no rule here is a build error, and `make` checks that no #include
-# names a path (test/layout.sh, run before every link; test/e2e/06_layout.sh
-# runs the same and more in make test):
+# shares, and they include no header of ours but each other. A folder
+# compiles with the -I paths of what it may include and nothing more, so
+# an include across the rule fails to compile; a folder with no rule here
+# is a build error, and `make` checks that no #include names a path and
+# that include/ includes only include/ (test/layout.sh, run before every
+# link; test/e2e/06_layout.sh runs the same and more in make test):
 #   core       include, core
 #   config     + config
 #   dataplane  include, core, dataplane

@@ -27,14 +27,24 @@
 #  e. headers sit beside their code: every src/F/X.h has src/F/X.c (or is
 #     an X_int.h shared by X*.c files beside it); include/ holds at most
 #     8 headers, each types only (no prototypes, extern data or inline
-#     functions) and named *-t.h, save fg.h and ctr.h;
+#     functions) and named *-t.h, save fg.h and ctr.h, and including no
+#     header of ours but include/'s: each compiles on its own with
+#     -I include only, and a scratch copy whose worker-t.h includes core's
+#     own.h fails both that compile and test/layout.sh;
 #  f. the include direction (README, "Design"): a folder includes only
 #     headers of the folders it may (core: include, core; config: + config;
 #     dataplane: include, core, dataplane; control: include, core, config,
 #     dataplane, control; cmd: + cmd; console: + cmd, console; api: + cmd,
-#     api; main.c: all), no path in an #include; the
-#     Makefile builds each folder with only those -I paths, and a scratch
-#     copy of a core file that includes a control header fails to compile;
+#     api; main.c: all; include/: include only), no path in an #include.
+#     The Makefile builds each folder with only those -I paths, which
+#     scratch copies of the tree show: a core file that includes a control
+#     header (port.h), an api file that includes a console header (tui.h)
+#     and a console file that includes an api header (api.h) each fail to
+#     compile for that header (and compile untouched); a new folder
+#     src/newfolder/ without an INC_newfolder rule stops make with the
+#     Makefile's "has no include rule"; an #include of "../cmd/cli.h"
+#     makes test/layout.sh fail naming it (the scratch copy passes
+#     untouched);
 #  g. no function in src/ is longer than 120 lines.
 
 . "$(dirname "$0")/lib.sh"
@@ -216,8 +226,8 @@ for f in src/main.c src/*/*.c src/*/*.h include/*.h; do
 		to=$(home_of "$inc")
 		[ -n "$to" ] || continue
 		if [ "$from" = include ]; then
-			[ "$to" = include ] || [ "$to" = core ] && continue
-			broken="$broken|$f includes $to/$inc (include/ is types only: it may include include/ and core/)"
+			[ "$to" = include ] && continue
+			broken="$broken|$f includes $to/$inc (include/ is types only: it may include include/ only)"
 		elif ! may_include "$from" "$to"; then
 			broken="$broken|$f includes $to/$inc ($from may include: $(for d in include core config dataplane control cmd console api; do may_include "$from" $d && printf '%s ' $d; done))"
 		fi
@@ -229,30 +239,138 @@ else
 	fail "the include direction holds" "${broken#|}"
 fi
 
-# The build keeps it: a scratch copy of src/ where a core file includes a
-# control header must fail to compile with the Makefile's -I of core, and
-# the untouched file must compile.
-# (in FG_TMP, which lib.sh's exit trap removes: a trap of its own here
-# would replace that one and leave FG_TMP behind)
-scratch=$(mktemp -d "$FG_TMP/scratch.XXXXXX")
-cp -r Makefile include src "$scratch"/
-probe=src/core/units.c
-# the core -I flags, as the Makefile computes them (inc_of)
-cflags="$(printf 'print-cflags-core:\n\t@echo $(call inc_of,core/units)\n' |
-	make -s -C "$scratch" -f Makefile -f - print-cflags-core 2>&1) $(pkg-config --cflags libdpdk)"
-if (cd "$scratch" && cc -std=gnu11 $cflags -fsyntax-only "$probe") >/dev/null 2>&1; then
-	pass "build rule: $probe compiles with the core -I paths"
+# The build keeps it, which scratch copies of the tree show (in FG_TMP,
+# which lib.sh's exit trap removes: a trap of its own here would replace
+# that one and leave FG_TMP behind).
+scratch_tree()
+{
+	local d
+	d=$(mktemp -d "$FG_TMP/scratch.XXXXXX") &&
+		cp -r Makefile include src "$d"/ && mkdir "$d/test" && cp test/layout.sh "$d/test/" &&
+		echo "$d"
+}
+# the flags src/$2.c (FOLDER/NAME) compiles with in scratch $1: its -I
+# paths as the Makefile computes them (inc_of), and the packages' own
+cflags_of()
+{
+	printf 'print-cflags:\n\t@echo $(call inc_of,%s) $(shell pkg-config --cflags $(PKGS)) -DALLOW_EXPERIMENTAL_API\n' "$2" |
+		make -s -C "$1" -f Makefile -f - print-cflags 2>&1
+}
+# FILE (src/F/x.c) compiles with F's -I paths; with #include "HEADER"
+# added before its first #include of ours, it fails for want of HEADER
+include_refused()
+{
+	local file=$1 hdr=$2 unit folder d cflags out may
+	unit=${file#src/} && unit=${unit%.c} && folder=${unit%%/*}
+	may=$(for x in include core config dataplane control cmd console api; do may_include "$folder" $x && printf '%s ' $x; done)
+	if ! d=$(scratch_tree); then
+		fail "build rule: a file of src/$folder/ that includes $hdr fails to compile" "no scratch copy"
+		return
+	fi
+	cflags=$(cflags_of "$d" "$unit")
+	if out=$(cd "$d" && cc -std=gnu11 $cflags -fsyntax-only "$file" 2>&1); then
+		pass "build rule: $file compiles with the $folder -I paths"
+	else
+		fail "build rule: $file compiles with the $folder -I paths" \
+			"cc failed with: $cflags: $(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
+		return
+	fi
+	sed -i '0,/^#include "/s//#include "'"$hdr"'"\n#include "/' "$d/$file"
+	if out=$(cd "$d" && cc -std=gnu11 $cflags -fsyntax-only "$file" 2>&1); then
+		fail "build rule: a file of src/$folder/ that includes $hdr fails to compile" "it compiled"
+	elif printf '%s\n' "$out" | grep -qF "$hdr: No such file"; then
+		pass "build rule: a file of src/$folder/ that includes $hdr fails to compile ($folder may include: ${may% })"
+	else
+		fail "build rule: a file of src/$folder/ that includes $hdr fails to compile" \
+			"failed for another reason: $(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
+	fi
+}
+include_refused src/core/units.c port.h      # control's
+include_refused src/api/api_run.c tui.h      # console's
+include_refused src/console/console.c api.h  # api's
+
+# include/ stands on its own: each header compiles with -I include and
+# nothing of ours more; a scratch worker-t.h that includes core's own.h
+# does not, and test/layout.sh (run by make before every link) refuses it
+pkgflags="$(pkg-config --cflags libdpdk) -DALLOW_EXPERIMENTAL_API"
+alone=
+for h in include/*.h; do
+	out=$(cc -std=gnu11 -I include $pkgflags -fsyntax-only -x c "$h" 2>&1) ||
+		alone="$alone|$h: $(printf '%s\n' "$out" | grep -m1 -E 'error|No such')"
+done
+if [ -z "$alone" ]; then
+	pass "build rule: every header of include/ compiles with -I include only (${#incs[@]})"
 else
-	fail "build rule: $probe compiles with the core -I paths" "cc failed with: $cflags"
+	fail "build rule: every header of include/ compiles with -I include only" "${alone#|}"
 fi
-sed -i '0,/^#include "/s//#include "port.h"\n#include "/' "$scratch/$probe"
-if out=$(cd "$scratch" && cc -std=gnu11 $cflags -fsyntax-only "$probe" 2>&1); then
-	fail "build rule: a core file that includes control's port.h fails to compile" "it compiled"
-elif printf '%s\n' "$out" | grep -q 'port\.h: No such file'; then
-	pass "build rule: a core file that includes control's port.h fails to compile (core may include: include core)"
+if d=$(scratch_tree); then
+	sed -i '0,/^#include "/s//#include "own.h"\n#include "/' "$d/include/worker-t.h"
+	if out=$(cc -std=gnu11 -I "$d/include" $pkgflags -fsyntax-only -x c "$d/include/worker-t.h" 2>&1); then
+		fail "build rule: an include/ header that includes core's own.h fails to compile alone" "it compiled"
+	elif printf '%s\n' "$out" | grep -qF 'own.h: No such file'; then
+		pass "build rule: an include/ header that includes core's own.h fails to compile alone"
+	else
+		fail "build rule: an include/ header that includes core's own.h fails to compile alone" \
+			"failed for another reason: $(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
+	fi
+	if out=$("$d/test/layout.sh" 2>&1); then
+		fail "test/layout.sh refuses an include/ header that includes core's own.h" "it passed"
+	elif printf '%s\n' "$out" | grep -qF 'include/worker-t.h includes "own.h", not a header of include/'; then
+		pass "test/layout.sh refuses an include/ header that includes core's own.h"
+	else
+		fail "test/layout.sh refuses an include/ header that includes core's own.h" \
+			"failed for another reason: $(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
+	fi
 else
-	fail "build rule: a core file that includes control's port.h fails to compile" \
-		"failed for another reason: $(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
+	fail "build rule: an include/ header that includes core's own.h fails" "no scratch copy"
+fi
+
+# a folder without an include rule stops make: src/newfolder/x.c in a
+# scratch copy, where `make -n` of an object otherwise goes through
+if d=$(scratch_tree); then
+	if out=$(make -n -C "$d" build/obj/core/units.o 2>&1); then
+		pass "build rule: make -n build/obj/core/units.o goes through in an untouched scratch copy"
+	else
+		fail "build rule: make -n build/obj/core/units.o goes through in an untouched scratch copy" \
+			"$(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
+	fi
+	mkdir "$d/src/newfolder"
+	printf '/*\n * x.c — a file of a folder the Makefile has no include rule for.\n */\nint x(void);\nint x(void) { return 0; }\n' \
+		>"$d/src/newfolder/x.c"
+	if out=$(make -n -C "$d" build/obj/newfolder/x.o 2>&1); then
+		fail "build rule: a folder without an INC_ rule stops make" "make -n build/obj/newfolder/x.o went through"
+	elif printf '%s\n' "$out" | grep -qF 'src/newfolder/ has no include rule in the Makefile (INC_newfolder)'; then
+		pass "build rule: a folder without an INC_ rule stops make (src/newfolder/: has no include rule)"
+	else
+		fail "build rule: a folder without an INC_ rule stops make" \
+			"failed for another reason: $(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
+	fi
+else
+	fail "build rule: a folder without an INC_ rule stops make" "no scratch copy"
+fi
+
+# an #include with a path gets past -I (the compiler finds it beside the
+# file), so test/layout.sh refuses it: a scratch complete.c that includes
+# "../cmd/cli.h"
+if d=$(scratch_tree); then
+	if out=$("$d/test/layout.sh" 2>&1); then
+		pass "test/layout.sh passes an untouched scratch copy"
+	else
+		fail "test/layout.sh passes an untouched scratch copy" "$(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
+	fi
+	sed -i 's|^#include "cli\.h"|#include "../cmd/cli.h"|' "$d/src/console/complete.c"
+	if ! grep -qF '#include "../cmd/cli.h"' "$d/src/console/complete.c"; then
+		fail "test/layout.sh refuses an #include with a path" "src/console/complete.c no longer includes cli.h: pick another probe"
+	elif out=$("$d/test/layout.sh" 2>&1); then
+		fail "test/layout.sh refuses an #include with a path" "it passed"
+	elif printf '%s\n' "$out" | grep -qE 'an #include with a path.*src/console/complete\.c:[0-9]+:#include "\.\./cmd/cli\.h"'; then
+		pass "test/layout.sh refuses an #include with a path (\"../cmd/cli.h\" in src/console/complete.c)"
+	else
+		fail "test/layout.sh refuses an #include with a path" \
+			"failed for another reason: $(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
+	fi
+else
+	fail "test/layout.sh refuses an #include with a path" "no scratch copy"
 fi
 
 # --- g. function length --------------------------------------------------------------
