@@ -18,7 +18,19 @@
 #     source is gone is stale (it would be checked in place of the code that
 #     replaced it): it fails too, `make clean` removes it. No object at all
 #     fails as well;
-#  b. no .c file under src/ is longer than 800 lines;
+#  b. files are split by concern, not by line count (a unit that belongs
+#     together may be one file longer than 800 lines rather than two
+#     halves that call each other): no two files of one folder call each
+#     other in a loop, but the loops the README's design section names
+#     with the reason (its bullets "- `F/a.c` <-> `F/b.c`: why", under
+#     "Files of one folder that call each other").
+#     The call graph comes from the objects of the last build: file A
+#     calls file B of its folder when an undefined symbol of
+#     build/obj/F/A.o is a global function B.o defines (readelf -Ws, the
+#     plain ELF symbols beside the LTO form, as in a); a loop is a
+#     strongly connected set of two files or more. A loop the README does
+#     not name fails, and so does a named one that is not a loop (any
+#     more), or a stale object;
 #  c. the repository stands on its own: src/, include/, test/, man/, README,
 #     Makefile and examples/ name no document kept outside it (the strings
 #     are listed in OUTSIDE below; this file is the one exception);
@@ -52,7 +64,6 @@
 cd "$FG_TOP" || exit 1
 
 OBJDIR=build/obj/dataplane
-MAXLINES=800
 HEADER_WORDS=8
 
 # --- a. the worker rule ------------------------------------------------------------
@@ -92,18 +103,128 @@ for o in "${objs[@]}"; do
 	fi
 done
 
-# --- b. file length ----------------------------------------------------------------
+# --- b. loops between the files of a folder ------------------------------------
 
-long=$(find src -name '*.c' -type f -exec wc -l {} + | awk -v max=$MAXLINES '
-	$2 != "total" && $1 > max { printf "%s%s (%d lines)", sep, $2, $1; sep = ", " }')
-nsrc=$(find src -name '*.c' -type f | wc -l)
-if [ "$nsrc" -eq 0 ]; then
-	fail "no .c file under src/ is longer than $MAXLINES lines" "no .c file found under src/"
-elif [ -z "$long" ]; then
-	pass "no .c file under src/ is longer than $MAXLINES lines ($nsrc files)"
-else
-	fail "no .c file under src/ is longer than $MAXLINES lines" "$long"
-fi
+# python3 prints one line per check: "pass<TAB>name" or
+# "fail<TAB>name<TAB>why"; the named loops are README's design section's
+# bullets of the form
+#   - `F/a.c` <-> `F/b.c` [<-> `F/c.c` ...]: the reason
+loops=$(python3 - README <<'EOF'
+import collections, glob, os, re, subprocess, sys
+
+def out(*w):
+    print('\t'.join(w))
+
+# the design section: from its title to the next title (a line of dashes)
+lines = open(sys.argv[1]).read().split('\n')
+try:
+    top = lines.index('Design in one page')
+except ValueError:
+    out('fail', 'README has a design section', 'no line "Design in one page"')
+    sys.exit(0)
+end = next((i - 1 for i in range(top + 2, len(lines)) if re.fullmatch(r'-{3,}', lines[i])), len(lines))
+items, cur = [], None
+for l in lines[top + 2:end]:
+    if l.startswith('- '):
+        cur = [l]; items.append(cur)
+    elif cur is not None and l.startswith('  '):
+        cur.append(l.strip())
+    else:
+        cur = None
+named = {}
+NAME = r'`([a-z0-9_]+/[a-z0-9_]+\.c)`'
+for it in items:
+    text = ' '.join(it)
+    m = re.match(r'- (' + NAME + r'(?:\s*<->\s*' + NAME + r')+)\s*:\s*(.*)', text)
+    if not m:
+        continue
+    files = frozenset(re.findall(NAME, m.group(1)))
+    if len({f.split('/')[0] for f in files}) != 1 or len(m.group(m.lastindex).split()) < 4:
+        out('fail', 'README names its loops well', text[:100] + ': files of one folder and a reason of 4 words or more')
+        continue
+    named[files] = text
+
+# the call graph from the objects: FUNC GLOBAL defined, and undefined
+defs, unds, stale = {}, {}, []
+for o in sorted(glob.glob('build/obj/*/*.o')):
+    folder = o.split('/')[2]
+    f = folder + '/' + os.path.basename(o)[:-2] + '.c'
+    if not os.path.isfile('src/' + f):
+        stale.append(o)
+        continue
+    r = subprocess.run(['readelf', '-Ws', o], capture_output=True, text=True)
+    if r.returncode:
+        out('fail', 'readelf -Ws ' + o, r.stderr.strip()[:200])
+        continue
+    d, u = set(), set()
+    for l in r.stdout.split('\n'):
+        w = l.split()
+        if len(w) < 8 or not w[0].endswith(':'):
+            continue
+        if w[6] == 'UND':
+            u.add(w[7].split('@')[0])
+        elif w[3] == 'FUNC' and w[4] == 'GLOBAL':
+            d.add(w[7])
+    defs[f], unds[f] = d, u
+if stale:
+    out('fail', 'call loops: no stale object in build/obj', 'no source for ' + ' '.join(stale) + ' (make clean)')
+if not defs:
+    out('fail', 'call loops: build/obj holds objects', 'none found (run make first)')
+    sys.exit(0)
+srcs = {f[4:] for f in glob.glob('src/*/*.c')}
+if srcs - set(defs):
+    out('fail', 'call loops: every src/*/*.c has its object', 'not built: ' + ' '.join(sorted(srcs - set(defs))) + ' (run make)')
+
+byfolder = collections.defaultdict(list)
+for f in sorted(defs):
+    byfolder[f.split('/')[0]].append(f)
+found = set()
+for folder, files in sorted(byfolder.items()):
+    edge = {a: [b for b in files if b != a and unds[a] & defs[b]] for a in files}
+    # Tarjan's strongly connected components
+    index, low, stack, on, sccs = {}, {}, [], set(), []
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v); on.add(v)
+        for w in edge[v]:
+            if w not in index:
+                visit(w); low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            c = []
+            while True:
+                w = stack.pop(); on.discard(w); c.append(w)
+                if w == v:
+                    break
+            if len(c) > 1:
+                sccs.append(frozenset(c))
+    for v in files:
+        if v not in index:
+            visit(v)
+    bad = []
+    for c in sccs:
+        found.add(c)
+        if c not in named:
+            calls = '; '.join(a + ' -> ' + b + ' (' + ' '.join(sorted(unds[a] & defs[b])) + ')'
+                              for a in sorted(c) for b in edge[a] if b in c)
+            bad.append(' <-> '.join(sorted(c)) + ' [' + calls + ']')
+    name = 'no two files of src/%s/ call each other in a loop (%d files' % (folder, len(files))
+    if bad:
+        out('fail', name + ')', 'not named in the README\'s design section: ' + ' | '.join(bad))
+    else:
+        out('pass', name + ('; named: ' + ', '.join(' <-> '.join(sorted(c)) for c in sccs) if sccs else '') + ')')
+for files, text in sorted(named.items(), key=lambda x: sorted(x[0])):
+    if files not in found:
+        out('fail', 'the README names only loops there are', text[:100] + ': not a loop of the objects')
+EOF
+) || fail "call loops: python3 ran" "exit status $?"
+while IFS=$'\t' read -r verdict name why; do
+	case $verdict in
+	pass) pass "$name" ;;
+	fail) fail "$name" "$why" ;;
+	esac
+done <<<"$loops"
 
 # --- c. no reference outside the repository ------------------------------------
 
@@ -128,6 +249,7 @@ fi
 
 # --- d. narrative headers ----------------------------------------------------------
 
+nsrc=$(find src -name '*.c' -type f | wc -l)
 nohead=
 for f in $(find src -name '*.c' -type f | sort); do
 	# the first line opens a /* comment; the words of the block up to its */
