@@ -206,7 +206,8 @@ static void plot_rows_charts(struct svg *s, double top, const struct stats_lat_r
 	for (int i = 0; i < n; i++) {
 		if (rows[i].tx)
 			lmax = FG_MAX(lmax, (double)rows[i].lost * 100 / (double)rows[i].tx);
-		dmax = FG_MAX(dmax, rows[i].p99_us);
+		if (isfinite(rows[i].p99_us)) /* NAN: not measured */
+			dmax = FG_MAX(dmax, rows[i].p99_us);
 	}
 	svg_chart_init(&c, PLOT_W, PLOT_H, "frame loss per stream and receiving port",
 		       "latency row (stream, receiving port)", 0, n, "loss (% of frames sent)", 0,
@@ -226,6 +227,8 @@ static void plot_rows_charts(struct svg *s, double top, const struct stats_lat_r
 	svg_chart_move(&c, top + PLOT_H);
 	svg_frame(s, &c);
 	for (int i = 0; i < n; i++) {
+		if (isnan(rows[i].p50_us)) /* no delay measured: no bars */
+			continue;
 		snprintf(label, sizeof(label), "row %d: %s rx port %d p50_us", i, rows[i].stream,
 			 rows[i].port);
 		svg_bar(s, &c, i + 0.1, i + 0.5, rows[i].p50_us, PLOT_LINE, label);

@@ -34,11 +34,11 @@
 
 #include <curses.h>
 
+#include "log.h"
 #include "stats.h"
 #include "stats_snap.h"
-#include "tui.h"
-#include "log.h"
 #include "tsc.h"
+#include "tui.h"
 
 #define TUI_REFRESH_MS 500
 #define TUI_KEY_WAIT_MS 100
@@ -115,30 +115,37 @@ static void tui_title(struct tui_ctx *c)
 static void tui_global(struct tui_ctx *c, int y, int x)
 {
 	const struct stats_global *g = &c->snap->g;
-	char a[32], b[32], b2[32], line[128];
+	bool r = stats_rated(c->snap);
+	char a[32], b[32], b2[32], cpu[16] = "-", line[128];
 
 	attron(A_BOLD);
 	tui_put(c, y, x, "Global Statistics");
 	attroff(A_BOLD);
 	snprintf(line, sizeof(line), "Tx  %-14s L1 %s",
-		 stats_fmt_si(a, sizeof(a), g->tx_bps, "bps"),
-		 stats_fmt_si(b, sizeof(b), g->tx_bps_l1, "bps"));
+		 stats_fmt_rate(a, sizeof(a), g->tx_bps, "bps", r),
+		 stats_fmt_rate(b, sizeof(b), g->tx_bps_l1, "bps", r));
 	tui_put(c, y + 1, x, line);
 	snprintf(line, sizeof(line), "Rx  %-14s L1 %s",
-		 stats_fmt_si(a, sizeof(a), g->rx_bps, "bps"),
-		 stats_fmt_si(b, sizeof(b), g->rx_bps_l1, "bps"));
+		 stats_fmt_rate(a, sizeof(a), g->rx_bps, "bps", r),
+		 stats_fmt_rate(b, sizeof(b), g->rx_bps_l1, "bps", r));
 	tui_put(c, y + 2, x, line);
-	snprintf(line, sizeof(line), "pps %-14s Rx %s", stats_fmt_si(a, sizeof(a), g->tx_pps, ""),
-		 stats_fmt_si(b, sizeof(b), g->rx_pps, ""));
+	snprintf(line, sizeof(line), "pps %-14s Rx %s",
+		 stats_fmt_rate(a, sizeof(a), g->tx_pps, "", r),
+		 stats_fmt_rate(b, sizeof(b), g->rx_pps, "", r));
 	tui_put(c, y + 3, x, line);
 	snprintf(line, sizeof(line), "CPS %-14s done %-9s active %s",
-		 stats_fmt_si(a, sizeof(a), g->cps, ""), stats_fmt_si(b, sizeof(b), g->completed_cps, ""),
+		 stats_fmt_rate(a, sizeof(a), g->cps, "", r),
+		 stats_fmt_rate(b, sizeof(b), g->completed_cps, "", r),
 		 stats_fmt_count(b2, sizeof(b2), g->active_flows));
 	tui_put(c, y + 4, x, line);
-	/* the busiest worker's share: the first to run out of CPU */
-	snprintf(line, sizeof(line), "drop %-13s cpu %.1f %% (busiest of %d)",
-		 stats_fmt_si(a, sizeof(a), g->drop_rate, "pps"),
-		 isfinite(g->cpu_util_max) ? g->cpu_util_max : 0.0, c->snap->nworkers);
+	/* the busiest worker's share: the first to run out of CPU; "-" before
+	 * any worker's was measured */
+	for (int i = 0; i < c->snap->nworkers; i++)
+		if (c->snap->w[i].cpu_measured)
+			snprintf(cpu, sizeof(cpu), "%.1f %%",
+				 isfinite(g->cpu_util_max) ? g->cpu_util_max : 0.0);
+	snprintf(line, sizeof(line), "drop %-13s cpu %s (busiest of %d)",
+		 stats_fmt_rate(a, sizeof(a), g->drop_rate, "pps", r), cpu, c->snap->nworkers);
 	tui_put(c, y + 5, x, line);
 }
 
@@ -364,9 +371,9 @@ static void tui_lcell(char *buf, size_t len, size_t col, const struct stats_lat_
 	case 6:
 		stats_fmt_count(buf, len, l->ooo);
 		return;
-	default:
+	default: /* "-": not measured (no stamped frame received) */
 		v = us[col - 7];
-		snprintf(buf, len, "%.1f", isfinite(v) ? v : 0.0);
+		stats_fmt_us(buf, len, v);
 		return;
 	}
 }
@@ -441,7 +448,7 @@ static void tui_groups(struct tui_ctx *c, int y)
 		stats_fmt_count(v[0], sizeof(v[0]), f->client.started);
 		stats_fmt_count(v[1], sizeof(v[1]), f->client.completed);
 		stats_fmt_count(v[2], sizeof(v[2]), f->client.failed);
-		stats_fmt_si(v[3], sizeof(v[3]), f->cps, "");
+		stats_fmt_rate(v[3], sizeof(v[3]), f->cps, "", stats_rated(s));
 		stats_fmt_count(v[4], sizeof(v[4]), f->active_client);
 		if (f->active_target) { /* the group's climits: "active/climit" */
 			size_t l = strlen(v[4]);

@@ -30,7 +30,20 @@ static double fin(double v) { return isfinite(v) ? v : 0; }
 
 /* ---- JSON ------------------------------------------------------------- */
 
-/* A rate or figure of the snapshot: "%.Nf", 0 for NaN or infinity. */
+/*
+ * A rate or figure of the snapshot: "%.Nf"; null when it was not
+ * measured (NAN, or `measured` false: "a figure that was not measured is
+ * not zero", flowgen(8) STATISTICS); 0 for infinity.
+ */
+static void jfig(struct jw *j, const char *key, double v, int prec, bool measured)
+{
+	if (!measured || isnan(v))
+		jw_null(j, key);
+	else
+		jw_num(j, key, fin(v), prec);
+}
+
+/* A figure that is always measured: "%.Nf", 0 for NaN or infinity. */
 static void jnum(struct jw *j, const char *key, double v, int prec)
 {
 	jw_num(j, key, fin(v), prec);
@@ -40,23 +53,25 @@ static void json_global(struct jw *j, const struct stats_snap *s)
 {
 	const struct stats_global *g = &s->g;
 
+	bool r = stats_rated(s);
+
 	jw_obj(j, "global");
 	jw_u64(j, "tsc_hz", g->tsc_hz);
-	jnum(j, "tx_pps", g->tx_pps, 2);
-	jnum(j, "rx_pps", g->rx_pps, 2);
-	jnum(j, "tx_bps", g->tx_bps, 2);
-	jnum(j, "rx_bps", g->rx_bps, 2);
-	jnum(j, "tx_bps_l1", g->tx_bps_l1, 2);
-	jnum(j, "rx_bps_l1", g->rx_bps_l1, 2);
+	jfig(j, "tx_pps", g->tx_pps, 2, r);
+	jfig(j, "rx_pps", g->rx_pps, 2, r);
+	jfig(j, "tx_bps", g->tx_bps, 2, r);
+	jfig(j, "rx_bps", g->rx_bps, 2, r);
+	jfig(j, "tx_bps_l1", g->tx_bps_l1, 2, r);
+	jfig(j, "rx_bps_l1", g->rx_bps_l1, 2, r);
 	jw_u64(j, "tx_pkts", g->tx_pkts);
 	jw_u64(j, "rx_pkts", g->rx_pkts);
-	jnum(j, "drop_rate", g->drop_rate, 2);
-	jnum(j, "cpu_util", g->cpu_util, 2);
+	jfig(j, "drop_rate", g->drop_rate, 2, r);
+	jfig(j, "cpu_util", g->cpu_util, 2, g->cpu_measured);
 	jw_u64(j, "active_flows", g->active_flows);
-	jnum(j, "cps", g->cps, 2);
+	jfig(j, "cps", g->cps, 2, r);
 	jw_u64(j, "queue_full", g->queue_full);
 	jnum(j, "interval", s->interval, 3);
-	jnum(j, "completed_cps", g->completed_cps, 2);
+	jfig(j, "completed_cps", g->completed_cps, 2, r);
 	jnum(j, "offered_pps", g->offered_pps, 2);
 	jnum(j, "offered_cps", g->offered_cps, 2);
 	jw_bool(j, "short_of_offer", g->short_of_offer);
@@ -128,12 +143,12 @@ static void json_port(struct jw *j, int port, const struct stats_port_snap *o)
 	jw_u64(j, "rx_pkts", o->rx_pkts);
 	jw_u64(j, "tx_bytes", o->tx_bytes);
 	jw_u64(j, "rx_bytes", o->rx_bytes);
-	jnum(j, "tx_pps", o->tx_pps, 2);
-	jnum(j, "rx_pps", o->rx_pps, 2);
-	jnum(j, "tx_bps", o->tx_bps, 2);
-	jnum(j, "rx_bps", o->rx_bps, 2);
-	jnum(j, "tx_bps_l1", o->tx_bps_l1, 2);
-	jnum(j, "line_util", o->line_util, 2);
+	jfig(j, "tx_pps", o->tx_pps, 2, o->rated);
+	jfig(j, "rx_pps", o->rx_pps, 2, o->rated);
+	jfig(j, "tx_bps", o->tx_bps, 2, o->rated);
+	jfig(j, "rx_bps", o->rx_bps, 2, o->rated);
+	jfig(j, "tx_bps_l1", o->tx_bps_l1, 2, o->rated);
+	jfig(j, "line_util", o->line_util, 2, o->rated && o->speed_mbps);
 	jw_u64(j, "oerrors", o->oerrors);
 	jw_u64(j, "ierrors", o->ierrors);
 	jw_u64(j, "imissed", o->imissed);
@@ -148,8 +163,9 @@ static void json_port(struct jw *j, int port, const struct stats_port_snap *o)
 	jw_obj_end(j);
 }
 
-/* The client object of fl; a group's (grp) has no late: no template has it. */
-static void json_client(struct jw *j, const struct stats_flows *fl, bool grp)
+/* The client object of fl; a group's (grp) has no late: no template has it.
+ * rated: its rates were measured (stats_rated). */
+static void json_client(struct jw *j, const struct stats_flows *fl, bool grp, bool rated)
 {
 	const struct ctr_client *c = &fl->client;
 
@@ -169,8 +185,8 @@ static void json_client(struct jw *j, const struct stats_flows *fl, bool grp)
 	jw_u64(j, "tx_bytes", c->tx_bytes);
 	jw_u64(j, "rx_bytes", c->rx_bytes);
 	jw_u64(j, "retx", c->retx);
-	jnum(j, "cps", fl->cps, 2);
-	jnum(j, "completed_cps", fl->completed_cps, 2);
+	jfig(j, "cps", fl->cps, 2, rated);
+	jfig(j, "completed_cps", fl->completed_cps, 2, rated);
 	if (!grp)
 		jw_u64(j, "late", c->late);
 	jw_u64(j, "rx_payload_bad", c->rx_payload_bad);
@@ -206,7 +222,7 @@ static void json_server(struct jw *j, const struct stats_flows *fl, bool grp)
 static void json_flows(struct jw *j, const struct stats_snap *s)
 {
 	jw_obj(j, "flows");
-	json_client(j, &s->flows, false);
+	json_client(j, &s->flows, false, stats_rated(s));
 	json_server(j, &s->flows, false);
 	jw_obj_end(j);
 }
@@ -225,7 +241,7 @@ static void json_groups(struct jw *j, const struct stats_snap *s)
 			if (m->group[t] == g)
 				jw_str(j, NULL, m->tpl[t]);
 		jw_arr_end(j);
-		json_client(j, &s->grp[g], true);
+		json_client(j, &s->grp[g], true, stats_rated(s));
 		json_server(j, &s->grp[g], true);
 		jw_obj_end(j);
 	}
@@ -242,13 +258,13 @@ static void json_lat(struct jw *j, const struct stats_lat_row *l)
 	jw_u64(j, "lost", l->lost);
 	jw_u64(j, "dup", l->dup);
 	jw_u64(j, "ooo", l->ooo);
-	jnum(j, "min_us", l->min_us, 3);
-	jnum(j, "avg_us", l->avg_us, 3);
-	jnum(j, "max_us", l->max_us, 3);
-	jnum(j, "p50_us", l->p50_us, 3);
-	jnum(j, "p99_us", l->p99_us, 3);
-	jnum(j, "p999_us", l->p999_us, 3);
-	jnum(j, "jitter_us", l->jitter_us, 3);
+	jfig(j, "min_us", l->min_us, 3, true);
+	jfig(j, "avg_us", l->avg_us, 3, true);
+	jfig(j, "max_us", l->max_us, 3, true);
+	jfig(j, "p50_us", l->p50_us, 3, true);
+	jfig(j, "p99_us", l->p99_us, 3, true);
+	jfig(j, "p999_us", l->p999_us, 3, true);
+	jfig(j, "jitter_us", l->jitter_us, 3, true);
 	jw_u64(j, "tx_dropped", l->tx_dropped);
 	jw_u64(j, "late", l->late);
 	jw_u64(j, "stale", l->stale);
@@ -277,10 +293,10 @@ static void json_pairs(struct jw *j)
 		jw_u64(j, "tx", p->tx);
 		jw_u64(j, "rx", p->rx);
 		jw_u64(j, "lost", p->lost);
-		jw_num(j, "loss_pct", p->loss_pct, 4);
-		jnum(j, "min_us", p->min_us, 3);
-		jnum(j, "avg_us", p->avg_us, 3);
-		jnum(j, "max_us", p->max_us, 3);
+		jfig(j, "loss_pct", p->loss_pct, 4, p->tx > 0);
+		jfig(j, "min_us", p->min_us, 3, true);
+		jfig(j, "avg_us", p->avg_us, 3, true);
+		jfig(j, "max_us", p->max_us, 3, true);
 		jw_obj_end(j);
 	}
 	jw_arr_end(j);
@@ -302,7 +318,7 @@ static void json_worker(struct jw *j, const struct stats_worker_snap *w)
 	jw_u64(j, "rx_pkts", w->rx_pkts);
 	jw_u64(j, "redirected", w->redirected);
 	jw_u64(j, "active_flows", w->active_flows);
-	jnum(j, "cpu_util", w->cpu_util, 2);
+	jfig(j, "cpu_util", w->cpu_util, 2, w->cpu_measured);
 	jw_obj_end(j);
 }
 
@@ -360,27 +376,32 @@ int stats_write_json(FILE *f, const struct stats_snap *s, unsigned sections)
 static void text_global(FILE *f, const struct stats_snap *s)
 {
 	const struct stats_global *g = &s->g;
+	bool r = stats_rated(s);
 	char a[32], b[32], warn[200];
 
 	fprintf(f, "Global Statistics\n\n");
 	fprintf(f, "%-*s: %-18s %-*s: %s\n", LBL_W, "total_tx_L2",
-		stats_fmt_si(a, sizeof(a), g->tx_bps, "bps"), LBL_W, "total_rx_L2",
-		stats_fmt_si(b, sizeof(b), g->rx_bps, "bps"));
+		stats_fmt_rate(a, sizeof(a), g->tx_bps, "bps", r), LBL_W, "total_rx_L2",
+		stats_fmt_rate(b, sizeof(b), g->rx_bps, "bps", r));
 	fprintf(f, "%-*s: %-18s %-*s: %s\n", LBL_W, "total_tx_L1",
-		stats_fmt_si(a, sizeof(a), g->tx_bps_l1, "bps"), LBL_W, "total_rx_L1",
-		stats_fmt_si(b, sizeof(b), g->rx_bps_l1, "bps"));
+		stats_fmt_rate(a, sizeof(a), g->tx_bps_l1, "bps", r), LBL_W, "total_rx_L1",
+		stats_fmt_rate(b, sizeof(b), g->rx_bps_l1, "bps", r));
 	fprintf(f, "%-*s: %-18s %-*s: %s\n", LBL_W, "total_tx_pps",
-		stats_fmt_si(a, sizeof(a), g->tx_pps, "pps"), LBL_W, "total_rx_pps",
-		stats_fmt_si(b, sizeof(b), g->rx_pps, "pps"));
+		stats_fmt_rate(a, sizeof(a), g->tx_pps, "pps", r), LBL_W, "total_rx_pps",
+		stats_fmt_rate(b, sizeof(b), g->rx_pps, "pps", r));
 	fprintf(f, "%-*s: %-18" PRIu64 " %-*s: %" PRIu64 "\n", LBL_W, "tx_pkts", g->tx_pkts, LBL_W,
 		"rx_pkts", g->rx_pkts);
-	fprintf(f, "%-*s: %-18s %-*s: %.2f %%\n", LBL_W, "drop_rate",
-		stats_fmt_si(a, sizeof(a), g->drop_rate, "pps"), LBL_W, "cpu_util",
-		fin(g->cpu_util));
+	if (g->cpu_measured)
+		snprintf(b, sizeof(b), "%.2f %%", fin(g->cpu_util));
+	else
+		snprintf(b, sizeof(b), "-");
+	fprintf(f, "%-*s: %-18s %-*s: %s\n", LBL_W, "drop_rate",
+		stats_fmt_rate(a, sizeof(a), g->drop_rate, "pps", r), LBL_W, "cpu_util", b);
 	fprintf(f, "%-*s: %-18s %-*s: %" PRIu64 "\n", LBL_W, "cps",
-		stats_fmt_si(a, sizeof(a), g->cps, "cps"), LBL_W, "active_flows", g->active_flows);
+		stats_fmt_rate(a, sizeof(a), g->cps, "cps", r), LBL_W, "active_flows",
+		g->active_flows);
 	fprintf(f, "%-*s: %-18s %-*s: %s\n", LBL_W, "completed_cps",
-		stats_fmt_si(a, sizeof(a), g->completed_cps, "cps"), LBL_W, "offered",
+		stats_fmt_rate(a, sizeof(a), g->completed_cps, "cps", r), LBL_W, "offered",
 		g->offered_cps > 0   ? stats_fmt_si(b, sizeof(b), g->offered_cps, "cps")
 		: g->offered_pps > 0 ? stats_fmt_si(b, sizeof(b), g->offered_pps, "pps")
 				     : "-");
@@ -459,7 +480,8 @@ static void flow_row_u(FILE *f, const char *label, bool has_c, uint64_t c, bool 
  * The flows table of fl under its title; a group's (grp) leaves out what
  * no template has: the pacer's late flows and the distinct sources.
  */
-static void text_flows(FILE *f, const struct stats_flows *fl, const char *title, bool grp)
+static void text_flows(FILE *f, const struct stats_flows *fl, const char *title, bool grp,
+		       bool rated)
 {
 	const struct ctr_client *c = &fl->client;
 	const struct ctr_server *v = &fl->server;
@@ -494,8 +516,9 @@ static void text_flows(FILE *f, const struct stats_flows *fl, const char *title,
 		flow_row_u(f, "distinct src addrs", false, 0, true, fl->distinct_addrs);
 		flow_row_u(f, "distinct src ports", false, 0, true, fl->distinct_ports);
 	}
-	flow_row(f, "cps", stats_fmt_si(a, sizeof(a), fl->cps, "cps"), "-");
-	flow_row(f, "completed_cps", stats_fmt_si(a, sizeof(a), fl->completed_cps, "cps"), "-");
+	flow_row(f, "cps", stats_fmt_rate(a, sizeof(a), fl->cps, "cps", rated), "-");
+	flow_row(f, "completed_cps", stats_fmt_rate(a, sizeof(a), fl->completed_cps, "cps", rated),
+		 "-");
 	fputc('\n', f);
 	if (c->foreign_server)
 		fprintf(f,
@@ -527,32 +550,64 @@ static void text_groups(FILE *f, const struct stats_snap *s)
 	}
 	for (int g = 0; g < s->map.ngroups; g++) {
 		group_title(title, sizeof(title), &s->map, g);
-		text_flows(f, &s->grp[g], title, true);
+		text_flows(f, &s->grp[g], title, true, stats_rated(s));
 	}
 }
 
+/*
+ * The latency rows in two tables of at most 80 columns: the frames (counts
+ * as they are while they fit their column, else compact: "12.3M"; exact in
+ * --json) and the delays in microseconds ("-": not measured, the stream
+ * has no stamped frame received).
+ */
+#define LAT_NAME_W 15
+
 static void text_lat(FILE *f, const struct stats_snap *s)
 {
-	fprintf(f, "Latency (usec)\n\n");
-	fprintf(f,
-		"%-16s %4s %12s %12s %10s %8s %8s %9s %9s %9s %9s %9s %9s "
-		"%9s %10s %10s %8s\n",
-		"stream", "port", "tx", "rx", "lost", "dup", "ooo", "min", "avg", "max", "p50",
-		"p99", "p99.9", "jitter", "tx_dropped", "late", "stale");
+	fprintf(f, "Latency frames\n\n");
+	fprintf(f, "%-*s %4s %9s %9s %7s %5s %5s %7s %5s %5s\n", LAT_NAME_W, "stream", "port", "tx",
+		"rx", "lost", "dup", "ooo", "tx_drop", "late", "stale");
 	if (!s->nlat)
 		fprintf(f, "(no latency streams)\n");
 	for (int i = 0; i < s->nlat; i++) {
 		const struct stats_lat_row *l = &s->lat[i];
+		const uint64_t v[8] = {l->tx,  l->rx,	      l->lost, l->dup,
+				       l->ooo, l->tx_dropped, l->late, l->stale};
+		static const int w[8] = {9, 9, 7, 5, 5, 7, 5, 5};
+		char c[8][16];
 
-		fprintf(f,
-			"%-16.16s %4d %12" PRIu64 " %12" PRIu64 " %10" PRIu64 " %8" PRIu64
-			" %8" PRIu64 " %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f %10" PRIu64
-			" %10" PRIu64 " %8" PRIu64 "\n",
-			l->stream, l->port, l->tx, l->rx, l->lost, l->dup, l->ooo, fin(l->min_us),
-			fin(l->avg_us), fin(l->max_us), fin(l->p50_us), fin(l->p99_us),
-			fin(l->p999_us), fin(l->jitter_us), l->tx_dropped, l->late, l->stale);
+		for (int k = 0; k < 8; k++)
+			stats_fmt_fit(c[k], sizeof(c[k]), v[k], w[k]);
+		fprintf(f, "%-*.*s %4d %9s %9s %7s %5s %5s %7s %5s %5s\n", LAT_NAME_W, LAT_NAME_W,
+			l->stream, l->port, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]);
+	}
+	fprintf(f, "\nLatency (usec)\n\n");
+	fprintf(f, "%-*s %4s %7s %7s %7s %7s %7s %7s %7s\n", LAT_NAME_W, "stream", "port", "min",
+		"avg", "p50", "p99", "p99.9", "max", "jitter");
+	if (!s->nlat)
+		fprintf(f, "(no latency streams)\n");
+	for (int i = 0; i < s->nlat; i++) {
+		const struct stats_lat_row *l = &s->lat[i];
+		const double v[7] = {l->min_us,	 l->avg_us, l->p50_us,	 l->p99_us,
+				     l->p999_us, l->max_us, l->jitter_us};
+		char c[7][16];
+
+		for (int k = 0; k < 7; k++)
+			stats_fmt_us(c[k], sizeof(c[k]), v[k]);
+		fprintf(f, "%-*.*s %4d %7s %7s %7s %7s %7s %7s %7s\n", LAT_NAME_W, LAT_NAME_W,
+			l->stream, l->port, c[0], c[1], c[2], c[3], c[4], c[5], c[6]);
 	}
 	fputc('\n', f);
+}
+
+/* A delay of the host pairs' table: "%.1f", "-" when not measured. */
+static const char *us_1f(char *buf, size_t len, double us)
+{
+	if (isnan(us))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.1f", fin(us));
+	return buf;
 }
 
 static void text_pairs(FILE *f)
@@ -569,11 +624,17 @@ static void text_pairs(FILE *f)
 	for (int i = 0; i < n; i++) {
 		const struct stats_pair_row *p = &r[i];
 
+		char loss[16] = "-", us[3][16];
+
+		if (p->tx)
+			snprintf(loss, sizeof(loss), "%.3f", fin(p->loss_pct));
 		fprintf(f,
 			"%-16.16s %4d %6u %-15s %-15s %12" PRIu64 " %12" PRIu64 " %10" PRIu64
-			" %8.3f %9.1f %9.1f %9.1f\n",
-			p->stream, p->port, p->pair, p->src, p->dst, p->tx, p->rx, p->lost,
-			p->loss_pct, fin(p->min_us), fin(p->avg_us), fin(p->max_us));
+			" %8s %9s %9s %9s\n",
+			p->stream, p->port, p->pair, p->src, p->dst, p->tx, p->rx, p->lost, loss,
+			us_1f(us[0], sizeof(us[0]), p->min_us),
+			us_1f(us[1], sizeof(us[1]), p->avg_us),
+			us_1f(us[2], sizeof(us[2]), p->max_us));
 	}
 	if (unmatched)
 		fprintf(f, "unmatched: %" PRIu64 " stream frames to no pair of their stream\n",
@@ -584,6 +645,8 @@ static void text_pairs(FILE *f)
 
 static void text_workers(FILE *f, const struct stats_snap *s)
 {
+	bool any = false;
+
 	fprintf(f, "Workers\n\n");
 	fprintf(f, "%4s %6s %-12s %14s %14s %12s %12s %8s\n", "id", "lcore", "ports", "tx_pkts",
 		"rx_pkts", "redirected", "active", "cpu %");
@@ -591,7 +654,11 @@ static void text_workers(FILE *f, const struct stats_snap *s)
 		const struct stats_worker_snap *w = &s->w[i];
 		char ports[64];
 		size_t n = 0;
+		char cpu[16] = "-";
 
+		if (w->cpu_measured)
+			snprintf(cpu, sizeof(cpu), "%.1f", fin(w->cpu_util));
+		any |= w->cpu_measured;
 		ports[0] = 0;
 		for (int p = 0; p < FG_MAX_PORTS && n < sizeof(ports); p++)
 			if (w->port_mask >> p & 1)
@@ -599,13 +666,15 @@ static void text_workers(FILE *f, const struct stats_snap *s)
 						      n ? "," : "", p);
 		fprintf(f,
 			"%4d %6u %-12s %14" PRIu64 " %14" PRIu64 " %12" PRIu64 " %12" PRIu64
-			" %8.1f\n",
+			" %8s\n",
 			w->id, w->lcore, ports[0] ? ports : "-", w->tx_pkts, w->rx_pkts,
-			w->redirected, w->active_flows, fin(w->cpu_util));
+			w->redirected, w->active_flows, cpu);
 	}
-	if (s->nworkers > 1)
+	if (s->nworkers > 1 && any)
 		fprintf(f, "busiest cpu_util: %.1f %% (of %d)\n", fin(s->g.cpu_util_max),
 			s->nworkers);
+	else if (s->nworkers > 1)
+		fprintf(f, "busiest cpu_util: - (of %d)\n", s->nworkers);
 	fputc('\n', f);
 }
 
@@ -618,7 +687,7 @@ int stats_write_text(FILE *f, const struct stats_snap *s, unsigned sections)
 	if (sections & STATS_P)
 		text_ports(f, s);
 	if (sections & STATS_A)
-		text_flows(f, &s->flows, "Flows", false);
+		text_flows(f, &s->flows, "Flows", false, stats_rated(s));
 	if (sections & STATS_T)
 		text_groups(f, s);
 	if (sections & STATS_L)

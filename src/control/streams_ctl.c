@@ -642,7 +642,6 @@ static int streams_latency_rows(struct stats_lat_row *rows, int max)
 	struct streams_run *run;
 	struct lat_hist *h = NULL;
 	struct lat_seq *q = NULL;
-	struct lat_summary sum;
 	int n = 0;
 
 	pthread_mutex_lock(&streams_lock);
@@ -696,16 +695,8 @@ static int streams_latency_rows(struct stats_lat_row *rows, int max)
 			r->dup = q->dup;
 			r->ooo = q->ooo;
 			r->lost = lat_seq_lost(q, tx);
-			/* percentiles of the delays measured: the lost frames of a
-			 * live run include those still in flight */
-			lat_summarize(h, 0, &sum);
-			r->min_us = sum.min_us;
-			r->avg_us = sum.avg_us;
-			r->max_us = sum.max_us;
-			r->p50_us = sum.p50_us;
-			r->p99_us = sum.p99_us;
-			r->p999_us = sum.p999_us;
-			r->jitter_us = sum.jitter_us;
+			/* NAN for what was not measured (no stamped frame) */
+			stats_lat_figures(r, h);
 		}
 	}
 out:

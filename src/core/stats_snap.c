@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lat.h"
 #include "offer.h"
 #include "stats_snap.h"
 
@@ -182,6 +183,7 @@ static void port_snap(const struct stats_raw *now, const struct stats_raw *prev,
 	o->tx_bytes = stats_sub0(cn.tx_bytes, cb.tx_bytes);
 	o->rx_bytes = stats_sub0(cn.rx_bytes, cb.rx_bytes);
 	if (prev) {
+		o->rated = true;
 		o->tx_pps = stats_rate(cn.tx_pkts, cp.tx_pkts, dt);
 		o->rx_pps = stats_rate(cn.rx_pkts, cp.rx_pkts, dt);
 		o->tx_bps = bps_l2(stats_rate(cn.tx_bytes, cp.tx_bytes, dt), o->tx_pps);
@@ -208,6 +210,7 @@ static void port_snap(const struct stats_raw *now, const struct stats_raw *prev,
 static void port_add(struct stats_port_snap *t, const struct stats_port_snap *o)
 {
 	t->link_up = t->link_up || o->link_up;
+	t->rated = t->rated || o->rated;
 	t->speed_mbps += o->speed_mbps;
 	t->tx_pkts += o->tx_pkts;
 	t->rx_pkts += o->rx_pkts;
@@ -259,8 +262,10 @@ static void workers_snap(const struct stats_raw *now, const struct stats_raw *pr
 		o->rx_pkts = stats_sub0(n->rx_pkts, b ? b->rx_pkts : 0);
 		o->redirected = stats_sub0(n->redirected, b ? b->redirected : 0);
 		o->active_flows = FG_MAX(n->active_client, n->active_server);
-		if (p)
+		if (p && n->loop_tsc > p->loop_tsc) {
 			o->cpu_util = util(n->busy_tsc, p->busy_tsc, n->loop_tsc, p->loop_tsc);
+			o->cpu_measured = true;
+		}
 		if (o->cpu_util > out->g.cpu_util_max)
 			out->g.cpu_util_max = o->cpu_util;
 	}
@@ -308,7 +313,8 @@ void stats_compute(const struct stats_raw *now, const struct stats_raw *prev,
 	g->rx_pkts = out->total.rx_pkts;
 	g->drop_rate = g->tx_pps > g->rx_pps ? g->tx_pps - g->rx_pps : 0;
 	g->queue_full = out->total.tx_queue_full;
-	if (prev && now->loop_tsc > prev->loop_tsc)
+	g->cpu_measured = prev && now->loop_tsc > prev->loop_tsc;
+	if (g->cpu_measured)
 		g->cpu_util = 100.0 * (double)stats_sub0(now->busy_tsc, prev->busy_tsc) /
 			      (double)(now->loop_tsc - prev->loop_tsc);
 	if (g->cpu_util > 100)
@@ -381,10 +387,64 @@ void stats_groups(const struct stats_raw *now, const struct stats_raw *prev,
 	}
 }
 
+/* ---- latency figures --------------------------------------------------- */
+
+void stats_lat_figures(struct stats_lat_row *r, const struct lat_hist *h)
+{
+	struct lat_summary sum;
+
+	/* the percentiles of the delays measured: the lost frames of a live
+	 * run include those still in flight */
+	lat_summarize(h, 0, &sum);
+	if (!sum.samples) {
+		r->min_us = r->avg_us = r->max_us = NAN;
+		r->p50_us = r->p99_us = r->p999_us = r->jitter_us = NAN;
+		return;
+	}
+	r->min_us = sum.min_us;
+	r->avg_us = sum.avg_us;
+	r->max_us = sum.max_us;
+	r->p50_us = sum.p50_us;
+	r->p99_us = sum.p99_us;
+	r->p999_us = sum.p999_us;
+	r->jitter_us = h->jit_n ? sum.jitter_us : NAN;
+}
+
 /* ---- number and cell formatting ---------------------------------------- */
 
 /* No NaN or infinity in a figure: 0 for them. */
 static double fin(double v) { return isfinite(v) ? v : 0; }
+
+const char *stats_fmt_rate(char *buf, size_t len, double v, const char *unit, bool measured)
+{
+	if (!measured || isnan(v)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	return stats_fmt_si(buf, len, v, unit);
+}
+
+const char *stats_fmt_us(char *buf, size_t len, double us)
+{
+	if (isnan(us))
+		snprintf(buf, len, "-");
+	else if (isinf(us))
+		snprintf(buf, len, "inf");
+	else if (us < 99999.95)
+		snprintf(buf, len, "%.1f", us);
+	else if (us < 9999999.5)
+		snprintf(buf, len, "%.0f", us);
+	else
+		snprintf(buf, len, "%.2fM", us / 1e6);
+	return buf;
+}
+
+const char *stats_fmt_fit(char *buf, size_t len, uint64_t v, int width)
+{
+	int n = snprintf(buf, len, "%" PRIu64, v);
+
+	return n > width ? stats_fmt_count(buf, len, v) : buf;
+}
 
 const char *stats_fmt_si(char *buf, size_t len, double v, const char *unit)
 {
@@ -468,13 +528,19 @@ void stats_port_cell(char *buf, size_t len, const struct stats_port_row *r,
 		stats_fmt_count(buf, len, *(const uint64_t *)(base + r->off));
 		break;
 	case STATS_CELL_PPS:
-		stats_fmt_si(buf, len, *(const double *)(base + r->off), "pps");
-		break;
 	case STATS_CELL_BPS:
-		stats_fmt_si(buf, len, *(const double *)(base + r->off), "bps");
+		if (!o->rated)
+			snprintf(buf, len, "-");
+		else
+			stats_fmt_si(buf, len, *(const double *)(base + r->off),
+				     r->kind == STATS_CELL_PPS ? "pps" : "bps");
 		break;
 	case STATS_CELL_PCT:
-		snprintf(buf, len, "%.*f %%", pct_digits, fin(*(const double *)(base + r->off)));
+		if (!o->rated || !o->speed_mbps)
+			snprintf(buf, len, "-");
+		else
+			snprintf(buf, len, "%.*f %%", pct_digits,
+				 fin(*(const double *)(base + r->off)));
 		break;
 	case STATS_CELL_LINK:
 		if (o->speed_mbps >= 1000)

@@ -61,7 +61,12 @@ struct stats_raw {
 	bool running; /* a worker generates traffic (state CTR_RUNNING) */
 };
 
-/* One latency row, the fields of flowgen(8) STATISTICS, "latency". */
+/*
+ * One latency row, the fields of flowgen(8) STATISTICS, "latency". A
+ * figure that was not measured (no stamped frame received: a stream
+ * without latency, or none arrived yet; jitter: fewer than two delays
+ * from one receiver) is NAN, printed as null and "-" (stats_lat_figures).
+ */
 struct stats_lat_row {
 	char stream[32];
 	int port;
@@ -69,7 +74,7 @@ struct stats_lat_row {
 	uint64_t tx_dropped; /* refused by the sender's TX queue: neither tx nor lost */
 	uint64_t late;	     /* due but not sent in time (the sender fell behind) */
 	uint64_t stale;	     /* frames of an earlier run received */
-	double min_us, avg_us, max_us, p50_us, p99_us, p999_us, jitter_us;
+	double min_us, avg_us, max_us, p50_us, p99_us, p999_us, jitter_us; /* NAN: not measured */
 };
 
 /*
@@ -84,12 +89,18 @@ struct stats_pair_row {
 	uint32_t pair;
 	char src[46], dst[46]; /* as the sender put them in the frames */
 	uint64_t tx, rx, lost;
-	double loss_pct;
+	double loss_pct;	       /* of tx; not measured (null, "-") when tx is 0 */
 	double min_us, avg_us, max_us; /* NAN: no delay measured */
 };
 
+/*
+ * Rates need an interval between two samples: without one (rated false)
+ * the rates and line_util are 0 and were not measured; so is line_util
+ * without a link speed. The writers print null and "-" for them.
+ */
 struct stats_port_snap {
 	bool link_up;
+	bool rated; /* the rates were measured (an interval) */
 	uint32_t speed_mbps;
 	bool from_nic; /* tx/rx pkts/bytes are the NIC's counters */
 	uint64_t tx_pkts, rx_pkts, tx_bytes, rx_bytes;
@@ -105,6 +116,7 @@ struct stats_global {
 	double drop_rate;    /* pps, tx_pps - rx_pps clipped at 0 */
 	double cpu_util;     /* %, cycles of busy loop turns / all cycles, workers averaged */
 	double cpu_util_max; /* %, the busiest worker's cpu_util */
+	bool cpu_measured;   /* cpu_util: the workers looped over the interval */
 	uint64_t active_flows;
 	double cps;
 	uint64_t queue_full;
@@ -156,13 +168,15 @@ struct stats_worker_snap {
 	uint64_t tx_pkts, rx_pkts, redirected; /* baselined */
 	uint64_t active_flows;		       /* the larger of its client and server tables */
 	double cpu_util;		       /* %, time-weighted over the rate interval */
+	bool cpu_measured;		       /* cpu_util: the worker looped over it */
 };
 
 struct stats_snap {
 	int nports;
 	int nworkers;
 	struct stats_worker_snap w[FG_MAX_WORKERS];
-	double interval; /* seconds between the two samples of the rates */
+	double interval; /* seconds between the two samples of the rates; 0: no
+			    rates (global, flows, groups: not measured) */
 	struct stats_global g;
 	struct stats_port_snap port[FG_MAX_PORTS];
 	struct stats_port_snap total;
@@ -215,20 +229,52 @@ int stats_offer_warning(char *buf, size_t len, const struct stats_global *g);
 /* pure: the likely limit of g while it is short of its offer (offer.h):
  * g->offer_limit, or OFFER_LIMIT_UNKNOWN when it is none of them. */
 enum offer_limit stats_offer_limit(const struct stats_global *g);
+
+struct lat_hist;
+
+/*
+ * pure: the latency figures of row r from the merged delays h: min, avg,
+ * max, percentiles and jitter in microseconds (lat_summarize, no lost
+ * frames ranked), NAN for what h did not measure: all of them when h is
+ * empty, jitter when no two consecutive delays were seen by one receiver.
+ */
+void stats_lat_figures(struct stats_lat_row *r, const struct lat_hist *h);
+
+/* pure: whether the rates of s were measured (an interval between samples). */
+static inline bool stats_rated(const struct stats_snap *s) { return s->interval > 0; }
+
+/*
+ * pure: a delay in microseconds in at most 7 characters: "-" when not
+ * measured (NAN), "12.3" below 100,000, "123456" below 10^7, "12.34M"
+ * beyond; "inf" for INFINITY.
+ */
+const char *stats_fmt_us(char *buf, size_t len, double us);
+
+/*
+ * pure: a counter in at most `width` characters (width >= 5): as is when
+ * it fits, else stats_fmt_count's compact form.
+ */
+const char *stats_fmt_fit(char *buf, size_t len, uint64_t v, int width);
+
+/* pure: a rate as stats_fmt_si writes it, "-" when not measured (measured
+ * false, or v NAN). */
+const char *stats_fmt_rate(char *buf, size_t len, double v, const char *unit, bool measured);
+
 /* pure: "1.23 M" style scaling of v into buf (K/M/G/T, 1000-based). */
 const char *stats_fmt_si(char *buf, size_t len, double v, const char *unit);
 
-/* pure: a counter in at most 6 characters: as is below 100,000, else "123.4M". */
+/* pure: a counter in at most 5 characters: as is below 100,000, else "123M",
+ * "12.3M", "1.23M". */
 const char *stats_fmt_count(char *buf, size_t len, uint64_t v);
 
 /* How a port table shows a field of struct stats_port_snap. */
 enum stats_cell {
 	STATS_CELL_U64 = 1, /* the counter as is */
 	STATS_CELL_COUNT,   /* the counter, compact (stats_fmt_count) */
-	STATS_CELL_PPS,
+	STATS_CELL_PPS,	    /* a rate: "-" when not measured (!rated) */
 	STATS_CELL_BPS,
-	STATS_CELL_PCT,
-	STATS_CELL_LINK, /* "UP 10G" from link_up and speed_mbps */
+	STATS_CELL_PCT,	    /* line_util: "-" when not rated or without a link speed */
+	STATS_CELL_LINK,    /* "UP 10G" from link_up and speed_mbps */
 };
 
 /* A row of a port table (the text `stats` and the tui share the cells). */

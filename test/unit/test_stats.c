@@ -32,6 +32,7 @@
 
 #include <rte_cycles.h>
 
+#include "lat.h"
 #include "stats.h"
 
 #define NW 4
@@ -1214,8 +1215,8 @@ static void test_fmt_si(void **state)
 /* The cells the text tables and the tui share. */
 static void test_port_cells(void **state)
 {
-	struct stats_port_snap o = {.link_up = true, .speed_mbps = 10000, .tx_pkts = 1234567,
-				    .line_util = 12.345, .tx_pps = 14880952};
+	struct stats_port_snap o = {.link_up = true,	   .rated = true,	.speed_mbps = 10000,
+				    .tx_pkts = 1234567,	   .line_util = 12.345, .tx_pps = 14880952};
 	const struct stats_port_row rows[] = {
 	    STATS_PORT_ROW("a", STATS_CELL_U64, tx_pkts),
 	    STATS_PORT_ROW("b", STATS_CELL_COUNT, tx_pkts),
@@ -1245,12 +1246,182 @@ static void test_port_cells(void **state)
 	assert_string_equal(stats_fmt_count(b, sizeof(b), 99999), "99999");
 	assert_string_equal(stats_fmt_count(b, sizeof(b), 100000), "100K");
 	assert_string_equal(stats_fmt_count(b, sizeof(b), 45600000), "45.6M");
+	/* a measured 0 is 0; without an interval (not rated) a rate is "-",
+	 * and so is line util. without a link speed */
+	o.tx_pps = 0;
+	o.line_util = 0;
+	stats_port_cell(b, sizeof(b), &rows[4], &o, 2);
+	assert_string_equal(b, "0.00 pps");
+	stats_port_cell(b, sizeof(b), &rows[2], &o, 2);
+	assert_string_equal(b, "0.00 %");
+	o.speed_mbps = 0;
+	stats_port_cell(b, sizeof(b), &rows[2], &o, 2);
+	assert_string_equal(b, "-");
+	o.speed_mbps = 100;
+	o.rated = false;
+	stats_port_cell(b, sizeof(b), &rows[4], &o, 2);
+	assert_string_equal(b, "-");
+	stats_port_cell(b, sizeof(b), &rows[2], &o, 2);
+	assert_string_equal(b, "-");
+	stats_port_cell(b, sizeof(b), &rows[0], &o, 2);
+	assert_string_equal(b, "1234567"); /* a counter is always measured */
+}
+
+/* Figures not measured render as "-" (text) and null (JSON); a measured
+ * 0 as 0. */
+static void test_fmt_not_measured(void **state)
+{
+	char b[32];
+
+	(void)state;
+	assert_string_equal(stats_fmt_us(b, sizeof(b), NAN), "-");
+	assert_string_equal(stats_fmt_us(b, sizeof(b), 0), "0.0");
+	assert_string_equal(stats_fmt_us(b, sizeof(b), 12.34), "12.3");
+	assert_string_equal(stats_fmt_us(b, sizeof(b), 99999.9), "99999.9");
+	assert_string_equal(stats_fmt_us(b, sizeof(b), 123456.7), "123457");
+	assert_string_equal(stats_fmt_us(b, sizeof(b), 17179869.2), "17.18M");
+	assert_string_equal(stats_fmt_us(b, sizeof(b), INFINITY), "inf");
+	assert_string_equal(stats_fmt_rate(b, sizeof(b), 0, "pps", true), "0.00 pps");
+	assert_string_equal(stats_fmt_rate(b, sizeof(b), 1500, "cps", true), "1.50 Kcps");
+	assert_string_equal(stats_fmt_rate(b, sizeof(b), 1500, "cps", false), "-");
+	assert_string_equal(stats_fmt_rate(b, sizeof(b), NAN, "cps", true), "-");
+	assert_string_equal(stats_fmt_fit(b, sizeof(b), 0, 5), "0");
+	assert_string_equal(stats_fmt_fit(b, sizeof(b), 123456789, 9), "123456789");
+	assert_string_equal(stats_fmt_fit(b, sizeof(b), 1234567890, 9), "1.23G");
+	assert_string_equal(stats_fmt_fit(b, sizeof(b), 123456, 5), "123K");
+	for (uint64_t v = 1; v < UINT64_MAX / 10; v *= 7)
+		assert_true(strlen(stats_fmt_fit(b, sizeof(b), v, 5)) <= 5);
+}
+
+/* A latency row's figures from its delays: NAN without any; a measured 0 is 0. */
+static void test_lat_figures(void **state)
+{
+	struct lat_hist *h = malloc(sizeof(*h));
+	struct stats_lat_row r;
+
+	(void)state;
+	assert_non_null(h);
+	lat_init(h);
+	memset(&r, 0, sizeof(r));
+	stats_lat_figures(&r, h);
+	assert_true(isnan(r.min_us) && isnan(r.avg_us) && isnan(r.max_us));
+	assert_true(isnan(r.p50_us) && isnan(r.p99_us) && isnan(r.p999_us));
+	assert_true(isnan(r.jitter_us));
+	/* one delay of 0 ns: measured 0; no jitter without two delays */
+	lat_add(h, 0);
+	stats_lat_figures(&r, h);
+	assert_true(r.min_us == 0 && r.avg_us == 0 && r.max_us == 0 && r.p99_us == 0);
+	assert_true(isnan(r.jitter_us));
+	lat_add(h, 2000);
+	stats_lat_figures(&r, h);
+	assert_true(r.max_us == 2 && r.jitter_us == 2);
+	free(h);
+}
+
+/* stats -l: a stream without stamped frames beside one with; null and
+ * "-" for the first, numbers (0 too) for the second; every line of the
+ * tables within 80 columns, whatever the counts. */
+static void test_lat_not_measured(void **state)
+{
+	struct stats_snap *s = calloc(1, sizeof(*s));
+	struct lat_hist *h = malloc(sizeof(*h));
+	char *txt, *line, *save = NULL;
+
+	(void)state;
+	assert_non_null(s);
+	assert_non_null(h);
+	s->nlat = 2;
+	snprintf(s->lat[0].stream, sizeof(s->lat[0].stream), "stamped");
+	s->lat[0].port = 1;
+	s->lat[0].tx = s->lat[0].rx = UINT64_MAX / 3;
+	s->lat[0].lost = s->lat[0].dup = s->lat[0].ooo = UINT64_MAX / 5;
+	s->lat[0].tx_dropped = s->lat[0].late = s->lat[0].stale = UINT64_MAX / 7;
+	lat_init(h);
+	lat_add(h, 0);
+	stats_lat_figures(&s->lat[0], h);
+	snprintf(s->lat[1].stream, sizeof(s->lat[1].stream), "a_stream_with_a_long_name");
+	s->lat[1].port = 0;
+	s->lat[1].tx = s->lat[1].rx = 1000;
+	lat_init(h);
+	stats_lat_figures(&s->lat[1], h);
+	txt = json_of(s, STATS_L);
+	assert_non_null(strstr(txt, "\"stream\":\"stamped\",\"port\":1,"));
+	assert_non_null(strstr(txt, "\"min_us\":0.000,\"avg_us\":0.000,\"max_us\":0.000,"
+				    "\"p50_us\":0.000,\"p99_us\":0.000,\"p999_us\":0.000,"
+				    "\"jitter_us\":null,"));
+	assert_non_null(strstr(txt, "\"tx\":1000,\"rx\":1000,\"lost\":0,\"dup\":0,\"ooo\":0,"
+				    "\"min_us\":null,\"avg_us\":null,\"max_us\":null,"
+				    "\"p50_us\":null,\"p99_us\":null,\"p999_us\":null,"
+				    "\"jitter_us\":null,"));
+	free(txt);
+	txt = text_of(s, STATS_L);
+	assert_non_null(strstr(txt, "\nstamped            1     0.0     0.0     0.0     0.0"
+				    "     0.0     0.0       -\n"));
+	assert_non_null(strstr(txt, "\na_stream_with_a    0       -       -       -       -"
+				    "       -       -       -\n"));
+	assert_non_null(strstr(txt, "\na_stream_with_a    0      1000      1000       0     0"
+				    "     0       0     0     0\n"));
+	for (line = strtok_r(txt, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (strlen(line) > 80)
+			fail_msg("wider than 80 columns (%zu): %s", strlen(line), line);
+	free(txt);
+	free(h);
+	free(s);
+}
+
+/* Rates without an interval were not measured: null and "-"; measured
+ * rates of no traffic are 0. */
+static void test_rates_not_measured(void **state)
+{
+	static struct stats_raw prev, now;
+	struct stats_snap *s = calloc(1, sizeof(*s));
+	bool up[NP] = {true, true};
+	uint32_t speed[NP] = {10000, 10000};
+	char *txt;
+
+	(void)state;
+	assert_non_null(s);
+	memset(&prev, 0, sizeof(prev));
+	memset(&now, 0, sizeof(now));
+	now.nworkers = prev.nworkers = 1;
+	now.tsc = HZ;
+	now.loop_tsc = now.w[0].loop_tsc = 1000;
+	stats_compute(&now, NULL, NULL, HZ, NP, up, speed, s);
+	txt = json_of(s, STATS_G | STATS_P | STATS_A | STATS_W);
+	assert_non_null(strstr(txt, "\"tx_pps\":null,\"rx_pps\":null,\"tx_bps\":null,"));
+	assert_non_null(strstr(txt, "\"drop_rate\":null,\"cpu_util\":null,"));
+	assert_non_null(strstr(txt, "\"line_util\":null,"));
+	assert_non_null(strstr(txt, "\"cps\":null,\"completed_cps\":null,"));
+	assert_non_null(strstr(txt, "\"active_flows\":0,\"cpu_util\":null}"));
+	assert_non_null(strstr(txt, "\"interval\":0.000,"));
+	free(txt);
+	txt = text_of(s, STATS_G | STATS_A | STATS_W);
+	assert_non_null(strstr(txt, "total_tx_pps  : -                  total_rx_pps  : -\n"));
+	assert_non_null(strstr(txt, "drop_rate     : -                  cpu_util      : -\n"));
+	assert_non_null(strstr(txt, "\ncps                |                - |                -\n"));
+	free(txt);
+	/* one second later, no traffic: measured, 0 */
+	stats_compute(&now, &prev, NULL, HZ, NP, up, speed, s);
+	txt = json_of(s, STATS_G | STATS_P | STATS_W);
+	assert_non_null(strstr(txt, "\"tx_pps\":0.00,\"rx_pps\":0.00,\"tx_bps\":0.00,"));
+	assert_non_null(strstr(txt, "\"drop_rate\":0.00,\"cpu_util\":0.00,"));
+	assert_non_null(strstr(txt, "\"line_util\":0.00,"));
+	assert_non_null(strstr(txt, "\"active_flows\":0,\"cpu_util\":0.00}"));
+	free(txt);
+	txt = text_of(s, STATS_G);
+	assert_non_null(strstr(txt, "drop_rate     : 0.00 pps           cpu_util      : 0.00 %\n"));
+	free(txt);
+	free(s);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_port_cells),
+	    cmocka_unit_test(test_fmt_not_measured),
+	    cmocka_unit_test(test_lat_figures),
+	    cmocka_unit_test(test_lat_not_measured),
+	    cmocka_unit_test(test_rates_not_measured),
 	    cmocka_unit_test(test_concurrent_sum),
 	    cmocka_unit_test(test_sum_ignores_ports_beyond_n),
 	    cmocka_unit_test(test_sum_templates),
