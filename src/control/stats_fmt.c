@@ -35,18 +35,12 @@ static double fin(double v) { return isfinite(v) ? v : 0; }
  * measured (NAN, or `measured` false: "a figure that was not measured is
  * not zero", flowgen(8) STATISTICS); 0 for infinity.
  */
-static void jfig(struct jw *j, const char *key, double v, int prec, bool measured)
+static void jnum(struct jw *j, const char *key, double v, int prec, bool measured)
 {
 	if (!measured || isnan(v))
 		jw_null(j, key);
 	else
 		jw_num(j, key, fin(v), prec);
-}
-
-/* A figure that is always measured: "%.Nf", 0 for NaN or infinity. */
-static void jnum(struct jw *j, const char *key, double v, int prec)
-{
-	jw_num(j, key, fin(v), prec);
 }
 
 static void json_global(struct jw *j, const struct stats_snap *s)
@@ -57,23 +51,23 @@ static void json_global(struct jw *j, const struct stats_snap *s)
 
 	jw_obj(j, "global");
 	jw_u64(j, "tsc_hz", g->tsc_hz);
-	jfig(j, "tx_pps", g->tx_pps, 2, r);
-	jfig(j, "rx_pps", g->rx_pps, 2, r);
-	jfig(j, "tx_bps", g->tx_bps, 2, r);
-	jfig(j, "rx_bps", g->rx_bps, 2, r);
-	jfig(j, "tx_bps_l1", g->tx_bps_l1, 2, r);
-	jfig(j, "rx_bps_l1", g->rx_bps_l1, 2, r);
+	jnum(j, "tx_pps", g->tx_pps, 2, r);
+	jnum(j, "rx_pps", g->rx_pps, 2, r);
+	jnum(j, "tx_bps", g->tx_bps, 2, r);
+	jnum(j, "rx_bps", g->rx_bps, 2, r);
+	jnum(j, "tx_bps_l1", g->tx_bps_l1, 2, r);
+	jnum(j, "rx_bps_l1", g->rx_bps_l1, 2, r);
 	jw_u64(j, "tx_pkts", g->tx_pkts);
 	jw_u64(j, "rx_pkts", g->rx_pkts);
-	jfig(j, "drop_rate", g->drop_rate, 2, r);
-	jfig(j, "cpu_util", g->cpu_util, 2, g->cpu_measured);
+	jnum(j, "drop_rate", g->drop_rate, 2, r);
+	jnum(j, "cpu_util", g->cpu_util, 2, g->cpu_measured);
 	jw_u64(j, "active_flows", g->active_flows);
-	jfig(j, "cps", g->cps, 2, r);
+	jnum(j, "cps", g->cps, 2, r);
 	jw_u64(j, "queue_full", g->queue_full);
-	jnum(j, "interval", s->interval, 3);
-	jfig(j, "completed_cps", g->completed_cps, 2, r);
-	jnum(j, "offered_pps", g->offered_pps, 2);
-	jnum(j, "offered_cps", g->offered_cps, 2);
+	jnum(j, "interval", s->interval, 3, true);
+	jnum(j, "completed_cps", g->completed_cps, 2, r);
+	jnum(j, "offered_pps", g->offered_pps, 2, true);
+	jnum(j, "offered_cps", g->offered_cps, 2, true);
 	jw_bool(j, "short_of_offer", g->short_of_offer);
 	jw_str(j, "offer_limit", g->short_of_offer ? offer_limit_names[stats_offer_limit(g)] : NULL);
 	jw_obj_end(j);
@@ -143,12 +137,12 @@ static void json_port(struct jw *j, int port, const struct stats_port_snap *o)
 	jw_u64(j, "rx_pkts", o->rx_pkts);
 	jw_u64(j, "tx_bytes", o->tx_bytes);
 	jw_u64(j, "rx_bytes", o->rx_bytes);
-	jfig(j, "tx_pps", o->tx_pps, 2, o->rated);
-	jfig(j, "rx_pps", o->rx_pps, 2, o->rated);
-	jfig(j, "tx_bps", o->tx_bps, 2, o->rated);
-	jfig(j, "rx_bps", o->rx_bps, 2, o->rated);
-	jfig(j, "tx_bps_l1", o->tx_bps_l1, 2, o->rated);
-	jfig(j, "line_util", o->line_util, 2, o->rated && o->speed_mbps);
+	jnum(j, "tx_pps", o->tx_pps, 2, o->rated);
+	jnum(j, "rx_pps", o->rx_pps, 2, o->rated);
+	jnum(j, "tx_bps", o->tx_bps, 2, o->rated);
+	jnum(j, "rx_bps", o->rx_bps, 2, o->rated);
+	jnum(j, "tx_bps_l1", o->tx_bps_l1, 2, o->rated);
+	jnum(j, "line_util", o->line_util, 2, o->rated && o->speed_mbps);
 	jw_u64(j, "oerrors", o->oerrors);
 	jw_u64(j, "ierrors", o->ierrors);
 	jw_u64(j, "imissed", o->imissed);
@@ -185,8 +179,8 @@ static void json_client(struct jw *j, const struct stats_flows *fl, bool grp, bo
 	jw_u64(j, "tx_bytes", c->tx_bytes);
 	jw_u64(j, "rx_bytes", c->rx_bytes);
 	jw_u64(j, "retx", c->retx);
-	jfig(j, "cps", fl->cps, 2, rated);
-	jfig(j, "completed_cps", fl->completed_cps, 2, rated);
+	jnum(j, "cps", fl->cps, 2, rated);
+	jnum(j, "completed_cps", fl->completed_cps, 2, rated);
 	if (!grp)
 		jw_u64(j, "late", c->late);
 	jw_u64(j, "rx_payload_bad", c->rx_payload_bad);
@@ -258,13 +252,13 @@ static void json_lat(struct jw *j, const struct stats_lat_row *l)
 	jw_u64(j, "lost", l->lost);
 	jw_u64(j, "dup", l->dup);
 	jw_u64(j, "ooo", l->ooo);
-	jfig(j, "min_us", l->min_us, 3, true);
-	jfig(j, "avg_us", l->avg_us, 3, true);
-	jfig(j, "max_us", l->max_us, 3, true);
-	jfig(j, "p50_us", l->p50_us, 3, true);
-	jfig(j, "p99_us", l->p99_us, 3, true);
-	jfig(j, "p999_us", l->p999_us, 3, true);
-	jfig(j, "jitter_us", l->jitter_us, 3, true);
+	jnum(j, "min_us", l->min_us, 3, true);
+	jnum(j, "avg_us", l->avg_us, 3, true);
+	jnum(j, "max_us", l->max_us, 3, true);
+	jnum(j, "p50_us", l->p50_us, 3, true);
+	jnum(j, "p99_us", l->p99_us, 3, true);
+	jnum(j, "p999_us", l->p999_us, 3, true);
+	jnum(j, "jitter_us", l->jitter_us, 3, true);
 	jw_u64(j, "tx_dropped", l->tx_dropped);
 	jw_u64(j, "late", l->late);
 	jw_u64(j, "stale", l->stale);
@@ -293,10 +287,10 @@ static void json_pairs(struct jw *j)
 		jw_u64(j, "tx", p->tx);
 		jw_u64(j, "rx", p->rx);
 		jw_u64(j, "lost", p->lost);
-		jfig(j, "loss_pct", p->loss_pct, 4, p->tx > 0);
-		jfig(j, "min_us", p->min_us, 3, true);
-		jfig(j, "avg_us", p->avg_us, 3, true);
-		jfig(j, "max_us", p->max_us, 3, true);
+		jnum(j, "loss_pct", p->loss_pct, 4, p->tx > 0);
+		jnum(j, "min_us", p->min_us, 3, true);
+		jnum(j, "avg_us", p->avg_us, 3, true);
+		jnum(j, "max_us", p->max_us, 3, true);
 		jw_obj_end(j);
 	}
 	jw_arr_end(j);
@@ -318,7 +312,7 @@ static void json_worker(struct jw *j, const struct stats_worker_snap *w)
 	jw_u64(j, "rx_pkts", w->rx_pkts);
 	jw_u64(j, "redirected", w->redirected);
 	jw_u64(j, "active_flows", w->active_flows);
-	jfig(j, "cpu_util", w->cpu_util, 2, w->cpu_measured);
+	jnum(j, "cpu_util", w->cpu_util, 2, w->cpu_measured);
 	jw_obj_end(j);
 }
 
