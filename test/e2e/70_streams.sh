@@ -98,6 +98,43 @@ check_eq "counted streams: port 0's bytes are the inc sizes' sum (without FCS)" 
 b1=$(json_get "$out" ports.1.tx_bytes || echo 0)
 check_range "counted streams: rnd's frames average about 746 B without FCS" "$((b1 / 777))" 680 812
 
+# a figure that was not measured is not zero: a stream without latency
+# stamps has null latency figures in --json ("-" in stats -l), beside one
+# with stamps whose figures are numbers; stats -l fits 80 columns
+cat >"$FG_TMP/nolat.yaml" <<'EOF'
+mode: streams
+streams:
+  - {name: stamped, port: 0, frame: 64, rate: 5kpps, count: 500,
+     src: 198.18.0.1, dst: 198.19.0.1, latency: true}
+  - {name: unstamped_stream_long_name, port: 1, frame: 64, rate: 5kpps, count: 500,
+     src: 198.19.0.1, dst: 198.18.0.1, latency: false}
+EOF
+out=$FG_TMP/nolat.out
+fg_plain -C "$LOOP" -x "start -f $FG_TMP/nolat.yaml -t learn=0,drain=0.3; wait 20; stats --json; stats -l" >"$out" 2>&1
+nolat_json()
+{
+	python3 - "$out" <<-'PY'
+		import json, sys
+		t = open(sys.argv[1]).read()
+		o = json.JSONDecoder().raw_decode(t, t.rfind('{"global"'))[0]
+		keys = ("min_us", "avg_us", "max_us", "p50_us", "p99_us", "p999_us", "jitter_us")
+		rows = {r["stream"][:7]: r for r in o["latency"]}
+		s, u = rows["stamped"], rows["unstamp"]
+		assert s["rx"] == 500 and u["rx"] == 500, (s, u)
+		assert all(isinstance(s[k], (int, float)) for k in keys), s
+		assert all(u[k] is None for k in keys), u
+	PY
+}
+check "latency: an unstamped stream's figures are null, a stamped one's numbers" nolat_json
+grep -E '^(stream|stamped|unstamped_strea) ' "$out" >"$FG_TMP/nolat.txt"
+sed -n '/^Latency (usec)/,$p' "$out" >"$FG_TMP/nolat_us.txt"
+check_grep "stats -l: the unstamped stream's delays are -" \
+	'^unstamped_strea +0( +-){7}$' "$FG_TMP/nolat_us.txt"
+check_grep "stats -l: the stamped stream's delays are numbers" \
+	'^stamped +1( +[0-9]+\.[0-9]){7}$' "$FG_TMP/nolat_us.txt"
+check_eq "stats -l: every line within 80 columns" "" \
+	"$(awk 'length($0) > 80' "$FG_TMP/nolat.txt")"
+
 out=$FG_TMP/over.out
 fg_plain -C "$LOOP" -x "start -f $P/stl_64b.yaml -m 50mpps" >"$out" 2>&1
 check_grep "a rate above line rate is refused with the maximum" 'exceed.*maximum is -m' "$out"
