@@ -26,7 +26,11 @@
  */
 int prof_load(const char *path, struct prof *p, char *err, size_t errlen);
 
-/* control: the same from memory (tests, fuzzing). */
+/*
+ * control: the same from len bytes at buf (the OTG model's profile, tests,
+ * fuzzing): `name` stands where the file name would, in p->file and in the
+ * errors ("NAME:LINE:COL: what is wrong").
+ */
 int prof_load_buf(const char *name, const void *buf, size_t len, struct prof *p, char *err,
 		  size_t errlen);
 

@@ -467,6 +467,55 @@ static void test_bad_files(void **state)
 	globfree(&g);
 }
 
+/*
+ * A profile from memory (the OTG model's, prof_load_buf): the name the
+ * caller gives stands where a file name would, in p->file and in the
+ * NAME:LINE:COL of an error, a syntax error (libyaml's) and a schema one
+ * alike; on failure nothing is left to free. The buffer need not end in a
+ * NUL: len bytes are read, no more.
+ */
+static void test_load_buf(void **state)
+{
+	static const char good[] = "mode: streams\n"
+				   "streams:\n"
+				   "  - {name: s0, port: 0, frame: 128, rate: 12.5%,"
+				   " src: 16.0.0.1, dst: 48.0.0.1}\n"
+				   "JUNK";
+	static const char syntax[] = "mode: streams\nstreams: [\n  - {name: a\n";
+	static const char schema[] = "mode: streams\n"
+				     "streams:\n"
+				     "  - name: s0\n"
+				     "    port: 0\n"
+				     "    rate: fast\n";
+	char err[FG_ERRLEN];
+	struct prof p;
+
+	(void)state;
+	assert_int_equal(prof_load_buf("otg-config", good, sizeof(good) - 1 - 4, &p, err,
+				       sizeof(err)),
+			 0);
+	assert_string_equal(p.file, "otg-config");
+	assert_int_equal(p.mode, PROF_STREAMS);
+	assert_int_equal(p.n_streams, 1);
+	assert_string_equal(p.streams[0].name, "s0");
+	assert_int_equal(p.streams[0].frame, 128);
+	assert_int_equal(p.streams[0].rate.kind, UNITS_PCT);
+	assert_true(p.streams[0].rate.value == 12.5);
+	prof_free(&p);
+
+	assert_int_equal(prof_load_buf("otg-config", syntax, strlen(syntax), &p, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "otg-config:3:3: did not find expected node content while "
+				 "parsing a flow node");
+	assert_null(p.streams);
+	assert_null(p.file);
+
+	assert_int_equal(prof_load_buf("otg-config", schema, strlen(schema), &p, err, sizeof(err)),
+			 -EINVAL);
+	assert_true(strncmp(err, "otg-config:5:11: ", 17) == 0);
+	assert_null(p.streams);
+}
+
 static void test_missing_file(void **state)
 {
 	char err[FG_ERRLEN];
@@ -738,6 +787,7 @@ int main(void)
 	    cmocka_unit_test(test_bad_files),
 	    cmocka_unit_test(test_ip_lists),
 	    cmocka_unit_test(test_missing_file),
+	    cmocka_unit_test(test_load_buf),
 	    cmocka_unit_test(test_stream_count_and_sizes),
 	    cmocka_unit_test(test_streams_ipv6),
 	    cmocka_unit_test(test_stl_syn_icmp),
