@@ -3,17 +3,18 @@
  * and methods, the JSON bodies in and the Error / Warning replies out,
  * the config the handlers share (the Config as posted and its plan), and
  * POST /control/state: flow_transmit start, stop, pause and resume over
- * the run module (a plan written as a streams profile and started like
- * `start -f`), port capture start and stop. Runs on the console's
+ * the run module (a plan built as a streams profile in memory and started
+ * like `start -f`, refused in control's words), port capture start and
+ * stop. Runs on the console's
  * thread; the translation itself is pure (otg_plan.c).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "capture.h"
+#include "errs.h"
 #include "otg.h"
 #include "otg_int.h"
 #include "port.h"
@@ -86,25 +87,23 @@ static void otg_env_get(struct otg_env *env)
 
 /* --- /config ------------------------------------------------------------------------ */
 
-/* The profile of the picked flows loads (it always should: a plan the
- * loader refuses is a translation bug, answered as such). */
+/* The profile of the flows loads (it always should: a plan the loader
+ * refuses is a translation bug, answered as such). */
 static int plan_check(const struct otg_plan *pl, char *err, size_t errlen)
 {
-	char *y = otg_plan_yaml(pl, NULL), perr[FG_ERRLEN];
+	char perr[FG_ERRLEN];
 	struct prof p;
-	int rc = 0;
+	int rc = otg_plan_prof(pl, NULL, &p, perr, sizeof(perr));
 
-	if (!y)
+	if (rc == -ENOENT)
 		return 0; /* no flow */
-	if (prof_load_buf("otg", y, strlen(y), &p, perr, sizeof(perr))) {
+	if (rc) {
 		struct otg_err e = {err, errlen};
 
-		rc = otg_fail(&e, "flows", "flowgen's profile of them is refused: %s", perr);
-	} else {
-		prof_free(&p);
+		return otg_fail(&e, "flows", "flowgen's profile of them is refused: %s", perr);
 	}
-	free(y);
-	return rc;
+	prof_free(&p);
+	return 0;
 }
 
 static void h_set_config(struct otg_reply *r, json_t *body)
@@ -167,91 +166,41 @@ static bool pick_flows(const json_t *names, bool *pick, bool *all, char *err, si
 	return true;
 }
 
-/* The next hops run_start needs (its check, for the reason in the reply):
- * a sending port's gateway MAC for each family it sends. */
-static int next_hops(const struct prof *p, char *err, size_t errlen)
-{
-	for (int i = 0; i < fg_nports; i++) {
-		unsigned fam = prof_port_families(p, i);
-
-		if ((fam & PROF_FAM_V4) && !(fg_port[i].gw_mac & PORT_MAC_KNOWN)) {
-			snprintf(err, errlen, "port %d: next-hop MAC unknown (run `arp` first or "
-				 "set dest_mac)", i);
-			return -EHOSTUNREACH;
-		}
-		if ((fam & PROF_FAM_V6) && !(port_gw6_word(&fg_port[i]) & PORT_MAC_KNOWN)) {
-			snprintf(err, errlen, "port %d: IPv6 next-hop MAC unknown (run `arp` first, "
-				 "or set dest_mac)", i);
-			return -EHOSTUNREACH;
-		}
-	}
-	return 0;
-}
-
-/* Start the picked flows: their profile into a file, run_start on it. */
+/*
+ * Start the picked flows: their profile, built in memory, started by
+ * run_start as the API's run. What control refuses (a run of the
+ * console's going, a next hop unresolved, a rate the links cannot carry)
+ * is answered in control's words, as the console prints them.
+ */
 static int flows_start(const bool *pick, char *err, size_t errlen)
 {
-	char file[] = "/tmp/flowgen-otg-XXXXXX.yaml", perr[FG_ERRLEN] = "";
-	char *y = otg_plan_yaml(&otg_st.plan, pick);
 	struct run_params rp = {.mult = {.kind = UNITS_MULT, .value = 1}};
-	struct load_offer off;
+	struct otg_err oe = {err, errlen};
+	char perr[FG_ERRLEN];
+	struct fg_error fe;
+	struct run_prof *sp;
 	struct prof p;
-	int fd, rc;
+	int rc = otg_plan_prof(&otg_st.plan, pick, &p, perr, sizeof(perr));
 
-	if (!y) {
-		snprintf(err, errlen, "traffic.flow_transmit: no flow to start");
+	if (rc == -ENOENT)
+		return otg_fail(&oe, "traffic.flow_transmit", "no flow to start");
+	if (rc)
+		return otg_fail(&oe, "traffic.flow_transmit",
+				"flowgen's profile of the flows is refused: %s", perr);
+	sp = run_prof_new(&p, &fe);
+	if (!sp)
+		return otg_fail(&oe, "traffic.flow_transmit", "%s", fe.message);
+	rp.duration_s = otg_st.plan.duration_s;
+	/* no RFC 2544 learning frames: an OTG flow sends what it asks and
+	 * nothing before it, so a port's frames_tx is the sum of its flows' */
+	rp.tunables = "learn=0";
+	rc = run_start(sp, &rp, RUN_FORCE | RUN_QUIET, "traffic.flow_transmit", &fe);
+	run_prof_put(sp);
+	if (rc) {
+		fg_error_text(&fe, err, errlen);
 		return -EINVAL;
 	}
-	fd = mkstemps(file, 5);
-	if (fd < 0 || write(fd, y, strlen(y)) != (ssize_t)strlen(y)) {
-		snprintf(err, errlen, "traffic.flow_transmit: cannot write the profile: %s",
-			 strerror(errno));
-		free(y);
-		if (fd >= 0) {
-			close(fd);
-			unlink(file);
-		}
-		return -EIO;
-	}
-	close(fd);
-	free(y);
-	/* what run_start would refuse, with the reason for the reply */
-	if (run_going_origin() >= 0 && run_going_origin() != RUN_ORIGIN_API) {
-		snprintf(err, errlen,
-			 "traffic.flow_transmit: refused: a run started from the %s is going; "
-			 "stop it there first",
-			 run_origin_names[run_going_origin()]);
-		unlink(file);
-		return -EBUSY;
-	}
-	rc = prof_load(file, &p, perr, sizeof(perr));
-	if (!rc)
-		rc = next_hops(&p, perr, sizeof(perr));
-	if (!rc) {
-		rp.prof = &p;
-		rc = run_offered(&rp, &off, perr, sizeof(perr));
-		rc = rc == -EINVAL && !perr[0] ? 0 : rc;
-		prof_free(&p);
-		rp.prof = NULL;
-	}
-	if (rc) {
-		struct otg_err e = {err, errlen};
-
-		otg_fail(&e, "traffic.flow_transmit", "refused: %s", perr);
-	} else {
-		rp.duration_s = otg_st.plan.duration_s;
-		/* no RFC 2544 learning frames: an OTG flow sends what it
-		 * asks and nothing before it, so a port's frames_tx is the
-		 * sum of its flows' */
-		rp.tunables = "learn=0";
-		rc = run_start(file, &rp, RUN_FORCE | RUN_QUIET, "otg");
-		if (rc)
-			snprintf(err, errlen,
-				 "traffic.flow_transmit: start refused (flowgen's log "
-				 "says why)");
-	}
-	unlink(file);
-	return rc ? -EINVAL : 0;
+	return 0;
 }
 
 static int flow_transmit(const json_t *ft, char *err, size_t errlen)

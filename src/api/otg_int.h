@@ -56,7 +56,7 @@ struct otg_flow {
 	bool imix;
 	struct prof_field frames; /* size increment or random: the stream's frame range */
 	uint32_t frame_step;
-	char rate[48];	  /* the stream's `rate:` (units_parse_rate form) */
+	struct units_rate rate; /* the stream's rate: pps, bps (L2) or percent of line rate */
 	double pps;	  /* the rate when given in pps, else 0 */
 	bool latency;	  /* metrics.latency.enable */
 	bool metrics;	  /* metrics.enable */
@@ -115,6 +115,19 @@ void otg_plan_warn(struct otg_plan *pl, const char *fmt, ...) __attribute__((for
  * YAML; NULL when out of memory or no flow is picked.
  */
 char *otg_plan_yaml(const struct otg_plan *pl, const bool *pick);
+
+struct prof;
+/*
+ * control: the streams profile of the flows of pl picked (pick == NULL:
+ * every flow) as loaded: otg_plan_yaml's text through prof_load_buf under
+ * the name "otg-config", in memory, then each stream's rate set to its
+ * flow's number as the config gave it (the text's is for people to read).
+ * 0 (prof_free *p), -ENOENT when no flow is picked, or the loader's
+ * -errno with err set ("otg-config:LINE:COL: what is wrong": a
+ * translation bug).
+ */
+int otg_plan_prof(const struct otg_plan *pl, const bool *pick, struct prof *p, char *err,
+		  size_t errlen);
 
 /*
  * The JSON helpers of otg_pat.c (pure). A path is the OTG path of the

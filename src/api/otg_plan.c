@@ -427,7 +427,7 @@ static int flow_rate(struct otg_err *e, const char *path, const json_t *f, struc
 {
 	static const char *const names[] = {"",	    "pps",  "bps",	  "kbps",
 					    "mbps", "gbps", "percentage", NULL};
-	static const char *const sfx[] = {"", "pps", "bps", "kbps", "mbps", "gbps"};
+	static const double scale[] = {0, 1, 1, 1e3, 1e6, 1e9}; /* to frames or bits /s */
 	static const uint64_t defs[] = {0, 1000, 1000000000, 1000000, 1000, 1};
 	static const uint64_t mins[] = {0, 1, 672, 1, 1, 1};
 	char fp[PATH_LEN];
@@ -449,13 +449,14 @@ static int flow_rate(struct otg_err *e, const char *path, const json_t *f, struc
 			return -EINVAL;
 		if (!(pct > 0))
 			return otg_fail(e, fp, "percentage: not supported: 0 (a stream sends)");
-		snprintf(fl->rate, sizeof(fl->rate), "%.6g%%", pct);
+		fl->rate = (struct units_rate){.kind = UNITS_PCT, .value = pct};
 		return 0;
 	}
 	if (otg_get_uint(e, fp, r, names[ch], mins[ch], ch == 5 ? UINT32_MAX : (uint64_t)1e15,
 			 defs[ch], &v))
 		return -EINVAL;
-	snprintf(fl->rate, sizeof(fl->rate), "%" PRIu64 "%s", v, sfx[ch]);
+	fl->rate = (struct units_rate){.kind = ch == 1 ? UNITS_PPS : UNITS_BPS,
+				       .value = (double)v * scale[ch]};
 	fl->pps = ch == 1 ? (double)v : 0;
 	return 0;
 }

@@ -2,16 +2,20 @@
  * otg_yaml.c — the streams profile (flowgen-profile(5), `mode: streams`)
  * written from an OTG plan: one stream per flow picked, the imix table,
  * the seed of the random fields. The profile goes through the same loader
- * as every other (prof_load), so a plan the loader refuses is a bug the
- * unit tests and the fuzzer catch. Pure: no DPDK, no globals.
+ * as every other, from memory (prof_load_buf, otg_plan_prof: no file), so
+ * a plan the loader refuses is a bug the unit tests and the fuzzer catch;
+ * the rates the loaded streams run at are the plan's numbers, not their
+ * text. No DPDK, no globals.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "otg_int.h"
+#include "prof.h"
 
 static const char *const var_names[] = {[PROF_VAR_FIXED] = "fixed",
 					[PROF_VAR_INC] = "inc",
@@ -70,8 +74,30 @@ static void put_field(FILE *f, const char *key, const struct prof_field *pf, boo
 			var_names[pf->mode]);
 }
 
+/* A rate as the profile writes it: fixed notation (its grammar has no
+ * exponent), pps and bps whole, a percentage with its trailing zeros cut. */
+static void fmt_rate(char *buf, size_t len, const struct units_rate *r)
+{
+	int n;
+
+	if (r->kind != UNITS_PCT) {
+		snprintf(buf, len, "%.0f%s", r->value, r->kind == UNITS_PPS ? "pps" : "bps");
+		return;
+	}
+	n = snprintf(buf, len - 1, "%.12f", r->value);
+	if (n < 0 || (size_t)n >= len - 1)
+		n = (int)strlen(buf);
+	while (n > 1 && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (n > 1 && buf[n - 1] == '.')
+		buf[--n] = '\0';
+	snprintf(buf + n, len - (size_t)n, "%%");
+}
+
 static void put_stream(FILE *f, const struct otg_flow *fl)
 {
+	char rate[64];
+
 	fprintf(f, "  - name: \"%s\"\n", fl->stream);
 	fprintf(f, "    port: %d\n", fl->tx);
 	if (fl->frames.mode == PROF_VAR_RAND)
@@ -85,7 +111,8 @@ static void put_stream(FILE *f, const struct otg_flow *fl)
 		fprintf(f, "    frame: %u\n", fl->frame);
 	if (fl->packets)
 		fprintf(f, "    count: %" PRIu64 "\n", fl->packets);
-	fprintf(f, "    rate: \"%s\"\n", fl->rate);
+	fmt_rate(rate, sizeof(rate), &fl->rate);
+	fprintf(f, "    rate: \"%s\"\n", rate);
 	put_field(f, "src", &fl->src, true, fl->v6, fl->src6);
 	put_field(f, "dst", &fl->dst, true, fl->v6, fl->dst6);
 	fprintf(f, "    latency: %s\n", fl->latency ? "true" : "false");
@@ -138,4 +165,26 @@ char *otg_plan_yaml(const struct otg_plan *pl, const bool *pick)
 		return NULL;
 	}
 	return buf;
+}
+
+int otg_plan_prof(const struct otg_plan *pl, const bool *pick, struct prof *p, char *err,
+		  size_t errlen)
+{
+	char *y = otg_plan_yaml(pl, pick);
+	size_t k = 0;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	if (!y) {
+		snprintf(err, errlen, "no flow picked (or out of memory)");
+		return -ENOENT;
+	}
+	rc = prof_load_buf("otg-config", y, strlen(y), p, err, errlen);
+	free(y);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < pl->n_flows && k < p->n_streams; i++)
+		if (!pick || pick[i])
+			p->streams[k++].rate = pl->flows[i].rate;
+	return 0;
 }

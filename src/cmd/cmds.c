@@ -25,6 +25,7 @@
 #include "cli.h"
 #include "cmds.h"
 #include "ctl.h"
+#include "errs.h"
 #include "port.h"
 #include "prof.h"
 #include "run.h"
@@ -471,7 +472,8 @@ static int cmd_start(struct cmd_ctx *x, int argc, char **argv)
 {
 	struct start_opts o;
 	struct run_params rp = {0};
-	char err[FG_ERRLEN];
+	struct fg_error e;
+	char err[FG_ERRLEN + FG_HINTLEN + 4];
 	unsigned flags = 0;
 	int64_t mask = -1;
 
@@ -492,7 +494,11 @@ static int cmd_start(struct cmd_ctx *x, int argc, char **argv)
 	flags |= o.force ? RUN_FORCE : 0;
 	flags |= o.keep ? RUN_KEEP_COUNTERS : 0;
 	rp.port_mask = (uint32_t)mask;
-	return run_start(o.file, &rp, flags, "start") < 0 ? -1 : 0;
+	if (run_start_file(o.file, &rp, flags, "start", &e) < 0) {
+		fg_err("%s", fg_error_text(&e, err, sizeof(err)));
+		return -1;
+	}
+	return 0;
 }
 
 static int cmd_stop(struct cmd_ctx *x, int argc, char **argv)

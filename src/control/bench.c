@@ -42,6 +42,7 @@
 #include "bench_search.h"
 #include "bench.h"
 #include "ctl.h"
+#include "errs.h"
 #include "fgen.h"
 #include "lat.h"
 #include "port.h"
@@ -57,7 +58,8 @@
 struct bench {
 	const struct bench_opts *o;
 	const struct bench_report *rep;
-	struct prof prof; /* the profile as loaded for the checks and the rates */
+	struct run_prof *sp;	 /* the profile, loaded once: every trial starts it */
+	const struct prof *prof; /* what sp holds, for the checks and the rates */
 	struct bench_trial *t;
 	size_t n, cap;
 	unsigned senders;
@@ -93,7 +95,7 @@ static void bench_run_params(const struct bench *b, const struct units_rate *mul
 			     struct run_params *rp)
 {
 	memset(rp, 0, sizeof(*rp));
-	rp->prof = &b->prof;
+	rp->prof = b->prof;
 	rp->mult = *mult;
 	rp->duration_s = b->o->trial_s;
 	rp->port_mask = (uint32_t)b->o->mask;
@@ -112,7 +114,7 @@ static void bench_run_params(const struct bench *b, const struct units_rate *mul
  */
 static int bench_tuples_setup(struct bench *b)
 {
-	const struct prof_ip_gen *g = &b->prof.ip_gen;
+	const struct prof_ip_gen *g = &b->prof->ip_gen;
 	uint32_t plo = g->client_ports.lo, phi = g->client_ports.hi,
 		 naddrs = (uint32_t)g->client.n_list;
 	struct fgen cli;
@@ -153,14 +155,14 @@ static int bench_tuples_next(struct bench *b, double conns, double rate)
 
 	if (!b->fresh)
 		return 0;
-	if (bench_tuples_take(&b->tup, conns, rate * b->prof.timeout, &b->cport_lo,
+	if (bench_tuples_take(&b->tup, conns, rate * b->prof->timeout, &b->cport_lo,
 			      &b->cport_hi) == 0)
 		return 0;
 	bench_tuples_say(b, sp, sizeof(sp));
 	fg_err("bench: trial %zu needs %u client ports no earlier trial used, %u are left (%s): "
 	       "widen the profile's client range or client_ports, shorten --trial, or allow "
 	       "--reuse with --pause at least the DUT's connection timeout (--dut-timeout)",
-	       b->n + 1, bench_tuples_ports(&b->tup, conns, rate * b->prof.timeout),
+	       b->n + 1, bench_tuples_ports(&b->tup, conns, rate * b->prof->timeout),
 	       bench_tuples_left(&b->tup), sp);
 	return -1;
 }
@@ -194,9 +196,9 @@ static unsigned bench_senders(const struct bench *b)
 
 	if (bench_flows(b))
 		return (unsigned)FG_MAX(fg_nworkers, 1);
-	for (size_t i = 0; i < b->prof.n_streams; i++)
+	for (size_t i = 0; i < b->prof->n_streams; i++)
 		for (int p = 0; p < fg_nports; p++)
-			if ((b->prof.streams[i].tx_mask >> p & 1) && (p ^ 1) < fg_nports &&
+			if ((b->prof->streams[i].tx_mask >> p & 1) && (p ^ 1) < fg_nports &&
 			    (b->o->mask >> p & 1))
 				n++;
 	return n;
@@ -268,7 +270,8 @@ static int bench_trial(struct bench *b, const struct units_rate *mult, double se
 		       struct bench_trial *t)
 {
 	struct run_params rp;
-	char err[FG_ERRLEN];
+	struct fg_error fe;
+	char err[FG_ERRLEN + FG_HINTLEN + 4];
 
 	memset(t, 0, sizeof(*t));
 	bench_run_params(b, mult, &rp);
@@ -286,14 +289,16 @@ static int bench_trial(struct bench *b, const struct units_rate *mult, double se
 	bench_mult_str(mult, t->mult, sizeof(t->mult));
 	t->secs = secs;
 	t->senders = b->senders;
-	if (run_start(b->o->file, &rp, RUN_QUIET, "bench") != 0)
+	if (run_start(b->sp, &rp, RUN_QUIET, "bench", &fe) != 0) {
+		fg_err("%s", fg_error_text(&fe, err, sizeof(err)));
 		return -1;
-	if (!run_wait_idle(secs + b->prof.timeout + BENCH_TRIAL_GUARD_S, true)) {
+	}
+	if (!run_wait_idle(secs + b->prof->timeout + BENCH_TRIAL_GUARD_S, true)) {
 		bench_stopped(b);
 		run_stop(false);
 		if (!b->interrupted)
 			fg_err("bench: the trial did not end within %.0f s; stopped",
-			       secs + b->prof.timeout + BENCH_TRIAL_GUARD_S);
+			       secs + b->prof->timeout + BENCH_TRIAL_GUARD_S);
 		return -1;
 	}
 	if ((bench_flows(b) ? bench_collect_flows(t) : bench_collect(t)) != 0) {
@@ -436,7 +441,7 @@ static int bench_search_run(struct bench *b)
 	if (b->fresh) {
 		uint64_t need = bench_tuples_search_need(&b->tup, b->top_rate, b->o->res_pct,
 							 b->o->trial_s, b->o->confirm_s,
-							 b->prof.timeout);
+							 b->prof->timeout);
 		char sp[96];
 
 		if (need > bench_tuples_left(&b->tup)) {
@@ -540,8 +545,8 @@ static int bench_latency(struct bench *b)
 	struct bench_result r;
 	bool any = false;
 
-	for (size_t i = 0; i < b->prof.n_streams; i++)
-		any |= b->prof.streams[i].latency;
+	for (size_t i = 0; i < b->prof->n_streams; i++)
+		any |= b->prof->streams[i].latency;
 	if (!any) {
 		fg_err("bench: latency: no stream of %s has latency: true", b->o->file);
 		return -1;
@@ -561,7 +566,9 @@ static int bench_latency(struct bench *b)
 int bench_run(const struct bench_opts *o, const struct bench_report *rep)
 {
 	struct bench b;
+	struct fg_error fe;
 	char err[FG_ERRLEN];
+	struct prof p;
 	int rc = -1;
 
 	memset(&b, 0, sizeof(b));
@@ -571,13 +578,20 @@ int bench_run(const struct bench_opts *o, const struct bench_report *rep)
 		fg_err("bench: traffic is running (stop it first)");
 		return -1;
 	}
-	if (prof_load(o->file, &b.prof, err, sizeof(err)) != 0) {
+	/* once for every trial: each starts the same profile (run_prof) */
+	if (prof_load(o->file, &p, err, sizeof(err)) != 0) {
 		fg_err("%s", err);
 		return -1;
 	}
-	for (size_t i = 0; i < b.prof.n_warnings; i++)
-		fg_warn("%s", b.prof.warnings[i]);
-	if (b.prof.mode != (bench_flows(&b) ? PROF_FLOWS : PROF_STREAMS)) {
+	b.sp = run_prof_new(&p, &fe);
+	if (!b.sp) {
+		fg_err("bench: %s", fe.message);
+		return -1;
+	}
+	b.prof = run_prof_get(b.sp);
+	for (size_t i = 0; i < b.prof->n_warnings; i++)
+		fg_warn("%s", b.prof->warnings[i]);
+	if (b.prof->mode != (bench_flows(&b) ? PROF_FLOWS : PROF_STREAMS)) {
 		fg_err("bench %s: %s is not a %s profile", bench_kind_names[o->kind], o->file,
 		       bench_flows(&b) ? "flows" : "streams");
 		goto out;
@@ -594,6 +608,6 @@ int bench_run(const struct bench_opts *o, const struct bench_report *rep)
 		fg_err("bench: interrupted; traffic stopped");
 out:
 	free(b.t);
-	prof_free(&b.prof);
+	run_prof_put(b.sp); /* the last trial's run keeps its own reference */
 	return rc;
 }

@@ -20,12 +20,14 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
 
 #include "ctl.h"
+#include "errs.h"
 #include "flows_ctl.h"
 #include "port.h"
 #include "prof.h"
@@ -46,7 +48,7 @@ static struct {
 	uint32_t flows_max;
 	/* the current (or last) run */
 	const struct engine *eng;	/* NULL: no run */
-	struct prof prof;
+	struct run_prof *sp;		/* its profile (a reference) */
 	void *states[FG_MAX_WORKERS];
 	struct units_rate mult;		/* -m of the start */
 	struct load load;
@@ -103,6 +105,36 @@ uint64_t run_worker_mem(uint32_t flows_max)
 static const struct engine *run_engine_of(const struct prof *p)
 {
 	return run_engine(p->mode);
+}
+
+struct run_prof {
+	struct prof prof;
+	unsigned refs; /* the console's thread only */
+};
+
+struct run_prof *run_prof_new(struct prof *p, struct fg_error *e)
+{
+	struct run_prof *sp = calloc(1, sizeof(*sp));
+
+	if (!sp) {
+		prof_free(p);
+		fg_error_set(e, FG_ERR_FAILED, NULL, "out of memory");
+		return NULL;
+	}
+	sp->prof = *p;
+	memset(p, 0, sizeof(*p));
+	sp->refs = 1;
+	return sp;
+}
+
+const struct prof *run_prof_get(const struct run_prof *sp) { return &sp->prof; }
+
+void run_prof_put(struct run_prof *sp)
+{
+	if (!sp || --sp->refs)
+		return;
+	prof_free(&sp->prof);
+	free(sp);
 }
 
 static int hook_latency(struct stats_lat_row *rows, int max)
@@ -200,9 +232,10 @@ static void run_release(void)
 	pthread_mutex_lock(&run_mu);
 	if (run.eng) {
 		run.eng->release(run.states);
-		prof_free(&run.prof);
+		run_prof_put(run.sp);
 	}
 	run.eng = NULL;
+	run.sp = NULL;
 	memset(run.states, 0, sizeof(run.states));
 	pthread_mutex_unlock(&run_mu);
 }
@@ -224,7 +257,7 @@ bool run_wait_idle(double secs, bool interruptible)
  * (with the delays of a flow's programs, prof_flow_time()). */
 static double run_drain_time(void)
 {
-	return (run.eng ? prof_flow_time(&run.prof) : 3.0) + 2.0;
+	return (run.eng ? prof_flow_time(&run.sp->prof) : 3.0) + 2.0;
 }
 
 int run_stop(bool interruptible)
@@ -277,21 +310,22 @@ static int run_apply_mult(const struct engine *e, struct run_params *rp, char *e
  * Every port that sends (a flows run's server port too: it answers) needs
  * its next hop's MAC, or its frames would go to an unknown address.
  */
-static int run_check_next_hops(const struct run_params *rp, char *err, size_t errlen)
+static int run_check_next_hops(const struct run_params *rp, char *err, size_t errlen, char *hint,
+			       size_t hintlen)
 {
 	for (int p = 0; p < fg_nports; p++) {
 		unsigned fam = rp->load.tx[p].pps > 0 ? prof_port_families(rp->prof, p) : 0;
 
 		if ((fam & PROF_FAM_V4) && !(fg_port[p].gw_mac & PORT_MAC_KNOWN)) {
-			snprintf(err, errlen,
-				 "port %d: next-hop MAC unknown (run `arp` first or set dest_mac)", p);
+			snprintf(err, errlen, "port %d: next-hop MAC unknown", p);
+			snprintf(hint, hintlen, "run `arp` first or set dest_mac");
 			return -EHOSTUNREACH;
 		}
 		if ((fam & PROF_FAM_V6) && !(port_gw6_word(&fg_port[p]) & PORT_MAC_KNOWN)) {
-			snprintf(err, errlen,
-				 "port %d: IPv6 next-hop MAC unknown (run `arp` first: it resolves "
-				 "default_gw6 by Neighbour Discovery; or set dest_mac)",
-				 p);
+			snprintf(err, errlen, "port %d: IPv6 next-hop MAC unknown", p);
+			snprintf(hint, hintlen,
+				 "run `arp` first: it resolves default_gw6 by Neighbour Discovery; "
+				 "or set dest_mac");
 			return -EHOSTUNREACH;
 		}
 	}
@@ -363,85 +397,114 @@ static void run_stats_groups(const struct prof *p, uint64_t active)
 	stats_set_run(p->mode, &m);
 }
 
-int run_start(const char *file, struct run_params *rp, unsigned flags, const char *who)
+/* The code of a refusal of rc: a resource that failed, or what was asked. */
+static int run_code(int rc)
 {
-	struct prof np = {0};
-	void *nstates[FG_MAX_WORKERS] = {0};
-	char err[FG_ERRLEN], mb[48];
-	const struct engine *e;
+	return rc == -ENOMEM || rc == -EIO || rc == -ETIMEDOUT ? FG_ERR_FAILED : FG_ERR_REFUSED;
+}
+
+/* What refuses any start before its profile is looked at: a run from the
+ * other origin going, or one going without RUN_FORCE. 0 or -1 (e set). */
+static int run_may_start(unsigned flags, const char *who, struct fg_error *e)
+{
+	if (ctl_busy() && run.origin != run.cur_origin)
+		return fg_error_set(e, FG_ERR_REFUSED, NULL,
+				    "%s: a run started from the %s is going: the %s cannot start "
+				    "another until it ends or is stopped",
+				    who, run_origin_names[run.origin],
+				    run_origin_names[run.cur_origin]);
+	if (ctl_busy() && !(flags & RUN_FORCE))
+		return fg_error_set(e, FG_ERR_REFUSED,
+				    strcmp(who, "start") == 0 ? "stop it first, or start --force"
+							      : "stop it first",
+				    "%s: traffic is running", who);
+	return 0;
+}
+
+/*
+ * The new run of rp->prof through its engine e: its load and the factors
+ * of -m, the checks of the ports, and the engine's per-worker states in
+ * nstates. 0 or -1 (e set; nothing is left allocated).
+ */
+static int run_prepare(const struct engine *e, struct run_params *rp, void **nstates,
+		       const char *who, struct fg_error *fe)
+{
+	const struct prof *p = rp->prof;
+	char err[FG_ERRLEN], hint[FG_HINTLEN] = "";
 	int rc;
 
-	if (ctl_busy() && run.origin != run.cur_origin) {
-		fg_err("%s: a run started from the %s is going: the %s cannot start another "
-		       "until it ends or is stopped",
-		       who, run_origin_names[run.origin], run_origin_names[run.cur_origin]);
+	if (!e)
+		return fg_error_set(fe, FG_ERR_REFUSED, NULL,
+				    "%s: %s: the profile has no traffic mode", who, p->file);
+	if (rp->active && p->mode != PROF_FLOWS)
+		return fg_error_set(fe, FG_ERR_REFUSED, NULL,
+				    "%s: --active holds concurrent flows: %s is not 'mode: flows'",
+				    who, p->file);
+	rc = run_apply_mult(e, rp, err, sizeof(err));
+	if (!rc)
+		rc = run_check_next_hops(rp, err, sizeof(err), hint, sizeof(hint));
+	if (rc)
+		return fg_error_set(fe, run_code(rc), hint, "%s: %s", who, err);
+	if (prof_max_frame(p) > port_frame_max())
+		return fg_error_set(fe, FG_ERR_REFUSED, NULL,
+				    "%s: %s: a frame of %u bytes does not fit the ports' buffers "
+				    "(%u bytes at most; jumbo frames are not supported)",
+				    who, p->file, prof_max_frame(p), port_frame_max());
+	rc = e->prepare(rp, nstates, err, sizeof(err));
+	if (rc)
+		return fg_error_set(fe, run_code(rc), NULL, "%s: %s", who, err);
+	return 0;
+}
+
+int run_start(struct run_prof *sp, struct run_params *rp, unsigned flags, const char *who,
+	      struct fg_error *fe)
+{
+	const struct prof *np = &sp->prof;
+	const struct engine *e = run_engine_of(np);
+	void *nstates[FG_MAX_WORKERS] = {0};
+	char err[FG_ERRLEN], mb[48];
+	int rc;
+
+	fg_error_clear(fe);
+	if (run_may_start(flags, who, fe))
 		return -1;
-	}
-	if (ctl_busy() && !(flags & RUN_FORCE)) {
-		fg_err("%s: traffic is running (stop it first%s)", who,
-		       strcmp(who, "start") == 0 ? ", or start --force" : "");
-		return -1;
-	}
 	if (svc_service() && !(flags & RUN_QUIET))
 		fg_warn("%s: service mode is on; traffic starts anyway", who);
-	if (prof_load(file, &np, err, sizeof(err)) != 0) {
-		fg_err("%s", err);
-		return -1;
-	}
 	if (!(flags & RUN_QUIET))
-		for (size_t i = 0; i < np.n_warnings; i++)
-			fg_warn("%s", np.warnings[i]);
-	rp->prof = &np;
+		for (size_t i = 0; i < np->n_warnings; i++)
+			fg_warn("%s", np->warnings[i]);
+	rp->prof = np;
 	rp->hz = fg_tsc_hz;
 	rp->flows_max = run.flows_max;
-	e = run_engine_of(&np);
-	if (!e) {
-		snprintf(err, sizeof(err), "%s: the profile has no traffic mode", file);
-		rc = -EINVAL;
-	} else if (rp->active && np.mode != PROF_FLOWS) {
-		snprintf(err, sizeof(err),
-			 "--active holds concurrent flows: %s is not 'mode: flows'", file);
-		rc = -EINVAL;
-	} else {
-		rc = run_apply_mult(e, rp, err, sizeof(err));
-		if (!rc)
-			rc = run_check_next_hops(rp, err, sizeof(err));
-		if (!rc && prof_max_frame(&np) > port_frame_max()) {
-			snprintf(err, sizeof(err),
-				 "%s: a frame of %u bytes does not fit the ports' buffers "
-				 "(%u bytes at most; jumbo frames are not supported)",
-				 file, prof_max_frame(&np), port_frame_max());
-			rc = -EMSGSIZE;
-		}
-		if (!rc)
-			rc = e->prepare(rp, nstates, err, sizeof(err));
-	}
-	if (rc) {
-		fg_err("%s: %s", who, err);
-		goto err_free_prof;
+	if (run_prepare(e, rp, nstates, who, fe)) {
+		rp->prof = NULL;
+		return -1;
 	}
 	/* the old run keeps its ports as they are until it has stopped: a
 	 * drain that fails leaves it running with them */
-	if (ctl_busy() && run_stop(true) < 0)
-		goto err_release;
-	run_release();
-	if (e->activate && (rc = e->activate(nstates, err, sizeof(err))) != 0) {
-		fg_err("%s: %s", who, err);
+	if (ctl_busy() && run_stop(true) < 0) {
+		fg_error_set(fe, FG_ERR_FAILED, NULL,
+			     "%s: the traffic running did not drain: nothing was started", who);
 		goto err_release;
 	}
+	run_release();
+	if (e->activate && (rc = e->activate(nstates, err, sizeof(err))) != 0) {
+		fg_error_set(fe, run_code(rc), NULL, "%s: %s", who, err);
+		goto err_release;
+	}
+	sp->refs++;
 	pthread_mutex_lock(&run_mu);
-	run.prof = np;
+	run.sp = sp;
 	memcpy(run.states, nstates, sizeof(run.states));
 	run.eng = e;
 	pthread_mutex_unlock(&run_mu);
 	run.origin = run.cur_origin;
-	rp->prof = &run.prof;
 	run.mult = rp->mult;
 	run.load = rp->load;
 	memcpy(run.factor, rp->factor, sizeof(run.factor));
 	memcpy(run.link_bps, rp->link_bps, sizeof(run.link_bps));
 	run.scale = 1.0;
-	run_stats_groups(&run.prof, rp->active);
+	run_stats_groups(np, rp->active);
 	/* Like TRex, a start shows the new run's counters (--nc keeps them). */
 	if (!(flags & RUN_KEEP_COUNTERS))
 		stats_clear();
@@ -449,21 +512,45 @@ int run_start(const char *file, struct run_params *rp, unsigned flags, const cha
 	ctl_start(e->worker, run.states, ++run.run_id);
 	if (flags & RUN_QUIET)
 		return 0;
-	fg_info("started %s (%s, -m %s, seed %u)%s", file, e->name,
+	fg_info("started %s (%s, -m %s, seed %u)%s", np->file, e->name,
 		rp->mult.kind == UNITS_MULT ? (snprintf(mb, sizeof(mb), "x%g", rp->mult.value), mb)
 					    : load_fmt_mult(&rp->mult, mb, sizeof(mb)),
-		run.prof.seed,
-		rp->duration_s > 0		  ? ""
-		: prof_streams_counted(&run.prof) ? "; ends when every stream has sent its count"
-						  : "; runs until stop");
+		np->seed,
+		rp->duration_s > 0	     ? ""
+		: prof_streams_counted(np) ? "; ends when every stream has sent its count"
+					     : "; runs until stop");
 	return 0;
 
 err_release:
 	e->release(nstates);
-err_free_prof:
-	prof_free(&np);
 	rp->prof = NULL;
 	return -1;
+}
+
+int run_start_file(const char *file, struct run_params *rp, unsigned flags, const char *who,
+		   struct fg_error *fe)
+{
+	char err[FG_ERRLEN];
+	struct run_prof *sp;
+	struct prof p;
+	int rc;
+
+	fg_error_clear(fe);
+	/* refused before the profile is read, as ever */
+	if (run_may_start(flags, who, fe))
+		return -1;
+	if (prof_load(file, &p, err, sizeof(err)) != 0) {
+		fg_error_set(fe, FG_ERR_FAILED, NULL, "%s", err);
+		if (fe)
+			snprintf(fe->path, sizeof(fe->path), "%s", file);
+		return -1;
+	}
+	sp = run_prof_new(&p, fe);
+	if (!sp)
+		return -1;
+	rc = run_start(sp, rp, flags, who, fe);
+	run_prof_put(sp);
+	return rc;
 }
 
 int run_pause(bool on)

@@ -125,13 +125,45 @@ void run_init(uint32_t flows_max);
 void run_fini(void);
 
 /*
- * control: load the profile `file`, prepare it with rp (the caller sets
- * mult, duration_s, port_mask, tunables, drain_s; the rest is filled in
- * here) and start it; rp->prof then points at the run's profile until
- * the next start. A profile or rate that is refused leaves running
- * traffic alone. Errors are printed prefixed by `who`. 0 or -1.
+ * A loaded profile as runs share it. The run that starts it holds a
+ * reference until the next start (or run_fini): its workers read the
+ * profile's programs and streams while they run. So a caller that starts
+ * one profile again and again (bench, a trial each) loads it once and
+ * keeps its own reference for as long as it needs the profile.
  */
-int run_start(const char *file, struct run_params *rp, unsigned flags, const char *who);
+struct run_prof;
+
+/*
+ * control: a shared profile holding *p (loaded: prof_load, prof_load_buf),
+ * which it takes over (*p is left zeroed), with one reference, the
+ * caller's. NULL when out of memory: *p is freed, e says so.
+ */
+struct run_prof *run_prof_new(struct prof *p, struct fg_error *e);
+/* control: the profile sp holds (unchanged while anyone holds sp). */
+const struct prof *run_prof_get(const struct run_prof *sp);
+/* control: drop a reference; the last one frees the profile. NULL: nothing. */
+void run_prof_put(struct run_prof *sp);
+
+/*
+ * control: prepare the profile of sp with rp (the caller sets mult,
+ * duration_s, port_mask, tunables, drain_s, active, cport_*; the rest is
+ * filled in here) and start it; rp->prof then points at the run's profile
+ * until the next start. A profile or rate that is refused leaves running
+ * traffic alone. Nothing is printed but the "started" line and the
+ * profile's warnings (none with RUN_QUIET); on failure e holds why,
+ * "WHO: what" (who: the command, or the request's field, that starts it),
+ * and apart from it, in e->hint, what to do. 0 or -1.
+ */
+int run_start(struct run_prof *sp, struct run_params *rp, unsigned flags, const char *who,
+	      struct fg_error *e);
+
+/*
+ * control: run_start of the profile at path `file`, loaded here (a profile
+ * that does not load: e holds "FILE:LINE:COL: what is wrong", e->path the
+ * file). 0 or -1.
+ */
+int run_start_file(const char *file, struct run_params *rp, unsigned flags, const char *who,
+		   struct fg_error *e);
 
 /*
  * control: what rp (prof and mult set) would offer, through the same load

@@ -568,13 +568,59 @@ static void test_pattern_errors(void **state)
 	       "flows[1].packet[1].ipv4: header_checksum: not supported");
 }
 
+/*
+ * The profile a start runs (otg_plan_prof): built and loaded in memory
+ * under the name otg-config, one stream per flow picked, and each
+ * stream's rate the config's number itself, not a rounding of its text
+ * (33.3333333333333 % was 33.3333 % through "%.6g").
+ */
+static void test_plan_prof(void **state)
+{
+	static const char cfg[] =
+	    "{%s, \"flows\": [{\"name\": \"a\", \"tx_rx\": {\"port\": {\"tx_name\": \"p1\"}},"
+	    " " PKT_UDP ", \"rate\": {\"percentage\": 33.333333333333336}},"
+	    " {\"name\": \"b\", \"tx_rx\": {\"port\": {\"tx_name\": \"p2\"}}, " PKT_UDP ","
+	    " \"rate\": {\"kbps\": 1234567}},"
+	    " {\"name\": \"c\", \"tx_rx\": {\"port\": {\"tx_name\": \"p1\"}}, " PKT_UDP ","
+	    " \"rate\": {\"pps\": 777}}]}";
+	const bool pick[3] = {true, false, true}, none[3] = {false, false, false};
+	char text[4096], err[FG_ERRLEN];
+	struct otg_plan pl;
+	struct prof p;
+
+	(void)state;
+	snprintf(text, sizeof(text), cfg, ports_json);
+	if (plan_of(text, &pl, err, sizeof(err)))
+		fail_msg("%s", err);
+	if (otg_plan_prof(&pl, NULL, &p, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_string_equal(p.file, "otg-config");
+	assert_int_equal(p.n_streams, 3);
+	assert_int_equal(p.streams[0].rate.kind, UNITS_PCT);
+	assert_true(p.streams[0].rate.value == 33.333333333333336);
+	assert_int_equal(p.streams[1].rate.kind, UNITS_BPS);
+	assert_true(p.streams[1].rate.value == 1234567e3);
+	assert_false(p.streams[1].rate.l1);
+	assert_int_equal(p.streams[2].rate.kind, UNITS_PPS);
+	assert_true(p.streams[2].rate.value == 777);
+	prof_free(&p);
+	if (otg_plan_prof(&pl, pick, &p, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(p.n_streams, 2);
+	assert_string_equal(p.streams[1].name, "c");
+	assert_true(p.streams[1].rate.value == 777);
+	prof_free(&p);
+	assert_int_equal(otg_plan_prof(&pl, none, &p, err, sizeof(err)), -ENOENT);
+	otg_plan_free(&pl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_ipv4_udp_fixed), cmocka_unit_test(test_ipv6_increment),
 	    cmocka_unit_test(test_imix),	   cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_config_errors),  cmocka_unit_test(test_warnings_and_pick),
-	    cmocka_unit_test(test_pcapng_port),	   cmocka_unit_test(test_durations_and_sizes),
+	    cmocka_unit_test(test_pcapng_port), cmocka_unit_test(test_plan_prof),	   cmocka_unit_test(test_durations_and_sizes),
 	    cmocka_unit_test(test_pattern_errors), cmocka_unit_test(test_tcp_icmp),
 	};
 
