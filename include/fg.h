@@ -57,32 +57,6 @@ struct fg_error {
 #define FG_MAX(a, b) ((a) > (b) ? (a) : (b))
 
 /*
- * What a call that can be refused gives back to its caller (control's
- * run_start, ...): what is wrong and, apart from it, what to do about it.
- * Shown as "MESSAGE (HINT)" (errs.h, fg_error_text): the console prints
- * it after "error: ", the HTTP API and the OTG model reply with it, so
- * both say the same words. The codes are fixed numbers: they cross the
- * API.
- */
-enum fg_err_code {
-	FG_ERR_NONE = 0,
-	FG_ERR_USAGE = 1,	/* malformed: a command's usage, a bad argument */
-	FG_ERR_UNKNOWN_CMD = 2, /* no such command */
-	FG_ERR_REFUSED = 3,	/* well-formed, but refused now or with this input */
-	FG_ERR_FAILED = 4,	/* tried, and it failed (I/O, memory, a worker) */
-	FG_ERR_INTERNAL = 5,	/* a bug */
-};
-
-#define FG_HINTLEN 256
-
-struct fg_error {
-	int code;		 /* enum fg_err_code */
-	char message[FG_ERRLEN]; /* "start: traffic is running" */
-	char hint[FG_HINTLEN];	 /* "" or "stop it first, or start --force" */
-	char path[128];		 /* "" or what it is about: a file, a field of a request */
-};
-
-/*
  * Single-writer counters. The owning thread adds with a plain load and a
  * relaxed store (no read-modify-write atomics); any reader loads relaxed.
  * A reader may see a value one update old, never a torn one.

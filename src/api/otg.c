@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "capture.h"
-#include "errs.h"
+#include "errval.h"
 #include "otg.h"
 #include "otg_int.h"
 #include "port.h"

@@ -389,12 +389,12 @@ static bool ctx_log(void *arg, enum fg_log_level level, const char *line)
 /* Show an error value the handler set (a logged one was shown already). */
 static void show_error(struct cmd_ctx *x)
 {
+	char text[FG_ERRTEXT_LEN];
+
 	if (x->err.code == FG_E_NONE || x->err_shown)
 		return;
 	fflush(x->out);
-	fprintf(x->errout, "error: %s\n", x->err.message);
-	if (x->err.hint[0] && !strstr(x->err.message, x->err.hint))
-		fprintf(x->errout, "  %s\n", x->err.hint);
+	fprintf(x->errout, "error: %s\n", fg_error_text(&x->err, text, sizeof(text)));
 	fflush(x->errout);
 	x->err_shown = true;
 }

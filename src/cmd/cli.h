@@ -88,7 +88,7 @@ void cmd_ctx_console(struct cmd_ctx *x);
 /*
  * control: fail with an error value: sets x->err (code, the argument at
  * fault or NULL, a hint or NULL, the message) and returns -1. The
- * dispatcher shows it ("error: MESSAGE", then the hint) on x->errout.
+ * dispatcher shows it ("error: MESSAGE (HINT)", fg_error_text) on x->errout.
  */
 int cmd_fail(struct cmd_ctx *x, enum fg_errcode code, const char *path, const char *hint,
 	     const char *fmt, ...) __attribute__((format(printf, 5, 6)));

@@ -25,7 +25,7 @@
 #include "cli.h"
 #include "cmds.h"
 #include "ctl.h"
-#include "errs.h"
+#include "errval.h"
 #include "port.h"
 #include "prof.h"
 #include "run.h"
@@ -472,8 +472,7 @@ static int cmd_start(struct cmd_ctx *x, int argc, char **argv)
 {
 	struct start_opts o;
 	struct run_params rp = {0};
-	struct fg_error e;
-	char err[FG_ERRLEN + FG_HINTLEN + 4];
+	char err[FG_ERRLEN];
 	unsigned flags = 0;
 	int64_t mask = -1;
 
@@ -494,8 +493,9 @@ static int cmd_start(struct cmd_ctx *x, int argc, char **argv)
 	flags |= o.force ? RUN_FORCE : 0;
 	flags |= o.keep ? RUN_KEEP_COUNTERS : 0;
 	rp.port_mask = (uint32_t)mask;
-	if (run_start_file(o.file, &rp, flags, "start", &e) < 0) {
-		fg_err("%s", fg_error_text(&e, err, sizeof(err)));
+	/* control's refusal is the command's error value, word for word */
+	if (run_start_file(o.file, &rp, flags, "start", &x->err) < 0) {
+		x->err_shown = false;
 		return -1;
 	}
 	return 0;

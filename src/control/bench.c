@@ -42,7 +42,7 @@
 #include "bench_search.h"
 #include "bench.h"
 #include "ctl.h"
-#include "errs.h"
+#include "errval.h"
 #include "fgen.h"
 #include "lat.h"
 #include "port.h"
@@ -271,7 +271,7 @@ static int bench_trial(struct bench *b, const struct units_rate *mult, double se
 {
 	struct run_params rp;
 	struct fg_error fe;
-	char err[FG_ERRLEN + FG_HINTLEN + 4];
+	char err[FG_ERRTEXT_LEN];
 
 	memset(t, 0, sizeof(*t));
 	bench_run_params(b, mult, &rp);

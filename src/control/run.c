@@ -27,7 +27,7 @@
 #include <rte_cycles.h>
 
 #include "ctl.h"
-#include "errs.h"
+#include "errval.h"
 #include "flows_ctl.h"
 #include "port.h"
 #include "prof.h"
@@ -118,7 +118,7 @@ struct run_prof *run_prof_new(struct prof *p, struct fg_error *e)
 
 	if (!sp) {
 		prof_free(p);
-		fg_error_set(e, FG_ERR_FAILED, NULL, "out of memory");
+		fg_error_set(e, FG_E_FAILED, NULL, NULL, "out of memory");
 		return NULL;
 	}
 	sp->prof = *p;
@@ -400,7 +400,7 @@ static void run_stats_groups(const struct prof *p, uint64_t active)
 /* The code of a refusal of rc: a resource that failed, or what was asked. */
 static int run_code(int rc)
 {
-	return rc == -ENOMEM || rc == -EIO || rc == -ETIMEDOUT ? FG_ERR_FAILED : FG_ERR_REFUSED;
+	return rc == -ENOMEM || rc == -EIO || rc == -ETIMEDOUT ? FG_E_FAILED : FG_E_REFUSED;
 }
 
 /* What refuses any start before its profile is looked at: a run from the
@@ -408,13 +408,13 @@ static int run_code(int rc)
 static int run_may_start(unsigned flags, const char *who, struct fg_error *e)
 {
 	if (ctl_busy() && run.origin != run.cur_origin)
-		return fg_error_set(e, FG_ERR_REFUSED, NULL,
+		return fg_error_set(e, FG_E_REFUSED, NULL, NULL,
 				    "%s: a run started from the %s is going: the %s cannot start "
 				    "another until it ends or is stopped",
 				    who, run_origin_names[run.origin],
 				    run_origin_names[run.cur_origin]);
 	if (ctl_busy() && !(flags & RUN_FORCE))
-		return fg_error_set(e, FG_ERR_REFUSED,
+		return fg_error_set(e, FG_E_REFUSED, NULL,
 				    strcmp(who, "start") == 0 ? "stop it first, or start --force"
 							      : "stop it first",
 				    "%s: traffic is running", who);
@@ -430,29 +430,29 @@ static int run_prepare(const struct engine *e, struct run_params *rp, void **nst
 		       const char *who, struct fg_error *fe)
 {
 	const struct prof *p = rp->prof;
-	char err[FG_ERRLEN], hint[FG_HINTLEN] = "";
+	char err[FG_ERRLEN], hint[sizeof(((struct fg_error *)0)->hint)] = "";
 	int rc;
 
 	if (!e)
-		return fg_error_set(fe, FG_ERR_REFUSED, NULL,
+		return fg_error_set(fe, FG_E_REFUSED, NULL, NULL,
 				    "%s: %s: the profile has no traffic mode", who, p->file);
 	if (rp->active && p->mode != PROF_FLOWS)
-		return fg_error_set(fe, FG_ERR_REFUSED, NULL,
+		return fg_error_set(fe, FG_E_REFUSED, NULL, NULL,
 				    "%s: --active holds concurrent flows: %s is not 'mode: flows'",
 				    who, p->file);
 	rc = run_apply_mult(e, rp, err, sizeof(err));
 	if (!rc)
 		rc = run_check_next_hops(rp, err, sizeof(err), hint, sizeof(hint));
 	if (rc)
-		return fg_error_set(fe, run_code(rc), hint, "%s: %s", who, err);
+		return fg_error_set(fe, run_code(rc), NULL, hint, "%s: %s", who, err);
 	if (prof_max_frame(p) > port_frame_max())
-		return fg_error_set(fe, FG_ERR_REFUSED, NULL,
+		return fg_error_set(fe, FG_E_REFUSED, NULL, NULL,
 				    "%s: %s: a frame of %u bytes does not fit the ports' buffers "
 				    "(%u bytes at most; jumbo frames are not supported)",
 				    who, p->file, prof_max_frame(p), port_frame_max());
 	rc = e->prepare(rp, nstates, err, sizeof(err));
 	if (rc)
-		return fg_error_set(fe, run_code(rc), NULL, "%s: %s", who, err);
+		return fg_error_set(fe, run_code(rc), NULL, NULL, "%s: %s", who, err);
 	return 0;
 }
 
@@ -483,13 +483,13 @@ int run_start(struct run_prof *sp, struct run_params *rp, unsigned flags, const 
 	/* the old run keeps its ports as they are until it has stopped: a
 	 * drain that fails leaves it running with them */
 	if (ctl_busy() && run_stop(true) < 0) {
-		fg_error_set(fe, FG_ERR_FAILED, NULL,
+		fg_error_set(fe, FG_E_FAILED, NULL, NULL,
 			     "%s: the traffic running did not drain: nothing was started", who);
 		goto err_release;
 	}
 	run_release();
 	if (e->activate && (rc = e->activate(nstates, err, sizeof(err))) != 0) {
-		fg_error_set(fe, run_code(rc), NULL, "%s: %s", who, err);
+		fg_error_set(fe, run_code(rc), NULL, NULL, "%s: %s", who, err);
 		goto err_release;
 	}
 	sp->refs++;
@@ -540,7 +540,7 @@ int run_start_file(const char *file, struct run_params *rp, unsigned flags, cons
 	if (run_may_start(flags, who, fe))
 		return -1;
 	if (prof_load(file, &p, err, sizeof(err)) != 0) {
-		fg_error_set(fe, FG_ERR_FAILED, NULL, "%s", err);
+		fg_error_set(fe, FG_E_FAILED, NULL, NULL, "%s", err);
 		if (fe)
 			snprintf(fe->path, sizeof(fe->path), "%s", file);
 		return -1;

@@ -43,6 +43,17 @@ void fg_error_clear(struct fg_error *e)
 	e->message[0] = e->hint[0] = e->path[0] = '\0';
 }
 
+const char *fg_error_text(const struct fg_error *e, char *buf, size_t len)
+{
+	if (!len)
+		return buf;
+	if (e->hint[0] && !strstr(e->message, e->hint))
+		snprintf(buf, len, "%s (%s)", e->message, e->hint);
+	else
+		snprintf(buf, len, "%s", e->message);
+	return buf;
+}
+
 const char *fg_errcode_name(enum fg_errcode code)
 {
 	if ((unsigned)code < sizeof(code_names) / sizeof(code_names[0]) && code_names[code])

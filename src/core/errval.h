@@ -12,6 +12,7 @@
 #define FG_ERRVAL_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 #include "fg.h"
 
@@ -29,6 +30,16 @@ int fg_error_vset(struct fg_error *e, enum fg_errcode code, const char *path, co
 
 /* Clear e to FG_E_NONE and empty strings. */
 void fg_error_clear(struct fg_error *e);
+
+/*
+ * pure: e shown as the one line the console prints after "error: " and
+ * the OTG model replies with: "MESSAGE (HINT)", or "MESSAGE" without a
+ * hint (or when the message says the hint already). Returns buf.
+ */
+const char *fg_error_text(const struct fg_error *e, char *buf, size_t len);
+
+/* buf's size for fg_error_text */
+#define FG_ERRTEXT_LEN (FG_ERRLEN + 256 + 4)
 
 /* "usage", "unknown_command", "refused", "failed", "internal" ("none" for FG_E_NONE). */
 const char *fg_errcode_name(enum fg_errcode code);
