@@ -2,16 +2,15 @@
  * otg_capture.c — the captures of the OTG model over flowgen's capture
  * module (capture.h): port capture start and stop (POST /control/state;
  * the frames each port receives), and POST /monitor/capture, which saves
- * the capture, takes the one port asked for out of the pcapng file
- * (otg_pcap.c) and answers it as pcap or pcapng, the format the config's
- * capture gave that port. Runs on the console's thread.
+ * the capture into memory (capture_save_mem: no file between), takes the
+ * one port asked for out of the pcapng bytes (otg_pcap.c) and answers it
+ * as pcap or pcapng, the format the config's capture gave that port. Runs
+ * on the console's thread.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "capture.h"
 #include "otg_int.h"
@@ -46,42 +45,18 @@ int otg_capture_state(bool start, uint32_t port_mask, char *err, size_t errlen)
 	return 0;
 }
 
-/* The whole file at path, malloc'd. */
-static int read_all(const char *path, uint8_t **buf, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	struct stat sb;
-
-	*buf = NULL;
-	if (!f)
-		return -errno;
-	if (fstat(fileno(f), &sb) || sb.st_size < 0) {
-		fclose(f);
-		return -EIO;
-	}
-	*len = (size_t)sb.st_size;
-	*buf = malloc(*len ? *len : 1);
-	if (!*buf || fread(*buf, 1, *len, f) != *len) {
-		free(*buf);
-		*buf = NULL;
-		fclose(f);
-		return -EIO;
-	}
-	fclose(f);
-	return 0;
-}
-
 int otg_capture_get(const json_t *req, uint8_t **reply, size_t *len, int *status, char *err,
 		    size_t errlen)
 {
 	static const char *const keys[] = {"port_name", "packets", NULL};
 	struct otg_state *st = otg_state();
 	struct otg_err e = {err, errlen};
-	char name[OTG_NAME_MAX], file[] = "/tmp/flowgen-otg-XXXXXX.pcapng";
+	char name[OTG_NAME_MAX];
 	const struct otg_capture *cap = NULL;
 	uint8_t *buf;
 	size_t blen = 0;
-	int k, fd, port, rc;
+	int64_t saved;
+	int k, port, rc;
 
 	*status = 400;
 	if (otg_keys(&e, "capture_request", req, keys) ||
@@ -101,24 +76,16 @@ int otg_capture_get(const json_t *req, uint8_t **reply, size_t *len, int *status
 	if (!cap)
 		return otg_fail(&e, "capture_request.port_name",
 				"no capture in the config names port '%s'", name);
-	fd = mkstemps(file, 7);
-	if (fd < 0) {
-		*status = 500;
-		return otg_fail(&e, "capture", "temporary file: %s", strerror(errno));
-	}
-	close(fd);
-	if (capture_save(file, err, errlen) < 0) { /* stops a running capture first */
+	/* in memory, no file between; stops a running capture first */
+	saved = capture_save_mem(&buf, &blen, err, errlen);
+	if (saved < 0) {
 		char why[FG_ERRLEN];
 
-		unlink(file);
+		if (saved != -ENOENT)
+			*status = 500;
 		snprintf(why, sizeof(why), "%s", err);
-		return otg_fail(&e, "capture_request.port_name", "%s", why);
-	}
-	rc = read_all(file, &buf, &blen);
-	unlink(file);
-	if (rc) {
-		*status = 500;
-		return otg_fail(&e, "capture", "reading the capture: %s", strerror(-rc));
+		return otg_fail(&e, saved == -ENOENT ? "capture_request.port_name" : "capture",
+				"%s", why);
 	}
 	rc = otg_pcapng_port(buf, blen, fg_port[port].v.id, !cap->pcapng, reply, len);
 	free(buf);

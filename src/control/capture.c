@@ -10,7 +10,9 @@
  * filter is freed. A drain thread (fg-cap, a control thread) empties the
  * workers' rings and control's own ring into the file with
  * rte_pcapng_write_packets and enforces the frame limit; `save` copies the
- * file to the user's path.
+ * file to the user's path (capture_save), to a descriptor the caller has
+ * open (capture_save_fd) or into memory (capture_save_mem: the OTG
+ * model's capture replies, no file between).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,8 +20,10 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -347,17 +351,42 @@ int capture_stop(void)
 	return 0;
 }
 
-int64_t capture_save(const char *path, char *err, size_t errlen)
+/* A save: something captured, the capture stopped. 0 or -ENOENT (err set). */
+static int cap_save_ready(char *err, size_t errlen)
 {
-	char buf[65536];
-	off_t off = 0;
-	ssize_t n;
-	int out;
-
 	if (!cap.have)
 		return cap_err(err, errlen, -ENOENT, "%s", "nothing captured: `capture start` first");
 	if (cap.running)
 		capture_stop();
+	return 0;
+}
+
+/* The capture's bytes copied to out. 0 or -errno. */
+static int cap_copy_to(int out)
+{
+	char buf[65536];
+	off_t off = 0;
+	ssize_t n;
+
+	while ((n = pread(cap.fd, buf, sizeof(buf), off)) > 0) {
+		for (ssize_t d = 0; d < n;) {
+			ssize_t w = write(out, buf + d, (size_t)(n - d));
+
+			if (w < 0)
+				return -errno;
+			d += w;
+		}
+		off += n;
+	}
+	return n < 0 ? -errno : 0;
+}
+
+int64_t capture_save(const char *path, char *err, size_t errlen)
+{
+	int out, rc = cap_save_ready(err, errlen);
+
+	if (rc)
+		return rc;
 	out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (out < 0) {
 		int e = errno;
@@ -365,27 +394,48 @@ int64_t capture_save(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", path, strerror(e));
 		return -e;
 	}
-	while ((n = pread(cap.fd, buf, sizeof(buf), off)) > 0) {
-		for (ssize_t d = 0; d < n;) {
-			ssize_t w = write(out, buf + d, (size_t)(n - d));
-
-			if (w < 0) {
-				int e = errno;
-
-				snprintf(err, errlen, "%s: %s", path, strerror(e));
-				close(out);
-				return -e;
-			}
-			d += w;
-		}
-		off += n;
+	rc = cap_copy_to(out);
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		close(out);
+		return rc;
 	}
-	if (n < 0 || close(out) != 0) {
+	if (close(out) != 0) {
 		int e = errno;
 
 		snprintf(err, errlen, "%s: %s", path, strerror(e));
 		return -e;
 	}
+	return (int64_t)cap.written;
+}
+
+int64_t capture_save_mem(uint8_t **buf, size_t *len, char *err, size_t errlen)
+{
+	struct stat sb;
+	size_t got = 0;
+	int rc = cap_save_ready(err, errlen);
+
+	*buf = NULL;
+	*len = 0;
+	if (rc)
+		return rc;
+	if (fstat(cap.fd, &sb) != 0 || sb.st_size < 0)
+		return cap_err(err, errlen, -EIO, "the capture's size: %s", strerror(errno));
+	*buf = malloc(sb.st_size ? (size_t)sb.st_size : 1);
+	if (!*buf)
+		return cap_err(err, errlen, -ENOMEM, "%s", "out of memory");
+	while (got < (size_t)sb.st_size) {
+		ssize_t n = pread(cap.fd, *buf + got, (size_t)sb.st_size - got, (off_t)got);
+
+		if (n <= 0) {
+			rc = n < 0 ? -errno : -EIO;
+			free(*buf);
+			*buf = NULL;
+			return cap_err(err, errlen, rc, "reading the capture: %s", strerror(-rc));
+		}
+		got += (size_t)n;
+	}
+	*len = got;
 	return (int64_t)cap.written;
 }
 

@@ -17,7 +17,7 @@
  * the pool and rings once, attaches the workers, and runs a drain thread
  * that empties the rings into a pcapng file in memory (rte_pcapng_fdopen on
  * a memfd: one interface block per DPDK port, direction per packet); `save`
- * copies it to the user's file. Frames control itself sends (ARP, ping)
+ * copies it to the user's file or into a buffer in memory. Frames control itself sends (ARP, ping)
  * are tapped by capture_ctl_tx.
  *
  * Included by: control and console.
@@ -58,6 +58,9 @@ int capture_stop(void);
 /* control: write the capture to path (stopping it first if it runs); the
  * number of frames written, or -errno with err set. */
 int64_t capture_save(const char *path, char *err, size_t errlen);
+/* control: the same into memory: the pcapng file in *buf (malloc'd, *len
+ * bytes; NULL on failure): the number of frames, or -errno with err set. */
+int64_t capture_save_mem(uint8_t **buf, size_t *len, char *err, size_t errlen);
 /* control: what the capture is doing. */
 void capture_status(struct cap_status *st);
 /* control: the tap of control's own TX queue (svc.c), before the send. */
