@@ -1,8 +1,9 @@
 /*
  * bench.c — the trials of `bench`, run on the console's thread. The console
  * half (src/console/bench_cmd.c) parses the command and calls bench_run;
- * from here every trial is a run of the profile through the same life
- * cycle as `start` (run_start, run_wait_idle, run_stop of run.c)
+ * from here every trial is a run of the profile, loaded once for all of
+ * them, through the same life cycle as `start` (run_start,
+ * run_wait_idle, run_stop of run.c)
  * for --trial seconds: the streams engine sends its learning frames first,
  * then the measured traffic, then waits BENCH_LATE_WAIT_S for late frames
  * (RFC 2544 §23) before it goes idle. The final counters are read once the

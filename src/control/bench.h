@@ -78,8 +78,9 @@ struct bench_report {
 };
 
 /*
- * control: run the test o->kind (every trial through cmds_run_start, as
- * `start` runs a profile) and report it through rep. 0; or -1: refused,
+ * control: run the test o->kind (the profile o->file loaded once; every
+ * trial starts it through run_start, as `start` does) and report it
+ * through rep. 0; or -1: refused,
  * a trial could not run, ^C ended it, or latency had no valid figure
  * (errors printed). A search that found nothing still returns 0.
  */
