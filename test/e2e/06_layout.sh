@@ -57,7 +57,9 @@
 #     Makefile's "has no include rule"; an #include of "../cmd/cli.h"
 #     makes test/layout.sh fail naming it (the scratch copy passes
 #     untouched);
-#  g. no function in src/ is longer than 120 lines.
+#  g. no function in src/ is longer than 120 lines;
+#  h. no redirected descriptor (dup2 and kin) and no temporary file in
+#     src/cmd/ and src/api/: results travel as values.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -493,6 +495,29 @@ if d=$(scratch_tree); then
 	fi
 else
 	fail "test/layout.sh refuses an #include with a path" "no scratch copy"
+fi
+
+# --- h. values, not text or files, between our own parts ---------------------------
+
+# The command layer and the API hand results on as values (README, "The
+# HTTP API"): no descriptor of the process redirected (dup2, dup3, freopen
+# onto stdout or stderr), no temporary file (mkstemp*, tmpfile, tmpnam, a
+# /tmp path) in src/cmd/ or src/api/.
+redirect=$(grep -nE '\<(dup2|dup3|freopen|mkstemps?|mkostemps?|tmpfile|tmpnam)[[:space:]]*\(|"/tmp' \
+	src/cmd/*.[ch] src/api/*.[ch] | grep -vE '^[^:]+:[0-9]+:[[:space:]]*(\*|/\*)')
+if [ -z "$redirect" ]; then
+	pass "no redirected descriptor or temporary file in src/cmd/ and src/api/"
+else
+	fail "no redirected descriptor or temporary file in src/cmd/ and src/api/" "$(printf '%s' "$redirect" | tr '\n' '|')"
+fi
+# and the check sees one: a scratch copy with a dup2 onto stdout fails it
+scratch_r=$(mktemp -d "$FG_TMP/redir.XXXXXX")
+mkdir -p "$scratch_r/src/api"
+printf 'static void f(int fd) { dup2(fd, 1); }\n' >"$scratch_r/src/api/x.c"
+if grep -qE '\<(dup2|dup3|freopen|mkstemps?|mkostemps?|tmpfile|tmpnam)[[:space:]]*\(' "$scratch_r/src/api/x.c"; then
+	pass "the redirection check finds a dup2 in a scratch src/api/x.c"
+else
+	fail "the redirection check finds a dup2 in a scratch src/api/x.c" "not found"
 fi
 
 # --- g. function length --------------------------------------------------------------
