@@ -8,7 +8,7 @@
  * only touch the API's own state under api.mu (the queue, the async
  * jobs, the request log). The one exception is POST /flowgen/v1/cancel,
  * which raises the interrupt flags a SIGINT raises (async-signal-safe
- * stores, cli_int.h), since the console's thread is busy with the very
+ * stores, cli.h: cli_set_interrupted), since the console's thread is busy with the very
  * command to cancel.
  *
  * Security: loopback by default; any other address needs TLS (GnuTLS,
@@ -36,6 +36,7 @@
 #include "fg.h"
 #include "log.h"
 #include "otg.h"
+#include "readf.h"
 #include "tsc.h"
 
 #ifndef FG_VERSION
@@ -60,29 +61,20 @@ struct api_conn {
  * Configuration (the console's thread, before DPDK starts)
  */
 
-/* The whole of a small file, NUL-terminated; NULL with err set. */
+/* The whole of a small file (readf), NUL-terminated; NULL with err set. */
 static char *read_small(const char *what, const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t n = 0;
+	char *buf;
+	size_t n;
+	int rc = readf(path, API_BODY_MAX, 0, &buf, &n);
 
-	if (!f) {
-		snprintf(err, errlen, "%s %s: %s", what, path, strerror(errno));
-		return NULL;
-	}
-	buf = malloc(API_BODY_MAX + 1);
-	if (buf)
-		n = fread(buf, 1, API_BODY_MAX + 1, f);
-	fclose(f);
-	if (!buf || n == 0 || n > API_BODY_MAX) {
-		snprintf(err, errlen, "%s %s: %s", what, path,
-			 !buf ? "out of memory" : n ? "larger than 1 MiB" : "empty");
+	if (rc == 0 && n > 0)
+		return buf;
+	if (rc == 0)
 		free(buf);
-		return NULL;
-	}
-	buf[n] = '\0';
-	return buf;
+	snprintf(err, errlen, "%s %s: %s", what, path,
+		 rc == -EFBIG ? "larger than 1 MiB" : rc ? strerror(-rc) : "empty");
+	return NULL;
 }
 
 int api_configure(const struct api_opts *o, char *err, size_t errlen)
@@ -186,12 +178,12 @@ static enum MHD_Result reply_error(struct MHD_Connection *c, struct api_conn *k,
 static enum MHD_Result reply_json(struct MHD_Connection *c, struct api_conn *k,
 				  const char *method, const char *url, int status, json_t *o)
 {
-	char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	size_t len;
+	char *s = api_json_body(o, &len);
 
-	json_decref(o);
 	if (!s)
 		return reply_error(c, k, method, url, 500, "out of memory");
-	return reply(c, k, method, url, status, s, strlen(s), CT_JSON);
+	return reply(c, k, method, url, status, s, len, CT_JSON);
 }
 
 /* ---------------------------------------------------------------------------

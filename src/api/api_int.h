@@ -7,7 +7,7 @@
  * Context: any thread for the state under api.mu; api_poll runs on the
  * console's thread only.
  *
- * Included by: console.
+ * Included by: api.
  */
 #ifndef FG_API_INT_H
 #define FG_API_INT_H

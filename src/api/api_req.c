@@ -222,15 +222,20 @@ void api_cmd_req_free(struct api_cmd_req *r)
 	r->command = NULL;
 }
 
-char *api_error_body(int code, const char *kind, const char *msg, size_t *len)
+char *api_json_body(json_t *j, size_t *len)
 {
-	json_t *e = json_pack("{s:i, s:s, s:[o]}", "code", code, "kind", kind, "errors",
-			      api_json_text(msg, strlen(msg)));
-	char *s = e ? json_dumps(e, JSON_COMPACT) : NULL;
+	char *s = j ? json_dumps(j, JW_DUMP_FLAGS(false)) : NULL;
 
-	json_decref(e);
+	json_decref(j);
 	*len = s ? strlen(s) : 0;
 	return s;
+}
+
+char *api_error_body(int code, const char *kind, const char *msg, size_t *len)
+{
+	return api_json_body(json_pack("{s:i, s:s, s:[o]}", "code", code, "kind", kind, "errors",
+				       api_json_text(msg, strlen(msg))),
+			     len);
 }
 
 json_t *api_json_text(const char *text, size_t len)
@@ -264,7 +269,6 @@ char *api_command_reply(int rc, const struct fg_error *e, const char *out, size_
 	json_t *o = json_pack("{s:b, s:i, s:o}", "ok", rc == 0, "exit",
 			      rc == 0 ? FG_EXIT_OK : FG_EXIT_FAIL, "output",
 			      api_json_text(out ? out : "", out ? outlen : 0));
-	char *s;
 
 	if (o && value)
 		json_object_set(o, "json", value);
@@ -278,10 +282,7 @@ char *api_command_reply(int rc, const struct fg_error *e, const char *out, size_
 		json_object_set_new(o, "id", json_integer((json_int_t)job));
 		json_object_set_new(o, "state", json_string("done"));
 	}
-	s = o ? json_dumps(o, JW_DUMP_FLAGS(false)) : NULL;
-	json_decref(o);
-	*len = s ? strlen(s) : 0;
-	return s;
+	return api_json_body(o, len);
 }
 
 /* ---------------------------------------------------------------------------

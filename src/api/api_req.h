@@ -7,7 +7,7 @@
  * Context: pure (any thread, no globals; the queue's lock is its
  * caller's).
  *
- * Included by: console.
+ * Included by: api.
  */
 #ifndef FG_API_REQ_H
 #define FG_API_REQ_H
@@ -79,6 +79,12 @@ struct api_cmd_req {
 int api_parse_command(const char *body, size_t len, struct api_cmd_req *r, char *err,
 		      size_t errlen);
 void api_cmd_req_free(struct api_cmd_req *r);
+
+/*
+ * pure: j (its reference taken: dropped here) as a compact JSON body,
+ * malloc'd, its length in *len; NULL when j is NULL or memory runs out.
+ */
+char *api_json_body(json_t *j, size_t *len);
 
 /*
  * pure: an OTG Error body, {"code": code, "kind": kind, "errors": [msg]}

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api_req.h"
 #include "capture.h"
 #include "errval.h"
 #include "otg.h"
@@ -41,24 +42,21 @@ struct otg_reply {
 	const char **ctype;
 };
 
-static void reply_json(struct otg_reply *r, int status, json_t *j)
+/* The model's Error: {"code": status, "kind": ..., "errors": [msg]} (api_error_body). */
+static void reply_error(struct otg_reply *r, int status, const char *msg)
 {
-	char *s = j ? json_dumps(j, JSON_COMPACT) : NULL;
-
-	json_decref(j);
-	*r->status = s ? status : 500;
-	*r->body =
-	    s ? s : strdup("{\"code\":500,\"kind\":\"internal\",\"errors\":[\"out of memory\"]}");
-	*r->len = *r->body ? strlen(*r->body) : 0;
+	*r->status = status;
+	*r->body = api_error_body(status, status >= 500 ? "internal" : "validation", msg, r->len);
 	*r->ctype = "application/json";
 }
 
-/* The model's Error: {"code": status, "kind": ..., "errors": [msg]}. */
-static void reply_error(struct otg_reply *r, int status, const char *msg)
+static void reply_json(struct otg_reply *r, int status, json_t *j)
 {
-	reply_json(r, status,
-		   json_pack("{s:i, s:s, s:[s]}", "code", status, "kind",
-			     status >= 500 ? "internal" : "validation", "errors", msg));
+	*r->body = api_json_body(j, r->len);
+	*r->status = status;
+	*r->ctype = "application/json";
+	if (!*r->body)
+		reply_error(r, 500, "out of memory");
 }
 
 /* The model's Warning: {"warnings": [...]}, status 200. */

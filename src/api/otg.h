@@ -7,7 +7,7 @@
  *
  * Context: console (the console's thread, which runs control's calls).
  *
- * Included by: console.
+ * Included by: api and main.c.
  */
 #ifndef FG_OTG_H
 #define FG_OTG_H

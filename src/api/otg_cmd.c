@@ -10,45 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api_req.h"
 #include "cli.h"
 #include "log.h"
 #include "otg.h"
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0, n;
-
-	*len = 0;
-	if (!f)
-		return NULL;
-	do {
-		char *nb;
-
-		if (*len + 4096 > cap) {
-			cap = cap ? cap * 2 : 8192;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		n = fread(buf + *len, 1, cap - *len, f);
-		*len += n;
-	} while (n > 0);
-	fclose(f);
-	return buf ? buf : strdup("");
-}
+#include "readf.h"
 
 int otg_cmd(struct cmd_ctx *x, int argc, char **argv)
 {
 	const char *body_file = NULL, *out = NULL, *ctype = NULL;
 	char *body = NULL, *reply = NULL;
 	size_t blen = 0, rlen = 0;
-	int status = 0, i;
+	int status = 0, i, rc;
 	FILE *f;
 
 	for (i = 3; i < argc; i++) {
@@ -62,9 +35,10 @@ int otg_cmd(struct cmd_ctx *x, int argc, char **argv)
 	if (argc < 3 || i != argc)
 		return cmd_fail(x, FG_E_USAGE, i < argc ? argv[i] : NULL, NULL,
 				"otg: usage: otg METHOD PATH [BODY.json] [-o FILE]");
-	if (body_file && !(body = slurp(body_file, &blen)))
+	/* a body of the HTTP API's largest (a larger one is refused there too) */
+	if (body_file && (rc = readf(body_file, API_BODY_MAX, 0, &body, &blen)) != 0)
 		return cmd_fail(x, FG_E_FAILED, body_file, NULL, "otg: %s: %s", body_file,
-				strerror(errno));
+				rc == -EFBIG ? "larger than 1 MiB" : strerror(-rc));
 	if (!otg_handle(argv[1], argv[2], body, blen, &status, &reply, &rlen, &ctype)) {
 		free(body);
 		return cmd_fail(x, FG_E_USAGE, argv[2], NULL, "otg: %s: not an OTG path (404)",

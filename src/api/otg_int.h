@@ -8,7 +8,7 @@
  * *pure* (no DPDK, no globals: unit-tested and fuzzed); the rest runs on
  * the console's thread.
  *
- * Included by: console.
+ * Included by: api.
  */
 #ifndef FG_OTG_INT_H
 #define FG_OTG_INT_H

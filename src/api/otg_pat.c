@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "otg_int.h"
+#include "yamlu_text.h"
 
 #define PATH_MAX_LEN 320
 
@@ -228,9 +229,8 @@ static int pat_scalar(struct otg_err *e, const char *path, const json_t *j,
 		      const struct otg_pat_spec *s, uint64_t *v, uint8_t *a6)
 {
 	const char *str = json_is_string(j) ? json_string_value(j) : NULL;
-	unsigned m[6];
+	uint8_t m[6];
 	uint32_t a4;
-	char tail;
 
 	switch (s->kind) {
 	case OTG_PAT_UINT:
@@ -252,10 +252,8 @@ static int pat_scalar(struct otg_err *e, const char *path, const json_t *j,
 		     a6[15];
 		return 0;
 	case OTG_PAT_MAC:
-		if (!str ||
-		    sscanf(str, "%2x:%2x:%2x:%2x:%2x:%2x%c", &m[0], &m[1], &m[2], &m[3], &m[4],
-			   &m[5], &tail) != 6 ||
-		    strlen(str) != 17)
+		/* the platform config's parser (yamlu_text.h), the one of flowgen */
+		if (!yamlu_parse_mac(str, m))
 			return otg_fail(e, path, "must be a MAC address (xx:xx:xx:xx:xx:xx)");
 		*v = 0;
 		for (int i = 0; i < 6; i++)

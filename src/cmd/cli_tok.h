@@ -4,7 +4,7 @@
  *
  * Context: pure.
  *
- * Included by: console.
+ * Included by: cmd and console (cli_run.c, complete.c).
  */
 #ifndef FG_CLI_TOK_H
 #define FG_CLI_TOK_H

@@ -3,7 +3,7 @@
  * handlers. Context: console (the REPL's thread, which also runs control's
  * calls; README, "Design").
  *
- * Included by: cmd, api, console and main.c.
+ * Included by: cmd and main.c.
  */
 #ifndef FG_CMDS_H
 #define FG_CMDS_H

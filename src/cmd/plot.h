@@ -10,7 +10,7 @@
  * Context: control (the console's thread). The display bins of a
  * histogram, which the charts use, are pure: src/core/plot_bins.h.
  *
- * Included by: console.
+ * Included by: cmd.
  */
 #ifndef FG_PLOT_H
 #define FG_PLOT_H

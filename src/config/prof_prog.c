@@ -10,17 +10,16 @@
  * Context: control (the loader, on the console's thread).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <netinet/in.h>
 
 #include "fg.h"
 #include "prof_int.h"
+#include "readf.h"
 #include "prof_pcap.h"
 #include "progb.h"
 #include "yamlu_text.h"
@@ -69,17 +68,6 @@ static int prog_own(struct prog_parse *pp, yaml_node_t *n, uint8_t *buf)
 	return 0;
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* `hex: "47 45 54"`: pairs of hex digits, blanks between pairs allowed. */
 static int parse_hex(struct prog_parse *pp, yaml_node_t *v, uint8_t *out, uint32_t *len)
 {
@@ -94,8 +82,8 @@ static int parse_hex(struct prog_parse *pp, yaml_node_t *v, uint8_t *out, uint32
 			i++;
 			continue;
 		}
-		hi = hexval((unsigned char)s[i]);
-		lo = i + 1 < n ? hexval((unsigned char)s[i + 1]) : -2;
+		hi = yamlu_hexval((unsigned char)s[i]);
+		lo = i + 1 < n ? yamlu_hexval((unsigned char)s[i + 1]) : -2;
 		if (hi < 0 || lo == -1)
 			return yamlu_errf(pp->y, v,
 					  "'hex': '%c' at character %zu is not a hex digit",
@@ -125,42 +113,30 @@ static void prof_path(const struct yamlu_ctx *y, const char *name, char *path, s
 static int parse_file(struct prog_parse *pp, yaml_node_t *v, uint8_t **out, uint32_t *len)
 {
 	const char *name = yamlu_str(v);
-	char path[4096];
-	struct stat sb;
-	uint8_t *buf;
+	char path[4096], *buf;
 	size_t n;
-	FILE *f;
-	int fd;
+	int rc;
 
 	if (!name || !name[0])
 		return yamlu_errf(pp->y, v, "'file' is empty");
 	prof_path(pp->y, name, path, sizeof(path));
 	/* a regular file only: a FIFO or a device would block or never end */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return yamlu_errf(pp->y, v, "'file': %s: %s", name, strerror(errno));
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-		close(fd);
+	rc = readf(path, FG_PROF_MAX_BYTES, READF_REGULAR, &buf, &n);
+	if (rc == -EINVAL)
 		return yamlu_errf(pp->y, v, "'file': %s: not a regular file", name);
-	}
-	f = fdopen(fd, "rb");
-	if (!f) {
-		close(fd);
-		return yamlu_errf(pp->y, v, "'file': %s: %s", name, strerror(errno));
-	}
-	buf = malloc(FG_PROF_MAX_BYTES + 1);
-	if (!buf) {
-		fclose(f);
+	if (rc == -ENOMEM)
 		return yamlu_errf(pp->y, v, "out of memory");
-	}
-	n = fread(buf, 1, FG_PROF_MAX_BYTES + 1, f);
-	fclose(f);
-	if (n == 0 || n > FG_PROF_MAX_BYTES) {
+	if (rc == -EFBIG)
+		return yamlu_errf(pp->y, v, "'file': %s: too large (1 to %u bytes)", name,
+				  FG_PROF_MAX_BYTES);
+	if (rc == 0 && n == 0) {
 		free(buf);
-		return yamlu_errf(pp->y, v, "'file': %s: %s (1 to %u bytes)", name,
-				  n ? "too large" : "empty", FG_PROF_MAX_BYTES);
+		return yamlu_errf(pp->y, v, "'file': %s: empty (1 to %u bytes)", name,
+				  FG_PROF_MAX_BYTES);
 	}
-	*out = buf;
+	if (rc)
+		return yamlu_errf(pp->y, v, "'file': %s: %s", name, strerror(-rc));
+	*out = (uint8_t *)buf;
 	*len = (uint32_t)n;
 	return 0;
 }

@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
+#include "readf.h"
 #include "yamlu.h"
 #include "yamlu_int.h"
 
@@ -196,10 +196,8 @@ int yamlu_load_buf(struct yamlu_ctx *y, const char *name, const void *buf, size_
 
 int yamlu_load(struct yamlu_ctx *y, const char *path, char *err, size_t errlen)
 {
-	struct stat st;
-	char *buf;
 	size_t got;
-	FILE *f;
+	char *buf;
 	int rc;
 
 	memset(y, 0, sizeof(*y));
@@ -208,44 +206,17 @@ int yamlu_load(struct yamlu_ctx *y, const char *path, char *err, size_t errlen)
 	y->errlen = errlen;
 	if (err && errlen)
 		err[0] = '\0';
-	f = fopen(path, "r");
-	if (!f) {
-		rc = -errno;
-		report(y, NULL, "%s", strerror(-rc));
-		return rc;
-	}
-	if (fstat(fileno(f), &st) < 0 || S_ISDIR(st.st_mode)) {
-		rc = S_ISDIR(st.st_mode) ? -EISDIR : -errno;
-		fclose(f);
-		report(y, NULL, "%s", strerror(-rc));
-		return rc;
-	}
-	buf = malloc(FG_YAMLU_MAX_FILE + 1);
-	if (!buf) {
-		fclose(f);
-		report(y, NULL, "out of memory");
-		return -ENOMEM;
-	}
-	got = fread(buf, 1, FG_YAMLU_MAX_FILE + 1, f);
-	if (ferror(f)) {
-		rc = -EIO;
-		report(y, NULL, "%s", strerror(EIO));
-		goto err_free_buf;
-	}
-	if (got > FG_YAMLU_MAX_FILE) {
-		rc = -EFBIG;
+	rc = readf(path, FG_YAMLU_MAX_FILE, 0, &buf, &got);
+	if (rc == -EFBIG)
 		report(y, NULL, "file larger than %u bytes", FG_YAMLU_MAX_FILE);
-		goto err_free_buf;
-	}
-	fclose(f);
-	f = NULL;
+	else if (rc == -ENOMEM)
+		report(y, NULL, "out of memory");
+	else if (rc)
+		report(y, NULL, "%s", strerror(-rc));
+	if (rc)
+		return rc;
 	rc = yamlu_load_buf(y, path, buf, got, err, errlen);
 	free(buf);
-	return rc;
-
-err_free_buf:
-	free(buf);
-	fclose(f);
 	return rc;
 }
 

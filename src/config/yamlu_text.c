@@ -57,7 +57,7 @@ const char *yamlu_fmt_ipv4(uint32_t a, char *buf, size_t len)
 	return buf;
 }
 
-static int hexval(int c)
+int yamlu_hexval(int c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -76,7 +76,8 @@ bool yamlu_parse_mac(const char *s, uint8_t mac[6])
 	if (!s || strlen(s) != 17)
 		return false;
 	for (i = 0; i < 6; i++) {
-		int hi = hexval((unsigned char)s[i * 3]), lo = hexval((unsigned char)s[i * 3 + 1]);
+		int hi = yamlu_hexval((unsigned char)s[i * 3]),
+		    lo = yamlu_hexval((unsigned char)s[i * 3 + 1]);
 
 		if (hi < 0 || lo < 0)
 			return false;

@@ -28,6 +28,9 @@ bool yamlu_is_null(const yaml_node_t *n);
 bool yamlu_parse_ipv4(const char *s, uint32_t *out);
 /* pure: "aa:bb:cc:dd:ee:ff" (also '-' separated); false if malformed. */
 bool yamlu_parse_mac(const char *s, uint8_t mac[6]);
+
+/* pure: the value of a hex digit (either case), or -1. */
+int yamlu_hexval(int c);
 /* pure: formats a host-order address. Returns buf (at least 16 bytes). */
 const char *yamlu_fmt_ipv4(uint32_t a, char *buf, size_t len);
 

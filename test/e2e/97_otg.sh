@@ -214,7 +214,9 @@ check "a console start" wait_for '^started ' "$OUT" 20 "$FG_PID"
 http POST /control/state '{"choice": "traffic", "traffic": {"choice": "flow_transmit",
 	"flow_transmit": {"state": "start"}}}'
 check_eq "a console run going: an OTG start is refused (400)" 400 "$ST"
-check_eq "the refusal says why" True "$(jq_ '"console" in o["errors"][0]')"
+check_eq "the refusal is control's, word for word" \
+	"traffic.flow_transmit: a run started from the console is going: the API cannot start another until it ends or is stopped" \
+	"$(jq_ 'o["errors"][0]')"
 printf 'stop\n' >&7
 http POST /flowgen/v1/command '{"command": "quit"}'
 wait "$FG_PID"

@@ -151,6 +151,12 @@ check_eq "nat: the DUT's conntrack holds the 20 TCP connections the SYNs opened,
 	"$(in_dut conntrack -L -p tcp 2>/dev/null | grep 'src=198\.18\.0\.7 ' | grep -c 'dport=80 .*dst=198\.19\.1\.1')"
 check_ge "nat: and the ICMP echo connection of identifier 77" \
 	"$(in_dut conntrack -L -p icmp 2>/dev/null | grep 'src=198\.18\.0\.8 ' | grep -c 'id=77')" 1
+cmd stop
+cmd "bench nat -p udp --outside 198.19.0.10 --timeout-max 0 --json"
+check_eq "nat: bench nat --json through the API: ok, its result value itself" "True nat True" \
+	"$(jq_ 'o["ok"], o["json"]["bench"], isinstance(o["json"]["checks"], list) and len(o["json"]["checks"]) > 0' | tr -d "(),'")"
+check_eq "nat: bench nat's value says the DUT translates, and no JSON text is in output" "True True" \
+	"$(jq_ 'o["json"]["translated"] is True, "\"checks\"" not in o["output"]' | tr -d '(),')"
 api_down
 lab_down
 

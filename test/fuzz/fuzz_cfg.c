@@ -4,7 +4,7 @@
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc/core -Isrc/config \
  *       -Isrc/dataplane -Isrc/control -Isrc/console \
- *       test/fuzz/fuzz_cfg.c src/config/cfg.c src/config/yamlu.c src/config/yamlu_scalar.c \
+ *       test/fuzz/fuzz_cfg.c src/config/cfg.c src/config/yamlu.c src/config/readf.c src/config/yamlu_scalar.c \
  *       src/config/yamlu_text.c \
  *       src/core/addr6.c \
  *       -lyaml -o build/fuzz_cfg

@@ -8,7 +8,7 @@
  *       src/api/otg_pat.c src/api/otg_yaml.c src/api/otg_pcap.c \
  *       src/config/prof.c src/config/prof_streams.c src/config/prof_ipgen.c \
  *       src/config/prof_plan.c src/config/prof_prog.c src/config/prof_pcap.c src/core/progb.c \
- *       src/core/tcp.c src/config/cfg.c src/config/cfg_data.c src/config/yamlu.c \
+ *       src/core/tcp.c src/config/cfg.c src/config/cfg_data.c src/config/yamlu.c src/config/readf.c \
  *       src/config/yamlu_scalar.c src/config/yamlu_text.c src/core/units.c src/core/addr6.c \
  *       src/core/fgen_mem.c src/core/fgen.c \
  *       -ljansson -lyaml -lpcap -lm -o build/fuzz_otg

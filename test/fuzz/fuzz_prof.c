@@ -6,7 +6,7 @@
  *       test/fuzz/fuzz_prof.c src/config/prof.c src/config/prof_streams.c src/config/prof_plan.c \
  *       src/config/prof_prog.c src/config/prof_pcap.c src/core/progb.c src/core/tcp.c \
  *       src/config/cfg.c \
- *       src/core/units.c src/config/yamlu.c \
+ *       src/core/units.c src/config/yamlu.c src/config/readf.c \
  *       src/config/yamlu_scalar.c src/config/yamlu_text.c src/core/addr6.c \
  *       src/core/fgen_mem.c src/core/fgen.c -lyaml -lpcap -lm \
  *       -o build/fuzz_prof
