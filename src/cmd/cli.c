@@ -1,23 +1,26 @@
 /*
- * cli.c — the console's command table and dispatcher. One table of rows
- * (the caller's, from cmds.c, plus the few built-in scripting rows below)
- * drives everything: dispatch, the `help` listing and TAB completion
- * (complete.c), so help text can never drift away from the command it
- * describes.
+ * cli.c — the command layer's table and dispatcher. The rows (the command
+ * layer's from cmds.c, the front ends' own added after them, and the few
+ * built-in scripting rows below) drive everything: dispatch, the `help`
+ * listing and TAB completion (console/complete.c), and each row's options
+ * (struct cli_optspec) are what its handler parses, so neither help text
+ * nor completion can drift away from the command they describe.
  *
  * A line is split into words by the tokenizer (cli_tok.c: shell-like
- * quoting without expansion, the rules are in cli.h), its first word names a row, and the
- * row's handler runs with the words as argv. The console's ways in (the
- * interactive prompt, batch and -x, in cli_run.c) all end in
- * cli_exec_line.
+ * quoting without expansion, the rules are in cli.h), its first word
+ * names a row, and the row's handler runs with the words as argv and a
+ * struct cmd_ctx for its results: text, value and error value (cli.h).
+ * The console's ways in (the interactive prompt, batch and -x, in
+ * console/cli_run.c) end in cli_exec_line, the API's in cli_exec with a
+ * ctx of its own.
  *
  * Context: control, on the console's thread. The interrupt flag read by cli_interrupted() is
  * set from the SIGINT handler of cli_run.c and cleared here when a
  * command begins.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,10 @@
 /*
- * cmds.c — the command table: one row per console command with its
- * usage, help and option words beside the handler, so dispatch, `help`
- * and TAB completion all come from the same place. Handlers are thin:
- * parse arguments, call the module that does the work, print the result.
+ * cmds.c — the command table: one row per command with its usage, help
+ * and options (getopt's tables, struct cli_optspec) beside the handler,
+ * so dispatch, parsing, `help` and TAB completion all come from the same
+ * place. Handlers are thin: parse arguments, call the module that does
+ * the work, and give back the result in their ctx (cli.h: text, value,
+ * error value) for whichever front end runs them.
  */
 #include <arpa/inet.h>
 #include <errno.h>
