@@ -381,7 +381,8 @@ static int streams_prep_worker(const struct run_params *rp, struct streams_run *
 			n += run->tx_mask[i] >> w->port[side] & 1;
 	s->snd = calloc(1, (sizeof(*s->snd) + sizeof(uint16_t)) * (n ? n : 1));
 	s->rx = calloc(nrx, sizeof(*s->rx));
-	s->seq = calloc(nseq, sizeof(*s->seq));
+	/* cache-aligned: each tracker's counts in one line (lat.h) */
+	s->seq = aligned_alloc(RTE_CACHE_LINE_SIZE, nseq * sizeof(*s->seq));
 	s->stale = calloc(nrx, sizeof(*s->stale));
 	if (!s->snd || !s->rx || !s->seq || !s->stale)
 		return streams_nomem(err, errlen);
@@ -409,8 +410,8 @@ static int streams_prep_worker(const struct run_params *rp, struct streams_run *
 		struct streams_snap *sn = &s->snaps[b];
 		size_t ntx = (size_t)run->nstreams * FG_MAX_PORTS;
 
-		/* tx, tx_dropped and late in one block */
-		sn->tx = calloc(3 * ntx, sizeof(uint64_t));
+		/* tx, tx_dropped, late and tx_bytes in one block */
+		sn->tx = calloc(4 * ntx, sizeof(uint64_t));
 		sn->stale = calloc(nrx, sizeof(uint64_t));
 		sn->hist = malloc(nrx * sizeof(struct lat_hist));
 		sn->seq = calloc(nseq, sizeof(struct streams_seqc));
@@ -418,6 +419,7 @@ static int streams_prep_worker(const struct run_params *rp, struct streams_run *
 			return streams_nomem(err, errlen);
 		sn->tx_dropped = sn->tx + ntx;
 		sn->late = sn->tx + 2 * ntx;
+		sn->tx_bytes = sn->tx + 3 * ntx;
 		for (uint32_t i = 0; i < nrx; i++)
 			lat_init(&s->snaps[b].hist[i]);
 	}
@@ -583,6 +585,7 @@ static void streams_seq_add(struct lat_seq *q, const struct streams_snap *b,
 		const struct streams_seqc *c = &b->seq[(k * run->nstreams + i) * 2 + side];
 
 		q->rx += c->rx;
+		q->bytes += c->bytes;
 		q->dup += c->dup;
 		q->ooo += c->ooo;
 		q->late += c->late;
@@ -658,7 +661,7 @@ static int streams_latency_rows(struct stats_lat_row *rows, int max)
 	for (uint32_t i = 0; i < run->nstreams && n < max; i++) {
 		for (int p = 0; p < fg_nports && n < max; p++) {
 			struct stats_lat_row *r;
-			uint64_t tx = 0, tx_dropped = 0, late = 0, stale = 0;
+			uint64_t tx = 0, tx_bytes = 0, tx_dropped = 0, late = 0, stale = 0;
 
 			if (!(run->tx_mask[i] >> (p ^ 1) & 1))
 				continue;
@@ -673,6 +676,7 @@ static int streams_latency_rows(struct stats_lat_row *rows, int max)
 					continue;
 				b = &s->snaps[s->front];
 				tx += b->tx[i * FG_MAX_PORTS + (p ^ 1)];
+				tx_bytes += b->tx_bytes[i * FG_MAX_PORTS + (p ^ 1)];
 				tx_dropped += b->tx_dropped[i * FG_MAX_PORTS + (p ^ 1)];
 				late += b->late[i * FG_MAX_PORTS + (p ^ 1)];
 				for (int side = 0; side < 2; side++) {
@@ -688,10 +692,12 @@ static int streams_latency_rows(struct stats_lat_row *rows, int max)
 			snprintf(r->stream, sizeof(r->stream), "%s", run->names[i]);
 			r->port = p;
 			r->tx = tx;
+			r->tx_bytes = tx_bytes;
 			r->tx_dropped = tx_dropped;
 			r->late = late;
 			r->stale = stale;
 			r->rx = q->rx;
+			r->rx_bytes = q->bytes;
 			r->dup = q->dup;
 			r->ooo = q->ooo;
 			r->lost = lat_seq_lost(q, tx);

@@ -140,13 +140,14 @@ static void lat_seq_clear(struct lat_seq *s, uint64_t from, uint64_t to)
 	}
 }
 
-void lat_seq_add(struct lat_seq *s, uint32_t seq)
+void lat_seq_add(struct lat_seq *s, uint32_t seq, uint32_t len)
 {
 	int32_t diff = (int32_t)(seq - (uint32_t)s->next);
 	uint64_t x, bit;
 	unsigned pos;
 
 	s->rx++;
+	s->bytes += len;
 	if (diff >= 0) {
 		x = s->next + (uint64_t)diff;
 		if (diff > 0)
@@ -183,6 +184,7 @@ uint64_t lat_seq_lost(const struct lat_seq *s, uint64_t tx)
 void lat_seq_merge(struct lat_seq *dst, const struct lat_seq *src)
 {
 	dst->rx += src->rx;
+	dst->bytes += src->bytes;
 	dst->dup += src->dup;
 	dst->ooo += src->ooo;
 	dst->late += src->late;

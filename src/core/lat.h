@@ -20,7 +20,8 @@
  * shows (min, avg, max, percentiles, PDV, jitter, in microseconds); frames
  * that never arrived can be counted in the percentiles as infinite delays.
  *
- * Sequence tracker. Per stream: rx, duplicates, out-of-order (a packet that
+ * Sequence tracker. Per stream: rx (and the bytes of those frames),
+ * duplicates, out-of-order (a packet that
  * arrives after a higher sequence number) and, given the sender's tx count,
  * lost = tx - (rx - dup). A sliding bitmap remembers the last LAT_SEQ_WIN
  * sequence numbers below the highest seen. A packet older than that window
@@ -141,22 +142,31 @@ static inline uint64_t lat_tsc_to_ns(uint64_t cycles, uint64_t mult)
 
 #define LAT_SEQ_WIN 4096u /* sequence numbers remembered below the highest */
 
+/*
+ * The counts first, in one 64-byte block: a tracker is 64-byte sized, so
+ * in an array that starts on a cache line (the streams engine's) next, rx
+ * and bytes, which every frame updates, share one line in every tracker.
+ */
 struct lat_seq {
 	uint64_t next; /* highest sequence seen + 1 (64-bit extended) */
-	uint64_t rx, dup, ooo, late;
+	uint64_t rx;
+	uint64_t bytes; /* of the rx frames, as lat_seq_add was given them */
+	uint64_t dup, ooo, late;
+	uint64_t spare_[2]; /* pads the counts to 64 bytes */
 	uint64_t win[LAT_SEQ_WIN / 64];
 };
+_Static_assert(sizeof(struct lat_seq) % 64 == 0, "a tracker is whole cache lines");
 
 /* pure: empty tracker; the stream's first sequence number is 0. */
 void lat_seq_init(struct lat_seq *s);
 
-/* pure (worker): account one received sequence number. */
-void lat_seq_add(struct lat_seq *s, uint32_t seq);
+/* pure (worker): account one received sequence number, of a frame of len bytes. */
+void lat_seq_add(struct lat_seq *s, uint32_t seq, uint32_t len);
 
 /* pure: lost = tx - (rx - dup), never negative. */
 uint64_t lat_seq_lost(const struct lat_seq *s, uint64_t tx);
 
-/* pure: add src's counters into dst (rx, dup, ooo, late). */
+/* pure: add src's counters into dst (rx, bytes, dup, ooo, late). */
 void lat_seq_merge(struct lat_seq *dst, const struct lat_seq *src);
 
 #define LAT_SIG_MAGIC 0x31534746u /* "FGS1" little-endian */

@@ -71,6 +71,7 @@ struct stats_lat_row {
 	char stream[32];
 	int port;
 	uint64_t tx, rx, lost, dup, ooo;
+	uint64_t tx_bytes, rx_bytes; /* of the tx and rx frames, without FCS */
 	uint64_t tx_dropped; /* refused by the sender's TX queue: neither tx nor lost */
 	uint64_t late;	     /* due but not sent in time (the sender fell behind) */
 	uint64_t stale;	     /* frames of an earlier run received */

@@ -434,6 +434,24 @@ static void streams_fill_any(struct streams_sender *sd, struct rte_mbuf **m, uin
 }
 
 /*
+ * The bytes of the `sent` frames before the sender's size position (a
+ * burst the TX queue took in part, its position already moved back to
+ * the first frame refused).
+ */
+static uint64_t streams_sent_bytes(const struct streams_sender *sd, uint32_t sent)
+{
+	uint32_t pos = (sd->pos + sd->nsizes - sent % sd->nsizes) % sd->nsizes;
+	uint64_t bytes = 0;
+
+	for (uint32_t i = 0; i < sent; i++) {
+		bytes += sd->sizes[pos];
+		if (++pos == sd->nsizes)
+			pos = 0;
+	}
+	return bytes;
+}
+
+/*
  * Send up to n frames of a sender; returns how many it used up: sent, or
  * refused by the TX queue (tx_dropped). 0 when no frame could be built
  * (no next hop yet, no mbufs): the caller gives the credit back.
@@ -445,7 +463,7 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 	const struct port_view *p = w->pv[sd->side]; /* port sd->txport */
 	struct rte_mbuf *m[FG_BURST];
 	uint32_t idx[FG_BURST];
-	uint64_t tsc;
+	uint64_t tsc, bytes;
 	uint32_t sent;
 
 	/* the next hop of the stream's family (IPv6: default_gw6's) */
@@ -484,6 +502,7 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 			streams_fill_any(sd, m, n, idx, 0);
 			sent = streams_tx_now(w, sd, m, n, &tsc);
 		}
+		bytes = sd->bytes;
 		if (sent < n) {
 			/* the refused frames' sequence numbers and sizes go to
 			 * the next burst: the receiver sees no gap */
@@ -492,8 +511,10 @@ static uint32_t streams_send(struct streams_state *s, struct streams_sender *sd,
 			sd->tx_dropped += back;
 			sd->seq -= back;
 			sd->pos = (sd->pos + sd->nsizes - back % sd->nsizes) % sd->nsizes;
+			bytes = streams_sent_bytes(sd, sent);
 		}
 		sd->tx += sent;
+		sd->tx_bytes += bytes;
 		if (sent)
 			sd->last_tsc = tsc;
 		/* host pairs: what the queue took (the refused frames' pairs

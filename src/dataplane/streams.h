@@ -140,6 +140,7 @@ struct streams_sender {
 	uint32_t nlearn, learned; /* learning frames to send / sent */
 	uint32_t seq;
 	uint64_t tx;	       /* measured frames the TX queue accepted */
+	uint64_t tx_bytes;     /* their bytes (frame lengths without FCS) */
 	uint64_t tx_dropped;   /* measured frames the TX queue refused */
 	uint64_t late_base;    /* pace.dropped when measured traffic began */
 	uint64_t last_tsc;     /* when its last measured burst was built */
@@ -208,9 +209,10 @@ static inline uint32_t streams_sig_id(uint32_t run, uint32_t q, uint32_t sid)
 #define STREAMS_HBLOCKS ((LAT_NBUCKETS + STREAMS_HBLOCK - 1) / STREAMS_HBLOCK)
 _Static_assert(STREAMS_HBLOCKS <= 32, "a histogram's dirty blocks fit a uint32_t");
 
-/* A sequence tracker's counts, as published. */
+/* A sequence tracker's counts, as published (bytes: of the rx frames,
+ * without FCS). */
 struct streams_seqc {
-	uint64_t rx, dup, ooo, late;
+	uint64_t rx, bytes, dup, ooo, late;
 };
 
 /* Received on one side of a worker for one stream (all senders). */
@@ -225,6 +227,7 @@ struct streams_snap {
 	uint64_t tsc;
 	uint64_t span;		  /* TSC from the start of measured traffic to its last burst */
 	uint64_t *tx;		  /* [stream * FG_MAX_PORTS + txport] */
+	uint64_t *tx_bytes;	  /* the same: their bytes, without FCS */
 	uint64_t *tx_dropped;	  /* the same: refused by the TX queue */
 	uint64_t *late;		  /* the same: due but not sent in time (pacer) */
 	uint64_t *stale;	  /* [stream * 2 + side]: frames of another run */

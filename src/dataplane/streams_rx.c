@@ -38,6 +38,7 @@ void streams_publish(struct streams_state *s, uint64_t now)
 	b->tsc = now;
 	b->span = 0;
 	memset(b->tx, 0, sizeof(uint64_t) * s->nstreams * FG_MAX_PORTS);
+	memset(b->tx_bytes, 0, sizeof(uint64_t) * s->nstreams * FG_MAX_PORTS);
 	memset(b->tx_dropped, 0, sizeof(uint64_t) * s->nstreams * FG_MAX_PORTS);
 	memset(b->late, 0, sizeof(uint64_t) * s->nstreams * FG_MAX_PORTS);
 	memcpy(b->stale, s->stale, sizeof(uint64_t) * nrx);
@@ -46,6 +47,7 @@ void streams_publish(struct streams_state *s, uint64_t now)
 		uint32_t k = sd->sid * FG_MAX_PORTS + (uint32_t)sd->txport;
 
 		b->tx[k] = sd->tx;
+		b->tx_bytes[k] = sd->tx_bytes;
 		b->tx_dropped[k] = sd->tx_dropped;
 		if (s->phase >= STREAMS_PH_RUN)
 			b->late[k] = sd->pace.dropped - sd->late_base;
@@ -57,6 +59,7 @@ void streams_publish(struct streams_state *s, uint64_t now)
 		struct streams_seqc *c = &b->seq[i];
 
 		c->rx = q->rx;
+		c->bytes = q->bytes;
 		c->dup = q->dup;
 		c->ooo = q->ooo;
 		c->late = q->late;
@@ -144,7 +147,9 @@ void streams_rx_frame(struct worker *w, int side, struct rte_mbuf *m, const stru
 			bool lat = flags & LAT_SIG_F_LATENCY;
 			uint64_t ns = 0;
 
-			lat_seq_add(&s->seq[(q * s->nstreams + sid) * 2 + side], seq);
+			/* frames and their bytes, in the tracker's first line */
+			lat_seq_add(&s->seq[(q * s->nstreams + sid) * 2 + side], seq,
+				    rte_pktmbuf_pkt_len(m));
 			if (lat) {
 				ns = lat_tsc_to_ns(lat_sig_delay(stamp, now), s->ns_mult);
 				lat_add(&r->hist, ns);

@@ -172,8 +172,9 @@ static void seq_run(const uint32_t *rxs, size_t n, uint64_t tx, uint64_t want_du
 
 	lat_seq_init(&s);
 	for (size_t i = 0; i < n; i++)
-		lat_seq_add(&s, rxs[i]);
+		lat_seq_add(&s, rxs[i], 64 + (uint32_t)(i % 3));
 	assert_int_equal(s.rx, n);
+	assert_int_equal(s.bytes, 64 * n + n / 3 * 3 + (n % 3 == 2 ? 1 : 0));
 	assert_int_equal(s.dup, want_dup);
 	assert_int_equal(s.ooo, want_ooo);
 	assert_int_equal(lat_seq_lost(&s, tx), want_lost);
@@ -243,8 +244,8 @@ static void test_seq_simple(void **state)
 	lat_seq_init(&s);
 	s.next = 0xfffffff0ull;
 	for (uint32_t q = 0xfffffff0u; q != 0x10; q++)
-		lat_seq_add(&s, q);
-	lat_seq_add(&s, 0xfffffffeu); /* dup across the wrap */
+		lat_seq_add(&s, q, 64);
+	lat_seq_add(&s, 0xfffffffeu, 64); /* dup across the wrap */
 	assert_int_equal(s.next, 0x100000010ull);
 	assert_int_equal(s.dup, 1);
 	assert_int_equal(s.ooo, 0);
@@ -252,19 +253,20 @@ static void test_seq_simple(void **state)
 	lat_seq_init(&s);
 	for (uint32_t q = 0; q < LAT_SEQ_WIN + 100; q++)
 		if (q != 10)
-			lat_seq_add(&s, q);
-	lat_seq_add(&s, 10);
-	lat_seq_add(&s, 200); /* in window: a real duplicate */
+			lat_seq_add(&s, q, 64);
+	lat_seq_add(&s, 10, 64);
+	lat_seq_add(&s, 200, 64); /* in window: a real duplicate */
 	assert_int_equal(s.late, 1);
 	assert_int_equal(s.ooo, 1);
 	assert_int_equal(s.dup, 1);
 	assert_int_equal(lat_seq_lost(&s, LAT_SEQ_WIN + 100), 0);
 	/* A big gap forgets nothing wrongly: skipped numbers arrive later. */
 	lat_seq_init(&s);
-	lat_seq_add(&s, 0);
-	lat_seq_add(&s, 3000);
-	lat_seq_add(&s, 1500);
-	lat_seq_add(&s, 1500);
+	lat_seq_add(&s, 0, 64);
+	lat_seq_add(&s, 3000, 64);
+	lat_seq_add(&s, 1500, 64);
+	lat_seq_add(&s, 1500, 1518);
+	assert_int_equal(s.bytes, 3 * 64 + 1518); /* a duplicate's bytes count, as its frame does */
 	assert_int_equal(s.ooo, 1);
 	assert_int_equal(s.dup, 1);
 	assert_int_equal(lat_seq_lost(&s, 3001), 2998);
