@@ -531,6 +531,15 @@ static int flow_metrics(struct otg_err *e, const char *path, const json_t *f, st
 		if (otg_get(e, fp, m, keys[i], JSON_TRUE, &bad), bad)
 			return bad;
 	fl->metrics = json_is_true(json_object_get(m, "enable"));
+	/* every flow's frames carry the signature and are counted: a flow
+	 * cannot go without its metrics, nor without its loss */
+	if (json_is_false(json_object_get(m, "enable")))
+		otg_plan_warn(pl,
+			      "%s.enable: false ignored: every flow's frames carry flowgen's "
+			      "signature and its metrics are reported",
+			      fp);
+	if (json_is_false(json_object_get(m, "loss")))
+		otg_plan_warn(pl, "%s.loss: false ignored: every flow's loss is reported", fp);
 	if (json_is_true(json_object_get(m, "timestamps")))
 		otg_plan_warn(pl, "%s.timestamps: first and last timestamps are not reported", fp);
 	if (json_object_get(m, "rx_tx_ratio") || json_object_get(m, "predefined_metric_tags"))
@@ -702,6 +711,13 @@ static int plan_capture(struct otg_err *e, const char *path, const json_t *o, st
 				"takes a pcap-filter expression)");
 	if (json_object_get(o, "packet_size"))
 		otg_plan_warn(pl, "%s.packet_size: ignored: frames are captured whole", path);
+	/* false is what flowgen does: nothing captured is ever overwritten */
+	if (json_is_true(json_object_get(o, "overwrite")))
+		otg_plan_warn(pl,
+			      "%s.overwrite: true ignored: the capture keeps every frame from "
+			      "the first until stopped (none is overwritten; what the workers "
+			      "cannot copy in time is dropped and counted)",
+			      path);
 	if (!json_array_size(pn))
 		return otg_fail(e, path, "port_names: required");
 	for (size_t i = 0; i < json_array_size(pn); i++) {

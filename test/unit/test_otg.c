@@ -391,6 +391,73 @@ static void test_warnings_and_pick(void **state)
 	otg_plan_free(&pl);
 }
 
+/* Is there a warning containing each of want (NULL-terminated), and no other? */
+static void warnings_are(const struct otg_plan *pl, const char *const *want)
+{
+	size_t n = 0;
+
+	for (; want[n]; n++) {
+		size_t i;
+
+		for (i = 0; i < pl->n_warnings && !strstr(pl->warnings[i], want[n]); i++)
+			;
+		if (i == pl->n_warnings)
+			fail_msg("no warning '%s' (%zu warnings, first: %s)", want[n],
+				 pl->n_warnings, pl->n_warnings ? pl->warnings[0] : "-");
+	}
+	if (pl->n_warnings != n)
+		fail_msg("%zu warnings, %zu expected (first: %s)", pl->n_warnings, n,
+			 pl->warnings[0]);
+}
+
+/*
+ * Fields the model has and flowgen accepts without acting on them are
+ * answered with a warning naming them: metrics.enable false, metrics.loss
+ * false, captures[].overwrite true. Their other values are what flowgen
+ * does, and say nothing.
+ */
+static void test_unused_fields_warn(void **state)
+{
+	static const char cfg[] =
+	    "{%s, \"flows\": [{\"name\": \"a\", \"tx_rx\": {\"port\": {\"tx_name\": \"p1\"}},"
+	    " \"packet\": [{\"ethernet\": {}}, {\"ipv4\": {}}, {\"udp\": {}}],"
+	    " \"metrics\": {\"enable\": %s, \"loss\": %s}},"
+	    " {\"name\": \"b\", \"tx_rx\": {\"port\": {\"tx_name\": \"p2\"}}, \"packet\": "
+	    "[{\"ethernet\": {}}, {\"ipv4\": {}}, {\"udp\": {}}], \"metrics\": {\"enable\": true, "
+	    "\"loss\": true}}],"
+	    " \"captures\": [{\"name\": \"c\", \"port_names\": [\"p2\"], \"overwrite\": %s}]}";
+	static const char cfg_bare[] =
+	    "{%s, \"flows\": [{\"name\": \"a\", \"tx_rx\": {\"port\": {\"tx_name\": \"p1\"}},"
+	    " \"packet\": [{\"ethernet\": {}}, {\"ipv4\": {}}, {\"udp\": {}}], \"metrics\": {}}],"
+	    " \"captures\": [{\"name\": \"c\", \"port_names\": [\"p2\"]}]}";
+	static const char *const all[] = {"flows[0].metrics.enable: false ignored",
+					  "flows[0].metrics.loss: false ignored",
+					  "captures[0].overwrite: true ignored", NULL};
+	static const char *const none[] = {NULL};
+	char text[4096], err[FG_ERRLEN];
+	struct otg_plan pl;
+
+	(void)state;
+	snprintf(text, sizeof(text), cfg, ports_json, "false", "false", "true");
+	if (plan_of(text, &pl, err, sizeof(err)))
+		fail_msg("%s", err);
+	warnings_are(&pl, all);
+	assert_false(pl.flows[0].metrics);
+	otg_plan_free(&pl);
+	/* the values flowgen honours: no warning */
+	snprintf(text, sizeof(text), cfg, ports_json, "true", "true", "false");
+	if (plan_of(text, &pl, err, sizeof(err)))
+		fail_msg("%s", err);
+	warnings_are(&pl, none);
+	otg_plan_free(&pl);
+	/* absent: the model's defaults, nothing to say */
+	snprintf(text, sizeof(text), cfg_bare, ports_json);
+	if (plan_of(text, &pl, err, sizeof(err)))
+		fail_msg("%s", err);
+	warnings_are(&pl, none);
+	otg_plan_free(&pl);
+}
+
 static void put32(uint8_t *b, uint32_t v) { memcpy(b, &v, 4); }
 
 /* A pcapng file of two interfaces, one packet on each; keep interface 1. */
@@ -620,6 +687,7 @@ int main(void)
 	    cmocka_unit_test(test_ipv4_udp_fixed), cmocka_unit_test(test_ipv6_increment),
 	    cmocka_unit_test(test_imix),	   cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_config_errors),  cmocka_unit_test(test_warnings_and_pick),
+	    cmocka_unit_test(test_unused_fields_warn),
 	    cmocka_unit_test(test_pcapng_port), cmocka_unit_test(test_plan_prof),	   cmocka_unit_test(test_durations_and_sizes),
 	    cmocka_unit_test(test_pattern_errors), cmocka_unit_test(test_tcp_icmp),
 	};
