@@ -4,10 +4,11 @@
  * counters and rates (stats_get: frames, bytes with the FCS as a frame
  * size counts it, rates measured over the sampler's interval, link,
  * capture). Flows: the streams engine's per-stream rows (run_latency_rows:
- * frames sent and received, loss, latency), bytes as frames times the
- * flow's frame size (its IMIX average), and rates as the change of the
- * counts between two requests over the time between them. Nothing is
- * computed from a requested rate. Runs on the console's thread.
+ * frames and their bytes sent and received, loss, latency: the engine
+ * counts each stream's bytes as it sends and receives its frames), and
+ * rates as the change of the counts between two requests over the time
+ * between them. Nothing is computed from a requested rate or a frame
+ * size. Runs on the console's thread.
  */
 #include <errno.h>
 #include <math.h>
@@ -26,6 +27,16 @@ static const char *const port_columns[] = {
     "transmit",	     "location",      "link",	     "capture",	       "frames_tx",
     "frames_rx",     "bytes_tx",      "bytes_rx",    "frames_tx_rate", "frames_rx_rate",
     "bytes_tx_rate", "bytes_rx_rate", "last_change", "speed",	       NULL};
+/* names of the model's that flowgen cannot answer (a metrics reply has no
+ * warnings: asking for one is an Error naming it) */
+static const char *const port_refused[] = {"last_change", NULL};
+static const char *const port_refused_why[] = {
+    "not supported: flowgen keeps no time of a port's last change"};
+static const char *const no_refused[] = {NULL};
+
+static const char *const tagged_columns[] = {"frames_tx",      "frames_rx",	 "bytes_tx",
+					     "bytes_rx",       "frames_tx_rate", "frames_rx_rate",
+					     NULL};
 
 static const char *const flow_columns[] = {"transmit",	     "frames_tx",      "frames_rx",
 					   "bytes_tx",	     "bytes_rx",       "frames_tx_rate",
@@ -36,16 +47,18 @@ static const char *const flow_columns[] = {"transmit",	     "frames_tx",      "f
 
 /* The counts of each flow at the previous request, for its rates. */
 struct flow_prev {
-	uint64_t tx, rx;
-	double t, tx_fps, rx_fps;
+	uint64_t tx, rx, btx, brx; /* frames, bytes */
+	double t, tx_fps, rx_fps, tx_Bps, rx_Bps;
 	bool have;
 };
 static struct flow_prev prev[OTG_MAX_FLOWS];
 static const json_t *prev_config;
 
-/* names: the requested column names, checked against the model's. */
+/* names: the requested column names, checked against the model's; one
+ * flowgen refuses (refused, with why) fails naming it. */
 static int columns(const json_t *req, const char *path, const char *key, const char *const *model,
-		   const json_t **out, char *err, size_t errlen)
+		   const char *const *refused, const char *const *why, const json_t **out,
+		   char *err, size_t errlen)
 {
 	struct otg_err e = {err, errlen};
 	char fp[96];
@@ -64,6 +77,9 @@ static int columns(const json_t *req, const char *path, const char *key, const c
 		snprintf(fp, sizeof(fp), "%s.%s[%zu]", path, key, i);
 		if (!json_is_string(v) || !model[k])
 			return otg_fail(&e, fp, "not one of the model's names");
+		for (k = 0; refused[k]; k++)
+			if (!strcmp(refused[k], json_string_value(v)))
+				return otg_fail(&e, fp, "%s: %s", refused[k], why[k]);
 	}
 	return 0;
 }
@@ -152,7 +168,8 @@ static int port_metrics(const json_t *req, json_t *resp, char *err, size_t errle
 		return otg_fail(&e, "port", "out of memory");
 	json_object_set_new(resp, "port_metrics", a);
 	if (otg_keys(&e, "port", req, (const char *const[]){"port_names", "column_names", NULL}) ||
-	    columns(req, "port", "column_names", port_columns, &cols, err, errlen) ||
+	    columns(req, "port", "column_names", port_columns, port_refused, port_refused_why,
+		    &cols, err, errlen) ||
 	    (names = otg_get(&e, "port", req, "port_names", JSON_ARRAY, &bad), bad))
 		return -EINVAL;
 	for (size_t i = 0; i < json_array_size(names); i++) {
@@ -199,32 +216,29 @@ static const char *flow_transmit_state(const struct otg_state *st, size_t i, uin
 	return st->paused ? "paused" : "started";
 }
 
-/* The average frame of a flow (bytes with the FCS). */
-static double flow_frame(const struct otg_plan *pl, const struct otg_flow *fl)
+/*
+ * A flow's byte counts, with the FCS as its frame sizes count it: the
+ * bytes of the frames its stream sent and received (the engine counts
+ * them per stream, as it counts the frames) plus 4 per frame.
+ */
+static void flow_bytes(const struct stats_lat_row *r, uint64_t *tx, uint64_t *rx)
 {
-	double avg = 0;
-
-	if (fl->frames.mode == PROF_VAR_RAND)
-		return (fl->frames.lo + fl->frames.hi) / 2.0;
-	if (fl->frames.mode) /* inc: the sizes lo, lo + step, ... <= hi */
-		return fl->frames.lo +
-		       (double)((fl->frames.hi - fl->frames.lo) / fl->frame_step * fl->frame_step) / 2;
-	if (!fl->imix)
-		return fl->frame;
-	return units_imix_avg(pl->imix, pl->n_imix, &avg) ? 0 : avg;
+	*tx = r ? r->tx_bytes + STATS_FCS_BYTES * r->tx : 0;
+	*rx = r ? r->rx_bytes + STATS_FCS_BYTES * r->rx : 0;
 }
 
 static json_t *flow_metric(const struct otg_state *st, size_t i, const struct stats_lat_row *r,
-			   const json_t *cols, double t)
+			   const json_t *cols, double t, bool tagged)
 {
 	const struct otg_flow *fl = &st->plan.flows[i];
 	struct flow_prev *pv = &prev[i];
-	double frame = flow_frame(&st->plan, fl), txr, rxr;
-	uint64_t tx = r ? r->tx : 0, rx = r ? r->rx : 0;
+	uint64_t tx = r ? r->tx : 0, rx = r ? r->rx : 0, btx, brx;
+	double txr, rxr, txb, rxb;
 	json_t *m = json_pack("{s:s}", "name", fl->name);
 
 	if (!m)
 		return NULL;
+	flow_bytes(r, &btx, &brx);
 	for (size_t k = 0; k < st->plan.n_ports; k++) {
 		if (st->plan.ports[k].index == fl->tx)
 			json_object_set_new(m, "port_tx", json_string(st->plan.ports[k].name));
@@ -234,30 +248,35 @@ static json_t *flow_metric(const struct otg_state *st, size_t i, const struct st
 	if (pv->have && t - pv->t >= 0.05 && tx >= pv->tx && rx >= pv->rx) {
 		pv->tx_fps = (double)(tx - pv->tx) / (t - pv->t);
 		pv->rx_fps = (double)(rx - pv->rx) / (t - pv->t);
+		pv->tx_Bps = (double)(btx - pv->btx) / (t - pv->t);
+		pv->rx_Bps = (double)(brx - pv->brx) / (t - pv->t);
 	} else if (!pv->have || tx < pv->tx || rx < pv->rx) {
-		pv->tx_fps = pv->rx_fps = 0; /* first request, or a new run */
+		pv->tx_fps = pv->rx_fps = pv->tx_Bps = pv->rx_Bps = 0; /* first request, or a new run */
 	}
 	if (!pv->have || t - pv->t >= 0.05 || tx < pv->tx || rx < pv->rx)
-		*pv = (struct flow_prev){tx, rx, t, pv->tx_fps, pv->rx_fps, true};
+		*pv = (struct flow_prev){tx,	     rx,	 btx,	     brx,	 t,
+					 pv->tx_fps, pv->rx_fps, pv->tx_Bps, pv->rx_Bps, true};
 	txr = pv->tx_fps;
 	rxr = pv->rx_fps;
+	txb = pv->tx_Bps;
+	rxb = pv->rx_Bps;
 	put_str(m, cols, "transmit", flow_transmit_state(st, i, tx, rx));
 	put_u64(m, cols, "frames_tx", tx);
 	put_u64(m, cols, "frames_rx", rx);
-	put_u64(m, cols, "bytes_tx", (uint64_t)llround((double)tx * frame));
-	put_u64(m, cols, "bytes_rx", (uint64_t)llround((double)rx * frame));
+	put_u64(m, cols, "bytes_tx", btx);
+	put_u64(m, cols, "bytes_rx", brx);
 	put_num(m, cols, "frames_tx_rate", txr);
 	put_num(m, cols, "frames_rx_rate", rxr);
-	put_num(m, cols, "tx_l1_rate_bps", txr * (frame + STATS_L1_BYTES) * 8);
-	put_num(m, cols, "rx_l1_rate_bps", rxr * (frame + STATS_L1_BYTES) * 8);
-	put_num(m, cols, "tx_rate_bytes", txr * frame);
-	put_num(m, cols, "rx_rate_bytes", rxr * frame);
-	put_num(m, cols, "tx_rate_bps", txr * frame * 8);
-	put_num(m, cols, "rx_rate_bps", rxr * frame * 8);
-	put_num(m, cols, "tx_rate_kbps", txr * frame * 8e-3);
-	put_num(m, cols, "rx_rate_kbps", rxr * frame * 8e-3);
-	put_num(m, cols, "tx_rate_mbps", txr * frame * 8e-6);
-	put_num(m, cols, "rx_rate_mbps", rxr * frame * 8e-6);
+	put_num(m, cols, "tx_l1_rate_bps", (txb + txr * STATS_L1_BYTES) * 8);
+	put_num(m, cols, "rx_l1_rate_bps", (rxb + rxr * STATS_L1_BYTES) * 8);
+	put_num(m, cols, "tx_rate_bytes", txb);
+	put_num(m, cols, "rx_rate_bytes", rxb);
+	put_num(m, cols, "tx_rate_bps", txb * 8);
+	put_num(m, cols, "rx_rate_bps", rxb * 8);
+	put_num(m, cols, "tx_rate_kbps", txb * 8e-3);
+	put_num(m, cols, "rx_rate_kbps", rxb * 8e-3);
+	put_num(m, cols, "tx_rate_mbps", txb * 8e-6);
+	put_num(m, cols, "rx_rate_mbps", rxb * 8e-6);
 	json_object_set_new(m, "loss",
 			    json_real(tx && r ? 100.0 * (double)r->lost / (double)tx : 0));
 	if (fl->latency && r && rx && isfinite(r->min_us) && isfinite(r->avg_us))
@@ -265,7 +284,42 @@ static json_t *flow_metric(const struct otg_state *st, size_t i, const struct st
 				    json_pack("{s:f, s:f, s:f}", "minimum_ns", r->min_us * 1e3,
 					      "maximum_ns", r->max_us * 1e3, "average_ns",
 					      r->avg_us * 1e3));
+	/* a config's metric tags are refused: a flow has no tagged metrics */
+	if (tagged)
+		json_object_set_new(m, "tagged_metrics", json_array());
 	return m;
+}
+
+/*
+ * flow.tagged_metrics: include (default true), include_empty_metrics,
+ * metric_names, filters, checked against the model. The metrics of a
+ * flow's tags: none, since a config's metric tags are refused, so the
+ * answer is an empty tagged_metrics per flow when include is true.
+ */
+static int tagged_request(const json_t *req, bool *tagged, char *err, size_t errlen)
+{
+	static const char *const keys[] = {"include", "include_empty_metrics", "metric_names",
+					   "filters", NULL};
+	struct otg_err e = {err, errlen};
+	const char *path = "flow.tagged_metrics";
+	const json_t *cols;
+	int bad;
+	const json_t *tm = otg_get(&e, "flow", req, "tagged_metrics", JSON_OBJECT, &bad);
+
+	*tagged = false;
+	if (bad)
+		return bad;
+	if (!tm)
+		return 0;
+	if (otg_keys(&e, path, tm, keys) ||
+	    (otg_get(&e, path, tm, "include", JSON_TRUE, &bad), bad) ||
+	    (otg_get(&e, path, tm, "include_empty_metrics", JSON_TRUE, &bad), bad) ||
+	    (otg_get(&e, path, tm, "filters", JSON_ARRAY, &bad), bad) ||
+	    columns(tm, path, "metric_names", tagged_columns, no_refused, NULL, &cols, err,
+		    errlen))
+		return -EINVAL;
+	*tagged = !json_is_false(json_object_get(tm, "include"));
+	return 0;
 }
 
 static int flow_metrics(const json_t *req, json_t *resp, char *err, size_t errlen)
@@ -276,6 +330,7 @@ static int flow_metrics(const json_t *req, json_t *resp, char *err, size_t errle
 	const json_t *cols, *names;
 	json_t *a = json_array();
 	int bad, n;
+	bool tagged;
 	double t = (double)fg_mono_ns() / 1e9;
 	char fp[64];
 
@@ -284,8 +339,10 @@ static int flow_metrics(const json_t *req, json_t *resp, char *err, size_t errle
 	json_object_set_new(resp, "flow_metrics", a);
 	if (otg_keys(&e, "flow", req,
 		     (const char *const[]){"flow_names", "metric_names", "tagged_metrics", NULL}) ||
-	    columns(req, "flow", "metric_names", flow_columns, &cols, err, errlen) ||
-	    (names = otg_get(&e, "flow", req, "flow_names", JSON_ARRAY, &bad), bad))
+	    columns(req, "flow", "metric_names", flow_columns, no_refused, NULL, &cols, err,
+		    errlen) ||
+	    (names = otg_get(&e, "flow", req, "flow_names", JSON_ARRAY, &bad), bad) ||
+	    tagged_request(req, &tagged, err, errlen))
 		return -EINVAL;
 	for (size_t i = 0; i < json_array_size(names); i++) {
 		const json_t *v = json_array_get(names, i);
@@ -313,7 +370,7 @@ static int flow_metrics(const json_t *req, json_t *resp, char *err, size_t errle
 			if (!strcmp(rows[k].stream, fl->stream) && rows[k].port == fl->rx)
 				r = &rows[k];
 		if (pick)
-			json_array_append_new(a, flow_metric(st, i, r, cols, t));
+			json_array_append_new(a, flow_metric(st, i, r, cols, t, tagged));
 	}
 	free(rows);
 	return 0;

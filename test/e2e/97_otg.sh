@@ -11,9 +11,14 @@
 # through /control/state, then the traffic; /monitor/metrics polled until
 # every flow's transmit is stopped; each flow sent its packets, received
 # all of them, latency 0 < minimum <= average <= maximum; the ports' frames
-# add up to the flows'; the capture stopped and fetched through
-# /monitor/capture, which tshark reads with as many frames as the port
-# received. Errors: malformed JSON, a wrong type, an unknown header, an
+# add up to the flows'; each flow's bytes are the sizes it sent and
+# received (frames x size for a fixed size; the IMIX and increment flows
+# against the sizes the capture holds); tagged_metrics honoured (empty: no
+# metric tags), the port column last_change refused; the capture stopped
+# and fetched through /monitor/capture, which tshark reads with as many
+# frames as the port received. Fields accepted without effect
+# (metrics.enable false, metrics.loss false, captures' overwrite true) are
+# each a warning naming them. Errors: malformed JSON, a wrong type, an unknown header, an
 # unsupported feature (devices) each 400 with the model's Error and the
 # path; an OTG start while the console's run goes is refused. Then
 # examples/otg_two.py drives two more instances (each with a DPDK prefix
@@ -142,13 +147,41 @@ for f in v4 v6 imix inc tcp icmp icmp6; do
 	check_eq "flow $f: latency 0 < minimum <= average <= maximum" "True" \
 		"$(jq_ "0 < $m[\"latency\"][\"minimum_ns\"] <= $m[\"latency\"][\"average_ns\"] <= $m[\"latency\"][\"maximum_ns\"]")"
 done
+# bytes are counted per stream as its frames are sent and received: a flow
+# of one size, frames x size (FCS included) both ways, at 128 and 256 bytes
+# as at 100, 90 and 120
+declare -A SIZE=([v4]=128 [v6]=256 [tcp]=100 [icmp]=90 [icmp6]=120)
+for f in v4 v6 tcp icmp icmp6; do
+	B=$FLOWS
+	m="{f[\"name\"]: f for f in o[\"flow_metrics\"]}[\"$f\"]"
+	check_eq "flow $f: bytes_tx = frames_tx x ${SIZE[$f]}, bytes_rx = frames_rx x ${SIZE[$f]}" \
+		"$((PACKETS[$f] * SIZE[$f])) $((PACKETS[$f] * SIZE[$f]))" \
+		"$(jq_ "'%d %d' % ($m[\"bytes_tx\"], $m[\"bytes_rx\"])")"
+done
 B=$FLOWS
 sum_tx=$(jq_ 'sum(f["frames_tx"] for f in o["flow_metrics"])')
 sum_rx=$(jq_ 'sum(f["frames_rx"] for f in o["flow_metrics"])')
+sum_btx=$(jq_ 'sum(f["bytes_tx"] for f in o["flow_metrics"])')
+sum_brx=$(jq_ 'sum(f["bytes_rx"] for f in o["flow_metrics"])')
+http POST /monitor/metrics '{"choice": "flow", "flow": {"tagged_metrics": {"include": true,
+	"metric_names": ["frames_rx"]}}}'
+check_eq "tagged_metrics asked for: an empty list per flow (a config has no metric tags)" "200 True" \
+	"$ST $(jq_ 'all(f["tagged_metrics"] == [] for f in o["flow_metrics"])')"
+http POST /monitor/metrics '{"choice": "flow", "flow": {"tagged_metrics": {"include": false}}}'
+check_eq "tagged_metrics include false: none" "200 True" \
+	"$ST $(jq_ 'all("tagged_metrics" not in f for f in o["flow_metrics"])')"
+http POST /monitor/metrics '{"choice": "flow", "flow": {"tagged_metrics": {"metric_names": ["loss"]}}}'
+check_eq "tagged_metrics of a name the model lacks: 400 naming it" \
+	"400 flow.tagged_metrics.metric_names[0]: not one of the model's names" "$ST $(jq_ 'o["errors"][0]')"
+http POST /monitor/metrics '{"choice": "port", "port": {"column_names": ["frames_tx", "last_change"]}}'
+check_eq "port column last_change: 400 naming it (flowgen keeps no such time)" "400 True" \
+	"$ST $(jq_ 'o["errors"][0].startswith("port.column_names[1]: last_change: not supported")')"
 http POST /monitor/metrics '{"choice": "port", "port": {}}'
 check_eq "port metrics: 200" 200 "$ST"
 check_eq "port p1's frames_tx add up to the flows'" "$sum_tx" "$(jq_ '{p["name"]: p for p in o["port_metrics"]}["p1"]["frames_tx"]')"
 check_eq "port p2's frames_rx add up to the flows'" "$sum_rx" "$(jq_ '{p["name"]: p for p in o["port_metrics"]}["p2"]["frames_rx"]')"
+check_eq "port p1's bytes_tx add up to the flows'" "$sum_btx" "$(jq_ '{p["name"]: p for p in o["port_metrics"]}["p1"]["bytes_tx"]')"
+check_eq "port p2's bytes_rx add up to the flows'" "$sum_brx" "$(jq_ '{p["name"]: p for p in o["port_metrics"]}["p2"]["bytes_rx"]')"
 check_eq "ports: link up, p2 capturing" "up up started" \
 	"$(jq_ '" ".join([p["link"] for p in o["port_metrics"]] + [{p["name"]: p for p in o["port_metrics"]}["p2"]["capture"]])')"
 
@@ -169,6 +202,26 @@ check_eq "the capture: the increment flow's sizes, 64 to 1514 by 50 (FCS include
 import sys
 got = {int(l) + 4 for l in sys.stdin if l.strip()} - {128, 256, 570, 1518, 100, 90, 120}
 print(got == set(range(64, 1519, 50)))' 2>&1)"
+
+# the flows of several sizes: their bytes against the sizes the capture
+# holds. The IMIX's 570 and 1518 and the increment's 114 .. 1514 are no
+# other flow's; 64 is both's: the rest of each flow's frames. Their sum is
+# the capture's bytes (frame.len + the FCS) too.
+tshark -r "$FG_TMP/p2.pcapng" -T fields -e frame.len 2>/dev/null >"$FG_TMP/lens"
+check_eq "imix and inc: bytes_tx = bytes_rx = the sum of the sizes received (per-size counts of the capture)" True \
+	"$(python3 -c '
+import collections, json, sys
+n = collections.Counter(int(l) + 4 for l in open(sys.argv[2]) if l.strip())
+m = {f["name"]: f for f in json.loads(sys.argv[1])["flow_metrics"]}
+imix = {570: n[570], 1518: n[1518]}
+imix[64] = m["imix"]["frames_rx"] - sum(imix.values())
+inc = {s: n[s] for s in range(114, 1519, 50)}
+inc[64] = m["inc"]["frames_rx"] - sum(inc.values())
+ok = all(m[f]["bytes_tx"] == m[f]["bytes_rx"] == sum(s * k for s, k in c.items()) and
+         min(c.values()) > 0 for f, c in (("imix", imix), ("inc", inc)))
+ok = ok and n[64] == imix[64] + inc[64]
+ok = ok and sum(s * k for s, k in n.items()) == sum(f["bytes_rx"] for f in m.values())
+print(ok if ok else (imix, inc, {f: (m[f]["bytes_tx"], m[f]["bytes_rx"]) for f in m}))' "$FLOWS" "$FG_TMP/lens" 2>&1)"
 
 # the TCP, ICMP and ICMPv6 flows as tshark reads them: header fields and
 # checksums (tshark checks them when asked: status 1 is good)
@@ -206,6 +259,19 @@ check_eq "an unsupported feature (devices): 400 naming devices" "400 True" \
 	"$ST $(jq_ 'o["errors"][0].startswith("devices")')"
 http GET /config
 check_eq "a refused config leaves the last good one" 7 "$(jq_ 'len(o["flows"])')"
+# fields the model has that flowgen accepts and does not act on: a warning
+# each, naming the field
+python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["flows"][0]["metrics"]["enable"] = False
+c["flows"][1]["metrics"]["loss"] = False
+c["captures"][0]["overwrite"] = True
+json.dump(c, open(sys.argv[2], "w"))' "$CONF" "$FG_TMP/warn.json"
+http POST /config "@$FG_TMP/warn.json"
+check_eq "metrics.enable false, metrics.loss false, overwrite true: 200, a warning naming each" \
+	"200 flows[0].metrics.enable|flows[1].metrics.loss|captures[0].overwrite" \
+	"$ST $(jq_ '"|".join(w.split(":")[0] for w in o["warnings"])')"
 
 # --- one run life cycle: the console's run refuses an OTG start ---------------------
 
