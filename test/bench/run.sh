@@ -10,6 +10,9 @@
 #   b  the same with 2,500 address pairs and random ports  >= 0.9 x testpmd
 #   c  UDP request/response flows/s on [loop, loop]        >= 5 M flows/s
 #   d  TCP CPS (64 B request, 512 B response) on loop      >= 2.2 M CPS
+#      c and d: every trial with no failed flow (client or server), no
+#      rx_payload_bad and no foreign_server (stats --json), or the row
+#      FAILED, naming the trial and the counter, whatever its rate
 #   e  memory per concurrent flow, 1 M long-lived flows: UDP <= 96 B,
 #      TCP <= 128 B per end of a connection
 #   f  64 B TX on an af_packet veth                        >= 0.9 x testpmd
@@ -290,12 +293,13 @@ run_row()
 		fi
 		base=$(testpmd_pps "" --vdev=net_null0,no-rx=1)
 		trial()
-		{ # MULT [BINARY] -> "completed/s fail% started/s"
+		{ # MULT [BINARY] -> "completed/s fail% started/s counters"
+			# counters: jclean's "ok", or the ones that were not 0
 			local f=$out/flows.$r.$RANDOM
 			"${2:-$FG}" -C $B/loop.yaml -x "start -f $prof -m $1 -d $SECS; wait; sleep 1; stats -a --json" >"$f" 2>&1
 			awk -v c="$(jget "$f" flows.client.completed)" -v f="$(jget "$f" flows.client.failed)" \
-				-v s="$(jget "$f" flows.client.started)" -v t="$SECS" \
-				'BEGIN { printf "%.0f %.3f %.0f\n", c / t, (s > 0) ? 100 * f / s : 100, s / t }'
+				-v s="$(jget "$f" flows.client.started)" -v t="$SECS" -v k="$(jclean "$f")" \
+				'BEGIN { printf "%.0f %.3f %.0f %s\n", c / t, (s > 0) ? 100 * f / s : 100, s / t, k }'
 		}
 		# Three unpaced trials, the median by rate: one trial that a
 		# busy spell of the host hits does not decide the row.
@@ -305,20 +309,27 @@ run_row()
 			trial max
 			if [ -n "$FGB" ]; then trial max "$FGB" | sed 's/^/base /'; fi
 		done)
-		printf '%s\n' "$trials" | awk '{ b = ($1 == "base"); if (b) $0 = substr($0, 6)
-			printf "    %strial: %.3f M/s, %s%% failed\n", b ? "base " : "", $1 / 1e6, $2 }' >&2
+		printf '%s\n' "$trials" | awk '{ b = ($1 == "base"); if (b) $0 = substr($0, 6); else n++
+			printf "    %strial%s: %.3f M/s, %s%% failed, counters %s\n", b ? "base " : "",
+				b ? "" : " " n, $1 / 1e6, $2, $4 }' >&2
 		if [ -n "$FGB" ]; then
 			mapfile -t vs < <(printf '%s\n' "$trials" | awk '$1 == "base" { printf "%.2f\n", ($2 > 0) ? m / $2 : 0; next } { m = $1 }')
 			trials=$(printf '%s\n' "$trials" | grep -v '^base ')
 		fi
-		read -r rate failpct offered < <(printf '%s\n' "$trials" | sort -g | sed -n 2p)
+		# Every trial of this tree's flowgen: no flow failed (either
+		# side), no payload mismatched, no foreign server; one that
+		# breaks a counter fails the row, whatever its rate. bad names
+		# the trials and counters (the base's trials only compare).
+		bad=$(printf '%s\n' "$trials" | awk '$4 != "ok" { printf "%strial %d: %s", s, NR, $4; s = "; " }')
+		read -r rate failpct offered _ < <(printf '%s\n' "$trials" | sort -g | sed -n 2p)
 		if [ "$(verdict "$failpct" 0.1 '<=')" != holds ]; then
 			# Search between nothing and what -m max offered.
 			lo=0 hi=$offered best=0 bestf=$failpct
 			for _ in 1 2 3 4 5 6; do
 				m=$(((lo + hi) / 2))
 				[ "$m" -gt 0 ] || break
-				read -r got fp _ < <(trial "${m}cps")
+				read -r got fp _ ck < <(trial "${m}cps")
+				[ "$ck" = ok ] || bad="${bad:+$bad; }trial at -m ${m}cps: $ck"
 				if [ "$(verdict "$fp" 0.1 '<=')" = holds ]; then
 					lo=$m best=$got bestf=$fp
 				else
@@ -328,8 +339,13 @@ run_row()
 			rate=$best failpct=$bestf
 		fi
 		v=$(verdict "$rate" $tgt '>=')
-		row "$r" "$what ($failpct% failed)" "$(awk -v a="$rate" 'BEGIN { printf "%.3f M/s", a / 1e6 }')" \
-			"$(mpps "$base")" "-" "$v" ">= $(awk -v t=$tgt 'BEGIN { print t / 1e6 }') M/s, <= 0.1% failed" \
+		if [ -n "$bad" ]; then
+			v=FAILED
+			echo "    row $r FAILED: $bad" >&2
+		fi
+		row "$r" "$what ($failpct% failed${bad:+; $bad})" \
+			"$(awk -v a="$rate" 'BEGIN { printf "%.3f M/s", a / 1e6 }')" \
+			"$(mpps "$base")" "-" "$v" ">= $(awk -v t=$tgt 'BEGIN { print t / 1e6 }') M/s, 0 failed/bad/foreign" \
 			"$(vs_cell "${vs[@]}")"
 		;;
 	e)
