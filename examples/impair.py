@@ -20,6 +20,13 @@
 #                   hold the frame and send it after the next one (a swap)
 #   --dir both|ab|ba  which direction is impaired: ab = frames received on
 #                   IFA and sent out of IFB, ba = the reverse
+#   --udp-dport P[,P...]  impair only untagged IPv4 UDP datagrams to these
+#                   destination ports (first fragments; later fragments
+#                   carry no port); every other frame passes
+#   --spare N       the first N frames that would be impaired, in each
+#                   impaired direction, pass untouched (with --loss 100
+#                   and --udp-dport: drop a port's datagrams after its
+#                   first N, as a test of what a lost probe does needs)
 #   --seed N        reproducible decisions (one generator per direction)
 #
 # ARP and IPv6 frames (the kernels' neighbour discovery) pass unimpaired,
@@ -93,9 +100,11 @@ class Dir:
         self.corrupt = args.corrupt / 100.0 if impaired else 0.0
         self.rng = random.Random(seed)
         self.held = None  # (deadline_ns, frame) for the swap reorder
+        self.dports = args.udp_dport if impaired else None
+        self.spare = args.spare if impaired else 0
         self.c = dict(rx=0, forwarded=0, dropped=0, duplicated=0, reordered=0,
                   errors=0, partial_csum=0, bad_stamp=0, blocked=0, pending=0,
-                  corrupted=0)
+                  corrupted=0, spared=0)
         self.age_max = 0  # longest wait between kernel receive and read
         self.late_max = 0
         self.late_sum = 0
@@ -121,6 +130,29 @@ def l4_payload(frame):
     if hl < 8 or tot - ihl <= hl:
         return None
     return (l4 + hl, tot - ihl - hl, ck)
+
+
+def udp_dport(frame):
+    """The destination port of an untagged IPv4 UDP frame that holds the
+    UDP header (not a later fragment), or None."""
+    if len(frame) < 34 or frame[12:14] != b"\x08\x00" or frame[14] >> 4 != 4:
+        return None
+    if frame[23] != 17 or int.from_bytes(frame[20:22], "big") & 0x1FFF:
+        return None
+    l4 = 14 + (frame[14] & 15) * 4
+    if len(frame) < l4 + 8:
+        return None
+    return int.from_bytes(frame[l4 + 2:l4 + 4], "big")
+
+
+def ports(text):
+    try:
+        v = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError("ports: numbers separated by commas")
+    if not v or any(not 0 <= x <= 65535 for x in v):
+        raise argparse.ArgumentTypeError("ports: 0-65535")
+    return frozenset(v)
 
 
 def offloads_off(ifname):
@@ -183,6 +215,8 @@ def main():
     ap.add_argument("--corrupt", type=float, default=0.0, metavar="PCT")
     ap.add_argument("--dir", choices=("both", "ab", "ba"), default="both")
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--udp-dport", type=ports, default=None, metavar="P[,P...]")
+    ap.add_argument("--spare", type=int, default=0, metavar="N")
     ap.add_argument("--stats", metavar="FILE")
     ap.add_argument("--pidfile", metavar="FILE",
             help="written once both sockets are bound (readiness)")
@@ -198,6 +232,8 @@ def main():
             ap.error("--%s must be 0-100" % k)
     if a.delay < 0:
         ap.error("--delay must be >= 0")
+    if a.spare < 0:
+        ap.error("--spare must be >= 0")
 
     try:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_TIMERSLACK, 1000, 0, 0, 0)
@@ -268,6 +304,14 @@ def main():
         nonlocal seq
         d.c["rx"] += 1
         if not d.on or frame[12:14] in (b"\x08\x06", b"\x86\xdd"):
+            send(d, frame)
+            return
+        if d.dports is not None and udp_dport(frame) not in d.dports:
+            send(d, frame)
+            return
+        if d.spare:
+            d.spare -= 1
+            d.c["spared"] += 1
             send(d, frame)
             return
         pay = l4_payload(frame) if d.corrupt else None

@@ -82,7 +82,8 @@
 # The wire namespace has no addresses; examples/impair.py relays every frame
 # between wi and wo (a plain forwarder after `up`). `lab.sh impair ARGS...`
 # restarts it with impair.py's options (--delay MS --loss PCT --duplicate PCT
-# --reorder PCT --corrupt PCT --dir both|ab|ba --seed N; ab = tester to DUT,
+# --reorder PCT --corrupt PCT --dir both|ab|ba --seed N, and --udp-dport
+# P[,P...] --spare N to impair only some UDP datagrams; ab = tester to DUT,
 # ba = DUT to tester, the direction `tc qdisc add dev dut1 root netem` acts
 # on);
 # `lab.sh impair` alone is the plain forwarder again, `lab.sh impair off`
