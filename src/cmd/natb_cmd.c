@@ -167,11 +167,14 @@ static enum natb_tri all_translated(const struct natb_result *r)
 	return unseen ? NATB_UNSEEN : NATB_YES;
 }
 
-/* mapping, mapping_contended, filtering: the RFC 4787 §4.1 / §5 words */
-static void j_deps(struct jw *j, enum natb_dep m, enum natb_dep mc, enum natb_dep f)
+/* mapping, mapping_contended, filtering: the RFC 4787 §4.1 / §5 words;
+ * contention: what became of the contended probe */
+static void j_deps(struct jw *j, enum natb_dep m, enum natb_dep mc, enum natb_cont ct,
+		   enum natb_dep f)
 {
 	jw_str(j, "mapping", natb_dep_names[m]);
 	jw_str(j, "mapping_contended", natb_dep_names[mc]);
+	jw_str(j, "contention", natb_cont_names[ct]);
 	jw_str(j, "filtering", natb_dep_names[f]);
 }
 
@@ -179,7 +182,7 @@ static void json_udp(struct jw *j, const struct natb_udp *u)
 {
 	jw_obj(j, "udp");
 	j_tri(j, "translated", u->translated);
-	j_deps(j, u->mapping, u->mapping_contended, u->filtering);
+	j_deps(j, u->mapping, u->mapping_contended, u->contention, u->filtering);
 	j_tri(j, "port_preservation", u->preserve);
 	j_tri(j, "port_parity", u->parity);
 	j_tri(j, "port_overloading", u->overloading);
@@ -190,6 +193,9 @@ static void json_udp(struct jw *j, const struct natb_udp *u)
 	jw_u64(j, "port_step_median", u->alloc_step);
 	jw_u64(j, "port_destinations", u->alloc_n);
 	jw_u64(j, "contiguity_pct", u->contiguity_pct);
+	jw_str(j, "port_allocation_contended", natb_alloc_names[u->alloc_contended]);
+	jw_u64(j, "port_step_median_contended", u->alloc_contended_step);
+	jw_u64(j, "ports_forced", u->alloc_forced);
 	j_tri(j, "hairpinning", u->hairpin);
 	j_tri(j, "hairpin_external_source", u->hairpin_ext);
 	j_tmo(j, "mapping_timeout_s", &u->timeout);
@@ -210,7 +216,7 @@ static void json_tcp(struct jw *j, const struct natb_tcp *t)
 {
 	jw_obj(j, "tcp");
 	j_tri(j, "translated", t->translated);
-	j_deps(j, t->mapping, t->mapping_contended, t->filtering);
+	j_deps(j, t->mapping, t->mapping_contended, t->contention, t->filtering);
 	j_tri(j, "port_preservation", t->preserve);
 	j_tri(j, "port_overloading", t->overloading);
 	j_tri(j, "hairpinning", t->hairpin);
@@ -259,6 +265,7 @@ static int json_out(struct cmd_ctx *x, const struct natb_result *r, const struct
 		jw_obj(&j, NULL);
 		jw_str(&j, "id", c[k].id);
 		jw_str(&j, "text", c[k].text);
+		jw_str(&j, "level", natb_level_names[c[k].level]);
 		jw_str(&j, "measured", c[k].measured);
 		jw_str(&j, "verdict", natb_verdict_names[c[k].v]);
 		jw_obj_end(&j);
@@ -319,7 +326,7 @@ static void pad(FILE *f, const char *s, int width)
 
 static void table_out(FILE *f, const struct natb_result *r, const struct natb_check *c, size_t n)
 {
-	unsigned cnt[NATB_FAIL + 1] = {0};
+	unsigned cnt[NATB_NVERDICTS] = {0};
 
 	pad(f, "requirement", 28);
 	pad(f, "verdict", 16);
@@ -332,8 +339,9 @@ static void table_out(FILE *f, const struct natb_result *r, const struct natb_ch
 		fprintf(f, "%s\n", c[k].text);
 		cnt[c[k].v]++;
 	}
-	fprintf(f, "nat: %u pass, %u fail, %u not applicable%s\n", cnt[NATB_PASS], cnt[NATB_FAIL],
-		cnt[NATB_NA], r->interrupted ? " (interrupted)" : "");
+	fprintf(f, "nat: %u pass, %u fail, %u inconclusive, %u not applicable, %u info%s\n",
+		cnt[NATB_PASS], cnt[NATB_FAIL], cnt[NATB_INCONCLUSIVE], cnt[NATB_NA], cnt[NATB_INFO],
+		r->interrupted ? " (interrupted)" : "");
 	if (r->qdrop)
 		fprintf(f,
 			"nat: %llu frames dropped for want of room in the probes' receive queue: "

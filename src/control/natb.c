@@ -14,7 +14,9 @@
  *    towards another server and the taken one (free one first, then the
  *    mirror: taken one first). A NAT that keeps a port only while it is
  *    free towards a destination maps by destination: not
- *    endpoint-independent;
+ *    endpoint-independent. What became of it (natb_contention): seen,
+ *    a probe lost, never on A's address, or impossible (every internal
+ *    address on an external one of its own);
  *  - every mapping seen feeds port overloading (two internal endpoints on
  *    one external endpoint towards one server endpoint: RFC 4787 REQ-3,
  *    RFC 5382 REQ-7), the port range (REQ-3a), and whether anything was
@@ -22,7 +24,10 @@
  *  - pooling: 4 internal addresses to 4 servers; port allocation: 32
  *    consecutive internal ports, each towards a destination (address and
  *    port) of its own, so that a counter offset by a hash of the
- *    destination (RFC 6056 §3.3.3, §3.3.4) shows as what it is;
+ *    destination (RFC 6056 §3.3.3, §3.3.4) shows as what it is; then
+ *    the same ports from another internal address towards the same
+ *    destinations, for the ports the NAT chooses when it must (RFC 7857
+ *    §10, RFC 6056 §4);
  *  - filtering: unsolicited packets to a mapping from another port of the
  *    contacted address and from another address (RFC 4787 §5), beside one
  *    from the contacted endpoint that must come in;
@@ -174,20 +179,22 @@ static bool mapping4(struct natb_ctx *c, uint8_t proto, uint32_t I, uint16_t a,
  * Mapping under contention: in[A] takes internal port a towards
  * out[0]:SPORT first; then in[B]:a goes to out[0]:SPORT + 1, out[1]:SPORT,
  * out[1]:SPORT + 1 and the taken out[0]:SPORT, in that order (or the
- * taken one first), 20 ms apart so that the NAT sees them in order.
+ * taken one first), 20 ms apart so that the NAT sees them in order. What
+ * came out goes into *cp (natb_contention reads it).
  */
-static bool contended(struct natb_ctx *c, uint8_t proto, bool taken_first, enum natb_dep *dep,
-		      struct seen *s)
+static bool contended(struct natb_ctx *c, uint8_t proto, bool taken_first,
+		      struct natb_cont_probe *cp, struct seen *s)
 {
 	const uint16_t a = natb_port(c);
 	struct probe pa = mk(c, proto, c->in[NATB_IN_A], a, c->out[0], NATB_SPORT), p[4];
-	struct natb_ep m[2][2];
+	struct natb_ep(*m)[2] = cp->b;
 	char x[5][INET_ADDRSTRLEN];
 	bool shared = false;
 
-	*dep = NATB_DEP_UNKNOWN;
+	memset(cp, 0, sizeof(*cp));
 	if (!opens(c, proto, &pa, 1, 0, s))
 		return false;
+	cp->a = pa.ext;
 	if (!pa.ext.ip) {
 		natb_say(c, "%s: contention: the first mapping did not come out", proto_s(proto));
 		return true;
@@ -208,9 +215,8 @@ static bool contended(struct natb_ctx *c, uint8_t proto, bool taken_first, enum 
 		const int j = taken_first ? k : (k + 1) % 4; /* p[k] towards destination j */
 
 		m[j / 2][j % 2] = p[k].ext;
-		shared |= p[k].ext.ip == pa.ext.ip;
+		shared |= p[k].ext.ip && p[k].ext.ip == pa.ext.ip;
 	}
-	*dep = natb_mapping(m);
 	natb_say(c,
 		 "%s: contention (%s first): A:%u got %s:%u towards S1:%u; B:%u got %s:%u (S1:%u), "
 		 "%s:%u (S1:%u), %s:%u (S2:%u), %s:%u (S2:%u): %s",
@@ -218,26 +224,67 @@ static bool contended(struct natb_ctx *c, uint8_t proto, bool taken_first, enum 
 		 pa.ext.port, NATB_SPORT, a, ip_s(m[0][0].ip, x[1]), m[0][0].port, NATB_SPORT,
 		 ip_s(m[0][1].ip, x[2]), m[0][1].port, NATB_SPORT + 1, ip_s(m[1][0].ip, x[3]),
 		 m[1][0].port, NATB_SPORT, ip_s(m[1][1].ip, x[4]), m[1][1].port, NATB_SPORT + 1,
-		 natb_dep_names[*dep]);
-	/* B never left by A's external address: nothing was contended */
-	if (!shared && *dep != NATB_DEP_UNKNOWN) {
+		 natb_dep_names[natb_mapping(m)]);
+	if (!m[0][0].ip || !m[0][1].ip || !m[1][0].ip || !m[1][1].ip)
+		natb_say(c, "%s: contention: a probe of B did not come out", proto_s(proto));
+	else if (!shared)
 		natb_say(c,
 			 "%s: contention: B left by other external addresses than A: not "
 			 "contended",
 			 proto_s(proto));
-		*dep = NATB_DEP_UNKNOWN;
-	}
 	return true;
 }
 
-/* both orders of the contended probe: the worse of the two */
-static bool contention(struct natb_ctx *c, uint8_t proto, enum natb_dep *dep, struct seen *s)
+/* both orders of the contended probe */
+static bool contention(struct natb_ctx *c, uint8_t proto, struct natb_cont_probe cp[2],
+		       struct seen *s)
 {
-	enum natb_dep d1, d2;
+	return contended(c, proto, false, &cp[0], s) && contended(c, proto, true, &cp[1], s);
+}
 
-	if (!contended(c, proto, false, &d1, s) || !contended(c, proto, true, &d2, s))
+/* what became of the contended probe, once every mapping of the protocol
+ * is in s: whether every internal address has an external one of its own */
+static void contention_judge(struct natb_ctx *c, uint8_t proto, const struct natb_cont_probe cp[2],
+			     const struct seen *s, enum natb_dep *dep, enum natb_cont *st)
+{
+	*st = natb_contention(cp, natb_own_addrs(s->o, s->n), dep);
+	natb_say(c, "%s: contention: %s, contended mapping %s", proto_s(proto),
+		 natb_cont_names[*st], natb_dep_names[*dep]);
+}
+
+/*
+ * RFC 7857 §10: the ports the NAT chooses when it must. in[ALLOC2] asks
+ * for the internal ports in[MAP] just got (pa[0..n)) towards the same
+ * destinations; where it shares in[MAP]'s external address the NAT must
+ * choose another port.
+ */
+static bool udp_alloc_contended(struct natb_ctx *c, struct natb_udp *u, const struct probe *pa,
+				size_t n, struct seen *s)
+{
+	struct probe q[NATB_ALLOC_N];
+	uint16_t in[NATB_ALLOC_N];
+	struct natb_ep first[NATB_ALLOC_N], second[NATB_ALLOC_N];
+
+	for (size_t k = 0; k < n; k++) {
+		q[k] = mk(c, IPPROTO_UDP, c->in[NATB_IN_ALLOC2], pa[k].sp, pa[k].dip, pa[k].dp);
+		in[k] = pa[k].sp;
+		first[k] = pa[k].ext;
+	}
+	if (!opens(c, IPPROTO_UDP, q, n, 0, s))
 		return false;
-	*dep = natb_dep_worse(d1, d2);
+	char line[NATB_ALLOC_N * 7 + 1] = "";
+	size_t len = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		second[k] = q[k].ext;
+		len += (size_t)snprintf(line + len, sizeof(line) - len, " %u", second[k].port);
+	}
+	u->alloc_contended =
+	    natb_alloc_contended(in, first, second, n, &u->alloc_forced, &u->alloc_contended_step);
+	natb_say(c, "udp: the same %zu ports from another address got:%s", n, line);
+	natb_say(c, "udp: the same %zu ports from another address: %u had to change, %s (median "
+		    "step %u)",
+		 n, u->alloc_forced, natb_alloc_names[u->alloc_contended], u->alloc_contended_step);
 	return true;
 }
 
@@ -265,6 +312,7 @@ static bool udp_mapping(struct natb_ctx *c, struct natb_udp *u, struct seen *s)
 {
 	const uint32_t I = c->in[NATB_IN_MAP];
 	struct probe pp[16], pa[NATB_ALLOC_N];
+	struct natb_cont_probe cp[2];
 	struct natb_ep m[2][2];
 	uint32_t ext[16];
 	uint16_t ain[NATB_ALLOC_N], aext[NATB_ALLOC_N];
@@ -320,8 +368,9 @@ static bool udp_mapping(struct natb_ctx *c, struct natb_udp *u, struct seen *s)
 		u->preserve = same == any ? NATB_YES : NATB_NO;
 		u->parity = parity == any ? NATB_YES : NATB_NO;
 	}
-	if (!contention(c, IPPROTO_UDP, &u->mapping_contended, s))
+	if (!udp_alloc_contended(c, u, pa, NATB_ALLOC_N, s) || !contention(c, IPPROTO_UDP, cp, s))
 		return false;
+	contention_judge(c, IPPROTO_UDP, cp, s, &u->mapping_contended, &u->contention);
 	judge_seen(c, s, IPPROTO_UDP, &u->translated, &u->overloading, &u->in_range);
 	natb_say(c,
 		 "udp: mapping %s, contended %s, pooling %s (%u external address(es)), ports "
@@ -343,11 +392,12 @@ static const struct natb_rx *find_err(const struct natb_ctx *c, uint32_t itag)
 }
 
 /* the sender of a hairpinned packet: its mapping towards a server first */
-static bool hairpin_sender(struct natb_ctx *c, uint8_t proto, uint16_t h, struct natb_ep *ext)
+static bool hairpin_sender(struct natb_ctx *c, uint8_t proto, uint16_t h, struct natb_ep *ext,
+			   struct seen *s)
 {
 	struct probe p = mk(c, proto, c->in[NATB_IN_HAIR], h, c->out[0], NATB_SPORT + 2);
 
-	if (!opens(c, proto, &p, 1, 0, NULL))
+	if (!opens(c, proto, &p, 1, 0, s))
 		return false;
 	*ext = p.ext;
 	return true;
@@ -491,7 +541,7 @@ static bool udp_filtering(struct natb_ctx *c, struct natb_udp *u, struct natb_ic
 	uint16_t xb;
 	char s[INET_ADDRSTRLEN];
 
-	if (!opens(c, IPPROTO_UDP, &p, 1, 0, NULL) || !hairpin_sender(c, IPPROTO_UDP, h, &hx))
+	if (!opens(c, IPPROTO_UDP, &p, 1, 0, NULL) || !hairpin_sender(c, IPPROTO_UDP, h, &hx, NULL))
 		return false;
 	if (!p.ext.ip) {
 		natb_say(c, "udp: filtering: the mapping's first packet did not come out");
@@ -544,6 +594,7 @@ static bool tcp_behaviour(struct natb_ctx *c, struct natb_tcp *t)
 	struct probe p = mk(c, IPPROTO_TCP, I, b, c->out[0], NATB_SPORT);
 	uint32_t t_port, t_addr, t_self, t_hair;
 	struct natb_ep m[2][2], hx;
+	struct natb_cont_probe cp[2];
 	struct seen *s = calloc(1, sizeof(*s));
 	const struct natb_rx *r;
 	unsigned same = 0, any = 0;
@@ -565,9 +616,10 @@ static bool tcp_behaviour(struct natb_ctx *c, struct natb_tcp *t)
 		}
 	if (any)
 		t->preserve = same == any ? NATB_YES : NATB_NO;
-	if (!contention(c, IPPROTO_TCP, &t->mapping_contended, s) ||
-	    !opens(c, IPPROTO_TCP, &p, 1, 0, s) || !hairpin_sender(c, IPPROTO_TCP, h, &hx))
+	if (!contention(c, IPPROTO_TCP, cp, s) || !opens(c, IPPROTO_TCP, &p, 1, 0, s) ||
+	    !hairpin_sender(c, IPPROTO_TCP, h, &hx, s))
 		goto out;
+	contention_judge(c, IPPROTO_TCP, cp, s, &t->mapping_contended, &t->contention);
 	judge_seen(c, s, IPPROTO_TCP, &t->translated, &t->overloading, NULL);
 	ok = true;
 	if (!p.ext.ip) {

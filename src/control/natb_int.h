@@ -30,6 +30,7 @@ enum {
 	NATB_IN_TIMER = 7,    /* the timeout searches: in[7..12], one each */
 	NATB_IN_REFRESH = 13, /* the refresh test */
 	NATB_IN_HAIR = 14,    /* the hairpinning sender */
+	NATB_IN_ALLOC2 = 15,  /* port allocation under contention: MAP's ports again */
 };
 #define NATB_SPORT 3478 /* the servers' first port */
 #define NATB_SIDE_IN 0

@@ -37,13 +37,27 @@ const char *const natb_alloc_names[NATB_ALLOC_RANDOM + 1] = {
     [NATB_ALLOC_RANDOM] = "random",
 };
 
-const char *const natb_verdict_names[NATB_FAIL + 1] = {
-    [NATB_NA] = "not applicable",
-    [NATB_PASS] = "pass",
-    [NATB_FAIL] = "fail",
+const char *const natb_verdict_names[NATB_NVERDICTS] = {
+    [NATB_NA] = "not applicable", [NATB_PASS] = "pass", [NATB_FAIL] = "fail",
+    [NATB_INCONCLUSIVE] = "inconclusive", [NATB_INFO] = "info",
+};
+
+const char *const natb_level_names[NATB_LVL_MUST + 1] = {
+    [NATB_LVL_NONE] = "none",
+    [NATB_LVL_MAY] = "MAY",
+    [NATB_LVL_SHOULD] = "SHOULD",
+    [NATB_LVL_MUST] = "MUST",
+};
+
+const char *const natb_cont_names[NATB_CONT_IMPOSSIBLE + 1] = {
+    [NATB_CONT_NONE] = "none",		[NATB_CONT_SEEN] = "contended",
+    [NATB_CONT_LOST] = "lost",		[NATB_CONT_UNSHARED] = "unshared",
+    [NATB_CONT_IMPOSSIBLE] = "impossible",
 };
 
 static bool ep_eq(struct natb_ep a, struct natb_ep b) { return a.ip == b.ip && a.port == b.port; }
+
+static bool ep_set(struct natb_ep e) { return e.ip != 0; }
 
 enum natb_dep natb_mapping(const struct natb_ep m[2][2])
 {
@@ -67,6 +81,66 @@ enum natb_dep natb_dep_worse(enum natb_dep a, enum natb_dep b)
 	if (b == NATB_DEP_UNKNOWN)
 		return a;
 	return a > b ? a : b;
+}
+
+enum natb_cont natb_contention(const struct natb_cont_probe p[2], enum natb_tri own,
+			       enum natb_dep *dep)
+{
+	enum natb_dep worst = NATB_DEP_UNKNOWN;
+	bool lost = false, any_shared = false, all_shared = true;
+
+	for (int k = 0; k < 2; k++) {
+		bool shared = false, seen = p[k].a.ip != 0;
+
+		for (int i = 0; i < 2; i++)
+			for (int j = 0; j < 2; j++) {
+				seen &= p[k].b[i][j].ip != 0;
+				shared |= p[k].b[i][j].ip && p[k].b[i][j].ip == p[k].a.ip;
+			}
+		if (!seen) {
+			lost = true;
+			all_shared = false;
+			continue;
+		}
+		any_shared |= shared;
+		all_shared &= shared;
+		if (shared)
+			worst = natb_dep_worse(worst, natb_mapping(p[k].b));
+	}
+	*dep = NATB_DEP_UNKNOWN;
+	/* a mapping by destination seen in one order is seen, whatever
+	 * became of the other; endpoint-independence needs both */
+	if ((worst != NATB_DEP_UNKNOWN && worst != NATB_DEP_EI) ||
+	    (all_shared && worst == NATB_DEP_EI)) {
+		*dep = worst;
+		return NATB_CONT_SEEN;
+	}
+	if (lost)
+		return NATB_CONT_LOST;
+	return !any_shared && own == NATB_YES ? NATB_CONT_IMPOSSIBLE : NATB_CONT_UNSHARED;
+}
+
+enum natb_tri natb_own_addrs(const struct natb_obs *o, size_t n)
+{
+	unsigned naddr = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		bool first = true;
+
+		if (!ep_set(o[i].ext))
+			continue;
+		for (size_t j = 0; j < n; j++) {
+			if (!ep_set(o[j].ext))
+				continue;
+			/* one internal address on two external ones, or two on one */
+			if ((o[i].in.ip == o[j].in.ip) != (o[i].ext.ip == o[j].ext.ip))
+				return NATB_NO;
+			if (j < i && o[j].in.ip == o[i].in.ip)
+				first = false;
+		}
+		naddr += first;
+	}
+	return naddr >= 3 ? NATB_YES : NATB_UNSEEN;
 }
 
 enum natb_dep natb_filtering(bool other_port_in, bool other_addr_in)
@@ -153,7 +227,23 @@ enum natb_alloc natb_alloc_of(const uint16_t *in, const uint16_t *ext, size_t n,
 	return d[nd / 2] <= NATB_SEQ_STEP ? NATB_ALLOC_SEQUENTIAL : NATB_ALLOC_RANDOM;
 }
 
-static bool ep_set(struct natb_ep e) { return e.ip != 0; }
+enum natb_alloc natb_alloc_contended(const uint16_t *in, const struct natb_ep *first,
+				     const struct natb_ep *second, size_t n, unsigned *forced,
+				     unsigned *step)
+{
+	uint16_t fin[512], fext[512];
+	size_t m = 0;
+	unsigned pct;
+
+	for (size_t k = 0; k < n && m < FG_ARRAY_SIZE(fin); k++)
+		if (ep_set(first[k]) && second[k].ip == first[k].ip &&
+		    second[k].port != first[k].port) {
+			fin[m] = in[k];
+			fext[m++] = second[k].port;
+		}
+	*forced = (unsigned)m;
+	return natb_alloc_of(fin, fext, m, &pct, step);
+}
 
 enum natb_tri natb_overloading(const struct natb_obs *o, size_t n)
 {
@@ -273,7 +363,8 @@ struct rows {
 	size_t n, cap;
 };
 
-static struct natb_check *row(struct rows *rs, const char *id, const char *text)
+static struct natb_check *row(struct rows *rs, const char *id, enum natb_level level,
+			      const char *text)
 {
 	struct natb_check *c;
 
@@ -282,45 +373,60 @@ static struct natb_check *row(struct rows *rs, const char *id, const char *text)
 	c = &rs->c[rs->n++];
 	memset(c, 0, sizeof(*c));
 	c->id = id;
+	c->level = level;
 	c->text = text;
 	return c;
 }
 
-#define ROW(rs, id, text, v_, ...)                                                                 \
+/* a MAY, or a behaviour only described, neither passes nor fails: info */
+static enum natb_verdict earned(enum natb_level level, enum natb_verdict v)
+{
+	if (level < NATB_LVL_SHOULD && (v == NATB_PASS || v == NATB_FAIL))
+		return NATB_INFO;
+	return v;
+}
+
+#define ROW(rs, id, level, text, v_, ...)                                                          \
 	do {                                                                                       \
-		struct natb_check *c_ = row(rs, id, text);                                         \
+		struct natb_check *c_ = row(rs, id, level, text);                                  \
 		if (c_) {                                                                          \
 			snprintf(c_->measured, sizeof(c_->measured), __VA_ARGS__);                 \
-			c_->v = (v_);                                                              \
+			c_->v = earned(level, v_);                                                 \
 		}                                                                                  \
 	} while (0)
+
+#define MUST NATB_LVL_MUST
+#define SHOULD NATB_LVL_SHOULD
+#define MAY NATB_LVL_MAY
+#define NONE NATB_LVL_NONE
 
 static const char *tri(enum natb_tri t, const char *yes, const char *no)
 {
 	return t == NATB_YES ? yes : t == NATB_NO ? no : "not seen";
 }
 
+/* a yes/no that must be yes: not seen is not measured */
 static enum natb_verdict want(enum natb_tri t)
 {
-	return t == NATB_YES ? NATB_PASS : t == NATB_NO ? NATB_FAIL : NATB_NA;
-}
-
-static enum natb_verdict dep_ei(enum natb_dep d)
-{
-	return d == NATB_DEP_EI ? NATB_PASS : d == NATB_DEP_UNKNOWN ? NATB_NA : NATB_FAIL;
+	return t == NATB_YES ? NATB_PASS : t == NATB_NO ? NATB_FAIL : NATB_INCONCLUSIVE;
 }
 
 static enum natb_verdict filt_ok(enum natb_dep d)
 {
 	if (d == NATB_DEP_UNKNOWN)
-		return NATB_NA;
+		return NATB_INCONCLUSIVE;
 	return d == NATB_DEP_APD ? NATB_FAIL : NATB_PASS;
 }
 
-/* A timeout against its lower limit (0: measured, not judged): text and verdict. */
-static void tmo_row(struct rows *rs, const char *id, const char *text, const struct natb_tmo *t,
-		    double min)
+/*
+ * A timeout against its lower limit (0: measured, no limit of its own):
+ * passes alive at the limit, fails gone by it; a search that ended on
+ * either side of it, or made no mapping, is inconclusive.
+ */
+static void tmo_row(struct rows *rs, const char *id, enum natb_level level, const char *text,
+		    const struct natb_tmo *t, double min)
 {
+	const size_t n0 = rs->n;
 	char lost[48] = "";
 
 	if (t->made < t->planned && t->st != NATB_TMO_FAILED && t->st != NATB_TMO_NONE)
@@ -328,65 +434,146 @@ static void tmo_row(struct rows *rs, const char *id, const char *text, const str
 			 t->planned);
 	switch (t->st) {
 	case NATB_TMO_FOUND:
-		ROW(rs, id, text,
-		    !min	  ? NATB_NA
-		    : t->s >= min ? NATB_PASS
-				  : NATB_FAIL,
+		ROW(rs, id, level, text,
+		    t->lo >= min   ? NATB_PASS
+		    : t->hi <= min ? NATB_FAIL
+				   : NATB_INCONCLUSIVE,
 		    "%.1f s (alive at %.1f, gone at %.1f)%s", t->s, t->lo, t->hi, lost);
 		break;
 	case NATB_TMO_ABOVE:
-		ROW(rs, id, text, min && t->lo >= min ? NATB_PASS : NATB_NA, "above %.0f s%s%s",
-		    t->lo, min && t->lo >= min ? "" : ": not judged", lost);
+		ROW(rs, id, level, text, t->lo >= min ? NATB_PASS : NATB_INCONCLUSIVE,
+		    "above %.0f s%s%s", t->lo, !min || t->lo >= min ? "" : ": the search ended first",
+		    lost);
 		break;
 	case NATB_TMO_BELOW:
-		ROW(rs, id, text,
-		    !min	   ? NATB_NA
-		    : t->hi >= min ? NATB_PASS
-				   : NATB_FAIL,
+		ROW(rs, id, level, text, t->hi <= min ? NATB_FAIL : NATB_INCONCLUSIVE,
 		    "below %.1f s%s", t->hi, lost);
 		break;
 	case NATB_TMO_FAILED:
-		ROW(rs, id, text, NATB_NA, "no mapping could be made (0 of %u)", t->planned);
+		ROW(rs, id, level, text, NATB_INCONCLUSIVE, "no mapping could be made (0 of %u)",
+		    t->planned);
 		break;
 	case NATB_TMO_NONE:
-		ROW(rs, id, text, NATB_NA, "not measured");
+		ROW(rs, id, level, text, NATB_INCONCLUSIVE, "not measured");
 		break;
 	}
+	/* no limit of its own: whatever was measured is information */
+	if (!min && rs->n > n0)
+		rs->c[n0].v = NATB_INFO;
 }
 
 static const char *const short_dep[NATB_DEP_APD + 1] = {"unknown", "EI", "AD", "APD"};
 
-/* REQ-1 of RFC 4787 and RFC 5382: the worse of the uncontended and the
- * contended probes */
+/*
+ * REQ-1 of RFC 4787 and RFC 5382: the worse of the uncontended and the
+ * contended probes. A mapping that is not endpoint-independent in either
+ * fails; a pass needs both, but for a NAT where contention cannot happen
+ * (one external address per internal address), where the fresh probe
+ * decides and the row says so.
+ */
 static void eim_row(struct rows *rs, const char *id, const char *text, enum natb_dep free_,
-		    enum natb_dep contended)
+		    enum natb_dep contended, enum natb_cont cont)
 {
-	enum natb_dep w = natb_dep_worse(free_, contended);
+	const enum natb_dep w = natb_dep_worse(free_, contended);
+	const char *why = cont == NATB_CONT_LOST	    ? "a contention probe lost"
+			  : cont == NATB_CONT_UNSHARED	    ? "contention not set up: B never left "
+							      "by A's external address"
+			  : cont == NATB_CONT_IMPOSSIBLE ? "contention impossible: one external "
+							   "address per internal address"
+							 : "contention not probed";
 
-	ROW(rs, id, text, dep_ei(w), "%s (uncontended %s, contended %s)", natb_dep_names[w],
-	    short_dep[free_], short_dep[contended]);
+	if (cont == NATB_CONT_SEEN)
+		ROW(rs, id, MUST, text,
+		    w != NATB_DEP_EI		   ? NATB_FAIL
+		    : free_ == NATB_DEP_UNKNOWN ? NATB_INCONCLUSIVE
+						: NATB_PASS,
+		    "%s (uncontended %s, contended %s)", natb_dep_names[w], short_dep[free_],
+		    short_dep[contended]);
+	else if (free_ == NATB_DEP_UNKNOWN)
+		ROW(rs, id, MUST, text, NATB_INCONCLUSIVE, "uncontended probe lost; %s", why);
+	else if (free_ != NATB_DEP_EI)
+		ROW(rs, id, MUST, text, NATB_FAIL, "%s (uncontended %s; %s)", natb_dep_names[free_],
+		    short_dep[free_], why);
+	else if (cont == NATB_CONT_IMPOSSIBLE)
+		ROW(rs, id, MUST, text, NATB_PASS, "EI on the fresh probe alone; %s", why);
+	else
+		ROW(rs, id, MUST, text, NATB_INCONCLUSIVE, "EI uncontended, not judged: %s", why);
 }
 
 static void overload_row(struct rows *rs, const char *id, const char *text, enum natb_tri o)
 {
-	ROW(rs, id, text,
+	ROW(rs, id, MUST, text,
 	    o == NATB_YES  ? NATB_FAIL
 	    : o == NATB_NO ? NATB_PASS
-			   : NATB_NA,
+			   : NATB_INCONCLUSIVE,
 	    "%s",
 	    o == NATB_YES  ? "two internal endpoints on one external endpoint to one server"
 	    : o == NATB_NO ? "one external endpoint per internal endpoint and server"
-			   : "not seen");
+			   : "no two internal endpoints seen towards one server");
 }
 
 static void hairpin_rows(struct rows *rs, const char *id, const char *text, const char *ida,
 			 enum natb_tri h, enum natb_tri ext)
 {
-	ROW(rs, id, text, want(h), "%s", tri(h, "hairpinned", "not hairpinned"));
-	ROW(rs, ida, "a hairpinned packet MUST come from the sender's external address and port",
-	    h == NATB_YES ? want(ext) : NATB_NA, "%s",
-	    h == NATB_YES ? tri(ext, "from the sender's external endpoint", "from another source")
-			  : "no hairpinning");
+	ROW(rs, id, MUST, text, want(h), "%s", tri(h, "hairpinned", "not hairpinned"));
+	ROW(rs, ida, MUST,
+	    "a hairpinned packet MUST come from the sender's external address and port",
+	    h == NATB_YES  ? want(ext)
+	    : h == NATB_NO ? NATB_NA
+			   : NATB_INCONCLUSIVE,
+	    "%s",
+	    h == NATB_YES  ? tri(ext, "from the sender's external endpoint", "from another source")
+	    : h == NATB_NO ? "no hairpinning"
+			   : "hairpinning not seen");
+}
+
+/* RFC 4787 REQ-2 and RFC 6888 REQ-2: paired pooling */
+static void pool_row(struct rows *rs, const char *id, enum natb_level level, const char *text,
+		     const struct natb_udp *u)
+{
+	ROW(rs, id, level, text,
+	    u->pooling == NATB_POOL_PAIRED	? NATB_PASS
+	    : u->pooling == NATB_POOL_ARBITRARY ? NATB_FAIL
+	    : u->pooling == NATB_POOL_SINGLE	? NATB_NA
+						: NATB_INCONCLUSIVE,
+	    "%s, %u external address%s%s", natb_pool_names[u->pooling], u->ext_addrs,
+	    u->ext_addrs == 1 ? "" : "es",
+	    u->pooling == NATB_POOL_SINGLE    ? ": no pool"
+	    : u->pooling == NATB_POOL_UNKNOWN ? ": the pooling probes lost"
+					      : "");
+}
+
+/*
+ * RFC 7857 §10 (RFC 6056 §4): a NAT that does not preserve ports SHOULD
+ * obfuscate the ports it chooses, one that does only when a port must
+ * change; so a NAT that preserves ports is judged on the ports it chose
+ * under contention, by the same median-step rule.
+ */
+static void random_row(struct rows *rs, const struct natb_udp *u)
+{
+	const char *id = "RFC7857 §10", *text = "external ports SHOULD be hard to guess (RFC 6056 §4)";
+
+	if (u->alloc == NATB_ALLOC_UNKNOWN)
+		ROW(rs, id, SHOULD, text, NATB_INCONCLUSIVE,
+		    "unknown: %u of the allocation probes came out", u->alloc_n);
+	else if (u->alloc != NATB_ALLOC_PRESERVED)
+		ROW(rs, id, SHOULD, text,
+		    u->alloc == NATB_ALLOC_SEQUENTIAL ? NATB_FAIL : NATB_PASS,
+		    "%s: median step %u over %u destinations", natb_alloc_names[u->alloc],
+		    u->alloc_step, u->alloc_n);
+	else if (u->alloc_contended == NATB_ALLOC_SEQUENTIAL ||
+		 u->alloc_contended == NATB_ALLOC_RANDOM)
+		ROW(rs, id, SHOULD, text,
+		    u->alloc_contended == NATB_ALLOC_SEQUENTIAL ? NATB_FAIL : NATB_PASS,
+		    "preserved; %s when taken: median step %u over %u ports",
+		    natb_alloc_names[u->alloc_contended], u->alloc_contended_step, u->alloc_forced);
+	else if (u->contention == NATB_CONT_IMPOSSIBLE && !u->alloc_forced)
+		ROW(rs, id, SHOULD, text, NATB_NA,
+		    "preserved, never changed: one external address per internal address");
+	else
+		ROW(rs, id, SHOULD, text, NATB_INCONCLUSIVE,
+		    "preserved; %u ports had to change under contention: too few to judge",
+		    u->alloc_forced);
 }
 
 /* every row of a protocol whose probes left untranslated: no verdict */
@@ -404,20 +591,21 @@ static void quota_rows(struct rows *rs, const struct natb_quota *q)
 
 	if (!q->tried)
 		return;
-	ROW(rs, "RFC6888 REQ-4", "a limit of ports per subscriber MUST be supported (CGN)", NATB_NA,
-	    "%u of %u mappings from one address%s", q->got, q->tried,
-	    limit ? ": a limit" : ", no limit reached");
-	ROW(rs, "RFC6888 REQ-4 (others)",
+	/* a limit seen shows support; none reached does not show its absence */
+	ROW(rs, "RFC6888 REQ-4", MUST, "a limit of ports per subscriber MUST be supported (CGN)",
+	    limit ? NATB_PASS : NATB_INCONCLUSIVE, "%u of %u mappings from one address%s", q->got,
+	    q->tried, limit ? ": a limit" : ", no limit reached");
+	ROW(rs, "RFC6888 REQ-4 (others)", MUST,
 	    "a subscriber at its limit leaves the others their mappings (what REQ-4 is for)",
 	    limit ? want(q->others) : NATB_NA, "%s",
 	    limit ? tri(q->others, "another address still gets new mappings",
 			"another address gets none")
 		  : "no limit reached");
-	ROW(rs, "RFC6888 REQ-11 D", "a mapping refused MUST NOT delete existing ones (CGN)",
+	ROW(rs, "RFC6888 REQ-11 D", MUST, "a mapping refused MUST NOT delete existing ones (CGN)",
 	    limit ? want(q->kept) : NATB_NA, "%s",
 	    limit ? tri(q->kept, "the subscriber's earlier mapping kept", "earlier mapping gone")
 		  : "no limit reached");
-	ROW(rs, "RFC6888 REQ-11 B",
+	ROW(rs, "RFC6888 REQ-11 B", SHOULD,
 	    "a mapping refused SHOULD get an ICMP destination unreachable back",
 	    limit ? want(q->icmp) : NATB_NA, "%s",
 	    limit ? tri(q->icmp, "ICMP error sent", "dropped silently") : "no limit reached");
@@ -428,52 +616,38 @@ static void udp_rows(struct rows *rs, const struct natb_udp *u)
 	const size_t first = rs->n;
 
 	eim_row(rs, "RFC4787 REQ-1", "UDP mapping MUST be endpoint-independent", u->mapping,
-		u->mapping_contended);
-	ROW(rs, "RFC4787 REQ-2", "IP address pooling behaviour \"paired\" RECOMMENDED",
-	    u->pooling == NATB_POOL_PAIRED	? NATB_PASS
-	    : u->pooling == NATB_POOL_ARBITRARY ? NATB_FAIL
-						: NATB_NA,
-	    "%s, %u external address%s", natb_pool_names[u->pooling], u->ext_addrs,
-	    u->ext_addrs == 1 ? "" : "es");
+		u->mapping_contended, u->contention);
+	pool_row(rs, "RFC4787 REQ-2", SHOULD, "IP address pooling behaviour \"paired\" RECOMMENDED",
+		 u);
 	overload_row(rs, "RFC4787 REQ-3", "port overloading MUST NOT be used", u->overloading);
-	ROW(rs, "RFC4787 REQ-3a", "an external port in its internal port's range RECOMMENDED",
-	    want(u->in_range), "%s", tri(u->in_range, "1024-65535 kept", "a port left its range"));
-	ROW(rs, "RFC4787 REQ-4", "port parity preservation RECOMMENDED (a MAY since RFC 7857 §9)",
-	    u->parity == NATB_YES ? NATB_PASS : NATB_NA, "%s", tri(u->parity, "kept", "not kept"));
-	ROW(rs, "RFC4787 §4.2.1", "port preservation (measured; no requirement of its own)",
-	    NATB_NA, "%s", tri(u->preserve, "ports preserved", "ports not preserved"));
-	ROW(rs, "RFC7857 §10", "external ports SHOULD be hard to guess (RFC 6056 §4)",
-	    u->alloc == NATB_ALLOC_UNKNOWN	? NATB_NA
-	    : u->alloc == NATB_ALLOC_SEQUENTIAL ? NATB_FAIL
-						: NATB_PASS,
-	    "%s: median step %u over %u destinations", natb_alloc_names[u->alloc], u->alloc_step,
-	    u->alloc_n);
+	ROW(rs, "RFC4787 REQ-3a", SHOULD,
+	    "an external port in its internal port's range RECOMMENDED", want(u->in_range), "%s",
+	    tri(u->in_range, "1024-65535 kept", "a port left its range"));
+	ROW(rs, "RFC4787 REQ-4", MAY, "port parity preservation: a MAY since RFC 7857 §9",
+	    NATB_INFO, "%s", tri(u->parity, "kept", "not kept"));
+	ROW(rs, "RFC4787 §4.2.1", NONE, "port preservation (measured; no requirement of its own)",
+	    NATB_INFO, "%s", tri(u->preserve, "ports preserved", "ports not preserved"));
+	random_row(rs, u);
 	tmo_row(
-	    rs, "RFC4787 REQ-5",
+	    rs, "RFC4787 REQ-5", MUST,
 	    "UDP mapping timer MUST NOT expire in under 2 min (5 min RECOMMENDED); used both ways",
 	    &u->timeout, 120);
-	tmo_row(rs, "RFC4787 §4.3", "timer of a mapping that only sent (measured; not REQ-5's)",
-		&u->unreplied, 0);
-	ROW(rs, "RFC4787 REQ-6", "outbound packets MUST refresh the mapping", want(u->refresh_out),
-	    "%s", tri(u->refresh_out, "refreshed", "not refreshed"));
-	ROW(rs, "RFC4787 REQ-6a", "inbound packets MAY refresh the mapping",
-	    u->refresh_in == NATB_UNSEEN ? NATB_NA : NATB_PASS, "%s",
+	tmo_row(rs, "RFC4787 §4.3", NONE,
+		"timer of a mapping that only sent (measured; not REQ-5's)", &u->unreplied, 0);
+	ROW(rs, "RFC4787 REQ-6", MUST, "outbound packets MUST refresh the mapping",
+	    want(u->refresh_out), "%s", tri(u->refresh_out, "refreshed", "not refreshed"));
+	ROW(rs, "RFC4787 REQ-6a", MAY, "inbound packets MAY refresh the mapping", NATB_INFO, "%s",
 	    tri(u->refresh_in, "refreshed", "not refreshed"));
-	ROW(rs, "RFC4787 REQ-8",
+	ROW(rs, "RFC4787 REQ-8", SHOULD,
 	    "UDP filtering endpoint-independent or address-dependent RECOMMENDED",
 	    filt_ok(u->filtering), "%s", natb_dep_names[u->filtering]);
 	hairpin_rows(rs, "RFC4787 REQ-9", "UDP hairpinning MUST be supported", "RFC4787 REQ-9a",
 		     u->hairpin, u->hairpin_ext);
-	ROW(rs, "RFC4787 REQ-12", "an ICMP error MUST NOT end the mapping it is about",
+	ROW(rs, "RFC4787 REQ-12", MUST, "an ICMP error MUST NOT end the mapping it is about",
 	    want(u->icmp_keeps), "%s", tri(u->icmp_keeps, "mapping kept", "mapping gone"));
-	ROW(rs, "RFC4787 REQ-14", "out-of-order fragments MUST get through", want(u->frags), "%s",
-	    tri(u->frags, "translated and delivered", "lost"));
-	ROW(rs, "RFC6888 REQ-2", "a CGN MUST pool paired by default",
-	    u->pooling == NATB_POOL_PAIRED	? NATB_PASS
-	    : u->pooling == NATB_POOL_ARBITRARY ? NATB_FAIL
-						: NATB_NA,
-	    "%s, %u external address%s", natb_pool_names[u->pooling], u->ext_addrs,
-	    u->ext_addrs == 1 ? "" : "es");
+	ROW(rs, "RFC4787 REQ-14", MUST, "out-of-order fragments MUST get through", want(u->frags),
+	    "%s", tri(u->frags, "translated and delivered", "lost"));
+	pool_row(rs, "RFC6888 REQ-2", MUST, "a CGN MUST pool paired by default", u);
 	quota_rows(rs, &u->quota);
 	if (u->translated == NATB_NO)
 		untranslated(rs, first);
@@ -484,30 +658,24 @@ static void tcp_rows(struct rows *rs, const struct natb_tcp *t)
 	const size_t first = rs->n;
 
 	eim_row(rs, "RFC5382 REQ-1", "TCP mapping MUST be endpoint-independent", t->mapping,
-		t->mapping_contended);
-	ROW(rs, "RFC5382 REQ-3",
+		t->mapping_contended, t->contention);
+	ROW(rs, "RFC5382 REQ-3", SHOULD,
 	    "TCP filtering endpoint-independent or address-dependent RECOMMENDED",
 	    filt_ok(t->filtering), "%s", natb_dep_names[t->filtering]);
-	tmo_row(rs, "RFC5382 REQ-5", "established idle-timeout MUST NOT be under 2 h 4 min",
+	tmo_row(rs, "RFC5382 REQ-5", MUST, "established idle-timeout MUST NOT be under 2 h 4 min",
 		&t->established, 7440);
 	/* RFC 7857 §2.1: a NAT MAY be configured below 4 min; 4 min is the
 	 * RECOMMENDED default, which a measurement cannot tell apart */
 	tmo_row(
-	    rs, "RFC5382 REQ-5 (transitory)",
+	    rs, "RFC5382 REQ-5 (transitory)", MAY,
 	    "transitory idle-timeout after a SYN: 4 min (RFC 7857 §2.1: MAY be configured lower)",
 	    &t->transitory, 0);
-	if (t->transitory.st == NATB_TMO_FOUND || t->transitory.st == NATB_TMO_ABOVE) {
-		const double s =
-		    t->transitory.st == NATB_TMO_FOUND ? t->transitory.s : t->transitory.lo;
-
-		rs->c[rs->n - 1].v = s >= 240 ? NATB_PASS : NATB_NA;
-	}
-	tmo_row(rs, "RFC7857 §2.1", "closing idle-timeout, after FIN both ways (measured)",
+	tmo_row(rs, "RFC7857 §2.1", NONE, "closing idle-timeout, after FIN both ways (measured)",
 		&t->closing, 0);
 	overload_row(rs, "RFC5382 REQ-7", "TCP port overloading MUST NOT be used", t->overloading);
 	hairpin_rows(rs, "RFC5382 REQ-8", "TCP hairpinning MUST be supported", "RFC5382 REQ-8a",
 		     t->hairpin, t->hairpin_ext);
-	ROW(rs, "RFC5382 REQ-9", "an ICMP destination unreachable SHOULD be translated",
+	ROW(rs, "RFC5382 REQ-9", SHOULD, "an ICMP destination unreachable SHOULD be translated",
 	    want(t->err_xlate), "%s", tri(t->err_xlate, "translated", "not translated"));
 	if (t->translated == NATB_NO)
 		untranslated(rs, first);
@@ -517,15 +685,16 @@ static void icmp_rows(struct rows *rs, const struct natb_icmp *i)
 {
 	const size_t first = rs->n;
 
-	ROW(rs, "RFC5508 REQ-1", "echo requests from inside and their replies MUST pass",
+	ROW(rs, "RFC5508 REQ-1", MUST, "echo requests from inside and their replies MUST pass",
 	    want(i->echo), "%s", tri(i->echo, "request out, reply in", "did not pass"));
-	ROW(rs, "RFC5508 REQ-1a", "query identifier mapping SHOULD be external-host independent",
-	    want(i->id_ei), "%s",
+	ROW(rs, "RFC5508 REQ-1a", SHOULD,
+	    "query identifier mapping SHOULD be external-host independent", want(i->id_ei), "%s",
 	    tri(i->id_ei, "one identifier towards two hosts", "identifier differs"));
-	tmo_row(rs, "RFC5508 REQ-2", "ICMP query session timer MUST NOT expire in under 60 s",
+	tmo_row(rs, "RFC5508 REQ-2", MUST, "ICMP query session timer MUST NOT expire in under 60 s",
 		&i->query, 60);
-	ROW(rs, "RFC5508 REQ-4", "an inbound ICMP error gets its embedded packet reverted",
-	    want(i->err_xlate), "%s", tri(i->err_xlate, "translated", "not translated"));
+	ROW(rs, "RFC5508 REQ-4", MUST,
+	    "an inbound ICMP error MUST get its embedded packet reverted", want(i->err_xlate),
+	    "%s", tri(i->err_xlate, "translated", "not translated"));
 	if (i->translated == NATB_NO)
 		untranslated(rs, first);
 }
@@ -551,8 +720,8 @@ size_t natb_checks(const struct natb_result *r, struct natb_check *c, size_t cap
 						len ? ", " : "", p[k].name,
 						p[k].t == NATB_NO ? "untranslated" : "nothing out");
 	if (len)
-		ROW(&rs, "translation", "a NAT on the path: every other row presumes one", NATB_NA,
-		    "%s", m);
+		ROW(&rs, "translation", NONE, "a NAT on the path: every other row presumes one",
+		    NATB_INFO, "%s", m);
 	if (r->udp.on)
 		udp_rows(&rs, &r->udp);
 	if (r->tcp.on)

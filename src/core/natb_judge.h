@@ -56,12 +56,45 @@ enum natb_tri {
 	NATB_YES = 2,
 };
 
+/*
+ * A row's verdict. Only a row whose requirement is a MUST, SHOULD or
+ * RECOMMENDED (RFC 2119) passes or fails, and only on a measurement of
+ * what its text asks; a MAY, or a behaviour the RFCs only describe, is
+ * info. Inconclusive: what was needed was not measured (a probe lost, a
+ * probe that could not be set up); not applicable: the requirement does
+ * not arise (no NAT on the path, no limit reached), with the reason.
+ */
 enum natb_verdict {
 	NATB_NA = 0,
 	NATB_PASS = 1,
 	NATB_FAIL = 2,
+	NATB_INCONCLUSIVE = 3,
+	NATB_INFO = 4,
 };
-extern const char *const natb_verdict_names[NATB_FAIL + 1];
+#define NATB_NVERDICTS 5
+extern const char *const natb_verdict_names[NATB_NVERDICTS];
+
+/* The strength of a row's requirement (RFC 2119; RECOMMENDED is SHOULD). */
+enum natb_level {
+	NATB_LVL_NONE = 0, /* measured, no requirement of its own */
+	NATB_LVL_MAY = 1,
+	NATB_LVL_SHOULD = 2,
+	NATB_LVL_MUST = 3,
+};
+extern const char *const natb_level_names[NATB_LVL_MUST + 1];
+
+/*
+ * The contention probe (RFC 4787 §4.1, RFC 5382 §4.1): what became of it.
+ * Only SEEN has a contended mapping; the others say why there is none.
+ */
+enum natb_cont {
+	NATB_CONT_NONE = 0,	  /* not probed */
+	NATB_CONT_SEEN = 1,	  /* B asked for A's external port: mapping_contended */
+	NATB_CONT_LOST = 2,	  /* a probe of either order did not come out */
+	NATB_CONT_UNSHARED = 3,	  /* B never left by A's external address */
+	NATB_CONT_IMPOSSIBLE = 4, /* every internal address has an external one of its own */
+};
+extern const char *const natb_cont_names[NATB_CONT_IMPOSSIBLE + 1];
 
 /* One timeout search: found between lo and hi, or above the bound. */
 enum natb_tmo_state {
@@ -104,6 +137,7 @@ struct natb_udp {
 	enum natb_tri translated;	 /* left the NAT with another source address */
 	enum natb_dep mapping;		 /* uncontended: fresh ports that collide with nothing */
 	enum natb_dep mapping_contended; /* a second internal address took the port first */
+	enum natb_cont contention;	 /* what became of that probe */
 	enum natb_dep filtering;
 	enum natb_tri preserve, parity, hairpin, hairpin_ext, refresh_out, refresh_in;
 	enum natb_tri
@@ -118,6 +152,11 @@ struct natb_udp {
 	unsigned alloc_n;	   /* mappings judged, each towards a destination of its own */
 	unsigned alloc_step;	   /* the median distance between consecutive external ports */
 	unsigned contiguity_pct;   /* of consecutive internal ports mapped to consecutive ones */
+	/* the same internal ports from another internal address towards the
+	 * same destinations: the ports the NAT had to choose (RFC 7857 §10) */
+	enum natb_alloc alloc_contended;
+	unsigned alloc_forced;	       /* ports it had to change */
+	unsigned alloc_contended_step; /* their median step */
 	struct natb_tmo timeout;   /* a mapping used both ways for more than 2 s */
 	struct natb_tmo unreplied; /* a mapping that only sent */
 };
@@ -126,6 +165,7 @@ struct natb_tcp {
 	bool on;
 	enum natb_tri translated;
 	enum natb_dep mapping, mapping_contended, filtering;
+	enum natb_cont contention;
 	enum natb_tri preserve, hairpin, hairpin_ext, overloading;
 	enum natb_tri err_xlate; /* an inbound ICMP error about a connection translated */
 	struct natb_tmo established, transitory, closing;
@@ -149,10 +189,12 @@ struct natb_result {
 	bool interrupted;
 };
 
-/* One row of the table: requirement, its gist, what was seen, verdict. */
+/* One row of the table: requirement, its gist, its strength, what was
+ * seen, verdict. */
 struct natb_check {
 	const char *id;
 	const char *text;
+	enum natb_level level;
 	char measured[112];
 	enum natb_verdict v;
 };
@@ -165,6 +207,34 @@ struct natb_check {
 enum natb_dep natb_mapping(const struct natb_ep m[2][2]);
 /* the less endpoint-independent of two behaviours; unknown when both are */
 enum natb_dep natb_dep_worse(enum natb_dep a, enum natb_dep b);
+/*
+ * One order of the contention probe: A's external endpoint towards the
+ * taken destination, and B's (from the same internal port) towards
+ * b[address][port], b[0][0] being the taken one (ip 0 = not seen).
+ */
+struct natb_cont_probe {
+	struct natb_ep a, b[2][2];
+};
+/*
+ * the contended mapping from both orders (free destinations first, the
+ * taken one first): SEEN with *dep the worse of the orders where B left by
+ * A's external address (a mapping that is not endpoint-independent in one
+ * order is SEEN whatever became of the other; endpoint-independent needs
+ * both); else LOST when a probe of either order did not come out; else
+ * IMPOSSIBLE when B never left by A's external address and `own` says
+ * every internal address has an external address of its own
+ * (natb_own_addrs), UNSHARED when it does not. *dep is unknown but for
+ * SEEN.
+ */
+enum natb_cont natb_contention(const struct natb_cont_probe p[2], enum natb_tri own,
+			       enum natb_dep *dep);
+/*
+ * one external address per internal address, over every mapping seen:
+ * YES when at least 3 internal addresses were seen, each left by one
+ * external address and none by another's; NO when one left by two, or two
+ * by one; UNSEEN when fewer than 3 were seen.
+ */
+enum natb_tri natb_own_addrs(const struct natb_obs *o, size_t n);
 /* filtering behaviour from whether unsolicited packets got in: from
  * another port of the contacted address, and from another address. */
 enum natb_dep natb_filtering(bool other_port_in, bool other_addr_in);
@@ -183,6 +253,19 @@ enum natb_pool natb_pooling(const uint32_t *ext, size_t ni, size_t nj, unsigned 
 #define NATB_SEQ_STEP 16
 enum natb_alloc natb_alloc_of(const uint16_t *in, const uint16_t *ext, size_t n,
 			      unsigned *contig_pct, unsigned *step);
+/*
+ * port allocation under contention (RFC 7857 §10, RFC 6056 §4): first[k]
+ * the external endpoints one internal address got from consecutive
+ * internal ports in[k], each towards a destination of its own; second[k]
+ * what another internal address got from the same internal port towards
+ * the same destination. The ports the NAT had to choose are those of
+ * second[k] on first[k]'s external address with another port (*forced of
+ * them); their allocation by natb_alloc_of's rule, unknown when fewer
+ * than 4 (*step their median step).
+ */
+enum natb_alloc natb_alloc_contended(const uint16_t *in, const struct natb_ep *first,
+				     const struct natb_ep *second, size_t n, unsigned *forced,
+				     unsigned *step);
 /* port overloading (RFC 4787 REQ-3, RFC 5382 REQ-7): two internal
  * endpoints given one external endpoint towards one server endpoint.
  * NATB_UNSEEN when no two mappings of different internal endpoints
