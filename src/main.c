@@ -551,6 +551,27 @@ static void reexec_nohuge(int argc, char **argv)
 	free(nargv);
 }
 
+/*
+ * A test hook (README, Tests; 13_instances.sh): with FLOWGEN_TEST_STOP_BEFORE_POOLS
+ * set in the environment at start-up, a flowgen whose plan put it on
+ * hugepages stops itself (SIGSTOP) once DPDK is up and before the ports'
+ * pools are made, after a line on standard error saying so. A test then
+ * takes the free hugepages from another process and lets it go on
+ * (SIGCONT): the race of several instances started at once (the pages
+ * free when flowgen planned, gone when its pools want them), made to
+ * happen on purpose. Read nowhere else; a start on --no-huge (the restart
+ * this race leads to included) ignores it.
+ */
+static void test_stop_before_pools(bool nohuge)
+{
+	if (nohuge || !getenv("FLOWGEN_TEST_STOP_BEFORE_POOLS"))
+		return;
+	fprintf(stderr, "flowgen: test hook: pid %d on hugepages, stopped before the pools "
+			"(FLOWGEN_TEST_STOP_BEFORE_POOLS)\n", (int)getpid());
+	fflush(stderr);
+	raise(SIGSTOP);
+}
+
 static volatile sig_atomic_t term_signal;
 
 static void on_term(int sig)
@@ -676,6 +697,7 @@ int main(int argc, char **argv)
 		nohuge_prefault();
 	/* before any worker starts: every rate and time uses the measured TSC */
 	tsc_calibrate(rte_get_tsc_hz(), FG_TSC_WINDOW_NS);
+	test_stop_before_pools(nohuge);
 	rc = port_init_all(&c, o.cores, err, sizeof(err));
 	if (rc == 0)
 		rc = ctl_launch(o.cores, err, sizeof(err));

@@ -9,6 +9,10 @@
 #   3. too few hugepages for all three (started at the same instant, each
 #      sure at first that they suffice): the ones that find the pages gone
 #      start again on --no-huge, and all three run;
+#   3b. the same race on purpose (the test hook
+#      FLOWGEN_TEST_STOP_BEFORE_POOLS stops flowgen between its plan on
+#      hugepages and its pools, another process takes every free hugepage):
+#      flowgen says they ran out and starts again on --no-huge, and runs;
 #   4. a start-up DPDK refuses (the runtime directory of the --file-prefix
 #      given is locked by another process) prints DPDK's reason and
 #      flowgen's hint, never "Success", and exits 70.
@@ -125,6 +129,68 @@ if set_huge 100; then
 	check_ge "100 hugepages: the ones that found no room ran on --no-huge" "$nh" 1
 else
 	fail "100 hugepages: nr_hugepages set to 100" "it reads $(cat /proc/sys/vm/nr_hugepages)"
+fi
+
+# 3b. the same race, made to happen on purpose: with the test hook
+# FLOWGEN_TEST_STOP_BEFORE_POOLS (README, Tests) flowgen stops itself once
+# DPDK is up on hugepages, before its pools; another process takes every
+# free hugepage meanwhile; flowgen goes on, finds them gone, says so and
+# starts again on --no-huge (its own line, not the one of a start that
+# found no pages in its plan), and runs
+if set_huge 100; then
+	r=$FG_TMP/race
+	FLOWGEN_TEST_STOP_BEFORE_POOLS=1 fg_plain -v -C "$LOOP" --json \
+		-x "start -f profiles/stl_64b.yaml -m 0.1 -d 2 -t learn=0; wait; stats --json" \
+		</dev/null >"$r.1" 2>&1 &
+	fpid=$!
+	at_exit "kill $fpid"
+	stopped=no
+	if wait_for '^flowgen: test hook: pid [0-9]+ on hugepages, stopped before the pools' "$r.1" 30 "$fpid"; then
+		pid=$(sed -n 's/^flowgen: test hook: pid \([0-9]*\) .*/\1/p' "$r.1" | head -n 1)
+		for ((k = 0; k < 50; k++)); do
+			[ "$(sed 's/.*) //; s/ .*//' "/proc/$pid/stat" 2>/dev/null)" = T ] && stopped=yes && break
+			sleep 0.1
+		done
+	fi
+	check_eq "hugepages taken meanwhile: flowgen planned on hugepages and stopped before its pools" yes "$stopped"
+	# the taker: every free hugepage, mapped and touched, held until told
+	python3 -c '
+import mmap, sys, time
+free = page = 0
+for l in open("/proc/meminfo"):
+    if l.startswith("HugePages_Free:"): free = int(l.split()[1])
+    if l.startswith("Hugepagesize:"): page = int(l.split()[1]) * 1024
+m = mmap.mmap(-1, free * page, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | 0x40000) if free else None
+for off in range(0, free * page, page):
+    m[off] = 1
+print("took %d" % free, flush=True)
+time.sleep(60)
+' >"$r.taker" 2>&1 &
+	taker=$!
+	at_exit "kill $taker"
+	wait_for '^took [0-9]+' "$r.taker" 30 "$taker"
+	hfree=$(awk '$1 == "HugePages_Free:" { print $2 }' /proc/meminfo)
+	echo "# hugepages taken meanwhile: $(cat "$r.taker"), $hfree free now"
+	check_eq "hugepages taken meanwhile: another process holds every free hugepage" 0 "$hfree"
+	[ -n "${pid:-}" ] && kill -CONT "$pid" 2>/dev/null
+	wait "$fpid"
+	echo $? >"$r.1.rc"
+	kill "$taker" 2>/dev/null
+	wait "$taker" 2>/dev/null
+	check_grep "hugepages taken meanwhile: flowgen's plan was on hugepages (-v)" '^memory: [0-9]+ MiB for DPDK .* from hugepages' "$r.1"
+	check_grep "hugepages taken meanwhile: flowgen says they ran out and starts again with --no-huge" \
+		'^flowgen: .*: the hugepages ran out meanwhile; starting again with --no-huge$' "$r.1"
+	check_nogrep "hugepages taken meanwhile: not a start that found no pages in its plan" \
+		'running with --no-huge' "$r.1"
+	check_grep "hugepages taken meanwhile: the second start is on the heap (--no-huge)" \
+		'^memory: [0-9]+ MiB for DPDK .* on the heap \(--no-huge\)' "$r.1"
+	check_eq "hugepages taken meanwhile: exits 0" 0 "$(cat "$r.1.rc")"
+	tx=$(latency_row "$r.1" s64 1 tx || echo -1)
+	late=$(latency_row "$r.1" s64 1 late || echo -1)
+	check_eq "hugepages taken meanwhile: sent or counted late its 2000 frames" 2000 "$((tx + late))"
+	check_eq "hugepages taken meanwhile: received what it sent" "$tx" "$(latency_row "$r.1" s64 1 rx || echo -2)"
+else
+	fail "hugepages taken meanwhile: nr_hugepages set to 100" "it reads $(cat /proc/sys/vm/nr_hugepages)"
 fi
 
 # 4. a runtime directory locked by another process: a process holds the
