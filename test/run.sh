@@ -269,7 +269,7 @@ i=0
 for bin in "${bins[@]}"; do
 	i=$((i + 1))
 	[ -f "$bin" ] && [ -x "$bin" ] && printf '%s\0%s\0' "$bin" "$work/unit/$i"
-done | xargs -0 -n 2 -P "$(nproc)" bash -c "$(declare -f exec_unit); unit_timeout=$unit_timeout; exec_unit \"\$@\"" _
+done | xargs -0 -r -n 2 -P "$(nproc)" bash -c "$(declare -f exec_unit); unit_timeout=$unit_timeout; exec_unit \"\$@\"" _
 i=0
 for bin in "${bins[@]}"; do
 	i=$((i + 1))
