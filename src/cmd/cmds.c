@@ -350,6 +350,62 @@ static int cmd_ping(struct cmd_ctx *x, int argc, char **argv)
 	return ping_run(port, dip, NULL, mac, ip_str(dip, ipb), count, size);
 }
 
+/*
+ * portattr's result value (the API asks for it: x->value): the ports of
+ * mask with what the text shows, a figure unknown as null, and both TSC
+ * rates.
+ */
+static int portattr_value(struct cmd_ctx *x, int64_t mask)
+{
+	struct jw j;
+
+	cmd_json_begin(x, &j, false);
+	jw_obj(&j, NULL);
+	jw_arr(&j, "ports");
+	for (int p = 0; p < fg_nports; p++) {
+		const struct port *pt = &fg_port[p];
+		char mac[RTE_ETHER_ADDR_FMT_SIZE], gm[RTE_ETHER_ADDR_FMT_SIZE];
+		char a[ADDR6_STRLEN];
+		uint32_t speed = 0;
+		bool up;
+
+		if (!(mask & (1LL << p)))
+			continue;
+		up = port_link(p, &speed);
+		mac_fmt(&pt->v.mac, mac);
+		jw_obj(&j, NULL);
+		jw_i64(&j, "port", p);
+		jw_bool(&j, "link", up);
+		if (speed)
+			jw_u64(&j, "speed_mbps", speed);
+		else
+			jw_null(&j, "speed_mbps");
+		jw_str(&j, "mac", mac);
+		jw_str(&j, "ip", pt->v.ip ? ip_str(pt->v.ip, a) : NULL);
+		jw_str(&j, "gw", pt->gw ? ip_str(pt->gw, a) : NULL);
+		jw_str(&j, "gw_mac", pt->gw_mac & PORT_MAC_KNOWN ? mac_str(pt->gw_mac, gm) : NULL);
+		jw_str(&j, "driver", pt->driver);
+		if (pt->v.has_ip6)
+			addr6_str(pt->v.ip6, a);
+		jw_str(&j, "ipv6", pt->v.has_ip6 ? a : NULL);
+		if (pt->has_gw6)
+			addr6_str(pt->gw6, a);
+		jw_str(&j, "gw6", pt->has_gw6 ? a : NULL);
+		jw_str(&j, "gw6_mac",
+		       pt->gw6_mac & PORT_MAC_KNOWN ? mac_str(pt->gw6_mac, gm) : NULL);
+		if (pt->v.vlan)
+			jw_u64(&j, "vlan", pt->v.vlan);
+		else
+			jw_null(&j, "vlan");
+		jw_obj_end(&j);
+	}
+	jw_arr_end(&j);
+	jw_u64(&j, "tsc_hz", fg_tsc_hz);
+	jw_u64(&j, "dpdk_tsc_hz", rte_get_tsc_hz());
+	jw_obj_end(&j);
+	return cmd_json_end(x, &j);
+}
+
 static int cmd_portattr(struct cmd_ctx *x, int argc, char **argv)
 {
 	int64_t mask = -1;
@@ -397,7 +453,7 @@ static int cmd_portattr(struct cmd_ctx *x, int argc, char **argv)
 	}
 	fg_info("TSC %.6f GHz (measured against CLOCK_MONOTONIC_RAW; DPDK's figure %.6f GHz)",
 		(double)fg_tsc_hz / 1e9, (double)rte_get_tsc_hz() / 1e9);
-	return 0;
+	return x->value && portattr_value(x, mask) < 0 ? -1 : 0;
 }
 
 static int cmd_stats(struct cmd_ctx *x, int argc, char **argv)

@@ -82,6 +82,13 @@ check_eq "command 'bench throughput --json': 200, ok, the result value itself" "
 check_eq "command 'bench throughput --json': the trial lines in output, no JSON text there" "True True" \
 	"$(jq_ '"pass" in o["output"], "\"trials\"" not in o["output"]' | tr -d '(),')"
 
+cmd 'portattr -p 1'
+check_eq "command 'portattr': its value, port 1 of the loop pair with its address and a known TSC rate" \
+	"True 1 198.19.1.2 True True" \
+	"$(jq_ 'o["ok"], o["json"]["ports"][0]["port"], o["json"]["ports"][0]["ip"], len(o["json"]["ports"]) == 1, o["json"]["tsc_hz"] > 0' | tr -d "(),'")"
+check_eq "command 'portattr': its text beside the value, as the console prints it" "True" \
+	"$(jq_ '"TSC " in o["output"] and "driver" in o["output"]')"
+
 cmd 'no-such-command'
 check_eq "an unknown command: 400, ok false, exit 1, the error in output" "400 False 1 True" \
 	"$ST $(jq_ 'o["ok"], o["exit"], "unknown command" in o["output"]' | tr -d '(),')"
