@@ -80,6 +80,11 @@ enum ctr_state {
 };
 #define CTR_STATE_COUNT (CTR_DRAINING + 1)
 
+/* A worker's loop turn that begins this long after the one before is a
+ * stall (struct ctr_worker): 1 ms, a quarter of a scheduler tick at the
+ * kernel's usual 250 Hz, and a thousand times a busy turn. */
+#define FG_STALL_US 1000
+
 struct ctr_gauge {
 	uint64_t active_client;       /* flows in the client table now */
 	uint64_t active_server;
@@ -100,6 +105,13 @@ struct ctr_worker {
 	 * worker started, and of the loop turns that did work (RX, TX, a
 	 * message). busy_tsc / loop_tsc over an interval is the share. */
 	uint64_t loop_tsc, busy_tsc;
+	/* Stalls: loop turns that began more than FG_STALL_US after the one
+	 * before (the worker was off its CPU, or a turn ran that long): how
+	 * many, their cycles summed, the part of each beyond the pacers'
+	 * backlog bound summed (PACE_BOUND_MS, src/core/pace.h: what fell due
+	 * then is late), and the longest since the worker's last START (not a
+	 * counter: `clear` leaves it). */
+	uint64_t stalls, stall_tsc, stall_late_tsc, stall_max_tsc;
 	uint64_t tsc;                 /* rte_rdtsc() at the last publish */
 	uint64_t redirected;          /* test frames this worker received for a flow
 					 another worker owns, and handed over */

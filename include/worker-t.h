@@ -118,6 +118,7 @@ struct worker {
 	void *state;			/* engine's per-worker state (from START) */
 	uint64_t run_id;
 	uint64_t hz;			/* TSC ticks per second */
+	uint64_t stall_max;		/* the longest stall since the last START, TSC cycles */
 	struct rte_mbuf *txb[2][FG_BURST];
 	uint16_t ntx[2];
 	/* This loop turn a data RX burst came back full: frames are still

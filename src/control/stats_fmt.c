@@ -313,6 +313,10 @@ static void json_worker(struct jw *j, const struct stats_worker_snap *w)
 	jw_u64(j, "redirected", w->redirected);
 	jw_u64(j, "active_flows", w->active_flows);
 	jnum(j, "cpu_util", w->cpu_util, 2, w->cpu_measured);
+	jw_u64(j, "stalls", w->stalls);
+	jw_num(j, "stalled_ms", w->stalled_ms, 3);
+	jw_num(j, "stall_late_ms", w->stall_late_ms, 3);
+	jw_num(j, "stall_max_ms", w->stall_max_ms, 3);
 	jw_obj_end(j);
 }
 

@@ -98,6 +98,10 @@ void stats_sum(const struct ctr_worker *w, int nworkers, int nports, struct stat
 		add_words(&o->redirected, &cw->redirected, 1);
 		add_words(&o->loop_tsc, &cw->loop_tsc, 1);
 		add_words(&o->busy_tsc, &cw->busy_tsc, 1);
+		add_words(&o->stalls, &cw->stalls, 1);
+		add_words(&o->stall_tsc, &cw->stall_tsc, 1);
+		add_words(&o->stall_late_tsc, &cw->stall_late_tsc, 1);
+		add_words(&o->stall_max_tsc, &cw->stall_max_tsc, 1);
 		add_words(&o->active_client, &cw->gauge.active_client, 1);
 		add_words(&o->active_server, &cw->gauge.active_server, 1);
 		if (__atomic_load_n(&cw->gauge.state, __ATOMIC_RELAXED) == CTR_RUNNING)
@@ -245,10 +249,10 @@ static double util(uint64_t busy_now, uint64_t busy_prev, uint64_t loop_now, uin
 /*
  * Each worker apart: its counters less the baseline, its CPU share over
  * the same interval as the global one (time-weighted: a worker's busy
- * cycles over its loop cycles), and the busiest share.
+ * cycles over its loop cycles), the busiest share, and its stalls.
  */
 static void workers_snap(const struct stats_raw *now, const struct stats_raw *prev,
-			 const struct stats_raw *base, struct stats_snap *out)
+			 const struct stats_raw *base, uint64_t tsc_hz, struct stats_snap *out)
 {
 	out->nworkers = FG_MIN(FG_MAX(now->nworkers, 0), FG_MAX_WORKERS);
 	for (int i = 0; i < out->nworkers; i++) {
@@ -262,6 +266,15 @@ static void workers_snap(const struct stats_raw *now, const struct stats_raw *pr
 		o->rx_pkts = stats_sub0(n->rx_pkts, b ? b->rx_pkts : 0);
 		o->redirected = stats_sub0(n->redirected, b ? b->redirected : 0);
 		o->active_flows = FG_MAX(n->active_client, n->active_server);
+		o->stalls = stats_sub0(n->stalls, b ? b->stalls : 0);
+		if (tsc_hz) {
+			o->stalled_ms = 1e3 * (double)stats_sub0(n->stall_tsc, b ? b->stall_tsc : 0) /
+					(double)tsc_hz;
+			o->stall_late_ms = 1e3 *
+					   (double)stats_sub0(n->stall_late_tsc, b ? b->stall_late_tsc : 0) /
+					   (double)tsc_hz;
+			o->stall_max_ms = 1e3 * (double)n->stall_max_tsc / (double)tsc_hz;
+		}
 		if (p && n->loop_tsc > p->loop_tsc) {
 			o->cpu_util = util(n->busy_tsc, p->busy_tsc, n->loop_tsc, p->loop_tsc);
 			o->cpu_measured = true;
@@ -319,7 +332,7 @@ void stats_compute(const struct stats_raw *now, const struct stats_raw *prev,
 			      (double)(now->loop_tsc - prev->loop_tsc);
 	if (g->cpu_util > 100)
 		g->cpu_util = 100;
-	workers_snap(now, prev, base, out);
+	workers_snap(now, prev, base, tsc_hz, out);
 	/*
 	 * A flow of a port pair sits in the client table of one worker and
 	 * the server table of another: the larger side is the flow count.

@@ -38,7 +38,8 @@ struct stats_nic {
 struct stats_wraw {
 	uint64_t tx_pkts, rx_pkts, redirected;
 	uint64_t loop_tsc, busy_tsc;
-	uint64_t active_client, active_server; /* gauges, not baselined */
+	uint64_t stalls, stall_tsc, stall_late_tsc;
+	uint64_t active_client, active_server, stall_max_tsc; /* gauges, not baselined */
 };
 
 /*
@@ -170,6 +171,11 @@ struct stats_worker_snap {
 	uint64_t active_flows;		       /* the larger of its client and server tables */
 	double cpu_util;		       /* %, time-weighted over the rate interval */
 	bool cpu_measured;		       /* cpu_util: the worker looped over it */
+	/* stalls (struct ctr_worker): how many, their time and its part
+	 * beyond the pacers' bound, baselined; the longest since the worker's
+	 * last START */
+	uint64_t stalls;
+	double stalled_ms, stall_late_ms, stall_max_ms;
 };
 
 struct stats_snap {

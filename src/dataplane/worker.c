@@ -18,6 +18,7 @@
 
 #include "capture_tap.h"
 #include "lat.h"
+#include "pace.h"
 #include "pkt6.h"
 #include "port_addr.h"
 #include "worker.h"
@@ -171,6 +172,7 @@ static void handle_mbox(struct worker *w, uint64_t now, bool *quit)
 			if (w->nq > 1 && e->own && e->own(w, &w->own))
 				w->rx = rx_side_steer;
 			w->run_id = m.val;
+			w->stall_max = 0;
 			FG_CTR_SET(w->ctr->gauge.run_id, m.val);
 			FG_CTR_SET(w->ctr->gauge.warmup, 0); /* the engine sets it */
 			FG_CTR_SET(w->ctr->gauge.state, CTR_RUNNING);
@@ -510,6 +512,8 @@ int worker_main(void *arg)
 	struct worker *w = arg;
 	bool quit = false, was_busy = false;
 	uint64_t polls = 0, start = rte_rdtsc(), prev = start, busy_tsc = 0;
+	uint64_t stalls = 0, stall_tsc = 0, stall_late_tsc = 0;
+	const uint64_t stall_at = w->hz * FG_STALL_US / 1000000, bound = w->hz * PACE_BOUND_MS / 1000;
 
 	bool ctl_rx = w->q == 0 && (w->pv[0]->ctl_rxq || w->pv[1]->ctl_rxq);
 
@@ -523,6 +527,15 @@ int worker_main(void *arg)
 		 * nearly all of them in long, busy turns) */
 		if (was_busy)
 			busy_tsc += now - prev;
+		/* the gap the engines' pacers see at this turn (pace.h) */
+		if (unlikely(now - prev > stall_at)) {
+			stalls++;
+			stall_tsc += now - prev;
+			if (now - prev > bound)
+				stall_late_tsc += now - prev - bound;
+			if (now - prev > w->stall_max)
+				w->stall_max = now - prev;
+		}
 		prev = now;
 
 		/* control's messages can wait a few turns: the mailbox is
@@ -586,6 +599,10 @@ int worker_main(void *arg)
 		if ((polls & 63) == 0) {
 			FG_CTR_SET(w->ctr->loop_tsc, now - start);
 			FG_CTR_SET(w->ctr->busy_tsc, busy_tsc);
+			FG_CTR_SET(w->ctr->stalls, stalls);
+			FG_CTR_SET(w->ctr->stall_tsc, stall_tsc);
+			FG_CTR_SET(w->ctr->stall_late_tsc, stall_late_tsc);
+			FG_CTR_SET(w->ctr->stall_max_tsc, w->stall_max);
 			FG_CTR_SET(w->ctr->tsc, now);
 		}
 	}

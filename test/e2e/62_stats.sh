@@ -100,8 +100,11 @@ workers_ok()
 		assert ws, "no workers"
 		for i, w in enumerate(ws):
 		    for k in ("id", "lcore", "ports", "tx_pkts", "rx_pkts", "redirected",
-		              "active_flows", "cpu_util"):
+		              "active_flows", "cpu_util", "stalls", "stalled_ms", "stall_late_ms",
+		              "stall_max_ms"):
 		        assert k in w, "worker %d lacks %s" % (i, k)
+		    assert 0 <= w["stall_late_ms"] <= w["stalled_ms"], w
+		    assert w["stalled_ms"] >= w["stalls"] * 1.0, w  # each stall is over 1 ms
 		    assert w["id"] == i, "ids are dense: %r" % w
 		    assert w["ports"] and all(0 <= p < len(o["ports"]) for p in w["ports"]), w
 		    assert 0 <= w["cpu_util"] <= 100, w

@@ -440,6 +440,9 @@ static void test_workers(void **state)
 	w[2].loop_tsc = 1000, w[2].busy_tsc = 0;
 	w[0].gauge.active_client = 5, w[0].gauge.active_server = 8;
 	w[1].gauge.active_client = 3;
+	/* worker 1 stalled twice before the baseline: 2 ms and 30 ms */
+	w[1].stalls = 2, w[1].stall_tsc = 32 * HZ / 1000, w[1].stall_late_tsc = 10 * HZ / 1000;
+	w[1].stall_max_tsc = 30 * HZ / 1000;
 	stats_sum(w, 3, 3, &prev);
 	prev.tsc = HZ;
 	assert_int_equal(prev.nworkers, 3);
@@ -460,6 +463,9 @@ static void test_workers(void **state)
 	w[0].loop_tsc += 10000, w[0].busy_tsc += 4000;
 	w[1].loop_tsc += 10000, w[1].busy_tsc += 9310;
 	w[2].loop_tsc += 10000;
+	/* ... and once after it: 100 ms, 80 beyond the bound */
+	w[1].stalls += 1, w[1].stall_tsc += 100 * HZ / 1000, w[1].stall_late_tsc += 80 * HZ / 1000;
+	w[1].stall_max_tsc = 100 * HZ / 1000;
 	stats_sum(w, 3, 3, &now);
 	now.tsc = 2 * HZ;
 	stats_compute(&now, &prev, &base, HZ, 3, NULL, NULL, &s);
@@ -478,6 +484,12 @@ static void test_workers(void **state)
 	assert_true(fabs(s.g.cpu_util_max - 93.1) < 1e-9);
 	/* the global share is time-weighted over all loops: 13310 / 30000 */
 	assert_true(fabs(s.g.cpu_util - 100.0 * 13310 / 30000) < 1e-9);
+	/* stalls and their times from the baseline on; the longest as is */
+	assert_int_equal(s.w[1].stalls, 1);
+	assert_true(fabs(s.w[1].stalled_ms - 100) < 1e-9);
+	assert_true(fabs(s.w[1].stall_late_ms - 80) < 1e-9);
+	assert_true(fabs(s.w[1].stall_max_ms - 100) < 1e-9);
+	assert_true(s.w[0].stalls == 0 && s.w[0].stalled_ms == 0 && s.w[0].stall_max_ms == 0);
 
 	/* no earlier sample: counters, no shares */
 	stats_compute(&now, NULL, NULL, HZ, 3, NULL, NULL, &s);
@@ -1392,7 +1404,7 @@ static void test_rates_not_measured(void **state)
 	assert_non_null(strstr(txt, "\"drop_rate\":null,\"cpu_util\":null,"));
 	assert_non_null(strstr(txt, "\"line_util\":null,"));
 	assert_non_null(strstr(txt, "\"cps\":null,\"completed_cps\":null,"));
-	assert_non_null(strstr(txt, "\"active_flows\":0,\"cpu_util\":null}"));
+	assert_non_null(strstr(txt, "\"active_flows\":0,\"cpu_util\":null,\"stalls\":0,"));
 	assert_non_null(strstr(txt, "\"interval\":0.000,"));
 	free(txt);
 	txt = text_of(s, STATS_G | STATS_A | STATS_W);
@@ -1406,7 +1418,7 @@ static void test_rates_not_measured(void **state)
 	assert_non_null(strstr(txt, "\"tx_pps\":0.00,\"rx_pps\":0.00,\"tx_bps\":0.00,"));
 	assert_non_null(strstr(txt, "\"drop_rate\":0.00,\"cpu_util\":0.00,"));
 	assert_non_null(strstr(txt, "\"line_util\":0.00,"));
-	assert_non_null(strstr(txt, "\"active_flows\":0,\"cpu_util\":0.00}"));
+	assert_non_null(strstr(txt, "\"active_flows\":0,\"cpu_util\":0.00,\"stalls\":0,"));
 	free(txt);
 	txt = text_of(s, STATS_G);
 	assert_non_null(strstr(txt, "drop_rate     : 0.00 pps           cpu_util      : 0.00 %\n"));
