@@ -192,7 +192,7 @@ static int flows_start(const bool *pick, char *err, size_t errlen)
 	/* no RFC 2544 learning frames: an OTG flow sends what it asks and
 	 * nothing before it, so a port's frames_tx is the sum of its flows' */
 	rp.tunables = "learn=0";
-	rc = run_start(sp, &rp, RUN_FORCE | RUN_QUIET, "traffic.flow_transmit", &fe);
+	rc = run_start(sp, &rp, RUN_FORCE, "traffic.flow_transmit", &fe);
 	run_prof_put(sp);
 	if (rc) {
 		fg_error_text(&fe, err, errlen);

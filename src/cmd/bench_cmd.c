@@ -31,7 +31,6 @@
 #include "port.h"
 #include "stats.h"
 #include "units.h"
-#include "log.h"
 
 /* What a trial counts, by test: frames (streams) or connections (flows). */
 struct bench_words {
@@ -79,8 +78,8 @@ static const char *const bench_tests[] = {"throughput", "latency", "cps", "capac
 const struct cli_optspec bench_spec = {
     .shorts = "f:m:p:t:", .longs = bench_longs, .words = bench_tests, .next = &natb_spec};
 
-static int bench_bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int bench_bad(const char *fmt, ...)
+static int bench_bad(struct cmd_ctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int bench_bad(struct cmd_ctx *x, const char *fmt, ...)
 {
 	char msg[FG_ERRLEN];
 	va_list ap;
@@ -88,8 +87,7 @@ static int bench_bad(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fg_err("bench: %s; usage: %s", msg, BENCH_SEARCH_USAGE);
-	return -1;
+	return cmd_fail(x, FG_E_USAGE, NULL, NULL, "bench: %s; usage: %s", msg, BENCH_SEARCH_USAGE);
 }
 
 /* A percentage in [lo, hi]: strict at lo when lo_open. */
@@ -106,7 +104,7 @@ static int bench_pct(const char *s, double lo, bool lo_open, double hi, double *
 	return 0;
 }
 
-static int bench_parse(int argc, char **argv, struct bench_opts *o)
+static int bench_parse(struct cmd_ctx *x, int argc, char **argv, struct bench_opts *o)
 {
 	char err[FG_ERRLEN];
 	int c;
@@ -118,12 +116,12 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 	o->mask = -1;
 	o->json = cmds_json();
 	if (argc < 2 || argv[1][0] == '-')
-		return bench_bad("which test? throughput, latency, cps or capacity");
+		return bench_bad(x, "which test? throughput, latency, cps or capacity");
 	for (int k = 1; k < BENCH_KIND_COUNT; k++)
 		if (strcmp(argv[1], bench_kind_names[k]) == 0)
 			o->kind = (enum bench_kind)k;
 	if (!o->kind)
-		return bench_bad("unknown test '%s' (throughput, latency, cps, capacity)", argv[1]);
+		return bench_bad(x, "unknown test '%s' (throughput, latency, cps, capacity)", argv[1]);
 	cli_getopt_reset();
 	while ((c = cli_getopt(argc - 1, argv + 1, &bench_spec)) != -1) {
 		switch (c) {
@@ -132,12 +130,12 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 			break;
 		case 'm':
 			if (units_parse_mult(optarg, &o->mult, err, sizeof(err)) != 0)
-				return bench_bad("-m %s", err);
+				return bench_bad(x, "-m %s", err);
 			o->have_mult = true;
 			break;
 		case 'p':
 			if ((o->mask = cmds_parse_ports(optarg)) <= 0)
-				return bench_bad("-p '%s': no such ports (0..%d)", optarg,
+				return bench_bad(x, "-p '%s': no such ports (0..%d)", optarg,
 						 fg_nports - 1);
 			break;
 		case 't':
@@ -145,23 +143,23 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 			break;
 		case 'L':
 			if (bench_pct(optarg, 0, false, 100, &o->loss_pct) != 0)
-				return bench_bad("--loss '%s': a percentage from 0 to 100", optarg);
+				return bench_bad(x, "--loss '%s': a percentage from 0 to 100", optarg);
 			break;
 		case 'R':
 			if (bench_pct(optarg, 0, true, 50, &o->res_pct) != 0)
-				return bench_bad(
+				return bench_bad(x, 
 				    "--resolution '%s': a percentage above 0, at most 50", optarg);
 			break;
 		case 'T':
 			if (units_parse_duration(optarg, &o->trial_s, err, sizeof(err)) != 0 ||
 			    !(o->trial_s >= 0.1) || o->trial_s > 86400)
-				return bench_bad("--trial '%s': a duration from 100ms to 24h",
+				return bench_bad(x, "--trial '%s': a duration from 100ms to 24h",
 						 optarg);
 			break;
 		case 'K':
 			if (units_parse_duration(optarg, &o->confirm_s, err, sizeof(err)) != 0 ||
 			    (o->confirm_s != 0 && !(o->confirm_s >= 0.1)) || o->confirm_s > 86400)
-				return bench_bad("--confirm '%s': 0 (none) or 100ms to 24h",
+				return bench_bad(x, "--confirm '%s': 0 (none) or 100ms to 24h",
 						 optarg);
 			o->have_confirm = true;
 			break;
@@ -177,7 +175,7 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 		case 'P':
 			if (units_parse_duration(optarg, &o->pause_s, err, sizeof(err)) != 0 ||
 			    o->pause_s > 3600)
-				return bench_bad("--pause '%s': a duration up to 1h", optarg);
+				return bench_bad(x, "--pause '%s': a duration up to 1h", optarg);
 			break;
 		case 'U':
 			o->reuse = true;
@@ -185,33 +183,33 @@ static int bench_parse(int argc, char **argv, struct bench_opts *o)
 		case 'D':
 			if (units_parse_duration(optarg, &o->dut_timeout, err, sizeof(err)) != 0 ||
 			    !(o->dut_timeout > 0) || o->dut_timeout > 86400)
-				return bench_bad("--dut-timeout '%s': a duration above 0, up to 24h",
+				return bench_bad(x, "--dut-timeout '%s': a duration above 0, up to 24h",
 						 optarg);
 			break;
 		default:
 			/* optind counts in argv + 1: argv[optind] is the word refused */
-			return bench_bad("'%s': unknown option or missing value",
+			return bench_bad(x, "'%s': unknown option or missing value",
 					 optind < argc ? argv[optind] : argv[argc - 1]);
 		}
 	}
 	if (optind + 1 != argc)
-		return bench_bad("unexpected '%s'", argv[optind + 1]);
+		return bench_bad(x, "unexpected '%s'", argv[optind + 1]);
 	if (!o->file)
-		return bench_bad("-f PROFILE is required");
+		return bench_bad(x, "-f PROFILE is required");
 	if (o->kind == BENCH_LATENCY && !o->have_mult)
-		return bench_bad("latency needs -m MULT, the load to measure at");
+		return bench_bad(x, "latency needs -m MULT, the load to measure at");
 	if (o->kind == BENCH_CAPACITY && !o->have_mult)
-		return bench_bad("capacity needs -m MULT, a connection rate the DUT sustains");
+		return bench_bad(x, "capacity needs -m MULT, a connection rate the DUT sustains");
 	if (o->have_confirm && o->kind != BENCH_THROUGHPUT && o->kind != BENCH_CPS)
-		return bench_bad("--confirm is for throughput and cps");
+		return bench_bad(x, "--confirm is for throughput and cps");
 	if (o->have_mult && o->mult.kind == UNITS_MAX)
-		return bench_bad("-m max is unpaced: give a rate");
+		return bench_bad(x, "-m max is unpaced: give a rate");
 	if ((o->reuse || o->dut_timeout > 0) && !bench_kind_flows(o->kind))
-		return bench_bad("--reuse and --dut-timeout are for cps and capacity");
+		return bench_bad(x, "--reuse and --dut-timeout are for cps and capacity");
 	/* a trial that reuses tuples the DUT still holds measures its table,
 	 * not its new connections */
 	if (o->reuse && o->dut_timeout > 0 && o->pause_s < o->dut_timeout)
-		return bench_bad("--reuse with --pause %g s, shorter than --dut-timeout %g s: the "
+		return bench_bad(x, "--reuse with --pause %g s, shorter than --dut-timeout %g s: the "
 				 "DUT would still hold the connections of the trial before and "
 				 "pass them as established",
 				 o->pause_s, o->dut_timeout);
@@ -582,10 +580,9 @@ static int out_begin(void *ctx)
 	if (!b->o->csv_path)
 		return 0;
 	b->csv = fopen(b->o->csv_path, "w");
-	if (!b->csv) {
-		fg_err("bench: --csv %s: %s", b->o->csv_path, strerror(errno));
-		return -1;
-	}
+	if (!b->csv)
+		return cmd_fail(b->x, FG_E_FAILED, "--csv", NULL, "bench: --csv %s: %s",
+				b->o->csv_path, strerror(errno));
 	csv_header(b->csv, b->w);
 	fflush(b->csv);
 	return 0;
@@ -679,11 +676,11 @@ static void out_result(void *ctx, const struct bench_result *r)
 		bench_tuples_text(b, r);
 	/* latency fails without a valid trial of enough stamped frames: say why */
 	if (b->o->kind == BENCH_LATENCY && t && t->valid && t->lat.frames < BENCH_MIN_STAMPED)
-		fg_err("bench: only %" PRIu64 " stamped frames; RFC 8219 asks for at least %d "
-		       "(a longer --trial or a higher -m)",
-		       t->lat.frames, BENCH_MIN_STAMPED);
+		cmd_fail(b->x, FG_E_FAILED, NULL, "a longer --trial or a higher -m",
+			 "bench: only %" PRIu64 " stamped frames; RFC 8219 asks for at least %d",
+			 t->lat.frames, BENCH_MIN_STAMPED);
 	else if (b->o->kind == BENCH_LATENCY && t && !t->valid)
-		fg_err("bench: the trial is invalid: %s", t->why);
+		cmd_fail(b->x, FG_E_FAILED, NULL, NULL, "bench: the trial is invalid: %s", t->why);
 	if (b->o->plot_path && plot_bench(b->o->plot_path, b->o->kind, r) != 0)
 		((struct bench_out *)ctx)->plot_failed = true;
 }
@@ -710,13 +707,14 @@ int bench_cmd(struct cmd_ctx *x, int argc, char **argv)
 
 	if (argc >= 2 && strcmp(argv[1], "nat") == 0)
 		return natb_cmd(x, argc - 1, argv + 1);
-	if (bench_parse(argc, argv, &o) != 0)
+	if (bench_parse(x, argc, argv, &o) != 0)
 		return -1;
 	out.w = &bench_words[o.kind];
-	rc = bench_run(&o, &rep);
-	if (out.csv && fclose(out.csv) != 0) {
-		fg_err("bench: --csv %s: %s", o.csv_path, strerror(errno));
-		rc = -1;
-	}
+	rc = bench_run(&o, &rep, &x->err);
+	if (rc < 0)
+		x->err_shown = false;
+	if (out.csv && fclose(out.csv) != 0)
+		rc = cmd_fail(x, FG_E_FAILED, "--csv", NULL, "bench: --csv %s: %s", o.csv_path,
+			      strerror(errno));
 	return out.plot_failed || out.json_failed ? -1 : rc;
 }

@@ -18,16 +18,14 @@
 #include "cmds.h"
 #include "json.h"
 #include "port.h"
-#include "log.h"
 
-static const char cap_usage[] =
+const char capture_usage[] =
     "capture start [-p PORTS] [--rx|--tx|--both] [--filter BPF] [--limit N] [--ring N] | "
     "capture stop | capture save FILE.pcapng | capture status [--json]";
 
-static int cap_bad(const char *what)
+static int cap_bad(struct cmd_ctx *x, const char *what)
 {
-	fg_err("capture: %s; usage: %s", what, cap_usage);
-	return -1;
+	return cmd_fail(x, FG_E_USAGE, NULL, NULL, "capture: %s; usage: %s", what, capture_usage);
 }
 
 /* A whole number in [lo, hi]; false otherwise. */
@@ -58,10 +56,6 @@ static void cap_ports_str(uint64_t mask, char *buf, size_t len)
 		snprintf(buf, len, "none");
 }
 
-const char capture_usage[] =
-    "capture start [-p PORTS] [--rx|--tx|--both] [--filter BPF] [--limit N] [--ring N] | "
-    "capture stop | capture save FILE.pcapng | capture status [--json]";
-
 /* capture status's one option (parsed by hand: it is the only one) */
 static const struct option cap_status_longs[] = {{"json", no_argument, NULL, 'j'},
 						 {NULL, 0, NULL, 0}};
@@ -79,7 +73,49 @@ static const char *const cap_words[] = {"start", "stop", "save", "status", NULL}
 const struct cli_optspec capture_spec = {
     .shorts = "p:", .longs = cap_start_longs, .words = cap_words, .next = &cap_status_spec};
 
-static int cap_start(int argc, char **argv)
+/*
+ * The capture's state as a value (capture status --json's "capture"
+ * object, and the value of stop): with key NULL the object itself.
+ */
+static void cap_status_json(struct jw *j, const char *key, const struct cap_status *st)
+{
+	char rs[64], ts[64];
+
+	cap_ports_str(st->rx_ports, rs, sizeof(rs));
+	cap_ports_str(st->tx_ports, ts, sizeof(ts));
+	jw_obj(j, key);
+	jw_bool(j, "running", st->running);
+	jw_bool(j, "have", st->have);
+	jw_str(j, "rx_ports", rs);
+	jw_str(j, "tx_ports", ts);
+	jw_u64(j, "frames", st->written);
+	jw_u64(j, "dropped", st->dropped);
+	jw_u64(j, "over_limit", st->over_limit);
+	jw_u64(j, "limit", st->limit);
+	jw_bool(j, "limit_reached", st->limit_reached);
+	jw_num(j, "seconds", st->secs, 3);
+	jw_obj_end(j);
+}
+
+/* The current capture's state as the command's value, when one is asked for. */
+static int cap_value(struct cmd_ctx *x, int rc)
+{
+	struct cap_status st;
+	struct jw j;
+
+	if (!x->value)
+		return rc;
+	capture_status(&st);
+	cmd_json_begin(x, &j, false);
+	jw_obj(&j, NULL);
+	cap_status_json(&j, "capture", &st);
+	jw_obj_end(&j);
+	if (cmd_json_end(x, &j) < 0 && rc == 0)
+		return cmd_fail(x, FG_E_INTERNAL, NULL, NULL, "out of memory");
+	return rc;
+}
+
+static int cap_start(struct cmd_ctx *x, int argc, char **argv)
 {
 	struct cap_opts o = {.ring = CAP_RING_DEFAULT};
 	int64_t ports = (int64_t)((1ULL << fg_nports) - 1);
@@ -95,7 +131,7 @@ static int cap_start(int argc, char **argv)
 			if ((ports = cmds_parse_ports(optarg)) <= 0) {
 				snprintf(err, sizeof(err), "-p '%s': no such ports (0..%d)", optarg,
 					 fg_nports - 1);
-				return cap_bad(err);
+				return cap_bad(x, err);
 			}
 			break;
 		case 'r':
@@ -112,29 +148,28 @@ static int cap_start(int argc, char **argv)
 			break;
 		case 'l':
 			if (!cap_num(optarg, 1, UINT32_MAX, &o.limit))
-				return cap_bad("--limit takes a number of frames, 1 or more");
+				return cap_bad(x, "--limit takes a number of frames, 1 or more");
 			break;
 		case 'R':
 			if (!cap_num(optarg, 64, 65536, &v) || (v & (v - 1)))
-				return cap_bad("--ring takes a power of two from 64 to 65536");
+				return cap_bad(x, "--ring takes a power of two from 64 to 65536");
 			o.ring = (unsigned)v;
 			break;
 		default:
-			return cap_bad("unknown option");
+			return cap_bad(x, "unknown option");
 		}
 	}
 	if (optind != argc)
-		return cap_bad("unexpected words after the options (quote a filter)");
+		return cap_bad(x, "unexpected words after the options (quote a filter)");
 	o.rx_ports = rx ? (uint64_t)ports : 0;
 	o.tx_ports = tx ? (uint64_t)ports : 0;
-	if (capture_start(&o, err, sizeof(err)) != 0) {
-		fg_err("capture: %s", err);
-		return -1;
-	}
+	if (capture_start(&o, err, sizeof(err)) != 0)
+		return cmd_fail(x, FG_E_REFUSED, NULL, NULL, "capture: %s", err);
 	cap_ports_str((uint64_t)ports, ps, sizeof(ps));
-	fg_info("capturing on ports %s, %s%s%s%s", ps, rx && tx ? "rx and tx" : rx ? "rx" : "tx",
-		o.filter ? ", filter \"" : "", o.filter ? o.filter : "", o.filter ? "\"" : "");
-	return 0;
+	fprintf(x->out, "capturing on ports %s, %s%s%s%s\n", ps,
+		rx && tx ? "rx and tx" : rx ? "rx" : "tx", o.filter ? ", filter \"" : "",
+		o.filter ? o.filter : "", o.filter ? "\"" : "");
+	return cap_value(x, 0);
 }
 
 static int cap_print_status(struct cmd_ctx *x, bool json)
@@ -143,28 +178,20 @@ static int cap_print_status(struct cmd_ctx *x, bool json)
 	char rs[64], ts[64];
 
 	capture_status(&st);
-	cap_ports_str(st.rx_ports, rs, sizeof(rs));
-	cap_ports_str(st.tx_ports, ts, sizeof(ts));
-	if (json) {
+	if (json || x->value) {
 		struct jw j;
 
 		cmd_json_begin(x, &j, true);
 		jw_obj(&j, NULL);
-		jw_obj(&j, "capture");
-		jw_bool(&j, "running", st.running);
-		jw_bool(&j, "have", st.have);
-		jw_str(&j, "rx_ports", rs);
-		jw_str(&j, "tx_ports", ts);
-		jw_u64(&j, "frames", st.written);
-		jw_u64(&j, "dropped", st.dropped);
-		jw_u64(&j, "over_limit", st.over_limit);
-		jw_u64(&j, "limit", st.limit);
-		jw_bool(&j, "limit_reached", st.limit_reached);
-		jw_num(&j, "seconds", st.secs, 3);
+		cap_status_json(&j, "capture", &st);
 		jw_obj_end(&j);
-		jw_obj_end(&j);
-		return cmd_json_end(x, &j);
+		if (cmd_json_end(x, &j) < 0)
+			return -1;
+		if (json)
+			return 0;
 	}
+	cap_ports_str(st.rx_ports, rs, sizeof(rs));
+	cap_ports_str(st.tx_ports, ts, sizeof(ts));
 	if (!st.have) {
 		fprintf(x->out, "capture: none\n");
 		return 0;
@@ -183,36 +210,40 @@ int capture_cmd(struct cmd_ctx *x, int argc, char **argv)
 	char err[FG_ERRLEN];
 
 	if (argc < 2)
-		return cap_bad("start, stop, save or status?");
+		return cap_bad(x, "start, stop, save or status?");
 	if (strcmp(argv[1], "start") == 0)
-		return cap_start(argc - 1, argv + 1);
+		return cap_start(x, argc - 1, argv + 1);
 	if (strcmp(argv[1], "stop") == 0) {
 		struct cap_status st;
 
 		if (argc != 2)
-			return cap_bad("stop takes no arguments");
-		if (capture_stop() != 0) {
-			fg_err("capture: no capture is running");
-			return -1;
-		}
+			return cap_bad(x, "stop takes no arguments");
+		if (capture_stop() != 0)
+			return cmd_fail(x, FG_E_REFUSED, NULL, NULL, "capture: no capture is running");
 		capture_status(&st);
-		fg_info("capture stopped: %" PRIu64 " frames, %" PRIu64 " dropped", st.written,
-			st.dropped);
-		return 0;
+		fprintf(x->out, "capture stopped: %" PRIu64 " frames, %" PRIu64 " dropped\n",
+			st.written, st.dropped);
+		return cap_value(x, 0);
 	}
 	if (strcmp(argv[1], "save") == 0) {
+		struct jw j;
 		int64_t n;
 
 		if (argc != 3)
-			return cap_bad("save takes one file name");
+			return cap_bad(x, "save takes one file name");
 		n = capture_save(argv[2], err, sizeof(err));
-		if (n < 0) {
-			fg_err("capture: %s", err);
-			return -1;
-		}
-		fg_info("saved %" PRId64 " frames to %s (pcapng interface N is DPDK port N)", n,
-			argv[2]);
-		return 0;
+		if (n < 0)
+			return cmd_fail(x, FG_E_FAILED, argv[2], NULL, "capture: %s", err);
+		fprintf(x->out, "saved %" PRId64 " frames to %s (pcapng interface N is DPDK port N)\n",
+			n, argv[2]);
+		if (!x->value)
+			return 0;
+		cmd_json_begin(x, &j, false);
+		jw_obj(&j, NULL);
+		jw_str(&j, "file", argv[2]);
+		jw_i64(&j, "frames", n);
+		jw_obj_end(&j);
+		return cmd_json_end(x, &j) < 0 ? -1 : 0;
 	}
 	if (strcmp(argv[1], "status") == 0) {
 		bool json = cmds_json();
@@ -220,8 +251,8 @@ int capture_cmd(struct cmd_ctx *x, int argc, char **argv)
 		if (argc == 3 && strcmp(argv[2], "--json") == 0)
 			json = true;
 		else if (argc != 2)
-			return cap_bad("status takes only --json");
+			return cap_bad(x, "status takes only --json");
 		return cap_print_status(x, json) < 0 ? -1 : 0;
 	}
-	return cap_bad("start, stop, save or status?");
+	return cap_bad(x, "start, stop, save or status?");
 }

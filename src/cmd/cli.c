@@ -389,8 +389,7 @@ static bool ctx_log(void *arg, enum fg_log_level level, const char *line)
 	return true;
 }
 
-/* Show an error value the handler set (a logged one was shown already). */
-static void show_error(struct cmd_ctx *x)
+void cmd_show_error(struct cmd_ctx *x)
 {
 	char text[FG_ERRTEXT_LEN];
 
@@ -440,7 +439,7 @@ int cli_exec(struct cmd_ctx *x, const char *line)
 	}
 	fflush(x->out);
 out:
-	show_error(x);
+	cmd_show_error(x);
 	free(buf);
 	return ret;
 }

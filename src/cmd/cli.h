@@ -94,6 +94,12 @@ int cmd_fail(struct cmd_ctx *x, enum fg_errcode code, const char *path, const ch
 	     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /*
+ * control: show x->err on x->errout now ("error: MESSAGE (HINT)"), once: a
+ * handler that goes on after a failure (arp's next port) shows each as it
+ * comes; the dispatcher shows the last when the handler returns.
+ */
+void cmd_show_error(struct cmd_ctx *x);
+/*
  * control: a JSON writer for the command's --json output: on x->out as
  * text, or (x->value) building the result value; cmd_json_end takes the
  * value into x->result, or ends the text with a newline. 0 or <0.

@@ -127,8 +127,29 @@ static int bad_usage(struct cmd_ctx *x, char **argv)
 			argv[0], c ? c->usage : argv[0]);
 }
 
+/*
+ * The handler's result value, when its front end asks for one (x->value,
+ * the API): j begun as a value and returned; NULL otherwise, and the
+ * handler only writes its text. cmd_json_end(x, j) takes the value.
+ */
+static struct jw *value_begin(struct cmd_ctx *x, struct jw *j)
+{
+	if (!x->value)
+		return NULL;
+	cmd_json_begin(x, j, false);
+	return j;
+}
+
+static int value_end(struct cmd_ctx *x, struct jw *v, int rc)
+{
+	if (v && cmd_json_end(x, v) < 0 && rc == 0)
+		return cmd_fail(x, FG_E_INTERNAL, NULL, NULL, "out of memory");
+	return rc;
+}
+
 static int cmd_service(struct cmd_ctx *x, int argc, char **argv)
 {
+	struct jw j, *v;
 	bool off = false;
 	int c;
 
@@ -141,12 +162,43 @@ static int cmd_service(struct cmd_ctx *x, int argc, char **argv)
 	if (optind != argc)
 		return bad_usage(x, argv);
 	svc_set_service(!off);
-	fg_info("service mode %s", off ? "off" : "on");
-	return 0;
+	fprintf(x->out, "service mode %s\n", off ? "off" : "on");
+	if ((v = value_begin(x, &j))) {
+		jw_obj(v, NULL);
+		jw_bool(v, "service", !off);
+		jw_obj_end(v);
+	}
+	return value_end(x, v, 0);
+}
+
+/*
+ * One next hop `arp` resolved (or tried): its line of text, and its row in
+ * the value's "next_hops" (v: NULL when no value is asked for). source is
+ * how the MAC was learnt ("arp", "nd", "static") or NULL when it was not.
+ */
+static void arp_row(struct cmd_ctx *x, struct jw *v, int p, const char *family, const char *ip,
+		    const char *gw, const char *mac, const char *source)
+{
+	if (mac)
+		fprintf(x->out, "port %d: %s gw %s MAC %s%s\n", p, ip, gw, mac,
+			!strcmp(source, "static") ? " (static dest_mac)"
+			: !strcmp(source, "nd")	  ? " (ND)"
+						  : "");
+	if (!v)
+		return;
+	jw_obj(v, NULL);
+	jw_i64(v, "port", p);
+	jw_str(v, "family", family);
+	jw_str(v, "ip", ip);
+	jw_str(v, "gw", gw);
+	jw_str(v, "gw_mac", mac);
+	jw_str(v, "source", source);
+	jw_bool(v, "resolved", mac != NULL);
+	jw_obj_end(v);
 }
 
 /* `arp` for a port's IPv6 next hop, by Neighbour Discovery; 0 or -1. */
-static int arp6(int p)
+static int arp6(struct cmd_ctx *x, struct jw *v, int p)
 {
 	struct port *pt = &fg_port[p];
 	char a[ADDR6_STRLEN], g[ADDR6_STRLEN], m[RTE_ETHER_ADDR_FMT_SIZE];
@@ -155,40 +207,49 @@ static int arp6(int p)
 	addr6_str(pt->v.ip6, a);
 	addr6_str(pt->gw6, g);
 	if (svc_resolve6(p, pt->gw6, &mac, 1000) != 0) {
-		fg_err("port %d: %s gw %s: no Neighbour Advertisement", p, a, g);
-		return -1;
+		arp_row(x, v, p, "ipv6", a, g, NULL, NULL);
+		return cmd_fail(x, FG_E_FAILED, NULL, NULL,
+				"port %d: %s gw %s: no Neighbour Advertisement", p, a, g);
 	}
 	svc_set_gw6(p, mac);
-	fg_info("port %d: %s gw %s MAC %s (ND)", p, a, g, mac_str(pt->gw6_mac, m));
+	arp_row(x, v, p, "ipv6", a, g, mac_str(pt->gw6_mac, m), "nd");
 	return 0;
 }
 
 /* `arp` for a port's IPv4 next hop; 0, -1 (no reply) or 1 (nothing to do). */
-static int arp4(int p)
+static int arp4(struct cmd_ctx *x, struct jw *v, int p)
 {
 	struct port *pt = &fg_port[p];
 	char a[INET_ADDRSTRLEN], g[INET_ADDRSTRLEN], m[RTE_ETHER_ADDR_FMT_SIZE];
 	uint64_t mac;
 
 	if (pt->static_gw_mac) {
-		fg_info("port %d: %s gw %s MAC %s (static dest_mac)", p, ip_str(pt->v.ip, a),
-			ip_str(pt->gw, g), mac_str(pt->gw_mac, m));
+		arp_row(x, v, p, "ipv4", ip_str(pt->v.ip, a), ip_str(pt->gw, g),
+			mac_str(pt->gw_mac, m), "static");
 		return 0;
 	}
 	if (!pt->v.ip || !pt->gw)
 		return 1;
+	ip_str(pt->v.ip, a);
+	ip_str(pt->gw, g);
 	if (svc_resolve(p, pt->gw, &mac, 1000) != 0) {
-		fg_err("port %d: %s gw %s: no ARP reply", p, ip_str(pt->v.ip, a), ip_str(pt->gw, g));
-		return -1;
+		arp_row(x, v, p, "ipv4", a, g, NULL, NULL);
+		return cmd_fail(x, FG_E_FAILED, NULL, NULL, "port %d: %s gw %s: no ARP reply", p,
+				a, g);
 	}
 	svc_set_gw(p, mac, false);
-	fg_info("port %d: %s gw %s MAC %s", p, ip_str(pt->v.ip, a), ip_str(pt->gw, g),
-		mac_str(pt->gw_mac, m));
+	arp_row(x, v, p, "ipv4", a, g, mac_str(pt->gw_mac, m), "arp");
 	return 0;
 }
 
+/*
+ * A failure of one port does not stop the others: every port asked for is
+ * tried, each failure is shown as it comes, and the command fails with
+ * the last one.
+ */
 static int cmd_arp(struct cmd_ctx *x, int argc, char **argv)
 {
+	struct jw j, *v;
 	int64_t mask = -1;
 	int c, failed = 0;
 
@@ -199,34 +260,58 @@ static int cmd_arp(struct cmd_ctx *x, int argc, char **argv)
 	}
 	if (optind != argc)
 		return bad_usage(x, argv);
+	if ((v = value_begin(x, &j))) {
+		jw_obj(v, NULL);
+		jw_arr(v, "next_hops");
+	}
 	for (int p = 0; p < fg_nports; p++) {
 		int rc;
 
 		if (!(mask & (1LL << p)))
 			continue;
 		/* both families: IPv4 by ARP, IPv6 by Neighbour Discovery */
-		rc = arp4(p);
-		failed += rc < 0;
-		if (fg_port[p].has_gw6)
-			failed += arp6(p) != 0;
-		else if (rc == 1)
-			fg_info("port %d: no ip/default_gw configured, nothing to resolve", p);
+		rc = arp4(x, v, p);
+		if (rc < 0)
+			failed++, cmd_show_error(x);
+		if (fg_port[p].has_gw6) {
+			if (arp6(x, v, p) != 0)
+				failed++, cmd_show_error(x);
+		} else if (rc == 1) {
+			fprintf(x->out, "port %d: no ip/default_gw configured, nothing to resolve\n",
+				p);
+		}
 	}
-	return failed ? -1 : 0;
+	if (v) {
+		jw_arr_end(v);
+		jw_obj_end(v);
+	}
+	return value_end(x, v, failed ? -1 : 0);
 }
 
 /*
  * The echo requests of `ping` and their summary, to dip (IPv4) or, when
  * dip6 is set, to dip6 (IPv6), through the next hop mac; name is the
- * destination as printed.
+ * destination as printed. Each reply's line is written as it comes; the
+ * value (x->value) holds each request's round trip (null: no reply) and
+ * the summary. Fails (FG_E_FAILED) when no request got a reply.
  */
-static int ping_run(long port, uint32_t dip, const uint8_t *dip6, uint64_t mac, const char *name,
-		    long count, long size)
+static int ping_run(struct cmd_ctx *x, long port, uint32_t dip, const uint8_t *dip6, uint64_t mac,
+		    const char *name, long count, long size)
 {
+	struct jw j, *v = value_begin(x, &j);
+	long sent = 0;
 	int got = 0;
 	double min = 1e18, max = 0, sum = 0;
 
-	fg_info("PING %s from port %ld: %ld data bytes", name, port, size);
+	fprintf(x->out, "PING %s from port %ld: %ld data bytes\n", name, port, size);
+	fflush(x->out);
+	if (v) {
+		jw_obj(v, NULL);
+		jw_i64(v, "port", port);
+		jw_str(v, "dst", name);
+		jw_i64(v, "size", size);
+		jw_arr(v, "replies");
+	}
 	for (long i = 1; i <= count; i++) {
 		double rtt;
 		int rc = dip6 ? svc_ping6_one(port, dip6, mac, i, size, 1000, &rtt)
@@ -234,58 +319,85 @@ static int ping_run(long port, uint32_t dip, const uint8_t *dip6, uint64_t mac, 
 
 		if (rc == -EINTR)
 			break;
+		sent++;
+		if (v) {
+			jw_obj(v, NULL);
+			jw_i64(v, "seq", i);
+		}
 		if (rc == 0) {
 			got++;
 			sum += rtt;
 			min = FG_MIN(min, rtt);
 			max = FG_MAX(max, rtt);
-			fg_info("%ld bytes from %s: icmp_seq=%ld time=%.3f ms", size + 8, name, i,
-				rtt / 1000.0);
+			fprintf(x->out, "%ld bytes from %s: icmp_seq=%ld time=%.3f ms\n", size + 8,
+				name, i, rtt / 1000.0);
+			if (v)
+				jw_num(v, "rtt_ms", rtt / 1000.0, 3);
 		} else {
-			fg_info("no reply from %s: icmp_seq=%ld", name, i);
+			fprintf(x->out, "no reply from %s: icmp_seq=%ld\n", name, i);
+			if (v)
+				jw_null(v, "rtt_ms");
 		}
+		fflush(x->out);
+		if (v)
+			jw_obj_end(v);
 		if (i < count) {
 			for (int t = 0; t < 200 && !cli_interrupted(); t++)
 				usleep(1000);
 		}
 	}
-	fg_info("--- %s ping statistics ---", name);
-	fg_info("%ld packets transmitted, %d received, %.0f%% packet loss", count, got,
-		100.0 * (count - got) / count);
+	fprintf(x->out, "--- %s ping statistics ---\n", name);
+	fprintf(x->out, "%ld packets transmitted, %d received, %.0f%% packet loss\n", sent, got,
+		sent ? 100.0 * (sent - got) / sent : 0.0);
 	if (got)
-		fg_info("rtt min/avg/max = %.3f/%.3f/%.3f ms", min / 1000, sum / got / 1000,
-			max / 1000);
-	return got ? 0 : -1;
+		fprintf(x->out, "rtt min/avg/max = %.3f/%.3f/%.3f ms\n", min / 1000,
+			sum / got / 1000, max / 1000);
+	if (v) {
+		jw_arr_end(v);
+		jw_i64(v, "transmitted", sent);
+		jw_i64(v, "received", got);
+		jw_num(v, "loss_pct", sent ? 100.0 * (sent - got) / sent : 0.0, 1);
+		if (got) {
+			jw_obj(v, "rtt_ms");
+			jw_num(v, "min", min / 1000, 3);
+			jw_num(v, "avg", sum / got / 1000, 3);
+			jw_num(v, "max", max / 1000, 3);
+			jw_obj_end(v);
+		} else {
+			jw_null(v, "rtt_ms");
+		}
+		jw_obj_end(v);
+	}
+	return value_end(x, v,
+			 got ? 0
+			     : cmd_fail(x, FG_E_FAILED, NULL, NULL, "ping: no reply from %s", name));
 }
 
 /*
  * `ping` to an IPv6 destination, from the port's ipv6: a neighbour answers
  * Neighbour Discovery for itself; anything further goes via default_gw6.
  */
-static int ping6(long port, const uint8_t *dip6, long count, long size)
+static int ping6(struct cmd_ctx *x, long port, const uint8_t *dip6, long count, long size)
 {
 	uint64_t mac;
 	char ipb[ADDR6_STRLEN];
 
 	addr6_str(dip6, ipb);
-	if (!fg_port[port].v.has_ip6) {
-		fg_err("ping: port %ld has no ipv6 in the config", port);
-		return -1;
-	}
-	if (size > 1452) {
-		fg_err("ping: -s %ld: at most 1452 data bytes over IPv6", size);
-		return -1;
-	}
+	if (!fg_port[port].v.has_ip6)
+		return cmd_fail(x, FG_E_REFUSED, "-p", NULL,
+				"ping: port %ld has no ipv6 in the config", port);
+	if (size > 1452)
+		return cmd_fail(x, FG_E_USAGE, "-s", NULL,
+				"ping: -s %ld: at most 1452 data bytes over IPv6", size);
 	if (svc_resolve6(port, dip6, &mac, 600) != 0) {
-		if (!(fg_port[port].gw6_mac & PORT_MAC_KNOWN)) {
-			fg_err("ping: %s does not answer Neighbour Discovery and port %ld's IPv6 "
-			       "gateway MAC is unknown (run arp)",
-			       ipb, port);
-			return -1;
-		}
+		if (!(fg_port[port].gw6_mac & PORT_MAC_KNOWN))
+			return cmd_fail(x, FG_E_FAILED, "-d", "run arp",
+					"ping: %s does not answer Neighbour Discovery and port "
+					"%ld's IPv6 gateway MAC is unknown",
+					ipb, port);
 		mac = fg_port[port].gw6_mac;
 	}
-	return ping_run(port, 0, dip6, mac, ipb, count, size);
+	return ping_run(x, port, 0, dip6, mac, ipb, count, size);
 }
 
 static int cmd_ping(struct cmd_ctx *x, int argc, char **argv)
@@ -309,10 +421,10 @@ static int cmd_ping(struct cmd_ctx *x, int argc, char **argv)
 			break;
 		case 'd':
 			v6 = addr6_parse(optarg, dip6);
-			if (!v6 && inet_pton(AF_INET, optarg, &a) != 1) {
-				fg_err("ping: '%s' is not an IPv4 or IPv6 address", optarg);
-				return -1;
-			}
+			if (!v6 && inet_pton(AF_INET, optarg, &a) != 1)
+				return cmd_fail(x, FG_E_USAGE, "-d", NULL,
+						"ping: '%s' is not an IPv4 or IPv6 address",
+						optarg);
 			dip = v6 ? 1 : ntohl(a.s_addr); /* nonzero: given */
 			end = (char *)"";
 			break;
@@ -332,22 +444,20 @@ static int cmd_ping(struct cmd_ctx *x, int argc, char **argv)
 	    size > 1472 || optind != argc)
 		return bad_usage(x, argv);
 	if (v6)
-		return ping6(port, dip6, count, size);
-	if (!fg_port[port].v.ip) {
-		fg_err("ping: port %ld has no ip in the config", port);
-		return -1;
-	}
+		return ping6(x, port, dip6, count, size);
+	if (!fg_port[port].v.ip)
+		return cmd_fail(x, FG_E_REFUSED, "-p", NULL, "ping: port %ld has no ip in the config",
+				port);
 	/* A neighbour answers for itself; anything further goes via the gateway. */
 	if (svc_resolve(port, dip, &mac, 600) != 0) {
-		if (!(fg_port[port].gw_mac & PORT_MAC_KNOWN)) {
-			fg_err("ping: %s does not answer ARP and port %ld's gateway MAC is unknown "
-			       "(run arp)",
-			       ip_str(dip, ipb), port);
-			return -1;
-		}
+		if (!(fg_port[port].gw_mac & PORT_MAC_KNOWN))
+			return cmd_fail(x, FG_E_FAILED, "-d", "run arp",
+					"ping: %s does not answer ARP and port %ld's gateway MAC "
+					"is unknown",
+					ip_str(dip, ipb), port);
 		mac = fg_port[port].gw_mac;
 	}
-	return ping_run(port, dip, NULL, mac, ip_str(dip, ipb), count, size);
+	return ping_run(x, port, dip, NULL, mac, ip_str(dip, ipb), count, size);
 }
 
 /*
@@ -417,8 +527,8 @@ static int cmd_portattr(struct cmd_ctx *x, int argc, char **argv)
 			return bad_usage(x, argv);
 	if (optind != argc)
 		return bad_usage(x, argv);
-	fg_info("%-4s %-5s %-8s %-17s %-15s %-15s %-17s %s", "port", "link", "speed", "MAC", "IP",
-		"gw", "gw MAC", "driver");
+	fprintf(x->out, "%-4s %-5s %-8s %-17s %-15s %-15s %-17s %s\n", "port", "link", "speed", "MAC",
+		"IP", "gw", "gw MAC", "driver");
 	for (int p = 0; p < fg_nports; p++) {
 		struct port *pt = &fg_port[p];
 		char mac[RTE_ETHER_ADDR_FMT_SIZE], gm[RTE_ETHER_ADDR_FMT_SIZE];
@@ -435,8 +545,8 @@ static int cmd_portattr(struct cmd_ctx *x, int argc, char **argv)
 		if (pt->gw)
 			ip_str(pt->gw, g);
 		snprintf(sp, sizeof(sp), speed ? "%uM" : "-", speed);
-		fg_info("%-4d %-5s %-8s %-17s %-15s %-15s %-17s %s", p, up ? "up" : "down", sp, mac,
-			a, g, mac_str(pt->gw_mac, gm), pt->driver);
+		fprintf(x->out, "%-4d %-5s %-8s %-17s %-15s %-15s %-17s %s\n", p, up ? "up" : "down", sp,
+			mac, a, g, mac_str(pt->gw_mac, gm), pt->driver);
 		if (pt->v.has_ip6 || pt->v.vlan) {
 			/* the port's IPv6 side and tag, on a line of its own */
 			char a6[ADDR6_STRLEN] = "-", g6[ADDR6_STRLEN] = "-", vl[8] = "-";
@@ -447,11 +557,11 @@ static int cmd_portattr(struct cmd_ctx *x, int argc, char **argv)
 				addr6_str(pt->gw6, g6);
 			if (pt->v.vlan)
 				snprintf(vl, sizeof(vl), "%u", pt->v.vlan);
-			fg_info("%-4s ipv6 %s gw6 %s gw6 MAC %s vlan %s", "", a6, g6,
+			fprintf(x->out, "%-4s ipv6 %s gw6 %s gw6 MAC %s vlan %s\n", "", a6, g6,
 				mac_str(pt->gw6_mac, gm), vl);
 		}
 	}
-	fg_info("TSC %.6f GHz (measured against CLOCK_MONOTONIC_RAW; DPDK's figure %.6f GHz)",
+	fprintf(x->out, "TSC %.6f GHz (measured against CLOCK_MONOTONIC_RAW; DPDK's figure %.6f GHz)\n",
 		(double)fg_tsc_hz / 1e9, (double)rte_get_tsc_hz() / 1e9);
 	return x->value && portattr_value(x, mask) < 0 ? -1 : 0;
 }
@@ -526,6 +636,54 @@ static int cmd_clear(struct cmd_ctx *x, int argc, char **argv)
 
 bool cmds_json(void) { return cmds.json; }
 
+/*
+ * What a start started (run_info): the profile's warnings (and service
+ * mode's) on errout, the "started" line on out, and as the value: the
+ * run's number, profile, engine, -m, seed, duration, how it ends, and the
+ * warnings.
+ */
+static int start_result(struct cmd_ctx *x, const char *who)
+{
+	struct run_info ri;
+	struct jw j, *v;
+	const char *ends;
+
+	if (run_info(&ri) != 0)
+		return cmd_fail(x, FG_E_INTERNAL, NULL, NULL, "%s: no run after the start", who);
+	ends = ri.duration_s > 0 ? "duration" : ri.counted ? "count" : "stop";
+	if (ri.service)
+		fprintf(x->errout, "warning: %s: service mode is on; traffic starts anyway\n", who);
+	for (size_t i = 0; i < ri.n_warnings; i++)
+		fprintf(x->errout, "warning: %s\n", ri.warnings[i]);
+	fflush(x->errout);
+	fprintf(x->out, "started %s (%s, -m %s, seed %u)%s\n", ri.file, ri.engine, ri.mult, ri.seed,
+		!strcmp(ends, "duration") ? ""
+		: !strcmp(ends, "count")  ? "; ends when every stream has sent its count"
+					  : "; runs until stop");
+	if ((v = value_begin(x, &j))) {
+		jw_obj(v, NULL);
+		jw_u64(v, "run_id", ri.run_id);
+		jw_str(v, "profile", ri.file);
+		jw_str(v, "engine", ri.engine);
+		jw_str(v, "mult", ri.mult);
+		jw_u64(v, "seed", ri.seed);
+		if (ri.duration_s > 0)
+			jw_num(v, "duration_s", ri.duration_s, 3);
+		else
+			jw_null(v, "duration_s");
+		jw_str(v, "ends", ends);
+		jw_bool(v, "service", ri.service);
+		jw_arr(v, "warnings");
+		if (ri.service)
+			jw_str(v, NULL, "service mode is on; traffic starts anyway");
+		for (size_t i = 0; i < ri.n_warnings; i++)
+			jw_str(v, NULL, ri.warnings[i]);
+		jw_arr_end(v);
+		jw_obj_end(v);
+	}
+	return value_end(x, v, 0);
+}
+
 static int cmd_start(struct cmd_ctx *x, int argc, char **argv)
 {
 	struct start_opts o;
@@ -537,13 +695,11 @@ static int cmd_start(struct cmd_ctx *x, int argc, char **argv)
 	if (start_opts_parse(argc, argv, &o, err, sizeof(err)) != 0) {
 		if (strcmp(err, "usage") == 0)
 			return bad_usage(x, argv);
-		fg_err("start: %s", err);
-		return -1;
+		return cmd_fail(x, FG_E_USAGE, NULL, NULL, "start: %s", err);
 	}
-	if (o.ports && (mask = parse_ports(o.ports)) < 0) {
-		fg_err("start: -p '%s': no such ports (0..%d)", o.ports, fg_nports - 1);
-		return -1;
-	}
+	if (o.ports && (mask = parse_ports(o.ports)) < 0)
+		return cmd_fail(x, FG_E_USAGE, "-p", NULL, "start: -p '%s': no such ports (0..%d)",
+				o.ports, fg_nports - 1);
 	rp.mult = o.mult;
 	rp.duration_s = o.duration_s;
 	rp.tunables = o.tunables;
@@ -556,7 +712,21 @@ static int cmd_start(struct cmd_ctx *x, int argc, char **argv)
 		x->err_shown = false;
 		return -1;
 	}
-	return 0;
+	return start_result(x, "start");
+}
+
+/* The value of stop, pause and resume: the traffic's state after them. */
+static int state_value(struct cmd_ctx *x, const char *key, bool on, const char *state)
+{
+	struct jw j, *v = value_begin(x, &j);
+
+	if (v) {
+		jw_obj(v, NULL);
+		jw_bool(v, key, on);
+		jw_str(v, "state", state);
+		jw_obj_end(v);
+	}
+	return value_end(x, v, 0);
 }
 
 static int cmd_stop(struct cmd_ctx *x, int argc, char **argv)
@@ -566,11 +736,10 @@ static int cmd_stop(struct cmd_ctx *x, int argc, char **argv)
 	if (argc != 1)
 		return bad_usage(x, argv);
 	rc = run_stop(true);
-	if (rc > 0)
-		fg_info("no traffic running");
-	else if (rc == 0)
-		fg_info("stopped");
-	return rc < 0 ? -1 : 0;
+	if (rc < 0)
+		return -1; /* control logged why */
+	fprintf(x->out, "%s\n", rc > 0 ? "no traffic running" : "stopped");
+	return state_value(x, "stopped", rc == 0, "idle");
 }
 
 static int cmd_pause(struct cmd_ctx *x, int argc, char **argv)
@@ -579,19 +748,19 @@ static int cmd_pause(struct cmd_ctx *x, int argc, char **argv)
 
 	if (argc != 1)
 		return bad_usage(x, argv);
-	if (run_pause(on) != 0) {
-		fg_err("%s: no traffic running", argv[0]);
-		return -1;
-	}
-	return 0;
+	if (run_pause(on) != 0)
+		return cmd_fail(x, FG_E_REFUSED, NULL, "start traffic first", "%s: no traffic running",
+				argv[0]);
+	return state_value(x, "paused", on, on ? "paused" : "running");
 }
 
 static int cmd_update(struct cmd_ctx *x, int argc, char **argv)
 {
 	struct units_rate r;
+	struct jw j, *v;
 	char err[FG_ERRLEN];
 	const char *m = NULL;
-	int c;
+	int c, rc;
 
 	cli_getopt_reset();
 	while ((c = cli_getopt(argc, argv, &o_update)) != -1) {
@@ -601,31 +770,34 @@ static int cmd_update(struct cmd_ctx *x, int argc, char **argv)
 	}
 	if (!m || optind != argc)
 		return bad_usage(x, argv);
-	if (units_parse_mult(m, &r, err, sizeof(err)) != 0) {
-		fg_err("update: -m %s", err);
-		return -1;
+	if (units_parse_mult(m, &r, err, sizeof(err)) != 0)
+		return cmd_fail(x, FG_E_USAGE, "-m", NULL, "update: -m %s", err);
+	rc = run_update(&r, err, sizeof(err));
+	if (rc != 0)
+		return cmd_fail(x, FG_E_REFUSED, NULL, NULL, "update: %s", err); /* nothing changed */
+	fprintf(x->out, "rate x%.3f of the start rate\n", run_scale());
+	if ((v = value_begin(x, &j))) {
+		jw_obj(v, NULL);
+		jw_num(v, "scale", run_scale(), 6);
+		jw_obj_end(v);
 	}
-	if (run_update(&r, err, sizeof(err)) != 0) {
-		fg_err("update: %s", err);
-		return -1;
-	}
-	fg_info("rate x%.3f of the start rate", run_scale());
-	return 0;
+	return value_end(x, v, 0);
 }
 
 static int cmd_wait(struct cmd_ctx *x, int argc, char **argv)
 {
+	struct jw j, *v;
 	double secs = -1;
 	char err[FG_ERRLEN];
 
 	if (argc > 2)
 		return bad_usage(x, argv);
-	if (argc == 2 && units_parse_duration(argv[1], &secs, err, sizeof(err)) != 0) {
-		fg_err("wait: %s", err);
-		return -1;
-	}
+	if (argc == 2 && units_parse_duration(argv[1], &secs, err, sizeof(err)) != 0)
+		return cmd_fail(x, FG_E_USAGE, argv[1], NULL, "wait: %s", err);
 	/* in steps of 50 ms, between which the API's requests run (cli.h) */
-	uint64_t hz = rte_get_timer_hz(), end = rte_get_timer_cycles() + (uint64_t)(secs * hz);
+	uint64_t hz = rte_get_timer_hz(), t0 = rte_get_timer_cycles(),
+		 end = t0 + (uint64_t)(secs * hz);
+	bool idle = false;
 
 	for (;;) {
 		double step = 0.05;
@@ -637,11 +809,17 @@ static int cmd_wait(struct cmd_ctx *x, int argc, char **argv)
 				break;
 			step = FG_MIN(step, (double)(end - now) / hz);
 		}
-		if (run_wait_idle(step, true) || ctl_cancelled())
+		if ((idle = run_wait_idle(step, true)) || ctl_cancelled())
 			break;
 		cli_poll_now();
 	}
-	return 0;
+	if ((v = value_begin(x, &j))) {
+		jw_obj(v, NULL);
+		jw_bool(v, "idle", idle || !run_busy());
+		jw_num(v, "waited_s", (double)(rte_get_timer_cycles() - t0) / (double)hz, 3);
+		jw_obj_end(v);
+	}
+	return value_end(x, v, 0);
 }
 
 static const struct cli_cmd table[] = {

@@ -23,14 +23,11 @@
 #include "natb.h"
 #include "natb_cmd.h"
 #include "units.h"
-#include "log.h"
 
-
-
-static int natb_bad(const char *what, const char *arg)
+static int natb_bad(struct cmd_ctx *x, const char *what, const char *arg)
 {
-	fg_err("bench nat: %s%s%s; usage: %s", what, arg ? " " : "", arg ? arg : "", NATB_USAGE);
-	return -1;
+	return cmd_fail(x, FG_E_USAGE, arg, NULL, "bench nat: %s%s%s; usage: %s", what,
+			arg ? " " : "", arg ? arg : "", NATB_USAGE);
 }
 
 /* -p: a comma-separated list of udp, tcp, icmp, all */
@@ -74,7 +71,8 @@ static const struct option natb_longs[] = {
 
 const struct cli_optspec natb_spec = {.shorts = "p:", .longs = natb_longs};
 
-static int natb_parse(int argc, char **argv, struct natb_opts *o, bool *json, const char **csv)
+static int natb_parse(struct cmd_ctx *x, int argc, char **argv, struct natb_opts *o, bool *json,
+		      const char **csv)
 {
 	char err[FG_ERRLEN];
 	int ch;
@@ -89,22 +87,22 @@ static int natb_parse(int argc, char **argv, struct natb_opts *o, bool *json, co
 		switch (ch) {
 		case 'p':
 			if (natb_protos(optarg, o) != 0)
-				return natb_bad("-p: udp, tcp, icmp or all (comma-separated), not",
+				return natb_bad(x, "-p: udp, tcp, icmp or all (comma-separated), not",
 						optarg);
 			break;
 		case 'T':
 			if (units_parse_duration(optarg, &o->tmax, err, sizeof(err)) != 0 ||
 			    (o->tmax != 0 && !(o->tmax >= 2)) || o->tmax > 86400)
-				return natb_bad("--timeout-max: 0 (no timeouts) or 2 s to 24h, not",
+				return natb_bad(x, "--timeout-max: 0 (no timeouts) or 2 s to 24h, not",
 						optarg);
 			break;
 		case 'I':
 			if (natb_addr(optarg, &o->inside) != 0)
-				return natb_bad("--inside: an IPv4 address, not", optarg);
+				return natb_bad(x, "--inside: an IPv4 address, not", optarg);
 			break;
 		case 'O':
 			if (natb_addr(optarg, &o->outside) != 0)
-				return natb_bad("--outside: an IPv4 address, not", optarg);
+				return natb_bad(x, "--outside: an IPv4 address, not", optarg);
 			break;
 		case 'J':
 			*json = true;
@@ -113,12 +111,12 @@ static int natb_parse(int argc, char **argv, struct natb_opts *o, bool *json, co
 			*csv = optarg;
 			break;
 		default:
-			return natb_bad("unknown option or missing value:",
+			return natb_bad(x, "unknown option or missing value:",
 					optind - 1 < argc ? argv[optind - 1] : "");
 		}
 	}
 	if (optind != argc)
-		return natb_bad("unexpected", argv[optind]);
+		return natb_bad(x, "unexpected", argv[optind]);
 	return 0;
 }
 
@@ -286,14 +284,13 @@ static void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static int csv_out(const char *path, const struct natb_check *c, size_t n)
+static int csv_out(struct cmd_ctx *x, const char *path, const struct natb_check *c, size_t n)
 {
 	FILE *f = fopen(path, "w");
 
-	if (!f) {
-		fg_err("bench nat: --csv %s: %s", path, strerror(errno));
-		return -1;
-	}
+	if (!f)
+		return cmd_fail(x, FG_E_FAILED, "--csv", NULL, "bench nat: --csv %s: %s", path,
+				strerror(errno));
 	fputs("bench,id,text,measured,verdict\n", f);
 	for (size_t k = 0; k < n; k++) {
 		fputs("nat,", f);
@@ -304,10 +301,9 @@ static int csv_out(const char *path, const struct natb_check *c, size_t n)
 		csv_field(f, c[k].measured);
 		fprintf(f, ",%s\n", natb_verdict_names[c[k].v]);
 	}
-	if (fclose(f) != 0) {
-		fg_err("bench nat: --csv %s: %s", path, strerror(errno));
-		return -1;
-	}
+	if (fclose(f) != 0)
+		return cmd_fail(x, FG_E_FAILED, "--csv", NULL, "bench nat: --csv %s: %s", path,
+				strerror(errno));
 	return 0;
 }
 
@@ -360,15 +356,14 @@ int natb_cmd(struct cmd_ctx *x, int argc, char **argv)
 	size_t n;
 	int rc = 0;
 
-	if (natb_parse(argc, argv, &o, &json, &csv) != 0)
+	if (natb_parse(x, argc, argv, &o, &json, &csv) != 0)
 		return -1;
 	o.progress = x->errout;
 	r = calloc(1, sizeof(*r));
-	if (!r) {
-		fg_err("bench nat: out of memory");
-		return -1;
-	}
-	if (natb_run(&o, r) != 0) {
+	if (!r)
+		return cmd_fail(x, FG_E_INTERNAL, NULL, NULL, "bench nat: out of memory");
+	if (natb_run(&o, r, &x->err) != 0) {
+		x->err_shown = false;
 		free(r);
 		return -1;
 	}
@@ -377,12 +372,10 @@ int natb_cmd(struct cmd_ctx *x, int argc, char **argv)
 		rc = json_out(x, r, c, n) < 0 ? -1 : 0;
 	else
 		table_out(x->out, r, c, n);
-	if (csv && csv_out(csv, c, n) != 0)
+	if (csv && csv_out(x, csv, c, n) != 0)
 		rc = -1;
-	if (r->interrupted) {
-		fg_err("bench nat: interrupted");
-		rc = -1;
-	}
+	if (r->interrupted)
+		rc = cmd_fail(x, FG_E_FAILED, NULL, NULL, "bench nat: interrupted");
 	free(r);
 	return rc;
 }

@@ -27,14 +27,15 @@
  * 8219 §7.2).
  *
  * Nothing here formats output: the plan, each trial and the result go to
- * the console half through struct bench_report (bench.h); only error
- * messages are printed here (fg_err, standard error). ^C (the report's
+ * the console half through struct bench_report (bench.h), and why a bench
+ * could not run is bench_run's error value (fg_error). ^C (the report's
  * stop) ends the trial running (its traffic drains); the trials done so
  * far are reported and the command fails.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,7 @@
 struct bench {
 	const struct bench_opts *o;
 	const struct bench_report *rep;
+	struct fg_error *err;	 /* why it could not run (bench_run's) */
 	struct run_prof *sp;	 /* the profile, loaded once: every trial starts it */
 	const struct prof *prof; /* what sp holds, for the checks and the rates */
 	struct bench_trial *t;
@@ -73,6 +75,19 @@ struct bench {
 };
 
 static bool bench_flows(const struct bench *b) { return bench_kind_flows(b->o->kind); }
+
+/* The bench cannot go on: why, as its error value. Returns -1. */
+__attribute__((format(printf, 5, 6))) static int bench_fail(struct bench *b, enum fg_errcode code,
+							    const char *path, const char *hint,
+							    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fg_error_vset(b->err, code, path, hint, fmt, ap);
+	va_end(ap);
+	return -1;
+}
 
 static bool bench_stopped(struct bench *b)
 {
@@ -132,10 +147,9 @@ static int bench_tuples_setup(struct bench *b)
 		naddrs = fgen_init(&cli, FGEN_INC, g->client.range.lo, g->client.range.hi, true, 0)
 			     ? 0
 			     : fgen_count(&cli);
-	if (bench_tuples_init(&b->tup, naddrs, nq, plo, phi) != 0) {
-		fg_err("bench: %s: no usable client address or port", b->o->file);
-		return -1;
-	}
+	if (bench_tuples_init(&b->tup, naddrs, nq, plo, phi) != 0)
+		return bench_fail(b, FG_E_REFUSED, b->o->file, NULL,
+				  "bench: %s: no usable client address or port", b->o->file);
 	return 0;
 }
 
@@ -160,12 +174,14 @@ static int bench_tuples_next(struct bench *b, double conns, double rate)
 			      &b->cport_hi) == 0)
 		return 0;
 	bench_tuples_say(b, sp, sizeof(sp));
-	fg_err("bench: trial %zu needs %u client ports no earlier trial used, %u are left (%s): "
-	       "widen the profile's client range or client_ports, shorten --trial, or allow "
-	       "--reuse with --pause at least the DUT's connection timeout (--dut-timeout)",
-	       b->n + 1, bench_tuples_ports(&b->tup, conns, rate * b->prof->timeout),
-	       bench_tuples_left(&b->tup), sp);
-	return -1;
+	return bench_fail(b, FG_E_REFUSED, NULL,
+			  "widen the profile's client range or client_ports, shorten --trial, or "
+			  "allow --reuse with --pause at least the DUT's connection timeout "
+			  "(--dut-timeout)",
+			  "bench: trial %zu needs %u client ports no earlier trial used, %u are "
+			  "left (%s)",
+			  b->n + 1, bench_tuples_ports(&b->tup, conns, rate * b->prof->timeout),
+			  bench_tuples_left(&b->tup), sp);
 }
 
 /*
@@ -271,16 +287,13 @@ static int bench_trial(struct bench *b, const struct units_rate *mult, double se
 		       struct bench_trial *t)
 {
 	struct run_params rp;
-	struct fg_error fe;
-	char err[FG_ERRTEXT_LEN];
+	char err[FG_ERRLEN];
 
 	memset(t, 0, sizeof(*t));
 	bench_run_params(b, mult, &rp);
 	rp.duration_s = secs;
-	if (bench_offered(b, &rp, &t->rate, &t->line_pct, err, sizeof(err)) != 0) {
-		fg_err("bench: %s", err);
-		return -1;
-	}
+	if (bench_offered(b, &rp, &t->rate, &t->line_pct, err, sizeof(err)) != 0)
+		return bench_fail(b, FG_E_REFUSED, NULL, NULL, "bench: %s", err);
 	if (bench_tuples_next(b, t->rate * secs, t->rate) != 0)
 		return -1;
 	rp.cport_lo = b->cport_lo;
@@ -290,22 +303,20 @@ static int bench_trial(struct bench *b, const struct units_rate *mult, double se
 	bench_mult_str(mult, t->mult, sizeof(t->mult));
 	t->secs = secs;
 	t->senders = b->senders;
-	if (run_start(b->sp, &rp, RUN_QUIET, "bench", &fe) != 0) {
-		fg_err("%s", fg_error_text(&fe, err, sizeof(err)));
+	if (run_start(b->sp, &rp, 0, "bench", b->err) != 0)
 		return -1;
-	}
 	if (!run_wait_idle(secs + b->prof->timeout + BENCH_TRIAL_GUARD_S, true)) {
 		bench_stopped(b);
 		run_stop(false);
 		if (!b->interrupted)
-			fg_err("bench: the trial did not end within %.0f s; stopped",
-			       secs + b->prof->timeout + BENCH_TRIAL_GUARD_S);
+			bench_fail(b, FG_E_FAILED, NULL, NULL,
+				   "bench: the trial did not end within %.0f s; stopped",
+				   secs + b->prof->timeout + BENCH_TRIAL_GUARD_S);
 		return -1;
 	}
-	if ((bench_flows(b) ? bench_collect_flows(t) : bench_collect(t)) != 0) {
-		fg_err("bench: the trial's counters could not be read");
-		return -1;
-	}
+	if ((bench_flows(b) ? bench_collect_flows(t) : bench_collect(t)) != 0)
+		return bench_fail(b, FG_E_INTERNAL, NULL, NULL,
+				  "bench: the trial's counters could not be read");
 	if (bench_flows(b))
 		t->tuples = run_fresh_tuples();
 	bench_trial_judge(t, b->o->kind == BENCH_LATENCY ? 100 : b->o->loss_pct);
@@ -348,7 +359,7 @@ static struct bench_trial *bench_step_for(struct bench *b, const struct units_ra
 	struct bench_trial *t = bench_add(b), tr;
 
 	if (!t) {
-		fg_err("bench: out of memory");
+		bench_fail(b, FG_E_INTERNAL, NULL, NULL, "bench: out of memory");
 		return NULL;
 	}
 	if (b->n && !bench_pause(b))
@@ -394,10 +405,8 @@ static int bench_confirm_run(struct bench *b, double found, long *iconf)
 	double rate;
 
 	*iconf = -1;
-	if (bench_confirm_init(&c, found, b->o->res_pct) != 0) {
-		fg_err("bench: %g cannot be confirmed", found);
-		return -1;
-	}
+	if (bench_confirm_init(&c, found, b->o->res_pct) != 0)
+		return bench_fail(b, FG_E_FAILED, NULL, NULL, "bench: %g cannot be confirmed", found);
 	while ((rate = bench_confirm_next(&c)) > 0) {
 		struct units_rate m = bench_scaled(&b->top, rate / b->top_rate);
 		const struct bench_trial *t = bench_step_for(b, &m, b->o->confirm_s, 0, true);
@@ -431,14 +440,11 @@ static int bench_search_run(struct bench *b)
 	    b->o->have_mult ? b->o->mult : (struct units_rate){.kind = UNITS_PCT, .value = 100};
 	bench_mult_str(&b->top, plan.mult, sizeof(plan.mult));
 	bench_run_params(b, &b->top, &rp);
-	if (bench_offered(b, &rp, &b->top_rate, &plan.line_pct, err, sizeof(err)) != 0) {
-		fg_err("bench: -m %s: %s", plan.mult, err);
-		return -1;
-	}
-	if (bench_search_init(&s, b->top_rate, b->o->res_pct) != 0) {
-		fg_err("bench: -m %s offers no traffic", plan.mult);
-		return -1;
-	}
+	if (bench_offered(b, &rp, &b->top_rate, &plan.line_pct, err, sizeof(err)) != 0)
+		return bench_fail(b, FG_E_REFUSED, "-m", NULL, "bench: -m %s: %s", plan.mult, err);
+	if (bench_search_init(&s, b->top_rate, b->o->res_pct) != 0)
+		return bench_fail(b, FG_E_USAGE, "-m", NULL, "bench: -m %s offers no traffic",
+				  plan.mult);
 	if (b->fresh) {
 		uint64_t need = bench_tuples_search_need(&b->tup, b->top_rate, b->o->res_pct,
 							 b->o->trial_s, b->o->confirm_s,
@@ -447,12 +453,14 @@ static int bench_search_run(struct bench *b)
 
 		if (need > bench_tuples_left(&b->tup)) {
 			bench_tuples_say(b, sp, sizeof(sp));
-			fg_err("bench: -m %s: the search may need %" PRIu64 " client ports that no "
-			       "earlier trial used, the profile has %u (%s): widen its client "
-			       "range or client_ports, lower -m or --trial, or allow --reuse with "
-			       "--pause at least the DUT's connection timeout (--dut-timeout)",
-			       plan.mult, need, bench_tuples_left(&b->tup), sp);
-			return -1;
+			return bench_fail(b, FG_E_REFUSED, "-m",
+					  "widen its client range or client_ports, lower -m or "
+					  "--trial, or allow --reuse with --pause at least the "
+					  "DUT's connection timeout (--dut-timeout)",
+					  "bench: -m %s: the search may need %" PRIu64
+					  " client ports that no earlier trial used, the profile "
+					  "has %u (%s)",
+					  plan.mult, need, bench_tuples_left(&b->tup), sp);
 		}
 	}
 	plan.rate = b->top_rate;
@@ -505,16 +513,13 @@ static int bench_capacity(struct bench *b)
 
 	bench_mult_str(&b->o->mult, plan.mult, sizeof(plan.mult));
 	bench_run_params(b, &b->o->mult, &rp);
-	if (bench_offered(b, &rp, &plan.rate, &line, err, sizeof(err)) != 0) {
-		fg_err("bench: -m %s: %s", plan.mult, err);
-		return -1;
-	}
+	if (bench_offered(b, &rp, &plan.rate, &line, err, sizeof(err)) != 0)
+		return bench_fail(b, FG_E_REFUSED, "-m", NULL, "bench: -m %s: %s", plan.mult, err);
 	if (bench_grow_init(&g, (uint64_t)FG_MAX(1, llround(plan.rate * b->o->trial_s)),
 			    (uint64_t)FG_MAX(1, llround(plan.rate * BENCH_CAPACITY_MAX_S)),
-			    b->o->res_pct) != 0) {
-		fg_err("bench: -m %s offers no connections", plan.mult);
-		return -1;
-	}
+			    b->o->res_pct) != 0)
+		return bench_fail(b, FG_E_USAGE, "-m", NULL, "bench: -m %s offers no connections",
+				  plan.mult);
 	plan.n0 = g.n0;
 	b->rep->plan(b->rep->ctx, &plan);
 	while ((n = bench_grow_next(&g)) > 0) {
@@ -548,10 +553,9 @@ static int bench_latency(struct bench *b)
 
 	for (size_t i = 0; i < b->prof->n_streams; i++)
 		any |= b->prof->streams[i].latency;
-	if (!any) {
-		fg_err("bench: latency: no stream of %s has latency: true", b->o->file);
-		return -1;
-	}
+	if (!any)
+		return bench_fail(b, FG_E_REFUSED, b->o->file, NULL,
+				  "bench: latency: no stream of %s has latency: true", b->o->file);
 	bench_mult_str(&b->o->mult, plan.mult, sizeof(plan.mult));
 	b->rep->plan(b->rep->ctx, &plan);
 	t = bench_step(b, &b->o->mult);
@@ -564,10 +568,9 @@ static int bench_latency(struct bench *b)
 	return r.valid ? 0 : -1;
 }
 
-int bench_run(const struct bench_opts *o, const struct bench_report *rep)
+int bench_run(const struct bench_opts *o, const struct bench_report *rep, struct fg_error *fe)
 {
 	struct bench b;
-	struct fg_error fe;
 	char err[FG_ERRLEN];
 	struct prof p;
 	int rc = -1;
@@ -575,26 +578,22 @@ int bench_run(const struct bench_opts *o, const struct bench_report *rep)
 	memset(&b, 0, sizeof(b));
 	b.o = o;
 	b.rep = rep;
-	if (ctl_busy()) {
-		fg_err("bench: traffic is running (stop it first)");
-		return -1;
-	}
+	b.err = fe;
+	if (ctl_busy())
+		return bench_fail(&b, FG_E_REFUSED, NULL, "stop it first",
+				  "bench: traffic is running");
 	/* once for every trial: each starts the same profile (run_prof) */
-	if (prof_load(o->file, &p, err, sizeof(err)) != 0) {
-		fg_err("%s", err);
+	if (prof_load(o->file, &p, err, sizeof(err)) != 0)
+		return bench_fail(&b, FG_E_FAILED, o->file, NULL, "%s", err);
+	b.sp = run_prof_new(&p, fe);
+	if (!b.sp)
 		return -1;
-	}
-	b.sp = run_prof_new(&p, &fe);
-	if (!b.sp) {
-		fg_err("bench: %s", fe.message);
-		return -1;
-	}
 	b.prof = run_prof_get(b.sp);
 	for (size_t i = 0; i < b.prof->n_warnings; i++)
 		fg_warn("%s", b.prof->warnings[i]);
 	if (b.prof->mode != (bench_flows(&b) ? PROF_FLOWS : PROF_STREAMS)) {
-		fg_err("bench %s: %s is not a %s profile", bench_kind_names[o->kind], o->file,
-		       bench_flows(&b) ? "flows" : "streams");
+		bench_fail(&b, FG_E_REFUSED, o->file, NULL, "bench %s: %s is not a %s profile",
+			   bench_kind_names[o->kind], o->file, bench_flows(&b) ? "flows" : "streams");
 		goto out;
 	}
 	b.senders = bench_senders(&b);
@@ -606,7 +605,7 @@ int bench_run(const struct bench_opts *o, const struct bench_report *rep)
 	     : o->kind == BENCH_CAPACITY ? bench_capacity(&b)
 					 : bench_search_run(&b);
 	if (b.interrupted)
-		fg_err("bench: interrupted; traffic stopped");
+		bench_fail(&b, FG_E_FAILED, NULL, NULL, "bench: interrupted; traffic stopped");
 out:
 	free(b.t);
 	run_prof_put(b.sp); /* the last trial's run keeps its own reference */

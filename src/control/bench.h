@@ -80,10 +80,11 @@ struct bench_report {
 /*
  * control: run the test o->kind (the profile o->file loaded once; every
  * trial starts it through run_start, as `start` does) and report it
- * through rep. 0; or -1: refused,
- * a trial could not run, ^C ended it, or latency had no valid figure
- * (errors printed). A search that found nothing still returns 0.
+ * through rep. 0; or -1: refused, a trial could not run, ^C ended it (fe
+ * says why), or latency had no valid figure (the report's result shows
+ * it). A search that found nothing still returns 0.
  */
-int bench_run(const struct bench_opts *o, const struct bench_report *rep);
+struct fg_error;
+int bench_run(const struct bench_opts *o, const struct bench_report *rep, struct fg_error *fe);
 
 #endif

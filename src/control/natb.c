@@ -55,6 +55,7 @@
 #include <rte_cycles.h>
 
 #include "ctl.h"
+#include "errval.h"
 #include "natb_int.h"
 #include "pkt.h"
 #include "port.h"
@@ -709,7 +710,7 @@ static bool udp_all(struct natb_ctx *c, struct natb_result *r)
 
 /* ---- the bench ---------------------------------------------------------------- */
 
-static int gw_known(int p)
+static int gw_known(int p, struct fg_error *fe)
 {
 	struct port *pt = &fg_port[p];
 	uint64_t mac;
@@ -717,47 +718,44 @@ static int gw_known(int p)
 	if (pt->gw_mac & PORT_MAC_KNOWN)
 		return 0;
 	if (!pt->gw || svc_resolve(p, pt->gw, &mac, 1000) != 0) {
-		fg_err("bench nat: port %d: next hop unknown (no default_gw, or no ARP reply)", p);
-		return -1;
+		return fg_error_set(fe, FG_E_FAILED, NULL, "no default_gw, or no ARP reply",
+				    "bench nat: port %d: next hop unknown", p);
 	}
 	svc_set_gw(p, mac, false);
 	return 0;
 }
 
-static int setup(struct natb_ctx *c, const struct natb_opts *o)
+static int setup(struct natb_ctx *c, const struct natb_opts *o, struct fg_error *fe)
 {
 	uint32_t in0, out0;
 
 	c->port[0] = 2 * o->pair;
 	c->port[1] = 2 * o->pair + 1;
-	if (c->port[1] >= fg_nports) {
-		fg_err("bench nat: no port pair %d", o->pair);
-		return -1;
-	}
+	if (c->port[1] >= fg_nports)
+		return fg_error_set(fe, FG_E_USAGE, "--pair", NULL, "bench nat: no port pair %d",
+				    o->pair);
 	in0 = o->inside ? o->inside : fg_port[c->port[0]].v.ip;
 	out0 = o->outside ? o->outside : fg_port[c->port[1]].v.ip + 1;
-	if (!in0 || !fg_port[c->port[1]].v.ip) {
-		fg_err("bench nat: the ports need an ip (or give --inside and --outside)");
-		return -1;
-	}
+	if (!in0 || !fg_port[c->port[1]].v.ip)
+		return fg_error_set(fe, FG_E_REFUSED, NULL, "or give --inside and --outside",
+				    "bench nat: the ports need an ip");
 	for (int i = 0; i < NATB_NADDR; i++) {
 		c->in[i] = in0 + (uint32_t)i;
 		c->out[i] = out0 + (uint32_t)i;
 		if (c->in[i] == fg_port[c->port[0]].gw || c->out[i] == fg_port[c->port[1]].gw ||
-		    c->out[i] == fg_port[c->port[1]].v.ip) {
-			fg_err(
-			    "bench nat: the %d addresses from --inside and --outside must not hold "
-			    "the next hop or the server port's own address",
-			    NATB_NADDR);
-			return -1;
-		}
+		    c->out[i] == fg_port[c->port[1]].v.ip)
+			return fg_error_set(fe, FG_E_USAGE, o->inside ? "--inside" : "--outside", NULL,
+					    "bench nat: the %d addresses from --inside and "
+					    "--outside must not hold the next hop or the server "
+					    "port's own address",
+					    NATB_NADDR);
 	}
-	if (gw_known(c->port[0]) || gw_known(c->port[1]))
+	if (gw_known(c->port[0], fe) || gw_known(c->port[1], fe))
 		return -1;
 	return 0;
 }
 
-int natb_run(const struct natb_opts *o, struct natb_result *r)
+int natb_run(const struct natb_opts *o, struct natb_result *r, struct fg_error *fe)
 {
 	struct natb_ctx c = {.o = o};
 	bool svc_was = svc_service(), ok = true;
@@ -769,15 +767,17 @@ int natb_run(const struct natb_opts *o, struct natb_result *r)
 	r->udp.on = o->udp;
 	r->tcp.on = o->tcp;
 	r->icmp.on = o->icmp;
-	if (ctl_busy()) {
-		fg_err("bench nat: traffic is running (stop it first)");
-		return -1;
-	}
+	fg_error_clear(fe);
+	if (ctl_busy())
+		return fg_error_set(fe, FG_E_REFUSED, NULL, "stop it first",
+				    "bench nat: traffic is running");
 	if (!svc_was) {
 		svc_set_service(true);
 		usleep(20 * 1000); /* the workers read their mailboxes every few turns */
 	}
-	if (setup(&c, o) != 0 || natb_io_open(&c) != 0) {
+	if (setup(&c, o, fe) == 0 && natb_io_open(&c) != 0)
+		fg_error_set(fe, FG_E_FAILED, NULL, NULL, "bench nat: out of memory");
+	if (fe->code != FG_E_NONE) {
 		if (!svc_was)
 			svc_set_service(false);
 		return -1;

@@ -23,7 +23,10 @@ struct natb_opts {
 	FILE *progress;	  /* one line per probe step */
 };
 
-/* control: run every measurement of o; 0, or -1 with an error printed. */
-int natb_run(const struct natb_opts *o, struct natb_result *r);
+/*
+ * control: run every measurement of o; 0, or -1 with fe saying why it could
+ * not (traffic running, no next hop, bad addresses: nothing measured).
+ */
+int natb_run(const struct natb_opts *o, struct natb_result *r, struct fg_error *fe);
 
 #endif

@@ -55,6 +55,8 @@ static struct {
 	double factor[FG_MAX_PORTS];	/* of the start */
 	uint64_t link_bps[FG_MAX_PORTS];
 	double scale;			/* update / tui: against the start rate */
+	double duration_s;		/* of the start (0: none) */
+	bool service;			/* service mode was on at the start */
 	uint64_t run_id;
 	int origin;			/* enum run_origin of the current run */
 	int cur_origin;			/* of the command being run */
@@ -462,17 +464,12 @@ int run_start(struct run_prof *sp, struct run_params *rp, unsigned flags, const 
 	const struct prof *np = &sp->prof;
 	const struct engine *e = run_engine_of(np);
 	void *nstates[FG_MAX_WORKERS] = {0};
-	char err[FG_ERRLEN], mb[48];
+	char err[FG_ERRLEN];
 	int rc;
 
 	fg_error_clear(fe);
 	if (run_may_start(flags, who, fe))
 		return -1;
-	if (svc_service() && !(flags & RUN_QUIET))
-		fg_warn("%s: service mode is on; traffic starts anyway", who);
-	if (!(flags & RUN_QUIET))
-		for (size_t i = 0; i < np->n_warnings; i++)
-			fg_warn("%s", np->warnings[i]);
 	rp->prof = np;
 	rp->hz = fg_tsc_hz;
 	rp->flows_max = run.flows_max;
@@ -504,27 +501,44 @@ int run_start(struct run_prof *sp, struct run_params *rp, unsigned flags, const 
 	memcpy(run.factor, rp->factor, sizeof(run.factor));
 	memcpy(run.link_bps, rp->link_bps, sizeof(run.link_bps));
 	run.scale = 1.0;
+	run.duration_s = rp->duration_s;
+	run.service = svc_service();
 	run_stats_groups(np, rp->active);
 	/* Like TRex, a start shows the new run's counters (--nc keeps them). */
 	if (!(flags & RUN_KEEP_COUNTERS))
 		stats_clear();
 	run_publish_offer(run.factor);
 	ctl_start(e->worker, run.states, ++run.run_id);
-	if (flags & RUN_QUIET)
-		return 0;
-	fg_info("started %s (%s, -m %s, seed %u)%s", np->file, e->name,
-		rp->mult.kind == UNITS_MULT ? (snprintf(mb, sizeof(mb), "x%g", rp->mult.value), mb)
-					    : load_fmt_mult(&rp->mult, mb, sizeof(mb)),
-		np->seed,
-		rp->duration_s > 0	     ? ""
-		: prof_streams_counted(np) ? "; ends when every stream has sent its count"
-					     : "; runs until stop");
 	return 0;
 
 err_release:
 	e->release(nstates);
 	rp->prof = NULL;
 	return -1;
+}
+
+int run_info(struct run_info *ri)
+{
+	const struct prof *np;
+
+	memset(ri, 0, sizeof(*ri));
+	if (!run.eng || !run.sp)
+		return -ENOENT;
+	np = &run.sp->prof;
+	ri->file = np->file;
+	ri->engine = run.eng->name;
+	if (run.mult.kind == UNITS_MULT)
+		snprintf(ri->mult, sizeof(ri->mult), "x%g", run.mult.value);
+	else
+		load_fmt_mult(&run.mult, ri->mult, sizeof(ri->mult));
+	ri->seed = np->seed;
+	ri->run_id = run.run_id;
+	ri->duration_s = run.duration_s;
+	ri->counted = run.duration_s <= 0 && prof_streams_counted(np);
+	ri->service = run.service;
+	ri->warnings = (const char *const *)np->warnings;
+	ri->n_warnings = np->n_warnings;
+	return 0;
 }
 
 int run_start_file(const char *file, struct run_params *rp, unsigned flags, const char *who,

@@ -97,7 +97,6 @@ uint64_t run_worker_mem(uint32_t flows_max);
 enum run_flag {
 	RUN_FORCE = 1u << 0,	     /* stop running traffic first */
 	RUN_KEEP_COUNTERS = 1u << 1, /* no stats_clear at the start */
-	RUN_QUIET = 1u << 2,	     /* no "started" line, no warnings */
 };
 
 /*
@@ -149,13 +148,34 @@ void run_prof_put(struct run_prof *sp);
  * duration_s, port_mask, tunables, drain_s, active, cport_*; the rest is
  * filled in here) and start it; rp->prof then points at the run's profile
  * until the next start. A profile or rate that is refused leaves running
- * traffic alone. Nothing is printed but the "started" line and the
- * profile's warnings (none with RUN_QUIET); on failure e holds why,
+ * traffic alone. Nothing is printed: what started is run_info's, and
+ * on failure e holds why,
  * "WHO: what" (who: the command, or the request's field, that starts it),
  * and apart from it, in e->hint, what to do. 0 or -1.
  */
 int run_start(struct run_prof *sp, struct run_params *rp, unsigned flags, const char *who,
 	      struct fg_error *e);
+
+/*
+ * What the current (or last) run started with, for the command that
+ * started it to show: its profile's path, engine and warnings (valid
+ * until the next start), -m as given ("x2", "55000", "10%"), the seed,
+ * the run's number, its duration (0: none) and how it ends without one.
+ */
+struct run_info {
+	const char *file;
+	const char *engine;
+	char mult[48];
+	unsigned seed;
+	uint64_t run_id;
+	double duration_s;
+	bool counted;	   /* no duration: it ends when every stream has sent its count */
+	bool service;	   /* service mode was on at the start */
+	const char *const *warnings;
+	size_t n_warnings;
+};
+/* control: the current or last run's; -ENOENT before the first start. */
+int run_info(struct run_info *ri);
 
 /*
  * control: run_start of the profile at path `file`, loaded here (a profile

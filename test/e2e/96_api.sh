@@ -89,6 +89,59 @@ check_eq "command 'portattr': its value, port 1 of the loop pair with its addres
 check_eq "command 'portattr': its text beside the value, as the console prints it" "True" \
 	"$(jq_ '"TSC " in o["output"] and "driver" in o["output"]')"
 
+# --- every command gives its value, its text beside it ----------------------------
+
+cmd 'service'
+check_eq "command 'service': its value, and its text" "True True" \
+	"$(jq_ 'o["json"]["service"], o["output"] == "service mode on\n"' | tr -d '(),')"
+cmd "start -f $PROF -d 30 -t learn=0"
+check_eq "command 'start': the run's number, engine, -m, how it ends, the service warning" \
+	"True streams x1 duration 30.0 True True" \
+	"$(jq_ 'isinstance(o["json"]["run_id"], int), o["json"]["engine"], o["json"]["mult"], o["json"]["ends"], o["json"]["duration_s"], o["json"]["profile"].endswith("stl_64b.yaml"), any("service mode" in w for w in o["json"]["warnings"])' | tr -d "(),'")"
+check_eq "command 'start': its text beside the value, warning first" "True" \
+	"$(jq_ 'o["output"].index("warning: start: service mode is on") < o["output"].index("started ")')"
+cmd 'service --off'
+check_eq "command 'service --off': its value" "False" "$(jq_ 'o["json"]["service"]')"
+cmd 'update -m 2'
+check_eq "command 'update': the rate against the start's" "2.0 True" \
+	"$(jq_ 'o["json"]["scale"], o["output"] == "rate x2.000 of the start rate\n"' | tr -d '(),')"
+cmd 'update -m 10%'
+check_eq "command 'update' of another form than start's: refused, nothing changed" "False refused" \
+	"$(jq_ 'o["ok"], o["error"]["code"]' | tr -d "(),'")"
+cmd 'pause'
+check_eq "command 'pause': the traffic's state" "True paused" "$(jq_ 'o["json"]["paused"], o["json"]["state"]' | tr -d "(),'")"
+cmd 'resume'
+check_eq "command 'resume': the traffic's state" "False running" "$(jq_ 'o["json"]["paused"], o["json"]["state"]' | tr -d "(),'")"
+cmd 'capture start -p 1 --rx --limit 50'
+check_eq "command 'capture start': the capture's state" "True 1 none" \
+	"$(jq_ 'o["json"]["capture"]["running"], o["json"]["capture"]["rx_ports"], o["json"]["capture"]["tx_ports"]' | tr -d "(),'")"
+sleep 0.5
+cmd 'capture stop'
+check_eq "command 'capture stop': the frames it holds (its limit, 50)" "False 50" \
+	"$(jq_ 'o["json"]["capture"]["running"], o["json"]["capture"]["frames"]' | tr -d "(),'")"
+cmd "capture save $FG_TMP/api.pcapng"
+check_eq "command 'capture save': the file and its frames" "$FG_TMP/api.pcapng 50" \
+	"$(jq_ 'o["json"]["file"], o["json"]["frames"]' | tr -d "(),'")"
+cmd 'wait 0.1'
+check_eq "command 'wait 0.1' with traffic running: not idle, ~0.1 s waited" "False True" \
+	"$(jq_ 'o["json"]["idle"], 0.09 <= o["json"]["waited_s"] < 5' | tr -d '(),')"
+cmd 'stop'
+check_eq "command 'stop': stopped, idle" "True idle True" \
+	"$(jq_ 'o["json"]["stopped"], o["json"]["state"], o["output"] == "stopped\n"' | tr -d "(),'")"
+cmd 'stop'
+check_eq "command 'stop' with nothing running: not stopped, says so" "False True" \
+	"$(jq_ 'o["json"]["stopped"], o["output"] == "no traffic running\n"' | tr -d "(),'")"
+cmd 'pause'
+check_eq "command 'pause' with nothing running: refused, with a hint" "False refused True" \
+	"$(jq_ 'o["ok"], o["error"]["code"], o["error"]["hint"] != ""' | tr -d "(),'")"
+cmd 'arp'
+check_eq "command 'arp' on the loop pair: each port's static next hop (dest_mac), in the value and the text" \
+	"2 static static 02:00:00:00:00:02 198.18.1.1 True True" \
+	"$(jq_ 'len(o["json"]["next_hops"]), o["json"]["next_hops"][0]["source"], o["json"]["next_hops"][1]["source"], o["json"]["next_hops"][0]["gw_mac"], o["json"]["next_hops"][0]["gw"], all(h["resolved"] for h in o["json"]["next_hops"]), "gw 198.19.1.1 MAC 02:00:00:00:00:01 (static dest_mac)" in o["output"]' | tr -d "(),'")"
+cmd 'ping -p 0 -d not-an-address'
+check_eq "command 'ping' with a bad address: a usage error naming -d" "400 usage -d" \
+	"$ST $(jq_ 'o["error"]["code"], o["error"]["path"]' | tr -d "(),'")"
+
 cmd 'no-such-command'
 check_eq "an unknown command: 400, ok false, exit 1, the error in output" "400 False 1 True" \
 	"$ST $(jq_ 'o["ok"], o["exit"], "unknown command" in o["output"]' | tr -d '(),')"
@@ -100,8 +153,12 @@ check_eq "a bad option: 400 with a usage error naming it" "400 usage --bogus" \
 	"$ST $(jq_ 'o["error"]["code"], o["error"]["path"]' | tr -d "(),'")"
 
 cmd 'wait nonsense-seconds'
-check_eq "a command that runs and fails: 200, ok false, an error value" "200 False True" \
-	"$ST $(jq_ 'o["ok"], o["error"]["message"] != ""' | tr -d '(),')"
+check_eq "a bad argument: 400 with a usage error naming it" "400 usage nonsense-seconds" \
+	"$ST $(jq_ 'o["error"]["code"], o["error"]["path"]' | tr -d "(),'")"
+
+cmd 'capture stop'
+check_eq "a command that runs and fails: 200, ok false, an error value" "200 False refused True" \
+	"$ST $(jq_ 'o["ok"], o["error"]["code"], o["error"]["message"] != ""' | tr -d "(),'")"
 
 # a client that sends part of a body and stalls: the others are served,
 # and libmicrohttpd closes it after the idle timeout (10 s); it stalls

@@ -67,6 +67,14 @@ cmd arp
 check_eq "router: arp through the API: ok" "True" "$(jq_ 'o["ok"]')"
 check_eq "router: arp resolved both next hops" "True" \
 	"$(jq_ '"198.18.1.1" in o["output"] and "198.19.1.1" in o["output"] and "unresolved" not in o["output"]')"
+check_eq "router: arp's value: both next hops resolved by ARP, with the router's MACs" \
+	"2 arp arp 198.18.1.1 198.19.1.1 True" \
+	"$(jq_ 'len(o["json"]["next_hops"]), o["json"]["next_hops"][0]["source"], o["json"]["next_hops"][1]["source"], o["json"]["next_hops"][0]["gw"], o["json"]["next_hops"][1]["gw"], all(h["resolved"] and len(h["gw_mac"]) == 17 for h in o["json"]["next_hops"])' | tr -d "(),'")"
+cmd 'ping -p 0 -d 198.18.1.1 -n 3'
+check_eq "router: ping's value: 3 sent, 3 replies, each with its round trip, min <= avg <= max" \
+	"3 3 0.0 True True" \
+	"$(jq_ 'o["json"]["transmitted"], o["json"]["received"], o["json"]["loss_pct"], all(r["rtt_ms"] > 0 for r in o["json"]["replies"]) and [r["seq"] for r in o["json"]["replies"]] == [1, 2, 3], 0 < o["json"]["rtt_ms"]["min"] <= o["json"]["rtt_ms"]["avg"] <= o["json"]["rtt_ms"]["max"]' | tr -d "(),'")"
+check_eq "router: ping's text beside it" "True" "$(jq_ '"3 packets transmitted, 3 received, 0% packet loss" in o["output"]')"
 
 cat >"$FG_TMP/otg.json" <<'EOF'
 {"ports": [{"name": "p1", "location": "0"}, {"name": "p2", "location": "1"}],
