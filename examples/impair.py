@@ -17,7 +17,10 @@
 #                   the L4 checksum, with a payload changed or not)
 #   --reorder PCT   with a delay: send that share at once while the others
 #                   wait (netem's "delay D reorder PCT"); without a delay:
-#                   hold the frame and send it after the next one (a swap)
+#                   hold the frame and send it after the next one (a swap;
+#                   one that no frame follows within 10 ms leaves alone,
+#                   counted as unswapped: reordered - unswapped frames
+#                   arrive after a later one)
 #   --dir both|ab|ba  which direction is impaired: ab = frames received on
 #                   IFA and sent out of IFB, ba = the reverse
 #   --udp-dport P[,P...]  impair only untagged IPv4 UDP datagrams to these
@@ -104,7 +107,7 @@ class Dir:
         self.spare = args.spare if impaired else 0
         self.c = dict(rx=0, forwarded=0, dropped=0, duplicated=0, reordered=0,
                   errors=0, partial_csum=0, bad_stamp=0, blocked=0, pending=0,
-                  corrupted=0, spared=0)
+                  corrupted=0, spared=0, unswapped=0)
         self.age_max = 0  # longest wait between kernel receive and read
         self.late_max = 0
         self.late_sum = 0
@@ -416,6 +419,7 @@ def main():
                     if d.held[0] <= now:
                         send(d, d.held[1])
                         d.held = None
+                        d.c["unswapped"] += 1
                     elif wake is None or d.held[0] < wake:
                         wake = d.held[0]
             if wake is None:

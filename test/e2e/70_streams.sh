@@ -8,8 +8,11 @@
 # Part 2, router lab: latency through the DUT; delay / loss / reorder /
 # duplicate on the DUT-to-tester side of the outside link, by tc netem on
 # dut1 when the kernel has sch_netem, else by examples/impair.py in the lab's
-# wire namespace (check names say which); and a 1 % random drop by nftables
-# on the DUT (loss 0.5-1.5 %, and tx - rx = lost exactly).
+# wire namespace (check names say which): through impair.py, reordering is
+# by swaps and duplication limited to the stream's datagrams, and flowgen's
+# ooo and dup equal the relay's own counts exactly (with netem, whose
+# reorder is by delay, only that they are counted); and a 1 % random drop
+# by nftables on the DUT (loss 0.5-1.5 %, and tx - rx = lost exactly).
 # Part 3, nat lab: the DUT rewrites addresses, counting by signature still
 # gives the stream's loss and latency.
 
@@ -180,8 +183,11 @@ imp_set()
 		case "$1" in
 		delay) "$FG_LAB" impair --dir ba --delay 2 ;;
 		loss) "$FG_LAB" impair --dir ba --loss 1 --seed 1 ;;
-		reorder) "$FG_LAB" impair --dir ba --delay 1 --reorder 25 --seed 2 ;;
-		dup) "$FG_LAB" impair --dir ba --duplicate 5 --seed 3 ;;
+		# the stream's datagrams only (dport 4321), so that the relay's
+		# counts are the stream's; reorder as swaps, each of which puts
+		# exactly one frame after a later one
+		reorder) "$FG_LAB" impair --dir ba --reorder 25 --seed 2 --udp-dport 4321 ;;
+		dup) "$FG_LAB" impair --dir ba --duplicate 5 --seed 3 --udp-dport 4321 ;;
 		esac
 	fi
 }
@@ -209,18 +215,45 @@ impairment_checks()
 	echo "# $K loss 1%: tx $tx rx $rx lost $lost"
 	check_range "$K loss 1%: loss 0.5-1.5 %" "$(python3 -c "print(100.0*${lost:-0}/${tx:-1})")" 0.5 1.5
 	check_eq "$K loss 1%: tx - rx = lost" "$lost" "$((${tx:-0} - ${rx:-0}))"
+	# no learning phase (its frames go to the same port): what the relay
+	# counts is the measured frames'
 	imp_set reorder
-	fg_run reorder "start -f $SP -d 1 $RUN"
+	fg_run reorder "start -f $SP -d 1 -t learn=0,drain=0.3; wait 30; stats --json"
 	out=$FG_TMP/reorder.out
 	latency_pre "$out"
 	echo "# $K reorder: ooo $(latency_row "$out" lat 1 ooo) of rx $(latency_row "$out" lat 1 rx)"
-	check_ge "$K reorder: ooo counted" "$(latency_row "$out" lat 1 ooo)" 1
+	if [ "$K" = netem ]; then
+		check_ge "$K reorder: ooo counted" "$(latency_row "$out" lat 1 ooo)" 1
+	else
+		# the relay's own count of the swaps it made: each is one frame
+		# out of order (flowgen(8): ooo, exact with one receiving worker)
+		"$FG_LAB" impair stats >"$FG_TMP/reorder.stats"
+		sed 's/^/# relay: /' "$FG_TMP/reorder.stats"
+		swapped=$(sed -n 's/^ba .* reordered=\([0-9]*\) .* unswapped=\([0-9]*\).*/\1 \2/p' "$FG_TMP/reorder.stats")
+		# shellcheck disable=SC2086
+		set -- $swapped
+		check_ge "$K reorder: the relay swapped frames (25 % of 2,000)" "${1:-0}" 300
+		check_eq "$K reorder: ooo = the relay's swaps ($1 swapped, ${2:-?} left alone)" \
+			"$((${1:-0} - ${2:-0}))" "$(latency_row "$out" lat 1 ooo)"
+		check_eq "$K reorder: nothing lost" 0 "$(latency_row "$out" lat 1 lost)"
+	fi
 	imp_set dup
-	fg_run dup "start -f $SP -d 1 $RUN"
+	fg_run dup "start -f $SP -d 1 -t learn=0,drain=0.3; wait 30; stats --json"
 	out=$FG_TMP/dup.out
 	latency_pre "$out"
 	echo "# $K duplicate: dup $(latency_row "$out" lat 1 dup) of rx $(latency_row "$out" lat 1 rx)"
-	check_ge "$K duplicate: dup counted" "$(latency_row "$out" lat 1 dup)" 1
+	if [ "$K" = netem ]; then
+		check_ge "$K duplicate: dup counted" "$(latency_row "$out" lat 1 dup)" 1
+	else
+		"$FG_LAB" impair stats >"$FG_TMP/dup.stats"
+		sed 's/^/# relay: /' "$FG_TMP/dup.stats"
+		duped=$(sed -n 's/^ba .* duplicated=\([0-9]*\) .*/\1/p' "$FG_TMP/dup.stats")
+		check_ge "$K duplicate: the relay sent frames twice (5 % of 2,000)" "${duped:-0}" 50
+		check_eq "$K duplicate: dup = the relay's duplicates" "${duped:-x}" \
+			"$(latency_row "$out" lat 1 dup)"
+		check_eq "$K duplicate: rx - dup = tx (nothing lost)" "$(latency_row "$out" lat 1 tx)" \
+			"$(($(latency_row "$out" lat 1 rx) - $(latency_row "$out" lat 1 dup)))"
+	fi
 }
 
 if in_dut tc qdisc add dev dut1 root netem delay 2ms 2>"$FG_TMP/netem.err"; then
