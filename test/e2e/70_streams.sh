@@ -192,6 +192,19 @@ imp_set()
 	fi
 }
 
+# relay_ba FIELD... : the relay's counters of direction ba (DUT to tester)
+# named, their values on one line; its whole report as comments on
+# standard error (standard output is the values)
+relay_ba()
+{
+	local st
+	st=$("$FG_LAB" impair stats)
+	sed 's/^/# relay: /' <<<"$st" >&2
+	for f in "$@"; do
+		sed -n "s/^ba .* $f=\([0-9]*\) .*/\1/p" <<<"$st"
+	done | tr '\n' ' '
+}
+
 # impairment_checks : the four impairments, each run by the flowgen of
 # fg_open (its `arp` done)
 impairment_checks()
@@ -227,11 +240,8 @@ impairment_checks()
 	else
 		# the relay's own count of the swaps it made: each is one frame
 		# out of order (flowgen(8): ooo, exact with one receiving worker)
-		"$FG_LAB" impair stats >"$FG_TMP/reorder.stats"
-		sed 's/^/# relay: /' "$FG_TMP/reorder.stats"
-		swapped=$(sed -n 's/^ba .* reordered=\([0-9]*\) .* unswapped=\([0-9]*\).*/\1 \2/p' "$FG_TMP/reorder.stats")
-		# shellcheck disable=SC2086
-		set -- $swapped
+		# shellcheck disable=SC2046
+		set -- $(relay_ba reordered unswapped)
 		check_ge "$K reorder: the relay swapped frames (25 % of 2,000)" "${1:-0}" 300
 		check_eq "$K reorder: ooo = the relay's swaps ($1 swapped, ${2:-?} left alone)" \
 			"$((${1:-0} - ${2:-0}))" "$(latency_row "$out" lat 1 ooo)"
@@ -245,9 +255,8 @@ impairment_checks()
 	if [ "$K" = netem ]; then
 		check_ge "$K duplicate: dup counted" "$(latency_row "$out" lat 1 dup)" 1
 	else
-		"$FG_LAB" impair stats >"$FG_TMP/dup.stats"
-		sed 's/^/# relay: /' "$FG_TMP/dup.stats"
-		duped=$(sed -n 's/^ba .* duplicated=\([0-9]*\) .*/\1/p' "$FG_TMP/dup.stats")
+		duped=$(relay_ba duplicated)
+		duped=${duped% }
 		check_ge "$K duplicate: the relay sent frames twice (5 % of 2,000)" "${duped:-0}" 50
 		check_eq "$K duplicate: dup = the relay's duplicates" "${duped:-x}" \
 			"$(latency_row "$out" lat 1 dup)"
