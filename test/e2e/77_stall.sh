@@ -23,7 +23,9 @@
 # host can keep the worker off its CPU beyond the bound at any time; what
 # falls due then is rightly late. So there is one attempt, judged as it
 # is. That the worker's figure is the helper's stop is a check of its own,
-# within 4 ms (a scheduler tick at 250 Hz) either side.
+# within a tenth of the stop either side (10 ms: stops were seen landing
+# up to 3 ms late on a shared machine; a counter that missed the stop, or
+# counted in the wrong unit, is far outside it).
 #
 # Against the old pacer (one burst, 32 frames, of streams credit; 256 new
 # flows) the 3 ms stops lose about 270 frames and 44 flows each, and the
@@ -249,8 +251,8 @@ for eng in streams flows; do
 		# (checked above); that none is late is then not a claim to check
 		echo "# $eng, 10 stops of ~3 ms: the machine kept the worker off its CPU beyond the bound ($S_BEYOND ms): \"every one sent\" not checked"
 	fi
-	check "$eng, a ~100 ms stop: the worker's longest stall is the helper's stop, +-4 ms ($L_WMAX ms; helper $L_MIN .. $L_MAX ms)" \
-		py "$L_MIN - 4 <= $L_WMAX <= $L_MAX + 4"
+	check "$eng, a ~100 ms stop: the worker's longest stall is the helper's stop, +-10 % ($L_WMAX ms; helper $L_MIN .. $L_MAX ms)" \
+		py "$L_MIN * 0.9 <= $L_WMAX <= $L_MAX * 1.1"
 	check "$eng, a ~100 ms stop: sent + late = rate x 1.6 s, +-1 ($L_TX + $L_LATE)" \
 		py "abs($L_TX + $L_LATE - $ASKED) <= 1"
 	check "$eng, a ~100 ms stop: late = rate x the stalls' time beyond the bound ($L_BEYOND ms), +-2 ($L_LATE)" \
