@@ -32,6 +32,24 @@ uint64_t lat_bucket_width(unsigned idx)
 	return idx < 2u << LAT_SUB_BITS ? 1 : 1ull << ((idx >> LAT_SUB_BITS) - 1);
 }
 
+void lat_pow2(const struct lat_hist *h, struct lat_pow2 *out)
+{
+	uint64_t n = 0;
+	unsigned b = 0;
+
+	out->count = h->count;
+	out->sum = h->sum;
+
+	for (int i = 0; i < LAT_POW2_N; i++) {
+		/* the first bucket of 2^k: every one before it is below 2^k */
+		unsigned end = lat_bucket(1ull << (LAT_POW2_LO + i));
+
+		for (; b < end; b++)
+			n += h->bucket[b];
+		out->cum[i] = n;
+	}
+}
+
 void lat_merge(struct lat_hist *dst, const struct lat_hist *src)
 {
 	unsigned i;

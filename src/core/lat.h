@@ -97,6 +97,25 @@ static inline void lat_add(struct lat_hist *h, uint64_t ns)
 	h->bucket[lat_bucket(ns)]++;
 }
 
+/*
+ * The powers of two that are the edges of Prometheus buckets (GET
+ * /metrics, flowgen(8) API): 2^5 ns (32 ns) up to 2^33 ns (8.6 s). Every
+ * power of two begins a bucket (below 128 ns each value has its own), so
+ * the counts below each are exact; 2^34 ns is not used, since the last
+ * bucket also holds longer delays.
+ */
+#define LAT_POW2_LO 5
+#define LAT_POW2_N (LAT_MAX_LOG2 - LAT_POW2_LO) /* 29 edges: 2^5 .. 2^33 ns */
+
+/* A histogram cut at those edges: cum[i] = the delays below 2^(LAT_POW2_LO + i) ns. */
+struct lat_pow2 {
+	uint64_t cum[LAT_POW2_N];
+	uint64_t count, sum; /* every delay, and their sum in ns */
+};
+
+/* pure: h cut at the powers of two. */
+void lat_pow2(const struct lat_hist *h, struct lat_pow2 *out);
+
 /* pure: add src into dst (per-worker copies into one). */
 void lat_merge(struct lat_hist *dst, const struct lat_hist *src);
 
