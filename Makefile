@@ -222,11 +222,13 @@ unit: $(UTESTS) $(PCAPS)
 # on Debian 12: named since the af_xdp ports need it at run time (README).
 # lld and llvm: make PGO=1's clang build links with lld and merges its
 # counts with llvm-profdata.
+# prometheus (promtool and the server) and python3-prometheus-client (the
+# OpenMetrics parser): GET /metrics' checks (test/e2e/99_prometheus.sh).
 DEB_PKGS = build-essential pkg-config groff-base man-db libdpdk-dev dpdk dpdk-dev libedit-dev \
            libyaml-dev libncurses-dev libcmocka-dev iproute2 nftables \
            conntrack tmux ethtool python3 clang libclang-rt-14-dev lld llvm iputils-ping procps netcat-openbsd \
            libpcap-dev tshark tayga libmicrohttpd-dev libjansson-dev curl openssl \
-           librte-net-af-xdp23
+           librte-net-af-xdp23 prometheus python3-prometheus-client
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null \
 	   | grep -q 'ok installed' || echo $$p; done); \

@@ -58,6 +58,7 @@ static const char usage_text[] =
 	"      --api [ADDR:]PORT  serve the HTTP API (default address 127.0.0.1)\n"
 	"      --api-cert FILE, --api-key FILE  TLS for the API (PEM)\n"
 	"      --api-token-file FILE  the API's bearer token (its first line)\n"
+	"      --name NAME            the instance label of GET /metrics (host:port)\n"
 	"  -h, --help          this text\n"
 	"  -V, --version       print the version\n";
 
@@ -84,6 +85,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{"api", required_argument, NULL, 'A'},	  {"api-cert", required_argument, NULL, 'E'},
 		{"api-key", required_argument, NULL, 'Y'},
 		{"api-token-file", required_argument, NULL, 'T'},
+		{"name", required_argument, NULL, 'N'},
 		{NULL, 0, NULL, 0},
 	};
 	int c, nopt = argc;
@@ -142,6 +144,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			break;
 		case 'T':
 			o->api.token_file = optarg;
+			break;
+		case 'N':
+			o->api.name = optarg;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -6,10 +6,12 @@
  * a bounded queue and an eventfd, waiting for the answer at most
  * API_WAIT_S seconds. The HTTP threads never call flowgen code: they
  * only touch the API's own state under api.mu (the queue, the async
- * jobs, the request log). The one exception is POST /flowgen/v1/cancel,
+ * jobs, the request log). The two exceptions: POST /flowgen/v1/cancel,
  * which raises the interrupt flags a SIGINT raises (async-signal-safe
  * stores, cli.h: cli_set_interrupted), since the console's thread is busy with the very
- * command to cancel.
+ * command to cancel; and GET /metrics, which reads the statistics as the
+ * sampler and the dashboard do (metrics.h, under their short locks), so
+ * that a scrape never waits for a command to end.
  *
  * Security: loopback by default; any other address needs TLS (GnuTLS,
  * through libmicrohttpd) and a bearer token (RFC 6750), checked by
@@ -35,7 +37,9 @@
 #include "cli.h"
 #include "fg.h"
 #include "log.h"
+#include "metrics.h"
 #include "otg.h"
+#include "prom.h"
 #include "readf.h"
 #include "tsc.h"
 
@@ -77,16 +81,50 @@ static char *read_small(const char *what, const char *path, char *err, size_t er
 	return NULL;
 }
 
+/*
+ * The instance label: --name, or this host's name and the API's port
+ * (host:port, as Prometheus names a target). 0, or -EINVAL with err set.
+ */
+static int instance_name(const char *name, char *err, size_t errlen)
+{
+	char host[API_NAME_MAX + 1] = "localhost";
+
+	if (name) {
+		size_t n = strlen(name);
+
+		if (n == 0 || n > API_NAME_MAX) {
+			snprintf(err, errlen, "--name takes 1 to %d bytes", API_NAME_MAX);
+			return -EINVAL;
+		}
+		for (size_t i = 0; i < n; i++)
+			if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f) {
+				snprintf(err, errlen, "--name: no control characters");
+				return -EINVAL;
+			}
+		snprintf(api.instance, sizeof(api.instance), "%s", name);
+		return 0;
+	}
+	if (gethostname(host, sizeof(host) - 1) != 0)
+		snprintf(host, sizeof(host), "localhost");
+	host[sizeof(host) - 1] = '\0';
+	snprintf(api.instance, sizeof(api.instance), "%.*s:%u", API_NAME_MAX - 6, host,
+		 api.addr.port);
+	return 0;
+}
+
 int api_configure(const struct api_opts *o, char *err, size_t errlen)
 {
 	if (!o->listen) {
-		if (o->cert || o->key || o->token_file) {
-			snprintf(err, errlen, "--api-cert, --api-key and --api-token-file need --api");
+		if (o->cert || o->key || o->token_file || o->name) {
+			snprintf(err, errlen,
+				 "--api-cert, --api-key, --api-token-file and --name need --api");
 			return -EINVAL;
 		}
 		return 0;
 	}
 	if (api_parse_addr(o->listen, &api.addr, err, errlen) != 0)
+		return -EINVAL;
+	if (instance_name(o->name, err, errlen) != 0)
 		return -EINVAL;
 	if (!o->cert != !o->key) {
 		snprintf(err, errlen, "--api-cert and --api-key go together");
@@ -426,9 +464,39 @@ static enum MHD_Result route_flowgen(struct MHD_Connection *c, struct api_conn *
 	return reply_error(c, k, method, url, 404, "no such path");
 }
 
+/*
+ * GET /metrics, on the HTTP thread itself: it reads the statistics under
+ * their own short locks (metrics.h) and never waits for the console's
+ * thread, which may be busy with a command for minutes.
+ */
+static enum MHD_Result metrics(struct MHD_Connection *c, struct api_conn *k, const char *method,
+			       const char *url)
+{
+	bool om = prom_wants_openmetrics(
+	    MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
+	char *body = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc;
+
+	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
+		return reply_error(c, k, method, url, 405, "use GET");
+	f = open_memstream(&body, &len);
+	if (!f)
+		return reply_error(c, k, method, url, 500, "out of memory");
+	rc = metrics_write(f, om, api.instance);
+	if (fclose(f) != 0 || rc != 0) {
+		free(body);
+		return reply_error(c, k, method, url, 500, "the metrics could not be written");
+	}
+	return reply(c, k, method, url, 200, body, len, om ? PROM_CT_OPENMETRICS : PROM_CT_TEXT);
+}
+
 static enum MHD_Result route(struct MHD_Connection *c, struct api_conn *k, const char *method,
 			     const char *url)
 {
+	if (strcmp(url, "/metrics") == 0)
+		return metrics(c, k, method, url);
 	if (strcmp(url, "/capabilities/version") == 0) {
 		if (strcmp(method, "GET") != 0)
 			return reply_error(c, k, method, url, 405, "use GET");

@@ -26,6 +26,7 @@ struct api_opts {
 	const char *cert;	/* --api-cert FILE (PEM) */
 	const char *key;	/* --api-key FILE (PEM) */
 	const char *token_file;	/* --api-token-file FILE */
+	const char *name;	/* --name NAME: the instance label of GET /metrics */
 };
 
 /*

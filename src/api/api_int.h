@@ -26,6 +26,7 @@
 #define API_OUTPUT_MAX (4u << 20) /* bytes of a command's output kept */
 #define API_CONN_MAX 16		/* connections at once */
 #define API_CONN_TIMEOUT_S 10	/* an idle connection is closed */
+#define API_NAME_MAX 128	/* --name: bytes */
 /* The OTG models release whose API the paths of otg.h follow. */
 #define API_OTG_SPEC_VERSION "1.61.0"
 
@@ -82,6 +83,7 @@ struct api_state {
 	unsigned log_n;		/* rows written in all; the last API_LOG kept */
 	/* configuration (api_configure) */
 	struct api_addr addr;
+	char instance[API_NAME_MAX + 1]; /* GET /metrics' instance label (--name) */
 	bool tls;
 	char *cert, *key, *token;
 };

@@ -35,6 +35,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,48 @@ static bool bench_stopped(struct bench *b)
 	if (b->rep->stop(b->rep->ctx))
 		b->interrupted = true;
 	return b->interrupted;
+}
+
+/* ---- progress (GET /metrics) ---------------------------------------------- */
+
+static pthread_mutex_t prog_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct bench_progress prog;
+
+void bench_progress_get(struct bench_progress *out)
+{
+	pthread_mutex_lock(&prog_mu);
+	*out = prog;
+	pthread_mutex_unlock(&prog_mu);
+}
+
+/* A test begins (kind) or ends (0). */
+static void prog_test(enum bench_kind kind)
+{
+	pthread_mutex_lock(&prog_mu);
+	prog.running = kind != 0;
+	if (kind) {
+		prog.kind = kind;
+		prog.best = 0;
+		prog.rate = 0;
+		prog.conns = 0;
+	}
+	pthread_mutex_unlock(&prog_mu);
+}
+
+/* A trial begins (judged false) or was judged (t's verdict counted). */
+static void prog_trial(const struct bench_trial *t, uint64_t conns, bool judged)
+{
+	pthread_mutex_lock(&prog_mu);
+	prog.rate = t->rate;
+	prog.conns = conns;
+	if (judged) {
+		prog.trials++;
+		if (t->passed) {
+			prog.passed++;
+			prog.best = fmax(prog.best, t->rate);
+		}
+	}
+	pthread_mutex_unlock(&prog_mu);
 }
 
 /* ---- a trial ---------------------------------------------------------------- */
@@ -303,6 +346,7 @@ static int bench_trial(struct bench *b, const struct units_rate *mult, double se
 	bench_mult_str(mult, t->mult, sizeof(t->mult));
 	t->secs = secs;
 	t->senders = b->senders;
+	prog_trial(t, 0, false);
 	if (run_start(b->sp, &rp, 0, "bench", b->err) != 0)
 		return -1;
 	if (!run_wait_idle(secs + b->prof->timeout + BENCH_TRIAL_GUARD_S, true)) {
@@ -368,6 +412,7 @@ static struct bench_trial *bench_step_for(struct bench *b, const struct units_ra
 		return NULL;
 	tr.conns = conns;
 	tr.confirm = confirm;
+	prog_trial(&tr, conns, true);
 	*t = tr;
 	b->n++;
 	b->rep->trial(b->rep->ctx, t, b->n);
@@ -601,9 +646,11 @@ int bench_run(const struct bench_opts *o, const struct bench_report *rep, struct
 		goto out;
 	if (rep->begin(rep->ctx) != 0)
 		goto out;
+	prog_test(o->kind);
 	rc = o->kind == BENCH_LATENCY	 ? bench_latency(&b)
 	     : o->kind == BENCH_CAPACITY ? bench_capacity(&b)
 					 : bench_search_run(&b);
+	prog_test(0);
 	if (b.interrupted)
 		bench_fail(&b, FG_E_FAILED, NULL, NULL, "bench: interrupted; traffic stopped");
 out:

@@ -6,6 +6,7 @@
  * struct bench_report of callbacks, so that every line the user sees
  * (table, text result, JSON, CSV) is written by the console. The control
  * half writes nothing but its error messages (fg_err, standard error).
+ * Its progress is also kept for GET /metrics (bench_progress_get).
  *
  * Included by: control and console.
  */
@@ -86,5 +87,21 @@ struct bench_report {
  */
 struct fg_error;
 int bench_run(const struct bench_opts *o, const struct bench_report *rep, struct fg_error *fe);
+
+/*
+ * What GET /metrics shows of bench (flowgen(8), API): whether a test runs,
+ * which, its trials since flowgen started (all tests), the trial running
+ * or last run, and this test's highest passing rate. Any thread.
+ */
+struct bench_progress {
+	bool running;
+	enum bench_kind kind;	 /* of the test running or last run; 0: none yet */
+	uint64_t trials, passed; /* trials judged and those that passed, all tests */
+	double rate;		 /* the trial running (or last): offered per second */
+	uint64_t conns;		 /* capacity: its connections */
+	double best;		 /* this test's highest passing rate; 0: none yet */
+};
+
+void bench_progress_get(struct bench_progress *out);
 
 #endif

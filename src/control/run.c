@@ -139,13 +139,13 @@ void run_prof_put(struct run_prof *sp)
 	free(sp);
 }
 
-static int hook_latency(struct stats_lat_row *rows, int max)
+int run_latency_pow2(struct stats_lat_row *rows, struct lat_pow2 *pow2, int max)
 {
 	int n = 0;
 
 	pthread_mutex_lock(&run_mu);
 	if (run.eng && run.eng->latency_rows)
-		n = run.eng->latency_rows(rows, max);
+		n = run.eng->latency_rows(rows, pow2, max);
 	pthread_mutex_unlock(&run_mu);
 	return n;
 }
@@ -176,6 +176,11 @@ static bool hook_link(int p, bool *up, uint32_t *speed)
 		return false;
 	*up = port_link(p, speed);
 	return true;
+}
+
+static int hook_latency(struct stats_lat_row *rows, int max)
+{
+	return run_latency_pow2(rows, NULL, max);
 }
 
 int run_latency_rows(struct stats_lat_row *rows, int max) { return hook_latency(rows, max); }

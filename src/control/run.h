@@ -21,6 +21,7 @@
 #include "units.h"
 
 struct lat_hist;
+struct lat_pow2;
 struct lat_seq;
 struct prof;
 struct stats_lat_row;
@@ -76,8 +77,10 @@ struct engine {
 	/* optional: bytes of hugepage memory a worker's state takes at most
 	 * with flows_max table entries (the memory plan of boot.h) */
 	uint64_t (*worker_mem)(uint32_t flows_max);
-	/* optional reports for `stats` (the statistics thread) */
-	int (*latency_rows)(struct stats_lat_row *rows, int max);
+	/* optional reports for `stats` (the statistics thread) and GET
+	 * /metrics (an HTTP thread): pow2, when not NULL, gets each row's
+	 * delays cut at powers of two (lat.h) */
+	int (*latency_rows)(struct stats_lat_row *rows, struct lat_pow2 *pow2, int max);
 	int (*pair_rows)(struct stats_pair_row **rows, uint64_t *unmatched);
 	void (*nat_report)(uint64_t *distinct_addrs, uint64_t *distinct_ports);
 	/* optional reports for `plot` and `bench` */
@@ -222,6 +225,8 @@ double run_scale(void);
  * of every stream merged (streams_ctl.c, streams_totals).
  */
 int run_latency_rows(struct stats_lat_row *rows, int max);
+/* the same rows with their delays cut at powers of two (GET /metrics) */
+int run_latency_pow2(struct stats_lat_row *rows, struct lat_pow2 *pow2, int max);
 int run_latency_hist(int row, struct lat_hist *h);
 int run_totals(bool stamped_only, struct lat_hist *h, struct lat_seq *q, uint64_t *tx,
 	       double *span_s);

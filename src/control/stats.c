@@ -345,10 +345,27 @@ void stats_clear(void)
 		clear();
 }
 
-void stats_get(struct stats_snap *out)
+/*
+ * The map of stats_get_templates: each template a group of its own, named
+ * after the group it is in (out->map.tpl[t] the template, out->map.name[t]
+ * its group). st.lock held.
+ */
+static void template_map(struct stats_tpl_map *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->ntpl = m->ngroups = st.map.ntpl;
+	m->active_target = st.map.active_target;
+	for (int t = 0; t < st.map.ntpl; t++) {
+		m->group[t] = (uint8_t)t;
+		memcpy(m->tpl[t], st.map.tpl[t], sizeof(m->tpl[t]));
+		memcpy(m->name[t], st.map.name[st.map.group[t]], sizeof(m->name[t]));
+	}
+}
+
+static void get(struct stats_snap *out, bool by_template)
 {
 	struct stats_hooks h;
-
+	struct stats_tpl_map tm;
 	struct stats_raw fresh;
 
 	pthread_mutex_lock(&st.lock);
@@ -365,7 +382,10 @@ void stats_get(struct stats_snap *out)
 	stats_compute(&fresh, older(), st.have_base ? &st.base : NULL, st.tsc_hz, st.nports,
 		      st.link_up, st.speed, out);
 	out->mode = st.mode;
-	stats_groups(&fresh, older(), st.have_base ? &st.base : NULL, out->interval, &st.map, out);
+	if (by_template)
+		template_map(&tm);
+	stats_groups(&fresh, older(), st.have_base ? &st.base : NULL, out->interval,
+		     by_template ? &tm : &st.map, out);
 	for (int i = 0; i < out->nworkers; i++) {
 		out->w[i].lcore = st.lcore[i];
 		out->w[i].port_mask = st.port_mask[i];
@@ -382,6 +402,8 @@ void stats_get(struct stats_snap *out)
 	}
 	h = st.hooks;
 	pthread_mutex_unlock(&st.lock);
+	if (by_template)
+		h.latency = NULL; /* GET /metrics reads every row itself */
 
 	/* Providers run outside the lock: they may take their own. */
 	if (h.nat)
@@ -392,6 +414,10 @@ void stats_get(struct stats_snap *out)
 		out->nlat = n < 0 ? 0 : FG_MIN(n, STATS_MAX_LAT);
 	}
 }
+
+void stats_get(struct stats_snap *out) { get(out, false); }
+
+void stats_get_templates(struct stats_snap *out) { get(out, true); }
 
 int stats_history(double *tx_pps, double *rx_pps, int max)
 {

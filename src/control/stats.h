@@ -91,6 +91,10 @@ void stats_set_run(int mode, const struct stats_tpl_map *map);
 void stats_set_offer(double pps, double cps);
 /* control: the latest aggregate, baselined, with rates and hook data. */
 void stats_get(struct stats_snap *out);
+/* control: the same with out->grp[] per template, not per group:
+ * out->map.tpl[t] names template t and out->map.name[t] its group (GET
+ * /metrics, which sums groups in PromQL), and no latency rows (nlat 0) */
+void stats_get_templates(struct stats_snap *out);
 /* control: tx/rx pps history, oldest first; returns the number of points. */
 int stats_history(double *tx_pps, double *rx_pps, int max);
 /* control: the host pairs of the current streams run (the pairs hook):

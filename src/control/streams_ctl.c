@@ -639,8 +639,9 @@ out:
 	return rc;
 }
 
-/* stats hook: the per-stream latency rows of the current run. */
-static int streams_latency_rows(struct stats_lat_row *rows, int max)
+/* stats hook: the per-stream latency rows of the current run (and
+ * their delays cut at powers of two into pow2[], when not NULL). */
+static int streams_latency_rows(struct stats_lat_row *rows, struct lat_pow2 *pow2, int max)
 {
 	struct streams_run *run;
 	struct lat_hist *h = NULL;
@@ -703,6 +704,8 @@ static int streams_latency_rows(struct stats_lat_row *rows, int max)
 			r->lost = lat_seq_lost(q, tx);
 			/* NAN for what was not measured (no stamped frame) */
 			stats_lat_figures(r, h);
+			if (pow2)
+				lat_pow2(h, &pow2[n - 1]);
 		}
 	}
 out:

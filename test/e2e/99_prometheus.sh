@@ -1,0 +1,336 @@
+#!/usr/bin/env bash
+#
+# 99_prometheus.sh — GET /metrics (flowgen(8), API) across three
+# instances, each on its own [loop, loop] pair with its API on TLS and a
+# bearer token, scraped every second by Debian's Prometheus server
+# (started and stopped here, its data in the scratch folder):
+#   - promtool check metrics passes on /metrics during a streams run with
+#     latency and during a flows run, and the OpenMetrics form (what
+#     Prometheus asks for) parses with the OpenMetrics parser;
+#   - while the streams run, PromQL's sum of the instances' tx rates is
+#     within 5 % of the sum of the rates each instance's `stats --json`
+#     gives at the same time;
+#   - after each run has ended and Prometheus has scraped again, PromQL
+#     sums over the three instances equal the sums of their `stats --json`
+#     figures exactly: frames sent and received, each stream's frames,
+#     flows started and completed on both sides;
+#   - the latency histogram's count and sum are the delays `stats` reports
+#     (count = frames received, sum / count = avg_us);
+#   - a scrape answers at once while the console's thread is busy with a
+#     command (`wait` on a running flows run);
+#   - /metrics keeps the API's rules: no token 401, POST 405; the
+#     instance label is --name.
+#
+# FG_E2E_NOHUGE=1 runs flowgen with --no-huge.
+
+. "$(dirname "$0")/lib.sh"
+
+need_flowgen
+for t in prometheus promtool curl openssl; do
+	if ! command -v $t >/dev/null 2>&1; then
+		fail "$t is installed" "Debian: prometheus, curl, openssl"
+		finish
+		exit
+	fi
+done
+if ! python3 -c 'import prometheus_client.openmetrics.parser' 2>/dev/null; then
+	fail "python3's prometheus_client is installed" "Debian: python3-prometheus-client"
+	finish
+	exit
+fi
+
+CFG=$(fg_loop_cfg)
+EAL=()
+[ "${FG_E2E_NOHUGE:-0}" = 1 ] && EAL=(-- --no-huge)
+
+# TLS for 127.0.0.1 (the certificate names the address) and one token
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 \
+	-addext subjectAltName=IP:127.0.0.1 -keyout "$FG_TMP/key.pem" \
+	-out "$FG_TMP/cert.pem" 2>/dev/null
+head -c 24 /dev/urandom | base64 >"$FG_TMP/token"
+TOKEN=$(head -n 1 "$FG_TMP/token")
+
+# --- three instances ---------------------------------------------------------------
+
+PORTS=()
+PIDS=()
+for i in 1 2 3; do
+	PORTS[i]=$(free_port)
+	"$FG_BIN" -C "$CFG" -k --api "127.0.0.1:${PORTS[i]}" --name "fg$i" \
+		--api-cert "$FG_TMP/cert.pem" --api-key "$FG_TMP/key.pem" \
+		--api-token-file "$FG_TMP/token" "${EAL[@]}" </dev/null \
+		>"$FG_TMP/out.$i" 2>"$FG_TMP/err.$i" &
+	PIDS[i]=$!
+	at_exit "kill ${PIDS[i]}"
+done
+for i in 1 2 3; do
+	if wait_for '^api: listening on https://127.0.0.1:' "$FG_TMP/err.$i" 60 "${PIDS[i]}"; then
+		pass "instance fg$i serves its API on TLS"
+	else
+		fail "instance fg$i serves its API on TLS" "$(tail -n 5 "$FG_TMP/err.$i")"
+		finish
+		exit
+	fi
+done
+
+# on I METHOD PATH [CURL-ARGS...] : a request to instance I with the token
+on()
+{
+	local i=$1 m=$2 p=$3
+	shift 3
+	BASE=https://127.0.0.1:${PORTS[i]} http "$m" "$p" "" --cacert "$FG_TMP/cert.pem" \
+		-H "Authorization: Bearer $TOKEN" "$@"
+}
+
+# cmd I COMMAND : POST /flowgen/v1/command to instance I
+cmd()
+{
+	local i=$1
+	BASE=https://127.0.0.1:${PORTS[i]} http POST /flowgen/v1/command \
+		"$(python3 -c 'import json, sys; print(json.dumps({"command": sys.argv[1]}))' "$2")" \
+		--cacert "$FG_TMP/cert.pem" -H "Authorization: Bearer $TOKEN"
+}
+
+# all COMMAND : cmd on the three; true when each said ok
+all()
+{
+	local i ok=0
+	for i in 1 2 3; do
+		cmd $i "$1"
+		[ "$ST" = 200 ] && [ "$(jq_ 'o["ok"]')" = True ] || ok=1
+	done
+	return $ok
+}
+
+# jsons : each instance's `stats --json` value, as a JSON list in $FG_TMP/stats.json
+jsons()
+{
+	local i
+	for i in 1 2 3; do
+		cmd $i 'stats --json'
+		printf '%s' "$B" >"$FG_TMP/stats.$i.json"
+	done
+	python3 -c 'import json, sys; print(json.dumps([json.load(open(f))["json"] for f in sys.argv[1:]]))' \
+		"$FG_TMP"/stats.{1,2,3}.json >"$FG_TMP/stats.json"
+}
+
+# --- the server ---------------------------------------------------------------------
+
+PPORT=$(free_port)
+cat >"$FG_TMP/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+scrape_configs:
+  - job_name: flowgen
+    scheme: https
+    # flowgen's own instance label (--name) is kept
+    honor_labels: true
+    tls_config: {ca_file: $FG_TMP/cert.pem}
+    authorization: {credentials_file: $FG_TMP/token}
+    static_configs:
+      - targets: [127.0.0.1:${PORTS[1]}, 127.0.0.1:${PORTS[2]}, 127.0.0.1:${PORTS[3]}]
+EOF
+check_eq "promtool check config accepts the scrape config" 0 \
+	"$(promtool check config "$FG_TMP/prometheus.yml" >/dev/null 2>&1; echo $?)"
+prometheus --config.file="$FG_TMP/prometheus.yml" --storage.tsdb.path="$FG_TMP/prom" \
+	--web.listen-address="127.0.0.1:$PPORT" >"$FG_TMP/prom.log" 2>&1 &
+PROM_PID=$!
+at_exit "kill $PROM_PID"
+
+# promql QUERY : the query's result as JSON (list of [labels, value]) in $Q
+promql()
+{
+	Q=$(curl -s -m 10 "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode "query=$1" |
+		python3 -c 'import json, sys; o = json.load(sys.stdin); print(json.dumps([[r["metric"], r["value"][1]] for r in o["data"]["result"]]) if o.get("status") == "success" else "error: " + json.dumps(o))')
+}
+
+# promsum QUERY : the value of a query that gives one number, in $V
+promsum()
+{
+	promql "$1"
+	V=$(python3 -c 'import json, sys; r = json.loads(sys.argv[1]); print(r[0][1] if len(r) == 1 else "none: " + sys.argv[1])' "$Q" 2>&1)
+}
+
+# scraped_after T : wait (up to 15 s) until Prometheus holds a scrape of
+# every instance taken after unix time T
+scraped_after()
+{
+	local i
+	for ((i = 0; i < 75; i++)); do
+		promsum 'count(timestamp(flowgen_build_info) > '"$1"')'
+		[ "$V" = 3 ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+for ((k = 0; k < 100; k++)); do
+	curl -s -m 2 "http://127.0.0.1:$PPORT/-/ready" >/dev/null 2>&1 && break
+	sleep 0.2
+done
+T0=$(date +%s.%N)
+if scraped_after "$T0"; then
+	pass "Prometheus scrapes the three instances over TLS with the token"
+else
+	fail "Prometheus scrapes the three instances" "$(tail -n 5 "$FG_TMP/prom.log"; curl -s "http://127.0.0.1:$PPORT/api/v1/targets" | head -c 600)"
+fi
+promql 'flowgen_build_info'
+check_eq "the instance label is each one's --name" "fg1 fg2 fg3" \
+	"$(python3 -c 'import json, sys; print(" ".join(sorted(m["instance"] for m, v in json.loads(sys.argv[1]))))' "$Q")"
+
+# --- the API's rules ------------------------------------------------------------------
+
+BASE=https://127.0.0.1:${PORTS[1]} http GET /metrics "" --cacert "$FG_TMP/cert.pem"
+check_eq "GET /metrics without the token: 401" 401 "$ST"
+on 1 POST /metrics
+check_eq "POST /metrics: 405" 405 "$ST"
+
+# check_scrape NAME : promtool check metrics on instance 1's /metrics (text
+# format), and its OpenMetrics form parsed by the OpenMetrics parser
+check_scrape()
+{
+	local name=$1
+	on 1 GET /metrics -D "$FG_TMP/hdr"
+	printf '%s\n' "$B" >"$FG_TMP/metrics.txt"
+	check_eq "$name: GET /metrics 200, Prometheus' text format" "200 True" \
+		"$ST $(grep -qi '^content-type: text/plain; version=0.0.4' "$FG_TMP/hdr" && echo True)"
+	check_eq "$name: promtool check metrics passes" "0" \
+		"$(promtool check metrics <"$FG_TMP/metrics.txt" >"$FG_TMP/promtool.out" 2>&1; echo $?)"
+	[ -s "$FG_TMP/promtool.out" ] && sed 's/^/# promtool: /' "$FG_TMP/promtool.out" | head -n 10
+	on 1 GET /metrics -D "$FG_TMP/hdr" -H 'Accept: application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5'
+	printf '%s\n' "$B" >"$FG_TMP/metrics.om"
+	check_eq "$name: the OpenMetrics form parses, ends with # EOF" "200 True ok" \
+		"$ST $(grep -qi '^content-type: application/openmetrics-text; version=1.0.0' "$FG_TMP/hdr" && echo True) $(python3 -c '
+import sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as p
+t = open(sys.argv[1]).read()
+fams = list(p(t))
+print("ok" if t.endswith("# EOF\n\n") or t.endswith("# EOF\n") else "no EOF")' "$FG_TMP/metrics.om" 2>&1 | tail -n 1)"
+}
+
+# --- a streams run with latency -----------------------------------------------------
+
+PROF=$FG_TOP/test/data/metrics_streams.yaml
+for i in 1 2 3; do
+	cmd $i "start -f $PROF -m $i -d 4 -t learn=0"
+	[ "$(jq_ 'o["ok"]')" = True ] || fail "streams run starts on fg$i" "$B"
+done
+sleep 2
+check_scrape "streams run"
+promsum 'flowgen_stream_latency_seconds_count{instance="fg1",stream="up"}'
+check_eq "streams run: the up stream's latency histogram counts delays while it runs" "True" \
+	"$(python3 -c 'import sys; print(float(sys.argv[1]) > 0)' "$V" 2>&1)"
+# the summed rate against each instance's own, read at the same time
+T1=$(date +%s.%N)
+jsons
+scraped_after "$T1"
+promsum 'sum(flowgen_tx_frames_per_second)'
+check_eq "streams run: PromQL's summed tx rate is within 5 % of the instances' own" "True" \
+	"$(python3 -c '
+import json, sys
+own = sum(s["global"]["tx_pps"] for s in json.load(open(sys.argv[1])))
+prom = float(sys.argv[2])
+print(own > 0 and abs(prom - own) <= 0.05 * own or (prom, own))' "$FG_TMP/stats.json" "$V" 2>&1)"
+all 'wait' || fail "streams run: wait on each instance" "$B"
+T2=$(date +%s.%N)
+jsons
+scraped_after "$T2" || fail "Prometheus scraped after the streams run" "$(tail -n 3 "$FG_TMP/prom.log")"
+
+# eq_sum NAME PROMQL PYEXPR : the PromQL sum equals the sum over the three
+# instances' stats --json (s) of PYEXPR
+eq_sum()
+{
+	promsum "$2"
+	check_eq "$1" "True" "$(python3 -c '
+import json, sys
+stats = json.load(open(sys.argv[1]))
+want = sum(eval(sys.argv[3], {}, {"s": s}) for s in stats)
+got = float(sys.argv[2])
+print(want > 0 and got == want or (got, want))' "$FG_TMP/stats.json" "$V" "$3" 2>&1)"
+}
+
+eq_sum "after the streams run: sum of frames sent = the instances' tx_pkts" \
+	'sum(flowgen_tx_frames_total)' 's["global"]["tx_pkts"]'
+eq_sum "after the streams run: sum of frames received = the instances' rx_pkts" \
+	'sum(flowgen_rx_frames_total)' 's["global"]["rx_pkts"]'
+eq_sum "after the streams run: the up stream's frames received, summed" \
+	'sum(flowgen_stream_rx_frames_total{stream="up"})' \
+	'sum(l["rx"] for l in s["latency"] if l["stream"] == "up")'
+eq_sum "after the streams run: the other stream's (a quoted name) frames sent, summed" \
+	'sum(flowgen_stream_tx_frames_total{stream="down \"x\""})' \
+	'sum(l["tx"] for l in s["latency"] if l["stream"] == "down \"x\"")'
+eq_sum "after the streams run: the latency histograms count every delay (the frames received)" \
+	'sum(flowgen_stream_latency_seconds_count)' 'sum(l["rx"] for l in s["latency"])'
+promsum 'sum(flowgen_stream_latency_seconds_sum{instance="fg1",stream="up"}) / sum(flowgen_stream_latency_seconds_count{instance="fg1",stream="up"})'
+check_eq "after the streams run: fg1's up stream: sum / count = stats' avg_us" "True" \
+	"$(python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))[0]
+avg = [l["avg_us"] for l in s["latency"] if l["stream"] == "up"][0]
+got = float(sys.argv[2]) * 1e6
+print(abs(got - avg) <= 0.0005 + 1e-6 * avg or (got, avg))' "$FG_TMP/stats.json" "$V" 2>&1)"
+promsum 'sum(flowgen_stream_latency_seconds_bucket{instance="fg1",stream="up",le="+Inf"}) - max(flowgen_stream_latency_seconds_bucket{instance="fg1",stream="up",le="8.589934592"})'
+check_eq "after the streams run: no delay beyond the last edge (2^33 ns) on a loop pair" "0" "$V"
+
+# --- a flows run ------------------------------------------------------------------------
+
+for i in 1 2 3; do
+	cmd $i "start -f $FG_TOP/profiles/udp_short.yaml -m $((i * 500)) -d 4"
+	[ "$(jq_ 'o["ok"]')" = True ] || fail "flows run starts on fg$i" "$B"
+done
+sleep 1.5
+check_scrape "flows run"
+# the console's thread of fg1 is busy in `wait` (up to the run's end)
+curl -s -m 30 -o /dev/null --cacert "$FG_TMP/cert.pem" -H "Authorization: Bearer $TOKEN" \
+	--data-binary '{"command": "wait"}' "https://127.0.0.1:${PORTS[1]}/flowgen/v1/command" &
+WAITER=$!
+sleep 0.3
+t0=$(date +%s%N)
+on 1 GET /metrics
+t1=$(date +%s%N)
+check_eq "a scrape while the console runs \`wait\`: 200 within 0.5 s, traffic running" "200 True 1" \
+	"$ST $( [ $(((t1 - t0) / 1000000)) -lt 500 ] && echo True || echo "$(((t1 - t0) / 1000000))ms") $(printf '%s\n' "$B" | awk '/^flowgen_running/ { print $2 }')"
+check_eq "... and \`wait\` was still running then" "running" "$(kill -0 $WAITER 2>/dev/null && echo running)"
+wait $WAITER
+all 'wait' || fail "flows run: wait on each instance" "$B"
+T3=$(date +%s.%N)
+jsons
+scraped_after "$T3" || fail "Prometheus scraped after the flows run" "$(tail -n 3 "$FG_TMP/prom.log")"
+eq_sum "after the flows run: sum of client flows completed = the instances'" \
+	'sum(flowgen_flows_completed_total{side="client"})' 's["flows"]["client"]["completed"]'
+eq_sum "after the flows run: sum of server flows completed = the instances'" \
+	'sum(flowgen_flows_completed_total{side="server"})' 's["flows"]["server"]["completed"]'
+eq_sum "after the flows run: sum of flows started = the instances'" \
+	'sum(flowgen_flows_started_total)' 's["flows"]["client"]["started"]'
+eq_sum "after the flows run: sum of frames sent = the instances' tx_pkts" \
+	'sum(flowgen_tx_frames_total)' 's["global"]["tx_pkts"]'
+eq_sum "after the flows run: per group, summed over templates and instances" \
+	'sum(sum by (group) (flowgen_flows_completed_total{side="client"}))' \
+	'sum(g["client"]["completed"] for g in s["templates"])'
+promsum 'sum(flowgen_flow_failures_total)'
+check_eq "after the flows run: no failure of any reason on the loop pair" "0" "$V"
+
+# --- bench's progress ----------------------------------------------------------------------
+
+curl -s -m 120 -o "$FG_TMP/bench.json" --cacert "$FG_TMP/cert.pem" -H "Authorization: Bearer $TOKEN" \
+	--data-binary "{\"command\": \"bench latency -f $PROF -m 1 --trial 2 -t learn_wait=0.2,drain=0.3 --json\"}" \
+	"https://127.0.0.1:${PORTS[1]}/flowgen/v1/command" &
+BENCHER=$!
+sleep 1
+on 1 GET /metrics
+check_eq "while bench latency runs: flowgen_bench_running{test=\"latency\"} 1, others 0" "1 0" \
+	"$(printf '%s\n' "$B" | awk '/^flowgen_bench_running.*test="latency"/ { t = $2 } /^flowgen_bench_running.*test="cps"/ { c = $2 } END { print t, c }')"
+wait $BENCHER
+on 1 GET /metrics
+check_eq "after bench: trials and passed trials = the bench's own trials, none running" "True" \
+	"$(python3 -c '
+import json, sys
+b = json.load(open(sys.argv[1]))["json"]
+m = dict(l.rsplit(" ", 1) for l in sys.argv[2].splitlines() if l.startswith("flowgen_bench_"))
+n, p = len(b["trials"]), sum(t["passed"] for t in b["trials"])
+got = (float(m["flowgen_bench_trials_total{instance=\"fg1\"}"]), float(m["flowgen_bench_trials_passed_total{instance=\"fg1\"}"]),
+       float(m["flowgen_bench_running{instance=\"fg1\",test=\"latency\"}"]))
+print(n > 0 and got == (n, p, 0) or (got, n, p))' "$FG_TMP/bench.json" "$B" 2>&1)"
+
+finish
