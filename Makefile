@@ -229,9 +229,14 @@ DEB_PKGS = build-essential pkg-config groff-base man-db libdpdk-dev dpdk dpdk-de
            conntrack tmux ethtool python3 clang libclang-rt-14-dev lld llvm iputils-ping procps netcat-openbsd \
            libpcap-dev tshark tayga libmicrohttpd-dev libjansson-dev curl openssl \
            librte-net-af-xdp23 prometheus python3-prometheus-client
+# nodejs and npm: 99_k8s.sh checks deploy/kubernetes with npm packages
+# (test/k8s). Installed only where no npm is found: a Node.js of another
+# origin (NodeSource's nodejs provides npm and conflicts with Debian's)
+# is used as it is; Debian 12's (node 18, npm 9) runs the check as well.
 deps:
 	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null \
 	   | grep -q 'ok installed' || echo $$p; done); \
+	command -v npm >/dev/null 2>&1 || missing="$$missing nodejs npm"; \
 	if [ -n "$$missing" ]; then \
 	  echo "  DEPS    installing:" $$missing; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \

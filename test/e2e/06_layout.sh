@@ -236,10 +236,11 @@ for s in "${OUTSIDE[@]}"; do
 	pats+=(-e "$s")
 done
 where=()
-for p in src include test man README Makefile examples profiles .ci; do
+for p in src include test man README Makefile examples profiles deploy .ci; do
 	[ -e "$p" ] && where+=("$p")
 done
-refs=$(grep -rnIF "${pats[@]}" -- "${where[@]}" 2>/dev/null | grep -v '^test/e2e/06_layout\.sh:')
+# (test/k8s/node_modules: npm's packages for 99_k8s.sh, not the repository's)
+refs=$(grep -rnIF --exclude-dir=node_modules "${pats[@]}" -- "${where[@]}" 2>/dev/null | grep -v '^test/e2e/06_layout\.sh:')
 if [ -z "$refs" ]; then
 	pass "no reference to documents outside the repository (${where[*]})"
 else
