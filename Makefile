@@ -2,6 +2,7 @@
 #
 #   make            build build/flowgen
 #   make test       install missing packages, build, run unit + e2e tests
+#   make image      the OCI image flowgen:VERSION (podman, mmdebstrap)
 #   make demo       the NAT demo of the README on a fresh machine
 #   make bench      performance runs (never part of make test);
 #                   BASE=REV compares with REV's flowgen round by round
@@ -159,7 +160,7 @@ LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
 PCAPS   := profiles/http_simple.pcap
 UTESTS  := $(patsubst test/unit/%.c,$(BUILD)/unit/%,$(wildcard test/unit/test_*.c))
 
-.PHONY: all deps test unit e2e demo bench fuzz soak install clean format
+.PHONY: all deps test unit e2e demo bench fuzz soak install clean format image image-deps
 all: $(BUILD)/flowgen $(PCAPS)
 
 # The captures the shipped profiles replay (profiles/http_simple.yaml),
@@ -229,18 +230,46 @@ DEB_PKGS = build-essential pkg-config groff-base man-db libdpdk-dev dpdk dpdk-de
            conntrack tmux ethtool python3 clang libclang-rt-14-dev lld llvm iputils-ping procps netcat-openbsd \
            libpcap-dev tshark tayga libmicrohttpd-dev libjansson-dev curl openssl \
            librte-net-af-xdp23 prometheus python3-prometheus-client
+# apt_install PACKAGES : installs those of PACKAGES that are not installed
+apt_install = @missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null \
+	   | grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "  DEPS    installing:" $$missing; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
 # nodejs and npm: 99_k8s.sh checks deploy/kubernetes with npm packages
 # (test/k8s). Installed only where no npm is found: a Node.js of another
 # origin (NodeSource's nodejs provides npm and conflicts with Debian's)
 # is used as it is; Debian 12's (node 18, npm 9) runs the check as well.
 deps:
-	@missing=$$(for p in $(DEB_PKGS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null \
-	   | grep -q 'ok installed' || echo $$p; done); \
-	command -v npm >/dev/null 2>&1 || missing="$$missing nodejs npm"; \
-	if [ -n "$$missing" ]; then \
-	  echo "  DEPS    installing:" $$missing; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
-	fi
+	$(call apt_install,$(DEB_PKGS) $(if $(shell command -v npm),,nodejs npm))
+
+# The container image (make image; README, "Container image"): flowgen's
+# runtime packages on Debian 12's minbase, made by mmdebstrap from this
+# machine's apt mirror and imported by podman, with no image registry
+# (image/build.sh). IMAGE_DEBS: the packages of flowgen's own shared
+# libraries (objdump -p build/flowgen: its NEEDED), then the DPDK drivers
+# it opens ports with, which DPDK loads from their directory at start
+# rather than flowgen linking them: the mempool driver of every mbuf pool
+# (librte-mempool-ring23) and the net_af_packet, net_af_xdp and net_null
+# ports (net_ring, the loop ports, is linked). IMAGE_EXTRA: more packages,
+# such as a NIC's PCI driver (make image IMAGE_EXTRA=librte-net-ixgbe23).
+IMAGE_DEBS = librte-eal23 librte-ethdev23 librte-mbuf23 librte-mempool23 librte-ring23 \
+             librte-bpf23 librte-pcapng23 librte-net-ring23 libedit2 libyaml-0-2 \
+             libncursesw6 libtinfo6 libpcap0.8 libmicrohttpd12 libjansson4 \
+             librte-mempool-ring23 librte-net-af-packet23 librte-net-af-xdp23 librte-net-null23
+# what builds it: not in DEB_PKGS, make test does not need them
+IMAGE_TOOLS = podman mmdebstrap
+image-deps: deps
+	$(call apt_install,$(IMAGE_TOOLS))
+
+# flowgen:$(VERSION) and flowgen:latest; build/image is the root that
+# make install fills for it
+image: image-deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)rm -rf build/image
+	$(Q)$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/build/image PREFIX=/usr >/dev/null
+	$(Q)image/build.sh $(VERSION) build/image $(IMAGE_DEBS) $(IMAGE_EXTRA)
 
 # flowgen first; the unit binaries, the sanitizer builds and the fuzz
 # harnesses build behind the scenarios (test/run.sh --build).

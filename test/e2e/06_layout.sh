@@ -32,7 +32,7 @@
 #     not name fails, and so does a named one that is not a loop (any
 #     more), or a stale object;
 #  c. the repository stands on its own: src/, include/, test/, man/, README,
-#     Makefile and examples/ name no document kept outside it (the strings
+#     Makefile, examples/ and image/ name no document kept outside it (the strings
 #     are listed in OUTSIDE below; this file is the one exception);
 #  d. every .c file under src/ begins with a comment block that says what
 #     the file is for (at least 8 words of text before its closing */);
@@ -236,7 +236,7 @@ for s in "${OUTSIDE[@]}"; do
 	pats+=(-e "$s")
 done
 where=()
-for p in src include test man README Makefile examples profiles deploy .ci; do
+for p in src include test man README Makefile examples profiles deploy image .ci; do
 	[ -e "$p" ] && where+=("$p")
 done
 # (test/k8s/node_modules: npm's packages for 99_k8s.sh, not the repository's)
