@@ -2,6 +2,8 @@
 #
 #   make            build build/flowgen
 #   make test       install missing packages, build, run unit + e2e tests
+#   make test-all   make test, then the long scenarios of test/all/ (the
+#                   container image's)
 #   make image      the OCI image flowgen:VERSION (podman, mmdebstrap)
 #   make demo       the NAT demo of the README on a fresh machine
 #   make bench      performance runs (never part of make test);
@@ -160,7 +162,7 @@ LIBOBJS := $(filter-out $(BUILD)/obj/main.o,$(OBJS))
 PCAPS   := profiles/http_simple.pcap
 UTESTS  := $(patsubst test/unit/%.c,$(BUILD)/unit/%,$(wildcard test/unit/test_*.c))
 
-.PHONY: all deps test unit e2e demo bench fuzz soak install clean format image image-deps
+.PHONY: all deps test test-all unit e2e demo bench fuzz soak install clean format image image-deps
 all: $(BUILD)/flowgen $(PCAPS)
 
 # The captures the shipped profiles replay (profiles/http_simple.yaml),
@@ -276,6 +278,15 @@ image: image-deps
 test: deps
 	$(Q)$(MAKE) --no-print-directory -j$$(nproc) all
 	$(Q)test/run.sh --build
+
+# make test, then the scenarios too long for it, test/all/[0-9]*.sh
+# (10_image.sh builds the image and runs it), by the same driver, each
+# with its own "N passed, N failed"; both run, and it fails if either
+# failed. A long scenario is added as test/all/NN_name.sh.
+test-all:
+	$(Q)t=passed; a=passed; $(MAKE) --no-print-directory test || t=failed; \
+	test/run.sh --dir test/all || a=failed; \
+	echo "make test-all: make test $$t, test/all $$a"; [ $$t$$a = passedpassed ]
 
 demo: deps all
 	$(Q)examples/demo.sh

@@ -21,6 +21,11 @@
 # Prints PASS/FAIL per check and ends with exactly `N passed, N failed`;
 # exits 0 only when nothing failed.
 #
+# --dir DIR (`make test-all`, after make test): the scenarios DIR/[0-9]*.sh
+# alone, the same way (test/all/: those too long for make test, such as
+# the container image's); no unit test, no fuzzing. A folder with no
+# scenario fails.
+#
 # --build (`make test`, once flowgen is built): the unit binaries and the
 # sanitizer builds are built, then the fuzz harnesses built and run for
 # their short time, in the background while the last scenarios run, from
@@ -42,7 +47,8 @@
 # on every CPU at the normal priority, their output (with the times each
 # step ended) is printed, and the units wait for them.
 #
-# Environment: FG_E2E_TIMEOUT (seconds per scenario, default 300),
+# Environment: FG_E2E_TIMEOUT (seconds per scenario, default 300; 1800
+# with --dir),
 # FG_UNIT_TIMEOUT (per unit binary, default 300), FG_ONLY (a glob limiting
 # the e2e scenarios, e.g. FG_ONLY='30_*').
 
@@ -58,15 +64,19 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 
 build=no
-if [ "${1:-}" = --build ]; then
+dir=test/e2e
+if [ "${1:-}" = --build ] && [ $# -eq 1 ]; then
 	build=yes
+elif [ "${1:-}" = --dir ] && [ $# -eq 2 ] && [ -d "$2" ]; then
+	dir=${2%/}
 elif [ $# -gt 0 ]; then
-	echo "usage: $0 [--build]" >&2
+	echo "usage: $0 [--build | --dir DIR]" >&2
 	exit 64
 fi
 
 build_from=${FG_BUILD_FROM:-80_}
 e2e_timeout=${FG_E2E_TIMEOUT:-300}
+[ "$dir" = test/e2e ] || e2e_timeout=${FG_E2E_TIMEOUT:-1800}
 unit_timeout=${FG_UNIT_TIMEOUT:-300}
 npass=0
 nfail=0
@@ -205,8 +215,16 @@ boost_build()
 	done
 }
 
-echo "== end-to-end scenarios"
-for s in test/e2e/[0-9]*.sh; do
+if [ "$dir" = test/e2e ]; then
+	echo "== end-to-end scenarios"
+else
+	echo "== end-to-end scenarios of $dir/"
+fi
+shopt -s nullglob
+scen=("$dir"/[0-9]*.sh)
+shopt -u nullglob
+[ ${#scen[@]} -gt 0 ] || say_fail "$dir" "no scenario $dir/[0-9]*.sh"
+for s in "${scen[@]}"; do
 	name=$(basename "$s")
 	# shellcheck disable=SC2254
 	case "$name" in
@@ -237,6 +255,12 @@ for s in test/e2e/[0-9]*.sh; do
 		say_fail "$name" "scenario reported no check at all"
 	fi
 done
+
+if [ "$dir" != test/e2e ]; then
+	echo "$npass passed, $nfail failed"
+	[ "$nfail" -eq 0 ]
+	exit
+fi
 
 start_build
 if [ -n "$bpid" ]; then
