@@ -7,7 +7,7 @@
 # schema (types, formats, enums, required fields, and no unknown field),
 # and against flowgen's own rules: hugepages-2Mi, memory and whole CPUs
 # requested at their limits, the hugepages emptyDir at /dev/hugepages,
-# exactly IPC_LOCK, NET_ADMIN and NET_RAW added (and BPF with af_xdp) after
+# exactly IPC_LOCK, NET_ADMIN and NET_RAW added (and SYS_ADMIN with af_xdp) after
 # dropping ALL, not privileged, the API's certificate, key and token from
 # Secrets defined in the manifests, the Service selecting the pods and
 # targeting the port named api, the ServiceMonitor selecting the Service
@@ -162,7 +162,7 @@ broken 'seccomp RuntimeDefault without SYS_NICE' statefulset.yaml StatefulSet/fl
 
 SECRETS=(--extra "$MAN/secrets.example.yaml")
 validate --label base "${SECRETS[@]}" "$MAN"
-validate --label af_xdp --caps BPF,IPC_LOCK,NET_ADMIN,NET_RAW --component "$MAN/components/af_xdp" "${SECRETS[@]}" "$MAN"
+validate --label af_xdp --caps IPC_LOCK,NET_ADMIN,NET_RAW,SYS_ADMIN --component "$MAN/components/af_xdp" "${SECRETS[@]}" "$MAN"
 validate --label sriov --component "$MAN/components/sriov" "${SECRETS[@]}" "$MAN"
 check_nogrep "secrets.example.yaml is not among the kustomization's resources (its placeholders never replace real Secrets)" \
 	'^[[:space:]]*-[[:space:]]*secrets\.example\.yaml' "$MAN/kustomization.yaml"
