@@ -7,12 +7,7 @@
 
 #define TSC_TRIES 5
 
-/*
- * One reading of the reference clock, with the TSC at that moment: the
- * mid-point of the two TSC reads around it, from the try whose two reads
- * were closest (the one least disturbed).
- */
-static void tsc_pair(const struct tsc_clock *c, uint64_t *tsc, uint64_t *ns)
+void tsc_pair(const struct tsc_clock *c, uint64_t *tsc, uint64_t *ns)
 {
 	uint64_t best = UINT64_MAX;
 

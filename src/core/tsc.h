@@ -39,6 +39,14 @@ struct tsc_clock {
 uint64_t tsc_measure(const struct tsc_clock *c, uint64_t window_ns);
 
 /*
+ * pure: one reading of the reference clock, with the TSC at that moment:
+ * the mid-point of the two TSC reads around it, from the try (of a few)
+ * whose two reads were closest (the one least disturbed). The measurement
+ * above takes two; a start at a time of day one (wallclock.h).
+ */
+void tsc_pair(const struct tsc_clock *c, uint64_t *tsc, uint64_t *ns);
+
+/*
  * any context, async-signal-safe (clock_gettime(2) is): CLOCK_MONOTONIC in
  * nanoseconds, the one wall-independent clock of the control side's
  * timeouts, request times and the dashboard's refresh.
