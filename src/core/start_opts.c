@@ -10,6 +10,7 @@
 
 #include "start_opts.h"
 #include "units.h"
+#include "wallclock.h"
 
 /* A count of --active: decimal digits only, 1..START_ACTIVE_MAX. */
 static int start_count(const char *s, uint64_t *out)
@@ -27,9 +28,89 @@ static int start_count(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* +SECONDS: decimal digits, a fraction of up to nine digits (more are
+ * cut), at most START_AT_AHEAD_MAX_S. */
+static int start_at_in(const char *s, int64_t *ns)
+{
+	int64_t sec = 0, frac = 0, scale = 100000000;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		sec = sec * 10 + (*s - '0');
+		if (sec > START_AT_AHEAD_MAX_S)
+			return -EINVAL;
+	}
+	if (*s == '.') {
+		s++;
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		for (; *s >= '0' && *s <= '9'; s++) {
+			frac += (*s - '0') * scale;
+			scale /= 10;
+		}
+	}
+	if (*s)
+		return -EINVAL;
+	*ns = sec * 1000000000LL + frac;
+	return *ns > START_AT_AHEAD_MAX_S * 1000000000LL ? -EINVAL : 0;
+}
+
+int start_at_parse(const char *s, struct start_at *a, char *err, size_t errlen)
+{
+	memset(a, 0, sizeof(*a));
+	a->text = s;
+	if (s && s[0] == '+' && start_at_in(s + 1, &a->ns) == 0) {
+		a->kind = START_AT_IN;
+		return 0;
+	}
+	if (s && s[0] != '+' && wc_parse(s, &a->ns) == 0) {
+		a->kind = START_AT_TIME;
+		return 0;
+	}
+	a->kind = START_AT_NONE;
+	snprintf(err, errlen,
+		 "--at '%s': a time in RFC 3339 form (2026-12-05T07:01:02.250Z, or with an "
+		 "offset: 2026-12-05T08:01:02.250+01:00) or +SECONDS from now (+2, +0.5; "
+		 "at most %d)",
+		 s ? s : "", START_AT_AHEAD_MAX_S);
+	return -EINVAL;
+}
+
+int start_at_resolve(const struct start_at *a, int64_t now_ns, int64_t *at_ns, char *err,
+		     size_t errlen)
+{
+	int64_t t;
+
+	switch (a->kind) {
+	case START_AT_TIME:
+		t = a->ns;
+		break;
+	case START_AT_IN:
+		t = now_ns + a->ns;
+		break;
+	default:
+		*at_ns = now_ns;
+		return 0;
+	}
+	if (t <= now_ns) {
+		snprintf(err, errlen, "--at %s: that time has passed (%.3f s ago)", a->text,
+			 (double)(now_ns - t) / 1e9);
+		return -ETIME;
+	}
+	if (t - now_ns > START_AT_AHEAD_MAX_S * 1000000000LL) {
+		snprintf(err, errlen, "--at %s: %.0f s ahead; a start is planned at most %d s (a day) ahead",
+			 a->text, (double)(t - now_ns) / 1e9, START_AT_AHEAD_MAX_S);
+		return -ERANGE;
+	}
+	*at_ns = t;
+	return 0;
+}
+
 const struct option start_opts_longs[] = {{"force", no_argument, NULL, 'F'},
 					  {"nc", no_argument, NULL, 'N'},
 					  {"active", required_argument, NULL, 'A'},
+					  {"at", required_argument, NULL, 'T'},
 					  {NULL, 0, NULL, 0}};
 
 int start_opts_parse(int argc, char **argv, struct start_opts *o, char *err, size_t errlen)
@@ -73,6 +154,10 @@ int start_opts_parse(int argc, char **argv, struct start_opts *o, char *err, siz
 					 optarg, START_ACTIVE_MAX);
 				return -EINVAL;
 			}
+			break;
+		case 'T':
+			if (start_at_parse(optarg, &o->at, err, errlen) != 0)
+				return -EINVAL;
 			break;
 		case 'F':
 			o->force = true;

@@ -3,7 +3,9 @@
  * of a run's caps over its workers: start_opts_parse() reads every form,
  * --active alone makes the run unpaced, bad counts are refused naming the
  * option; start_share()'s shares add up to the figure exactly and differ
- * by one at most.
+ * by one at most; --at reads an RFC 3339 time or +SECONDS to the
+ * nanosecond, refuses other forms naming --at, and start_at_resolve()
+ * refuses a time that has passed or lies more than a day ahead.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -136,12 +138,114 @@ static void test_bad(void **state)
 	assert_memory_equal(err, "-d ", 3);
 }
 
+#define NS 1000000000LL
+
+static void test_at(void **state)
+{
+	struct start_opts o;
+	char err[512] = "";
+
+	(void)state;
+	assert_int_equal(PARSE(&o, err, "-f", "p.yaml"), 0);
+	assert_int_equal(o.at.kind, START_AT_NONE);
+	assert_int_equal(PARSE(&o, err, "-f", "p.yaml", "--at", "2026-12-05T07:01:02.250Z"), 0);
+	assert_int_equal(o.at.kind, START_AT_TIME);
+	assert_int_equal(o.at.ns, 1796454062LL * NS + 250000000);
+	assert_string_equal(o.at.text, "2026-12-05T07:01:02.250Z");
+	assert_int_equal(PARSE(&o, err, "--at=2026-12-05T08:01:02.250+01:00", "-f", "p.yaml"), 0);
+	assert_int_equal(o.at.ns, 1796454062LL * NS + 250000000);
+	/* +SECONDS: decimal, to the ns */
+	assert_int_equal(PARSE(&o, err, "-f", "p.yaml", "--at", "+2"), 0);
+	assert_int_equal(o.at.kind, START_AT_IN);
+	assert_int_equal(o.at.ns, 2 * NS);
+	assert_int_equal(PARSE(&o, err, "-f", "p.yaml", "--at", "+0.5"), 0);
+	assert_int_equal(o.at.ns, NS / 2);
+	assert_int_equal(PARSE(&o, err, "-f", "p.yaml", "--at", "+1.000000001"), 0);
+	assert_int_equal(o.at.ns, NS + 1);
+	assert_int_equal(PARSE(&o, err, "-f", "p.yaml", "--at", "+86400"), 0);
+	assert_int_equal(o.at.ns, 86400 * NS);
+	/* a later parse starts afresh */
+	assert_int_equal(PARSE(&o, err, "-f", "p.yaml"), 0);
+	assert_int_equal(o.at.kind, START_AT_NONE);
+}
+
+static void test_at_bad(void **state)
+{
+	static const char *const bad[] = {
+	    "",	    "+",	"+-1", "-1",	 "+1e3",  "+0x10",	   "+1.",
+	    "+.5",  "+ 2",	"2",   "+2s",	 "now",	  "+86400.000000001", "+86401",
+	    "+99999999999999999999", "2026-12-05T07:01:02", "2026-02-30T00:00:00Z",
+	    "2026-12-05T07:01:02.5+1:00"};
+	struct start_opts o;
+	char err[512], want[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(PARSE(&o, err, "-f", "p.yaml", "--at", bad[i]), -EINVAL);
+		snprintf(want, sizeof(want),
+			 "--at '%s': a time in RFC 3339 form (2026-12-05T07:01:02.250Z, or with "
+			 "an offset: 2026-12-05T08:01:02.250+01:00) or +SECONDS from now (+2, "
+			 "+0.5; at most 86400)",
+			 bad[i]);
+		assert_string_equal(err, want);
+	}
+	assert_int_equal(PARSE(&o, err, "-f", "p.yaml", "--at"), -EINVAL);
+	assert_string_equal(err, "usage");
+}
+
+static void test_at_resolve(void **state)
+{
+	const int64_t now = 1796454062LL * NS + 250000000;
+	struct start_at a;
+	char err[256] = "";
+	int64_t t = 0;
+
+	(void)state;
+	/* none: now */
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(start_at_resolve(&a, now, &t, err, sizeof(err)), 0);
+	assert_int_equal(t, now);
+	/* +SECONDS from now */
+	assert_int_equal(start_at_parse("+2.5", &a, err, sizeof(err)), 0);
+	assert_int_equal(start_at_resolve(&a, now, &t, err, sizeof(err)), 0);
+	assert_int_equal(t, now + 5 * NS / 2);
+	/* a time 1 ns ahead is ahead */
+	assert_int_equal(start_at_parse("2026-12-05T07:01:02.250000001Z", &a, err, sizeof(err)), 0);
+	assert_int_equal(start_at_resolve(&a, now, &t, err, sizeof(err)), 0);
+	assert_int_equal(t, now + 1);
+	/* now itself has passed, and so has a second ago */
+	assert_int_equal(start_at_parse("2026-12-05T07:01:02.250Z", &a, err, sizeof(err)), 0);
+	assert_int_equal(start_at_resolve(&a, now, &t, err, sizeof(err)), -ETIME);
+	assert_string_equal(err, "--at 2026-12-05T07:01:02.250Z: that time has passed (0.000 s ago)");
+	assert_int_equal(start_at_parse("2026-12-05T08:01:01.250+01:00", &a, err, sizeof(err)), 0);
+	assert_int_equal(start_at_resolve(&a, now, &t, err, sizeof(err)), -ETIME);
+	assert_string_equal(err,
+			    "--at 2026-12-05T08:01:01.250+01:00: that time has passed (1.000 s ago)");
+	/* +0 is now: passed by the time it is placed */
+	assert_int_equal(start_at_parse("+0", &a, err, sizeof(err)), 0);
+	assert_int_equal(start_at_resolve(&a, now, &t, err, sizeof(err)), -ETIME);
+	/* a day ahead, and not a nanosecond more */
+	assert_int_equal(start_at_parse("2026-12-06T07:01:02.250Z", &a, err, sizeof(err)), 0);
+	assert_int_equal(start_at_resolve(&a, now, &t, err, sizeof(err)), 0);
+	assert_int_equal(t, now + 86400 * NS);
+	assert_int_equal(start_at_parse("2026-12-06T07:01:02.250000001Z", &a, err, sizeof(err)), 0);
+	assert_int_equal(start_at_resolve(&a, now, &t, err, sizeof(err)), -ERANGE);
+	assert_string_equal(err, "--at 2026-12-06T07:01:02.250000001Z: 86400 s ahead; a start is "
+				 "planned at most 86400 s (a day) ahead");
+	assert_int_equal(start_at_parse("2027-12-05T07:01:02Z", &a, err, sizeof(err)), 0);
+	assert_int_equal(start_at_resolve(&a, now, &t, err, sizeof(err)), -ERANGE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_share),
 	    cmocka_unit_test(test_forms),
 	    cmocka_unit_test(test_bad),
+	    cmocka_unit_test(test_at),
+	    cmocka_unit_test(test_at_bad),
+	    cmocka_unit_test(test_at_resolve),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
