@@ -31,7 +31,8 @@ enum wmsg_op {
 	WMSG_QUIT = 1,     /* leave the loop */
 	WMSG_SERVICE = 2,  /* val: 1 on, 0 off */
 	WMSG_GWMAC = 3,    /* port (0/1 side), val: MAC word | PORT_MAC_KNOWN */
-	WMSG_START = 4,    /* ptr: struct worker_ops, arg: this worker's engine state, val: run id */
+	WMSG_START = 4,    /* ptr: struct worker_ops, arg: this worker's engine state, val: run id,
+			      tsc: the planned start (start --at), 0: at once */
 	WMSG_STOP = 5,     /* stop generating; drain */
 	WMSG_PAUSE = 6,
 	WMSG_RESUME = 7,
@@ -46,6 +47,7 @@ struct wmsg {
 	uint64_t val;
 	void *ptr;
 	void *arg;
+	uint64_t tsc;
 };
 
 struct worker;
@@ -119,6 +121,22 @@ struct worker {
 	uint64_t run_id;
 	uint64_t hz;			/* TSC ticks per second */
 	uint64_t stall_max;		/* the longest stall since the last START, TSC cycles */
+	/* start --at: the run's planned start (START's tsc; 0: none), which
+	 * the engine's measured traffic begins at; and a hold the engine asks
+	 * for until then (0: none): the loop runs no tick before it, serves
+	 * RX and sleeps, then spins to it (worker.c, worker_hold) */
+	uint64_t at_tsc;
+	uint64_t hold_tsc;
+	/* a hold has ended: an idle loop turn gives the CPU up for a moment
+	 * until the run's first test frame has gone and yield_until has
+	 * passed (worker.c) */
+	bool hold_yield;
+	uint64_t yield_until;
+	/* the run's first test frame is still to be recorded (ctr.h,
+	 * first_tx_tsc: the start of the loop turn whose tick sent it):
+	 * START clears it, the engine sets it when its measured traffic
+	 * begins, the loop clears it once a tick sent */
+	bool first_armed;
 	struct rte_mbuf *txb[2][FG_BURST];
 	uint16_t ntx[2];
 	/* This loop turn a data RX burst came back full: frames are still

@@ -639,14 +639,15 @@ bool cmds_json(void) { return cmds.json; }
 /*
  * What a start started (run_info): the profile's warnings (and service
  * mode's) on errout, the "started" line on out, and as the value: the
- * run's number, profile, engine, -m, seed, duration, how it ends, and the
- * warnings.
+ * run's number, profile, engine, -m, seed, duration, how it ends, its
+ * planned start (`at`: --at's time, or the start's own) and the warnings.
  */
 static int start_result(struct cmd_ctx *x, const char *who)
 {
 	struct run_info ri;
 	struct jw j, *v;
 	const char *ends;
+	char at[WC_TEXT_MAX];
 
 	if (run_info(&ri) != 0)
 		return cmd_fail(x, FG_E_INTERNAL, NULL, NULL, "%s: no run after the start", who);
@@ -656,10 +657,13 @@ static int start_result(struct cmd_ctx *x, const char *who)
 	for (size_t i = 0; i < ri.n_warnings; i++)
 		fprintf(x->errout, "warning: %s\n", ri.warnings[i]);
 	fflush(x->errout);
-	fprintf(x->out, "started %s (%s, -m %s, seed %u)%s\n", ri.file, ri.engine, ri.mult, ri.seed,
+	wc_fmt(ri.at_ns, at, sizeof(at));
+	fprintf(x->out, "started %s (%s, -m %s, seed %u)%s%s%s\n", ri.file, ri.engine, ri.mult,
+		ri.seed,
 		!strcmp(ends, "duration") ? ""
 		: !strcmp(ends, "count")  ? "; ends when every stream has sent its count"
-					  : "; runs until stop");
+					  : "; runs until stop",
+		ri.planned ? "; traffic begins at " : "", ri.planned ? at : "");
 	if ((v = value_begin(x, &j))) {
 		jw_obj(v, NULL);
 		jw_u64(v, "run_id", ri.run_id);
@@ -672,6 +676,8 @@ static int start_result(struct cmd_ctx *x, const char *who)
 		else
 			jw_null(v, "duration_s");
 		jw_str(v, "ends", ends);
+		jw_str(v, "at", at[0] ? at : NULL);
+		jw_bool(v, "planned", ri.planned);
 		jw_bool(v, "service", ri.service);
 		jw_arr(v, "warnings");
 		if (ri.service)
@@ -695,7 +701,8 @@ static int cmd_start(struct cmd_ctx *x, int argc, char **argv)
 	if (start_opts_parse(argc, argv, &o, err, sizeof(err)) != 0) {
 		if (strcmp(err, "usage") == 0)
 			return bad_usage(x, argv);
-		return cmd_fail(x, FG_E_USAGE, NULL, NULL, "start: %s", err);
+		return cmd_fail(x, FG_E_USAGE, strncmp(err, "--at", 4) == 0 ? "--at" : NULL, NULL,
+				"start: %s", err);
 	}
 	if (o.ports && (mask = parse_ports(o.ports)) < 0)
 		return cmd_fail(x, FG_E_USAGE, "-p", NULL, "start: -p '%s': no such ports (0..%d)",
@@ -704,6 +711,7 @@ static int cmd_start(struct cmd_ctx *x, int argc, char **argv)
 	rp.duration_s = o.duration_s;
 	rp.tunables = o.tunables;
 	rp.active = o.active;
+	rp.at = o.at;
 	flags |= o.force ? RUN_FORCE : 0;
 	flags |= o.keep ? RUN_KEEP_COUNTERS : 0;
 	rp.port_mask = (uint32_t)mask;
@@ -832,7 +840,7 @@ static const struct cli_cmd table[] = {
 	 "ICMP or ICMPv6 echo from a port", &o_ping, 0},
 	{"start", cmd_start,
 	 "start -f PROFILE [-m MULT] [-d SECONDS] [-p PORTS] [-t KEY=VAL,...] [--active N] "
-	 "[--force] [--nc]",
+	 "[--at TIME] [--force] [--nc]",
 	 "load a profile and start traffic", &o_start, CLI_F_FILEARG},
 	{"stop", cmd_stop, "stop", "stop all traffic (flows in flight drain)", NULL, 0},
 	{"pause", cmd_pause, "pause", "hold traffic", NULL, 0},

@@ -1,7 +1,9 @@
 /*
  * clock.c — the TSC rate flowgen runs on: measured once at start-up, by
  * the main thread before any worker starts, against CLOCK_MONOTONIC_RAW
- * (src/core/tsc.h says why DPDK's own figure is not used).
+ * (src/core/tsc.h says why DPDK's own figure is not used); and the system
+ * clock read with the TSC beside it, for a start at a time of day
+ * (wallclock.h).
  */
 #include <time.h>
 
@@ -34,6 +36,30 @@ static void tsc_real_sleep(void *arg, uint64_t ns)
 	(void)arg;
 	while (nanosleep(&ts, &ts) != 0)
 		;
+}
+
+static uint64_t tsc_rt_ns(void *arg)
+{
+	struct timespec ts;
+
+	(void)arg;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int64_t clock_rt_ns(void)
+{
+	return (int64_t)tsc_rt_ns(NULL);
+}
+
+void clock_rt_pair(struct wc_pair *p)
+{
+	const struct tsc_clock rt = {tsc_real_tsc, tsc_rt_ns, tsc_real_sleep, NULL};
+	uint64_t ns = 0;
+
+	tsc_pair(&rt, &p->tsc, &ns);
+	p->rt_ns = (int64_t)ns;
+	p->hz = fg_tsc_hz;
 }
 
 uint64_t tsc_calibrate(uint64_t dpdk_hz, uint64_t window_ns)

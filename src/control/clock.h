@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "tsc.h"
+#include "wallclock.h"
 
 /* The window main measures over: 50 ms, a few ppm. */
 #define FG_TSC_WINDOW_NS 50000000ull
@@ -25,5 +26,15 @@ extern uint64_t fg_tsc_hz;
  * fails. Returns fg_tsc_hz.
  */
 uint64_t tsc_calibrate(uint64_t dpdk_hz, uint64_t window_ns);
+
+/* control: the system clock (CLOCK_REALTIME) now, ns since the epoch. */
+int64_t clock_rt_ns(void);
+
+/*
+ * control: the system clock and the TSC read together (the tightest of a
+ * few brackets, tsc_pair), with fg_tsc_hz: what turns a time of day into
+ * the workers' TSC and back (wallclock.h).
+ */
+void clock_rt_pair(struct wc_pair *p);
 
 #endif

@@ -184,7 +184,7 @@ void ctl_shutdown(void)
 	fg_nworkers = 0;
 }
 
-int ctl_start(const struct worker_ops *e, void **states, uint64_t run_id)
+int ctl_start(const struct worker_ops *e, void **states, uint64_t run_id, uint64_t at_tsc)
 {
 	for (int i = 0; i < fg_nworkers; i++) {
 		/* The state travels in START: the worker's dequeue pairs with
@@ -192,7 +192,8 @@ int ctl_start(const struct worker_ops *e, void **states, uint64_t run_id)
 		struct wmsg m = {.op = WMSG_START,
 				 .val = run_id,
 				 .ptr = (void *)(uintptr_t)e,
-				 .arg = states[i]};
+				 .arg = states[i],
+				 .tsc = at_tsc};
 
 		while (!worker_post(&fg_worker[i], &m))
 			usleep(10);

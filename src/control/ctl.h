@@ -39,8 +39,9 @@ void ctl_set_cancel(bool on);
 bool ctl_cancelled(void);
 
 /* Traffic life cycle. `states[w]` is each worker's engine state, e the
- * engine's worker half. */
-int ctl_start(const struct worker_ops *e, void **states, uint64_t run_id);
+ * engine's worker half; at_tsc the planned start on the TSC (start --at;
+ * 0: at once), which every worker's measured traffic begins at. */
+int ctl_start(const struct worker_ops *e, void **states, uint64_t run_id, uint64_t at_tsc);
 void ctl_stop(void);
 void ctl_pause(bool on);
 /* scale every rate of the running traffic by `scale` (1.0 = as started) */

@@ -57,6 +57,8 @@ static struct {
 	double scale;			/* update / tui: against the start rate */
 	double duration_s;		/* of the start (0: none) */
 	bool service;			/* service mode was on at the start */
+	int64_t at_ns;			/* the planned start (wallclock.h) */
+	bool planned;			/* by --at */
 	uint64_t run_id;
 	int origin;			/* enum run_origin of the current run */
 	int cur_origin;			/* of the command being run */
@@ -463,6 +465,34 @@ static int run_prepare(const struct engine *e, struct run_params *rp, void **nst
 	return 0;
 }
 
+/*
+ * start --at: the planned start of rp against the system clock now, in
+ * *at_ns, and rp->at_lead_s; a time that has passed, or is too far
+ * ahead, is refused (after: the second look, once the run is prepared).
+ * 0 or -1 (e set).
+ */
+static int run_at(struct run_params *rp, int64_t *at_ns, bool after, const char *who,
+		  struct fg_error *fe)
+{
+	char err[FG_ERRLEN], now_s[WC_TEXT_MAX], hint[96];
+	int64_t now = clock_rt_ns();
+
+	if (rp->at.kind == START_AT_NONE)
+		return 0;
+	if (!after && start_at_resolve(&rp->at, now, at_ns, err, sizeof(err)) != 0) {
+		wc_fmt(now, now_s, sizeof(now_s));
+		snprintf(hint, sizeof(hint), "a later time: the system clock reads %s", now_s);
+		return fg_error_set(fe, FG_E_REFUSED, "--at", hint, "%s: %s", who, err);
+	}
+	if (after && now >= *at_ns)
+		return fg_error_set(fe, FG_E_REFUSED, "--at", "a later time",
+				    "%s: --at %s: that time passed while the run was prepared "
+				    "(%.3f s ago)",
+				    who, rp->at.text, (double)(now - *at_ns) / 1e9);
+	rp->at_lead_s = (double)(*at_ns - now) / 1e9;
+	return 0;
+}
+
 int run_start(struct run_prof *sp, struct run_params *rp, unsigned flags, const char *who,
 	      struct fg_error *fe)
 {
@@ -470,10 +500,15 @@ int run_start(struct run_prof *sp, struct run_params *rp, unsigned flags, const 
 	const struct engine *e = run_engine_of(np);
 	void *nstates[FG_MAX_WORKERS] = {0};
 	char err[FG_ERRLEN];
+	struct wc_pair pair;
+	int64_t at_ns = 0;
 	int rc;
 
 	fg_error_clear(fe);
 	if (run_may_start(flags, who, fe))
+		return -1;
+	rp->at_lead_s = 0;
+	if (run_at(rp, &at_ns, false, who, fe))
 		return -1;
 	rp->prof = np;
 	rp->hz = fg_tsc_hz;
@@ -482,6 +517,9 @@ int run_start(struct run_prof *sp, struct run_params *rp, unsigned flags, const 
 		rp->prof = NULL;
 		return -1;
 	}
+	/* a table of flows takes a while to prepare: look again */
+	if (run_at(rp, &at_ns, true, who, fe))
+		goto err_release;
 	/* the old run keeps its ports as they are until it has stopped: a
 	 * drain that fails leaves it running with them */
 	if (ctl_busy() && run_stop(true) < 0) {
@@ -513,7 +551,15 @@ int run_start(struct run_prof *sp, struct run_params *rp, unsigned flags, const 
 	if (!(flags & RUN_KEEP_COUNTERS))
 		stats_clear();
 	run_publish_offer(run.factor);
-	ctl_start(e->worker, run.states, ++run.run_id);
+	/* One pair of the two clocks for the run: the planned start goes to
+	 * the workers' TSC through it, and their first frames come back
+	 * through it as times (wallclock.h). Without --at the start is
+	 * planned for now. */
+	clock_rt_pair(&pair);
+	run.planned = rp->at.kind != START_AT_NONE;
+	run.at_ns = run.planned ? at_ns : pair.rt_ns;
+	stats_set_start(&pair, run.at_ns);
+	ctl_start(e->worker, run.states, ++run.run_id, run.planned ? wc_tsc_of(&pair, at_ns) : 0);
 	return 0;
 
 err_release:
@@ -541,6 +587,8 @@ int run_info(struct run_info *ri)
 	ri->duration_s = run.duration_s;
 	ri->counted = run.duration_s <= 0 && prof_streams_counted(np);
 	ri->service = run.service;
+	ri->at_ns = run.at_ns;
+	ri->planned = run.planned;
 	ri->warnings = (const char *const *)np->warnings;
 	ri->n_warnings = np->n_warnings;
 	return 0;

@@ -18,6 +18,7 @@
 
 #include "fg.h"
 #include "load.h"
+#include "start_opts.h"
 #include "units.h"
 
 struct lat_hist;
@@ -37,6 +38,7 @@ struct run_params {
 	uint32_t port_mask;		/* -p; bit per port, 0 = all */
 	const char *tunables;		/* -t KEY=VAL,... or NULL */
 	uint64_t active;		/* --active N: concurrent flows to hold; 0 = none */
+	struct start_at at;		/* --at: the planned start; kind 0 = at once */
 	uint64_t hz;			/* TSC ticks per second */
 	uint32_t flows_max;		/* flow-table entries per worker (config) */
 	double drain_s;			/* wait for frames in flight after the last one;
@@ -46,6 +48,7 @@ struct run_params {
 					   (bench: a window no earlier trial used);
 					   both 0 = the profile's */
 	/* Filled in by run.c before prepare (see load.h): */
+	double at_lead_s;			/* --at: seconds from now to it; 0 = none */
 	uint64_t link_bps[FG_MAX_PORTS];	/* each port's link speed, 0 = unknown */
 	struct load load;			/* what the engine's load() described */
 	double factor[FG_MAX_PORTS];		/* -m applied: port p sends load.tx[p] x factor[p];
@@ -174,6 +177,9 @@ struct run_info {
 	double duration_s;
 	bool counted;	   /* no duration: it ends when every stream has sent its count */
 	bool service;	   /* service mode was on at the start */
+	int64_t at_ns;	   /* the planned start, ns since the epoch (wallclock.h):
+			      --at's time, or the start command's without */
+	bool planned;	   /* --at was given */
 	const char *const *warnings;
 	size_t n_warnings;
 };

@@ -56,8 +56,11 @@ static struct {
 	uint32_t port_mask[FG_MAX_WORKERS];
 	/* offered against achieved (offer.h): set by run.c, tracked per sample */
 	double offer_pps, offer_cps;
-	/* the current (or last) run: its mode and groups of templates */
+	/* the current (or last) run: its mode and groups of templates, and
+	 * its start (stats_set_start) */
 	int mode;
+	struct wc_pair start_pair;
+	int64_t start_planned_ns;
 	struct stats_tpl_map map;
 	struct offer_track offer;
 	bool short_of_offer;
@@ -210,6 +213,14 @@ void stats_set_run(int mode, const struct stats_tpl_map *map)
 		st.map = *map;
 	else
 		memset(&st.map, 0, sizeof(st.map));
+	pthread_mutex_unlock(&st.lock);
+}
+
+void stats_set_start(const struct wc_pair *pair, int64_t planned_ns)
+{
+	pthread_mutex_lock(&st.lock);
+	st.start_pair = *pair;
+	st.start_planned_ns = planned_ns;
 	pthread_mutex_unlock(&st.lock);
 }
 
@@ -382,6 +393,8 @@ static void get(struct stats_snap *out, bool by_template)
 	stats_compute(&fresh, older(), st.have_base ? &st.base : NULL, st.tsc_hz, st.nports,
 		      st.link_up, st.speed, out);
 	out->mode = st.mode;
+	out->start_pair = st.start_pair;
+	out->start_planned_ns = st.start_planned_ns;
 	if (by_template)
 		template_map(&tm);
 	stats_groups(&fresh, older(), st.have_base ? &st.base : NULL, out->interval,

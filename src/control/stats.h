@@ -89,6 +89,14 @@ void stats_set_run(int mode, const struct stats_tpl_map *map);
  * it with the achieved rate while the workers run (offer.h).
  */
 void stats_set_offer(double pps, double cps);
+/*
+ * control: the start of the run that run.c starts now: the (system
+ * clock, TSC) pair that its planned start went to the workers through,
+ * and that start, ns since the epoch (wallclock.h). Snapshots carry
+ * both; the writers turn the workers' first frames into times with the
+ * pair (flowgen(8), STATISTICS: start_planned, first_frame).
+ */
+void stats_set_start(const struct wc_pair *pair, int64_t planned_ns);
 /* control: the latest aggregate, baselined, with rates and hook data. */
 void stats_get(struct stats_snap *out);
 /* control: the same with out->grp[] per template, not per group:

@@ -43,6 +43,21 @@ static void jnum(struct jw *j, const char *key, double v, int prec, bool measure
 		jw_num(j, key, fin(v), prec);
 }
 
+/*
+ * A time of the run's start as RFC 3339 in UTC to the nanosecond
+ * (wallclock.h): a worker's TSC count through the run's pair, or null
+ * (0: none yet, or no run yet).
+ */
+static void jtime_tsc(struct jw *j, const char *key, const struct stats_snap *s, uint64_t tsc)
+{
+	char t[WC_TEXT_MAX];
+
+	if (!tsc || !s->start_pair.hz || !wc_fmt(wc_rt_of(&s->start_pair, tsc), t, sizeof(t)))
+		jw_null(j, key);
+	else
+		jw_str(j, key, t);
+}
+
 static void json_global(struct jw *j, const struct stats_snap *s)
 {
 	const struct stats_global *g = &s->g;
@@ -70,6 +85,15 @@ static void json_global(struct jw *j, const struct stats_snap *s)
 	jnum(j, "offered_cps", g->offered_cps, 2, true);
 	jw_bool(j, "short_of_offer", g->short_of_offer);
 	jw_str(j, "offer_limit", g->short_of_offer ? offer_limit_names[stats_offer_limit(g)] : NULL);
+	{
+		char t[WC_TEXT_MAX];
+
+		if (s->start_pair.hz && wc_fmt(s->start_planned_ns, t, sizeof(t)))
+			jw_str(j, "start_planned", t);
+		else
+			jw_null(j, "start_planned");
+	}
+	jtime_tsc(j, "first_frame", s, s->first_tx_tsc);
 	jw_obj_end(j);
 }
 
@@ -298,7 +322,8 @@ static void json_pairs(struct jw *j)
 	free(r);
 }
 
-static void json_worker(struct jw *j, const struct stats_worker_snap *w)
+static void json_worker(struct jw *j, const struct stats_snap *s,
+			const struct stats_worker_snap *w)
 {
 	jw_obj(j, NULL);
 	jw_i64(j, "id", w->id);
@@ -317,6 +342,7 @@ static void json_worker(struct jw *j, const struct stats_worker_snap *w)
 	jw_num(j, "stalled_ms", w->stalled_ms, 3);
 	jw_num(j, "stall_late_ms", w->stall_late_ms, 3);
 	jw_num(j, "stall_max_ms", w->stall_max_ms, 3);
+	jtime_tsc(j, "first_frame", s, w->first_tx_tsc);
 	jw_obj_end(j);
 }
 
@@ -346,7 +372,7 @@ int stats_json(struct jw *j, const struct stats_snap *s, unsigned sections)
 	if (sections & STATS_W) {
 		jw_arr(j, "workers");
 		for (int i = 0; i < s->nworkers; i++)
-			json_worker(j, &s->w[i]);
+			json_worker(j, s, &s->w[i]);
 		jw_arr_end(j);
 	}
 	if (sections & STATS_H)

@@ -470,6 +470,17 @@ static int streams_prepare(const struct run_params *rp, void **states, char *err
 	run->learn = tun.learn;
 	run->learn_wait_s = tun.learn_wait;
 	run->drain_s = tun.drain;
+	/* start --at: the learning frames go out at once, and the measured
+	 * traffic waits for the planned start, which must leave the learning
+	 * phase its pause (streams.c, streams_wait) */
+	if (rp->at_lead_s > 0 && run->learn && rp->at_lead_s < run->learn_wait_s) {
+		snprintf(err, errlen,
+			 "--at is %.3f s ahead: the learning phase before measured traffic "
+			 "takes %.3f s (-t learn_wait); plan the start later, or -t learn=0",
+			 rp->at_lead_s, run->learn_wait_s);
+		rc = -EINVAL;
+		goto fail;
+	}
 	/* emulated hosts of the profile, appended to the config's */
 	if ((rc = streams_hosts_layout(run, pf, err, errlen)) != 0)
 		goto fail;

@@ -23,6 +23,7 @@
 #include "ctr.h"
 #include "fg.h"
 #include "offer.h"
+#include "wallclock.h"
 
 #define STATS_MAX_LAT 64    /* latency rows kept per snapshot */
 #define STATS_FCS_BYTES 4   /* counted bytes exclude the FCS; bps add it */
@@ -40,6 +41,7 @@ struct stats_wraw {
 	uint64_t loop_tsc, busy_tsc;
 	uint64_t stalls, stall_tsc, stall_late_tsc;
 	uint64_t active_client, active_server, stall_max_tsc; /* gauges, not baselined */
+	uint64_t first_tx_tsc; /* the run's first test frame (ctr.h); 0: none yet */
 };
 
 /*
@@ -176,6 +178,7 @@ struct stats_worker_snap {
 	 * last START */
 	uint64_t stalls;
 	double stalled_ms, stall_late_ms, stall_max_ms;
+	uint64_t first_tx_tsc; /* the TSC of its first test frame of the run; 0: none yet */
 };
 
 struct stats_snap {
@@ -195,6 +198,16 @@ struct stats_snap {
 	struct stats_flows grp[FG_PROF_MAX_TEMPLATES];
 	int nlat;
 	struct stats_lat_row lat[STATS_MAX_LAT];
+	/*
+	 * The run's start (flowgen(8), STATISTICS: start_planned and
+	 * first_frame): the earliest first test frame of the workers (TSC;
+	 * 0: none yet), and, set by control with the run (hz 0: no run yet),
+	 * the pair that turns the TSC into the system clock's time
+	 * (wallclock.h) and the planned start on that clock.
+	 */
+	uint64_t first_tx_tsc;
+	struct wc_pair start_pair;
+	int64_t start_planned_ns;
 };
 
 /*

@@ -572,6 +572,7 @@ static void flows_tick(struct worker *w, uint64_t now)
 {
 	struct flows_state *s = w->state;
 	uint32_t out[FLOWS_EXPIRE_BATCH];
+	uint64_t t0;
 	bool end;
 
 	if (!s->started) {
@@ -581,16 +582,25 @@ static void flows_tick(struct worker *w, uint64_t now)
 		for (uint16_t j = 0; j < w->nq; j++)
 			if (FG_CTR_GET(fg_ctr[w->id - w->q + j].gauge.run_id) != w->run_id)
 				return;
+		/* start --at: nothing before the planned start, which the
+		 * worker holds for (worker.h); the pacer and the duration
+		 * count from it, whatever turn came first after it */
+		if (w->at_tsc && (int64_t)(w->at_tsc - now) > 0 && !s->stopping) {
+			w->hold_tsc = w->at_tsc;
+			return;
+		}
+		t0 = w->at_tsc ? w->at_tsc : now;
 		s->started = true;
 		/* the backlog after a stall: pace.h's bound (floor one burst) */
-		pace_init(&s->pace, w->hz, FLOWS_NEW_BURST, 0, now);
+		pace_init(&s->pace, w->hz, FLOWS_NEW_BURST, 0, t0);
 		if (s->gen && s->rate > 0)
-			pace_set_rate(&s->pace, s->rate * (s->scale > 0 ? s->scale : 1.0), now);
+			pace_set_rate(&s->pace, s->rate * (s->scale > 0 ? s->scale : 1.0), t0);
 		pace_set_max(&s->pace, s->gen && s->unpaced);
 		if (s->gen && (s->rate > 0 || s->unpaced) && !s->paused)
-			pace_resume(&s->pace, now);
+			pace_resume(&s->pace, t0);
 		if (s->duration_s > 0)
-			s->deadline = now + (uint64_t)(s->duration_s * (double)w->hz);
+			s->deadline = t0 + (uint64_t)(s->duration_s * (double)w->hz);
+		w->first_armed = s->gen; /* the loop records the first frame's time */
 	}
 	/* At the deadline, a paced run first opens the flows that fell due
 	 * before it (the pacer's backlog, within its bound), one burst a

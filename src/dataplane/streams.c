@@ -615,6 +615,7 @@ static bool streams_send_until(struct streams_state *s, uint64_t deadline)
 static void streams_start_run(struct streams_state *s, uint64_t now)
 {
 	FG_CTR_SET(s->w->ctr->gauge.warmup, 0);
+	s->w->first_armed = true; /* the loop records the first frame's time */
 	s->phase = STREAMS_PH_RUN;
 	s->run_start = now;
 	if (s->run->duration_s > 0)
@@ -629,6 +630,22 @@ static void streams_start_run(struct streams_state *s, uint64_t now)
 	s->nleft = s->nsnd;
 	for (uint32_t i = 0; i < s->nsnd; i++)
 		streams_check_done(s, &s->snd[i]);
+}
+
+/*
+ * The pause before measured traffic, until end: after the learning
+ * frames, or, with the run planned for a time of day (start --at,
+ * worker.h: at_tsc), until then, the worker holding its ticks (no
+ * learning frames then: they went out at the START, before it).
+ */
+static void streams_wait(struct worker *w, struct streams_state *s, uint64_t end)
+{
+	s->phase = STREAMS_PH_WAIT;
+	s->phase_end = end;
+	if (w->at_tsc) {
+		FG_CTR_SET(w->ctr->gauge.warmup, 1);
+		w->hold_tsc = end;
+	}
 }
 
 static void streams_drain(struct worker *w, struct streams_state *s, uint64_t now)
@@ -655,7 +672,10 @@ static void streams_tick(struct worker *w, uint64_t now)
 		} else {
 			for (uint32_t i = 0; i < s->nsnd; i++)
 				pace_pause(&s->snd[i].pace, now);
-			streams_start_run(s, now);
+			if (w->at_tsc)
+				streams_wait(w, s, w->at_tsc);
+			else
+				streams_start_run(s, now);
 		}
 	}
 	if ((int64_t)(now - s->next_snap) >= 0) {
@@ -681,16 +701,23 @@ static void streams_tick(struct worker *w, uint64_t now)
 			streams_send(s, sd, n, true);
 		}
 		if (done) {
-			s->phase = STREAMS_PH_WAIT;
-			s->phase_end = now + (uint64_t)(s->run->learn_wait_s * (double)s->run->hz);
+			uint64_t end = now + (uint64_t)(s->run->learn_wait_s * (double)s->run->hz);
+
 			for (uint32_t i = 0; i < s->nsnd; i++)
 				pace_pause(&s->snd[i].pace, now);
+			/* start --at: the planned start, unless the learning
+			 * phase ran past it (its wait then ends late) */
+			if (w->at_tsc && (int64_t)(w->at_tsc - end) > 0)
+				end = w->at_tsc;
+			streams_wait(w, s, end);
 		}
 		break;
 	}
 	case STREAMS_PH_WAIT:
+		/* planned (start --at): the pacers start at the planned time,
+		 * whatever turn came first after it */
 		if ((int64_t)(now - s->phase_end) >= 0)
-			streams_start_run(s, now);
+			streams_start_run(s, w->at_tsc ? s->phase_end : now);
 		break;
 	case STREAMS_PH_RUN:
 		if (s->paused)

@@ -9,7 +9,9 @@
  * where a port also has an RX queue there (net_af_packet, whose fan-out
  * feeds it like any other), worker 0 of the pair polls it every turn. With
  * several workers a test frame runs on the worker that owns its flow
- * (own.h, worker.h).
+ * (own.h, worker.h). A run planned for a time of day (start --at) holds
+ * its engine until then (worker_hold); the loop records the TSC of each
+ * run's first test frame (ctr.h, first_tx_tsc).
  */
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
@@ -22,6 +24,27 @@
 #include "pkt6.h"
 #include "port_addr.h"
 #include "worker.h"
+
+/*
+ * A hold (start --at, worker_hold) sleeps in steps of at most
+ * WORKER_HOLD_STEP_US between two polls of the ports and the mailbox, and
+ * stops sleeping WORKER_HOLD_SPIN_US before its end, to spin on the TSC.
+ * A sleep ends late by the thread's timer slack (50 us by default) and
+ * its wake-up, tens of microseconds on an idle CPU; the margin leaves
+ * room for a busy one (README, "Design in one page", start --at).
+ */
+#define WORKER_HOLD_STEP_US 1000
+#define WORKER_HOLD_SPIN_US 500
+/*
+ * After a hold, an idle loop turn gives the CPU up for a moment until the
+ * worker's first test frame has gone and WORKER_HOLD_YIELD_US have
+ * passed: the workers of other processes on the same CPU, whose holds end
+ * at the same instant, need it for their own first frames, which a
+ * worker polling without a pause would keep from them for a scheduler
+ * slice (milliseconds: one of three instances on two CPUs started 3.6 ms
+ * late when each stopped yielding at its own first frame).
+ */
+#define WORKER_HOLD_YIELD_US 2000
 
 struct worker fg_worker[FG_MAX_WORKERS];
 struct ctr_worker fg_ctr[FG_MAX_WORKERS];
@@ -166,6 +189,12 @@ static void handle_mbox(struct worker *w, uint64_t now, bool *quit)
 
 			w->eng = e;
 			w->state = m.arg;
+			w->at_tsc = m.tsc;
+			w->hold_tsc = 0;
+			/* the engine arms it when its measured traffic begins */
+			w->first_armed = false;
+			w->hold_yield = false;
+			FG_CTR_SET(w->ctr->first_tx_tsc, 0);
 			/* the ownership rule only where there is someone to
 			 * hand frames to, and an engine with flow owners */
 			w->rx = rx_side;
@@ -179,6 +208,7 @@ static void handle_mbox(struct worker *w, uint64_t now, bool *quit)
 			break;
 		}
 		case WMSG_STOP:
+			w->hold_tsc = 0; /* a run stopped before its start */
 			if (w->eng) {
 				w->eng->stop(w, now);
 				FG_CTR_SET(w->ctr->gauge.state, CTR_DRAINING);
@@ -507,6 +537,74 @@ static void ctl_tx_drain(struct worker *w, int side)
 		rte_pktmbuf_free_bulk(m + k, n - k);
 }
 
+/*
+ * start --at: the engine asked to generate nothing before w->hold_tsc
+ * (its run's planned start). Until then the worker serves its ports (ARP,
+ * Neighbour Solicitations, test frames that arrive early) and its mailbox
+ * (STOP and QUIT end the hold) once per step, and sleeps between two
+ * steps rather than poll: with several busy-polling processes on fewer
+ * CPUs (three instances on two), the one whose worker is off its CPU at
+ * the instant would start late by a scheduler slice, milliseconds, while
+ * a sleeping worker wakes with the CPU nearly free. The last
+ * WORKER_HOLD_SPIN_US it spins on the TSC. The hold is no stall: the
+ * caller's stall clock restarts after it. Its time counts as loop time
+ * without work (cpu_util), and no offer is tracked against it (warmup).
+ */
+static void worker_hold(struct worker *w, bool *quit, uint64_t start)
+{
+	const uint64_t spin = w->hz * WORKER_HOLD_SPIN_US / 1000000,
+		       step = w->hz * WORKER_HOLD_STEP_US / 1000000;
+	const bool ctl_rx = w->q == 0 && (w->pv[0]->ctl_rxq || w->pv[1]->ctl_rxq);
+
+	FG_CTR_SET(w->ctr->gauge.warmup, 1);
+	while (w->hold_tsc && !*quit) {
+		uint64_t now = rte_rdtsc(), c;
+		bool busy = false;
+		int64_t left = (int64_t)(w->hold_tsc - now);
+
+		if (left <= (int64_t)spin) {
+			while ((int64_t)(w->hold_tsc - rte_rdtsc()) > 0)
+				rte_pause();
+			break;
+		}
+		handle_mbox(w, now, quit);
+		if (w->q == 0 && w->pv[0]->ctl_tx)
+			ctl_tx_drain(w, 0);
+		if (w->q == 0 && w->pv[1]->ctl_tx)
+			ctl_tx_drain(w, 1);
+		w->rx(w, 0, w->q, now, &busy);
+		w->rx(w, 1, w->q, now, &busy);
+		if (ctl_rx && w->pv[0]->ctl_rxq)
+			w->rx(w, 0, w->nq, now, &busy);
+		if (ctl_rx && w->pv[1]->ctl_rxq)
+			w->rx(w, 1, w->nq, now, &busy);
+		if (w->nq > 1)
+			rx_handed(w, now, &busy);
+		worker_flush(w, 0);
+		worker_flush(w, 1);
+		FG_CTR_SET(w->ctr->loop_tsc, now - start);
+		left = (int64_t)(w->hold_tsc - rte_rdtsc()) - (int64_t)spin;
+		if (w->hold_tsc && left > 0) {
+			c = FG_MIN((uint64_t)left, step);
+			rte_delay_us_sleep((unsigned)(c * 1000000 / w->hz) + 1);
+		}
+	}
+	w->yield_until = w->hold_tsc + w->hz * WORKER_HOLD_YIELD_US / 1000000;
+	w->hold_tsc = 0;
+	w->hold_yield = !*quit;
+	FG_CTR_SET(w->ctr->gauge.warmup, 0);
+}
+
+/* An idle turn after a hold: true while it should give the CPU up (the
+ * first test frame not sent yet, or WORKER_HOLD_YIELD_US not over). */
+static bool worker_hold_yield(struct worker *w, uint64_t now)
+{
+	if (w->first_armed || (int64_t)(now - w->yield_until) < 0)
+		return true;
+	w->hold_yield = false;
+	return false;
+}
+
 int worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -520,7 +618,7 @@ int worker_main(void *arg)
 	w->rx = rx_side;
 	while (!quit) {
 		uint64_t now = rte_rdtsc();
-		bool busy = false;
+		bool busy = false, sent = false;
 
 		/* CPU use is time-weighted: the turn that just ended counts
 		 * with its cycles when it did work (a saturated worker spends
@@ -566,9 +664,14 @@ int worker_main(void *arg)
 				       w->ctr->port[w->port[1]].tx_pkts + w->ntx[1];
 
 			w->eng->tick(w, now);
-			busy |= w->ctr->port[w->port[0]].tx_pkts + w->ntx[0] +
-					w->ctr->port[w->port[1]].tx_pkts + w->ntx[1] !=
-				tx0;
+			sent = w->ctr->port[w->port[0]].tx_pkts + w->ntx[0] +
+				       w->ctr->port[w->port[1]].tx_pkts + w->ntx[1] !=
+			       tx0;
+			busy |= sent;
+			if (unlikely(w->hold_tsc)) {
+				worker_hold(w, &quit, start);
+				prev = rte_rdtsc(); /* the hold is no stall */
+			}
 			if (FG_CTR_GET(w->ctr->gauge.state) == CTR_DRAINING && w->eng->idle(w)) {
 				w->eng = NULL;
 				w->state = NULL;
@@ -579,6 +682,13 @@ int worker_main(void *arg)
 		}
 		worker_flush(w, 0);
 		worker_flush(w, 1);
+		/* the run's first test frame: this turn's tick handed it to the
+		 * NIC, within microseconds of the turn's start (the RX polls
+		 * before it), whatever took the CPU after */
+		if (unlikely(w->first_armed) && sent) {
+			w->first_armed = false;
+			FG_CTR_SET(w->ctr->first_tx_tsc, now);
+		}
 		/*
 		 * On a CPU shared with another lcore (more lcores than CPUs,
 		 * -c), a turn with nothing to do gives the CPU up for a moment
@@ -591,8 +701,14 @@ int worker_main(void *arg)
 		 * open() growing the file table, an af_packet socket's close)
 		 * blocked until this worker stopped, which needs that thread:
 		 * flowgen hung with -c 3 on 2 CPUs.
+		 *
+		 * After a hold (start --at), until its first test frame and
+		 * for WORKER_HOLD_YIELD_US, the worker gives its CPU up the
+		 * same way: the workers of other processes that share it,
+		 * their holds over at the same instant, send their first
+		 * frames then too, not a scheduler slice later.
 		 */
-		if (!busy && w->cpu_shared)
+		if (!busy && (w->cpu_shared || (w->hold_yield && worker_hold_yield(w, now))))
 			rte_delay_us_sleep(1);
 		polls++;
 		was_busy = busy;
