@@ -1,0 +1,290 @@
+#!/usr/bin/env bash
+#
+# 15_at.sh — a common start (flowgen(8), start --at; STATISTICS,
+# start_planned and first_frame): three flowgen processes, each in a
+# network namespace of its own on net_af_packet ports over a veth pair
+# (port 0 on one end, port 1 on the other), serve the HTTP API there and
+# are given one RFC 3339 time two seconds ahead, the same string for all
+# three, through POST /flowgen/v1/command (`start ... --at TIME`, stl_64b
+# at 10,000 frames/s for 2 s, no learning phase). Workers and main lcores
+# are spread over the machine's two CPUs, two workers sharing one. A
+# capture of port 1's end (dumpcap, the kernel's receive timestamps) is
+# the independent clock. Checked, for each:
+#  - the start's value names the planned time;
+#  - its first frame reached the far end within 1 ms of the planned time
+#    (the capture), and the first_frame it reports (stats --json, global
+#    and its worker) is the capture's within 0.3 ms (veth delivers in
+#    microseconds; the worker stamps the end of the loop turn that sent);
+#  - start_planned is the planned time to the microsecond;
+#  - the run counted its 2 s from the planned start: 20,000 frames sent
+#    or counted late (+-2), all captured, the last one captured within
+#    [planned + 2 s - 1 ms, planned + 2 s + 20 ms] (20 ms: the pacer's
+#    backlog bound, PACE_BOUND_MS);
+#  - the hold is no stall and nothing is late for it: the run's stalls
+#    and late counts are those of the 2 s of traffic only (late stays
+#    within what its stalls account for);
+# then, on the first instance:
+#  - a time that has passed is refused (code refused, path --at, exit
+#    nonzero, the system clock's time in the hint), and so is one more
+#    than a day ahead; a bad form is a usage error (HTTP 400) naming --at;
+#  - a streams run with its learning phase and --at closer than the
+#    learning's pause is refused, naming learn_wait;
+#  - a run without --at: start_planned is the start command's time and
+#    its first frame follows within 5 ms.
+# The lateness figures (capture - planned, reported - capture) are in
+# the PASS lines. Namespaces carry this shell's PID and go on exit.
+
+. "$(dirname "$0")/lib.sh"
+
+need_root "start --at: network namespaces"
+need_flowgen
+for t in dumpcap tshark curl; do
+	command -v $t >/dev/null 2>&1 || {
+		fail "start --at: $t is installed" "Debian: tshark, curl"
+		finish
+		exit
+	}
+done
+
+PROF=$FG_TOP/profiles/stl_64b.yaml
+APORT=18080
+N=3
+NS=()
+
+# ns_up I : namespace fgat-I-PID with veth a (port 0) and b (port 1), up,
+# no IPv6 (no router solicitations or DAD frames on the captured link),
+# no addresses and no routes: flowgen's ports are the namespace's traffic
+ns_up()
+{
+	local i=$1 ns=fgat-$1-$$
+	NS[$i]=$ns
+	[ -n "$FG_RESULTS" ] && echo "$ns" >>"$FG_RESULTS.ns"
+	at_exit "ip netns del $ns"
+	ip netns add "$ns" &&
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 &&
+		ip -n "$ns" link add name va type veth peer name vb &&
+		ip -n "$ns" link set lo up && ip -n "$ns" link set va up && ip -n "$ns" link set vb up
+}
+
+# cfg_write I : the instance's config: af_packet on a and b, each port's
+# next hop the other end's MAC; instance 2 has its main lcore and worker
+# on the CPUs the others have the other way round
+cfg_write()
+{
+	local i=$1 ma mb main=0 wk=1
+	ma=$(ip netns exec "${NS[$i]}" cat /sys/class/net/va/address)
+	mb=$(ip netns exec "${NS[$i]}" cat /sys/class/net/vb/address)
+	[ "$i" = 2 ] && main=1 wk=0
+	cat >"$FG_TMP/at$i.yaml" <<-EOF
+		- version: 2
+		  interfaces: ['--vdev=net_af_packet0,iface=va', '--vdev=net_af_packet1,iface=vb']
+		  port_info:
+		    - ip: 198.18.$i.2
+		      default_gw: 198.18.$i.1
+		      dest_mac: $mb
+		    - ip: 198.19.$i.2
+		      default_gw: 198.19.$i.1
+		      dest_mac: $ma
+		  platform:
+		    master_thread_id: $main
+		    dual_if:
+		      - socket: 0
+		        threads: [$wk]
+		  eal: ['--in-memory']
+		  mbufs: 4096
+	EOF
+}
+
+# api I COMMAND : POST the command to instance I; ST the status, B the body
+api()
+{
+	local body
+	body=$(python3 -c 'import json, sys; print(json.dumps({"command": sys.argv[1]}))' "$2")
+	API_NS=${NS[$1]} BASE=http://127.0.0.1:$APORT http POST /flowgen/v1/command "$body"
+	cp "$FG_TMP/body" "$FG_TMP/body.$1"
+}
+
+# jt EXPR : a Python expression over the last body, parsed as `o`; a
+# tuple's items printed on one line, apart
+jt()
+{
+	python3 -c 'import json, os, sys; o = json.loads(sys.argv[2]); r = eval(sys.argv[1]); print(" ".join(map(str, r)) if isinstance(r, tuple) else r)' "$1" "$B" 2>&1
+}
+
+PIDS=()
+for ((i = 1; i <= N; i++)); do
+	if ! ns_up $i; then
+		fail "start --at: namespace ${NS[$i]} with its veth pair" "ip failed"
+		finish
+		exit
+	fi
+	cfg_write $i
+	ip netns exec "${NS[$i]}" "$FG_BIN" -C "$FG_TMP/at$i.yaml" --api $APORT </dev/null \
+		>"$FG_TMP/fg$i.out" 2>"$FG_TMP/fg$i.err" &
+	PIDS[$i]=$!
+	at_exit "kill ${PIDS[$i]}"
+done
+for ((i = 1; i <= N; i++)); do
+	if ! wait_for '^api: listening on http://127.0.0.1:' "$FG_TMP/fg$i.err" 60 "${PIDS[$i]}"; then
+		fail "start --at: flowgen $i serves the API" "$(tail -n 3 "$FG_TMP/fg$i.err")"
+		finish
+		exit
+	fi
+done
+pass "start --at: three flowgen on af_packet veths serve the API"
+
+# --- the common start -----------------------------------------------------
+
+# captures of each port 1's end (b), until killed
+CAPS=()
+for ((i = 1; i <= N; i++)); do
+	ip netns exec "${NS[$i]}" dumpcap -q -i vb -f 'udp dst port 4321' -w "$FG_TMP/cap$i.pcapng" \
+		>/dev/null 2>"$FG_TMP/cap$i.err" &
+	CAPS[$i]=$!
+	at_exit "kill ${CAPS[$i]}"
+done
+for ((i = 1; i <= N; i++)); do
+	wait_for 'Capturing on' "$FG_TMP/cap$i.err" 20 "${CAPS[$i]}" ||
+		fail "start --at: dumpcap captures b of instance $i" "$(cat "$FG_TMP/cap$i.err")"
+done
+
+AT=$(python3 -c 'import time; t = time.time() + 2; print(time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + ".%03dZ" % int(t % 1 * 1000))')
+for ((i = 1; i <= N; i++)); do
+	api $i "start -f $PROF -d 2 -t learn=0 --at $AT"
+	cp "$FG_TMP/body" "$FG_TMP/start.$i"
+	check_eq "start --at: instance $i's start answers 200" 200 "$ST"
+	check_eq "start --at: instance $i's start value names the planned time" \
+		"True True" "$(AT=$AT jt 'o["ok"], o["json"]["at"][:23] == os.environ["AT"][:23] and o["json"]["planned"]')"
+done
+for ((i = 1; i <= N; i++)); do
+	api $i "wait 15"
+done
+sleep 0.3 # the last frames' way through the capture
+for ((i = 1; i <= N; i++)); do
+	kill -INT "${CAPS[$i]}" 2>/dev/null
+done
+for ((i = 1; i <= N; i++)); do
+	wait "${CAPS[$i]}" 2>/dev/null
+	api $i "stats --json"
+	cp "$FG_TMP/body" "$FG_TMP/stats.$i"
+	tshark -r "$FG_TMP/cap$i.pcapng" -T fields -e frame.time_epoch 2>/dev/null >"$FG_TMP/cap$i.txt"
+done
+
+# judge I : the figures of instance I against its capture
+judge()
+{
+	python3 - "$AT" "$FG_TMP/stats.$1" "$FG_TMP/cap$1.txt" <<-'PY'
+		import datetime, json, sys
+		def ns(t):
+		    # RFC 3339 in UTC with a fraction of up to 9 digits
+		    if t is None:
+		        return None
+		    d, f = t.rstrip("Z").split(".") if "." in t else (t.rstrip("Z"), "0")
+		    s = datetime.datetime.strptime(d, "%Y-%m-%dT%H:%M:%S").replace(tzinfo=datetime.timezone.utc)
+		    return int(s.timestamp()) * 10**9 + int((f + "000000000")[:9])
+		at = ns(sys.argv[1])
+		o = json.load(open(sys.argv[2]))["json"]
+		g = o["global"]
+		caps = [l.strip() for l in open(sys.argv[3]) if l.strip()]
+		cap = [int(c.split(".")[0]) * 10**9 + int((c.split(".")[1] + "000000000")[:9]) for c in caps]
+		lat = [r for r in o["latency"] if r["stream"] == "s64"][0]
+		w = o["workers"][0]
+		out = {
+		    "planned_us": (ns(g["start_planned"]) - at) / 1e3,
+		    "cap_first_us": (cap[0] - at) / 1e3 if cap else None,
+		    "rep_first_us": (ns(g["first_frame"]) - at) / 1e3 if g["first_frame"] else None,
+		    "rep_w_us": (ns(w["first_frame"]) - at) / 1e3 if w["first_frame"] else None,
+		    "cap_last_ms": (cap[-1] - at) / 1e6 if cap else None,
+		    "ncap": len(cap), "tx": lat["tx"], "late": lat["late"],
+		    "stalls": w["stalls"], "stall_late_ms": w["stall_late_ms"], "stall_max_ms": w["stall_max_ms"],
+		}
+		print(json.dumps(out))
+	PY
+}
+
+for ((i = 1; i <= N; i++)); do
+	J=$(judge $i 2>&1)
+	echo "# instance $i: $J"
+	v() { python3 -c 'import json, sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$J" "$1" 2>/dev/null; }
+	capf=$(v cap_first_us)
+	repf=$(v rep_first_us)
+	if awk -v c="$capf" 'BEGIN { exit !(c != "None" && c >= -1000 && c <= 1000) }'; then
+		pass "start --at: instance $i's first frame reached the far end within 1 ms of the planned time (capture: ${capf} us after it)"
+	else
+		fail "start --at: instance $i's first frame reached the far end within 1 ms of the planned time" "capture - planned: $capf us ($J)"
+	fi
+	if awk -v c="$capf" -v r="$repf" 'BEGIN { d = r - c; if (d < 0) d = -d; exit !(c != "None" && r != "None" && d <= 300) }'; then
+		pass "start --at: instance $i's reported first_frame is the capture's within 0.3 ms (reported ${repf} us after the plan, capture ${capf} us)"
+	else
+		fail "start --at: instance $i's reported first_frame is the capture's within 0.3 ms" "reported $repf us, capture $capf us ($J)"
+	fi
+	check_eq "start --at: instance $i's worker reports the same first_frame" "$repf" "$(v rep_w_us)"
+	check_eq "start --at: instance $i's start_planned is the planned time" "0.0" "$(v planned_us)"
+	tx=$(v tx) late=$(v late) ncap=$(v ncap)
+	if [[ $tx =~ ^[0-9]+$ ]] && [[ $late =~ ^[0-9]+$ ]] && [ $((tx + late)) -ge 19998 ] && [ $((tx + late)) -le 20002 ]; then
+		pass "start --at: instance $i sent or counted late 10,000 frames/s x 2 s from the planned start ($tx + $late)"
+	else
+		fail "start --at: instance $i sent or counted late 20,000 frames" "sent $tx, late $late ($J)"
+	fi
+	check_eq "start --at: instance $i's far end captured every frame it sent" "$tx" "$ncap"
+	capl=$(v cap_last_ms)
+	if awk -v c="$capl" 'BEGIN { exit !(c != "None" && c >= 1999 && c <= 2020) }'; then
+		pass "start --at: instance $i's last frame left 2 s after the planned time (capture: ${capl} ms)"
+	else
+		fail "start --at: instance $i's last frame left 2 s after the planned time (-1 ms, +20 ms)" "capture: $capl ms after the plan ($J)"
+	fi
+	# late frames come of the run's own stalls beyond the pacer's bound
+	# (77_stall.sh: late = rate x stall_late_ms, +-2), none of the hold
+	if awk -v l="$late" -v s="$(v stall_late_ms)" 'BEGIN { exit !(l <= 10 * s + 2) }'; then
+		pass "start --at: instance $i's late frames are its stalls' ($late late, stall_late_ms $(v stall_late_ms), stall_max_ms $(v stall_max_ms)): the hold is none"
+	else
+		fail "start --at: instance $i's late frames are its stalls'" "$J"
+	fi
+done
+
+# --- refusals -----------------------------------------------------------------
+
+api 1 "start -f $PROF -d 1 -t learn=0 --at 2020-01-01T00:00:00Z"
+check_eq "start --at: a time that has passed answers 200 (the command ran and failed)" 200 "$ST"
+check_eq "start --at: a time that has passed is refused, naming --at, with the clock's time" \
+	"False refused --at True True True" \
+	"$(jt 'o["ok"], o["error"]["code"], o["error"]["path"], "that time has passed" in o["error"]["message"], "system clock reads" in o["error"]["hint"], o["exit"] != 0')"
+api 1 "start -f $PROF -d 1 -t learn=0 --at 2099-01-01T00:00:00+01:00"
+check_eq "start --at: a time more than a day ahead is refused" "False refused True" \
+	"$(jt 'o["ok"], o["error"]["code"], "(a day) ahead" in o["error"]["message"]')"
+api 1 "start -f $PROF -d 1 --at tomorrow"
+check_eq "start --at: a bad form is a usage error (400) naming --at and its forms" "400 usage --at True" \
+	"$ST $(jt 'o["error"]["code"], o["error"]["path"], "RFC 3339" in o["error"]["message"]')"
+api 1 "start -f $PROF -d 1 --at +0.5"
+check_eq "start --at: a streams run whose learning phase needs longer than --at leaves is refused" \
+	"False True" "$(jt 'o["ok"], "learn_wait" in o["error"]["message"]')"
+api 1 "stats --json"
+# a start clears the counters (flowgen(8), start): the --at run's stay
+check_eq "start --at: nothing started after the refusals" "20000 20000" \
+	"$(jt 'o["json"]["global"]["tx_pkts"], o["json"]["workers"][0]["tx_pkts"]')"
+
+# --- without --at ---------------------------------------------------------------
+
+api 1 "start -f $PROF -d 1 -t learn=0"
+check_eq "start: without --at the value's at is the start's time, not planned" "True False" \
+	"$(jt 'o["json"]["at"] is not None, o["json"]["planned"]')"
+api 1 "wait 10"
+api 1 "stats --json"
+d=$(python3 - "$FG_TMP/body" <<-'PY'
+	import json, sys
+	g = json.load(open(sys.argv[1]))["json"]["global"]
+	def ns(t):
+	    a, f = t.rstrip("Z").split(".")
+	    import datetime
+	    s = datetime.datetime.strptime(a, "%Y-%m-%dT%H:%M:%S").replace(tzinfo=datetime.timezone.utc)
+	    return int(s.timestamp()) * 10**9 + int(f)
+	print((ns(g["first_frame"]) - ns(g["start_planned"])) / 1e3)
+PY
+)
+if awk -v d="$d" 'BEGIN { exit !(d >= 0 && d <= 5000) }'; then
+	pass "start: without --at the first frame follows the start command within 5 ms ($d us)"
+else
+	fail "start: without --at the first frame follows the start command within 5 ms" "first_frame - start_planned: $d us"
+fi
+
+finish
