@@ -714,11 +714,17 @@ static void streams_tick(struct worker *w, uint64_t now)
 		break;
 	}
 	case STREAMS_PH_WAIT:
+		if ((int64_t)(now - s->phase_end) < 0)
+			break;
+		if (!w->at_tsc) {
+			streams_start_run(s, now);
+			break;
+		}
 		/* planned (start --at): the pacers start at the planned time,
-		 * whatever turn came first after it */
-		if ((int64_t)(now - s->phase_end) >= 0)
-			streams_start_run(s, w->at_tsc ? s->phase_end : now);
-		break;
+		 * whatever turn came first after it, and this turn sends what
+		 * is due already */
+		streams_start_run(s, s->phase_end);
+		/* fall through */
 	case STREAMS_PH_RUN:
 		if (s->paused)
 			break;

@@ -671,6 +671,7 @@ int worker_main(void *arg)
 			if (unlikely(w->hold_tsc)) {
 				worker_hold(w, &quit, start);
 				prev = rte_rdtsc(); /* the hold is no stall */
+				busy = true;	    /* the next turn at once, no pause */
 			}
 			if (FG_CTR_GET(w->ctr->gauge.state) == CTR_DRAINING && w->eng->idle(w)) {
 				w->eng = NULL;
