@@ -120,6 +120,9 @@ int stats_emit(struct jw *j, unsigned sections);
 int stats_write_json(FILE *f, const struct stats_snap *s, unsigned sections);
 /* pure: the same object through the writer j (text or value, json.h). 0 or <0. */
 int stats_json(struct jw *j, const struct stats_snap *s, unsigned sections);
+/* pure: the same object as the member `key` of the object open on j (the
+ * record's "stats", record.h); key NULL: as stats_json. 0 or <0. */
+int stats_json_at(struct jw *j, const char *key, const struct stats_snap *s, unsigned sections);
 /* control: write snapshot s as text tables (STATS_H: the host pairs, read
  * through stats_pair_rows when printed). */
 int stats_write_text(FILE *f, const struct stats_snap *s, unsigned sections);

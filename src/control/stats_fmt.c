@@ -7,7 +7,8 @@
  * STATISTICS.
  *
  * Run by control threads: the REPL and batch runs (`stats`, `stats
- * --json`, through stats_print). The writers work on the snapshot they are given, with
+ * --json`, through stats_print) and the recorder's thread (record.h, one
+ * JSON object per line of the record). The writers work on the snapshot they are given, with
  * one exception: the driver's extended statistics (xstats) joined into
  * each port's JSON object are read from DPDK at print time, less the
  * baseline that stats_clear takes through stats_xstats_baseline.
@@ -15,6 +16,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +87,17 @@ static void json_global(struct jw *j, const struct stats_snap *s)
 	jnum(j, "offered_cps", g->offered_cps, 2, true);
 	jw_bool(j, "short_of_offer", g->short_of_offer);
 	jw_str(j, "offer_limit", g->short_of_offer ? offer_limit_names[stats_offer_limit(g)] : NULL);
+	/* the signs the limit was guessed from, which the warning names */
+	if (g->short_of_offer) {
+		jw_obj(j, "offer_signs");
+		jw_num(j, "cpu_util", fin(g->offer_cpu), 2);
+		jw_num(j, "late", fin(g->offer_late), 2);
+		jw_num(j, "refused", fin(g->offer_refused), 2);
+		jw_num(j, "failed", fin(g->offer_failed), 2);
+		jw_obj_end(j);
+	} else {
+		jw_null(j, "offer_signs");
+	}
 	{
 		char t[WC_TEXT_MAX];
 
@@ -105,6 +118,9 @@ static void json_global(struct jw *j, const struct stats_snap *s)
  */
 #define STATS_XSTATS_MAX 512
 static uint64_t xstats_base[FG_MAX_PORTS][STATS_XSTATS_MAX];
+/* the baseline is taken on the console's thread (clear, start) while the
+ * recorder's thread may be writing a port's object (record.h) */
+static pthread_mutex_t xstats_mu = PTHREAD_MUTEX_INITIALIZER;
 
 static int xstats_read(int port, struct rte_eth_xstat *xs, int max)
 {
@@ -123,10 +139,12 @@ void stats_xstats_baseline(int nports)
 	for (int p = 0; p < nports && p < FG_MAX_PORTS; p++) {
 		int n = xstats_read(p, xs, STATS_XSTATS_MAX);
 
+		pthread_mutex_lock(&xstats_mu);
 		memset(xstats_base[p], 0, sizeof(xstats_base[p]));
 		for (int i = 0; i < n; i++)
 			if (xs[i].id < STATS_XSTATS_MAX)
 				xstats_base[p][xs[i].id] = xs[i].value;
+		pthread_mutex_unlock(&xstats_mu);
 	}
 }
 
@@ -140,6 +158,7 @@ static void json_xstats(struct jw *j, int port)
 	    rte_eth_xstats_get_names((uint16_t)stats_port_id(port), names, STATS_XSTATS_MAX) != n)
 		return;
 	jw_obj(j, "xstats");
+	pthread_mutex_lock(&xstats_mu);
 	for (int i = 0; i < n; i++) {
 		uint64_t base = xs[i].id < STATS_XSTATS_MAX ? xstats_base[port][xs[i].id] : 0;
 		uint64_t v = xs[i].value >= base ? xs[i].value - base : 0;
@@ -148,6 +167,7 @@ static void json_xstats(struct jw *j, int port)
 			continue;
 		jw_u64(j, names[xs[i].id].name, v);
 	}
+	pthread_mutex_unlock(&xstats_mu);
 	jw_obj_end(j);
 }
 
@@ -348,9 +368,14 @@ static void json_worker(struct jw *j, const struct stats_snap *s,
 
 int stats_json(struct jw *j, const struct stats_snap *s, unsigned sections)
 {
+	return stats_json_at(j, NULL, s, sections);
+}
+
+int stats_json_at(struct jw *j, const char *key, const struct stats_snap *s, unsigned sections)
+{
 	if (!sections)
 		sections = STATS_ALL;
-	jw_obj(j, NULL);
+	jw_obj(j, key);
 	if (sections & STATS_G)
 		json_global(j, s);
 	if (sections & STATS_P) {

@@ -236,6 +236,15 @@ static void port_add(struct stats_port_snap *t, const struct stats_port_snap *o)
 	t->mbuf_fail += o->mbuf_fail;
 }
 
+void stats_total(struct stats_snap *s)
+{
+	memset(&s->total, 0, sizeof(s->total));
+	for (int p = 0; p < s->nports && p < FG_MAX_PORTS; p++)
+		port_add(&s->total, &s->port[p]);
+	if (s->total.speed_mbps)
+		s->total.line_util = s->total.tx_bps_l1 / (s->total.speed_mbps * 1e6) * 100;
+}
+
 /* busy / loop cycles between two samples, in %; 0 without an interval. */
 static double util(uint64_t busy_now, uint64_t busy_prev, uint64_t loop_now, uint64_t loop_prev)
 {
@@ -313,10 +322,8 @@ void stats_compute(const struct stats_raw *now, const struct stats_raw *prev,
 		o->link_up = link_up ? link_up[p] : false;
 		o->speed_mbps = speed_mbps ? speed_mbps[p] : 0;
 		port_snap(now, prev, base, dt, p, o);
-		port_add(&out->total, o);
 	}
-	if (out->total.speed_mbps)
-		out->total.line_util = out->total.tx_bps_l1 / (out->total.speed_mbps * 1e6) * 100;
+	stats_total(out);
 
 	struct stats_global *g = &out->g;
 

@@ -240,6 +240,9 @@ double stats_rate(uint64_t now, uint64_t prev, double dt);
 void stats_compute(const struct stats_raw *now, const struct stats_raw *prev,
 		   const struct stats_raw *base, uint64_t tsc_hz, int nports, const bool *link_up,
 		   const uint32_t *speed_mbps, struct stats_snap *out);
+/* pure: s->total, the ports' column "total": s->port[0..nports-1] summed
+ * (rates too; line_util over the links' speeds summed). */
+void stats_total(struct stats_snap *s);
 /*
  * pure: the warning `stats`, `stats -g` and the tui show while g is short
  * of its offer ("short of offer: offered 150.00 Kcps, achieved 85.00 Kcps;
