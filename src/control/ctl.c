@@ -28,6 +28,9 @@
 /* ctl_set_cancel: a plain flag, relaxed atomics suffice (no data is
  * published through it); a signal handler stores it. */
 static int ctl_cancel_flag;
+/* the run_id of the last start (ctl_run_id): the console's thread writes
+ * it, the recorder's thread reads it */
+static uint64_t ctl_last_run;
 
 void ctl_set_cancel(bool on) { __atomic_store_n(&ctl_cancel_flag, on ? 1 : 0, __ATOMIC_RELAXED); }
 
@@ -200,10 +203,15 @@ int ctl_start(const struct worker_ops *e, void **states, uint64_t run_id, uint64
 	}
 	/* wait until every worker has taken it, so `wait` sees the run */
 	for (int i = 0; i < fg_nworkers; i++)
-		while (FG_CTR_GET(fg_ctr[i].gauge.run_id) != run_id)
+		while (__atomic_load_n(&fg_ctr[i].gauge.run_id, __ATOMIC_ACQUIRE) != run_id)
 			usleep(50);
+	/* published once the workers have it: a reader that sees this run_id
+	 * and idle workers (ctl_busy, acquire) sees the run over */
+	__atomic_store_n(&ctl_last_run, run_id, __ATOMIC_RELEASE);
 	return 0;
 }
+
+uint64_t ctl_run_id(void) { return __atomic_load_n(&ctl_last_run, __ATOMIC_ACQUIRE); }
 
 void ctl_stop(void)
 {

@@ -48,6 +48,9 @@ void ctl_pause(bool on);
 void ctl_rate(double scale);
 /* true while any worker runs, pauses or drains traffic */
 bool ctl_busy(void);
+/* the run_id of the last ctl_start, once every worker has taken it; 0
+ * before the first (any control thread) */
+uint64_t ctl_run_id(void);
 /* state of the traffic overall: enum ctr_state of the "most active" worker */
 int ctl_state(void);
 

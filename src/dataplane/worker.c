@@ -202,9 +202,12 @@ static void handle_mbox(struct worker *w, uint64_t now, bool *quit)
 				w->rx = rx_side_steer;
 			w->run_id = m.val;
 			w->stall_max = 0;
-			FG_CTR_SET(w->ctr->gauge.run_id, m.val);
 			FG_CTR_SET(w->ctr->gauge.warmup, 0); /* the engine sets it */
 			FG_CTR_SET(w->ctr->gauge.state, CTR_RUNNING);
+			/* last, with release: whoever reads this run_id (ctl_start,
+			 * then the recorder through ctl_run_id) reads RUNNING or
+			 * what came after it, never the idle state before START */
+			__atomic_store_n(&w->ctr->gauge.run_id, m.val, __ATOMIC_RELEASE);
 			break;
 		}
 		case WMSG_STOP:
