@@ -2,8 +2,11 @@
  * main.c — start-up and shut-down order of the one flowgen process:
  * command line, platform config, EAL arguments (interfaces, lcores,
  * hugepage fallback), ports, workers, the control-plane and statistics
- * threads, then the console (interactive, batch or -x). Shut-down runs the
- * same steps backwards. After start-up nothing calls exit(): a failing
+ * threads (and with --record the recorder's), then the console
+ * (interactive, batch or -x). Shut-down runs the same steps backwards; a
+ * SIGTERM, or a SIGINT that ends batch or -x mode, ends the console and
+ * takes the same path, so the record's last lines hold the figures of the
+ * traffic as it stopped. After start-up nothing calls exit(): a failing
  * command prints an error and traffic keeps running.
  */
 #include <errno.h>
@@ -33,10 +36,12 @@
 #include "port.h"
 #include "otg.h"
 #include "prof.h"
+#include "record.h"
 #include "run.h"
 #include "stats.h"
 #include "svc.h"
 #include "clock.h"
+#include "units.h"
 #include "worker.h"
 #include "log.h"
 
@@ -59,6 +64,8 @@ static const char usage_text[] =
 	"      --api-cert FILE, --api-key FILE  TLS for the API (PEM)\n"
 	"      --api-token-file FILE  the API's bearer token (its first line)\n"
 	"      --name NAME            the instance label of GET /metrics (host:port)\n"
+	"      --record FILE   write the figures to FILE as they go (JSON Lines, appended)\n"
+	"      --record-interval SECS  one line every SECS (default 1)\n"
 	"  -h, --help          this text\n"
 	"  -V, --version       print the version\n";
 
@@ -72,6 +79,8 @@ struct opts {
 	char **check_files;
 	int n_check;
 	struct api_opts api;
+	const char *record;	/* --record FILE */
+	double record_interval; /* --record-interval; 0: not given */
 };
 
 static int parse_opts(int argc, char **argv, struct opts *o)
@@ -86,8 +95,11 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{"api-key", required_argument, NULL, 'Y'},
 		{"api-token-file", required_argument, NULL, 'T'},
 		{"name", required_argument, NULL, 'N'},
+		{"record", required_argument, NULL, 'R'},
+		{"record-interval", required_argument, NULL, 'I'},
 		{NULL, 0, NULL, 0},
 	};
+	char err[FG_ERRLEN];
 	int c, nopt = argc;
 
 	/* Everything after the first "--" is for the EAL. */
@@ -148,6 +160,19 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'N':
 			o->api.name = optarg;
 			break;
+		case 'R':
+			o->record = optarg;
+			break;
+		case 'I':
+			if (units_parse_duration(optarg, &o->record_interval, err, sizeof(err)) != 0 ||
+			    o->record_interval < RECORD_INTERVAL_MIN ||
+			    o->record_interval > RECORD_INTERVAL_MAX) {
+				fprintf(stderr,
+					"flowgen: --record-interval takes %g to %g seconds, not '%s'\n",
+					RECORD_INTERVAL_MIN, RECORD_INTERVAL_MAX, optarg);
+				return -1;
+			}
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			exit(FG_EXIT_OK);
@@ -158,6 +183,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 			fputs(usage_text, stderr);
 			return -1;
 		}
+	}
+	if (o->record_interval > 0 && !o->record) {
+		fprintf(stderr, "flowgen: --record-interval needs --record FILE\n");
+		return -1;
 	}
 	/* After --check, bare words are profiles. */
 	for (int i = optind; i < nopt; i++) {
@@ -632,6 +661,48 @@ static int run_console(const struct opts *o)
 	return rc;
 }
 
+/*
+ * Once the ports and workers are up: the control threads, the recorder
+ * with --record (on rec_fd, record_open's), the console, and their
+ * shut-down in reverse order (run_console stopped the API; the record's
+ * last lines are written once the traffic has stopped, cmds_fini). The
+ * exit status.
+ */
+static int serve(const struct opts *o, const struct cfg *c, int rec_fd)
+{
+	char err[FG_ERRLEN];
+	int rc;
+
+	report_links();
+	svc_start();
+	stats_init(fg_ctr, fg_nworkers, fg_nports, fg_tsc_hz);
+	for (int i = 0; i < fg_nworkers; i++)
+		stats_set_worker(i, fg_worker[i].lcore,
+				 1u << fg_worker[i].port[0] | 1u << fg_worker[i].port[1]);
+	cmds_init(c, o->json);
+	stats_start();
+
+	signal(SIGTERM, on_term);
+	signal(SIGPIPE, SIG_IGN);
+	if (o->record && record_start_fd(rec_fd, o->record,
+					 o->record_interval > 0 ? o->record_interval
+								: RECORD_INTERVAL_DEFAULT,
+					 err, sizeof(err)) != 0) {
+		fprintf(stderr, "flowgen: --record %s: %s\n", o->record, err);
+		rc = FG_EXIT_SOFTWARE;
+	} else {
+		rc = run_console(o);
+	}
+
+	cmds_fini();
+	stats_stop();
+	svc_stop();
+	ctl_shutdown();
+	port_close_all();
+	rte_eal_cleanup();
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = {0};
@@ -639,7 +710,7 @@ int main(int argc, char **argv)
 	char err[FG_ERRLEN] = "";
 	char *eal[128];
 	const char *path;
-	int eargc, rc;
+	int eargc, rc, rec_fd = -1;
 
 	if (parse_opts(argc, argv, &o) != 0)
 		return FG_EXIT_USAGE;
@@ -667,6 +738,14 @@ int main(int argc, char **argv)
 		}
 		cfg_free(&c);
 		return rc;
+	}
+	/* the record's file first: a path that cannot be written stops
+	 * flowgen before DPDK starts (the recorder takes it once the
+	 * statistics run) */
+	if (o.record && (rec_fd = record_open(o.record, err, sizeof(err))) < 0) {
+		fprintf(stderr, "flowgen: --record %s\n", err);
+		cfg_free(&c);
+		return FG_EXIT_USAGE;
 	}
 	/* -c, else the config's `c` (TRex's threads per port pair), else 1. */
 	if (!o.cores)
@@ -728,26 +807,7 @@ int main(int argc, char **argv)
 		return FG_EXIT_SOFTWARE;
 	}
 	boot_log_close();
-	report_links();
-	svc_start();
-	stats_init(fg_ctr, fg_nworkers, fg_nports, fg_tsc_hz);
-	for (int i = 0; i < fg_nworkers; i++)
-		stats_set_worker(i, fg_worker[i].lcore,
-				 1u << fg_worker[i].port[0] | 1u << fg_worker[i].port[1]);
-	cmds_init(&c, o.json);
-	stats_start();
-
-	signal(SIGTERM, on_term);
-	signal(SIGPIPE, SIG_IGN);
-	rc = run_console(&o);
-
-	/* Shut-down, in reverse order (run_console stopped the API). */
-	cmds_fini();
-	stats_stop();
-	svc_stop();
-	ctl_shutdown();
-	port_close_all();
-	rte_eal_cleanup();
+	rc = serve(&o, &c, rec_fd);
 	cfg_free(&c);
 	for (int i = 0; i < eargc; i++)
 		free(eal_alloc[i]);

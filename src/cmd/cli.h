@@ -38,7 +38,7 @@
 
 /* Row flags: what TAB completes for words after the command name. */
 enum cli_flag {
-	CLI_F_FILEARG = 1u << 0, /* paths after -f / --file */
+	CLI_F_FILEARG = 1u << 0, /* paths after -f / --file / --from */
 	CLI_F_PATHARG = 1u << 1, /* paths for every word that is not an option */
 	CLI_F_CMDARG = 1u << 2,	 /* command names (as for `help CMD`) */
 };

@@ -30,6 +30,9 @@
 #include "errval.h"
 #include "port.h"
 #include "prof.h"
+#include "record.h"
+#include "record_cmd.h"
+#include "record_fmt.h"
 #include "run.h"
 #include "start_opts.h"
 #include "stats.h"
@@ -111,6 +114,8 @@ static const struct cli_optspec o_update = {.shorts = "m:"};
 static const struct option lo_stats[] = {{"json", no_argument, NULL, 'j'},
 					 {"plot", required_argument, NULL, 'P'},
 					 {"pairs", no_argument, NULL, 'H'},
+					 {"from", required_argument, NULL, 'F'},
+					 {"seq", required_argument, NULL, 'S'},
 					 {NULL, 0, NULL, 0}};
 static const struct cli_optspec o_stats = {.shorts = "gpalwt", .longs = lo_stats};
 
@@ -566,9 +571,22 @@ static int cmd_portattr(struct cmd_ctx *x, int argc, char **argv)
 	return x->value && portattr_value(x, mask) < 0 ? -1 : 0;
 }
 
+/* --seq N: a whole number */
+static bool seq_arg(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!*s || *s == '-')
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return !errno && !*end;
+}
+
 static int cmd_stats(struct cmd_ctx *x, int argc, char **argv)
 {
-	const char *plot = NULL;
+	const char *plot = NULL, *from = NULL;
+	struct record_sel sel = {0};
 	unsigned sections = 0;
 	bool json = cmds.json;
 	int c;
@@ -603,16 +621,32 @@ static int cmd_stats(struct cmd_ctx *x, int argc, char **argv)
 		case 'H':
 			sections |= STATS_H;
 			break;
+		case 'F':
+			from = optarg;
+			break;
+		case 'S':
+			if (!seq_arg(optarg, &sel.seq))
+				return bad_usage(x, argv);
+			sel.by_seq = true;
+			break;
 		default:
 			return bad_usage(x, argv);
 		}
 	}
 	if (optind != argc)
 		return bad_usage(x, argv);
+	if (sel.by_seq && !from)
+		return cmd_fail(x, FG_E_USAGE, "--seq", NULL, "stats: --seq picks a line of --from FILE");
+	if (from && (plot || (sections & STATS_H)))
+		return cmd_fail(x, FG_E_USAGE, plot ? "--plot" : "--pairs", "record plot FILE OUT.svg",
+				"stats --from: a record keeps neither the latency histograms of "
+				"--plot nor the host pairs of --pairs");
 	/* no section flag: all of them (--pairs adds the host pairs; -t alone
 	 * is the groups only) */
 	if (!(sections & (STATS_ALL | STATS_T)))
 		sections |= STATS_ALL;
+	if (from)
+		return record_stats_from(x, from, &sel, sections, json);
 	if (plot && plot_stats(plot) != 0)
 		return -1;
 	if (json) {
@@ -830,6 +864,11 @@ static int cmd_wait(struct cmd_ctx *x, int argc, char **argv)
 	return value_end(x, v, 0);
 }
 
+static int cmd_record(struct cmd_ctx *x, int argc, char **argv)
+{
+	return record_cmd(x, argc, argv, cmds.json);
+}
+
 static const struct cli_cmd table[] = {
 	{"service", cmd_service, "service [--off]",
 	 "enter/leave service mode (ports answer ICMP; non-test frames go to control)", &o_service,
@@ -847,8 +886,11 @@ static const struct cli_cmd table[] = {
 	{"resume", cmd_pause, "resume", "continue held traffic", NULL, 0},
 	{"update", cmd_update, "update -m MULT", "change the rate of running traffic", &o_update, 0},
 	{"wait", cmd_wait, "wait [SECONDS]", "block until traffic ends (or SECONDS pass)", NULL, 0},
-	{"stats", cmd_stats, "stats [-g] [-p] [-a] [-l] [-w] [-t] [--pairs] [--json] [--plot FILE.svg]",
-	 "global / port / flows / latency / worker statistics", &o_stats, 0},
+	{"stats", cmd_stats,
+	 "stats [-g] [-p] [-a] [-l] [-w] [-t] [--pairs] [--json] [--plot FILE.svg] [--from FILE "
+	 "[--seq N]]",
+	 "global / port / flows / latency / worker statistics (of now, or of a record)", &o_stats,
+	 CLI_F_FILEARG},
 	{"clear", cmd_clear, "clear", "zero the statistics shown (a baseline)", NULL, 0},
 	{"portattr", cmd_portattr, "portattr [-p PORTS]",
 	 "link, speed, MAC, IP, gw, gw MAC, driver", &o_p, 0},
@@ -857,6 +899,11 @@ static const struct cli_cmd table[] = {
 	 CLI_F_FILEARG},
 	{"capture", capture_cmd, capture_usage,
 	 "record the ports' frames as pcapng (BPF filter, frame limit)", &capture_spec, CLI_F_PATHARG},
+	{"record", cmd_record,
+	 "record start FILE [-i|--interval SECONDS] | record stop | record status [--json] | "
+	 "record plot FILE OUT.svg",
+	 "write the figures to FILE as they go (JSON Lines), or plot a record", &record_spec,
+	 CLI_F_PATHARG},
 };
 
 static void on_sigint(void)
@@ -892,5 +939,7 @@ void cmds_init(const struct cfg *c, bool json)
 void cmds_fini(void)
 {
 	capture_fini();
+	run_halt();    /* the traffic stops: the run's figures are its last */
+	record_fini(); /* the record's last lines, of those figures */
 	run_fini();
 }

@@ -1,8 +1,9 @@
 /*
  * plot.c — the builders behind `bench ... --plot FILE.svg` and `stats
- * --plot FILE.svg` (plot.h), run on the console's thread once the figures
- * exist: they take bench's result (the trials as run) or the current
- * streams run's latency rows and histograms, lay them out as charts with
+ * --plot FILE.svg` and `record plot` (plot.h), run on the console's thread
+ * once the figures exist: they take bench's result (the trials as run),
+ * the current streams run's latency rows and histograms, or a record's
+ * lines (record_fmt.h), lay them out as charts with
  * the SVG writer (src/core/svg.c) and write the file. Each mark's data-x /
  * data-y attributes hold the figure `--json` prints for it, so a script
  * can check the picture against the numbers.
@@ -18,6 +19,7 @@
 #include "lat.h"
 #include "plot.h"
 #include "plot_bins.h"
+#include "record_fmt.h"
 #include "run.h"
 #include "stats.h"
 #include "svg.h"
@@ -32,19 +34,20 @@
 #define PLOT_LINE "#1f77b4"
 #define PLOT_ALT "#ff7f0e"
 
-static int plot_write(const char *path, struct svg *s)
+/* Write s to path; who names the option or command in a message. */
+static int plot_write_as(const char *who, const char *path, struct svg *s)
 {
 	FILE *f;
 	int rc = svg_end(s);
 
 	if (rc) {
-		fg_err("--plot %s: out of memory", path);
+		fg_err("%s %s: out of memory", who, path);
 		svg_free(s);
 		return -1;
 	}
 	f = fopen(path, "w");
 	if (!f || fwrite(s->buf, 1, s->len, f) != s->len || fclose(f) != 0) {
-		fg_err("--plot %s: %s", path, strerror(errno));
+		fg_err("%s %s: %s", who, path, strerror(errno));
 		if (f)
 			fclose(f);
 		svg_free(s);
@@ -52,6 +55,11 @@ static int plot_write(const char *path, struct svg *s)
 	}
 	svg_free(s);
 	return 0;
+}
+
+static int plot_write(const char *path, struct svg *s)
+{
+	return plot_write_as("--plot", path, s);
 }
 
 /* One histogram chart at `top`: bars of delays, p50/p99/p99.9 marked. */
@@ -334,4 +342,52 @@ out:
 	free(h);
 	free(pr);
 	return rc;
+}
+
+int plot_record(const char *path, const char *name, const struct record_point *p, size_t n)
+{
+	double *x = calloc(n + 1, sizeof(double)), *tx = calloc(n + 1, sizeof(double));
+	double *rx = calloc(n + 1, sizeof(double)), xmax = 1, ymax = 1;
+	struct svg s = {0};
+	struct svg_chart c;
+	char title[256], label[64];
+	size_t m = 0;
+
+	if (!x || !tx || !rx) {
+		free(x);
+		free(tx);
+		free(rx);
+		fg_err("record plot %s: out of memory", path);
+		return -1;
+	}
+	/* the lines whose rates were measured; x from the recording's first line */
+	for (size_t i = 0; i < n; i++) {
+		xmax = FG_MAX(xmax, p[i].t - p[0].t);
+		if (!p[i].rated)
+			continue;
+		x[m] = p[i].t - p[0].t;
+		tx[m] = p[i].tx_pps;
+		rx[m] = p[i].rx_pps;
+		ymax = FG_MAX(ymax, FG_MAX(tx[m], rx[m]));
+		m++;
+	}
+	snprintf(title, sizeof(title), "frames per second in %s", name);
+	svg_chart_init(&c, PLOT_W, PLOT_H, title, "seconds since the recording began", 0, xmax,
+		       "frames per second", 0, ymax);
+	svg_begin(&s, &c);
+	/* each run's end, where its final figures were taken */
+	for (size_t i = 0; i < n; i++)
+		if (p[i].end && p[i].run_id) {
+			snprintf(label, sizeof(label), "end of run %" PRIu64, p[i].run_id);
+			svg_vline(&s, &c, p[i].t - p[0].t, "#999999", label);
+		}
+	svg_series(&s, &c, x, tx, m, PLOT_LINE, "tx_pps");
+	svg_series(&s, &c, x, rx, m, PLOT_ALT, "rx_pps");
+	svg_legend(&s, &c, 0, PLOT_LINE, "tx frames/s (global tx_pps)");
+	svg_legend(&s, &c, 1, PLOT_ALT, "rx frames/s (global rx_pps)");
+	svg_legend(&s, &c, 2, "#999999", "a run's end");
+	free(x);
+	free(tx);
+	free(rx);
+	return plot_write_as("record plot", path, &s);
 }

@@ -1,7 +1,7 @@
 /*
  * complete.c — TAB completion for the console: command names at the first
  * word, a row's option words after it, and file paths where the row says
- * so (CLI_F_FILEARG after -f, CLI_F_PATHARG everywhere), quoting and
+ * so (CLI_F_FILEARG after -f and --from, CLI_F_PATHARG everywhere), quoting and
  * escaping what it inserts the way the tokenizer reads it back. It works
  * on the text before the cursor and knows nothing of libedit.
  *
@@ -193,7 +193,7 @@ int cli_complete(const char *pre, struct cli_completion *out)
 		if (!row)
 			goto out;
 		if ((row->flags & CLI_F_FILEARG) &&
-		    (!strcmp(prev, "-f") || !strcmp(prev, "--file")))
+		    (!strcmp(prev, "-f") || !strcmp(prev, "--file") || !strcmp(prev, "--from")))
 			cand_paths(&c, word);
 		else if (word[0] == '-')
 			cand_opts(&c, row, word);

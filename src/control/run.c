@@ -31,6 +31,7 @@
 #include "flows_ctl.h"
 #include "port.h"
 #include "prof.h"
+#include "record.h"
 #include "run.h"
 #include "stats.h"
 #include "streams_ctl.h"
@@ -238,6 +239,10 @@ void run_init(uint32_t flows_max)
 
 static void run_release(void)
 {
+	/* the record takes the run's end figures while they are there (the
+	 * engine's latency rows go with its states, a new start clears) */
+	if (run.eng)
+		record_run_ends();
 	pthread_mutex_lock(&run_mu);
 	if (run.eng) {
 		run.eng->release(run.states);
@@ -281,7 +286,7 @@ int run_stop(bool interruptible)
 	return 0;
 }
 
-void run_fini(void)
+void run_halt(void)
 {
 	/* A run that did not drain (SIGTERM or ^C cut the wait short, or its
 	 * time ran out) still has workers running on its states: they leave
@@ -289,6 +294,11 @@ void run_fini(void)
 	 * table's expiry read unmapped memory). */
 	if (run_stop(true) < 0)
 		ctl_shutdown();
+}
+
+void run_fini(void)
+{
+	run_halt();
 	run_release();
 }
 

@@ -126,7 +126,10 @@ int run_going_origin(void);
 
 /* control: flow-table size per worker (from the config); registers the stats hooks. */
 void run_init(uint32_t flows_max);
-/* control: stop traffic and free what the last run holds. */
+/* control: stop traffic for good (at exit): the workers idle or gone,
+ * the last run's figures still there (its states are kept). */
+void run_halt(void);
+/* control: run_halt, and free what the last run holds. */
 void run_fini(void);
 
 /*
