@@ -30,6 +30,7 @@
 #include "boot.h"
 #include "cfg.h"
 #include "cli.h"
+#include "cli_tok.h"
 #include "cmds.h"
 #include "console.h"
 #include "ctl.h"
@@ -703,6 +704,32 @@ static int serve(const struct opts *o, const struct cfg *c, int rec_fd)
 	return rc;
 }
 
+/*
+ * -x of commands that only read files (cmds_files_only: `stats --from`,
+ * `record plot`): nothing of the config, DPDK or the ports is needed, so
+ * none is set up (no --api, --record or --check with it).
+ */
+static bool files_only(const struct opts *o)
+{
+	const char *p = o->exec;
+
+	if (!p || o->check || o->record || o->api.listen)
+		return false;
+	while (*p) {
+		size_t len = cli_cmd_span(p);
+		char *one = strndup(p, len);
+		bool yes = one && cmds_files_only(one);
+
+		free(one);
+		if (!yes)
+			return false;
+		p += len;
+		if (*p)
+			p++; /* the ';' or newline */
+	}
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = {0};
@@ -717,6 +744,10 @@ int main(int argc, char **argv)
 	if (api_configure(&o.api, err, sizeof(err)) != 0) {
 		fprintf(stderr, "flowgen: %s\n", err);
 		return FG_EXIT_USAGE;
+	}
+	if (files_only(&o)) {
+		cmds_init_files(o.json);
+		return cli_run_exec(o.exec, o.keep_going);
 	}
 	path = find_config(o.config);
 	if (!path) {

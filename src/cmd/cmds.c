@@ -25,6 +25,7 @@
 #include "plot.h"
 #include "cfg_data.h"
 #include "cli.h"
+#include "cli_tok.h"
 #include "cmds.h"
 #include "ctl.h"
 #include "errval.h"
@@ -915,6 +916,29 @@ static void on_sigint(void)
 }
 
 void cmds_install(void) { cli_init(table, FG_ARRAY_SIZE(table)); }
+
+void cmds_init_files(bool json)
+{
+	cmds.json = json;
+	cmds_install();
+}
+
+bool cmds_files_only(const char *line)
+{
+	char *argv[CLI_MAX_ARGS], *buf = strdup(line);
+	int argc = buf ? cli_tokenize(line, argv, CLI_MAX_ARGS, buf, strlen(line) + 1) : -1;
+	bool yes = argc == 0;
+
+	if (argc > 0 && (!strcmp(argv[0], "help") || !strcmp(argv[0], "echo")))
+		yes = true;
+	else if (argc > 2 && !strcmp(argv[0], "record") && !strcmp(argv[1], "plot"))
+		yes = true;
+	else if (argc > 0 && !strcmp(argv[0], "stats"))
+		for (int i = 1; i < argc && !yes; i++)
+			yes = !strcmp(argv[i], "--from") || !strncmp(argv[i], "--from=", 7);
+	free(buf);
+	return yes;
+}
 
 void cmds_init(const struct cfg *c, bool json)
 {

@@ -15,6 +15,15 @@ struct cfg;
 /* Installs the command table (cli_init), and nothing else (test_cmdtab reads it so). */
 void cmds_install(void);
 
+/*
+ * A command line that reads files only and needs no port, config or DPDK
+ * (`stats --from`, `record plot`, `help`, `echo`; an empty line or a
+ * comment): -x of nothing else runs without them (main.c).
+ */
+bool cmds_files_only(const char *line);
+/* Installs the command table for such lines alone; `json` is the --json default. */
+void cmds_init_files(bool json);
+
 /* Installs the command table into the console; `json` is the --json default. */
 void cmds_init(const struct cfg *c, bool json);
 /* Stops traffic and frees what the last run holds. */
