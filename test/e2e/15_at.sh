@@ -13,8 +13,10 @@
 #  - the start's value names the planned time;
 #  - its first frame reached the far end within 1 ms of the planned time
 #    (the capture), and the first_frame it reports (stats --json, global
-#    and its worker) is the capture's within 0.3 ms (veth delivers in
-#    microseconds; the worker stamps the end of the loop turn that sent);
+#    and its worker) is the capture's, never after it (+50 us for the
+#    clock pair) and at most 1 ms before it (the worker stamps the start
+#    of the loop turn that sent; veth delivers in microseconds, but a
+#    worker that shares its CPU can be preempted before its send);
 #  - start_planned is the planned time to the microsecond;
 #  - the run counted its 2 s from the planned start: 20,000 frames sent
 #    or counted late (+-2), all captured, the last one captured within
@@ -152,22 +154,39 @@ for ((i = 1; i <= N; i++)); do
 		fail "start --at: dumpcap captures vb of instance $i" "$(cat "$FG_TMP/cap$i.err")"
 done
 
-AT=$(python3 -c 'import time; t = time.time() + 2; print(time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + ".%03dZ" % int(t % 1 * 1000))')
-# the three starts at once: on two CPUs that three busy-polling workers
-# share, an answer can take seconds to reach its client (measured: a start
-# that flowgen handled in 3 ms answered after 2.1-2.8 s), which in turn
-# would start the next instance after the time
+# the three starts at once, each from a process already waiting in its
+# instance's namespace: on two CPUs that three busy-polling workers share,
+# what starts after the time is computed (ip netns exec, curl, python)
+# took seconds in make test (one start refused: "that time has passed
+# (2.464 s ago)"), and an answer can take seconds to reach its client
+# (measured: a start that flowgen handled in 3 ms answered after 2.1-2.8
+# s), which in turn would start the next instance after the time
 SP=()
 for ((i = 1; i <= N; i++)); do
-	(
-		api $i "start -f $PROF -d 2 -t learn=0 --at $AT"
-		echo "$ST" >"$FG_TMP/start.$i.st"
-	) &
+	mkfifo "$FG_TMP/at.$i"
+	ip netns exec "${NS[$i]}" python3 -c '
+import json, sys, urllib.error, urllib.request
+at = open(sys.argv[1]).readline().strip()
+req = urllib.request.Request(sys.argv[3], data=json.dumps({"command": sys.argv[2] + " --at " + at}).encode(),
+                             headers={"Content-Type": "application/json"})
+try:
+    with urllib.request.urlopen(req, timeout=30) as r:
+        st, body = r.status, r.read()
+except urllib.error.HTTPError as e:
+    st, body = e.code, e.read()
+open(sys.argv[4], "wb").write(body)
+open(sys.argv[4] + ".st", "w").write("%d\n" % st)
+' "$FG_TMP/at.$i" "start -f $PROF -d 2 -t learn=0" "http://127.0.0.1:$APORT/flowgen/v1/command" \
+		"$FG_TMP/start.$i" 2>"$FG_TMP/start.$i.err" &
 	SP[$i]=$!
+done
+sleep 1 # every poster reads its FIFO
+AT=$(python3 -c 'import time; t = time.time() + 2; print(time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + ".%03dZ" % int(t % 1 * 1000))')
+for ((i = 1; i <= N; i++)); do
+	echo "$AT" >"$FG_TMP/at.$i"
 done
 for ((i = 1; i <= N; i++)); do
 	wait "${SP[$i]}"
-	cp "$FG_TMP/body.$i" "$FG_TMP/start.$i" 2>/dev/null
 done
 for ((i = 1; i <= N; i++)); do
 	ST=$(cat "$FG_TMP/start.$i.st" 2>/dev/null) B=$(cat "$FG_TMP/start.$i" 2>/dev/null)
@@ -224,6 +243,11 @@ judge()
 for ((i = 1; i <= N; i++)); do
 	J=$(judge $i 2>&1)
 	echo "# instance $i: $J"
+	# no figure, no check: every check below would compare nothing
+	if ! python3 -c 'import json, sys; json.loads(sys.argv[1])' "$J" 2>/dev/null; then
+		fail "start --at: instance $i's run and capture can be judged" "$J"
+		continue
+	fi
 	v() { python3 -c 'import json, sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$J" "$1" 2>/dev/null; }
 	capf=$(v cap_first_us)
 	repf=$(v rep_first_us)
@@ -232,12 +256,18 @@ for ((i = 1; i <= N; i++)); do
 	else
 		fail "start --at: instance $i's first frame reached the far end within 1 ms of the planned time" "capture - planned: $capf us ($J)"
 	fi
-	if awk -v c="$capf" -v r="$repf" 'BEGIN { d = r - c; if (d < 0) d = -d; exit !(c != "None" && r != "None" && d <= 300) }'; then
-		pass "start --at: instance $i's reported first_frame is the capture's within 0.3 ms (reported ${repf} us after the plan, capture ${capf} us)"
+	# the reported time is the TSC at the start of the loop turn that sent
+	# the frame: before the far end's receive timestamp by the send path
+	# (tens of us; up to a scheduler slice where another worker shares the
+	# CPU: 319 us seen in make test), never after it but for the error of
+	# the (system clock, TSC) pair, a few us
+	if awk -v c="$capf" -v r="$repf" 'BEGIN { d = r - c; exit !(c != "None" && r != "None" && d >= -1000 && d <= 50) }'; then
+		pass "start --at: instance $i's reported first_frame is the capture's, at most 1 ms before it (reported ${repf} us after the plan, capture ${capf} us)"
 	else
-		fail "start --at: instance $i's reported first_frame is the capture's within 0.3 ms" "reported $repf us, capture $capf us ($J)"
+		fail "start --at: instance $i's reported first_frame is the capture's, at most 1 ms before it" "reported $repf us, capture $capf us ($J)"
 	fi
-	check_eq "start --at: instance $i's worker reports the same first_frame" "$repf" "$(v rep_w_us)"
+	check_eq "start --at: instance $i's worker reports the same first_frame (measured)" "$repf True" \
+		"$(v rep_w_us) $([[ $repf =~ ^-?[0-9.]+$ ]] && echo True)"
 	check_eq "start --at: instance $i's start_planned is the planned time" "0.0" "$(v planned_us)"
 	tx=$(v tx) late=$(v late) ncap=$(v ncap)
 	if [[ $tx =~ ^[0-9]+$ ]] && [[ $late =~ ^[0-9]+$ ]] && [ $((tx + late)) -ge 19998 ] && [ $((tx + late)) -le 20002 ]; then
