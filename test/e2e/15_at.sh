@@ -234,7 +234,7 @@ judge()
 		    "rep_w_us": (ns(w["first_frame"]) - at) / 1e3 if w["first_frame"] else None,
 		    "cap_last_ms": (cap[-1] - at) / 1e6 if cap else None,
 		    "ncap": len(cap), "tx": lat["tx"], "late": lat["late"],
-		    "stalls": w["stalls"], "stall_late_ms": w["stall_late_ms"], "stall_max_ms": w["stall_max_ms"],
+		    "stalls": w["stalls"], "stalled_ms": w["stalled_ms"], "stall_late_ms": w["stall_late_ms"], "stall_max_ms": w["stall_max_ms"],
 		}
 		print(json.dumps(out))
 	PY
@@ -282,10 +282,13 @@ for ((i = 1; i <= N; i++)); do
 	else
 		fail "start --at: instance $i's last frame left 2 s after the planned time (-1 ms, +20 ms)" "capture: $capl ms after the plan ($J)"
 	fi
-	# late frames come of the run's own stalls beyond the pacer's bound
-	# (77_stall.sh: late = rate x stall_late_ms, +-2), none of the hold
-	if awk -v l="$late" -v s="$(v stall_late_ms)" 'BEGIN { exit !(l <= 10 * s + 2) }'; then
-		pass "start --at: instance $i's late frames are its stalls' ($late late, stall_late_ms $(v stall_late_ms), stall_max_ms $(v stall_max_ms)): the hold is none"
+	# late frames fall due while the worker is off its CPU, beyond the
+	# pacer's backlog of 20 ms (PACE_BOUND_MS): no more than the frames of
+	# all its stalls less one bound (several stalls under the bound each,
+	# with too short a turn between them to catch up, add up: 82 late with
+	# stall_max_ms 19.4 was seen in make test); none of the hold
+	if awk -v l="$late" -v s="$(v stalled_ms)" 'BEGIN { b = 10 * (s - 20); if (b < 0) b = 0; exit !(l ~ /^[0-9]+$/ && l <= b + 2) }'; then
+		pass "start --at: instance $i's late frames are its stalls' ($late late, stalled_ms $(v stalled_ms), stall_max_ms $(v stall_max_ms)): the hold is none"
 	else
 		fail "start --at: instance $i's late frames are its stalls'" "$J"
 	fi
@@ -309,7 +312,8 @@ check_eq "start --at: a streams run whose learning phase needs longer than --at 
 	"False True" "$(jt 'o["ok"], "learn_wait" in o["error"]["message"]')"
 api 1 "stats --json"
 # a start clears the counters (flowgen(8), start): the --at run's stay
-check_eq "start --at: nothing started after the refusals" "20000 20000" \
+TX1=$(python3 -c 'import json, sys; g = json.load(open(sys.argv[1]))["json"]["global"]; print(g["tx_pkts"], g["tx_pkts"])' "$FG_TMP/stats.1" 2>&1)
+check_eq "start --at: nothing started after the refusals (the --at run's frames stay)" "$TX1" \
 	"$(jt 'o["json"]["global"]["tx_pkts"], o["json"]["workers"][0]["tx_pkts"]')"
 
 # --- without --at ---------------------------------------------------------------
