@@ -166,6 +166,7 @@ for ((i = 1; i <= N; i++)); do
 	mkfifo "$FG_TMP/at.$i"
 	ip netns exec "${NS[$i]}" python3 -c '
 import json, sys, urllib.error, urllib.request
+open(sys.argv[4] + ".ready", "w").write("1")
 at = open(sys.argv[1]).readline().strip()
 req = urllib.request.Request(sys.argv[3], data=json.dumps({"command": sys.argv[2] + " --at " + at}).encode(),
                              headers={"Content-Type": "application/json"})
@@ -180,7 +181,13 @@ open(sys.argv[4] + ".st", "w").write("%d\n" % st)
 		"$FG_TMP/start.$i" 2>"$FG_TMP/start.$i.err" &
 	SP[$i]=$!
 done
-sleep 1 # every poster reads its FIFO
+# every poster is up and about to read its FIFO (python's start-up took
+# over a second under load: one start was refused, the time passed 3.3 s
+# before), then the time
+for ((i = 1; i <= N; i++)); do
+	wait_file "$FG_TMP/start.$i.ready" 30 ||
+		fail "start --at: instance $i's poster is ready" "no $FG_TMP/start.$i.ready"
+done
 AT=$(python3 -c 'import time; t = time.time() + 2; print(time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + ".%03dZ" % int(t % 1 * 1000))')
 for ((i = 1; i <= N; i++)); do
 	echo "$AT" >"$FG_TMP/at.$i"
