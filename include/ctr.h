@@ -23,6 +23,7 @@
 
 #include <rte_common.h>
 
+#include "fail-t.h"
 #include "fg.h"
 #include "prof-t.h"
 
@@ -39,21 +40,30 @@ struct ctr_port {
 	uint64_t mbuf_fail;           /* mbuf allocation failures */
 };
 
-/* Stateful flows, client role (initiator). */
+/*
+ * Stateful flows, client role (initiator). Every flow started ends
+ * completed or failed, or is still active, or was aborted (a run halted
+ * before it drained: flowgen(8), STATISTICS): started = completed +
+ * failed + aborted + active. A failed flow counts in failed and in
+ * exactly one fail[] reason (enum fg_fail, fail-t.h).
+ */
 struct ctr_client {
 	uint64_t started, established, completed, failed;
-	uint64_t fail_no_reply, fail_reset, fail_retx, fail_table_full;
+	uint64_t fail[FG_FAIL_N];     /* failed, by reason */
+	uint64_t aborted;             /* still open when the run was halted undrained */
 	uint64_t tx_pkts, rx_pkts, tx_bytes, rx_bytes;
 	uint64_t retx;                /* TCP segments retransmitted */
 	uint64_t late;                /* new flows the pacer dropped: the worker fell behind */
-	uint64_t rx_payload_bad;      /* flows failed by a reply whose payload was not ours */
 	uint64_t foreign_server;      /* flows whose server is not flowgen: payloads not
 					 checked (-t payload_check auto, flowpay.h) */
 };
 
-/* Stateful flows, server role (responder). */
+/* Stateful flows, server role (responder): accepted = completed + failed
+ * + aborted + active, as for the client. */
 struct ctr_server {
 	uint64_t accepted, completed, failed;
+	uint64_t fail[FG_FAIL_N];
+	uint64_t aborted;
 	uint64_t tx_pkts, rx_pkts, tx_bytes, rx_bytes;
 	uint64_t translated, untranslated;
 	uint64_t retx;
@@ -121,6 +131,9 @@ struct ctr_worker {
 	uint64_t redirected;          /* test frames this worker received for a flow
 					 another worker owns, and handed over */
 	struct ctr_gauge gauge;
+	/* its last failed flows (`stats --failed`): written by this worker
+	 * only, read by control without a lock (src/core/fails.h) */
+	struct fail_ring fails;
 } __rte_cache_aligned;
 
 #endif

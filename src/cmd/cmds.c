@@ -117,6 +117,7 @@ static const struct option lo_stats[] = {{"json", no_argument, NULL, 'j'},
 					 {"pairs", no_argument, NULL, 'H'},
 					 {"from", required_argument, NULL, 'F'},
 					 {"seq", required_argument, NULL, 'S'},
+					 {"failed", required_argument, NULL, 'f'},
 					 {NULL, 0, NULL, 0}};
 static const struct cli_optspec o_stats = {.shorts = "gpalwt", .longs = lo_stats};
 
@@ -584,12 +585,39 @@ static bool seq_arg(const char *s, uint64_t *v)
 	return !errno && !*end;
 }
 
+/*
+ * stats --failed N: the last N failed flows of the current (or last) run
+ * (flowgen(8), STATISTICS, "failed flows"), alone: with no section, no
+ * record (a record keeps no failed flows) and no plot.
+ */
+static int stats_failed(struct cmd_ctx *x, unsigned sections, bool other, bool json, size_t n)
+{
+	uint32_t run = (uint32_t)ctl_run_id();
+
+	if (sections || other)
+		return cmd_fail(x, FG_E_USAGE, "--failed", NULL,
+				"stats --failed lists failed flows alone: no section flag, --from, "
+				"--plot or --pairs with it");
+	if (json) {
+		struct jw j;
+		int rc;
+
+		cmd_json_begin(x, &j, false);
+		jw_obj(&j, NULL);
+		rc = stats_failed_json(&j, "failed_flows", run, n);
+		jw_obj_end(&j);
+		return cmd_json_end(x, &j) < 0 || rc < 0 ? -1 : 0;
+	}
+	return stats_failed_print(x->out, run, n) < 0 ? -1 : 0;
+}
+
 static int cmd_stats(struct cmd_ctx *x, int argc, char **argv)
 {
 	const char *plot = NULL, *from = NULL;
 	struct record_sel sel = {0};
 	unsigned sections = 0;
-	bool json = cmds.json;
+	bool json = cmds.json, failed = false;
+	uint64_t nfailed = 0;
 	int c;
 
 	cli_getopt_reset();
@@ -630,12 +658,20 @@ static int cmd_stats(struct cmd_ctx *x, int argc, char **argv)
 				return bad_usage(x, argv);
 			sel.by_seq = true;
 			break;
+		case 'f':
+			if (!seq_arg(optarg, &nfailed) || !nfailed || nfailed > STATS_FAILED_MAX)
+				return cmd_fail(x, FG_E_USAGE, "--failed", NULL,
+						"stats --failed N: N from 1 to %u", STATS_FAILED_MAX);
+			failed = true;
+			break;
 		default:
 			return bad_usage(x, argv);
 		}
 	}
 	if (optind != argc)
 		return bad_usage(x, argv);
+	if (failed)
+		return stats_failed(x, sections, from || plot, json, (size_t)nfailed);
 	if (sel.by_seq && !from)
 		return cmd_fail(x, FG_E_USAGE, "--seq", NULL, "stats: --seq picks a line of --from FILE");
 	if (from && (plot || (sections & STATS_H)))
@@ -889,8 +925,10 @@ static const struct cli_cmd table[] = {
 	{"wait", cmd_wait, "wait [SECONDS]", "block until traffic ends (or SECONDS pass)", NULL, 0},
 	{"stats", cmd_stats,
 	 "stats [-g] [-p] [-a] [-l] [-w] [-t] [--pairs] [--json] [--plot FILE.svg] [--from FILE "
-	 "[--seq N]]",
-	 "global / port / flows / latency / worker statistics (of now, or of a record)", &o_stats,
+	 "[--seq N]] | stats --failed N [--json]",
+	 "global / port / flows / latency / worker statistics (of now, or of a record); the last "
+	 "N failed flows",
+	 &o_stats,
 	 CLI_F_FILEARG},
 	{"clear", cmd_clear, "clear", "zero the statistics shown (a baseline)", NULL, 0},
 	{"portattr", cmd_portattr, "portattr [-p PORTS]",

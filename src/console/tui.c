@@ -4,9 +4,10 @@
  * One screen, redrawn every 0.5 s from a statistics snapshot: a title bar
  * with the keys, Global Statistics beside the panel of the run's engine
  * (Flows for a flows run, Streams for a streams run, none before the
- * first run), the Port Statistics table (one column per port that fits,
- * plus the total), a sparkline of tx/rx pps history and, for a streams
- * run, the latency table with whatever rows are left. Key t swaps the
+ * first run), a flows run's top failure reasons on one line, the Port
+ * Statistics table (one column per port that fits, plus the total), a
+ * sparkline of tx/rx pps history and, for a streams run, the latency
+ * table with whatever rows are left. Key t swaps the
  * lower part for the page of a flows run's groups of templates
  * (flowgen-profile(5), `group`) and back. Everything scales from 80x24
  * upwards: the Global panel fits in TUI_GLOBAL_W columns and the engine's
@@ -34,6 +35,7 @@
 
 #include <curses.h>
 
+#include "fails.h"
 #include "log.h"
 #include "stats.h"
 #include "stats_snap.h"
@@ -184,6 +186,29 @@ static void tui_flows(struct tui_ctx *c, int y, int x)
 			 rows[i].has_sv ? stats_fmt_count(b, sizeof(b), rows[i].sv) : "-");
 		tui_put(c, y + 1 + (int)i, x, line);
 	}
+}
+
+/*
+ * A flows run's top failure reasons, one line: the three largest counts
+ * of the reasons (client and server apart) under their names (fails.h),
+ * "none" while no flow failed.
+ */
+#define TUI_TOP_FAILS 3
+static void tui_fails(struct tui_ctx *c, int y)
+{
+	struct stats_fail_top top[TUI_TOP_FAILS];
+	int n = stats_top_fails(&c->snap->flows, top, TUI_TOP_FAILS);
+	char line[256], a[32];
+	size_t k = (size_t)snprintf(line, sizeof(line), "Top fail reasons:");
+
+	if (!n)
+		snprintf(line + k, sizeof(line) - k, " none");
+	for (int i = 0; i < n && k < sizeof(line); i++)
+		k += (size_t)snprintf(line + k, sizeof(line) - k, "%s %s %s (%s)", i ? "," : "",
+				      fails_name(top[i].reason),
+				      stats_fmt_count(a, sizeof(a), top[i].n),
+				      top[i].side ? "server" : "client");
+	tui_put(c, y, 0, line);
 }
 
 /* The Streams panel of a streams run: frames, and its latency rows summed. */
@@ -493,6 +518,8 @@ static void tui_draw(struct tui_ctx *c)
 	else if (mode == PROF_STREAMS)
 		tui_streams(c, 1, x);
 	y = 7;
+	if (mode == PROF_FLOWS)
+		tui_fails(c, y++);
 	if (stats_offer_warning(warn + 9, sizeof(warn) - 9, &c->snap->g)) {
 		/* offered against achieved (flowgen(8), STATISTICS) */
 		memcpy(warn, "WARNING: ", 9);

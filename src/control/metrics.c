@@ -23,6 +23,7 @@
 #include "bench_search.h"
 #include "ctl.h"
 #include "ctr.h"
+#include "fails.h"
 #include "fg.h"
 #include "lat.h"
 #include "metrics.h"
@@ -151,8 +152,10 @@ static const struct {
 } sided[] = {
     {"flowgen_flows_completed_total", "flows that ran their program to the end",
      offsetof(struct ctr_client, completed), offsetof(struct ctr_server, completed)},
-    {"flowgen_flows_failed_total", "flows that failed (the client's by reason below)",
+    {"flowgen_flows_failed_total", "flows that failed (by reason: flowgen_flow_failures_total)",
      offsetof(struct ctr_client, failed), offsetof(struct ctr_server, failed)},
+    {"flowgen_flows_aborted_total", "flows still open when a run was halted before it drained",
+     offsetof(struct ctr_client, aborted), offsetof(struct ctr_server, aborted)},
     {"flowgen_flow_tx_frames_total", "frames the flows sent",
      offsetof(struct ctr_client, tx_pkts), offsetof(struct ctr_server, tx_pkts)},
     {"flowgen_flow_rx_frames_total", "frames the flows received",
@@ -175,18 +178,6 @@ static const struct flow_fig one_side[] = {
        "server flows whose source the DUT translated (NAT)"),
     SF("flowgen_flows_untranslated_total", untranslated,
        "server flows whose source arrived as the client sent it"),
-};
-
-/* The client's failures by reason (flowgen(8), STATISTICS, fail_*). */
-static const struct {
-	const char *reason;
-	size_t off;
-} reasons[] = {
-    {"no_reply", offsetof(struct ctr_client, fail_no_reply)},
-    {"reset", offsetof(struct ctr_client, fail_reset)},
-    {"retransmits_exhausted", offsetof(struct ctr_client, fail_retx)},
-    {"table_full", offsetof(struct ctr_client, fail_table_full)},
-    {"payload_mismatch", offsetof(struct ctr_client, rx_payload_bad)},
 };
 
 static uint64_t at(const void *blk, size_t off) { return *(const uint64_t *)((const char *)blk + off); }
@@ -218,14 +209,17 @@ static void flows(struct prom *p, const struct stats_snap *s)
 						    : at(&s->grp[t].client, one_side[f].off));
 	}
 	prom_family(p, "flowgen_flow_failures_total", PROM_COUNTER,
-		    "client flows failed, by reason (flowgen(8), STATISTICS, fail_*)");
+		    "flows failed, by reason (flowgen(8), STATISTICS, fail_reasons)");
 	for (int t = 0; t < m->ntpl; t++)
-		for (size_t r = 0; r < FG_ARRAY_SIZE(reasons); r++)
-			prom_u64(p, "flowgen_flow_failures_total",
-				 (struct prom_label[]){{"template", m->tpl[t]},
-						       {"group", m->name[t]},
-						       {"reason", reasons[r].reason}},
-				 3, at(&s->grp[t].client, reasons[r].off));
+		for (int side = 0; side < 2; side++)
+			for (unsigned r = 0; r < FG_FAIL_N; r++)
+				prom_u64(p, "flowgen_flow_failures_total",
+					 (struct prom_label[]){{"template", m->tpl[t]},
+							       {"group", m->name[t]},
+							       {"side", side ? "server" : "client"},
+							       {"reason", fails_name(r)}},
+					 4,
+					 side ? s->grp[t].server.fail[r] : s->grp[t].client.fail[r]);
 	prom_family(p, "flowgen_active_flows", PROM_GAUGE, "flows in the workers' tables now");
 	for (int t = 0; t < m->ntpl; t++)
 		for (int side = 0; side < 2; side++)

@@ -36,6 +36,7 @@
 #include "stats.h"
 #include "streams_ctl.h"
 #include "svc.h"
+#include "worker.h"
 #include "clock.h"
 #include "log.h"
 
@@ -286,14 +287,47 @@ int run_stop(bool interruptible)
 	return 0;
 }
 
+/*
+ * The flows still in the tables of workers that left their loops
+ * undrained: aborted, not failed (the tester ended them, not the DUT;
+ * flowgen(8), STATISTICS, "aborted"). Each template's gauges of active
+ * flows move into its aborted counters, so that started = completed +
+ * failed + aborted + active still holds. The workers are gone: their
+ * blocks have no writer but this one now (ctr.h).
+ */
+static void run_abort_flows(int nworkers)
+{
+	for (int i = 0; i < nworkers; i++) {
+		struct ctr_worker *w = &fg_ctr[i];
+
+		for (int t = 0; t < FG_PROF_MAX_TEMPLATES; t++) {
+			struct ctr_tpl *c = &w->tpl[t];
+			uint64_t ac = FG_CTR_GET(c->active_client), as = FG_CTR_GET(c->active_server);
+
+			if (!ac && !as)
+				continue;
+			FG_CTR_SET(c->client.aborted, FG_CTR_GET(c->client.aborted) + ac);
+			FG_CTR_SET(c->server.aborted, FG_CTR_GET(c->server.aborted) + as);
+			FG_CTR_SET(c->active_client, 0);
+			FG_CTR_SET(c->active_server, 0);
+		}
+		FG_CTR_SET(w->gauge.active_client, 0);
+		FG_CTR_SET(w->gauge.active_server, 0);
+	}
+}
+
 void run_halt(void)
 {
+	int nworkers = fg_nworkers;
+
 	/* A run that did not drain (SIGTERM or ^C cut the wait short, or its
 	 * time ran out) still has workers running on its states: they leave
 	 * their loops before the states are freed (freed under them, a flow
 	 * table's expiry read unmapped memory). */
-	if (run_stop(true) < 0)
+	if (run_stop(true) < 0) {
 		ctl_shutdown();
+		run_abort_flows(nworkers);
+	}
 }
 
 void run_fini(void)

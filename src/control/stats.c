@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -26,6 +27,7 @@
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 
+#include "fails.h"
 #include "offer.h"
 #include "stats.h"
 #include "stats_int.h"
@@ -460,6 +462,44 @@ int stats_pair_rows(struct stats_pair_row **rows, uint64_t *unmatched)
 	pthread_mutex_unlock(&st.lock);
 	/* outside the lock, as in stats_get */
 	return pairs ? pairs(rows, unmatched) : 0;
+}
+
+size_t stats_failed_get(uint32_t run, struct stats_failed *out, size_t max, size_t *held)
+{
+	size_t n = 0, k;
+	struct fail_rec *recs;
+	struct stats_tpl_map map;
+	struct wc_pair pair;
+	int nw;
+
+	*held = 0;
+	pthread_mutex_lock(&st.lock);
+	nw = st.nworkers;
+	map = st.map;
+	pair = st.start_pair;
+	pthread_mutex_unlock(&st.lock);
+	if (!max || nw <= 0 || !st.workers)
+		return 0;
+	recs = malloc((size_t)nw * FG_FAIL_RING * sizeof(*recs));
+	if (!recs)
+		return 0;
+	/* every entry of the run, so that held counts them all */
+	for (int i = 0; i < nw; i++)
+		n += fails_collect(&st.workers[i].fails, run, recs + n, FG_FAIL_RING, NULL);
+	*held = n;
+	k = fails_merge(recs, n, max < STATS_FAILED_MAX ? max : STATS_FAILED_MAX);
+	for (size_t i = 0; i < k; i++) {
+		const struct fail_rec *r = &recs[i];
+
+		out[i].rec = *r;
+		if (r->tpl < map.ntpl)
+			snprintf(out[i].tpl, sizeof(out[i].tpl), "%s", map.tpl[r->tpl]);
+		else
+			snprintf(out[i].tpl, sizeof(out[i].tpl), "%u", r->tpl);
+		out[i].rt_ns = pair.hz ? wc_rt_of(&pair, r->tsc) : 0;
+	}
+	free(recs);
+	return k;
 }
 
 int stats_print(FILE *f, unsigned sections, bool json)

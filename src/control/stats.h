@@ -114,6 +114,32 @@ int stats_print(FILE *f, unsigned sections, bool json);
 int stats_emit(struct jw *j, unsigned sections);
 
 /*
+ * A failed flow as `stats --failed` lists it (flowgen(8), STATISTICS,
+ * "failed flows"): the worker's entry (fail-t.h), its template's name in
+ * the run and the system clock's time of its TSC (0: no run's clock).
+ */
+struct stats_failed {
+	struct fail_rec rec;
+	char tpl[STATS_NAME_MAX];
+	int64_t rt_ns;
+};
+/* The most `stats --failed N` lists: every entry of every worker's ring. */
+#define STATS_FAILED_MAX (FG_FAIL_RING * FG_MAX_WORKERS)
+/*
+ * control: the last max (at most STATS_FAILED_MAX) failed flows of run
+ * `run` (ctl_run_id()) from the workers' rings, read without a lock
+ * (fails.h), newest first, into out[]; *held: how many the rings hold of
+ * that run (entries found torn by a write are skipped: they are newer
+ * than what was listed). Returns how many.
+ */
+size_t stats_failed_get(uint32_t run, struct stats_failed *out, size_t max, size_t *held);
+/* control: the last n of them as a table, or as the JSON object
+ * {"held": H, "flows": [...]} through j (member key of the object open
+ * on j, or a value when key is NULL). 0 or <0. */
+int stats_failed_print(FILE *f, uint32_t run, size_t n);
+int stats_failed_json(struct jw *j, const char *key, uint32_t run, size_t n);
+
+/*
  * control: write snapshot s as one JSON object (one line); each port's
  * object joins its driver's extended statistics, read at print time.
  */

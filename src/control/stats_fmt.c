@@ -14,6 +14,7 @@
  * baseline that stats_clear takes through stats_xstats_baseline.
  */
 #include <errno.h>
+#include <netinet/in.h>
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
@@ -22,10 +23,12 @@
 
 #include <rte_ethdev.h>
 
+#include "fails.h"
 #include "json.h"
 #include "offer.h"
 #include "stats.h"
 #include "stats_int.h"
+#include "tcp.h"
 
 /* JSON has no NaN or infinity: print 0 for them. */
 static double fin(double v) { return isfinite(v) ? v : 0; }
@@ -201,6 +204,15 @@ static void json_port(struct jw *j, int port, const struct stats_port_snap *o)
 	jw_obj_end(j);
 }
 
+/* fail_reasons: {name: count} of every reason (fails.h), in their order. */
+static void json_reasons(struct jw *j, const uint64_t *fail)
+{
+	jw_obj(j, "fail_reasons");
+	for (unsigned r = 0; r < FG_FAIL_N; r++)
+		jw_u64(j, fails_name(r), fail[r]);
+	jw_obj_end(j);
+}
+
 /* The client object of fl; a group's (grp) has no late: no template has it.
  * rated: its rates were measured (stats_rated). */
 static void json_client(struct jw *j, const struct stats_flows *fl, bool grp, bool rated)
@@ -214,10 +226,8 @@ static void json_client(struct jw *j, const struct stats_flows *fl, bool grp, bo
 	jw_u64(j, "failed", c->failed);
 	jw_u64(j, "active", fl->active_client);
 	jw_u64(j, "active_target", fl->active_target);
-	jw_u64(j, "fail_no_reply", c->fail_no_reply);
-	jw_u64(j, "fail_reset", c->fail_reset);
-	jw_u64(j, "fail_retx", c->fail_retx);
-	jw_u64(j, "fail_table_full", c->fail_table_full);
+	json_reasons(j, c->fail);
+	jw_u64(j, "aborted", c->aborted);
 	jw_u64(j, "tx_pkts", c->tx_pkts);
 	jw_u64(j, "rx_pkts", c->rx_pkts);
 	jw_u64(j, "tx_bytes", c->tx_bytes);
@@ -227,7 +237,6 @@ static void json_client(struct jw *j, const struct stats_flows *fl, bool grp, bo
 	jnum(j, "completed_cps", fl->completed_cps, 2, rated);
 	if (!grp)
 		jw_u64(j, "late", c->late);
-	jw_u64(j, "rx_payload_bad", c->rx_payload_bad);
 	jw_u64(j, "foreign_server", c->foreign_server);
 	jw_obj_end(j);
 }
@@ -243,6 +252,8 @@ static void json_server(struct jw *j, const struct stats_flows *fl, bool grp)
 	jw_u64(j, "completed", v->completed);
 	jw_u64(j, "failed", v->failed);
 	jw_u64(j, "active", fl->active_server);
+	json_reasons(j, v->fail);
+	jw_u64(j, "aborted", v->aborted);
 	jw_u64(j, "tx_pkts", v->tx_pkts);
 	jw_u64(j, "rx_pkts", v->rx_pkts);
 	jw_u64(j, "tx_bytes", v->tx_bytes);
@@ -525,6 +536,21 @@ static void flow_row_u(FILE *f, const char *label, bool has_c, uint64_t c, bool 
 	flow_row(f, label, a, b);
 }
 
+/* The failed flows by reason (fails.h), client and server: every reason,
+ * under the name the JSON and GET /metrics give it. */
+static void text_reasons(FILE *f, const uint64_t *c, const uint64_t *v)
+{
+	enum { W = 22 }; /* "retransmits_exhausted" */
+
+	fprintf(f, "%-*s | %*s | %*s\n", W, "failed by reason", COL_W, "client", COL_W, "server");
+	fprintf(f, "%-*s | %*s | %*s\n", W, "----------------------", COL_W, "----------------",
+		COL_W, "----------------");
+	for (unsigned r = 0; r < FG_FAIL_N; r++)
+		fprintf(f, "%-*s | %*" PRIu64 " | %*" PRIu64 "\n", W, fails_name(r), COL_W, c[r], COL_W,
+			v[r]);
+	fputc('\n', f);
+}
+
 /*
  * The flows table of fl under its title; a group's (grp) leaves out what
  * no template has: the pacer's late flows and the distinct sources.
@@ -546,11 +572,7 @@ static void text_flows(FILE *f, const struct stats_flows *fl, const char *title,
 	flow_row_u(f, "active", true, fl->active_client, true, fl->active_server);
 	if (fl->active_target)
 		flow_row_u(f, "  target", true, fl->active_target, false, 0);
-	flow_row_u(f, "  no reply", true, c->fail_no_reply, false, 0);
-	flow_row_u(f, "  reset", true, c->fail_reset, false, 0);
-	flow_row_u(f, "  retx limit", true, c->fail_retx, false, 0);
-	flow_row_u(f, "  table full", true, c->fail_table_full, false, 0);
-	flow_row_u(f, "  payload bad", true, c->rx_payload_bad, false, 0);
+	flow_row_u(f, "aborted", true, c->aborted, true, v->aborted);
 	flow_row_u(f, "tx_pkts", true, c->tx_pkts, true, v->tx_pkts);
 	flow_row_u(f, "rx_pkts", true, c->rx_pkts, true, v->rx_pkts);
 	flow_row_u(f, "tx_bytes", true, c->tx_bytes, true, v->tx_bytes);
@@ -569,6 +591,7 @@ static void text_flows(FILE *f, const struct stats_flows *fl, const char *title,
 	flow_row(f, "completed_cps", stats_fmt_rate(a, sizeof(a), fl->completed_cps, "cps", rated),
 		 "-");
 	fputc('\n', f);
+	text_reasons(f, c->fail, v->fail);
 	if (c->foreign_server)
 		fprintf(f,
 			"note: %" PRIu64 " flow%s answered by a server that is not flowgen: payloads "
@@ -745,6 +768,116 @@ int stats_write_text(FILE *f, const struct stats_snap *s, unsigned sections)
 		text_workers(f, s);
 	if (sections & STATS_H)
 		text_pairs(f);
+	fflush(f);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- failed flows (stats --failed) ------------------------------------ */
+
+/* The failed flows of run to print: at most n, malloc'ed into *out. */
+static size_t failed_get(uint32_t run, size_t n, struct stats_failed **out, size_t *held)
+{
+	if (n > STATS_FAILED_MAX)
+		n = STATS_FAILED_MAX;
+	*out = calloc(n ? n : 1, sizeof(**out));
+	*held = 0;
+	return *out ? stats_failed_get(run, *out, n, held) : 0;
+}
+
+/* The TCP state of a TCP flow ("SYN_SENT"), "step N" of a UDP one. */
+static const char *failed_where(char *buf, size_t len, const struct fail_rec *r)
+{
+	if (r->proto == IPPROTO_TCP && r->state < TCP_STATE_COUNT)
+		snprintf(buf, len, "%s", tcp_state_names[r->state]);
+	else
+		snprintf(buf, len, "step %u", r->step);
+	return buf;
+}
+
+int stats_failed_json(struct jw *j, const char *key, uint32_t run, size_t n)
+{
+	struct stats_failed *v;
+	size_t held, k = failed_get(run, n, &v, &held);
+
+	if (!v)
+		return -ENOMEM;
+	jw_obj(j, key);
+	jw_u64(j, "held", held);
+	jw_arr(j, "flows");
+	for (size_t i = 0; i < k; i++) {
+		const struct fail_rec *r = &v[i].rec;
+		char a[64], t[WC_TEXT_MAX];
+
+		jw_obj(j, NULL);
+		if (v[i].rt_ns && wc_fmt(v[i].rt_ns, t, sizeof(t)))
+			jw_str(j, "time", t);
+		else
+			jw_null(j, "time");
+		jw_str(j, "side", r->side ? "server" : "client");
+		jw_str(j, "template", v[i].tpl);
+		jw_str(j, "proto", r->proto == IPPROTO_TCP ? "tcp" : "udp");
+		jw_str(j, "family", r->v6 ? "ipv6" : "ipv4");
+		jw_str(j, "src", fails_addr(a, sizeof(a), r, r->src));
+		jw_u64(j, "sport", r->sport);
+		jw_str(j, "dst", fails_addr(a, sizeof(a), r, r->dst));
+		jw_u64(j, "dport", r->dport);
+		if (r->proto == IPPROTO_TCP && r->state < TCP_STATE_COUNT)
+			jw_str(j, "state", tcp_state_names[r->state]);
+		else
+			jw_null(j, "state");
+		jw_u64(j, "step", r->step);
+		jw_str(j, "reason", fails_name(r->reason));
+		jw_obj_end(j);
+	}
+	jw_arr_end(j);
+	jw_obj_end(j);
+	free(v);
+	return 0;
+}
+
+/* A failed flow's end point as text: a.b.c.d:port, [v6]:port (RFC 3986). */
+static const char *failed_ep(char *buf, size_t len, const struct fail_rec *r, bool src)
+{
+	char a[64];
+
+	snprintf(buf, len, r->v6 ? "[%s]:%u" : "%s:%u",
+		 fails_addr(a, sizeof(a), r, src ? r->src : r->dst), src ? r->sport : r->dport);
+	return buf;
+}
+
+int stats_failed_print(FILE *f, uint32_t run, size_t n)
+{
+	struct stats_failed *v;
+	size_t held, k = failed_get(run, n, &v, &held);
+	int ew = 21, tw = 8; /* "255.255.255.255:65535", "template" */
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < k; i++) {
+		char e[80];
+
+		ew = FG_MAX(ew, (int)strlen(failed_ep(e, sizeof(e), &v[i].rec, true)));
+		ew = FG_MAX(ew, (int)strlen(failed_ep(e, sizeof(e), &v[i].rec, false)));
+		tw = FG_MAX(tw, (int)strlen(v[i].tpl));
+	}
+	fprintf(f, "Failed flows (the last %zu of %zu held, newest first)\n\n", k, held);
+	if (k)
+		fprintf(f, "%-30s %-6s %-*s %-5s %-*s %-*s %-11s %s\n", "time", "side", tw,
+			"template", "proto", ew, "src", ew, "dst", "state", "reason");
+	for (size_t i = 0; i < k; i++) {
+		const struct fail_rec *r = &v[i].rec;
+		char t[WC_TEXT_MAX] = "-", sa[80], da[80], w[32];
+
+		if (v[i].rt_ns && !wc_fmt(v[i].rt_ns, t, sizeof(t)))
+			snprintf(t, sizeof(t), "-");
+		fprintf(f, "%-30s %-6s %-*s %-5s %-*s %-*s %-11s %s\n", t,
+			r->side ? "server" : "client", tw, v[i].tpl,
+			r->proto == IPPROTO_TCP ? "tcp" : "udp", ew, failed_ep(sa, sizeof(sa), r, true),
+			ew, failed_ep(da, sizeof(da), r, false), failed_where(w, sizeof(w), r),
+			fails_name(r->reason));
+	}
+	fputc('\n', f);
+	free(v);
 	fflush(f);
 	return ferror(f) ? -EIO : 0;
 }

@@ -1,7 +1,7 @@
 /*
  * flowpay.h — what the payload of a stateful flow's datagrams carries, so
  * that the receiver can tell a reply that is ours and intact from one that
- * is not (flowgen(8), STATISTICS, "rx_payload_bad"), and a server that is
+ * is not (flowgen(8), STATISTICS, "payload_mismatch"), and a server that is
  * flowgen from one that is not ("foreign_server").
  *
  * A UDP datagram of a flow starts with the 18-byte signature of lat.h

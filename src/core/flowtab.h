@@ -120,7 +120,7 @@ uint32_t flowtab_lookup_h(const struct flowtab *t, const struct flowtab_key *k, 
 /*
  * worker: add the key; *idx receives the new entry (state zeroed, timer
  * disarmed). Returns 0, -EEXIST (*idx = the existing entry) or -ENOSPC
- * (table or index full: the caller counts fail_table_full).
+ * (table or index full: the caller counts the flow failed, table_full).
  */
 int flowtab_insert(struct flowtab *t, const struct flowtab_key *k, uint32_t *idx);
 

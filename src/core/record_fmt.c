@@ -15,6 +15,7 @@
 
 #include <jansson.h>
 
+#include "fails.h"
 #include "json.h"
 #include "offer.h"
 #include "record_fmt.h"
@@ -334,6 +335,33 @@ static void snap_port(const json_t *j, struct stats_port_snap *o)
 	o->from_nic = from && !strcmp(from, "nic");
 }
 
+/*
+ * The failed flows by reason of a client or server object (its
+ * fail_reasons, fails.h's names). A record written before the reasons
+ * had one object keeps the client's under their keys of then, read
+ * under the reason each is now (fail_retx then held the timeouts of
+ * established connections too).
+ */
+static void snap_reasons(const json_t *j, uint64_t *fail, bool client)
+{
+	static const struct {
+		const char *key;
+		unsigned r;
+	} old[] = {{"fail_no_reply", FG_FAIL_NO_REPLY},
+		   {"fail_reset", FG_FAIL_RESET},
+		   {"fail_retx", FG_FAIL_RETX},
+		   {"fail_table_full", FG_FAIL_TABLE_FULL},
+		   {"rx_payload_bad", FG_FAIL_PAYLOAD}};
+	const json_t *o = json_object_get(j, "fail_reasons");
+
+	for (unsigned r = 0; r < FG_FAIL_N; r++)
+		fail[r] = ju(o, fails_name(r));
+	if (o || !client)
+		return;
+	for (size_t i = 0; i < sizeof(old) / sizeof(old[0]); i++)
+		fail[old[i].r] = ju(j, old[i].key);
+}
+
 /* a flows object (flows, or a group of templates[]) into fl */
 static void snap_flows(const json_t *j, struct stats_flows *fl)
 {
@@ -347,10 +375,8 @@ static void snap_flows(const json_t *j, struct stats_flows *fl)
 	cc->failed = ju(c, "failed");
 	fl->active_client = ju(c, "active");
 	fl->active_target = ju(c, "active_target");
-	cc->fail_no_reply = ju(c, "fail_no_reply");
-	cc->fail_reset = ju(c, "fail_reset");
-	cc->fail_retx = ju(c, "fail_retx");
-	cc->fail_table_full = ju(c, "fail_table_full");
+	snap_reasons(c, cc->fail, true);
+	cc->aborted = ju(c, "aborted");
 	cc->tx_pkts = ju(c, "tx_pkts");
 	cc->rx_pkts = ju(c, "rx_pkts");
 	cc->tx_bytes = ju(c, "tx_bytes");
@@ -359,12 +385,13 @@ static void snap_flows(const json_t *j, struct stats_flows *fl)
 	fl->cps = jd(c, "cps");
 	fl->completed_cps = jd(c, "completed_cps");
 	cc->late = ju(c, "late");
-	cc->rx_payload_bad = ju(c, "rx_payload_bad");
 	cc->foreign_server = ju(c, "foreign_server");
 	sv->accepted = ju(v, "accepted");
 	sv->completed = ju(v, "completed");
 	sv->failed = ju(v, "failed");
 	fl->active_server = ju(v, "active");
+	snap_reasons(v, sv->fail, false);
+	sv->aborted = ju(v, "aborted");
 	sv->tx_pkts = ju(v, "tx_pkts");
 	sv->rx_pkts = ju(v, "rx_pkts");
 	sv->tx_bytes = ju(v, "tx_bytes");

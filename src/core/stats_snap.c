@@ -39,6 +39,31 @@ static void add_words(uint64_t *dst, const uint64_t *src, size_t n)
 		dst[i] += __atomic_load_n(&src[i], __ATOMIC_RELAXED);
 }
 
+int stats_top_fails(const struct stats_flows *fl, struct stats_fail_top *out, int max)
+{
+	struct stats_fail_top all[2 * FG_FAIL_N];
+	int k = 0;
+
+	for (int side = 0; side < 2; side++)
+		for (unsigned r = 0; r < FG_FAIL_N; r++) {
+			uint64_t n = side ? fl->server.fail[r] : fl->client.fail[r];
+			int i = k++;
+
+			if (!n) {
+				k--;
+				continue;
+			}
+			/* insertion, stable: an equal count stays behind */
+			for (; i > 0 && all[i - 1].n < n; i--)
+				all[i] = all[i - 1];
+			all[i] = (struct stats_fail_top){.side = side, .reason = r, .n = n};
+		}
+	if (k > max)
+		k = max < 0 ? 0 : max;
+	memcpy(out, all, (size_t)k * sizeof(*out));
+	return k;
+}
+
 /* a - b, clipped at 0 (a NIC reset must not show 2^64 packets). */
 uint64_t stats_sub0(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
 

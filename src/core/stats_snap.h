@@ -225,6 +225,20 @@ void stats_sum(const struct ctr_worker *w, int nworkers, int nports, struct stat
 void stats_groups(const struct stats_raw *now, const struct stats_raw *prev,
 		  const struct stats_raw *base, double dt, const struct stats_tpl_map *map,
 		  struct stats_snap *out);
+/* A failure reason of one side with its count (stats_top_fails). */
+struct stats_fail_top {
+	int side;	 /* 0 client, 1 server */
+	unsigned reason; /* enum fg_fail (fail-t.h; fails_name() names it) */
+	uint64_t n;
+};
+
+/*
+ * pure: the reasons of fl with the largest counts, client and server
+ * apart, at most max of them, largest first (ties: client first, then
+ * the reasons' order); reasons at 0 are left out. Returns how many.
+ */
+int stats_top_fails(const struct stats_flows *fl, struct stats_fail_top *out, int max);
+
 /* pure: a - b, clipped at 0 (a NIC reset must not show 2^64 packets). */
 uint64_t stats_sub0(uint64_t a, uint64_t b);
 /* pure: the rate of a counter that went from prev to now in dt seconds

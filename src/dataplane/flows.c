@@ -15,9 +15,11 @@
 #include <string.h>
 
 #include <rte_byteorder.h>
+#include <rte_cycles.h>
 #include <rte_mbuf.h>
 #include <rte_prefetch.h>
 
+#include "fails.h"
 #include "flows.h"
 #include "flows_int.h"
 #include "flowtab.h"
@@ -109,24 +111,83 @@ static void flows_complete(struct worker *w, struct flows_state *s, uint32_t idx
 	flows_del(w, s, idx, e);
 }
 
+/*
+ * The failure path, cold: one failed flow counted under its reason and
+ * noted in the worker's ring (fails.h: one cache line written, one TSC
+ * read). k is the flow's key (our address and port its destination),
+ * e its entry (NULL: it never had one).
+ */
+static void flows_fail_note(struct worker *w, struct flows_state *s, int side, unsigned tpl,
+			    const struct flowtab_key *k, const struct flows_ent *e, unsigned why)
+{
+	struct fail_rec r = {
+	    .tsc = rte_rdtsc(),
+	    .run = (uint32_t)w->run_id,
+	    .side = (uint8_t)side,
+	    .reason = (uint8_t)why,
+	    .tpl = (uint8_t)tpl,
+	    .proto = k->proto,
+	    .v6 = s->v6[side],
+	};
+	/* from the initiator's point of view: src the client, dst the server */
+	uint8_t *own = side == FLOWTAB_CLIENT ? r.src : r.dst;
+	uint8_t *peer = side == FLOWTAB_CLIENT ? r.dst : r.src;
+	uint32_t own_ip = rte_cpu_to_be_32(k->dip), peer_ip = rte_cpu_to_be_32(k->sip);
+	uint64_t *c = side == FLOWTAB_CLIENT ? flows_cli(w, tpl)->fail : flows_srv(w, tpl)->fail;
+
+	FG_CTR_INC(*flows_ctr(w, side, tpl, FLOWS_C_FAILED));
+	FG_CTR_INC(c[why]);
+	r.sport = side == FLOWTAB_CLIENT ? k->dport : k->sport;
+	r.dport = side == FLOWTAB_CLIENT ? k->sport : k->dport;
+	if (r.v6) {
+		memcpy(own, s->own_hi[side], 12);
+		memcpy(peer, s->peer_hi[side], 12);
+		memcpy(own + 12, &own_ip, 4);
+		memcpy(peer + 12, &peer_ip, 4);
+	} else {
+		memcpy(own, &own_ip, 4);
+		memcpy(peer, &peer_ip, 4);
+	}
+	if (e) {
+		r.step = e->step;
+		if (k->proto == IPPROTO_TCP)
+			r.state = e->tcb.state;
+	}
+	fails_push(&w->ctr->fails, &r);
+}
+
+/*
+ * The reason of a flow whose timeout came: no_reply when the peer was
+ * never heard (a client flow: no reply datagram, no SYN-ACK; a TCP
+ * server flow: the handshake never completed, its first frame being the
+ * client's SYN), timeout when it was. A UDP server flow began with the
+ * peer's datagram: heard.
+ */
+static unsigned flows_expired(const struct flows_state *s, int side, const struct flows_ent *e)
+{
+	if (side == FLOWTAB_CLIENT)
+		return e->flags & FLOWS_F_EST ? FG_FAIL_TIMEOUT : FG_FAIL_NO_REPLY;
+	if (s->tpl[e->tpl].proto == PROF_TCP && e->tcb.state <= TCP_SYN_RCVD)
+		return FG_FAIL_NO_REPLY;
+	return FG_FAIL_TIMEOUT;
+}
+
 void flows_fail(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
 		enum flows_fail why)
 {
 	int side = flows_side(s->ft, idx);
-	struct ctr_client *c = flows_cli(w, e->tpl);
+	unsigned r = why == FLOWS_FAIL_EXPIRED ? flows_expired(s, side, e) : (unsigned)why;
 
-	FG_CTR_INC(*flows_ctr(w, side, e->tpl, FLOWS_C_FAILED));
-	if (side == FLOWTAB_CLIENT) {
-		if (why == FLOWS_FAIL_NO_REPLY)
-			FG_CTR_INC(c->fail_no_reply);
-		else if (why == FLOWS_FAIL_RESET)
-			FG_CTR_INC(c->fail_reset);
-		else if (why == FLOWS_FAIL_PAYLOAD)
-			FG_CTR_INC(c->rx_payload_bad);
-		else
-			FG_CTR_INC(c->fail_retx);
-	}
+	if (unlikely(r >= FG_FAIL_N))
+		r = FG_FAIL_NO_REPLY; /* no such reason: never passed */
+	flows_fail_note(w, s, side, e->tpl, flows_key(e), e, r);
 	flows_del(w, s, idx, e);
+}
+
+void flows_fail_new(struct worker *w, struct flows_state *s, int side, unsigned tpl,
+		    const struct flowtab_key *k)
+{
+	flows_fail_note(w, s, side, tpl, k, NULL, FG_FAIL_TABLE_FULL);
 }
 
 /*
@@ -258,10 +319,12 @@ void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx, struct
 		return;
 	}
 	if (tcp_is_closed(&e->tcb)) {
+		/* both FINs exchanged: ours came from the peer's FIN
+		 * (flowgen-profile(5), close) before the program ended */
 		if (e->flags & FLOWS_F_DONE)
 			flows_complete(w, s, idx, e);
 		else
-			flows_fail(w, s, idx, e, FLOWS_FAIL_NO_REPLY);
+			flows_fail(w, s, idx, e, FLOWS_FAIL_PEER_CLOSED);
 		return;
 	}
 	flows_arm(s, idx, e, now);
@@ -283,8 +346,7 @@ static void flows_open(struct worker *w, struct flows_state *s, const struct flo
 	FG_CTR_INC(c->started);
 	if (flowtab_insert_h(s->ft, &nf->k, nf->h, &idx) != 0) {
 		fgen_cpa_put(flows_cpa(s, ti), nf->cip, nf->cport);
-		FG_CTR_INC(c->failed);
-		FG_CTR_INC(c->fail_table_full);
+		flows_fail_new(w, s, FLOWTAB_CLIENT, ti, &nf->k);
 		return;
 	}
 	flows_active_inc(w, s, FLOWTAB_CLIENT, ti);
@@ -340,7 +402,10 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 		return FLOWTAB_NIL;
 	v = flows_srv(w, ti);
 	if (flowtab_insert_h(s->ft, k, h, &idx) != 0) {
-		FG_CTR_INC(v->failed);
+		/* accepted and failed at once: accepted = completed + failed
+		 * + aborted + active holds (ctr.h) */
+		FG_CTR_INC(v->accepted);
+		flows_fail_new(w, s, FLOWTAB_SERVER, ti, k);
 		return FLOWTAB_NIL;
 	}
 	s->accepts++;
@@ -526,11 +591,7 @@ static void flows_timer(struct worker *w, struct flows_state *s, uint32_t idx, u
 	int side = flows_side(s->ft, idx);
 
 	if (flows_t32_due(now, e->expire, FLOWS_EXPIRE_SHIFT)) {
-		bool est = (e->flags & FLOWS_F_EST) || side == FLOWTAB_SERVER;
-
-		flows_fail(w, s, idx, e,
-			   s->tpl[e->tpl].proto == PROF_TCP && est ? FLOWS_FAIL_RETX
-								   : FLOWS_FAIL_NO_REPLY);
+		flows_fail(w, s, idx, e, FLOWS_FAIL_EXPIRED); /* no_reply or timeout */
 		return;
 	}
 	if (s->tpl[e->tpl].proto == PROF_TCP) {

@@ -72,7 +72,7 @@ struct worker_ops;
  * The client checks what its server sends (flowpay.h, -t payload_check).
  * By default it decides per flow, on the first reply or the first new
  * in-order data, whether the server is flowgen (FLOWS_F_PAY_OURS: every
- * reply checked, a bad one fails the flow as rx_payload_bad) or not
+ * reply checked, a bad one fails the flow as payload_mismatch) or not
  * (FLOWS_F_PAY_FOREIGN, counted once in client.foreign_server: only byte
  * counts matter). A UDP flow of a foreign server has no "server done" to
  * wait for: it completes when the client's program ends.
@@ -93,10 +93,14 @@ struct worker_ops;
  * Each entry has one flowtab timer armed at the earliest of: the
  * template's timeout for the whole flow (the profile's, plus the delays
  * of the longer of its two programs), the end of a `delay` step and the TCP
- * retransmission deadline. A UDP flow not complete at its timeout fails as
- * fail_no_reply; a TCP connection fails on RST (fail_reset), on the
- * endpoint's retry limit (fail_retx) or at the timeout (fail_no_reply if
- * the handshake never completed, fail_retx otherwise).
+ * retransmission deadline. A flow not complete at its timeout fails as
+ * no_reply if the peer was never heard (a TCP server: the handshake never
+ * completed), as timeout otherwise; a TCP connection also fails on RST
+ * (reset), on the endpoint's retry limit (retransmits_exhausted) and
+ * when the peer's FIN closed it before the program ended (peer_closed).
+ * Each failure counts under one reason on the side that failed
+ * (flows_fail(), include/fail-t.h) and goes into the worker's ring of
+ * failed flows (`stats --failed`, fails.h).
  *
  * New flows are paced by TSC (pace.h); each worker opens its share (the
  * pair's rate / workers of the pair). With caps (`start --active N`, a

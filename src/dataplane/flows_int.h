@@ -21,6 +21,7 @@
 #include <rte_branch_prediction.h>
 
 #include "ctr.h"
+#include "fail-t.h"
 #include "flowpay.h"
 #include "flows.h"
 #include "flowtab.h"
@@ -281,22 +282,38 @@ static inline struct ctr_server *flows_srv(struct worker *w, unsigned tpl)
 
 /* ---- worker: the life of a flow (flows.c), shared with flows_bytes.c ---- */
 
+/*
+ * Why flows_fail() ends a flow: the reasons of include/fail-t.h, one each
+ * (flowgen(8), STATISTICS, "fail_reasons", says when each is counted).
+ * FLOWS_FAIL_EXPIRED is no reason of its own: the flow's timeout, counted
+ * as no_reply or timeout by whether the peer was heard (flows_expired()).
+ */
 enum flows_fail {
-	FLOWS_FAIL_NO_REPLY = 1,
-	FLOWS_FAIL_RESET,
-	FLOWS_FAIL_RETX,
-	FLOWS_FAIL_PAYLOAD, /* a reply whose payload is not the pattern (flowpay.h) */
+	FLOWS_FAIL_NO_REPLY = FG_FAIL_NO_REPLY,
+	FLOWS_FAIL_TIMEOUT = FG_FAIL_TIMEOUT,
+	FLOWS_FAIL_RESET = FG_FAIL_RESET,
+	FLOWS_FAIL_RETX = FG_FAIL_RETX,
+	FLOWS_FAIL_ICMP_UNREACH = FG_FAIL_ICMP_UNREACH, /* an ICMP error for the flow */
+	FLOWS_FAIL_TABLE_FULL = FG_FAIL_TABLE_FULL,
+	FLOWS_FAIL_PAYLOAD = FG_FAIL_PAYLOAD, /* bytes not the peer's (flowpay.h, progb.h) */
+	FLOWS_FAIL_PEER_CLOSED = FG_FAIL_PEER_CLOSED,
+	FLOWS_FAIL_EXPIRED = FG_FAIL_N,
 };
 
 /*
  * worker: flows.c's steps of a flow: established counts the client flow
- * established once; fail ends it as failed (why); prog advances side's
+ * established once; fail ends it as failed (why: counted under that
+ * reason, side's, and noted in the worker's ring of failed flows);
+ * fail_new counts a flow of template tpl that never had an entry on side
+ * (the table was full), k its key as the entry's would be; prog advances side's
  * program (true when it ended); udp_check ends a UDP flow whose program
  * ended; tcp_run feeds the endpoint's output o and may delete the entry.
  */
 void flows_established(struct worker *w, struct flows_ent *e);
 void flows_fail(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
 		enum flows_fail why);
+void flows_fail_new(struct worker *w, struct flows_state *s, int side, unsigned tpl,
+		    const struct flowtab_key *k);
 bool flows_prog(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
 		int side, uint64_t now);
 void flows_udp_check(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,

@@ -10,8 +10,8 @@
 #   b  the same with 2,500 address pairs and random ports  >= 0.9 x testpmd
 #   c  UDP request/response flows/s on [loop, loop]        >= 5 M flows/s
 #   d  TCP CPS (64 B request, 512 B response) on loop      >= 2.2 M CPS
-#      c and d: every trial with no failed flow (client or server), no
-#      rx_payload_bad and no foreign_server (stats --json), or the row
+#      c and d: every trial with no failed flow (client or server, for
+#      any reason) and no foreign_server (stats --json), or the row
 #      FAILED, naming the trial and the counter, whatever its rate
 #   e  memory per concurrent flow, 1 M long-lived flows: UDP <= 96 B,
 #      TCP <= 128 B per end of a connection

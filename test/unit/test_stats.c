@@ -18,6 +18,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -32,6 +33,7 @@
 
 #include <rte_cycles.h>
 
+#include "fails.h"
 #include "lat.h"
 #include "stats.h"
 
@@ -152,7 +154,8 @@ static void test_sum_templates(void **state)
 	w[1].tpl[0].client.started = 5;
 	w[0].tpl[2].client.started = 7;
 	w[1].tpl[FG_PROF_MAX_TEMPLATES - 1].client.completed = 4;
-	w[0].tpl[2].client.fail_retx = 3;
+	w[0].tpl[2].client.fail[FG_FAIL_RETX] = 3;
+	w[1].tpl[2].server.fail[FG_FAIL_TIMEOUT] = 4;
 	w[0].tpl[2].server.accepted = 3;
 	w[1].tpl[1].server.retx = 2;
 	w[0].tpl[2].active_client = 6;
@@ -166,7 +169,9 @@ static void test_sum_templates(void **state)
 	assert_int_equal(r.client.started, 22);
 	assert_int_equal(r.tpl[FG_PROF_MAX_TEMPLATES - 1].client.completed, 4);
 	assert_int_equal(r.client.completed, 4);
-	assert_int_equal(r.client.fail_retx, 3);
+	assert_int_equal(r.client.fail[FG_FAIL_RETX], 3);
+	assert_int_equal(r.server.fail[FG_FAIL_TIMEOUT], 4);
+	assert_int_equal(r.tpl[2].server.fail[FG_FAIL_TIMEOUT], 4);
 	assert_int_equal(r.server.accepted, 3);
 	assert_int_equal(r.server.retx, 2);
 	assert_int_equal(r.tpl[2].active_client, 7);
@@ -312,14 +317,16 @@ static void test_baseline(void **state)
 	now.port[0].tx_bytes = 60000;
 	now.port[0].tx_queue_full = 7;
 	now.client.started = 50;
-	now.client.fail_reset = 3;
+	now.client.fail[FG_FAIL_RESET] = 3;
+	now.server.fail[FG_FAIL_PAYLOAD] = 5;
 	now.server.translated = 40;
 	now.gauge.active_client = 12;
 	base.port[0].tx_pkts = 400;
 	base.port[0].tx_bytes = 24000;
 	base.port[0].tx_queue_full = 2;
 	base.client.started = 20;
-	base.client.fail_reset = 3;
+	base.client.fail[FG_FAIL_RESET] = 3;
+	base.server.fail[FG_FAIL_PAYLOAD] = 1;
 	base.server.translated = 10;
 	base.gauge.active_client = 99; /* gauges are never baselined */
 	/* NIC of port 1 counts; its counter went back (port reset) */
@@ -345,7 +352,8 @@ static void test_baseline(void **state)
 	assert_int_equal(s.g.rx_pkts, 400);
 	assert_int_equal(s.g.queue_full, 5);
 	assert_int_equal(s.flows.client.started, 30);
-	assert_int_equal(s.flows.client.fail_reset, 0);
+	assert_int_equal(s.flows.client.fail[FG_FAIL_RESET], 0);
+	assert_int_equal(s.flows.server.fail[FG_FAIL_PAYLOAD], 4);
 	assert_int_equal(s.flows.server.translated, 30);
 	assert_int_equal(s.flows.active_client, 12);
 	assert_int_equal(s.g.active_flows, 12);
@@ -733,13 +741,15 @@ static const char *const spec_port[] = {
     "rx_pps", "tx_bps", "rx_bps",     "line_util", "oerrors", "ierrors",  "imissed",
 };
 static const char *const spec_client[] = {
-    "started",	     "established", "completed", "failed",	    "active",
-    "fail_no_reply", "fail_reset",  "fail_retx", "fail_table_full", "tx_pkts",
-    "rx_pkts",	     "tx_bytes",    "rx_bytes",	 "rx_payload_bad",  "foreign_server",
+    "started",	"established", "completed", "failed",	"active",	  "fail_reasons",
+    "aborted",	"tx_pkts",     "rx_pkts",   "tx_bytes", "rx_bytes",	  "foreign_server",
 };
 static const char *const spec_server[] = {
     "accepted",
     "completed",
+    "failed",
+    "fail_reasons",
+    "aborted",
     "active",
     "tx_pkts",
     "rx_pkts",
@@ -991,6 +1001,119 @@ static void test_json_pairs(void **state)
 	free(txt);
 	free(j);
 	free(s);
+}
+
+/*
+ * fail_reasons (flowgen(8), STATISTICS): for each reason, a count on one
+ * side shows under that reason's name on that side, in the JSON (flows
+ * and templates[]) and the text table, and every other reason of both
+ * sides stays 0; the text's flows table has an aborted row.
+ */
+static void reasons_json(char *buf, size_t len, unsigned only, uint64_t n)
+{
+	size_t k = (size_t)snprintf(buf, len, "\"fail_reasons\":{");
+
+	for (unsigned r = 0; r < FG_FAIL_N; r++)
+		k += (size_t)snprintf(buf + k, len - k, "%s\"%s\":%" PRIu64, r ? "," : "",
+				      fails_name(r), r == only ? n : 0);
+	snprintf(buf + k, len - k, "}");
+}
+
+/* After a, then b, does txt hold want (before the next "fail_reasons")? */
+static __attribute__((noinline)) bool has_after(const char *txt, const char *a, const char *b,
+						 const char *want)
+{
+	const char *p = strstr(txt, a);
+
+	p = p ? strstr(p, b) : NULL;
+	p = p ? strstr(p, "\"fail_reasons\"") : NULL;
+	return p && !strncmp(p, want, strlen(want));
+}
+
+static void test_fail_reasons(void **state)
+{
+	struct stats_snap *s = calloc(1, sizeof(*s));
+	char want[512], zero[512], row[128], *txt;
+
+	(void)state;
+	assert_non_null(s);
+	reasons_json(zero, sizeof(zero), FG_FAIL_N, 0);
+	for (int side = 0; side < 2; side++)
+		for (unsigned r = 0; r < FG_FAIL_N; r++) {
+			memset(s, 0, sizeof(*s));
+			s->map.ntpl = s->map.ngroups = 1;
+			snprintf(s->map.tpl[0], sizeof(s->map.tpl[0]), "t");
+			snprintf(s->map.name[0], sizeof(s->map.name[0]), "t");
+			if (side) {
+				s->flows.server.fail[r] = 40 + r;
+				s->flows.server.failed = 40 + r;
+			} else {
+				s->flows.client.fail[r] = 40 + r;
+				s->flows.client.failed = 40 + r;
+			}
+			s->grp[0] = s->flows;
+			txt = json_of(s, STATS_A);
+			reasons_json(want, sizeof(want), r, 40 + r);
+			/* the side's object has it, in flows and in the one group;
+			 * the other side's reasons are all 0 in both */
+			if (!has_after(txt, "\"flows\":{", side ? "\"server\":{" : "\"client\":{", want))
+				fail_msg("%s %s: %s", side ? "server" : "client", fails_name(r), txt);
+			assert_true(has_after(txt, "\"templates\":[", side ? "\"server\":{" : "\"client\":{", want));
+			assert_true(has_after(txt, "\"flows\":{", side ? "\"client\":{" : "\"server\":{", zero));
+			assert_true(has_after(txt, "\"templates\":[", side ? "\"client\":{" : "\"server\":{", zero));
+			free(txt);
+			txt = text_of(s, STATS_A);
+			snprintf(row, sizeof(row), "%-22s | %16" PRIu64 " | %16" PRIu64 "\n",
+				 fails_name(r), side ? 0 : (uint64_t)(40 + r),
+				 side ? (uint64_t)(40 + r) : 0);
+			if (!strstr(txt, row))
+				fail_msg("no row \"%s\" in: %s", row, txt);
+			for (unsigned o = 0; o < FG_FAIL_N; o++) {
+				if (o == r)
+					continue;
+				snprintf(row, sizeof(row), "%-22s | %16d | %16d\n", fails_name(o), 0, 0);
+				assert_non_null(strstr(txt, row));
+			}
+			assert_non_null(strstr(txt, "aborted"));
+			free(txt);
+		}
+	/* the names are distinct and found again by name */
+	for (unsigned r = 0; r < FG_FAIL_N; r++)
+		assert_int_equal(fails_by_name(fails_name(r)), (int)r);
+	assert_int_equal(fails_by_name("fail_no_reply"), -1);
+	assert_string_equal(fails_name(FG_FAIL_N), "?");
+	free(s);
+}
+
+/* The dashboard's top reasons: largest first, sides apart, zeros left out. */
+static void test_top_fails(void **state)
+{
+	struct stats_flows f;
+	struct stats_fail_top t[3];
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	assert_int_equal(stats_top_fails(&f, t, 3), 0);
+	f.client.fail[FG_FAIL_RESET] = 5;
+	assert_int_equal(stats_top_fails(&f, t, 3), 1);
+	assert_int_equal(t[0].reason, FG_FAIL_RESET);
+	assert_int_equal(t[0].side, 0);
+	assert_int_equal(t[0].n, 5);
+	f.client.fail[FG_FAIL_NO_REPLY] = 2;
+	f.server.fail[FG_FAIL_NO_REPLY] = 9;
+	f.server.fail[FG_FAIL_PAYLOAD] = 5;
+	f.client.fail[FG_FAIL_TIMEOUT] = 1;
+	assert_int_equal(stats_top_fails(&f, t, 3), 3);
+	assert_int_equal(t[0].side, 1);
+	assert_int_equal(t[0].reason, FG_FAIL_NO_REPLY);
+	assert_int_equal(t[0].n, 9);
+	/* a tie: the client's first, as it came first */
+	assert_int_equal(t[1].side, 0);
+	assert_int_equal(t[1].reason, FG_FAIL_RESET);
+	assert_int_equal(t[2].side, 1);
+	assert_int_equal(t[2].reason, FG_FAIL_PAYLOAD);
+	assert_int_equal(stats_top_fails(&f, t, 1), 1);
+	assert_int_equal(t[0].n, 9);
 }
 
 /* templates[] of the JSON and the group tables of `stats -t`. */
@@ -1440,6 +1563,8 @@ int main(void)
 	    cmocka_unit_test(test_groups),
 	    cmocka_unit_test(test_targets),
 	    cmocka_unit_test(test_json_groups),
+	    cmocka_unit_test(test_fail_reasons),
+	    cmocka_unit_test(test_top_fails),
 	    cmocka_unit_test(test_baseline),
 	    cmocka_unit_test(test_rates),
 	    cmocka_unit_test(test_workers),
