@@ -82,8 +82,9 @@ rss_kb()
 flows_figures()
 {
 	local f
-	for f in started established completed failed active fail_no_reply fail_reset \
-		fail_retx fail_table_full; do
+	for f in started established completed failed active fail_reasons.no_reply \
+		fail_reasons.timeout fail_reasons.reset fail_reasons.retransmits_exhausted \
+		fail_reasons.table_full aborted; do
 		printf '%s=%s ' "$f" "$(json_get "$1" "flows.client.$f" || echo ?)"
 	done
 	printf 'server.accepted=%s server.completed=%s\n' \

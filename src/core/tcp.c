@@ -415,6 +415,7 @@ int tcp_app_close(struct tcp_tcb *t)
 
 static void to_closed(struct tcp_tcb *t, struct tcp_out *out, uint16_t ev)
 {
+	out->closed_from = t->state;
 	t->state = TCP_CLOSED;
 	t->deadline_us = 0;
 	out->events |= ev;

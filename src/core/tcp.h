@@ -136,6 +136,10 @@ struct tcp_out {
 	uint8_t nseg;
 	uint8_t nretx; /* segments in seg[] that are retransmissions */
 	bool more;     /* something did not fit: call tcp_output() again */
+	/* the state a connection left when it closed (events CLOSED, RESET,
+	 * FAIL_RETX): set with those events only, and tcp_out_reset()
+	 * leaves it, so that it costs nothing on any other call */
+	uint8_t closed_from;
 };
 
 /*

@@ -310,6 +310,10 @@ void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx, struct
 		more = o->more;
 		tcp_out_reset(o);
 	} while (more);
+	/* a failure notes the state the connection was in, not CLOSED
+	 * (`stats --failed`); the entry goes right after */
+	if (unlikely(ev & (TCP_EV_RESET | TCP_EV_FAIL_RETX | TCP_EV_CLOSED)))
+		e->tcb.state = o->closed_from;
 	if (ev & TCP_EV_RESET) {
 		flows_fail(w, s, idx, e, FLOWS_FAIL_RESET);
 		return;
@@ -318,7 +322,7 @@ void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx, struct
 		flows_fail(w, s, idx, e, FLOWS_FAIL_RETX);
 		return;
 	}
-	if (tcp_is_closed(&e->tcb)) {
+	if ((ev & TCP_EV_CLOSED) || tcp_is_closed(&e->tcb)) {
 		/* both FINs exchanged: ours came from the peer's FIN
 		 * (flowgen-profile(5), close) before the program ended */
 		if (e->flags & FLOWS_F_DONE)

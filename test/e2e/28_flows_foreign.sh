@@ -14,7 +14,7 @@
 # 2. default settings, UDP to the echo server: every flow completes (no
 #    flowgen server says "done": the client's program ending is enough),
 #    each counted as foreign_server.
-# 3. -t payload_check=1 against both: every flow fails as rx_payload_bad,
+# 3. -t payload_check=1 against both: every flow fails as payload_mismatch,
 #    none counted foreign.
 # 4. -t payload_check=0 against the TCP listener: completes, nothing
 #    counted foreign (no check at all).
@@ -85,7 +85,8 @@ declare -A CV
 cload()
 {
 	local f k v F
-	k=(started completed failed fail_no_reply fail_reset fail_retx foreign_server rx_payload_bad rx_bytes)
+	k=(started completed failed fail_reasons.no_reply fail_reasons.reset fail_reasons.retransmits_exhausted
+	   foreign_server fail_reasons.payload_mismatch rx_bytes)
 	for F in "$@"; do
 		mapfile -t v < <(jvals "$F" "${k[@]/#/flows.client.}")
 		for f in "${!k[@]}"; do
@@ -107,12 +108,12 @@ cload "$J" "$U" "$ST" "$SU" "$OFF" "$FU" "$FT"
 # --- 1. TCP to a Linux listener, default settings ---------------------------
 started=$(c "$J" started)
 echo "# tcp linux: started $started completed $(c "$J" completed) failed $(c "$J" failed)" \
-	"(no_reply $(c "$J" fail_no_reply) reset $(c "$J" fail_reset) retx $(c "$J" fail_retx))" \
-	"foreign_server $(c "$J" foreign_server) rx_payload_bad $(c "$J" rx_payload_bad)"
+	"(no_reply $(c "$J" fail_reasons.no_reply) reset $(c "$J" fail_reasons.reset) retx $(c "$J" fail_reasons.retransmits_exhausted))" \
+	"foreign_server $(c "$J" foreign_server) payload_mismatch $(c "$J" fail_reasons.payload_mismatch)"
 check_ge "foreign tcp: connections started" "$started" 30
 check_eq "foreign tcp: every connection completed" "$started" "$(c "$J" completed)"
 check_eq "foreign tcp: none failed" 0 "$(c "$J" failed)"
-check_eq "foreign tcp: no bad payload" 0 "$(c "$J" rx_payload_bad)"
+check_eq "foreign tcp: no bad payload" 0 "$(c "$J" fail_reasons.payload_mismatch)"
 check_eq "foreign tcp: each counted once as foreign_server" "$started" "$(c "$J" foreign_server)"
 check_eq "foreign tcp: client received 512 B each" "$((started * 512))" "$(c "$J" rx_bytes)"
 check_ge "foreign tcp: the listener answered each" "$(cat "$FG_TMP/tcp.count" 2>/dev/null || echo -1)" "$started"
@@ -123,11 +124,11 @@ check_grep "foreign tcp: stats has a foreign server row" "^foreign server +\| +$
 # --- 2. UDP to a Linux echo server, default settings ------------------------
 started=$(c "$U" started)
 echo "# udp echo: started $started completed $(c "$U" completed) failed $(c "$U" failed)" \
-	"foreign_server $(c "$U" foreign_server) rx_payload_bad $(c "$U" rx_payload_bad)"
+	"foreign_server $(c "$U" foreign_server) payload_mismatch $(c "$U" fail_reasons.payload_mismatch)"
 check_ge "foreign udp: flows started" "$started" 30
 check_eq "foreign udp: every flow completed" "$started" "$(c "$U" completed)"
 check_eq "foreign udp: none failed" 0 "$(c "$U" failed)"
-check_eq "foreign udp: no bad payload" 0 "$(c "$U" rx_payload_bad)"
+check_eq "foreign udp: no bad payload" 0 "$(c "$U" fail_reasons.payload_mismatch)"
 check_eq "foreign udp: each counted once as foreign_server" "$started" "$(c "$U" foreign_server)"
 check_eq "foreign udp: the echo came back, 100 B each" "$((started * 100))" "$(c "$U" rx_bytes)"
 check_ge "foreign udp: the echo server answered each" "$(cat "$FG_TMP/udp.count" 2>/dev/null || echo -1)" "$started"
@@ -138,9 +139,9 @@ for x in "tcp $ST" "udp $SU"; do
 	set -- $x
 	started=$(c "$2" started)
 	echo "# strict $1: started $started completed $(c "$2" completed) failed $(c "$2" failed)" \
-		"rx_payload_bad $(c "$2" rx_payload_bad) foreign_server $(c "$2" foreign_server)"
+		"payload_mismatch $(c "$2" fail_reasons.payload_mismatch) foreign_server $(c "$2" foreign_server)"
 	check_ge "strict $1: flows started" "$started" 15
-	check_eq "strict $1: each failed as rx_payload_bad" "$started" "$(c "$2" rx_payload_bad)"
+	check_eq "strict $1: each failed as payload_mismatch" "$started" "$(c "$2" fail_reasons.payload_mismatch)"
 	check_eq "strict $1: failed = started" "$started" "$(c "$2" failed)"
 	check_eq "strict $1: none completed" 0 "$(c "$2" completed)"
 	check_eq "strict $1: none counted foreign" 0 "$(c "$2" foreign_server)"
@@ -160,7 +161,7 @@ for x in "udp $FU 300" "tcp $FT 150"; do
 	check_ge "flowgen both sides $1: completed >= 99% of started" \
 		"$(($(c "$2" completed) * 100))" "$((started * 99))"
 	check_eq "flowgen both sides $1: no foreign server" 0 "$(c "$2" foreign_server)"
-	check_eq "flowgen both sides $1: no bad payload" 0 "$(c "$2" rx_payload_bad)"
+	check_eq "flowgen both sides $1: no bad payload" 0 "$(c "$2" fail_reasons.payload_mismatch)"
 done
 check_grep "flowgen both sides: stats has the foreign server row at 0" "^foreign server +\| +0 +\|" "$FT"
 check_nogrep "flowgen both sides: no note in stats" "^note: .*not flowgen" "$FT"

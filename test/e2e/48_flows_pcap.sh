@@ -102,7 +102,7 @@ EOF
 
 # --- 2. the replay through the NAT ---------------------------------------------
 FG_TIMEOUT=60 fg_open "$FG_TMP/session.out"
-JP="flows.client.started flows.client.completed flows.client.failed flows.client.tx_bytes flows.client.rx_bytes flows.server.accepted flows.server.completed flows.server.rx_bytes flows.server.tx_bytes flows.client.rx_payload_bad"
+JP="flows.client.started flows.client.completed flows.client.failed flows.client.tx_bytes flows.client.rx_bytes flows.server.accepted flows.server.completed flows.server.rx_bytes flows.server.tx_bytes flows.client.fail_reasons.payload_mismatch"
 fg_run rec "arp; capture start -p 1; start -f $FG_TMP/rec.yaml -m 40 -d 1; wait 15; capture stop; stats --json; capture save $FG_TMP/fg.pcapng"
 J=$FG_TMP/rec.out
 mapfile -t v < <(jvals "$J" $JP)

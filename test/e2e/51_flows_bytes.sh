@@ -10,7 +10,7 @@
 #    (response header, then the server's close), none fails; the capture
 #    holds one HTTP 200 per flow, as tshark's HTTP dissector reads it; the
 #    server's responses are not flowgen's, so each flow counts as
-#    foreign_server; with -t payload_check=1 each fails as rx_payload_bad.
+#    foreign_server; with -t payload_check=1 each fails as payload_mismatch.
 # 2. http_get flowgen to flowgen through the NAT: every flow completes,
 #    none with a bad payload or counted foreign, the byte counts are the
 #    request's and the recorded response's; tshark reads one GET and one
@@ -62,7 +62,7 @@ nomiss()
 }
 
 FG_TIMEOUT=90 fg_open "$FG_TMP/session.out"
-JP="flows.client.started flows.client.completed flows.client.failed flows.client.rx_payload_bad flows.client.foreign_server flows.client.rx_bytes flows.server.rx_bytes flows.server.completed"
+JP="flows.client.started flows.client.completed flows.client.failed flows.client.fail_reasons.payload_mismatch flows.client.foreign_server flows.client.rx_bytes flows.server.rx_bytes flows.server.completed"
 
 # --- 1. a GET against Python's http.server ----------------------------------
 fg_run linux "arp; capture start; start -f $D/flows_http_linux.yaml -m 20 -d 1.5; wait 10; capture stop; stats --json; capture save $FG_TMP/linux.pcapng"
@@ -84,8 +84,8 @@ J=$FG_TMP/strict.out
 jpre "$J" $JP
 started=$(json_get "$J" flows.client.started || echo 0)
 check_ge "bytes linux http strict: GETs started" "$started" 5
-check_eq "bytes linux http strict: each fails as rx_payload_bad" "$started" \
-	"$(json_get "$J" flows.client.rx_payload_bad || echo -1)"
+check_eq "bytes linux http strict: each fails as payload_mismatch" "$started" \
+	"$(json_get "$J" flows.client.fail_reasons.payload_mismatch || echo -1)"
 
 # --- 2. flowgen to flowgen ----------------------------------------------------
 fg_run fg "capture start; start -f $FG_TOP/profiles/http_get.yaml -m 50 -d 1.5; wait 10; capture stop; stats --json; capture save $FG_TMP/fg.pcapng"
@@ -96,7 +96,7 @@ check_ge "bytes fg http: GETs started" "$started" 50
 check_eq "bytes fg http: every flow completed" "$started" "$(json_get "$J" flows.client.completed || echo -1)"
 check_eq "bytes fg http: every server flow completed" "$started" "$(json_get "$J" flows.server.completed || echo -1)"
 check_eq "bytes fg http: none failed" 0 "$(json_get "$J" flows.client.failed || echo -1)"
-check_eq "bytes fg http: no bad payload" 0 "$(json_get "$J" flows.client.rx_payload_bad || echo -1)"
+check_eq "bytes fg http: no bad payload" 0 "$(json_get "$J" flows.client.fail_reasons.payload_mismatch || echo -1)"
 check_eq "bytes fg http: no foreign server" 0 "$(json_get "$J" flows.client.foreign_server || echo -1)"
 # "GET / HTTP/1.0\r\nHost: flowgen\r\n\r\n" is 33 bytes, the response 67
 check_eq "bytes fg http: the server received the request of each" "$((started * 33))" \
@@ -121,7 +121,7 @@ check_ge "bytes fg dns: queries started" "$started" 30
 check_eq "bytes fg dns: every flow completed" "$started" "$(json_get "$J" flows.client.completed || echo -1)"
 check_eq "bytes fg dns: every server flow completed" "$started" "$(json_get "$J" flows.server.completed || echo -1)"
 check_eq "bytes fg dns: no bad payload, no foreign server" "0 0" \
-	"$(json_get "$J" flows.client.rx_payload_bad || echo -1) $(json_get "$J" flows.client.foreign_server || echo -1)"
+	"$(json_get "$J" flows.client.fail_reasons.payload_mismatch || echo -1) $(json_get "$J" flows.client.foreign_server || echo -1)"
 P=$FG_TMP/dns.pcapng
 check_eq "bytes fg dns: tshark reads no malformed frame" 0 \
 	"$(tshark -r "$P" -Y '_ws.malformed' 2>/dev/null | wc -l)"
@@ -171,7 +171,7 @@ fi
 fg_run loss "start -f $FG_TOP/profiles/http_get.yaml -m 100 -d 2; wait 15; stats --json"
 $LOSS_UNDO
 J=$FG_TMP/loss.out
-mapfile -t V < <(jvals "$J" flows.client.started flows.client.completed flows.client.rx_payload_bad \
+mapfile -t V < <(jvals "$J" flows.client.started flows.client.completed flows.client.fail_reasons.payload_mismatch \
 	flows.client.retx flows.server.retx flows.server.failed flows.client.foreign_server)
 nomiss
 echo "# http under loss: started completed payload_bad retx(client server) server_failed foreign: ${V[*]}"

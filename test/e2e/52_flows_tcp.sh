@@ -9,7 +9,7 @@
 #    foreign_server, 28_flows_foreign.sh), and Linux TCP clients against
 #    flowgen's server side (198.19.0.x via 198.19.1.2): every exchange has
 #    the right byte counts.
-# 3. 5% loss on dut1 (netem, or nftables where netem is missing): UDP flows fail as fail_no_reply at about that
+# 3. 5% loss on dut1 (netem, or nftables where netem is missing): UDP flows fail as no_reply at about that
 #    rate; TCP flows still complete, with retransmissions counted.
 
 . "$(dirname "$0")/lib.sh"
@@ -22,7 +22,7 @@ lab_up nat || exit 1
 # `start` clears the counters, so each run's figures are its own.
 FG_TIMEOUT=150 fg_open "$FG_TMP/session.out"
 # what the checks read of each run's figures, by one python3 a run (jpre)
-JPATHS="flows.client.started flows.client.completed flows.client.failed flows.client.foreign_server flows.client.tx_bytes flows.client.rx_bytes flows.client.fail_no_reply flows.client.retx flows.server.accepted flows.server.completed flows.server.rx_bytes flows.server.tx_bytes flows.server.retx"
+JPATHS="flows.client.started flows.client.completed flows.client.failed flows.client.foreign_server flows.client.tx_bytes flows.client.rx_bytes flows.client.fail_reasons.no_reply flows.client.retx flows.server.accepted flows.server.completed flows.server.rx_bytes flows.server.tx_bytes flows.server.retx"
 
 # --- 1. tcp_short through the NAT ------------------------------------------
 fg_send tcp "arp; start -f $FG_TOP/profiles/tcp_short.yaml -m 500 -d 4; wait 12; stats --json"
@@ -109,11 +109,11 @@ fg_run uloss "start -f $FG_TOP/profiles/udp_short.yaml -m 1000 -d 3; wait 10; st
 J=$FG_TMP/uloss.out
 jpre "$J" $JPATHS
 started=$(json_get "$J" flows.client.started || echo 0)
-nr=$(json_get "$J" flows.client.fail_no_reply || echo 0)
+nr=$(json_get "$J" flows.client.fail_reasons.no_reply || echo 0)
 check_ge "flows loss udp: flows started" "$started" 2500
-check_ge "flows loss udp: fail_no_reply >= 2%" "$((nr * 100))" "$((started * 2))"
-check_ge "flows loss udp: fail_no_reply <= 10%" "$((started * 10))" "$((nr * 100))"
-check_eq "flows loss udp: failures are fail_no_reply" "$nr" \
+check_ge "flows loss udp: no_reply >= 2%" "$((nr * 100))" "$((started * 2))"
+check_ge "flows loss udp: no_reply <= 10%" "$((started * 10))" "$((nr * 100))"
+check_eq "flows loss udp: failures are no_reply" "$nr" \
 	"$(json_get "$J" flows.client.failed || echo -1)"
 fg_run tloss "start -f $FG_TOP/profiles/tcp_short.yaml -m 200 -d 3; wait 15; stats --json"
 J=$FG_TMP/tloss.out

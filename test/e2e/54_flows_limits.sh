@@ -2,7 +2,7 @@
 #
 # 54_flows_limits.sh — a full flow table. With flows_max: 1000 and 2-second
 # UDP flows opened at 1,000/s, new flows find the table full: they count as
-# fail_table_full, flowgen keeps running, and `stop` drains the rest.
+# table_full, flowgen keeps running, and `stop` drains the rest.
 # Runs on a [loop, loop] config: no lab needed.
 
 . "$(dirname "$0")/lib.sh"
@@ -15,9 +15,9 @@ J=$FG_TMP/lim.out
 check_eq "flows limits: flowgen exits 0" 0 "$rc"
 check_grep "flows limits: stop drained" '^stopped' "$J"
 started=$(json_get "$J" flows.client.started || echo 0)
-full=$(json_get "$J" flows.client.fail_table_full || echo 0)
+full=$(json_get "$J" flows.client.fail_reasons.table_full || echo 0)
 check_ge "flows limits: flows started" "$started" 2500
-check_ge "flows limits: fail_table_full counted" "$full" 1
+check_ge "flows limits: table_full counted" "$full" 1
 check_ge "flows limits: some flows completed" "$(json_get "$J" flows.client.completed || echo 0)" 500
 check_eq "flows limits: started = completed + failed" "$started" \
 	"$(( $(json_get "$J" flows.client.completed || echo 0) + $(json_get "$J" flows.client.failed || echo 0) ))"

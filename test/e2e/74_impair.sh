@@ -255,7 +255,7 @@ fg -x "arp; start -f $FG_TOP/profiles/tcp_short.yaml -m 200 -d 2; wait 30; stats
 "$FG_LAB" impair stats >"$FG_TMP/corrupt.stats"
 ncor=$(sed -n 's/^ab rx=.* corrupted=\([0-9]*\).*/\1/p' "$FG_TMP/corrupt.stats")
 jpre "$out" flows.client.started flows.client.completed flows.client.failed \
-	flows.client.rx_payload_bad ports.0.rx_bad ports.1.rx_bad
+	flows.client.fail_reasons.payload_mismatch ports.0.rx_bad ports.1.rx_bad
 started=$(json_get "$out" flows.client.started)
 bad0=$(json_get "$out" ports.0.rx_bad)
 echo "# corrupt 10 %: the relay corrupted ${ncor:-?} frames; flowgen: started ${started:-?}, completed $(json_get "$out" flows.client.completed), failed $(json_get "$out" flows.client.failed), rx_bad ${bad0:-?} on the client port"
@@ -263,7 +263,7 @@ check_ge "corrupt: the relay corrupted frames" "${ncor:-0}" 20
 check_ge "corrupt: connections started" "${started:-0}" 300
 check_eq "corrupt: every connection completed" "${started:-x}" "$(json_get "$out" flows.client.completed)"
 check_eq "corrupt: none failed" 0 "$(json_get "$out" flows.client.failed || echo missing)"
-check_eq "corrupt: no payload taken as wrong" 0 "$(json_get "$out" flows.client.rx_payload_bad || echo missing)"
+check_eq "corrupt: no payload taken as wrong" 0 "$(json_get "$out" flows.client.fail_reasons.payload_mismatch || echo missing)"
 check_eq "corrupt: the client port counted every corrupted frame as bad" "${ncor:-x}" "${bad0:-y}"
 check_eq "corrupt: nothing bad on the server port" 0 "$(json_get "$out" ports.1.rx_bad || echo missing)"
 

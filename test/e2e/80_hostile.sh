@@ -86,7 +86,7 @@ wait $((secs + 15)); stats --json; portattr; echo alive-after-$name" >"$out" 2>&
 	jpre "$FG_TMP/$name.h1" sent live_junk
 	jpre "$out" ports.0.rx_bad ports.0.rx_unknown ports.1.rx_bad ports.1.rx_unknown \
 		flows.client.started flows.client.completed flows.client.failed flows.client.active \
-		flows.client.fail_no_reply flows.client.fail_reset flows.client.fail_retx
+		flows.client.fail_reasons.no_reply flows.client.fail_reasons.reset flows.client.fail_reasons.retransmits_exhausted
 	local sent0 sent1
 	sent0=$(json_get "$FG_TMP/$name.h0" sent || echo 0)
 	sent1=$(json_get "$FG_TMP/$name.h1" sent || echo 0)
@@ -112,8 +112,8 @@ wait $((secs + 15)); stats --json; portattr; echo alive-after-$name" >"$out" 2>&
 	failed=$(json_get "$out" flows.client.failed || echo -1)
 	active=$(json_get "$out" flows.client.active || echo -1)
 	echo "# $name flows: started $started completed $completed failed $failed active $active" \
-		"fail_no_reply $(json_get "$out" flows.client.fail_no_reply) fail_reset" \
-		"$(json_get "$out" flows.client.fail_reset) fail_retx $(json_get "$out" flows.client.fail_retx)"
+		"no_reply $(json_get "$out" flows.client.fail_reasons.no_reply) reset" \
+		"$(json_get "$out" flows.client.fail_reasons.reset) retransmits_exhausted $(json_get "$out" flows.client.fail_reasons.retransmits_exhausted)"
 	check_ge "hostile $name: flows started" "$started" $((mult * secs * 9 / 10))
 	check_ge "hostile $name: completed >= 99% of started" "$((completed * 100))" "$((started * 99))"
 	check_ge "hostile $name: client.failed <= 1% of started" "$((started))" "$((failed * 100))"
@@ -137,7 +137,7 @@ hostile_run udp "$FG_TOP/profiles/udp_short.yaml" 500 6 1200 500
 # hostile.py --forge-replies answers each request on dut0 as the server
 # would, every other answer with one byte of the payload pattern changed.
 # The client checks every reply: the intact ones complete their flows, the
-# changed ones fail theirs and count rx_payload_bad.
+# changed ones fail theirs and count payload_mismatch.
 T0=$SECONDS
 cat >"$FG_TMP/udp_echo.yaml" <<-'YAML'
 	mode: flows
@@ -171,16 +171,16 @@ out=$FG_TMP/forge.out
 FG_TIMEOUT=30 fg -x "arp; start -f $FG_TMP/udp_echo.yaml -m 100 -d 2; wait; stats --json" >"$out" 2>&1
 check_eq "forged replies: batch run exits 0" 0 $?
 wait $hf || fail "forged replies: forger ran" "$(tail -n 3 "$FG_TMP/forge.h0")"
-jpre "$out" flows.client.started flows.client.completed flows.client.failed flows.client.rx_payload_bad
+jpre "$out" flows.client.started flows.client.completed flows.client.failed flows.client.fail_reasons.payload_mismatch
 jpre "$FG_TMP/forge.h0" bad good
 echo "# forged: $(cat "$FG_TMP/forge.h0"); client: started $(json_get "$out" flows.client.started)" \
 	"completed $(json_get "$out" flows.client.completed) failed $(json_get "$out" flows.client.failed)" \
-	"rx_payload_bad $(json_get "$out" flows.client.rx_payload_bad)"
+	"payload_mismatch $(json_get "$out" flows.client.fail_reasons.payload_mismatch)"
 bad=$(json_get "$FG_TMP/forge.h0" bad || echo 0)
 good=$(json_get "$FG_TMP/forge.h0" good || echo 0)
 check_ge "forged replies: the forger answered requests, both kinds" "$((good < bad ? good : bad))" 50
-check_eq "forged replies: each changed payload counts rx_payload_bad" "$bad" \
-	"$(json_get "$out" flows.client.rx_payload_bad || echo -1)"
+check_eq "forged replies: each changed payload counts payload_mismatch" "$bad" \
+	"$(json_get "$out" flows.client.fail_reasons.payload_mismatch || echo -1)"
 check_eq "forged replies: each intact one completes its flow" "$good" \
 	"$(json_get "$out" flows.client.completed || echo -1)"
 check_ge "forged replies: a bad payload fails its flow" \

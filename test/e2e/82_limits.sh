@@ -3,7 +3,7 @@
 # 82_limits.sh — resource limits and misuse: each gives a clear error or a
 # counter, and flowgen carries on (a later command still runs).
 #
-#  1. a full flow table (flows_max: 1000, long-lived flows): fail_table_full
+#  1. a full flow table (flows_max: 1000, long-lived flows): table_full
 #     counted, `stop` works;
 #  2. few mbufs (mbufs: 1024) under unpaced 64-byte traffic: either mbuf_fail
 #     is counted or TX goes on; no crash, no hang;
@@ -42,15 +42,15 @@ rc=0
 fg -x "arp; start -f $D/robust_long.yaml -m 500 -d 30; sleep 3.5; stats --json; stop; \
 echo stopped-ok; stats --json; echo alive" >"$O" 2>&1 || rc=$?
 check_eq "limits table full: batch run exits 0" 0 "$rc"
-tf=$(json_get "$O" flows.client.fail_table_full || echo missing)
-check_ge "limits table full: flows.client.fail_table_full > 0" "$tf" 1
+tf=$(json_get "$O" flows.client.fail_reasons.table_full || echo missing)
+check_ge "limits table full: flows.client.fail_reasons.table_full > 0" "$tf" 1
 grep -m1 '^{' "$O" >"$FG_TMP/full.1"
 act=$(json_get "$FG_TMP/full.1" flows.client.active || echo -1)
 check_ge "limits table full: flows stay active up to the table size" "$act" 100
 check_ge "limits table full: active flows bounded by flows_max" 1000 "$act"
 check_grep "limits table full: stop works" '^stopped-ok' "$O"
 check_grep "limits table full: a later command runs" '^alive' "$O"
-echo "# table full: active $act fail_table_full $tf"
+echo "# table full: active $act table_full $tf"
 
 # --- 2. mbuf exhaustion -------------------------------------------------------
 CFG=$D/robust_lab_mbufs.yaml

@@ -324,6 +324,19 @@ eq_sum "after the flows run: per group, summed over templates and instances" \
 	'sum(g["client"]["completed"] for g in s["templates"])'
 promsum 'sum(flowgen_flow_failures_total)'
 check_eq "after the flows run: no failure of any reason on the loop pair" "0" "$V"
+# one series per side and reason of flowgen(8)'s fail_reasons, as stats --json names them
+promsum 'count(count by (side, reason) (flowgen_flow_failures_total))'
+check_eq "flowgen_flow_failures_total: 2 sides x 8 reasons" "16" "$V"
+on 1 GET /metrics
+check_eq "flowgen_flow_failures_total's reasons are stats --json's fail_reasons, both sides" "True" \
+	"$(python3 -c '
+import json, sys
+st = json.load(open(sys.argv[1]))
+names = [list(s["flows"][side]["fail_reasons"]) for s in st for side in ("client", "server")]
+m = set(l.split("reason=\"")[1].split("\"")[0] for l in sys.argv[2].splitlines()
+        if l.startswith("flowgen_flow_failures_total{"))
+print(all(n == names[0] for n in names) and set(names[0]) == m and len(m) == 8 or (names[0], sorted(m)))' \
+	"$FG_TMP/stats.json" "$B" 2>&1)"
 
 # --- bench's progress ----------------------------------------------------------------------
 

@@ -290,6 +290,13 @@ static void fill(struct stats_snap *s)
 	now.client.completed = 290;
 	now.client.failed = 5;
 	now.client.late = 7;
+	/* a count of its own for every reason, on both sides */
+	for (unsigned r = 0; r < FG_FAIL_N; r++) {
+		now.client.fail[r] = 10 + r;
+		now.server.fail[r] = 30 + r;
+	}
+	now.client.aborted = 3;
+	now.server.aborted = 4;
 	now.server.accepted = 295;
 	now.server.translated = 295;
 	now.gauge.active_client = 5;
@@ -316,6 +323,9 @@ static void fill(struct stats_snap *s)
 	s->grp[0].cps = 200;
 	s->grp[1].client.started = 100;
 	s->grp[1].client.failed = 5;
+	s->grp[1].client.fail[FG_FAIL_PEER_CLOSED] = 5;
+	s->grp[1].server.fail[FG_FAIL_TIMEOUT] = 2;
+	s->grp[0].server.aborted = 1;
 	s->grp[1].active_target = 50;
 	s->nlat = 2;
 	snprintf(s->lat[0].stream, sizeof(s->lat[0].stream), "bulk");
@@ -411,12 +421,41 @@ static void test_snap_round_trip(void **state)
 	free(r);
 }
 
+/* A record written before fail_reasons: the client's old keys, under their reasons now. */
+static void test_snap_old_reasons(void **state)
+{
+	static const char old[] =
+	    "{\"flows\":{\"client\":{\"started\":20,\"failed\":15,\"fail_no_reply\":1,"
+	    "\"fail_reset\":2,\"fail_retx\":3,\"fail_table_full\":4,\"rx_payload_bad\":5},"
+	    "\"server\":{\"failed\":0}}}";
+	struct stats_snap *r = calloc(1, sizeof(*r));
+	json_t *v = json_loads(old, 0, NULL);
+	const uint64_t *f;
+
+	(void)state;
+	assert_non_null(r);
+	assert_non_null(v);
+	assert_int_equal(record_snap(v, r), 0);
+	f = r->flows.client.fail;
+	assert_int_equal(f[FG_FAIL_NO_REPLY], 1);
+	assert_int_equal(f[FG_FAIL_RESET], 2);
+	assert_int_equal(f[FG_FAIL_RETX], 3);
+	assert_int_equal(f[FG_FAIL_TABLE_FULL], 4);
+	assert_int_equal(f[FG_FAIL_PAYLOAD], 5);
+	assert_int_equal(f[FG_FAIL_TIMEOUT] + f[FG_FAIL_ICMP_UNREACH] + f[FG_FAIL_PEER_CLOSED], 0);
+	for (unsigned i = 0; i < FG_FAIL_N; i++)
+		assert_int_equal(r->flows.server.fail[i], 0);
+	json_decref(v);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_parse),    cmocka_unit_test(test_pick_last),
 	    cmocka_unit_test(test_pick_seq), cmocka_unit_test(test_points),
 	    cmocka_unit_test(test_head),     cmocka_unit_test(test_snap_round_trip),
+	    cmocka_unit_test(test_snap_old_reasons),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
