@@ -470,6 +470,7 @@ size_t stats_failed_get(uint32_t run, struct stats_failed *out, size_t max, size
 	struct fail_rec *recs;
 	struct stats_tpl_map map;
 	struct wc_pair pair;
+	uint64_t since;
 	int nw;
 
 	*held = 0;
@@ -477,6 +478,8 @@ size_t stats_failed_get(uint32_t run, struct stats_failed *out, size_t max, size
 	nw = st.nworkers;
 	map = st.map;
 	pair = st.start_pair;
+	/* what `clear` cleared is not listed either: the failures counted */
+	since = st.have_base ? st.base.tsc : 0;
 	pthread_mutex_unlock(&st.lock);
 	if (!max || nw <= 0 || !st.workers)
 		return 0;
@@ -484,8 +487,13 @@ size_t stats_failed_get(uint32_t run, struct stats_failed *out, size_t max, size
 	if (!recs)
 		return 0;
 	/* every entry of the run, so that held counts them all */
-	for (int i = 0; i < nw; i++)
-		n += fails_collect(&st.workers[i].fails, run, recs + n, FG_FAIL_RING, NULL);
+	for (int i = 0; i < nw; i++) {
+		size_t at = n, k0 = fails_collect(&st.workers[i].fails, run, recs + at, FG_FAIL_RING, NULL);
+
+		for (size_t j = 0; j < k0; j++)
+			if (recs[at + j].tsc >= since)
+				recs[n++] = recs[at + j];
+	}
 	*held = n;
 	k = fails_merge(recs, n, max < STATS_FAILED_MAX ? max : STATS_FAILED_MAX);
 	for (size_t i = 0; i < k; i++) {

@@ -127,10 +127,10 @@ struct stats_failed {
 #define STATS_FAILED_MAX (FG_FAIL_RING * FG_MAX_WORKERS)
 /*
  * control: the last max (at most STATS_FAILED_MAX) failed flows of run
- * `run` (ctl_run_id()) from the workers' rings, read without a lock
- * (fails.h), newest first, into out[]; *held: how many the rings hold of
- * that run (entries found torn by a write are skipped: they are newer
- * than what was listed). Returns how many.
+ * `run` (ctl_run_id()) since the last `clear` from the workers' rings,
+ * read without a lock (fails.h), newest first, into out[]; *held: how
+ * many the rings hold of them (entries found torn by a write are
+ * skipped: they are newer than what was listed). Returns how many.
  */
 size_t stats_failed_get(uint32_t run, struct stats_failed *out, size_t max, size_t *held);
 /* control: the last n of them as a table, or as the JSON object

@@ -1182,6 +1182,58 @@ static void test_json_groups(void **state)
 }
 
 /* Through the control API: clear baselines, hooks fill in, print works. */
+/*
+ * stats --failed: the workers' rings merged newest first, the run's
+ * entries only, the template's name of the run, N larger than held, and
+ * nothing from before `clear`.
+ */
+static void test_failed_get(void **state)
+{
+	struct ctr_worker *w = aligned_alloc(RTE_CACHE_LINE_SIZE, 2 * sizeof(*w));
+	struct stats_failed *out = calloc(16, sizeof(*out));
+	struct stats_tpl_map m;
+	size_t held;
+	uint64_t t0;
+
+	(void)state;
+	assert_non_null(w);
+	assert_non_null(out);
+	memset(w, 0, 2 * sizeof(*w));
+	assert_int_equal(stats_init(w, 2, NP, HZ), 0);
+	memset(&m, 0, sizeof(m));
+	m.ntpl = m.ngroups = 2;
+	snprintf(m.tpl[0], sizeof(m.tpl[0]), "dns");
+	snprintf(m.tpl[1], sizeof(m.tpl[1]), "web");
+	stats_set_run(1, &m);
+	t0 = rte_rdtsc();
+	/* worker 0 and 1 interleaved in time; one entry of another run */
+	for (int i = 0; i < 6; i++) {
+		struct fail_rec r = {.tsc = t0 + 10 + (uint64_t)i, .run = 9, .tpl = (uint8_t)(i & 1),
+				     .reason = FG_FAIL_RESET, .side = (uint8_t)(i % 3 == 0)};
+
+		fails_push(&w[i & 1].fails, &r);
+	}
+	fails_push(&w[0].fails, &(struct fail_rec){.tsc = t0 + 100, .run = 8});
+	assert_int_equal(stats_failed_get(9, out, 4, &held), 4);
+	assert_int_equal(held, 6);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(out[i].rec.tsc, t0 + 15 - (uint64_t)i);
+	assert_string_equal(out[0].tpl, "web");
+	assert_string_equal(out[1].tpl, "dns");
+	assert_int_equal(stats_failed_get(9, out, 16, &held), 6);
+	assert_int_equal(stats_failed_get(8, out, 16, &held), 1);
+	assert_int_equal(stats_failed_get(7, out, 16, &held), 0);
+	/* after clear, only what failed since */
+	stats_clear();
+	assert_int_equal(stats_failed_get(9, out, 16, &held), 0);
+	assert_int_equal(held, 0);
+	fails_push(&w[1].fails, &(struct fail_rec){.tsc = rte_rdtsc(), .run = 9, .tpl = 1});
+	assert_int_equal(stats_failed_get(9, out, 16, &held), 1);
+	assert_string_equal(out[0].tpl, "web");
+	free(out);
+	free(w);
+}
+
 static void test_clear_and_print(void **state)
 {
 	struct ctr_worker *w = aligned_alloc(RTE_CACHE_LINE_SIZE, 2 * sizeof(*w));
@@ -1572,6 +1624,7 @@ int main(void)
 	    cmocka_unit_test(test_json_fields),
 	    cmocka_unit_test(test_json_pairs),
 	    cmocka_unit_test(test_clear_and_print),
+	    cmocka_unit_test(test_failed_get),
 	    cmocka_unit_test(test_sampler_rates),
 	    cmocka_unit_test(test_fmt_si),
 	};
