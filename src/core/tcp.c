@@ -710,3 +710,39 @@ void tcp_timer(struct tcp_tcb *t, uint64_t now_us, struct tcp_out *out)
 done:
 	out->deadline_us = tcp_deadline(t, now_us);
 }
+
+/* ---- ICMP errors (tcp.h; RFC 5927 §4.1, RFC 1122 §4.2.3.9, RFC 1191 §6) ---- */
+
+bool tcp_icmp_seq_ok(const struct tcp_tcb *t, uint32_t seq)
+{
+	if (t->state == TCP_CLOSED || t->state == TCP_LISTEN || t->snd_max == t->iss)
+		return false;
+	return !FG_SEQ_LT(seq, t->snd_una) && FG_SEQ_LT(seq, t->snd_max);
+}
+
+enum tcp_icmp tcp_icmp_unreach(struct tcp_tcb *t, uint32_t seq, bool hard)
+{
+	if (!tcp_icmp_seq_ok(t, seq))
+		return TCP_ICMP_STALE;
+	if (t->state != TCP_SYN_SENT && t->state != TCP_SYN_RCVD && !hard)
+		return TCP_ICMP_KEPT;
+	t->state = TCP_CLOSED;
+	t->deadline_us = 0;
+	return TCP_ICMP_ABORT;
+}
+
+enum tcp_icmp tcp_icmp_too_big(struct tcp_tcb *t, uint32_t seq, uint16_t mss, uint64_t now_us,
+			       struct tcp_out *out)
+{
+	if (!tcp_icmp_seq_ok(t, seq))
+		return TCP_ICMP_STALE;
+	if (!mss || mss >= t->mss)
+		return TCP_ICMP_KEPT;
+	t->mss = mss;
+	if (can_send(t) && t->snd_una != t->snd_max) {
+		t->snd_nxt = t->snd_una;
+		push(t, now_us, out, false);
+	}
+	out->deadline_us = tcp_deadline(t, now_us);
+	return TCP_ICMP_MSS;
+}

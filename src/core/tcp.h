@@ -268,6 +268,49 @@ bool tcp_data_new(const struct tcp_tcb *t, const struct tcp_seg *in);
  */
 bool tcp_data_ok(const struct tcp_tcb *t, const struct tcp_seg *in, const uint8_t *data);
 
+/*
+ * ICMP errors about a segment the endpoint sent (icmperr.h; flowgen(8),
+ * "ICMP ERRORS"). Each first checks the quoted sequence number against
+ * the send window, RFC 5927 §4.1: SND.UNA <= seq < SND.MAX (the highest
+ * sent; a timeout here rewinds snd_nxt, so SND.NXT of the RFC is
+ * snd_max); an error outside it is stale or forged and changes nothing.
+ */
+enum tcp_icmp {
+	TCP_ICMP_STALE = 0, /* the quoted sequence number is outside the window: ignored */
+	TCP_ICMP_KEPT,	    /* valid, and the connection goes on as it was */
+	TCP_ICMP_ABORT,	    /* a destination unreachable ended it: now CLOSED */
+	TCP_ICMP_MSS,	    /* a too-big message lowered its MSS */
+};
+
+/* pure: is seq within SND.UNA .. SND.MAX - 1 of a tcb that sent something? */
+bool tcp_icmp_seq_ok(const struct tcp_tcb *t, uint32_t seq);
+
+/*
+ * pure: a destination unreachable quoting seq. In SYN_SENT and SYN_RCVD
+ * any code ends the connection (the widely implemented departure from
+ * RFC 1122 that RFC 5461 describes, Linux's among them): nothing was
+ * established that a route coming back would save. In the synchronized
+ * states only a hard error does (icmperr_hard(); RFC 1122 §4.2.3.9:
+ * protocol and port unreachable SHOULD abort, net, host and source route
+ * failed MUST NOT, and the other codes are taken as soft too): the
+ * connection keeps retransmitting and lives or fails by its timers.
+ * TCP_ICMP_ABORT leaves the tcb CLOSED, deadline off.
+ */
+enum tcp_icmp tcp_icmp_unreach(struct tcp_tcb *t, uint32_t seq, bool hard);
+
+/*
+ * pure: a fragmentation needed / packet too big quoting seq, whose path
+ * allows segments of mss bytes (icmperr_mss(); 0: none asked for). A
+ * smaller MSS than the tcb's is taken (RFC 1191 §6, RFC 8201 §4), and
+ * what is in flight is sent again at once in segments of the new size
+ * (snd_nxt back to snd_una, then what the windows allow, into out; the
+ * congestion window in segments is left as it is: the data in flight did
+ * not grow, as Linux's simple retransmit leaves it). TCP_ICMP_KEPT when
+ * the MSS is no larger than mss already.
+ */
+enum tcp_icmp tcp_icmp_too_big(struct tcp_tcb *t, uint32_t seq, uint16_t mss, uint64_t now_us,
+			       struct tcp_out *out);
+
 /* pure: the receive-stream offset of a received segment's first payload byte. */
 static inline uint32_t tcp_rcv_off(const struct tcp_tcb *t, uint32_t seq)
 {

@@ -4,7 +4,10 @@
  * in-memory network that drops segments with a seeded PRNG, checking that
  * the right bytes arrive and both ends close normally. The payload checks
  * too: which received data is new and in order (tcp_data_new()), and how
- * its first segment tells a flowgen server from another (flowpay.h).
+ * its first segment tells a flowgen server from another (flowpay.h). And
+ * ICMP errors: the quoted sequence number against the window, which
+ * unreachable codes end which states, and a too big's smaller MSS with
+ * what was in flight sent again in segments of it.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -1371,6 +1374,205 @@ static void test_deadline_wrap(void **state)
 	assert_int_equal(o.deadline_us, t0 + 200000 + 400000); /* doubled */
 }
 
+/* ---- ICMP errors (tcp_icmp_*: RFC 5927 §4.1, RFC 1122 §4.2.3.9, RFC 1191 §6) ---- */
+
+/* A client in SYN_SENT whose SYN went at NOW. */
+static void syn_sent(struct tcp_tcb *t)
+{
+	struct tcp_out o;
+
+	tcp_init_client(t, CISS, 1460, NOW);
+	tcp_out_reset(&o);
+	tcp_output(t, NOW, &o);
+	assert_int_equal(o.nseg, 1);
+}
+
+static void test_icmp_seq_window(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+
+	(void)state;
+	/* nothing sent yet: no error can be about this tcb */
+	tcp_init_client(&t, CISS, 1460, NOW);
+	assert_false(tcp_icmp_seq_ok(&t, CISS));
+	tcp_init_listen(&t, SISS, 1460);
+	assert_false(tcp_icmp_seq_ok(&t, SISS));
+	/* the SYN is the window: exactly its sequence number */
+	syn_sent(&t);
+	assert_true(tcp_icmp_seq_ok(&t, CISS));
+	assert_false(tcp_icmp_seq_ok(&t, CISS + 1));
+	assert_false(tcp_icmp_seq_ok(&t, CISS - 1));
+	/* 3000 bytes in flight: SND.UNA .. SND.MAX - 1 */
+	est_client(&t, CISS, SISS, 1000);
+	tcp_app_send(&t, 3000);
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	assert_int_equal(o.nseg, 3);
+	assert_true(tcp_icmp_seq_ok(&t, CISS + 1));
+	assert_true(tcp_icmp_seq_ok(&t, CISS + 2001));
+	assert_true(tcp_icmp_seq_ok(&t, CISS + 3000));
+	assert_false(tcp_icmp_seq_ok(&t, CISS + 3001)); /* never sent */
+	assert_false(tcp_icmp_seq_ok(&t, CISS));	    /* acknowledged (the SYN) */
+	assert_false(tcp_icmp_seq_ok(&t, CISS + 0x80000000u));
+	/* the first 1000 acknowledged: that segment is no longer in flight */
+	in(&t, mkseg(TCP_ACK, SISS + 1, CISS + 1001, 0), NOW + 10, &o);
+	assert_false(tcp_icmp_seq_ok(&t, CISS + 1));
+	assert_true(tcp_icmp_seq_ok(&t, CISS + 1001));
+	/* across the 2^32 wrap */
+	est_client(&t, 0xffffff00u, SISS, 1000);
+	tcp_app_send(&t, 1000);
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	assert_true(tcp_icmp_seq_ok(&t, 0xffffff01u));
+	assert_true(tcp_icmp_seq_ok(&t, 0x10u));
+	assert_false(tcp_icmp_seq_ok(&t, 0x2e9u)); /* 0xffffff01 + 1000 = 0x2e9: SND.MAX */
+}
+
+static void test_icmp_unreach_states(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+
+	(void)state;
+	/* SYN_SENT: a soft code aborts (as RFC 5461 describes), and so does a hard one */
+	syn_sent(&t);
+	assert_int_equal(tcp_icmp_unreach(&t, CISS, false), TCP_ICMP_ABORT);
+	assert_int_equal(t.state, TCP_CLOSED);
+	assert_int_equal(t.deadline_us, 0);
+	syn_sent(&t);
+	assert_int_equal(tcp_icmp_unreach(&t, CISS, true), TCP_ICMP_ABORT);
+	/* ... but not with a sequence number other than the SYN's */
+	syn_sent(&t);
+	assert_int_equal(tcp_icmp_unreach(&t, CISS + 7, true), TCP_ICMP_STALE);
+	assert_int_equal(t.state, TCP_SYN_SENT);
+	assert_int_not_equal(t.deadline_us, 0);
+	/* SYN_RCVD: the SYN-ACK's sequence number, any code */
+	tcp_init_listen(&t, SISS, 1460);
+	in(&t, mkseg(TCP_SYN, CISS, 0, 0), NOW, &o);
+	assert_int_equal(t.state, TCP_SYN_RCVD);
+	assert_int_equal(tcp_icmp_unreach(&t, SISS + 1, false), TCP_ICMP_STALE);
+	assert_int_equal(tcp_icmp_unreach(&t, SISS, false), TCP_ICMP_ABORT);
+	assert_int_equal(t.state, TCP_CLOSED);
+	/* ESTABLISHED with data in flight: a soft error keeps it (RFC 1122
+	 * §4.2.3.9 MUST NOT abort), a hard one ends it */
+	est_client(&t, CISS, SISS, 1000);
+	tcp_app_send(&t, 2000);
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	assert_int_equal(tcp_icmp_unreach(&t, CISS + 1001, false), TCP_ICMP_KEPT);
+	assert_int_equal(t.state, TCP_ESTABLISHED);
+	assert_int_not_equal(t.deadline_us, 0); /* it goes on retransmitting */
+	assert_int_equal(tcp_icmp_unreach(&t, CISS + 5001, true), TCP_ICMP_STALE);
+	assert_int_equal(t.state, TCP_ESTABLISHED);
+	assert_int_equal(tcp_icmp_unreach(&t, CISS + 1001, true), TCP_ICMP_ABORT);
+	assert_int_equal(t.state, TCP_CLOSED);
+	/* ESTABLISHED with nothing in flight: no error is about it */
+	est_client(&t, CISS, SISS, 1000);
+	assert_int_equal(tcp_icmp_unreach(&t, CISS + 1, true), TCP_ICMP_STALE);
+	/* FIN_WAIT_1: the FIN is in flight */
+	est_client(&t, CISS, SISS, 1000);
+	tcp_app_close(&t);
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	assert_int_equal(t.state, TCP_FIN_WAIT_1);
+	assert_int_equal(tcp_icmp_unreach(&t, CISS + 1, false), TCP_ICMP_KEPT);
+	assert_int_equal(tcp_icmp_unreach(&t, CISS + 1, true), TCP_ICMP_ABORT);
+	/* CLOSED: nothing */
+	assert_int_equal(tcp_icmp_unreach(&t, CISS + 1, true), TCP_ICMP_STALE);
+}
+
+static void test_icmp_too_big(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+
+	(void)state;
+	/* 4 x 1460 in flight, then the path says 1280: MSS 1240, and the
+	 * 5840 bytes in flight go again in segments of 1240 (the window
+	 * holds cwnd 10 x 1240, so all of it), marked as retransmissions */
+	est_client(&t, CISS, SISS, 1460);
+	tcp_app_send(&t, 4 * 1460);
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	assert_int_equal(o.nseg, 4);
+	assert_int_equal(o.seg[0].len, 1460);
+	tcp_out_reset(&o);
+	assert_int_equal(tcp_icmp_too_big(&t, CISS + 1 + 1460, 1240, NOW + 100, &o), TCP_ICMP_MSS);
+	assert_int_equal(t.mss, 1240);
+	assert_int_equal(o.nseg, 5); /* 4 x 1240 + 880 */
+	for (unsigned i = 0; i < 4; i++) {
+		assert_int_equal(o.seg[i].seq, CISS + 1 + i * 1240);
+		assert_int_equal(o.seg[i].len, 1240);
+		assert_int_equal(o.seg[i].off, i * 1240);
+	}
+	assert_int_equal(o.seg[4].len, 5840 - 4 * 1240);
+	assert_true(o.seg[4].flags & TCP_PSH);
+	assert_int_equal(o.nretx, 5);
+	assert_int_equal(t.snd_nxt, CISS + 1 + 5840);
+	assert_int_equal(t.snd_max, CISS + 1 + 5840);
+	assert_int_equal(t.cwnd, FG_TCP_CWND_INIT); /* not collapsed */
+	assert_int_not_equal(o.deadline_us, 0);
+	/* the same message for the other segments in flight: nothing more */
+	tcp_out_reset(&o);
+	assert_int_equal(tcp_icmp_too_big(&t, CISS + 1 + 2 * 1460, 1240, NOW + 101, &o),
+			 TCP_ICMP_KEPT);
+	assert_int_equal(o.nseg, 0);
+	/* a larger MSS is never taken; 0 asks for nothing */
+	tcp_out_reset(&o);
+	assert_int_equal(tcp_icmp_too_big(&t, CISS + 1, 1400, NOW + 102, &o), TCP_ICMP_KEPT);
+	assert_int_equal(tcp_icmp_too_big(&t, CISS + 1, 0, NOW + 102, &o), TCP_ICMP_KEPT);
+	assert_int_equal(t.mss, 1240);
+	/* a forged sequence number changes nothing */
+	assert_int_equal(tcp_icmp_too_big(&t, CISS + 900000, 600, NOW + 103, &o), TCP_ICMP_STALE);
+	assert_int_equal(t.mss, 1240);
+	/* new data after it goes in segments of the new size */
+	in(&t, mkseg(TCP_ACK, SISS + 1, CISS + 1 + 5840, 0), NOW + 200, &o);
+	tcp_app_send(&t, 3000);
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW + 201, &o);
+	assert_int_equal(o.nseg, 3);
+	assert_int_equal(o.seg[0].len, 1240);
+	assert_int_equal(o.seg[2].len, 3000 - 2 * 1240);
+	assert_int_equal(o.nretx, 0);
+}
+
+static void test_icmp_too_big_syn_and_window(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+	struct tcp_seg sa;
+
+	(void)state;
+	/* SYN_SENT: the MSS is lowered, nothing is sent, and the peer's
+	 * larger MSS option does not raise it again */
+	syn_sent(&t);
+	tcp_out_reset(&o);
+	assert_int_equal(tcp_icmp_too_big(&t, CISS, 1000, NOW + 1, &o), TCP_ICMP_MSS);
+	assert_int_equal(o.nseg, 0);
+	assert_int_equal(t.mss, 1000);
+	sa = mkseg(TCP_SYN | TCP_ACK, SISS, CISS + 1, 0);
+	sa.mss = 1460;
+	in(&t, sa, NOW + 2, &o);
+	assert_int_equal(t.state, TCP_ESTABLISHED);
+	assert_int_equal(t.mss, 1000);
+	/* a window of 2000 bytes: what is in flight goes again within it */
+	est_client(&t, CISS, SISS, 1460);
+	in(&t, mkseg(TCP_ACK, SISS + 1, CISS + 1, 0), NOW, &o);
+	t.snd_wnd = 2920;
+	tcp_app_send(&t, 2920);
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	assert_int_equal(o.nseg, 2);
+	t.snd_wnd = 2000;
+	tcp_out_reset(&o);
+	assert_int_equal(tcp_icmp_too_big(&t, CISS + 1, 536, NOW + 5, &o), TCP_ICMP_MSS);
+	assert_int_equal(o.nseg, 4); /* 3 x 536 + 392 = 2000 */
+	assert_int_equal(o.seg[3].len, 2000 - 3 * 536);
+	assert_int_equal(t.snd_nxt, CISS + 1 + 2000);
+	assert_int_equal(t.snd_max, CISS + 1 + 2920); /* the rest waits for the window */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1413,6 +1615,10 @@ int main(void)
 	    cmocka_unit_test(test_net_lossless),
 	    cmocka_unit_test(test_net_wraparound),
 	    cmocka_unit_test(test_net_loss),
+	    cmocka_unit_test(test_icmp_seq_window),
+	    cmocka_unit_test(test_icmp_unreach_states),
+	    cmocka_unit_test(test_icmp_too_big),
+	    cmocka_unit_test(test_icmp_too_big_syn_and_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
