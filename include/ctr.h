@@ -38,6 +38,19 @@ struct ctr_port {
 	uint64_t rx_icmp, tx_icmp;    /* ICMP echo answered on the worker */
 	uint64_t punt, punt_drop;     /* frames passed up to control / dropped, ring full */
 	uint64_t mbuf_fail;           /* mbuf allocation failures */
+	/* ICMP errors about frames flowgen sent (flowgen(8), ICMP ERRORS):
+	 * counted where they arrive, a malformed quote as rx_bad */
+	uint64_t rx_icmp_unreach;     /* destination unreachable, fragmentation needed aside */
+	uint64_t rx_icmp_frag_needed; /* fragmentation needed, ICMPv6 packet too big */
+	/* ... and what they did, counted by the worker that owns the flow named */
+	uint64_t icmp_err_unmatched;  /* named no flow of the run (no flows run, another
+					 protocol, no such flow) */
+	uint64_t icmp_err_invalid;    /* named a flow, but not a frame of its window
+					 (RFC 5927 §4.1): ignored */
+	uint64_t icmp_err_kept;       /* named a flow that goes on unchanged: a soft error in a
+					 synchronized TCP state, a UDP flow's too big, an MTU
+					 that lowers nothing */
+	uint64_t icmp_mss_lowered;    /* lowered a TCP flow's MSS */
 };
 
 /*

@@ -52,6 +52,7 @@ struct wmsg {
 
 struct worker;
 struct pkt_info; /* src/core/pkt.h: what the loop parsed of a frame */
+struct icmperr;	 /* src/core/icmperr.h: an ICMP error's quote, read */
 
 /* The worker half of a traffic engine: chosen at START, called by the
  * loop (one pointer, w->eng, per loop turn). worker context. */
@@ -82,6 +83,13 @@ struct worker_ops {
 	/* the engine finishes the checksums of long TCP payloads itself
 	 * (pkt_parse_defer()): a frame it is handed may have sum_todo set */
 	bool sum_later;
+	/* optional: an ICMP error arrived on `side` whose quote names a UDP
+	 * or TCP datagram (f: the frame, freed by the loop afterwards; the
+	 * loop counted it on the port and handed it to the owner of the
+	 * flow it names, own.h). Without it, the loop counts the error as
+	 * unmatched. */
+	void (*icmp_err)(struct worker *w, int side, const uint8_t *f, const struct icmperr *e,
+			 uint64_t now);
 };
 
 struct worker {

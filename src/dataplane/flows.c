@@ -23,6 +23,7 @@
 #include "flows.h"
 #include "flows_int.h"
 #include "flowtab.h"
+#include "icmperr.h"
 #include "lat.h"
 #include "own.h"
 #include "pace.h"
@@ -589,6 +590,126 @@ static void flows_rx_burst(struct worker *w, int side, struct rte_mbuf **m,
 	s->rx_idx = FLOWTAB_NIL;
 }
 
+/* ---- ICMP errors (icmperr.h; flowgen(8), ICMP ERRORS) ---- */
+
+/*
+ * Do the quote's addresses fit side: its family, and on an IPv6 side the
+ * fixed 96 bits the key leaves out (flows_family_ok()), ours at own (the
+ * quote's source, or the outer destination), the peer's the quote's
+ * destination?
+ */
+static bool flows_icmp_family(const struct flows_state *s, int side, const uint8_t *f,
+			      const struct icmperr *ie, const uint8_t *own)
+{
+	if (ie->v6 != s->v6[side])
+		return false;
+	if (!ie->v6)
+		return true;
+	if (memcmp(own, s->own_hi[side], 12))
+		return false;
+	return (side == FLOWTAB_SERVER && !s->peer6_learned) ||
+	       !memcmp(f + ie->q3 + 24, s->peer_hi[side], 12);
+}
+
+/*
+ * The entry of the flow whose frame the error quotes, or FLOWTAB_NIL. The
+ * quote is the frame as the flow sent it: a NAT on the way translates an
+ * error's quote back along with its outer header (RFC 5508 REQ-3; a DUT
+ * that drops the frame before its own translation quotes it untouched).
+ * On the client side, a quote whose source the NAT left translated is
+ * looked up again with the outer destination as the client's address:
+ * the flow is found where the NAT kept the client's port.
+ */
+static uint32_t flows_icmp_find(const struct flows_state *s, int side, const uint8_t *f,
+				const struct icmperr *ie)
+{
+	struct flowtab_key k;
+	uint32_t idx = FLOWTAB_NIL;
+
+	if (flows_icmp_family(s, side, f, ie, f + ie->q3 + 8)) {
+		icmperr_key(ie, ie->sip, side, &k);
+		idx = flowtab_lookup(s->ft, &k);
+	}
+	if (idx == FLOWTAB_NIL && side == FLOWTAB_CLIENT && ie->odip != ie->sip &&
+	    flows_icmp_family(s, side, f, ie, f + ie->o3 + 24)) {
+		icmperr_key(ie, ie->odip, side, &k);
+		idx = flowtab_lookup(s->ft, &k);
+	}
+	return idx;
+}
+
+/*
+ * A UDP flow's error: where the flow's datagrams carry a signature and the
+ * quote holds one, it must be the flow's own (the client's id; a server's
+ * reply names its client's), as a reply must (flowpay.h). A quote cut
+ * before the signature names the flow by its tuple alone.
+ */
+static bool flows_icmp_udp_ok(const struct worker *w, const struct flows_state *s, uint32_t idx,
+			      const struct flows_ent *e, int side, const uint8_t *f,
+			      const struct icmperr *ie)
+{
+	uint32_t id, seq;
+	uint64_t tsc;
+	uint8_t fl;
+
+	if (s->tpl[e->tpl].txb[side] || ie->qpaylen < LAT_SIG_LEN)
+		return true;
+	if (!lat_sig_read(f + ie->qpay, ie->qpaylen, &id, &seq, &tsc, &fl))
+		return false;
+	return id == (side ? e->udp.peer_id : own_id(flowtab_id(s->ft, idx), w->q)) &&
+	       (fl & LAT_SIG_F_REPLY) == (side ? LAT_SIG_F_REPLY : 0);
+}
+
+/*
+ * worker_ops.icmp_err: an ICMP error on side whose quote names a UDP or
+ * TCP datagram. A destination unreachable fails a UDP flow at once (it
+ * has nothing to retransmit: its datagram reached no server) and a TCP
+ * flow as tcp_icmp_unreach() decides; a too big lowers a TCP flow's MSS
+ * (tcp_icmp_too_big()) and leaves a UDP flow's datagrams as the profile
+ * sizes them. Counted on the port by outcome.
+ */
+static void flows_icmp_err(struct worker *w, int side, const uint8_t *f, const struct icmperr *ie,
+			   uint64_t now)
+{
+	struct flows_state *s = w->state;
+	struct ctr_port *c = &w->ctr->port[w->port[side]];
+	uint32_t idx = flows_icmp_find(s, side, f, ie);
+	struct flows_ent *e;
+	enum tcp_icmp r;
+	struct tcp_out o;
+
+	if (idx == FLOWTAB_NIL) {
+		FG_CTR_INC(c->icmp_err_unmatched);
+		return;
+	}
+	e = flowtab_state(s->ft, idx);
+	if (s->tpl[e->tpl].proto != PROF_TCP) {
+		if (!flows_icmp_udp_ok(w, s, idx, e, side, f, ie))
+			FG_CTR_INC(c->icmp_err_invalid);
+		else if (ie->kind == ICMPERR_TOO_BIG)
+			FG_CTR_INC(c->icmp_err_kept);
+		else
+			flows_fail(w, s, idx, e, FLOWS_FAIL_ICMP_UNREACH);
+		return;
+	}
+	if (ie->kind == ICMPERR_UNREACH) {
+		r = tcp_icmp_unreach(&e->tcb, ie->seq, ie->hard);
+		if (r == TCP_ICMP_ABORT) {
+			flows_fail(w, s, idx, e, FLOWS_FAIL_ICMP_UNREACH);
+			return;
+		}
+	} else {
+		tcp_out_reset(&o);
+		r = tcp_icmp_too_big(&e->tcb, ie->seq, icmperr_mss(ie), flows_us(s, now), &o);
+		if (r == TCP_ICMP_MSS) {
+			FG_CTR_INC(c->icmp_mss_lowered);
+			flows_tcp_run(w, s, idx, e, side, &o, now);
+			return;
+		}
+	}
+	FG_CTR_INC(*(r == TCP_ICMP_STALE ? &c->icmp_err_invalid : &c->icmp_err_kept));
+}
+
 static void flows_timer(struct worker *w, struct flows_state *s, uint32_t idx, uint64_t now)
 {
 	struct flows_ent *e = flowtab_state(s->ft, idx);
@@ -793,4 +914,5 @@ const struct worker_ops flows_worker_ops = {
     .idle = flows_idle,
     .own = flows_own,
     .sum_later = true,
+    .icmp_err = flows_icmp_err,
 };

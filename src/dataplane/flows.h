@@ -102,6 +102,12 @@ struct worker_ops;
  * (flows_fail(), include/fail-t.h) and goes into the worker's ring of
  * failed flows (`stats --failed`, fails.h).
  *
+ * An ICMP error that quotes a flow's frame (icmperr.h) reaches the
+ * flow's worker as a reply would (own.h) and flows_icmp_err(): a
+ * destination unreachable fails a UDP flow at once, and a TCP connection
+ * as tcp_icmp_unreach() decides (reason icmp_unreachable); a too big lowers a
+ * TCP connection's MSS and sends what is in flight again.
+ *
  * New flows are paced by TSC (pace.h); each worker opens its share (the
  * pair's rate / workers of the pair). With caps (`start --active N`, a
  * template's limit and climit) the pacer stays the upper bound and each

@@ -10,9 +10,10 @@
  * where a port also has an RX queue there (net_af_packet, whose fan-out
  * feeds it like any other), worker 0 of the pair polls it every turn. With
  * several workers a test frame runs on the worker that owns its flow
- * (own.h, worker.h). A run planned for a time of day (start --at) holds
- * its engine until then (worker_hold); the loop records the TSC of each
- * run's first test frame (ctr.h, first_tx_tsc).
+ * (own.h, worker.h); so does an ICMP error about a frame of that flow,
+ * counted on its port first (icmperr.h). A run planned for a time of day
+ * (start --at) holds its engine until then (worker_hold); the loop
+ * records the TSC of each run's first test frame (ctr.h, first_tx_tsc).
  */
 #include <sched.h>
 
@@ -22,6 +23,7 @@
 #include <rte_ring.h>
 
 #include "capture_tap.h"
+#include "icmperr.h"
 #include "lat.h"
 #include "pace.h"
 #include "pkt6.h"
@@ -313,6 +315,91 @@ static void handle_local(struct worker *w, int side, struct rte_mbuf *m, const s
 	rte_pktmbuf_free(m);
 }
 
+/*
+ * An ICMP error the owner of the flow it names has in hand: the engine's,
+ * if it reads errors (worker_ops.icmp_err), else unmatched; or up to
+ * control in service mode with no engine (`bench nat` reads ICMP errors
+ * there).
+ */
+static void icmp_err_run(struct worker *w, int side, struct rte_mbuf *m, const struct icmperr *e,
+			 uint64_t now)
+{
+	if (w->eng && w->eng->icmp_err) {
+		w->eng->icmp_err(w, side, rte_pktmbuf_mtod(m, const uint8_t *), e, now);
+	} else if (w->service) {
+		punt(w, side, m);
+		return;
+	} else {
+		FG_CTR_INC(w->ctr->port[w->port[side]].icmp_err_unmatched);
+	}
+	rte_pktmbuf_free(m);
+}
+
+/*
+ * An ICMPv4 destination unreachable or an ICMPv6 destination unreachable
+ * or packet too big (icmperr.h; flowgen(8), ICMP ERRORS), off the ICMP
+ * branch of the loop: a test frame never comes here. Counted on the port
+ * where it arrived (a quote that cannot be read as rx_bad), then, with
+ * several workers, handed to the worker that owns the flow the quote
+ * names, as a reply of that flow would be (own.h: the quoted source port
+ * on the client port, a quoted datagram's signature on the server port),
+ * and run there.
+ */
+static void rx_icmp_err(struct worker *w, int side, struct rte_mbuf *m, const struct pkt_info *pi,
+			bool steer, uint64_t now)
+{
+	struct ctr_port *c = &w->ctr->port[w->port[side]];
+	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+	struct icmperr e;
+	enum icmperr_res r = icmperr_parse(f, pi, &e);
+
+	FG_CTR_INC(c->rx_icmp);
+	if (r == ICMPERR_BAD) {
+		FG_CTR_INC(c->rx_bad);
+		if (w->service && !w->eng) {
+			punt(w, side, m);
+			return;
+		}
+		rte_pktmbuf_free(m);
+		return;
+	}
+	FG_CTR_INC(*(e.kind == ICMPERR_TOO_BIG ? &c->rx_icmp_frag_needed : &c->rx_icmp_unreach));
+	if (r == ICMPERR_FOREIGN) {
+		/* no datagram of ours: no flow to look for */
+		if (w->service && !w->eng) {
+			punt(w, side, m);
+			return;
+		}
+		FG_CTR_INC(c->icmp_err_unmatched);
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (steer) {
+		struct own_frame of = {.dport = e.sport};
+		unsigned o;
+
+		if (side == OWN_SERVER && e.proto == IPPROTO_UDP) {
+			uint32_t seq;
+			uint64_t tsc;
+			uint8_t fl;
+
+			of.sig = lat_sig_read(f + e.qpay, e.qpaylen, &of.sig_id, &seq, &tsc, &fl);
+		}
+		o = own_worker(&w->own, side, &of, w->q);
+		if (o != w->q) {
+			m->port = (uint16_t)side;
+			if (rte_ring_sp_enqueue(w->hand_out[o], m) != 0) {
+				FG_CTR_INC(c->rx_unknown);
+				rte_pktmbuf_free(m);
+				return;
+			}
+			FG_CTR_INC(w->ctr->redirected);
+			return;
+		}
+	}
+	icmp_err_run(w, side, m, &e, now);
+}
+
 /* An ICMP echo message that is an engine's test frame (worker_ops.icmp_sig:
  * a stream of `proto: icmp`): it carries a signature. */
 static inline bool rx_icmp_test(const struct worker *w, struct rte_mbuf *m,
@@ -449,6 +536,10 @@ rx_side_do(struct worker *w, int side, uint16_t q, uint64_t now, bool *busy, con
 				tm[nt++] = m;
 				continue;
 			}
+			if (unlikely(icmperr_kind_of(f, pi) != ICMPERR_NONE)) {
+				rx_icmp_err(w, side, m, pi, steer, now);
+				break;
+			}
 			(pi->kind == PKT_ICMP ? handle_local : handle_icmp6)(w, side, m, pi);
 			break;
 		case PKT_ARP:
@@ -511,6 +602,15 @@ static void rx_handed(struct worker *w, uint64_t now, bool *busy)
 			if (w->eng && (k == PKT_UDP || k == PKT_TCP || k == PKT_UDP6 || k == PKT_TCP6)) {
 				tm[side][nt[side]++] = m;
 				continue;
+			}
+			if (k == PKT_ICMP || k == PKT_ICMP6) {
+				/* an ICMP error whose flow is this worker's (rx_icmp_err) */
+				struct icmperr e;
+
+				if (icmperr_parse(rte_pktmbuf_mtod(m, uint8_t *), pi, &e) == ICMPERR_OK) {
+					icmp_err_run(w, side, m, &e, now);
+					continue;
+				}
 			}
 			/* the run ended here before the frame came */
 			if (w->service) {
