@@ -100,6 +100,40 @@ static const struct {
     {"mbuf_alloc_failed", offsetof(struct stats_port_snap, mbuf_fail)},
 };
 
+/* A port's ICMP errors by kind, and what they did by outcome
+ * (flowgen(8), ICMP ERRORS). */
+static const struct {
+	const char *label;
+	size_t off;
+} port_icmp_kinds[] = {
+    {"unreachable", offsetof(struct stats_port_snap, rx_icmp_unreach)},
+    {"frag_needed", offsetof(struct stats_port_snap, rx_icmp_frag_needed)},
+}, port_icmp_outcomes[] = {
+    {"unmatched", offsetof(struct stats_port_snap, icmp_err_unmatched)},
+    {"invalid", offsetof(struct stats_port_snap, icmp_err_invalid)},
+    {"kept", offsetof(struct stats_port_snap, icmp_err_kept)},
+    {"mss_lowered", offsetof(struct stats_port_snap, icmp_mss_lowered)},
+};
+
+static void ports_icmp(struct prom *p, const struct stats_snap *s, char pn[][12])
+{
+	prom_family(p, "flowgen_port_icmp_errors_total", PROM_COUNTER,
+		    "ICMP errors about the frames sent, received on the port, by kind");
+	for (int i = 0; i < s->nports; i++)
+		for (size_t k = 0; k < FG_ARRAY_SIZE(port_icmp_kinds); k++)
+			prom_u64(p, "flowgen_port_icmp_errors_total",
+				 (struct prom_label[]){{"port", pn[i]}, {"kind", port_icmp_kinds[k].label}},
+				 2, *(const uint64_t *)((const char *)&s->port[i] + port_icmp_kinds[k].off));
+	prom_family(p, "flowgen_port_icmp_error_outcomes_total", PROM_COUNTER,
+		    "what the port's ICMP errors did to the flows they named, by outcome");
+	for (int i = 0; i < s->nports; i++)
+		for (size_t k = 0; k < FG_ARRAY_SIZE(port_icmp_outcomes); k++)
+			prom_u64(p, "flowgen_port_icmp_error_outcomes_total",
+				 (struct prom_label[]){{"port", pn[i]},
+						       {"outcome", port_icmp_outcomes[k].label}},
+				 2, *(const uint64_t *)((const char *)&s->port[i] + port_icmp_outcomes[k].off));
+}
+
 static void ports(struct prom *p, const struct stats_snap *s)
 {
 	char pn[FG_MAX_PORTS][12];
@@ -127,6 +161,7 @@ static void ports(struct prom *p, const struct stats_snap *s)
 			prom_u64(p, "flowgen_port_errors_total",
 				 (struct prom_label[]){{"port", pn[i]}, {"error", port_errs[e].error}}, 2,
 				 *(const uint64_t *)((const char *)&s->port[i] + port_errs[e].off));
+	ports_icmp(p, s, pn);
 	prom_family(p, "flowgen_link_up", PROM_GAUGE, "1 when the port's link is up");
 	for (int i = 0; i < s->nports; i++)
 		prom_u64(p, "flowgen_link_up", (struct prom_label[]){{"port", pn[i]}}, 1,

@@ -174,6 +174,17 @@ static void json_xstats(struct jw *j, int port)
 	jw_obj_end(j);
 }
 
+/* The port's ICMP errors and what they did (flowgen(8), ICMP ERRORS). */
+static void json_port_icmp(struct jw *j, const struct stats_port_snap *o)
+{
+	jw_u64(j, "rx_icmp_unreach", o->rx_icmp_unreach);
+	jw_u64(j, "rx_icmp_frag_needed", o->rx_icmp_frag_needed);
+	jw_u64(j, "icmp_err_unmatched", o->icmp_err_unmatched);
+	jw_u64(j, "icmp_err_invalid", o->icmp_err_invalid);
+	jw_u64(j, "icmp_err_kept", o->icmp_err_kept);
+	jw_u64(j, "icmp_mss_lowered", o->icmp_mss_lowered);
+}
+
 static void json_port(struct jw *j, int port, const struct stats_port_snap *o)
 {
 	jw_obj(j, NULL);
@@ -197,6 +208,7 @@ static void json_port(struct jw *j, int port, const struct stats_port_snap *o)
 	jw_u64(j, "rx_unknown", o->rx_unknown);
 	jw_u64(j, "tx_queue_full", o->tx_queue_full);
 	jw_u64(j, "mbuf_fail", o->mbuf_fail);
+	json_port_icmp(j, o);
 	jw_str(j, "counters", o->from_nic ? "nic" : "workers");
 	/* the port's frames its TX queue refused, by the name streams use */
 	jw_u64(j, "tx_dropped", o->tx_queue_full);
@@ -489,6 +501,12 @@ static const struct stats_port_row port_rows[] = {
     STATS_PORT_ROW("tx_queue_full", STATS_CELL_U64, tx_queue_full),
     STATS_PORT_ROW("rx_bad", STATS_CELL_U64, rx_bad),
     STATS_PORT_ROW("rx_unknown", STATS_CELL_U64, rx_unknown),
+    STATS_PORT_ROW("icmp unreach", STATS_CELL_U64, rx_icmp_unreach),
+    STATS_PORT_ROW("icmp too big", STATS_CELL_U64, rx_icmp_frag_needed),
+    STATS_PORT_ROW("  unmatched", STATS_CELL_U64, icmp_err_unmatched),
+    STATS_PORT_ROW("  invalid", STATS_CELL_U64, icmp_err_invalid),
+    STATS_PORT_ROW("  kept", STATS_CELL_U64, icmp_err_kept),
+    STATS_PORT_ROW("  mss lowered", STATS_CELL_U64, icmp_mss_lowered),
 };
 
 static void text_ports(FILE *f, const struct stats_snap *s)

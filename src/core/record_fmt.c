@@ -332,6 +332,12 @@ static void snap_port(const json_t *j, struct stats_port_snap *o)
 	o->rx_unknown = ju(j, "rx_unknown");
 	o->tx_queue_full = ju(j, "tx_queue_full");
 	o->mbuf_fail = ju(j, "mbuf_fail");
+	o->rx_icmp_unreach = ju(j, "rx_icmp_unreach");
+	o->rx_icmp_frag_needed = ju(j, "rx_icmp_frag_needed");
+	o->icmp_err_unmatched = ju(j, "icmp_err_unmatched");
+	o->icmp_err_invalid = ju(j, "icmp_err_invalid");
+	o->icmp_err_kept = ju(j, "icmp_err_kept");
+	o->icmp_mss_lowered = ju(j, "icmp_mss_lowered");
 	o->from_nic = from && !strcmp(from, "nic");
 }
 

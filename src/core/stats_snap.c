@@ -194,6 +194,28 @@ static double bps_l2(double byte_rate, double pps)
 
 static double bps_l1(double l2, double pps) { return l2 + STATS_L1_BYTES * 8 * pps; }
 
+/* The ICMP error counters of a port (ctr.h) less the baseline. */
+static void port_icmp(const struct ctr_port *w, const struct ctr_port *wb,
+		      struct stats_port_snap *o)
+{
+	o->rx_icmp_unreach = stats_sub0(w->rx_icmp_unreach, wb ? wb->rx_icmp_unreach : 0);
+	o->rx_icmp_frag_needed = stats_sub0(w->rx_icmp_frag_needed, wb ? wb->rx_icmp_frag_needed : 0);
+	o->icmp_err_unmatched = stats_sub0(w->icmp_err_unmatched, wb ? wb->icmp_err_unmatched : 0);
+	o->icmp_err_invalid = stats_sub0(w->icmp_err_invalid, wb ? wb->icmp_err_invalid : 0);
+	o->icmp_err_kept = stats_sub0(w->icmp_err_kept, wb ? wb->icmp_err_kept : 0);
+	o->icmp_mss_lowered = stats_sub0(w->icmp_mss_lowered, wb ? wb->icmp_mss_lowered : 0);
+}
+
+static void port_icmp_add(struct stats_port_snap *t, const struct stats_port_snap *o)
+{
+	t->rx_icmp_unreach += o->rx_icmp_unreach;
+	t->rx_icmp_frag_needed += o->rx_icmp_frag_needed;
+	t->icmp_err_unmatched += o->icmp_err_unmatched;
+	t->icmp_err_invalid += o->icmp_err_invalid;
+	t->icmp_err_kept += o->icmp_err_kept;
+	t->icmp_mss_lowered += o->icmp_mss_lowered;
+}
+
 static void port_snap(const struct stats_raw *now, const struct stats_raw *prev,
 		      const struct stats_raw *base, double dt, int p, struct stats_port_snap *o)
 {
@@ -233,6 +255,7 @@ static void port_snap(const struct stats_raw *now, const struct stats_raw *prev,
 	o->rx_unknown = stats_sub0(w->rx_unknown, wb ? wb->rx_unknown : 0);
 	o->tx_queue_full = stats_sub0(w->tx_queue_full, wb ? wb->tx_queue_full : 0);
 	o->mbuf_fail = stats_sub0(w->mbuf_fail, wb ? wb->mbuf_fail : 0);
+	port_icmp(w, wb, o);
 	if (o->speed_mbps)
 		o->line_util = o->tx_bps_l1 / (o->speed_mbps * 1e6) * 100;
 }
@@ -259,6 +282,7 @@ static void port_add(struct stats_port_snap *t, const struct stats_port_snap *o)
 	t->rx_unknown += o->rx_unknown;
 	t->tx_queue_full += o->tx_queue_full;
 	t->mbuf_fail += o->mbuf_fail;
+	port_icmp_add(t, o);
 }
 
 void stats_total(struct stats_snap *s)

@@ -112,6 +112,9 @@ struct stats_port_snap {
 	double line_util; /* tx L1 bps / link speed, % */
 	uint64_t oerrors, ierrors, imissed;
 	uint64_t rx_bad, rx_unknown, tx_queue_full, mbuf_fail;
+	/* ICMP errors received and what they did (ctr.h, struct ctr_port) */
+	uint64_t rx_icmp_unreach, rx_icmp_frag_needed;
+	uint64_t icmp_err_unmatched, icmp_err_invalid, icmp_err_kept, icmp_mss_lowered;
 };
 
 struct stats_global {

@@ -277,6 +277,12 @@ static void fill(struct stats_snap *s)
 	now.port[1].rx_pkts = 12000;
 	now.port[1].rx_bytes = 12000 * 60;
 	now.port[1].rx_unknown = 3;
+	now.port[0].rx_icmp_unreach = 11;
+	now.port[0].rx_icmp_frag_needed = 6;
+	now.port[0].icmp_err_unmatched = 2;
+	now.port[0].icmp_err_invalid = 1;
+	now.port[0].icmp_err_kept = 3;
+	now.port[0].icmp_mss_lowered = 4;
 	now.nic_ok[0] = true;
 	now.nic[0].imissed = 4;
 	now.nworkers = 2;

@@ -739,6 +739,8 @@ static const char *const spec_global[] = {
 static const char *const spec_port[] = {
     "port",   "link",	"speed_mbps", "tx_pkts",   "rx_pkts", "tx_bytes", "rx_bytes", "tx_pps",
     "rx_pps", "tx_bps", "rx_bps",     "line_util", "oerrors", "ierrors",  "imissed",
+    "rx_icmp_unreach", "rx_icmp_frag_needed", "icmp_err_unmatched", "icmp_err_invalid",
+    "icmp_err_kept", "icmp_mss_lowered",
 };
 static const char *const spec_client[] = {
     "started",	"established", "completed", "failed",	"active",	  "fail_reasons",
