@@ -3,14 +3,15 @@
  * answers built on it: pkt_parse() (ARP, IPv4, IPv6, ICMPv6, 802.1Q),
  * pkt_parse_defer() with pkt_sum_finish(), pkt_answer_arp(),
  * pkt_answer_echo(), pkt6_answer_ns(), pkt6_answer_echo(),
- * pkt6_nd_lladdr() and pkt_tcp_mss(). These run on
- * every frame a worker receives, so any byte sequence a wire can carry
- * must be safe.
+ * pkt6_nd_lladdr() and pkt_tcp_mss(), and the ICMP errors read on them
+ * (src/core/icmperr.c: icmperr_parse(), icmperr_mss(), icmperr_key()).
+ * These run on every frame a worker receives, so any byte sequence a wire
+ * can carry must be safe.
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -std=gnu11 -Iinclude -Isrc/core -Isrc/config \
  *       -Isrc/dataplane -Isrc/control -Isrc/console \
  *       $(pkg-config --cflags libdpdk) test/fuzz/fuzz_pkt.c src/core/pkt.c \
- *       src/core/pkt6.c $(pkg-config --libs libdpdk) -o build/fuzz/fuzz_pkt
+ *       src/core/pkt6.c src/core/icmperr.c $(pkg-config --libs libdpdk) -o build/fuzz/fuzz_pkt
  *
  * pkt.c and pkt6.c only use DPDK's inline header helpers (checksums, byte order), so
  * no EAL is needed. The input's first byte picks how it is used:
@@ -34,12 +35,19 @@
  * behind it is the untagged frame's; pkt_parse_defer() reads every frame
  * as pkt_parse() does, except that a checksum it leaves to finish
  * (sum_todo) holds, with the payload's pkt_raw_sum(), exactly when
- * pkt_parse() finds the frame good.
+ * pkt_parse() finds the frame good. An ICMP error's quote read by
+ * icmperr_parse() lies inside the frame, names UDP or TCP when it is
+ * read, and the MSS of a too big is 0 or within its floor and the quoted
+ * length; an error the builders wrap around a UDP or TCP frame (cases 10
+ * and 11, its quote cut anywhere) reads back that frame's addresses,
+ * ports and sequence number exactly when the quote holds its IP header
+ * and 8 bytes.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "icmperr.h"
 #include "pkt.h"
 #include "pkt6.h"
 
@@ -109,6 +117,37 @@ static void check_info(const uint8_t *f, const struct pkt_info *pi, enum pkt_kin
 	}
 }
 
+/* An ICMP error's reading: inside the frame, of UDP or TCP, a sane MSS. */
+static void check_icmperr(const uint8_t *f, const struct pkt_info *pi, uint32_t len)
+{
+	struct icmperr e;
+	struct flowtab_key k;
+	enum icmperr_res r;
+	uint16_t mss;
+
+	if (icmperr_kind_of(f, pi) == ICMPERR_NONE)
+		return;
+	r = icmperr_parse(f, pi, &e);
+	if (r == ICMPERR_BAD)
+		return;
+	if (e.kind != icmperr_kind_of(f, pi) || e.v6 != (pi->kind == PKT_ICMP6) ||
+	    e.q3 != pi->payload || e.o3 != pi->l3)
+		abort();
+	if (r == ICMPERR_FOREIGN)
+		return;
+	if (r != ICMPERR_OK || (e.proto != IPPROTO_UDP && e.proto != IPPROTO_TCP) ||
+	    (uint32_t)e.q3 + (e.v6 ? 48u : 28u) > len || (uint32_t)e.qpay + e.qpaylen > len)
+		abort();
+	mss = icmperr_mss(&e);
+	if (e.kind == ICMPERR_TOO_BIG && mss &&
+	    (mss < (e.v6 ? ICMPERR_MSS6_MIN : ICMPERR_MSS4_MIN) ||
+	     mss > FG_MAX(e.qlen, e.v6 ? 1280u : 576u)))
+		abort();
+	icmperr_key(&e, e.sip, FLOWTAB_CLIENT, &k);
+	if (k.sip != e.dip || k.dip != e.sip || k.sport != e.dport || k.dport != e.sport)
+		abort();
+}
+
 /* Parse f, check it, exercise the answers on a copy of the frame. */
 static enum pkt_kind exercise(uint8_t *f, uint32_t len)
 {
@@ -131,6 +170,8 @@ static enum pkt_kind exercise(uint8_t *f, uint32_t len)
 		abort();
 	if (k == PKT_TCP || k == PKT_TCP6)
 		(void)pkt_tcp_mss(f, &pi);
+	if (k == PKT_ICMP || k == PKT_ICMP6)
+		check_icmperr(f, &pi, len);
 	if (k == PKT_ICMP6) {
 		struct rte_ether_addr mac;
 		uint8_t t[16], t2[16];
@@ -214,6 +255,71 @@ static void exact(const uint8_t *data, size_t len)
 	free(f);
 }
 
+/*
+ * An ICMP error (v6: ICMPv6) of type and code around the frame q of qlen
+ * bytes (from Ethernet on), its quote cut to cut bytes; written to f,
+ * returns its length. Then checks that the quote reads back as q's
+ * tuple when it holds the IP header and 8 bytes, and as bad when not.
+ */
+static uint32_t wrap_err(uint8_t *f, const uint8_t *q, uint32_t qlen, bool v6, uint8_t type,
+			 uint8_t code, uint32_t mtu, uint32_t cut)
+{
+	static const struct rte_ether_addr a = {{0x02, 0, 0, 0, 0, 0x0c}}, b = {{0x02, 0, 0, 0, 0, 0x0d}};
+	static const uint8_t r6[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 1};
+	const uint32_t l3 = RTE_ETHER_HDR_LEN, l4 = l3 + (v6 ? 40u : 20u);
+	uint32_t n = qlen - RTE_ETHER_HDR_LEN, ihl;
+	struct pkt_info pi, qi;
+	struct icmperr e;
+	uint8_t *ic = f + l4;
+	uint16_t ck;
+
+	if (pkt_parse(q, qlen, &qi) == PKT_BAD || qi.tagged)
+		return 0;
+	if (cut < n)
+		n = cut;
+	if (n > 1232)
+		n = 1232; /* an error fits the minimum MTU, as RFC 4443 says */
+	if (v6)
+		pkt6_build_eth_ip(f, &b, &a, r6, q + l3 + 8, IPPROTO_ICMPV6, (uint16_t)(8 + n), 64);
+	else
+		pkt_build_eth_ip(f, &b, &a, 0xc6120101u, qi.sip, IPPROTO_ICMP, (uint16_t)(8 + n));
+	ic[0] = type;
+	ic[1] = code;
+	ic[2] = ic[3] = 0;
+	ic[4] = (uint8_t)(mtu >> 24);
+	ic[5] = (uint8_t)(mtu >> 16);
+	ic[6] = (uint8_t)(mtu >> 8);
+	ic[7] = (uint8_t)mtu;
+	memcpy(ic + 8, q + l3, n);
+	ck = v6 ? pkt6_l4_cksum(f + l3, ic, 8 + n) : (uint16_t)~pkt_raw_sum(ic, 8 + n);
+	memcpy(ic + 2, &ck, 2);
+	if (pkt_parse(f, l4 + 8 + n, &pi) != (v6 ? PKT_ICMP6 : PKT_ICMP))
+		abort();
+	ihl = v6 ? 40 : (q[l3] & 0xfu) * 4;
+	switch (icmperr_parse(f, &pi, &e)) {
+	case ICMPERR_OK:
+		if (n < ihl + 8 || e.sport != qi.sport || e.dport != qi.dport ||
+		    e.proto != qi.proto || e.sip != qi.sip || e.dip != qi.dip)
+			abort();
+		if (qi.proto == IPPROTO_TCP &&
+		    e.seq != ((uint32_t)q[qi.l4 + 4] << 24 | (uint32_t)q[qi.l4 + 5] << 16 |
+			      (uint32_t)q[qi.l4 + 6] << 8 | q[qi.l4 + 7]))
+			abort();
+		break;
+	case ICMPERR_BAD:
+		if (n >= ihl + 8 && (qi.kind == PKT_UDP || qi.kind == PKT_TCP ||
+				     qi.kind == PKT_UDP6 || qi.kind == PKT_TCP6))
+			abort();
+		break;
+	default:
+		if (qi.kind == PKT_UDP || qi.kind == PKT_TCP || qi.kind == PKT_UDP6 ||
+		    qi.kind == PKT_TCP6)
+			abort();
+		break;
+	}
+	return l4 + 8 + n;
+}
+
 static void built(struct reader *r)
 {
 	struct rte_ether_addr src = {{0x02, 0, 0, 0, 0, 0x0a}}, dst = {{0x02, 0, 0, 0, 0, 0x0b}};
@@ -231,7 +337,7 @@ static void built(struct reader *r)
 
 	if (!f)
 		return;
-	what = (what & 0x7f) % 10;
+	what = (what & 0x7f) % 12;
 	for (int i = 0; i < 16; i++) {
 		s6[i] = (uint8_t)take(r, 1);
 		d6[i] = (uint8_t)take(r, 1);
@@ -293,6 +399,48 @@ static void built(struct reader *r)
 		len = pkt6_build_na(f, &src, &dst, s6, d6, sport & 1);
 		want = PKT_ICMP6;
 		break;
+	case 10:
+	case 11: {
+		/* an ICMP error around a UDP or TCP frame of either family,
+		 * its quote cut where the input says */
+		uint8_t *q = calloc(1, FUZZ_PKT_MAX);
+		bool six = what == 11, tcp = sport & 1;
+		uint32_t cut = take(r, 2), mtu = take(r, 2);
+		uint8_t code = (uint8_t)take(r, 1);
+
+		if (!q)
+			break;
+		if (six && tcp)
+			len = pkt6_build_tcp(q, &src, &dst, s6, d6, sport, dport, sip, dip, RTE_TCP_ACK_FLAG,
+					     1000, 0, paylen);
+		else if (six)
+			len = pkt6_build_udp(q, &src, &dst, s6, d6, sport, dport, paylen);
+		else if (tcp)
+			len = pkt_build_tcp(q, &src, &dst, sip, dip, sport, dport, sip, dip, RTE_TCP_ACK_FLAG,
+					    1000, 0, paylen);
+		else
+			len = pkt_build_udp(q, &src, &dst, sip, dip, sport, dport, paylen);
+		len = wrap_err(f, q, len, six, six ? (uint8_t)(1 + (code & 1)) : 3, code % 16, mtu,
+			       cut);
+		free(q);
+		want = six ? PKT_ICMP6 : PKT_ICMP;
+		if (!len) {
+			free(f);
+			return;
+		}
+		break;
+	}
+	}
+	if (what >= 10) {
+		/* wrap_err() checked the error's reading; tag and damage it
+		 * as the others */
+		if (tag)
+			len = pkt_vlan_push(f, (uint16_t)len, tci);
+		k = pkt_parse(f, len, &pi);
+		check_info(f, &pi, k, len);
+		if (k != want || pi.tagged != tag)
+			abort();
+		goto damage;
 	}
 	if (tag)
 		len = pkt_vlan_push(f, (uint16_t)len, tci);
@@ -315,6 +463,7 @@ static void built(struct reader *r)
 		abort();
 	if ((k == PKT_TCP || k == PKT_TCP6) && pkt_tcp_mss(f, &pi) != mss)
 		abort();
+damage:
 	exact(f, len);
 
 	/* Damage: up to 8 (offset, byte) pokes, then a new length. */
