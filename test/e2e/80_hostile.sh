@@ -11,11 +11,21 @@
 # both ends so they arrive), unsolicited ARP replies (a third of them
 # claiming the gateway's address with a made-up MAC), random bytes, and TCP
 # segments with random flags, sequence and acknowledgement numbers on the
-# tuples of live flows (learned by sniffing the tester's own segments).
+# tuples of live flows (learned by sniffing the tester's own segments), and
+# ICMP errors (flowgen(8), ICMP ERRORS): quotes cut short, quotes of
+# another protocol, quotes of a flow's frame as the other port sees it,
+# and forged quotes of live flows' own frames (a TCP sequence number 2^31
+# away from the flow's with a port unreachable or a fragmentation needed
+# to 576 bytes; a UDP payload that is not the flow's signature).
 #
 # Checks: flowgen stays alive and its batch run exits 0; each port counts
 # rx_bad > 0 and rx_unknown > 0; the flows stay correct; the gateway MACs
-# learned by `arp` are still the DUT's real ones afterwards.
+# learned by `arp` are still the DUT's real ones afterwards. ICMP: the
+# errors whose quote reads (icmp_valid of both injectors, and any the DUT
+# sent itself, from its /proc/net/snmp) are the ports' rx_icmp_unreach +
+# rx_icmp_frag_needed, each one unmatched or invalid (those the DUT sent
+# aside), none failing a flow (fail_icmp_unreach 0) or lowering an MSS;
+# the TCP run's forged live quotes count as invalid (at least one).
 #
 # The bound on failed flows: junk on a live tuple carries random sequence
 # and acknowledgement numbers, so it lands inside a 64 KiB window with a
@@ -43,11 +53,20 @@ MAC_FG1=$(tst_mac fg1)
 MAC_DUT0=$(dut_mac dut0 | tr a-f A-F)
 MAC_DUT1=$(dut_mac dut1 | tr a-f A-F)
 
+# dut_unreach_sent : the ICMP destination unreachables the DUT sent (its
+# /proc/net/snmp, Icmp OutDestUnreachs)
+dut_unreach_sent()
+{
+	in_dut awk '$1 == "Icmp:" && !h { for (i = 2; i <= NF; i++) c[$i] = i; h = 1; next }
+		$1 == "Icmp:" { print $c["OutDestUnreachs"]; exit }' /proc/net/snmp
+}
+
 # hostile_run NAME PROFILE MULT SECS COUNT PPS
 hostile_run()
 {
-	local name=$1 prof=$2 mult=$3 secs=$4 count=$5 pps=$6 out rc=0
+	local name=$1 prof=$2 mult=$3 secs=$4 count=$5 pps=$6 out rc=0 dut0
 	out=$FG_TMP/$name.out
+	dut0=$(dut_unreach_sent)
 	FG_TIMEOUT=$((secs + 40)) fg -x "arp; start -f $prof -m $mult -d $secs; \
 wait $((secs + 15)); stats --json; portattr; echo alive-after-$name" >"$out" 2>&1 &
 	local fgpid=$!
@@ -58,12 +77,12 @@ wait $((secs + 15)); stats --json; portattr; echo alive-after-$name" >"$out" 2>&
 	fi
 	sleep 1
 	in_dut python3 "$HOSTILE" --iface dut0 --dst "$MAC_FG0" --gw 198.18.1.1 \
-		--tst-ip 198.18.1.2 --tst-net 198.18.0 --count "$count" --pps "$pps" \
-		--seed 1 >"$FG_TMP/$name.h0" 2>&1 &
+		--tst-ip 198.18.1.2 --tst-net 198.18.0 --peer-net 198.19.0 --peer-gw 198.19.1.1 \
+		--count "$count" --pps "$pps" --seed 1 >"$FG_TMP/$name.h0" 2>&1 &
 	local h0=$!
 	in_dut python3 "$HOSTILE" --iface dut1 --dst "$MAC_FG1" --gw 198.19.1.1 \
-		--tst-ip 198.19.1.2 --tst-net 198.19.0 --count "$count" --pps "$pps" \
-		--seed 2 >"$FG_TMP/$name.h1" 2>&1 &
+		--tst-ip 198.19.1.2 --tst-net 198.19.0 --peer-net 198.18.0 \
+		--count "$count" --pps "$pps" --seed 2 >"$FG_TMP/$name.h1" 2>&1 &
 	local h1=$!
 	wait $h0 || fail "hostile $name: injector on dut0 ran" "$(tail -n 3 "$FG_TMP/$name.h0")"
 	wait $h1 || fail "hostile $name: injector on dut1 ran" "$(tail -n 3 "$FG_TMP/$name.h1")"
@@ -82,11 +101,12 @@ wait $((secs + 15)); stats --json; portattr; echo alive-after-$name" >"$out" 2>&
 	check_grep "hostile $name: a later command still runs" "^alive-after-$name" "$out"
 
 	# each file's figures read by one python3 (jpre) for the json_get below
-	jpre "$FG_TMP/$name.h0" sent live_junk
-	jpre "$FG_TMP/$name.h1" sent live_junk
+	jpre "$FG_TMP/$name.h0" sent live_junk icmp_valid
+	jpre "$FG_TMP/$name.h1" sent live_junk icmp_valid
 	jpre "$out" ports.0.rx_bad ports.0.rx_unknown ports.1.rx_bad ports.1.rx_unknown \
 		flows.client.started flows.client.completed flows.client.failed flows.client.active \
 		flows.client.fail_reasons.no_reply flows.client.fail_reasons.reset flows.client.fail_reasons.retransmits_exhausted
+	hostile_icmp "$name" "$out" "$(($(dut_unreach_sent) - dut0))"
 	local sent0 sent1
 	sent0=$(json_get "$FG_TMP/$name.h0" sent || echo 0)
 	sent1=$(json_get "$FG_TMP/$name.h1" sent || echo 0)
@@ -126,6 +146,33 @@ wait $((secs + 15)); stats --json; portattr; echo alive-after-$name" >"$out" 2>&
 		"$(awk '$1 == "0" && $2 ~ /^(up|down)$/ {print toupper($7)}' "$out" | tail -n 1)"
 	check_eq "hostile $name: port 1 gateway MAC unchanged" "$MAC_DUT1" \
 		"$(awk '$1 == "1" && $2 ~ /^(up|down)$/ {print toupper($7)}' "$out" | tail -n 1)"
+}
+
+# hostile_icmp NAME OUT DUT_SENT : the ICMP errors of run NAME (its stats
+# in OUT; DUT_SENT the unreachables the DUT itself sent meanwhile)
+hostile_icmp()
+{
+	local name=$1 out=$2 dut=$3 v valid
+	mapfile -t v < <(jvals "$out" \
+		"=sum(p['rx_icmp_unreach'] + p['rx_icmp_frag_needed'] for p in o['ports'])" \
+		"=sum(p['icmp_err_unmatched'] + p['icmp_err_invalid'] for p in o['ports'])" \
+		"=sum(p['icmp_err_kept'] + p['icmp_mss_lowered'] for p in o['ports'])" \
+		"=sum(p['icmp_err_invalid'] for p in o['ports'])" flows.client.fail_icmp_unreach)
+	valid=$(($(json_get "$FG_TMP/$name.h0" icmp_valid || echo 0) + \
+		$(json_get "$FG_TMP/$name.h1" icmp_valid || echo 0)))
+	echo "# $name icmp: valid injected $valid, sent by the DUT $dut, received ${v[0]}," \
+		"unmatched+invalid ${v[1]} (invalid ${v[3]}), kept+mss_lowered ${v[2]}, fail_icmp_unreach ${v[4]}"
+	check_ge "hostile $name: ICMP errors injected" "$valid" 1
+	check_eq "hostile $name: every readable ICMP error counted on its port (injected + the DUT's)" \
+		"$((valid + dut))" "${v[0]}"
+	check "hostile $name: each injected one matched no flow or was invalid" \
+		test "${v[1]}" -ge "$valid" -a "${v[1]}" -le "${v[0]}"
+	check "hostile $name: no flow kept, lowered or failed by them beyond the DUT's own $dut" \
+		test "$((v[2] + v[4]))" -le "$dut"
+	if [ "$name" = tcp ]; then
+		check_ge "hostile $name: forged quotes of live TCP flows counted invalid (RFC 5927 4.1)" \
+			"${v[3]}" 1
+	fi
 }
 
 # Each run lasts long enough for its injections (a second after the start,

@@ -8,9 +8,21 @@ TCP headers, bad IP and L4 checksums, IP options, fragments, oversize frames,
 ARP replies nobody asked for (some claiming the gateway's own address with a
 made-up MAC), random bytes, and TCP segments with random flags and sequence
 numbers on the tuples of live flows. Live tuples are learned by sniffing the
-tester's own TCP segments as they arrive on the same interface; each one seen
-is answered at once with junk in the reverse direction, so the junk reaches
-the flow while it still exists.
+tester's own TCP segments and UDP datagrams as they arrive on the same
+interface; a share of each new one seen is answered at once, with junk in
+the reverse direction (TCP) or a forged ICMP error about it (icmp_live,
+below), so that it reaches the flow while the flow still exists.
+
+ICMP errors (flowgen(8), ICMP ERRORS), from the gateway to the tester's
+addresses: quotes cut short of the IP header and 8 bytes (icmp_trunc),
+quotes of a protocol flowgen does not send (icmp_proto), quotes of a live
+flow's frame as the other port sees it (icmp_other_port), and quotes of a
+live flow's own frame that are forged (icmp_spoof): a TCP segment whose
+sequence number is the sniffed one plus 2^31, outside any window, with a
+port unreachable (a hard error) or a fragmentation needed to 576 bytes;
+a UDP datagram whose quoted payload is not the flow's signature. None of
+them may fail a flow or shrink its segments; "icmp_valid" counts those
+whose quote can be read (all but icmp_trunc), icmp_live's included.
 
 Standard library only. Prints one JSON object: frames sent per kind, send
 errors, live tuples learned and junk segments sent on them.
@@ -117,8 +129,10 @@ class Hostile:
         self.tst = ip_bytes(a.tst_ip)
         self.sent = {}
         self.errors = {}
-        self.tuples = {}   # (src, dst, sport, dport) -> last seq/ack seen
+        self.tuples = {}   # (src, dst, sport, dport) -> last sequence number seen
+        self.utuples = {}  # the same of UDP datagrams -> True
         self.live_junk = 0
+        self.icmp_valid = 0
         self.kinds = a.kinds.split(",") if a.kinds else self.KINDS
 
     # --- frame kinds -------------------------------------------------------
@@ -226,35 +240,115 @@ class Hostile:
         self.live_junk += 1
         return eth(self.dst, self.src, ETH_P_IP) + ipv4(d, s, 6, t)
 
+    # --- ICMP errors ---------------------------------------------------------
+
+    def icmp_err(self, to, code, quote, mtu=0):
+        """ICMP destination unreachable from the gateway to `to`, quoting
+        the bytes of `quote` (an IP datagram or part of one)."""
+        body = struct.pack("!BBHHH", 3, code, 0, 0, mtu) + quote
+        body = body[:2] + struct.pack("!H", csum(body)) + body[4:]
+        return eth(self.dst, self.src, ETH_P_IP) + ipv4(self.gw, to, 1, body)
+
+    def k_icmp_trunc(self):
+        s, d = self.some_ip(), self.rip(self.a.peer_net)
+        q = ipv4(s, d, 17, udp(s, d, self.rnd.randint(1024, 65535), 4321,
+                               os.urandom(18)))
+        return self.icmp_err(s, self.rnd.choice([0, 1, 3, 4]),
+                             q[:self.rnd.randint(0, 27)], mtu=576)
+
+    def k_icmp_proto(self):
+        s, d = self.some_ip(), self.rip(self.a.peer_net)
+        proto, l4 = self.rnd.choice([(47, os.urandom(24)),
+                                     (1, b"\x08\x00\x00\x00" + os.urandom(20))])
+        self.icmp_valid += 1
+        return self.icmp_err(s, self.rnd.choice([1, 3]), ipv4(s, d, proto, l4))
+
+    def k_icmp_other_port(self):
+        """A live flow's frame as the other port sends it, or a made-up
+        one of the other side's hosts. Seen from the client port, the
+        server's answer to --peer-gw (the NAT's address); seen from the
+        server port (no --peer-gw), the request of a client of peer_net."""
+        if self.tuples:
+            s, d, sp, dp = self.rnd.choice(list(self.tuples))
+            if self.a.peer_gw:
+                a, b = d, ip_bytes(self.a.peer_gw)
+            else:
+                a, b = self.rip(self.a.peer_net), s
+            q = ipv4(a, b, 6, tcp(a, b, dp, sp, 1, 0, 0x10))
+            to = s
+        else:
+            to, d = self.some_ip(), self.rip(self.a.peer_net)
+            q = ipv4(d, to, 17, udp(d, to, 4321, self.rnd.randint(1024, 65535), b""))
+        self.icmp_valid += 1
+        return self.icmp_err(to, 3, q)
+
+    def spoof_on(self, key, udp_dgram=False):
+        """A forged error about live tuple key (the tester's frame)."""
+        s, d, sp, dp = key
+        self.icmp_valid += 1
+        if udp_dgram:
+            return self.icmp_err(s, 3, ipv4(s, d, 17, udp(s, d, sp, dp, os.urandom(32))))
+        seq = (self.tuples[key] + 0x80000000) & 0xFFFFFFFF
+        q = ipv4(s, d, 6, tcp(s, d, sp, dp, seq, 0, 0x10))
+        if self.rnd.random() < 0.5:
+            return self.icmp_err(s, 3, q)
+        return self.icmp_err(s, 4, q, mtu=576)
+
+    def k_icmp_spoof(self):
+        """A live flow's own frame, forged: see the module's docstring."""
+        if self.tuples and (not self.utuples or self.rnd.random() < 0.5):
+            return self.spoof_on(self.rnd.choice(list(self.tuples)))
+        if self.utuples:
+            return self.spoof_on(self.rnd.choice(list(self.utuples)), True)
+        self.icmp_valid += 1
+        s, d = self.some_ip(), self.rip(self.a.peer_net)
+        q = ipv4(s, d, 6, tcp(s, d, self.rnd.randint(1024, 65535), 8080,
+                              self.rnd.getrandbits(32), 0, 0x10))
+        return self.icmp_err(s, 3, q)
+
     KINDS = ["trunc_eth", "trunc_ip", "trunc_tcp", "bad_ip_len",
              "bad_ip_csum", "bad_l4_csum", "ip_options", "fragment",
-             "arp_reply", "oversize", "random", "tcp_junk"]
+             "arp_reply", "oversize", "random", "tcp_junk", "icmp_trunc",
+             "icmp_proto", "icmp_other_port", "icmp_spoof"]
 
     # --- sniffing ----------------------------------------------------------
 
     def sniff(self):
-        """Learn live TCP tuples from the tester's segments; answer each new
-        one with junk right away. Returns frames to send now."""
+        """Learn live TCP and UDP tuples from the tester's frames; answer
+        each new TCP one with junk right away. Returns frames to send now."""
         out = []
         for _ in range(64):
             try:
                 pkt, addr = self.rx.recvfrom(4096)
             except (BlockingIOError, InterruptedError):
                 break
-            if addr[2] == PACKET_OUTGOING or len(pkt) < 54:
+            if addr[2] == PACKET_OUTGOING or len(pkt) < 42:
                 continue
-            if pkt[12:14] != b"\x08\x00" or pkt[23] != 6:
+            if pkt[12:14] != b"\x08\x00" or pkt[23] not in (6, 17):
                 continue
             ihl = (pkt[14] & 15) * 4
             s, d = pkt[26:30], pkt[30:34]
+            if len(pkt) < 14 + ihl + 8:
+                continue
             sp, dp = struct.unpack("!HH", pkt[14 + ihl:18 + ihl])
             key = (s, d, sp, dp)
+            if pkt[23] == 17:
+                fresh = key not in self.utuples
+                self.utuples[key] = True
+                if len(self.utuples) > 512:
+                    self.utuples.pop(next(iter(self.utuples)))
+                if fresh and self.rnd.random() < self.a.live_share / 2:
+                    out.append(("icmp_live", self.spoof_on(key, True)))
+                continue
             fresh = key not in self.tuples
-            self.tuples[key] = True
+            self.tuples[key] = struct.unpack("!I", pkt[18 + ihl:22 + ihl])[0]
             if len(self.tuples) > 512:
                 self.tuples.pop(next(iter(self.tuples)))
-            if fresh and self.rnd.random() < self.a.live_share:
+            r = self.rnd.random()
+            if fresh and r < self.a.live_share / 2:
                 out.append(("tcp_live", self.junk_on(key)))
+            elif fresh and r < self.a.live_share:
+                out.append(("icmp_live", self.spoof_on(key)))
         return out
 
     # --- main loop ---------------------------------------------------------
@@ -291,6 +385,7 @@ class Hostile:
             "live_tuples": len(self.tuples),
             "live_junk": self.live_junk,
             "gw_claims": getattr(self, "gw_claims", 0),
+            "icmp_valid": self.icmp_valid,
             "mtu": self.mtu,
         }
 
@@ -351,11 +446,17 @@ def main():
     p.add_argument("--tst-ip", required=True, help="the tester port's address")
     p.add_argument("--tst-net", required=True,
                    help="first three octets of the emulated hosts' /24")
+    p.add_argument("--peer-net", default="198.19.0",
+                   help="first three octets of the other port's hosts")
+    p.add_argument("--peer-gw", default="",
+                   help="where the other port's frames go (the NAT's address), "
+                   "for hostile frames at the client port")
     p.add_argument("--count", type=int, default=2000)
     p.add_argument("--pps", type=float, default=500)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--live-share", type=float, default=0.5,
-                   help="share of newly seen live tuples answered with junk")
+                   help="share of newly seen live tuples answered at once: half of it "
+                   "with TCP junk, half with a forged ICMP error (UDP: half, forged errors)")
     p.add_argument("--kinds", default="",
                    help="comma-separated frame kinds (default: all): "
                    + ",".join(Hostile.KINDS))
