@@ -24,7 +24,7 @@
 # errors whose quote reads (icmp_valid of both injectors, and any the DUT
 # sent itself, from its /proc/net/snmp) are the ports' rx_icmp_unreach +
 # rx_icmp_frag_needed, each one unmatched or invalid (those the DUT sent
-# aside), none failing a flow (fail_icmp_unreach 0) or lowering an MSS;
+# aside), none failing a flow (fail_reasons.icmp_unreachable 0) or lowering an MSS;
 # the TCP run's forged live quotes count as invalid (at least one).
 #
 # The bound on failed flows: junk on a live tuple carries random sequence
@@ -157,11 +157,11 @@ hostile_icmp()
 		"=sum(p['rx_icmp_unreach'] + p['rx_icmp_frag_needed'] for p in o['ports'])" \
 		"=sum(p['icmp_err_unmatched'] + p['icmp_err_invalid'] for p in o['ports'])" \
 		"=sum(p['icmp_err_kept'] + p['icmp_mss_lowered'] for p in o['ports'])" \
-		"=sum(p['icmp_err_invalid'] for p in o['ports'])" flows.client.fail_icmp_unreach)
+		"=sum(p['icmp_err_invalid'] for p in o['ports'])" flows.client.fail_reasons.icmp_unreachable)
 	valid=$(($(json_get "$FG_TMP/$name.h0" icmp_valid || echo 0) + \
 		$(json_get "$FG_TMP/$name.h1" icmp_valid || echo 0)))
 	echo "# $name icmp: valid injected $valid, sent by the DUT $dut, received ${v[0]}," \
-		"unmatched+invalid ${v[1]} (invalid ${v[3]}), kept+mss_lowered ${v[2]}, fail_icmp_unreach ${v[4]}"
+		"unmatched+invalid ${v[1]} (invalid ${v[3]}), kept+mss_lowered ${v[2]}, icmp_unreachable ${v[4]}"
 	check_ge "hostile $name: ICMP errors injected" "$valid" 1
 	check_eq "hostile $name: every readable ICMP error counted on its port (injected + the DUT's)" \
 		"$((valid + dut))" "${v[0]}"
