@@ -179,6 +179,26 @@ uint16_t pkt6_build_ns(uint8_t *f, const struct rte_ether_addr *mac, const uint8
 	return RTE_ETHER_HDR_LEN + build_nd(f + RTE_ETHER_HDR_LEN, PKT6_NS, 0, sip, group, target, 1, mac);
 }
 
+uint16_t pkt6_build_ns_unicast(uint8_t *f, const struct rte_ether_addr *mac, const uint8_t *sip,
+			       const uint8_t *target, const struct rte_ether_addr *dmac)
+{
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)f;
+
+	rte_ether_addr_copy(dmac, &eth->dst_addr);
+	rte_ether_addr_copy(mac, &eth->src_addr);
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6);
+	return RTE_ETHER_HDR_LEN + build_nd(f + RTE_ETHER_HDR_LEN, PKT6_NS, 0, sip, target, target, 1, mac);
+}
+
+uint8_t pkt6_na_flags(const uint8_t *f, const struct pkt_info *pi)
+{
+	uint8_t target[16];
+
+	if (pkt6_nd_target(f, pi, target) != PKT6_NA)
+		return 0;
+	return f[pi->l4 + 4];
+}
+
 /* NA flags (RFC 4861 section 4.4): Router, Solicited, Override. */
 #define ND_NA_S (1u << 30)
 #define ND_NA_O (1u << 29)

@@ -87,6 +87,21 @@ void pkt6_mcast_mac(const uint8_t *group, struct rte_ether_addr *mac);
 uint16_t pkt6_build_ns(uint8_t *f, const struct rte_ether_addr *mac, const uint8_t *sip,
 		       const uint8_t *target);
 
+/* pure: the unicast Neighbour Solicitation of Neighbour Unreachability
+ * Detection's probes (RFC 4861 §7.2.2, §7.3.3): for `target`, sent to
+ * `target` itself at its cached MAC dmac, with the source link-layer
+ * option. Returns PKT6_ND_LEN. */
+uint16_t pkt6_build_ns_unicast(uint8_t *f, const struct rte_ether_addr *mac, const uint8_t *sip,
+			       const uint8_t *target, const struct rte_ether_addr *dmac);
+
+/* NA flags (RFC 4861 §4.4), as pkt6_na_flags returns them. */
+#define PKT6_NA_R 0x80u /* Router */
+#define PKT6_NA_S 0x40u /* Solicited */
+#define PKT6_NA_O 0x20u /* Override */
+
+/* pure: the flags byte of a valid NA (PKT6_NA_*); 0 for anything else. */
+uint8_t pkt6_na_flags(const uint8_t *f, const struct pkt_info *pi);
+
 /* pure: Neighbour Advertisement of `target` at `mac` to (dmac, dip), with
  * the target link-layer option; solicited sets S, O is always set. */
 uint16_t pkt6_build_na(uint8_t *f, const struct rte_ether_addr *mac, const struct rte_ether_addr *dmac,

@@ -537,6 +537,39 @@ static void test_nd(void **st)
 	assert_int_equal(pkt6_answer_ns(f, len, sizeof(f), &pi, &B), 0);
 }
 
+/* NUD's probe: an NS to the target itself at its cached MAC; NA flags */
+static void test_nd_unicast(void **st)
+{
+	uint8_t f[256] = {0}, t[16];
+	struct rte_ether_addr m;
+	struct pkt_info pi;
+	uint16_t len = pkt6_build_ns_unicast(f, &A, S6, D6, &B);
+
+	(void)st;
+	assert_int_equal(len, PKT6_ND_LEN);
+	assert_memory_equal(f, B.addr_bytes, 6);
+	assert_memory_equal(f + 6, A.addr_bytes, 6);
+	assert_int_equal(pkt_parse(f, len, &pi), PKT_ICMP6);
+	assert_int_equal(pkt6_nd_target(f, &pi, t), PKT6_NS);
+	assert_memory_equal(t, D6, 16);
+	assert_memory_equal(pkt6_dst(f, &pi), D6, 16);
+	assert_memory_equal(pkt6_src(f, &pi), S6, 16);
+	assert_true(pkt6_nd_lladdr(f, &pi, 1, &m));
+	assert_memory_equal(m.addr_bytes, A.addr_bytes, 6);
+	/* its checksum holds by DPDK's check */
+	assert_int_equal(rte_ipv6_udptcp_cksum_verify((const struct rte_ipv6_hdr *)(f + RTE_ETHER_HDR_LEN),
+						      f + PKT6_L4_OFF),
+			 0);
+	/* an NS has no NA flags; the answer and an unsolicited NA have theirs */
+	assert_int_equal(pkt6_na_flags(f, &pi), 0);
+	len = pkt6_answer_ns(f, len, sizeof(f), &pi, &B);
+	assert_int_equal(pkt_parse(f, len, &pi), PKT_ICMP6);
+	assert_int_equal(pkt6_na_flags(f, &pi), PKT6_NA_S | PKT6_NA_O);
+	len = pkt6_build_na(f, &B, &A, D6, S6, false);
+	assert_int_equal(pkt_parse(f, len, &pi), PKT_ICMP6);
+	assert_int_equal(pkt6_na_flags(f, &pi), PKT6_NA_O);
+}
+
 static void test_echo6_answer(void **st)
 {
 	uint8_t f[256] = {0};
@@ -614,6 +647,7 @@ int main(void)
 		cmocka_unit_test(test_ip6_sums_equal_dpdk),
 		cmocka_unit_test(test_ip6_malformed),
 		cmocka_unit_test(test_nd),
+		cmocka_unit_test(test_nd_unicast),
 		cmocka_unit_test(test_echo6_answer),
 		cmocka_unit_test(test_vlan),
 	};
