@@ -19,6 +19,7 @@
 
 #include "addr6.h"
 #include "cfg.h"
+#include "units.h"
 #include "yamlu.h"
 
 /*
@@ -297,6 +298,67 @@ static int parse_limit_memory(struct yamlu_ctx *y, const struct yamlu_field *f, 
 	    y, n, "'%s' must be MB, a number or a list N,N,... per NUMA node, got '%s'", f->key, s);
 }
 
+/*
+ * A time of `neighbour` as whole milliseconds (a uint32_t) within the
+ * row's min..max ms: "30s", "500ms", "1.5s"; a plain number is seconds,
+ * as everywhere durations are written (units.h).
+ */
+static int parse_ms(struct yamlu_ctx *y, const struct yamlu_field *f, yaml_node_t *n, void *dst)
+{
+	const char *s = yamlu_str(n);
+	char e[128];
+	double sec, ms;
+
+	if (!s || yamlu_is_null(n) || units_parse_duration(s, &sec, e, sizeof(e)) != 0)
+		return yamlu_errf(y, n, "'%s' must be a time such as 30s or 500ms, got '%s'", f->key,
+				  s ? s : "");
+	ms = round(sec * 1000);
+	if (ms < (double)f->min || ms > (double)f->max)
+		return yamlu_errf(y, n, "'%s' %s: it must be %" PRId64 " ms to %" PRId64 " s",
+				  f->key, s, f->min, f->max / 1000);
+	*(uint32_t *)dst = (uint32_t)ms;
+	return 0;
+}
+
+/* `neighbour`: Linux's neighbour settings of the same names (nud.h). */
+static const struct yamlu_field neigh_fields[] = {
+    {.key = "reachable_time",
+     .type = YAMLU_CUSTOM,
+     .parse = parse_ms,
+     .off = offsetof(struct nud_params, reachable_ms),
+     .min = NUD_REACHABLE_MS_MIN,
+     .max = NUD_REACHABLE_MS_MAX,
+     .help = "a next hop is reachable this long after a confirmation (30s)"},
+    {.key = "delay_first_probe_time",
+     .type = YAMLU_CUSTOM,
+     .parse = parse_ms,
+     .off = offsetof(struct nud_params, delay_ms),
+     .min = 0,
+     .max = NUD_DELAY_MS_MAX,
+     .help = "then, once sent to, probed this much later (5s)"},
+    {.key = "retrans_time",
+     .type = YAMLU_CUSTOM,
+     .parse = parse_ms,
+     .off = offsetof(struct nud_params, retrans_ms),
+     .min = NUD_RETRANS_MS_MIN,
+     .max = NUD_RETRANS_MS_MAX,
+     .help = "between two probes (1s)"},
+    {.key = "ucast_solicit",
+     .type = YAMLU_UINT32,
+     .off = offsetof(struct nud_params, ucast),
+     .min = 0,
+     .max = NUD_SOLICIT_MAX,
+     .help = "unicast probes to the cached MAC (3)"},
+    {.key = "mcast_solicit",
+     .type = YAMLU_UINT32,
+     .off = offsetof(struct nud_params, mcast),
+     .min = 0,
+     .max = NUD_SOLICIT_MAX,
+     .help = "then broadcast / multicast ones (3)"},
+    {0},
+};
+static const struct yamlu_schema neigh_schema = {"neighbour", neigh_fields};
+
 static const struct yamlu_field cfg_fields[] = {
     {.key = "version",
      .type = YAMLU_INT,
@@ -356,6 +418,11 @@ static const struct yamlu_field cfg_fields[] = {
      .sub = &cfg_host_schema,
      .max_n = 256,
      .help = "emulated hosts per port"},
+    {.key = "neighbour",
+     .type = YAMLU_MAP,
+     .off = offsetof(struct cfg, neigh),
+     .sub = &neigh_schema,
+     .help = "the next hops' unreachability detection"},
     /* TRex's keys that mean something here (flowgen(8), TRex keys) */
     {.key = "port_limit",
      .type = YAMLU_UINT32,
@@ -669,6 +736,7 @@ static void cfg_defaults(struct cfg *c)
 	c->platform.latency_thread_id = -1;
 	c->mbufs = FG_CFG_MBUFS_DEFAULT;
 	c->flows_max = FG_CFG_FLOWS_DEFAULT;
+	nud_params_default(&c->neigh);
 }
 
 /* The TRex shape is a list holding one map; a plain map is accepted too. */

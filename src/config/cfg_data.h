@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "fg.h"
+#include "nud.h"
 
 #define FG_CFG_MBUFS_DEFAULT 65536u
 #define FG_CFG_MBUFS_MIN 1024u
@@ -118,6 +119,9 @@ struct cfg {
 	double mbuf_factor;		     /* TRex `mbuf_factor`; 0: not given */
 	struct cfg_host_range *hosts;
 	size_t n_hosts;
+	/* `neighbour`: the next hops' unreachability detection (nud.h),
+	 * Linux's defaults where a key is not given */
+	struct nud_params neigh;
 	char **warnings; /* "FILE:LINE: warning: ..." and "FILE:LINE: note: ..." */
 	size_t n_warnings;
 };

@@ -467,6 +467,63 @@ static void test_ipv6_vlan(void **state)
 		 "t.yaml:3:36: 'default_gw6' is the port's own 'ipv6'");
 }
 
+/* `neighbour`: Linux's defaults, each key read as written, errors at the node. */
+static void test_neighbour(void **state)
+{
+	static const char yaml[] = "interfaces: [loop, loop]\n"
+				   "neighbour:\n"
+				   "  reachable_time: 500ms\n"
+				   "  delay_first_probe_time: 0\n"
+				   "  retrans_time: 0.2\n"
+				   "  ucast_solicit: 0\n"
+				   "  mcast_solicit: 10\n";
+	struct cfg c;
+
+	(void)state;
+	load_ok("interfaces: [loop, loop]\n", &c);
+	assert_int_equal(c.neigh.reachable_ms, 30000);
+	assert_int_equal(c.neigh.delay_ms, 5000);
+	assert_int_equal(c.neigh.retrans_ms, 1000);
+	assert_int_equal(c.neigh.ucast, 3);
+	assert_int_equal(c.neigh.mcast, 3);
+	cfg_free(&c);
+	load_ok(yaml, &c);
+	assert_int_equal(c.neigh.reachable_ms, 500);
+	assert_int_equal(c.neigh.delay_ms, 0);
+	assert_int_equal(c.neigh.retrans_ms, 200);
+	assert_int_equal(c.neigh.ucast, 0);
+	assert_int_equal(c.neigh.mcast, 10);
+	assert_int_equal(c.n_warnings, 0);
+	cfg_free(&c);
+	/* one key alone keeps the others' defaults */
+	load_ok("interfaces: [loop, loop]\nneighbour: {reachable_time: 1h}\n", &c);
+	assert_int_equal(c.neigh.reachable_ms, 3600000);
+	assert_int_equal(c.neigh.delay_ms, 5000);
+	cfg_free(&c);
+	load_err("interfaces: [loop, loop]\nneighbour: {reachable_time: 5ms}\n",
+		 "t.yaml:2:29: 'reachable_time' 5ms: it must be 10 ms to 3600 s");
+	load_err("interfaces: [loop, loop]\nneighbour: {reachable_time: 2h}\n",
+		 "t.yaml:2:29: 'reachable_time' 2h: it must be 10 ms to 3600 s");
+	load_err("interfaces: [loop, loop]\nneighbour:\n  reachable_time: soon\n",
+		 "t.yaml:3:19: 'reachable_time' must be a time such as 30s or 500ms, got 'soon'");
+	load_err("interfaces: [loop, loop]\nneighbour:\n  reachable_time: -1s\n",
+		 "t.yaml:3:19: 'reachable_time' must be a time such as 30s or 500ms, got '-1s'");
+	load_err("interfaces: [loop, loop]\nneighbour:\n  delay_first_probe_time: 61s\n",
+		 "t.yaml:3:27: 'delay_first_probe_time' 61s: it must be 0 ms to 60 s");
+	load_err("interfaces: [loop, loop]\nneighbour:\n  retrans_time: 1ms\n",
+		 "t.yaml:3:17: 'retrans_time' 1ms: it must be 10 ms to 60 s");
+	load_err("interfaces: [loop, loop]\nneighbour:\n  ucast_solicit: 11\n",
+		 "t.yaml:3:18: 'ucast_solicit' 11 is out of range 0..10");
+	load_err("interfaces: [loop, loop]\nneighbour:\n  mcast_solicit: many\n",
+		 "t.yaml:3:18: 'mcast_solicit' must be an integer, got 'many'");
+	load_err("interfaces: [loop, loop]\nneighbour: 30s\n",
+		 "t.yaml:2:12: neighbour must be a mapping, not a scalar");
+	/* a key of neither flowgen nor Linux is warned about, as elsewhere */
+	load_ok("interfaces: [loop, loop]\nneighbour: {gc_stale_time: 60}\n", &c);
+	assert_int_equal(c.n_warnings, 1);
+	cfg_free(&c);
+}
+
 /* TRex's keys without effect load silently, save those that change the traffic. */
 static void test_trex_keys_without_effect(void **state)
 {
@@ -627,6 +684,7 @@ int main(void)
 	    cmocka_unit_test(test_missing_file),
 	    cmocka_unit_test(test_bad_files),
 	    cmocka_unit_test(test_short_errbuf),
+	    cmocka_unit_test(test_neighbour),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
