@@ -102,7 +102,7 @@ struct worker {
 	/* the views of port[0] and port[1] (port-t.h), set by control before
 	 * the launch: all a worker reads of its ports */
 	const struct port_view *pv[2];
-	struct rte_ring *mbox;		/* control -> worker, SPSC, struct wmsg */
+	struct rte_ring *mbox;		/* control -> worker, MPSC, struct wmsg */
 	struct rte_ring *punt;		/* worker -> control, SPSC, mbufs */
 	struct ctr_worker *ctr;
 	/* hand-off rings (SPSC) to and from the other workers of the pair,

@@ -675,6 +675,7 @@ static int serve(const struct opts *o, const struct cfg *c, int rec_fd)
 	int rc;
 
 	report_links();
+	svc_set_nud(&c->neigh);
 	svc_start();
 	stats_init(fg_ctr, fg_nworkers, fg_nports, fg_tsc_hz);
 	for (int i = 0; i < fg_nworkers; i++)

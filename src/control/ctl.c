@@ -1,7 +1,8 @@
 /*
  * ctl.c — the workers' life cycle as seen from control. Each worker gets
- * two SPSC rings: its mailbox (control → worker messages) and its punt
- * ring (worker → control frames); control sends frames on its own TX
+ * two rings: its mailbox (control → worker messages, multi-producer: the
+ * console's thread and the service thread post to it) and its punt
+ * ring (worker → control frames, SPSC); control sends frames on its own TX
  * queue. Every message to a worker goes through its mailbox; what a
  * worker tells control it publishes in its counter block. The workers of
  * a pair hand each other the test frames whose flow the other owns
@@ -38,19 +39,21 @@ bool ctl_cancelled(void) { return __atomic_load_n(&ctl_cancel_flag, __ATOMIC_REL
 
 bool worker_post(struct worker *w, const struct wmsg *m)
 {
-	/* SPSC: control is the only producer; the worker's dequeue pairs
+	/* Multi-producer (the console's thread, and the service thread with
+	 * a next hop's new MAC), one consumer; the worker's dequeue pairs
 	 * with this enqueue's release of the producer tail. */
 	struct wmsg copy = *m;
 
 	return rte_ring_enqueue_elem(w->mbox, &copy, sizeof(copy)) == 0;
 }
 
-static struct rte_ring *mkring(const char *what, int id, unsigned size, unsigned esize)
+static struct rte_ring *mkring(const char *what, int id, unsigned size, unsigned esize,
+			       unsigned flags)
 {
 	char name[RTE_RING_NAMESIZE];
 
 	snprintf(name, sizeof(name), "%s%d", what, id);
-	return rte_ring_create_elem(name, esize, size, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	return rte_ring_create_elem(name, esize, size, SOCKET_ID_ANY, flags);
 }
 
 /*
@@ -99,8 +102,9 @@ int ctl_launch(int per_pair, char *err, size_t errlen)
 		w->pv[1] = &fg_port[w->port[1]].v;
 		w->hz = fg_tsc_hz; /* measured at start-up (clock.h) */
 		w->ctr = &fg_ctr[n];
-		w->mbox = mkring("mbox", n, 256, sizeof(struct wmsg));
-		w->punt = mkring("punt", n, 1024, sizeof(void *));
+		/* the mailbox has two control threads as producers (worker_post) */
+		w->mbox = mkring("mbox", n, 256, sizeof(struct wmsg), RING_F_SC_DEQ);
+		w->punt = mkring("punt", n, 1024, sizeof(void *), RING_F_SP_ENQ | RING_F_SC_DEQ);
 		if (!w->mbox || !w->punt) {
 			snprintf(err, errlen, "worker %d: cannot create rings (%s)", n,
 				 rte_strerror(rte_errno));

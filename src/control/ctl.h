@@ -16,8 +16,9 @@ struct worker_ops;
 struct wmsg;
 struct worker;
 
-/* Post m to worker w's mailbox (SPSC: control is its only producer);
- * false when the mailbox is full. */
+/* Post m to worker w's mailbox (control's threads are its producers: the
+ * console's, and the service thread's next-hop changes); false when the
+ * mailbox is full. */
 bool worker_post(struct worker *w, const struct wmsg *m);
 
 /* Create `per_pair` workers for every port pair on the worker lcores, and launch them. */

@@ -27,6 +27,7 @@
 #include "fg.h"
 #include "lat.h"
 #include "metrics.h"
+#include "nud.h"
 #include "port.h"
 #include "prom.h"
 #include "run.h"
@@ -166,6 +167,79 @@ static void ports(struct prom *p, const struct stats_snap *s)
 	for (int i = 0; i < s->nports; i++)
 		prom_u64(p, "flowgen_link_up", (struct prom_label[]){{"port", pn[i]}}, 1,
 			 s->port[i].link_up);
+}
+
+/* ---- next hops (svc.h): announcements and Neighbour Unreachability Detection */
+
+/* The counters of a port's next hop, one family each (label family). */
+static const struct {
+	const char *name, *help;
+	size_t off;
+} nh_figs[] = {
+    {"flowgen_next_hop_mac_changes_total", "times the next hop's MAC was replaced",
+     offsetof(struct stats_next_hop, mac_changes)},
+    {"flowgen_next_hop_announced_total",
+     "... by an announcement (gratuitous ARP, unsolicited Neighbour Advertisement)",
+     offsetof(struct stats_next_hop, announced)},
+    {"flowgen_next_hop_reresolved_total",
+     "... by the answer to a probe of a next hop that stopped answering at its MAC",
+     offsetof(struct stats_next_hop, reresolved)},
+    {"flowgen_next_hop_failures_total",
+     "probe phases that got no answer (the next hop then FAILED)",
+     offsetof(struct stats_next_hop, failures)},
+};
+
+static void next_hops(struct prom *p, const struct stats_snap *s)
+{
+	static const char *const fam[2] = {"ipv4", "ipv6"};
+	char pn[FG_MAX_PORTS][12];
+
+	for (int i = 0; i < s->nports; i++)
+		snprintf(pn[i], sizeof(pn[i]), "%d", i);
+	prom_family(p, "flowgen_next_hop_info", PROM_GAUGE,
+		    "a port's next hop: its address, MAC and state (always 1)");
+	for (int i = 0; i < s->nports; i++)
+		for (int f = 0; f < 2; f++) {
+			const struct stats_next_hop *h = &s->port[i].nh[f];
+			char m[PORT_MAC_TEXT] = "";
+
+			if (!h->present)
+				continue;
+			if (h->known)
+				port_mac_text(h->mac, m);
+			prom_u64(p, "flowgen_next_hop_info",
+				 (struct prom_label[]){{"port", pn[i]},
+						       {"family", fam[f]},
+						       {"ip", h->ip},
+						       {"mac", m},
+						       {"state", h->is_static ? "static"
+									   : nud_state_name(h->state)}},
+				 5, 1);
+		}
+	for (size_t k = 0; k < FG_ARRAY_SIZE(nh_figs); k++) {
+		prom_family(p, nh_figs[k].name, PROM_COUNTER, nh_figs[k].help);
+		for (int i = 0; i < s->nports; i++)
+			for (int f = 0; f < 2; f++)
+				if (s->port[i].nh[f].present)
+					prom_u64(p, nh_figs[k].name,
+						 (struct prom_label[]){{"port", pn[i]}, {"family", fam[f]}},
+						 2, *(const uint64_t *)((const char *)&s->port[i].nh[f] + nh_figs[k].off));
+	}
+	prom_family(p, "flowgen_next_hop_probes_total", PROM_COUNTER,
+		    "probes of a next hop: unicast to its MAC, then broadcast or multicast");
+	for (int i = 0; i < s->nports; i++)
+		for (int f = 0; f < 2; f++) {
+			const struct stats_next_hop *h = &s->port[i].nh[f];
+
+			if (!h->present)
+				continue;
+			prom_u64(p, "flowgen_next_hop_probes_total",
+				 (struct prom_label[]){{"port", pn[i]}, {"family", fam[f]}, {"kind", "unicast"}},
+				 3, h->probes_ucast);
+			prom_u64(p, "flowgen_next_hop_probes_total",
+				 (struct prom_label[]){{"port", pn[i]}, {"family", fam[f]}, {"kind", "multicast"}},
+				 3, h->probes_mcast);
+		}
 }
 
 /* ---- flows, per template ----------------------------------------------------- */
@@ -413,6 +487,7 @@ int metrics_write(FILE *f, bool openmetrics, const char *instance)
 	prom_common(&p, "instance", instance);
 	global(&p, s);
 	ports(&p, s);
+	next_hops(&p, s);
 	flows(&p, s);
 	streams(&p, rows, h, n < 0 ? 0 : n);
 	workers(&p, s);

@@ -229,6 +229,8 @@ static const struct stats_hooks run_hooks = {
     .nat = hook_nat,
     .port_link = hook_link,
     .port_id = port_dpdk_id,
+    .clear = svc_stats_clear,
+    .next_hops = svc_next_hops,
 };
 
 void run_init(uint32_t flows_max)
@@ -603,6 +605,9 @@ int run_start(struct run_prof *sp, struct run_params *rp, unsigned flags, const 
 	run.planned = rp->at.kind != START_AT_NONE;
 	run.at_ns = run.planned ? at_ns : pair.rt_ns;
 	stats_set_start(&pair, run.at_ns);
+	/* what each port's counters speak for, to its next hops' NUD (svc.h) */
+	for (int p = 0; p < fg_nports; p++)
+		svc_set_families(p, rp->load.tx[p].pps > 0 ? prof_port_families(&sp->prof, p) : 0);
 	ctl_start(e->worker, run.states, ++run.run_id, run.planned ? wc_tsc_of(&pair, at_ns) : 0);
 	return 0;
 

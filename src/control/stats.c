@@ -423,6 +423,9 @@ static void get(struct stats_snap *out, bool by_template)
 	/* Providers run outside the lock: they may take their own. */
 	if (h.nat)
 		h.nat(&out->flows.distinct_addrs, &out->flows.distinct_ports);
+	if (h.next_hops)
+		for (int p = 0; p < out->nports; p++)
+			h.next_hops(p, out->port[p].nh);
 	if (h.latency) {
 		int n = h.latency(out->lat, STATS_MAX_LAT);
 

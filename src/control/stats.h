@@ -63,6 +63,8 @@ struct stats_hooks {
 	int (*pairs)(struct stats_pair_row **rows, uint64_t *unmatched);
 	/* called by stats_clear: modules with statistics of their own reset */
 	void (*clear)(void);
+	/* port p's next hops, IPv4's and IPv6's (left zeroed: none) */
+	void (*next_hops)(int port, struct stats_next_hop *nh);
 };
 
 /* control: once at start-up, after the ports exist (DPDK ids 0..nports-1). */

@@ -25,7 +25,9 @@
 
 #include "fails.h"
 #include "json.h"
+#include "nud.h"
 #include "offer.h"
+#include "port_addr.h"
 #include "stats.h"
 #include "stats_int.h"
 #include "tcp.h"
@@ -185,6 +187,67 @@ static void json_port_icmp(struct jw *j, const struct stats_port_snap *o)
 	jw_u64(j, "icmp_mss_lowered", o->icmp_mss_lowered);
 }
 
+/* ---- next hops (svc.h: announcements, Neighbour Unreachability Detection) */
+
+/* A next hop's state as shown: "static", or its NUD state (nud.h). */
+static const char *nh_state(const struct stats_next_hop *h)
+{
+	return h->is_static ? "static" : nud_state_name((enum nud_state)h->state);
+}
+
+/* A port's next hop of one family under key; null when the port has none. */
+static void json_next_hop(struct jw *j, const char *key, const struct stats_next_hop *h)
+{
+	char m[PORT_MAC_TEXT], t[WC_TEXT_MAX];
+
+	if (!h->present) {
+		jw_null(j, key);
+		return;
+	}
+	port_mac_text(h->mac, m);
+	jw_obj(j, key);
+	jw_str(j, "ip", h->ip[0] ? h->ip : NULL);
+	jw_str(j, "mac", h->known ? m : NULL);
+	jw_str(j, "state", nh_state(h));
+	jw_u64(j, "mac_changes", h->mac_changes);
+	jw_u64(j, "announced", h->announced);
+	jw_u64(j, "reresolved", h->reresolved);
+	jw_u64(j, "probes_ucast", h->probes_ucast);
+	jw_u64(j, "probes_mcast", h->probes_mcast);
+	jw_u64(j, "failures", h->failures);
+	jw_str(j, "changed", h->changed_ns && wc_fmt(h->changed_ns, t, sizeof(t)) ? t : NULL);
+	jw_obj_end(j);
+}
+
+/* The ports' next hops, a line each, under the ports' table. */
+static void text_next_hops(FILE *f, const struct stats_snap *s)
+{
+	bool any = false;
+
+	for (int p = 0; p < s->nports; p++)
+		for (int i = 0; i < 2; i++) {
+			const struct stats_next_hop *h = &s->port[p].nh[i];
+			char m[PORT_MAC_TEXT] = "-";
+
+			if (!h->present)
+				continue;
+			if (!any)
+				fprintf(f, "Next hops\n\n");
+			any = true;
+			if (h->known)
+				port_mac_text(h->mac, m);
+			fprintf(f,
+				"port %d %s %s MAC %s %s: %" PRIu64 " MAC changes (%" PRIu64
+				" announced, %" PRIu64 " re-resolved), %" PRIu64 " unicast and %" PRIu64
+				" broadcast probes\n",
+				p, i ? "IPv6" : "IPv4", h->ip[0] ? h->ip : "-", m, nh_state(h),
+				h->mac_changes, h->announced, h->reresolved, h->probes_ucast,
+				h->probes_mcast);
+		}
+	if (any)
+		fputc('\n', f);
+}
+
 static void json_port(struct jw *j, int port, const struct stats_port_snap *o)
 {
 	jw_obj(j, NULL);
@@ -212,6 +275,8 @@ static void json_port(struct jw *j, int port, const struct stats_port_snap *o)
 	jw_str(j, "counters", o->from_nic ? "nic" : "workers");
 	/* the port's frames its TX queue refused, by the name streams use */
 	jw_u64(j, "tx_dropped", o->tx_queue_full);
+	json_next_hop(j, "next_hop", &o->nh[0]);
+	json_next_hop(j, "next_hop6", &o->nh[1]);
 	json_xstats(j, port);
 	jw_obj_end(j);
 }
@@ -774,8 +839,10 @@ int stats_write_text(FILE *f, const struct stats_snap *s, unsigned sections)
 		sections = STATS_ALL;
 	if (sections & STATS_G)
 		text_global(f, s);
-	if (sections & STATS_P)
+	if (sections & STATS_P) {
 		text_ports(f, s);
+		text_next_hops(f, s);
+	}
 	if (sections & STATS_A)
 		text_flows(f, &s->flows, "Flows", false, stats_rated(s));
 	if (sections & STATS_T)

@@ -3,10 +3,13 @@
  * workers' punt rings (ARP replies, Neighbour Advertisements, ICMP and
  * ICMPv6 echo replies, unknown frames in service mode), the neighbour
  * table it fills (both families), and the `service`, `arp` and `ping`
- * operations built on it.
+ * operations built on it; and the ports' next hops, followed after `arp`
+ * learned them: an announcement of a new MAC (gratuitous ARP, unsolicited
+ * NA) moves a next hop at once, and Neighbour Unreachability Detection
+ * (nud.h) re-resolves one that stops answering.
  *
  * Context: control (the REPL thread and the service thread; they share
- * state under a mutex — workers never see it).
+ * state under mutexes — workers never see it).
  *
  * Included by: control and console.
  */
@@ -36,8 +39,29 @@ int svc_resolve6(int p, const uint8_t *ip6, uint64_t *mac, unsigned timeout_ms);
 void svc_set_gw6(int p, uint64_t mac);
 
 /* control: port p's next-hop MAC (a word of port_mac_word), learned or
- * static; its pair's workers are told through their mailboxes. */
+ * static; its pair's workers are told through their mailboxes. A learned
+ * one is followed from then on (REACHABLE now), a static one never. */
 void svc_set_gw(int p, uint64_t mac, bool is_static);
+
+/* control, before svc_start: the timers and probes of Neighbour
+ * Unreachability Detection (the config's `neighbour`). */
+struct nud_params;
+void svc_set_nud(const struct nud_params *p);
+
+/* The families of a run's frames on a port (svc_set_families). */
+#define SVC_FAM_V4 1u
+#define SVC_FAM_V6 2u
+#define SVC_FAM_ALL 3u
+
+/* control (run.c, at a start): the families port p's frames take in the
+ * run (SVC_FAM_*; 0: it sends none), which its counters then speak for. */
+void svc_set_families(int p, unsigned fam);
+
+/* control (the statistics' hooks): port p's next hops, IPv4's and IPv6's,
+ * their counters less the baseline that svc_stats_clear takes. */
+struct stats_next_hop;
+void svc_next_hops(int p, struct stats_next_hop *nh);
+void svc_stats_clear(void);
 
 /* control: one ICMP echo; 0 and *rtt_us, or -ETIMEDOUT / -EINTR. */
 int svc_ping_one(int p, uint32_t dip, uint64_t dmac, uint16_t seq, uint16_t size, unsigned timeout_ms,
@@ -55,8 +79,9 @@ int svc_ping6_one(int p, const uint8_t *dip6, uint64_t dmac, uint16_t seq, uint1
 typedef bool svc_tap_fn(int port, const uint8_t *f, uint16_t len, uint64_t tsc, void *arg);
 void svc_set_tap(svc_tap_fn *fn, void *arg);
 
-/* control (the console thread only: it owns the control TX queue): send
- * one frame on port p; 0, -ENOMEM or -ENOBUFS. */
+/* control: send one frame on port p from control's TX queue (the
+ * console's thread and the service thread take turns); 0, -ENOMEM or
+ * -ENOBUFS. */
 int svc_send(int p, const uint8_t *f, uint16_t len);
 
 /* control: frames the service thread has seen that were not ARP/ICMP. */

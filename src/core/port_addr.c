@@ -5,6 +5,7 @@
  * or an emulated host). Workers answer ARP, ICMP echo and Neighbour
  * Solicitations with them; control uses them too.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "port_addr.h"
@@ -24,6 +25,16 @@ void port_word_mac(uint64_t w, struct rte_ether_addr *m)
 		m->addr_bytes[i] = w & 0xff;
 		w >>= 8;
 	}
+}
+
+const char *port_mac_text(uint64_t w, char *buf)
+{
+	struct rte_ether_addr m;
+
+	port_word_mac(w, &m);
+	snprintf(buf, PORT_MAC_TEXT, "%02x:%02x:%02x:%02x:%02x:%02x", m.addr_bytes[0],
+		 m.addr_bytes[1], m.addr_bytes[2], m.addr_bytes[3], m.addr_bytes[4], m.addr_bytes[5]);
+	return buf;
 }
 
 bool port_owns_ip(const struct port_view *p, uint32_t ip)

@@ -19,6 +19,11 @@
 uint64_t port_mac_word(const struct rte_ether_addr *m);
 void port_word_mac(uint64_t w, struct rte_ether_addr *m);
 
+/* pure: a MAC word as text, "aa:bb:cc:dd:ee:ff" (as `arp` prints it);
+ * buf holds PORT_MAC_TEXT bytes. Returns buf. */
+#define PORT_MAC_TEXT 18
+const char *port_mac_text(uint64_t w, char *buf);
+
 /* pure: is ip one of the port's own addresses (its IP or an emulated host)? */
 bool port_owns_ip(const struct port_view *p, uint32_t ip);
 

@@ -98,6 +98,24 @@ struct stats_pair_row {
 };
 
 /*
+ * A port's next hop of one family (flowgen(8), STATISTICS, next_hop and
+ * next_hop6), as control's Neighbour Unreachability Detection (nud.h)
+ * knows it when the snapshot is taken: its MAC now, its state, and its
+ * counters less the "clear" baseline. present false: the port has no
+ * such next hop (no default_gw, or no default_gw6).
+ */
+struct stats_next_hop {
+	bool present;
+	bool known;	   /* the MAC is known (`arp`, or a static dest_mac) */
+	bool is_static;	   /* dest_mac, or a loop pair's peer: never changed */
+	char ip[48];	   /* the next hop's address, as text */
+	uint64_t mac;	   /* the MAC word (port_addr.h), bit 48 clear */
+	int state;	   /* enum nud_state */
+	uint64_t mac_changes, announced, reresolved, probes_ucast, probes_mcast, failures;
+	int64_t changed_ns; /* system clock of the last change, ns since the epoch; 0: none */
+};
+
+/*
  * Rates need an interval between two samples: without one (rated false)
  * the rates and line_util are 0 and were not measured; so is line_util
  * without a link speed. The writers print null and "-" for them.
@@ -115,6 +133,7 @@ struct stats_port_snap {
 	/* ICMP errors received and what they did (ctr.h, struct ctr_port) */
 	uint64_t rx_icmp_unreach, rx_icmp_frag_needed;
 	uint64_t icmp_err_unmatched, icmp_err_invalid, icmp_err_kept, icmp_mss_lowered;
+	struct stats_next_hop nh[2]; /* IPv4's, IPv6's (filled by control's hook) */
 };
 
 struct stats_global {
