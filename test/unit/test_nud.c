@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "nud.h"
+#include "port_addr.h"
 
 #define MS 1000000ull
 #define OLD 0x020000000001ull
@@ -382,6 +383,18 @@ static void test_no_override(void **st)
 	assert_int_equal(e.changes, 0);
 }
 
+/* The MAC word as the next hops are shown (port_addr.h). */
+static void test_mac_text(void **st)
+{
+	struct rte_ether_addr m = {{0x02, 0xab, 0x00, 0x0c, 0xff, 0x01}};
+	char b[PORT_MAC_TEXT];
+
+	(void)st;
+	assert_string_equal(port_mac_text(port_mac_word(&m), b), "02:ab:00:0c:ff:01");
+	assert_string_equal(port_mac_text(0x0000a0b1c2d3e4f5ull | PORT_MAC_KNOWN, b),
+			    "a0:b1:c2:d3:e4:f5");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -397,6 +410,7 @@ int main(void)
 	    cmocka_unit_test(test_announcement),
 	    cmocka_unit_test(test_answers),
 	    cmocka_unit_test(test_no_override),
+	    cmocka_unit_test(test_mac_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
