@@ -35,6 +35,7 @@
 
 #include "fails.h"
 #include "lat.h"
+#include "nud.h"
 #include "stats.h"
 
 #define NW 4
@@ -953,6 +954,53 @@ static int fake_pairs(struct stats_pair_row **rows, uint64_t *unmatched)
 }
 
 /* --pairs: a section of its own, never part of "all", from the hook. */
+/* next_hop and next_hop6: null without one; the MAC, state and counters
+ * as the service thread's hook gives them; the text lines under Ports. */
+static void test_json_next_hops(void **state)
+{
+	struct stats_snap *s = calloc(1, sizeof(*s));
+	struct stats_next_hop *h;
+	char *txt;
+
+	(void)state;
+	assert_non_null(s);
+	fill_snap(s);
+	h = &s->port[0].nh[0];
+	h->present = h->known = true;
+	snprintf(h->ip, sizeof(h->ip), "198.18.1.1");
+	h->mac = 0x02fa00000010ull;
+	h->state = NUD_PROBE;
+	h->mac_changes = 1;
+	h->reresolved = 1;
+	h->probes_ucast = 3;
+	h->probes_mcast = 1;
+	h->changed_ns = 1796460000123456789ll;
+	h = &s->port[1].nh[0];
+	h->present = h->known = h->is_static = true;
+	h->mac = 0x020000000001ull;
+	txt = json_of(s, STATS_P);
+	assert_non_null(strstr(txt, "\"next_hop\":{\"ip\":\"198.18.1.1\",\"mac\":\"02:fa:00:00:00:10\","
+				    "\"state\":\"probe\",\"mac_changes\":1,\"announced\":0,"
+				    "\"reresolved\":1,\"probes_ucast\":3,\"probes_mcast\":1,"
+				    "\"failures\":0,\"changed\":\"2026-12-05T08:40:00.123456789Z\"},"
+				    "\"next_hop6\":null"));
+	assert_non_null(strstr(txt, "\"next_hop\":{\"ip\":null,\"mac\":\"02:00:00:00:00:01\","
+				    "\"state\":\"static\",\"mac_changes\":0,"));
+	assert_non_null(strstr(txt, "\"changed\":null},\"next_hop6\":null"));
+	free(txt);
+	txt = text_of(s, STATS_P);
+	assert_non_null(strstr(txt, "Next hops\n\nport 0 IPv4 198.18.1.1 MAC 02:fa:00:00:00:10 probe: 1 MAC "
+				    "changes (0 announced, 1 re-resolved), 3 unicast and 1 broadcast probes\n"
+				    "port 1 IPv4 - MAC 02:00:00:00:00:01 static: 0 MAC changes"));
+	free(txt);
+	/* no next hop anywhere: no lines */
+	memset(s->port, 0, sizeof(s->port));
+	txt = text_of(s, STATS_P);
+	assert_null(strstr(txt, "Next hops"));
+	free(txt);
+	free(s);
+}
+
 static void test_json_pairs(void **state)
 {
 	struct stats_hooks h = {.pairs = fake_pairs};
@@ -1624,6 +1672,7 @@ int main(void)
 	    cmocka_unit_test(test_workers),
 	    cmocka_unit_test(test_nic_preferred_when_counting),
 	    cmocka_unit_test(test_json_fields),
+	    cmocka_unit_test(test_json_next_hops),
 	    cmocka_unit_test(test_json_pairs),
 	    cmocka_unit_test(test_clear_and_print),
 	    cmocka_unit_test(test_failed_get),
