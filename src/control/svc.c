@@ -18,10 +18,11 @@
  * the port's next hop at once; and every SVC_NUD_TICK_MS it runs the
  * machines' timers (Neighbour Unreachability Detection, RFC 4861 §7.3),
  * sending the probes they ask for. What confirms a next hop is forward
- * progress read from the workers' counters, which they keep anyway: the
- * other port of the pair received test frames (rx_pkts less the frames
- * that are not: bad, unknown, ARP and ND, ICMP), which only the next
- * hop's forwarding of this port's frames puts there. A frame received
+ * progress read from the workers' counters, which they keep anyway: over
+ * 100 ms the other port of the pair received test frames (rx_pkts less
+ * the frames that are not: bad, unknown, ARP and ND, ICMP), at least half
+ * as many as this port sent, which the next hop's forwarding of this
+ * port's frames puts there. A frame received
  * from the next hop itself would not do: it shows the way from the
  * neighbour, not to it (RFC 4861 §7.3.1), and a pair's other direction
  * comes from the other port's next hop. The workers do nothing more for
@@ -61,6 +62,8 @@
 /* the next hops' timers run this often: the bound of a reachable time's
  * end, a probe's time and a confirmation's, on top of them */
 #define SVC_NUD_TICK_MS 10
+/* forward progress is judged over this many ticks (100 ms) */
+#define SVC_NUD_WINDOW 10
 #define MS_NS 1000000ull
 
 /* A port's next hop of one family, followed (nud.h); under nh_mu. */
@@ -115,6 +118,9 @@ static struct {
 	/* the service thread's own: the highest frames-to-next-hop and
 	 * test-frames-received figures seen per port (nud_tick_all) */
 	int64_t tx_seen[FG_MAX_PORTS], rx_seen[FG_MAX_PORTS];
+	/* ... and their growth over the current window of ticks */
+	uint64_t win_tx[FG_MAX_PORTS], win_rx[FG_MAX_PORTS];
+	unsigned win_ticks;
 } svc = {
     .mu = PTHREAD_MUTEX_INITIALIZER,
     .tx_mu = PTHREAD_MUTEX_INITIALIZER,
@@ -406,28 +412,46 @@ static void nud_probe(int p, int fam, enum nud_probe k, uint64_t cached)
 
 /*
  * The next hops' timers, every SVC_NUD_TICK_MS: a port sent when its
- * frames to next hops grew, and its next hops forwarded when the other
- * port of its pair received test frames. Both figures are the port's,
- * not a family's: they speak for a family only when the run sends it on
- * the port (svc_set_families), and forward progress confirms only when
- * the port's frames go to one MAC (IPv4's and IPv6's next hop the same,
- * or one family); two next hops of different MACs are each confirmed by
- * their probes' answers.
+ * frames to next hops grew since the last tick. Its next hops forwarded
+ * when, over the last SVC_NUD_WINDOW ticks, the other port of its pair
+ * received test frames, at least half as many as this port sent: a port
+ * also sends frames that do not go to its next hop (a TCP answer to a
+ * segment goes back to the MAC it came from), and a few of those getting
+ * through must not pass for the next hop's forwarding. Both figures are
+ * the port's, not a family's: they speak for a family only when the run
+ * sends it on the port (svc_set_families), and forward progress confirms
+ * only when the port's frames go to one MAC (IPv4's and IPv6's next hop
+ * the same, or one family); two next hops of different MACs are each
+ * confirmed by their probes' answers.
  */
 static void nud_tick_all(uint64_t now)
 {
-	bool sent[FG_MAX_PORTS], got[FG_MAX_PORTS];
+	bool sent[FG_MAX_PORTS], fwd[FG_MAX_PORTS] = {false};
+	bool window = ++svc.win_ticks >= SVC_NUD_WINDOW;
 
 	for (int p = 0; p < fg_nports; p++) {
 		int64_t tx, rx;
 
 		port_frames(p, &tx, &rx);
 		sent[p] = tx > svc.tx_seen[p];
-		got[p] = rx > svc.rx_seen[p];
-		if (sent[p])
+		if (sent[p]) {
+			svc.win_tx[p] += (uint64_t)(tx - svc.tx_seen[p]);
 			svc.tx_seen[p] = tx;
-		if (got[p])
+		}
+		if (rx > svc.rx_seen[p]) {
+			svc.win_rx[p] += (uint64_t)(rx - svc.rx_seen[p]);
 			svc.rx_seen[p] = rx;
+		}
+	}
+	if (window) {
+		for (int p = 0; p < fg_nports; p++) {
+			uint64_t got = (p ^ 1) < fg_nports ? svc.win_rx[p ^ 1] : 0;
+
+			fwd[p] = got && 2 * got >= svc.win_tx[p];
+		}
+		memset(svc.win_tx, 0, sizeof(svc.win_tx));
+		memset(svc.win_rx, 0, sizeof(svc.win_rx));
+		svc.win_ticks = 0;
 	}
 	pthread_mutex_lock(&svc.nh_mu);
 	for (int p = 0; p < fg_nports; p++) {
@@ -435,13 +459,12 @@ static void nud_tick_all(uint64_t now)
 		unsigned fam = svc.fam[p];
 		bool one = fam != SVC_FAM_ALL || n4->state == NUD_NONE || n6->state == NUD_NONE ||
 			   n4->mac == n6->mac;
-		bool fwd = (p ^ 1) < fg_nports && got[p ^ 1];
 
 		for (int f = 0; f < 2; f++) {
 			struct nh *h = &svc.nh[p][f];
 			bool use = fam & (1u << f), failed;
 			enum nud_probe k = nud_tick(&h->n, &svc.nud_p, now, use && sent[p],
-						    use && one && fwd, &failed);
+						    use && one && fwd[p], &failed);
 			char a[ADDR6_STRLEN], m[PORT_MAC_TEXT];
 
 			if (failed)

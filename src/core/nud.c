@@ -117,9 +117,12 @@ enum nud_probe nud_tick(struct nud *e, const struct nud_params *p, uint64_t now,
 	*failed = false;
 	if (e->state == NUD_NONE)
 		return NUD_PROBE_NONE;
-	/* forward progress confirms the next hop in any state (RFC 4861
-	 * §7.3.3: a reachability confirmation makes it REACHABLE) */
-	if (confirmed) {
+	/* forward progress confirms the next hop (RFC 4861 §7.3.3: a
+	 * reachability confirmation makes it REACHABLE), but in PROBE: a
+	 * probe asks the neighbour itself, which answers within retrans_time
+	 * when it is there, and the caller's evidence is the port's, not the
+	 * neighbour's (nud.h) */
+	if (confirmed && e->state != NUD_PROBE) {
 		reachable(e, now);
 		return NUD_PROBE_NONE;
 	}

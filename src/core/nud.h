@@ -124,9 +124,12 @@ void nud_forget(struct nud *e);
 /*
  * pure: one step of the timers at now. sent: the port sent frames to this
  * next hop since the last tick; confirmed: forward progress through it
- * since then (frames it forwarded arrived). Returns the probe to send now
- * (its count is taken); *failed is set when the entry has just become
- * FAILED (to be said once).
+ * since then (frames it forwarded arrived), which makes it REACHABLE in
+ * every state but PROBE, where only the answer to a probe does (nud_rx):
+ * the neighbour is being asked itself, and the caller's evidence is the
+ * port's counters, which a frame sent elsewhere may move. Returns the
+ * probe to send now (its count is taken); *failed is set when the entry
+ * has just become FAILED (to be said once).
  */
 enum nud_probe nud_tick(struct nud *e, const struct nud_params *p, uint64_t now, bool sent,
 			bool confirmed, bool *failed);

@@ -233,7 +233,8 @@ static void test_failed_quiet(void **st)
 	assert_int_equal(e.probes_mcast, 2);
 }
 
-/* Forward progress confirms in DELAY, PROBE and FAILED alike. */
+/* Forward progress confirms in STALE, DELAY and FAILED; in PROBE only the
+ * answer to a probe does. */
 static void test_confirm_anywhere(void **st)
 {
 	struct nud_params q = P;
@@ -241,14 +242,23 @@ static void test_confirm_anywhere(void **st)
 	bool failed;
 
 	(void)st;
-	tick(&e, T0 + 500 * MS, true, false);
-	assert_int_equal(e.state, NUD_DELAY);
-	assert_int_equal(tick(&e, T0 + 550 * MS, true, true), NUD_PROBE_NONE);
+	tick(&e, T0 + 500 * MS, false, false);
+	assert_int_equal(e.state, NUD_STALE);
+	assert_int_equal(tick(&e, T0 + 520 * MS, false, true), NUD_PROBE_NONE);
 	assert_int_equal(e.state, NUD_REACHABLE);
-	assert_int_equal(e.confirmed_ns, T0 + 550 * MS);
-	tick(&e, T0 + 1050 * MS, true, false);
-	assert_int_equal(tick(&e, T0 + 1150 * MS, true, false), NUD_PROBE_UCAST);
-	assert_int_equal(tick(&e, T0 + 1160 * MS, true, true), NUD_PROBE_NONE);
+	tick(&e, T0 + 1020 * MS, true, false);
+	assert_int_equal(e.state, NUD_DELAY);
+	assert_int_equal(tick(&e, T0 + 1070 * MS, true, true), NUD_PROBE_NONE);
+	assert_int_equal(e.state, NUD_REACHABLE);
+	assert_int_equal(e.confirmed_ns, T0 + 1070 * MS);
+	tick(&e, T0 + 1570 * MS, true, false);
+	assert_int_equal(tick(&e, T0 + 1670 * MS, true, false), NUD_PROBE_UCAST);
+	/* PROBE: the counters' evidence does not stop the probes */
+	assert_int_equal(tick(&e, T0 + 1680 * MS, true, true), NUD_PROBE_NONE);
+	assert_int_equal(e.state, NUD_PROBE);
+	assert_int_equal(tick(&e, T0 + 1870 * MS, true, true), NUD_PROBE_UCAST);
+	assert_int_equal(e.probes, 2);
+	assert_int_equal(nud_rx(&e, true, OLD, true, true, T0 + 1871 * MS), NUD_RX_CONFIRMED);
 	assert_int_equal(e.state, NUD_REACHABLE);
 	assert_int_equal(e.probes, 0);
 	q.ucast = q.mcast = 0;
