@@ -6,7 +6,7 @@
  *       -Isrc/dataplane -Isrc/control -Isrc/console \
  *       test/fuzz/fuzz_cfg.c src/config/cfg.c src/config/yamlu.c src/config/readf.c src/config/yamlu_scalar.c \
  *       src/config/yamlu_text.c \
- *       src/core/addr6.c \
+ *       src/core/addr6.c src/core/units.c src/core/nud.c \
  *       -lyaml -o build/fuzz_cfg
  *
  * Besides memory safety it checks properties: a failure leaves one

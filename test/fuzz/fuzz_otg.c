@@ -10,7 +10,7 @@
  *       src/config/prof_plan.c src/config/prof_prog.c src/config/prof_pcap.c src/core/progb.c \
  *       src/core/tcp.c src/config/cfg.c src/config/cfg_data.c src/config/yamlu.c src/config/readf.c \
  *       src/config/yamlu_scalar.c src/config/yamlu_text.c src/core/units.c src/core/addr6.c \
- *       src/core/fgen_mem.c src/core/fgen.c \
+ *       src/core/fgen_mem.c src/core/fgen.c src/core/nud.c \
  *       -ljansson -lyaml -lpcap -lm -o build/fuzz_otg
  *
  * Properties checked: a refused config leaves an error "PATH: why" and

@@ -8,7 +8,7 @@
  *       src/config/cfg.c \
  *       src/core/units.c src/config/yamlu.c src/config/readf.c \
  *       src/config/yamlu_scalar.c src/config/yamlu_text.c src/core/addr6.c \
- *       src/core/fgen_mem.c src/core/fgen.c -lyaml -lpcap -lm \
+ *       src/core/fgen_mem.c src/core/fgen.c src/core/nud.c -lyaml -lpcap -lm \
  *       -o build/fuzz_prof
  *
  * Properties checked on success: the mode's sections are present, every
