@@ -606,8 +606,12 @@ int run_start(struct run_prof *sp, struct run_params *rp, unsigned flags, const 
 	run.at_ns = run.planned ? at_ns : pair.rt_ns;
 	stats_set_start(&pair, run.at_ns);
 	/* what each port's counters speak for, to its next hops' NUD (svc.h) */
-	for (int p = 0; p < fg_nports; p++)
-		svc_set_families(p, rp->load.tx[p].pps > 0 ? prof_port_families(&sp->prof, p) : 0);
+	for (int p = 0; p < fg_nports; p++) {
+		unsigned fam = rp->load.tx[p].pps > 0 ? prof_port_families(&sp->prof, p) : 0;
+
+		svc_set_families(p, (fam & PROF_FAM_V4 ? SVC_FAM_V4 : 0) |
+					(fam & PROF_FAM_V6 ? SVC_FAM_V6 : 0));
+	}
 	ctl_start(e->worker, run.states, ++run.run_id, run.planned ? wc_tsc_of(&pair, at_ns) : 0);
 	return 0;
 

@@ -57,8 +57,9 @@ void svc_set_nud(const struct nud_params *p);
  * run (SVC_FAM_*; 0: it sends none), which its counters then speak for. */
 void svc_set_families(int p, unsigned fam);
 
-/* control (the statistics' hooks): port p's next hops, IPv4's and IPv6's,
- * their counters less the baseline that svc_stats_clear takes. */
+/* control (the statistics' hooks): port p's next hops into nh[0] (IPv4's)
+ * and nh[1] (IPv6's), their counters less the baseline that
+ * svc_stats_clear takes. */
 struct stats_next_hop;
 void svc_next_hops(int p, struct stats_next_hop *nh);
 void svc_stats_clear(void);
