@@ -179,10 +179,12 @@ static const struct {
     {"flowgen_next_hop_mac_changes_total", "times the next hop's MAC was replaced",
      offsetof(struct stats_next_hop, mac_changes)},
     {"flowgen_next_hop_announced_total",
-     "... by an announcement (gratuitous ARP, unsolicited Neighbour Advertisement)",
+     "next-hop MAC changes by an announcement (gratuitous ARP, unsolicited Neighbour "
+     "Advertisement)",
      offsetof(struct stats_next_hop, announced)},
     {"flowgen_next_hop_reresolved_total",
-     "... by the answer to a probe of a next hop that stopped answering at its MAC",
+     "next-hop MAC changes by the answer to a probe of a next hop that stopped answering at "
+     "its MAC",
      offsetof(struct stats_next_hop, reresolved)},
     {"flowgen_next_hop_failures_total",
      "probe phases that got no answer (the next hop then FAILED)",
