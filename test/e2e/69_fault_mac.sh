@@ -324,12 +324,14 @@ scenario()
 		    c = o["flows"]["client"]
 		    cps = 505.0
 		    hi = cps * (max(x or t_back for x in chg) - t_fault + 0.2) + 10
-		    info("flows: started %d completed %d failed %d (no reply %d, retransmissions %d, reset %d)"
-		         % (c["started"], c["completed"], c["failed"], c["fail_no_reply"], c["fail_retx"], c["fail_reset"]))
-		    res(c["started"] == c["completed"] + c["failed"] and c["active"] == 0,
+		    fr = c["fail_reasons"]
+		    info("flows: started %d completed %d failed %d (no reply %d, timeout %d, retransmissions %d, reset %d)"
+		         % (c["started"], c["completed"], c["failed"], fr["no_reply"], fr["timeout"],
+		            fr["retransmits_exhausted"], fr["reset"]))
+		    res(c["started"] == c["completed"] + c["failed"] + c["aborted"] and c["active"] == 0,
 		        "every flow completed or failed", json.dumps(c))
 		    res(1 <= c["failed"] <= hi, "the outage's flows failed (1..%d)" % hi, "failed %d" % c["failed"])
-		    res(c["fail_no_reply"] + c["fail_retx"] == c["failed"] and c["fail_reset"] == 0 and c["rx_payload_bad"] == 0,
+		    res(fr["no_reply"] + fr["timeout"] + fr["retransmits_exhausted"] == c["failed"] and sum(fr.values()) == c["failed"],
 		        "every failure a timeout, none reset", json.dumps(c))
 		    # masquerade drops its entries when their interface goes down
 		    # (nf_nat_masquerade's device notifier): the connections open
