@@ -99,6 +99,7 @@ static const struct {
     {"rx_unknown", offsetof(struct stats_port_snap, rx_unknown)},
     {"tx_queue_full", offsetof(struct stats_port_snap, tx_queue_full)},
     {"mbuf_alloc_failed", offsetof(struct stats_port_snap, mbuf_fail)},
+    {"punt_dropped", offsetof(struct stats_port_snap, punt_drop)},
 };
 
 /* A port's ICMP errors by kind, and what they did by outcome
@@ -168,6 +169,8 @@ static void ports(struct prom *p, const struct stats_snap *s)
 		prom_u64(p, "flowgen_link_up", (struct prom_label[]){{"port", pn[i]}}, 1,
 			 s->port[i].link_up);
 }
+
+static uint64_t at(const void *blk, size_t off) { return *(const uint64_t *)((const char *)blk + off); }
 
 /* ---- next hops (svc.h): announcements and Neighbour Unreachability Detection */
 
@@ -244,6 +247,43 @@ static void next_hops(struct prom *p, const struct stats_snap *s)
 		}
 }
 
+/*
+ * Each port's mbuf pool (stats_snap.h, struct stats_pool), labels port
+ * and pool; a port without a pool read has no sample.
+ */
+static void mempools(struct prom *p, const struct stats_snap *s)
+{
+	static const struct {
+		const char *name, *help;
+		size_t off;
+	} figs[] = {
+	    {"flowgen_mbuf_pool_size", "mbufs in the port's pool",
+	     offsetof(struct stats_pool, size)},
+	    {"flowgen_mbuf_pool_in_use",
+	     "mbufs of the pool in use: neither in its ring nor in an lcore's cache",
+	     offsetof(struct stats_pool, in_use)},
+	    {"flowgen_mbuf_pool_available",
+	     "mbufs of the pool available: in its ring or in an lcore's cache",
+	     offsetof(struct stats_pool, avail)},
+	    {"flowgen_mbuf_pool_cached", "mbufs of the pool available in the lcores' caches",
+	     offsetof(struct stats_pool, cached)},
+	};
+	char pn[12];
+
+	for (size_t f = 0; f < FG_ARRAY_SIZE(figs); f++) {
+		prom_family(p, figs[f].name, PROM_GAUGE, figs[f].help);
+		for (int i = 0; i < s->nports; i++) {
+			const struct stats_pool *m = &s->port[i].pool;
+
+			if (!m->ok)
+				continue;
+			snprintf(pn, sizeof(pn), "%d", i);
+			prom_u64(p, figs[f].name, (struct prom_label[]){{"port", pn}, {"pool", m->name}},
+				 2, at(m, figs[f].off));
+		}
+	}
+}
+
 /* ---- flows, per template ----------------------------------------------------- */
 
 /* A counter of one side's block (ctr_client or ctr_server) at offset off. */
@@ -291,7 +331,6 @@ static const struct flow_fig one_side[] = {
        "server flows whose source arrived as the client sent it"),
 };
 
-static uint64_t at(const void *blk, size_t off) { return *(const uint64_t *)((const char *)blk + off); }
 
 static void flows(struct prom *p, const struct stats_snap *s)
 {
@@ -490,6 +529,7 @@ int metrics_write(FILE *f, bool openmetrics, const char *instance)
 	global(&p, s);
 	ports(&p, s);
 	next_hops(&p, s);
+	mempools(&p, s);
 	flows(&p, s);
 	streams(&p, rows, h, n < 0 ? 0 : n);
 	workers(&p, s);

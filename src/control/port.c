@@ -35,6 +35,7 @@
 #include "cfg_data.h"
 #include "log.h"
 #include "port.h"
+#include "stats_snap.h"
 
 struct port fg_port[FG_MAX_PORTS];
 int fg_nports;
@@ -685,6 +686,29 @@ bool port_link(int p, uint32_t *speed_mbps)
 	if (speed_mbps)
 		*speed_mbps = l.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ? 0 : l.link_speed;
 	return l.link_status == RTE_ETH_LINK_UP;
+}
+
+bool port_mempool(int p, struct stats_pool *m)
+{
+	const struct rte_mempool *mp = p >= 0 && p < fg_nports ? fg_port[p].v.pool : NULL;
+	uint64_t cached = 0;
+
+	memset(m, 0, sizeof(*m));
+	if (!mp)
+		return false;
+	snprintf(m->name, sizeof(m->name), "%s", mp->name);
+	m->cache_size = mp->cache_size;
+	m->size = mp->size;
+	/* one reading: in use is size - available, as
+	 * rte_mempool_in_use_count computes it, so the two add up */
+	m->avail = rte_mempool_avail_count(mp);
+	m->in_use = m->size - m->avail;
+	if (mp->cache_size)
+		for (unsigned l = 0; l < RTE_MAX_LCORE; l++)
+			cached += __atomic_load_n(&mp->local_cache[l].len, __ATOMIC_RELAXED);
+	m->cached = FG_MIN(cached, m->avail);
+	m->ok = true;
+	return true;
 }
 
 int port_set_hosts6(int pi, const struct port_host6_range *r, size_t n)

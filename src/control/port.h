@@ -125,6 +125,15 @@ int port_nic_stats(int p, struct rte_eth_stats *es);
  * interface's carrier. */
 bool port_link(int p, uint32_t *speed_mbps);
 
+/*
+ * control (never a worker: it reads every lcore's cache): the mbuf pool of
+ * config port index p into *m (struct stats_pool, stats_snap.h: size,
+ * in use, available and cached, as DPDK's rte_mempool_avail_count counts
+ * them). False, with *m zeroed, when p has no pool.
+ */
+struct stats_pool;
+bool port_mempool(int p, struct stats_pool *m);
+
 /* control, while no traffic runs: the port's IPv6 emulated hosts become
  * r[0 .. n-1]. 0, or -ENOSPC when n > PORT_MAX_HOSTS. */
 int port_set_hosts6(int p, const struct port_host6_range *r, size_t n);

@@ -231,6 +231,7 @@ static const struct stats_hooks run_hooks = {
     .port_id = port_dpdk_id,
     .clear = svc_stats_clear,
     .next_hops = svc_next_hops,
+    .mempool = port_mempool,
 };
 
 void run_init(uint32_t flows_max)

@@ -375,6 +375,20 @@ static void template_map(struct stats_tpl_map *m)
 	}
 }
 
+/*
+ * Each port's mbuf pool through the mempool hook, read here on the
+ * caller's thread (control), then the total column again with them.
+ */
+static void mempools(const struct stats_hooks *h, struct stats_snap *out)
+{
+	if (!h->mempool)
+		return;
+	for (int p = 0; p < out->nports && p < FG_MAX_PORTS; p++)
+		if (!h->mempool(p, &out->port[p].pool))
+			memset(&out->port[p].pool, 0, sizeof(out->port[p].pool));
+	stats_total(out);
+}
+
 static void get(struct stats_snap *out, bool by_template)
 {
 	struct stats_hooks h;
@@ -421,6 +435,7 @@ static void get(struct stats_snap *out, bool by_template)
 		h.latency = NULL; /* GET /metrics reads every row itself */
 
 	/* Providers run outside the lock: they may take their own. */
+	mempools(&h, out);
 	if (h.nat)
 		h.nat(&out->flows.distinct_addrs, &out->flows.distinct_ports);
 	if (h.next_hops)

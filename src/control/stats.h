@@ -65,6 +65,8 @@ struct stats_hooks {
 	void (*clear)(void);
 	/* port p's next hops, IPv4's and IPv6's (left zeroed: none) */
 	void (*next_hops)(int port, struct stats_next_hop *nh);
+	/* the port's mbuf pool (struct stats_pool); false: none read */
+	bool (*mempool)(int port, struct stats_pool *out);
 };
 
 /* control: once at start-up, after the ports exist (DPDK ids 0..nports-1). */

@@ -18,6 +18,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,6 +249,26 @@ static void text_next_hops(FILE *f, const struct stats_snap *s)
 		fputc('\n', f);
 }
 
+/*
+ * The port's mbuf pool (stats_snap.h, struct stats_pool) as "mempool",
+ * or null when none was read.
+ */
+static void json_mempool(struct jw *j, const struct stats_pool *m)
+{
+	if (!m->ok) {
+		jw_null(j, "mempool");
+		return;
+	}
+	jw_obj(j, "mempool");
+	jw_str(j, "name", m->name);
+	jw_u64(j, "size", m->size);
+	jw_u64(j, "in_use", m->in_use);
+	jw_u64(j, "avail", m->avail);
+	jw_u64(j, "cached", m->cached);
+	jw_u64(j, "cache_size", m->cache_size);
+	jw_obj_end(j);
+}
+
 static void json_port(struct jw *j, int port, const struct stats_port_snap *o)
 {
 	jw_obj(j, NULL);
@@ -272,12 +293,15 @@ static void json_port(struct jw *j, int port, const struct stats_port_snap *o)
 	jw_u64(j, "tx_queue_full", o->tx_queue_full);
 	jw_u64(j, "mbuf_fail", o->mbuf_fail);
 	json_port_icmp(j, o);
+	jw_u64(j, "punt", o->punt);
+	jw_u64(j, "punt_drop", o->punt_drop);
 	jw_str(j, "counters", o->from_nic ? "nic" : "workers");
 	/* the port's frames its TX queue refused, by the name streams use */
 	jw_u64(j, "tx_dropped", o->tx_queue_full);
 	json_next_hop(j, "next_hop", &o->nh[0]);
 	json_next_hop(j, "next_hop6", &o->nh[1]);
 	json_xstats(j, port);
+	json_mempool(j, &o->pool);
 	jw_obj_end(j);
 }
 
@@ -572,7 +596,41 @@ static const struct stats_port_row port_rows[] = {
     STATS_PORT_ROW("  invalid", STATS_CELL_U64, icmp_err_invalid),
     STATS_PORT_ROW("  kept", STATS_CELL_U64, icmp_err_kept),
     STATS_PORT_ROW("  mss lowered", STATS_CELL_U64, icmp_mss_lowered),
+    STATS_PORT_ROW("mbuf_fail", STATS_CELL_U64, mbuf_fail),
+    STATS_PORT_ROW("punt_drop", STATS_CELL_U64, punt_drop),
 };
+
+/*
+ * The rows of the ports' mbuf pools under the port table, a column per
+ * port and the total ("-": no pool read): size, in use, available and,
+ * of those, in the lcores' caches (stats_snap.h, struct stats_pool).
+ */
+static void text_mempool(FILE *f, const struct stats_snap *s)
+{
+	static const struct {
+		const char *label;
+		size_t off;
+	} rows[] = {
+	    {"mbufs", offsetof(struct stats_pool, size)},
+	    {"mbufs in use", offsetof(struct stats_pool, in_use)},
+	    {"mbufs avail", offsetof(struct stats_pool, avail)},
+	    {"mbufs cached", offsetof(struct stats_pool, cached)},
+	};
+
+	for (size_t r = 0; r < FG_ARRAY_SIZE(rows); r++) {
+		fprintf(f, "%-*s", LBL_W, rows[r].label);
+		for (int p = 0; p <= s->nports; p++) {
+			const struct stats_pool *m = p < s->nports ? &s->port[p].pool : &s->total.pool;
+
+			if (m->ok)
+				fprintf(f, " | %*" PRIu64, COL_W,
+					*(const uint64_t *)((const char *)m + rows[r].off));
+			else
+				fprintf(f, " | %*s", COL_W, "-");
+		}
+		fputc('\n', f);
+	}
+}
 
 static void text_ports(FILE *f, const struct stats_snap *s)
 {
@@ -600,6 +658,7 @@ static void text_ports(FILE *f, const struct stats_snap *s)
 		}
 		fputc('\n', f);
 	}
+	text_mempool(f, s);
 	fputc('\n', f);
 }
 

@@ -256,6 +256,8 @@ static void port_snap(const struct stats_raw *now, const struct stats_raw *prev,
 	o->tx_queue_full = stats_sub0(w->tx_queue_full, wb ? wb->tx_queue_full : 0);
 	o->mbuf_fail = stats_sub0(w->mbuf_fail, wb ? wb->mbuf_fail : 0);
 	port_icmp(w, wb, o);
+	o->punt = stats_sub0(w->punt, wb ? wb->punt : 0);
+	o->punt_drop = stats_sub0(w->punt_drop, wb ? wb->punt_drop : 0);
 	if (o->speed_mbps)
 		o->line_util = o->tx_bps_l1 / (o->speed_mbps * 1e6) * 100;
 }
@@ -283,6 +285,15 @@ static void port_add(struct stats_port_snap *t, const struct stats_port_snap *o)
 	t->tx_queue_full += o->tx_queue_full;
 	t->mbuf_fail += o->mbuf_fail;
 	port_icmp_add(t, o);
+	t->punt += o->punt;
+	t->punt_drop += o->punt_drop;
+	if (o->pool.ok) {
+		t->pool.ok = true;
+		t->pool.size += o->pool.size;
+		t->pool.in_use += o->pool.in_use;
+		t->pool.avail += o->pool.avail;
+		t->pool.cached += o->pool.cached;
+	}
 }
 
 void stats_total(struct stats_snap *s)

@@ -116,6 +116,24 @@ struct stats_next_hop {
 };
 
 /*
+ * A port's mbuf pool (flowgen(8), STATISTICS, ports: mempool), read on
+ * control when a snapshot is taken (stats.h, the mempool hook), never on
+ * a worker: its size; avail, DPDK's rte_mempool_avail_count (the mbufs in
+ * the pool's ring plus those in the lcores' caches, which DPDK counts as
+ * available); cached, the part of avail in the lcores' caches; in_use,
+ * size - avail (rte_mempool_in_use_count): in a driver's queues, in
+ * flight, held by a worker or by control. The caches' lengths are read
+ * without a lock while the workers move mbufs, so one reading may be off
+ * by a burst. ok false: no pool read (the total column: no port's).
+ */
+struct stats_pool {
+	bool ok;
+	char name[32];
+	uint32_t cache_size; /* each lcore's cache (0: none) */
+	uint64_t size, in_use, avail, cached;
+};
+
+/*
  * Rates need an interval between two samples: without one (rated false)
  * the rates and line_util are 0 and were not measured; so is line_util
  * without a link speed. The writers print null and "-" for them.
@@ -134,6 +152,8 @@ struct stats_port_snap {
 	uint64_t rx_icmp_unreach, rx_icmp_frag_needed;
 	uint64_t icmp_err_unmatched, icmp_err_invalid, icmp_err_kept, icmp_mss_lowered;
 	struct stats_next_hop nh[2]; /* IPv4's, IPv6's (filled by control's hook) */
+	uint64_t punt, punt_drop; /* frames passed up to control / dropped, the ring full */
+	struct stats_pool pool; /* the total column: the ports' pools summed */
 };
 
 struct stats_global {

@@ -6,7 +6,8 @@
 # port 0 tx packets must match the DUT's dut0 rx packets within 1 %, and
 # port 1 rx packets the DUT's dut1 tx packets, over the same interval
 # (flowgen's counters are baselined with `clear`; the DUT's are read before
-# and after).
+# and after). Each port's mbuf pool in every state: its size the config's,
+# in use and available adding up to it (and the rows of `stats -p`).
 . "$(dirname "$0")/lib.sh"
 
 need_flowgen
@@ -46,6 +47,7 @@ check "measured tx_pps while running is at most 3,300" \
 	awk -v r="$rate" 'BEGIN { exit !(r <= 3300) }'
 
 say "stats -w"
+say "stats -p"
 say "echo workers-done"
 wait_for 'workers-done' "$out" 20 $pid
 check_grep "stats -w prints the worker table" '^ +id +lcore +ports +tx_pkts' "$out"
@@ -114,4 +116,28 @@ workers_ok()
 	EOF
 }
 check "stats --json workers: every worker present with plausible fields" workers_ok "$FG_TMP/running.json"
+
+# mempool_ok FILE : each port's mbuf pool (flowgen(8), STATISTICS, mempool)
+# as DPDK counts it: the config's 16,384 mbufs (examples/lab.yaml), in use
+# and available adding up to them, the lcores' caches part of available
+mempool_ok()
+{
+	python3 - "$1" <<-'EOF'
+		import json, sys
+		o = json.load(open(sys.argv[1]))
+		for i, p in enumerate(o["ports"]):
+		    m = p["mempool"]
+		    assert m["name"] == "pool%d" % i, m
+		    assert m["size"] == 16384 and m["cache_size"] == 256, m
+		    assert m["in_use"] + m["avail"] == m["size"], m
+		    assert 0 <= m["cached"] <= m["avail"], m
+		    assert m["in_use"] < m["size"] // 4, m
+		    assert p["punt_drop"] == 0 and p["punt"] >= 0, p
+	EOF
+}
+for f in idle running stopped; do
+	check "stats --json $f: each port's mempool, in_use + avail = size" mempool_ok "$FG_TMP/$f.json"
+done
+check_grep "stats -p: the ports' mbuf pools under the port table" \
+	'^mbufs in use +\| +[0-9]+ \| +[0-9]+ \| +[0-9]+$' "$out"
 finish

@@ -1395,6 +1395,103 @@ static void test_clear_and_print(void **state)
 	free(w);
 }
 
+/* A pool provider: port 0 has a pool, port 1 none. */
+static bool fake_mempool(int port, struct stats_pool *m)
+{
+	memset(m, 0, sizeof(*m));
+	if (port != 0)
+		return false;
+	m->ok = true;
+	snprintf(m->name, sizeof(m->name), "pool0");
+	m->cache_size = 256;
+	m->size = 4096;
+	m->in_use = 80;
+	m->avail = 4016;
+	m->cached = 200;
+	return true;
+}
+
+/*
+ * The ports' mbuf pools come from the hook into every snapshot (a port
+ * without one: null and "-", and no part of the total), and punt and
+ * punt_drop are counted and baselined as the other port counters.
+ */
+static void test_mempool_and_punt(void **state)
+{
+	struct ctr_worker *w = aligned_alloc(RTE_CACHE_LINE_SIZE, 2 * sizeof(*w));
+	struct stats_snap *s = calloc(1, sizeof(*s));
+	struct stats_hooks h = {.mempool = fake_mempool};
+	struct jp *j = calloc(1, sizeof(*j));
+	char *txt;
+
+	(void)state;
+	assert_non_null(w);
+	assert_non_null(s);
+	assert_non_null(j);
+	memset(w, 0, 2 * sizeof(*w));
+	assert_int_equal(stats_init(w, 2, NP, HZ), 0);
+	stats_set_hooks(&h);
+	FG_CTR_ADD(w[0].port[0].punt, 5);
+	FG_CTR_ADD(w[1].port[0].punt_drop, 2);
+	FG_CTR_ADD(w[1].port[1].punt_drop, 3);
+	stats_get(s);
+	assert_int_equal(s->port[0].punt, 5);
+	assert_int_equal(s->port[0].punt_drop, 2);
+	assert_int_equal(s->total.punt_drop, 5);
+	assert_true(s->port[0].pool.ok);
+	assert_string_equal(s->port[0].pool.name, "pool0");
+	assert_int_equal(s->port[0].pool.in_use, 80);
+	assert_false(s->port[1].pool.ok);
+	assert_true(s->total.pool.ok);
+	assert_int_equal(s->total.pool.size, 4096);
+	assert_int_equal(s->total.pool.in_use, 80);
+	assert_int_equal(s->total.pool.avail, 4016);
+	assert_int_equal(s->total.pool.cached, 200);
+	stats_clear();
+	FG_CTR_ADD(w[0].port[1].punt_drop, 1);
+	stats_get(s);
+	assert_int_equal(s->port[0].punt_drop, 0);
+	assert_int_equal(s->port[1].punt_drop, 1);
+	/* a gauge: the pool is read anew, never baselined */
+	assert_int_equal(s->port[0].pool.in_use, 80);
+
+	txt = json_of(s, STATS_P);
+	if (jp_parse(j, txt))
+		fail_msg("invalid JSON: %s", txt);
+	check_names(j, "ports[]", (const char *const[]){"punt", "punt_drop", "mempool"}, 3);
+	assert_non_null(strstr(txt, "\"punt\":0,\"punt_drop\":1,"));
+	assert_non_null(strstr(txt, "\"mempool\":{\"name\":\"pool0\",\"size\":4096,"
+				    "\"in_use\":80,\"avail\":4016,\"cached\":200,"
+				    "\"cache_size\":256}}"));
+	assert_non_null(strstr(txt, "\"mempool\":null}]"));
+	free(txt);
+
+	/* the table: a row per figure under the ports, "-" where none */
+	txt = text_of(s, STATS_P);
+	assert_non_null(strstr(txt, "punt_drop      |                0 |                1 |"));
+	assert_non_null(strstr(txt, "mbufs          |             4096 |                - |"
+				    "             4096\n"));
+	assert_non_null(strstr(txt, "mbufs in use   |               80 |                - |"
+				    "               80\n"));
+	assert_non_null(strstr(txt, "mbufs avail    |             4016 |                - |"
+				    "             4016\n"));
+	assert_non_null(strstr(txt, "mbufs cached   |              200 |                - |"
+				    "              200\n"));
+	free(txt);
+
+	/* no provider: no pool anywhere */
+	stats_set_hooks(NULL);
+	stats_get(s);
+	assert_false(s->port[0].pool.ok || s->total.pool.ok);
+	txt = text_of(s, STATS_P);
+	assert_non_null(strstr(txt, "mbufs in use   |                - |                - |"
+				    "                -\n"));
+	free(txt);
+	free(j);
+	free(s);
+	free(w);
+}
+
 /* The sampler keeps a history and measures rates by itself. */
 static void test_sampler_rates(void **state)
 {
@@ -1676,6 +1773,7 @@ int main(void)
 	    cmocka_unit_test(test_json_pairs),
 	    cmocka_unit_test(test_clear_and_print),
 	    cmocka_unit_test(test_failed_get),
+	    cmocka_unit_test(test_mempool_and_punt),
 	    cmocka_unit_test(test_sampler_rates),
 	    cmocka_unit_test(test_fmt_si),
 	};
