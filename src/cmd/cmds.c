@@ -814,7 +814,8 @@ static int cmd_stop(struct cmd_ctx *x, int argc, char **argv)
 
 	if (argc != 1)
 		return bad_usage(x, argv);
-	rc = run_stop(true);
+	/* the API's requests run while the traffic drains, as in `wait` */
+	rc = run_stop_serving(true, cli_poll_now);
 	if (rc < 0)
 		return -1; /* control logged why */
 	fprintf(x->out, "%s\n", rc > 0 ? "no traffic running" : "stopped");

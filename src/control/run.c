@@ -278,16 +278,30 @@ static double run_drain_time(void)
 	return (run.eng ? prof_flow_time(&run.sp->prof) : 3.0) + 2.0;
 }
 
-int run_stop(bool interruptible)
+int run_stop_serving(bool interruptible, void (*between)(void))
 {
+	double drain = run_drain_time();
+	uint64_t hz = rte_get_timer_hz(), end;
+
 	if (!ctl_busy())
 		return 1;
 	ctl_stop();
-	if (!run_wait_idle(run_drain_time(), interruptible)) {
-		fg_warn("traffic did not drain in %.0f s", run_drain_time());
-		return -1;
+	end = rte_get_timer_cycles() + (uint64_t)(drain * hz);
+	for (;;) {
+		uint64_t now = rte_get_timer_cycles();
+		double step = between ? 0.05 : drain;
+
+		if (now < end && run_wait_idle(FG_MIN(step, (double)(end - now) / hz), interruptible))
+			return 0;
+		if (rte_get_timer_cycles() >= end || (interruptible && ctl_cancelled()))
+			break;
+		if (between)
+			between();
 	}
-	return 0;
+	if (!ctl_busy())
+		return 0;
+	fg_warn("traffic did not drain in %.0f s", drain);
+	return -1;
 }
 
 /*
@@ -318,6 +332,7 @@ static void run_abort_flows(int nworkers)
 		FG_CTR_SET(w->gauge.active_server, 0);
 	}
 }
+int run_stop(bool interruptible) { return run_stop_serving(interruptible, NULL); }
 
 void run_halt(void)
 {

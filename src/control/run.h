@@ -208,6 +208,13 @@ int run_offered(struct run_params *rp, struct load_offer *o, char *err, size_t e
 bool run_wait_idle(double secs, bool interruptible);
 /* control: stop traffic and wait for it to drain: 1 none ran, 0 stopped, -1 not drained. */
 int run_stop(bool interruptible);
+/*
+ * control: run_stop, calling between() (when not NULL) every 50 ms of the
+ * drain, which lasts up to the profile's timeout and its flows' delays + 2
+ * s: the console's `stop` runs the HTTP API's requests there, as `wait`
+ * does (cli.h, cli_poll_now), so a poll is not held for the drain.
+ */
+int run_stop_serving(bool interruptible, void (*between)(void));
 /* control: hold or continue the running traffic; -ENOENT when none runs. */
 int run_pause(bool on);
 /* control: true while a run generates or holds traffic (not once it drains). */

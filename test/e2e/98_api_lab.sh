@@ -11,7 +11,8 @@
 #  - nat lab: `arp`, a stateful UDP run through masquerade and `stats
 #    --json` through the API; every flow started completed, the DUT's
 #    conntrack table holds the flows, and the console's own `stats --json`
-#    prints the same figures as the API's; then an OTG config of a TCP flow
+#    prints the same figures as the API's; a poll during the console's
+#    `stop` is answered while the flows drain, not after; then an OTG config of a TCP flow
 #    (SYN segments from 20 source ports) and an ICMP echo flow through the
 #    masquerade: every frame arrives, translated, and the DUT's conntrack
 #    holds the TCP and ICMP connections they opened.
@@ -129,6 +130,21 @@ for f in flows.client.started flows.client.completed global.tx_pkts global.rx_pk
 	check_eq "nat: console and API agree on $f" "$(json_get "$FG_TMP/out" "$f")" \
 		"$(json_get "$FG_TMP/api.json" "json.$f")"
 done
+# the console's `stop` answers the API while its flows drain (each lives a
+# second): a poll 0.2 s into the drain comes back at once, the flows still
+# active then, and the stop ends after it
+printf 'start -f %s -m 100\n' "$FG_TOP/test/data/soak_flows.yaml" >&7
+sleep 2
+printf 'stop\necho stop-done\n' >&7
+sleep 0.2
+t0=$(date +%s%N)
+http POST /flowgen/v1/command '{"command": "stats --json"}'
+ms=$((($(date +%s%N) - t0) / 1000000))
+echo "# nat: a poll during stop's drain: answered in $ms ms"
+check_eq "nat: a poll during stop's drain answers, the flows still active" "200 True" \
+	"$ST $(jq_ 'o["json"]["flows"]["client"]["active"] > 0')"
+check "nat: a poll during stop's drain answers within 500 ms ($ms ms)" test "$ms" -lt 500
+check "nat: the stop ends after that poll" wait_for '^stop-done$' "$FG_TMP/out" 20 "$FG_PID"
 
 cat >"$FG_TMP/otg_l4.json" <<'EOF'
 {"ports": [{"name": "p1", "location": "0"}, {"name": "p2", "location": "1"}],
