@@ -9,6 +9,10 @@
 #   make bench      performance runs (never part of make test);
 #                   BASE=REV compares with REV's flowgen round by round
 #   make fuzz       long fuzzing runs (clang, libFuzzer)
+#   make soak       an hour of flows and streams compressed to ten minutes
+#                   through two NAT labs, the API polled 10 times a second,
+#                   then a sanitizer minute (test/soak.sh; README, "Longer
+#                   runs"); make bench does not run it
 #   make SAN=address,undefined ...   sanitizer build under build/san/
 #   make PGO=1 [all|install|bench]   build/pgo/flowgen, optimised with
 #                   profile feedback from a training run (README)

@@ -428,19 +428,22 @@ fg_loop_cfg()
 
 # --- the lab ---------------------------------------------------------------
 
-# lab_up [nat|router|l3] : a private lab; sets NS_TST, NS_DUT and CFG. The
+# lab_up [nat|router|l3] [TAG] : a private lab; sets NS_TST, NS_DUT and CFG. The
 # names carry the shell's own PID (BASHPID, which is $$ in the scenario's
-# shell), so a subshell started with & gets a lab of its own.
+# shell), so a subshell started with & gets a lab of its own. With TAG,
+# a further lab beside the one(s) already up (names fgt-PID-TAG,
+# fgd-PID-TAG), torn down on exit as well; NS_TST and NS_DUT then name it.
 lab_up()
 {
-	local flavour=${1:-nat}
+	local flavour=${1:-nat} tag=${2:+-$2}
 	need_root "lab up ($flavour)"
-	NS_TST=fgt-$BASHPID
-	NS_DUT=fgd-$BASHPID
+	NS_TST=fgt-$BASHPID$tag
+	NS_DUT=fgd-$BASHPID$tag
 	export FG_NS_TST=$NS_TST FG_NS_DUT=$NS_DUT
 	if [ -n "$FG_RESULTS" ]; then
 		echo "$NS_TST $NS_DUT" >>"$FG_RESULTS.ns"
 	fi
+	[ -z "$tag" ] || at_exit "FG_NS_TST=$NS_TST FG_NS_DUT=$NS_DUT $FG_LAB down"
 	FG_LAB_UP=yes
 	if ! "$FG_LAB" up "$flavour" >"$FG_TMP/lab.$BASHPID.out" 2>&1; then
 		fail "lab up ($flavour)" "$(cat "$FG_TMP/lab.$BASHPID.out")"
