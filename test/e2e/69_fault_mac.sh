@@ -17,7 +17,10 @@
 #      when the link comes up, which a capture on the tester's side must
 #      hold; each port's next hop changes within 20 ms of its
 #      announcement, and the traffic is back at 90 % of its rate within
-#      1 s of the DUT being back.
+#      1 s of the DUT being back. The next hop is STALE after it (RFC 4861
+#      §7.2.6) until the traffic confirms it; with the delay as short as
+#      the counters' window (100 ms) it may get one unicast probe first,
+#      answered: no broadcast one, nothing re-resolved.
 #  (b) without one (arp_notify=0, ndisc_notify=0; the capture must hold
 #      no announcement): Neighbour Unreachability Detection. Nothing
 #      confirms the next hop after the fault, so it is STALE a reachable
@@ -40,7 +43,8 @@
 # record's running state ends -d after the first measured frame, within
 # 0.3 s); each port's next hop is the DUT's new MAC with exactly one MAC
 # change, counted as announced (a) or re-resolved (b), with the probes
-# (b: 3 unicast, at least 1 broadcast; a: none); the counters explain the
+# (b: 3 unicast, at least 1 broadcast; a: no broadcast, at most one
+# unicast); the counters explain the
 # outage (streams: each direction's frames due in the DUT's down time
 # were lost, refused by the TX queue or late, 80 % of them at least, and
 # no frame was lost after its port's change, 50 ms of slack; flows:
@@ -284,8 +288,12 @@ scenario()
 		    res(h["mac"] == new[i], "port %d: the next hop is the DUT's new MAC %s" % (i, new[i]), "it is %s" % h["mac"])
 		    res(h["mac_changes"] == 1, "port %d: one MAC change" % i, "mac_changes %s" % h["mac_changes"])
 		    if notify:
-		        res(h["announced"] == 1 and h["reresolved"] == 0 and h["probes_ucast"] + h["probes_mcast"] == 0,
-		            "port %d: counted announced, nothing probed" % i, json.dumps(h))
+		        # STALE after the announcement (RFC 4861 §7.2.6): the traffic's
+		        # confirmation, judged over 100 ms, may come after the 100 ms
+		        # delay, and the new MAC then gets one unicast probe, answered
+		        res(h["announced"] == 1 and h["reresolved"] == 0 and h["probes_mcast"] == 0
+		            and h["probes_ucast"] <= 1 and h["failures"] == 0,
+		            "port %d: counted announced, no broadcast probe, at most one unicast" % i, json.dumps(h))
 		        ok = an is not None and ch is not None and 0 <= ch - an <= 0.020
 		        res(ok, "port %d: the next hop changed within 20 ms of the announcement" % i,
 		            "announced %s, changed %s" % (an, ch))
