@@ -343,10 +343,12 @@ static void icmp_err_run(struct worker *w, int side, struct rte_mbuf *m, const s
  * several workers, handed to the worker that owns the flow the quote
  * names, as a reply of that flow would be (own.h: the quoted source port
  * on the client port, a quoted datagram's signature on the server port),
- * and run there.
+ * and run there. Out of line and cold: the loop's code for test frames
+ * stays as it was.
  */
-static void rx_icmp_err(struct worker *w, int side, struct rte_mbuf *m, const struct pkt_info *pi,
-			bool steer, uint64_t now)
+static __rte_noinline __rte_cold void rx_icmp_err(struct worker *w, int side, struct rte_mbuf *m,
+						  const struct pkt_info *pi, bool steer,
+						  uint64_t now)
 {
 	struct ctr_port *c = &w->ctr->port[w->port[side]];
 	const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
