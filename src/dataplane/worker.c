@@ -1,8 +1,8 @@
 /*
  * worker.c — the lcore packet loop. Everything here runs on a worker: no
  * locks, no prints, no system calls (but the drivers' own, an idle
- * turn's pause on a shared CPU and a hold's sleeps and yields), no
- * allocation but mbufs. Control
+ * turn's pause on a shared CPU and a hold's sleeps), no allocation but
+ * mbufs. Control
  * reaches the worker only through its mailbox ring; frames for control
  * (ARP replies, ICMP echo replies, anything unknown in service mode) go up
  * through the punt ring. Control sends its own frames on its own TX queue
@@ -15,8 +15,6 @@
  * (start --at) holds its engine until then (worker_hold); the loop
  * records the TSC of each run's first test frame (ctr.h, first_tx_tsc).
  */
-#include <sched.h>
-
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_prefetch.h>
@@ -671,13 +669,8 @@ static void worker_hold(struct worker *w, bool *quit, uint64_t start)
 		int64_t left = (int64_t)(w->hold_tsc - now);
 
 		if (left <= (int64_t)spin) {
-			/* spin on the TSC, giving the CPU up at each look
-			 * (sched_yield returns at once when nothing else
-			 * waits for it): of two holds woken on one CPU,
-			 * both reach their instant, not one a scheduler
-			 * slice after the other */
 			while ((int64_t)(w->hold_tsc - rte_rdtsc()) > 0)
-				sched_yield();
+				rte_pause();
 			break;
 		}
 		handle_mbox(w, now, quit);
