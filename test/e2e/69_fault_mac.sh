@@ -339,8 +339,11 @@ scenario()
 		    res(c["started"] == c["completed"] + c["failed"] + c["aborted"] and c["active"] == 0,
 		        "every flow completed or failed", json.dumps(c))
 		    res(1 <= c["failed"] <= hi, "the outage's flows failed (1..%d)" % hi, "failed %d" % c["failed"])
-		    res(fr["no_reply"] + fr["timeout"] + fr["retransmits_exhausted"] == c["failed"] and sum(fr.values()) == c["failed"],
-		        "every failure a timeout, none reset", json.dumps(c))
+		    # while a link is down the DUT has no route through it and
+		    # answers ICMP unreachable (flowgen(8), ICMP ERRORS)
+		    res(fr["no_reply"] + fr["timeout"] + fr["retransmits_exhausted"] + fr["icmp_unreachable"]
+		        == c["failed"] and sum(fr.values()) == c["failed"],
+		        "every failure a timeout or an ICMP unreachable, none reset", json.dumps(c))
 		    # masquerade drops its entries when their interface goes down
 		    # (nf_nat_masquerade's device notifier): the connections open
 		    # before the restart are tracked again, under new entries
