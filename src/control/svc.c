@@ -211,22 +211,28 @@ static void nh_rx(int p, int fam, bool has_mac, uint64_t mac, bool solicited, bo
 }
 
 /*
- * An ARP frame on port p: from its gateway (sender address gw), every one
- * may replace the MAC (RFC 826's merge); a reply to the port's own
- * address answers a probe (solicited), anything else is unsolicited: a
- * gratuitous request or reply (RFC 5227 §3's announcement: sender ==
- * target), or the gateway asking for someone else. Requests for the
- * port's own addresses are answered on the workers and not seen here.
+ * An ARP frame on port p from its gateway (sender address gw). A reply to
+ * the port's own address answers a probe (solicited) and a gratuitous
+ * request or reply (RFC 5227 §3's announcement: sender == target) is
+ * the gateway's own word: both replace the MAC, as an NA with its
+ * Override flag does (RFC 4861 §7.2.5, §7.2.6). Anything else (a reply
+ * to another address, the gateway asking for someone else) is taken as
+ * an NA without Override: a different MAC only makes the next hop STALE,
+ * to be probed at the MAC it has, so that replies nobody asked for that
+ * claim the gateway's address (ARP poisoning) do not move it. Requests
+ * for the port's own addresses are answered on the workers and not seen
+ * here.
  */
 static void nud_arp(int p, const struct rte_arp_hdr *a, const struct pkt_info *pi, uint64_t now)
 {
 	const struct port *pt = &fg_port[p];
 	bool reply = a->arp_opcode == rte_cpu_to_be_16(RTE_ARP_OP_REPLY);
 	bool sol = reply && pt->v.ip && pi->dip == pt->v.ip;
+	bool ann = pi->dip == pi->sip;
 
 	if (!pt->gw || pi->sip != pt->gw)
 		return;
-	nh_rx(p, 0, true, port_mac_word(&a->arp_data.arp_sha), sol, true, now,
+	nh_rx(p, 0, true, port_mac_word(&a->arp_data.arp_sha), sol, sol || ann, now,
 	      sol		  ? "ARP reply"
 	      : pi->dip == pi->sip ? (reply ? "gratuitous ARP reply" : "gratuitous ARP")
 				   : (reply ? "ARP reply to another" : "ARP request"));
