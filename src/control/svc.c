@@ -212,7 +212,8 @@ static void nh_rx(int p, int fam, bool has_mac, uint64_t mac, bool solicited, bo
 
 /*
  * An ARP frame on port p from its gateway (sender address gw). A reply to
- * the port's own address answers a probe (solicited) and a gratuitous
+ * the port's own address while the next hop is being probed (PROBE, or
+ * FAILED after it) answers the probe (solicited), and a gratuitous
  * request or reply (RFC 5227 §3's announcement: sender == target) is
  * the gateway's own word: both replace the MAC, as an NA with its
  * Override flag does (RFC 4861 §7.2.5, §7.2.6). Anything else (a reply
@@ -227,11 +228,15 @@ static void nud_arp(int p, const struct rte_arp_hdr *a, const struct pkt_info *p
 {
 	const struct port *pt = &fg_port[p];
 	bool reply = a->arp_opcode == rte_cpu_to_be_16(RTE_ARP_OP_REPLY);
-	bool sol = reply && pt->v.ip && pi->dip == pt->v.ip;
-	bool ann = pi->dip == pi->sip;
+	bool ann = pi->dip == pi->sip, asked, sol;
 
 	if (!pt->gw || pi->sip != pt->gw)
 		return;
+	/* a reply is an answer only while the machine has a question out */
+	pthread_mutex_lock(&svc.nh_mu);
+	asked = svc.nh[p][0].n.state == NUD_PROBE || svc.nh[p][0].n.state == NUD_FAILED;
+	pthread_mutex_unlock(&svc.nh_mu);
+	sol = reply && asked && pt->v.ip && pi->dip == pt->v.ip;
 	nh_rx(p, 0, true, port_mac_word(&a->arp_data.arp_sha), sol, sol || ann, now,
 	      sol		  ? "ARP reply"
 	      : pi->dip == pi->sip ? (reply ? "gratuitous ARP reply" : "gratuitous ARP")
