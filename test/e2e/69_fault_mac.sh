@@ -92,11 +92,13 @@ cap_start()
 	CAP_PIDS=()
 	for i in 0 1 d; do
 		rm -f "$FG_TMP/$1.fg$i.pcap" "$FG_TMP/$1.fg$i.err"
+		# ip netns exec, not in_tst: $! is then dumpcap's own pid (ip
+		# execs it), which cap_stop and the exit hook end
 		if [ "$i" = d ]; then
-			in_dut dumpcap -q -i any -f "arp or icmp6" -w "$FG_TMP/$1.fg$i.pcap" \
+			ip netns exec "$NS_DUT" dumpcap -q -i any -f "arp or icmp6" -w "$FG_TMP/$1.fg$i.pcap" \
 				2>"$FG_TMP/$1.fg$i.err" &
 		else
-			in_tst dumpcap -q -i "fg$i" -f "arp or icmp6" -w "$FG_TMP/$1.fg$i.pcap" \
+			ip netns exec "$NS_TST" dumpcap -q -i "fg$i" -f "arp or icmp6" -w "$FG_TMP/$1.fg$i.pcap" \
 				2>"$FG_TMP/$1.fg$i.err" &
 		fi
 		CAP_PIDS+=($!)
