@@ -109,10 +109,20 @@ cap_start()
 	done
 }
 
+# cap_stop : the captures end (SIGTERM: dumpcap writes its file out); one
+# still there after 5 s is killed, so that none outlives the scenario
 cap_stop()
 {
+	local p i
 	sleep 0.3
 	kill "${CAP_PIDS[@]}" 2>/dev/null
+	for p in "${CAP_PIDS[@]}"; do
+		for ((i = 0; i < 50; i++)); do
+			pid_gone "$p" && break
+			sleep 0.1
+		done
+		pid_gone "$p" || kill -9 "$p" 2>/dev/null
+	done
 	wait "${CAP_PIDS[@]}" 2>/dev/null
 	return 0
 }
