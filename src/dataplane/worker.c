@@ -731,8 +731,12 @@ int worker_main(void *arg)
 		 * nearly all of them in long, busy turns) */
 		if (was_busy)
 			busy_tsc += now - prev;
-		/* the gap the engines' pacers see at this turn (pace.h) */
-		if (unlikely(now - prev > stall_at)) {
+		/* the gap the engines' pacers see at this turn (pace.h): only
+		 * while a run's traffic is paced, not before its start, in its
+		 * drain or between runs, where no pacer owes anything (the
+		 * state read is the one the previous turn left) */
+		if (unlikely(now - prev > stall_at) && w->eng &&
+		    FG_CTR_GET(w->ctr->gauge.state) == CTR_RUNNING) {
 			stalls++;
 			stall_tsc += now - prev;
 			if (now - prev > bound)
