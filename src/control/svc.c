@@ -31,6 +31,10 @@
  * followed. Control's TX queue is shared by the console's thread and this
  * one (tx_mu); their posts to the workers' mailboxes go through ctl_post,
  * and the next hops' words with their posts are changed under nh_mu.
+ *
+ * It also reads the ports' link state every SVC_LINK_MS and announces a
+ * port's own addresses when its link comes back (announce.h), so that a
+ * DUT holding an incomplete neighbour entry for the port sends at once.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -47,6 +51,7 @@
 #include <rte_ring.h>
 
 #include "addr6.h"
+#include "announce.h"
 #include "capture.h"
 #include "pkt6.h"
 #include "ctl.h"
@@ -65,6 +70,7 @@
 /* forward progress is judged over this many ticks (100 ms) */
 #define SVC_NUD_WINDOW 10
 #define MS_NS 1000000ull
+#define SVC_LINK_MS 100 /* the ports' link state read every 100 ms */
 
 /* A port's next hop of one family, followed (nud.h); under nh_mu. */
 struct nh {
@@ -121,6 +127,8 @@ static struct {
 	/* ... and their growth over the current window of ticks */
 	uint64_t win_tx[FG_MAX_PORTS], win_rx[FG_MAX_PORTS];
 	unsigned win_ticks;
+	/* the service thread's own: the ports' links as last read */
+	struct announce ann[FG_MAX_PORTS];
 } svc = {
     .mu = PTHREAD_MUTEX_INITIALIZER,
     .tx_mu = PTHREAD_MUTEX_INITIALIZER,
@@ -491,9 +499,40 @@ static void nud_tick_all(uint64_t now)
 	pthread_mutex_unlock(&svc.nh_mu);
 }
 
+/*
+ * Port p's link came back: an ARP Announcement of its address (RFC 5227
+ * section 2.3: an ARP request whose sender and target are that address)
+ * and, with an ipv6, an unsolicited Neighbour Advertisement of it to
+ * all-nodes, Override set (RFC 4861 section 7.2.6).
+ */
+static void announce_port(int p)
+{
+	static const struct rte_ether_addr zero = {{0}};
+	static const struct rte_ether_addr all_nodes_mac = {{0x33, 0x33, 0, 0, 0, 1}};
+	static const uint8_t all_nodes[16] = {0xff, 0x02, [15] = 1};
+	const struct port_view *v = &fg_port[p].v;
+	uint8_t f[PKT6_ND_LEN > 64 ? PKT6_ND_LEN : 64] = {0};
+
+	if (v->ip)
+		(void)send_frame(p, f,
+				 pkt_build_arp(f, RTE_ARP_OP_REQUEST, &v->mac, v->ip, &zero, v->ip));
+	if (v->has_ip6)
+		(void)send_frame(p, f, pkt6_build_na(f, &v->mac, &all_nodes_mac, v->ip6, all_nodes,
+						     false));
+}
+
+/* Every SVC_LINK_MS (now_ms): each port's link, and the announcements it
+ * calls for. */
+static void watch_links(uint64_t now_ms)
+{
+	for (int p = 0; p < fg_nports && p < FG_MAX_PORTS; p++)
+		for (unsigned n = announce_step(&svc.ann[p], port_link(p, NULL), now_ms); n; n--)
+			announce_port(p);
+}
+
 static void *svc_main(void *arg)
 {
-	uint64_t last = 0;
+	uint64_t last = 0, last_link = 0;
 
 	(void)arg;
 	while (__atomic_load_n(&svc.running, __ATOMIC_ACQUIRE)) {
@@ -513,6 +552,10 @@ static void *svc_main(void *arg)
 		if (mono - last >= SVC_NUD_TICK_MS * MS_NS) {
 			last = mono;
 			nud_tick_all(mono);
+		}
+		if (mono - last_link >= SVC_LINK_MS * MS_NS) {
+			last_link = mono;
+			watch_links(mono / MS_NS);
 		}
 		if (!any)
 			usleep(100);
