@@ -53,7 +53,7 @@
 #     outside link segments of 1280 bytes while the MTU is low and of 1500
 #     again after; the UDP flows keep their 1,428-byte datagrams (every one
 #     on the wire has that size), which do not pass: those of the 2 s fail
-#     at their timeout (fail_no_reply, their only failures); completions
+#     at their timeout (no_reply, their only failures); completions
 #     are back within 1 s. Streams (fault_icmp_stream_big.yaml, 1,400-byte
 #     frames at 2,000/s, 6 s): one fragmentation needed per frame of the
 #     2 s, counted as the DUT sent them, unmatched, the frames lost, and the
@@ -293,14 +293,14 @@ J=$FG_TMP/a_end.out
 mapfile -t v < <(jvals "$J" ports.0.rx_icmp_unreach ports.0.rx_icmp_frag_needed \
 	"=o['ports'][1]['rx_icmp_unreach'] + o['ports'][1]['rx_icmp_frag_needed']" \
 	ports.0.icmp_err_unmatched ports.0.icmp_err_invalid ports.0.icmp_err_kept \
-	flows.client.fail_icmp_unreach flows.client.failed \
-	"=sum(o['flows']['client'][k] for k in ('fail_no_reply', 'fail_reset', 'fail_retx', 'fail_table_full', 'rx_payload_bad'))" \
+	flows.client.fail_reasons.icmp_unreachable flows.client.failed \
+	"=sum(n for k, n in o['flows']['client']['fail_reasons'].items() if k != 'icmp_unreachable')" \
 	flows.client.started flows.client.completed flows.client.active flows.server.failed \
 	"=[g['client'] for g in o['templates'] if g['name'] == 'tcp_pause'][0]['started']" \
 	"=[g['client'] for g in o['templates'] if g['name'] == 'tcp_pause'][0]['completed']" \
-	"=[g['client'] for g in o['templates'] if g['name'] == 'tcp_pause'][0]['fail_icmp_unreach']" \
-	flows.client.retx flows.client.fail_no_reply \
-	"=[(g['name'], g['client']['failed'], g['client']['fail_icmp_unreach'], g['client']['fail_no_reply']) for g in o['templates']]")
+	"=[g['client'] for g in o['templates'] if g['name'] == 'tcp_pause'][0]['fail_reasons']['icmp_unreachable']" \
+	flows.client.retx flows.client.fail_reasons.no_reply \
+	"=[(g['name'], g['client']['failed'], g['client']['fail_reasons']['icmp_unreachable'], g['client']['fail_reasons']['no_reply']) for g in o['templates']]")
 WIRE=$(tsh a -Y "icmp.type == 3 && icmp.code == 0 && ip.dst == 198.18.0.0/24" | wc -l)
 DUT=$((U1 - U0))
 NOERR=$((N1 - N0 - DUT))
@@ -333,7 +333,7 @@ recpy "$TAG: they failed at once: the short templates' active flows stay under 4
 	"max(tc(s, 'udp')['active'] + tc(s, 'tcp')['active'] for t, s in run if t1 + 0.2 <= t <= t2) < 40" \
 	"$R" "$T1" "$T2"
 recpy "$TAG: every failure counted 0.3 s after the route is back (the timeout is 5 s)" \
-	"v(nxt(t2 + 0.3), 'flows.client.fail_icmp_unreach') == v(at(t2 + 9), 'flows.client.fail_icmp_unreach')" \
+	"v(nxt(t2 + 0.3), 'flows.client.fail_reasons.icmp_unreachable') == v(at(t2 + 9), 'flows.client.fail_reasons.icmp_unreachable')" \
 	"$R" "$T1" "$T2"
 check_ge "$TAG: established connections kept by the soft error (icmp_err_kept)" "${v[5]}" 1
 check_eq "$TAG: every tcp_pause flow not failed at its SYN completed" "${v[13]}" "$((v[14] + v[15]))"
@@ -415,8 +415,8 @@ mapfile -t v < <(jvals "$J" ports.0.rx_icmp_frag_needed ports.0.rx_icmp_unreach 
 	"=[g for g in o['templates'] if g['name'] == 'tcp_big'][0]['client']['failed']" \
 	"=[g for g in o['templates'] if g['name'] == 'tcp_big'][0]['server']['rx_bytes']" \
 	"=[g for g in o['templates'] if g['name'] == 'udp_big'][0]['client']['failed']" \
-	"=[g for g in o['templates'] if g['name'] == 'udp_big'][0]['client']['fail_no_reply']" \
-	flows.client.fail_icmp_unreach flows.client.active flows.client.retx)
+	"=[g for g in o['templates'] if g['name'] == 'udp_big'][0]['client']['fail_reasons']['no_reply']" \
+	flows.client.fail_reasons.icmp_unreachable flows.client.active flows.client.retx)
 WIRE=$(tsh b0 -Y "icmp.type == 3 && icmp.code == 4" | wc -l)
 DUT=$((U1 - U0))
 echo "# $TAG: DUT sent $DUT frag needed (FragFails $((F1 - F0))), tshark saw $WIRE, flowgen port 0 ${v[0]};" \
@@ -435,7 +435,7 @@ check_eq "$TAG: no TCP flow failed" 0 "${v[7]}"
 check_eq "$TAG: every TCP flow completed" "${v[5]}" "${v[6]}"
 check_eq "$TAG: the servers got every byte (20,000 per flow)" "$((v[6] * 20000))" "${v[8]}"
 check_eq "$TAG: no flow failed for an ICMP error" 0 "${v[11]}"
-check_eq "$TAG: the UDP flows failed at their timeout only (fail_no_reply)" "${v[9]}" "${v[10]}"
+check_eq "$TAG: the UDP flows failed at their timeout only (no_reply)" "${v[9]}" "${v[10]}"
 recpy "$TAG: those are the UDP flows of the 2 s (+- the flows around its edges)" \
 	"inner('templates.1.client.started') <= ${v[9]:-0} <= win('templates.1.client.started')" \
 	"$R" "$T1" "$T2"
@@ -560,9 +560,9 @@ fi
 wait "$P"
 check_eq "$TAG: flowgen exits 0" 0 $?
 mapfile -t v < <(jvals "$O" ports.0.rx_icmp_unreach ports.0.icmp_err_unmatched \
-	ports.0.icmp_err_invalid ports.0.icmp_err_kept flows.client.fail_icmp_unreach \
+	ports.0.icmp_err_invalid ports.0.icmp_err_kept flows.client.fail_reasons.icmp_unreachable \
 	flows.client.failed "=len(o['workers'])" "=sum(w['redirected'] for w in o['workers'])" \
-	"=[(g['name'], g['client']['started'], g['client']['failed'], g['client']['fail_icmp_unreach'], g['client']['fail_no_reply'], g['client']['fail_retx'], g['client']['fail_reset']) for g in o['templates']]")
+	"=[(g['name'], g['client']['started'], g['client']['failed'], g['client']['fail_reasons']['icmp_unreachable'], g['client']['fail_reasons']['no_reply'], g['client']['fail_reasons']['retransmits_exhausted'], g['client']['fail_reasons']['reset']) for g in o['templates']]")
 echo "# $TAG: port 0 ${v[0]} unreachables: unmatched ${v[1]} invalid ${v[2]} kept ${v[3]}," \
 	"failed ${v[4]} of ${v[5]}; ${v[6]} workers, redirected ${v[7]};" \
 	"(template, started, failed, icmp, no_reply, retx, reset): ${v[8]}"
@@ -598,11 +598,11 @@ jpre "$FG_TMP/c_beyond.json" sent
 jpre "$FG_TMP/c_untr.json" sent kept changed
 mapfile -t v < <(jvals "$O" \
 	"=[g['client'] for g in o['templates'] if g['name'] == 'beyond'][0]['started']" \
-	"=[g['client'] for g in o['templates'] if g['name'] == 'beyond'][0]['fail_icmp_unreach']" \
+	"=[g['client'] for g in o['templates'] if g['name'] == 'beyond'][0]['fail_reasons']['icmp_unreachable']" \
 	"=[g['client'] for g in o['templates'] if g['name'] == 'beyond'][0]['failed']" \
 	"=[g['client'] for g in o['templates'] if g['name'] == 'untranslated'][0]['started']" \
-	"=[g['client'] for g in o['templates'] if g['name'] == 'untranslated'][0]['fail_icmp_unreach']" \
-	"=[g['client'] for g in o['templates'] if g['name'] == 'untranslated'][0]['fail_no_reply']" \
+	"=[g['client'] for g in o['templates'] if g['name'] == 'untranslated'][0]['fail_reasons']['icmp_unreachable']" \
+	"=[g['client'] for g in o['templates'] if g['name'] == 'untranslated'][0]['fail_reasons']['no_reply']" \
 	"=[g['client'] for g in o['templates'] if g['name'] == 'untranslated'][0]['failed']" \
 	ports.0.rx_icmp_unreach ports.0.icmp_err_unmatched)
 SB=$(json_get "$FG_TMP/c_beyond.json" sent || echo x)
