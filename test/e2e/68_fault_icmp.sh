@@ -158,7 +158,15 @@ tsh()
 recpy()
 {
 	local v
-	v=$(python3 - "$3" "$4" "$5" "$2" <<-'PY' 2>&1
+	v=$(recval "$2" "$3" "$4" "$5" 2>&1)
+	if [ "$v" = True ]; then pass "$1"; else fail "$1" "$2: $v"; fi
+}
+
+# recval EXPR REC T1 T2 : the value of a recpy expression ("?" and the
+# error on stderr when it cannot be computed)
+recval()
+{
+	python3 - "$2" "$3" "$4" "$1" <<-'PY' || echo "?"
 		import json, sys
 		L = []
 		for l in open(sys.argv[1]):
@@ -179,38 +187,6 @@ recpy()
 		    return s
 		def tc(s, name):
 		    return next(g for g in s["templates"] if g["name"] == name)["client"]
-		def win(p):
-		    return v(nxt(t2), p) - v(at(t1), p)
-		def inner(p):
-		    return v(at(t2 - 0.1), p) - v(nxt(t1 + 0.1), p)
-		print(eval(sys.argv[4]))
-	PY
-	)
-	if [ "$v" = True ]; then pass "$1"; else fail "$1" "$2: $v"; fi
-}
-
-# recval EXPR REC T1 T2 : the value of a recpy expression
-recval()
-{
-	python3 - "$2" "$3" "$4" "$1" <<-'PY' 2>/dev/null || echo "?"
-		import json, sys
-		L = []
-		for l in open(sys.argv[1]):
-		    try:
-		        d = json.loads(l)
-		    except ValueError:
-		        continue
-		    L.append((d["t"], d["stats"], d.get("state")))
-		t1, t2 = float(sys.argv[2]), float(sys.argv[3])
-		run = [(t, s) for t, s, st in L if st == "running"]
-		def at(t):
-		    return [s for u, s, _ in L if u <= t][-1]
-		def nxt(t):
-		    return [s for u, s, _ in L if u >= t][0]
-		def v(s, p):
-		    for k in p.split("."):
-		        s = s[int(k)] if isinstance(s, list) else s[k]
-		    return s
 		def win(p):
 		    return v(nxt(t2), p) - v(at(t1), p)
 		def inner(p):
