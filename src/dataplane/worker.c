@@ -711,6 +711,26 @@ static bool worker_hold_yield(struct worker *w, uint64_t now)
 	return false;
 }
 
+/*
+ * A gap of gap cycles between two turns, over FG_STALL_US: the gap the
+ * engines' pacers see (pace.h), counted as a stall only while a run's
+ * traffic is paced, not before its start, in its drain or between runs,
+ * where no pacer owes anything (the state read is the one the previous
+ * turn left).
+ */
+static void worker_stall(struct worker *w, uint64_t gap, uint64_t bound, uint64_t *stalls,
+			 uint64_t *stall_tsc, uint64_t *stall_late_tsc)
+{
+	if (!w->eng || FG_CTR_GET(w->ctr->gauge.state) != CTR_RUNNING)
+		return;
+	(*stalls)++;
+	*stall_tsc += gap;
+	if (gap > bound)
+		*stall_late_tsc += gap - bound;
+	if (gap > w->stall_max)
+		w->stall_max = gap;
+}
+
 int worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -731,19 +751,8 @@ int worker_main(void *arg)
 		 * nearly all of them in long, busy turns) */
 		if (was_busy)
 			busy_tsc += now - prev;
-		/* the gap the engines' pacers see at this turn (pace.h): only
-		 * while a run's traffic is paced, not before its start, in its
-		 * drain or between runs, where no pacer owes anything (the
-		 * state read is the one the previous turn left) */
-		if (unlikely(now - prev > stall_at) && w->eng &&
-		    FG_CTR_GET(w->ctr->gauge.state) == CTR_RUNNING) {
-			stalls++;
-			stall_tsc += now - prev;
-			if (now - prev > bound)
-				stall_late_tsc += now - prev - bound;
-			if (now - prev > w->stall_max)
-				w->stall_max = now - prev;
-		}
+		if (unlikely(now - prev > stall_at))
+			worker_stall(w, now - prev, bound, &stalls, &stall_tsc, &stall_late_tsc);
 		prev = now;
 
 		/* control's messages can wait a few turns: the mailbox is
