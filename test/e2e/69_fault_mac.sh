@@ -69,7 +69,7 @@ need_flowgen
 
 R=500 D=100 RT=200 U=3 M=3
 DOWN=0.3
-DUR=10
+DUR=7
 RECOVERY=$FG_TOP/test/e2e/recovery.py
 
 # cfg FILE BASE [EXTRA] : BASE with the short timers (and EXTRA port_info lines)
