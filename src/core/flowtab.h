@@ -67,7 +67,7 @@
 
 #define FLOWTAB_NIL UINT32_MAX /* "no entry" index */
 #define FLOWTAB_HDR 32u	       /* an entry's header; its state follows */
-#define FLOWTAB_MAX_FLOWS (1u << 24)
+#define FLOWTAB_MAX_FLOWS (1u << 26) /* flowgen(8): flows_max's bound */
 
 enum flowtab_side {
 	FLOWTAB_CLIENT = 0,
