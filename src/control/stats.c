@@ -68,6 +68,9 @@ static struct {
 	bool short_of_offer;
 	struct offer_signs signs;
 	enum offer_limit limit;
+	/* start --active: how long the target has held (stats_hold_update) */
+	struct stats_hold hold;
+	double held_s;
 	pthread_t thread;
 	bool running;
 	bool stop; /* read by the sampler, written under lock */
@@ -244,6 +247,8 @@ static void sample_push(void)
 	sample_into(r);
 	st.nsamples++;
 	offer_sample();
+	st.held_s = stats_hold_update(&st.hold, r->running ? st.map.active_target : 0,
+				      r->gauge.active_client, r->tsc, st.tsc_hz);
 	if (st.nsamples % STATS_HIST_EVERY == 0) {
 		stats_compute(newest(), older(), NULL, st.tsc_hz, st.nports, st.link_up, st.speed,
 			      &st.scratch);
@@ -409,6 +414,7 @@ static void get(struct stats_snap *out, bool by_template)
 	stats_compute(&fresh, older(), st.have_base ? &st.base : NULL, st.tsc_hz, st.nports,
 		      st.link_up, st.speed, out);
 	out->mode = st.mode;
+	out->flows.target_held_s = st.held_s;
 	out->start_pair = st.start_pair;
 	out->start_planned_ns = st.start_planned_ns;
 	if (by_template)

@@ -327,6 +327,8 @@ static void json_client(struct jw *j, const struct stats_flows *fl, bool grp, bo
 	jw_u64(j, "failed", c->failed);
 	jw_u64(j, "active", fl->active_client);
 	jw_u64(j, "active_target", fl->active_target);
+	if (!grp)
+		jw_num(j, "target_held_s", fl->target_held_s, 1);
 	json_reasons(j, c->fail);
 	jw_u64(j, "aborted", c->aborted);
 	jw_u64(j, "tx_pkts", c->tx_pkts);
@@ -714,6 +716,10 @@ static void text_flows(FILE *f, const struct stats_flows *fl, const char *title,
 	flow_row_u(f, "active", true, fl->active_client, true, fl->active_server);
 	if (fl->active_target)
 		flow_row_u(f, "  target", true, fl->active_target, false, 0);
+	if (fl->active_target && fl->target_held_s > 0) {
+		snprintf(a, sizeof(a), "%.1f", fl->target_held_s);
+		flow_row(f, "  held (s)", a, "-");
+	}
 	flow_row_u(f, "aborted", true, c->aborted, true, v->aborted);
 	flow_row_u(f, "tx_pkts", true, c->tx_pkts, true, v->tx_pkts);
 	flow_row_u(f, "rx_pkts", true, c->rx_pkts, true, v->rx_pkts);

@@ -635,3 +635,21 @@ void stats_port_cell(char *buf, size_t len, const struct stats_port_row *r,
 		break;
 	}
 }
+
+/* ---- the hold of start --active's target ------------------------------------- */
+
+double stats_hold_update(struct stats_hold *h, uint64_t target, uint64_t active,
+			 uint64_t now_tsc, uint64_t tsc_hz)
+{
+	double low = (double)target * (1.0 - STATS_HOLD_PCT / 100.0);
+
+	if (!target || (double)active < low || !tsc_hz) {
+		h->on = false;
+		return 0;
+	}
+	if (!h->on) {
+		h->on = true;
+		h->since_tsc = now_tsc;
+	}
+	return now_tsc > h->since_tsc ? (double)(now_tsc - h->since_tsc) / (double)tsc_hz : 0;
+}

@@ -182,6 +182,8 @@ struct stats_flows {
 	uint64_t active_client, active_server;
 	uint64_t active_target; /* the client flows held: start --active (a group's:
 				   its climits); 0 = none */
+	double target_held_s;	/* how long active has stayed at the target (start
+				   --active, stats_hold_update); 0: not at it */
 	uint64_t distinct_addrs, distinct_ports;
 	double cps; /* rate of client.started */
 	double completed_cps; /* rate of client.completed */
@@ -371,5 +373,22 @@ struct stats_port_row {
 /* pure: the cell of row r for port o; percentages with pct_digits decimals. */
 void stats_port_cell(char *buf, size_t len, const struct stats_port_row *r,
 		     const struct stats_port_snap *o, int pct_digits);
+
+/*
+ * How long the client flows have held start --active's target: held while
+ * active is within STATS_HOLD_PCT % below it (a flow that ends is replaced
+ * on the worker's next turn), the time since it last came to it. One
+ * tracker per sampler.
+ */
+#define STATS_HOLD_PCT 0.1
+
+struct stats_hold {
+	uint64_t since_tsc; /* when active last came within the band */
+	bool on;
+};
+
+/* pure: track a sample (target 0: none) at now_tsc; the seconds held so far. */
+double stats_hold_update(struct stats_hold *h, uint64_t target, uint64_t active,
+			 uint64_t now_tsc, uint64_t tsc_hz);
 
 #endif
