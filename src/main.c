@@ -535,10 +535,11 @@ static void print_start(const struct boot_mem *m, bool nohuge, char **eal, int n
 		fprintf(stderr, " %s", eal[i]);
 	fprintf(stderr,
 		"\nmemory: %u MiB for DPDK (mbuf pools %" PRIu64 " MiB, DPDK's own, rings and "
-		"capture %u MiB) %s; flow tables up to %" PRIu64 " MiB more (%s)\n",
+		"capture %u MiB) %s; flow tables sized to each flows run at its start (%s; "
+		"each start prints its plan), %" PRIu64 " MiB for an unpaced run's\n",
 		m->need_mb, m->pools >> 20, BOOT_BASE_MB,
-		nohuge ? "on the heap (--no-huge)" : "from hugepages", m->flowtab >> 20,
-		nohuge ? "on the heap" : "hugepages while free, else the heap");
+		nohuge ? "on the heap (--no-huge)" : "from hugepages",
+		nohuge ? "on the heap" : "hugepages while free, else the heap", m->flowtab >> 20);
 }
 
 /*
@@ -682,6 +683,7 @@ static int serve(const struct opts *o, const struct cfg *c, int rec_fd)
 		stats_set_worker(i, fg_worker[i].lcore,
 				 1u << fg_worker[i].port[0] | 1u << fg_worker[i].port[1]);
 	cmds_init(c, o->json);
+	cmds_set_verbose(o->verbose);
 	stats_start();
 
 	signal(SIGTERM, on_term);

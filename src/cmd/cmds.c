@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@
 #include "cmds.h"
 #include "ctl.h"
 #include "errval.h"
+#include "flowplan.h"
 #include "port.h"
 #include "prof.h"
 #include "record.h"
@@ -45,7 +47,10 @@
 
 static struct {
 	bool json;
+	bool verbose; /* flowgen -v */
 } cmds;
+
+void cmds_set_verbose(bool on) { cmds.verbose = on; }
 
 static const char *ip_str(uint32_t ip, char *buf)
 {
@@ -713,7 +718,53 @@ bool cmds_json(void) { return cmds.json; }
  * run's number, profile, engine, -m, seed, duration, how it ends, its
  * planned start (`at`: --at's time, or the start's own) and the warnings.
  */
-static int start_result(struct cmd_ctx *x, const char *who)
+/*
+ * The flow tables' plan (flowplan.h) of the run just started: a line per
+ * worker on errout when asked (start -v, flowgen -v), and the value's
+ * `tables`: per worker, the flows counted, each side's entries, the
+ * table's entries and bytes and where it is.
+ */
+static void start_tables(struct cmd_ctx *x, const struct flowplan *t, bool print, struct jw *v)
+{
+	char line[256];
+
+	if (!t)
+		return;
+	for (unsigned i = 0; print && i < t->nw; i++) {
+		flowplan_line(t, i, line, sizeof(line));
+		fprintf(x->errout, "tables: %s\n", line);
+	}
+	if (print)
+		fprintf(x->errout,
+			"tables: %" PRIu64 " concurrent flows, %" PRIu64 " entries, %.1f MiB "
+			"(%.1f MiB in hugepages, %.1f MiB on the heap)\n",
+			t->flows, t->entries, (double)t->bytes / 1048576.0,
+			(double)t->huge / 1048576.0, (double)t->heap / 1048576.0);
+	fflush(x->errout);
+	if (!v)
+		return;
+	jw_obj(v, "tables");
+	jw_u64(v, "flows", t->flows);
+	jw_u64(v, "entries", t->entries);
+	jw_u64(v, "bytes", t->bytes);
+	jw_u64(v, "huge_bytes", t->huge);
+	jw_u64(v, "heap_bytes", t->heap);
+	jw_arr(v, "workers");
+	for (unsigned i = 0; i < t->nw; i++) {
+		jw_obj(v, NULL);
+		jw_u64(v, "flows", t->w[i].flows);
+		jw_u64(v, "client_entries", t->w[i].side[0]);
+		jw_u64(v, "server_entries", t->w[i].side[1]);
+		jw_u64(v, "entries", t->w[i].entries);
+		jw_u64(v, "bytes", t->w[i].bytes);
+		jw_str(v, "where", t->w[i].huge ? "hugepages" : "heap");
+		jw_obj_end(v);
+	}
+	jw_arr_end(v);
+	jw_obj_end(v);
+}
+
+static int start_result(struct cmd_ctx *x, const char *who, bool verbose)
 {
 	struct run_info ri;
 	struct jw j, *v;
@@ -735,7 +786,10 @@ static int start_result(struct cmd_ctx *x, const char *who)
 		: !strcmp(ends, "count")  ? "; ends when every stream has sent its count"
 					  : "; runs until stop",
 		ri.planned ? "; traffic begins at " : "", ri.planned ? at : "");
-	if ((v = value_begin(x, &j))) {
+	v = value_begin(x, &j);
+	if (!v)
+		start_tables(x, ri.tables, verbose || cmds.verbose, NULL);
+	if (v) {
 		jw_obj(v, NULL);
 		jw_u64(v, "run_id", ri.run_id);
 		jw_str(v, "profile", ri.file);
@@ -756,6 +810,7 @@ static int start_result(struct cmd_ctx *x, const char *who)
 		for (size_t i = 0; i < ri.n_warnings; i++)
 			jw_str(v, NULL, ri.warnings[i]);
 		jw_arr_end(v);
+		start_tables(x, ri.tables, verbose || cmds.verbose, v);
 		jw_obj_end(v);
 	}
 	return value_end(x, v, 0);
@@ -791,7 +846,7 @@ static int cmd_start(struct cmd_ctx *x, int argc, char **argv)
 		x->err_shown = false;
 		return -1;
 	}
-	return start_result(x, "start");
+	return start_result(x, "start", o.verbose);
 }
 
 /* The value of stop, pause and resume: the traffic's state after them. */
@@ -917,7 +972,7 @@ static const struct cli_cmd table[] = {
 	 "ICMP or ICMPv6 echo from a port", &o_ping, 0},
 	{"start", cmd_start,
 	 "start -f PROFILE [-m MULT] [-d SECONDS] [-p PORTS] [-t KEY=VAL,...] [--active N] "
-	 "[--at TIME] [--force] [--nc]",
+	 "[--at TIME] [--force] [--nc] [-v]",
 	 "load a profile and start traffic", &o_start, CLI_F_FILEARG},
 	{"stop", cmd_stop, "stop", "stop all traffic (flows in flight drain)", NULL, 0},
 	{"pause", cmd_pause, "pause", "hold traffic", NULL, 0},
@@ -982,7 +1037,8 @@ bool cmds_files_only(const char *line)
 void cmds_init(const struct cfg *c, bool json)
 {
 	cmds.json = json;
-	run_init(c->flows_max);
+	/* flows_max caps a table only when the config gives it (flowplan.h) */
+	run_init(strcmp(c->flows_from, "default") != 0 ? c->flows_max : 0);
 	/* A loop pair's next hop is its peer: there is no gateway to resolve. */
 	for (size_t i = 0; i + 1 < c->n_interfaces; i += 2)
 		if (c->ifs[i].kind == CFG_IF_LOOP)

@@ -29,6 +29,9 @@ void cmds_init(const struct cfg *c, bool json);
 /* Stops traffic and frees what the last run holds. */
 void cmds_fini(void);
 
+/* flowgen -v: every start prints its flow tables' plan, as start -v does. */
+void cmds_set_verbose(bool on);
+
 /* The --json default of the program. */
 bool cmds_json(void);
 /* "0,1" or "0-3" as a bit mask of existing ports; -1 on a bad list. */

@@ -32,6 +32,7 @@
 #include "fgen.h"
 #include "fgen_mem.h"
 #include "flowpay.h"
+#include "flowplan.h"
 #include "flows.h"
 #include "flowtab.h"
 #include "flowtab_mem.h"
@@ -48,6 +49,15 @@
 
 /* The states of the current run, for flows_nat_report(). */
 static struct flows_state *flows_cur[FG_MAX_WORKERS];
+
+/*
+ * The tables' plans (flowplan.h): the one being prepared, and the current
+ * run's (its tables' bytes are free for the next run once it stops; update
+ * -m is checked against its tables), with what each worker's was counted
+ * from. The console's thread only.
+ */
+static struct flowplan flows_plan, flows_run_plan;
+static struct flowplan_in flows_plan_in[FG_MAX_WORKERS], flows_run_in[FG_MAX_WORKERS];
 
 /* The program of a template's side (FLOWTAB_CLIENT or FLOWTAB_SERVER). */
 static const struct prof_program *flows_tpl_prog(const struct prof_template *t, int side)
@@ -120,12 +130,18 @@ static void flows_free_state(struct flows_state *s)
 /* Free the states of a finished run (the workers no longer use them). */
 static void flows_release(void **states)
 {
+	bool cur = false;
+
 	for (int i = 0; i < FG_MAX_WORKERS; i++) {
-		if (flows_cur[i] == states[i])
+		if (flows_cur[i] == states[i] && states[i]) {
 			flows_cur[i] = NULL;
+			cur = true;
+		}
 		flows_free_state(states[i]);
 		states[i] = NULL;
 	}
+	if (cur)
+		memset(&flows_run_plan, 0, sizeof(flows_run_plan));
 }
 
 /* True when rp's port mask lets the pair of client port pt run. */
@@ -244,28 +260,18 @@ static const struct tun_table flows_tun_table = {
 /*
  * The caps of a run on worker s, the gi-th of the ngen workers that
  * generate (flows.h): its exact shares of --active and of each template's
- * limit and climit (start_share()). A share of --active must fit the
- * worker's table with the server entries of its flows.
+ * limit and climit (start_share()). Whether its table holds them is the
+ * plan's (flows_plan_tables()).
  */
-static int flows_caps(const struct run_params *rp, struct flows_state *s, unsigned gi,
-		      unsigned ngen, char *err, size_t errlen)
+static void flows_caps(const struct run_params *rp, struct flows_state *s, unsigned gi,
+		       unsigned ngen)
 {
 	const struct prof *p = rp->prof;
-	uint32_t max_flows = rp->flows_max ? rp->flows_max : 65536; /* flows_build()'s */
 
 	s->active_max = UINT64_MAX;
 	s->capped = s->gen && rp->active;
-	if (s->gen && rp->active) {
+	if (s->gen && rp->active)
 		s->active_max = start_share(rp->active, ngen, gi);
-		if (s->active_max * 2 > max_flows) {
-			snprintf(err, errlen,
-				 "--active %" PRIu64 ": a worker's %" PRIu64
-				 " flows and their server sides need %" PRIu64
-				 " table entries, flows_max is %u",
-				 rp->active, s->active_max, s->active_max * 2, max_flows);
-			return -ERANGE;
-		}
-	}
 	for (size_t i = 0; i < p->n_templates; i++) {
 		const struct prof_template *t = &p->templates[i];
 
@@ -273,9 +279,99 @@ static int flows_caps(const struct run_params *rp, struct flows_state *s, unsign
 		s->tpl[i].cmax = t->climit ? start_share(t->climit, ngen, gi) : UINT64_MAX;
 		s->capped |= s->gen && (t->limit || t->climit);
 	}
-	return 0;
 }
 
+/* Bytes of free memory and free hugepages (/proc/meminfo); 0, 0 when unread. */
+static void flows_meminfo(uint64_t *avail, uint64_t *huge_free)
+{
+	char buf[8192];
+	FILE *f = fopen("/proc/meminfo", "r");
+	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	buf[n] = 0;
+	if (flowplan_meminfo(buf, avail, huge_free) != 0)
+		*avail = *huge_free = 0;
+	/* DPDK takes hugepages only when it runs on them (not --no-huge) */
+	if (!rte_eal_has_hugepages())
+		*huge_free = 0;
+}
+
+/* State bytes of a table entry of the run: TCP's TCB when a template is TCP. */
+static uint32_t flows_entry_size(const struct prof *p)
+{
+	for (size_t i = 0; i < p->n_templates; i++)
+		if (p->templates[i].proto == PROF_TCP)
+			return sizeof(struct flows_ent);
+	return FLOWS_ENT_UDP;
+}
+
+/*
+ * What worker w's table is counted from (flowplan.h): its share of each
+ * template's rate (the pair's rate over the pair's workers, by the
+ * templates' cps), each template's lifetime, its shares of the caps.
+ */
+static void flows_count_in(const struct run_params *rp, const struct worker *w, bool gen,
+			  unsigned gi, unsigned ngen, struct flowplan_in *in)
+{
+	const struct prof *p = rp->prof;
+	double total = prof_total_cps(p);
+	double cps = rp->load.cps * rp->factor[w->port[0]] / FG_MAX(w->nq, 1);
+
+	memset(in, 0, sizeof(*in));
+	in->gen = gen;
+	in->unpaced = rp->mult.kind == UNITS_MAX;
+	in->active = gen && rp->active ? start_share(rp->active, ngen, gi) : 0;
+	in->fallback = rp->flows_max ? rp->flows_max : FLOWPLAN_UNPACED_DEFAULT;
+	in->state = flows_entry_size(p);
+	in->ntpl = (unsigned)p->n_templates;
+	for (unsigned i = 0; i < in->ntpl; i++) {
+		const struct prof_template *t = &p->templates[i];
+
+		in->tpl[i].cps = total > 0 ? cps * t->cps / total : 0;
+		in->tpl[i].life_s = prof_tpl_timeout(p, t);
+		in->tpl[i].climit = t->climit ? start_share(t->climit, ngen, gi) : 0;
+		in->tpl[i].limit = t->limit ? start_share(t->limit, ngen, gi) : 0;
+	}
+}
+
+/*
+ * The plan of the run's tables (flows_plan): each worker's entries and
+ * bytes, hugepages or heap, and the refusal of a run the machine cannot
+ * hold, before anything is allocated. 0 or -ERANGE / -ENOMEM (err set).
+ */
+static int flows_plan_tables(const struct run_params *rp, unsigned ngen, char *err,
+			     size_t errlen)
+{
+	struct flowplan_mem m = {0};
+	unsigned gi = 0;
+	char e[FG_ERRLEN];
+	int rc;
+
+	memset(&flows_plan, 0, sizeof(flows_plan));
+	flows_plan.nw = (unsigned)fg_nworkers;
+	for (int i = 0; i < fg_nworkers; i++) {
+		bool gen = flows_pair_used(rp, fg_worker[i].port[0]);
+
+		flows_count_in(rp, &fg_worker[i], gen, gi, ngen, &flows_plan_in[i]);
+		gi += gen;
+		rc = flowplan_worker(&flows_plan_in[i], 1.0, rp->flows_max,
+				     rp->flows_max ? "flows_max" : "the most a table holds",
+				     &flows_plan.w[i], e, sizeof(e));
+		if (rc) {
+			snprintf(err, errlen, "%s%s", e,
+				 rp->flows_max ? "; raise flows_max or add workers (-c)"
+					       : "; add workers (-c)");
+			return rc;
+		}
+	}
+	flows_meminfo(&m.avail, &m.huge_free);
+	m.held_heap = flows_run_plan.heap;
+	m.held_huge = flows_run_plan.huge;
+	rc = flowplan_place(&flows_plan, &m, err, errlen);
+	return rc;
+}
 /*
  * The address sets of worker w: ip_gen's client side (plus offset x the
  * pair's index) and server side, ranges or lists, each walked from a seed
@@ -370,16 +466,20 @@ static int flows_build_cpa(struct flows_state *s, const struct run_params *rp,
 }
 
 static int flows_build(const struct run_params *rp, const struct worker *w, double cps,
-		       bool unpaced, struct flows_state **out, char *err, size_t errlen)
+		       bool unpaced, const struct flowplan_worker *pw, struct flows_state **out,
+		       char *err, size_t errlen)
 {
 	const struct prof *p = rp->prof;
 	const struct prof_ip_gen *g = &p->ip_gen;
+	/* the plan's size and place: hugepages through DPDK, else the
+	 * table's own anonymous mapping (transparent huge pages where the
+	 * kernel has them) */
 	struct flowtab_params fp = {
-	    .max_flows = rp->flows_max ? rp->flows_max : 65536,
-	    .entry_size = sizeof(struct flows_ent),
+	    .max_flows = (uint32_t)pw->entries,
+	    .entry_size = flows_entry_size(p),
 	    .tick_tsc = FG_MAX(rp->hz / 1000, 2),
-	    .alloc = flows_ft_alloc,
-	    .release = flows_ft_release,
+	    .alloc = pw->huge ? flows_ft_alloc : NULL,
+	    .release = pw->huge ? flows_ft_release : NULL,
 	    .alloc_arg = (void *)(intptr_t)rte_lcore_to_socket_id(w->lcore),
 	    /* the top bits of a flow's wire id name its worker (own.h) */
 	    .id_bits = OWN_ID_SHIFT,
@@ -397,11 +497,6 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 	if (fg_port[w->port[0]].rss.reta_size && !g->client.v6)
 		s->rss = &fg_port[w->port[0]].rss;
 	flows_build_v6(s, g);
-	/* UDP flows never touch the TCB: their entries end before it */
-	fp.entry_size = FLOWS_ENT_UDP;
-	for (size_t i = 0; i < p->n_templates; i++)
-		if (p->templates[i].proto == PROF_TCP)
-			fp.entry_size = sizeof(struct flows_ent);
 	s->ft = flowtab_create(&fp);
 	if (!s->ft) {
 		rc = -errno;
@@ -467,24 +562,71 @@ static int flows_prepare(const struct run_params *rp, void **states, char *err, 
 		return rc;
 	for (int i = 0; i < fg_nworkers; i++)
 		ngen += flows_pair_used(rp, fg_worker[i].port[0]);
+	rc = flows_plan_tables(rp, ngen, err, errlen);
+	if (rc)
+		return rc;
 	for (int i = 0; i < fg_nworkers; i++) {
 		struct flows_state *s = NULL;
 		/* the pair's connections/s: the load model's factor of its client port */
 		double cps = rp->load.cps * rp->factor[fg_worker[i].port[0]];
 
-		rc = flows_build(rp, &fg_worker[i], cps, unpaced, &s, err, errlen);
-		if (!rc && (rc = flows_caps(rp, s, gi, ngen, err, errlen)) != 0)
-			flows_free_state(s);
+		rc = flows_build(rp, &fg_worker[i], cps, unpaced, &flows_plan.w[i], &s, err,
+				 errlen);
 		if (rc) {
 			flows_release(states);
 			return rc;
 		}
+		flows_caps(rp, s, gi, ngen);
 		s->check = (uint8_t)tun.payload_check;
 		gi += s->gen;
 		states[i] = s;
 	}
+	return 0;
+}
+
+/*
+ * Once the previous run has stopped (struct engine's activate): the new
+ * states and their plan become the current run's.
+ */
+static int flows_activate(void **states, char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
 	for (int i = 0; i < fg_nworkers; i++)
 		flows_cur[i] = states[i];
+	flows_run_plan = flows_plan;
+	memcpy(flows_run_in, flows_plan_in, sizeof(flows_run_in));
+	return 0;
+}
+
+/* The current run's tables (struct engine's tables): NULL without a flows run. */
+static const struct flowplan *flows_tables(void)
+{
+	return flows_run_plan.nw ? &flows_run_plan : NULL;
+}
+
+/*
+ * update -m (struct engine's fits): the current run at `scale` of its
+ * start rate needs tables no larger than it has. 0, or -ERANGE with err
+ * naming both figures.
+ */
+static int flows_fits(double scale, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < flows_run_plan.nw; i++) {
+		struct flowplan_worker w;
+		char e[FG_ERRLEN];
+
+		if (flowplan_worker(&flows_run_in[i], scale, 0, "the most a table holds", &w, e,
+				    sizeof(e)) != 0 ||
+		    w.entries > flows_run_plan.w[i].entries) {
+			snprintf(err, errlen,
+				 "worker %u's table holds %" PRIu64 " entries (sized at the start), "
+				 "the new rate needs %" PRIu64 " for %" PRIu64
+				 " concurrent flows: start again at that rate",
+				 i, flows_run_plan.w[i].entries, w.entries, w.flows);
+			return -ERANGE;
+		}
+	}
 	return 0;
 }
 
@@ -539,13 +681,14 @@ static void flows_nat_report(uint64_t *distinct_addrs, uint64_t *distinct_ports)
 }
 
 /*
- * The hugepage memory of a worker's flow table with flows_max entries
- * (TCP's entries, the larger): what flows_build asks for at most.
+ * The memory of a worker's flow table with flows_max entries (TCP's
+ * entries, the larger): the default size of an unpaced run's table, for
+ * the start-up plan (a run's own tables are its plan's, flowplan.h).
  */
 static uint64_t flows_worker_mem(uint32_t flows_max)
 {
 	struct flowtab_params fp = {
-	    .max_flows = flows_max ? flows_max : 65536,
+	    .max_flows = flows_max ? flows_max : FLOWPLAN_UNPACED_DEFAULT,
 	    .entry_size = sizeof(struct flows_ent),
 	    .tick_tsc = 2,
 	};
@@ -560,7 +703,10 @@ const struct engine flows_engine = {
     .load = flows_load,
     .prepare = flows_prepare,
     .release = flows_release,
+    .activate = flows_activate,
     .worker_mem = flows_worker_mem,
+    .tables = flows_tables,
+    .fits = flows_fits,
     .nat_report = flows_nat_report,
     .fresh_tuples = flows_fresh_tuples,
 };

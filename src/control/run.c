@@ -660,6 +660,7 @@ int run_info(struct run_info *ri)
 	ri->planned = run.planned;
 	ri->warnings = (const char *const *)np->warnings;
 	ri->n_warnings = np->n_warnings;
+	ri->tables = run.eng->tables ? run.eng->tables() : NULL;
 	return 0;
 }
 
@@ -737,6 +738,9 @@ int run_rescale(double f, char *err, size_t errlen)
 	m = load_scaled(&run.mult, scale);
 	rc = load_check(&run.load, &m, factor, run.link_bps, err, errlen);
 	if (rc)
+		return rc;
+	/* the flow tables were sized for the start's rate (flowplan.h) */
+	if (run.eng->fits && (rc = run.eng->fits(scale, err, errlen)) != 0)
 		return rc;
 	run.scale = scale;
 	ctl_rate(scale);

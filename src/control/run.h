@@ -21,6 +21,7 @@
 #include "start_opts.h"
 #include "units.h"
 
+struct flowplan;
 struct lat_hist;
 struct lat_pow2;
 struct lat_seq;
@@ -40,7 +41,8 @@ struct run_params {
 	uint64_t active;		/* --active N: concurrent flows to hold; 0 = none */
 	struct start_at at;		/* --at: the planned start; kind 0 = at once */
 	uint64_t hz;			/* TSC ticks per second */
-	uint32_t flows_max;		/* flow-table entries per worker (config) */
+	uint32_t flows_max;		/* the most entries of a worker's flow table
+					   (the config's flows_max); 0: not given */
 	double drain_s;			/* wait for frames in flight after the last one;
 					   0 = the engine's own (streams: the profile's
 					   timeout, at most 1 s) */
@@ -80,6 +82,11 @@ struct engine {
 	/* optional: bytes of hugepage memory a worker's state takes at most
 	 * with flows_max table entries (the memory plan of boot.h) */
 	uint64_t (*worker_mem)(uint32_t flows_max);
+	/* optional: the current run's flow tables as planned (flowplan.h), NULL
+	 * for none; and whether they hold the run at `scale` of its start
+	 * rate (update -m): 0, or -ERANGE with err set */
+	const struct flowplan *(*tables)(void);
+	int (*fits)(double scale, char *err, size_t errlen);
 	/* optional reports for `stats` (the statistics thread) and GET
 	 * /metrics (an HTTP thread): pow2, when not NULL, gets each row's
 	 * delays cut at powers of two (lat.h) */
@@ -124,7 +131,8 @@ int run_set_origin(int origin);
 /* control: the origin of the run that is going, -1 when none is. */
 int run_going_origin(void);
 
-/* control: flow-table size per worker (from the config); registers the stats hooks. */
+/* control: the most entries of a worker's flow table (the config's
+ * flows_max, 0 when it gives none); registers the stats hooks. */
 void run_init(uint32_t flows_max);
 /* control: stop traffic for good (at exit): the workers idle or gone,
  * the last run's figures still there (its states are kept). */
@@ -185,6 +193,7 @@ struct run_info {
 	bool planned;	   /* --at was given */
 	const char *const *warnings;
 	size_t n_warnings;
+	const struct flowplan *tables; /* the flow tables' plan (flowplan.h); NULL: none */
 };
 /* control: the current or last run's; -ENOENT before the first start. */
 int run_info(struct run_info *ri);

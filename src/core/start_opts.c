@@ -165,6 +165,9 @@ int start_opts_parse(int argc, char **argv, struct start_opts *o, char *err, siz
 		case 'N':
 			o->keep = true;
 			break;
+		case 'v':
+			o->verbose = true;
+			break;
 		default:
 			snprintf(err, errlen, "usage");
 			return -EINVAL;

@@ -56,6 +56,7 @@ struct start_opts {
 	uint64_t active;      /* --active N: concurrent flows to hold; 0 = none */
 	struct start_at at;   /* --at TIME; kind START_AT_NONE without */
 	bool force, keep;     /* --force, --nc */
+	bool verbose;	      /* -v: print the flow tables' plan (flowplan.h) */
 };
 
 /*
@@ -85,7 +86,7 @@ int start_at_resolve(const struct start_at *a, int64_t now_ns, int64_t *at_ns, c
 		     size_t errlen);
 
 /* The options start_opts_parse takes: getopt's two tables (the command table's too). */
-#define START_OPTS_SHORTS "f:m:d:p:t:"
+#define START_OPTS_SHORTS "f:m:d:p:t:v"
 extern const struct option start_opts_longs[];
 
 /*
