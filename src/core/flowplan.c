@@ -110,9 +110,11 @@ int flowplan_worker(const struct flowplan_in *in, double scale, uint64_t max_ent
 	out->flows = fp_flows(in, scale, &fixed);
 	/* the fallback is a table's size as it stands: no margin on it */
 	out->side[0] = out->side[1] = fixed ? out->flows : fp_side(out->flows);
-	out->entries = FG_MAX(out->side[0] + out->side[1], (uint64_t)FLOWPLAN_MIN_ENTRIES);
 	if (max_entries > FLOWTAB_MAX_FLOWS || !max_entries)
 		max_entries = FLOWTAB_MAX_FLOWS;
+	/* the floor yields to a smaller bound: only the count is refused */
+	out->entries = FG_MAX(out->side[0] + out->side[1],
+			      FG_MIN((uint64_t)FLOWPLAN_MIN_ENTRIES, max_entries));
 	if (out->entries > max_entries) {
 		/* the flows a table of max_entries holds with both sides */
 		uint64_t fit = max_entries / 2 * 100 / (100 + FLOWPLAN_MARGIN_PCT);

@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
 #
-# 54_flows_limits.sh — a full flow table. With flows_max: 1000 and 2-second
-# UDP flows opened at 1,000/s, new flows find the table full: they count as
-# table_full, flowgen keeps running, and `stop` drains the rest.
+# 54_flows_limits.sh — a full flow table. With flows_max: 1000, 2-second
+# UDP flows at 1,000/s (about 7,000 alive at once, 17,500 entries with
+# their server sides and the margin) are refused before the start, naming
+# the entries needed and flows_max's (flowgen(8), FLOW TABLES); unpaced
+# (-m max, which no rate sizes: its table is flows_max's), new flows find
+# the table full: they count as table_full, flowgen keeps running, and
+# `stop` drains the rest.
 # Runs on a [loop, loop] config: no lab needed.
 
 . "$(dirname "$0")/lib.sh"
 
 D=$FG_TOP/test/data
 FG_TIMEOUT=40 fg_plain -C "$D/flows_small_cfg.yaml" \
-	-x "start -f $D/flows_long.yaml -m 1000; wait 3; stop; stats --json" >"$FG_TMP/lim.out" 2>&1
+	-k -x "start -f $D/flows_long.yaml -m 1000; start -f $D/flows_long.yaml -m max; wait 3; stop; stats --json" \
+	>"$FG_TMP/lim.out" 2>&1
 rc=$?
 J=$FG_TMP/lim.out
-check_eq "flows limits: flowgen exits 0" 0 "$rc"
+# -k: the refused start fails the batch (exit 1), the rest still runs
+check_eq "flows limits: flowgen exits 1 (one start refused)" 1 "$rc"
+check_grep "flows limits: a run beyond flows_max refused before the start, both figures" \
+	"^error: start: a worker's table would need 17,500 entries, [0-9.]+ MiB, for its 7,000 concurrent flows .*flows_max is 1,000 entries" "$J"
 check_grep "flows limits: stop drained" '^stopped' "$J"
 started=$(json_get "$J" flows.client.started || echo 0)
 full=$(json_get "$J" flows.client.fail_reasons.table_full || echo 0)

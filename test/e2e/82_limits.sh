@@ -3,8 +3,9 @@
 # 82_limits.sh — resource limits and misuse: each gives a clear error or a
 # counter, and flowgen carries on (a later command still runs).
 #
-#  1. a full flow table (flows_max: 1000, long-lived flows): table_full
-#     counted, `stop` works;
+#  1. a full flow table (flows_max: 1000, long-lived flows, unpaced: a run
+#     at a rate the table cannot hold is refused before it starts, 54):
+#     table_full counted, `stop` works;
 #  2. few mbufs (mbufs: 1024) under unpaced 64-byte traffic: either mbuf_fail
 #     is counted or TX goes on; no crash, no hang;
 #  3. a link going down mid-run (dut0 down in the DUT namespace): flowgen runs
@@ -39,7 +40,7 @@ ok_exit()
 CFG=$D/robust_lab_flows1k.yaml
 O=$FG_TMP/full.out
 rc=0
-fg -x "arp; start -f $D/robust_long.yaml -m 500 -d 30; sleep 3.5; stats --json; stop; \
+fg -x "arp; start -f $D/robust_long.yaml -m max -d 30; sleep 3.5; stats --json; stop; \
 echo stopped-ok; stats --json; echo alive" >"$O" 2>&1 || rc=$?
 check_eq "limits table full: batch run exits 0" 0 "$rc"
 tf=$(json_get "$O" flows.client.fail_reasons.table_full || echo missing)

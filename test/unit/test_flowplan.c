@@ -143,6 +143,19 @@ static void test_table_bound(void **state)
 	assert_non_null(strstr(err, "flows_max is 1,048,576 entries (80.0 MiB), about 419,430 flows"));
 	assert_int_equal(flowplan_worker(&in, 1.0, 2000000, "flows_max", &w, err, sizeof(err)), 0);
 	assert_int_equal(w.entries, 1500000);
+	/* a small flows_max: its table, not the floor, for an unpaced run
+	 * (test/data/flows_small_cfg.yaml's 1,000) and for a small count */
+	in.active = 0;
+	in.fallback = 1000;
+	assert_int_equal(flowplan_worker(&in, 1.0, 1000, "flows_max", &w, err, sizeof(err)), 0);
+	assert_int_equal(w.entries, 1000);
+	in.unpaced = false;
+	in.tpl[0].cps = 1;
+	in.tpl[0].life_s = 10;
+	assert_int_equal(flowplan_worker(&in, 1.0, 1000, "flows_max", &w, err, sizeof(err)), -ERANGE);
+	assert_int_equal(flowplan_worker(&in, 1.0, 3000, "flows_max", &w, err, sizeof(err)), 0);
+	assert_int_equal(w.side[0], 1034);
+	assert_int_equal(w.entries, 3000); /* the floor, up to the bound */
 }
 
 /* placement: hugepages while they hold a table, then the heap; refused
