@@ -44,6 +44,7 @@ static const struct bench_words bench_words[BENCH_KIND_COUNT] = {
     [BENCH_LATENCY] = {"fps", "tx", "rx", "lost", "offered_fps"},
     [BENCH_CPS] = {"cps", "started", "completed", "failed", "max_cps"},
     [BENCH_CAPACITY] = {"cps", "started", "completed", "failed", "capacity"},
+    [BENCH_TEARDOWN] = {"cps", "started", "completed", "failed", "teardown_cps"},
 };
 
 /* The report's context: the options and the --csv file. */
@@ -60,9 +61,10 @@ struct bench_out {
 
 /* The searches' form; the row's usage adds bench nat's (natb_cmd.c). */
 #define BENCH_SEARCH_USAGE                                                                          \
-	"bench throughput|latency|cps|capacity -f PROFILE [-m MULT] [--loss PCT] "                 \
+	"bench throughput|latency|cps|capacity|teardown -f PROFILE [-m MULT] [--loss PCT] "        \
 	"[--resolution PCT] [--trial SECONDS] [--confirm SECONDS] [--pause SECONDS] [-p PORTS] "   \
-	"[-t KEY=VAL,...] [--json] [--csv FILE] [--plot FILE.svg] [--reuse] [--dut-timeout SECONDS]"
+	"[-t KEY=VAL,...] [--json] [--csv FILE] [--plot FILE.svg] [--reuse] [--dut-timeout SECONDS] " \
+	"[--max N] [--dut-cmd CMD] [--dut-count CMD]"
 
 const char bench_usage[] = BENCH_SEARCH_USAGE " | " NATB_USAGE;
 
@@ -72,8 +74,10 @@ static const struct option bench_longs[] = {
     {"json", no_argument, NULL, 'J'},	     {"csv", required_argument, NULL, 'C'},
     {"pause", required_argument, NULL, 'P'}, {"plot", required_argument, NULL, 'G'},
     {"reuse", no_argument, NULL, 'U'},	     {"dut-timeout", required_argument, NULL, 'D'},
-    {NULL, 0, NULL, 0}};
-static const char *const bench_tests[] = {"throughput", "latency", "cps", "capacity", "nat", NULL};
+    {"dut-cmd", required_argument, NULL, 'X'}, {"dut-count", required_argument, NULL, 'Y'},
+    {"max", required_argument, NULL, 'N'},   {NULL, 0, NULL, 0}};
+static const char *const bench_tests[] = {"throughput", "latency", "cps", "capacity", "teardown",
+					  "nat", NULL};
 
 const struct cli_optspec bench_spec = {
     .shorts = "f:m:p:t:", .longs = bench_longs, .words = bench_tests, .next = &natb_spec};
@@ -116,12 +120,13 @@ static int bench_parse(struct cmd_ctx *x, int argc, char **argv, struct bench_op
 	o->mask = -1;
 	o->json = cmds_json();
 	if (argc < 2 || argv[1][0] == '-')
-		return bench_bad(x, "which test? throughput, latency, cps or capacity");
+		return bench_bad(x, "which test? throughput, latency, cps, capacity or teardown");
 	for (int k = 1; k < BENCH_KIND_COUNT; k++)
 		if (strcmp(argv[1], bench_kind_names[k]) == 0)
 			o->kind = (enum bench_kind)k;
 	if (!o->kind)
-		return bench_bad(x, "unknown test '%s' (throughput, latency, cps, capacity)", argv[1]);
+		return bench_bad(x, "unknown test '%s' (throughput, latency, cps, capacity, teardown)",
+				 argv[1]);
 	cli_getopt_reset();
 	while ((c = cli_getopt(argc - 1, argv + 1, &bench_spec)) != -1) {
 		switch (c) {
@@ -180,6 +185,22 @@ static int bench_parse(struct cmd_ctx *x, int argc, char **argv, struct bench_op
 		case 'U':
 			o->reuse = true;
 			break;
+		case 'X':
+			o->dut_cmd = optarg;
+			break;
+		case 'Y':
+			o->dut_count = optarg;
+			break;
+		case 'N': {
+			char *e;
+
+			o->max_conns = strtoull(optarg, &e, 10);
+			if (e == optarg || *e || optarg[0] == '-' || !o->max_conns ||
+			    o->max_conns > 1000000000ull)
+				return bench_bad(x, "--max '%s': a count of connections, 1..1000000000",
+						 optarg);
+			break;
+		}
 		case 'D':
 			if (units_parse_duration(optarg, &o->dut_timeout, err, sizeof(err)) != 0 ||
 			    !(o->dut_timeout > 0) || o->dut_timeout > 86400)
@@ -200,12 +221,21 @@ static int bench_parse(struct cmd_ctx *x, int argc, char **argv, struct bench_op
 		return bench_bad(x, "latency needs -m MULT, the load to measure at");
 	if (o->kind == BENCH_CAPACITY && !o->have_mult)
 		return bench_bad(x, "capacity needs -m MULT, a connection rate the DUT sustains");
+	if (o->kind == BENCH_TEARDOWN && !o->have_mult)
+		return bench_bad(x, "teardown needs -m MULT, a connection rate the DUT sustains");
+	if (o->kind == BENCH_TEARDOWN && (!o->dut_cmd || !o->dut_cmd[0]))
+		return bench_bad(x, "teardown needs --dut-cmd CMD, the command that deletes the "
+				 "DUT's connection tracking table (RFC 9693)");
+	if ((o->dut_cmd || o->dut_count) && o->kind != BENCH_TEARDOWN)
+		return bench_bad(x, "--dut-cmd and --dut-count are for teardown");
+	if (o->max_conns && o->kind != BENCH_CAPACITY && o->kind != BENCH_TEARDOWN)
+		return bench_bad(x, "--max is for capacity and teardown");
 	if (o->have_confirm && o->kind != BENCH_THROUGHPUT && o->kind != BENCH_CPS)
 		return bench_bad(x, "--confirm is for throughput and cps");
 	if (o->have_mult && o->mult.kind == UNITS_MAX)
 		return bench_bad(x, "-m max is unpaced: give a rate");
 	if ((o->reuse || o->dut_timeout > 0) && !bench_kind_flows(o->kind))
-		return bench_bad(x, "--reuse and --dut-timeout are for cps and capacity");
+		return bench_bad(x, "--reuse and --dut-timeout are for cps, capacity and teardown");
 	/* a trial that reuses tuples the DUT still holds measures its table,
 	 * not its new connections */
 	if (o->reuse && o->dut_timeout > 0 && o->pause_s < o->dut_timeout)
@@ -246,6 +276,20 @@ static void bench_trial_head(const struct bench_out *b)
 		  b->w->tx, b->w->rx, b->w->lost, "loss %", "verdict");
 }
 
+/* A teardown trial's own figures, under its line (RFC 9693's two timestamps). */
+static void bench_td_line(const struct bench_out *b, const struct bench_teardown *d)
+{
+	char cnt[96] = "";
+
+	if (d->counted)
+		snprintf(cnt, sizeof(cnt), "; the DUT's entries %" PRIu64 " at A, %" PRIu64 " at B",
+			 d->dut_before, d->dut_after);
+	bench_say(b,
+		  "      teardown: %" PRIu64 " of %" PRIu64 " connections loaded%s; --dut-cmd exit %d, "
+		  "TimestampB - TimestampA %.3f ms: %.0f connections/s torn down",
+		  d->loaded, d->n, cnt, d->cmd_rc, d->secs * 1e3, d->rate);
+}
+
 static void bench_trial_line(const struct bench_out *b, const struct bench_trial *t, size_t n)
 {
 	char verdict[192], line[24], conf[40] = "";
@@ -262,6 +306,8 @@ static void bench_trial_line(const struct bench_out *b, const struct bench_trial
 		snprintf(line, sizeof(line), "%.3f", t->line_pct);
 	bench_say(b, "%5zu %14.0f %8s %14.0f %14" PRIu64 " %14" PRIu64 " %12" PRIu64 " %9.4f  %s",
 		  n, t->rate, line, t->achieved, t->tx, t->rx, t->lost, t->loss_pct, verdict);
+	if (b->o->kind == BENCH_TEARDOWN)
+		bench_td_line(b, &t->td);
 }
 
 static const char *us_str(double v, char *buf, size_t len)
@@ -437,6 +483,20 @@ static void json_trial(struct jw *j, const struct bench_words *w, const struct b
 	jw_bool(j, "passed", t->passed);
 	jw_str(j, "reason", t->why[0] ? t->why : NULL);
 	json_lat(j, "latency", &t->lat);
+	if (t->td.n) { /* teardown */
+		jw_obj(j, "teardown");
+		jw_u64(j, "conns", t->td.n);
+		jw_u64(j, "loaded", t->td.loaded);
+		jw_u64(j, "failed", t->td.failed);
+		jw_i64(j, "dut_cmd_exit", t->td.cmd_rc);
+		jw_num(j, "elapsed_s", t->td.secs, 6);
+		jw_num(j, "teardown_cps", t->td.rate, 3);
+		if (t->td.counted) {
+			jw_u64(j, "dut_entries_a", t->td.dut_before);
+			jw_u64(j, "dut_entries_b", t->td.dut_after);
+		}
+		jw_obj_end(j);
+	}
 	jw_obj_end(j);
 }
 
@@ -510,6 +570,25 @@ static void bench_capacity_json(const struct bench_out *b, const struct bench_re
 		jw_i64(j, "trial", r->best + 1);
 }
 
+/* teardown: the tear-down rate at the largest count that passed (RFC 9693). */
+static void bench_teardown_json(const struct bench_out *b, const struct bench_result *r,
+				struct jw *j)
+{
+	const struct bench_trial *t = r->best >= 0 ? &r->t[r->best] : NULL;
+
+	jw_bool(j, "found", t);
+	jw_num(j, b->w->result, t ? t->td.rate : 0, 3);
+	jw_u64(j, "conns", t ? t->td.n : 0);
+	jw_num(j, "elapsed_s", t ? t->td.secs : 0, 6);
+	jw_bool(j, "at_limit", r->at_limit);
+	jw_num(j, "rate_cps", r->plan.rate, 3);
+	jw_str(j, "mult", r->plan.mult);
+	jw_str(j, "dut_cmd", b->o->dut_cmd);
+	jw_str(j, "dut_count", b->o->dut_count);
+	if (t)
+		jw_i64(j, "trial", r->best + 1);
+}
+
 static void bench_latency_json(const struct bench_result *r, struct jw *j)
 {
 	const struct bench_trial *t = r->best >= 0 ? &r->t[r->best] : NULL;
@@ -526,13 +605,14 @@ static void bench_latency_json(const struct bench_result *r, struct jw *j)
 
 /* ---- CSV -------------------------------------------------------------------- */
 
-static void csv_header(FILE *f, const struct bench_words *w)
+static void csv_header(FILE *f, const struct bench_words *w, bool td)
 {
 	fprintf(f,
 		"bench,trial,offered_%s,offered_line_pct,mult,send_s,achieved_%s,%s,%s,%s,loss_pct,"
 		"valid,passed,reason,lat_frames,lat_lost,min_us,avg_us,max_us,p50_us,p99_us,"
-		"p999_us,pdv_us,conns,confirm,tuples\n",
-		w->unit, w->unit, w->tx, w->rx, w->lost);
+		"p999_us,pdv_us,conns,confirm,tuples%s\n",
+		w->unit, w->unit, w->tx, w->rx, w->lost,
+		td ? ",loaded,dut_cmd_exit,elapsed_s,teardown_cps,dut_entries_a,dut_entries_b" : "");
 }
 
 static void csv_num(FILE *f, double v)
@@ -566,7 +646,16 @@ static void csv_trial(const struct bench_out *b, const struct bench_trial *t, si
 	csv_num(f, t->lat.p99_us);
 	csv_num(f, t->lat.p999_us);
 	csv_num(f, t->lat.pdv_us);
-	fprintf(f, ",%" PRIu64 ",%d,%" PRIu64 "\n", t->conns, t->confirm, t->tuples);
+	fprintf(f, ",%" PRIu64 ",%d,%" PRIu64, t->conns, t->confirm, t->tuples);
+	if (b->o->kind == BENCH_TEARDOWN) {
+		fprintf(f, ",%" PRIu64 ",%d,%.6f,%.3f,", t->td.loaded, t->td.cmd_rc, t->td.secs,
+			t->td.rate);
+		if (t->td.counted)
+			fprintf(f, "%" PRIu64 ",%" PRIu64, t->td.dut_before, t->td.dut_after);
+		else
+			fputc(',', f);
+	}
+	fputc('\n', f);
 	fflush(f);
 }
 
@@ -583,7 +672,7 @@ static int out_begin(void *ctx)
 	if (!b->csv)
 		return cmd_fail(b->x, FG_E_FAILED, "--csv", NULL, "bench: --csv %s: %s",
 				b->o->csv_path, strerror(errno));
-	csv_header(b->csv, b->w);
+	csv_header(b->csv, b->w, b->o->kind == BENCH_TEARDOWN);
 	fflush(b->csv);
 	return 0;
 }
@@ -604,6 +693,13 @@ static void out_plan(void *ctx, const struct bench_plan *p)
 			  "capacity of %s: connections at -m %s (%.0f cps), from %" PRIu64
 			  " doubling, then binary search to %g %%, %g s between trials",
 			  o->file, p->mult, p->rate, p->n0, o->res_pct, o->pause_s);
+	} else if (o->kind == BENCH_TEARDOWN) {
+		bench_say(b,
+			  "teardown of %s (RFC 9693, connection tear-down rate): N connections "
+			  "loaded at -m %s (%.0f cps), N from %" PRIu64 " doubling, then binary "
+			  "search to %g %%; the DUT's table deleted by `%s` between TimestampA and "
+			  "TimestampB",
+			  o->file, p->mult, p->rate, p->n0, o->res_pct, o->dut_cmd);
 	} else {
 		if (o->confirm_s > 0)
 			snprintf(then, sizeof(then), ", then a confirmation trial of %g s",
@@ -649,6 +745,8 @@ static void out_result(void *ctx, const struct bench_result *r)
 			bench_latency_json(r, &j);
 		else if (b->o->kind == BENCH_CAPACITY)
 			bench_capacity_json(b, r, &j);
+		else if (b->o->kind == BENCH_TEARDOWN)
+			bench_teardown_json(b, r, &j);
 		else
 			bench_search_json(b, r, &j);
 		jw_obj_end(&j);
@@ -669,6 +767,17 @@ static void out_result(void *ctx, const struct bench_result *r)
 			bench_say(b,
 				  "capacity: no trial completed all its connections (%zu trials%s)",
 				  r->n, intr);
+	} else if (b->o->kind == BENCH_TEARDOWN) {
+		if (t)
+			bench_say(b,
+				  "teardown: %.0f connections/s torn down: %" PRIu64
+				  " connections deleted in %.3f ms (TimestampB - TimestampA), loaded at "
+				  "%.0f cps (-m %s)%s, %zu trials%s",
+				  t->td.rate, t->td.n, t->td.secs * 1e3, r->plan.rate, r->plan.mult,
+				  r->at_limit ? ", the largest count tried" : "", r->n, intr);
+		else
+			bench_say(b, "teardown: no trial loaded and tore down all its connections "
+				     "(%zu trials%s)", r->n, intr);
 	} else {
 		bench_search_text(b, r);
 	}

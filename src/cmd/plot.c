@@ -103,6 +103,7 @@ static int plot_search(const char *path, enum bench_kind kind, const struct benc
 	    [BENCH_THROUGHPUT] = "RFC 2544 throughput search: loss per trial",
 	    [BENCH_CPS] = "RFC 9693 connection rate search: failed connections per trial",
 	    [BENCH_CAPACITY] = "RFC 9693 connection table capacity: failed connections per trial",
+	    [BENCH_TEARDOWN] = "RFC 9693 connection tear-down rate per trial",
 	};
 	const char *xl = kind == BENCH_THROUGHPUT ? "offered rate (frames/s)"
 			 : kind == BENCH_CPS	  ? "offered rate (connections/s)"
@@ -120,13 +121,16 @@ static int plot_search(const char *path, enum bench_kind kind, const struct benc
 		return -1;
 	}
 	for (size_t i = 0; i < r->n; i++) {
-		x[i] = kind == BENCH_CAPACITY ? (double)r->t[i].conns : r->t[i].rate;
-		y[i] = r->t[i].loss_pct;
+		x[i] = kind == BENCH_CAPACITY || kind == BENCH_TEARDOWN ? (double)r->t[i].conns
+									 : r->t[i].rate;
+		/* teardown: the rate each count was torn down at */
+		y[i] = kind == BENCH_TEARDOWN ? r->t[i].td.rate : r->t[i].loss_pct;
 		xmax = FG_MAX(xmax, x[i]);
 		ymax = FG_MAX(ymax, y[i]);
 	}
 	svg_chart_init(&c, PLOT_W, PLOT_H, title[kind], xl, 0, xmax,
-		       kind == BENCH_THROUGHPUT ? "loss (% of frames sent)"
+		       kind == BENCH_THROUGHPUT   ? "loss (% of frames sent)"
+		       : kind == BENCH_TEARDOWN ? "torn down (connections/s)"
 						: "failed (% of connections started)",
 		       0, ymax);
 	svg_begin(&s, &c);
@@ -153,11 +157,14 @@ static int plot_search(const char *path, enum bench_kind kind, const struct benc
 	}
 	if (r->best >= 0)
 		svg_vline(&s, &c, x[r->best], "black",
-			  kind == BENCH_CAPACITY ? "capacity" : "found");
+			  kind == BENCH_CAPACITY ? "capacity" : kind == BENCH_TEARDOWN ? "largest N" : "found");
 	svg_legend(&s, &c, 0, PLOT_PASS, "pass");
 	svg_legend(&s, &c, 1, PLOT_FAIL, "fail");
 	svg_legend(&s, &c, 2, PLOT_INVALID, "invalid (repeated)");
-	svg_legend(&s, &c, 3, "black", kind == BENCH_CAPACITY ? "capacity" : "rate found");
+	svg_legend(&s, &c, 3, "black",
+		   kind == BENCH_CAPACITY   ? "capacity"
+		   : kind == BENCH_TEARDOWN ? "largest N loaded and torn down"
+					    : "rate found");
 	free(x);
 	free(y);
 	return plot_write(path, &s);

@@ -24,7 +24,13 @@
  * stays in the result beside the confirmed one. capacity runs trials of n
  * connections at one rate, n doubling then bisected (bench_grow, RFC 9693,
  * connection tracking table capacity). latency runs one trial at -m (RFC
- * 8219 §7.2).
+ * 8219 §7.2). teardown measures RFC 9693's connection tear-down rate: each
+ * trial empties the DUT's table (--dut-cmd), loads n connections into it
+ * at the safe rate -m, then takes TimestampA, deletes the DUT's table
+ * again (--dut-cmd) and takes TimestampB; n grows as capacity's does, and
+ * each trial's rate is n / (TimestampB - TimestampA)
+ * (bench_teardown_judge). The commands are the user's: flowgen cannot
+ * reach into a DUT, and logs each one it runs.
  *
  * Nothing here formats output: the plan, each trial and the result go to
  * the console half through struct bench_report (bench.h), and why a bench
@@ -40,6 +46,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench_search.h"
@@ -554,15 +562,16 @@ static int bench_capacity(struct bench *b)
 	char err[FG_ERRLEN];
 	double line;
 	long ibest = -1;
-	uint64_t n;
+	uint64_t n, max;
 
 	bench_mult_str(&b->o->mult, plan.mult, sizeof(plan.mult));
 	bench_run_params(b, &b->o->mult, &rp);
 	if (bench_offered(b, &rp, &plan.rate, &line, err, sizeof(err)) != 0)
 		return bench_fail(b, FG_E_REFUSED, "-m", NULL, "bench: -m %s: %s", plan.mult, err);
-	if (bench_grow_init(&g, (uint64_t)FG_MAX(1, llround(plan.rate * b->o->trial_s)),
-			    (uint64_t)FG_MAX(1, llround(plan.rate * BENCH_CAPACITY_MAX_S)),
-			    b->o->res_pct) != 0)
+	max = b->o->max_conns ? b->o->max_conns
+			      : (uint64_t)FG_MAX(1, llround(plan.rate * BENCH_CAPACITY_MAX_S));
+	if (bench_grow_init(&g, FG_MIN(max, (uint64_t)FG_MAX(1, llround(plan.rate * b->o->trial_s))),
+			    max, b->o->res_pct) != 0)
 		return bench_fail(b, FG_E_USAGE, "-m", NULL, "bench: -m %s offers no connections",
 				  plan.mult);
 	plan.n0 = g.n0;
@@ -580,6 +589,206 @@ static int bench_capacity(struct bench *b)
 			ibest = (long)(t - b->t);
 	}
 	if (n > 0 && !b->interrupted)
+		return -1; /* a trial could not run: said why */
+	bench_result_init(b, &plan, &r);
+	r.best = ibest;
+	r.at_limit = !g.hi;
+	b->rep->result(b->rep->ctx, &r);
+	return b->interrupted ? -1 : 0;
+}
+
+/* ---- teardown (RFC 9693, connection tear-down rate) ------------------------------ */
+
+static int64_t bench_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/*
+ * Run one of the user's commands on the DUT (/bin/sh -c), logged on
+ * standard error with why, its exit status and how long it took; its
+ * first number of output into *count when count is not NULL. The exit
+ * status, or -1 when it could not run (or printed no number for count).
+ */
+static int bench_dut(const char *what, const char *cmd, uint64_t *count)
+{
+	int64_t t0 = bench_mono_ns();
+	char out[256] = "";
+	FILE *p = popen(cmd, "r");
+	int st, rc;
+	size_t n = 0;
+
+	if (!p) {
+		fg_err("bench: dut: %s: `%s` could not run: %s", what, cmd, strerror(errno));
+		return -1;
+	}
+	while (n + 1 < sizeof(out) && fgets(out + n, (int)(sizeof(out) - n), p))
+		n = strlen(out);
+	while (fgetc(p) != EOF) /* the rest: the command must not block on its pipe */
+		;
+	st = pclose(p);
+	rc = st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	if (count) {
+		char *e;
+		unsigned long long v = strtoull(out, &e, 10);
+
+		if (e == out)
+			rc = rc ? rc : -1;
+		*count = v;
+	}
+	fprintf(stderr, "bench: dut: %s: `%s`: exit %d in %.1f ms%s%s\n", what, cmd, rc,
+		(double)(bench_mono_ns() - t0) / 1e6, count ? ", count " : "",
+		count ? strtok(out, "\n") ? out : "(none)" : "");
+	return rc;
+}
+
+/* Until the load of n connections is through the DUT, or its time (with
+ * the profile's timeout) is over: the server sides that accepted and the
+ * clients that failed account for all n. */
+static void bench_td_wait_loaded(const struct bench *b, uint64_t n, double secs,
+				 struct stats_snap *s)
+{
+	uint64_t end = (uint64_t)bench_mono_ns() +
+		       (uint64_t)((secs + b->prof->timeout + 5) * 1e9);
+
+	for (;;) {
+		stats_get(s);
+		if (s->flows.server.accepted + s->flows.client.failed >= n &&
+		    s->flows.client.started >= n)
+			return;
+		if ((uint64_t)bench_mono_ns() > end || !run_busy())
+			return;
+		usleep(10 * 1000);
+	}
+}
+
+/*
+ * One teardown trial of n connections at -m over secs: the DUT's table
+ * emptied, the load, TimestampA, the DUT's table deleted, TimestampB;
+ * then the run's end (its flows end by their programs) and the judgement.
+ */
+static int bench_td_trial(struct bench *b, uint64_t n, double secs, struct bench_trial *t)
+{
+	struct bench_teardown *d = &t->td;
+	struct stats_snap *s = malloc(sizeof(*s));
+	struct run_params rp;
+	char err[FG_ERRLEN];
+	int rc = -1;
+
+	if (!s)
+		return bench_fail(b, FG_E_INTERNAL, NULL, NULL, "bench: out of memory");
+	memset(t, 0, sizeof(*t));
+	bench_run_params(b, &b->o->mult, &rp);
+	rp.duration_s = secs;
+	if (bench_offered(b, &rp, &t->rate, &t->line_pct, err, sizeof(err)) != 0) {
+		bench_fail(b, FG_E_REFUSED, NULL, NULL, "bench: %s", err);
+		goto out;
+	}
+	if (bench_tuples_next(b, (double)n, t->rate) != 0)
+		goto out;
+	rp.cport_lo = t->port_lo = b->cport_lo;
+	rp.cport_hi = t->port_hi = b->cport_hi;
+	bench_mult_str(&b->o->mult, t->mult, sizeof(t->mult));
+	t->secs = secs;
+	t->senders = b->senders;
+	d->n = n;
+	prog_trial(t, n, false);
+	/* from an empty table: what the load puts there is what is torn down */
+	if (bench_dut("empty the DUT's table before the load", b->o->dut_cmd, NULL) != 0) {
+		bench_fail(b, FG_E_FAILED, "--dut-cmd", NULL, "bench: --dut-cmd failed");
+		goto out;
+	}
+	if (run_start(b->sp, &rp, 0, "bench", b->err) != 0)
+		goto out;
+	bench_td_wait_loaded(b, n, secs, s);
+	d->loaded = s->flows.server.accepted;
+	d->failed = s->flows.client.failed;
+	if (b->o->dut_count)
+		d->counted = bench_dut("the DUT's entries at TimestampA", b->o->dut_count,
+				       &d->dut_before) == 0;
+	d->ta_ns = bench_mono_ns();
+	d->cmd_rc = bench_dut("delete the DUT's table (TimestampA to TimestampB)", b->o->dut_cmd,
+			      NULL);
+	d->tb_ns = bench_mono_ns();
+	if (d->counted)
+		d->counted = bench_dut("the DUT's entries at TimestampB", b->o->dut_count,
+				       &d->dut_after) == 0;
+	if (!run_wait_idle(secs + prof_flow_time(b->prof) + BENCH_TRIAL_GUARD_S, true)) {
+		bench_stopped(b);
+		run_stop(false);
+		if (!b->interrupted)
+			bench_fail(b, FG_E_FAILED, NULL, NULL,
+				   "bench: the trial did not end in time; stopped");
+		goto out;
+	}
+	if (bench_collect_flows(t) != 0) {
+		bench_fail(b, FG_E_INTERNAL, NULL, NULL, "bench: the trial's counters could not be read");
+		goto out;
+	}
+	t->tuples = run_fresh_tuples();
+	bench_teardown_judge(t);
+	rc = 0;
+out:
+	free(s);
+	return rc;
+}
+
+/*
+ * teardown: trials of n connections at the safe rate -m, n doubling from
+ * rate x --trial while every connection is loaded and torn down, then a
+ * binary search (bench_grow, as capacity); each trial's tear-down rate.
+ * The result is the trial of the largest n that passed.
+ */
+static int bench_teardown(struct bench *b)
+{
+	struct bench_plan plan = {0};
+	struct bench_result r;
+	struct bench_grow g;
+	struct run_params rp;
+	char err[FG_ERRLEN];
+	double line;
+	long ibest = -1;
+	uint64_t n, max;
+
+	bench_mult_str(&b->o->mult, plan.mult, sizeof(plan.mult));
+	bench_run_params(b, &b->o->mult, &rp);
+	if (bench_offered(b, &rp, &plan.rate, &line, err, sizeof(err)) != 0)
+		return bench_fail(b, FG_E_REFUSED, "-m", NULL, "bench: -m %s: %s", plan.mult, err);
+	max = b->o->max_conns ? b->o->max_conns
+			      : (uint64_t)FG_MAX(1, llround(plan.rate * BENCH_CAPACITY_MAX_S));
+	if (bench_grow_init(&g, FG_MIN(max, (uint64_t)FG_MAX(1, llround(plan.rate * b->o->trial_s))),
+			    max, b->o->res_pct) != 0)
+		return bench_fail(b, FG_E_USAGE, "-m", NULL, "bench: -m %s offers no connections",
+				  plan.mult);
+	plan.n0 = g.n0;
+	b->rep->plan(b->rep->ctx, &plan);
+	while ((n = bench_grow_next(&g)) > 0) {
+		struct bench_trial *t = bench_add(b), tr;
+
+		if (!t) {
+			bench_fail(b, FG_E_INTERNAL, NULL, NULL, "bench: out of memory");
+			break;
+		}
+		if (b->n && !bench_pause(b))
+			break;
+		if (bench_td_trial(b, n, (double)n / plan.rate, &tr) != 0)
+			break;
+		tr.conns = n;
+		prog_trial(&tr, n, true);
+		*t = tr;
+		b->n++;
+		b->rep->trial(b->rep->ctx, t, b->n);
+		/* an invalid trial measured nothing: the search stops there */
+		if (!t->valid)
+			break;
+		bench_grow_record(&g, n, t->passed);
+		if (t->passed && (ibest < 0 || n > b->t[ibest].conns))
+			ibest = (long)(t - b->t);
+	}
+	if (n > 0 && !b->interrupted && (b->n == 0 || b->t[b->n - 1].valid))
 		return -1; /* a trial could not run: said why */
 	bench_result_init(b, &plan, &r);
 	r.best = ibest;
@@ -649,6 +858,7 @@ int bench_run(const struct bench_opts *o, const struct bench_report *rep, struct
 	prog_test(o->kind);
 	rc = o->kind == BENCH_LATENCY	 ? bench_latency(&b)
 	     : o->kind == BENCH_CAPACITY ? bench_capacity(&b)
+	     : o->kind == BENCH_TEARDOWN ? bench_teardown(&b)
 					 : bench_search_run(&b);
 	prog_test(0);
 	if (b.interrupted)

@@ -37,6 +37,11 @@ struct bench_opts {
 	const char *plot_path; /* --plot FILE.svg (plot.h) */
 	bool reuse;	     /* cps, capacity: trials may use earlier trials' tuples */
 	double dut_timeout;  /* the DUT's connection timeout, s; 0: not stated */
+	/* teardown (RFC 9693, connection tear-down rate): the user's commands
+	 * that act on the DUT, run by /bin/sh: delete its connection tracking
+	 * table (required), print its count of entries (optional) */
+	const char *dut_cmd, *dut_count;
+	uint64_t max_conns; /* capacity, teardown: the largest count tried; 0: rate x 3600 s */
 };
 
 /* What a test starts from, known before its first trial. */
@@ -54,8 +59,8 @@ struct bench_result {
 	bool interrupted;	/* ^C ended it */
 	struct bench_plan plan; /* as reported before the first trial */
 	long best;		/* index into t, -1 for none: throughput and cps, the
-				 * search's figure; capacity, the largest count that
-				 * passed; latency, the trial */
+				 * search's figure; capacity and teardown, the largest
+				 * count that passed; latency, the trial */
 	long confirmed;		/* throughput and cps: the trial that confirmed; -1 */
 	bool at_limit;		/* capacity: nothing failed up to the largest count */
 	bool valid;		/* latency: a valid trial with enough stamped frames */

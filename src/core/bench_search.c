@@ -26,6 +26,7 @@ const char *const bench_kind_names[BENCH_KIND_COUNT] = {
     [BENCH_LATENCY] = "latency",
     [BENCH_CPS] = "cps",
     [BENCH_CAPACITY] = "capacity",
+    [BENCH_TEARDOWN] = "teardown",
 };
 
 /* ---- the binary search (RFC 2544 §26.1) --------------------------------- */
@@ -203,6 +204,49 @@ void bench_trial_judge(struct bench_trial *t, double loss_goal_pct)
 	if (!t->passed)
 		snprintf(t->why, sizeof(t->why), "loss %.4f %% above %g %%", t->loss_pct,
 			 loss_goal_pct);
+}
+
+/* ---- the connection tear-down rate (RFC 9693) ----------------------------- */
+
+void bench_teardown_judge(struct bench_trial *t)
+{
+	struct bench_teardown *d = &t->td;
+
+	t->valid = t->passed = false;
+	t->why[0] = '\0';
+	t->loss_pct = t->tx ? (double)t->lost * 100.0 / (double)t->tx : 0;
+	t->achieved = t->span > 0 ? (double)t->tx / t->span : 0;
+	d->secs = (double)(d->tb_ns - d->ta_ns) / 1e9;
+	d->rate = d->secs > 0 ? (double)d->loaded / d->secs : 0;
+	if (d->cmd_rc != 0) {
+		snprintf(t->why, sizeof(t->why), "--dut-cmd %s %d",
+			 d->cmd_rc < 0 ? "could not run:" : "exited", d->cmd_rc);
+		return;
+	}
+	if (!(d->secs > 0)) {
+		snprintf(t->why, sizeof(t->why), "TimestampB not after TimestampA");
+		return;
+	}
+	if (d->counted && d->dut_after > 0) {
+		snprintf(t->why, sizeof(t->why),
+			 "the DUT still held %" PRIu64 " entries when --dut-cmd returned",
+			 d->dut_after);
+		return;
+	}
+	t->valid = true;
+	if (d->failed || d->loaded < d->n) {
+		snprintf(t->why, sizeof(t->why),
+			 "%" PRIu64 " of %" PRIu64 " connections loaded (%" PRIu64 " failed)",
+			 d->loaded, d->n, d->failed);
+		return;
+	}
+	if (d->counted && d->dut_before < d->n) {
+		snprintf(t->why, sizeof(t->why),
+			 "the DUT held %" PRIu64 " entries of %" PRIu64 " connections loaded",
+			 d->dut_before, d->n);
+		return;
+	}
+	t->passed = true;
 }
 
 /* ---- the -m of a trial ---------------------------------------------------- */

@@ -15,7 +15,12 @@
  *               trial passing when every connection completed at both ends;
  *   capacity    RFC 9693 (connection tracking table capacity): at a safe
  *               rate, the largest count of connections the DUT
- *               establishes all of, by doubling and then binary search.
+ *               establishes all of, by doubling and then binary search;
+ *   teardown    RFC 9693 (connection tear-down rate): N connections loaded
+ *               into the DUT's table at a safe rate, then the table
+ *               deleted by the user's command between two timestamps,
+ *               N / (TimestampB - TimestampA); N grows as capacity's does
+ *               (bench_teardown_judge).
  *
  * The module has three parts, one per context:
  *   pure     src/core/bench_search.c: which rate next, when to stop, the
@@ -55,15 +60,16 @@ enum bench_kind {
 	BENCH_LATENCY,
 	BENCH_CPS,
 	BENCH_CAPACITY,
+	BENCH_TEARDOWN,
 };
-#define BENCH_KIND_COUNT (BENCH_CAPACITY + 1)
+#define BENCH_KIND_COUNT (BENCH_TEARDOWN + 1)
 /* pure: the test names, as the command takes them. */
 extern const char *const bench_kind_names[BENCH_KIND_COUNT];
 
 /* pure: the tests that run a flows profile (connections, not frames). */
 static inline bool bench_kind_flows(enum bench_kind k)
 {
-	return k == BENCH_CPS || k == BENCH_CAPACITY;
+	return k == BENCH_CPS || k == BENCH_CAPACITY || k == BENCH_TEARDOWN;
 }
 
 /*
@@ -181,6 +187,29 @@ struct lat_hist;
 void bench_lat_summary(const struct lat_hist *h, uint64_t frames, uint64_t lost,
 		       struct bench_lat *out);
 
+/*
+ * One trial of bench teardown (RFC 9693, connection tear-down rate): N
+ * connections loaded into the DUT's connection tracking table at a safe
+ * rate, then TimestampA, the DUT's table deleted (the user's --dut-cmd,
+ * which returns once it is done), TimestampB; the rate is N / (TimestampB
+ * - TimestampA). Filled in by the caller, judged by bench_teardown_judge.
+ */
+struct bench_teardown {
+	/* in */
+	uint64_t n;	     /* connections asked for */
+	uint64_t loaded;     /* connections the tester had through the DUT at TimestampA
+				(its server sides accepted, none failed) */
+	uint64_t failed;     /* connections that failed while loading */
+	int64_t ta_ns, tb_ns; /* TimestampA and TimestampB (a monotonic clock) */
+	int cmd_rc;	     /* --dut-cmd's exit status (-1: it could not run) */
+	bool counted;	     /* --dut-count gave the DUT's entries */
+	uint64_t dut_before; /* ... at TimestampA */
+	uint64_t dut_after;  /* ... once the command returned */
+	/* out */
+	double secs;	     /* TimestampB - TimestampA */
+	double rate;	     /* connections torn down per second: loaded / secs */
+};
+
 /* One trial: what was asked and counted (filled in by the caller), and the verdict. */
 struct bench_trial {
 	/* in */
@@ -198,6 +227,7 @@ struct bench_trial {
 	uint64_t queue_full;	   /* frames the tester's TX queues refused */
 	uint64_t oerrors, imissed; /* the tester's NICs */
 	struct bench_lat lat;
+	struct bench_teardown td; /* teardown: its own figures (zero for the others) */
 	/* out: bench_trial_judge */
 	double achieved; /* tx / span */
 	double loss_pct; /* lost * 100 / tx */
@@ -217,6 +247,17 @@ struct bench_trial {
  * imissed). A valid trial passes when its loss is within the goal.
  */
 void bench_trial_judge(struct bench_trial *t, double loss_goal_pct);
+
+/*
+ * pure: judge a teardown trial into t (its rate, valid, passed, why; td
+ * its figures). Invalid when the command failed (a nonzero exit), when the
+ * timestamps are not in order, or when the DUT still counted entries of
+ * the load after the command returned (TimestampB would be early). A valid
+ * trial passes when every connection was loaded (no failure, all N
+ * through the DUT) and, counted, the DUT held at least N entries at
+ * TimestampA: only then is N what was torn down.
+ */
+void bench_teardown_judge(struct bench_trial *t);
 
 struct units_rate;
 
