@@ -460,6 +460,75 @@ static void test_kind(void **st)
 	assert_string_equal(bench_kind_names[BENCH_CAPACITY], "capacity");
 	assert_false(bench_kind_flows(BENCH_THROUGHPUT) || bench_kind_flows(BENCH_LATENCY));
 	assert_true(bench_kind_flows(BENCH_CPS) && bench_kind_flows(BENCH_CAPACITY));
+	assert_string_equal(bench_kind_names[BENCH_TEARDOWN], "teardown");
+	assert_true(bench_kind_flows(BENCH_TEARDOWN));
+}
+
+/* a teardown trial of n connections, all loaded, the table deleted in ms */
+static struct bench_trial td_trial(uint64_t n, double ms)
+{
+	struct bench_trial t;
+
+	memset(&t, 0, sizeof(t));
+	t.tx = t.rx = n;
+	t.td.n = t.td.loaded = n;
+	t.td.ta_ns = 5000000000LL;
+	t.td.tb_ns = t.td.ta_ns + (int64_t)(ms * 1e6);
+	return t;
+}
+
+/*
+ * RFC 9693's connection tear-down rate: N / (TimestampB - TimestampA);
+ * invalid when the command failed, the timestamps are out of order or
+ * the DUT still counted entries at TimestampB; failed when not all N
+ * were loaded (a failure, fewer through the DUT, or fewer in its table).
+ */
+static void test_teardown(void **st)
+{
+	struct bench_trial t = td_trial(1000000, 250);
+
+	(void)st;
+	bench_teardown_judge(&t);
+	assert_true(t.valid && t.passed);
+	assert_true(fabs(t.td.secs - 0.25) < 1e-12);
+	assert_true(fabs(t.td.rate - 4000000.0) < 1e-6);
+	/* counted by the DUT: at least N at A, none at B */
+	t.td.counted = true;
+	t.td.dut_before = 1000003;
+	t.td.dut_after = 0;
+	bench_teardown_judge(&t);
+	assert_true(t.valid && t.passed);
+	t.td.dut_before = 999000;
+	bench_teardown_judge(&t);
+	assert_true(t.valid && !t.passed);
+	assert_string_equal(t.why, "the DUT held 999000 entries of 1000000 connections loaded");
+	t.td.dut_before = 1000000;
+	t.td.dut_after = 12;
+	bench_teardown_judge(&t);
+	assert_false(t.valid);
+	assert_string_equal(t.why, "the DUT still held 12 entries when --dut-cmd returned");
+	/* not all loaded */
+	t = td_trial(1000, 2);
+	t.td.loaded = 990;
+	t.td.failed = 10;
+	bench_teardown_judge(&t);
+	assert_true(t.valid && !t.passed);
+	assert_string_equal(t.why, "990 of 1000 connections loaded (10 failed)");
+	assert_true(fabs(t.td.rate - 495000.0) < 1e-6); /* what was loaded, over the time */
+	/* the command failed, or could not run */
+	t = td_trial(1000, 2);
+	t.td.cmd_rc = 1;
+	bench_teardown_judge(&t);
+	assert_false(t.valid);
+	assert_string_equal(t.why, "--dut-cmd exited 1");
+	t.td.cmd_rc = -1;
+	bench_teardown_judge(&t);
+	assert_string_equal(t.why, "--dut-cmd could not run: -1");
+	/* timestamps out of order */
+	t = td_trial(1000, 0);
+	bench_teardown_judge(&t);
+	assert_false(t.valid);
+	assert_string_equal(t.why, "TimestampB not after TimestampA");
 }
 
 /*
@@ -550,6 +619,7 @@ int main(void)
 	    cmocka_unit_test(test_confirm_params),     cmocka_unit_test(test_confirm_first_passes),
 	    cmocka_unit_test(test_confirm_steps_down), cmocka_unit_test(test_confirm_none_passes),
 	    cmocka_unit_test(test_mult_str),	       cmocka_unit_test(test_kind),
+	    cmocka_unit_test(test_teardown),
 	    cmocka_unit_test(test_tuples),	       cmocka_unit_test(test_tuples_search_need),
 	};
 
