@@ -322,6 +322,7 @@ static void flows_count_in(const struct run_params *rp, const struct worker *w, 
 	memset(in, 0, sizeof(*in));
 	in->gen = gen;
 	in->unpaced = rp->mult.kind == UNITS_MAX;
+	in->duration_s = rp->duration_s;
 	in->active = gen && rp->active ? start_share(rp->active, ngen, gi) : 0;
 	in->fallback = rp->flows_max ? rp->flows_max : FLOWPLAN_UNPACED_DEFAULT;
 	in->state = flows_entry_size(p);

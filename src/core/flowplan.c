@@ -67,7 +67,11 @@ static uint64_t fp_flows(const struct flowplan_in *in, double scale, bool *fixed
 		if (in->unpaced) {
 			n = cap == UINT64_MAX ? INFINITY : (double)cap;
 		} else {
-			n = ceil(t->cps * (scale > 0 ? scale : 1) * t->life_s);
+			double life = t->life_s;
+
+			if (in->duration_s > 0 && in->duration_s < life)
+				life = in->duration_s; /* no flow before the start */
+			n = ceil(t->cps * (scale > 0 ? scale : 1) * life);
 			n = fmin(n, (double)cap);
 		}
 		sum += n;

@@ -13,7 +13,8 @@
  * live at most its lifetime (the profile's timeout plus the delays of the
  * longer program, prof_tpl_timeout()): at `cps` new flows a second no
  * more than cps x lifetime are alive at once (Little's law with the
- * longest stay). A template's climit and limit cap that, and start
+ * longest stay), nor more than start in the run's -d. A template's
+ * climit and limit cap that, and start
  * --active caps the sum. An unpaced run (-m max) without --active has no
  * rate to count from: its table has the fallback's entries (the config's
  * flows_max, or FLOWPLAN_UNPACED_DEFAULT), as every table had before
@@ -60,6 +61,7 @@ struct flowplan_in {
 	uint64_t active;    /* the worker's share of start --active; 0: none */
 	bool gen;	    /* the worker opens flows (its pair runs) */
 	bool unpaced;	    /* -m max: no rate to count from */
+	double duration_s;  /* -d: no more flows start than rate x duration; 0: none */
 	uint64_t fallback;  /* the table of an unpaced run without --active or caps,
 			       in entries (half of them a side, no margin) */
 	uint32_t state;	    /* the caller's state bytes per entry (flows_ent) */

@@ -25,6 +25,10 @@
 #      it is the closest mode)                            >= 1.1 x testpmd
 #   k  64 B TX on a veth and TCP CPS over a veth pair, flowgen on
 #      net_af_xdp against flowgen on net_af_packet, one worker (report only)
+#   l  10,000,000 concurrent flows held 10 s on [loop, loop], one worker
+#      (start --active 10000000, UDP and TCP): the target held within
+#      0.1 % with 0 failed, and the bytes per flow and per side (table
+#      entry) as row e measures them (report only)
 #
 # Usage: test/bench/run.sh [ROWS]   e.g. `test/bench/run.sh a b`
 # The worker and testpmd's forwarding core both run on CPU 1.
@@ -51,7 +55,7 @@ set -u
 cd "$(dirname "$0")/../.."
 FG=${FG:-build/flowgen}
 B=test/bench
-ROWS=${*:-a b c d e f g h i j k}
+ROWS=${*:-a b c d e f g h i j k l}
 SECS=${BENCH_SECS:-6}
 RUNS=${BENCH_RUNS:-3}
 out=$(mktemp -d /tmp/fg-bench.XXXXXX)
@@ -351,9 +355,9 @@ run_row()
 	e)
 		f=$out/mem
 		# Memory before a run and with ~1 M live flows.
-		# The table sized for the flows it holds, as a user sizes
-		# flows_max (10 M flows: flows_max 10485760).
-		sed 's/^flows_max: .*/flows_max: 1048576/' $B/loop.yaml >"$out/big.yaml"
+		# The table sized for the run (flowgen(8), FLOW TABLES): no
+		# flows_max to cap it.
+		sed '/^flows_max: /d' $B/loop.yaml >"$out/big.yaml"
 		# Resident memory, hugepages included (VmRSS leaves them out).
 		rss() { awk '/^(VmRSS|HugetlbPages):/ {s += $2} END {print s * 1024}' "/proc/$1/status"; }
 		measure()
@@ -412,6 +416,65 @@ print(d["client"]["active"] + d["server"]["active"])' "$f.1" 2>/dev/null)
 		# the figure is per entry, i.e. per connection and end. 1.5 s
 		# at 340,000 connections/s nearly fill the table with 1,020,000.
 		mem_row "TCP flow end" $B/tcp_long.yaml 340000 128
+		;;
+	l)
+		# 10 M concurrent flows held, UDP then TCP, one worker on the
+		# ring ports; the tables sized by the run's plan (no flows_max).
+		sed '/^flows_max: /d' $B/loop.yaml >"$out/ten.yaml"
+		rss() { awk '/^(VmRSS|HugetlbPages):/ {s += $2} END {print s * 1024}' "/proc/$1/status"; }
+		for p in udp tcp; do
+			f=$out/ten.$p
+			fifo=$out/fifo.ten.$p
+			mkfifo "$fifo"
+			"$FG" -C "$out/ten.yaml" -b <"$fifo" >"$f" 2>&1 &
+			pid=$!
+			exec 9>"$fifo"
+			echo "stats -g --json" >&9
+			for _ in $(seq 1 50); do grep -q '^{' "$f" && break; sleep 0.2; done
+			r0=$(rss $pid)
+			t0=$(date +%s.%N)
+			echo "start -v -f test/data/flows_million_$p.yaml --active 10000000" >&9
+			# the ramp: unpaced, closed-loop; up to 50 s (the flows live 60 s)
+			ramp=-1
+			for i in $(seq 1 100); do
+				sleep 0.5
+				echo "stats --json" >&9
+				sleep 0.1
+				a=$(grep '^{' "$f" | tail -n 1 | python3 -c 'import json,sys
+print(json.load(sys.stdin)["flows"]["client"]["active"])' 2>/dev/null)
+				if [ "${a:-0}" -ge 9990000 ]; then
+					ramp=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+					break
+				fi
+			done
+			: >"$f.hold"
+			for i in $(seq 1 11); do
+				echo "stats --json" >&9
+				sleep 1
+				grep '^{' "$f" | tail -n 1 >>"$f.hold"
+			done
+			r1=$(rss $pid)
+			kill -KILL $pid
+			exec 9>&-
+			wait $pid 2>/dev/null
+			read -r held minact fails ent < <(python3 -c 'import json,sys
+S = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+c = [o["flows"]["client"] for o in S]
+v = [o["flows"]["server"] for o in S]
+print("%.1f %d %d %d" % (c[-1]["target_held_s"], min(x["active"] for x in c),
+      c[-1]["failed"] + v[-1]["failed"], c[-1]["active"] + v[-1]["active"]))' "$f.hold")
+			flows=10000000
+			per=$(awk -v a="$r1" -v b="$r0" -v n="$flows" 'BEGIN { printf "%.0f", (a - b) / n }')
+			side=$(awk -v a="$r1" -v b="$r0" -v n="$ent" 'BEGIN { printf "%.0f", (n > 0) ? (a - b) / n : 0 }')
+			v=measured
+			if [ "$minact" -lt 9990000 ] || [ "$fails" -ne 0 ] || [ "$ramp" = -1 ]; then
+				v=FAILED
+				echo "    row l $p FAILED: ramp $ramp s, active min $minact, failed $fails" >&2
+			fi
+			grep '^tables:' "$f" | sed 's/^/    /' >&2
+			row l "10 M $p flows held (ramp ${ramp} s, held ${held} s, min $minact, $fails failed)" \
+				"$per B/flow" "$side B/side" "-" "$v" "10,000,000 within 0.1 %, 0 failed"
+		done
 		;;
 	f)
 		ip netns add "$NS"

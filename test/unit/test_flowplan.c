@@ -61,6 +61,10 @@ static void test_rate_times_life(void **state)
 	assert_int_equal(w.bytes, flowtab_mem_size(&fp));
 	/* update -m x2 doubles the count */
 	assert_int_equal(flowplan_flows(&in, 2.0), 60000);
+	/* a run of -d 1.5 starts no more than 15,000 */
+	in.duration_s = 1.5;
+	assert_int_equal(flowplan_flows(&in, 1.0), 15000);
+	in.duration_s = 0;
 	/* two templates add up; a climit caps its own */
 	in.ntpl = 2;
 	in.tpl[1] = (struct flowplan_tpl){.cps = 100, .life_s = 60, .climit = 50};
