@@ -108,6 +108,40 @@ static int bench_pct(const char *s, double lo, bool lo_open, double hi, double *
 	return 0;
 }
 
+/* What the options of one test need and refuse, once they are read. */
+static int bench_check(struct cmd_ctx *x, const struct bench_opts *o)
+{
+	if (!o->file)
+		return bench_bad(x, "-f PROFILE is required");
+	if (o->kind == BENCH_LATENCY && !o->have_mult)
+		return bench_bad(x, "latency needs -m MULT, the load to measure at");
+	if (o->kind == BENCH_CAPACITY && !o->have_mult)
+		return bench_bad(x, "capacity needs -m MULT, a connection rate the DUT sustains");
+	if (o->kind == BENCH_TEARDOWN && !o->have_mult)
+		return bench_bad(x, "teardown needs -m MULT, a connection rate the DUT sustains");
+	if (o->kind == BENCH_TEARDOWN && (!o->dut_cmd || !o->dut_cmd[0]))
+		return bench_bad(x, "teardown needs --dut-cmd CMD, the command that deletes the "
+				 "DUT's connection tracking table (RFC 9693)");
+	if ((o->dut_cmd || o->dut_count) && o->kind != BENCH_TEARDOWN)
+		return bench_bad(x, "--dut-cmd and --dut-count are for teardown");
+	if (o->max_conns && o->kind != BENCH_CAPACITY && o->kind != BENCH_TEARDOWN)
+		return bench_bad(x, "--max is for capacity and teardown");
+	if (o->have_confirm && o->kind != BENCH_THROUGHPUT && o->kind != BENCH_CPS)
+		return bench_bad(x, "--confirm is for throughput and cps");
+	if (o->have_mult && o->mult.kind == UNITS_MAX)
+		return bench_bad(x, "-m max is unpaced: give a rate");
+	if ((o->reuse || o->dut_timeout > 0) && !bench_kind_flows(o->kind))
+		return bench_bad(x, "--reuse and --dut-timeout are for cps, capacity and teardown");
+	/* a trial that reuses tuples the DUT still holds measures its table,
+	 * not its new connections */
+	if (o->reuse && o->dut_timeout > 0 && o->pause_s < o->dut_timeout)
+		return bench_bad(x, "--reuse with --pause %g s, shorter than --dut-timeout %g s: the "
+				 "DUT would still hold the connections of the trial before and "
+				 "pass them as established",
+				 o->pause_s, o->dut_timeout);
+	return 0;
+}
+
 static int bench_parse(struct cmd_ctx *x, int argc, char **argv, struct bench_opts *o)
 {
 	char err[FG_ERRLEN];
@@ -215,35 +249,7 @@ static int bench_parse(struct cmd_ctx *x, int argc, char **argv, struct bench_op
 	}
 	if (optind + 1 != argc)
 		return bench_bad(x, "unexpected '%s'", argv[optind + 1]);
-	if (!o->file)
-		return bench_bad(x, "-f PROFILE is required");
-	if (o->kind == BENCH_LATENCY && !o->have_mult)
-		return bench_bad(x, "latency needs -m MULT, the load to measure at");
-	if (o->kind == BENCH_CAPACITY && !o->have_mult)
-		return bench_bad(x, "capacity needs -m MULT, a connection rate the DUT sustains");
-	if (o->kind == BENCH_TEARDOWN && !o->have_mult)
-		return bench_bad(x, "teardown needs -m MULT, a connection rate the DUT sustains");
-	if (o->kind == BENCH_TEARDOWN && (!o->dut_cmd || !o->dut_cmd[0]))
-		return bench_bad(x, "teardown needs --dut-cmd CMD, the command that deletes the "
-				 "DUT's connection tracking table (RFC 9693)");
-	if ((o->dut_cmd || o->dut_count) && o->kind != BENCH_TEARDOWN)
-		return bench_bad(x, "--dut-cmd and --dut-count are for teardown");
-	if (o->max_conns && o->kind != BENCH_CAPACITY && o->kind != BENCH_TEARDOWN)
-		return bench_bad(x, "--max is for capacity and teardown");
-	if (o->have_confirm && o->kind != BENCH_THROUGHPUT && o->kind != BENCH_CPS)
-		return bench_bad(x, "--confirm is for throughput and cps");
-	if (o->have_mult && o->mult.kind == UNITS_MAX)
-		return bench_bad(x, "-m max is unpaced: give a rate");
-	if ((o->reuse || o->dut_timeout > 0) && !bench_kind_flows(o->kind))
-		return bench_bad(x, "--reuse and --dut-timeout are for cps, capacity and teardown");
-	/* a trial that reuses tuples the DUT still holds measures its table,
-	 * not its new connections */
-	if (o->reuse && o->dut_timeout > 0 && o->pause_s < o->dut_timeout)
-		return bench_bad(x, "--reuse with --pause %g s, shorter than --dut-timeout %g s: the "
-				 "DUT would still hold the connections of the trial before and "
-				 "pass them as established",
-				 o->pause_s, o->dut_timeout);
-	return 0;
+	return bench_check(x, o);
 }
 
 /* ---- text ------------------------------------------------------------------- */
