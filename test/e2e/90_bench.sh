@@ -148,7 +148,7 @@ check_grep "bad: capacity without -m" 'error: bench: capacity needs -m' "$bad"
 check_grep "bad: a streams profile for cps" 'stl_64b.yaml is not a flows profile' "$bad"
 check_grep "bad: --reuse with a --pause shorter than --dut-timeout" \
 	'error: bench: --reuse with --pause 5 s, shorter than --dut-timeout 30 s' "$bad"
-check_grep "bad: --reuse for throughput" 'error: bench: --reuse and --dut-timeout are for cps and capacity' "$bad"
+check_grep "bad: --reuse for throughput" 'error: bench: --reuse and --dut-timeout are for cps, capacity and teardown' "$bad"
 check_grep "bad: a profile whose tuples cannot keep the search fresh" \
 	'error: bench: -m 20000: the search may need [0-9]+ client ports that no earlier trial used, the profile has 100 \(2 client addresses' "$bad"
 check_ge "bad: the running traffic ran its course (10 kpps x 3 s, 1 % slack)" "$(latency_row "$bad" s64 1 tx)" 29700
