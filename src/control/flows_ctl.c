@@ -479,6 +479,7 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 	    .max_flows = (uint32_t)pw->entries,
 	    .entry_size = flows_entry_size(p),
 	    .tick_tsc = FG_MAX(rp->hz / 1000, 2),
+	    .wheel_slots = pw->wheel,
 	    .alloc = pw->huge ? flows_ft_alloc : NULL,
 	    .release = pw->huge ? flows_ft_release : NULL,
 	    .alloc_arg = (void *)(intptr_t)rte_lcore_to_socket_id(w->lcore),

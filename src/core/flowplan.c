@@ -138,7 +138,11 @@ int flowplan_worker(const struct flowplan_in *in, double scale, uint64_t max_ent
 			 fp_count(fit, e, sizeof(e)));
 		return -ERANGE;
 	}
+	out->wheel = FLOWPLAN_WHEEL_MIN;
+	while (out->wheel < FLOWPLAN_WHEEL_MAX && (uint64_t)out->wheel * FLOWPLAN_WHEEL_PER < out->entries)
+		out->wheel <<= 1;
 	fp.max_flows = (uint32_t)out->entries;
+	fp.wheel_slots = out->wheel;
 	out->bytes = flowtab_mem_size(&fp);
 	return 0;
 }

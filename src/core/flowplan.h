@@ -45,6 +45,17 @@
 #define FLOWPLAN_MIN_ENTRIES 4096u	 /* the smallest table */
 #define FLOWPLAN_UNPACED_DEFAULT 1048576u /* -m max without --active or flows_max */
 #define FLOWPLAN_RESERVE_MB 256u	 /* of MemAvailable, left to everything else */
+/*
+ * The timer wheel grows with the table: an entry whose deadline lies
+ * beyond a turn of the wheel (slots x 1 ms) is looked at again at every
+ * turn, so 20 million entries on the default 4,096 slots would be 5
+ * million visits a second. A slot per FLOWPLAN_WHEEL_PER entries (at
+ * least 4,096, at most 2^20 slots, 4 bytes each) keeps a turn longer than
+ * the flows of a large table mostly live.
+ */
+#define FLOWPLAN_WHEEL_PER 256u
+#define FLOWPLAN_WHEEL_MIN 4096u
+#define FLOWPLAN_WHEEL_MAX (1u << 20)
 
 /* One template as one worker runs it. */
 struct flowplan_tpl {
@@ -73,6 +84,7 @@ struct flowplan_worker {
 	uint64_t side[2];     /* entries per side with the margin: [client], [server] */
 	uint64_t entries;     /* the table: both sides, at least FLOWPLAN_MIN_ENTRIES */
 	uint64_t bytes;	      /* what the table takes (flowtab_mem_size()) */
+	uint32_t wheel;	      /* timer wheel slots: FLOWPLAN_WHEEL_PER entries a slot */
 	bool huge;	      /* placed in hugepages (flowplan_place()) */
 };
 

@@ -420,6 +420,8 @@ print(d["client"]["active"] + d["server"]["active"])' "$f.1" 2>/dev/null)
 	l)
 		# 10 M concurrent flows held, UDP then TCP, one worker on the
 		# ring ports; the tables sized by the run's plan (no flows_max).
+		# UDP: a datagram every 5 s (the 1 M test's profile); TCP: a
+		# byte every 30 s (tcp_hold.yaml).
 		sed '/^flows_max: /d' $B/loop.yaml >"$out/ten.yaml"
 		rss() { awk '/^(VmRSS|HugetlbPages):/ {s += $2} END {print s * 1024}' "/proc/$1/status"; }
 		for p in udp tcp; do
@@ -433,7 +435,9 @@ print(d["client"]["active"] + d["server"]["active"])' "$f.1" 2>/dev/null)
 			for _ in $(seq 1 50); do grep -q '^{' "$f" && break; sleep 0.2; done
 			r0=$(rss $pid)
 			t0=$(date +%s.%N)
-			echo "start -v -f test/data/flows_million_$p.yaml --active 10000000" >&9
+			prof=test/data/flows_million_udp.yaml
+			[ $p = tcp ] && prof=$B/tcp_hold.yaml
+			echo "start -v -f $prof --active 10000000" >&9
 			# the ramp: unpaced, closed-loop; up to 50 s (the flows live 60 s)
 			ramp=-1
 			for i in $(seq 1 100); do

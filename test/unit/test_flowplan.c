@@ -58,6 +58,8 @@ static void test_rate_times_life(void **state)
 	assert_int_equal(w.side[1], 37500);
 	assert_int_equal(w.entries, 75000);
 	fp.max_flows = 75000;
+	fp.wheel_slots = 4096; /* 75,000 / 256 slots, at least 4,096 */
+	assert_int_equal(w.wheel, 4096);
 	assert_int_equal(w.bytes, flowtab_mem_size(&fp));
 	/* update -m x2 doubles the count */
 	assert_int_equal(flowplan_flows(&in, 2.0), 60000);
@@ -112,6 +114,7 @@ static void test_active_and_unpaced(void **state)
 	assert_int_equal(flowplan_worker(&in, 1.0, 0, "x", &w, err, sizeof(err)), 0);
 	assert_int_equal(w.side[0], 1250000);
 	assert_int_equal(w.entries, 2500000);
+	assert_int_equal(w.wheel, 16384); /* a slot per 256 entries at least */
 	in.active = 0;
 	assert_int_equal(flowplan_worker(&in, 1.0, 0, "x", &w, err, sizeof(err)), 0);
 	assert_int_equal(w.entries, FLOWPLAN_UNPACED_DEFAULT);
