@@ -24,7 +24,9 @@
 # TABLES), before they start and naming what they need and what there is
 # in flows and bytes: --active 500,000,000 on one worker (a table holds
 # 2^26 entries) and --active 200,000,000 over eight workers (37.8 GiB of
-# tables on a machine of 24 GiB). The dashboard (tmux, 80x24)
+# tables on a machine of 24 GiB); `update -m` from 100 to 100,000 flows a
+# second of 2-second flows (a 4,096-entry table) is refused naming both
+# figures, to 200 it is taken. The dashboard (tmux, 80x24)
 # shows the target of --active in the Flows panel and a group's active
 # against its climit (50/50) on the group page.
 # One million concurrent flows held ([loop, loop], one worker; flowgen(8),
@@ -89,7 +91,8 @@ start -f $FG_TOP/test/data/flows_long.yaml --active 101 -d 3; sleep 1; stats --j
 	FG_TIMEOUT=30 fg_plain -C "$CFG" -k -x "help start; \
 start -f $FG_TOP/profiles/stl_64b.yaml --active 5; \
 start -f $FG_TOP/test/data/flows_caps.yaml --active 0; \
-start -f $FG_TOP/test/data/flows_long.yaml --active 500000000" >"$O3" 2>&1
+start -f $FG_TOP/test/data/flows_long.yaml --active 500000000; \
+start -f $FG_TOP/test/data/flows_long.yaml -m 100 -d 1; update -m 200; update -m 100000" >"$O3" 2>&1
 	O4=$FG_TMP/refuse8.out
 	FG_TIMEOUT=30 fg_plain -C "$CFG" -c 8 -k -x "start -f $FG_TOP/test/data/flows_long.yaml --active 200000000" \
 		>"$O4" 2>&1
@@ -100,6 +103,9 @@ start -f $FG_TOP/test/data/flows_long.yaml --active 500000000" >"$O3" 2>&1
 		"error: start: --active '0': a count of concurrent flows, 1..1000000000" "$O3"
 	check_grep "caps: --active beyond what a table holds refused, needed and held in entries, bytes and flows" \
 		"error: start: a worker's table would need 1,250,000,000 entries, 93\.1 GiB, for its 500,000,000 concurrent flows .*the most a table holds is 67,108,864 entries \(5120\.0 MiB\), about 26,843,545 flows" "$O3"
+	check_grep "caps: update -m beyond the tables sized at the start refused with both figures" \
+		"^error: update: worker 0's table holds 4096 entries \(sized at the start\), the new rate needs 750000 for 300000 concurrent flows" "$O3"
+	check_eq "caps: update -m within the tables taken (one refusal only)" 1 "$(grep -c "^error: update:" "$O3")"
 	check_grep "caps: tables beyond the machine's memory refused, needed and had in flows and bytes" \
 		"error: start: the flow tables do not fit: the run needs 200,000,000 concurrent flows, 500,000,000 table entries, 37\.8 GiB; this machine has [0-9.]+ GiB for them \(MemAvailable .*\), about [0-9,]+ flows" "$O4"
 }
