@@ -492,6 +492,7 @@ static void json_trial(struct jw *j, const struct bench_words *w, const struct b
 	if (t->td.n) { /* teardown */
 		jw_obj(j, "teardown");
 		jw_u64(j, "conns", t->td.n);
+		jw_u64(j, "started", t->td.started);
 		jw_u64(j, "loaded", t->td.loaded);
 		jw_u64(j, "failed", t->td.failed);
 		jw_i64(j, "dut_cmd_exit", t->td.cmd_rc);

@@ -706,6 +706,7 @@ static int bench_td_trial(struct bench *b, uint64_t n, double secs, struct bench
 	bench_td_wait_loaded(b, n, secs, s);
 	d->loaded = s->flows.server.accepted;
 	d->failed = s->flows.client.failed;
+	d->started = s->flows.client.started;
 	if (b->o->dut_count)
 		d->counted = bench_dut("the DUT's entries at TimestampA", b->o->dut_count,
 				       &d->dut_before) == 0;

@@ -471,7 +471,7 @@ static struct bench_trial td_trial(uint64_t n, double ms)
 
 	memset(&t, 0, sizeof(t));
 	t.tx = t.rx = n;
-	t.td.n = t.td.loaded = n;
+	t.td.n = t.td.loaded = t.td.started = n;
 	t.td.ta_ns = 5000000000LL;
 	t.td.tb_ns = t.td.ta_ns + (int64_t)(ms * 1e6);
 	return t;
@@ -515,6 +515,18 @@ static void test_teardown(void **st)
 	assert_true(t.valid && !t.passed);
 	assert_string_equal(t.why, "990 of 1000 connections loaded (10 failed)");
 	assert_true(fabs(t.td.rate - 495000.0) < 1e-6); /* what was loaded, over the time */
+	/* the tester 73 short of 2,000,000 (within 0.1 %), all of them loaded:
+	 * N is what was loaded (the NAT lab's trial of 2 M) */
+	t = td_trial(2000000, 2125.794);
+	t.td.started = t.td.loaded = 1999927;
+	bench_teardown_judge(&t);
+	assert_true(t.valid && t.passed);
+	assert_true(fabs(t.td.rate - 1999927 / 2.125794) < 1e-3);
+	/* more than 0.1 % short: the tester's shortfall, invalid */
+	t.td.started = t.td.loaded = 1997000;
+	bench_teardown_judge(&t);
+	assert_false(t.valid);
+	assert_string_equal(t.why, "the tester started 1997000 of 2000000 connections");
 	/* the command failed, or could not run */
 	t = td_trial(1000, 2);
 	t.td.cmd_rc = 1;
