@@ -25,7 +25,8 @@
 # in flows and bytes: --active 500,000,000 on one worker (a table holds
 # 2^26 entries) and --active 200,000,000 over eight workers (37.8 GiB of
 # tables on a machine of 24 GiB); `update -m` from 100 to 100,000 flows a
-# second of 2-second flows (a 4,096-entry table) is refused naming both
+# second of 2-second flows for 1 s (a 4,096-entry table; 100,000 flows,
+# 250,000 entries, at the new rate) is refused naming both
 # figures, to 200 it is taken. The dashboard (tmux, 80x24)
 # shows the target of --active in the Flows panel and a group's active
 # against its climit (50/50) on the group page.
@@ -104,7 +105,7 @@ start -f $FG_TOP/test/data/flows_long.yaml -m 100 -d 1; update -m 200; update -m
 	check_grep "caps: --active beyond what a table holds refused, needed and held in entries, bytes and flows" \
 		"error: start: a worker's table would need 1,250,000,000 entries, 93\.1 GiB, for its 500,000,000 concurrent flows .*the most a table holds is 67,108,864 entries \(5120\.0 MiB\), about 26,843,545 flows" "$O3"
 	check_grep "caps: update -m beyond the tables sized at the start refused with both figures" \
-		"^error: update: worker 0's table holds 4096 entries \(sized at the start\), the new rate needs 750000 for 300000 concurrent flows" "$O3"
+		"^error: update: worker 0's table holds 4096 entries \(sized at the start\), the new rate needs 250000 for 100000 concurrent flows" "$O3"
 	check_eq "caps: update -m within the tables taken (one refusal only)" 1 "$(grep -c "^error: update:" "$O3")"
 	check_grep "caps: tables beyond the machine's memory refused, needed and had in flows and bytes" \
 		"error: start: the flow tables do not fit: the run needs 200,000,000 concurrent flows, 500,000,000 table entries, 37\.8 GiB; this machine has [0-9.]+ GiB for them \(MemAvailable .*\), about [0-9,]+ flows" "$O4"
