@@ -36,8 +36,8 @@
 # of a minute, kept alive by a datagram or a byte every 5 s of their own
 # program): the plan printed (one worker, 1,000,000 flows, 2,500,000
 # entries, on the heap or in hugepages), the target reached within 3 s
-# (stats every 0.25 s: by 1.25 s for UDP and 2.75 s for TCP in make
-# test on the machine of the tests), then 11 samples a second apart over 10 s all
+# (stats every 0.25 s: by 0.25 s for UDP and 1 s for TCP in make test on
+# the machine of the tests), then 11 samples a second apart over 10 s all
 # within 0.1 % of it (999,000 to 1,000,000 client flows active, as many
 # server sides), none failed, every TCP connection established, and
 # target_held_s at 10 s or more at the end. About 12 s each (the whole
