@@ -713,16 +713,11 @@ static int cmd_clear(struct cmd_ctx *x, int argc, char **argv)
 bool cmds_json(void) { return cmds.json; }
 
 /*
- * What a start started (run_info): the profile's warnings (and service
- * mode's) on errout, the "started" line on out, and as the value: the
- * run's number, profile, engine, -m, seed, duration, how it ends, its
- * planned start (`at`: --at's time, or the start's own) and the warnings.
- */
-/*
  * The flow tables' plan (flowplan.h) of the run just started: a line per
  * worker on errout when asked (start -v, flowgen -v), and the value's
- * `tables`: per worker, the flows counted, each side's entries, the
- * table's entries and bytes and where it is.
+ * `tables`: per worker, the flows it needs (the DUT answering) and wants
+ * (the DUT answering nothing) and their entries, the table taken, its
+ * bytes and where it is.
  */
 static void start_tables(struct cmd_ctx *x, const struct flowplan *t, bool print, struct jw *v)
 {
@@ -736,25 +731,28 @@ static void start_tables(struct cmd_ctx *x, const struct flowplan *t, bool print
 	}
 	if (print)
 		fprintf(x->errout,
-			"tables: %" PRIu64 " concurrent flows, %" PRIu64 " entries, %.1f MiB "
-			"(%.1f MiB in hugepages, %.1f MiB on the heap)\n",
-			t->flows, t->entries, (double)t->bytes / 1048576.0,
+			"tables: need %" PRIu64 " concurrent flows, want %" PRIu64 ", %" PRIu64
+			" entries, %.1f MiB (%.1f MiB in hugepages, %.1f MiB on the heap)\n",
+			t->need, t->want, t->entries, (double)t->bytes / 1048576.0,
 			(double)t->huge / 1048576.0, (double)t->heap / 1048576.0);
 	fflush(x->errout);
 	if (!v)
 		return;
 	jw_obj(v, "tables");
-	jw_u64(v, "flows", t->flows);
+	jw_u64(v, "need", t->need);
+	jw_u64(v, "want", t->want);
 	jw_u64(v, "entries", t->entries);
 	jw_u64(v, "bytes", t->bytes);
 	jw_u64(v, "huge_bytes", t->huge);
 	jw_u64(v, "heap_bytes", t->heap);
+	jw_bool(v, "cut", t->cut);
 	jw_arr(v, "workers");
 	for (unsigned i = 0; i < t->nw; i++) {
 		jw_obj(v, NULL);
-		jw_u64(v, "flows", t->w[i].flows);
-		jw_u64(v, "client_entries", t->w[i].side[0]);
-		jw_u64(v, "server_entries", t->w[i].side[1]);
+		jw_u64(v, "need", t->w[i].need);
+		jw_u64(v, "want", t->w[i].want);
+		jw_u64(v, "need_entries", t->w[i].need_entries);
+		jw_u64(v, "want_entries", t->w[i].want_entries);
 		jw_u64(v, "entries", t->w[i].entries);
 		jw_u64(v, "bytes", t->w[i].bytes);
 		jw_str(v, "where", t->w[i].huge ? "hugepages" : "heap");
@@ -764,6 +762,13 @@ static void start_tables(struct cmd_ctx *x, const struct flowplan *t, bool print
 	jw_obj_end(v);
 }
 
+/*
+ * What a start started (run_info): the profile's warnings (and service
+ * mode's) on errout, the "started" line on out, and as the value: the
+ * run's number, profile, engine, -m, seed, duration, how it ends, its
+ * planned start (`at`: --at's time, or the start's own), the warnings and
+ * the flow tables' plan.
+ */
 static int start_result(struct cmd_ctx *x, const char *who, bool verbose)
 {
 	struct run_info ri;

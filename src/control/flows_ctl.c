@@ -58,6 +58,8 @@ static struct flows_state *flows_cur[FG_MAX_WORKERS];
  */
 static struct flowplan flows_plan, flows_run_plan;
 static struct flowplan_in flows_plan_in[FG_MAX_WORKERS], flows_run_in[FG_MAX_WORKERS];
+/* the config's flows_max the plans were bounded by; 0: none given */
+static uint32_t flows_plan_bound, flows_run_bound;
 
 /* The program of a template's side (FLOWTAB_CLIENT or FLOWTAB_SERVER). */
 static const struct prof_program *flows_tpl_prog(const struct prof_template *t, int side)
@@ -310,7 +312,8 @@ static uint32_t flows_entry_size(const struct prof *p)
 /*
  * What worker w's table is counted from (flowplan.h): its share of each
  * template's rate (the pair's rate over the pair's workers, by the
- * templates' cps), each template's lifetime, its shares of the caps.
+ * templates' cps), each template's program time (its delays) and
+ * lifetime, its shares of the caps.
  */
 static void flows_count_in(const struct run_params *rp, const struct worker *w, bool gen,
 			  unsigned gi, unsigned ngen, struct flowplan_in *in)
@@ -324,13 +327,15 @@ static void flows_count_in(const struct run_params *rp, const struct worker *w, 
 	in->unpaced = rp->mult.kind == UNITS_MAX;
 	in->duration_s = rp->duration_s;
 	in->active = gen && rp->active ? start_share(rp->active, ngen, gi) : 0;
-	in->fallback = rp->flows_max ? rp->flows_max : FLOWPLAN_UNPACED_DEFAULT;
+	in->deflt = rp->flows_max ? rp->flows_max : FLOWPLAN_UNPACED_DEFAULT;
 	in->state = flows_entry_size(p);
 	in->ntpl = (unsigned)p->n_templates;
 	for (unsigned i = 0; i < in->ntpl; i++) {
 		const struct prof_template *t = &p->templates[i];
 
 		in->tpl[i].cps = total > 0 ? cps * t->cps / total : 0;
+		in->tpl[i].prog_s =
+		    (double)FG_MAX(t->client.delay_ms, t->server.delay_ms) / 1000.0;
 		in->tpl[i].life_s = prof_tpl_timeout(p, t);
 		in->tpl[i].climit = t->climit ? start_share(t->climit, ngen, gi) : 0;
 		in->tpl[i].limit = t->limit ? start_share(t->limit, ngen, gi) : 0;
@@ -338,9 +343,10 @@ static void flows_count_in(const struct run_params *rp, const struct worker *w, 
 }
 
 /*
- * The plan of the run's tables (flows_plan): each worker's entries and
- * bytes, hugepages or heap, and the refusal of a run the machine cannot
- * hold, before anything is allocated. 0 or -ERANGE / -ENOMEM (err set).
+ * The plan of the run's tables (flows_plan): each worker's need, want and
+ * the table taken, its bytes, hugepages or heap, and the refusal of a run
+ * whose need cannot be had, before anything is allocated. 0 or -ERANGE /
+ * -ENOMEM (err set).
  */
 static int flows_plan_tables(const struct run_params *rp, unsigned ngen, char *err,
 			     size_t errlen)
@@ -352,6 +358,7 @@ static int flows_plan_tables(const struct run_params *rp, unsigned ngen, char *e
 
 	memset(&flows_plan, 0, sizeof(flows_plan));
 	flows_plan.nw = (unsigned)fg_nworkers;
+	flows_plan_bound = rp->flows_max;
 	for (int i = 0; i < fg_nworkers; i++) {
 		bool gen = flows_pair_used(rp, fg_worker[i].port[0]);
 
@@ -373,6 +380,7 @@ static int flows_plan_tables(const struct run_params *rp, unsigned ngen, char *e
 	rc = flowplan_place(&flows_plan, &m, err, errlen);
 	return rc;
 }
+
 /*
  * The address sets of worker w: ip_gen's client side (plus offset x the
  * pair's index) and server side, ranges or lists, each walked from a seed
@@ -598,6 +606,7 @@ static int flows_activate(void **states, char *err, size_t errlen)
 		flows_cur[i] = states[i];
 	flows_run_plan = flows_plan;
 	memcpy(flows_run_in, flows_plan_in, sizeof(flows_run_in));
+	flows_run_bound = flows_plan_bound;
 	return 0;
 }
 
@@ -608,26 +617,18 @@ static const struct flowplan *flows_tables(void)
 }
 
 /*
- * update -m (struct engine's fits): the current run at `scale` of its
- * start rate needs tables no larger than it has. 0, or -ERANGE with err
- * naming both figures.
+ * update -m (struct engine's fits): the need of the current run at
+ * `scale` of its start rate (flowplan.h) fits the tables it has. 0, or
+ * -ERANGE with err naming both figures.
  */
 static int flows_fits(double scale, char *err, size_t errlen)
 {
 	for (unsigned i = 0; i < flows_run_plan.nw; i++) {
-		struct flowplan_worker w;
-		char e[FG_ERRLEN];
+		int rc = flowplan_update(&flows_run_in[i], scale, flows_run_bound,
+					 flows_run_plan.w[i].entries, i, err, errlen);
 
-		if (flowplan_worker(&flows_run_in[i], scale, 0, "the most a table holds", &w, e,
-				    sizeof(e)) != 0 ||
-		    w.entries > flows_run_plan.w[i].entries) {
-			snprintf(err, errlen,
-				 "worker %u's table holds %" PRIu64 " entries (sized at the start), "
-				 "the new rate needs %" PRIu64 " for %" PRIu64
-				 " concurrent flows: start again at that rate",
-				 i, flows_run_plan.w[i].entries, w.entries, w.flows);
-			return -ERANGE;
-		}
+		if (rc)
+			return rc;
 	}
 	return 0;
 }

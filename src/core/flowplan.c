@@ -1,9 +1,10 @@
 /*
  * flowplan.c — the flow tables of a flows run, counted and placed before
- * it starts (flowplan.h): entries per worker and side from the templates'
- * rates, lifetimes and caps, bytes through the table's own layout
- * (flowtab_mem_size()), hugepages or heap, and the refusal of a run the
- * machine cannot hold. Control (src/control/flows_ctl.c) reads the
+ * it starts (flowplan.h): each worker's need (the DUT answering) and want
+ * (the DUT answering nothing) from the templates' rates, programs,
+ * lifetimes and caps, the table taken between them, bytes through the
+ * table's own layout (flowtab_mem_size()), hugepages or heap, and the
+ * refusal of a run whose need the machine cannot hold. Control (src/control/flows_ctl.c) reads the
  * machine's figures and builds the tables the plan gives.
  */
 #include <errno.h>
@@ -45,19 +46,24 @@ static const char *fp_bytes(uint64_t b, char *buf, size_t len)
 	return buf;
 }
 
-/* The count of flowplan_flows; *fixed: an unpaced run without caps (the fallback). */
-static uint64_t fp_flows(const struct flowplan_in *in, double scale, bool *fixed)
+/*
+ * The counts of flowplan_flows; *fixed: an unpaced run without --active
+ * whose templates are not all capped (the default table).
+ */
+static void fp_flows(const struct flowplan_in *in, double scale, uint64_t *need, uint64_t *want,
+		     bool *fixed)
 {
-	double sum = 0;
+	double sn = 0, sw = 0, k = scale > 0 ? scale : 1;
 	bool all_capped = in->ntpl > 0;
 
+	*need = *want = 0;
 	*fixed = false;
 	if (!in->gen)
-		return 0;
+		return;
 	for (unsigned i = 0; i < in->ntpl; i++) {
 		const struct flowplan_tpl *t = &in->tpl[i];
 		uint64_t cap = UINT64_MAX;
-		double n;
+		double n, w;
 
 		if (t->climit)
 			cap = t->climit;
@@ -65,96 +71,142 @@ static uint64_t fp_flows(const struct flowplan_in *in, double scale, bool *fixed
 			cap = FG_MIN(cap, t->limit);
 		all_capped &= cap != UINT64_MAX;
 		if (in->unpaced) {
-			n = cap == UINT64_MAX ? INFINITY : (double)cap;
+			n = w = cap == UINT64_MAX ? INFINITY : (double)cap;
 		} else {
 			double life = t->life_s;
+			/* the program's own time and the replies', within the life */
+			double own = fmin(t->prog_s + FLOWPLAN_REPLY_S, life);
 
-			if (in->duration_s > 0 && in->duration_s < life)
-				life = in->duration_s; /* no flow before the start */
-			n = ceil(t->cps * (scale > 0 ? scale : 1) * life);
-			n = fmin(n, (double)cap);
+			if (in->duration_s > 0) { /* no flow before the start */
+				life = fmin(life, in->duration_s);
+				own = fmin(own, in->duration_s);
+			}
+			w = fmin(ceil(t->cps * k * life), (double)cap);
+			n = fmin(ceil(t->cps * k * own), (double)cap);
 		}
-		sum += n;
+		sn += n;
+		sw += w;
 	}
-	if (in->active)
-		return (uint64_t)fmin(sum, (double)in->active);
+	if (in->active) {
+		/* --active counts as need in full: the share, or what the rate
+		 * reaches at the flows' whole lifetime */
+		*need = *want = (uint64_t)fmin(sw, (double)in->active);
+		return;
+	}
 	if (in->unpaced && !all_capped) {
 		*fixed = true;
-		return in->fallback / 2;
+		*need = *want = in->deflt / 2;
+		return;
 	}
-	return sum > 1e18 ? (uint64_t)1e18 : (uint64_t)sum;
+	*need = sn > 1e18 ? (uint64_t)1e18 : (uint64_t)sn;
+	*want = sw > 1e18 ? (uint64_t)1e18 : (uint64_t)sw;
 }
 
-uint64_t flowplan_flows(const struct flowplan_in *in, double scale)
+void flowplan_flows(const struct flowplan_in *in, double scale, uint64_t *need, uint64_t *want)
 {
+	uint64_t w;
 	bool fixed;
 
-	return fp_flows(in, scale, &fixed);
+	fp_flows(in, scale, need, want ? want : &w, &fixed);
 }
 
-/* entries of a side holding n flows: n plus the margin (0 stays 0) */
-static uint64_t fp_side(uint64_t n)
+/* entries of a side holding n flows: n plus the margin, at least min_m of
+ * it (0 stays 0) */
+static uint64_t fp_side(uint64_t n, uint64_t min_m)
 {
 	uint64_t m;
 
 	if (!n)
 		return 0;
 	m = n / 100 * FLOWPLAN_MARGIN_PCT + n % 100 * FLOWPLAN_MARGIN_PCT / 100;
-	return n + FG_MAX(m, (uint64_t)FLOWPLAN_MARGIN_MIN);
+	return n + FG_MAX(m, min_m);
 }
 
-int flowplan_worker(const struct flowplan_in *in, double scale, uint64_t max_entries,
-		    const char *max_what, struct flowplan_worker *out, char *err, size_t errlen)
+/* the wheel and bytes of a table of n entries */
+static uint64_t fp_table(uint64_t n, uint32_t state, uint32_t *wheel)
 {
-	struct flowtab_params fp = {.entry_size = in->state, .tick_tsc = 2};
+	struct flowtab_params fp = {.entry_size = state, .tick_tsc = 2};
+
+	*wheel = FLOWPLAN_WHEEL_MIN;
+	while (*wheel < FLOWPLAN_WHEEL_MAX && (uint64_t)*wheel * FLOWPLAN_WHEEL_PER < n)
+		*wheel <<= 1;
+	fp.max_flows = (uint32_t)n;
+	fp.wheel_slots = *wheel;
+	return flowtab_mem_size(&fp);
+}
+
+int flowplan_worker(const struct flowplan_in *in, double scale, uint64_t bound,
+		    const char *bound_what, struct flowplan_worker *out, char *err, size_t errlen)
+{
 	char a[32], b[32], c[32], d[32], e[32], f[32];
-	bool fixed;
+	bool fixed, explicit = bound && bound <= FLOWTAB_MAX_FLOWS;
+	uint64_t deflt, need_full, floor;
 
 	memset(out, 0, sizeof(*out));
-	out->flows = fp_flows(in, scale, &fixed);
-	/* the fallback is a table's size as it stands: no margin on it */
-	out->side[0] = out->side[1] = fixed ? out->flows : fp_side(out->flows);
-	if (max_entries > FLOWTAB_MAX_FLOWS || !max_entries)
-		max_entries = FLOWTAB_MAX_FLOWS;
-	/* the floor yields to a smaller bound: only the count is refused */
-	out->entries = FG_MAX(out->side[0] + out->side[1],
-			      FG_MIN((uint64_t)FLOWPLAN_MIN_ENTRIES, max_entries));
-	if (out->entries > max_entries) {
-		/* the flows a table of max_entries holds with both sides */
-		uint64_t fit = max_entries / 2 * 100 / (100 + FLOWPLAN_MARGIN_PCT);
-		size_t at_max;
+	if (!explicit)
+		bound = FLOWTAB_MAX_FLOWS;
+	fp_flows(in, scale, &out->need, &out->want, &fixed);
+	/* the default table is a table's size as it stands: no margin on it */
+	deflt = FG_MIN(in->deflt ? in->deflt : FLOWPLAN_UNPACED_DEFAULT, bound);
+	if (fixed) {
+		out->need_entries = out->want_entries = need_full = deflt;
+	} else {
+		need_full = 2 * fp_side(out->need, FLOWPLAN_MARGIN_MIN);
+		/* an explicit flows_max is compared without the margin's minimum */
+		out->need_entries = explicit ? 2 * fp_side(out->need, 0) : need_full;
+		out->want_entries = 2 * fp_side(out->want, FLOWPLAN_MARGIN_MIN);
+	}
+	if (out->need_entries > bound) {
+		/* the flows a table of `bound` holds with both sides */
+		uint64_t fit = bound / 2 * 100 / (100 + FLOWPLAN_MARGIN_PCT);
+		/* entries and index at the bound (the wheel left out: the
+		 * bytes of the need are scaled from these) */
+		struct flowtab_params fp = {
+		    .entry_size = in->state, .tick_tsc = 2, .max_flows = (uint32_t)bound};
+		uint64_t at_max = flowtab_mem_size(&fp);
 
-		fp.max_flows = (uint32_t)max_entries;
-		at_max = flowtab_mem_size(&fp);
 		snprintf(err, errlen,
 			 "a worker's table would need %s entries, %s, for its %s concurrent flows "
-			 "(both sides, %u %% margin); %s is %s entries (%s), about %s flows",
-			 fp_count(out->entries, a, sizeof(a)),
-			 fp_bytes((uint64_t)((double)at_max / (double)max_entries *
-					     (double)out->entries),
+			 "(when the DUT answers; both sides, %u %% margin); %s is %s entries (%s), "
+			 "about %s flows",
+			 fp_count(out->need_entries, a, sizeof(a)),
+			 fp_bytes((uint64_t)((double)at_max / (double)bound *
+					     (double)out->need_entries),
 				  f, sizeof(f)),
-			 fp_count(out->flows, b, sizeof(b)), FLOWPLAN_MARGIN_PCT, max_what,
-			 fp_count(max_entries, c, sizeof(c)), fp_bytes(at_max, d, sizeof(d)),
+			 fp_count(out->need, b, sizeof(b)), FLOWPLAN_MARGIN_PCT, bound_what,
+			 fp_count(bound, c, sizeof(c)), fp_bytes(at_max, d, sizeof(d)),
 			 fp_count(fit, e, sizeof(e)));
 		return -ERANGE;
 	}
-	out->wheel = FLOWPLAN_WHEEL_MIN;
-	while (out->wheel < FLOWPLAN_WHEEL_MAX && (uint64_t)out->wheel * FLOWPLAN_WHEEL_PER < out->entries)
-		out->wheel <<= 1;
-	fp.max_flows = (uint32_t)out->entries;
-	fp.wheel_slots = out->wheel;
-	out->bytes = flowtab_mem_size(&fp);
+	/* the floor yields to a smaller bound: only the need is refused */
+	floor = FG_MIN((uint64_t)FLOWPLAN_MIN_ENTRIES, bound);
+	out->need_table = FG_MAX(FG_MIN(need_full, bound), floor);
+	out->entries = FG_MAX(out->need_table, FG_MIN(out->want_entries, deflt));
+	out->bytes = fp_table(out->entries, in->state, &out->wheel);
+	out->need_bytes = fp_table(out->need_table, in->state, &out->need_wheel);
 	return 0;
 }
 
-int flowplan_place(struct flowplan *p, const struct flowplan_mem *m, char *err, size_t errlen)
+int flowplan_update(const struct flowplan_in *in, double scale, uint64_t bound, uint64_t built,
+		    unsigned i, char *err, size_t errlen)
 {
-	uint64_t huge_left = m->huge_free ? m->huge_free + m->held_huge : 0;
-	uint64_t reserve = (uint64_t)FLOWPLAN_RESERVE_MB << 20;
-	uint64_t avail = m->avail + m->held_heap;
-	char a[32], b[32], c[32], d[32], e[32], f[32], g[32];
+	struct flowplan_worker w;
+	char e[256];
+	int rc = flowplan_worker(in, scale, bound, "the bound", &w, e, sizeof(e));
 
-	p->flows = p->entries = p->bytes = p->heap = p->huge = 0;
+	if (rc == 0 && w.need_entries <= built)
+		return 0;
+	snprintf(err, errlen,
+		 "worker %u's table holds %" PRIu64 " entries (sized at the start), the new rate "
+		 "needs %" PRIu64 " for %" PRIu64 " concurrent flows: start again at that rate",
+		 i, built, w.need_entries, w.need);
+	return -ERANGE;
+}
+
+/* p's tables placed: hugepages while they hold them, then the heap */
+static void fp_place(struct flowplan *p, uint64_t huge_left)
+{
+	p->need = p->want = p->entries = p->bytes = p->heap = p->huge = 0;
 	for (unsigned i = 0; i < p->nw; i++) {
 		struct flowplan_worker *w = &p->w[i];
 
@@ -165,23 +217,47 @@ int flowplan_place(struct flowplan *p, const struct flowplan_mem *m, char *err, 
 		} else {
 			p->heap += w->bytes;
 		}
-		p->flows += w->flows;
+		p->need += w->need;
+		p->want += w->want;
 		p->entries += w->entries;
 		p->bytes += w->bytes;
+	}
+}
+
+int flowplan_place(struct flowplan *p, const struct flowplan_mem *m, char *err, size_t errlen)
+{
+	uint64_t huge_left = m->huge_free ? m->huge_free + m->held_huge : 0;
+	uint64_t reserve = (uint64_t)FLOWPLAN_RESERVE_MB << 20;
+	uint64_t avail = m->avail + m->held_heap;
+	char a[32], b[32], c[32], d[32], e[32], f[32], g[32];
+
+	p->cut = false;
+	fp_place(p, huge_left);
+	if (p->heap + reserve > avail) {
+		/* the worst cases do not fit: every table cut to its need */
+		for (unsigned i = 0; i < p->nw; i++) {
+			struct flowplan_worker *w = &p->w[i];
+
+			p->cut |= w->entries != w->need_table;
+			w->entries = w->need_table;
+			w->bytes = w->need_bytes;
+			w->wheel = w->need_wheel;
+		}
+		fp_place(p, huge_left);
 	}
 	p->room = (avail > reserve ? avail - reserve : 0) + p->huge;
 	if (p->heap + reserve <= avail)
 		return 0;
 	{
 		/* what the room holds at the plan's bytes per flow */
-		double per = p->flows ? (double)p->bytes / (double)p->flows : 0;
+		double per = p->need ? (double)p->bytes / (double)p->need : 0;
 		uint64_t fits = per > 0 ? (uint64_t)((double)p->room / per) : 0;
 
 		snprintf(err, errlen,
 			 "the flow tables do not fit: the run needs %s concurrent flows, %s table "
 			 "entries, %s; this machine has %s for them (MemAvailable %s less %u MiB "
 			 "kept, free hugepages %s), about %s flows",
-			 fp_count(p->flows, a, sizeof(a)), fp_count(p->entries, b, sizeof(b)),
+			 fp_count(p->need, a, sizeof(a)), fp_count(p->entries, b, sizeof(b)),
 			 fp_bytes(p->bytes, c, sizeof(c)), fp_bytes(p->room, d, sizeof(d)),
 			 fp_bytes(avail, e, sizeof(e)), FLOWPLAN_RESERVE_MB,
 			 fp_bytes(m->huge_free ? m->huge_free + m->held_huge : 0, f, sizeof(f)),
@@ -193,13 +269,15 @@ int flowplan_place(struct flowplan *p, const struct flowplan_mem *m, char *err, 
 void flowplan_line(const struct flowplan *p, unsigned i, char *buf, size_t len)
 {
 	const struct flowplan_worker *w = &p->w[i];
-	char a[32], b[32], c[32], d[32], e[32];
+	char a[32], b[32], c[32], d[32], e[32], f[32];
 
 	snprintf(buf, len,
-		 "worker %u: %s flows: client %s + server %s entries, table %s entries, %s, %s", i,
-		 fp_count(w->flows, a, sizeof(a)), fp_count(w->side[0], b, sizeof(b)),
-		 fp_count(w->side[1], c, sizeof(c)), fp_count(w->entries, d, sizeof(d)),
-		 fp_bytes(w->bytes, e, sizeof(e)), w->huge ? "hugepages" : "heap");
+		 "worker %u: need %s flows (%s entries), want %s (%s entries): table %s entries, "
+		 "%s, %s%s",
+		 i, fp_count(w->need, a, sizeof(a)), fp_count(w->need_entries, b, sizeof(b)),
+		 fp_count(w->want, c, sizeof(c)), fp_count(w->want_entries, d, sizeof(d)),
+		 fp_count(w->entries, e, sizeof(e)), fp_bytes(w->bytes, f, sizeof(f)),
+		 w->huge ? "hugepages" : "heap", p->cut ? " (cut to the need: memory)" : "");
 }
 
 int flowplan_meminfo(const char *text, uint64_t *avail, uint64_t *huge_free)

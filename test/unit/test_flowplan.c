@@ -1,12 +1,15 @@
 /*
  * test_flowplan.c — the flow tables of a run, planned before it starts
- * (flowplan.h): the flows counted for given profiles (rate x lifetime,
- * caps, --active, the unpaced fallback), the entries with their margin
- * and the bytes through the table's own layout, the placement in
- * hugepages or on the heap, the refusals (a table beyond what a table
- * holds, tables beyond the machine's memory, both naming what is needed
- * and what there is, in flows and bytes), update -m's larger count, and
- * the reading of /proc/meminfo.
+ * (flowplan.h): the need (the DUT answering: rate x the program's delays
+ * and FLOWPLAN_REPLY_S) and the want (the DUT answering nothing: rate x
+ * the whole lifetime) for given profiles, with caps, -d, --active and the
+ * unpaced default; the table taken, max(need, min(want, default)), its
+ * margin and its bytes through the table's own layout; the refusals, on
+ * the need alone (a table beyond what a table holds or beyond an explicit
+ * flows_max, compared without the margin's minimum; tables beyond the
+ * machine's memory after the worst cases are cut to the need), each
+ * naming what is needed and what there is, in flows and bytes; update
+ * -m's need against the table built; and the reading of /proc/meminfo.
  */
 #include <errno.h>
 #include <math.h>
@@ -26,8 +29,10 @@
 
 #define GIB (1024ull * 1024 * 1024)
 
-/* one template at cps a second living life_s, UDP entries (32 B of state) */
-static struct flowplan_in one(double cps, double life_s)
+/* one template at cps a second whose programs' delays take prog_s and
+ * whose flows live life_s at most (timeout + prog_s); UDP entries (32 B
+ * of state); no flows_max (the default table is FLOWPLAN_UNPACED_DEFAULT) */
+static struct flowplan_in one(double cps, double prog_s, double life_s)
 {
 	struct flowplan_in in;
 
@@ -35,45 +40,120 @@ static struct flowplan_in one(double cps, double life_s)
 	in.ntpl = 1;
 	in.gen = true;
 	in.state = 32;
-	in.fallback = FLOWPLAN_UNPACED_DEFAULT;
+	in.deflt = FLOWPLAN_UNPACED_DEFAULT;
 	in.tpl[0].cps = cps;
+	in.tpl[0].prog_s = prog_s;
 	in.tpl[0].life_s = life_s;
 	return in;
 }
 
-/* udp_short-like: 10,000 flows/s living 3 s hold 30,000; the margin is 25 %
- * a side, the bytes those of a table of that many entries */
-static void test_rate_times_life(void **state)
+/* the bytes of a table of n entries with its wheel */
+static uint64_t tab_bytes(uint64_t n, uint32_t wheel)
 {
-	struct flowplan_in in = one(10000, 3);
-	struct flowplan_worker w;
 	struct flowtab_params fp = {.entry_size = 32, .tick_tsc = 2};
+
+	fp.max_flows = (uint32_t)n;
+	fp.wheel_slots = wheel;
+	return flowtab_mem_size(&fp);
+}
+
+/* udp_short-like (no delays, timeout 3 s) at 10,000 flows/s: need 1,000
+ * (0.1 s for the reply), want 30,000 (3 s each); the worst case fits the
+ * default table, so it is the table: 75,000 entries (25 % margin a side) */
+static void test_need_and_want(void **state)
+{
+	struct flowplan_in in = one(10000, 0, 3);
+	struct flowplan_worker w;
+	uint64_t need, want;
 	char err[256];
 
 	(void)state;
-	assert_int_equal(flowplan_flows(&in, 1.0), 30000);
+	flowplan_flows(&in, 1.0, &need, &want);
+	assert_int_equal(need, 1000);
+	assert_int_equal(want, 30000);
 	assert_int_equal(flowplan_worker(&in, 1.0, 0, "x", &w, err, sizeof(err)), 0);
-	assert_int_equal(w.flows, 30000);
-	assert_int_equal(w.side[0], 37500);
-	assert_int_equal(w.side[1], 37500);
+	assert_int_equal(w.need, 1000);
+	assert_int_equal(w.want, 30000);
+	assert_int_equal(w.need_entries, 2 * (1000 + FLOWPLAN_MARGIN_MIN));
+	assert_int_equal(w.want_entries, 75000);
 	assert_int_equal(w.entries, 75000);
-	fp.max_flows = 75000;
-	fp.wheel_slots = 4096; /* 75,000 / 256 slots, at least 4,096 */
-	assert_int_equal(w.wheel, 4096);
-	assert_int_equal(w.bytes, flowtab_mem_size(&fp));
-	/* update -m x2 doubles the count */
-	assert_int_equal(flowplan_flows(&in, 2.0), 60000);
-	/* a run of -d 1.5 starts no more than 15,000 */
+	assert_int_equal(w.wheel, 4096); /* 75,000 / 256 slots, at least 4,096 */
+	assert_int_equal(w.bytes, tab_bytes(75000, 4096));
+	assert_int_equal(w.need_table, FLOWPLAN_MIN_ENTRIES);
+	/* the program's delays count in the need: 2 s of them and the reply */
+	in = one(1000, 2, 7);
+	flowplan_flows(&in, 1.0, &need, &want);
+	assert_int_equal(need, 2100);
+	assert_int_equal(want, 7000);
+	/* update -m x2 doubles both */
+	flowplan_flows(&in, 2.0, &need, &want);
+	assert_int_equal(need, 4200);
+	assert_int_equal(want, 14000);
+	/* a run of -d 1.5 starts no more than 1,500: both are cut to that */
 	in.duration_s = 1.5;
-	assert_int_equal(flowplan_flows(&in, 1.0), 15000);
+	flowplan_flows(&in, 1.0, &need, &want);
+	assert_int_equal(need, 1500);
+	assert_int_equal(want, 1500);
 	in.duration_s = 0;
-	/* two templates add up; a climit caps its own */
+	/* two templates add up; a climit caps its own in both */
 	in.ntpl = 2;
-	in.tpl[1] = (struct flowplan_tpl){.cps = 100, .life_s = 60, .climit = 50};
-	assert_int_equal(flowplan_flows(&in, 1.0), 30050);
+	in.tpl[1] = (struct flowplan_tpl){.cps = 100, .prog_s = 10, .life_s = 60, .climit = 50};
+	flowplan_flows(&in, 1.0, &need, &want);
+	assert_int_equal(need, 2150);
+	assert_int_equal(want, 7050);
 	/* a limit caps too: never more flows than it lets start */
-	in.tpl[1] = (struct flowplan_tpl){.cps = 100, .life_s = 60, .limit = 1000};
-	assert_int_equal(flowplan_flows(&in, 1.0), 31000);
+	in.tpl[1] = (struct flowplan_tpl){.cps = 100, .prog_s = 10, .life_s = 60, .limit = 500};
+	flowplan_flows(&in, 1.0, &need, &want);
+	assert_int_equal(need, 2600);
+	assert_int_equal(want, 7500);
+	/* a timeout shorter than the reply's allowance: the need is the life */
+	in = one(1000, 0, 0.05);
+	flowplan_flows(&in, 1.0, &need, &want);
+	assert_int_equal(need, 50);
+	assert_int_equal(want, 50);
+}
+
+/* the three regimes of entries = max(need, min(want, default)) */
+static void test_default(void **state)
+{
+	struct flowplan_in in;
+	struct flowplan_worker w;
+	char err[256];
+
+	(void)state;
+	/* the worst case beyond the default, the need within: the default
+	 * (1,000,000 flows/s of 3 s: need 100,000, want 3,000,000) */
+	in = one(1000000, 0, 3);
+	assert_int_equal(flowplan_worker(&in, 1.0, 0, "x", &w, err, sizeof(err)), 0);
+	assert_int_equal(w.need_entries, 250000);
+	assert_int_equal(w.want_entries, 7500000);
+	assert_int_equal(w.entries, FLOWPLAN_UNPACED_DEFAULT);
+	assert_int_equal(w.need_table, 250000);
+	/* the need beyond the default: the need (53_offer's 4x run at 14
+	 * million flows/s: 1.4 million, its worst case 42 million) */
+	in = one(14000000, 0, 3);
+	assert_int_equal(flowplan_worker(&in, 1.0, 0, "x", &w, err, sizeof(err)), 0);
+	assert_int_equal(w.need, 1400000);
+	assert_int_equal(w.want, 42000000);
+	assert_int_equal(w.want_entries, 105000000); /* beyond what a table holds: not refused */
+	assert_int_equal(w.entries, 3500000);
+	assert_int_equal(w.entries, w.need_entries);
+	assert_int_equal(w.wheel, 16384); /* 3,500,000 / 256 = 13,672: the next power of two */
+	/* a config's flows_max is the default: a worst case within it is
+	 * taken whole, one beyond it gets flows_max */
+	in = one(10000, 0, 3);
+	in.deflt = 100000;
+	assert_int_equal(flowplan_worker(&in, 1.0, 100000, "flows_max", &w, err, sizeof(err)), 0);
+	assert_int_equal(w.entries, 75000);
+	in.deflt = 50000;
+	assert_int_equal(flowplan_worker(&in, 1.0, 50000, "flows_max", &w, err, sizeof(err)), 0);
+	assert_int_equal(w.entries, 50000);
+	/* a flows_max larger than the old default sizes a larger worst case */
+	in = one(1000000, 0, 3);
+	in.deflt = 10000000;
+	assert_int_equal(flowplan_worker(&in, 1.0, 10000000, "flows_max", &w, err, sizeof(err)),
+			 0);
+	assert_int_equal(w.entries, 7500000);
 }
 
 /* small counts: the margin is at least FLOWPLAN_MARGIN_MIN a side, and a
@@ -81,55 +161,71 @@ static void test_rate_times_life(void **state)
  * counts nothing */
 static void test_floors(void **state)
 {
-	struct flowplan_in in = one(10, 1);
+	struct flowplan_in in = one(10, 0, 1);
 	struct flowplan_worker w;
 	char err[256];
 
 	(void)state;
 	assert_int_equal(flowplan_worker(&in, 1.0, 0, "x", &w, err, sizeof(err)), 0);
-	assert_int_equal(w.flows, 10);
-	assert_int_equal(w.side[0], 10 + FLOWPLAN_MARGIN_MIN);
+	assert_int_equal(w.need, 1);
+	assert_int_equal(w.want, 10);
+	assert_int_equal(w.need_entries, 2 * (1 + FLOWPLAN_MARGIN_MIN));
+	assert_int_equal(w.want_entries, 2 * (10 + FLOWPLAN_MARGIN_MIN));
 	assert_int_equal(w.entries, FLOWPLAN_MIN_ENTRIES);
 	in.gen = false;
 	assert_int_equal(flowplan_worker(&in, 1.0, 0, "x", &w, err, sizeof(err)), 0);
-	assert_int_equal(w.flows, 0);
-	assert_int_equal(w.side[0], 0);
+	assert_int_equal(w.need, 0);
+	assert_int_equal(w.want, 0);
 	assert_int_equal(w.entries, FLOWPLAN_MIN_ENTRIES);
 }
 
-/* --active caps the count; unpaced (-m max) with --active holds it; unpaced
- * without caps gets the fallback table, its entries as they are */
+/* --active counts as need in full (capped by what the rate reaches at the
+ * flows' whole lifetime); unpaced (-m max) with --active holds it;
+ * unpaced without caps gets the default table, its entries as they are */
 static void test_active_and_unpaced(void **state)
 {
-	struct flowplan_in in = one(1, 60);
+	struct flowplan_in in = one(1, 0, 60);
 	struct flowplan_worker w;
+	uint64_t need, want;
 	char err[256];
 
 	(void)state;
 	in.active = 1000000;
 	/* 1 flow/s x 60 s: the rate never reaches the target */
-	assert_int_equal(flowplan_flows(&in, 1.0), 60);
+	flowplan_flows(&in, 1.0, &need, &want);
+	assert_int_equal(need, 60);
+	assert_int_equal(want, 60);
+	/* 100,000 flows/s of 60 s: 1,000,000 needed, not 100,000 x 0.1 s */
+	in.tpl[0].cps = 100000;
+	flowplan_flows(&in, 1.0, &need, &want);
+	assert_int_equal(need, 1000000);
+	in.tpl[0].cps = 1;
 	in.unpaced = true;
-	assert_int_equal(flowplan_flows(&in, 1.0), 1000000);
+	flowplan_flows(&in, 1.0, &need, &want);
+	assert_int_equal(need, 1000000);
 	assert_int_equal(flowplan_worker(&in, 1.0, 0, "x", &w, err, sizeof(err)), 0);
-	assert_int_equal(w.side[0], 1250000);
+	assert_int_equal(w.need_entries, 2500000);
 	assert_int_equal(w.entries, 2500000);
 	assert_int_equal(w.wheel, 16384); /* a slot per 256 entries at least */
 	in.active = 0;
 	assert_int_equal(flowplan_worker(&in, 1.0, 0, "x", &w, err, sizeof(err)), 0);
 	assert_int_equal(w.entries, FLOWPLAN_UNPACED_DEFAULT);
-	in.fallback = 65536;
+	assert_int_equal(w.need, FLOWPLAN_UNPACED_DEFAULT / 2);
+	in.deflt = 65536;
 	assert_int_equal(flowplan_worker(&in, 1.0, 0, "x", &w, err, sizeof(err)), 0);
 	assert_int_equal(w.entries, 65536);
 	/* unpaced with every template capped: the caps */
 	in.tpl[0].climit = 500;
-	assert_int_equal(flowplan_flows(&in, 1.0), 500);
+	flowplan_flows(&in, 1.0, &need, &want);
+	assert_int_equal(need, 500);
+	assert_int_equal(want, 500);
 }
 
-/* beyond a table: refused naming the entries needed, the bound and what it holds */
+/* beyond a table: refused on the need alone, naming the entries needed,
+ * the bound and what it holds */
 static void test_table_bound(void **state)
 {
-	struct flowplan_in in = one(1, 60);
+	struct flowplan_in in = one(1, 0, 60);
 	struct flowplan_worker w;
 	char err[400];
 
@@ -142,27 +238,97 @@ static void test_table_bound(void **state)
 	assert_non_null(strstr(err, "1,250,000,000 entries, 93.1 GiB, for its 500,000,000 concurrent flows"));
 	assert_non_null(strstr(err, "the most a table holds is 67,108,864 entries"));
 	assert_non_null(strstr(err, "about 26,843,545 flows"));
-	/* a flows_max of the config is the bound when given */
+	/* a worst case beyond what a table holds is not refused when the
+	 * need fits: 10 million flows/s of 30 s (want 300 million) */
+	in = one(10000000, 0, 30);
+	assert_int_equal(flowplan_worker(&in, 1.0, 0, "the most a table holds", &w, err, sizeof(err)),
+			 0);
+	assert_int_equal(w.want, 300000000);
+	assert_int_equal(w.entries, 2500000);
+	/* an explicit flows_max bounds the table */
+	in = one(1, 0, 60);
+	in.unpaced = true;
 	in.active = 600000;
+	in.deflt = 1048576;
 	assert_int_equal(flowplan_worker(&in, 1.0, 1048576, "flows_max", &w, err, sizeof(err)),
 			 -ERANGE);
 	assert_non_null(strstr(err, "1,500,000 entries, 114.5 MiB, for its 600,000 concurrent flows"));
 	assert_non_null(strstr(err, "flows_max is 1,048,576 entries (80.0 MiB), about 419,430 flows"));
+	in.deflt = 2000000;
 	assert_int_equal(flowplan_worker(&in, 1.0, 2000000, "flows_max", &w, err, sizeof(err)), 0);
 	assert_int_equal(w.entries, 1500000);
 	/* a small flows_max: its table, not the floor, for an unpaced run
-	 * (test/data/flows_small_cfg.yaml's 1,000) and for a small count */
+	 * (test/data/flows_small_cfg.yaml's 1,000) */
 	in.active = 0;
-	in.fallback = 1000;
+	in.deflt = 1000;
 	assert_int_equal(flowplan_worker(&in, 1.0, 1000, "flows_max", &w, err, sizeof(err)), 0);
 	assert_int_equal(w.entries, 1000);
-	in.unpaced = false;
-	in.tpl[0].cps = 1;
-	in.tpl[0].life_s = 10;
+	/* paced: compared without the margin's minimum, so a small need fits
+	 * a small flows_max, and the table is flows_max (67_fail_reasons'
+	 * table_full: flows_max 100, 150 flows/s without delays for 2 s:
+	 * need 15, 36 entries) */
+	in = one(150, 0, 3);
+	in.duration_s = 2;
+	in.deflt = 100;
+	assert_int_equal(flowplan_worker(&in, 1.0, 100, "flows_max", &w, err, sizeof(err)), 0);
+	assert_int_equal(w.need, 15);
+	assert_int_equal(w.need_entries, 36);
+	assert_int_equal(w.want, 300);
+	assert_int_equal(w.entries, 100);
+	/* ... and its flows of 1.5 s of delay are refused: 300 of them
+	 * (-d 1.5), 750 entries */
+	in = one(200, 1.5, 4.5);
+	in.duration_s = 1.5;
+	in.deflt = 100;
+	assert_int_equal(flowplan_worker(&in, 1.0, 100, "flows_max", &w, err, sizeof(err)), -ERANGE);
+	assert_non_null(strstr(err, "would need 750 entries, "));
+	assert_non_null(strstr(err, "for its 300 concurrent flows (when the DUT answers; both sides, 25 % margin)"));
+	assert_non_null(strstr(err, "flows_max is 100 entries"));
+	/* 54_flows_limits: flows_max 1,000, 1,000 flows/s of 2 s of delay */
+	in = one(1000, 2, 7);
+	in.deflt = 1000;
 	assert_int_equal(flowplan_worker(&in, 1.0, 1000, "flows_max", &w, err, sizeof(err)), -ERANGE);
-	assert_int_equal(flowplan_worker(&in, 1.0, 3000, "flows_max", &w, err, sizeof(err)), 0);
-	assert_int_equal(w.side[0], 1034);
-	assert_int_equal(w.entries, 3000); /* the floor, up to the bound */
+	assert_non_null(strstr(err, "would need 5,250 entries, "));
+	assert_non_null(strstr(err, "for its 2,100 concurrent flows"));
+	assert_non_null(strstr(err, "flows_max is 1,000 entries (0.1 MiB), about 400 flows"));
+}
+
+/* update -m: taken while the need at the new rate fits the table built */
+static void test_update(void **state)
+{
+	struct flowplan_in in = one(1000, 0, 3);
+	struct flowplan_worker w;
+	char err[256];
+
+	(void)state;
+	/* 56_update: udp_short at 1,000 flows/s gets its worst case, 8,048
+	 * entries; at 3,000 its need is 300 flows, 2,648 entries */
+	assert_int_equal(flowplan_worker(&in, 1.0, 0, "x", &w, err, sizeof(err)), 0);
+	assert_int_equal(w.entries, 8048);
+	assert_int_equal(flowplan_update(&in, 3.0, 0, w.entries, 0, err, sizeof(err)), 0);
+	assert_int_equal(flowplan_update(&in, 27.0, 0, w.entries, 0, err, sizeof(err)), 0);
+	/* at 100 times the rate: 10,000 flows, 25,000 entries */
+	assert_int_equal(flowplan_update(&in, 100.0, 0, w.entries, 0, err, sizeof(err)), -ERANGE);
+	assert_string_equal(err, "worker 0's table holds 8048 entries (sized at the start), the new "
+				 "rate needs 25000 for 10000 concurrent flows: start again at that rate");
+	/* 65: flows_long (2 s of delay) at 100 flows/s for 1 s: a 4,096-entry
+	 * table; at 100,000 flows/s -d 1 lets 100,000 start */
+	in = one(100, 2, 7);
+	in.duration_s = 1;
+	assert_int_equal(flowplan_worker(&in, 1.0, 0, "x", &w, err, sizeof(err)), 0);
+	assert_int_equal(w.entries, 4096);
+	assert_int_equal(flowplan_update(&in, 2.0, 0, w.entries, 0, err, sizeof(err)), 0);
+	assert_int_equal(flowplan_update(&in, 1000.0, 0, w.entries, 1, err, sizeof(err)), -ERANGE);
+	assert_non_null(strstr(err, "worker 1's table holds 4096 entries (sized at the start), the "
+				    "new rate needs 250000 for 100000 concurrent flows"));
+	/* under an explicit flows_max, without the margin's minimum: the
+	 * start's own rate is always taken */
+	in = one(200, 0, 3);
+	in.deflt = 100;
+	assert_int_equal(flowplan_worker(&in, 1.0, 100, "flows_max", &w, err, sizeof(err)), 0);
+	assert_int_equal(flowplan_update(&in, 1.0, 100, w.entries, 0, err, sizeof(err)), 0);
+	assert_int_equal(flowplan_update(&in, 2.0, 100, w.entries, 0, err, sizeof(err)), 0);
+	assert_int_equal(flowplan_update(&in, 3.0, 100, w.entries, 0, err, sizeof(err)), -ERANGE);
 }
 
 /* placement: hugepages while they hold a table, then the heap; refused
@@ -177,17 +343,18 @@ static void test_place(void **state)
 	memset(&p, 0, sizeof(p));
 	p.nw = 3;
 	for (unsigned i = 0; i < 3; i++) {
-		p.w[i].flows = 1000000;
-		p.w[i].entries = 2500000;
-		p.w[i].bytes = 600ull << 20;
+		p.w[i].need = p.w[i].want = 1000000;
+		p.w[i].entries = p.w[i].need_table = 2500000;
+		p.w[i].bytes = p.w[i].need_bytes = 600ull << 20;
 	}
 	assert_int_equal(flowplan_place(&p, &m, err, sizeof(err)), 0);
 	assert_true(p.w[0].huge);
 	assert_false(p.w[1].huge); /* 1 GiB holds one table of 600 MiB */
 	assert_false(p.w[2].huge);
+	assert_false(p.cut);
 	assert_int_equal(p.huge, 600ull << 20);
 	assert_int_equal(p.heap, 1200ull << 20);
-	assert_int_equal(p.flows, 3000000);
+	assert_int_equal(p.need, 3000000);
 	assert_int_equal(p.bytes, 1800ull << 20);
 	/* no hugepages, 1 GiB available: 1.8 GiB of tables do not fit */
 	m = (struct flowplan_mem){.avail = 1 * GIB};
@@ -198,6 +365,20 @@ static void test_place(void **state)
 	/* what the run going holds counts as free: its tables go first */
 	m.held_heap = 2 * GIB;
 	assert_int_equal(flowplan_place(&p, &m, err, sizeof(err)), 0);
+	/* worst cases that do not fit are cut to the need: the run is not
+	 * refused for what it only might meet */
+	for (unsigned i = 0; i < 3; i++) {
+		p.w[i].need = 100000;
+		p.w[i].want = 3000000;
+		p.w[i].need_table = 250000;
+		p.w[i].need_bytes = 60ull << 20;
+	}
+	m = (struct flowplan_mem){.avail = 1 * GIB};
+	assert_int_equal(flowplan_place(&p, &m, err, sizeof(err)), 0);
+	assert_true(p.cut);
+	assert_int_equal(p.w[0].entries, 250000);
+	assert_int_equal(p.heap, 180ull << 20);
+	assert_int_equal(p.entries, 750000);
 }
 
 static void test_meminfo(void **state)
@@ -216,7 +397,7 @@ static void test_meminfo(void **state)
 	assert_int_equal(flowplan_meminfo("MemTotal: 1 kB\n", &a, &h), -EINVAL);
 }
 
-/* the plan's line for -v */
+/* the plan's line for -v: need, want, the table and its place */
 static void test_line(void **state)
 {
 	struct flowplan p;
@@ -225,11 +406,16 @@ static void test_line(void **state)
 	(void)state;
 	memset(&p, 0, sizeof(p));
 	p.nw = 1;
-	p.w[0] = (struct flowplan_worker){.flows = 1000000, .side = {1250000, 1250000},
-					  .entries = 2500000, .bytes = 227115008, .huge = false};
+	p.w[0] = (struct flowplan_worker){.need = 100000, .want = 3000000, .need_entries = 250000,
+					  .want_entries = 7500000, .entries = 1048576,
+					  .bytes = 83902464, .huge = true};
 	flowplan_line(&p, 0, buf, sizeof(buf));
-	assert_string_equal(buf, "worker 0: 1,000,000 flows: client 1,250,000 + server 1,250,000 "
-				 "entries, table 2,500,000 entries, 216.6 MiB, heap");
+	assert_string_equal(buf, "worker 0: need 100,000 flows (250,000 entries), want 3,000,000 "
+				 "(7,500,000 entries): table 1,048,576 entries, 80.0 MiB, hugepages");
+	p.cut = true;
+	p.w[0].huge = false;
+	flowplan_line(&p, 0, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "80.0 MiB, heap (cut to the need: memory)"));
 }
 
 /* stats --json's target_held_s: the time since active came within 0.1 %
@@ -253,9 +439,10 @@ static void test_hold(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_rate_times_life), cmocka_unit_test(test_floors),
-	    cmocka_unit_test(test_active_and_unpaced), cmocka_unit_test(test_table_bound),
-	    cmocka_unit_test(test_place), cmocka_unit_test(test_meminfo),
+	    cmocka_unit_test(test_need_and_want), cmocka_unit_test(test_default),
+	    cmocka_unit_test(test_floors),	  cmocka_unit_test(test_active_and_unpaced),
+	    cmocka_unit_test(test_table_bound),	  cmocka_unit_test(test_update),
+	    cmocka_unit_test(test_place),	  cmocka_unit_test(test_meminfo),
 	    cmocka_unit_test(test_line), cmocka_unit_test(test_hold),
 	};
 
