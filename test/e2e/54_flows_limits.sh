@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 #
-# 54_flows_limits.sh — a full flow table. With flows_max: 1000, 2-second
-# UDP flows at 1,000/s (about 7,000 alive at once, 17,500 entries with
-# their server sides and the margin) are refused before the start, naming
-# the entries needed and flows_max's (flowgen(8), FLOW TABLES); unpaced
+# 54_flows_limits.sh — a full flow table. With flows_max: 1000, UDP flows
+# of 2 s of delay at 1,000/s (2,100 alive at once when the DUT answers
+# within the 0.1 s allowed for it, 5,250 entries with their server sides
+# and the margin) are refused before the start, naming the entries needed
+# and flows_max's (flowgen(8), FLOW TABLES); unpaced
 # (-m max, which no rate sizes: its table is flows_max's), new flows find
 # the table full: they count as table_full, flowgen keeps running, and
 # `stop` drains the rest.
@@ -20,7 +21,7 @@ J=$FG_TMP/lim.out
 # -k: the refused start fails the batch (exit 1), the rest still runs
 check_eq "flows limits: flowgen exits 1 (one start refused)" 1 "$rc"
 check_grep "flows limits: a run beyond flows_max refused before the start, both figures" \
-	"^error: start: a worker's table would need 17,500 entries, [0-9.]+ MiB, for its 7,000 concurrent flows .*flows_max is 1,000 entries" "$J"
+	"^error: start: a worker's table would need 5,250 entries, [0-9.]+ MiB, for its 2,100 concurrent flows \(when the DUT answers; .*flows_max is 1,000 entries" "$J"
 check_grep "flows limits: stop drained" '^stopped' "$J"
 started=$(json_get "$J" flows.client.started || echo 0)
 full=$(json_get "$J" flows.client.fail_reasons.table_full || echo 0)
