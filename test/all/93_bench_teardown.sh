@@ -19,7 +19,7 @@
 # connections (the silent flows bring none back). A --dut-cmd that fails
 # stops the bench naming it; teardown without --dut-cmd is a usage error.
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../e2e/lib.sh"
 
 need_root "bench teardown: lab"
 lab_up nat || finish
