@@ -547,6 +547,34 @@ static int bench_search_run(struct bench *b)
 }
 
 /*
+ * capacity and teardown: the plan of trials of n connections at the safe
+ * rate -m, n growing from rate x --trial up to --max (or
+ * BENCH_CAPACITY_MAX_S of the rate) as bench_grow does; reported. -1 when
+ * the rate cannot be offered (said why).
+ */
+static int bench_conns_plan(struct bench *b, struct bench_plan *plan, struct bench_grow *g)
+{
+	struct run_params rp;
+	char err[FG_ERRLEN];
+	double line;
+	uint64_t max;
+
+	bench_mult_str(&b->o->mult, plan->mult, sizeof(plan->mult));
+	bench_run_params(b, &b->o->mult, &rp);
+	if (bench_offered(b, &rp, &plan->rate, &line, err, sizeof(err)) != 0)
+		return bench_fail(b, FG_E_REFUSED, "-m", NULL, "bench: -m %s: %s", plan->mult, err);
+	max = b->o->max_conns ? b->o->max_conns
+			      : (uint64_t)FG_MAX(1, llround(plan->rate * BENCH_CAPACITY_MAX_S));
+	if (bench_grow_init(g, FG_MIN(max, (uint64_t)FG_MAX(1, llround(plan->rate * b->o->trial_s))),
+			    max, b->o->res_pct) != 0)
+		return bench_fail(b, FG_E_USAGE, "-m", NULL, "bench: -m %s offers no connections",
+				  plan->mult);
+	plan->n0 = g->n0;
+	b->rep->plan(b->rep->ctx, plan);
+	return 0;
+}
+
+/*
  * capacity: at the safe rate -m, trials of n connections (n / rate
  * seconds each), n doubling from rate x --trial until one leaves
  * connections uncompleted, then a binary search for the largest n whose
@@ -558,24 +586,11 @@ static int bench_capacity(struct bench *b)
 	struct bench_plan plan = {0};
 	struct bench_result r;
 	struct bench_grow g;
-	struct run_params rp;
-	char err[FG_ERRLEN];
-	double line;
 	long ibest = -1;
-	uint64_t n, max;
+	uint64_t n;
 
-	bench_mult_str(&b->o->mult, plan.mult, sizeof(plan.mult));
-	bench_run_params(b, &b->o->mult, &rp);
-	if (bench_offered(b, &rp, &plan.rate, &line, err, sizeof(err)) != 0)
-		return bench_fail(b, FG_E_REFUSED, "-m", NULL, "bench: -m %s: %s", plan.mult, err);
-	max = b->o->max_conns ? b->o->max_conns
-			      : (uint64_t)FG_MAX(1, llround(plan.rate * BENCH_CAPACITY_MAX_S));
-	if (bench_grow_init(&g, FG_MIN(max, (uint64_t)FG_MAX(1, llround(plan.rate * b->o->trial_s))),
-			    max, b->o->res_pct) != 0)
-		return bench_fail(b, FG_E_USAGE, "-m", NULL, "bench: -m %s offers no connections",
-				  plan.mult);
-	plan.n0 = g.n0;
-	b->rep->plan(b->rep->ctx, &plan);
+	if (bench_conns_plan(b, &plan, &g) != 0)
+		return -1;
 	while ((n = bench_grow_next(&g)) > 0) {
 		double secs = (double)n / plan.rate;
 		const struct bench_trial *t = bench_step_for(b, &b->o->mult, secs, n, false);
@@ -748,24 +763,11 @@ static int bench_teardown(struct bench *b)
 	struct bench_plan plan = {0};
 	struct bench_result r;
 	struct bench_grow g;
-	struct run_params rp;
-	char err[FG_ERRLEN];
-	double line;
 	long ibest = -1;
-	uint64_t n, max;
+	uint64_t n;
 
-	bench_mult_str(&b->o->mult, plan.mult, sizeof(plan.mult));
-	bench_run_params(b, &b->o->mult, &rp);
-	if (bench_offered(b, &rp, &plan.rate, &line, err, sizeof(err)) != 0)
-		return bench_fail(b, FG_E_REFUSED, "-m", NULL, "bench: -m %s: %s", plan.mult, err);
-	max = b->o->max_conns ? b->o->max_conns
-			      : (uint64_t)FG_MAX(1, llround(plan.rate * BENCH_CAPACITY_MAX_S));
-	if (bench_grow_init(&g, FG_MIN(max, (uint64_t)FG_MAX(1, llround(plan.rate * b->o->trial_s))),
-			    max, b->o->res_pct) != 0)
-		return bench_fail(b, FG_E_USAGE, "-m", NULL, "bench: -m %s offers no connections",
-				  plan.mult);
-	plan.n0 = g.n0;
-	b->rep->plan(b->rep->ctx, &plan);
+	if (bench_conns_plan(b, &plan, &g) != 0)
+		return -1;
 	while ((n = bench_grow_next(&g)) > 0) {
 		struct bench_trial *t = bench_add(b), tr;
 
