@@ -6,8 +6,9 @@
 # and lets it go on with SIGCONT (signal(7): the worker thread stops too),
 # timing each stop with a busy wait:
 #  - ten stops of about 3 ms during a paced run (streams at 100 kpps for
-#    1.6 s; flows at 100,000/s for 1.6 s): the worker counts them as
-#    stalls of up to 3 ms, and every frame and every flow asked for goes
+#    1.6 s; flows at 100,000/s for 1.6 s): the worker counts at least five
+#    of them as stalls (1 ms or more, the longest 2 ms or more), and
+#    every frame and every flow asked for goes
 #    out: tx (started) = rate x duration, +-1, and late is what fell due in
 #    the worker's stalls beyond the pacer's bound (20 ms of traffic), which
 #    is 0 unless the machine itself kept the worker off its CPU that long;
@@ -236,9 +237,13 @@ for eng in streams flows; do
 	done
 
 	# a stop that lands late (above) is a shorter stall, or none when it
-	# lands 2 ms late: most of the ten, not every one, must be seen
-	check "$eng, 10 stops of ~3 ms: the worker saw them as stalls of up to ~3 ms ($S_N stalls of 1 ms or more, the longest $S_WMAX ms; the helper's longest $S_MAX ms)" \
-		py "5 <= $S_N and 2 <= $S_WMAX <= $S_MAX + 4"
+	# lands 2 ms late: most of the ten, not every one, must be seen. No
+	# upper bound here: after SIGCONT the worker runs again once its CPU
+	# is free of the process's other threads, woken with it (a longest of
+	# 9.3 ms against the helper's 3.1 was seen at 0 hugepages); that the
+	# worker's figure is the stop, in its unit, is the ~100 ms stop's check
+	check "$eng, 10 stops of ~3 ms: the worker saw them (at least 5 stalls of 1 ms or more, the longest 2 ms or more: $S_N, $S_WMAX ms; the helper's longest $S_MAX ms)" \
+		py "5 <= $S_N and 2 <= $S_WMAX"
 	check "$eng, 10 stops of ~3 ms: sent + late = rate x 1.6 s, +-1 ($S_TX + $S_LATE)" \
 		py "abs($S_TX + $S_LATE - $ASKED) <= 1"
 	check "$eng, 10 stops of ~3 ms: late = rate x the stalls' time beyond the bound ($S_BEYOND ms), +-2 ($S_LATE)" \
