@@ -3,11 +3,11 @@
 # 82_limits.sh — resource limits and misuse: each gives a clear error or a
 # counter, and flowgen carries on (a later command still runs).
 #
-#  1. a full flow table (flows_max: 1000, 500 flows/s whose server never
-#     answers, so that each lives to its 30 s timeout, beyond the 50 the
-#     run's plan needs while replies come; a run whose own program keeps
-#     more alive than the table holds is refused before it starts, 54):
-#     table_full counted at the rate the flows come, `stop` works;
+#  1. a full flow table (flows_max: 1000, 500 UDP flows/s whose requests
+#     the DUT drops, so that each lives to its 30 s timeout, beyond the 50
+#     the run's plan needs while replies come; a run whose own program
+#     keeps more alive than the table holds is refused before it starts,
+#     54): table_full counted at the rate the flows come, `stop` works;
 #  2. few mbufs (mbufs: 1024) under unpaced 64-byte traffic: either mbuf_fail
 #     is counted or TX goes on; no crash, no hang;
 #  3. a link going down mid-run (dut0 down in the DUT namespace): flowgen runs
@@ -42,8 +42,19 @@ ok_exit()
 CFG=$D/robust_lab_flows1k.yaml
 O=$FG_TMP/full.out
 rc=0
+# the DUT drops the requests (its forward hook, before the masquerade)
+in_dut nft -f - <<-'NFT'
+	table inet fg82drop {
+		chain requests {
+			type filter hook forward priority -10; policy accept;
+			udp dport 4321 drop
+		}
+	}
+NFT
 fg -x "arp; start -f $D/robust_noreply.yaml -m 500 -d 30; sleep 3.5; stats --json; stop; \
 echo stopped-ok; stats --json; echo alive" >"$O" 2>&1 || rc=$?
+drops=$(in_dut nft list table inet fg82drop 2>/dev/null | grep -c "udp dport 4321 drop")
+in_dut nft delete table inet fg82drop
 check_eq "limits table full: batch run exits 0" 0 "$rc"
 tf=$(json_get "$O" flows.client.fail_reasons.table_full || echo missing)
 check_ge "limits table full: flows.client.fail_reasons.table_full > 0" "$tf" 1
@@ -55,6 +66,7 @@ check_ge "limits table full: flows stay active up to the table size" "$act" 100
 check_ge "limits table full: active flows bounded by flows_max" 1000 "$act"
 check_grep "limits table full: stop works" '^stopped-ok' "$O"
 check_grep "limits table full: a later command runs" '^alive' "$O"
+check_eq "limits table full: the DUT's rule dropping the requests was in place" 1 "$drops"
 echo "# table full: active $act table_full $tf"
 
 # --- 2. mbuf exhaustion -------------------------------------------------------
