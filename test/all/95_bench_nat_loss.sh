@@ -15,7 +15,7 @@
 #    probe is "lost", and REQ-1 reads inconclusive, not pass;
 #  - down removes the namespaces and the relay.
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../e2e/lib.sh"
 
 need_root "bench nat: lab with a wire"
 need_flowgen

@@ -38,7 +38,7 @@
 # (each lab has namespaces of its own), and their checks come after it;
 # the bad options and the loop pair run beside it too.
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../e2e/lib.sh"
 
 need_root "bench nat: lab"
 need_flowgen

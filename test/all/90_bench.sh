@@ -26,7 +26,7 @@
 # says so) and bench itself repeats it. Each run here is made once: a loop
 # run that still ends below the start rate fails its checks.
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../e2e/lib.sh"
 
 LOOP=$(fg_loop_cfg)
 P=$FG_TOP/profiles

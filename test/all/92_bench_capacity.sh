@@ -11,7 +11,7 @@
 # connections and every valid one well above it leaving some uncompleted.
 # Apart from 90_bench.sh to keep each scenario short.
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../e2e/lib.sh"
 
 P=$FG_TOP/profiles
 LIMIT=2000
