@@ -4,7 +4,7 @@
 # counter, and flowgen carries on (a later command still runs).
 #
 #  1. a full flow table (flows_max: 1000, 500 UDP flows/s whose requests
-#     the DUT drops, so that each lives to its 30 s timeout, beyond the 50
+#     the DUT drops, so that each lives to its 8 s timeout, beyond the 50
 #     the run's plan needs while replies come; a run whose own program
 #     keeps more alive than the table holds is refused before it starts,
 #     54): table_full counted at the rate the flows come, `stop` works;
