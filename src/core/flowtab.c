@@ -50,15 +50,28 @@ static inline bool ft_key_eq(const struct flowtab_key *x, const struct flowtab_k
 	return ((xa ^ ya) | (xb ^ yb)) == 0;
 }
 
-/* The second bucket: symmetric, so alt(alt(b)) == b, and never b itself. */
+/* A key's first bucket, from the low half of its hash. */
+static inline uint32_t ft_home(const struct flowtab *t, uint64_t hash)
+{
+	return ft_range((uint32_t)hash, t->nbkt);
+}
+
+/*
+ * The second bucket: (f - b) mod nbkt with f drawn from the signature, so
+ * alt(alt(b)) == b and an entry moves between its two buckets knowing only
+ * its signature. Where 2b == f (mod nbkt), about one key in nbkt, both
+ * are one bucket.
+ */
 static inline uint32_t ft_alt(const struct flowtab *t, uint32_t b, uint32_t sig)
 {
-	return (b ^ (sig | 1)) & t->bmask;
+	uint32_t f = ft_range(sig, t->nbkt);
+
+	return f >= b ? f - b : f + t->nbkt - b;
 }
 
 void flowtab_prefetch(const struct flowtab *t, uint64_t hash, bool both)
 {
-	uint32_t b = hash & t->bmask;
+	uint32_t b = ft_home(t, hash);
 
 	__builtin_prefetch(&t->bkt[b]);
 	if (both)
@@ -102,7 +115,7 @@ static inline uint32_t ft_find(const struct flowtab *t, uint32_t b, uint32_t sig
 
 uint32_t flowtab_lookup_h(const struct flowtab *t, const struct flowtab_key *k, uint64_t hash)
 {
-	uint32_t b = hash & t->bmask, sig = hash >> 32;
+	uint32_t b = ft_home(t, hash), sig = hash >> 32;
 	uint32_t idx = ft_find(t, b, sig, k);
 
 	if (idx != FLOWTAB_NIL)
@@ -122,25 +135,53 @@ static inline int ft_empty_slot(const struct ft_bkt *bk)
 	return m ? __builtin_ctz(m) : -1;
 }
 
+/* Move slot i of bucket `from` into the empty slot j of bucket `to`. */
+static inline void ft_move(struct ft_bkt *from, unsigned i, struct ft_bkt *to, unsigned j)
+{
+	to->sig[j] = from->sig[i];
+	to->ref[j] = from->ref[i];
+	from->ref[i] = 0;
+}
+
 /*
  * Both buckets full: move one occupant of b to its other bucket if that has
- * room (one level of cuckoo displacement; enough at <= 50% slot load).
- * Returns the freed slot in b or -1.
+ * room, else one occupant of that bucket on to its own other bucket first
+ * (two levels of cuckoo displacement). At the index's 80 % slot load the
+ * first level nearly always does; the second keeps the last entries of a
+ * full table insertable. Returns the freed slot in b or -1.
  */
 static int ft_displace(struct flowtab *t, uint32_t b)
 {
 	struct ft_bkt *bk = &t->bkt[b];
-	unsigned i;
+	unsigned i, j;
+	int e;
 
 	for (i = 0; i < FT_BKT_SLOTS; i++) {
 		struct ft_bkt *ob = &t->bkt[ft_alt(t, b, bk->sig[i])];
-		int j = ft_empty_slot(ob);
 
-		if (j >= 0) {
-			ob->sig[j] = bk->sig[i];
-			ob->ref[j] = bk->ref[i];
-			bk->ref[i] = 0;
+		e = ft_empty_slot(ob);
+		if (e >= 0) {
+			ft_move(bk, i, ob, (unsigned)e);
 			return (int)i;
+		}
+	}
+	for (i = 0; i < FT_BKT_SLOTS; i++) {
+		uint32_t o = ft_alt(t, b, bk->sig[i]);
+		struct ft_bkt *ob = &t->bkt[o];
+
+		if (o == b)
+			continue;
+		for (j = 0; j < FT_BKT_SLOTS; j++) {
+			uint32_t oo = ft_alt(t, o, ob->sig[j]);
+
+			if (oo == o || oo == b)
+				continue;
+			e = ft_empty_slot(&t->bkt[oo]);
+			if (e >= 0) {
+				ft_move(ob, j, &t->bkt[oo], (unsigned)e);
+				ft_move(bk, i, ob, j);
+				return (int)i;
+			}
 		}
 	}
 	return -1;
@@ -153,7 +194,7 @@ int flowtab_insert(struct flowtab *t, const struct flowtab_key *k, uint32_t *idx
 
 int flowtab_insert_h(struct flowtab *t, const struct flowtab_key *k, uint64_t h, uint32_t *idx)
 {
-	uint32_t b1 = h & t->bmask, sig = h >> 32, b2 = ft_alt(t, b1, sig), b, n;
+	uint32_t b1 = ft_home(t, h), sig = h >> 32, b2 = ft_alt(t, b1, sig), b, n;
 	struct ft_ent *e;
 	int s;
 
@@ -220,7 +261,7 @@ static bool ft_unindex(struct flowtab *t, uint32_t b, uint32_t idx)
 /* Unindex idx from the two buckets of hash h; false if it is in neither. */
 static bool ft_unindex2(struct flowtab *t, uint32_t idx, uint64_t h)
 {
-	uint32_t b = h & t->bmask;
+	uint32_t b = ft_home(t, h);
 
 	return ft_unindex(t, b, idx) || ft_unindex(t, ft_alt(t, b, h >> 32), idx);
 }
@@ -263,6 +304,8 @@ const struct flowtab_key *flowtab_key_of(const struct flowtab *t, uint32_t idx)
 }
 
 uint32_t flowtab_count(const struct flowtab *t) { return t->count; }
+
+uint32_t flowtab_room(const struct flowtab *t) { return t->max_flows - t->count; }
 
 uint32_t flowtab_id(const struct flowtab *t, uint32_t idx)
 {
