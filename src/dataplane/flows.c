@@ -371,6 +371,22 @@ static void flows_open(struct worker *w, struct flows_state *s, const struct flo
 	flows_udp_check(w, s, idx, e, FLOWTAB_CLIENT, now);
 }
 
+/*
+ * An unpaced run's room for new client flows: half the table, the other
+ * half kept for the server sides flowgen learns when it plays both ends
+ * (on this worker: own.h). A full half holds new flows back until flows
+ * end, instead of failing each one it would try as table_full
+ * (flowgen(8), FLOW TABLES). A paced run keeps its rate, and what does
+ * not fit counts.
+ */
+static uint32_t flows_unpaced_room(const struct flows_state *s)
+{
+	uint64_t half = ((uint64_t)flowtab_count(s->ft) + flowtab_room(s->ft) + 1) / 2;
+	uint64_t c = s->active[FLOWTAB_CLIENT];
+
+	return c >= half ? 0 : (uint32_t)FG_MIN(half - c, (uint64_t)flowtab_room(s->ft));
+}
+
 /* ---- engine ops (worker) ---- */
 
 static const struct flows_tpl *flows_srv_tpl(const struct flows_state *s, uint8_t proto,
@@ -809,6 +825,9 @@ static void flows_tick(struct worker *w, uint64_t now)
 		uint32_t n = pace_due(&s->pace, end ? s->deadline : now), nn = 0;
 		bool more = n == FLOWS_NEW_BURST;
 		struct flows_new nf[FLOWS_NEW_BURST];
+
+		if (s->unpaced && n > flows_unpaced_room(s))
+			n = flows_unpaced_room(s);
 
 		/* All tuples first, prefetching their buckets, then the inserts:
 		 * the table's cache misses overlap. */

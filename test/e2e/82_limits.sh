@@ -8,6 +8,8 @@
 #     the run's plan needs while replies come; a run whose own program
 #     keeps more alive than the table holds is refused before it starts,
 #     54): table_full counted at the rate the flows come, `stop` works;
+#     unpaced (-m max), the same run fills the client half of the table
+#     (500 flows) and waits for room, with no table_full;
 #  2. few mbufs (mbufs: 1024) under unpaced 64-byte traffic: either mbuf_fail
 #     is counted or TX goes on; no crash, no hang;
 #  3. a link going down mid-run (dut0 down in the DUT namespace): flowgen runs
@@ -53,6 +55,13 @@ in_dut nft -f - <<-'NFT'
 NFT
 fg -x "arp; start -f $D/robust_noreply.yaml -m 500 -d 30; sleep 3.5; stats --json; stop; \
 echo stopped-ok; stats --json; echo alive" >"$O" 2>&1 || rc=$?
+# the same flows unpaced (-m max): the run opens what the table's client
+# half holds and then waits for flows to end, counting no table_full
+# (flowgen(8), FLOW TABLES)
+OM=$FG_TMP/full_max.out
+rcm=0
+fg -x "arp; start -f $D/robust_noreply.yaml -m max -d 30; sleep 3; stats --json; stop; \
+echo stopped-ok" >"$OM" 2>&1 || rcm=$?
 drops=$(in_dut nft list table inet fg82drop 2>/dev/null | grep -c "udp dport 4321 drop")
 in_dut nft delete table inet fg82drop
 check_eq "limits table full: batch run exits 0" 0 "$rc"
@@ -68,6 +77,16 @@ check_grep "limits table full: stop works" '^stopped-ok' "$O"
 check_grep "limits table full: a later command runs" '^alive' "$O"
 check_eq "limits table full: the DUT's rule dropping the requests was in place" 1 "$drops"
 echo "# table full: active $act table_full $tf"
+check_eq "limits table full unpaced: batch run exits 0" 0 "$rcm"
+grep -m1 '^{' "$OM" >"$FG_TMP/full_max.1"
+tfm=$(json_get "$FG_TMP/full_max.1" flows.client.fail_reasons.table_full || echo missing)
+actm=$(json_get "$FG_TMP/full_max.1" flows.client.active || echo -1)
+stm=$(json_get "$FG_TMP/full_max.1" flows.client.started || echo -1)
+check_eq "limits table full unpaced: no table_full, the run waits for room" 0 "$tfm"
+check_eq "limits table full unpaced: the client half is full (500 active)" 500 "$actm"
+check_eq "limits table full unpaced: no flow started beyond it" 500 "$stm"
+check_grep "limits table full unpaced: stop works" '^stopped-ok' "$OM"
+echo "# table full unpaced: active $actm started $stm table_full $tfm"
 
 # --- 2. mbuf exhaustion -------------------------------------------------------
 CFG=$D/robust_lab_mbufs.yaml
