@@ -43,7 +43,9 @@
 #         nf_conntrack_tcp_loose=1 (the default), what tshark shows: a flow
 #         whose client speaks next is taken up again, mid-stream, and gets
 #         its old port back (free since the flush): tcp_cli and udp lose
-#         nothing, one server flow each; a flow whose server speaks next
+#         nothing, one server flow each (but a UDP reply on its way at the
+#         flush: the DUT, with no mapping, answers it port unreachable,
+#         and that one flow fails, no more than its Icmp OutDestUnreachs); a flow whose server speaks next
 #         reaches the DUT with no mapping, is taken for the DUT's own and
 #         answered with a RST, from 198.19.1.1 to the server: every tcp_srv
 #         flow in its server's pause at the flush (100) fails, the server
@@ -281,8 +283,21 @@ cat >"$FG_TMP/judge.py" <<-'PY'
 	else:
 	    for n in ("tcp_cli", "udp"):
 	        cl, sv = tpl[n]["client"], tpl[n]["server"]
-	        check("%s (the client speaks first after the flush): none failed" % n, cl["failed"] == 0,
-	              "failed %d" % cl["failed"])
+	        if n == "tcp_cli":
+	            check("%s (the client speaks first after the flush): none failed" % n, cl["failed"] == 0,
+	                  "failed %d" % cl["failed"])
+	        else:
+	            # a server's reply on its way at the flush finds no
+	            # mapping: the DUT refuses it (ICMP port unreachable to
+	            # the server, counted in its Icmp OutDestUnreachs) and
+	            # that flow's client fails; nothing else fails
+	            unr = int(A["unr"])
+	            check("udp (the client speaks first after the flush): none failed but a reply "
+	                  "the DUT refused (%d)" % unr, cl["failed"] <= unr,
+	                  "failed %d, the DUT's port unreachables %d" % (cl["failed"], unr))
+	            check("udp: a server flow fails only on the DUT's port unreachable",
+	                  sv["failed"] == reasons(sv).get("icmp_unreachable", 0) if "fail_reasons" in sv
+	                  else sv["failed"] <= unr, "server failed %d, reasons %s" % (sv["failed"], nz(reasons(sv))))
 	        check("%s: one server flow each, translated (the DUT kept the mapping)" % n,
 	              sv["accepted"] == cl["started"] and sv["untranslated"] == 0,
 	              "started %d, accepted %d, untranslated %d" % (cl["started"], sv["accepted"], sv["untranslated"]))
@@ -486,7 +501,8 @@ one_run()
 			test $((ct1 * 20)) -lt "$ct0"
 		[ "$KIND" = streams ] &&
 			check "$tag: the DUT's conntrack refilled (from $ct1 to $ct2)" test "$ct2" -gt $((ct1 * 10))
-		extra+=(rsts=$(($(snmp Tcp OutRsts) - rst0)) "wire_rsts=${WIRE_RSTS:-0}" "ct_end=$ct2")
+		extra+=(rsts=$(($(snmp Tcp OutRsts) - rst0)) "wire_rsts=${WIRE_RSTS:-0}" "ct_end=$ct2"
+			unr=$(($(snmp Icmp OutDestUnreachs) - unr0)))
 	fi
 	if [ "$sc" = down ]; then
 		check_ge "$tag: the DUT answered 'unreachable' while it had no route" \
