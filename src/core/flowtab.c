@@ -53,20 +53,13 @@ static inline bool ft_key_eq(const struct flowtab_key *x, const struct flowtab_k
 /* A key's first bucket, from the low half of its hash. */
 static inline uint32_t ft_home(const struct flowtab *t, uint64_t hash)
 {
-	return ft_range((uint32_t)hash, t->nbkt);
+	return (uint32_t)hash & t->bmask;
 }
 
-/*
- * The second bucket: (f - b) mod nbkt with f drawn from the signature, so
- * alt(alt(b)) == b and an entry moves between its two buckets knowing only
- * its signature. Where 2b == f (mod nbkt), about one key in nbkt, both
- * are one bucket.
- */
+/* The second bucket: symmetric, so alt(alt(b)) == b, and never b itself. */
 static inline uint32_t ft_alt(const struct flowtab *t, uint32_t b, uint32_t sig)
 {
-	uint32_t f = ft_range(sig, t->nbkt);
-
-	return f >= b ? f - b : f + t->nbkt - b;
+	return (b ^ (sig | 1)) & t->bmask;
 }
 
 void flowtab_prefetch(const struct flowtab *t, uint64_t hash, bool both)

@@ -12,22 +12,24 @@
  * hashes to two buckets (a cuckoo-style pair: the second is derived from the
  * first and the signature, so an entry can move between its two buckets
  * without rehashing the key; an insert whose two buckets are full moves
- * an occupant on, two levels deep). There are 1.25 slots per entry, in as
- * many buckets as that takes (not a power of two), so the index is at most
- * 80 % full and a lookup reads one bucket line, rarely two, then the
+ * an occupant on, two levels deep). There are at least 1.25 slots per
+ * entry, in a power of two of buckets (a mask finds a key's: a multiply
+ * for any other number cost row c of make bench 6 %), so the index is at
+ * most 80 % full and a lookup reads one bucket line, rarely two, then the
  * entry's key. Entries live in a separate array; each has a
  * stable 32-bit index and a caller-owned state area of entry_size bytes (a
  * TCB, a UDP program cursor). Never-used entries are handed out in index
  * order, deleted ones are reused first, the most recently deleted first
  * (its lines are likely still cached).
  *
- * Memory per flow: 10 B of index (1.25 slots of 8 B) plus the entry: a
- * 32-byte header (key, timer links, deadline, generation) and the state
- * rounded up to 4 B (so a state holds fields of 32 bits at most; the caller
- * pads it to a size that keeps entries in cache lines where that matters).
- * With a 32-byte state (a UDP flow's) that is 10 + 64 = 74 B per flow,
- * 74 MiB for 1,048,576 flows; with a 68-byte one (a TCP flow's) 10 + 100 =
- * 110 B (flowtab_mem_size() gives the exact figure). The state follows the
+ * Memory per flow: 10 to 20 B of index (1.25 to 2.5 slots of 8 B, as the
+ * power of two falls) plus the entry: a 32-byte header (key, timer links,
+ * deadline, generation) and the state rounded up to 4 B (so a state holds
+ * fields of 32 bits at most; the caller pads it to a size that keeps
+ * entries in cache lines where that matters). With a 32-byte state (a UDP
+ * flow's) that is 16 + 64 = 80 B per flow for 1,048,576 flows (80 MiB),
+ * 10.7 + 64 for 25,000,000; with a 68-byte one (a TCP flow's) 16 + 100 =
+ * 116 B and 10.7 + 100 (flowtab_mem_size() gives the exact figure). The state follows the
  * header at FLOWTAB_HDR bytes, so a caller holding the state finds the key
  * without the index (flowtab_state_key()): it need not keep a copy of the
  * addresses and ports. That is

@@ -56,7 +56,7 @@ struct flowtab {
 	struct ft_bkt *bkt;
 	unsigned char *ent; /* max_flows entries of stride bytes */
 	uint32_t *wheel;    /* slot heads */
-	uint32_t nbkt;	    /* buckets, any number >= 2 */
+	uint32_t bmask;	    /* buckets - 1 */
 	uint32_t stride;
 	uint32_t max_flows;
 	uint32_t count;
@@ -74,18 +74,11 @@ struct flowtab {
 };
 
 /*
- * The index's size: FT_SLOTS_NUM / FT_SLOTS_DEN slots per entry (a slot
- * load of at most 80 %), the buckets not rounded to a power of two, so an
- * entry costs 10 B of index whatever max_flows is.
+ * The index's size: at least FT_SLOTS_NUM / FT_SLOTS_DEN slots per entry
+ * (a slot load of at most 80 %), in a power of two of buckets.
  */
 #define FT_SLOTS_NUM 5u
 #define FT_SLOTS_DEN 4u
-
-/* v scaled onto 0 .. n - 1 by a multiply (no divide): a bucket number. */
-static inline uint32_t ft_range(uint32_t v, uint32_t n)
-{
-	return (uint32_t)(((uint64_t)v * n) >> 32);
-}
 
 static inline struct ft_ent *ft_ent(const struct flowtab *t, uint32_t idx)
 {

@@ -25,6 +25,15 @@ struct ft_layout {
 
 static size_t ft_align(size_t v, size_t a) { return (v + a - 1) & ~(a - 1); }
 
+static uint32_t ft_pow2(uint64_t v)
+{
+	uint32_t p = 1;
+
+	while (p < v)
+		p <<= 1;
+	return p;
+}
+
 static int ft_layout(const struct flowtab_params *p, struct ft_layout *l)
 {
 	if (!p || p->max_flows == 0 || p->max_flows > FLOWTAB_MAX_FLOWS || p->tick_tsc < 2 ||
@@ -35,11 +44,12 @@ static int ft_layout(const struct flowtab_params *p, struct ft_layout *l)
 	/* an id needs its index bits and at least one generation bit */
 	if (p->id_bits && p->id_bits < 32 && (1ull << (p->id_bits - 1)) < p->max_flows)
 		return -EINVAL;
-	/* FT_SLOTS_NUM / FT_SLOTS_DEN slots per entry, rounded up to buckets */
-	l->nbkt = (uint32_t)FG_MAX(((uint64_t)p->max_flows * FT_SLOTS_NUM +
-				    FT_SLOTS_DEN * FT_BKT_SLOTS - 1) /
-				       (FT_SLOTS_DEN * FT_BKT_SLOTS),
-				   2);
+	/* FT_SLOTS_NUM / FT_SLOTS_DEN slots per entry at least, in a power
+	 * of two of buckets (a mask, not a multiply, finds a key's) */
+	l->nbkt = ft_pow2(FG_MAX(((uint64_t)p->max_flows * FT_SLOTS_NUM +
+				  FT_SLOTS_DEN * FT_BKT_SLOTS - 1) /
+				     (FT_SLOTS_DEN * FT_BKT_SLOTS),
+				 2));
 	l->stride = FT_HDR + (uint32_t)ft_align(p->entry_size, FT_STATE_ALIGN);
 	l->wslots = p->wheel_slots ? p->wheel_slots : 4096;
 	l->head = 0;
@@ -109,7 +119,7 @@ struct flowtab *flowtab_create(const struct flowtab_params *p)
 	t->bkt = (struct ft_bkt *)(mem + l.bkt);
 	t->ent = mem + l.ent;
 	t->wheel = (uint32_t *)(mem + l.wheel);
-	t->nbkt = l.nbkt;
+	t->bmask = l.nbkt - 1;
 	t->stride = l.stride;
 	t->max_flows = p->max_flows;
 	t->count = 0;

@@ -146,7 +146,7 @@ enum flows_flag {
 /*
  * The caller state of one flowtab entry: 32 bytes for a UDP flow, 68 for a
  * TCP one (its TCB in place of the UDP fields), so an entry takes 64 or 100
- * bytes and a flow 74 or 110 with its index slots (flowtab.h). The
+ * bytes and a flow 10 to 20 more with its index slots (flowtab.h). The
  * addresses and ports are the entry's key, as a frame of the peer's
  * carries them (flows_key()): our address and port are its destination,
  * the peer's its source. The timer that fires first of the flow's
