@@ -11,8 +11,9 @@
  * baseline, and rates as the difference of two samples about one second
  * apart divided by the interval actually measured between them (TSC).
  * stats_get hands that snapshot to the REPL's `stats`, to bench and to the
- * dashboard; the writers of stats_fmt.c turn it into JSON or text tables,
- * so `stats`, `stats --json` and the dashboard always agree.
+ * dashboard; the writers of stats_json.c and stats_fmt.c turn it into JSON
+ * or text tables, so `stats`, `stats --json` and the dashboard always
+ * agree.
  *
  * Locking: one mutex between control threads (sampler, REPL, dashboard);
  * the workers never see it.

@@ -12,7 +12,7 @@
  * and what reads a record back: a line checked as a record line, the line
  * `stats --from` picks, the points `record plot` draws, and a "stats"
  * object turned back into the snapshot the text tables of `stats` print
- * (the inverse of stats_json, src/control/stats_fmt.c). A line that is
+ * (the inverse of stats_json, src/control/stats_json.c). A line that is
  * not a record line (a partial last line cut off by a kill, anything
  * else) is skipped with a warning naming FILE:LINE.
  *

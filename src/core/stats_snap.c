@@ -7,7 +7,7 @@
  * formatting of single figures that the text tables of `stats` and the
  * dashboard share (stats_fmt_si, stats_fmt_count, stats_port_cell, the
  * short-of-offer warning). The sampler, the baseline and the writers are
- * in src/control/stats.c and stats_fmt.c.
+ * in src/control/stats.c, stats_json.c (JSON) and stats_fmt.c (text).
  */
 #include <inttypes.h>
 #include <math.h>

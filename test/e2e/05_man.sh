@@ -5,7 +5,7 @@
 # the rows of src/api/api.c and src/console/console.c) has an entry
 # in flowgen(8) with each option word of its usage, every option of main.c's
 # getopt table is in OPTIONS, every platform config key of src/config/cfg.c and
-# every statistics field that src/control/stats_fmt.c prints in JSON is described, every
+# every statistics field that src/control/stats_json.c prints in JSON is described, every
 # profile key of src/config/prof.c's schema tables is in flowgen-profile(5), and
 # both pages render without a groff warning. The names are read from the
 # sources, so a new command, option or key without documentation fails here.
@@ -141,9 +141,9 @@ done
 
 STATS=$(section "$M8" STATISTICS)
 # the keys the writers hand to the JSON writer (src/core/json.h): jw_u64(j, "tx_pkts", ...)
-fields=$(sed -n '/^static void json_[a-z_]*(/,/^}/p' src/control/stats_fmt.c |
+fields=$(sed -n '/^static void json_[a-z_]*(/,/^}/p' src/control/stats_json.c |
 	grep -oE '(jw_[a-z0-9]+|jnum)\(j, "[a-z_0-9]+"' | sed -E 's/.*"(.*)"/\1/' | sort -u)
-check_ge "man: JSON fields found in src/control/stats_fmt.c" "$(printf '%s\n' $fields | grep -c .)" 40
+check_ge "man: JSON fields found in src/control/stats_json.c" "$(printf '%s\n' $fields | grep -c .)" 40
 missing=
 for k in $fields; do
 	grep -qE -- "(^|[ \"])$k( |,|:|\"|$)" <<<"$STATS" || missing="$missing $k"

@@ -11,7 +11,8 @@
  * Thread sanitizer run (also test/unit/tsan.sh):
  *   clang -std=gnu11 -g -O1 -fsanitize=thread -Iinclude \
  *     $(pkg-config --cflags libdpdk) -o build/tsan/test_stats \
- *     test/unit/test_stats.c src/control/stats.c src/control/stats_fmt.c src/core/stats_snap.c \
+ *     test/unit/test_stats.c src/control/stats.c src/control/stats_json.c \
+ *     src/control/stats_fmt.c src/core/stats_snap.c \
  *     src/control/log.c \
  *     $(pkg-config --libs libdpdk) -lcmocka -lpthread -lm
  *   ./build/tsan/test_stats

@@ -14,7 +14,7 @@ mkdir -p build/tsan
 rm -f build/tsan/test_stats
 clang -std=gnu11 -g -O1 -fsanitize=thread -fno-omit-frame-pointer -Iinclude -Isrc/core -Isrc/config -Isrc/dataplane -Isrc/control \
 	$(pkg-config --cflags libdpdk) -o build/tsan/test_stats \
-	test/unit/test_stats.c src/control/stats.c src/control/stats_fmt.c src/control/log.c \
+	test/unit/test_stats.c src/control/stats.c src/control/stats_json.c src/control/stats_fmt.c src/control/log.c \
 	src/control/clock.c src/core/stats_snap.c src/core/fails.c src/core/tcp.c src/core/tsc.c src/core/offer.c src/core/json.c src/core/lat.c src/core/wallclock.c src/core/nud.c src/core/port_addr.c \
 	$(pkg-config --libs libdpdk jansson) -lcmocka -lpthread -lm
 [ "${1:-}" = build ] && exit 0
