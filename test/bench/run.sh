@@ -426,7 +426,7 @@ print(d["client"]["active"] + d["server"]["active"])' "$f.1" 2>/dev/null)
 		rss() { awk '/^(VmRSS|HugetlbPages):/ {s += $2} END {print s * 1024}' "/proc/$1/status"; }
 		for p in udp tcp; do
 			f=$out/ten.$p
-			fifo=$out/fifo.ten.$p
+			fifo=$out/fifo.ten.$p.$RANDOM
 			mkfifo "$fifo"
 			"$FG" -C "$out/ten.yaml" -b <"$fifo" >"$f" 2>&1 &
 			pid=$!
