@@ -13,8 +13,10 @@
 #      c and d: every trial with no failed flow (client or server, for
 #      any reason) and no foreign_server (stats --json), or the row
 #      FAILED, naming the trial and the counter, whatever its rate
-#   e  memory per concurrent flow, 1 M long-lived flows: UDP <= 96 B,
-#      TCP <= 128 B per end of a connection
+#   e  memory per concurrent flow: 1,000,000 flows held 10 s on [loop,
+#      loop], one worker (start --active 1000000, UDP and TCP, both
+#      sides alive): the resident memory's growth, hugepages included,
+#      per entry (a side: client or server)              <= 64 B
 #   f  64 B TX on an af_packet veth                        >= 0.9 x testpmd
 #   g  the NAT lab: highest udp_short rate with no failure (the DUT's figure)
 #   h  TCP CPS and UDP request/response flows/s on [loop, loop], -c 2
@@ -25,10 +27,8 @@
 #      it is the closest mode)                            >= 1.1 x testpmd
 #   k  64 B TX on a veth and TCP CPS over a veth pair, flowgen on
 #      net_af_xdp against flowgen on net_af_packet, one worker (report only)
-#   l  10,000,000 concurrent flows held 10 s on [loop, loop], one worker
-#      (start --active 10000000, UDP and TCP): the target held within
-#      0.1 % with 0 failed, and the bytes per flow and per side (table
-#      entry) as row e measures them (report only)
+#   l  the same with 10,000,000 flows: the target held within 0.1 %
+#      with 0 failed, and the bytes per flow and per side (report only)
 #
 # Usage: test/bench/run.sh [ROWS]   e.g. `test/bench/run.sh a b`
 # The worker and testpmd's forwarding core both run on CPU 1.
@@ -264,6 +264,77 @@ verdict() { awk -v a="$1" -v b="$2" -v op="$3" 'BEGIN {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }'; }
 mpps() { awk -v a="$1" 'BEGIN { printf "%.2f Mpps", a / 1e6 }'; }
 
+# held_rows ROW N WHAT : N concurrent flows held 10 s, UDP then TCP, one
+# worker on the ring ports (start --active N, unpaced ramp); the tables
+# sized by the run's plan (no flows_max). UDP: a datagram every 5 s (the
+# 1 M test's profile); TCP: a byte every 30 s (tcp_hold.yaml). Reports
+# the resident memory's growth (hugepages included) per flow and per
+# entry (a side), against WHAT: "-" reports only, else the bytes a side
+# may take at most.
+held_rows()
+{
+	local r=$1 flows=$2 tgt=$3 lo p f fifo pid r0 r1 t0 prof ramp a held minact fails ent per side v
+	lo=$((flows - flows / 1000))
+	sed '/^flows_max: /d' $B/loop.yaml >"$out/held.yaml"
+	rss() { awk '/^(VmRSS|HugetlbPages):/ {s += $2} END {print s * 1024}' "/proc/$1/status"; }
+	for p in udp tcp; do
+		f=$out/held.$r.$p
+		fifo=$out/fifo.held.$p.$RANDOM
+		mkfifo "$fifo"
+		"$FG" -C "$out/held.yaml" -b <"$fifo" >"$f" 2>&1 &
+		pid=$!
+		exec 9>"$fifo"
+		echo "stats -g --json" >&9
+		for _ in $(seq 1 50); do grep -q '^{' "$f" && break; sleep 0.2; done
+		r0=$(rss $pid)
+		t0=$(date +%s.%N)
+		prof=test/data/flows_million_udp.yaml
+		[ $p = tcp ] && prof=$B/tcp_hold.yaml
+		echo "start -v -f $prof --active $flows" >&9
+		# the ramp: unpaced, closed-loop; up to 50 s (the flows live 60 s)
+		ramp=-1
+		for _ in $(seq 1 100); do
+			sleep 0.5
+			echo "stats --json" >&9
+			sleep 0.1
+			a=$(grep '^{' "$f" | tail -n 1 | python3 -c 'import json,sys
+print(json.load(sys.stdin)["flows"]["client"]["active"])' 2>/dev/null)
+			if [ "${a:-0}" -ge "$lo" ]; then
+				ramp=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+				break
+			fi
+		done
+		: >"$f.hold"
+		for _ in $(seq 1 11); do
+			echo "stats --json" >&9
+			sleep 1
+			grep '^{' "$f" | tail -n 1 >>"$f.hold"
+		done
+		r1=$(rss $pid)
+		kill -KILL $pid
+		exec 9>&-
+		wait $pid 2>/dev/null
+		read -r held minact fails ent < <(python3 -c 'import json,sys
+S = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+c = [o["flows"]["client"] for o in S]
+v = [o["flows"]["server"] for o in S]
+print("%.1f %d %d %d" % (c[-1]["target_held_s"], min(x["active"] for x in c),
+      c[-1]["failed"] + v[-1]["failed"], c[-1]["active"] + v[-1]["active"]))' "$f.hold")
+		per=$(awk -v a="$r1" -v b="$r0" -v n="$flows" 'BEGIN { printf "%.0f", (a - b) / n }')
+		side=$(awk -v a="$r1" -v b="$r0" -v n="$ent" 'BEGIN { printf "%.0f", (n > 0) ? (a - b) / n : 0 }')
+		v=measured
+		[ "$tgt" != - ] && v=$(verdict "$side" "$tgt" '<=')
+		if [ "$minact" -lt "$lo" ] || [ "$fails" -ne 0 ] || [ "$ramp" = -1 ]; then
+			v=FAILED
+			echo "    row $r $p FAILED: ramp $ramp s, active min $minact, failed $fails" >&2
+		fi
+		grep '^tables:' "$f" | sed 's/^/    /' >&2
+		row "$r" "$(awk -v n="$flows" 'BEGIN { printf "%g", n / 1e6 }') M $p flows held (ramp ${ramp} s, held ${held} s, min $minact, $fails failed)" \
+			"$per B/flow" "$side B/side" "-" "$v" \
+			"$flows within 0.1 %, 0 failed$([ "$tgt" != - ] && echo ", <= $tgt B/side")"
+	done
+}
+
 echo "flowgen $($FG -V | awk '{print $2}') bench, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs${FGB:+, against $BASE ($($FGB -V | awk '{print $2}'))}"
 printf '%-3s %-44s %14s %14s %8s %-10s %-34s %s\n' row figure flowgen baseline ratio verdict target "${FGB:+vs base}"
 
@@ -353,132 +424,10 @@ run_row()
 			"$(vs_cell "${vs[@]}")"
 		;;
 	e)
-		f=$out/mem
-		# Memory before a run and with ~1 M live flows.
-		# The table sized for the run (flowgen(8), FLOW TABLES): no
-		# flows_max to cap it.
-		sed '/^flows_max: /d' $B/loop.yaml >"$out/big.yaml"
-		# Resident memory, hugepages included (VmRSS leaves them out).
-		rss() { awk '/^(VmRSS|HugetlbPages):/ {s += $2} END {print s * 1024}' "/proc/$1/status"; }
-		measure()
-		{ # cfg profile mult -> "rss_before rss_after entries"
-			# New flows for 1.5 s only, so that the count holds still
-			# (each flow then lives a minute); RSS is read once two
-			# samples a second apart agree. Entries: the client's and
-			# the server's of every live flow (a UDP flow's server
-			# side is done once its request came).
-			local fifo=$out/fifo.$RANDOM pid a prev=-1
-			mkfifo "$fifo"
-			"$FG" -C "$1" -b <"$fifo" >"$f" 2>&1 &
-			pid=$!
-			exec 9>"$fifo"
-			echo "stats -g --json" >&9
-			for _ in $(seq 1 50); do
-				grep -q '^{' "$f" && break
-				sleep 0.2
-			done
-			r0=$(rss $pid)
-			echo "start -f $2 -m $3 -d 1.5" >&9
-			for _ in $(seq 1 40); do
-				sleep 1
-				echo "stats --json" >&9
-				sleep 0.2
-				a=$(grep '^{' "$f" | tail -n 1 >"$f.1"
-					python3 -c 'import json,sys
-d = json.load(open(sys.argv[1]))["flows"]
-print(d["client"]["active"] + d["server"]["active"])' "$f.1" 2>/dev/null)
-				[ "${a:-0}" -gt 0 ] && [ "$a" -eq "$prev" ] && break
-				prev=${a:-0}
-			done
-			r=$(rss $pid)
-			# SIGTERM, not quit: quit would wait for the flows'
-			# minute to end (the drain)
-			kill -TERM $pid
-			exec 9>&-
-			wait $pid
-			echo "$r0 $r $a"
-		}
-		# bytes per entry: what the resident memory grew by from before
-		# the run (flowgen ready, its ports and pools in place) to the
-		# flows' steady state, over the entries
-		mem_row()
-		{ # label profile mult target
-			local r0 r1 a1 per
-			read -r r0 r1 a1 < <(measure "$out/big.yaml" "$2" "$3")
-			per=$(awk -v a="$r1" -v b="$r0" -v n="$a1" 'BEGIN { printf "%.0f", (n > 0) ? (a - b) / n : 0 }')
-			row e "bytes per concurrent $1 ($a1 entries)" "$per B" "$((r0 / 1048576)) MiB idle" "-" \
-				"$(verdict "$per" "$4" '<=')" "<= $4 B"
-		}
-		# UDP: 1.5 s at 1 M flows/s fills the table with client entries.
-		mem_row "UDP flow" $B/udp_long.yaml 1000000 96
-		# TCP: flowgen plays both ends on the loop pair, so a connection
-		# holds two entries (a client's against a real server, one):
-		# the figure is per entry, i.e. per connection and end. 1.5 s
-		# at 340,000 connections/s nearly fill the table with 1,020,000.
-		mem_row "TCP flow end" $B/tcp_long.yaml 340000 128
+		held_rows e 1000000 64
 		;;
 	l)
-		# 10 M concurrent flows held, UDP then TCP, one worker on the
-		# ring ports; the tables sized by the run's plan (no flows_max).
-		# UDP: a datagram every 5 s (the 1 M test's profile); TCP: a
-		# byte every 30 s (tcp_hold.yaml).
-		sed '/^flows_max: /d' $B/loop.yaml >"$out/ten.yaml"
-		rss() { awk '/^(VmRSS|HugetlbPages):/ {s += $2} END {print s * 1024}' "/proc/$1/status"; }
-		for p in udp tcp; do
-			f=$out/ten.$p
-			fifo=$out/fifo.ten.$p.$RANDOM
-			mkfifo "$fifo"
-			"$FG" -C "$out/ten.yaml" -b <"$fifo" >"$f" 2>&1 &
-			pid=$!
-			exec 9>"$fifo"
-			echo "stats -g --json" >&9
-			for _ in $(seq 1 50); do grep -q '^{' "$f" && break; sleep 0.2; done
-			r0=$(rss $pid)
-			t0=$(date +%s.%N)
-			prof=test/data/flows_million_udp.yaml
-			[ $p = tcp ] && prof=$B/tcp_hold.yaml
-			echo "start -v -f $prof --active 10000000" >&9
-			# the ramp: unpaced, closed-loop; up to 50 s (the flows live 60 s)
-			ramp=-1
-			for i in $(seq 1 100); do
-				sleep 0.5
-				echo "stats --json" >&9
-				sleep 0.1
-				a=$(grep '^{' "$f" | tail -n 1 | python3 -c 'import json,sys
-print(json.load(sys.stdin)["flows"]["client"]["active"])' 2>/dev/null)
-				if [ "${a:-0}" -ge 9990000 ]; then
-					ramp=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-					break
-				fi
-			done
-			: >"$f.hold"
-			for i in $(seq 1 11); do
-				echo "stats --json" >&9
-				sleep 1
-				grep '^{' "$f" | tail -n 1 >>"$f.hold"
-			done
-			r1=$(rss $pid)
-			kill -KILL $pid
-			exec 9>&-
-			wait $pid 2>/dev/null
-			read -r held minact fails ent < <(python3 -c 'import json,sys
-S = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
-c = [o["flows"]["client"] for o in S]
-v = [o["flows"]["server"] for o in S]
-print("%.1f %d %d %d" % (c[-1]["target_held_s"], min(x["active"] for x in c),
-      c[-1]["failed"] + v[-1]["failed"], c[-1]["active"] + v[-1]["active"]))' "$f.hold")
-			flows=10000000
-			per=$(awk -v a="$r1" -v b="$r0" -v n="$flows" 'BEGIN { printf "%.0f", (a - b) / n }')
-			side=$(awk -v a="$r1" -v b="$r0" -v n="$ent" 'BEGIN { printf "%.0f", (n > 0) ? (a - b) / n : 0 }')
-			v=measured
-			if [ "$minact" -lt 9990000 ] || [ "$fails" -ne 0 ] || [ "$ramp" = -1 ]; then
-				v=FAILED
-				echo "    row l $p FAILED: ramp $ramp s, active min $minact, failed $fails" >&2
-			fi
-			grep '^tables:' "$f" | sed 's/^/    /' >&2
-			row l "10 M $p flows held (ramp ${ramp} s, held ${held} s, min $minact, $fails failed)" \
-				"$per B/flow" "$side B/side" "-" "$v" "10,000,000 within 0.1 %, 0 failed"
-		done
+		held_rows l 10000000 -
 		;;
 	f)
 		ip netns add "$NS"
