@@ -29,12 +29,12 @@
  * entries in cache lines where that matters). With a 32-byte state (a UDP
  * flow's) that is 16 + 64 = 80 B per flow for 1,048,576 flows (80 MiB),
  * 10.7 + 64 for 25,000,000; with a 68-byte one (a TCP flow's) 16 + 100 =
- * 116 B and 10.7 + 100 (flowtab_mem_size() gives the exact figure). The state follows the
- * header at FLOWTAB_HDR bytes, so a caller holding the state finds the key
- * without the index (flowtab_state_key()): it need not keep a copy of the
- * addresses and ports. That is
- * address space: without a caller's allocator the table is an anonymous
- * mapping (huge pages where the kernel allows, for the TLB), whose pages
+ * 116 B and 10.7 + 100 (flowtab_mem_size() gives the exact figure). The
+ * state follows the header at FLOWTAB_HDR bytes, so a caller holding the
+ * state finds the key without the index (flowtab_state_key()): it need not
+ * keep a copy of the addresses and ports. That is address space: without a
+ * caller's allocator the table is an anonymous mapping (huge pages where
+ * the kernel allows, for the TLB), whose pages
  * become resident when first touched and arrive zeroed, i.e. as an empty
  * index. So the index becomes resident as flows spread over it and the
  * entries up to the most flows ever live at once; a page's first touch is a
