@@ -717,7 +717,15 @@ bool tcp_icmp_seq_ok(const struct tcp_tcb *t, uint32_t seq)
 {
 	if (t->state == TCP_CLOSED || t->state == TCP_LISTEN || t->snd_max == t->iss)
 		return false;
-	return !FG_SEQ_LT(seq, t->snd_una) && FG_SEQ_LT(seq, t->snd_max);
+	if (FG_SEQ_LT(seq, t->snd_una))
+		return false;
+	/* once synchronized, an ACK without data or FIN (a challenge ACK,
+	 * RFC 5961 §4.2, or one for out-of-window data) goes at snd_nxt, at
+	 * most snd_max: an error about it is about this connection (Linux's
+	 * tcp_v4_err() takes SND.UNA <= seq <= SND.NXT alike) */
+	if (seq == t->snd_max)
+		return t->state != TCP_SYN_SENT && t->state != TCP_SYN_RCVD;
+	return FG_SEQ_LT(seq, t->snd_max);
 }
 
 enum tcp_icmp tcp_icmp_unreach(struct tcp_tcb *t, uint32_t seq, bool hard)

@@ -273,7 +273,11 @@ bool tcp_data_ok(const struct tcp_tcb *t, const struct tcp_seg *in, const uint8_
  * "ICMP ERRORS"). Each first checks the quoted sequence number against
  * the send window, RFC 5927 §4.1: SND.UNA <= seq < SND.MAX (the highest
  * sent; a timeout here rewinds snd_nxt, so SND.NXT of the RFC is
- * snd_max); an error outside it is stale or forged and changes nothing.
+ * snd_max), and once synchronized seq == SND.MAX too: a pure ACK (a
+ * challenge ACK to a retransmitted SYN-ACK, RFC 5961 §4.2) is sent
+ * there, and an error quoting it is about the connection, as Linux's
+ * tcp_v4_err() takes it; an error outside that is stale or forged and
+ * changes nothing.
  */
 enum tcp_icmp {
 	TCP_ICMP_STALE = 0, /* the quoted sequence number is outside the window: ignored */
@@ -282,7 +286,8 @@ enum tcp_icmp {
 	TCP_ICMP_MSS,	    /* a too-big message lowered its MSS */
 };
 
-/* pure: is seq within SND.UNA .. SND.MAX - 1 of a tcb that sent something? */
+/* pure: is seq within SND.UNA .. SND.MAX - 1 (.. SND.MAX once synchronized)
+ * of a tcb that sent something? */
 bool tcp_icmp_seq_ok(const struct tcp_tcb *t, uint32_t seq);
 
 /*

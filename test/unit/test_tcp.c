@@ -1412,7 +1412,8 @@ static void test_icmp_seq_window(void **state)
 	assert_true(tcp_icmp_seq_ok(&t, CISS + 1));
 	assert_true(tcp_icmp_seq_ok(&t, CISS + 2001));
 	assert_true(tcp_icmp_seq_ok(&t, CISS + 3000));
-	assert_false(tcp_icmp_seq_ok(&t, CISS + 3001)); /* never sent */
+	assert_true(tcp_icmp_seq_ok(&t, CISS + 3001));	/* SND.MAX: a pure ACK's */
+	assert_false(tcp_icmp_seq_ok(&t, CISS + 3002)); /* never sent */
 	assert_false(tcp_icmp_seq_ok(&t, CISS));	    /* acknowledged (the SYN) */
 	assert_false(tcp_icmp_seq_ok(&t, CISS + 0x80000000u));
 	/* the first 1000 acknowledged: that segment is no longer in flight */
@@ -1426,7 +1427,54 @@ static void test_icmp_seq_window(void **state)
 	tcp_output(&t, NOW, &o);
 	assert_true(tcp_icmp_seq_ok(&t, 0xffffff01u));
 	assert_true(tcp_icmp_seq_ok(&t, 0x10u));
-	assert_false(tcp_icmp_seq_ok(&t, 0x2e9u)); /* 0xffffff01 + 1000 = 0x2e9: SND.MAX */
+	assert_true(tcp_icmp_seq_ok(&t, 0x2e9u)); /* 0xffffff01 + 1000 = 0x2e9: SND.MAX */
+	assert_false(tcp_icmp_seq_ok(&t, 0x2eau));
+}
+
+/*
+ * An error about the challenge ACK of an established client (RFC 5961
+ * §4.2): its request (the handshake's ACK with it) met a withdrawn route,
+ * the server sent its SYN-ACK again, the client answered with a pure ACK
+ * at SND.MAX, and the router answered that with a net unreachable too
+ * (test/e2e/68_fault_icmp.sh). It is about the connection: a soft error
+ * keeps it, as the one about the request did.
+ */
+static void test_icmp_challenge_ack(void **state)
+{
+	struct tcp_tcb t;
+	struct tcp_out o;
+
+	(void)state;
+	syn_sent(&t);
+	in(&t, mkseg(TCP_SYN | TCP_ACK, SISS, CISS + 1, 0), NOW + 10, &o);
+	assert_int_equal(t.state, TCP_ESTABLISHED);
+	tcp_app_send(&t, 64);
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW + 10, &o);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].seq, CISS + 1);
+	assert_int_equal(o.seg[0].len, 64);
+	/* the error about the request */
+	assert_int_equal(tcp_icmp_unreach(&t, CISS + 1, false), TCP_ICMP_KEPT);
+	/* the SYN-ACK again: a pure ACK at SND.MAX answers it */
+	in(&t, mkseg(TCP_SYN | TCP_ACK, SISS, CISS + 1, 0), NOW + 200000, &o);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].flags, TCP_ACK);
+	assert_int_equal(o.seg[0].len, 0);
+	assert_int_equal(o.seg[0].seq, CISS + 65);
+	assert_int_equal(o.seg[0].seq, t.snd_max);
+	/* the error about that ACK: about this connection, kept */
+	assert_true(tcp_icmp_seq_ok(&t, o.seg[0].seq));
+	assert_int_equal(tcp_icmp_unreach(&t, o.seg[0].seq, false), TCP_ICMP_KEPT);
+	assert_int_equal(t.state, TCP_ESTABLISHED);
+	assert_int_equal(tcp_icmp_too_big(&t, o.seg[0].seq, 0, NOW + 200001, &o), TCP_ICMP_KEPT);
+	/* one past it was never sent */
+	assert_int_equal(tcp_icmp_unreach(&t, CISS + 66, true), TCP_ICMP_STALE);
+	assert_int_equal(t.state, TCP_ESTABLISHED);
+	/* before the handshake nothing is sent at SND.MAX */
+	syn_sent(&t);
+	assert_int_equal(tcp_icmp_unreach(&t, CISS + 1, false), TCP_ICMP_STALE);
+	assert_int_equal(t.state, TCP_SYN_SENT);
 }
 
 static void test_icmp_unreach_states(void **state)
@@ -1467,9 +1515,13 @@ static void test_icmp_unreach_states(void **state)
 	assert_int_equal(t.state, TCP_ESTABLISHED);
 	assert_int_equal(tcp_icmp_unreach(&t, CISS + 1001, true), TCP_ICMP_ABORT);
 	assert_int_equal(t.state, TCP_CLOSED);
-	/* ESTABLISHED with nothing in flight: no error is about it */
+	/* ESTABLISHED with nothing in flight: only an error about its ACKs
+	 * (at SND.MAX) is about it */
 	est_client(&t, CISS, SISS, 1000);
-	assert_int_equal(tcp_icmp_unreach(&t, CISS + 1, true), TCP_ICMP_STALE);
+	assert_int_equal(tcp_icmp_unreach(&t, CISS + 2, true), TCP_ICMP_STALE);
+	assert_int_equal(tcp_icmp_unreach(&t, CISS, true), TCP_ICMP_STALE);
+	assert_int_equal(tcp_icmp_unreach(&t, CISS + 1, false), TCP_ICMP_KEPT);
+	assert_int_equal(tcp_icmp_unreach(&t, CISS + 1, true), TCP_ICMP_ABORT);
 	/* FIN_WAIT_1: the FIN is in flight */
 	est_client(&t, CISS, SISS, 1000);
 	tcp_app_close(&t);
@@ -1616,7 +1668,7 @@ int main(void)
 	    cmocka_unit_test(test_net_wraparound),
 	    cmocka_unit_test(test_net_loss),
 	    cmocka_unit_test(test_icmp_seq_window),
-	    cmocka_unit_test(test_icmp_unreach_states),
+	    cmocka_unit_test(test_icmp_challenge_ack), cmocka_unit_test(test_icmp_unreach_states),
 	    cmocka_unit_test(test_icmp_too_big),
 	    cmocka_unit_test(test_icmp_too_big_syn_and_window),
 	};
