@@ -35,11 +35,14 @@
 #     DUT's OutDestUnreachs and tshark's, all of them on port 0, each a
 #     failure or kept; completions are back within 1 s. With -c 2 (1 s
 #     withdrawal): the errors reach the worker of the flow they name
-#     (nothing unmatched), each failing or kept. In both, an error whose
-#     quoted sequence number is outside its connection's window is
-#     discarded as invalid (RFC 5927 4.1): in repeated runs up to 4 of
-#     some 570 were, in about one run in three, with no error quoting a
-#     pure ACK (tshark); at most 1 % is allowed, and it fails no flow. Streams (stl_64b, 10,000
+#     (nothing unmatched), each failing or kept. In both, none is invalid
+#     (RFC 5927 4.1: each quotes a segment its connection sent, SND.NXT
+#     included once synchronized): a handshake that straddles the
+#     withdrawal (its SYN passed, the request behind it did not) meets the
+#     server's SYN-ACK again, answers it with a pure ACK at SND.NXT
+#     (RFC 5961 4.2), and the DUT answers that too; such errors were
+#     counted invalid before, up to 4 of some 570 in about one run in
+#     three (tshark: one per error quoting an ACK without data). Streams (stl_64b, 10,000
 #     frames/s, 6 s): the errors are counted on port 0 as the DUT sent
 #     them, all unmatched (streams have no flows); the frames lost are the
 #     2 s of the withdrawal (to within 0.1 s of frames and 2 %); the rate
@@ -296,10 +299,10 @@ check_eq "$TAG: port 0 counted every unreachable the DUT sent" "$DUT" "${v[0]}"
 check_eq "$TAG: none was a fragmentation needed" 0 "${v[1]}"
 check_eq "$TAG: port 1 received none" 0 "${v[2]}"
 check_eq "$TAG: each named a flow (nothing unmatched)" 0 "${v[3]}"
-check "$TAG: at most 1 % named a segment outside its flow's window (invalid: ${v[4]})" \
-	test "$((v[4] * 100))" -le "${v[0]}"
-check_eq "$TAG: each failed a flow, was kept by an established one or was invalid" \
-	"${v[0]}" "$((v[6] + v[5] + v[4]))"
+echo "# $TAG: $(tsh a -Y "icmp.type == 3 && tcp.flags == 0x010" | wc -l) errors quoted a pure ACK (tshark)"
+check_eq "$TAG: none named a segment outside its flow's window (invalid)" 0 "${v[4]}"
+check_eq "$TAG: each failed a flow or was kept by an established one" \
+	"${v[0]}" "$((v[6] + v[5]))"
 check_eq "$TAG: every failure is icmp_unreachable, or no reply" "${v[7]}" "$((v[6] + v[17]))"
 check_eq "$TAG: no other reason counts" "${v[17]}" "${v[8]}"
 check "$TAG: no reply only for frames the DUT dropped without an error (InNoRoutes - OutDestUnreachs)" \
@@ -552,9 +555,8 @@ echo "# $TAG: port 0 ${v[0]} unreachables: unmatched ${v[1]} invalid ${v[2]} kep
 check_eq "$TAG: two workers ran" 2 "${v[6]}"
 check_ge "$TAG: unreachables received" "${v[0]}" 50
 check_eq "$TAG: each reached the worker of its flow (nothing unmatched)" 0 "${v[1]}"
-check "$TAG: at most 1 % named a segment outside its flow's window (invalid: ${v[2]})" \
-	test "$((v[2] * 100))" -le "${v[0]}"
-check_eq "$TAG: each failed a flow, was kept or was invalid" "${v[0]}" "$((v[4] + v[3] + v[2]))"
+check_eq "$TAG: none named a segment outside its flow's window (invalid)" 0 "${v[2]}"
+check_eq "$TAG: each failed a flow or was kept" "${v[0]}" "$((v[4] + v[3]))"
 check_eq "$TAG: every failure is icmp_unreachable" "${v[5]}" "${v[4]}"
 
 # --- c. quotes through the NAT ----------------------------------------------------
