@@ -110,16 +110,35 @@ void flowplan_flows(const struct flowplan_in *in, double scale, uint64_t *need, 
 	fp_flows(in, scale, need, want ? want : &w, &fixed);
 }
 
-/* entries of a side holding n flows: n plus the margin, at least min_m of
- * it (0 stays 0) */
+/* entries of a side holding n flows: n plus the margin, the smaller of
+ * the percentage and FLOWPLAN_MARGIN_SD x sqrt(n), at least min_m of it
+ * (0 stays 0) */
 static uint64_t fp_side(uint64_t n, uint64_t min_m)
 {
-	uint64_t m;
+	uint64_t pct, sd;
 
 	if (!n)
 		return 0;
-	m = n / 100 * FLOWPLAN_MARGIN_PCT + n % 100 * FLOWPLAN_MARGIN_PCT / 100;
-	return n + FG_MAX(m, min_m);
+	pct = n / 100 * FLOWPLAN_MARGIN_PCT + n % 100 * FLOWPLAN_MARGIN_PCT / 100;
+	sd = (uint64_t)ceil(FLOWPLAN_MARGIN_SD * sqrt((double)n));
+	return n + FG_MAX(FG_MIN(pct, sd), min_m);
+}
+
+/* the most flows a side of `half` entries holds with the margin (without
+ * its minimum): fp_side() grows with n, so a bisection finds it */
+static uint64_t fp_fit(uint64_t half)
+{
+	uint64_t lo = 0, hi = half;
+
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo + 1) / 2;
+
+		if (fp_side(mid, 0) <= half)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
 }
 
 /* the wheel and bytes of a table of n entries */
@@ -158,7 +177,7 @@ int flowplan_worker(const struct flowplan_in *in, double scale, uint64_t bound,
 	}
 	if (out->need_entries > bound) {
 		/* the flows a table of `bound` holds with both sides */
-		uint64_t fit = bound / 2 * 100 / (100 + FLOWPLAN_MARGIN_PCT);
+		uint64_t fit = fp_fit(bound / 2);
 		/* entries and index at the bound (the wheel left out: the
 		 * bytes of the need are scaled from these) */
 		struct flowtab_params fp = {
@@ -167,13 +186,13 @@ int flowplan_worker(const struct flowplan_in *in, double scale, uint64_t bound,
 
 		snprintf(err, errlen,
 			 "a worker's table would need %s entries, %s, for its %s concurrent flows "
-			 "(when the DUT answers; both sides, %u %% margin); %s is %s entries (%s), "
-			 "about %s flows",
+			 "(when the DUT answers; both sides with their margin); %s is %s entries "
+			 "(%s), about %s flows",
 			 fp_count(out->need_entries, a, sizeof(a)),
 			 fp_bytes((uint64_t)((double)at_max / (double)bound *
 					     (double)out->need_entries),
 				  f, sizeof(f)),
-			 fp_count(out->need, b, sizeof(b)), FLOWPLAN_MARGIN_PCT, bound_what,
+			 fp_count(out->need, b, sizeof(b)), bound_what,
 			 fp_count(bound, c, sizeof(c)), fp_bytes(at_max, d, sizeof(d)),
 			 fp_count(fit, e, sizeof(e)));
 		return -ERANGE;

@@ -26,10 +26,14 @@
  *
  * An unpaced run (-m max) without --active has no rate to count from: its
  * need and want are the default table (unless every template is capped,
- * when the caps are the count). Each side then gets FLOWPLAN_MARGIN_PCT %
- * more, at least FLOWPLAN_MARGIN_MIN entries (a worker of a pair sees its
- * share of the server sides only on average, and an ended flow's entry
- * lingers until its next timer tick).
+ * when the caps are the count). Each side then gets a margin: a worker of
+ * a pair sees its share of the server sides only on average, and n flows
+ * spread over workers stray from their mean by at most sqrt(n) / 2 in one
+ * standard deviation (a binomial count). The margin is FLOWPLAN_MARGIN_SD
+ * x sqrt(n) (32 of those deviations), no more than FLOWPLAN_MARGIN_PCT %
+ * and at least FLOWPLAN_MARGIN_MIN entries: small tables get the
+ * percentage, and a million flows get 1.6 % rather than a quarter, which
+ * hugepages would hold resident for nothing.
  *
  * The table taken: entries = max(need, min(want, default)), the default
  * being the table every run had before tables were sized to the run: the
@@ -65,7 +69,8 @@
 #include "fg.h"
 #include "prof-t.h"
 
-#define FLOWPLAN_MARGIN_PCT 25u		 /* each side's entries beyond the count */
+#define FLOWPLAN_MARGIN_PCT 25u		 /* each side's entries beyond the count, at most */
+#define FLOWPLAN_MARGIN_SD 16.0		 /* ... x sqrt(count) when that is less */
 #define FLOWPLAN_MARGIN_MIN 1024u	 /* ... at least this many */
 #define FLOWPLAN_MIN_ENTRIES 4096u	 /* the smallest table */
 #define FLOWPLAN_UNPACED_DEFAULT 1048576u /* the default table without flows_max */

@@ -23,10 +23,10 @@
 # refused; so are runs whose tables cannot be had (flowgen(8), FLOW
 # TABLES), before they start and naming what they need and what there is
 # in flows and bytes: --active 500,000,000 on one worker (a table holds
-# 2^26 entries) and --active 200,000,000 over eight workers (37.8 GiB of
+# 2^26 entries) and --active 200,000,000 over eight workers (27.9 GiB of
 # tables on a machine of 24 GiB); `update -m` from 100 to 100,000 flows a
 # second of 2-second flows for 1 s (a 4,096-entry table; 100,000 flows,
-# 250,000 entries, at the new rate) is refused naming both
+# 210,120 entries, at the new rate) is refused naming both
 # figures, to 200 it is taken. The dashboard (tmux, 80x24)
 # shows the target of --active in the Flows panel and a group's active
 # against its climit (50/50) on the group page.
@@ -35,7 +35,8 @@
 # test/data/flows_million_udp.yaml and then flows_million_tcp.yaml (flows
 # of a minute, kept alive by a datagram or a byte every 5 s of their own
 # program): the plan printed (one worker, need and want 1,000,000 flows:
-# --active counts as need in full; 2,500,000 entries, on the heap or in
+# --active counts as need in full; 2,032,000 entries, a margin of 16 x
+# sqrt(1,000,000) a side, on the heap or in
 # hugepages), the target reached within 3 s
 # (stats every 0.25 s: by 0.25 s for UDP and 1 s for TCP in make test on
 # the machine of the tests), then 11 samples a second apart over 10 s all
@@ -104,12 +105,12 @@ start -f $FG_TOP/test/data/flows_long.yaml -m 100 -d 1; update -m 200; update -m
 	check_grep "caps: --active 0 refused" \
 		"error: start: --active '0': a count of concurrent flows, 1..1000000000" "$O3"
 	check_grep "caps: --active beyond what a table holds refused, needed and held in entries, bytes and flows" \
-		"error: start: a worker's table would need 1,250,000,000 entries, 93\.1 GiB, for its 500,000,000 concurrent flows .*the most a table holds is 67,108,864 entries \(5120\.0 MiB\), about 26,843,545 flows" "$O3"
+		"error: start: a worker's table would need 1,000,715,542 entries, 74\.6 GiB, for its 500,000,000 concurrent flows .*the most a table holds is 67,108,864 entries \(5120\.0 MiB\), about 33,461,878 flows" "$O3"
 	check_grep "caps: update -m beyond the tables sized at the start refused with both figures" \
-		"^error: update: worker 0's table holds 4096 entries \(sized at the start\), the new rate needs 250000 for 100000 concurrent flows" "$O3"
+		"^error: update: worker 0's table holds 4096 entries \(sized at the start\), the new rate needs 210120 for 100000 concurrent flows" "$O3"
 	check_eq "caps: update -m within the tables taken (one refusal only)" 1 "$(grep -c "^error: update:" "$O3")"
 	check_grep "caps: tables beyond the machine's memory refused, needed and had in flows and bytes" \
-		"error: start: the flow tables do not fit: the run needs 200,000,000 concurrent flows, 500,000,000 table entries, 37\.8 GiB; this machine has [0-9.]+ GiB for them \(MemAvailable .*\), about [0-9,]+ flows" "$O4"
+		"error: start: the flow tables do not fit: the run needs 200,000,000 concurrent flows, 401,280,000 table entries, 27\.9 GiB; this machine has [0-9.]+ GiB for them \(MemAvailable .*\), about [0-9,]+ flows" "$O4"
 }
 lane caps caps_lane
 
@@ -227,8 +228,8 @@ million()
 	# the flows live a minute: a quit would drain them
 	kill -KILL "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
-	check_grep "million $p: start -v prints the plan (need and want 1,000,000 flows, 2,500,000 entries)" \
-		'^tables: worker 0: need 1,000,000 flows \(2,500,000 entries\), want 1,000,000 \(2,500,000 entries\): table 2,500,000 entries, [0-9.]+ MiB, (heap|hugepages)$' "$O"
+	check_grep "million $p: start -v prints the plan (need and want 1,000,000 flows, 2,032,000 entries)" \
+		'^tables: worker 0: need 1,000,000 flows \(2,032,000 entries\), want 1,000,000 \(2,032,000 entries\): table 2,032,000 entries, [0-9.]+ MiB, (heap|hugepages)$' "$O"
 	samples_py "million $p: 1,000,000 reached within 3 s" \
 		"len(S) == 23 and any(o['flows']['client']['active'] >= 999000 for o in S[:12])" "$O"
 	samples_py "million $p: held within 0.1 % for 10 s (11 samples a second apart)" \

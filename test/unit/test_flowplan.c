@@ -59,7 +59,8 @@ static uint64_t tab_bytes(uint64_t n, uint32_t wheel)
 
 /* udp_short-like (no delays, timeout 3 s) at 10,000 flows/s: need 1,000
  * (0.1 s for the reply), want 30,000 (3 s each); the worst case fits the
- * default table, so it is the table: 75,000 entries (25 % margin a side) */
+ * default table, so it is the table: 65,544 entries (a margin of 16 x
+ * sqrt(30,000) = 2,772 a side, less than the 25 % of 7,500) */
 static void test_need_and_want(void **state)
 {
 	struct flowplan_in in = one(10000, 0, 3);
@@ -75,10 +76,10 @@ static void test_need_and_want(void **state)
 	assert_int_equal(w.need, 1000);
 	assert_int_equal(w.want, 30000);
 	assert_int_equal(w.need_entries, 2 * (1000 + FLOWPLAN_MARGIN_MIN));
-	assert_int_equal(w.want_entries, 75000);
-	assert_int_equal(w.entries, 75000);
-	assert_int_equal(w.wheel, 4096); /* 75,000 / 256 slots, at least 4,096 */
-	assert_int_equal(w.bytes, tab_bytes(75000, 4096));
+	assert_int_equal(w.want_entries, 65544);
+	assert_int_equal(w.entries, 65544);
+	assert_int_equal(w.wheel, 4096); /* 65,544 / 256 slots, at least 4,096 */
+	assert_int_equal(w.bytes, tab_bytes(65544, 4096));
 	assert_int_equal(w.need_table, FLOWPLAN_MIN_ENTRIES);
 	/* the program's delays count in the need: 2 s of them and the reply */
 	in = one(1000, 2, 7);
@@ -125,26 +126,26 @@ static void test_default(void **state)
 	 * (1,000,000 flows/s of 3 s: need 100,000, want 3,000,000) */
 	in = one(1000000, 0, 3);
 	assert_int_equal(flowplan_worker(&in, 1.0, 0, "x", &w, err, sizeof(err)), 0);
-	assert_int_equal(w.need_entries, 250000);
-	assert_int_equal(w.want_entries, 7500000);
+	assert_int_equal(w.need_entries, 210120); /* 100,000 + 16 x 316.2 a side */
+	assert_int_equal(w.want_entries, 6055426);
 	assert_int_equal(w.entries, FLOWPLAN_UNPACED_DEFAULT);
-	assert_int_equal(w.need_table, 250000);
+	assert_int_equal(w.need_table, 210120);
 	/* the need beyond the default: the need (53_offer's 4x run at 14
 	 * million flows/s: 1.4 million, its worst case 42 million) */
 	in = one(14000000, 0, 3);
 	assert_int_equal(flowplan_worker(&in, 1.0, 0, "x", &w, err, sizeof(err)), 0);
 	assert_int_equal(w.need, 1400000);
 	assert_int_equal(w.want, 42000000);
-	assert_int_equal(w.want_entries, 105000000); /* beyond what a table holds: not refused */
-	assert_int_equal(w.entries, 3500000);
+	assert_int_equal(w.want_entries, 84207384); /* beyond what a table holds: not refused */
+	assert_int_equal(w.entries, 2837864);
 	assert_int_equal(w.entries, w.need_entries);
-	assert_int_equal(w.wheel, 16384); /* 3,500,000 / 256 = 13,672: the next power of two */
+	assert_int_equal(w.wheel, 16384); /* 2,837,864 / 256 = 11,086: the next power of two */
 	/* a config's flows_max is the default: a worst case within it is
 	 * taken whole, one beyond it gets flows_max */
 	in = one(10000, 0, 3);
 	in.deflt = 100000;
 	assert_int_equal(flowplan_worker(&in, 1.0, 100000, "flows_max", &w, err, sizeof(err)), 0);
-	assert_int_equal(w.entries, 75000);
+	assert_int_equal(w.entries, 65544);
 	in.deflt = 50000;
 	assert_int_equal(flowplan_worker(&in, 1.0, 50000, "flows_max", &w, err, sizeof(err)), 0);
 	assert_int_equal(w.entries, 50000);
@@ -153,7 +154,7 @@ static void test_default(void **state)
 	in.deflt = 10000000;
 	assert_int_equal(flowplan_worker(&in, 1.0, 10000000, "flows_max", &w, err, sizeof(err)),
 			 0);
-	assert_int_equal(w.entries, 7500000);
+	assert_int_equal(w.entries, 6055426);
 }
 
 /* small counts: the margin is at least FLOWPLAN_MARGIN_MIN a side, and a
@@ -204,9 +205,10 @@ static void test_active_and_unpaced(void **state)
 	flowplan_flows(&in, 1.0, &need, &want);
 	assert_int_equal(need, 1000000);
 	assert_int_equal(flowplan_worker(&in, 1.0, 0, "x", &w, err, sizeof(err)), 0);
-	assert_int_equal(w.need_entries, 2500000);
-	assert_int_equal(w.entries, 2500000);
-	assert_int_equal(w.wheel, 16384); /* a slot per 256 entries at least */
+	/* a margin of 16 x sqrt(1,000,000) = 16,000 a side, not 250,000 */
+	assert_int_equal(w.need_entries, 2032000);
+	assert_int_equal(w.entries, 2032000);
+	assert_int_equal(w.wheel, 8192); /* a slot per 256 entries at least */
 	in.active = 0;
 	assert_int_equal(flowplan_worker(&in, 1.0, 0, "x", &w, err, sizeof(err)), 0);
 	assert_int_equal(w.entries, FLOWPLAN_UNPACED_DEFAULT);
@@ -234,17 +236,18 @@ static void test_table_bound(void **state)
 	in.active = 500000000;
 	assert_int_equal(flowplan_worker(&in, 1.0, 0, "the most a table holds", &w, err, sizeof(err)),
 			 -ERANGE);
-	/* 80 bytes an entry (64 of entry, 16 of index) */
-	assert_non_null(strstr(err, "1,250,000,000 entries, 93.1 GiB, for its 500,000,000 concurrent flows"));
+	/* 80 bytes an entry (64 of entry, 16 of index); the flows a full
+	 * table holds: n + 16 sqrt(n) <= 33,554,432 a side */
+	assert_non_null(strstr(err, "1,000,715,542 entries, 74.6 GiB, for its 500,000,000 concurrent flows"));
 	assert_non_null(strstr(err, "the most a table holds is 67,108,864 entries"));
-	assert_non_null(strstr(err, "about 26,843,545 flows"));
+	assert_non_null(strstr(err, "about 33,461,878 flows"));
 	/* a worst case beyond what a table holds is not refused when the
 	 * need fits: 10 million flows/s of 30 s (want 300 million) */
 	in = one(10000000, 0, 30);
 	assert_int_equal(flowplan_worker(&in, 1.0, 0, "the most a table holds", &w, err, sizeof(err)),
 			 0);
 	assert_int_equal(w.want, 300000000);
-	assert_int_equal(w.entries, 2500000);
+	assert_int_equal(w.entries, 2032000);
 	/* an explicit flows_max bounds the table */
 	in = one(1, 0, 60);
 	in.unpaced = true;
@@ -252,11 +255,11 @@ static void test_table_bound(void **state)
 	in.deflt = 1048576;
 	assert_int_equal(flowplan_worker(&in, 1.0, 1048576, "flows_max", &w, err, sizeof(err)),
 			 -ERANGE);
-	assert_non_null(strstr(err, "1,500,000 entries, 114.5 MiB, for its 600,000 concurrent flows"));
-	assert_non_null(strstr(err, "flows_max is 1,048,576 entries (80.0 MiB), about 419,430 flows"));
+	assert_non_null(strstr(err, "1,224,788 entries, 93.5 MiB, for its 600,000 concurrent flows"));
+	assert_non_null(strstr(err, "flows_max is 1,048,576 entries (80.0 MiB), about 512,830 flows"));
 	in.deflt = 2000000;
 	assert_int_equal(flowplan_worker(&in, 1.0, 2000000, "flows_max", &w, err, sizeof(err)), 0);
-	assert_int_equal(w.entries, 1500000);
+	assert_int_equal(w.entries, 1224788);
 	/* a small flows_max: its table, not the floor, for an unpaced run
 	 * (test/data/flows_small_cfg.yaml's 1,000) */
 	in.active = 0;
@@ -282,7 +285,7 @@ static void test_table_bound(void **state)
 	in.deflt = 100;
 	assert_int_equal(flowplan_worker(&in, 1.0, 100, "flows_max", &w, err, sizeof(err)), -ERANGE);
 	assert_non_null(strstr(err, "would need 750 entries, "));
-	assert_non_null(strstr(err, "for its 300 concurrent flows (when the DUT answers; both sides, 25 % margin)"));
+	assert_non_null(strstr(err, "for its 300 concurrent flows (when the DUT answers; both sides with their margin)"));
 	assert_non_null(strstr(err, "flows_max is 100 entries"));
 	/* 54_flows_limits: flows_max 1,000, 1,000 flows/s of 2 s of delay */
 	in = one(1000, 2, 7);
@@ -307,10 +310,11 @@ static void test_update(void **state)
 	assert_int_equal(w.entries, 8048);
 	assert_int_equal(flowplan_update(&in, 3.0, 0, w.entries, 0, err, sizeof(err)), 0);
 	assert_int_equal(flowplan_update(&in, 27.0, 0, w.entries, 0, err, sizeof(err)), 0);
-	/* at 100 times the rate: 10,000 flows, 25,000 entries */
+	/* at 100 times the rate: 10,000 flows, 23,200 entries (a margin of
+	 * 16 x 100 a side) */
 	assert_int_equal(flowplan_update(&in, 100.0, 0, w.entries, 0, err, sizeof(err)), -ERANGE);
 	assert_string_equal(err, "worker 0's table holds 8048 entries (sized at the start), the new "
-				 "rate needs 25000 for 10000 concurrent flows: start again at that rate");
+				 "rate needs 23200 for 10000 concurrent flows: start again at that rate");
 	/* 65: flows_long (2 s of delay) at 100 flows/s for 1 s: a 4,096-entry
 	 * table; at 100,000 flows/s -d 1 lets 100,000 start */
 	in = one(100, 2, 7);
@@ -320,7 +324,7 @@ static void test_update(void **state)
 	assert_int_equal(flowplan_update(&in, 2.0, 0, w.entries, 0, err, sizeof(err)), 0);
 	assert_int_equal(flowplan_update(&in, 1000.0, 0, w.entries, 1, err, sizeof(err)), -ERANGE);
 	assert_non_null(strstr(err, "worker 1's table holds 4096 entries (sized at the start), the "
-				    "new rate needs 250000 for 100000 concurrent flows"));
+				    "new rate needs 210120 for 100000 concurrent flows"));
 	/* under an explicit flows_max, without the margin's minimum: the
 	 * start's own rate is always taken */
 	in = one(200, 0, 3);
