@@ -27,10 +27,13 @@ static inline uint64_t ft_fmix(uint64_t h)
 	return h;
 }
 
+/* a key's 16 bytes as two words, the second without a stored key's
+ * flags and generation (FT_KEY_MASK_B) */
 static inline void ft_load(const struct flowtab_key *k, uint64_t *a, uint64_t *b)
 {
 	memcpy(a, k, 8);
 	memcpy(b, (const char *)k + 8, 8);
+	*b &= FT_KEY_MASK_B;
 }
 
 uint64_t flowtab_hash(const struct flowtab_key *k)
@@ -225,8 +228,8 @@ int flowtab_insert_h(struct flowtab *t, const struct flowtab_key *k, uint64_t h,
 		e = ft_ent(t, n);
 		e->gen = 0;
 	}
-	e->key = *k;
-	e->flags = FT_INUSE;
+	memcpy(e->kb, k, sizeof(e->kb));
+	e->sf = (uint8_t)((k->side & FT_SIDE) | FT_INUSE);
 	memset((char *)e + FT_HDR, 0, t->stride - FT_HDR);
 	t->bkt[b].sig[s] = sig;
 	t->bkt[b].ref[s] = n + 1;
@@ -272,14 +275,14 @@ void flowtab_del_h(struct flowtab *t, uint32_t idx, uint64_t hash)
 	if (idx >= t->hwm)
 		return;
 	e = ft_ent(t, idx);
-	if (!(e->flags & FT_INUSE))
+	if (!(e->sf & FT_INUSE))
 		return;
 	flowtab_timer_cancel(t, idx);
 	/* a ref names one entry, so a wrong hash finds nothing to remove:
 	 * then the key's own hash is taken */
 	if (!ft_unindex2(t, idx, hash))
 		ft_unindex2(t, idx, flowtab_hash(&e->key));
-	e->flags = 0;
+	e->sf = 0;
 	e->gen++;
 	e->tnext = t->free_head;
 	t->free_head = idx;
@@ -314,7 +317,7 @@ uint32_t flowtab_at(const struct flowtab *t, uint32_t id)
 	if (idx >= t->hwm)
 		return FLOWTAB_NIL;
 	e = ft_ent(t, idx);
-	if (!(e->flags & FT_INUSE) || (e->gen & t->gen_mask) != id >> t->idx_bits)
+	if (!(e->sf & FT_INUSE) || (e->gen & t->gen_mask) != id >> t->idx_bits)
 		return FLOWTAB_NIL;
 	return idx;
 }
@@ -324,7 +327,7 @@ uint32_t flowtab_next(const struct flowtab *t, uint32_t *cursor)
 	uint32_t i;
 
 	for (i = *cursor; i < t->hwm; i++) {
-		if (ft_ent(t, i)->flags & FT_INUSE) {
+		if (ft_ent(t, i)->sf & FT_INUSE) {
 			*cursor = i + 1;
 			return i;
 		}
@@ -352,7 +355,7 @@ static void ft_wheel_link(struct flowtab *t, uint32_t idx, struct ft_ent *e)
 	if (*head != FLOWTAB_NIL)
 		ft_ent(t, *head)->tprev = idx;
 	*head = idx;
-	e->flags |= FT_ARMED;
+	e->sf |= FT_ARMED;
 }
 
 static void ft_wheel_unlink(struct flowtab *t, struct ft_ent *e)
@@ -363,20 +366,20 @@ static void ft_wheel_unlink(struct flowtab *t, struct ft_ent *e)
 		ft_ent(t, e->tprev)->tnext = e->tnext;
 	if (e->tnext != FLOWTAB_NIL)
 		ft_ent(t, e->tnext)->tprev = e->tprev;
-	e->flags &= ~FT_ARMED;
+	e->sf &= (uint8_t)~FT_ARMED;
 }
 
 void flowtab_timer_cancel(struct flowtab *t, uint32_t idx)
 {
 	struct ft_ent *e = ft_ent(t, idx);
 
-	if (e->flags & FT_ARMED)
+	if (e->sf & FT_ARMED)
 		ft_wheel_unlink(t, e);
 }
 
 bool flowtab_timer_armed(const struct flowtab *t, uint32_t idx)
 {
-	return ft_ent(t, idx)->flags & FT_ARMED;
+	return ft_ent(t, idx)->sf & FT_ARMED;
 }
 
 /*
@@ -403,7 +406,7 @@ void flowtab_timer_arm(struct flowtab *t, uint32_t idx, uint64_t deadline_tsc)
 	struct ft_ent *e = ft_ent(t, idx);
 	uint64_t tick = ft_due_tick(t, deadline_tsc);
 
-	if (e->flags & FT_ARMED) {
+	if (e->sf & FT_ARMED) {
 		if (ft_tick_le(e->tick, (uint32_t)tick)) {
 			e->tick = (uint32_t)tick;
 			return;
@@ -418,7 +421,7 @@ void flowtab_timer_arm_min(struct flowtab *t, uint32_t idx, uint64_t deadline_ts
 {
 	const struct ft_ent *e = ft_ent(t, idx);
 
-	if ((e->flags & FT_ARMED) && ft_tick_le(e->tick, (uint32_t)ft_due_tick(t, deadline_tsc)))
+	if ((e->sf & FT_ARMED) && ft_tick_le(e->tick, (uint32_t)ft_due_tick(t, deadline_tsc)))
 		return;
 	flowtab_timer_arm(t, idx, deadline_tsc);
 }

@@ -23,13 +23,13 @@
  * (its lines are likely still cached).
  *
  * Memory per flow: 10 to 20 B of index (1.25 to 2.5 slots of 8 B, as the
- * power of two falls) plus the entry: a 32-byte header (key, timer links,
- * deadline, generation) and the state rounded up to 4 B (so a state holds
- * fields of 32 bits at most; the caller pads it to a size that keeps
- * entries in cache lines where that matters). With a 32-byte state (a UDP
- * flow's) that is 16 + 64 = 80 B per flow for 1,048,576 flows (80 MiB),
- * 10.7 + 64 for 25,000,000; with a 68-byte one (a TCP flow's) 16 + 100 =
- * 116 B and 10.7 + 100 (flowtab_mem_size() gives the exact figure). The
+ * power of two falls) plus the entry: a 28-byte header (the key's 16 B,
+ * whose side byte and padding also hold the entry's flags and generation;
+ * timer links and deadline 12 B) and the state rounded up to 4 B (so a
+ * state holds fields of 32 bits at most). With a 28-byte state (a UDP
+ * flow's) that is 16 + 56 = 72 B per flow for 1,048,576 flows (72 MiB),
+ * 10.7 + 56 for 25,000,000; with a 68-byte one (a TCP flow's) 16 + 96 =
+ * 112 B and 10.7 + 96 (flowtab_mem_size() gives the exact figure). The
  * state follows the header at FLOWTAB_HDR bytes, so a caller holding the
  * state finds the key without the index (flowtab_state_key()): it need not
  * keep a copy of the addresses and ports. That is address space: without a
@@ -70,7 +70,7 @@
 #include <string.h>
 
 #define FLOWTAB_NIL UINT32_MAX /* "no entry" index */
-#define FLOWTAB_HDR 32u	       /* an entry's header; its state follows */
+#define FLOWTAB_HDR 28u	       /* an entry's header; its state follows */
 #define FLOWTAB_MAX_FLOWS (1u << 26) /* flowgen(8): flows_max's bound */
 
 enum flowtab_side {
@@ -81,7 +81,9 @@ enum flowtab_side {
 /*
  * The lookup key: addresses and ports in network byte order as read from
  * the wire (the table never interprets them). 16 bytes; pad must be zero,
- * so build keys with flowtab_key().
+ * so build keys with flowtab_key(). A key stored in the table
+ * (flowtab_key_of(), flowtab_state_key()) carries the table's own bits
+ * in side's upper bits and in pad: read its side with flowtab_key_side().
  */
 struct flowtab_key {
 	uint32_t sip, dip;
@@ -104,6 +106,12 @@ static inline void flowtab_key(struct flowtab_key *k, uint32_t sip, uint32_t dip
 	k->dport = dport;
 	k->proto = proto;
 	k->side = (uint8_t)side;
+}
+
+/* pure: the side of a key, built or stored. */
+static inline enum flowtab_side flowtab_key_side(const struct flowtab_key *k)
+{
+	return (enum flowtab_side)(k->side & 1);
 }
 
 /* worker: the key's hash, for flowtab_prefetch() then flowtab_lookup_h(). */

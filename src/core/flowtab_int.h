@@ -21,10 +21,21 @@
 #define FT_STATE_ALIGN 4u	/* the header's and the key's fields */
 #define FT_HEAD 0x80000000u	/* tprev of a slot's first entry: FT_HEAD | slot */
 
+/* ft_ent.sf: the key's side in bit 0, the table's flags above it */
 enum ft_flag {
-	FT_INUSE = 1,
-	FT_ARMED = 2, /* linked in a wheel slot */
+	FT_SIDE = 1,  /* enum flowtab_side */
+	FT_INUSE = 2,
+	FT_ARMED = 4, /* linked in a wheel slot */
 };
+
+/*
+ * The bytes of a key that name a flow, as the second 8 bytes of the key
+ * read them (little-endian): the ports, the protocol and side's bit 0.
+ * A stored key's side byte carries the flags above that bit and its
+ * padding the generation, which neither the hash nor a compare reads.
+ */
+#define FT_KEY_MASK_B 0x000001ffffffffffull
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "FT_KEY_MASK_B reads a little-endian key");
 
 /*
  * One cache line: signatures first so a miss touches only this line. An
@@ -36,19 +47,30 @@ struct ft_bkt {
 	uint32_t ref[FT_BKT_SLOTS];
 } __attribute__((aligned(64)));
 
-/* Entry header; the caller's state follows at offset FT_HDR. */
+/*
+ * Entry header; the caller's state follows at offset FT_HDR. The key's
+ * last three bytes hold the table's own: flags beside the side bit, and
+ * the generation in the padding (FT_KEY_MASK_B leaves them out).
+ */
 struct ft_ent {
-	struct flowtab_key key;
+	union {
+		struct flowtab_key key;
+		struct {
+			uint8_t kb[13]; /* addresses, ports, protocol */
+			uint8_t sf;	/* side | enum ft_flag */
+			uint16_t gen;	/* bumped on delete */
+		};
+	};
 	uint32_t tnext; /* wheel slot list, or the free list */
 	uint32_t tprev; /* previous in the slot list, or FT_HEAD | slot */
 	uint32_t tick;	/* wheel tick the timer is due at (FT_ARMED) */
-	uint16_t gen;	/* bumped on delete */
-	uint8_t flags;	/* enum ft_flag */
-	uint8_t pad;
 };
 
 _Static_assert(sizeof(struct flowtab_key) == 16, "key must be 16 bytes");
-_Static_assert(sizeof(struct ft_ent) == FT_HDR, "entry header must be 32 bytes");
+_Static_assert(offsetof(struct flowtab_key, side) == 13 && offsetof(struct ft_ent, sf) == 13 &&
+		   offsetof(struct ft_ent, gen) == offsetof(struct flowtab_key, pad),
+	       "flags share the side's byte, the generation the key's padding");
+_Static_assert(sizeof(struct ft_ent) == FT_HDR, "entry header must be 28 bytes");
 _Static_assert(sizeof(struct ft_bkt) == FT_LINE, "bucket must be one line");
 _Static_assert(FLOWTAB_MAX_FLOWS <= FT_HEAD, "an entry index must not look like a slot tag");
 

@@ -175,13 +175,13 @@ struct flows_ent {
 
 /*
  * The entry size of a table with UDP flows only (flows_ctl.c): its 28
- * bytes padded to 32, so that a 64-byte entry is one cache line.
+ * bytes, a 56-byte entry with the table's header.
  */
-#define FLOWS_ENT_UDP 32u
+#define FLOWS_ENT_UDP 28u
 _Static_assert(offsetof(struct flows_ent, udp) + sizeof(((struct flows_ent *)0)->udp) <=
 		       FLOWS_ENT_UDP &&
 		   sizeof(struct flows_ent) == 68,
-	       "a flow's state: 32 bytes (UDP), 68 (TCP), as flowtab.h counts them");
+	       "a flow's state: 28 bytes (UDP), 68 (TCP), as flowtab.h counts them");
 
 /* Spare mbufs for one side (flows_alloc()); control frees what is left. */
 struct flows_stash {

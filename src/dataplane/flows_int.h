@@ -140,7 +140,7 @@ static inline const struct flowtab_key *flows_key(const struct flows_ent *e)
 /* worker: the role of entry idx, FLOWTAB_CLIENT or FLOWTAB_SERVER. */
 static inline int flows_side(const struct flowtab *ft, uint32_t idx)
 {
-	return flowtab_key_of(ft, idx)->side;
+	return flowtab_key_side(flowtab_key_of(ft, idx));
 }
 
 /* worker: ip (host order) is a client address of one of the port pairs. */
