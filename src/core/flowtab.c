@@ -161,16 +161,16 @@ static int ft_displace(struct flowtab *t, uint32_t b)
 			return (int)i;
 		}
 	}
+	/* ft_alt() never gives the bucket itself (there are two at least):
+	 * only a move back into the full b is left out */
 	for (i = 0; i < FT_BKT_SLOTS; i++) {
 		uint32_t o = ft_alt(t, b, bk->sig[i]);
 		struct ft_bkt *ob = &t->bkt[o];
 
-		if (o == b)
-			continue;
 		for (j = 0; j < FT_BKT_SLOTS; j++) {
 			uint32_t oo = ft_alt(t, o, ob->sig[j]);
 
-			if (oo == o || oo == b)
+			if (oo == b)
 				continue;
 			e = ft_empty_slot(&t->bkt[oo]);
 			if (e >= 0) {

@@ -826,8 +826,11 @@ static void flows_tick(struct worker *w, uint64_t now)
 		bool more = n == FLOWS_NEW_BURST;
 		struct flows_new nf[FLOWS_NEW_BURST];
 
-		if (s->unpaced && n > flows_unpaced_room(s))
-			n = flows_unpaced_room(s);
+		if (s->unpaced) {
+			uint32_t room = flows_unpaced_room(s);
+
+			n = FG_MIN(n, room);
+		}
 
 		/* All tuples first, prefetching their buckets, then the inserts:
 		 * the table's cache misses overlap. */
