@@ -28,8 +28,8 @@
  * timer links and deadline 12 B) and the state rounded up to 4 B (so a
  * state holds fields of 32 bits at most). With a 28-byte state (a UDP
  * flow's) that is 16 + 56 = 72 B per flow for 1,048,576 flows (72 MiB),
- * 10.7 + 56 for 25,000,000; with a 68-byte one (a TCP flow's) 16 + 96 =
- * 112 B and 10.7 + 96 (flowtab_mem_size() gives the exact figure). The
+ * 10.7 + 56 for 25,000,000; with a 64-byte one (a TCP flow's) 16 + 92 =
+ * 108 B and 10.7 + 92 (flowtab_mem_size() gives the exact figure). The
  * state follows the header at FLOWTAB_HDR bytes, so a caller holding the
  * state finds the key without the index (flowtab_state_key()): it need not
  * keep a copy of the addresses and ports. That is address space: without a

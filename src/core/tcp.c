@@ -39,8 +39,6 @@ static void tcb_init(struct tcp_tcb *t, uint32_t iss, uint16_t mss)
 	t->rcv_nxt = 1; /* irs = 0: tcp_rcvd() reads 0 until the peer's SYN */
 	t->mss = mss ? mss : FG_TCP_MSS_DEFAULT;
 	t->mss_adv = t->mss;
-	t->rto_init_ms = FG_TCP_RTO_INIT_MS;
-	t->rto_ms = FG_TCP_RTO_INIT_MS;
 	t->cwnd = FG_TCP_CWND_INIT;
 }
 
@@ -55,14 +53,6 @@ void tcp_init_listen(struct tcp_tcb *t, uint32_t iss, uint16_t mss)
 {
 	tcb_init(t, iss, mss);
 	t->state = TCP_LISTEN;
-}
-
-void tcp_set_rto(struct tcp_tcb *t, uint16_t rto_init_ms)
-{
-	if (rto_init_ms == 0)
-		rto_init_ms = FG_TCP_RTO_INIT_MS;
-	t->rto_init_ms = rto_init_ms;
-	t->rto_ms = rto_init_ms;
 }
 
 void tcp_out_reset(struct tcp_out *out)
@@ -271,7 +261,7 @@ static void emit_rst_for(const struct tcp_seg *in, struct tcp_out *out)
 
 static void arm(struct tcp_tcb *t, uint64_t now_us)
 {
-	t->deadline_us = us32(now_us + (uint64_t)t->rto_ms * 1000);
+	t->deadline_us = us32(now_us + (uint64_t)tcp_rto_ms(t) * 1000);
 }
 
 /* SYN (SYN_SENT) or SYN-ACK (SYN_RCVD) at iss, with our MSS option. */
@@ -482,7 +472,6 @@ static void input_syn_sent(struct tcp_tcb *t, const struct tcp_seg *in, uint64_t
 	{
 		t->snd_una = in->ack;
 		t->retries = 0;
-		t->rto_ms = t->rto_init_ms;
 		t->deadline_us = 0;
 		established(t, out);
 		push(t, now_us, out, false);
@@ -526,7 +515,6 @@ static bool take_ack(struct tcp_tcb *t, const struct tcp_seg *in, uint64_t now_u
 		t->snd_wnd = in->win;
 		t->retries = 0;
 		t->dupacks = 0;
-		t->rto_ms = t->rto_init_ms;
 		if (t->cwnd < FG_TCP_CWND_MAX)
 			t->cwnd++;
 		if (t->snd_una == t->snd_max)
@@ -697,7 +685,6 @@ void tcp_timer(struct tcp_tcb *t, uint64_t now_us, struct tcp_out *out)
 		to_closed(t, out, TCP_EV_FAIL_RETX);
 		goto done;
 	}
-	t->rto_ms = FG_MIN(t->rto_ms * 2, FG_TCP_RTO_MAX_MS);
 	t->cwnd = 1;
 	t->dupacks = 0;
 	if (t->state == TCP_SYN_SENT || t->state == TCP_SYN_RCVD) {

@@ -160,14 +160,27 @@ struct tcp_tcb {
 	uint16_t snd_wnd; /* the peer's advertised window */
 	uint16_t mss;	  /* segment size: min(ours, the peer's option) */
 	uint16_t mss_adv; /* ours, advertised in the SYN / SYN-ACK */
-	uint16_t rto_ms;  /* current timeout, doubled per expiry */
-	uint16_t rto_init_ms;
-	uint16_t cwnd;	 /* congestion window, in segments */
-	uint8_t state;	 /* enum tcp_state */
-	uint8_t retries; /* timeouts in a row without progress */
+	uint16_t cwnd;	  /* congestion window, in segments */
+	uint8_t state;	  /* enum tcp_state */
+	/* timeouts in a row without progress; the retransmission timeout
+	 * follows from it (tcp_rto_ms()) */
+	uint8_t retries;
 	uint8_t dupacks;
 	uint8_t flags; /* TCP_TF_* below */
 };
+
+/*
+ * pure: the retransmission timeout: FG_TCP_RTO_INIT_MS, doubled for each
+ * timeout in a row (RFC 6298 §5, step 5.5, "back off the timer"), at most
+ * FG_TCP_RTO_MAX_MS. An ACK of new data resets retries, and with them the
+ * timeout, to the initial one. Derived, not kept: 4 bytes less a TCB.
+ */
+static inline uint32_t tcp_rto_ms(const struct tcp_tcb *t)
+{
+	uint32_t r = t->retries < 16 ? (uint32_t)FG_TCP_RTO_INIT_MS << t->retries : UINT32_MAX;
+
+	return r < FG_TCP_RTO_MAX_MS ? r : FG_TCP_RTO_MAX_MS;
+}
 
 /*
  * pure: the tcb's timer in microseconds, on now_us's time base, or 0 when
@@ -196,9 +209,6 @@ void tcp_init_client(struct tcp_tcb *t, uint32_t iss, uint16_t mss, uint64_t now
 
 /* pure: a passive endpoint awaiting a SYN (fed by the caller's tcp_input()). */
 void tcp_init_listen(struct tcp_tcb *t, uint32_t iss, uint16_t mss);
-
-/* pure: change the initial retransmission timeout (default 200 ms). */
-void tcp_set_rto(struct tcp_tcb *t, uint16_t rto_init_ms);
 
 /*
  * pure: queue nbytes more of the send stream; call tcp_output() to send.

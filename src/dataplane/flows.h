@@ -144,8 +144,8 @@ enum flows_flag {
 };
 
 /*
- * The caller state of one flowtab entry: 32 bytes for a UDP flow, 68 for a
- * TCP one (its TCB in place of the UDP fields), so an entry takes 64 or 100
+ * The caller state of one flowtab entry: 28 bytes for a UDP flow, 64 for a
+ * TCP one (its TCB in place of the UDP fields), so an entry takes 56 or 92
  * bytes and a flow 10 to 20 more with its index slots (flowtab.h). The
  * addresses and ports are the entry's key, as a frame of the peer's
  * carries them (flows_key()): our address and port are its destination,
@@ -180,8 +180,8 @@ struct flows_ent {
 #define FLOWS_ENT_UDP 28u
 _Static_assert(offsetof(struct flows_ent, udp) + sizeof(((struct flows_ent *)0)->udp) <=
 		       FLOWS_ENT_UDP &&
-		   sizeof(struct flows_ent) == 68,
-	       "a flow's state: 28 bytes (UDP), 68 (TCP), as flowtab.h counts them");
+		   sizeof(struct flows_ent) == 64,
+	       "a flow's state: 28 bytes (UDP), 64 (TCP), as flowtab.h counts them");
 
 /* Spare mbufs for one side (flows_alloc()); control frees what is left. */
 struct flows_stash {

@@ -65,7 +65,7 @@ static void check(const struct tcp_tcb *t, const struct tcp_out *o, uint64_t now
 		CHECK(FG_SEQ_LEQ(t->snd_max, t->snd_end + 1));
 	}
 	CHECK(t->mss > 0);
-	CHECK(t->rto_ms <= FG_TCP_RTO_MAX_MS || t->rto_ms == t->rto_init_ms);
+	CHECK(tcp_rto_ms(t) >= FG_TCP_RTO_INIT_MS && tcp_rto_ms(t) <= FG_TCP_RTO_MAX_MS);
 	if (t->state != TCP_CLOSED)
 		CHECK(t->retries <= FG_TCP_RETRIES_MAX);
 	for (unsigned i = 0; i < o->nseg; i++) {
