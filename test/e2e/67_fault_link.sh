@@ -131,7 +131,7 @@ cat >"$FG_TMP/judge.py" <<-'PY'
 	# judge.py KEY=VALUE... : one run of a fault scenario, judged from its
 	# record and its last `stats --json`; prints "PASS<TAB>name",
 	# "FAIL<TAB>name<TAB>why" and "#<TAB>figures" lines
-	import calendar, contextlib, io, json, re, sys, time
+	import calendar, contextlib, io, json, math, re, sys, time
 	import recovery
 	from fg_e2e_json import last
 
@@ -187,7 +187,8 @@ cat >"$FG_TMP/judge.py" <<-'PY'
 	    check("lost = tx - rx", row["lost"] == row["tx"] - row["rx"],
 	          "lost %d, tx %d, rx %d" % (row["lost"], row["tx"], row["rx"]))
 	    if outage:
-	        lo, hi = lo - rate * early, hi + rate * late
+	        # whole frames: an interval of rate x t holds floor() to ceil() of them
+	        lo, hi = math.floor(lo - rate * early), math.ceil(hi + rate * late)
 	        check("lost = the frames sent while the link was down (%d-%d)" % (lo, hi),
 	              lo <= row["lost"] <= hi, "lost %d" % row["lost"])
 	    else:
@@ -257,7 +258,9 @@ cat >"$FG_TMP/judge.py" <<-'PY'
 	    # a udp flow exchanges at its start and a second later: it fails
 	    # when either exchange falls in the outage
 	    u = tpl["udp"]["client"]["failed"]
-	    lo, hi = rate * (c - b + 1 - early), rate * (d - a + 1 + late)
+	    # whole flows, started 1/rate apart: floor() to ceil() of the span
+	    lo = math.floor(rate * (c - b + 1 - early))
+	    hi = math.ceil(rate * (d - a + 1 + late))
 	    check("udp: failed = its flows with an exchange in the outage (%d-%d)" % (lo, hi),
 	          lo <= u <= hi, "failed %d" % u)
 	    t = tpl["tcp_cli"]["client"]["failed"] + tpl["tcp_srv"]["client"]["failed"]
