@@ -46,8 +46,8 @@
  *
  * The refusals, on need alone: need beyond what a table holds
  * (FLOWTAB_MAX_FLOWS), or beyond an explicit flows_max (compared with the
- * margin's percentage but without its minimum, and the table is then never
- * larger than flows_max); tables beyond the machine (MemAvailable less
+ * margin but without its minimum, and the table is then never larger than
+ * flows_max); tables beyond the machine (MemAvailable less
  * FLOWPLAN_RESERVE_MB, or the free hugepages): the tables taken are first
  * cut to their need, and only a need that does not fit is refused.
  * update -m to a rate is taken when the need at that rate fits the table
