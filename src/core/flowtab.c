@@ -59,10 +59,16 @@ static inline uint32_t ft_home(const struct flowtab *t, uint64_t hash)
 	return (uint32_t)hash & t->bmask;
 }
 
-/* The second bucket: symmetric, so alt(alt(b)) == b, and never b itself. */
-static inline uint32_t ft_alt(const struct flowtab *t, uint32_t b, uint32_t sig)
+/* A key's signature: its hash's top 16 bits, which no bucket number uses. */
+static inline uint16_t ft_sig(uint64_t hash) { return (uint16_t)(hash >> 48); }
+
+/*
+ * The second bucket: symmetric, so alt(alt(b)) == b, and never b itself.
+ * It lies within 2^16 buckets of the first (the signature's reach).
+ */
+static inline uint32_t ft_alt(const struct flowtab *t, uint32_t b, uint16_t sig)
 {
-	return (b ^ (sig | 1)) & t->bmask;
+	return (b ^ ((uint32_t)sig | 1)) & t->bmask;
 }
 
 void flowtab_prefetch(const struct flowtab *t, uint64_t hash, bool both)
@@ -71,36 +77,59 @@ void flowtab_prefetch(const struct flowtab *t, uint64_t hash, bool both)
 
 	__builtin_prefetch(&t->bkt[b]);
 	if (both)
-		__builtin_prefetch(&t->bkt[ft_alt(t, b, (uint32_t)(hash >> 32))]);
+		__builtin_prefetch(&t->bkt[ft_alt(t, b, ft_sig(hash))]);
 }
 
-/* Bit i set: the bucket's 32-bit word i of w (sig[] or ref[]) equals v. */
-static inline unsigned ft_match(const uint32_t *w, uint32_t v)
+#define FT_SLOT_MASK ((1u << FT_BKT_SLOTS) - 1)
+
+/* Bit i set: slot i's signature is v (the two spare words never count). */
+static inline unsigned ft_match_sig(const struct ft_bkt *bk, uint16_t v)
 {
 #ifdef __SSE2__
-	__m128i x = _mm_set1_epi32((int)v);
-	__m128i a = _mm_cmpeq_epi32(_mm_load_si128((const __m128i *)w), x);
-	__m128i b = _mm_cmpeq_epi32(_mm_load_si128((const __m128i *)w + 1), x);
+	__m128i x = _mm_set1_epi16((short)v);
+	__m128i a = _mm_cmpeq_epi16(_mm_load_si128((const __m128i *)bk->sig), x);
+	__m128i b = _mm_cmpeq_epi16(_mm_loadl_epi64((const __m128i *)(bk->sig + 8)), x);
 
-	return (unsigned)_mm_movemask_ps(_mm_castsi128_ps(a)) |
-	       (unsigned)_mm_movemask_ps(_mm_castsi128_ps(b)) << 4;
+	return (unsigned)_mm_movemask_epi8(_mm_packs_epi16(a, b)) & FT_SLOT_MASK;
 #else
 	unsigned m = 0;
 
 	for (unsigned i = 0; i < FT_BKT_SLOTS; i++)
-		m |= (unsigned)(w[i] == v) << i;
+		m |= (unsigned)(bk->sig[i] == v) << i;
+	return m;
+#endif
+}
+
+/* Bit i set: slot i's ref is v. */
+static inline unsigned ft_match_ref(const struct ft_bkt *bk, uint32_t v)
+{
+#ifdef __SSE2__
+	__m128i x = _mm_set1_epi32((int)v);
+	__m128i a = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)bk->ref), x);
+	__m128i b = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(bk->ref + 4)), x);
+	__m128i c = _mm_cmpeq_epi32(_mm_loadl_epi64((const __m128i *)(bk->ref + 8)), x);
+
+	return ((unsigned)_mm_movemask_ps(_mm_castsi128_ps(a)) |
+		(unsigned)_mm_movemask_ps(_mm_castsi128_ps(b)) << 4 |
+		(unsigned)_mm_movemask_ps(_mm_castsi128_ps(c)) << 8) &
+	       FT_SLOT_MASK;
+#else
+	unsigned m = 0;
+
+	for (unsigned i = 0; i < FT_BKT_SLOTS; i++)
+		m |= (unsigned)(bk->ref[i] == v) << i;
 	return m;
 #endif
 }
 
 /* The slots of b whose signature matches, all compared at once; then
  * the key of each (a signature of a free slot may be stale: ref 0). */
-static inline uint32_t ft_find(const struct flowtab *t, uint32_t b, uint32_t sig,
+static inline uint32_t ft_find(const struct flowtab *t, uint32_t b, uint16_t sig,
 			       const struct flowtab_key *k)
 {
 	const struct ft_bkt *bk = &t->bkt[b];
 
-	for (unsigned m = ft_match(bk->sig, sig); m; m &= m - 1) {
+	for (unsigned m = ft_match_sig(bk, sig); m; m &= m - 1) {
 		uint32_t ref = bk->ref[__builtin_ctz(m)];
 
 		if (ref && ft_key_eq(&ft_ent(t, ref - 1)->key, k))
@@ -111,7 +140,8 @@ static inline uint32_t ft_find(const struct flowtab *t, uint32_t b, uint32_t sig
 
 uint32_t flowtab_lookup_h(const struct flowtab *t, const struct flowtab_key *k, uint64_t hash)
 {
-	uint32_t b = ft_home(t, hash), sig = hash >> 32;
+	uint32_t b = ft_home(t, hash);
+	uint16_t sig = ft_sig(hash);
 	uint32_t idx = ft_find(t, b, sig, k);
 
 	if (idx != FLOWTAB_NIL)
@@ -126,7 +156,7 @@ uint32_t flowtab_lookup(const struct flowtab *t, const struct flowtab_key *k)
 
 static inline int ft_empty_slot(const struct ft_bkt *bk)
 {
-	unsigned m = ft_match(bk->ref, 0);
+	unsigned m = ft_match_ref(bk, 0);
 
 	return m ? __builtin_ctz(m) : -1;
 }
@@ -142,9 +172,9 @@ static inline void ft_move(struct ft_bkt *from, unsigned i, struct ft_bkt *to, u
 /*
  * Both buckets full: move one occupant of b to its other bucket if that has
  * room, else one occupant of that bucket on to its own other bucket first
- * (two levels of cuckoo displacement). At the index's 80 % slot load the
- * first level nearly always does; the second keeps the last entries of a
- * full table insertable. Returns the freed slot in b or -1.
+ * (two levels of cuckoo displacement). The second level keeps the last
+ * entries of a full table insertable, up to the index's 96 % slot load
+ * (test_flowtab's test_full_dense). Returns the freed slot in b or -1.
  */
 static int ft_displace(struct flowtab *t, uint32_t b)
 {
@@ -190,7 +220,8 @@ int flowtab_insert(struct flowtab *t, const struct flowtab_key *k, uint32_t *idx
 
 int flowtab_insert_h(struct flowtab *t, const struct flowtab_key *k, uint64_t h, uint32_t *idx)
 {
-	uint32_t b1 = ft_home(t, h), sig = h >> 32, b2 = ft_alt(t, b1, sig), b, n;
+	uint16_t sig = ft_sig(h);
+	uint32_t b1 = ft_home(t, h), b2 = ft_alt(t, b1, sig), b, n;
 	struct ft_ent *e;
 	int s;
 
@@ -244,7 +275,7 @@ static bool ft_unindex(struct flowtab *t, uint32_t b, uint32_t idx)
 
 	/* a plain walk: the slot is usually among the first; callgrind
 	 * counts 18 (UDP) to 23 (TCP) instructions per flow fewer than with
-	 * ft_match()'s compare of all eight (doc/BENCHMARKS, da233b4) */
+	 * a compare of all the slots' refs at once (doc/BENCHMARKS, da233b4) */
 	for (unsigned i = 0; i < FT_BKT_SLOTS; i++) {
 		if (bk->ref[i] == idx + 1) {
 			bk->ref[i] = 0;
@@ -259,7 +290,7 @@ static bool ft_unindex2(struct flowtab *t, uint32_t idx, uint64_t h)
 {
 	uint32_t b = ft_home(t, h);
 
-	return ft_unindex(t, b, idx) || ft_unindex(t, ft_alt(t, b, h >> 32), idx);
+	return ft_unindex(t, b, idx) || ft_unindex(t, ft_alt(t, b, ft_sig(h)), idx);
 }
 
 void flowtab_del(struct flowtab *t, uint32_t idx)

@@ -7,29 +7,29 @@
  * table. flowtab_create() reserves all the memory for max_flows; after that
  * no call allocates, locks or makes a system call.
  *
- * Layout. The index is an array of 64-byte buckets, each holding 8 slots of
- * (32-bit signature, 32-bit entry index + 1; 0 is an empty slot). A key
+ * Layout. The index is an array of 64-byte buckets, each holding 10 slots of
+ * (16-bit signature, 32-bit entry index + 1; 0 is an empty slot). A key
  * hashes to two buckets (a cuckoo-style pair: the second is derived from the
  * first and the signature, so an entry can move between its two buckets
  * without rehashing the key; an insert whose two buckets are full moves
- * an occupant on, two levels deep). There are at least 1.25 slots per
+ * an occupant on, two levels deep). There are at least 1.04 slots per
  * entry, in a power of two of buckets (a mask finds a key's: a multiply
  * for any other number cost row c of make bench 6 %), so the index is at
- * most 80 % full and a lookup reads one bucket line, rarely two, then the
- * entry's key. Entries live in a separate array; each has a
+ * most 96 % full and a lookup reads one bucket line (two for about one
+ * key in seven at that load), then the entry's key. Entries live in a separate array; each has a
  * stable 32-bit index and a caller-owned state area of entry_size bytes (a
  * TCB, a UDP program cursor). Never-used entries are handed out in index
  * order, deleted ones are reused first, the most recently deleted first
  * (its lines are likely still cached).
  *
- * Memory per flow: 10 to 20 B of index (1.25 to 2.5 slots of 8 B, as the
- * power of two falls) plus the entry: a 28-byte header (the key's 16 B,
- * whose side byte and padding also hold the entry's flags and generation;
- * timer links and deadline 12 B) and the state rounded up to 4 B (so a
- * state holds fields of 32 bits at most). With a 28-byte state (a UDP
- * flow's) that is 16 + 56 = 72 B per flow for 1,048,576 flows (72 MiB),
- * 10.7 + 56 for 25,000,000; with a 64-byte one (a TCP flow's) 16 + 92 =
- * 108 B and 10.7 + 92 (flowtab_mem_size() gives the exact figure). The
+ * Memory per flow: 6.2 to 12.3 B of index (1.04 to 2.08 slots of 6.4 B,
+ * as the power of two falls) plus the entry: a 28-byte header (the key's
+ * 16 B, whose side byte and padding also hold the entry's flags and
+ * generation; timer links and deadline 12 B) and the state rounded up to
+ * 4 B (so a state holds fields of 32 bits at most). With a 28-byte state
+ * that is 8 + 56 = 64 B per flow for 1,048,576 flows (64 MiB), 10.7 + 56
+ * for 25,000,000; with a 64-byte one (a TCP flow's) 8 + 92 = 100 B and
+ * 10.7 + 92 (flowtab_mem_size() gives the exact figure). The
  * state follows the header at FLOWTAB_HDR bytes, so a caller holding the
  * state finds the key without the index (flowtab_state_key()): it need not
  * keep a copy of the addresses and ports. That is address space: without a

@@ -105,7 +105,7 @@ start -f $FG_TOP/test/data/flows_long.yaml -m 100 -d 1; update -m 200; update -m
 	check_grep "caps: --active 0 refused" \
 		"error: start: --active '0': a count of concurrent flows, 1..1000000000" "$O3"
 	check_grep "caps: --active beyond what a table holds refused, needed and held in entries, bytes and flows" \
-		"error: start: a worker's table would need 1,000,715,542 entries, 67\.1 GiB, for its 500,000,000 concurrent flows .*the most a table holds is 67,108,864 entries \(4608\.0 MiB\), about 33,461,878 flows" "$O3"
+		"error: start: a worker's table would need 1,000,715,542 entries, 59\.6 GiB, for its 500,000,000 concurrent flows .*the most a table holds is 67,108,864 entries \(4096\.0 MiB\), about 33,461,878 flows" "$O3"
 	check_grep "caps: update -m beyond the tables sized at the start refused with both figures" \
 		"^error: update: worker 0's table holds 4096 entries \(sized at the start\), the new rate needs 210120 for 100000 concurrent flows" "$O3"
 	check_eq "caps: update -m within the tables taken (one refusal only)" 1 "$(grep -c "^error: update:" "$O3")"

@@ -236,9 +236,9 @@ static void test_table_bound(void **state)
 	in.active = 500000000;
 	assert_int_equal(flowplan_worker(&in, 1.0, 0, "the most a table holds", &w, err, sizeof(err)),
 			 -ERANGE);
-	/* 72 bytes an entry (56 of entry, 16 of index); the flows a full
+	/* 64 bytes an entry (56 of entry, 8 of index); the flows a full
 	 * table holds: n + 16 sqrt(n) <= 33,554,432 a side */
-	assert_non_null(strstr(err, "1,000,715,542 entries, 67.1 GiB, for its 500,000,000 concurrent flows"));
+	assert_non_null(strstr(err, "1,000,715,542 entries, 59.6 GiB, for its 500,000,000 concurrent flows"));
 	assert_non_null(strstr(err, "the most a table holds is 67,108,864 entries"));
 	assert_non_null(strstr(err, "about 33,461,878 flows"));
 	/* a worst case beyond what a table holds is not refused when the
@@ -255,8 +255,8 @@ static void test_table_bound(void **state)
 	in.deflt = 1048576;
 	assert_int_equal(flowplan_worker(&in, 1.0, 1048576, "flows_max", &w, err, sizeof(err)),
 			 -ERANGE);
-	assert_non_null(strstr(err, "1,224,788 entries, 84.1 MiB, for its 600,000 concurrent flows"));
-	assert_non_null(strstr(err, "flows_max is 1,048,576 entries (72.0 MiB), about 512,830 flows"));
+	assert_non_null(strstr(err, "1,224,788 entries, 74.8 MiB, for its 600,000 concurrent flows"));
+	assert_non_null(strstr(err, "flows_max is 1,048,576 entries (64.0 MiB), about 512,830 flows"));
 	in.deflt = 2000000;
 	assert_int_equal(flowplan_worker(&in, 1.0, 2000000, "flows_max", &w, err, sizeof(err)), 0);
 	assert_int_equal(w.entries, 1224788);
