@@ -11,7 +11,6 @@
 
 #include "fg.h"
 #include "fgen.h"
-#include "fgen_int.h"
 
 const char *const fgen_mode_names[FGEN_MODE_COUNT] = {
     [FGEN_FIXED] = "fixed",
@@ -174,9 +173,10 @@ static inline int64_t fg_cpa_bit(const struct fgen_cpa *a, uint16_t port)
 	return b;
 }
 
-/* Allocator layout per address (stride words): [0] cursor (low 31 bits),
- * wrapped (bit 31: the rotation came round once) | nfree (high),
- * [1 .. nsumm] summary, then nwords of bitmap. Bit set = port free. */
+/* The layout (fgen.h): row 0 cursor (low 31 bits), wrapped (bit 31: the
+ * rotation came round once) | used (high 32), rows 1 .. nsumm the summary
+ * (bit set = bitmap word full), then nwords rows of bitmap (bit set = port
+ * in use); word r of address i at mem[r * nips + i]. All zero at start. */
 #define FG_CPA_WRAPPED (1u << 31)
 size_t fgen_cpa_mem_size(uint32_t nips, uint32_t nports)
 {
@@ -185,47 +185,65 @@ size_t fgen_cpa_mem_size(uint32_t nips, uint32_t nports)
 	return (size_t)nips * (1 + nsumm + nwords) * sizeof(uint64_t);
 }
 
-/* First summary-marked word at or after word w, wrapping; nfree > 0. */
-static uint32_t fg_cpa_word(const struct fgen_cpa *a, const uint64_t *summ, uint32_t w)
+static inline uint64_t *fg_cpa_at(const struct fgen_cpa *a, uint32_t r, uint32_t i)
+{
+	return a->mem + (size_t)r * a->nips + i;
+}
+
+/* The bits of word w that stand for one of n bits (ports, or bitmap words
+ * for the summary): all but the last word's top ones. */
+static inline uint64_t fg_cpa_valid(uint32_t n, uint32_t w)
+{
+	uint32_t left = n - w * 64;
+
+	return left >= 64 ? UINT64_MAX : (1ull << left) - 1;
+}
+
+/* First bitmap word of address i that is not full, at or after word w,
+ * wrapping; used < nports. */
+static uint32_t fg_cpa_word(const struct fgen_cpa *a, uint32_t i, uint32_t w)
 {
 	uint32_t s = w >> 6, k;
-	uint64_t m = summ[s] & (UINT64_MAX << (w & 63));
+	uint64_t m =
+	    ~*fg_cpa_at(a, 1 + s, i) & fg_cpa_valid(a->nwords, s) & (UINT64_MAX << (w & 63));
 
 	for (k = 0; k <= a->nsumm; k++) {
 		if (m)
 			return s * 64 + (uint32_t)__builtin_ctzll(m);
 		s = s + 1 == a->nsumm ? 0 : s + 1;
-		m = summ[s];
+		m = ~*fg_cpa_at(a, 1 + s, i) & fg_cpa_valid(a->nwords, s);
 	}
-	return 0; /* not reached while nfree > 0 */
+	return 0; /* not reached while used < nports */
 }
 
 int fgen_cpa_get(struct fgen_cpa *a, uint32_t ip, uint16_t *port)
 {
 	int64_t i = fgen_addrs_index(&a->ips, ip);
-	uint64_t *blk, *summ, *bits, m;
-	uint32_t cur, nfree, w, b, wrapped;
+	uint64_t *hdr, *word, m, valid;
+	uint32_t cur, used, w, b, wrapped;
 
 	if (i < 0)
 		return -EINVAL;
-	blk = fg_cpa_blk(a, (uint32_t)i);
-	summ = blk + 1;
-	bits = summ + a->nsumm;
-	wrapped = (uint32_t)blk[0] & FG_CPA_WRAPPED;
-	cur = (uint32_t)blk[0] & ~FG_CPA_WRAPPED;
-	nfree = (uint32_t)(blk[0] >> 32);
-	if (nfree == 0)
+	hdr = fg_cpa_at(a, 0, (uint32_t)i);
+	wrapped = (uint32_t)*hdr & FG_CPA_WRAPPED;
+	cur = (uint32_t)*hdr & ~FG_CPA_WRAPPED;
+	used = (uint32_t)(*hdr >> 32);
+	if (used == a->nports)
 		return -ENOSPC;
 	w = cur >> 6;
-	m = bits[w] & (UINT64_MAX << (cur & 63));
+	word = fg_cpa_at(a, 1 + a->nsumm + w, (uint32_t)i);
+	valid = fg_cpa_valid(a->nports, w);
+	m = ~*word & valid & (UINT64_MAX << (cur & 63));
 	if (!m) {
-		w = fg_cpa_word(a, summ, w + 1 == a->nwords ? 0 : w + 1);
-		m = bits[w];
+		w = fg_cpa_word(a, (uint32_t)i, w + 1 == a->nwords ? 0 : w + 1);
+		word = fg_cpa_at(a, 1 + a->nsumm + w, (uint32_t)i);
+		valid = fg_cpa_valid(a->nports, w);
+		m = ~*word & valid;
 	}
 	b = (uint32_t)__builtin_ctzll(m);
-	bits[w] &= ~(1ull << b);
-	if (!bits[w])
-		summ[w >> 6] &= ~(1ull << (w & 63));
+	*word |= 1ull << b;
+	if (!(~*word & valid))
+		*fg_cpa_at(a, 1 + (w >> 6), (uint32_t)i) |= 1ull << (w & 63);
 	b += w * 64;
 	/* before the first wrap every port below the cursor was handed out
 	 * and none at or above it: a port found below it is a reuse */
@@ -236,7 +254,7 @@ int fgen_cpa_get(struct fgen_cpa *a, uint32_t ip, uint16_t *port)
 	if (b + 1 == a->nports)
 		wrapped = FG_CPA_WRAPPED;
 	cur = b + 1 == a->nports ? 0 : b + 1;
-	blk[0] = (uint64_t)(nfree - 1) << 32 | wrapped | cur;
+	*hdr = (uint64_t)(used + 1) << 32 | wrapped | cur;
 	*port = (uint16_t)(a->port_lo + b * a->step);
 	return 0;
 }
@@ -245,18 +263,18 @@ int fgen_cpa_put(struct fgen_cpa *a, uint32_t ip, uint16_t port)
 {
 	int64_t i = fgen_addrs_index(&a->ips, ip), bit = fg_cpa_bit(a, port);
 	uint32_t b = (uint32_t)bit, w = b >> 6;
-	uint64_t *blk, *summ, *bits;
+	uint64_t *word;
 
 	if (i < 0 || bit < 0)
 		return -EINVAL;
-	blk = fg_cpa_blk(a, (uint32_t)i);
-	summ = blk + 1;
-	bits = summ + a->nsumm;
-	if (bits[w] & (1ull << (b & 63)))
+	word = fg_cpa_at(a, 1 + a->nsumm + w, (uint32_t)i);
+	if (!(*word & (1ull << (b & 63))))
 		return -EINVAL; /* not taken */
-	bits[w] |= 1ull << (b & 63);
-	summ[w >> 6] |= 1ull << (w & 63);
-	blk[0] += 1ull << 32;
+	/* the word was full: no longer */
+	if (!(~*word & fg_cpa_valid(a->nports, w)))
+		*fg_cpa_at(a, 1 + (w >> 6), (uint32_t)i) &= ~(1ull << (w & 63));
+	*word &= ~(1ull << (b & 63));
+	*fg_cpa_at(a, 0, (uint32_t)i) -= 1ull << 32;
 	return 0;
 }
 
@@ -264,5 +282,5 @@ uint32_t fgen_cpa_avail(const struct fgen_cpa *a, uint32_t ip)
 {
 	int64_t i = fgen_addrs_index(&a->ips, ip);
 
-	return i < 0 ? 0 : (uint32_t)(fg_cpa_blk(a, (uint32_t)i)[0] >> 32);
+	return i < 0 ? 0 : a->nports - (uint32_t)(*fg_cpa_at(a, 0, (uint32_t)i) >> 32);
 }

@@ -19,10 +19,24 @@
  * address of range A together with the i-th of range B ("host i on port 0
  * talks to host i on port 1"). struct fgen_cpa hands out client source
  * ports per client address and never reuses one while its flow is alive:
- * a per-address bitmap of free ports with a one-word-per-64-words summary,
- * so finding a free port reads at most summary-size + 1 words. It needs
- * 8 B per 64 ports plus 8 B per 4096 ports and 8 B per address: for
- * 254 addresses x 64,512 ports that is 254 x 8,200 B = 2,082,800 B (~2 MiB).
+ * a per-address bitmap of the ports in use with a one-word-per-64-words
+ * summary (bit set = that bitmap word is full), so finding a free port
+ * reads at most summary-size + 1 words. It needs 8 B per 64 ports plus
+ * 8 B per 4096 ports and 8 B per address: for 254 addresses x 64,512
+ * ports that is 254 x 8,200 B = 2,082,800 B (~2 MiB), allocated, but
+ * resident only as ports are handed out. An address's words are its
+ * cursor and count of ports in use, its summary, its bitmap: rows of one
+ * word per address, word r of address i at r * nips + i (so the cursors
+ * of all addresses lie together, then the summaries' first words, ...,
+ * then every address's bitmap word w side by side). Zero is the initial
+ * state of every word (cursor at the first port, none in use, no word
+ * full), so the allocator comes from calloc and nothing is written
+ * before a port is handed out; the bits past the last port are masked
+ * off. Large blocks from calloc are fresh pages that become resident
+ * when first written: a run whose addresses have each taken up to
+ * their k-th port touches row 0 and k / 64 + 1 bitmap rows (and a
+ * summary row once words fill), nips x 8 B each, where a block per
+ * address would put every address's first words on a page of its own.
  *
  * Context: pure and safe on a worker (no allocation, no I/O). Creating
  * and freeing a client port allocator (fgen_cpa_init, fgen_cpa_destroy)
@@ -319,9 +333,9 @@ static inline bool fgen_addrs_has(const struct fgen_addrs *a, uint32_t v)
  * p mod nq == q).
  */
 struct fgen_cpa {
-	uint64_t *mem;	       /* per address: [cursor|nfree] [summary] [bitmap] */
+	uint64_t *mem;	       /* rows of nips words: [cursor|used] [summary] [bitmap] */
 	struct fgen_addrs ips; /* the addresses (for index mapping; arrays shared) */
-	uint32_t nips, nports, nwords, nsumm, stride; /* stride in u64 words */
+	uint32_t nips, nports, nwords, nsumm;
 	uint16_t port_lo, step;
 	uint64_t fresh; /* (address, port) pairs handed out for the first time */
 };

@@ -1,8 +1,8 @@
 /*
  * fgen_mem.c — creating and freeing address lists and client port
- * allocators (fgen_mem.h): a list's entries and their sorted copy, and per
- * address of an allocator a bitmap of its ports with every port free and
- * the summary that marks the words with free ports. Run by
+ * allocators (fgen_mem.h): a list's entries and their sorted copy, and an
+ * allocator's memory, zeroed (every port of every address free: its
+ * layout in fgen.h), written only as ports are handed out. Run by
  * control before a run and after it; handing ports out and taking them
  * back is fgen.c, on the worker.
  */
@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "fgen.h"
-#include "fgen_int.h"
 #include "fgen_mem.h"
 
 static int fg_cmp_u64(const void *x, const void *y)
@@ -72,8 +71,6 @@ void fgen_addrs_destroy(struct fgen_addrs *a)
 int fgen_cpa_init(struct fgen_cpa *a, const struct fgen_addrs *ips, uint16_t port_lo,
 		  uint16_t port_hi, uint16_t step)
 {
-	uint32_t i, w;
-
 	memset(a, 0, sizeof(*a));
 	if (port_lo > port_hi || step == 0 || fgen_addrs_count(ips) == 0)
 		return -EINVAL;
@@ -83,24 +80,12 @@ int fgen_cpa_init(struct fgen_cpa *a, const struct fgen_addrs *ips, uint16_t por
 	a->nports = ((uint32_t)port_hi - port_lo) / step + 1;
 	a->nwords = (a->nports + 63) / 64;
 	a->nsumm = (a->nwords + 63) / 64;
-	a->stride = 1 + a->nsumm + a->nwords;
 	a->port_lo = port_lo;
 	a->step = step;
+	/* zero is every port free (fgen.h): nothing to write, and calloc's
+	 * large blocks are fresh pages that stay untouched until used */
 	a->mem = calloc(fgen_cpa_mem_size(a->nips, a->nports), 1);
-	if (!a->mem)
-		return -ENOMEM;
-	for (i = 0; i < a->nips; i++) {
-		uint64_t *blk = fg_cpa_blk(a, i), *summ = blk + 1, *bits = summ + a->nsumm;
-
-		blk[0] = (uint64_t)a->nports << 32;
-		for (w = 0; w < a->nwords; w++) {
-			uint32_t left = a->nports - w * 64;
-
-			bits[w] = left >= 64 ? UINT64_MAX : (1ull << left) - 1;
-			summ[w >> 6] |= 1ull << (w & 63);
-		}
-	}
-	return 0;
+	return a->mem ? 0 : -ENOMEM;
 }
 
 void fgen_cpa_destroy(struct fgen_cpa *a)
