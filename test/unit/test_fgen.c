@@ -1,7 +1,8 @@
 /*
  * test_fgen.c — field generators: reproducible rand, uniform coverage
  * (chi-square), no .0/.255 addresses, inc/dec wrap, single values, pairs,
- * and the client port allocator (no reuse while taken, rotation, memory).
+ * and the client port allocator (no reuse while taken, rotation, memory,
+ * against a model; resident only as ports are handed out).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -10,6 +11,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -535,9 +539,256 @@ static void test_cpa_share_list(void **state)
 	fgen_addrs_destroy(&ips);
 }
 
+/* An allocator over the IPv4 range [ip_lo, ip_hi] and the ports lo,
+ * lo + step, ... <= hi. */
+static int cpa_step(struct fgen_cpa *a, uint32_t ip_lo, uint32_t ip_hi, uint16_t lo, uint16_t hi,
+		    uint16_t step)
+{
+	struct fgen_addrs ips;
+	int rc = fgen_addrs_range(&ips, FGEN_INC, ip_lo, ip_hi, 0);
+
+	return rc ? rc : fgen_cpa_init(a, &ips, lo, hi, step);
+}
+
+/*
+ * Rotation across a wrap over 130 ports (the last of three bitmap words
+ * holds two): handed out in order to the last, then -ENOSPC; ports given
+ * back come out again in port order from the range's start, none of them
+ * fresh, and never a port past the range.
+ */
+static void test_cpa_rotation(void **state)
+{
+	struct fgen_cpa a;
+	uint32_t ip = IP(198, 18, 0, 7);
+	uint16_t port;
+
+	(void)state;
+	assert_int_equal(cpa_range(&a, ip, ip, 100, 229), 0);
+	assert_int_equal(a.nports, 130);
+	for (int i = 0; i < 130; i++) {
+		assert_int_equal(fgen_cpa_get(&a, ip, &port), 0);
+		assert_int_equal(port, 100 + i);
+		assert_int_equal(fgen_cpa_avail(&a, ip), 129 - i);
+	}
+	assert_int_equal(a.fresh, 130);
+	assert_int_equal(fgen_cpa_get(&a, ip, &port), -ENOSPC);
+	/* given back out of order: they come out from 100 on */
+	assert_int_equal(fgen_cpa_put(&a, ip, 229), 0);
+	assert_int_equal(fgen_cpa_put(&a, ip, 150), 0);
+	assert_int_equal(fgen_cpa_put(&a, ip, 228), 0);
+	assert_int_equal(fgen_cpa_put(&a, ip, 120), 0);
+	assert_int_equal(fgen_cpa_put(&a, ip, 120), -EINVAL);
+	assert_int_equal(fgen_cpa_avail(&a, ip), 4);
+	assert_int_equal(fgen_cpa_get(&a, ip, &port), 0);
+	assert_int_equal(port, 120);
+	/* one given back behind the cursor waits for the next round */
+	assert_int_equal(fgen_cpa_put(&a, ip, 101), 0);
+	assert_int_equal(fgen_cpa_get(&a, ip, &port), 0);
+	assert_int_equal(port, 150);
+	assert_int_equal(fgen_cpa_get(&a, ip, &port), 0);
+	assert_int_equal(port, 228);
+	assert_int_equal(fgen_cpa_get(&a, ip, &port), 0);
+	assert_int_equal(port, 229);
+	assert_int_equal(fgen_cpa_get(&a, ip, &port), 0);
+	assert_int_equal(port, 101);
+	assert_int_equal(fgen_cpa_get(&a, ip, &port), -ENOSPC);
+	assert_int_equal(fgen_cpa_avail(&a, ip), 0);
+	assert_int_equal(a.fresh, 130);
+	fgen_cpa_destroy(&a);
+}
+
+/*
+ * The allocator against a model of its contract, per address: the port
+ * handed out is the first free one at or after the one after the last
+ * handed out (wrapping), -ENOSPC when none is free; a put succeeds only
+ * for a port of the share that is taken; avail is the free count; fresh
+ * counts the (address, port) pairs never handed out before. Over ranges
+ * whose ends fall inside a bitmap word and a summary word, with more
+ * than one summary word, a single port, a worker's share (step > 1) and
+ * many addresses; each run fills and drains the addresses in turns.
+ */
+struct cpa_case {
+	uint32_t ip_lo, ip_hi;
+	uint16_t lo, hi, step;
+	uint32_t ops, phase; /* ops in all, in runs of phase */
+};
+
+struct cpa_model {
+	uint8_t *taken, *seen; /* per address, nports each */
+	uint32_t *cur, *used;
+	uint64_t fresh;
+};
+
+static uint64_t cpa_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static void cpa_model_run(const struct cpa_case *c)
+{
+	struct fgen_cpa a;
+	struct cpa_model m = {0};
+	uint64_t rng = c->ops;
+	uint32_t nips, np, nospc = 0, handed = 0;
+
+	assert_int_equal(cpa_step(&a, c->ip_lo, c->ip_hi, c->lo, c->hi, c->step), 0);
+	nips = a.nips;
+	np = a.nports;
+	assert_int_equal(np, ((uint32_t)c->hi - c->lo) / c->step + 1);
+	m.taken = calloc((size_t)nips * np, 1);
+	m.seen = calloc((size_t)nips * np, 1);
+	m.cur = calloc(nips, sizeof(*m.cur));
+	m.used = calloc(nips, sizeof(*m.used));
+	assert_non_null(m.taken);
+	assert_non_null(m.seen);
+	assert_non_null(m.cur);
+	assert_non_null(m.used);
+	for (uint32_t n = 0; n < c->ops; n++) {
+		uint64_t r = cpa_rand(&rng);
+		/* a run of ops fills (7 of 8 are gets), the next drains (1 of 4) */
+		bool fill = n / c->phase % 2 == 0;
+		bool get = (r & 7) < (fill ? 7u : 2u);
+		uint32_t i = (uint32_t)((r >> 8) % nips), ip;
+		uint8_t *tk = m.taken + (size_t)i * np, *sn = m.seen + (size_t)i * np;
+		uint16_t port;
+		int rc;
+
+		ip = fgen_at(&a.ips.g, i); /* a range set */
+		if (get) {
+			rc = fgen_cpa_get(&a, ip, &port);
+			if (m.used[i] == np) {
+				assert_int_equal(rc, -ENOSPC);
+				nospc++;
+			} else {
+				uint32_t b = m.cur[i];
+
+				while (tk[b])
+					b = b + 1 == np ? 0 : b + 1;
+				assert_int_equal(rc, 0);
+				assert_int_equal(port, c->lo + b * c->step);
+				tk[b] = 1;
+				m.used[i]++;
+				m.fresh += !sn[b];
+				sn[b] = 1;
+				m.cur[i] = b + 1 == np ? 0 : b + 1;
+				handed++;
+			}
+		} else {
+			/* a port of the share near the cursor (taken or not), at
+			 * times one outside the share or the range */
+			uint32_t b = (uint32_t)(m.cur[i] + np - 1 - (r >> 40) % 64 % np) % np;
+			uint32_t v = c->lo + b * c->step;
+
+			if ((r >> 20 & 15) == 0)
+				v = (uint32_t)(c->lo - 2 +
+					       (r >> 24) % ((uint32_t)c->hi - c->lo + 5));
+			if (v > 65535)
+				v = 65535;
+			b = (v - c->lo) / c->step;
+			rc = fgen_cpa_put(&a, ip, (uint16_t)v);
+			if (v >= c->lo && v <= c->hi && (v - c->lo) % c->step == 0 && tk[b]) {
+				assert_int_equal(rc, 0);
+				tk[b] = 0;
+				m.used[i]--;
+			} else {
+				assert_int_equal(rc, -EINVAL);
+			}
+		}
+		assert_int_equal(fgen_cpa_avail(&a, ip), np - m.used[i]);
+		assert_int_equal(a.fresh, m.fresh);
+	}
+	/* the run filled an address and went round a rotation */
+	assert_true(nospc > 0);
+	assert_true(m.fresh < handed);
+	fgen_cpa_destroy(&a);
+	free(m.taken);
+	free(m.seen);
+	free(m.cur);
+	free(m.used);
+}
+
+static void test_cpa_model(void **state)
+{
+	static const struct cpa_case cases[] = {
+	    /* 130 ports: three bitmap words, the last one partly */
+	    {IP(198, 18, 0, 1), IP(198, 18, 0, 3), 100, 229, 1, 20000, 2500},
+	    /* a single port */
+	    {IP(198, 18, 0, 1), IP(198, 18, 0, 2), 7000, 7000, 1, 2000, 250},
+	    /* 4,097 ports: 65 bitmap words, two summary words */
+	    {IP(198, 18, 0, 1), IP(198, 18, 0, 1), 10000, 14096, 1, 60000, 7500},
+	    /* worker 2 of 3: ports p mod 3 == 2, the range's ends not its own */
+	    {IP(198, 18, 0, 1), IP(198, 18, 0, 2), 5003, 5601, 3, 20000, 2500},
+	    /* 762 addresses over 70 ports */
+	    {IP(198, 18, 0, 0), IP(198, 18, 2, 255), 2000, 2069, 1, 400000, 80000},
+	    /* the full range: 1,008 bitmap words, 16 summary words */
+	    {IP(198, 18, 0, 1), IP(198, 18, 0, 1), 1024, 65535, 1, 300000, 80000},
+	};
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+		cpa_model_run(&cases[k]);
+}
+
+/* Bytes of [p, p + len) on resident pages. */
+static size_t resident(const void *p, size_t len)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), n, r = 0;
+	uintptr_t lo = (uintptr_t)p & ~(pg - 1), hi = ((uintptr_t)p + len + pg - 1) & ~(pg - 1);
+	unsigned char *v;
+
+	n = (hi - lo) / pg;
+	v = malloc(n);
+	assert_non_null(v);
+	assert_int_equal(mincore((void *)lo, hi - lo, v), 0);
+	for (size_t i = 0; i < n; i++)
+		r += v[i] & 1;
+	free(v);
+	return r * pg;
+}
+
+/*
+ * 1,016 addresses x 64,512 ports (8.3 MB of allocator): nothing resident
+ * at init, and after 100 ports of every address, no more than a few
+ * words per address and their ports' bits (and a page at each end).
+ */
+static void test_cpa_resident(void **state)
+{
+	struct fgen_cpa a;
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), size;
+	uint32_t k = 100, ip;
+	uint16_t port;
+
+	(void)state;
+	/* pages of the base size, whatever the machine's transparent huge
+	 * pages (with "always", a first touch could fault in 2 MiB) */
+	(void)prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
+	assert_int_equal(cpa_range(&a, IP(198, 18, 0, 0), IP(198, 18, 3, 255), 1024, 65535), 0);
+	assert_int_equal(a.nips, 1016);
+	size = fgen_cpa_mem_size(a.nips, a.nports);
+	print_message("client port allocator, 1016 ips x 64512 ports: %zu bytes, %zu resident\n",
+		      size, resident(a.mem, size));
+	assert_true(resident(a.mem, size) <= 2 * pg);
+	for (uint32_t n = 0; n < k; n++)
+		for (uint32_t i = 0; i < a.nips; i++) {
+			ip = fgen_at(&a.ips.g, i); /* a range set */
+			assert_int_equal(fgen_cpa_get(&a, ip, &port), 0);
+			assert_int_equal(port, 1024 + n);
+		}
+	print_message("after %u ports of each: %zu resident\n", k, resident(a.mem, size));
+	assert_true(resident(a.mem, size) <= a.nips * (4 * 8 + k / 8) + 2 * pg);
+	assert_true(resident(a.mem, size) < size / 8);
+	fgen_cpa_destroy(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    /* first: its 8.3 MB are a fresh mapping, no earlier test's memory */
+	    cmocka_unit_test(test_cpa_resident),
 	    cmocka_unit_test(test_names),
 	    cmocka_unit_test(test_invalid),
 	    cmocka_unit_test(test_same_seed),
@@ -550,6 +801,8 @@ int main(void)
 	    cmocka_unit_test(test_pairs),
 	    cmocka_unit_test(test_cpa),
 	    cmocka_unit_test(test_cpa_fresh),
+	    cmocka_unit_test(test_cpa_rotation),
+	    cmocka_unit_test(test_cpa_model),
 	    cmocka_unit_test(test_addrs_list),
 	    cmocka_unit_test(test_sort_tagged),
 	    cmocka_unit_test(test_cpa_share_list),
