@@ -95,14 +95,20 @@ enum prof_var {
  * step's first byte (the side's sends before it, modulo 2^32). An until
  * step's data is its delimiter (arg bytes) followed by its KMP failure
  * table (arg bytes, progb.h). Every step's off is that of the next send,
- * so the offsets never decrease.
+ * so the offsets never decrease. rcvd_before is the bytes the recv N steps
+ * before it wait for, modulo 2^32: what a UDP flow at that step has
+ * consumed of what it received (UDP programs have no until step, so the
+ * flow keeps no count of its own, flows.h); a TCP flow counts its own.
  */
 struct prof_step {
 	enum prof_op op;
 	uint32_t arg;
 	uint32_t off;
+	uint32_t rcvd_before;
 	const uint8_t *data;
 };
+_Static_assert(sizeof(struct prof_step) == 16 + sizeof(void *),
+	       "rcvd_before fills the padding before data");
 
 /*
  * A client or server program: what one side does, step by step, repeats

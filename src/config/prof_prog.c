@@ -392,18 +392,25 @@ static int parse_steps(struct prog_parse *pp, yaml_node_t *seq, unsigned depth)
 	return 0;
 }
 
-/* The stream offsets of the unrolled steps, the bytes sent and the delays. */
+/*
+ * The stream offsets of the unrolled steps, the bytes each step's recvs
+ * before it wait for, the bytes sent and the delays.
+ */
 static void prog_offsets(struct prof_program *pg)
 {
 	uint64_t off = 0;
+	uint32_t rcvd = 0;
 	size_t i;
 
 	for (i = 0; i < pg->n; i++) {
 		struct prof_step *st = &pg->steps[i];
 
+		st->rcvd_before = rcvd;
 		if (st->op == PROF_OP_SEND) {
 			st->off = (uint32_t)off;
 			off += st->arg;
+		} else if (st->op == PROF_OP_RECV) {
+			rcvd += st->arg;
 		} else if (st->op == PROF_OP_DELAY) {
 			pg->delay_ms += st->arg;
 		}

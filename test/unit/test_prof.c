@@ -714,6 +714,62 @@ static void test_program_balance(void **state)
 }
 
 /*
+ * Each step's rcvd_before is the bytes of the recv N steps before it,
+ * repeats unrolled (a UDP flow's consumed bytes at that step, flows.h):
+ * recvs of 3 and 5 three times, around sends and delays, then 11.
+ */
+static void test_program_rcvd_before(void **state)
+{
+	static const char text[] =
+	    "mode: flows\n"
+	    "ip_gen:\n"
+	    "  client: {range: [198.18.0.1, 198.18.0.254]}\n"
+	    "  server: {range: [198.19.0.1, 198.19.0.254]}\n"
+	    "templates:\n"
+	    "  - name: t\n"
+	    "    port: 53\n"
+	    "    client:\n"
+	    "      - send: 7\n"
+	    "      - repeat:\n"
+	    "          times: 3\n"
+	    "          steps:\n"
+	    "            - send: 10\n"
+	    "            - recv: 3\n"
+	    "            - repeat: {times: 2, steps: [ {delay: 1}, {recv: 5} ]}\n"
+	    "      - recv: 11\n"
+	    "      - send: 1\n"
+	    "    server: [ {recv: 38}, {send: 25}, {send: 25} ]\n";
+	/* send 7; three times send 10, recv 3, delay, recv 5, delay,
+	 * recv 5 (13 bytes an iteration); recv 11; send 1 */
+	static const uint32_t want[] = {0,  0,	0,  3,	3,  8,	8,  13, 13, 16, 16,
+					21, 21, 26, 26, 29, 29, 34, 34, 39, 50};
+	const struct prof_program *c, *v;
+	uint32_t sum = 0;
+	struct prof p;
+
+	(void)state;
+	load_buf(text, &p);
+	assert_int_equal(p.templates[0].proto, PROF_UDP);
+	c = &p.templates[0].client;
+	v = &p.templates[0].server;
+	assert_int_equal(c->n, 1 + 3 * 6 + 2);
+	assert_int_equal(c->n, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < c->n; i++) {
+		assert_int_equal(c->steps[i].rcvd_before, want[i]);
+		assert_int_equal(c->steps[i].rcvd_before, sum);
+		if (c->steps[i].op == PROF_OP_RECV)
+			sum += c->steps[i].arg;
+	}
+	/* the last step's count: all the server sends */
+	assert_int_equal(c->steps[c->n - 1].rcvd_before, v->sent);
+	assert_int_equal(v->n, 3);
+	assert_int_equal(v->steps[0].rcvd_before, 0);
+	assert_int_equal(v->steps[1].rcvd_before, 38);
+	assert_int_equal(v->steps[2].rcvd_before, 38);
+	prof_free(&p);
+}
+
+/*
  * profiles/http_simple.yaml: the template built from the capture `make`
  * writes (examples/http_pcap.py): TCP to port 80 from the capture, the
  * client's recorded GET then a recv of the response's size, the server
@@ -794,6 +850,7 @@ int main(void)
 	    cmocka_unit_test(test_program_bytes),
 	    cmocka_unit_test(test_program_file),
 	    cmocka_unit_test(test_program_balance),
+	    cmocka_unit_test(test_program_rcvd_before),
 	    cmocka_unit_test(test_program_pcap),
 	};
 

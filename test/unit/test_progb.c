@@ -100,9 +100,9 @@ static void test_until_overlap(void **state)
 /* A program sending "HEAD" (data), 300 pattern bytes, then "\r\n". */
 static const uint8_t head[] = "HEAD", crlf[] = "\r\n";
 static struct prof_step steps[] = {
-    {PROF_OP_SEND, 4, 0, head},	  {PROF_OP_RECV, 10, 4, NULL},
-    {PROF_OP_SEND, 300, 4, NULL}, {PROF_OP_DELAY, 5, 304, NULL},
-    {PROF_OP_SEND, 2, 304, crlf}, {PROF_OP_UNTIL_CLOSE, 0, 306, NULL},
+    {PROF_OP_SEND, 4, 0, 0, head},    {PROF_OP_RECV, 10, 4, 0, NULL},
+    {PROF_OP_SEND, 300, 4, 10, NULL}, {PROF_OP_DELAY, 5, 304, 10, NULL},
+    {PROF_OP_SEND, 2, 304, 10, crlf}, {PROF_OP_UNTIL_CLOSE, 0, 306, 10, NULL},
 };
 static const struct prof_program pg = {.steps = steps, .n = 6, .bytes = true, .sent = 306};
 
