@@ -54,8 +54,8 @@ static void flows_arm(struct flows_state *s, uint32_t idx, struct flows_ent *e, 
 		if (d < t)
 			t = d;
 	}
-	if (s->tpl[e->tpl].proto == PROF_TCP && e->tcb.deadline_us) {
-		uint64_t d = flows_tsc_of_us(s, tcp_deadline(&e->tcb, flows_us(s, now)));
+	if (s->tpl[e->tpl].proto == PROF_TCP && e->tcp.tcb.deadline_us) {
+		uint64_t d = flows_tsc_of_us(s, tcp_deadline(&e->tcp.tcb, flows_us(s, now)));
 
 		if (d < t)
 			t = d;
@@ -152,7 +152,7 @@ static void flows_fail_note(struct worker *w, struct flows_state *s, int side, u
 	if (e) {
 		r.step = e->step;
 		if (k->proto == IPPROTO_TCP)
-			r.state = e->tcb.state;
+			r.state = e->tcp.tcb.state;
 	}
 	fails_push(&w->ctr->fails, &r);
 }
@@ -168,7 +168,7 @@ static unsigned flows_expired(const struct flows_state *s, int side, const struc
 {
 	if (side == FLOWTAB_CLIENT)
 		return e->flags & FLOWS_F_EST ? FG_FAIL_TIMEOUT : FG_FAIL_NO_REPLY;
-	if (s->tpl[e->tpl].proto == PROF_TCP && e->tcb.state <= TCP_SYN_RCVD)
+	if (s->tpl[e->tpl].proto == PROF_TCP && e->tcp.tcb.state <= TCP_SYN_RCVD)
 		return FG_FAIL_NO_REPLY;
 	return FG_FAIL_TIMEOUT;
 }
@@ -209,7 +209,7 @@ bool flows_prog(struct worker *w, struct flows_state *s, uint32_t idx, struct fl
 
 		if (st->op == PROF_OP_SEND) {
 			if (tcp)
-				tcp_app_send(&e->tcb, st->arg);
+				tcp_app_send(&e->tcp.tcb, st->arg);
 			else if (st->data)
 				flows_tx_udp_bytes(w, s, side, e, st, now);
 			else
@@ -218,11 +218,14 @@ bool flows_prog(struct worker *w, struct flows_state *s, uint32_t idx, struct fl
 						  : own_id(flowtab_id(s->ft, idx), w->q),
 					     st->arg, now);
 		} else if (st->op == PROF_OP_RECV) {
-			uint32_t got = tcp ? tcp_rcvd(&e->tcb) : e->udp.rcvd;
-
-			if (got - e->need < st->arg)
+			/* a UDP flow's consumed bytes are its program's (flows.h) */
+			if (tcp) {
+				if (tcp_rcvd(&e->tcp.tcb) - e->tcp.need < st->arg)
+					return false;
+				e->tcp.need += st->arg;
+			} else if (e->udp.rcvd - st->rcvd_before < st->arg) {
 				return false;
-			e->need += st->arg;
+			}
 		} else if (st->op == PROF_OP_DELAY) {
 			if (!e->delay) {
 				e->delay = flows_t32(now + (uint64_t)st->arg * w->hz / 1000,
@@ -290,19 +293,19 @@ void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx, struct
 		flows_established(w, e);
 	if (ev & TCP_EV_DATA)
 		FG_CTR_ADD(*flows_ctr(w, side, e->tpl, FLOWS_C_RX_BYTES), o->data_len);
-	if (!tcp_is_closed(&e->tcb) && !(e->flags & FLOWS_F_DONE))
+	if (!tcp_is_closed(&e->tcp.tcb) && !(e->flags & FLOWS_F_DONE))
 		flows_prog(w, s, idx, e, side, now);
 	/* the peer's FIN closes our direction too, unless the program has a
 	 * close step of its own (flowgen-profile(5), close) */
-	if (!tcp_is_closed(&e->tcb) && !(e->flags & FLOWS_F_CLOSED) &&
+	if (!tcp_is_closed(&e->tcp.tcb) && !(e->flags & FLOWS_F_CLOSED) &&
 	    ((e->flags & FLOWS_F_DONE) ||
 	     ((ev & TCP_EV_PEER_FIN) && !s->tpl[e->tpl].prog[side]->closes))) {
 		e->flags |= FLOWS_F_CLOSED;
-		tcp_app_close(&e->tcb);
+		tcp_app_close(&e->tcp.tcb);
 	}
 	do {
-		if (!tcp_is_closed(&e->tcb))
-			tcp_output(&e->tcb, now_us, o);
+		if (!tcp_is_closed(&e->tcp.tcb))
+			tcp_output(&e->tcp.tcb, now_us, o);
 		for (unsigned i = 0; i < o->nseg; i++)
 			flows_tx_tcp(w, s, side, e, &o->seg[i]);
 		if (o->nretx)
@@ -314,7 +317,7 @@ void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx, struct
 	/* a failure notes the state the connection was in, not CLOSED
 	 * (`stats --failed`); the entry goes right after */
 	if (unlikely(ev & (TCP_EV_RESET | TCP_EV_FAIL_RETX | TCP_EV_CLOSED)))
-		e->tcb.state = o->closed_from;
+		e->tcp.tcb.state = o->closed_from;
 	if (ev & TCP_EV_RESET) {
 		flows_fail(w, s, idx, e, FLOWS_FAIL_RESET);
 		return;
@@ -323,7 +326,7 @@ void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx, struct
 		flows_fail(w, s, idx, e, FLOWS_FAIL_RETX);
 		return;
 	}
-	if ((ev & TCP_EV_CLOSED) || tcp_is_closed(&e->tcb)) {
+	if ((ev & TCP_EV_CLOSED) || tcp_is_closed(&e->tcp.tcb)) {
 		/* both FINs exchanged: ours came from the peer's FIN
 		 * (flowgen-profile(5), close) before the program ended */
 		if (e->flags & FLOWS_F_DONE)
@@ -361,7 +364,7 @@ static void flows_open(struct worker *w, struct flows_state *s, const struct flo
 	if (t->proto == PROF_TCP) {
 		struct tcp_out o;
 
-		tcp_init_client(&e->tcb, (uint32_t)fgen_rand64(&s->rng), s->mss[FLOWTAB_CLIENT],
+		tcp_init_client(&e->tcp.tcb, (uint32_t)fgen_rand64(&s->rng), s->mss[FLOWTAB_CLIENT],
 				flows_us(s, now));
 		tcp_out_reset(&o);
 		flows_tcp_run(w, s, idx, e, FLOWTAB_CLIENT, &o, now);
@@ -442,7 +445,8 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 	e->tpl = (uint8_t)ti;
 	e->expire = flows_t32(now + t->timeout, FLOWS_EXPIRE_SHIFT);
 	if (t->proto == PROF_TCP) {
-		tcp_init_listen(&e->tcb, (uint32_t)fgen_rand64(&s->rng), s->mss[FLOWTAB_SERVER]);
+		tcp_init_listen(&e->tcp.tcb, (uint32_t)fgen_rand64(&s->rng),
+				s->mss[FLOWTAB_SERVER]);
 	} else {
 		uint32_t id, seq;
 		uint64_t tsc;
@@ -533,7 +537,7 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 		}
 		flows_recycle(s, side, m);
 		tcp_out_reset(&o);
-		tcp_input(&e->tcb, &sg, flows_us(s, now), &o);
+		tcp_input(&e->tcp.tcb, &sg, flows_us(s, now), &o);
 		flows_tcp_run(w, s, idx, e, side, &o, now);
 		return;
 	}
@@ -709,14 +713,14 @@ static void flows_icmp_err(struct worker *w, int side, const uint8_t *f, const s
 		return;
 	}
 	if (ie->kind == ICMPERR_UNREACH) {
-		r = tcp_icmp_unreach(&e->tcb, ie->seq, ie->hard);
+		r = tcp_icmp_unreach(&e->tcp.tcb, ie->seq, ie->hard);
 		if (r == TCP_ICMP_ABORT) {
 			flows_fail(w, s, idx, e, FLOWS_FAIL_ICMP_UNREACH);
 			return;
 		}
 	} else {
 		tcp_out_reset(&o);
-		r = tcp_icmp_too_big(&e->tcb, ie->seq, icmperr_mss(ie), flows_us(s, now), &o);
+		r = tcp_icmp_too_big(&e->tcp.tcb, ie->seq, icmperr_mss(ie), flows_us(s, now), &o);
 		if (r == TCP_ICMP_MSS) {
 			FG_CTR_INC(c->icmp_mss_lowered);
 			flows_tcp_run(w, s, idx, e, side, &o, now);
@@ -740,7 +744,7 @@ static void flows_timer(struct worker *w, struct flows_state *s, uint32_t idx, u
 		uint64_t now_us = flows_us(s, now);
 
 		tcp_out_reset(&o);
-		tcp_timer(&e->tcb, now_us, &o); /* if its deadline passed */
+		tcp_timer(&e->tcp.tcb, now_us, &o); /* if its deadline passed */
 		flows_tcp_run(w, s, idx, e, side, &o, now);
 		return;
 	}

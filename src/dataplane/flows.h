@@ -144,44 +144,47 @@ enum flows_flag {
 };
 
 /*
- * The caller state of one flowtab entry: 28 bytes for a UDP flow, 64 for a
- * TCP one (its TCB in place of the UDP fields), so an entry takes 56 or 92
- * bytes and a flow 10 to 20 more with its index slots (flowtab.h). The
- * addresses and ports are the entry's key, as a frame of the peer's
- * carries them (flows_key()): our address and port are its destination,
- * the peer's its source. The timer that fires first of the flow's
- * deadlines (timeout, delay step, TCP retransmission) is the table's own
- * (flowtab_timer_arm_min()).
+ * The caller state of one flowtab entry: 24 bytes for a UDP flow, 64 for a
+ * TCP one (its counts of received bytes and its TCB in place of the UDP
+ * fields), so an entry takes 52 or 92 bytes and a flow 10 to 20 more with
+ * its index slots (flowtab.h). The addresses and ports are the entry's
+ * key, as a frame of the peer's carries them (flows_key()): our address
+ * and port are its destination, the peer's its source. The timer that
+ * fires first of the flow's deadlines (timeout, delay step, TCP
+ * retransmission) is the table's own (flowtab_timer_arm_min()). What a
+ * UDP flow's completed recv steps consumed is the program's, not the
+ * entry's: a UDP program has no until step, so it is the recv bytes of
+ * the steps before the current one (prof_step.rcvd_before).
  */
 struct flows_ent {
 	uint32_t expire; /* flows_t32(), FLOWS_EXPIRE_SHIFT: the flow's timeout */
 	uint32_t delay;	 /* flows_t32(), FLOWS_DELAY_SHIFT: end of the running
 			  * delay step, 0 = none */
-	uint32_t need;	 /* bytes the completed recv steps consumed */
-	union {
-		uint32_t seq;	 /* UDP datagrams sent */
-		uint32_t umatch; /* TCP: delimiter bytes a running recv until matched */
-	};
 	uint8_t tpl, flags;
 	uint16_t step; /* the program counter (programs are unrolled, prof-t.h) */
 	union {
 		struct {
+			uint32_t seq;	  /* datagrams sent */
 			uint32_t peer_id; /* server entry: the client's flowtab_id */
 			uint32_t rcvd;	  /* payload bytes received */
 		} udp;
-		struct tcp_tcb tcb; /* a table of UDP flows leaves it out */
+		struct {		 /* a table of UDP flows leaves it out */
+			uint32_t need;	 /* bytes the completed recv steps consumed */
+			uint32_t umatch; /* delimiter bytes a running recv until matched */
+			struct tcp_tcb tcb;
+		} tcp;
 	};
 };
 
 /*
- * The entry size of a table with UDP flows only (flows_ctl.c): its 28
- * bytes, a 56-byte entry with the table's header.
+ * The entry size of a table with UDP flows only (flows_ctl.c): its 24
+ * bytes, a 52-byte entry with the table's header.
  */
-#define FLOWS_ENT_UDP 28u
-_Static_assert(offsetof(struct flows_ent, udp) + sizeof(((struct flows_ent *)0)->udp) <=
+#define FLOWS_ENT_UDP 24u
+_Static_assert(offsetof(struct flows_ent, udp) + sizeof(((struct flows_ent *)0)->udp) ==
 		       FLOWS_ENT_UDP &&
 		   sizeof(struct flows_ent) == 64,
-	       "a flow's state: 28 bytes (UDP), 64 (TCP), as flowtab.h counts them");
+	       "a flow's state: 24 bytes (UDP), 64 (TCP), as flowtab.h counts them");
 
 /* Spare mbufs for one side (flows_alloc()); control frees what is left. */
 struct flows_stash {

@@ -33,17 +33,17 @@ static bool flows_until(struct flows_state *s, struct flows_ent *e, const struct
 {
 	uint32_t start, skip, used;
 
-	if (!s->rx_len || (int32_t)(s->rx_off + s->rx_len - e->need) <= 0)
+	if (!s->rx_len || (int32_t)(s->rx_off + s->rx_len - e->tcp.need) <= 0)
 		return false;
-	start = (int32_t)(e->need - s->rx_off) > 0 ? e->need : s->rx_off;
+	start = (int32_t)(e->tcp.need - s->rx_off) > 0 ? e->tcp.need : s->rx_off;
 	skip = start - s->rx_off;
-	used = progb_until(st->data, st->data + st->arg, st->arg, &e->umatch, s->rx + skip,
+	used = progb_until(st->data, st->data + st->arg, st->arg, &e->tcp.umatch, s->rx + skip,
 			   s->rx_len - skip);
 	if (!used) {
-		e->need = s->rx_off + s->rx_len;
+		e->tcp.need = s->rx_off + s->rx_len;
 		return false;
 	}
-	e->need = start + used;
+	e->tcp.need = start + used;
 	return true;
 }
 
@@ -53,14 +53,14 @@ bool flows_prog_step(struct flows_state *s, struct flows_ent *e, const struct pr
 	case PROF_OP_UNTIL:
 		return flows_until(s, e, st);
 	case PROF_OP_UNTIL_CLOSE:
-		if (!(e->tcb.flags & TCP_TF_FIN_RCVD))
+		if (!(e->tcp.tcb.flags & TCP_TF_FIN_RCVD))
 			return false;
-		e->need = tcp_rcvd(&e->tcb);
+		e->tcp.need = tcp_rcvd(&e->tcp.tcb);
 		return true;
 	case PROF_OP_CLOSE:
 		if (!(e->flags & FLOWS_F_CLOSED)) {
 			e->flags |= FLOWS_F_CLOSED;
-			tcp_app_close(&e->tcb);
+			tcp_app_close(&e->tcp.tcb);
 		}
 		return true;
 	default:
@@ -106,8 +106,8 @@ static void flows_rx_bytes_tcp(struct worker *w, struct flows_state *s, int side
 	bool ok = true;
 
 	flows_tcp_seg(&sg, f, pi);
-	if (tcp_data_new(&e->tcb, &sg)) {
-		uint32_t off = tcp_rcv_off(&e->tcb, sg.seq);
+	if (tcp_data_new(&e->tcp.tcb, &sg)) {
+		uint32_t off = tcp_rcv_off(&e->tcp.tcb, sg.seq);
 
 		/* the peer's bytes, or the pattern of a flowgen peer (flowpay.h) */
 		if (t->prog[!side]->bytes)
@@ -121,9 +121,9 @@ static void flows_rx_bytes_tcp(struct worker *w, struct flows_state *s, int side
 		return;
 	}
 	tcp_out_reset(&o);
-	tcp_input(&e->tcb, &sg, flows_us(s, now), &o);
+	tcp_input(&e->tcp.tcb, &sg, flows_us(s, now), &o);
 	if (o.events & TCP_EV_DATA) {
-		s->rx = data + (o.data_off - tcp_rcv_off(&e->tcb, sg.seq));
+		s->rx = data + (o.data_off - tcp_rcv_off(&e->tcp.tcb, sg.seq));
 		s->rx_off = o.data_off;
 		s->rx_len = o.data_len;
 	}

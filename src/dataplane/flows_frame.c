@@ -105,7 +105,7 @@ void flows_tx_udp(struct worker *w, struct flows_state *s, int side, struct flow
 	m = flows_alloc(w, s, side);
 	if (!m)
 		return;
-	seq = e->seq++;
+	seq = e->udp.seq++;
 	if (s->v6[side]) {
 		flows6_tx_udp(w, s, side, e, m, id, seq, pay, fl, now);
 		return;
@@ -138,7 +138,7 @@ void flows_tx_udp_bytes(struct worker *w, struct flows_state *s, int side, struc
 	m = flows_alloc(w, s, side);
 	if (!m)
 		return;
-	e->seq++;
+	e->udp.seq++;
 	if (s->v6[side]) {
 		flows6_tx_udp_data(w, s, side, e, m, st->data, len);
 		return;

@@ -401,9 +401,9 @@ static inline bool flows_tcp_pay_due(const struct flows_state *s, const struct f
 				     const struct tcp_seg *sg, uint32_t *off)
 {
 	if (s->check == FLOWPAY_OFF || (e->flags & FLOWS_F_PAY_FOREIGN) ||
-	    !tcp_data_new(&e->tcb, sg))
+	    !tcp_data_new(&e->tcp.tcb, sg))
 		return false;
-	*off = tcp_rcv_off(&e->tcb, sg->seq);
+	*off = tcp_rcv_off(&e->tcp.tcb, sg->seq);
 	return true;
 }
 

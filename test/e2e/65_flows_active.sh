@@ -23,7 +23,7 @@
 # refused; so are runs whose tables cannot be had (flowgen(8), FLOW
 # TABLES), before they start and naming what they need and what there is
 # in flows and bytes: --active 500,000,000 on one worker (a table holds
-# 2^26 entries) and --active 200,000,000 over eight workers (24.9 GiB of
+# 2^26 entries) and --active 200,000,000 over eight workers (23.4 GiB of
 # tables on a machine of 24 GiB); `update -m` from 100 to 100,000 flows a
 # second of 2-second flows for 1 s (a 4,096-entry table; 100,000 flows,
 # 210,120 entries, at the new rate) is refused naming both
@@ -105,12 +105,12 @@ start -f $FG_TOP/test/data/flows_long.yaml -m 100 -d 1; update -m 200; update -m
 	check_grep "caps: --active 0 refused" \
 		"error: start: --active '0': a count of concurrent flows, 1..1000000000" "$O3"
 	check_grep "caps: --active beyond what a table holds refused, needed and held in entries, bytes and flows" \
-		"error: start: a worker's table would need 1,000,715,542 entries, 59\.6 GiB, for its 500,000,000 concurrent flows .*the most a table holds is 67,108,864 entries \(4096\.0 MiB\), about 33,461,878 flows" "$O3"
+		"error: start: a worker's table would need 1,000,715,542 entries, 55\.9 GiB, for its 500,000,000 concurrent flows .*the most a table holds is 67,108,864 entries \(3840\.0 MiB\), about 33,461,878 flows" "$O3"
 	check_grep "caps: update -m beyond the tables sized at the start refused with both figures" \
 		"^error: update: worker 0's table holds 4096 entries \(sized at the start\), the new rate needs 210120 for 100000 concurrent flows" "$O3"
 	check_eq "caps: update -m within the tables taken (one refusal only)" 1 "$(grep -c "^error: update:" "$O3")"
 	check_grep "caps: tables beyond the machine's memory refused, needed and had in flows and bytes" \
-		"error: start: the flow tables do not fit: the run needs 200,000,000 concurrent flows, 401,280,000 table entries, 24\.9 GiB; this machine has [0-9.]+ GiB for them \(MemAvailable .*\), about [0-9,]+ flows" "$O4"
+		"error: start: the flow tables do not fit: the run needs 200,000,000 concurrent flows, 401,280,000 table entries, 23\.4 GiB; this machine has [0-9.]+ GiB for them \(MemAvailable .*\), about [0-9,]+ flows" "$O4"
 }
 lane caps caps_lane
 

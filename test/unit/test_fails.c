@@ -108,7 +108,7 @@ static uint32_t add_flow(struct fx *f, int side, int proto)
 	e->step = 3;
 	e->flags = 0;
 	if (proto == PROF_TCP)
-		e->tcb.state = TCP_ESTABLISHED;
+		e->tcp.tcb.state = TCP_ESTABLISHED;
 	s->active[side] = 1;
 	if (side == FLOWTAB_CLIENT) {
 		ctr.tpl[TPL].active_client = 1;
@@ -207,7 +207,7 @@ static void expire(int side, int proto, uint8_t flags, uint8_t tcp_state, unsign
 	e = flowtab_state(f.s->ft, idx);
 	e->flags = flags;
 	if (proto == PROF_TCP)
-		e->tcb.state = tcp_state;
+		e->tcp.tcb.state = tcp_state;
 	flows_fail(&f.w, f.s, idx, e, FLOWS_FAIL_EXPIRED);
 	only(side, want);
 	ring_says(side, want, proto, tcp_state);

@@ -30,7 +30,7 @@
 #define GIB (1024ull * 1024 * 1024)
 
 /* one template at cps a second whose programs' delays take prog_s and
- * whose flows live life_s at most (timeout + prog_s); UDP entries (28 B
+ * whose flows live life_s at most (timeout + prog_s); UDP entries (24 B
  * of state); no flows_max (the default table is FLOWPLAN_UNPACED_DEFAULT) */
 static struct flowplan_in one(double cps, double prog_s, double life_s)
 {
@@ -39,7 +39,7 @@ static struct flowplan_in one(double cps, double prog_s, double life_s)
 	memset(&in, 0, sizeof(in));
 	in.ntpl = 1;
 	in.gen = true;
-	in.state = 28;
+	in.state = 24;
 	in.deflt = FLOWPLAN_UNPACED_DEFAULT;
 	in.tpl[0].cps = cps;
 	in.tpl[0].prog_s = prog_s;
@@ -50,7 +50,7 @@ static struct flowplan_in one(double cps, double prog_s, double life_s)
 /* the bytes of a table of n entries with its wheel */
 static uint64_t tab_bytes(uint64_t n, uint32_t wheel)
 {
-	struct flowtab_params fp = {.entry_size = 28, .tick_tsc = 2};
+	struct flowtab_params fp = {.entry_size = 24, .tick_tsc = 2};
 
 	fp.max_flows = (uint32_t)n;
 	fp.wheel_slots = wheel;
@@ -236,9 +236,9 @@ static void test_table_bound(void **state)
 	in.active = 500000000;
 	assert_int_equal(flowplan_worker(&in, 1.0, 0, "the most a table holds", &w, err, sizeof(err)),
 			 -ERANGE);
-	/* 64 bytes an entry (56 of entry, 8 of index); the flows a full
+	/* 60 bytes an entry (52 of entry, 8 of index); the flows a full
 	 * table holds: n + 16 sqrt(n) <= 33,554,432 a side */
-	assert_non_null(strstr(err, "1,000,715,542 entries, 59.6 GiB, for its 500,000,000 concurrent flows"));
+	assert_non_null(strstr(err, "1,000,715,542 entries, 55.9 GiB, for its 500,000,000 concurrent flows"));
 	assert_non_null(strstr(err, "the most a table holds is 67,108,864 entries"));
 	assert_non_null(strstr(err, "about 33,461,878 flows"));
 	/* a worst case beyond what a table holds is not refused when the
@@ -255,8 +255,8 @@ static void test_table_bound(void **state)
 	in.deflt = 1048576;
 	assert_int_equal(flowplan_worker(&in, 1.0, 1048576, "flows_max", &w, err, sizeof(err)),
 			 -ERANGE);
-	assert_non_null(strstr(err, "1,224,788 entries, 74.8 MiB, for its 600,000 concurrent flows"));
-	assert_non_null(strstr(err, "flows_max is 1,048,576 entries (64.0 MiB), about 512,830 flows"));
+	assert_non_null(strstr(err, "1,224,788 entries, 70.1 MiB, for its 600,000 concurrent flows"));
+	assert_non_null(strstr(err, "flows_max is 1,048,576 entries (60.0 MiB), about 512,830 flows"));
 	in.deflt = 2000000;
 	assert_int_equal(flowplan_worker(&in, 1.0, 2000000, "flows_max", &w, err, sizeof(err)), 0);
 	assert_int_equal(w.entries, 1224788);
