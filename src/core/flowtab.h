@@ -15,8 +15,8 @@
  * an occupant on, two levels deep). There are at least 1.04 slots per
  * entry, in a power of two of buckets (a mask finds a key's: a multiply
  * for any other number cost row c of make bench 6 %), so the index is at
- * most 96 % full and a lookup reads one bucket line (two for about one
- * key in seven at that load), then the entry's key. Entries live in a separate array; each has a
+ * most 96 % full and a lookup reads one bucket line (two for about 15 %
+ * of the keys at that load), then the entry's key. Entries live in a separate array; each has a
  * stable 32-bit index and a caller-owned state area of entry_size bytes (a
  * TCB, a UDP program cursor). Never-used entries are handed out in index
  * order, deleted ones are reused first, the most recently deleted first
