@@ -1,6 +1,6 @@
 /*
  * tcp.c — the TCP endpoint state machine (RFC 793/9293 with the RFC 5961
- * checks against blind resets), as pure functions over a 56-byte tcb.
+ * checks against blind resets), as pure functions over a 44-byte tcb.
  *
  * The flow module calls it for every received segment, every timer expiry
  * and whenever the application program queued data or a close; see tcp.h
