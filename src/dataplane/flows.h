@@ -146,7 +146,7 @@ enum flows_flag {
 /*
  * The caller state of one flowtab entry: 24 bytes for a UDP flow, 64 for a
  * TCP one (its counts of received bytes and its TCB in place of the UDP
- * fields), so an entry takes 52 or 92 bytes and a flow 10 to 20 more with
+ * fields), so an entry takes 52 or 92 bytes and a flow 6 to 12 more with
  * its index slots (flowtab.h). The addresses and ports are the entry's
  * key, as a frame of the peer's carries them (flows_key()): our address
  * and port are its destination, the peer's its source. The timer that
