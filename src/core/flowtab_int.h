@@ -42,8 +42,8 @@ _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "FT_KEY_MASK_B reads a
  * One cache line: ten slots of a 16-bit signature and a 32-bit ref. An
  * empty slot holds ref 0 and a used one the entry index + 1, so the zero
  * pages of a fresh mapping are an empty index. The signatures come first
- * and fill 24 bytes, whose last two are no slot's (always 0, never
- * compared), so that the refs start 8-byte aligned.
+ * and fill 24 bytes, the last 4 of them no slot's (always 0, masked out
+ * of a match), so that the refs start 8-byte aligned.
  */
 struct ft_bkt {
 	uint16_t sig[FT_BKT_SIGS];
