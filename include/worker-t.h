@@ -32,7 +32,7 @@ enum wmsg_op {
 	WMSG_SERVICE = 2,  /* val: 1 on, 0 off */
 	WMSG_GWMAC = 3,    /* port (0/1 side), val: MAC word | PORT_MAC_KNOWN */
 	WMSG_START = 4,    /* ptr: struct worker_ops, arg: this worker's engine state, val: run id,
-			      tsc: the planned start (start --at), 0: at once */
+			      ns: the planned start (start --at) on the system clock, 0: at once */
 	WMSG_STOP = 5,     /* stop generating; drain */
 	WMSG_PAUSE = 6,
 	WMSG_RESUME = 7,
@@ -47,10 +47,11 @@ struct wmsg {
 	uint64_t val;
 	void *ptr;
 	void *arg;
-	uint64_t tsc;
+	int64_t ns;
 };
 
 struct worker;
+struct wc_pair;	 /* src/core/wallclock.h: the system clock and the TSC, read together */
 struct pkt_info; /* src/core/pkt.h: what the loop parsed of a frame */
 struct icmperr;	 /* src/core/icmperr.h: an ICMP error's quote, read */
 
@@ -129,12 +130,19 @@ struct worker {
 	uint64_t run_id;
 	uint64_t hz;			/* TSC ticks per second */
 	uint64_t stall_max;		/* the longest stall since the last START, TSC cycles */
-	/* start --at: the run's planned start (START's tsc; 0: none), which
-	 * the engine's measured traffic begins at; and a hold the engine asks
-	 * for until then (0: none): the loop runs no tick before it, serves
-	 * RX and sleeps, then spins to it (worker.c, worker_hold) */
+	/* start --at: the run's planned start on the system clock (START's
+	 * ns; 0: none) and on the TSC (0: none), which the engine's measured
+	 * traffic begins at; and a hold the engine asks for until then (0:
+	 * none): the loop runs no tick before it, serves RX and sleeps, then
+	 * spins to it (worker.c, worker_hold). at_tsc is taken through a
+	 * reading of both clocks (rt_pair) at START and again at each step
+	 * of the hold: the two clocks can run apart over the lead */
+	int64_t at_ns;
 	uint64_t at_tsc;
 	uint64_t hold_tsc;
+	/* the system clock and the TSC read together (control's, set at
+	 * launch: src/control/clock.h, clock_rt_pair) */
+	void (*rt_pair)(struct wc_pair *p);
 	/* a hold has ended: an idle loop turn gives the CPU up for a moment
 	 * until the run's first test frame has gone and yield_until has
 	 * passed (worker.c) */

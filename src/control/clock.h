@@ -31,9 +31,11 @@ uint64_t tsc_calibrate(uint64_t dpdk_hz, uint64_t window_ns);
 int64_t clock_rt_ns(void);
 
 /*
- * control: the system clock and the TSC read together (the tightest of a
- * few brackets, tsc_pair), with fg_tsc_hz: what turns a time of day into
- * the workers' TSC and back (wallclock.h).
+ * any context (workers too: no lock, no allocation; clock_gettime(2) is
+ * the vDSO's where the clock source allows): the system clock and the
+ * TSC read together (the tightest of a few brackets, tsc_pair), with
+ * fg_tsc_hz: what turns a time of day into the workers' TSC and back
+ * (wallclock.h).
  */
 void clock_rt_pair(struct wc_pair *p);
 

@@ -101,6 +101,7 @@ int ctl_launch(int per_pair, char *err, size_t errlen)
 		w->pv[0] = &fg_port[w->port[0]].v;
 		w->pv[1] = &fg_port[w->port[1]].v;
 		w->hz = fg_tsc_hz; /* measured at start-up (clock.h) */
+		w->rt_pair = clock_rt_pair;
 		w->ctr = &fg_ctr[n];
 		/* the mailbox has two control threads as producers (worker_post) */
 		w->mbox = mkring("mbox", n, 256, sizeof(struct wmsg), RING_F_SC_DEQ);
@@ -191,7 +192,7 @@ void ctl_shutdown(void)
 	fg_nworkers = 0;
 }
 
-int ctl_start(const struct worker_ops *e, void **states, uint64_t run_id, uint64_t at_tsc)
+int ctl_start(const struct worker_ops *e, void **states, uint64_t run_id, int64_t at_ns)
 {
 	for (int i = 0; i < fg_nworkers; i++) {
 		/* The state travels in START: the worker's dequeue pairs with
@@ -200,7 +201,7 @@ int ctl_start(const struct worker_ops *e, void **states, uint64_t run_id, uint64
 				 .val = run_id,
 				 .ptr = (void *)(uintptr_t)e,
 				 .arg = states[i],
-				 .tsc = at_tsc};
+				 .ns = at_ns};
 
 		while (!worker_post(&fg_worker[i], &m))
 			usleep(10);

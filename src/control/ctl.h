@@ -40,9 +40,11 @@ void ctl_set_cancel(bool on);
 bool ctl_cancelled(void);
 
 /* Traffic life cycle. `states[w]` is each worker's engine state, e the
- * engine's worker half; at_tsc the planned start on the TSC (start --at;
- * 0: at once), which every worker's measured traffic begins at. */
-int ctl_start(const struct worker_ops *e, void **states, uint64_t run_id, uint64_t at_tsc);
+ * engine's worker half; at_ns the planned start on the system clock
+ * (start --at; 0: at once), which every worker's measured traffic begins
+ * at: each worker puts it on its TSC itself, and again while it holds for
+ * it (worker.c, worker_at_take). */
+int ctl_start(const struct worker_ops *e, void **states, uint64_t run_id, int64_t at_ns);
 void ctl_stop(void);
 void ctl_pause(bool on);
 /* scale every rate of the running traffic by `scale` (1.0 = as started) */

@@ -613,14 +613,14 @@ int run_start(struct run_prof *sp, struct run_params *rp, unsigned flags, const 
 	if (!(flags & RUN_KEEP_COUNTERS))
 		stats_clear();
 	run_publish_offer(run.factor);
-	/* One pair of the two clocks for the run: the planned start goes to
-	 * the workers' TSC through it, and their first frames come back
-	 * through it as times (wallclock.h). Without --at the start is
-	 * planned for now. */
+	/* One pair of the two clocks for the run: its TSC counts become
+	 * times through it (wallclock.h), and, planned, through the pair the
+	 * workers take as they hold for the planned start (stats.c,
+	 * stats_run_pair). Without --at the start is planned for now. */
 	clock_rt_pair(&pair);
 	run.planned = rp->at.kind != START_AT_NONE;
 	run.at_ns = run.planned ? at_ns : pair.rt_ns;
-	stats_set_start(&pair, run.at_ns);
+	stats_set_start(&pair, run.at_ns, run.planned);
 	/* what each port's counters speak for, to its next hops' NUD (svc.h) */
 	for (int p = 0; p < fg_nports; p++) {
 		unsigned fam = rp->load.tx[p].pps > 0 ? prof_port_families(&sp->prof, p) : 0;
@@ -628,7 +628,7 @@ int run_start(struct run_prof *sp, struct run_params *rp, unsigned flags, const 
 		svc_set_families(p, (fam & PROF_FAM_V4 ? SVC_FAM_V4 : 0) |
 					(fam & PROF_FAM_V6 ? SVC_FAM_V6 : 0));
 	}
-	ctl_start(e->worker, run.states, ++run.run_id, run.planned ? wc_tsc_of(&pair, at_ns) : 0);
+	ctl_start(e->worker, run.states, ++run.run_id, run.planned ? at_ns : 0);
 	return 0;
 
 err_release:

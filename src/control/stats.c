@@ -19,6 +19,7 @@
  * the workers never see it.
  */
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,7 @@ static struct {
 	int mode;
 	struct wc_pair start_pair;
 	int64_t start_planned_ns;
+	bool start_at; /* the run was planned for a time of day (start --at) */
 	struct stats_tpl_map map;
 	struct offer_track offer;
 	bool short_of_offer;
@@ -222,12 +224,43 @@ void stats_set_run(int mode, const struct stats_tpl_map *map)
 	pthread_mutex_unlock(&st.lock);
 }
 
-void stats_set_start(const struct wc_pair *pair, int64_t planned_ns)
+void stats_set_start(const struct wc_pair *pair, int64_t planned_ns, bool planned)
 {
 	pthread_mutex_lock(&st.lock);
 	st.start_pair = *pair;
 	st.start_planned_ns = planned_ns;
+	st.start_at = planned;
 	pthread_mutex_unlock(&st.lock);
+}
+
+/*
+ * The run's pair (stats_set_start): for a planned run, the planned start
+ * and the TSC the first worker that holds for it put it at. *ppm: how much
+ * faster the system clock ran than the TSC (at its measured rate) from
+ * the start command to that pair, in parts per million; NAN when there
+ * are not two pairs. Lock held.
+ */
+static struct wc_pair stats_run_pair(double *ppm)
+{
+	struct wc_pair p = st.start_pair;
+
+	*ppm = NAN;
+	for (int i = 0; st.start_at && st.workers && i < st.nworkers; i++) {
+		uint64_t t = FG_CTR_GET(st.workers[i].at_tsc);
+
+		if (t) {
+			p.rt_ns = st.start_planned_ns;
+			p.tsc = t;
+			break;
+		}
+	}
+	if (p.hz && p.tsc > st.start_pair.tsc && p.rt_ns > st.start_pair.rt_ns) {
+		double rt = (double)(p.rt_ns - st.start_pair.rt_ns),
+		       tsc = (double)(p.tsc - st.start_pair.tsc) * 1e9 / (double)p.hz;
+
+		*ppm = (rt - tsc) / tsc * 1e6;
+	}
+	return p;
 }
 
 void stats_set_offer(double pps, double cps)
@@ -416,7 +449,7 @@ static void get(struct stats_snap *out, bool by_template)
 		      st.link_up, st.speed, out);
 	out->mode = st.mode;
 	out->flows.target_held_s = st.held_s;
-	out->start_pair = st.start_pair;
+	out->start_pair = stats_run_pair(&out->clock_ppm);
 	out->start_planned_ns = st.start_planned_ns;
 	if (by_template)
 		template_map(&tm);
@@ -496,13 +529,14 @@ size_t stats_failed_get(uint32_t run, struct stats_failed *out, size_t max, size
 	struct stats_tpl_map map;
 	struct wc_pair pair;
 	uint64_t since;
+	double ppm;
 	int nw;
 
 	*held = 0;
 	pthread_mutex_lock(&st.lock);
 	nw = st.nworkers;
 	map = st.map;
-	pair = st.start_pair;
+	pair = stats_run_pair(&ppm);
 	/* what `clear` cleared is not listed either: the failures counted */
 	since = st.have_base ? st.base.tsc : 0;
 	pthread_mutex_unlock(&st.lock);

@@ -94,13 +94,16 @@ void stats_set_run(int mode, const struct stats_tpl_map *map);
  */
 void stats_set_offer(double pps, double cps);
 /*
- * control: the start of the run that run.c starts now: the (system
- * clock, TSC) pair that its planned start went to the workers through,
- * and that start, ns since the epoch (wallclock.h). Snapshots carry
- * both; the writers turn the workers' first frames into times with the
- * pair (flowgen(8), STATISTICS: start_planned, first_frame).
+ * control: the start of the run that run.c starts now: a (system clock,
+ * TSC) pair read at the start command, and the start, ns since the epoch
+ * (wallclock.h), planned for a time of day (start --at) or not.
+ * Snapshots carry both; the writers turn the workers' first frames into
+ * times with the pair (flowgen(8), STATISTICS: start_planned,
+ * first_frame). A planned run's pair is the one a worker took last as it
+ * held for the start (ctr.h, at_tsc), once there is one: the two clocks
+ * can run apart over the lead.
  */
-void stats_set_start(const struct wc_pair *pair, int64_t planned_ns);
+void stats_set_start(const struct wc_pair *pair, int64_t planned_ns, bool planned);
 /* control: the latest aggregate, baselined, with rates and hook data. */
 void stats_get(struct stats_snap *out);
 /* control: the same with out->grp[] per template, not per group:

@@ -108,6 +108,7 @@ static void json_global(struct jw *j, const struct stats_snap *s)
 			jw_null(j, "start_planned");
 	}
 	jtime_tsc(j, "first_frame", s, s->first_tx_tsc);
+	jw_num(j, "clock_ppm", s->clock_ppm, 1);
 	jw_obj_end(j);
 }
 

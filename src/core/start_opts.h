@@ -27,10 +27,10 @@
 
 /*
  * start --at: how far ahead a start may be planned, one day. The workers
- * wait for it on the TSC, converted once from the system clock
- * (wallclock.h): over a day, a few ppm of difference between the two
- * clocks' rates is a few hundred milliseconds, more than a common start
- * can take.
+ * follow the system clock while they wait (they read it again at each
+ * step, src/dataplane/worker.c), so the limit is not the clocks': a run
+ * that waits longer holds the workers and the ports' traffic for it, and
+ * a time further ahead is more likely a wrong date than a plan.
  */
 #define START_AT_AHEAD_MAX_S 86400
 

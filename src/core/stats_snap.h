@@ -252,6 +252,10 @@ struct stats_snap {
 	uint64_t first_tx_tsc;
 	struct wc_pair start_pair;
 	int64_t start_planned_ns;
+	/* start --at: how much faster the system clock ran than the TSC (at
+	 * tsc_hz) from the start command to the planned start, parts per
+	 * million; NAN: no planned start, or not reached */
+	double clock_ppm;
 };
 
 /*

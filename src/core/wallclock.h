@@ -10,17 +10,19 @@
  * are cut) and with Z or a numeric offset; written in UTC with nine
  * digits of fraction and Z.
  *
- * A pair (struct wc_pair) is one reading of both clocks at one moment:
- * control takes it on the same thread, the system clock's reading
+ * A pair (struct wc_pair) is one reading of both clocks at one moment,
+ * taken on one thread (clock_rt_pair, src/control/clock.h), the system
+ * clock's reading
  * bracketed by two TSC reads, the tightest bracket of a few tries
  * (tsc_pair, tsc.h); with the TSC rate it turns a system time into the
- * TSC count at that time and back. One pair serves a run: its planned
- * start becomes the workers' TSC deadline through it, and their first
- * frames' TSC counts become system times through the same pair, so the
- * two agree to the pair's bracket (tens of nanoseconds) plus the
- * drift between the two clocks since the pair was taken (the TSC rate's
- * error, a few parts per million, and the system clock's own rate
- * correction: chronyc tracking's "Frequency").
+ * TSC count at that time and back, to the pair's bracket (tens of
+ * nanoseconds) plus the drift between the two clocks since the pair was
+ * taken: the TSC rate's error (a few parts per million) and the system
+ * clock's own rate correction (chronyc tracking's "Frequency"; up to
+ * 83,333 ppm while chrony slews out an offset, chrony.conf(5)
+ * maxslewrate). So a worker that waits for a planned start takes a pair
+ * again at each step of its wait (worker.c), and the run's TSC counts
+ * become times through the last one (stats.c).
  *
  * Context: pure (no globals, no I/O; unit-tested in test/unit/test_wallclock.c).
  *

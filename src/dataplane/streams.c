@@ -642,6 +642,7 @@ static void streams_wait(struct worker *w, struct streams_state *s, uint64_t end
 {
 	s->phase = STREAMS_PH_WAIT;
 	s->phase_end = end;
+	s->wait_at = w->at_tsc && end == w->at_tsc;
 	if (w->at_tsc) {
 		FG_CTR_SET(w->ctr->gauge.warmup, 1);
 		w->hold_tsc = end;
@@ -714,6 +715,8 @@ static void streams_tick(struct worker *w, uint64_t now)
 		break;
 	}
 	case STREAMS_PH_WAIT:
+		if (s->wait_at)
+			s->phase_end = w->at_tsc;
 		if ((int64_t)(now - s->phase_end) < 0)
 			break;
 		if (!w->at_tsc) {

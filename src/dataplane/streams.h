@@ -255,6 +255,9 @@ struct streams_state {
 	uint32_t nsenders; /* workers of a pair sending each stream (max over pairs) */
 	int phase;	   /* enum streams_phase */
 	bool started, paused;
+	/* the wait ends at the planned start (start --at), which the worker
+	 * may move while it holds for it (w->at_tsc, worker.c) */
+	bool wait_at;
 	uint32_t nleft; /* its senders that are not done */
 	uint64_t now, phase_end, deadline, drain_end, next_snap;
 	uint64_t run_start; /* measured traffic began (the pacers started) */

@@ -1,9 +1,10 @@
 /*
  * worker.c — the lcore packet loop. Everything here runs on a worker: no
  * locks, no prints, no system calls (but the drivers' own, an idle
- * turn's pause on a shared CPU and a hold's sleeps), no allocation but
- * mbufs. Control
- * reaches the worker only through its mailbox ring; frames for control
+ * turn's pause on a shared CPU, and a hold's sleeps and readings of the
+ * system clock, the vDSO's where the clock source has one), no
+ * allocation but mbufs. Control reaches the worker only through its
+ * mailbox ring; frames for control
  * (ARP replies, ICMP echo replies, anything unknown in service mode) go up
  * through the punt ring. Control sends its own frames on its own TX queue
  * (where a port has none, net_af_xdp, worker 0 sends them on its queue);
@@ -26,6 +27,7 @@
 #include "pace.h"
 #include "pkt6.h"
 #include "port_addr.h"
+#include "wallclock.h"
 #include "worker.h"
 
 /*
@@ -137,6 +139,31 @@ static void punt(struct worker *w, int side, struct rte_mbuf *m)
 }
 
 /*
+ * start --at: the planned start (w->at_ns) on the TSC through a reading
+ * of both clocks now, moving the hold (if any) with it; the engines count
+ * from w->at_tsc once the hold is over. START takes it, and each step of
+ * the hold again: the system clock (chrony's or PTP's) and the TSC can
+ * run apart over the lead. On a clock 0.5 % fast of the TSC (adjtimex(2)'s
+ * tick at 10050) three instances started 10 to 15 ms late after a 2 s
+ * lead when only the start command's reading was used; with a reading at
+ * most a step (1 ms) before the end, that rate costs at most 5 us.
+ */
+static void worker_at_take(struct worker *w)
+{
+	struct wc_pair p;
+	uint64_t t;
+
+	w->rt_pair(&p);
+	t = wc_tsc_of(&p, w->at_ns);
+	if (!t)
+		t = 1; /* 0 is none: a time before the TSC's 0 has passed */
+	if (w->hold_tsc)
+		w->hold_tsc += t - w->at_tsc;
+	w->at_tsc = t;
+	FG_CTR_SET(w->ctr->at_tsc, t);
+}
+
+/*
  * 802.1Q on receive: a port with a `vlan` takes only frames with its id,
  * whose tag comes off here, before the parse (a driver may have taken it
  * off already, into the mbuf); a port without takes no tagged frame.
@@ -192,8 +219,12 @@ static void handle_mbox(struct worker *w, uint64_t now, bool *quit)
 
 			w->eng = e;
 			w->state = m.arg;
-			w->at_tsc = m.tsc;
+			w->at_ns = m.ns;
+			w->at_tsc = 0;
 			w->hold_tsc = 0;
+			FG_CTR_SET(w->ctr->at_tsc, 0);
+			if (m.ns)
+				worker_at_take(w);
 			/* the engine arms it when its measured traffic begins */
 			w->first_armed = false;
 			w->hold_yield = false;
@@ -664,9 +695,14 @@ static void worker_hold(struct worker *w, bool *quit, uint64_t start)
 
 	FG_CTR_SET(w->ctr->gauge.warmup, 1);
 	while (w->hold_tsc && !*quit) {
-		uint64_t now = rte_rdtsc(), c;
+		uint64_t now, c;
 		bool busy = false;
-		int64_t left = (int64_t)(w->hold_tsc - now);
+		int64_t left;
+
+		if (w->at_ns)
+			worker_at_take(w);
+		now = rte_rdtsc();
+		left = (int64_t)(w->hold_tsc - now);
 
 		if (left <= (int64_t)spin) {
 			while ((int64_t)(w->hold_tsc - rte_rdtsc()) > 0)

@@ -21,7 +21,8 @@
 #  - the run counted its 2 s from the planned start: 20,000 frames sent
 #    or counted late (+-2), all captured, the last one captured within
 #    [planned + 2 s - 1 ms, planned + 2 s + 20 ms] (20 ms: the pacer's
-#    backlog bound, PACE_BOUND_MS);
+#    backlog bound, PACE_BOUND_MS), 2 s of the TSC, each bound times the
+#    system clock's rate against it (clock_ppm);
 #  - the hold is no stall and nothing is late for it: the run's stalls
 #    and late counts are those of the 2 s of traffic only (late stays
 #    within what its stalls account for);
@@ -32,7 +33,12 @@
 #  - a streams run with its learning phase and --at closer than the
 #    learning's pause is refused, naming learn_wait;
 #  - a run without --at: start_planned is the start command's time and
-#    its first frame follows within 5 ms.
+#    its first frame follows within 5 ms;
+# and on a system clock run 0.5 % fast, then 0.5 % slow, of the TSC
+# (adjtimex(2)'s tick, as chrony slewing out an offset; fg_slew.py puts
+# it back), one run each planned 1.5 s ahead, streams then flows: the
+# same first-frame checks, clock_ppm reads the slew, and -d counts on the
+# TSC.
 # The lateness figures (capture - planned, reported - capture) are in
 # the PASS lines. Namespaces carry this shell's PID and go on exit.
 
@@ -242,6 +248,7 @@ judge()
 		    "cap_last_ms": (cap[-1] - at) / 1e6 if cap else None,
 		    "ncap": len(cap), "tx": lat["tx"], "late": lat["late"],
 		    "stalls": w["stalls"], "stalled_ms": w["stalled_ms"], "stall_late_ms": w["stall_late_ms"], "stall_max_ms": w["stall_max_ms"],
+		    "clock_ppm": g["clock_ppm"],
 		}
 		print(json.dumps(out))
 	PY
@@ -283,11 +290,14 @@ for ((i = 1; i <= N; i++)); do
 		fail "start --at: instance $i sent or counted late 20,000 frames" "sent $tx, late $late ($J)"
 	fi
 	check_eq "start --at: instance $i's far end captured every frame it sent" "$tx" "$ncap"
-	capl=$(v cap_last_ms)
-	if awk -v c="$capl" 'BEGIN { exit !(c != "None" && c >= 1999 && c <= 2020) }'; then
-		pass "start --at: instance $i's last frame left 2 s after the planned time (capture: ${capl} ms)"
+	# the 2 s are the TSC's: on the system clock they last 2 s times its
+	# rate against the TSC, which the run reports (clock_ppm: 0.5 % off
+	# while a clock is slewed, 10 ms over the 2 s)
+	capl=$(v cap_last_ms) ppm=$(v clock_ppm)
+	if awk -v c="$capl" -v p="$ppm" 'BEGIN { r = 1 + p / 1e6; exit !(c != "None" && p != "None" && c >= 1999 * r && c <= 2000 * r + 20) }'; then
+		pass "start --at: instance $i's last frame left 2 s of its TSC after the planned time (capture: ${capl} ms; clock_ppm $ppm)"
 	else
-		fail "start --at: instance $i's last frame left 2 s after the planned time (-1 ms, +20 ms)" "capture: $capl ms after the plan ($J)"
+		fail "start --at: instance $i's last frame left 2 s of its TSC after the planned time (-1 ms, +20 ms)" "capture: $capl ms after the plan, clock_ppm $ppm ($J)"
 	fi
 	# late frames fall due while the worker is off its CPU, beyond the
 	# pacer's backlog of 20 ms (PACE_BOUND_MS): no more than the frames of
@@ -346,5 +356,94 @@ if awk -v d="$d" 'BEGIN { exit !(d >= 0 && d <= 5000) }'; then
 else
 	fail "start: without --at the first frame follows the start command within 5 ms" "first_frame - start_planned: $d us"
 fi
+
+# --- a system clock that runs apart from the TSC ------------------------------
+
+# While chrony slews out an offset, the system clock runs up to 8 % fast
+# or slow of the TSC; a planned start is a time of that clock. The kernel's
+# tick (adjtimex(2), fg_slew.py) makes it 0.5 % fast, then 0.5 % slow, for
+# one run each on instance 1, planned 1.5 s ahead (+1.5): taken from the
+# start command's reading of the clocks alone, the start would be 7.5 ms
+# off (a fast clock made every first frame 10-15 ms late after 2 s before
+# the workers took the clocks again while they held). Checked: clock_ppm
+# reads the slew (+-300 ppm of 5,000), the first frame reached the far end
+# within 1 ms of start_planned, first_frame is the capture's (as above),
+# and the 1 s of the TSC ended 1 s x the clock's rate after the start.
+# The streams engine runs the fast case, the flows engine (udp_short,
+# 10,000 flows/s of one datagram) the slow one. The tick goes back on
+# exit and the offset it ran up is taken back.
+SLEW=$FG_TMP/slew.state
+at_exit "python3 $FG_TOP/test/e2e/fg_slew.py restore $SLEW"
+slew_run()
+{
+	local tick=$1 what=$2 cmd=$3 cap=$FG_TMP/slew$1 got J
+	ip netns exec "${NS[1]}" dumpcap -q -i vb -f 'udp dst port 4321' -w "$cap.pcapng" \
+		>/dev/null 2>"$cap.err" &
+	local cpid=$!
+	if ! wait_for 'Capturing on' "$cap.err" 20 $cpid; then
+		fail "start --at, clock $what: dumpcap captures vb" "$(cat "$cap.err")"
+		kill $cpid 2>/dev/null
+		return
+	fi
+	if ! got=$(python3 "$FG_TOP/test/e2e/fg_slew.py" set "$tick" "$SLEW" 2>&1); then
+		fail "start --at, clock $what: adjtimex sets the tick to $tick" "$got"
+		kill $cpid 2>/dev/null
+		return
+	fi
+	api 1 "$cmd --at +1.5"
+	check_eq "start --at, clock $what: the start answers ok, planned" "True True" \
+		"$(jt 'o["ok"], o["ok"] and o["json"]["planned"]')"
+	api 1 "wait 15"
+	python3 "$FG_TOP/test/e2e/fg_slew.py" restore "$SLEW" >/dev/null
+	sleep 0.3 # the last frames' way through the capture
+	kill -INT $cpid 2>/dev/null
+	wait $cpid 2>/dev/null
+	api 1 "stats --json"
+	tshark -r "$cap.pcapng" -T fields -e frame.time_epoch 2>/dev/null >"$cap.txt"
+	J=$(python3 - "$FG_TMP/body.1" "$cap.txt" <<-'PY' 2>&1
+		import datetime, json, sys
+		def ns(t):
+		    d, f = t.rstrip("Z").split(".")
+		    s = datetime.datetime.strptime(d, "%Y-%m-%dT%H:%M:%S").replace(tzinfo=datetime.timezone.utc)
+		    return int(s.timestamp()) * 10**9 + int((f + "000000000")[:9])
+		g = json.load(open(sys.argv[1]))["json"]["global"]
+		cap = [int(c.split(".")[0]) * 10**9 + int((c.split(".")[1] + "000000000")[:9])
+		       for c in open(sys.argv[2]) if c.strip()]
+		at = ns(g["start_planned"])
+		print(json.dumps({"cap_first_us": (cap[0] - at) / 1e3, "rep_first_us": (ns(g["first_frame"]) - at) / 1e3,
+		                  "cap_last_ms": (cap[-1] - at) / 1e6, "ncap": len(cap), "clock_ppm": g["clock_ppm"]}))
+	PY
+	)
+	echo "# clock $what: $J"
+	if ! python3 -c 'import json, sys; json.loads(sys.argv[1])' "$J" 2>/dev/null; then
+		fail "start --at, clock $what: the run and its capture can be judged" "$J"
+		return
+	fi
+	v() { python3 -c 'import json, sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$J" "$1" 2>/dev/null; }
+	local ppm capf repf capl want=$(((tick - 10000) * 100))
+	ppm=$(v clock_ppm) capf=$(v cap_first_us) repf=$(v rep_first_us) capl=$(v cap_last_ms)
+	if awk -v p="$ppm" -v w="$want" 'BEGIN { exit !(p != "None" && p >= w - 300 && p <= w + 300) }'; then
+		pass "start --at, clock $what: clock_ppm reads the slew ($ppm, set $want)"
+	else
+		fail "start --at, clock $what: clock_ppm reads the slew (+-300 of $want)" "$J"
+	fi
+	if awk -v c="$capf" 'BEGIN { exit !(c >= -1000 && c <= 1000) }'; then
+		pass "start --at, clock $what: the first frame reached the far end within 1 ms of the planned time ($capf us)"
+	else
+		fail "start --at, clock $what: the first frame reached the far end within 1 ms of the planned time" "$J"
+	fi
+	if awk -v c="$capf" -v r="$repf" 'BEGIN { d = r - c; exit !(d >= -1000 && d <= 50) }'; then
+		pass "start --at, clock $what: the reported first_frame is the capture's, at most 1 ms before it ($repf us, capture $capf us)"
+	else
+		fail "start --at, clock $what: the reported first_frame is the capture's, at most 1 ms before it" "$J"
+	fi
+	if awk -v c="$capl" -v p="$ppm" 'BEGIN { r = 1 + p / 1e6; exit !(c >= 999 * r && c <= 1000 * r + 20) }'; then
+		pass "start --at, clock $what: the last frame left 1 s of the TSC after the start ($capl ms)"
+	else
+		fail "start --at, clock $what: the last frame left 1 s of the TSC after the start (-1 ms, +20 ms)" "$J"
+	fi
+}
+slew_run 10050 "0.5 % fast, streams" "start -f $PROF -d 1 -t learn=0"
+slew_run 9950 "0.5 % slow, flows" "start -f $FG_TOP/profiles/udp_short.yaml -m 10000 -d 1"
 
 finish
