@@ -235,26 +235,32 @@ void stats_set_start(const struct wc_pair *pair, int64_t planned_ns, bool planne
 
 /*
  * The run's pair (stats_set_start): for a planned run, the planned start
- * and the TSC the first worker that holds for it put it at. *ppm: how much
- * faster the system clock ran than the TSC (at its measured rate) from
- * the start command to that pair, in parts per million; NAN when there
- * are not two pairs. Lock held.
+ * and the TSC the first worker that holds for it put it at. *ppm (if
+ * ppm): how much faster the system clock ran than the TSC (at its
+ * measured rate) from the start command to that pair, in parts per
+ * million, once the planned start has come (the worker's last reading
+ * then lies within a step of it); NAN before, or without a planned
+ * start. Lock held.
  */
 static struct wc_pair stats_run_pair(double *ppm)
 {
 	struct wc_pair p = st.start_pair;
+	bool held = false;
 
-	*ppm = NAN;
 	for (int i = 0; st.start_at && st.workers && i < st.nworkers; i++) {
 		uint64_t t = FG_CTR_GET(st.workers[i].at_tsc);
 
 		if (t) {
 			p.rt_ns = st.start_planned_ns;
 			p.tsc = t;
+			held = (int64_t)(rte_rdtsc() - t) >= 0;
 			break;
 		}
 	}
-	if (p.hz && p.tsc > st.start_pair.tsc && p.rt_ns > st.start_pair.rt_ns) {
+	if (!ppm)
+		return p;
+	*ppm = NAN;
+	if (held && p.hz && p.tsc > st.start_pair.tsc && p.rt_ns > st.start_pair.rt_ns) {
 		double rt = (double)(p.rt_ns - st.start_pair.rt_ns),
 		       tsc = (double)(p.tsc - st.start_pair.tsc) * 1e9 / (double)p.hz;
 
@@ -529,14 +535,13 @@ size_t stats_failed_get(uint32_t run, struct stats_failed *out, size_t max, size
 	struct stats_tpl_map map;
 	struct wc_pair pair;
 	uint64_t since;
-	double ppm;
 	int nw;
 
 	*held = 0;
 	pthread_mutex_lock(&st.lock);
 	nw = st.nworkers;
 	map = st.map;
-	pair = stats_run_pair(&ppm);
+	pair = stats_run_pair(NULL);
 	/* what `clear` cleared is not listed either: the failures counted */
 	since = st.have_base ? st.base.tsc : 0;
 	pthread_mutex_unlock(&st.lock);

@@ -254,7 +254,7 @@ struct stats_snap {
 	int64_t start_planned_ns;
 	/* start --at: how much faster the system clock ran than the TSC (at
 	 * tsc_hz) from the start command to the planned start, parts per
-	 * million; NAN: no planned start, or not reached */
+	 * million; NAN: no planned start, or not come yet */
 	double clock_ppm;
 };
 

@@ -12,10 +12,9 @@
  *
  * A pair (struct wc_pair) is one reading of both clocks at one moment,
  * taken on one thread (clock_rt_pair, src/control/clock.h), the system
- * clock's reading
- * bracketed by two TSC reads, the tightest bracket of a few tries
- * (tsc_pair, tsc.h); with the TSC rate it turns a system time into the
- * TSC count at that time and back, to the pair's bracket (tens of
+ * clock's reading bracketed by two TSC reads, the tightest bracket of a
+ * few tries (tsc_pair, tsc.h); with the TSC rate it turns a system time
+ * into the TSC count at that time and back, to the pair's bracket (tens of
  * nanoseconds) plus the drift between the two clocks since the pair was
  * taken: the TSC rate's error (a few parts per million) and the system
  * clock's own rate correction (chronyc tracking's "Frequency"; up to
