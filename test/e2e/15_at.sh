@@ -234,6 +234,36 @@ for ((i = 1; i <= N; i++)); do
 	python3 "$FG_TOP/test/e2e/fg_pcapng.py" "$FG_TMP/cap$i.pcapng" >"$FG_TMP/cap$i.txt" 2>&1
 done
 
+# jv JSON KEY : one figure of a judge's JSON
+jv()
+{
+	python3 -c 'import json, sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2" 2>/dev/null
+}
+
+# check_first WHOSE JSON : a run's first frame against its capture (the
+# judge's cap_first_us and rep_first_us, us after the planned time): it
+# reached the far end within 1 ms of the plan, and the first_frame
+# reported is the capture's. The reported time is the TSC at the start of
+# the loop turn that sent the frame: before the far end's receive
+# timestamp by the send path (tens of us; up to a scheduler slice where
+# another worker shares the CPU: 319 us seen in make test), never after
+# it but for the error of the (system clock, TSC) pair, a few us.
+check_first()
+{
+	local capf repf
+	capf=$(jv "$2" cap_first_us) repf=$(jv "$2" rep_first_us)
+	if awk -v c="$capf" 'BEGIN { exit !(c != "None" && c >= -1000 && c <= 1000) }'; then
+		pass "$1 first frame reached the far end within 1 ms of the planned time (capture: ${capf} us after it)"
+	else
+		fail "$1 first frame reached the far end within 1 ms of the planned time" "capture - planned: $capf us ($2)"
+	fi
+	if awk -v c="$capf" -v r="$repf" 'BEGIN { d = r - c; exit !(c != "None" && r != "None" && d >= -1000 && d <= 50) }'; then
+		pass "$1 reported first_frame is the capture's, at most 1 ms before it (reported ${repf} us after the plan, capture ${capf} us)"
+	else
+		fail "$1 reported first_frame is the capture's, at most 1 ms before it" "reported $repf us, capture $capf us ($2)"
+	fi
+}
+
 # judge I : the figures of instance I against its capture
 judge()
 {
@@ -275,24 +305,9 @@ for ((i = 1; i <= N; i++)); do
 		fail "start --at: instance $i's run and capture can be judged" "$J"
 		continue
 	fi
-	v() { python3 -c 'import json, sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$J" "$1" 2>/dev/null; }
-	capf=$(v cap_first_us)
+	v() { jv "$J" "$1"; }
 	repf=$(v rep_first_us)
-	if awk -v c="$capf" 'BEGIN { exit !(c != "None" && c >= -1000 && c <= 1000) }'; then
-		pass "start --at: instance $i's first frame reached the far end within 1 ms of the planned time (capture: ${capf} us after it)"
-	else
-		fail "start --at: instance $i's first frame reached the far end within 1 ms of the planned time" "capture - planned: $capf us ($J)"
-	fi
-	# the reported time is the TSC at the start of the loop turn that sent
-	# the frame: before the far end's receive timestamp by the send path
-	# (tens of us; up to a scheduler slice where another worker shares the
-	# CPU: 319 us seen in make test), never after it but for the error of
-	# the (system clock, TSC) pair, a few us
-	if awk -v c="$capf" -v r="$repf" 'BEGIN { d = r - c; exit !(c != "None" && r != "None" && d >= -1000 && d <= 50) }'; then
-		pass "start --at: instance $i's reported first_frame is the capture's, at most 1 ms before it (reported ${repf} us after the plan, capture ${capf} us)"
-	else
-		fail "start --at: instance $i's reported first_frame is the capture's, at most 1 ms before it" "reported $repf us, capture $capf us ($J)"
-	fi
+	check_first "start --at: instance $i's" "$J"
 	check_eq "start --at: instance $i's worker reports the same first_frame (measured)" "$repf True" \
 		"$(v rep_w_us) $([[ $repf =~ ^-?[0-9.]+$ ]] && echo True)"
 	check_eq "start --at: instance $i's start_planned is the planned time" "0.0" "$(v planned_us)"
@@ -437,24 +452,14 @@ slew_run()
 		fail "start --at, clock $what: the run and its capture can be judged" "$J"
 		return
 	fi
-	v() { python3 -c 'import json, sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$J" "$1" 2>/dev/null; }
-	local ppm capf repf capl want=$(((tick - 10000) * 100))
-	ppm=$(v clock_ppm) capf=$(v cap_first_us) repf=$(v rep_first_us) capl=$(v cap_last_ms)
+	local ppm capl want=$(((tick - 10000) * 100))
+	ppm=$(jv "$J" clock_ppm) capl=$(jv "$J" cap_last_ms)
 	if awk -v p="$ppm" -v w="$want" 'BEGIN { exit !(p != "None" && p >= w - 300 && p <= w + 300) }'; then
 		pass "start --at, clock $what: clock_ppm reads the slew ($ppm, set $want)"
 	else
 		fail "start --at, clock $what: clock_ppm reads the slew (+-300 of $want)" "$J"
 	fi
-	if awk -v c="$capf" 'BEGIN { exit !(c >= -1000 && c <= 1000) }'; then
-		pass "start --at, clock $what: the first frame reached the far end within 1 ms of the planned time ($capf us)"
-	else
-		fail "start --at, clock $what: the first frame reached the far end within 1 ms of the planned time" "$J"
-	fi
-	if awk -v c="$capf" -v r="$repf" 'BEGIN { d = r - c; exit !(d >= -1000 && d <= 50) }'; then
-		pass "start --at, clock $what: the reported first_frame is the capture's, at most 1 ms before it ($repf us, capture $capf us)"
-	else
-		fail "start --at, clock $what: the reported first_frame is the capture's, at most 1 ms before it" "$J"
-	fi
+	check_first "start --at, clock $what: the run's" "$J"
 	if awk -v c="$capl" -v p="$ppm" 'BEGIN { r = 1 + p / 1e6; exit !(c >= 999 * r && c <= 1000 * r + 20) }'; then
 		pass "start --at, clock $what: the last frame left 1 s of the TSC after the start ($capl ms)"
 	else
