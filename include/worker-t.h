@@ -148,7 +148,6 @@ struct worker {
 	 * passed (worker.c) */
 	bool hold_yield;
 	uint64_t yield_until;
-	bool rt; /* on SCHED_FIFO for a hold's end (worker.c, worker_rt) */
 	/* the run's first test frame is still to be recorded (ctr.h,
 	 * first_tx_tsc: the start of the loop turn whose tick sent it):
 	 * START clears it, the engine sets it when its measured traffic

@@ -16,9 +16,6 @@
  * (start --at) holds its engine until then (worker_hold); the loop
  * records the TSC of each run's first test frame (ctr.h, first_tx_tsc).
  */
-#include <pthread.h>
-#include <sched.h>
-
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_prefetch.h>
@@ -139,30 +136,6 @@ static void punt(struct worker *w, int side, struct rte_mbuf *m)
 		return;
 	}
 	FG_CTR_INC(c->punt);
-}
-
-/*
- * start --at: the last step of a hold (its last sleep and its spin) runs
- * on SCHED_FIFO (priority 1), so that the worker is on its CPU at the
- * instant whatever else runs there: a normal process yields to it at
- * once, at its wake-up and while it spins, and the workers of several
- * processes that share a CPU take turns as they spin, since sched_yield
- * moves a FIFO thread behind its equals only. On SCHED_OTHER, three
- * instances on two CPUs saw a worker woken for its last 0.4 ms up to 1.4
- * ms late, and one taken off its CPU while it spun. Back on SCHED_OTHER
- * as the hold ends: kept on FIFO past it, the first worker to send kept
- * the other off their shared CPU for the whole yield that follows
- * (WORKER_HOLD_YIELD_US), since its loop turns are busy. Without the
- * privilege (CAP_SYS_NICE) the hold runs on SCHED_OTHER as before.
- */
-static void worker_rt(struct worker *w, bool on)
-{
-	struct sched_param sp = {.sched_priority = on ? 1 : 0};
-
-	if (on == w->rt)
-		return;
-	if (pthread_setschedparam(pthread_self(), on ? SCHED_FIFO : SCHED_OTHER, &sp) == 0 || !on)
-		w->rt = on;
 }
 
 /*
@@ -731,15 +704,9 @@ static void worker_hold(struct worker *w, bool *quit, uint64_t start)
 		now = rte_rdtsc();
 		left = (int64_t)(w->hold_tsc - now);
 
-		if (left <= (int64_t)(spin + step))
-			worker_rt(w, true);
 		if (left <= (int64_t)spin) {
-			while ((int64_t)(w->hold_tsc - rte_rdtsc()) > 0) {
-				if (w->rt)
-					sched_yield();
-				else
-					rte_pause();
-			}
+			while ((int64_t)(w->hold_tsc - rte_rdtsc()) > 0)
+				rte_pause();
 			break;
 		}
 		handle_mbox(w, now, quit);
@@ -767,7 +734,6 @@ static void worker_hold(struct worker *w, bool *quit, uint64_t start)
 	w->yield_until = w->hold_tsc + w->hz * WORKER_HOLD_YIELD_US / 1000000;
 	w->hold_tsc = 0;
 	w->hold_yield = !*quit;
-	worker_rt(w, false);
 	FG_CTR_SET(w->ctr->gauge.warmup, 0);
 }
 
