@@ -123,22 +123,6 @@ jt()
 	python3 -c 'import json, os, sys; o = json.loads(sys.argv[2]); r = eval(sys.argv[1]); print(" ".join(map(str, r)) if isinstance(r, tuple) else r)' "$1" "$B" 2>&1
 }
 
-# stop SIG PID : a child ended with SIG (dumpcap writes out what it holds
-# on SIGINT, flowgen leaves on SIGTERM), waited for at most 5 s, then
-# killed: false if it had to be
-stop()
-{
-	local k
-	kill -"$1" "$2" 2>/dev/null
-	for ((k = 0; k < 50; k++)); do
-		kill -0 "$2" 2>/dev/null || { wait "$2" 2>/dev/null; return 0; }
-		sleep 0.1
-	done
-	kill -KILL "$2" 2>/dev/null
-	wait "$2" 2>/dev/null
-	return 1
-}
-
 PIDS=()
 for ((i = 1; i <= N; i++)); do
 	if ! ns_up $i; then
@@ -228,7 +212,7 @@ for ((i = 1; i <= N; i++)); do
 done
 sleep 0.3 # the last frames' way through the capture
 for ((i = 1; i <= N; i++)); do
-	stop INT "${CAPS[$i]}" || fail "start --at: instance $i's dumpcap stops on SIGINT within 5 s" "killed"
+	child_stop INT "${CAPS[$i]}" || fail "start --at: instance $i's dumpcap stops on SIGINT within 5 s" "killed"
 	api $i "stats --json"
 	cp "$FG_TMP/body.$i" "$FG_TMP/stats.$i"
 	python3 "$FG_TOP/test/e2e/fg_pcapng.py" "$FG_TMP/cap$i.pcapng" >"$FG_TMP/cap$i.txt" 2>&1
@@ -404,7 +388,7 @@ fi
 # that instance 1's worker needs at the instant (with them, first frames
 # went 0.8 to 4 ms late on a loaded machine, and the worker said so)
 for i in 2 3; do
-	stop TERM "${PIDS[$i]}" || fail "start --at: flowgen $i leaves on SIGTERM within 5 s" "killed"
+	child_stop TERM "${PIDS[$i]}" || fail "start --at: flowgen $i leaves on SIGTERM within 5 s" "killed"
 done
 SLEW=$FG_TMP/slew.state
 at_exit "python3 $FG_TOP/test/e2e/fg_slew.py restore $SLEW"
@@ -430,7 +414,7 @@ slew_run()
 	api 1 "wait 15"
 	python3 "$FG_TOP/test/e2e/fg_slew.py" restore "$SLEW" >/dev/null
 	sleep 0.3 # the last frames' way through the capture
-	stop INT $cpid || fail "start --at, clock $what: dumpcap stops on SIGINT within 5 s" "killed"
+	child_stop INT $cpid || fail "start --at, clock $what: dumpcap stops on SIGINT within 5 s" "killed"
 	api 1 "stats --json"
 	python3 "$FG_TOP/test/e2e/fg_pcapng.py" "$cap.pcapng" >"$cap.txt" 2>&1
 	J=$(python3 - "$FG_TMP/body.1" "$cap.txt" <<-'PY' 2>&1

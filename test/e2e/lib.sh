@@ -827,3 +827,19 @@ pid_end()
 		sleep 0.2
 	done
 }
+
+# child_stop SIG PID : a child ended with SIG (dumpcap writes out what it holds
+# on SIGINT, flowgen leaves on SIGTERM), waited for at most 5 s, then
+# killed: false if it had to be
+child_stop()
+{
+	local k
+	kill -"$1" "$2" 2>/dev/null
+	for ((k = 0; k < 50; k++)); do
+		kill -0 "$2" 2>/dev/null || { wait "$2" 2>/dev/null; return 0; }
+		sleep 0.1
+	done
+	kill -KILL "$2" 2>/dev/null
+	wait "$2" 2>/dev/null
+	return 1
+}
