@@ -140,11 +140,6 @@ struct ctr_worker {
 	 * within microseconds before it; 0 until then. Each START clears it;
 	 * not a counter either. */
 	uint64_t first_tx_tsc;
-	/* start --at: the planned start on the TSC, as the worker last took
-	 * it from the system clock (worker_hold: within a hold step of it),
-	 * the pair control turns the run's TSC counts into times with; 0: no
-	 * planned start, or not held yet. Each START clears it. */
-	uint64_t at_tsc;
 	uint64_t tsc;                 /* rte_rdtsc() at the last publish */
 	uint64_t redirected;          /* test frames this worker received for a flow
 					 another worker owns, and handed over */
@@ -152,6 +147,13 @@ struct ctr_worker {
 	/* its last failed flows (`stats --failed`): written by this worker
 	 * only, read by control without a lock (src/core/fails.h) */
 	struct fail_ring fails;
+	/* start --at: the planned start on the TSC, as the worker last took
+	 * it from the system clock (worker_hold: within a hold step of it),
+	 * the pair control turns the run's TSC counts into times with; 0: no
+	 * planned start, or not held yet. Each START clears it. Last, so that
+	 * the fields the loop writes keep the places they had before it
+	 * (README, the A/B figures of start --at). */
+	uint64_t at_tsc;
 } __rte_cache_aligned;
 
 #endif
