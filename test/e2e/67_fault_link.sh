@@ -41,8 +41,8 @@
 #         at its MAC, conntrack refilling. Streams lose the frames of the
 #         outage (the commands' times bracket it, +-0.05 s); UDP flows fail
 #         (icmp_unreachable from the DUT, or no_reply) when either exchange
-#         falls in it (about the outage + 1 s of flows); some TCP flows fail, at
-#         most those alive during the outage, none
+#         falls in it (about the outage + 1 s of flows); some TCP flows
+#         fail, at most those alive during the outage, none
 #         before it nor once those have ended; the DUT resets the TCP
 #         flows whose server speaks first after the outage (no mapping any
 #         more: Tcp OutRsts, printed).
@@ -72,9 +72,9 @@
 #         request held there does not fail: over six flows runs, the
 #         first requests that went unanswered spanned 1.80 to 2.14 s of
 #         flows, so the UDP flows that fail are counted off the wire, not
-#         off the commands' times) and the announcement goes out 0.1-0.2 s after the link:
-#         streams and unanswered UDP requests are judged 0.15 s early,
-#         0.25 s late.
+#         off the commands' times) and the announcement goes out 0.1-0.2
+#         s after the link: streams and unanswered UDP requests are
+#         judged 0.15 s early, 0.25 s late.
 
 . "$(dirname "$0")/lib.sh"
 
