@@ -34,7 +34,7 @@
 
 #define FLOWS_NEW_BURST 32	 /* new flows per tick at most */
 #define FLOWS_EXPIRE_BATCH 64	 /* timers popped per flowtab_expire() call */
-#define FLOWS_EXPIRE_ROUNDS 8	 /* ... and calls per tick */
+#define FLOWS_EXPIRE_ROUNDS 8	 /* ... and calls per tick (one burst while frames wait) */
 
 /* ---- flow life ---- */
 
@@ -858,13 +858,27 @@ static void flows_tick(struct worker *w, uint64_t now)
 		if (end && !more)
 			flows_go_drain(w, s, now);
 	}
-	for (int r = 0; r < FLOWS_EXPIRE_ROUNDS; r++) {
-		unsigned n = flowtab_expire(s->ft, now, out, FLOWS_EXPIRE_BATCH);
+	/*
+	 * Timers are held back like new flows: while received frames wait,
+	 * one RX burst's worth a turn, so the frames they send (keepalives,
+	 * retransmissions) go out no faster than the ports drain them and do
+	 * not empty the pool. Unbounded, a million TCP keepalives falling due
+	 * within half a second took every mbuf of the loop pair's client
+	 * pool (mbuf_fail), their retransmissions came due together, and
+	 * flows ended retransmits_exhausted. A timer held back fires on the
+	 * next turns, microseconds late.
+	 */
+	unsigned left = w->rx_backlog ? FG_BURST : FLOWS_EXPIRE_ROUNDS * FLOWS_EXPIRE_BATCH;
+
+	while (left) {
+		unsigned want = FG_MIN(left, (unsigned)FLOWS_EXPIRE_BATCH);
+		unsigned n = flowtab_expire(s->ft, now, out, want);
 
 		for (unsigned i = 0; i < n; i++)
 			flows_timer(w, s, out[i], now);
-		if (n < FLOWS_EXPIRE_BATCH)
+		if (n < want)
 			break;
+		left -= n;
 	}
 }
 
