@@ -37,16 +37,18 @@
 # program): the plan printed (one worker, need and want 1,000,000 flows:
 # --active counts as need in full; 2,032,000 entries, a margin of 16 x
 # sqrt(1,000,000) a side, on the heap or in
-# hugepages), the target reached within 5 s
+# hugepages), the target reached within 8 s
 # (stats every 0.25 s: UDP by 0.25 to 1.75 s and TCP by 0.75 to 4.2 s in make
-# test on the machine of the tests), then 11 samples a second apart from
-# 5 s to 15 s all within 0.1 % of it (999,000 to 1,000,000 client flows
+# test on the machine of the tests; the bound is a sanity bound, the hold
+# is the test), then 11 samples a second apart from
+# 8 s to 18 s all within 0.1 % of it (999,000 to 1,000,000 client flows
 # active, as many server sides), none failed, every TCP connection
 # established, target_held_s at 10 s or more at the end, and nothing lost
 # on the way: no mbuf allocation failed and no TCP segment was sent again
 # (the loop pair loses no frame, so one retransmission is a fault of
 # flowgen's: a million keepalives once emptied the client's pool). The
-# window covers the keepalives of 5, 10 and 15 s. About 15 s each.
+# window covers the keepalives of 10 and 15 s (those of 5 s fall in the
+# ramp's samples, which the no-loss check covers too). About 19 s each.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -223,7 +225,7 @@ million()
 {
 	local p=$1 O=$FG_TMP/million.$1.out pid cmds i
 	cmds="start -v -f $FG_TOP/test/data/flows_million_$p.yaml --active 1000000"
-	for i in $(seq 20); do cmds="$cmds; sleep 0.25; stats --json"; done
+	for i in $(seq 32); do cmds="$cmds; sleep 0.25; stats --json"; done
 	for i in $(seq 11); do cmds="$cmds; sleep 1; stats --json"; done
 	fg_plain -C "$(fg_loop_cfg)" -x "$cmds; echo DONE-HOLD" >"$O" 2>&1 &
 	pid=$!
@@ -233,10 +235,10 @@ million()
 	wait "$pid" 2>/dev/null
 	check_grep "million $p: start -v prints the plan (need and want 1,000,000 flows, 2,032,000 entries)" \
 		'^tables: worker 0: need 1,000,000 flows \(2,032,000 entries\), want 1,000,000 \(2,032,000 entries\): table 2,032,000 entries, [0-9.]+ MiB, (heap|hugepages)$' "$O"
-	samples_py "million $p: 1,000,000 reached within 5 s" \
-		"len(S) == 31 and any(o['flows']['client']['active'] >= 999000 for o in S[:20])" "$O"
+	samples_py "million $p: 1,000,000 reached within 8 s" \
+		"len(S) == 43 and any(o['flows']['client']['active'] >= 999000 for o in S[:32])" "$O"
 	samples_py "million $p: held within 0.1 % for 10 s (11 samples a second apart)" \
-		"all(999000 <= o['flows']['client']['active'] <= 1000000 and 999000 <= o['flows']['server']['active'] for o in S[20:])" "$O"
+		"all(999000 <= o['flows']['client']['active'] <= 1000000 and 999000 <= o['flows']['server']['active'] for o in S[32:])" "$O"
 	samples_py "million $p: no frame lost on the way (no mbuf allocation failed, no segment sent again)" \
 		"all(p['mbuf_fail'] == 0 for p in S[-1]['ports']) and S[-1]['flows']['client']['retx'] == 0 and S[-1]['flows']['server']['retx'] == 0" "$O"
 	samples_py "million $p: no flow failed, none started beyond the target" \
@@ -251,8 +253,8 @@ million()
 sys.path.insert(0, sys.argv[2])
 from fg_e2e_json import objects
 S = [o for o in objects(open(sys.argv[1]).read()) if "flows" in o]
-r = next((i for i, o in enumerate(S[:20]) if o["flows"]["client"]["active"] >= 999000), None)
-print("target reached by sample %s (0.25 s apart), held %.1f s at the end, active min %d, retransmissions %d, mbuf failures %d" % (r, S[-1]["flows"]["client"]["target_held_s"], min(o["flows"]["client"]["active"] for o in S[20:]), S[-1]["flows"]["client"]["retx"], sum(p["mbuf_fail"] for p in S[-1]["ports"])))' "$O" "$FG_TOP/test/e2e")"
+r = next((i for i, o in enumerate(S[:32]) if o["flows"]["client"]["active"] >= 999000), None)
+print("target reached by sample %s (0.25 s apart), held %.1f s at the end, active min %d, retransmissions %d, mbuf failures %d" % (r, S[-1]["flows"]["client"]["target_held_s"], min(o["flows"]["client"]["active"] for o in S[32:]), S[-1]["flows"]["client"]["retx"], sum(p["mbuf_fail"] for p in S[-1]["ports"])))' "$O" "$FG_TOP/test/e2e")"
 }
 million udp
 million tcp
