@@ -36,16 +36,56 @@ set_huge()
 # within one second), each for 2 s; waits for them; outputs in $FG_TMP/TAG.N
 three()
 {
-	local tag=$1 cfg=$2 gap=${3:-0.4} i pids=()
+	local tag=$1 cfg=$2 gap=${3:-0.4} i t pids=()
 	for i in 1 2 3; do
 		fg_plain -v -C "$cfg" --json -x "start -f profiles/stl_64b.yaml -m 0.$i -d 2 -t learn=0; wait; stats --json" \
 			</dev/null >"$FG_TMP/$tag.$i" 2>&1 &
 		pids+=($!)
 		sleep "$gap"
 	done
+	# a run of 2 s that has not ended after 30 s is hung: what each of
+	# its threads waits on goes beside its output, before the timeout
+	# ends it (the check that fails prints it)
+	for ((t = 0; t < 300; t++)); do
+		pid_gone "${pids[0]}" && pid_gone "${pids[1]}" && pid_gone "${pids[2]}" && break
+		sleep 0.1
+	done
+	for i in 1 2 3; do
+		pid_gone "${pids[$((i - 1))]}" || threads_of "${pids[$((i - 1))]}" >"$FG_TMP/$tag.$i.hang"
+	done
 	for i in 1 2 3; do
 		wait "${pids[$((i - 1))]}"
 		echo $? >"$FG_TMP/$tag.$i.rc"
+	done
+}
+
+# threads_of PID : each flowgen below PID, its threads: name, state, where
+# it waits (wchan) and the kernel stack's first frames
+threads_of()
+{
+	local p t
+	for p in $(descendants "$1"); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = flowgen ] || continue
+		echo "flowgen pid $p, hung:"
+		for t in /proc/"$p"/task/*; do
+			echo "  thread $(cat "$t/comm" 2>/dev/null): $(sed 's/.*) //; s/ .*//' "$t/stat" 2>/dev/null)" \
+				"wchan $(cat "$t/wchan" 2>/dev/null)," \
+				"stack $(head -n 4 "$t/stack" 2>/dev/null | sed 's/^.*\] //' | tr '\n' ' ')"
+		done
+		# where gdb is installed, each thread's own frames too
+		command -v gdb >/dev/null &&
+			timeout 20 gdb -p "$p" -batch -ex 'thread apply all bt 8' 2>/dev/null | grep -E '^(Thread|#)'
+	done
+	return 0
+}
+
+# descendants PID : the processes below PID, depth first
+descendants()
+{
+	local c
+	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+		echo "$c"
+		descendants "$c"
 	done
 }
 
@@ -57,7 +97,11 @@ own_figures()
 	local tag=$1 name=$2 i f tx rx want
 	for i in 1 2 3; do
 		f=$FG_TMP/$tag.$i
-		check_eq "$name: flowgen $i exits 0" 0 "$(cat "$f.rc")"
+		if [ "$(cat "$f.rc")" = 0 ]; then
+			pass "$name: flowgen $i exits 0"
+		else
+			fail "$name: flowgen $i exits 0" "exit $(cat "$f.rc"); its output: $(grep -v '^{' "$f" | tr '\n' ' ')$(cat "$f.hang" 2>/dev/null | tr '\n' ' ')"
+		fi
 		want=$((i * 2000))
 		tx=$(latency_row "$f" s64 1 tx || echo -1)
 		rx=$(latency_row "$f" s64 1 rx || echo -1)
