@@ -266,8 +266,9 @@ mpps() { awk -v a="$1" 'BEGIN { printf "%.2f Mpps", a / 1e6 }'; }
 
 # held_rows ROW N WHAT : N concurrent flows held 10 s, UDP then TCP, one
 # worker on the ring ports (start --active N, unpaced ramp); the tables
-# sized by the run's plan (no flows_max). UDP: a datagram every 5 s (the
-# 1 M test's profile); TCP: a byte every 30 s (tcp_hold.yaml). Reports
+# sized by the run's plan (no flows_max). The 1 M test's profiles: UDP a
+# datagram every 5 s, TCP a byte every 5 s (its keepalives fall due during
+# the ramp and the hold, as they do in 65_flows_active.sh). Reports
 # the resident memory's growth (hugepages included) per flow and per
 # entry (a side), against WHAT: "-" reports only, else the bytes a side
 # may take at most.
@@ -288,8 +289,7 @@ held_rows()
 		for _ in $(seq 1 50); do grep -q '^{' "$f" && break; sleep 0.2; done
 		r0=$(rss $pid)
 		t0=$(date +%s.%N)
-		prof=test/data/flows_million_udp.yaml
-		[ $p = tcp ] && prof=$B/tcp_hold.yaml
+		prof=test/data/flows_million_$p.yaml
 		echo "start -v -f $prof --active $flows" >&9
 		# the ramp: unpaced, closed-loop; up to 50 s (the flows live 60 s)
 		ramp=-1
