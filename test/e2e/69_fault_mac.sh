@@ -39,6 +39,16 @@
 # connections, test/data/fault_flows.yaml) and a streams run (a stream each
 # way, test/data/fault_streams.yaml) in the NAT lab, and (a) and (b) with
 # an IPv6 streams run in the ipv6 lab (test/data/fault_streams6.yaml).
+# The fault comes PRE after the run's first measured frame, and the run
+# goes on POST after the DUT is back (-d is PRE + 0.5 s for the restart +
+# POST). PRE: 3 s in a flows run, a tcp_long connection's life, so that
+# their number and the rate before the fault are the steady ones; 1.5 s in
+# a streams run, whose rate is steady at once (its learning pause is cut
+# to 0.3 s, -t learn_wait=0.3, and its drain to 0.3 s: the record's
+# median rate before the fault counts the pause's few intervals at 0
+# against 15 at the rate). POST: 3.5 s after NUD (the rate's bound is 2.7
+# or 3.1 s, below), 2.5 s after an announcement (its bound is 1 s) and in
+# the static run (no bound).
 # Asserted each time: flowgen exits 0 and its run ends on time (the
 # record's running state ends -d after the first measured frame, within
 # 0.3 s); each port's next hop is the DUT's new MAC with exactly one MAC
@@ -69,7 +79,6 @@ need_flowgen
 
 R=500 D=100 RT=200 U=3 M=3
 DOWN=0.3
-DUR=7
 RECOVERY=$FG_TOP/test/e2e/recovery.py
 
 # cfg FILE BASE [EXTRA] : BASE with the short timers (and EXTRA port_info lines)
@@ -110,11 +119,12 @@ cap_start()
 }
 
 # cap_stop : the captures end (SIGTERM: dumpcap writes its file out); one
-# still there after 5 s is killed, so that none outlives the scenario
+# still there after 5 s is killed, so that none outlives the scenario.
+# Called once flowgen has exited: the frames checked (announcements,
+# probes, within 2.1 s of the fault) are seconds old by then.
 cap_stop()
 {
 	local p i
-	sleep 0.3
 	kill "${CAP_PIDS[@]}" 2>/dev/null
 	for p in "${CAP_PIDS[@]}"; do
 		for ((i = 0; i < 50; i++)); do
@@ -170,7 +180,10 @@ scenario()
 {
 	local name=$1 kind=$2 notify=$3 fam=$4 static=${5:-}
 	local prof=$FG_TOP/test/data/fault_$kind.yaml out=$FG_TMP/$name.out rec=$FG_TMP/$name.jsonl
-	local old0 old1 new0 new1 fgpid rc tag i
+	local old0 old1 new0 new1 fgpid rc tag i pre post dur tune= pids=()
+	if [ "$kind" = flows ]; then pre=3; else pre=1.5 tune=" -t learn_wait=0.3,drain=0.3"; fi
+	if [ "$notify" = 0 ]; then post=3.5; else post=2.5; fi
+	dur=$(awk -v a="$pre" -v b="$post" 'BEGIN { print a + 0.5 + b }')
 	old0=$(dut_mac dut0)
 	old1=$(dut_mac dut1)
 	tag=$(printf '%02x' $((RANDOM % 256)))
@@ -184,10 +197,10 @@ scenario()
 	cap_start "$name"
 	rm -f "$rec"
 	FG_TIMEOUT=60 CFG=$CFGX fg --record "$rec" --record-interval 0.1 \
-		-x "arp; start -f $prof -d $DUR; wait 40; stats --json" >"$out" 2>&1 &
+		-x "arp; start -f $prof -d $dur$tune; wait 40; stats --json" >"$out" 2>&1 &
 	fgpid=$!
 	wait_measured "$rec" || fail "$name: the run's measured traffic began" "$(tail -n 3 "$out")"
-	sleep 3
+	sleep "$pre"
 	in_dut conntrack -L -o id >"$FG_TMP/$name.ct0" 2>/dev/null
 	restart "$notify" "$fam" "$new0" "$new1"
 	sleep 2
@@ -202,8 +215,10 @@ scenario()
 		tshark -r "$FG_TMP/$name.fg$i.pcap" -T fields -E separator='|' -e frame.time_epoch -e eth.src \
 			-e eth.dst -e arp.opcode -e arp.src.proto_ipv4 -e arp.dst.proto_ipv4 -e icmpv6.type \
 			-e icmpv6.nd.na.target_address -e icmpv6.nd.ns.target_address -e icmpv6.nd.na.flag.o \
-			-e icmpv6.nd.na.flag.s -e sll.src.eth -e sll.pkttype >"$FG_TMP/$name.wire$i" 2>/dev/null
+			-e icmpv6.nd.na.flag.s -e sll.src.eth -e sll.pkttype >"$FG_TMP/$name.wire$i" 2>/dev/null &
+		pids+=($!)
 	done
+	wait "${pids[@]}"
 	for i in 0 1; do
 		echo "# $name: port $i: $(grep -o "port $i: next hop [^(]*([^)]*)" "$out" | tr '\n' ' ')"
 	done
@@ -215,7 +230,7 @@ scenario()
 		esac
 	done < <(python3 - "$name" "$kind" "$notify" "$fam" "${static:-dynamic}" "$out" "$rec" "$FG_TMP" \
 		"$T_FAULT" "$T_BACK" "$old0" "$old1" "$new0" "$new1" "$(tst_mac fg0)" "$(tst_mac fg1)" \
-		"$R" "$D" "$RT" "$U" "$DUR" "$RECOVERY" "$DOWN" 2>&1 <<-'PY'
+		"$R" "$D" "$RT" "$U" "$dur" "$RECOVERY" "$DOWN" 2>&1 <<-'PY'
 		import json, subprocess, sys
 		from datetime import datetime
 		(name, kind, notify, fam, static, out, rec, tmp, t_fault, t_back, old0, old1, new0, new1,
