@@ -117,30 +117,46 @@ dut_netstat()
 		$1 == g { print $c[k]; exit }' /proc/net/netstat
 }
 
-# cap_start NAME IFACE FILTER : tshark on a DUT interface into NAME.pcap.
-# Started by ip netns exec itself, not through a function: $! is then
-# tshark, and a signal for it reaches it (a subshell of this script would
-# run the script's own traps instead).
+# cap_start NAME IFACE FILTER : dumpcap on a DUT interface into NAME.pcap
+# (tshark reads it). Started by ip netns exec itself, not through a
+# function: $! is then dumpcap, and a signal for it reaches it (a subshell
+# of this script would run the script's own traps instead). dumpcap writes
+# the file's header once the interface is open and its filter set: from
+# then on every frame is captured. The frames counted come a second or
+# more later (the fault, the injectors' errors).
 cap_start()
 {
 	local f=$FG_TMP/$1.pcap
 	rm -f "$f"
-	ip netns exec "$NS_DUT" tshark -q -i "$2" -f "$3" -s 128 -w "$f" >/dev/null 2>&1 &
+	ip netns exec "$NS_DUT" dumpcap -q -i "$2" -f "$3" -s 128 -w "$f" >/dev/null 2>&1 &
 	eval "CAP_$1=\$!"
 	at_exit "kill $!"
-	wait_file "$f" 10 || fail "fault icmp: tshark capturing on $2" "no $f"
-	sleep 0.5
+	wait_file "$f" 10 || fail "fault icmp: dumpcap capturing on $2" "no $f"
 }
 
-# cap_stop NAME
+# cap_stop NAME : the capture ends (SIGTERM: dumpcap writes its file out).
+# dumpcap reads the kernel's buffer every 250 ms at least; the captures of
+# a and b end 3 s or more after their last frame counted, c's waits 0.3 s
+# first.
 cap_stop()
 {
 	local pid
 	eval "pid=\${CAP_$1:-}"
-	sleep 0.3
 	[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null
 	[ -n "$pid" ] && wait "$pid" 2>/dev/null
 	return 0
+}
+
+# inj_wait PID N : until the injector PID (icmp_inject.py) has its N packet
+# sockets (it binds each as it opens it, then listens), 5 s at most
+inj_wait()
+{
+	local i
+	for ((i = 0; i < 50; i++)); do
+		[ "$(ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'socket:')" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
 }
 
 # tsh NAME ARGS... : tshark reading NAME.pcap
@@ -284,6 +300,8 @@ mapfile -t v < <(jvals "$J" ports.0.rx_icmp_unreach ports.0.rx_icmp_frag_needed 
 	"=[g['client'] for g in o['templates'] if g['name'] == 'tcp_pause'][0]['fail_reasons']['icmp_unreachable']" \
 	flows.client.retx flows.client.fail_reasons.no_reply \
 	"=[(g['name'], g['client']['failed'], g['client']['fail_reasons']['icmp_unreachable'], g['client']['fail_reasons']['no_reply']) for g in o['templates']]")
+tsh a -Y "icmp.type == 3 && tcp.flags == 0x010" | wc -l >"$FG_TMP/a_ack.n" &
+TA=$!
 WIRE=$(tsh a -Y "icmp.type == 3 && icmp.code == 0 && ip.dst == 198.18.0.0/24" | wc -l)
 DUT=$((U1 - U0))
 NOERR=$((N1 - N0 - DUT))
@@ -299,7 +317,8 @@ check_eq "$TAG: port 0 counted every unreachable the DUT sent" "$DUT" "${v[0]}"
 check_eq "$TAG: none was a fragmentation needed" 0 "${v[1]}"
 check_eq "$TAG: port 1 received none" 0 "${v[2]}"
 check_eq "$TAG: each named a flow (nothing unmatched)" 0 "${v[3]}"
-echo "# $TAG: $(tsh a -Y "icmp.type == 3 && tcp.flags == 0x010" | wc -l) errors quoted a pure ACK (tshark)"
+wait "$TA"
+echo "# $TAG: $(cat "$FG_TMP/a_ack.n") errors quoted a pure ACK (tshark)"
 check_eq "$TAG: none named a segment outside its flow's window (invalid)" 0 "${v[4]}"
 check_eq "$TAG: each failed a flow or was kept by an established one" \
 	"${v[0]}" "$((v[6] + v[5]))"
@@ -390,6 +409,12 @@ fg_run b_end "wait 30; record stop; stats --json" 40
 TW=$(now)
 cap_stop b0
 cap_stop b1
+# the two captures' frames, read while the rest is counted
+tsh b0 -T fields -E occurrence=a -e frame.time_epoch -e ip.src -e tcp.srcport -e ip.len \
+	-e icmp.type -e icmp.code -e udp.dstport >"$FG_TMP/b0.txt" &
+TB0=$!
+tsh b1 -T fields -e frame.time_epoch -e ip.len -Y "ip.src == 198.19.1.1" >"$FG_TMP/b1.txt" &
+TB1=$!
 U1=$(dut_snmp Icmp OutDestUnreachs)
 F1=$(dut_snmp Ip FragFails)
 J=$FG_TMP/b_end.out
@@ -426,8 +451,7 @@ recpy "$TAG: those are the UDP flows of the 2 s (+- the flows around its edges)"
 	"inner('templates.1.client.started') <= ${v[9]:-0} <= win('templates.1.client.started')" \
 	"$R" "$T1" "$T2"
 # on the wire: a flow's segments after its first fragmentation needed
-tsh b0 -T fields -E occurrence=a -e frame.time_epoch -e ip.src -e tcp.srcport -e ip.len \
-	-e icmp.type -e icmp.code -e udp.dstport >"$FG_TMP/b0.txt"
+wait "$TB0"
 WIRE_SEGS=$(python3 - "$FG_TMP/b0.txt" "$T2" <<-'PY'
 	import sys
 	first, rows = {}, []
@@ -471,7 +495,7 @@ check_ge "$TAG: on dut0, their segments after it" "${W_AFTER:-0}" 1
 check_eq "$TAG: on dut0, none larger than 1280 bytes 20 ms after the flow's error" 0 "${W_BIGLATE:-x}"
 check_ge "$TAG: on dut0, the UDP flows' datagrams" "${W_UDP:-0}" 1
 check_eq "$TAG: on dut0, every UDP datagram keeps its 1,428 bytes" 0 "${W_UDPOTHER:-x}"
-tsh b1 -T fields -e frame.time_epoch -e ip.len -Y "ip.src == 198.19.1.1" >"$FG_TMP/b1.txt"
+wait "$TB1"
 OUT_SEGS=$(awk -v a="$T1" -v b="$T2" '
 	$1 > a + 0.05 && $1 < b - 0.05 { n++; if ($2 > 1280) big++; if ($2 == 1280) full++ }
 	$1 > b + 0.5 && $2 == 1500 { back++ }
@@ -574,12 +598,14 @@ ip netns exec "$NS_DUT" python3 "$INJ" untranslated --inside dut0 --outside dut1
 	--secs 20 >"$FG_TMP/c_untr.json" 2>&1 &
 IU=$!
 at_exit "kill $IB $IU"
-sleep 1
+inj_wait "$IB" 1 || fail "$TAG: the injector beyond the NAT listens" "no packet socket"
+inj_wait "$IU" 2 || fail "$TAG: the injector in the DUT listens" "no packet sockets"
 O=$FG_TMP/c.out
 FG_TIMEOUT=40 fg -x "arp; start -f $PNAT -m 50 -d 3; wait 20; stats --json" >"$O" 2>&1
 check_eq "$TAG: flowgen exits 0" 0 $?
 kill -TERM "$IB" "$IU" 2>/dev/null
 wait "$IB" "$IU"
+sleep 0.3
 cap_stop c
 jpre "$FG_TMP/c_beyond.json" sent
 jpre "$FG_TMP/c_untr.json" sent kept changed
@@ -595,10 +621,9 @@ mapfile -t v < <(jvals "$O" \
 SB=$(json_get "$FG_TMP/c_beyond.json" sent || echo x)
 SU=$(json_get "$FG_TMP/c_untr.json" sent || echo x)
 KU=$(json_get "$FG_TMP/c_untr.json" kept || echo x)
-QB=$(tsh c -T fields -E occurrence=a -e ip.src -e udp.dstport -Y "icmp.type == 3" |
-	awk -F'\t' '$2 == "4398" { n++; split($1, a, ","); if (a[2] ~ /^198\.18\.0\./) own++ } END { print n + 0, own + 0 }')
-QU=$(tsh c -T fields -E occurrence=a -e ip.src -e udp.dstport -Y "icmp.type == 3" |
-	awk -F'\t' '$2 == "4399" { n++; split($1, a, ","); if (a[2] == "198.19.1.1") nat++ } END { print n + 0, nat + 0 }')
+tsh c -T fields -E occurrence=a -e ip.src -e udp.dstport -Y "icmp.type == 3" >"$FG_TMP/c.txt"
+QB=$(awk -F'\t' '$2 == "4398" { n++; split($1, a, ","); if (a[2] ~ /^198\.18\.0\./) own++ } END { print n + 0, own + 0 }' "$FG_TMP/c.txt")
+QU=$(awk -F'\t' '$2 == "4399" { n++; split($1, a, ","); if (a[2] == "198.19.1.1") nat++ } END { print n + 0, nat + 0 }' "$FG_TMP/c.txt")
 echo "# $TAG: beyond: injected $SB, on dut0 (all, quoting the client) $QB, started ${v[0]}" \
 	"failed ${v[2]} (icmp ${v[1]}); untranslated: injected $SU (port kept $KU), on dut0 (all," \
 	"quoting the NAT's address) $QU, started ${v[3]} failed ${v[6]} (icmp ${v[4]}, no reply ${v[5]});" \
