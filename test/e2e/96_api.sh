@@ -36,13 +36,15 @@ if ! command -v curl >/dev/null 2>&1; then
 	exit
 fi
 
-# cmd COMMAND [async] : POST /flowgen/v1/command
+# cmd COMMAND [async] : POST /flowgen/v1/command (COMMAND a JSON string:
+# its backslashes and quotes escaped; the commands here have no control
+# characters)
 cmd()
 {
-	local a=
+	local a= c=${1//\\/\\\\}
 	[ "${2:-}" = async ] && a=', "async": true'
-	http POST /flowgen/v1/command "$(python3 -c 'import json, sys; print(json.dumps(sys.argv[1]))' "$1" |
-		sed "s/^/{\"command\": /; s/\$/$a}/")"
+	c=${c//\"/\\\"}
+	http POST /flowgen/v1/command "{\"command\": \"$c\"$a}"
 }
 
 # console LINE : a line for flowgen's console (its stdin FIFO)
@@ -94,7 +96,7 @@ check_eq "command 'portattr': its text beside the value, as the console prints i
 cmd 'service'
 check_eq "command 'service': its value, and its text" "True True" \
 	"$(jq_ 'o["json"]["service"], o["output"] == "service mode on\n"' | tr -d '(),')"
-cmd "start -f $PROF -d 30 -t learn=0"
+cmd "start -f $PROF -d 30 -t learn=0,drain=0.3"
 check_eq "command 'start': the run's number, engine, -m, how it ends, the service warning" \
 	"True streams x1 duration 30.0 True True" \
 	"$(jq_ 'isinstance(o["json"]["run_id"], int), o["json"]["engine"], o["json"]["mult"], o["json"]["ends"], o["json"]["duration_s"], o["json"]["profile"].endswith("stl_64b.yaml"), any("service mode" in w for w in o["json"]["warnings"])' | tr -d "(),'")"
@@ -115,7 +117,12 @@ check_eq "command 'resume': the traffic's state" "False running" "$(jq_ 'o["json
 cmd 'capture start -p 1 --rx --limit 50'
 check_eq "command 'capture start': the capture's state" "True 1 none" \
 	"$(jq_ 'o["json"]["capture"]["running"], o["json"]["capture"]["rx_ports"], o["json"]["capture"]["tx_ports"]' | tr -d "(),'")"
-sleep 0.5
+# until it holds its 50 frames (20 kpps: a few ms)
+for _ in $(seq 25); do
+	cmd 'capture status --json'
+	[ "$(jq_ 'o["json"]["capture"]["frames"] >= 50')" = True ] && break
+	sleep 0.2
+done
 cmd 'capture stop'
 check_eq "command 'capture stop': the frames it holds (its limit, 50)" "False 50" \
 	"$(jq_ 'o["json"]["capture"]["running"], o["json"]["capture"]["frames"]' | tr -d "(),'")"
@@ -168,6 +175,7 @@ python3 - "$PORT" >"$FG_TMP/slow.out" 2>&1 <<-'PY' &
 	import socket, sys, time
 	s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
 	s.sendall(b"POST /flowgen/v1/command HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+	print("sent", flush=True)
 	t0 = time.time()
 	s.settimeout(30)
 	try:
@@ -177,7 +185,8 @@ python3 - "$PORT" >"$FG_TMP/slow.out" 2>&1 <<-'PY' &
 	print("closed after %.0f s %r" % (time.time() - t0, d[:20]))
 PY
 SLOW=$!
-sleep 1
+# its request is sent (the line it prints first)
+wait_for '^sent$' "$FG_TMP/slow.out" 10 "$SLOW"
 cmd 'echo beside-a-slow-client'
 check_eq "a client stalled mid-body holds up no other request" "200 True" \
 	"$ST $(jq_ 'o["output"] == "beside-a-slow-client\n"')"
@@ -188,7 +197,8 @@ cmd "start -f $PROF -d 1 -t learn=0,drain=0.3"
 check_eq "API start: ok" "True" "$(jq_ 'o["ok"]')"
 cmd 'wait'
 check_eq "API wait: returns once the run has ended" "True" "$(jq_ 'o["ok"]')"
-sleep 1.5
+# wait returns once the traffic is idle, its drain done: the counters are
+# final
 cmd 'stats --json'
 api_tx=$(jq_ 'o["json"]["global"]["tx_pkts"]')
 api_rx=$(jq_ 'o["json"]["global"]["rx_pkts"]')
@@ -204,7 +214,7 @@ check_eq "API and console stats agree: rx_pkts" "$con_rx" "$api_rx"
 
 # --- one run life cycle --------------------------------------------------------
 
-console "start -f $PROF -d 20"
+console "start -f $PROF -d 20 -t drain=0.3"
 check "a console start" wait_for '^started ' "$OUT" 20 "$FG_PID"
 cmd "start -f $PROF -d 1 --force"
 check_eq "a console run going: an API start is refused" "False" "$(jq_ 'o["ok"]')"
@@ -245,7 +255,8 @@ check_eq "cancel ends the async wait (20 s run) at once" "done" "$state"
 check_eq "the ended wait has ok and output" "True" "$(jq_ '"ok" in o and "output" in o')"
 cmd 'stats --json'
 tx1=$(jq_ 'o["json"]["global"]["tx_pkts"]')
-sleep 1.5
+# counters are read live: 10 kpps would add 5,000 frames in 0.5 s
+sleep 0.5
 cmd 'stats --json'
 tx2=$(jq_ 'o["json"]["global"]["tx_pkts"]')
 check_eq "cancel stops the traffic, as ^C does" "$tx1" "$tx2"
