@@ -191,14 +191,40 @@ check_eq "capture stop on p2: 200" 200 "$ST"
 st=$(curl -s -m 30 -o "$FG_TMP/p2.pcapng" -w '%{http_code}' -X POST --data-binary '{"port_name": "p2"}' \
 	"http://127.0.0.1:$PORT/monitor/capture")
 check_eq "POST /monitor/capture of p2: 200" 200 "$st"
+
+# tshark reads the capture once (its start-up is a second of CPU): a line
+# per frame of the fields the checks below read, with header fields'
+# checksums checked (tshark checks them when asked: status 1 is good), and
+# the frame's protocols; tsf PROTOS FIELD... gives the named fields of
+# the frames that hold every protocol of PROTOS ("ipv6 udp", "tcp": what
+# the display filters "ipv6 && udp" and "tcp" select; "" for every frame)
+TSF=(frame.protocols frame.len ipv6.src tcp.flags.ack tcp.flags.syn tcp.seq_raw tcp.window_size_value
+	tcp.srcport tcp.checksum.status ip.checksum.status tcp.flags icmp.type icmp.ident icmp.seq
+	icmp.checksum.status icmpv6.type icmpv6.echo.identifier icmpv6.checksum.status)
+tshark -r "$FG_TMP/p2.pcapng" -o tcp.check_checksum:TRUE -o ip.check_checksum:TRUE -T fields \
+	$(printf -- '-e %s ' "${TSF[@]}") >"$FG_TMP/p2.tsv" 2>"$FG_TMP/p2.tsv.err"
+tsf()
+{
+	local want=$1 f i idx=
+	shift
+	for f in "$@"; do
+		for i in "${!TSF[@]}"; do
+			[ "${TSF[$i]}" = "$f" ] && idx="$idx $((i + 1))"
+		done
+	done
+	awk -F'\t' -v want="$want" -v idx="$idx" 'BEGIN { nw = split(want, W, " "); ni = split(idx, I, " ") }
+		{ np = split($1, P, ":"); delete H; for (i = 1; i <= np; i++) H[P[i]] = 1
+		  for (i = 1; i <= nw; i++) if (!(W[i] in H)) next
+		  l = $I[1]; for (i = 2; i <= ni; i++) l = l "\t" $I[i]; print l }' "$FG_TMP/p2.tsv"
+}
 check_eq "the capture: tshark reads as many frames as p2 received" "$sum_rx" \
-	"$(tshark -r "$FG_TMP/p2.pcapng" 2>/dev/null | wc -l)"
+	"$(tsf '' frame.len | wc -l)"
 check_eq "the capture: the IPv6 flow's 1000 frames, from 100 sources" "1000 100" \
-	"$(tshark -r "$FG_TMP/p2.pcapng" -Y 'ipv6 && udp' -T fields -e ipv6.src 2>/dev/null | sort | uniq -c | awk '{ n += $1; k++ } END { print n, k }')"
+	"$(tsf 'ipv6 udp' ipv6.src | sort | uniq -c | awk '{ n += $1; k++ } END { print n, k }')"
 # the increment flow's sizes (the other flows send 128, 256 and the IMIX
 # 64, 570, 1518 bytes): every size from 64 by 50 up to 1514, none other
 check_eq "the capture: the increment flow's sizes, 64 to 1514 by 50 (FCS included)" True \
-	"$(tshark -r "$FG_TMP/p2.pcapng" -T fields -e frame.len 2>/dev/null | python3 -c '
+	"$(tsf '' frame.len | python3 -c '
 import sys
 got = {int(l) + 4 for l in sys.stdin if l.strip()} - {128, 256, 570, 1518, 100, 90, 120}
 print(got == set(range(64, 1519, 50)))' 2>&1)"
@@ -207,7 +233,7 @@ print(got == set(range(64, 1519, 50)))' 2>&1)"
 # holds. The IMIX's 570 and 1518 and the increment's 114 .. 1514 are no
 # other flow's; 64 is both's: the rest of each flow's frames. Their sum is
 # the capture's bytes (frame.len + the FCS) too.
-tshark -r "$FG_TMP/p2.pcapng" -T fields -e frame.len 2>/dev/null >"$FG_TMP/lens"
+tsf '' frame.len >"$FG_TMP/lens"
 check_eq "imix and inc: bytes_tx = bytes_rx = the sum of the sizes received (per-size counts of the capture)" True \
 	"$(python3 -c '
 import collections, json, sys
@@ -224,25 +250,22 @@ ok = ok and sum(s * k for s, k in n.items()) == sum(f["bytes_rx"] for f in m.val
 print(ok if ok else (imix, inc, {f: (m[f]["bytes_tx"], m[f]["bytes_rx"]) for f in m}))' "$FLOWS" "$FG_TMP/lens" 2>&1)"
 
 # the TCP, ICMP and ICMPv6 flows as tshark reads them: header fields and
-# checksums (tshark checks them when asked: status 1 is good)
-TS=(tshark -r "$FG_TMP/p2.pcapng" -o tcp.check_checksum:TRUE -o ip.check_checksum:TRUE -T fields)
+# checksums
 check_eq "the capture: 600 TCP segments, SYN+ACK, seq 1000, window 1024, 50 source ports, good checksums" \
 	"600 A-S 1000 1024 50 1-1" \
-	"$("${TS[@]}" -Y tcp -e tcp.flags.ack -e tcp.flags.syn -e tcp.seq_raw -e tcp.window_size_value \
-		-e tcp.srcport -e tcp.checksum.status -e ip.checksum.status -e tcp.flags 2>/dev/null | awk -F'\t' '
+	"$(tsf tcp tcp.flags.ack tcp.flags.syn tcp.seq_raw tcp.window_size_value \
+		tcp.srcport tcp.checksum.status ip.checksum.status tcp.flags | awk -F'\t' '
 		{ n++; f[($1 == "1" && $2 == "1" && $8 == "0x0012" ? "A-S" : "other") " " $3 " " $4]++
 		  p[$5]++; ck[$6 "-" $7]++ }
 		END { for (k in f) fk = fk k; for (k in p) np++; for (k in ck) c = c k
 		      print n, fk, np, c }')"
 check_eq "the capture: 400 ICMP echo requests, identifier 7, sequence 1 to 400, good checksums" \
 	"400 8 7 1 400 1" \
-	"$("${TS[@]}" -Y 'icmp' -e icmp.type -e icmp.ident -e icmp.seq -e icmp.checksum.status \
-		2>/dev/null | awk -F'\t' '{ n++; t[$1 " " $2]++; if (!lo || $3 < lo) lo = $3
+	"$(tsf icmp icmp.type icmp.ident icmp.seq icmp.checksum.status | awk -F'\t' '{ n++; t[$1 " " $2]++; if (!lo || $3 < lo) lo = $3
 		if ($3 > hi) hi = $3; c[$4]++ } END { for (k in t) tk = tk k; for (k in c) ck = ck k
 		print n, tk, lo, hi, ck }')"
 check_eq "the capture: 300 ICMPv6 echo requests, identifier 7, good checksums" "300 128 0x0007 1" \
-	"$("${TS[@]}" -Y 'icmpv6' -e icmpv6.type -e icmpv6.echo.identifier -e icmpv6.checksum.status \
-		2>/dev/null | sort | uniq -c | awk '{ printf "%s%s %s %s %s", s, $1, $2, $3, $4; s = " " }')"
+	"$(tsf icmpv6 icmpv6.type icmpv6.echo.identifier icmpv6.checksum.status | sort | uniq -c | awk '{ printf "%s%s %s %s %s", s, $1, $2, $3, $4; s = " " }')"
 
 # --- errors: the model's Error with the path ------------------------------------
 
@@ -275,7 +298,7 @@ check_eq "metrics.enable false, metrics.loss false, overwrite true: 200, a warni
 
 # --- one run life cycle: the console's run refuses an OTG start ---------------------
 
-printf 'start -f %s -d 20\n' "$FG_TOP/profiles/stl_64b.yaml" >&7
+printf 'start -f %s -d 20 -t drain=0.3\n' "$FG_TOP/profiles/stl_64b.yaml" >&7
 check "a console start" wait_for '^started ' "$OUT" 20 "$FG_PID"
 http POST /control/state '{"choice": "traffic", "traffic": {"choice": "flow_transmit",
 	"flow_transmit": {"state": "start"}}}'
