@@ -37,15 +37,19 @@ api_down()
 	exec 7>&-
 }
 
-# cmd COMMAND : POST /flowgen/v1/command
+# cmd COMMAND : POST /flowgen/v1/command (COMMAND a JSON string: its
+# backslashes and quotes escaped; the commands here have no control
+# characters)
 cmd()
 {
-	http POST /flowgen/v1/command "$(python3 -c 'import json, sys; print(json.dumps({"command": sys.argv[1]}))' "$1")"
+	local c=${1//\\/\\\\}
+	c=${c//\"/\\\"}
+	http POST /flowgen/v1/command "{\"command\": \"$c\"}"
 }
 
 # otg_run TAG FILE : POST /config of FILE, start every flow, poll the flow
-# metrics until every flow's transmit is stopped (20 s at most); $B is
-# then the last Metrics.Response
+# metrics every 0.2 s until every flow's transmit is stopped (20 s at
+# most); $B is then the last Metrics.Response
 otg_run()
 {
 	local i
@@ -53,10 +57,10 @@ otg_run()
 	check_eq "$1: POST /config: 200" 200 "$ST"
 	http POST /control/state '{"choice": "traffic", "traffic": {"choice": "flow_transmit", "flow_transmit": {"state": "start"}}}'
 	check_eq "$1: flow_transmit start: 200" 200 "$ST"
-	for ((i = 0; i < 40; i++)); do
+	for ((i = 0; i < 100; i++)); do
 		http POST /monitor/metrics '{"choice": "flow", "flow": {}}'
 		[ "$(jq_ 'all(f["transmit"] == "stopped" for f in o["flow_metrics"])')" = True ] && break
-		sleep 0.5
+		sleep 0.2
 	done
 }
 
@@ -132,9 +136,11 @@ for f in flows.client.started flows.client.completed global.tx_pkts global.rx_pk
 done
 # the console's `stop` answers the API while its flows drain (each lives a
 # second): a poll 0.2 s into the drain comes back at once, the flows still
-# active then, and the stop ends after it
-printf 'start -f %s -m 100\n' "$FG_TOP/test/data/soak_flows.yaml" >&7
-sleep 2
+# active then, and the stop ends after it. The stop comes a second after
+# the start, when the flows begun in the first second are all alive.
+printf 'start -f %s -m 100\necho soak-started\n' "$FG_TOP/test/data/soak_flows.yaml" >&7
+wait_for '^soak-started$' "$FG_TMP/out" 20 "$FG_PID"
+sleep 1
 printf 'stop\necho stop-done\n' >&7
 sleep 0.2
 t0=$(date +%s%N)
