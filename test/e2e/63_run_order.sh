@@ -31,7 +31,10 @@ if lab_up l3; then
 	ip netns exec "$NS_DUT" python3 "$FG_TOP/test/e2e/hostswap.py" dut1 30 198.19.20.1 198.19.21.1 >"$probe" &
 	ppid=$!
 	sleep 0.3
-	fg -x "arp; start -f $D/hostswap_a.yaml; sleep 2; start --force -f $D/hostswap_b.yaml; sleep 2; stop" \
+	# the new run's hosts are answered within milliseconds of the old
+	# run's drain (start --force returns after it): a second of the new
+	# run is plenty to see them
+	fg -x "arp; start -f $D/hostswap_a.yaml; sleep 2; start --force -f $D/hostswap_b.yaml; sleep 1; stop" \
 		>"$FG_TMP/hostswap.out" 2>&1
 	check_eq "host swap: the batch run exits 0" 0 $?
 	kill -TERM $ppid 2>/dev/null
@@ -64,11 +67,14 @@ fi
 
 CFG=$(fg_loop_cfg)
 # early NAME PROFILE M0 M1 FIELD BASE : starts at M0, updates to M1 at once
-# (before the first tick), then back to M0; FIELD is BASE at M0
+# (before the first tick), then back to M0; FIELD is BASE at M0. A
+# streams run drains 0.3 s after its stop, not 1 s: nothing is read then.
 early()
 {
-	local name=$1 prof=$2 m0=$3 m1=$4 field=$5 base=$6 out=$FG_TMP/early_$1.out
-	fg_plain -C "$CFG" -x "start -f $prof -m $m0$(learn_off "$prof"); update -m $m1; sleep 1.5; stats --json; update -m $m0; sleep 1.5; stats --json; stop" \
+	local name=$1 prof=$2 m0=$3 m1=$4 field=$5 base=$6 out=$FG_TMP/early_$1.out t
+	t=$(learn_off "$prof")
+	[ -n "$t" ] && t="$t,drain=0.3"
+	fg_plain -C "$CFG" -x "start -f $prof -m $m0$t; update -m $m1; sleep 1.5; stats --json; update -m $m0; sleep 1.5; stats --json; stop" \
 		>"$out" 2>&1
 	check_eq "early update, $name: the batch run exits 0" 0 $?
 	check_samples "early update, $name" "$out" "$field" "$base" "$((base * 3))" "$base"
@@ -79,7 +85,9 @@ early streams profiles/stl_64b.yaml 0.2 0.6 global.tx_pps 2000
 # --- 3. NIC counters by DPDK port id -----------------------------------------
 
 out=$FG_TMP/dpdk_id.out
-fg_plain -C "$CFG" -x "start -f profiles/stl_64b.yaml -m 0.05 -d 1; wait; portattr; stats --json" \
+# no learning phase, a 0.3 s drain: ring ports deliver at once, and 1 s
+# at 500 frames/s is five times the 100 frames checked for
+fg_plain -C "$CFG" -x "start -f profiles/stl_64b.yaml -m 0.05 -d 1 -t learn=0,drain=0.3; wait; portattr; stats --json" \
 	-- --vdev=net_null0,no-rx=1 >"$out" 2>&1
 check_eq "DPDK ids: the run with an extra EAL device exits 0" 0 $?
 # The ring ports' MACs carry their DPDK id: with net_null0 probed first,
