@@ -71,29 +71,43 @@ else
 	pass "npm ci: test/k8s's packages are those of its package-lock.json"
 fi
 
-# validate ARGS... : runs validate.js; its PASS and FAIL lines become checks
+# validate TAG ARGS... : runs validate.js in the background (validate.js
+# is single-threaded: the runs share the machine's CPUs, each one's output
+# in files of its own); validate_judge TAG then makes its PASS and FAIL
+# lines checks, in the order the judgements are called
 validate()
 {
-	local k n r rc=0
-	node "$K8S/validate.js" --tsv "$@" >"$FG_TMP/v.out" 2>"$FG_TMP/v.err" || rc=$?
+	local t=$1
+	shift
+	V_ARGS[$t]="$*"
+	(rc=0
+	node "$K8S/validate.js" --tsv "$@" >"$FG_TMP/v.$t.out" 2>"$FG_TMP/v.$t.err" || rc=$?
+	echo "$rc" >"$FG_TMP/v.$t.rc") &
+}
+declare -A V_ARGS
+validate_judge()
+{
+	local t=$1 k n r rc
+	wait
+	rc=$(cat "$FG_TMP/v.$t.rc" 2>/dev/null)
 	while IFS=$'\t' read -r k n r; do
 		case "$k" in
 		PASS) pass "$n" ;;
 		FAIL) fail "$n" "$r" ;;
 		esac
-	done <"$FG_TMP/v.out"
-	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL' "$FG_TMP/v.out"; then
-		fail "validate.js $*" "exit $rc with no FAIL line: $(tail -n 3 "$FG_TMP/v.err")"
+	done <"$FG_TMP/v.$t.out"
+	if [ "$rc" != 0 ] && ! grep -q '^FAIL' "$FG_TMP/v.$t.out"; then
+		fail "validate.js ${V_ARGS[$t]}" "exit $rc with no FAIL line: $(tail -n 3 "$FG_TMP/v.$t.err")"
 	fi
-	return "$rc"
 }
 
 # --- broken copies --------------------------------------------------------------------
 
 # broken WHAT FILE KIND/NAME PATCH PATTERN [ARG] : a copy of deploy/kubernetes
 # with PATCH (JSON 6902) applied to KIND/NAME of FILE must make validate.js
-# fail with a FAIL line matching PATTERN. The copies are checked in the
-# background while the manifests are, then judged in order (broken_judge);
+# fail with a FAIL line matching PATTERN. The copies are made and checked
+# in the background while the manifests are, then judged in order
+# (broken_judge);
 # ARG (--no-fields) spares a copy the TypeScript pass, half a second each,
 # where its fault is not a field's.
 NB=0
@@ -103,13 +117,13 @@ broken()
 	B_WHAT[NB]=$1
 	B_PAT[NB]=$5
 	cp -r "$MAN" "$d"
-	if ! node "$K8S/mutate.js" "$d/$2" "$3" "$4" >"$d.out" 2>&1; then
+	(if ! node "$K8S/mutate.js" "$d/$2" "$3" "$4" >"$d.out" 2>&1; then
 		echo "mutate" >"$d.rc"
 	else
-		(rc=0
+		rc=0
 		node "$K8S/validate.js" --label broken ${6:-} --extra "$d/secrets.example.yaml" "$d" >"$d.out" 2>&1 || rc=$?
-		echo "$rc" >"$d.rc") &
-	fi
+		echo "$rc" >"$d.rc"
+	fi) &
 	NB=$((NB + 1))
 }
 broken_judge()
@@ -161,9 +175,16 @@ broken 'seccomp RuntimeDefault without SYS_NICE' statefulset.yaml StatefulSet/fl
 # --- the manifests as they are, and with each component ------------------------
 
 SECRETS=(--extra "$MAN/secrets.example.yaml")
-validate --label base "${SECRETS[@]}" "$MAN"
-validate --label af_xdp --caps IPC_LOCK,NET_ADMIN,NET_RAW,SYS_ADMIN --component "$MAN/components/af_xdp" "${SECRETS[@]}" "$MAN"
-validate --label sriov --component "$MAN/components/sriov" "${SECRETS[@]}" "$MAN"
+validate base --label base "${SECRETS[@]}" "$MAN"
+validate af_xdp --label af_xdp --caps IPC_LOCK,NET_ADMIN,NET_RAW,SYS_ADMIN --component "$MAN/components/af_xdp" "${SECRETS[@]}" "$MAN"
+validate sriov --label sriov --component "$MAN/components/sriov" "${SECRETS[@]}" "$MAN"
+# the run's layout (below) beside them
+RUN=$FG_TMP/pod
+is_root && { node "$K8S/validate.js" --label run "${SECRETS[@]}" --dump-run "$RUN" "$MAN" >"$FG_TMP/run.out" 2>&1
+	echo $? >"$FG_TMP/run.rc"; } &
+validate_judge base
+validate_judge af_xdp
+validate_judge sriov
 check_nogrep "secrets.example.yaml is not among the kustomization's resources (its placeholders never replace real Secrets)" \
 	'^[[:space:]]*-[[:space:]]*secrets\.example\.yaml' "$MAN/kustomization.yaml"
 
@@ -173,8 +194,8 @@ broken_judge
 
 need_root "the tester container's command runs flowgen"
 need_flowgen
-RUN=$FG_TMP/pod
-if ! node "$K8S/validate.js" --label run "${SECRETS[@]}" --dump-run "$RUN" "$MAN" >"$FG_TMP/run.out" 2>&1; then
+wait
+if [ "$(cat "$FG_TMP/run.rc" 2>/dev/null)" != 0 ]; then
 	fail "the tester container's command line, laid out" "$(grep -m 2 '^FAIL' "$FG_TMP/run.out")"
 	finish
 	exit
