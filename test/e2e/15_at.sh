@@ -6,10 +6,11 @@
 # (port 0 on one end, port 1 on the other), serve the HTTP API there and
 # are given one RFC 3339 time two seconds ahead, the same string for all
 # three, through POST /flowgen/v1/command (`start ... --at TIME`, stl_64b
-# at 10,000 frames/s for 2 s, no learning phase). Workers and main lcores
-# are spread over the machine's two CPUs, two workers sharing one. A
-# capture of port 1's end (dumpcap, the kernel's receive timestamps, read
-# by fg_pcapng.py) is the independent clock. Checked, for each:
+# at 10,000 frames/s for 2 s, no learning phase, a 0.3 s drain: nothing
+# is read in it). Workers and main lcores are spread over the machine's
+# two CPUs, two workers sharing one. A capture of port 1's end (dumpcap,
+# the kernel's receive timestamps, read by fg_pcapng.py) is the
+# independent clock. Checked, for each:
 #  - the start's value names the planned time;
 #  - its first frame left within 1 ms of the planned time: the
 #    first_frame it reports (stats --json, global and its worker),
@@ -107,11 +108,13 @@ cfg_write()
 
 # api I COMMAND : POST the command to instance I; ST the status, B the
 # body (kept in $FG_TMP/body.I too; calls to different instances may
-# run at once)
+# run at once). COMMAND goes as a JSON string, its backslashes and quotes
+# escaped (the commands here have no control characters).
 api()
 {
-	local body
-	body=$(python3 -c 'import json, sys; print(json.dumps({"command": sys.argv[1]}))' "$2")
+	local body c=${2//\\/\\\\}
+	c=${c//\"/\\\"}
+	body="{\"command\": \"$c\"}"
 	ST=$(ip netns exec "${NS[$1]}" curl -s -m 30 -o "$FG_TMP/body.$1" -w '%{http_code}' \
 		--data-binary "$body" -H 'Content-Type: application/json' \
 		"http://127.0.0.1:$APORT/flowgen/v1/command" 2>/dev/null) || true
@@ -185,7 +188,7 @@ except urllib.error.HTTPError as e:
     st, body = e.code, e.read()
 open(sys.argv[4], "wb").write(body)
 open(sys.argv[4] + ".st", "w").write("%d\n" % st)
-' "$FG_TMP/at.$i" "start -f $PROF -d 2 -t learn=0" "http://127.0.0.1:$APORT/flowgen/v1/command" \
+' "$FG_TMP/at.$i" "start -f $PROF -d 2 -t learn=0,drain=0.3" "http://127.0.0.1:$APORT/flowgen/v1/command" \
 		"$FG_TMP/start.$i" 2>"$FG_TMP/start.$i.err" &
 	SP[$i]=$!
 done
@@ -213,17 +216,51 @@ for ((i = 1; i <= N; i++)); do
 	api $i "wait 15"
 done
 sleep 0.3 # the last frames' way through the capture
+RP=()
 for ((i = 1; i <= N; i++)); do
 	child_stop INT "${CAPS[$i]}" || fail "start --at: instance $i's dumpcap stops on SIGINT within 5 s" "killed"
 	api $i "stats --json"
 	cp "$FG_TMP/body.$i" "$FG_TMP/stats.$i"
-	python3 "$FG_TOP/test/e2e/fg_pcapng.py" "$FG_TMP/cap$i.pcapng" >"$FG_TMP/cap$i.txt" 2>&1
+	# the capture read while the next one stops
+	python3 "$FG_TOP/test/e2e/fg_pcapng.py" "$FG_TMP/cap$i.pcapng" >"$FG_TMP/cap$i.txt" 2>&1 &
+	RP[$i]=$!
+done
+for ((i = 1; i <= N; i++)); do
+	wait "${RP[$i]}"
 done
 
-# jv JSON KEY : one figure of a judge's JSON
+# jv JSON KEY : one figure of a judge's JSON; answered without a python3
+# for the JSON that jload read last (in this shell)
+declare -A JV=()
+JV_SRC=
 jv()
 {
+	if [ "$1" = "$JV_SRC" ]; then
+		[ -n "${JV[$2]+set}" ] || return 1
+		printf '%s\n' "${JV[$2]}"
+		return 0
+	fi
 	python3 -c 'import json, sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2" 2>/dev/null
+}
+
+# jload JSON : every figure of a judge's JSON (an object) for jv, from one
+# python3; JSON that does not parse is left to jv's own python3
+jload()
+{
+	local k v l=()
+	JV=()
+	JV_SRC=
+	mapfile -t l < <(python3 -c '
+import json, sys
+for k, v in json.loads(sys.argv[1]).items():
+    print("%s\t%s" % (k, str(v).replace("\n", " ")))
+print("END")' "$1" 2>/dev/null)
+	[ "${#l[@]}" -gt 0 ] && [ "${l[-1]}" = END ] || return 0
+	unset 'l[-1]'
+	for k in "${l[@]}"; do
+		JV[${k%%$'\t'*}]=${k#*$'\t'}
+	done
+	JV_SRC=$1
 }
 
 # check_first WHOSE JSON [MS] : a run's first frame against its capture
@@ -315,6 +352,7 @@ for ((i = 1; i <= N; i++)); do
 		fail "start --at: instance $i's run and capture can be judged" "$J"
 		continue
 	fi
+	jload "$J"
 	v() { jv "$J" "$1"; }
 	repf=$(v rep_first_us)
 	if [ "$i" = "$SECOND" ]; then
@@ -377,7 +415,7 @@ check_eq "start --at: nothing started after the refusals (the --at run's frames 
 
 # --- without --at ---------------------------------------------------------------
 
-api 1 "start -f $PROF -d 1 -t learn=0"
+api 1 "start -f $PROF -d 1 -t learn=0,drain=0.3"
 check_eq "start: without --at the value's at is the start's time, not planned" "True False" \
 	"$(jt 'o["json"]["at"] is not None, o["json"]["planned"]')"
 api 1 "wait 10"
@@ -466,6 +504,7 @@ slew_run()
 		fail "start --at, clock $what: the run and its capture can be judged" "$J"
 		return
 	fi
+	jload "$J"
 	local ppm capl want=$(((tick - 10000) * 100))
 	ppm=$(jv "$J" clock_ppm) capl=$(jv "$J" cap_last_ms)
 	if awk -v p="$ppm" -v w="$want" 'BEGIN { exit !(p != "None" && p >= w - 300 && p <= w + 300) }'; then
@@ -480,7 +519,7 @@ slew_run()
 		fail "start --at, clock $what: the last frame left 1 s of the TSC after the start (-1 ms, +20 ms)" "$J"
 	fi
 }
-slew_run 10050 "0.5 % fast, streams" "start -f $PROF -d 1 -t learn=0"
+slew_run 10050 "0.5 % fast, streams" "start -f $PROF -d 1 -t learn=0,drain=0.3"
 slew_run 9950 "0.5 % slow, flows" "start -f $FG_TOP/profiles/udp_short.yaml -m 10000 -d 1"
 
 finish
