@@ -170,7 +170,8 @@ fi
 keys "tui" Enter
 wait_screen 'Global Statistics' 10
 keys Escape
-sleep 1
+# the dashboard waits 25 ms for an escape sequence (set_escdelay), and
+# wait_screen polls for the prompt
 if wait_screen 'flowgen> ?$' 5 && ! screen | grep -q 'Global Statistics'; then
 	pass "tui: ESC returns to the prompt"
 else
@@ -180,7 +181,6 @@ fi
 keys "tui" Enter
 wait_screen 'Global Statistics' 10
 keys C-c
-sleep 1
 if wait_screen 'flowgen> ?$' 5 && [ ! -e "$H/rc" ]; then
 	pass "tui: Ctrl-C leaves the dashboard, flowgen stays"
 else
