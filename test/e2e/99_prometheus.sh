@@ -2,8 +2,10 @@
 #
 # 99_prometheus.sh — GET /metrics (flowgen(8), API) across three
 # instances, each on its own [loop, loop] pair with its API on TLS and a
-# bearer token, scraped every second by Debian's Prometheus server
-# (started and stopped here, its data in the scratch folder):
+# bearer token, scraped every half second by Debian's Prometheus server
+# (started and stopped here, its data in the scratch folder; started
+# before the instances, as it first scrapes 5 to 7 s after its start,
+# the period of its target discovery's updates):
 #   - promtool check metrics passes on /metrics during a streams run with
 #     latency and during a flows run, and the OpenMetrics form (what
 #     Prometheus asks for) parses with the OpenMetrics parser;
@@ -19,7 +21,10 @@
 #   - a scrape answers at once while the console's thread is busy with a
 #     command (`wait` on a running flows run);
 #   - /metrics keeps the API's rules: no token 401, POST 405; the
-#     instance label is --name.
+#     instance label is --name;
+#   - while `bench latency` runs, flowgen_bench_running says so, and after
+#     it the bench trial counters are the bench's own (run while the
+#     server's first scrape is still to come).
 #
 # FG_E2E_NOHUGE=1 runs flowgen with --no-huge.
 
@@ -50,12 +55,104 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 \
 head -c 24 /dev/urandom | base64 >"$FG_TMP/token"
 TOKEN=$(head -n 1 "$FG_TMP/token")
 
+# --- ports -----------------------------------------------------------------------
+
+# the instances' API ports and the server's, four different ones
+while :; do
+	PORTS=("" "$(free_port)" "$(free_port)" "$(free_port)")
+	PPORT=$(free_port)
+	[ "$(printf '%s\n' "${PORTS[@]:1}" "$PPORT" | sort -u | wc -l)" = 4 ] && break
+done
+PURL=http://127.0.0.1:$PPORT
+
+# --- the server (first: see above) --------------------------------------------------
+
+cat >"$FG_TMP/prometheus.yml" <<EOF
+global:
+  scrape_interval: 500ms
+  scrape_timeout: 500ms
+scrape_configs:
+  - job_name: flowgen
+    scheme: https
+    # flowgen's own instance label (--name) is kept
+    honor_labels: true
+    tls_config: {ca_file: $FG_TMP/cert.pem}
+    authorization: {credentials_file: $FG_TMP/token}
+    static_configs:
+      - targets: [127.0.0.1:${PORTS[1]}, 127.0.0.1:${PORTS[2]}, 127.0.0.1:${PORTS[3]}]
+EOF
+prometheus --config.file="$FG_TMP/prometheus.yml" --storage.tsdb.path="$FG_TMP/prom" \
+	--web.listen-address="127.0.0.1:$PPORT" >"$FG_TMP/prom.log" 2>&1 &
+PROM_PID=$!
+at_exit "kill $PROM_PID"
+
+# prom.py URL sum|query|scraped|eqsums ... : the server's HTTP API from one
+# python3 (not a curl and two python3 per query)
+cat >"$FG_TMP/prom.py" <<'PY'
+import json, sys, time, urllib.parse, urllib.request
+URL, what = sys.argv[1], sys.argv[2]
+def query(q):
+    d = urllib.parse.urlencode({"query": q}).encode()
+    with urllib.request.urlopen(URL + "/api/v1/query", d, timeout=10) as r:
+        o = json.load(r)
+    if o.get("status") != "success":
+        raise RuntimeError("error: " + json.dumps(o))
+    return [[r["metric"], r["value"][1]] for r in o["data"]["result"]]
+def one(q):
+    r = query(q)
+    return r[0][1] if len(r) == 1 else "none: " + q
+if what == "query":
+    print(json.dumps(query(sys.argv[3])))
+elif what == "sum":
+    print(one(sys.argv[3]))
+elif what == "scraped":
+    # every instance scraped after unix time argv[3], within 15 s
+    end = time.time() + 15
+    while True:
+        try:
+            if one("count(timestamp(flowgen_build_info) > %s)" % sys.argv[3]) == "3":
+                sys.exit(0)
+        except Exception:
+            pass
+        if time.time() >= end:
+            sys.exit(1)
+        time.sleep(0.1)
+elif what == "eqsums":
+    # argv[4:]: NAME PROMQL PYEXPR triples; a line each: True, or (got, want)
+    stats, a = json.load(open(sys.argv[3])), sys.argv[4:]
+    for i in range(0, len(a), 3):
+        try:
+            want = sum(eval(a[i + 2], {}, {"s": s}) for s in stats)
+            got = float(one(a[i + 1]))
+            r = want > 0 and got == want or (got, want)
+        except Exception as e:
+            r = "%s: %s" % (type(e).__name__, e)
+        print(str(r).replace("\n", " "))
+PY
+
+# promql QUERY : the query's result as JSON (list of [labels, value]) in $Q
+promql()
+{
+	Q=$(python3 "$FG_TMP/prom.py" "$PURL" query "$1" 2>&1 | tail -n 1)
+}
+
+# promsum QUERY : the value of a query that gives one number, in $V
+promsum()
+{
+	V=$(python3 "$FG_TMP/prom.py" "$PURL" sum "$1" 2>&1 | tail -n 1)
+}
+
+# scraped_after T : wait (up to 15 s) until Prometheus holds a scrape of
+# every instance taken after unix time T
+scraped_after()
+{
+	python3 "$FG_TMP/prom.py" "$PURL" scraped "$1"
+}
+
 # --- three instances ---------------------------------------------------------------
 
-PORTS=()
 PIDS=()
 for i in 1 2 3; do
-	PORTS[i]=$(free_port)
 	"$FG_BIN" -C "$CFG" -k --api "127.0.0.1:${PORTS[i]}" --name "fg$i" \
 		--api-cert "$FG_TMP/cert.pem" --api-key "$FG_TMP/key.pem" \
 		--api-token-file "$FG_TMP/token" "${EAL[@]}" </dev/null \
@@ -73,6 +170,9 @@ for i in 1 2 3; do
 	fi
 done
 
+check_eq "promtool check config accepts the scrape config" 0 \
+	"$(promtool check config "$FG_TMP/prometheus.yml" >/dev/null 2>&1; echo $?)"
+
 # on I METHOD PATH [CURL-ARGS...] : a request to instance I with the token
 on()
 {
@@ -82,23 +182,43 @@ on()
 		-H "Authorization: Bearer $TOKEN" "$@"
 }
 
-# cmd I COMMAND : POST /flowgen/v1/command to instance I
+# cmd I COMMAND : POST /flowgen/v1/command to instance I (COMMAND as a JSON
+# string: its backslashes and double quotes escaped; no control characters)
 cmd()
 {
-	local i=$1
+	local i=$1 c=${2//\\/\\\\}
+	c=${c//\"/\\\"}
 	BASE=https://127.0.0.1:${PORTS[i]} http POST /flowgen/v1/command \
-		"$(python3 -c 'import json, sys; print(json.dumps({"command": sys.argv[1]}))' "$2")" \
+		"{\"command\": \"$c\"}" \
 		--cacert "$FG_TMP/cert.pem" -H "Authorization: Bearer $TOKEN"
+}
+
+# oks FILE... : a line for each FILE, True when it holds a reply whose ok
+# is true, else its text (one python3 for all)
+oks()
+{
+	python3 -c '
+import json, sys
+for f in sys.argv[1:]:
+    t = open(f).read()
+    try:
+        ok = json.loads(t)["ok"] is True
+    except Exception:
+        ok = False
+    print(True if ok else t.replace("\n", " "))' "$@"
 }
 
 # all COMMAND : cmd on the three; true when each said ok
 all()
 {
-	local i ok=0
+	local i r ok=0
 	for i in 1 2 3; do
 		cmd $i "$1"
-		[ "$ST" = 200 ] && [ "$(jq_ 'o["ok"]')" = True ] || ok=1
+		[ "$ST" = 200 ] || ok=1
+		printf '%s' "$B" >"$FG_TMP/all.$i"
 	done
+	mapfile -t r < <(oks "$FG_TMP"/all.{1,2,3})
+	[ "${r[*]}" = "True True True" ] || ok=1
 	return $ok
 }
 
@@ -114,62 +234,48 @@ jsons()
 		"$FG_TMP"/stats.{1,2,3}.json >"$FG_TMP/stats.json"
 }
 
-# --- the server ---------------------------------------------------------------------
-
-PPORT=$(free_port)
-cat >"$FG_TMP/prometheus.yml" <<EOF
-global:
-  scrape_interval: 1s
-  scrape_timeout: 1s
-scrape_configs:
-  - job_name: flowgen
-    scheme: https
-    # flowgen's own instance label (--name) is kept
-    honor_labels: true
-    tls_config: {ca_file: $FG_TMP/cert.pem}
-    authorization: {credentials_file: $FG_TMP/token}
-    static_configs:
-      - targets: [127.0.0.1:${PORTS[1]}, 127.0.0.1:${PORTS[2]}, 127.0.0.1:${PORTS[3]}]
-EOF
-check_eq "promtool check config accepts the scrape config" 0 \
-	"$(promtool check config "$FG_TMP/prometheus.yml" >/dev/null 2>&1; echo $?)"
-prometheus --config.file="$FG_TMP/prometheus.yml" --storage.tsdb.path="$FG_TMP/prom" \
-	--web.listen-address="127.0.0.1:$PPORT" >"$FG_TMP/prom.log" 2>&1 &
-PROM_PID=$!
-at_exit "kill $PROM_PID"
-
-# promql QUERY : the query's result as JSON (list of [labels, value]) in $Q
-promql()
-{
-	Q=$(curl -s -m 10 "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode "query=$1" |
-		python3 -c 'import json, sys; o = json.load(sys.stdin); print(json.dumps([[r["metric"], r["value"][1]] for r in o["data"]["result"]]) if o.get("status") == "success" else "error: " + json.dumps(o))')
-}
-
-# promsum QUERY : the value of a query that gives one number, in $V
-promsum()
-{
-	promql "$1"
-	V=$(python3 -c 'import json, sys; r = json.loads(sys.argv[1]); print(r[0][1] if len(r) == 1 else "none: " + sys.argv[1])' "$Q" 2>&1)
-}
-
-# scraped_after T : wait (up to 15 s) until Prometheus holds a scrape of
-# every instance taken after unix time T
-scraped_after()
-{
-	local i
-	for ((i = 0; i < 75; i++)); do
-		promsum 'count(timestamp(flowgen_build_info) > '"$1"')'
-		[ "$V" = 3 ] && return 0
-		sleep 0.2
-	done
-	return 1
-}
-
 for ((k = 0; k < 100; k++)); do
 	curl -s -m 2 "http://127.0.0.1:$PPORT/-/ready" >/dev/null 2>&1 && break
 	sleep 0.2
 done
 T0=$(date +%s.%N)
+
+# --- the API's rules ------------------------------------------------------------------
+
+BASE=https://127.0.0.1:${PORTS[1]} http GET /metrics "" --cacert "$FG_TMP/cert.pem"
+check_eq "GET /metrics without the token: 401" 401 "$ST"
+on 1 POST /metrics
+check_eq "POST /metrics: 405" 405 "$ST"
+
+# --- bench's progress ----------------------------------------------------------------------
+
+# while the server's first scrape is still to come (a bench on fg1 alone;
+# every run below begins with a `start`, which clears the counters; the
+# bench counters, since flowgen started, are checked here)
+PROF=$FG_TOP/test/data/metrics_streams.yaml
+
+curl -s -m 120 -o "$FG_TMP/bench.json" --cacert "$FG_TMP/cert.pem" -H "Authorization: Bearer $TOKEN" \
+	--data-binary "{\"command\": \"bench latency -f $PROF -m 1 --trial 2 -t learn_wait=0.2,drain=0.3 --json\"}" \
+	"https://127.0.0.1:${PORTS[1]}/flowgen/v1/command" &
+BENCHER=$!
+sleep 1
+on 1 GET /metrics
+check_eq "while bench latency runs: flowgen_bench_running{test=\"latency\"} 1, others 0" "1 0" \
+	"$(printf '%s\n' "$B" | awk '/^flowgen_bench_running.*test="latency"/ { t = $2 } /^flowgen_bench_running.*test="cps"/ { c = $2 } END { print t, c }')"
+wait $BENCHER
+on 1 GET /metrics
+check_eq "after bench: trials and passed trials = the bench's own trials, none running" "True" \
+	"$(python3 -c '
+import json, sys
+b = json.load(open(sys.argv[1]))["json"]
+m = dict(l.rsplit(" ", 1) for l in sys.argv[2].splitlines() if l.startswith("flowgen_bench_"))
+n, p = len(b["trials"]), sum(t["passed"] for t in b["trials"])
+got = (float(m["flowgen_bench_trials_total{instance=\"fg1\"}"]), float(m["flowgen_bench_trials_passed_total{instance=\"fg1\"}"]),
+       float(m["flowgen_bench_running{instance=\"fg1\",test=\"latency\"}"]))
+print(n > 0 and got == (n, p, 0) or (got, n, p))' "$FG_TMP/bench.json" "$B" 2>&1)"
+
+# --- the first scrapes -----------------------------------------------------------------
+
 if scraped_after "$T0"; then
 	pass "Prometheus scrapes the three instances over TLS with the token"
 else
@@ -178,13 +284,6 @@ fi
 promql 'flowgen_build_info'
 check_eq "the instance label is each one's --name" "fg1 fg2 fg3" \
 	"$(python3 -c 'import json, sys; print(" ".join(sorted(m["instance"] for m, v in json.loads(sys.argv[1]))))' "$Q")"
-
-# --- the API's rules ------------------------------------------------------------------
-
-BASE=https://127.0.0.1:${PORTS[1]} http GET /metrics "" --cacert "$FG_TMP/cert.pem"
-check_eq "GET /metrics without the token: 401" 401 "$ST"
-on 1 POST /metrics
-check_eq "POST /metrics: 405" 405 "$ST"
 
 # check_scrape NAME : promtool check metrics on instance 1's /metrics (text
 # format), and its OpenMetrics form parsed by the OpenMetrics parser
@@ -211,10 +310,13 @@ print("ok" if t.endswith("# EOF\n\n") or t.endswith("# EOF\n") else "no EOF")' "
 
 # --- a streams run with latency -----------------------------------------------------
 
-PROF=$FG_TOP/test/data/metrics_streams.yaml
 for i in 1 2 3; do
 	cmd $i "start -f $PROF -m $i -d 8 -t learn=0"
-	[ "$(jq_ 'o["ok"]')" = True ] || fail "streams run starts on fg$i" "$B"
+	printf '%s' "$B" >"$FG_TMP/start.$i"
+done
+mapfile -t R < <(oks "$FG_TMP"/start.{1,2,3})
+for i in 1 2 3; do
+	[ "${R[i - 1]}" = True ] || fail "streams run starts on fg$i" "$(cat "$FG_TMP/start.$i")"
 done
 sleep 2
 # the summed rate against each instance's own, read at the same time, first:
@@ -240,30 +342,32 @@ T2=$(date +%s.%N)
 jsons
 scraped_after "$T2" || fail "Prometheus scraped after the streams run" "$(tail -n 3 "$FG_TMP/prom.log")"
 
-# eq_sum NAME PROMQL PYEXPR : the PromQL sum equals the sum over the three
-# instances' stats --json (s) of PYEXPR
+# eq_sum NAME PROMQL PYEXPR [NAME PROMQL PYEXPR]... : for each triple, the
+# PromQL sum equals the sum over the three instances' stats --json (s) of
+# PYEXPR; one check each, from one python3
 eq_sum()
 {
-	promsum "$2"
-	check_eq "$1" "True" "$(python3 -c '
-import json, sys
-stats = json.load(open(sys.argv[1]))
-want = sum(eval(sys.argv[3], {}, {"s": s}) for s in stats)
-got = float(sys.argv[2])
-print(want > 0 and got == want or (got, want))' "$FG_TMP/stats.json" "$V" "$3" 2>&1)"
+	local names=() r=() i
+	for ((i = 1; i <= $#; i += 3)); do
+		names+=("${!i}")
+	done
+	mapfile -t r < <(python3 "$FG_TMP/prom.py" "$PURL" eqsums "$FG_TMP/stats.json" "$@" 2>&1)
+	for i in "${!names[@]}"; do
+		check_eq "${names[i]}" "True" "${r[i]:-no answer from python3}"
+	done
 }
 
 eq_sum "after the streams run: sum of frames sent = the instances' tx_pkts" \
-	'sum(flowgen_tx_frames_total)' 's["global"]["tx_pkts"]'
-eq_sum "after the streams run: sum of frames received = the instances' rx_pkts" \
-	'sum(flowgen_rx_frames_total)' 's["global"]["rx_pkts"]'
-eq_sum "after the streams run: the up stream's frames received, summed" \
+	'sum(flowgen_tx_frames_total)' 's["global"]["tx_pkts"]' \
+	"after the streams run: sum of frames received = the instances' rx_pkts" \
+	'sum(flowgen_rx_frames_total)' 's["global"]["rx_pkts"]' \
+	"after the streams run: the up stream's frames received, summed" \
 	'sum(flowgen_stream_rx_frames_total{stream="up"})' \
-	'sum(l["rx"] for l in s["latency"] if l["stream"] == "up")'
-eq_sum "after the streams run: the other stream's (a quoted name) frames sent, summed" \
+	'sum(l["rx"] for l in s["latency"] if l["stream"] == "up")' \
+	"after the streams run: the other stream's (a quoted name) frames sent, summed" \
 	'sum(flowgen_stream_tx_frames_total{stream="down \"x\""})' \
-	'sum(l["tx"] for l in s["latency"] if l["stream"] == "down \"x\"")'
-eq_sum "after the streams run: the latency histograms count every delay (the frames received)" \
+	'sum(l["tx"] for l in s["latency"] if l["stream"] == "down \"x\"")' \
+	"after the streams run: the latency histograms count every delay (the frames received)" \
 	'sum(flowgen_stream_latency_seconds_count)' 'sum(l["rx"] for l in s["latency"])'
 promsum 'sum(flowgen_stream_latency_seconds_sum{instance="fg1",stream="up"}) / sum(flowgen_stream_latency_seconds_count{instance="fg1",stream="up"})'
 check_eq "after the streams run: fg1's up stream: sum / count = stats' avg_us (its whole ns)" "True" \
@@ -315,14 +419,14 @@ st = json.load(open(sys.argv[1]))
 planned = {s["global"]["start_planned"] for s in st}
 print(len(planned) == 1 and None not in planned and all(s["global"]["first_frame"] >= s["global"]["start_planned"] for s in st) or [(s["global"]["start_planned"], s["global"]["first_frame"]) for s in st])' "$FG_TMP/stats.json" 2>&1)"
 eq_sum "after the flows run: sum of client flows completed = the instances'" \
-	'sum(flowgen_flows_completed_total{side="client"})' 's["flows"]["client"]["completed"]'
-eq_sum "after the flows run: sum of server flows completed = the instances'" \
-	'sum(flowgen_flows_completed_total{side="server"})' 's["flows"]["server"]["completed"]'
-eq_sum "after the flows run: sum of flows started = the instances'" \
-	'sum(flowgen_flows_started_total)' 's["flows"]["client"]["started"]'
-eq_sum "after the flows run: sum of frames sent = the instances' tx_pkts" \
-	'sum(flowgen_tx_frames_total)' 's["global"]["tx_pkts"]'
-eq_sum "after the flows run: per group, summed over templates and instances" \
+	'sum(flowgen_flows_completed_total{side="client"})' 's["flows"]["client"]["completed"]' \
+	"after the flows run: sum of server flows completed = the instances'" \
+	'sum(flowgen_flows_completed_total{side="server"})' 's["flows"]["server"]["completed"]' \
+	"after the flows run: sum of flows started = the instances'" \
+	'sum(flowgen_flows_started_total)' 's["flows"]["client"]["started"]' \
+	"after the flows run: sum of frames sent = the instances' tx_pkts" \
+	'sum(flowgen_tx_frames_total)' 's["global"]["tx_pkts"]' \
+	"after the flows run: per group, summed over templates and instances" \
 	'sum(sum by (group) (flowgen_flows_completed_total{side="client"}))' \
 	'sum(g["client"]["completed"] for g in s["templates"])'
 promsum 'sum(flowgen_flow_failures_total)'
@@ -340,27 +444,5 @@ m = set(l.split("reason=\"")[1].split("\"")[0] for l in sys.argv[2].splitlines()
         if l.startswith("flowgen_flow_failures_total{"))
 print(all(n == names[0] for n in names) and set(names[0]) == m and len(m) == 8 or (names[0], sorted(m)))' \
 	"$FG_TMP/stats.json" "$B" 2>&1)"
-
-# --- bench's progress ----------------------------------------------------------------------
-
-curl -s -m 120 -o "$FG_TMP/bench.json" --cacert "$FG_TMP/cert.pem" -H "Authorization: Bearer $TOKEN" \
-	--data-binary "{\"command\": \"bench latency -f $PROF -m 1 --trial 2 -t learn_wait=0.2,drain=0.3 --json\"}" \
-	"https://127.0.0.1:${PORTS[1]}/flowgen/v1/command" &
-BENCHER=$!
-sleep 1
-on 1 GET /metrics
-check_eq "while bench latency runs: flowgen_bench_running{test=\"latency\"} 1, others 0" "1 0" \
-	"$(printf '%s\n' "$B" | awk '/^flowgen_bench_running.*test="latency"/ { t = $2 } /^flowgen_bench_running.*test="cps"/ { c = $2 } END { print t, c }')"
-wait $BENCHER
-on 1 GET /metrics
-check_eq "after bench: trials and passed trials = the bench's own trials, none running" "True" \
-	"$(python3 -c '
-import json, sys
-b = json.load(open(sys.argv[1]))["json"]
-m = dict(l.rsplit(" ", 1) for l in sys.argv[2].splitlines() if l.startswith("flowgen_bench_"))
-n, p = len(b["trials"]), sum(t["passed"] for t in b["trials"])
-got = (float(m["flowgen_bench_trials_total{instance=\"fg1\"}"]), float(m["flowgen_bench_trials_passed_total{instance=\"fg1\"}"]),
-       float(m["flowgen_bench_running{instance=\"fg1\",test=\"latency\"}"]))
-print(n > 0 and got == (n, p, 0) or (got, n, p))' "$FG_TMP/bench.json" "$B" 2>&1)"
 
 finish
