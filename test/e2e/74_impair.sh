@@ -6,7 +6,8 @@
 # fg1 gets a temporary 198.19.1.2/24 so the DUT can ping across the wire.
 #
 # - plain relay: no ping lost; 3 kpps of 64-byte and 1 kpps of 1514-byte
-#   frames (1518 with the FCS) each way arrive complete and in order;
+#   frames (1518 with the FCS) each way, both ways at once, arrive
+#   complete and in order;
 # - --delay 2 (DUT to tester only): every RTT >= 2 ms, below base + 3 ms;
 # - --loss 20: 500 pings lose 13-27 %; the relay drops as many again with
 #   the same seed (its own counters: a reply the responder misses would
@@ -78,8 +79,10 @@ check_eq "plain relay: 300 pings, none lost" 300 "$(received "$out")"
 base=$(rtt "$out" avg)
 echo "# plain relay RTT min/avg/max: $(rtt "$out" min)/$base/$(rtt "$out" max) ms"
 
-# blast NS_TX IF_TX NS_RX IF_RX PPS SIZE SECONDS : frames counted on arrival
-# (ethertype 0x88b5, a sequence number each); prints "sent received inorder"
+# blast TAG NS_TX IF_TX NS_RX IF_RX PPS SIZE SECONDS : frames counted on
+# arrival (ethertype 0x88b5, a sequence number each); prints "sent received
+# inorder", the sender's rate in $FG_TMP/tx.TAG.out (its second field).
+# Blasts of different TAGs may run at once (one each way).
 cat >"$FG_TMP/blast.py" <<-'PY'
 	import socket, struct, sys, time, select
 	role, ifn = sys.argv[1], sys.argv[2]
@@ -97,8 +100,9 @@ cat >"$FG_TMP/blast.py" <<-'PY'
 	        r, _, _ = select.select([s], [], [], 0.2)
 	        if not r:
 	            continue
-	        f = s.recv(4096)
-	        if len(f) < 22 or f[14:18] != b"FGIM":
+	        f, a = s.recvfrom(4096)
+	        # not the frames this interface sends (a blast the other way)
+	        if a[2] == socket.PACKET_OUTGOING or len(f) < 22 or f[14:18] != b"FGIM":
 	            continue
 	        q = struct.unpack_from("!I", f, 18)[0]
 	        n += 1
@@ -131,29 +135,32 @@ PY
 
 blast()
 {
-	local ntx=$1 itx=$2 nrx=$3 irx=$4 pps=$5 size=$6 secs=$7 dst rdy=$FG_TMP/rx.ready
+	local tag=$1 ntx=$2 itx=$3 nrx=$4 irx=$5 pps=$6 size=$7 secs=$8 dst rdy=$FG_TMP/rx.$1.ready i
 	dst=$(ip netns exec "$nrx" cat "/sys/class/net/$irx/address")
 	rm -f "$rdy"
-	ip netns exec "$nrx" python3 "$FG_TMP/blast.py" rx "$irx" "$rdy" $((secs + 5)) >"$FG_TMP/rx.out" &
+	ip netns exec "$nrx" python3 "$FG_TMP/blast.py" rx "$irx" "$rdy" $((secs + 5)) >"$FG_TMP/rx.$tag.out" &
 	local rxpid=$!
 	for ((i = 0; i < 50; i++)); do [ -f "$rdy" ] && break; sleep 0.05; done
-	ip netns exec "$ntx" python3 "$FG_TMP/blast.py" tx "$itx" "$dst" "$pps" "$size" "$secs" >"$FG_TMP/tx.out"
+	ip netns exec "$ntx" python3 "$FG_TMP/blast.py" tx "$itx" "$dst" "$pps" "$size" "$secs" >"$FG_TMP/tx.$tag.out"
 	wait $rxpid
-	echo "$(cut -d' ' -f1 "$FG_TMP/tx.out") $(cat "$FG_TMP/rx.out")"
+	echo "$(cut -d' ' -f1 "$FG_TMP/tx.$tag.out") $(cat "$FG_TMP/rx.$tag.out")"
 }
 
-for spec in 3000:64:ab 1000:1514:ab 3000:64:ba 1000:1514:ba; do
-	IFS=: read -r pps size dir <<<"$spec"
-	if [ "$dir" = ab ]; then
-		res=$(blast "$NS_TST" fg1 "$NS_DUT" dut1 "$pps" "$size" 2)
-	else
-		res=$(blast "$NS_DUT" dut1 "$NS_TST" fg1 "$pps" "$size" 2)
-	fi
-	read -r sent got inorder <<<"$res"
-	echo "# plain relay $dir $pps pps x $size B: sent $sent, received $got, in order $inorder (tx rate $(cut -d' ' -f2 "$FG_TMP/tx.out") pps)"
-	check_ge "plain relay $dir: $pps pps of $size B, all sent" "${sent:-0}" $((pps * 2))
-	check_eq "plain relay $dir: $pps pps of $size B, none lost" "$sent" "$got"
-	check_eq "plain relay $dir: $pps pps of $size B, in order" "$sent" "$inorder"
+# both ways at once: the relay carries the two directions together
+for spec in 3000:64 1000:1514; do
+	IFS=: read -r pps size <<<"$spec"
+	blast ab "$NS_TST" fg1 "$NS_DUT" dut1 "$pps" "$size" 2 >"$FG_TMP/res.ab" &
+	b_ab=$!
+	blast ba "$NS_DUT" dut1 "$NS_TST" fg1 "$pps" "$size" 2 >"$FG_TMP/res.ba" &
+	b_ba=$!
+	wait $b_ab $b_ba
+	for dir in ab ba; do
+		read -r sent got inorder <"$FG_TMP/res.$dir"
+		echo "# plain relay $dir $pps pps x $size B: sent $sent, received $got, in order $inorder (tx rate $(cut -d' ' -f2 "$FG_TMP/tx.$dir.out") pps)"
+		check_ge "plain relay $dir: $pps pps of $size B, all sent" "${sent:-0}" $((pps * 2))
+		check_eq "plain relay $dir: $pps pps of $size B, none lost" "$sent" "$got"
+		check_eq "plain relay $dir: $pps pps of $size B, in order" "$sent" "$inorder"
+	done
 done
 
 # --- delay ---------------------------------------------------------------------
@@ -270,7 +277,7 @@ check_eq "corrupt: nothing bad on the server port" 0 "$(json_get "$out" ports.1.
 # --- reorder without delay: swap ----------------------------------------------------
 
 "$FG_LAB" impair --reorder 30 --dir ab --seed 5
-res=$(blast "$NS_TST" fg1 "$NS_DUT" dut1 1000 64 2)
+res=$(blast ro "$NS_TST" fg1 "$NS_DUT" dut1 1000 64 2)
 read -r sent got inorder <<<"$res"
 echo "# reorder 30 %: sent $sent, received $got, in order $inorder"
 check_ge "reorder 30%: all sent" "${sent:-0}" 2000
