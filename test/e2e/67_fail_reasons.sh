@@ -6,7 +6,10 @@
 # every other reason of both sides 0, failed the sum of the reasons and
 # started = completed + failed + aborted + active on each side. The DUT
 # misbehaves through nftables rules in its forward path, or a Linux
-# listener in its namespace (test/data/fail_peer.py) does:
+# listener in its namespace (test/data/fail_peer.py) does; the two cases
+# that mostly wait (retransmits_exhausted, 10 s of SYN retransmissions,
+# through a second NAT lab of its own, and aborted, on the loop pair) run
+# in a lane beside the others:
 #
 #   no_reply       UDP requests dropped: the client never hears its server
 #   no_reply x2    TCP: the server's segments dropped; the client never
@@ -112,6 +115,83 @@ for ((i = 0; i < 50; i++)); do
 	sleep 0.2
 done
 
+# --- beside the others: retransmits_exhausted and aborted ------------------------
+#
+# The retransmissions' run lasts 10 s (the SYNs' five timeouts) and the
+# aborted case 5 s, nearly all of it waiting: a lane runs both while the
+# others run, retransmits_exhausted through a NAT lab of its own (its
+# DUT's forward path drops port 8402, nothing else), aborted on the loop
+# pair. Its traffic is 20 SYNs a second, then 100 UDP flows a second.
+RX_TST=fgt-$$-rx RX_DUT=fgd-$$-rx
+[ -z "$FG_RESULTS" ] || echo "$RX_TST $RX_DUT" >>"$FG_RESULTS.ns"
+at_exit "FG_NS_TST=$RX_TST FG_NS_DUT=$RX_DUT $FG_LAB down"
+# (a lane's own at_exit is lost: the aborted case's flowgen by its pid file)
+at_exit "[ -s $FG_TMP/hold.pid ] && kill -KILL \$(cat $FG_TMP/hold.pid)"
+beside_lane()
+{
+	local NS_TST=$RX_TST NS_DUT=$RX_DUT HP i
+	# SYNs dropped: 5 retransmissions before the flow's timeout (20 s)
+	if ! FG_NS_TST=$RX_TST FG_NS_DUT=$RX_DUT "$FG_LAB" up nat >"$FG_TMP/lab.rx.out" 2>&1; then
+		fail "retransmits_exhausted: its lab up" "$(cat "$FG_TMP/lab.rx.out")"
+	elif ! { in_dut nft add table inet fgfail &&
+		in_dut nft add chain inet fgfail fw '{ type filter hook forward priority -10; }' &&
+		in_dut nft add rule inet fgfail fw tcp dport 8402 drop; }; then
+		fail "retransmits_exhausted: the DUT's rule 'tcp dport 8402 drop'" "nft refused it"
+	else
+		FG_TIMEOUT=60 fg -x "arp; start -f $P/t_retx.yaml -m 20 -d 1; wait 40; stats --failed 4 --json; stats --json" \
+			>"$FG_TMP/retx.out" 2>&1 || fail "fail reasons retx: the run ended" "$(tail -n 3 "$FG_TMP/retx.out")"
+		figs retx "$FG_TMP/retx.out"
+		check_eq "retransmits_exhausted: every client flow, nothing else" ok \
+			"$(reasons "$FG_TMP/retx.out" client:retransmits_exhausted=started server:none)"
+		check_eq "retransmits_exhausted: stats --failed lists them in SYN_SENT" ok \
+			"$(failed "$FG_TMP/retx.out" 4 side=client reason=retransmits_exhausted state=SYN_SENT)"
+	fi
+	FG_NS_TST=$RX_TST FG_NS_DUT=$RX_DUT "$FG_LAB" down >/dev/null 2>&1
+
+	# aborted: two SIGTERMs, the second while flows of 20 s drain
+	cat >"$P/hold.yaml" <<-EOF
+		mode: flows
+		ip_gen:
+		  client: {range: [198.18.0.1, 198.18.0.254], distribution: seq}
+		  server: {range: [198.19.0.1, 198.19.0.254], distribution: seq}
+		timeout: 30
+		templates:
+		  - name: hold
+		    proto: udp
+		    port: 4321
+		    cps: 1
+		    client: [ {send: 18}, {delay: 20000}, {send: 18}, {recv: 36} ]
+		    server: [ {recv: 18}, {send: 18}, {recv: 18}, {send: 18} ]
+	EOF
+	"$FG_BIN" -C "$(fg_loop_cfg)" --record "$FG_TMP/hold.jsonl" \
+		-x "start -f $P/hold.yaml -m 100; wait 40" >"$FG_TMP/hold.out" 2>&1 &
+	HP=$!
+	echo "$HP" >"$FG_TMP/hold.pid"
+	wait_for '^started ' "$FG_TMP/hold.out" 20 "$HP"
+	sleep 2
+	kill -TERM "$HP"
+	sleep 2
+	kill -TERM "$HP" 2>/dev/null
+	for ((i = 0; i < 100; i++)); do
+		kill -0 "$HP" 2>/dev/null || break
+		sleep 0.2
+	done
+	check_eq "aborted: flowgen ends within 20 s of the second SIGTERM" gone \
+		"$(kill -0 "$HP" 2>/dev/null && echo running || echo gone)"
+	"$FG_BIN" -x "stats --from $FG_TMP/hold.jsonl --json" >"$FG_TMP/hold.stats" 2>&1
+	figs aborted "$FG_TMP/hold.stats"
+	check_eq "aborted: the record's last line has the open flows aborted, none failed, none active" ok \
+		"$(reasons "$FG_TMP/hold.stats" client:none server:none)"
+	check_eq "aborted: started = aborted, on both sides" "True" \
+		"$(python3 -c '
+import sys
+from fg_e2e_json import objects
+f = [o for o in objects(open(sys.argv[1]).read()) if "flows" in o][-1]["flows"]
+c, s = f["client"], f["server"]
+print(c["started"] > 100 and c["aborted"] == c["started"] and s["aborted"] == s["accepted"] == c["started"]
+      and c["active"] == s["active"] == 0 or (c, s))' "$FG_TMP/hold.stats" 2>&1)"
+}
+
 # --- the checks --------------------------------------------------------------
 
 # reasons FILE SPEC... : the last stats --json of FILE; SPEC is
@@ -208,6 +288,8 @@ figs()
 	EOF
 }
 
+lane beside beside_lane
+
 # One flowgen in the lab for the runs below; `start` clears the counters.
 FG_TIMEOUT=240 fg_open "$FG_TMP/session.out"
 fg_run arp "arp" 30 || fail "fail reasons: arp" "$(tail -n 3 "$FG_TMP/session.out")"
@@ -262,14 +344,6 @@ check_grep "reset: stats --failed's text: time, side, template, tuple, state, re
 	'^20[0-9-]+T[0-9:.]+Z +client +t_reset +tcp +198\.18\.[0-9.]+:[0-9]+ +198\.19\.0\.[0-9]+:8401 +SYN_SENT +reset$' \
 	"$FG_TMP/reset_txt.out"
 
-# SYNs dropped: 5 retransmissions before the flow's timeout (20 s)
-rule tcp dport 8402 drop
-run retx t_retx 20 1
-check_eq "retransmits_exhausted: every client flow, nothing else" ok \
-	"$(reasons "$FG_TMP/retx.out" client:retransmits_exhausted=started server:none)"
-check_eq "retransmits_exhausted: stats --failed lists them in SYN_SENT" ok \
-	"$(failed "$FG_TMP/retx.out" 4 side=client reason=retransmits_exhausted state=SYN_SENT)"
-
 # the server's segments dropped: no SYN-ACK arrives, none is acked
 rule tcp sport 8403 drop
 run silent t_silent 50 1
@@ -310,7 +384,6 @@ if wait_screen 'flowgen> ?$' 40; then
 	keys "arp" Enter
 	wait_screen 'port 1: .*MAC' 10
 	keys "start -f $P/t_reset.yaml -m 40" Enter
-	sleep 1
 	keys "tui" Enter
 	if wait_screen '^Top fail reasons: reset [0-9]+ \(client\)$' 10; then
 		pass "tui: the top fail reason while the run fails: reset, its count, client"
@@ -370,48 +443,7 @@ fi
 
 lab_down
 
-# aborted: two SIGTERMs, the second while flows of 20 s drain
-cat >"$P/hold.yaml" <<-EOF
-	mode: flows
-	ip_gen:
-	  client: {range: [198.18.0.1, 198.18.0.254], distribution: seq}
-	  server: {range: [198.19.0.1, 198.19.0.254], distribution: seq}
-	timeout: 30
-	templates:
-	  - name: hold
-	    proto: udp
-	    port: 4321
-	    cps: 1
-	    client: [ {send: 18}, {delay: 20000}, {send: 18}, {recv: 36} ]
-	    server: [ {recv: 18}, {send: 18}, {recv: 18}, {send: 18} ]
-EOF
-"$FG_BIN" -C "$(fg_loop_cfg)" --record "$FG_TMP/hold.jsonl" \
-	-x "start -f $P/hold.yaml -m 100; wait 40" >"$FG_TMP/hold.out" 2>&1 &
-HP=$!
-at_exit "kill -KILL $HP 2>/dev/null"
-wait_for '^started ' "$FG_TMP/hold.out" 20 "$HP"
-sleep 2
-kill -TERM "$HP"
-sleep 2
-kill -TERM "$HP" 2>/dev/null
-for ((i = 0; i < 100; i++)); do
-	kill -0 "$HP" 2>/dev/null || break
-	sleep 0.2
-done
-check_eq "aborted: flowgen ends within 20 s of the second SIGTERM" gone \
-	"$(kill -0 "$HP" 2>/dev/null && echo running || echo gone)"
-"$FG_BIN" -x "stats --from $FG_TMP/hold.jsonl --json" >"$FG_TMP/hold.stats" 2>&1
-figs aborted "$FG_TMP/hold.stats"
-check_eq "aborted: the record's last line has the open flows aborted, none failed, none active" ok \
-	"$(reasons "$FG_TMP/hold.stats" client:none server:none)"
-check_eq "aborted: started = aborted, on both sides" "True" \
-	"$(python3 -c '
-import sys
-from fg_e2e_json import objects
-f = [o for o in objects(open(sys.argv[1]).read()) if "flows" in o][-1]["flows"]
-c, s = f["client"], f["server"]
-print(c["started"] > 100 and c["aborted"] == c["started"] and s["aborted"] == s["accepted"] == c["started"]
-      and c["active"] == s["active"] == 0 or (c, s))' "$FG_TMP/hold.stats" 2>&1)"
+lane_end beside
 
 echo "# 67_fail_reasons.sh: $((SECONDS - T0)) s"
 finish
