@@ -7,7 +7,8 @@
 # TCP whose client speaks first after a second's pause in the middle of
 # its program, TCP whose server does, UDP with such a pause; -d 7) and a
 # streams run (test/data/fault_link_streams.yaml: 2,000 frames/s with latency,
-# inside to outside; -d 6). Each run is recorded every 0.1 s (`record
+# inside to outside; -d 5.5: the DUT is back 4.1 s into it, traffic at its
+# rate 0.11-0.22 s later, the 1 s bound measured with 1.4 s to spare). Each run is recorded every 0.1 s (`record
 # start`) and test/e2e/recovery.py reads the record. For every run:
 #  - flowgen runs on (its process; `stats --json` answered during an
 #    outage, with port 1's link down, and up again after);
@@ -86,7 +87,7 @@ SP=$FG_TOP/test/data/fault_link_streams.yaml
 RATE=100  # -m: new flows a second of each of fault_link_flows.yaml's three templates
 SPPS=2000 # fault_link_streams.yaml's rate
 FD=7      # -d of a flows run
-SD=6      # -d of a streams run
+SD=5.5    # -d of a streams run
 AT=2      # the fault, seconds into a run
 OUT=2     # how long a link stays down
 TFLOW=3   # a flow's longest life: fault_link_flows.yaml's timeout and delay
@@ -518,10 +519,8 @@ one_run()
 	fi
 	if [ "$KIND" = flows ] && [ "$sc" != flush ]; then
 		# the UDP flows on the DUT's inside link: what their client saw
-		ucap=$FG_TMP/$sc-udp.pcapng
-		ip netns exec "$NS_DUT" dumpcap -q -i dut0 -f 'udp port 4321' -w "$ucap" 2>"$ucap.err" &
-		upid=$!
-		at_exit "kill $upid"
+		# (dumpcap started by scenario, before flowgen)
+		ucap=$UCAP upid=$UPID
 		wait_for "^Capturing on" "$ucap.err" 10 "$upid" ||
 			fail "$tag: dumpcap captures the DUT's dut0" "$(cat "$ucap.err")"
 	fi
@@ -567,23 +566,11 @@ one_run()
 		return 1
 	fi
 	check "$tag: flowgen still runs" kill -0 "$FG_SPID"
-	if [ -n "$upid" ]; then
-		# libpcap hands dumpcap its frames a block at a time, when the
-		# block is full or has waited out dumpcap's read timeout; what a
-		# block holds at SIGINT is not written (stopped 0.1 s after the
-		# run, the capture here lacked the run's last 20-70 ms)
-		sleep 0.6
-		child_stop INT "$upid" || fail "$tag: dumpcap stops on SIGINT within 5 s" "killed"
-		extra+=(udpcap="$ucap" timeout=$((TFLOW - 1)) capstat="$(grep 'received/dropped' "$ucap.err")")
-	fi
+	# what the DUT counted, read before the next run sends
 	ct2=$(ct_count)
 	echo "# $tag: the DUT's conntrack: $ct0 before the fault, ${ct1:-$CT_MID} after it, $ct2 at the end; Tcp OutRsts +$(($(snmp Tcp OutRsts) - rst0)), Icmp OutDestUnreachs +$(($(snmp Icmp OutDestUnreachs) - unr0))"
-	if [ "$sc" = flush ] && [ "$KIND" = flows ]; then
-		kill -INT "$CAP_PID"
-		wait "$CAP_PID"
-		WIRE_RSTS=$(tshark -r "$FG_TMP/rst.pcapng" -Y 'ip.src == 198.19.1.1 && tcp.flags.reset == 1' 2>/dev/null | grep -c .)
-		echo "# $tag: resets on dut1 by destination port: $(tshark -r "$FG_TMP/rst.pcapng" -T fields -e ip.src -e tcp.dstport 2>/dev/null | sort | uniq -c | tr '\n' ' ')"
-	fi
+	# the resets' capture ends with the flows run (post_flows reads it)
+	[ "$sc" = flush ] && [ "$KIND" = flows ] && kill -INT "$CAP_PID"
 	if [ "$sc" = flush ]; then
 		if [ "$KIND" = flows ]; then
 			# what is left: 5 % of it, or what the run opens from the
@@ -601,7 +588,7 @@ one_run()
 		fi
 		[ "$KIND" = streams ] &&
 			check "$tag: the DUT's conntrack refilled (from $ct1 to $ct2)" test "$ct2" -gt $((ct1 * 10))
-		extra+=(rsts=$(($(snmp Tcp OutRsts) - rst0)) "wire_rsts=${WIRE_RSTS:-0}" "ct_end=$ct2"
+		extra+=(rsts=$(($(snmp Tcp OutRsts) - rst0)) "ct_end=$ct2"
 			unr=$(($(snmp Icmp OutDestUnreachs) - unr0)))
 	fi
 	if [ "$sc" = down ]; then
@@ -611,6 +598,49 @@ one_run()
 			check_ge "$tag: the DUT reset servers that spoke first after it (no mapping left)" \
 				$(($(snmp Tcp OutRsts) - rst0)) 1
 	fi
+	if [ "$KIND" = flows ]; then
+		# the captures' last words and the judging, in a lane beside
+		# the streams run (which sends nothing either capture keeps:
+		# its frames go to port 4322, and UDP is never reset)
+		lane "post_$sc" post_flows
+	else
+		judge_run
+	fi
+}
+
+# post_flows : (in one_run's variables) the flows run's captures read,
+# then judge_run
+post_flows()
+{
+	local k
+	if [ -n "$upid" ]; then
+		# libpcap hands dumpcap its frames a block at a time, when the
+		# block is full or has waited out dumpcap's read timeout; what a
+		# block holds at SIGINT is not written (stopped 0.1 s after the
+		# run, the capture here lacked the run's last 20-70 ms)
+		sleep 0.6
+		child_stop INT "$upid" || fail "$tag: dumpcap stops on SIGINT within 5 s" "killed"
+		extra+=(udpcap="$ucap" timeout=$((TFLOW - 1)) capstat="$(grep 'received/dropped' "$ucap.err")")
+	fi
+	if [ "$sc" = flush ]; then
+		# the resets' dumpcap, sent SIGINT by one_run, writes out and ends
+		for ((k = 0; k < 50; k++)); do
+			kill -0 "$CAP_PID" 2>/dev/null || break
+			sleep 0.1
+		done
+		# one tshark pass: each segment's source, destination port and RST flag
+		tshark -r "$FG_TMP/rst.pcapng" -T fields -e ip.src -e tcp.dstport -e tcp.flags.reset \
+			>"$FG_TMP/rst.txt" 2>/dev/null
+		WIRE_RSTS=$(awk -F'\t' '$1 == "198.19.1.1" && ($3 == "1" || $3 == "True")' "$FG_TMP/rst.txt" | grep -c .)
+		echo "# $tag: resets on dut1 by destination port: $(cut -f1,2 "$FG_TMP/rst.txt" | sort | uniq -c | tr '\n' ' ')"
+		extra+=("wire_rsts=${WIRE_RSTS:-0}")
+	fi
+	judge_run
+}
+
+# judge_run : (in one_run's variables) judge the run
+judge_run()
+{
 	judge kind="$KIND" sc="$sc" tag="$tag" a="$a" b="$b" c="$c" d="$d" D="$dur" bound="$bound" \
 		rate=$([ "$KIND" = flows ] && echo $RATE || echo $SPPS) tflow=$TFLOW "${EARLY_LATE[@]}" \
 		rec="$rec" out="$FG_TMP/$sc-$KIND-end.out" "${extra[@]}"
@@ -628,6 +658,8 @@ scenario()
 	*) EARLY_LATE=() ;;
 	esac
 	lab_up nat || return 1
+	# the captures start here, beside flowgen's start and arp (neither
+	# sends what they keep); each is waited for before the run
 	if [ "$sc" = flush ]; then
 		# the TCP resets on the DUT's outside wire, from dumpcap's
 		# start to the flows run's end (wire_rsts)
@@ -635,16 +667,25 @@ scenario()
 			2>"$FG_TMP/rst.err" &
 		CAP_PID=$!
 		at_exit "kill $CAP_PID"
-		wait_for "^Capturing on" "$FG_TMP/rst.err" 10 "$CAP_PID" ||
-			fail "flush: dumpcap captures on the DUT's dut1" "$(cat "$FG_TMP/rst.err")"
+	else
+		# the UDP flows on the DUT's inside link, for the flows run
+		UCAP=$FG_TMP/$sc-udp.pcapng
+		ip netns exec "$NS_DUT" dumpcap -q -i dut0 -f 'udp port 4321' -w "$UCAP" 2>"$UCAP.err" &
+		UPID=$!
+		at_exit "kill $UPID"
 	fi
 	FG_TIMEOUT=120 fg_open "$FG_TMP/$sc.out"
 	if ! fg_run "$sc-arp" arp 30; then
 		fail "$sc: arp" "$(tail -n 3 "$FG_SOUT")"
 		return 1
 	fi
+	if [ "$sc" = flush ]; then
+		wait_for "^Capturing on" "$FG_TMP/rst.err" 10 "$CAP_PID" ||
+			fail "flush: dumpcap captures on the DUT's dut1" "$(cat "$FG_TMP/rst.err")"
+	fi
 	one_run "$sc" flows
 	one_run "$sc" streams
+	[ -e "$FG_TMP/lane.post_$sc" ] && lane_end "post_$sc"
 	fg_close
 	check_eq "$sc: flowgen quits, status 0" 0 "$FG_SRC"
 	lab_down
