@@ -12,7 +12,9 @@
 #    and `stats --json` shows active_target 20,000;
 #  - once the first flows end (16 s), new ones replace them: started
 #    grows beyond 20,000 while started - completed - failed (the flows in
-#    the table) stays at the target, never above it.
+#    the table) stays at the target, never above it (sampled once the
+#    first 20,000 have all completed, polled every 0.25 s from 16 s on,
+#    or at 19 s at the latest).
 # [loop, loop] lane, at the same time: test/data/flows_caps.yaml for 3 s,
 # `short` with limit 1000 and `long` (2-second flows) with climit 50, each
 # offered 1,000 flows/s: exactly 1,000 `short` flows start, `long` has
@@ -54,6 +56,39 @@
 
 need_root "flows active: lab"
 need_flowgen
+
+# samples_pys FILE NAME EXPR [NAME EXPR]... : samples_py NAME EXPR FILE for
+# each pair, from one python3 (not one per check); the same checks, in the
+# same order
+samples_pys()
+{
+	local file=$1 i v exprs=()
+	shift
+	for ((i = 2; i <= $#; i += 2)); do
+		exprs+=("${!i}")
+	done
+	mapfile -t v < <(python3 - "$file" "${exprs[@]}" 2>&1 <<-'PY'
+		import sys, traceback
+		from fg_e2e_json import objects
+		S = [o for o in objects(open(sys.argv[1]).read()) if 'flows' in o]
+		def tpl(o, name):
+		    return next(g for g in o['templates'] if g['name'] == name)['client']
+		for a in sys.argv[2:]:
+		    try:
+		        r = str(eval(a))
+		    except Exception as e:
+		        r = "".join(traceback.format_exception_only(type(e), e)).strip()
+		    print(r.replace("\n", " "))
+	PY
+	)
+	for ((i = 0; i < ${#exprs[@]}; i++)); do
+		if [ "${v[$i]:-}" = True ]; then
+			pass "${@:$((2 * i + 1)):1}"
+		else
+			fail "${@:$((2 * i + 1)):1}" "${exprs[$i]}: ${v[$i]:-no answer from python3}"
+		fi
+	done
+}
 
 # --- [loop, loop]: limit and climit, one worker and two ----------------------
 
@@ -190,19 +225,29 @@ n=$(grep -cE '^[0-9]+$' "$FG_TMP/ct.txt")
 bad=$(awk '!/^[0-9]+$/ || $1 < 19600 || $1 > 20400' "$FG_TMP/ct.txt" | wc -l)
 check_eq "flows active: 10 conntrack samples over 10 s" 10 "$n"
 check_eq "flows active: DUT conntrack holds 20,000 +- 2 % in every sample" 0 "$bad"
-samples_py "flows active: 5 stats samples in the hold" "len(S) == 5" "$FG_TMP/hold.json"
-samples_py "flows active: active 20,000 in every sample" \
-	"[o['flows']['client']['active'] for o in S] == [20000] * 5" "$FG_TMP/hold.json"
-samples_py "flows active: started 20,000 in every sample (no flow ended, none started beyond)" \
-	"[o['flows']['client']['started'] for o in S] == [20000] * 5" "$FG_TMP/hold.json"
-samples_py "flows active: the server accepted each, none failed" \
-	"S[-1]['flows']['server']['accepted'] == 20000 and S[-1]['flows']['client']['failed'] == 0" "$FG_TMP/hold.json"
-samples_py "flows active: stats --json shows active_target 20,000" \
-	"S[-1]['flows']['client']['active_target'] == 20000" "$FG_TMP/hold.json"
+samples_pys "$FG_TMP/hold.json" \
+	"flows active: 5 stats samples in the hold" "len(S) == 5" \
+	"flows active: active 20,000 in every sample" \
+	"[o['flows']['client']['active'] for o in S] == [20000] * 5" \
+	"flows active: started 20,000 in every sample (no flow ended, none started beyond)" \
+	"[o['flows']['client']['started'] for o in S] == [20000] * 5" \
+	"flows active: the server accepted each, none failed" \
+	"S[-1]['flows']['server']['accepted'] == 20000 and S[-1]['flows']['client']['failed'] == 0" \
+	"flows active: stats --json shows active_target 20,000" \
+	"S[-1]['flows']['client']['active_target'] == 20000"
 
-# after the first flows end (16 s after they started): they are replaced
-while [ $(($(date +%s) - T0)) -lt 19 ]; do sleep 0.5; done
+# after the first flows end (16 s after they started): they are replaced;
+# sampled once all 20,000 have completed (then nothing changes until the
+# second ones end, 32 s), at 19 s at the latest
+while [ $(($(date +%s) - T0)) -lt 16 ]; do sleep 0.25; done
+while [ $(($(date +%s) - T0)) -lt 19 ]; do
+	fg_run poll "stats --json" 5 &&
+		[ "$(grep '^{' "$FG_TMP/poll.out" | tail -n 1 | python3 -c 'import json, sys
+print(json.loads(sys.stdin.read())["flows"]["client"]["completed"])' 2>/dev/null || echo 0)" -ge 20000 ] && break
+	sleep 0.25
+done
 fg_run after "stats --json; stats" 10
+echo "# flows active: the replaced flows sampled $(($(date +%s) - T0)) s after the start"
 samples_py "flows active: ended flows replaced (started > 20,000, completed > 0)" \
 	"S[-1]['flows']['client']['started'] > 20000 and S[-1]['flows']['client']['completed'] > 0" \
 	"$FG_TMP/after.out"
@@ -235,20 +280,21 @@ million()
 	wait "$pid" 2>/dev/null
 	check_grep "million $p: start -v prints the plan (need and want 1,000,000 flows, 2,032,000 entries)" \
 		'^tables: worker 0: need 1,000,000 flows \(2,032,000 entries\), want 1,000,000 \(2,032,000 entries\): table 2,032,000 entries, [0-9.]+ MiB, (heap|hugepages)$' "$O"
-	samples_py "million $p: 1,000,000 reached within 8 s" \
-		"len(S) == 43 and any(o['flows']['client']['active'] >= 999000 for o in S[:32])" "$O"
-	samples_py "million $p: held within 0.1 % for 10 s (11 samples a second apart)" \
-		"all(999000 <= o['flows']['client']['active'] <= 1000000 and 999000 <= o['flows']['server']['active'] for o in S[32:])" "$O"
-	samples_py "million $p: no frame lost on the way (no mbuf allocation failed, no segment sent again)" \
-		"all(p['mbuf_fail'] == 0 for p in S[-1]['ports']) and S[-1]['flows']['client']['retx'] == 0 and S[-1]['flows']['server']['retx'] == 0" "$O"
-	samples_py "million $p: no flow failed, none started beyond the target" \
-		"S[-1]['flows']['client']['failed'] == 0 and S[-1]['flows']['server']['failed'] == 0 and S[-1]['flows']['client']['started'] == 1000000" "$O"
-	samples_py "million $p: target 1,000,000 held 10 s or more (target_held_s)" \
-		"S[-1]['flows']['client']['active_target'] == 1000000 and S[-1]['flows']['client']['target_held_s'] >= 10" "$O"
-	if [ "$p" = tcp ]; then
-		samples_py "million tcp: every connection established" \
-			"S[-1]['flows']['client']['established'] == 1000000" "$O"
-	fi
+	local tcp=()
+	[ "$p" = tcp ] && tcp=("million tcp: every connection established" \
+		"S[-1]['flows']['client']['established'] == 1000000")
+	samples_pys "$O" \
+		"million $p: 1,000,000 reached within 8 s" \
+		"len(S) == 43 and any(o['flows']['client']['active'] >= 999000 for o in S[:32])" \
+		"million $p: held within 0.1 % for 10 s (11 samples a second apart)" \
+		"all(999000 <= o['flows']['client']['active'] <= 1000000 and 999000 <= o['flows']['server']['active'] for o in S[32:])" \
+		"million $p: no frame lost on the way (no mbuf allocation failed, no segment sent again)" \
+		"all(p['mbuf_fail'] == 0 for p in S[-1]['ports']) and S[-1]['flows']['client']['retx'] == 0 and S[-1]['flows']['server']['retx'] == 0" \
+		"million $p: no flow failed, none started beyond the target" \
+		"S[-1]['flows']['client']['failed'] == 0 and S[-1]['flows']['server']['failed'] == 0 and S[-1]['flows']['client']['started'] == 1000000" \
+		"million $p: target 1,000,000 held 10 s or more (target_held_s)" \
+		"S[-1]['flows']['client']['active_target'] == 1000000 and S[-1]['flows']['client']['target_held_s'] >= 10" \
+		"${tcp[@]}"
 	echo "# million $p: $(python3 -c 'import sys
 sys.path.insert(0, sys.argv[2])
 from fg_e2e_json import objects
