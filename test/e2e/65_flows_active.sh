@@ -57,39 +57,6 @@
 need_root "flows active: lab"
 need_flowgen
 
-# samples_pys FILE NAME EXPR [NAME EXPR]... : samples_py NAME EXPR FILE for
-# each pair, from one python3 (not one per check); the same checks, in the
-# same order
-samples_pys()
-{
-	local file=$1 i v exprs=()
-	shift
-	for ((i = 2; i <= $#; i += 2)); do
-		exprs+=("${!i}")
-	done
-	mapfile -t v < <(python3 - "$file" "${exprs[@]}" 2>&1 <<-'PY'
-		import sys, traceback
-		from fg_e2e_json import objects
-		S = [o for o in objects(open(sys.argv[1]).read()) if 'flows' in o]
-		def tpl(o, name):
-		    return next(g for g in o['templates'] if g['name'] == name)['client']
-		for a in sys.argv[2:]:
-		    try:
-		        r = str(eval(a))
-		    except Exception as e:
-		        r = "".join(traceback.format_exception_only(type(e), e)).strip()
-		    print(r.replace("\n", " "))
-	PY
-	)
-	for ((i = 0; i < ${#exprs[@]}; i++)); do
-		if [ "${v[$i]:-}" = True ]; then
-			pass "${@:$((2 * i + 1)):1}"
-		else
-			fail "${@:$((2 * i + 1)):1}" "${exprs[$i]}: ${v[$i]:-no answer from python3}"
-		fi
-	done
-}
-
 # --- [loop, loop]: limit and climit, one worker and two ----------------------
 
 caps_lane()

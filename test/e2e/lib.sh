@@ -628,30 +628,31 @@ check_py()
 	if [ "$v" = True ]; then pass "$1"; else fail "$1" "$2: $v"; fi
 }
 
-# check_pys FILE NAME EXPR [NAME EXPR]... : check_py NAME EXPR FILE for
-# each pair, from one python3 (not one per check); the checks are the
-# same, in the same order
-check_pys()
+# eval_checks PRELUDE FILE NAME EXPR [NAME EXPR]... : each EXPR, evaluated
+# by one python3 (not one per check) after PRELUDE, Python that reads the
+# file sys.argv[1] and names what the expressions use (an error there fails
+# every check), passes when it is True; the checks in their order
+eval_checks()
 {
-	local file=$1 i v exprs=()
-	shift
+	local pre=$1 file=$2 i v exprs=()
+	shift 2
 	for ((i = 2; i <= $#; i += 2)); do
 		exprs+=("${!i}")
 	done
-	mapfile -t v < <(python3 - "$file" "${exprs[@]}" 2>&1 <<-'PY'
+	mapfile -t v < <(python3 - "$file" "$pre" "${exprs[@]}" 2>&1 <<-'PY'
 		import sys, traceback
-		from fg_e2e_json import last
 		def err(e):
 		    return "".join(traceback.format_exception_only(type(e), e)).strip()
+		g = {}
 		try:
-		    o = last(open(sys.argv[1]).read(), '{"bench"')
+		    exec(sys.argv[2], g)
 		    bad = None
 		except Exception as e:
 		    bad = err(e)
-		for a in sys.argv[2:]:
+		for a in sys.argv[3:]:
 		    if bad is None:
 		        try:
-		            r = str(eval(a, {"o": o, "all": all, "len": len, "abs": abs}))
+		            r = str(eval(a, g))
 		        except Exception as e:
 		            r = err(e)
 		    else:
@@ -666,6 +667,15 @@ check_pys()
 			fail "${@:$((2 * i + 1)):1}" "${exprs[$i]}: ${v[$i]:-no answer from python3}"
 		fi
 	done
+}
+
+# check_pys FILE NAME EXPR [NAME EXPR]... : check_py NAME EXPR FILE for
+# each pair, from one python3; the same checks, in the same order
+check_pys()
+{
+	eval_checks 'import sys
+from fg_e2e_json import last
+o = last(open(sys.argv[1]).read(), "{\"bench\"")' "$@"
 }
 
 # svg_check NAME SVG JSON PYTHON : the picture parses as SVG and PYTHON
@@ -734,6 +744,17 @@ samples_py()
 	PY
 	)
 	if [ "$v" = True ]; then pass "$1"; else fail "$1" "$2: $v"; fi
+}
+
+# samples_pys FILE NAME EXPR [NAME EXPR]... : samples_py NAME EXPR FILE
+# for each pair, from one python3; the same checks, in the same order
+samples_pys()
+{
+	eval_checks 'import sys
+from fg_e2e_json import objects
+S = [o for o in objects(open(sys.argv[1]).read()) if "flows" in o]
+def tpl(o, name):
+    return next(g for g in o["templates"] if g["name"] == name)["client"]' "$@"
 }
 
 # pairs_py NAME EXPR FILE : EXPR over o, the last stats object of FILE,
