@@ -30,7 +30,7 @@ check_eq "server direction: a rate that fits runs (exit 0)" 0 $?
 check_ge "server direction: flows completed" "$(json_get "$O" flows.client.completed || echo -1)" 1900
 
 # --- update -m refused above line rate, traffic keeps running ----------------
-fg_plain -C "$LOOP" -k -x "start -f profiles/stl_64b.yaml -m 10kpps -d 4 -t learn=0; sleep 1; \
+fg_plain -C "$LOOP" -k -x "start -f profiles/stl_64b.yaml -m 10kpps -d 4 -t learn=0,drain=0.3; sleep 1; \
 update -m 20000000pps; wait; stats --json" >"$O" 2>"$E"
 check_eq "update: a refused update fails the batch (exit 1 with -k)" 1 $?
 check_grep "update: the refusal names the maximum" 'update: port 0 would send .*maximum is -m 14880952pps' "$E"
@@ -38,7 +38,7 @@ tx=$(json_get "$O" latency.0.tx || echo -1)
 check_eq "update: the traffic kept its rate: 40,000 frames in 4 s (within 1 %, got $tx)" 1 \
 	"$(awk -v s="$tx" 'BEGIN { print (s >= 39600 && s <= 40400) ? 1 : 0 }')"
 
-fg_plain -C "$LOOP" -k -x "start -f profiles/stl_64b.yaml -m 10kpps -d 3 -t learn=0; sleep 1; \
+fg_plain -C "$LOOP" -k -x "start -f profiles/stl_64b.yaml -m 10kpps -d 3 -t learn=0,drain=0.3; sleep 1; \
 update -m 20kpps; sleep 1; stats --json; stop" >"$O" 2>"$E"
 check_eq "update: an update that fits is taken (exit 0)" 0 $?
 check_ge "update: the new rate is sent (tx_pps >= 18,000)" \
