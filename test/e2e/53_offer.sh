@@ -43,7 +43,7 @@ check_eq "achievable run exits 0" 0 $?
 # rate is still ramping up (about half the offer over the last second),
 # and only its measured traffic may count towards a shortfall, not the
 # learning phase before it (which once made this run look short).
-FG_TIMEOUT=30 fg_plain -C "$CFG" -x "start -f $FG_TOP/profiles/stl_64b.yaml -m 10kpps -d 4 -t learn_wait=2.5; sleep 3.1; stats --json -g; stop" \
+FG_TIMEOUT=30 fg_plain -C "$CFG" -x "start -f $FG_TOP/profiles/stl_64b.yaml -m 10kpps -d 4 -t learn_wait=2.5,drain=0.3; sleep 3.1; stats --json -g; stop" \
 	>"$L" 2>&1
 check_eq "streams run exits 0" 0 $?
 
