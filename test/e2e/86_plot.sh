@@ -42,7 +42,7 @@ else
 	fail "plot: bench latency ran and printed its JSON" "exit $rc: $(tail -n 2 "$FG_TMP/lat.err")"
 fi
 fg_plain -C "$LOOP" -k -x "stats --plot $FG_TMP/none.svg; \
-start -f $FG_TOP/test/data/streams_l3_200.yaml -d 1 -t learn_wait=0.2; wait 5; \
+start -f $FG_TOP/test/data/streams_l3_200.yaml -d 1 -t learn_wait=0.2,drain=0.3; wait 5; \
 stats -l --plot $FG_TMP/no/such/dir.svg; stats -l --json --plot $ST" \
 	>"$FG_TMP/st.json" 2>"$FG_TMP/st.err"
 check_eq "plot: stats run exits 1 (two --plot refused)" 1 "$?"
@@ -90,7 +90,7 @@ check "plot pairs: the profile copy has no hosts" bash -c "! grep -q hosts: '$HP
 # the two runs side by side: they count pairs, no rate or timing
 pids=()
 for c in "$HCFG" "$LOOP"; do
-	fg_plain -C "$c" -x "start -f $HPROF -d 1 -t learn_wait=0.2; wait 5; stats --pairs --json" \
+	fg_plain -C "$c" -x "start -f $HPROF -d 1 -t learn_wait=0.2,drain=0.3; wait 5; stats --pairs --json" \
 		>"$FG_TMP/pairs.$(basename "$c").json" 2>&1 &
 	pids+=($!)
 done
