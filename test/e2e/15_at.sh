@@ -108,13 +108,11 @@ cfg_write()
 
 # api I COMMAND : POST the command to instance I; ST the status, B the
 # body (kept in $FG_TMP/body.I too; calls to different instances may
-# run at once). COMMAND goes as a JSON string, its backslashes and quotes
-# escaped (the commands here have no control characters).
+# run at once)
 api()
 {
-	local body c=${2//\\/\\\\}
-	c=${c//\"/\\\"}
-	body="{\"command\": \"$c\"}"
+	local body
+	body=$(cmd_body "$2")
 	ST=$(ip netns exec "${NS[$1]}" curl -s -m 30 -o "$FG_TMP/body.$1" -w '%{http_code}' \
 		--data-binary "$body" -H 'Content-Type: application/json' \
 		"http://127.0.0.1:$APORT/flowgen/v1/command" 2>/dev/null) || true

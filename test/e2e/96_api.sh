@@ -36,15 +36,12 @@ if ! command -v curl >/dev/null 2>&1; then
 	exit
 fi
 
-# cmd COMMAND [async] : POST /flowgen/v1/command (COMMAND a JSON string:
-# its backslashes and quotes escaped; the commands here have no control
-# characters)
+# cmd COMMAND [async] : POST /flowgen/v1/command
 cmd()
 {
-	local a= c=${1//\\/\\\\}
+	local a=
 	[ "${2:-}" = async ] && a=', "async": true'
-	c=${c//\"/\\\"}
-	http POST /flowgen/v1/command "{\"command\": \"$c\"$a}"
+	http POST /flowgen/v1/command "$(cmd_body "$1" "$a")"
 }
 
 # console LINE : a line for flowgen's console (its stdin FIFO)

@@ -37,14 +37,10 @@ api_down()
 	exec 7>&-
 }
 
-# cmd COMMAND : POST /flowgen/v1/command (COMMAND a JSON string: its
-# backslashes and quotes escaped; the commands here have no control
-# characters)
+# cmd COMMAND : POST /flowgen/v1/command
 cmd()
 {
-	local c=${1//\\/\\\\}
-	c=${c//\"/\\\"}
-	http POST /flowgen/v1/command "{\"command\": \"$c\"}"
+	http POST /flowgen/v1/command "$(cmd_body "$1")"
 }
 
 # otg_run TAG FILE : POST /config of FILE, start every flow, poll the flow

@@ -182,14 +182,11 @@ on()
 		-H "Authorization: Bearer $TOKEN" "$@"
 }
 
-# cmd I COMMAND : POST /flowgen/v1/command to instance I (COMMAND as a JSON
-# string: its backslashes and double quotes escaped; no control characters)
+# cmd I COMMAND : POST /flowgen/v1/command to instance I
 cmd()
 {
-	local i=$1 c=${2//\\/\\\\}
-	c=${c//\"/\\\"}
-	BASE=https://127.0.0.1:${PORTS[i]} http POST /flowgen/v1/command \
-		"{\"command\": \"$c\"}" \
+	local i=$1
+	BASE=https://127.0.0.1:${PORTS[i]} http POST /flowgen/v1/command "$(cmd_body "$2")" \
 		--cacert "$FG_TMP/cert.pem" -H "Authorization: Bearer $TOKEN"
 }
 

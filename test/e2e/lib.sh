@@ -785,6 +785,17 @@ free_port()
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+# cmd_body COMMAND [MORE] : the body of POST /flowgen/v1/command, {"command":
+# COMMAND MORE}, COMMAND a JSON string (its backslashes and double quotes
+# escaped: the scenarios' commands have no control characters); MORE
+# further members, e.g. ', "async": true'
+cmd_body()
+{
+	local c=${1//\\/\\\\}
+	c=${c//\"/\\\"}
+	printf '{"command": "%s"%s}' "$c" "${2:-}"
+}
+
 # http METHOD PATH [BODY|@FILE] [CURL-ARGS...] : a request to $BASE (default
 # http://127.0.0.1:$PORT), from the namespace $API_NS if set (a flowgen in
 # the lab's tester namespace listens on that namespace's loopback); the
