@@ -177,8 +177,8 @@ hostile_icmp()
 
 # Each run lasts long enough for its injections (a second after the start,
 # then COUNT / PPS seconds: 4 s and 2.4 s) to end while flowgen still runs.
-hostile_run tcp "$FG_TOP/profiles/tcp_short.yaml" 200 9 2000 500
-hostile_run udp "$FG_TOP/profiles/udp_short.yaml" 500 6 1200 500
+hostile_run tcp "$FG_TOP/profiles/tcp_short.yaml" 200 7 2000 500
+hostile_run udp "$FG_TOP/profiles/udp_short.yaml" 500 5 1200 500
 
 # Forged replies: the DUT drops the real server's UDP answers, and
 # hostile.py --forge-replies answers each request on dut0 as the server
