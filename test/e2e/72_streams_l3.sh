@@ -26,7 +26,7 @@ in_dut nft -f - <<-'NFT'
 	}
 NFT
 out=$FG_TMP/l3_200.out
-fg -x "arp; start -f $D/streams_l3_200.yaml -d 4 -t learn_wait=0.5,drain=0.3; wait 40; stats --json --pairs --plot $FG_TMP/l3.svg" \
+fg -x "arp; start -f $D/streams_l3_200.yaml -d 3.5 -t learn_wait=0.5,drain=0.3; wait 40; stats --json --pairs --plot $FG_TMP/l3.svg" \
 	>"$out" 2>&1
 in_dut nft delete table inet fgpairs
 for p in 0 1; do
@@ -57,7 +57,7 @@ for p in 0 1; do
 done
 
 out=$FG_TMP/l3_3000.out
-fg -x "arp; start -f $D/streams_l3_3000.yaml -d 4 -t learn_wait=0.5,drain=0.3; wait 40; stats --json --pairs" >"$out" 2>&1
+fg -x "arp; start -f $D/streams_l3_3000.yaml -d 3.5 -t learn_wait=0.5,drain=0.3; wait 40; stats --json --pairs" >"$out" 2>&1
 for p in 0 1; do
 	tx=$(latency_row "$out" pairs $((p ^ 1)) tx)
 	lost=$(latency_row "$out" pairs $((p ^ 1)) lost)
