@@ -8,8 +8,9 @@
 # its program, TCP whose server does, UDP with such a pause; -d 7) and a
 # streams run (test/data/fault_link_streams.yaml: 2,000 frames/s with latency,
 # inside to outside; -d 5.5: the DUT is back 4.1 s into it, traffic at its
-# rate 0.11-0.22 s later, the 1 s bound measured with 1.4 s to spare). Each run is recorded every 0.1 s (`record
-# start`) and test/e2e/recovery.py reads the record. For every run:
+# rate 0.11-0.22 s later, the 1 s bound measured with 1.4 s to spare).
+# Each run is recorded every 0.1 s (`record start`) and
+# test/e2e/recovery.py reads the record. For every run:
 #  - flowgen runs on (its process; `stats --json` answered during an
 #    outage, with port 1's link down, and up again after);
 #  - the run ends on time: its record's end line within D .. D + 0.3 s of
