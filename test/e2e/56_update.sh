@@ -19,7 +19,7 @@ run_case()
 	pid=$!
 	exec 9>"$fifo"
 	{
-		echo "start -f $prof -m $m0$(learn_off "$prof" | sed 's/.$/&,drain=0.3/')"
+		echo "start -f $prof -m $m0$(learn_off "$prof")"
 		echo "sleep 1.5"
 		echo "stats --json"
 		echo "update -m $m1"

@@ -71,10 +71,8 @@ CFG=$(fg_loop_cfg)
 # streams run drains 0.3 s after its stop, not 1 s: nothing is read then.
 early()
 {
-	local name=$1 prof=$2 m0=$3 m1=$4 field=$5 base=$6 out=$FG_TMP/early_$1.out t
-	t=$(learn_off "$prof")
-	[ -n "$t" ] && t="$t,drain=0.3"
-	fg_plain -C "$CFG" -x "start -f $prof -m $m0$t; update -m $m1; sleep 1.5; stats --json; update -m $m0; sleep 1.5; stats --json; stop" \
+	local name=$1 prof=$2 m0=$3 m1=$4 field=$5 base=$6 out=$FG_TMP/early_$1.out
+	fg_plain -C "$CFG" -x "start -f $prof -m $m0$(learn_off "$prof"); update -m $m1; sleep 1.5; stats --json; update -m $m0; sleep 1.5; stats --json; stop" \
 		>"$out" 2>&1
 	check_eq "early update, $name: the batch run exits 0" 0 $?
 	check_samples "early update, $name" "$out" "$field" "$base" "$((base * 3))" "$base"

@@ -578,11 +578,13 @@ check_samples()
 	done
 }
 
-# learn_off PROFILE : " -t learn=0" for a streams profile (no learning
-# phase before measured traffic), "" for a flows one (flows take no such key)
+# learn_off PROFILE : " -t learn=0,drain=0.3" for a streams profile (no
+# learning phase before measured traffic, a 0.3 s drain after it: its
+# callers read nothing once the last frame has left), "" for a flows one
+# (flows take no such keys)
 learn_off()
 {
-	grep -q '^mode: *streams' "$FG_TOP/$1" "$1" 2>/dev/null && echo " -t learn=0"
+	grep -q '^mode: *streams' "$FG_TOP/$1" "$1" 2>/dev/null && echo " -t learn=0,drain=0.3"
 	return 0
 }
 
