@@ -26,26 +26,27 @@
 # the container image's); no unit test, no fuzzing. A folder with no
 # scenario fails.
 #
-# --build (`make test`, once flowgen is built): the unit binaries and the
-# sanitizer builds are built, then the fuzz harnesses built and run for
-# their short time, in the background while the last scenarios run, from
-# 80_hostile.sh on (FG_BUILD_FROM, a scenario name or its prefix), at the
-# lowest CPU priority (SCHED_IDLE, nice 19) and on CPU 0 only. The
+# --build (`make test`, once flowgen and the unit binaries are built):
+# the sanitizer builds are built, then the fuzz harnesses built and run
+# for their short time, in the background while the last scenarios run,
+# from 80_hostile.sh on (FG_BUILD_FROM, a scenario name or its prefix),
+# at the lowest CPU priority (SCHED_IDLE, nice 19) and on CPU 0 only. The
 # scenarios' flowgen runs its main lcore on CPU 0 and its workers on the
 # other CPUs: the main lcore mostly sleeps, and a task waking there
 # preempts a SCHED_IDLE one at once, while a worker polls without
 # sleeping, so a SCHED_IDLE task on its CPU would still get slices of a
 # few milliseconds (a latency trial of 90_bench.sh turned invalid so).
-# The last scenarios mostly wait (the searches against the lab's router
-# wait on the DUT's conntrack timers, at a few thousand frames per
-# second), which leaves CPU 0 mostly idle for the builds, instead of two
-# minutes of their own. Behind the first scenarios instead, which are
-# busy scripts (the man pages', the layout's and the configs' checks), the
-# builds slowed those by a third of what they saved; from 70_streams.sh on
-# (the streams scenarios), they slowed the scenarios by 35 s, more than the
-# 28 s they saved. Once the scenarios are done, what is left of them runs
-# on every CPU at the normal priority, their output (with the times each
-# step ended) is printed, and the units wait for them.
+# The last scenarios mostly wait (on the lab's timers, at a few thousand
+# frames per second), which leaves CPU 0 mostly idle for the builds,
+# instead of two minutes of their own. Behind the first scenarios
+# instead, which are busy scripts (the man pages', the layout's and the
+# configs' checks), the builds slowed those by a third of what they
+# saved; from 70_streams.sh on (the streams scenarios), they slowed the
+# scenarios by 35 s, more than the 28 s they saved; from 65_flows_active.sh
+# on, the fault scenarios by 21 s (2026-12-06). Once the scenarios are
+# done, what is left of them runs on every CPU at the normal priority,
+# their output (with the times each step ended) is printed, and the
+# units wait for them.
 #
 # Environment: FG_E2E_TIMEOUT (seconds per scenario, default 300; 1800
 # with --dir),
@@ -169,7 +170,8 @@ remove_leftover_ns()
 
 # build_rest FUZZ-OUT : the builds the units need, then the short fuzzing
 # (its lines to FUZZ-OUT, its exit status to FUZZ-OUT.rc), behind the
-# scenarios (--build)
+# scenarios (--build). make test builds the plain unit binaries with
+# flowgen, which leaves their make here nothing to do.
 build_rest()
 {
 	local rc=0 t0=$SECONDS
