@@ -507,7 +507,10 @@ fg_open()
 	mkfifo "$FG_TMP/session.in"
 	fg "$@" -b <"$FG_TMP/session.in" >"$FG_SOUT" 2>&1 &
 	FG_SPID=$!
-	at_exit "kill $FG_SPID"
+	# FG_SPID is the subshell that runs fg: its child, timeout, passes
+	# the signal on to flowgen (a kill of the subshell alone leaves
+	# flowgen running until its timeout)
+	at_exit "pkill -P $FG_SPID; kill $FG_SPID"
 	exec 8>"$FG_TMP/session.in"
 }
 
