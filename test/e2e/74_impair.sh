@@ -3,10 +3,14 @@
 # 74_impair.sh — examples/impair.py, the userspace stand-in for tc netem, on
 # its own: the router lab with the wire namespace in the outside link
 # (fg1 <-> wi ~ impair.py ~ wo <-> dut1), measured with kernel tools only.
-# fg1 gets a temporary 198.19.1.2/24 so the DUT can ping across the wire.
+# fg1 gets a temporary 198.19.1.2/24 so the DUT can ping across the wire,
+# and a permanent neighbour entry for the DUT: fg1's kernel would otherwise
+# probe the DUT's address 5 s after its first reply (the entry it learnt
+# from the DUT's ARP request is stale), and the DUT's answer would add a
+# frame to the relay's counts of the pings.
 #
 # - plain relay: no ping lost; 3 kpps of 64-byte and 1 kpps of 1514-byte
-#   frames (1518 with the FCS) each way, both ways at once, arrive
+#   frames (1518 with the FCS) each way for 1 s, both ways at once, arrive
 #   complete and in order;
 # - --delay 2 (DUT to tester only): every RTT >= 2 ms, below base + 3 ms;
 # - --loss 20: 500 pings lose 13-27 %; the relay drops as many again with
@@ -36,6 +40,7 @@ check "wire namespace exists" ip netns exec "$NS_WIRE" true
 check "the wire namespace has no address" \
 	bash -c "! ip -n '$NS_WIRE' -4 addr show | grep -q inet\ .*scope\ global"
 in_tst ip addr add 198.19.1.2/24 dev fg1
+in_tst ip neigh replace 198.19.1.1 lladdr "$(dut_mac dut1)" dev fg1 nud permanent
 
 # ping_run FILE ARGS... : ping from the DUT to fg1
 ping_run()
@@ -74,7 +79,7 @@ check_lt()
 # --- plain relay ---------------------------------------------------------------
 
 out=$FG_TMP/plain.ping
-ping_run "$out" -c 300 -i 0.005 -W 1
+ping_run "$out" -c 300 -i 0.002 -W 1
 check_eq "plain relay: 300 pings, none lost" 300 "$(received "$out")"
 base=$(rtt "$out" avg)
 echo "# plain relay RTT min/avg/max: $(rtt "$out" min)/$base/$(rtt "$out" max) ms"
@@ -149,15 +154,15 @@ blast()
 # both ways at once: the relay carries the two directions together
 for spec in 3000:64 1000:1514; do
 	IFS=: read -r pps size <<<"$spec"
-	blast ab "$NS_TST" fg1 "$NS_DUT" dut1 "$pps" "$size" 2 >"$FG_TMP/res.ab" &
+	blast ab "$NS_TST" fg1 "$NS_DUT" dut1 "$pps" "$size" 1 >"$FG_TMP/res.ab" &
 	b_ab=$!
-	blast ba "$NS_DUT" dut1 "$NS_TST" fg1 "$pps" "$size" 2 >"$FG_TMP/res.ba" &
+	blast ba "$NS_DUT" dut1 "$NS_TST" fg1 "$pps" "$size" 1 >"$FG_TMP/res.ba" &
 	b_ba=$!
 	wait $b_ab $b_ba
 	for dir in ab ba; do
 		read -r sent got inorder <"$FG_TMP/res.$dir"
 		echo "# plain relay $dir $pps pps x $size B: sent $sent, received $got, in order $inorder (tx rate $(cut -d' ' -f2 "$FG_TMP/tx.$dir.out") pps)"
-		check_ge "plain relay $dir: $pps pps of $size B, all sent" "${sent:-0}" $((pps * 2))
+		check_ge "plain relay $dir: $pps pps of $size B, all sent" "${sent:-0}" "$pps"
 		check_eq "plain relay $dir: $pps pps of $size B, none lost" "$sent" "$got"
 		check_eq "plain relay $dir: $pps pps of $size B, in order" "$sent" "$inorder"
 	done
@@ -167,7 +172,7 @@ done
 
 "$FG_LAB" impair --delay 2 --dir ba --seed 7
 out=$FG_TMP/delay.ping
-ping_run "$out" -c 100 -i 0.01 -W 1
+ping_run "$out" -c 100 -i 0.005 -W 1
 check_eq "delay 2ms: no ping lost" 100 "$(received "$out")"
 mn=$(rtt "$out" min)
 mx=$(rtt "$out" max)
@@ -212,7 +217,7 @@ check_eq "loss 20%: same seed, same loss: the relay drops as many of the same 50
 
 "$FG_LAB" impair --duplicate 50 --dir ba --seed 3
 out=$FG_TMP/dup.ping
-in_dut ping -n -c 40 -i 0.01 -W 1 198.19.1.2 >"$out" 2>&1 || true
+in_dut ping -n -c 40 -i 0.005 -W 1 198.19.1.2 >"$out" 2>&1 || true
 ndup=$(grep -c 'DUP!' "$out" || true)
 echo "# duplicate 50 %: $ndup DUP! replies of 40"
 check_ge "duplicate 50%: ping shows DUP! replies" "$ndup" 5
@@ -277,10 +282,10 @@ check_eq "corrupt: nothing bad on the server port" 0 "$(json_get "$out" ports.1.
 # --- reorder without delay: swap ----------------------------------------------------
 
 "$FG_LAB" impair --reorder 30 --dir ab --seed 5
-res=$(blast ro "$NS_TST" fg1 "$NS_DUT" dut1 1000 64 2)
+res=$(blast ro "$NS_TST" fg1 "$NS_DUT" dut1 1000 64 1)
 read -r sent got inorder <<<"$res"
 echo "# reorder 30 %: sent $sent, received $got, in order $inorder"
-check_ge "reorder 30%: all sent" "${sent:-0}" 2000
+check_ge "reorder 30%: all sent" "${sent:-0}" 1000
 check_eq "reorder 30%: nothing lost" "$sent" "$got"
 if [ -n "$inorder" ] && [ "$inorder" -lt "$sent" ] && [ "$inorder" -gt $((sent / 2)) ]; then
 	pass "reorder 30%: some frames arrive out of order"
@@ -297,6 +302,7 @@ pid=$(cat "$pidf" 2>/dev/null)
 check "impair off: the relay is gone" pid_gone "$pid"
 check_grep "impair off: final counters written" '^ab rx=[0-9]+ forwarded=[0-9]+ dropped=0 duplicated=0 reordered=[1-9]' \
 	"${pidf%.pid}.log"
+in_tst ip neigh del 198.19.1.1 dev fg1
 in_tst ip addr del 198.19.1.2/24 dev fg1
 # a relay running again, for `down` to remove
 "$FG_LAB" impair --delay 1
