@@ -25,7 +25,7 @@ FG_TIMEOUT=150 fg_open "$FG_TMP/session.out"
 JPATHS="flows.client.started flows.client.completed flows.client.failed flows.client.foreign_server flows.client.tx_bytes flows.client.rx_bytes flows.client.fail_reasons.no_reply flows.client.retx flows.server.accepted flows.server.completed flows.server.rx_bytes flows.server.tx_bytes flows.server.retx"
 
 # --- 1. tcp_short through the NAT ------------------------------------------
-fg_send tcp "arp; start -f $FG_TOP/profiles/tcp_short.yaml -m 500 -d 4; wait 12; stats --json"
+fg_send tcp "arp; start -f $FG_TOP/profiles/tcp_short.yaml -m 500 -d 3; wait 12; stats --json"
 # conntrack 2 s into the run
 wait_for '^started ' "$FG_SOUT" 30 "$FG_SPID"
 sleep 2
@@ -35,7 +35,8 @@ J=$FG_TMP/tcp.out
 jpre "$J" $JPATHS
 started=$(json_get "$J" flows.client.started || echo 0)
 completed=$(json_get "$J" flows.client.completed || echo 0)
-check_ge "flows tcp nat: about 2,000 connections started" "$started" 1800
+# 90 % of the 500 a second for 3 s
+check_ge "flows tcp nat: about 1,500 connections started" "$started" 1350
 check_ge "flows tcp nat: completed >= 99% of started" "$((completed * 100))" "$((started * 99))"
 check_eq "flows tcp nat: client received 512 B per completed flow" "$((completed * 512))" \
 	"$(json_get "$J" flows.client.rx_bytes || echo -1)"
@@ -105,23 +106,25 @@ else
 	in_dut nft add rule inet fgloss lossy iifname dut1 numgen random mod 100 lt 5 drop
 	LOSS_UNDO="in_dut nft delete table inet fgloss"
 fi
-fg_run uloss "start -f $FG_TOP/profiles/udp_short.yaml -m 1000 -d 3; wait 10; stats --json"
+fg_run uloss "start -f $FG_TOP/profiles/udp_short.yaml -m 1000 -d 2; wait 10; stats --json"
 J=$FG_TMP/uloss.out
 jpre "$J" $JPATHS
 started=$(json_get "$J" flows.client.started || echo 0)
 nr=$(json_get "$J" flows.client.fail_reasons.no_reply || echo 0)
-check_ge "flows loss udp: flows started" "$started" 2500
+# five sixths of the 1,000 a second for 2 s
+check_ge "flows loss udp: flows started" "$started" 1667
 check_ge "flows loss udp: no_reply >= 2%" "$((nr * 100))" "$((started * 2))"
 check_ge "flows loss udp: no_reply <= 10%" "$((started * 10))" "$((nr * 100))"
 check_eq "flows loss udp: failures are no_reply" "$nr" \
 	"$(json_get "$J" flows.client.failed || echo -1)"
-fg_run tloss "start -f $FG_TOP/profiles/tcp_short.yaml -m 200 -d 3; wait 15; stats --json"
+fg_run tloss "start -f $FG_TOP/profiles/tcp_short.yaml -m 200 -d 2; wait 15; stats --json"
 J=$FG_TMP/tloss.out
 jpre "$J" $JPATHS
 started=$(json_get "$J" flows.client.started || echo 0)
 completed=$(json_get "$J" flows.client.completed || echo 0)
 retx=$(( $(json_get "$J" flows.client.retx || echo 0) + $(json_get "$J" flows.server.retx || echo 0) ))
-check_ge "flows loss tcp: flows started" "$started" 500
+# five sixths of the 200 a second for 2 s
+check_ge "flows loss tcp: flows started" "$started" 334
 check_ge "flows loss tcp: completed >= 90% of started" "$((completed * 100))" "$((started * 90))"
 echo "# tcp under loss: $completed of $started completed, retx $retx"
 check_ge "flows loss tcp: retransmissions counted" "$retx" 1
