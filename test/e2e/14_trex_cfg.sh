@@ -16,7 +16,7 @@
 D=$FG_TOP/test/data
 O=$FG_TMP/out
 E=$FG_TMP/err
-RUN='start -f profiles/stl_64b.yaml -m 10kpps -d 1 -t learn=0,drain=0.3; wait; stats'
+RUN='start -f profiles/stl_64b.yaml -m 10kpps -d 0.5 -t learn=0,drain=0.3; wait; stats'
 
 if ! have_flowgen; then
 	echo "# $FG_BIN is not built: every check below fails"
@@ -35,17 +35,16 @@ check_fg()
 # exit 0, two ports in the statistics and traffic received on them
 run_fg()
 {
-	local name=$1 cfg=$2 rc=0 n tx rx
+	local name=$1 cfg=$2 rc=0 v
 	shift 2
 	fg_plain -C "$cfg" --json -x "$RUN" ${1:+--} "$@" </dev/null \
 		>"$FG_TMP/$name.out" 2>"$FG_TMP/$name.err" || rc=$?
 	check_eq "$name: runs (exit 0)" 0 "$rc"
-	n=$(json_get "$FG_TMP/$name.out" ports | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))' 2>/dev/null)
-	check_eq "$name: two ports in the statistics" 2 "$n"
-	tx=$(json_get "$FG_TMP/$name.out" global.tx_pkts)
-	rx=$(json_get "$FG_TMP/$name.out" global.rx_pkts)
-	check_ge "$name: frames sent" "${tx:-0}" 1000
-	check_eq "$name: every frame received" "$tx" "$rx"
+	# the port count and the frames, from one python3
+	mapfile -t v < <(jvals "$FG_TMP/$name.out" '=len(o["ports"])' global.tx_pkts global.rx_pkts)
+	check_eq "$name: two ports in the statistics" 2 "${v[0]:-}"
+	check_ge "$name: frames sent" "${v[1]:-0}" 1000
+	check_eq "$name: every frame received" "${v[1]:-}" "${v[2]:-}"
 }
 
 # DPDK's runtime directories (root's, else the user's)
@@ -120,11 +119,10 @@ pair()
 	wait "$pa" || rca=$?
 	check_eq "$mode: both exit 0" "0 0" "$rca $rcb"
 	for i in a b; do
-		local tx rx
-		tx=$(json_get "$FG_TMP/$mode-$i.out" global.tx_pkts)
-		rx=$(json_get "$FG_TMP/$mode-$i.out" global.rx_pkts)
-		check_ge "$mode: instance $i sent frames" "${tx:-0}" 1000
-		check_eq "$mode: instance $i received every frame" "$tx" "$rx"
+		local v
+		mapfile -t v < <(jvals "$FG_TMP/$mode-$i.out" global.tx_pkts global.rx_pkts)
+		check_ge "$mode: instance $i sent frames" "${v[0]:-0}" 1000
+		check_eq "$mode: instance $i received every frame" "${v[0]:-}" "${v[1]:-}"
 		check "$mode: instance $i has its own runtime directory" test -d "$RUNDIR/fg14-$$-$mode-$i"
 	done
 }
