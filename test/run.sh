@@ -28,25 +28,27 @@
 #
 # --build (`make test`, once flowgen and the unit binaries are built):
 # the sanitizer builds are built, then the fuzz harnesses built and run
-# for their short time, in the background while the last scenarios run,
-# from 80_hostile.sh on (FG_BUILD_FROM, a scenario name or its prefix),
-# at the lowest CPU priority (SCHED_IDLE, nice 19) and on CPU 0 only. The
+# for their short time, in the background behind the scenarios that
+# leave CPU 0 mostly idle, at the lowest CPU priority (SCHED_IDLE, nice
+# 19) and on CPU 0 only: from 50_flows_nat.sh on, stopped (SIGSTOP) from
+# 64_record.sh on, going on again from 80_hostile.sh on (FG_BUILD_FROM,
+# FG_BUILD_PAUSE, FG_BUILD_RESUME: a scenario name or its prefix); the
+# fuzz runs, which count wall-clock time, wait for the last window. The
 # scenarios' flowgen runs its main lcore on CPU 0 and its workers on the
 # other CPUs: the main lcore mostly sleeps, and a task waking there
 # preempts a SCHED_IDLE one at once, while a worker polls without
 # sleeping, so a SCHED_IDLE task on its CPU would still get slices of a
 # few milliseconds (a latency trial of 90_bench.sh turned invalid so).
-# The last scenarios mostly wait (on the lab's timers, at a few thousand
-# frames per second), which leaves CPU 0 mostly idle for the builds,
-# instead of two minutes of their own. Behind the first scenarios
-# instead, which are busy scripts (the man pages', the layout's and the
-# configs' checks), the builds slowed those by a third of what they
-# saved; from 70_streams.sh on (the streams scenarios), they slowed the
-# scenarios by 35 s, more than the 28 s they saved; from 65_flows_active.sh
-# on, the fault scenarios by 21 s (2026-12-06). Once the scenarios are
-# done, what is left of them runs on every CPU at the normal priority,
-# their output (with the times each step ended) is printed, and the
-# units wait for them.
+# In the windows CPU 0 was 17-43 % busy (50_ to 63_) and 17-74 %
+# (80_ to 98_), sampled every second in a make test, 2026-12-06. Behind
+# the first scenarios instead, which are busy scripts (the man pages',
+# the layout's and the configs' checks), the builds slowed those by a
+# third of what they saved; from 70_streams.sh on (the streams
+# scenarios, their relays on CPU 0), they slowed the scenarios by 35 s,
+# more than the 28 s they saved; from 65_flows_active.sh on, the fault
+# scenarios by 21 s. Once the scenarios are done, what is left of them
+# runs on every CPU at the normal priority, their output (with the times
+# each step ended) is printed, and the units wait for them.
 #
 # Environment: FG_E2E_TIMEOUT (seconds per scenario, default 300; 1800
 # with --dir),
@@ -75,7 +77,13 @@ elif [ $# -gt 0 ]; then
 	exit 64
 fi
 
-build_from=${FG_BUILD_FROM:-80_}
+# the background builds' windows (--build): they run behind the
+# scenarios from FG_BUILD_FROM on, stopped (SIGSTOP) from FG_BUILD_PAUSE
+# on and going on from FG_BUILD_RESUME on (each a scenario name or its
+# prefix); the fuzzing waits for the last window
+build_from=${FG_BUILD_FROM:-50_}
+build_pause=${FG_BUILD_PAUSE:-64_}
+build_resume=${FG_BUILD_RESUME:-80_}
 e2e_timeout=${FG_E2E_TIMEOUT:-300}
 [ "$dir" = test/e2e ] || e2e_timeout=${FG_E2E_TIMEOUT:-1800}
 unit_timeout=${FG_UNIT_TIMEOUT:-300}
@@ -83,7 +91,8 @@ npass=0
 nfail=0
 work=$(mktemp -d "${TMPDIR:-/tmp}/fg-run.XXXXXX")
 bpid=
-trap '[ -n "$bpid" ] && kill -- -"$bpid" 2>/dev/null; rm -rf "$work"' EXIT
+# (a stopped build takes the TERM once it goes on)
+trap '[ -n "$bpid" ] && kill -- -"$bpid" 2>/dev/null && kill -CONT -- -"$bpid" 2>/dev/null; rm -rf "$work"' EXIT
 
 say_pass()
 {
@@ -206,6 +215,10 @@ build_rest()
 	echo "# sanitizer build done at +$((SECONDS - t0)) s"
 	test/unit/tsan.sh build >build/tsan.log 2>&1 ||
 		echo "  TSAN    build failed (build/tsan.log): counted below as a missing binary"
+	# the fuzz runs count wall-clock time: not in a window that stops
+	while [ ! -e "$1.go" ]; do
+		sleep 0.5
+	done
 	if [ -x test/fuzz/run.sh ]; then
 		timeout -k 10 600 test/fuzz/run.sh short >"$1" 2>&1 || rc=$?
 		echo "$rc" >"$1.rc"
@@ -224,6 +237,25 @@ start_build()
 	setsid "${idle[@]}" nice -n 19 bash -c "$(declare -f build_rest); build_rest $work/fuzz.out" \
 		</dev/null >"$work/build.out" 2>&1 &
 	bpid=$!
+}
+# from NAME PREFIX : scenario NAME is PREFIX's or comes after it
+from()
+{
+	[[ "$1" == "$2"* || "$1" > "$2" ]]
+}
+# window_build NAME : the background builds' window for scenario NAME:
+# started, stopped or going on (--build)
+window_build()
+{
+	if from "$1" "$build_resume"; then
+		start_build
+		kill -CONT -- -"$bpid" 2>/dev/null
+		: >"$work/fuzz.out.go"
+	elif from "$1" "$build_pause"; then
+		[ -z "$bpid" ] || kill -STOP -- -"$bpid" 2>/dev/null
+	elif from "$1" "$build_from"; then
+		start_build
+	fi
 }
 # boost_build : the scenarios are done: what is left of the background
 # builds gets every CPU and the normal priority (its processes are the
@@ -258,9 +290,7 @@ for s in "${scen[@]}"; do
 	${FG_ONLY:-*}) ;;
 	*) continue ;;
 	esac
-	if [[ "$name" == "$build_from"* || "$name" > "$build_from" ]]; then
-		start_build
-	fi
+	window_build "$name"
 	res=$work/$name.results
 	: >"$res"
 	echo "-- $name"
@@ -293,6 +323,8 @@ fi
 start_build
 if [ -n "$bpid" ]; then
 	echo "== builds for the unit tests and the fuzzing"
+	kill -CONT -- -"$bpid" 2>/dev/null
+	: >"$work/fuzz.out.go"
 	boost_build
 	wait "$bpid"
 	bpid=
