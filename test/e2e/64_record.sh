@@ -31,29 +31,10 @@ T0=$(date +%s.%N)
 LOOP=$(fg_loop_cfg)
 PROF=$FG_TOP/profiles/stl_64b.yaml
 
-# recpy NAME FILE EXPR : EXPR over L, every line of the record FILE parsed
-# (a line that does not parse is None), holds
-recpy()
-{
-	local v
-	v=$(python3 - "$2" "$3" <<-'PY' 2>&1
-		import json, sys
-		def parse(l):
-		    try:
-		        return json.loads(l)
-		    except ValueError:
-		        return None
-		L = [parse(l) for l in open(sys.argv[1]).read().split("\n") if l]
-		def g(o, k):
-		    return o["stats"]["global"][k]
-		print(eval(sys.argv[2]))
-	PY
-	)
-	if [ "$v" = True ]; then pass "$1"; else fail "$1" "$3: $v"; fi
-}
-
-# recpys FILE NAME EXPR [NAME EXPR]... : recpy NAME FILE EXPR for each
-# pair, from one python3; the same checks, in the same order
+# recpys FILE NAME EXPR [NAME EXPR]... : for each pair, the check NAME
+# that EXPR holds over L, every line of the record FILE parsed (a line
+# that does not parse is None); g(o, k) is a line's global figure k. One
+# python3 for them all, the checks in their order
 recpys()
 {
 	eval_checks 'import json, sys
@@ -171,7 +152,7 @@ cmd 'record stop'
 check_eq "record stop over the API: its value" "True False True True None" \
 	"$(jq_ 'o["ok"], o["json"]["record"]["recording"], o["json"]["record"]["lines"] >= 5, o["json"]["record"]["bytes"] > 0, o["json"]["record"]["error"]' | tr -d "(),'")"
 check_eq "record stop: its text" "True" "$(jq_ 'o["output"].startswith("record stopped: ")')"
-recpy "record stop: the run's end line, then the stop's, both final" "$R3" \
+recpys "$R3" "record stop: the run's end line, then the stop's, both final" \
 	'L[0]["reason"] == "start" and L[0]["seq"] == 0 and [o["seq"] for o in L] == list(range(len(L))) and [o["reason"] for o in L if o["final"]] == ["end", "stop"] and L[-1]["reason"] == "stop" and g(L[-1], "tx_pkts") == g(L[-2], "tx_pkts") >= 1400'
 cmd 'record stop'
 check_eq "record stop with none running: refused" "False refused" \

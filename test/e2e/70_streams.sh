@@ -36,6 +36,18 @@ check_range()
 	if in_range "$2" "$3" "$4"; then pass "$1"; else fail "$1" "expected $3..$4, got '$2'"; fi
 }
 
+# loss_checks NAME OUT : a run of 1 % loss (its stats --json in OUT): lost
+# 0.5-1.5 % of what was sent, and tx - rx = lost
+loss_checks()
+{
+	local tx rx lost
+	latency_pre "$2"
+	tx=$(latency_row "$2" lat 1 tx); rx=$(latency_row "$2" lat 1 rx); lost=$(latency_row "$2" lat 1 lost)
+	echo "# $1: tx $tx rx $rx lost $lost"
+	check_range "$1: loss 0.5-1.5 %" "$(python3 -c "print(100.0*${lost:-0}/${tx:-1})")" 0.5 1.5
+	check_eq "$1: tx - rx = lost" "$lost" "$((${tx:-0} - ${rx:-0}))"
+}
+
 # --- part 1: loop ------------------------------------------------------------
 
 for prof in stl_64b:s64:1 stl_imix:imix:1 l3_many_hosts:hosts10:1; do
@@ -245,12 +257,7 @@ impairment_checks()
 	# only (flowgen(8), ooo)
 	imp_set reorder
 	fg_send reorder "start -f $SP1 -d 1 -t learn=0,drain=0.3; wait 30; stats --json"
-	out=$FG_TMP/loss.out
-	latency_pre "$out"
-	tx=$(latency_row "$out" lat 1 tx); rx=$(latency_row "$out" lat 1 rx); lost=$(latency_row "$out" lat 1 lost)
-	echo "# $K loss 1%: tx $tx rx $rx lost $lost"
-	check_range "$K loss 1%: loss 0.5-1.5 %" "$(python3 -c "print(100.0*${lost:-0}/${tx:-1})")" 0.5 1.5
-	check_eq "$K loss 1%: tx - rx = lost" "$lost" "$((${tx:-0} - ${rx:-0}))"
+	loss_checks "$K loss 1%" "$FG_TMP/loss.out"
 	fg_wait reorder
 	[ "$K" = netem ] || rel=$(relay_ba reordered unswapped)
 	imp_set dup
@@ -324,12 +331,7 @@ in_dut nft -f - <<-'NFT'
 NFT
 # the drop run's checks read while the nat run goes
 fg_send nat "start -f $SP -m 2 -d 1.75 $RUN0"
-out=$FG_TMP/drop.out
-latency_pre "$out"
-tx=$(latency_row "$out" lat 1 tx); rx=$(latency_row "$out" lat 1 rx); lost=$(latency_row "$out" lat 1 lost)
-echo "# 1 % random drop: tx $tx rx $rx lost $lost"
-check_range "1 % random drop: loss 0.5-1.5 %" "$(python3 -c "print(100.0*${lost:-0}/${tx:-1})")" 0.5 1.5
-check_eq "1 % random drop: tx - rx = lost" "$lost" "$((${tx:-0} - ${rx:-0}))"
+loss_checks "1 % random drop" "$FG_TMP/drop.out"
 fg_wait nat
 out=$FG_TMP/nat.out
 latency_pre "$out"
