@@ -4,14 +4,15 @@
 # counter, and flowgen carries on (a later command still runs).
 #
 #  1. a full flow table (flows_max: 1000, 500 UDP flows/s whose requests
-#     the DUT drops, so that each lives to its 5 s timeout, beyond the 50
+#     the DUT drops, so that each lives to its 4 s timeout, beyond the 50
 #     the run's plan needs while replies come; a run whose own program
 #     keeps more alive than the table holds is refused before it starts,
 #     54): table_full counted at the rate the flows come, `stop` works;
 #     unpaced (-m max), the same run fills the client half of the table
 #     (500 flows) and waits for room, with no table_full;
-#  2. few mbufs (mbufs: 1024) under unpaced 64-byte traffic: either mbuf_fail
-#     is counted or TX goes on; no crash, no hang;
+#  2. few mbufs (mbufs: 1024) under unpaced 64-byte traffic (no learning
+#     phase, a 0.3 s drain): either mbuf_fail is counted or TX goes on, every
+#     frame is accounted for (tx = rx + lost); no crash, no hang;
 #  3. a link going down mid-run (dut0 down in the DUT namespace): flowgen runs
 #     on, portattr shows port 0 down, `stop` works; while that `stop` drains
 #     (the flows in flight time out, nothing more is sent), the jumbo case
@@ -45,19 +46,50 @@ ok_exit()
 	fi
 }
 
+# vals FILE EXPR... : each Python EXPR, from one python3 (not one per
+# figure), one line each ("missing" when it fails); read them with
+# mapfile -t. o is FILE's last JSON object (what json_get reads), L its
+# lines that begin with "{" read as JSON (`stats --json` prints one a
+# line); get(N, PATH, DEFAULT) the value at a dotted PATH of L[N] (of o
+# for N None), or DEFAULT; lat(STREAM, PORT, FIELD) a field of o's
+# latency row (what latency_row reads).
+vals()
+{
+	python3 - "$@" <<-'PY'
+		import sys
+		from fg_e2e_json import at, last, show
+		t = open(sys.argv[1]).read()
+		L = [last(l) for l in t.splitlines() if l.startswith("{")]
+		o = last(t)
+		def get(n, path, d="missing"):
+		    try:
+		        return at(o if n is None else L[n], path)
+		    except (KeyError, IndexError, ValueError, TypeError):
+		        return d
+		def lat(s, p, f):
+		    return next(r[f] for r in o["latency"] if r["stream"] == s and r["port"] == p)
+		for e in sys.argv[2:]:
+		    try:
+		        print(show(eval(e)).replace("\n", " "))
+		    except Exception:
+		        print("missing")
+	PY
+}
+
 # jumbo : 9. A frame larger than the ports' buffers is refused at start,
 # not written past the end of an mbuf; the traffic already running goes on.
 jumbo()
 {
-	local out=$FG_TMP/jumbo.out
-	fg_plain -C "$(fg_loop_cfg)" -k -x "start -f profiles/stl_64b.yaml -d 2 -m 0.1 -t learn=0; \
+	local out=$FG_TMP/jumbo.out v
+	fg_plain -C "$(fg_loop_cfg)" -k -x "start -f profiles/stl_64b.yaml -d 2 -m 0.1 -t learn=0,drain=0.3; \
 start --force -f $D/limits_jumbo.yaml; wait; stats --json" >"$out" 2>&1
 	check_eq "jumbo: the batch run reports the failed command (exit 1)" 1 $?
 	check_grep "jumbo: start names the frame and the limit" \
 		"limits_jumbo.yaml: a frame of 9000 bytes does not fit the ports' buffers \(2052 bytes at most" "$out"
+	mapfile -t v < <(vals "$out" 'get(None, "latency.0.tx", 0)' 'get(None, "latency.0.late", 0)')
 	# sent or counted late (a worker without a CPU of its own): the run went on
 	check_ge "jumbo: the running traffic ran its course (2 s x 1 kpps, sent + late)" \
-		$(($(json_get "$out" latency.0.tx || echo 0) + $(json_get "$out" latency.0.late || echo 0))) 1900
+		$((v[0] + v[1])) 1900
 }
 
 # --- 1. full flow table -----------------------------------------------------
@@ -80,17 +112,18 @@ echo stopped-ok; stats --json; echo alive" >"$O" 2>&1 || rc=$?
 # (flowgen(8), FLOW TABLES)
 OM=$FG_TMP/full_max.out
 rcm=0
-fg -x "arp; start -f $D/robust_noreply.yaml -m max -d 30; sleep 3; stats --json; stop; \
+fg -x "arp; start -f $D/robust_noreply.yaml -m max -d 30; sleep 2; stats --json; stop; \
 echo stopped-ok" >"$OM" 2>&1 || rcm=$?
 drops=$(in_dut nft list table inet fg82drop 2>/dev/null | grep -c "udp dport 4321 drop")
 in_dut nft delete table inet fg82drop
 check_eq "limits table full: batch run exits 0" 0 "$rc"
-tf=$(json_get "$O" flows.client.fail_reasons.table_full || echo missing)
+mapfile -t v < <(vals "$O" 'get(None, "flows.client.fail_reasons.table_full")' \
+	'get(0, "flows.client.active", -1)')
+tf=${v[0]}
 check_ge "limits table full: flows.client.fail_reasons.table_full > 0" "$tf" 1
 # no storm: at most the flows that came in 3.5 s at 500/s (with the drain's)
 check_ge "limits table full: table_full at most the flows asked for (2,000)" 2000 "$tf"
-grep -m1 '^{' "$O" >"$FG_TMP/full.1"
-act=$(json_get "$FG_TMP/full.1" flows.client.active || echo -1)
+act=${v[1]}
 check_ge "limits table full: flows stay active up to the table size" "$act" 100
 check_ge "limits table full: active flows bounded by flows_max" 1000 "$act"
 check_grep "limits table full: stop works" '^stopped-ok' "$O"
@@ -98,10 +131,11 @@ check_grep "limits table full: a later command runs" '^alive' "$O"
 check_eq "limits table full: the DUT's rule dropping the requests was in place" 1 "$drops"
 echo "# table full: active $act table_full $tf"
 check_eq "limits table full unpaced: batch run exits 0" 0 "$rcm"
-grep -m1 '^{' "$OM" >"$FG_TMP/full_max.1"
-tfm=$(json_get "$FG_TMP/full_max.1" flows.client.fail_reasons.table_full || echo missing)
-actm=$(json_get "$FG_TMP/full_max.1" flows.client.active || echo -1)
-stm=$(json_get "$FG_TMP/full_max.1" flows.client.started || echo -1)
+mapfile -t v < <(vals "$OM" 'get(0, "flows.client.fail_reasons.table_full")' \
+	'get(0, "flows.client.active", -1)' 'get(0, "flows.client.started", -1)')
+tfm=${v[0]}
+actm=${v[1]}
+stm=${v[2]}
 check_eq "limits table full unpaced: no table_full, the run waits for room" 0 "$tfm"
 check_eq "limits table full unpaced: the client half is full (500 active)" 500 "$actm"
 check_eq "limits table full unpaced: no flow started beyond it" 500 "$stm"
@@ -112,18 +146,20 @@ echo "# table full unpaced: active $actm started $stm table_full $tfm"
 CFG=$D/robust_lab_mbufs.yaml
 O=$FG_TMP/mbufs.out
 rc=0
-fg -x "arp; start -f $P/stl_64b.yaml -m max -d 2; wait 15; stats --json; echo alive" \
+fg -x "arp; start -f $P/stl_64b.yaml -m max -d 2$(learn_off profiles/stl_64b.yaml); wait 15; stats --json; echo alive" \
 	>"$O" 2>&1 || rc=$?
 ok_exit "limits mbufs: no crash or hang" "$rc"
 check_eq "limits mbufs: batch run exits 0" 0 "$rc"
-mf=$(json_get "$O" ports.0.mbuf_fail || echo missing)
-tx=$(json_get "$O" ports.0.tx_pkts || echo 0)
+mapfile -t v < <(vals "$O" 'get(None, "ports.0.mbuf_fail")' 'get(None, "ports.0.tx_pkts", 0)' \
+	'lat("s64", 1, "tx")' 'lat("s64", 1, "rx")' 'lat("s64", 1, "lost")')
+mf=${v[0]}
+tx=${v[1]}
 echo "# mbufs 1024: port 0 tx_pkts $tx mbuf_fail $mf"
 check "limits mbufs: stats --json reports ports.0.mbuf_fail as a count" \
 	grep -Eqx '[0-9]+' <<<"$mf"
-stx=$(latency_row "$O" s64 1 tx)
-srx=$(latency_row "$O" s64 1 rx)
-slost=$(latency_row "$O" s64 1 lost)
+stx=${v[2]/missing/}
+srx=${v[3]/missing/}
+slost=${v[4]/missing/}
 echo "# mbufs 1024: stream s64 tx $stx rx $srx lost $slost"
 if [[ "$stx $srx $slost" =~ ^[0-9]+\ [0-9]+\ [0-9]+$ ]] && [ "$stx" -gt 0 ] && [ "$stx" -eq $((srx + slost)) ]; then
 	pass "limits mbufs: every frame of the stream accounted for (tx = rx + lost)"
@@ -137,10 +173,11 @@ CFG=$LAB_CFG
 
 # --- 3. link down mid-run -----------------------------------------------------
 O=$FG_TMP/link.out
-fg -x "arp; start -f $P/udp_short.yaml -m 1000 -d 20; sleep 3; portattr; stats --json; \
+fg -x "arp; start -f $P/udp_short.yaml -m 1000 -d 20; sleep 2; portattr; stats --json; \
 sleep 1; stats --json; stop; echo stopped-ok; echo alive" >"$O" 2>&1 &
 FGPID=$!
-sleep 2.5
+# the link goes down once the run has started (2 s before portattr)
+wait_for '^started ' "$O" 30 "$FGPID"
 in_dut ip link set dut0 down
 # Once its second `stats` is out, the run only stops and drains (its flows
 # in flight time out; it sends nothing more): the jumbo case (9.) runs on
@@ -158,17 +195,15 @@ ok_exit "limits link down: flowgen keeps running" "$rc"
 check_eq "limits link down: batch run exits 0" 0 "$rc"
 check_eq "limits link down: portattr shows port 0 down" down \
 	"$(awk '$1 == "0" && $2 ~ /^(up|down)$/ {print $2}' "$O" | tail -n 1)"
-check_eq "limits link down: stats shows port 0 link false" False \
-	"$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["ports"][0]["link"])' \
-		"$(grep '^{' "$O" | tail -n 1)" 2>/dev/null || echo missing)"
+mapfile -t v < <(vals "$O" 'L[-1]["ports"][0]["link"]' 'get(0, "flows.client.started", 0)' \
+	'get(1, "flows.client.started", 0)')
+check_eq "limits link down: stats shows port 0 link false" False "${v[0]:-missing}"
 check_grep "limits link down: stop works" '^stopped-ok' "$O"
 check_grep "limits link down: a later command runs" '^alive' "$O"
 # The dataplane keeps running: the worker still loops (flows go on
 # starting and failing for lack of replies).
-grep '^{' "$O" | sed -n 1p >"$FG_TMP/link.1"
-grep '^{' "$O" | sed -n 2p >"$FG_TMP/link.2"
-s1=$(json_get "$FG_TMP/link.1" flows.client.started || echo 0)
-s2=$(json_get "$FG_TMP/link.2" flows.client.started || echo 0)
+s1=${v[1]}
+s2=${v[2]}
 check_ge "limits link down: flows still start while the link is down" "$((s2 - s1))" 500
 
 # --- 4. unreachable rate, 5. start while running, 6. stop twice -------------
@@ -184,24 +219,21 @@ check_grep "limits rate: -m 100gbps refused naming the maximum" 'maximum|max ' "
 
 O=$FG_TMP/run.out
 rc=0
-fg -k -x "arp; start -f $P/udp_short.yaml -m 100 -d 30; sleep 1; stats --json; \
+fg -k -x "arp; start -f $P/udp_short.yaml -m 100 -d 30; sleep 0.5; stats --json; \
 start --force -f $P/stl_64b.yaml -m 200%; echo after-refused; sleep 1.5; stats --json; \
 start -f $P/udp_short.yaml -m 100; echo after-noforce; \
 start --force -f $P/udp_short.yaml -m 300 -d 2; echo after-force; wait 10; stats --json; \
 stop; echo rc-stop1; stop; echo rc-stop2; echo alive" >"$O" 2>&1 || rc=$?
 ok_exit "limits start/stop: no crash" "$rc"
-js()
-{
-	grep '^{' "$O" | sed -n "$1p" >"$FG_TMP/js.json"
-	json_get "$FG_TMP/js.json" "$2" || echo -1
-}
-a1=$(js 1 flows.client.started)
-a2=$(js 2 flows.client.started)
+mapfile -t v < <(vals "$O" 'get(0, "flows.client.started", -1)' 'get(1, "flows.client.started", -1)' \
+	'get(2, "flows.client.started", -1)')
+a1=${v[0]}
+a2=${v[1]}
 check_grep "limits rate: refused while traffic runs" 'error.*(100%|maximum)' "$O"
 check_ge "limits rate: the running traffic keeps running after the refusal" "$((a2 - a1))" 100
 check_grep "limits start: start while running is an error" 'running.*force|--force' "$O"
 check_grep "limits start: --force restarts" 'started .*udp_short.*300' "$O"
-a3=$(js 3 flows.client.started)
+a3=${v[2]}
 echo "# start --force: started before $a2; the forced 2 s run at -m 300 alone: $a3"
 # Counters are cumulative over starts (only `clear` baselines them): the
 # forced 2 s run at 300 flows/s adds about 600.
@@ -262,11 +294,11 @@ if command -v tmux >/dev/null; then
 		wscr 'port 1: .*MAC' 10
 		k "start -f $P/udp_short.yaml -m 200" Enter
 		wscr '^started ' 10
-		sleep 0.5
 		k "tui" Enter
 		wscr 'Global Statistics' 10 && pass "limits tui: dashboard open with traffic" ||
 			fail "limits tui: dashboard open with traffic" "$(scr | grep . | head -n 5)"
-		sleep 1
+		# ^C once the dashboard has drawn the traffic's rate
+		wscr '^CPS +[1-9]' 5
 		k C-c
 		if wscr 'flowgen> ?$' 10 && ! scr | grep -q 'Global Statistics'; then
 			pass "limits tui: C-c returns to the prompt"
