@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 #
 # 86_plot.sh — `--plot FILE.svg` on bench and stats (flowgen(8)), on the
-# loop pair, three runs one after the other (bench judges its trials by
-# their timing: runs side by side on two CPUs would make them invalid).
+# loop pair: the two bench runs one after the other, alone (bench judges
+# its trials by their timing: runs side by side on two CPUs would make them
+# invalid), then the stats run beside the two host-pair runs (all three
+# judged by counts, none by rate or timing).
 # Each picture must parse as XML (SVG) and its marks must hold the figures
 # `--json` printed in the same run:
 #  a. bench throughput (one search trial, more if load made one invalid and
@@ -41,11 +43,28 @@ if [ $rc -le 1 ] && grep -q '^{"bench":"latency"' "$FG_TMP/lat.json"; then
 else
 	fail "plot: bench latency ran and printed its JSON" "exit $rc: $(tail -n 2 "$FG_TMP/lat.err")"
 fi
+
+# c and d: the stats run and the two host-pair runs side by side (they
+# count, no rate or timing), while the bench pictures are checked
+HCFG=$FG_TMP/hosts_loop.yaml
+HPROF=$FG_TMP/l3_nohosts.yaml
+cat "$LOOP" - >"$HCFG" <<-'EOF'
+	  hosts:
+	    - {port: 0, range: [198.18.10.1, 198.18.10.200]}
+	    - {port: 1, range: [198.19.10.1, 198.19.10.200]}
+EOF
+sed '/^hosts:/,/^  - {port: 1/d' "$FG_TOP/test/data/streams_l3_200.yaml" >"$HPROF"
 fg_plain -C "$LOOP" -k -x "stats --plot $FG_TMP/none.svg; \
 start -f $FG_TOP/test/data/streams_l3_200.yaml -d 1 -t learn_wait=0.2,drain=0.3; wait 5; \
 stats -l --plot $FG_TMP/no/such/dir.svg; stats -l --json --plot $ST" \
-	>"$FG_TMP/st.json" 2>"$FG_TMP/st.err"
-check_eq "plot: stats run exits 1 (two --plot refused)" 1 "$?"
+	>"$FG_TMP/st.json" 2>"$FG_TMP/st.err" &
+stpid=$!
+pids=()
+for c in "$HCFG" "$LOOP"; do
+	fg_plain -C "$c" -x "start -f $HPROF -d 1 -t learn_wait=0.2,drain=0.3; wait 5; stats --pairs --json" \
+		>"$FG_TMP/pairs.$(basename "$c").json" 2>&1 &
+	pids+=($!)
+done
 
 # a. the search
 svg_check "plot throughput: one point per trial" "$TP" "$FG_TMP/tp.json" \
@@ -64,6 +83,8 @@ svg_check "plot latency: p50/p99/p99.9 marks are the trial's" "$LT" "$FG_TMP/lat
 	'all(eq(marks()[k], o["trials"][-1]["latency"][k]) for k in ("p50_us", "p99_us", "p999_us"))'
 
 # c. stats
+wait $stpid
+check_eq "plot: stats run exits 1 (two --plot refused)" 1 "$?"
 svg_check "plot stats: a histogram per latency row (both directions)" "$ST" "$FG_TMP/st.json" \
 	'len(rows()) == len(o["latency"]) == 2'
 svg_check "plot stats: each histogram adds up to its row's rx" "$ST" "$FG_TMP/st.json" \
@@ -78,22 +99,7 @@ check "plot stats: nothing written for the refused ones" test ! -e "$FG_TMP/none
 
 # d. host pairs from the platform config's hosts (the profile has none);
 # the same profile on a config without hosts counts no pairs
-HCFG=$FG_TMP/hosts_loop.yaml
-HPROF=$FG_TMP/l3_nohosts.yaml
-cat "$LOOP" - >"$HCFG" <<-'EOF'
-	  hosts:
-	    - {port: 0, range: [198.18.10.1, 198.18.10.200]}
-	    - {port: 1, range: [198.19.10.1, 198.19.10.200]}
-EOF
-sed '/^hosts:/,/^  - {port: 1/d' "$FG_TOP/test/data/streams_l3_200.yaml" >"$HPROF"
 check "plot pairs: the profile copy has no hosts" bash -c "! grep -q hosts: '$HPROF'"
-# the two runs side by side: they count pairs, no rate or timing
-pids=()
-for c in "$HCFG" "$LOOP"; do
-	fg_plain -C "$c" -x "start -f $HPROF -d 1 -t learn_wait=0.2,drain=0.3; wait 5; stats --pairs --json" \
-		>"$FG_TMP/pairs.$(basename "$c").json" 2>&1 &
-	pids+=($!)
-done
 wait "${pids[@]}"
 pairs_py "plot pairs: config hosts: 200 pairs each way, adding up to the latency rows" \
 	'len(rows(0)) == len(rows(1)) == 200 and all(sum(r["tx"] for r in rows(p)) == lat(p)["tx"] > 0 for p in (0, 1))' \
