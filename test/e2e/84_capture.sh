@@ -46,19 +46,23 @@ for l in sys.stdin:
     print(" ".join(x.split(",")[0] if x else "-" for x in f))'
 }
 
-# jk FILE PATH : json_get over the last object in FILE that has PATH
+# jk FILE PATH... : for each PATH, json_get over the last object in FILE
+# that has PATH ("missing" if none has it), one line each, from one
+# python3; read them with mapfile -t
 jk()
 {
-	python3 - "$1" "$2" <<-'PY'
+	python3 - "$@" <<-'PY'
 		import sys
 		from fg_e2e_json import at, objects
-		v = None
-		for o in objects(open(sys.argv[1]).read()):
-		    try:
-		        v = at(o, sys.argv[2])
-		    except (KeyError, IndexError, ValueError, TypeError):
-		        pass
-		print("missing" if v is None else v)
+		objs = objects(open(sys.argv[1]).read())
+		for path in sys.argv[2:]:
+		    v = None
+		    for o in objs:
+		        try:
+		            v = at(o, path)
+		        except (KeyError, IndexError, ValueError, TypeError):
+		            pass
+		    print("missing" if v is None else v)
 	PY
 }
 
@@ -95,9 +99,14 @@ stats --json; capture status --json; capture save $B" >"$J" 2>&1
 check_eq "capture nat: flowgen exits 0" 0 "$?"
 lab_down
 
-# the three tshark passes over the two files at once
-cap_counts "$A" >"$FG_TMP/a.txt" &
+# the four tshark passes over the three files at once (c's run, on the
+# loop pair, ended long before the lab's)
+wait $PC
+RC_C=$?
+cap_counts "$LF" >"$FG_TMP/c.txt" &
 pt=($!)
+cap_counts "$A" >"$FG_TMP/a.txt" &
+pt+=($!)
 tshark -r "$B" -Y '_ws.malformed || _ws.expert.severity >= error' 2>/dev/null | wc -l >"$FG_TMP/b.bad" &
 pt+=($!)
 cap_counts "$B" >"$FG_TMP/b.txt" &
@@ -115,17 +124,20 @@ check_eq "capture service: the echo reply in on port 0" 1 \
 	"$(n "$FG_TMP/a.txt" '$1 == 0 && $2 == 1 && $6 == 0')"
 
 check_eq "capture nat: tshark finds no malformed frame" 0 "$(cat "$FG_TMP/b.bad")"
+mapfile -t jv < <(jk "$J" capture.dropped capture.frames ports.0.tx_pkts ports.0.rx_pkts \
+	ports.1.tx_pkts ports.1.rx_pkts flows.client.tx_pkts flows.server.rx_pkts)
 total=$(count_lines "$FG_TMP/b.txt")
 echo "# capture nat: $total frames"
 check_ge "capture nat: frames recorded" "$total" 7000
-check_eq "capture nat: nothing dropped" 0 "$(jk "$J" capture.dropped)"
-check_eq "capture nat: status counts the frames tshark reads" "$total" \
-	"$(jk "$J" capture.frames)"
+check_eq "capture nat: nothing dropped" 0 "${jv[0]}"
+check_eq "capture nat: status counts the frames tshark reads" "$total" "${jv[1]}"
+i=2
 for p in 0 1; do
 	for d in tx rx; do
 		dir=$([ $d = rx ] && echo 1 || echo 2)
 		got=$(n "$FG_TMP/b.txt" "\$1 == $p && \$2 == $dir")
-		want=$(jk "$J" ports.$p.${d}_pkts)
+		want=${jv[$i]}
+		i=$((i + 1))
 		if [[ $want =~ ^[0-9]+$ ]] && [ $((got - want)) -le 2 ] && [ $((want - got)) -le 2 ]; then
 			pass "capture nat: port $p $d frames $got = stats $want (+-2)"
 		else
@@ -134,16 +146,14 @@ for p in 0 1; do
 	done
 done
 check_eq "capture nat: UDP out on port 0 = the client's sent datagrams" \
-	"$(jk "$J" flows.client.tx_pkts)" "$(n "$FG_TMP/b.txt" '$1 == 0 && $2 == 2 && $3 == 17')"
+	"${jv[6]}" "$(n "$FG_TMP/b.txt" '$1 == 0 && $2 == 2 && $3 == 17')"
 check_eq "capture nat: UDP in on port 1 = the server's received datagrams" \
-	"$(jk "$J" flows.server.rx_pkts)" "$(n "$FG_TMP/b.txt" '$1 == 1 && $2 == 1 && $3 == 17')"
+	"${jv[7]}" "$(n "$FG_TMP/b.txt" '$1 == 1 && $2 == 1 && $3 == 17')"
 check_eq "capture nat: every UDP frame in on port 1 translated to 198.19.1.1" 0 \
 	"$(n "$FG_TMP/b.txt" '$1 == 1 && $2 == 1 && $3 == 17 && $4 != "198.19.1.1"')"
 
 # --- d: a full ring, alone (its rate is the check: no other run beside it) ---------
 
-wait $PC
-RC_C=$?
 wait $PE
 RC_E=$?
 LD=$FG_TMP/ring.out
@@ -155,7 +165,6 @@ RC_D=$?
 # --- c, d: results -----------------------------------------------------------------
 
 check_eq "capture filter: flowgen exits 0" 0 "$RC_C"
-cap_counts "$LF" >"$FG_TMP/c.txt"
 tx=$(jk "$LC" ports.0.tx_pkts)
 out=$(n "$FG_TMP/c.txt" '$1 == 0 && $2 == 2')
 in=$(n "$FG_TMP/c.txt" '$1 == 1 && $2 == 1')
@@ -170,11 +179,13 @@ else
 fi
 
 check_eq "capture ring: flowgen exits 0" 0 "$RC_D"
-fr=$(jk "$LD" capture.frames)
-dr=$(jk "$LD" capture.dropped)
-tx=$(jk "$LD" ports.0.tx_pkts)
-rx=$(jk "$LD" ports.1.rx_pkts)
-qf=$(jk "$LD" ports.0.tx_queue_full)
+mapfile -t jv < <(jk "$LD" capture.frames capture.dropped ports.0.tx_pkts ports.1.rx_pkts \
+	ports.0.tx_queue_full)
+fr=${jv[0]}
+dr=${jv[1]}
+tx=${jv[2]}
+rx=${jv[3]}
+qf=${jv[4]}
 echo "# capture ring: $fr recorded, $dr dropped, tx $tx (+ $qf refused by the queue) rx $rx"
 check_ge "capture ring: a full ring drops and counts" "$dr" 1
 if [[ $fr =~ ^[0-9]+$ ]] && [[ $dr =~ ^[0-9]+$ ]] && [[ $tx =~ ^[0-9]+$ ]] && [[ $rx =~ ^[0-9]+$ ]] && [[ $qf =~ ^[0-9]+$ ]]; then
