@@ -75,7 +75,6 @@ wait $((secs + 15)); stats --json; portattr; echo alive-after-$name" >"$out" 2>&
 		wait $fgpid
 		return 1
 	fi
-	sleep 1
 	in_dut python3 "$HOSTILE" --iface dut0 --dst "$MAC_FG0" --gw 198.18.1.1 \
 		--tst-ip 198.18.1.2 --tst-net 198.18.0 --peer-net 198.19.0 --peer-gw 198.19.1.1 \
 		--count "$count" --pps "$pps" --seed 1 >"$FG_TMP/$name.h0" 2>&1 &
@@ -175,10 +174,10 @@ hostile_icmp()
 	fi
 }
 
-# Each run lasts long enough for its injections (a second after the start,
-# then COUNT / PPS seconds: 4 s and 2.4 s) to end while flowgen still runs.
-hostile_run tcp "$FG_TOP/profiles/tcp_short.yaml" 200 7 2000 500
-hostile_run udp "$FG_TOP/profiles/udp_short.yaml" 500 5 1200 500
+# Each run lasts long enough for its injections (from the start, COUNT /
+# PPS seconds: 4 s and 2.4 s) to end while flowgen still runs.
+hostile_run tcp "$FG_TOP/profiles/tcp_short.yaml" 200 6 2000 500
+hostile_run udp "$FG_TOP/profiles/udp_short.yaml" 500 4 1200 500
 
 # Forged replies: the DUT drops the real server's UDP answers, and
 # hostile.py --forge-replies answers each request on dut0 as the server
