@@ -21,6 +21,7 @@
 # FG_E2E_NOHUGE=1 runs flowgen with --no-huge (no hugepages taken).
 
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/fg_jq.sh"
 
 CFG=$(fg_loop_cfg)
 PROF=$FG_TOP/profiles/stl_64b.yaml
@@ -54,11 +55,38 @@ console()
 
 OUT=$FG_TMP/out
 ERR=$FG_TMP/err
+jq_start
+# the TLS part's certificate, made while flowgen starts (before any check
+# that measures time)
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost \
+	-keyout "$FG_TMP/key.pem" -out "$FG_TMP/cert.pem" >/dev/null 2>&1 &
+KEYGEN=$!
 if api_start "${EAL[@]}"; then
 	pass "flowgen --api $PORT listens on loopback"
 else
 	fail "flowgen --api $PORT listens on loopback" "$(tail -n 5 "$ERR")"
 fi
+
+# a client that sends part of a body and stalls: the others are served,
+# and libmicrohttpd closes it after the idle timeout (10 s); it stalls
+# from here on while the checks below run (their requests are served
+# beside it; one of them is checked for it once its request is sent), and
+# its end is checked before quit (started this early, its 10 s pass while
+# the checks run rather than at the end)
+python3 - "$PORT" >"$FG_TMP/slow.out" 2>&1 <<-'PY' &
+	import socket, sys, time
+	s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+	s.sendall(b"POST /flowgen/v1/command HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
+	print("sent", flush=True)
+	t0 = time.time()
+	s.settimeout(30)
+	try:
+	    d = s.recv(100)
+	except Exception as e:
+	    d = repr(e).encode()
+	print("closed after %.0f s %r" % (time.time() - t0, d[:20]))
+PY
+SLOW=$!
 
 http GET /capabilities/version
 check_eq "GET /capabilities/version: 200" 200 "$ST"
@@ -164,25 +192,7 @@ cmd 'capture stop'
 check_eq "a command that runs and fails: 200, ok false, an error value" "200 False refused True" \
 	"$ST $(jq_ 'o["ok"], o["error"]["code"], o["error"]["message"] != ""' | tr -d "(),'")"
 
-# a client that sends part of a body and stalls: the others are served,
-# and libmicrohttpd closes it after the idle timeout (10 s); it stalls
-# while the checks below run (their requests are served beside it), and
-# its end is checked before quit
-python3 - "$PORT" >"$FG_TMP/slow.out" 2>&1 <<-'PY' &
-	import socket, sys, time
-	s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
-	s.sendall(b"POST /flowgen/v1/command HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{")
-	print("sent", flush=True)
-	t0 = time.time()
-	s.settimeout(30)
-	try:
-	    d = s.recv(100)
-	except Exception as e:
-	    d = repr(e).encode()
-	print("closed after %.0f s %r" % (time.time() - t0, d[:20]))
-PY
-SLOW=$!
-# its request is sent (the line it prints first)
+# the stalled client's request is sent (the line it prints first)
 wait_for '^sent$' "$FG_TMP/slow.out" 10 "$SLOW"
 cmd 'echo beside-a-slow-client'
 check_eq "a client stalled mid-body holds up no other request" "200 True" \
@@ -204,6 +214,7 @@ console 'stats --json'
 console 'echo console-stats-done'
 check "the console runs its stdin's lines beside the API" \
 	wait_for '^console-stats-done$' "$OUT" 20 "$FG_PID"
+jpre "$OUT" global.tx_pkts global.rx_pkts
 con_tx=$(json_get "$OUT" global.tx_pkts)
 con_rx=$(json_get "$OUT" global.rx_pkts)
 check_eq "API and console stats agree: tx_pkts" "$con_tx" "$api_tx"
@@ -235,7 +246,7 @@ check_eq "async wait: 202" 202 "$ST"
 id=$(jq_ 'o["id"]')
 http GET "/flowgen/v1/command/$id"
 check_eq "async wait: polled while running" "running" "$(jq_ 'o["state"]')"
-t0=$(date +%s.%N)
+t0=$(date +%s%N)
 cmd 'echo inside'
 check_eq "a command answered while an async wait runs" "True" \
 	"$(jq_ 'o["ok"] and o["output"] == "inside\n"')"
@@ -257,7 +268,7 @@ sleep 0.5
 cmd 'stats --json'
 tx2=$(jq_ 'o["json"]["global"]["tx_pkts"]')
 check_eq "cancel stops the traffic, as ^C does" "$tx1" "$tx2"
-elapsed=$(python3 -c "import time; print(int(time.time() - $t0))")
+elapsed=$((($(date +%s%N) - t0) / 1000000000))
 check_eq "async wait ended in seconds, not 20" "True" "$([ "$elapsed" -lt 10 ] && echo True)"
 
 cmd 'sleep 0.5' async
@@ -280,10 +291,10 @@ check_eq "malformed JSON: an OTG Error" "400 validation True" \
 	"$(jq_ 'o["code"], o["kind"], len(o["errors"]) == 1' | tr -d "(),'")"
 http POST /flowgen/v1/command '{"cmd": "stats"}'
 check_eq "a key that is not ours: 400" 400 "$ST"
-python3 -c 'print("{\"command\": \"" + "x" * (1100 * 1024) + "\"}")' >"$FG_TMP/big.json"
+{ printf '{"command": "'; head -c $((1100 * 1024)) /dev/zero | tr '\0' x; printf '"}\n'; } >"$FG_TMP/big.json"
 http POST /flowgen/v1/command "@$FG_TMP/big.json"
 check_eq "a body over 1 MiB: 413" 413 "$ST"
-python3 -c 'print("{\"command\": " + "[" * 200000 + "]" * 200000 + "}")' >"$FG_TMP/deep.json"
+{ printf '{"command": '; head -c 200000 /dev/zero | tr '\0' '['; head -c 200000 /dev/zero | tr '\0' ']'; printf '}\n'; } >"$FG_TMP/deep.json"
 http POST /flowgen/v1/command "@$FG_TMP/deep.json"
 check_eq "a depth bomb: 400" 400 "$ST"
 check_eq "a depth bomb: says how deep is allowed" "True" "$(jq_ '"deeper than 32" in o["errors"][0]')"
@@ -320,8 +331,7 @@ rc=0
 check_eq "a non-loopback --api without TLS and token: exit 64" 64 "$rc"
 check_grep "the refusal says why" 'not a loopback address.*TLS.*token' "$ERR"
 
-openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost \
-	-keyout "$FG_TMP/key.pem" -out "$FG_TMP/cert.pem" >/dev/null 2>&1
+wait "$KEYGEN"
 head -c 24 /dev/urandom | base64 >"$FG_TMP/token"
 TOKEN=$(head -n 1 "$FG_TMP/token")
 PORT=$(free_port)
