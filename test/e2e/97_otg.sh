@@ -27,6 +27,7 @@
 # FG_E2E_NOHUGE=1 runs flowgen with --no-huge (no hugepages taken).
 
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/fg_jq.sh"
 
 CFG=$(fg_loop_cfg)
 EAL=()
@@ -37,6 +38,7 @@ for t in curl tshark; do
 done
 
 OUT=$FG_TMP/out
+jq_start
 if ! api_start "${EAL[@]}"; then
 	fail "flowgen --api listens" "$(tail -n 5 "$FG_TMP/err")"
 	finish
@@ -192,17 +194,20 @@ st=$(curl -s -m 30 -o "$FG_TMP/p2.pcapng" -w '%{http_code}' -X POST --data-binar
 	"http://127.0.0.1:$PORT/monitor/capture")
 check_eq "POST /monitor/capture of p2: 200" 200 "$st"
 
-# tshark reads the capture once (its start-up is a second of CPU): a line
-# per frame of the fields the checks below read, with header fields'
-# checksums checked (tshark checks them when asked: status 1 is good), and
-# the frame's protocols; tsf PROTOS FIELD... gives the named fields of
-# the frames that hold every protocol of PROTOS ("ipv6 udp", "tcp": what
-# the display filters "ipv6 && udp" and "tcp" select; "" for every frame)
+# tshark reads the capture once (its start-up is a second of CPU), in the
+# background while the error checks run and the two instances start: a
+# line per frame of the fields the checks further down read, with header
+# fields' checksums checked (tshark checks them when asked: status 1 is
+# good), and the frame's protocols; tsf PROTOS FIELD... gives the named
+# fields of the frames that hold every protocol of PROTOS ("ipv6 udp",
+# "tcp": what the display filters "ipv6 && udp" and "tcp" select; "" for
+# every frame)
 TSF=(frame.protocols frame.len ipv6.src tcp.flags.ack tcp.flags.syn tcp.seq_raw tcp.window_size_value
 	tcp.srcport tcp.checksum.status ip.checksum.status tcp.flags icmp.type icmp.ident icmp.seq
 	icmp.checksum.status icmpv6.type icmpv6.echo.identifier icmpv6.checksum.status)
 tshark -r "$FG_TMP/p2.pcapng" -o tcp.check_checksum:TRUE -o ip.check_checksum:TRUE -T fields \
-	$(printf -- '-e %s ' "${TSF[@]}") >"$FG_TMP/p2.tsv" 2>"$FG_TMP/p2.tsv.err"
+	$(printf -- '-e %s ' "${TSF[@]}") >"$FG_TMP/p2.tsv" 2>"$FG_TMP/p2.tsv.err" &
+TSHARK=$!
 tsf()
 {
 	local want=$1 f i idx=
@@ -217,56 +222,6 @@ tsf()
 		  for (i = 1; i <= nw; i++) if (!(W[i] in H)) next
 		  l = $I[1]; for (i = 2; i <= ni; i++) l = l "\t" $I[i]; print l }' "$FG_TMP/p2.tsv"
 }
-check_eq "the capture: tshark reads as many frames as p2 received" "$sum_rx" \
-	"$(tsf '' frame.len | wc -l)"
-check_eq "the capture: the IPv6 flow's 1000 frames, from 100 sources" "1000 100" \
-	"$(tsf 'ipv6 udp' ipv6.src | sort | uniq -c | awk '{ n += $1; k++ } END { print n, k }')"
-# the increment flow's sizes (the other flows send 128, 256 and the IMIX
-# 64, 570, 1518 bytes): every size from 64 by 50 up to 1514, none other
-check_eq "the capture: the increment flow's sizes, 64 to 1514 by 50 (FCS included)" True \
-	"$(tsf '' frame.len | python3 -c '
-import sys
-got = {int(l) + 4 for l in sys.stdin if l.strip()} - {128, 256, 570, 1518, 100, 90, 120}
-print(got == set(range(64, 1519, 50)))' 2>&1)"
-
-# the flows of several sizes: their bytes against the sizes the capture
-# holds. The IMIX's 570 and 1518 and the increment's 114 .. 1514 are no
-# other flow's; 64 is both's: the rest of each flow's frames. Their sum is
-# the capture's bytes (frame.len + the FCS) too.
-tsf '' frame.len >"$FG_TMP/lens"
-check_eq "imix and inc: bytes_tx = bytes_rx = the sum of the sizes received (per-size counts of the capture)" True \
-	"$(python3 -c '
-import collections, json, sys
-n = collections.Counter(int(l) + 4 for l in open(sys.argv[2]) if l.strip())
-m = {f["name"]: f for f in json.loads(sys.argv[1])["flow_metrics"]}
-imix = {570: n[570], 1518: n[1518]}
-imix[64] = m["imix"]["frames_rx"] - sum(imix.values())
-inc = {s: n[s] for s in range(114, 1519, 50)}
-inc[64] = m["inc"]["frames_rx"] - sum(inc.values())
-ok = all(m[f]["bytes_tx"] == m[f]["bytes_rx"] == sum(s * k for s, k in c.items()) and
-         min(c.values()) > 0 for f, c in (("imix", imix), ("inc", inc)))
-ok = ok and n[64] == imix[64] + inc[64]
-ok = ok and sum(s * k for s, k in n.items()) == sum(f["bytes_rx"] for f in m.values())
-print(ok if ok else (imix, inc, {f: (m[f]["bytes_tx"], m[f]["bytes_rx"]) for f in m}))' "$FLOWS" "$FG_TMP/lens" 2>&1)"
-
-# the TCP, ICMP and ICMPv6 flows as tshark reads them: header fields and
-# checksums
-check_eq "the capture: 600 TCP segments, SYN+ACK, seq 1000, window 1024, 50 source ports, good checksums" \
-	"600 A-S 1000 1024 50 1-1" \
-	"$(tsf tcp tcp.flags.ack tcp.flags.syn tcp.seq_raw tcp.window_size_value \
-		tcp.srcport tcp.checksum.status ip.checksum.status tcp.flags | awk -F'\t' '
-		{ n++; f[($1 == "1" && $2 == "1" && $8 == "0x0012" ? "A-S" : "other") " " $3 " " $4]++
-		  p[$5]++; ck[$6 "-" $7]++ }
-		END { for (k in f) fk = fk k; for (k in p) np++; for (k in ck) c = c k
-		      print n, fk, np, c }')"
-check_eq "the capture: 400 ICMP echo requests, identifier 7, sequence 1 to 400, good checksums" \
-	"400 8 7 1 400 1" \
-	"$(tsf icmp icmp.type icmp.ident icmp.seq icmp.checksum.status | awk -F'\t' '{ n++; t[$1 " " $2]++; if (!lo || $3 < lo) lo = $3
-		if ($3 > hi) hi = $3; c[$4]++ } END { for (k in t) tk = tk k; for (k in c) ck = ck k
-		print n, tk, lo, hi, ck }')"
-check_eq "the capture: 300 ICMPv6 echo requests, identifier 7, good checksums" "300 128 0x0007 1" \
-	"$(tsf icmpv6 icmpv6.type icmpv6.echo.identifier icmpv6.checksum.status | sort | uniq -c | awk '{ printf "%s%s %s %s %s", s, $1, $2, $3, $4; s = " " }')"
-
 # --- errors: the model's Error with the path ------------------------------------
 
 http POST /config '{"flows": [ '
@@ -314,15 +269,71 @@ check_eq "quit through the API: flowgen exits 0" 0 "$?"
 # --- two instances as one test: examples/otg_two.py -----------------------------
 
 declare -A APID P
+# two free loopback ports from one python3 (both bound at once: not the same)
+read -r P[a] P[b] < <(python3 -c '
+import socket
+s = [socket.socket() for _ in range(2)]
+for x in s: x.bind(("127.0.0.1", 0))
+print(*(x.getsockname()[1] for x in s))')
 for i in a b; do
 	sed "s/^- version: 2$/- version: 2\n  prefix: fg97-$$-$i/" "$CFG" >"$FG_TMP/$i.yaml"
 	# DPDK makes a runtime directory for the prefix, --in-memory or not
 	at_exit "rm -rf /var/run/dpdk/fg97-$$-$i ${XDG_RUNTIME_DIR:-/tmp}/dpdk/fg97-$$-$i"
-	P[$i]=$(free_port)
 	"$FG_BIN" -C "$FG_TMP/$i.yaml" --api "${P[$i]}" "${EAL[@]}" </dev/null >"$FG_TMP/$i.out" 2>"$FG_TMP/$i.err" &
 	APID[$i]=$!
 	at_exit "kill ${APID[$i]}"
 done
+
+# the capture as tshark read it, while the two instances start
+wait "$TSHARK"
+check_eq "the capture: tshark reads as many frames as p2 received" "$sum_rx" \
+	"$(tsf '' frame.len | wc -l)"
+check_eq "the capture: the IPv6 flow's 1000 frames, from 100 sources" "1000 100" \
+	"$(tsf 'ipv6 udp' ipv6.src | sort | uniq -c | awk '{ n += $1; k++ } END { print n, k }')"
+# the increment flow's sizes (the other flows send 128, 256 and the IMIX
+# 64, 570, 1518 bytes): every size from 64 by 50 up to 1514, none other.
+# The flows of several sizes: their bytes against the sizes the capture
+# holds. The IMIX's 570 and 1518 and the increment's 114 .. 1514 are no
+# other flow's; 64 is both's: the rest of each flow's frames. Their sum is
+# the capture's bytes (frame.len + the FCS) too. Both from one python3.
+tsf '' frame.len >"$FG_TMP/lens"
+printf '%s' "$FLOWS" >"$FG_TMP/flows.json"
+eval_checks '
+import collections, json, sys
+got = {int(l) + 4 for l in open(sys.argv[1]) if l.strip()} - {128, 256, 570, 1518, 100, 90, 120}
+n = collections.Counter(int(l) + 4 for l in open(sys.argv[1]) if l.strip())
+m = {f["name"]: f for f in json.loads(open("'"$FG_TMP/flows.json"'").read())["flow_metrics"]}
+imix = {570: n[570], 1518: n[1518]}
+imix[64] = m["imix"]["frames_rx"] - sum(imix.values())
+inc = {s: n[s] for s in range(114, 1519, 50)}
+inc[64] = m["inc"]["frames_rx"] - sum(inc.values())
+ok = all(m[f]["bytes_tx"] == m[f]["bytes_rx"] == sum(s * k for s, k in c.items()) and
+         min(c.values()) > 0 for f, c in (("imix", imix), ("inc", inc)))
+ok = ok and n[64] == imix[64] + inc[64]
+ok = ok and sum(s * k for s, k in n.items()) == sum(f["bytes_rx"] for f in m.values())' "$FG_TMP/lens" \
+	"the capture: the increment flow's sizes, 64 to 1514 by 50 (FCS included)" \
+	'got == set(range(64, 1519, 50))' \
+	"imix and inc: bytes_tx = bytes_rx = the sum of the sizes received (per-size counts of the capture)" \
+	'ok if ok else (imix, inc, {f: (m[f]["bytes_tx"], m[f]["bytes_rx"]) for f in m})'
+
+# the TCP, ICMP and ICMPv6 flows as tshark reads them: header fields and
+# checksums
+check_eq "the capture: 600 TCP segments, SYN+ACK, seq 1000, window 1024, 50 source ports, good checksums" \
+	"600 A-S 1000 1024 50 1-1" \
+	"$(tsf tcp tcp.flags.ack tcp.flags.syn tcp.seq_raw tcp.window_size_value \
+		tcp.srcport tcp.checksum.status ip.checksum.status tcp.flags | awk -F'\t' '
+		{ n++; f[($1 == "1" && $2 == "1" && $8 == "0x0012" ? "A-S" : "other") " " $3 " " $4]++
+		  p[$5]++; ck[$6 "-" $7]++ }
+		END { for (k in f) fk = fk k; for (k in p) np++; for (k in ck) c = c k
+		      print n, fk, np, c }')"
+check_eq "the capture: 400 ICMP echo requests, identifier 7, sequence 1 to 400, good checksums" \
+	"400 8 7 1 400 1" \
+	"$(tsf icmp icmp.type icmp.ident icmp.seq icmp.checksum.status | awk -F'\t' '{ n++; t[$1 " " $2]++; if (!lo || $3 < lo) lo = $3
+		if ($3 > hi) hi = $3; c[$4]++ } END { for (k in t) tk = tk k; for (k in c) ck = ck k
+		print n, tk, lo, hi, ck }')"
+check_eq "the capture: 300 ICMPv6 echo requests, identifier 7, good checksums" "300 128 0x0007 1" \
+	"$(tsf icmpv6 icmpv6.type icmpv6.echo.identifier icmpv6.checksum.status | sort | uniq -c | awk '{ printf "%s%s %s %s %s", s, $1, $2, $3, $4; s = " " }')"
+
 for i in a b; do
 	check "instance $i (prefix fg97-$$-$i) serves the API" \
 		wait_for '^api: listening on' "$FG_TMP/$i.err" 60 "${APID[$i]}"
