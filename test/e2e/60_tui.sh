@@ -52,6 +52,25 @@ wait_kpps()
 	return 1
 }
 
+# wait_all SECONDS ERE... : until one capture of the pane has a line
+# matching each ERE (a redraw seen whole, not the pane cut to a new size
+# before the dashboard redraws it)
+wait_all()
+{
+	local i secs=$1 re
+	shift
+	for ((i = 0; i < secs * 5; i++)); do
+		[ "$i" -eq 0 ] || sleep 0.2
+		screen >"$H/all.txt"
+		for re in "$@"; do
+			grep -Eq -- "$re" "$H/all.txt" || continue 2
+		done
+		return 0
+	done
+	echo "# wait_all: not all of $* within $secs s"
+	return 1
+}
+
 # in_range NAME VALUE_X100 LO HI : LO <= VALUE <= HI (kpps x 100: the
 # pacer sends its rate exactly, and the dashboard's rate spans a second)
 in_range()
@@ -143,7 +162,11 @@ sleep 1.2
 in_range "tui: p again resumes it at 11 kpps, +-2 %" "$(tx_kpps)" 1078 1122
 
 T resize-window -t "$TMUX_PANE" -x 80 -y 24
-sleep 1.5
+# the redraw at 80 columns: the Streams panel at column 49, and the lines
+# the two checks below read
+wait_all 5 '^Global Statistics {32}Streams$' '^imissed' 'total' \
+	'^CPS .* done .* active [0-9.]+[KMGT]? +lost \(lat\) +[0-9]' \
+	'^drop .* cpu [0-9.]+ % \(busiest of 1\) +late \(lat\) +[0-9]'
 if screen | grep -Eq '^imissed' && screen | grep -Eq 'total' &&
 	screen | grep -q 'Global Statistics'; then
 	pass "tui: follows a resize to 80x24"
@@ -158,7 +181,8 @@ else
 	fail "tui: at 80x24 the global lines end before the streams panel" "screen: $(screen | sed -n 2,7p)"
 fi
 T resize-window -t "$TMUX_PANE" -x 132 -y 40
-sleep 0.5
+# redrawn at 132 columns: the Streams panel at column 66
+wait_all 5 '^Global Statistics {49}Streams$'
 
 keys q
 if wait_screen 'flowgen> ?$' 5 && ! screen | grep -q 'Global Statistics'; then
@@ -207,7 +231,9 @@ if wait_screen 'Global Statistics +Flows +client +server$' 10; then
 else
 	fail "tui: a flows run shows the flows panel" "screen: $(screen | grep . | head -n 3)"
 fi
-sleep 2.5
+# until the two lines show their figures, each in its columns
+wait_all 5 '^CPS [0-9.]+ [KM]? +done [0-9.]+ [KM]? +active [0-9.]+[KMGT]? +failed +[0-9]+ +[0-9]+$' \
+	'^drop .* cpu [0-9.]+ % \(busiest of 1\) +active +[0-9.]+[KMGT]? +[0-9.]+[KMGT]?$'
 # was "CPS 0.00  done 0.00  activfailed  0  0": now each panel in its columns
 if screen | grep -Eq '^CPS [0-9.]+ [KM]? +done [0-9.]+ [KM]? +active [0-9.]+[KMGT]? +failed +[0-9]+ +[0-9]+$' &&
 	screen | grep -Eq '^drop .* cpu [0-9.]+ % \(busiest of 1\) +active +[0-9.]+[KMGT]? +[0-9.]+[KMGT]?$'; then
@@ -234,7 +260,11 @@ grp_ok()
 	[[ $w =~ ^[0-9]+$ && $d =~ ^[0-9]+$ ]] && [ "$w" -ge 100 ] &&
 		[ "$d" -ge $((3 * w - 3)) ] && [ "$d" -le $((3 * w + 3)) ]
 }
-sleep 1
+# web's 100 cps give it 100 flows a second into the run
+for ((i = 0; i < 25; i++)); do
+	screen | awk '$1 == "web" && $2 ~ /^[0-9]+$/ && $2 >= 100 { ok = 1 } END { exit !ok }' && break
+	sleep 0.2
+done
 for ((i = 0; i < 5; i++)); do
 	screen >"$H/groups.txt"
 	w=$(awk '$1 == "web" { print $2; exit }' "$H/groups.txt")
