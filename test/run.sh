@@ -249,7 +249,7 @@ window_build()
 {
 	if from "$1" "$build_resume"; then
 		start_build
-		kill -CONT -- -"$bpid" 2>/dev/null
+		[ -z "$bpid" ] || kill -CONT -- -"$bpid" 2>/dev/null
 		: >"$work/fuzz.out.go"
 	elif from "$1" "$build_pause"; then
 		[ -z "$bpid" ] || kill -STOP -- -"$bpid" 2>/dev/null
