@@ -52,25 +52,6 @@ wait_kpps()
 	return 1
 }
 
-# wait_all SECONDS ERE... : until one capture of the pane has a line
-# matching each ERE (a redraw seen whole, not the pane cut to a new size
-# before the dashboard redraws it)
-wait_all()
-{
-	local i secs=$1 re
-	shift
-	for ((i = 0; i < secs * 5; i++)); do
-		[ "$i" -eq 0 ] || sleep 0.2
-		screen >"$H/all.txt"
-		for re in "$@"; do
-			grep -Eq -- "$re" "$H/all.txt" || continue 2
-		done
-		return 0
-	done
-	echo "# wait_all: not all of $* within $secs s"
-	return 1
-}
-
 # in_range NAME VALUE_X100 LO HI : LO <= VALUE <= HI (kpps x 100: the
 # pacer sends its rate exactly, and the dashboard's rate spans a second)
 in_range()
@@ -164,7 +145,7 @@ in_range "tui: p again resumes it at 11 kpps, +-2 %" "$(tx_kpps)" 1078 1122
 T resize-window -t "$TMUX_PANE" -x 80 -y 24
 # the redraw at 80 columns: the Streams panel at column 49, and the lines
 # the two checks below read
-wait_all 5 '^Global Statistics {32}Streams$' '^imissed' 'total' \
+wait_screen_all 5 '^Global Statistics {32}Streams$' '^imissed' 'total' \
 	'^CPS .* done .* active [0-9.]+[KMGT]? +lost \(lat\) +[0-9]' \
 	'^drop .* cpu [0-9.]+ % \(busiest of 1\) +late \(lat\) +[0-9]'
 if screen | grep -Eq '^imissed' && screen | grep -Eq 'total' &&
@@ -182,7 +163,7 @@ else
 fi
 T resize-window -t "$TMUX_PANE" -x 132 -y 40
 # redrawn at 132 columns: the Streams panel at column 66
-wait_all 5 '^Global Statistics {49}Streams$'
+wait_screen_all 5 '^Global Statistics {49}Streams$'
 
 keys q
 if wait_screen 'flowgen> ?$' 5 && ! screen | grep -q 'Global Statistics'; then
@@ -232,7 +213,7 @@ else
 	fail "tui: a flows run shows the flows panel" "screen: $(screen | grep . | head -n 3)"
 fi
 # until the two lines show their figures, each in its columns
-wait_all 5 '^CPS [0-9.]+ [KM]? +done [0-9.]+ [KM]? +active [0-9.]+[KMGT]? +failed +[0-9]+ +[0-9]+$' \
+wait_screen_all 5 '^CPS [0-9.]+ [KM]? +done [0-9.]+ [KM]? +active [0-9.]+[KMGT]? +failed +[0-9]+ +[0-9]+$' \
 	'^drop .* cpu [0-9.]+ % \(busiest of 1\) +active +[0-9.]+[KMGT]? +[0-9.]+[KMGT]?$'
 # was "CPS 0.00  done 0.00  activfailed  0  0": now each panel in its columns
 if screen | grep -Eq '^CPS [0-9.]+ [KM]? +done [0-9.]+ [KM]? +active [0-9.]+[KMGT]? +failed +[0-9]+ +[0-9]+$' &&

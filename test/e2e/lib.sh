@@ -410,10 +410,24 @@ keys()
 # wait_screen PATTERN SECONDS : until the pane shows PATTERN
 wait_screen()
 {
-	local i
-	for ((i = 0; i < ${2:-10} * 5; i++)); do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.2
+	wait_screen_all "${2:-10}" "$1"
+}
+
+# wait_screen_all SECS ERE... : until one capture of the pane has a line
+# matching each ERE (a redraw seen whole, not the pane cut to a new size
+# before the dashboard redraws it), for up to SECS (a capture file per
+# shell: lanes may wait at once)
+wait_screen_all()
+{
+	local i secs=$1 re
+	shift
+	for ((i = 0; i < secs * 5; i++)); do
+		[ "$i" -eq 0 ] || sleep 0.2
+		screen >"$FG_TMP/screen.$BASHPID"
+		for re in "$@"; do
+			grep -Eq -- "$re" "$FG_TMP/screen.$BASHPID" || continue 2
+		done
+		return 0
 	done
 	return 1
 }
