@@ -221,7 +221,7 @@ if set_huge 100; then
 		-x "start -f profiles/stl_64b.yaml -m 0.1 -d 1 -t learn=0; wait; stats --json" \
 		</dev/null >"$r.1" 2>&1 &
 	fpid=$!
-	at_exit "kill $fpid"
+	at_exit_kill $fpid
 	stopped=no
 	if wait_for '^flowgen: test hook: pid [0-9]+ on hugepages, stopped before the pools' "$r.1" 30 "$fpid"; then
 		pid=$(sed -n 's/^flowgen: test hook: pid \([0-9]*\) .*/\1/p' "$r.1" | head -n 1)

@@ -110,7 +110,7 @@ check_grep "portattr: shows port 0's MAC" "$FGMAC0" "$O"
 mkfifo "$FG_TMP/in"
 FG_TIMEOUT=120 fg -b <"$FG_TMP/in" >"$O" 2>"$E" &
 fgpid=$!
-at_exit "kill $fgpid"
+at_exit_kill $fgpid
 exec 7>"$FG_TMP/in"
 send()
 {

@@ -68,7 +68,7 @@ E=$FG_TMP/err
 fg -x "arp; start -f $FG_TOP/profiles/udp_short.yaml -m 1000 -d 2; wait 10; echo MARK-INJECT; sleep 2; stats --json" \
 	</dev/null >"$O" 2>"$E" &
 fgpid=$!
-at_exit "kill $fgpid"
+at_exit_kill $fgpid
 
 # inject: ARP requests for 198.18.1.2 sent at fg0 from its peer t0, 10
 # untagged (asker 198.18.1.97), 10 tagged 300 (.98), 5 tagged 100 (.99);

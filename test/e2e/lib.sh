@@ -244,6 +244,15 @@ at_exit()
 	FG_EXIT_HOOKS+=("$1")
 }
 
+# at_exit_kill PID : on exit, end what `fg ... &` or `fg_plain ... &`
+# started: PID is the subshell that runs the function, and its child,
+# timeout, passes the signal on to flowgen (a kill of the subshell alone
+# leaves flowgen running until its timeout)
+at_exit_kill()
+{
+	at_exit "pkill -P $1; kill $1"
+}
+
 fg_cleanup()
 {
 	local rc=$? i
@@ -521,10 +530,7 @@ fg_open()
 	mkfifo "$FG_TMP/session.in"
 	fg "$@" -b <"$FG_TMP/session.in" >"$FG_SOUT" 2>&1 &
 	FG_SPID=$!
-	# FG_SPID is the subshell that runs fg: its child, timeout, passes
-	# the signal on to flowgen (a kill of the subshell alone leaves
-	# flowgen running until its timeout)
-	at_exit "pkill -P $FG_SPID; kill $FG_SPID"
+	at_exit_kill $FG_SPID
 	exec 8>"$FG_TMP/session.in"
 }
 
