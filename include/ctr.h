@@ -154,6 +154,11 @@ struct ctr_worker {
 	 * the fields the loop writes keep the places they had before it
 	 * (README, the A/B figures of start --at). */
 	uint64_t at_tsc;
+	/* start --at: how the worker held the last stretch before the
+	 * planned start (worker.c, worker_rt): 0 no hold yet this run, 1 at
+	 * real-time priority, 2 under its own policy (no privilege). Each
+	 * START clears it. */
+	uint64_t at_rt;
 } __rte_cache_aligned;
 
 #endif

@@ -148,6 +148,12 @@ struct worker {
 	 * passed (worker.c) */
 	bool hold_yield;
 	uint64_t yield_until;
+	/* start --at: the last 50 ms of a hold up to the first test frame
+	 * run at SCHED_FIFO (worker.c, worker_rt): on now, refused once
+	 * (no privilege, or real-time already), and the policy and priority
+	 * to go back to */
+	bool rt_on, rt_refused;
+	int rt_policy, rt_prio;
 	/* the run's first test frame is still to be recorded (ctr.h,
 	 * first_tx_tsc: the start of the loop turn whose tick sent it):
 	 * START clears it, the engine sets it when its measured traffic

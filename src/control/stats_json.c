@@ -438,6 +438,10 @@ static void json_worker(struct jw *j, const struct stats_snap *s,
 	jw_num(j, "stall_late_ms", w->stall_late_ms, 3);
 	jw_num(j, "stall_max_ms", w->stall_max_ms, 3);
 	jtime_tsc(j, "first_frame", s, w->first_tx_tsc);
+	if (w->at_rt)
+		jw_bool(j, "at_realtime", w->at_rt == 1);
+	else
+		jw_null(j, "at_realtime");
 	jw_obj_end(j);
 }
 

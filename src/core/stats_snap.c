@@ -128,6 +128,7 @@ void stats_sum(const struct ctr_worker *w, int nworkers, int nports, struct stat
 		add_words(&o->stall_late_tsc, &cw->stall_late_tsc, 1);
 		add_words(&o->stall_max_tsc, &cw->stall_max_tsc, 1);
 		add_words(&o->first_tx_tsc, &cw->first_tx_tsc, 1);
+		add_words(&o->at_rt, &cw->at_rt, 1);
 		add_words(&o->active_client, &cw->gauge.active_client, 1);
 		add_words(&o->active_server, &cw->gauge.active_server, 1);
 		if (__atomic_load_n(&cw->gauge.state, __ATOMIC_RELAXED) == CTR_RUNNING)
@@ -337,6 +338,7 @@ static void workers_snap(const struct stats_raw *now, const struct stats_raw *pr
 		o->redirected = stats_sub0(n->redirected, b ? b->redirected : 0);
 		o->active_flows = FG_MAX(n->active_client, n->active_server);
 		o->first_tx_tsc = n->first_tx_tsc;
+		o->at_rt = (uint8_t)n->at_rt;
 		if (n->first_tx_tsc && (!out->first_tx_tsc || n->first_tx_tsc < out->first_tx_tsc))
 			out->first_tx_tsc = n->first_tx_tsc;
 		o->stalls = stats_sub0(n->stalls, b ? b->stalls : 0);

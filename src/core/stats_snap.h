@@ -42,6 +42,7 @@ struct stats_wraw {
 	uint64_t stalls, stall_tsc, stall_late_tsc;
 	uint64_t active_client, active_server, stall_max_tsc; /* gauges, not baselined */
 	uint64_t first_tx_tsc; /* the run's first test frame (ctr.h); 0: none yet */
+	uint64_t at_rt;	       /* how the hold's last stretch ran (ctr.h); 0: no hold */
 };
 
 /*
@@ -223,6 +224,7 @@ struct stats_worker_snap {
 	uint64_t stalls;
 	double stalled_ms, stall_late_ms, stall_max_ms;
 	uint64_t first_tx_tsc; /* the TSC of its first test frame of the run; 0: none yet */
+	uint8_t at_rt;	       /* start --at: its hold's last stretch, ctr.h's at_rt */
 };
 
 struct stats_snap {

@@ -1,8 +1,9 @@
 /*
  * worker.c — the lcore packet loop. Everything here runs on a worker: no
  * locks, no prints, no system calls (but the drivers' own, an idle
- * turn's pause on a shared CPU, and a hold's sleeps and readings of the
- * system clock, the vDSO's where the clock source has one), no
+ * turn's pause on a shared CPU, and a hold's sleeps, readings of the
+ * system clock, the vDSO's where the clock source has one, and changes of
+ * its scheduling policy), no
  * allocation but mbufs. Control reaches the worker only through its
  * mailbox ring; frames for control
  * (ARP replies, ICMP echo replies, anything unknown in service mode) go up
@@ -16,6 +17,9 @@
  * (start --at) holds its engine until then (worker_hold); the loop
  * records the TSC of each run's first test frame (ctr.h, first_tx_tsc).
  */
+#include <pthread.h>
+#include <sched.h>
+
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_prefetch.h>
@@ -50,6 +54,53 @@
  * late when each stopped yielding at its own first frame).
  */
 #define WORKER_HOLD_YIELD_US 2000
+/* the last stretch of a hold that runs at real-time priority (worker_rt) */
+#define WORKER_HOLD_RT_US 50000
+
+/*
+ * start --at: the last WORKER_HOLD_RT_US of a hold and the turns up to the
+ * run's first test frame run at real-time priority (SCHED_FIFO, the lowest
+ * level), then the worker goes back to the policy it had. Under the
+ * kernel's ordinary policy a worker that wakes from a step of its hold, or
+ * spins, can wait for its CPU behind any other runnable thread there
+ * (another process's busy-polling worker, a capture, a build, the kernel's
+ * own threads) for a scheduler slice or more: first frames left 1.6 to 12
+ * ms late in make test, and up to 6.8 ms late with two busy shells
+ * beside 15_at.sh; with the priority for the last step only, up to 6.4
+ * ms late there (the wake-up into that step is the ordinary policy's). A real-time
+ * thread preempts those at its wake-up and keeps the CPU until it sleeps
+ * or gives the priority up. Two workers sharing a CPU take turns at the
+ * instant: the second runs as soon as the first has sent and gone back.
+ * The hold sleeps through nearly all of those 50 ms and spins 0.5 ms;
+ * then at most the yield window (2 ms) until the first frame: well inside
+ * the kernel's real-time budget (sched_rt_runtime_us, 95 % of a second).
+ * Without the privilege (CAP_SYS_NICE, RLIMIT_RTPRIO) the worker holds as
+ * before, under its own policy.
+ */
+static __rte_noinline __rte_cold void worker_rt(struct worker *w, bool on)
+{
+	struct sched_param sp = {.sched_priority = on ? 1 : w->rt_prio};
+
+	if (on == w->rt_on || w->rt_refused)
+		return;
+	if (on) {
+		struct sched_param cur;
+
+		if (pthread_getschedparam(pthread_self(), &w->rt_policy, &cur) != 0 ||
+		    w->rt_policy == SCHED_FIFO || w->rt_policy == SCHED_RR) {
+			w->rt_refused = true; /* real-time already: the user's */
+			return;
+		}
+		w->rt_prio = cur.sched_priority;
+		if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) != 0) {
+			w->rt_refused = true;
+			return;
+		}
+	} else {
+		(void)pthread_setschedparam(pthread_self(), w->rt_policy, &sp);
+	}
+	w->rt_on = on;
+}
 
 struct worker fg_worker[FG_MAX_WORKERS];
 struct ctr_worker fg_ctr[FG_MAX_WORKERS];
@@ -223,6 +274,7 @@ static void handle_mbox(struct worker *w, uint64_t now, bool *quit)
 			w->at_tsc = 0;
 			w->hold_tsc = 0;
 			FG_CTR_SET(w->ctr->at_tsc, 0);
+			FG_CTR_SET(w->ctr->at_rt, 0);
 			if (m.ns)
 				worker_at_take(w);
 			/* the engine arms it when its measured traffic begins */
@@ -690,7 +742,8 @@ static void ctl_tx_drain(struct worker *w, int side)
 static void worker_hold(struct worker *w, bool *quit, uint64_t start)
 {
 	const uint64_t spin = w->hz * WORKER_HOLD_SPIN_US / 1000000,
-		       step = w->hz * WORKER_HOLD_STEP_US / 1000000;
+		       step = w->hz * WORKER_HOLD_STEP_US / 1000000,
+		       rt = w->hz * WORKER_HOLD_RT_US / 1000000;
 	const bool ctl_rx = w->q == 0 && (w->pv[0]->ctl_rxq || w->pv[1]->ctl_rxq);
 
 	FG_CTR_SET(w->ctr->gauge.warmup, 1);
@@ -704,6 +757,11 @@ static void worker_hold(struct worker *w, bool *quit, uint64_t start)
 		now = rte_rdtsc();
 		left = (int64_t)(w->hold_tsc - now);
 
+		/* the last stretch at real-time priority (worker_rt) */
+		if (left <= (int64_t)rt && !w->rt_on) {
+			worker_rt(w, true);
+			FG_CTR_SET(w->ctr->at_rt, w->rt_on ? 1 : 2);
+		}
 		if (left <= (int64_t)spin) {
 			while ((int64_t)(w->hold_tsc - rte_rdtsc()) > 0)
 				rte_pause();
@@ -734,6 +792,8 @@ static void worker_hold(struct worker *w, bool *quit, uint64_t start)
 	w->yield_until = w->hold_tsc + w->hz * WORKER_HOLD_YIELD_US / 1000000;
 	w->hold_tsc = 0;
 	w->hold_yield = !*quit;
+	if (*quit)
+		worker_rt(w, false);
 	FG_CTR_SET(w->ctr->gauge.warmup, 0);
 }
 
@@ -744,6 +804,7 @@ static bool worker_hold_yield(struct worker *w, uint64_t now)
 	if (w->first_armed || (int64_t)(now - w->yield_until) < 0)
 		return true;
 	w->hold_yield = false;
+	worker_rt(w, false);
 	return false;
 }
 
@@ -844,6 +905,7 @@ int worker_main(void *arg)
 		if (unlikely(w->first_armed) && sent) {
 			w->first_armed = false;
 			FG_CTR_SET(w->ctr->first_tx_tsc, now);
+			worker_rt(w, false);
 		}
 		/*
 		 * On a CPU shared with another lcore (more lcores than CPUs,
@@ -869,6 +931,10 @@ int worker_main(void *arg)
 		polls++;
 		was_busy = busy;
 		if ((polls & 63) == 0) {
+			/* a run whose first frame never came (stopped, nothing
+			 * due): the priority goes with the yield window */
+			if (unlikely(w->rt_on) && (int64_t)(now - w->yield_until) >= 0)
+				worker_rt(w, false);
 			FG_CTR_SET(w->ctr->loop_tsc, now - start);
 			FG_CTR_SET(w->ctr->busy_tsc, busy_tsc);
 			FG_CTR_SET(w->ctr->stalls, stalls);

@@ -21,6 +21,8 @@
 #    of the two whose workers share a CPU, which waits for the other to
 #    give it up, is held to 2 ms in both;
 #  - start_planned is the planned time to the microsecond;
+#  - its worker held the last 50 ms before it at real-time priority
+#    (at_realtime: flowgen runs as root here);
 #  - the run counted its 2 s from the planned start: 20,000 frames sent
 #    or counted late (+-2), all captured, the last one captured within
 #    [planned + 2 s - 1 ms, planned + 2 s + 20 ms] (20 ms: the pacer's
@@ -41,7 +43,10 @@
 # (adjtimex(2)'s tick, as chrony slewing out an offset; fg_slew.py puts
 # it back), one run each planned 1.5 s ahead, streams then flows: the
 # same first-frame checks, clock_ppm reads the slew, and -d counts on the
-# TSC.
+# TSC; then that instance 1's threads are all back under the ordinary
+# policy, and, on the loop ports, that a run without the privilege for
+# real-time priority holds all the same and reports at_realtime false (as
+# root: true; without --at: null).
 # The lateness figures (capture - planned, reported - capture) are in
 # the PASS lines. Namespaces carry this shell's PID and go on exit.
 
@@ -313,7 +318,7 @@ judge()
 		    "cap_last_ms": (cap[-1] - at) / 1e6 if cap else None,
 		    "ncap": len(cap), "tx": lat["tx"], "late": lat["late"],
 		    "stalls": w["stalls"], "stalled_ms": w["stalled_ms"], "stall_late_ms": w["stall_late_ms"], "stall_max_ms": w["stall_max_ms"],
-		    "clock_ppm": g["clock_ppm"],
+		    "clock_ppm": g["clock_ppm"], "at_realtime": w.get("at_realtime", "absent"),
 		}
 		print(json.dumps(out))
 	PY
@@ -361,6 +366,9 @@ for ((i = 1; i <= N; i++)); do
 	check_eq "start --at: instance $i's worker reports the same first_frame (measured)" "$repf True" \
 		"$(v rep_w_us) $([[ $repf =~ ^-?[0-9.]+$ ]] && echo True)"
 	check_eq "start --at: instance $i's start_planned is the planned time" "0.0" "$(v planned_us)"
+	# as root the hold's last 50 ms run at real-time priority
+	check_eq "start --at: instance $i's worker held the last 50 ms at real-time priority (at_realtime)" \
+		True "$(v at_realtime)"
 	tx=$(v tx) late=$(v late) ncap=$(v ncap)
 	if [[ $tx =~ ^[0-9]+$ ]] && [[ $late =~ ^[0-9]+$ ]] && [ $((tx + late)) -ge 19998 ] && [ $((tx + late)) -le 20002 ]; then
 		pass "start --at: instance $i sent or counted late 10,000 frames/s x 2 s from the planned start ($tx + $late)"
@@ -519,5 +527,31 @@ slew_run()
 }
 slew_run 10050 "0.5 % fast, streams" "start -f $PROF -d 1 -t learn=0,drain=0.3"
 slew_run 9950 "0.5 % slow, flows" "start -f $FG_TOP/profiles/udp_short.yaml -m 10000 -d 1"
+
+# The real-time priority of a hold's last 50 ms goes back with the first
+# frame: after its runs no thread of instance 1 is real-time (ps: TS).
+check_eq "start --at: instance 1's threads are all back under the ordinary policy after its runs" \
+	TS "$(ps -L -o cls= -p "${PIDS[1]}" | sort -u | tr -d ' \n')"
+
+# Without the privilege (no CAP_SYS_NICE, RLIMIT_RTPRIO 0) a hold runs
+# under the worker's own policy and says so (at_realtime false), and the
+# run is what it would be; without --at there is no hold (null). On the
+# loop ports: 3,000 frames, 0.5 s ahead.
+# at_case NAME WANT START-OPTION [PREFIX...] : one such run
+at_case()
+{
+	local name=$1 want=$2 opt=$3 rc=0 v
+	shift 3
+	timeout -k 5 60 "$@" "$FG_BIN" -C "$FG_TOP/test/data/e2e_loop.yaml" --json \
+		-x "start -f $PROF -m 10kpps -d 0.3 -t learn=0,drain=0.2 $opt; wait; stats --json" \
+		</dev/null >"$FG_TMP/$name.out" 2>"$FG_TMP/$name.err" || rc=$?
+	mapfile -t v < <(jvals "$FG_TMP/$name.out" '=[w.get("at_realtime", "absent") for w in o["workers"]]' \
+		global.tx_pkts global.rx_pkts)
+	check_eq "start --at, $name: exit 0, at_realtime $want, 3,000 frames sent and received" \
+		"0 [$want] 3000 3000" "$rc ${v[0]:-} ${v[1]:-} ${v[2]:-}"
+}
+at_case "as root" True "--at +0.5"
+at_case "without CAP_SYS_NICE" False "--at +0.5" setpriv --bounding-set -sys_nice prlimit --rtprio=0
+at_case "no --at" None ""
 
 finish

@@ -476,6 +476,8 @@ static void test_workers(void **state)
 	/* ... and once after it: 100 ms, 80 beyond the bound */
 	w[1].stalls += 1, w[1].stall_tsc += 100 * HZ / 1000, w[1].stall_late_tsc += 80 * HZ / 1000;
 	w[1].stall_max_tsc = 100 * HZ / 1000;
+	/* start --at: worker 1 held at real-time priority, worker 2 not */
+	w[1].at_rt = 1, w[2].at_rt = 2;
 	stats_sum(w, 3, 3, &now);
 	now.tsc = 2 * HZ;
 	stats_compute(&now, &prev, &base, HZ, 3, NULL, NULL, &s);
@@ -500,6 +502,10 @@ static void test_workers(void **state)
 	assert_true(fabs(s.w[1].stall_late_ms - 80) < 1e-9);
 	assert_true(fabs(s.w[1].stall_max_ms - 100) < 1e-9);
 	assert_true(s.w[0].stalls == 0 && s.w[0].stalled_ms == 0 && s.w[0].stall_max_ms == 0);
+	/* how each held, as the worker set it, not baselined */
+	assert_int_equal(s.w[0].at_rt, 0);
+	assert_int_equal(s.w[1].at_rt, 1);
+	assert_int_equal(s.w[2].at_rt, 2);
 
 	/* no earlier sample: counters, no shares */
 	stats_compute(&now, NULL, NULL, HZ, 3, NULL, NULL, &s);
