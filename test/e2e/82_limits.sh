@@ -46,36 +46,6 @@ ok_exit()
 	fi
 }
 
-# vals FILE EXPR... : each Python EXPR, from one python3 (not one per
-# figure), one line each ("missing" when it fails); read them with
-# mapfile -t. o is FILE's last JSON object (what json_get reads), L its
-# lines that begin with "{" read as JSON (`stats --json` prints one a
-# line); get(N, PATH, DEFAULT) the value at a dotted PATH of L[N] (of o
-# for N None), or DEFAULT; lat(STREAM, PORT, FIELD) a field of o's
-# latency row (what latency_row reads).
-vals()
-{
-	python3 - "$@" <<-'PY'
-		import sys
-		from fg_e2e_json import at, last, show
-		t = open(sys.argv[1]).read()
-		L = [last(l) for l in t.splitlines() if l.startswith("{")]
-		o = last(t)
-		def get(n, path, d="missing"):
-		    try:
-		        return at(o if n is None else L[n], path)
-		    except (KeyError, IndexError, ValueError, TypeError):
-		        return d
-		def lat(s, p, f):
-		    return next(r[f] for r in o["latency"] if r["stream"] == s and r["port"] == p)
-		for e in sys.argv[2:]:
-		    try:
-		        print(show(eval(e)).replace("\n", " "))
-		    except Exception:
-		        print("missing")
-	PY
-}
-
 # jumbo : 9. A frame larger than the ports' buffers is refused at start,
 # not written past the end of an mbuf; the traffic already running goes on.
 jumbo()
@@ -86,7 +56,7 @@ start --force -f $D/limits_jumbo.yaml; wait; stats --json" >"$out" 2>&1
 	check_eq "jumbo: the batch run reports the failed command (exit 1)" 1 $?
 	check_grep "jumbo: start names the frame and the limit" \
 		"limits_jumbo.yaml: a frame of 9000 bytes does not fit the ports' buffers \(2052 bytes at most" "$out"
-	mapfile -t v < <(vals "$out" 'get(None, "latency.0.tx", 0)' 'get(None, "latency.0.late", 0)')
+	mapfile -t v < <(jvals "$out" '=get(None, "latency.0.tx", 0)' '=get(None, "latency.0.late", 0)')
 	# sent or counted late (a worker without a CPU of its own): the run went on
 	check_ge "jumbo: the running traffic ran its course (2 s x 1 kpps, sent + late)" \
 		$((v[0] + v[1])) 1900
@@ -117,8 +87,8 @@ echo stopped-ok" >"$OM" 2>&1 || rcm=$?
 drops=$(in_dut nft list table inet fg82drop 2>/dev/null | grep -c "udp dport 4321 drop")
 in_dut nft delete table inet fg82drop
 check_eq "limits table full: batch run exits 0" 0 "$rc"
-mapfile -t v < <(vals "$O" 'get(None, "flows.client.fail_reasons.table_full")' \
-	'get(0, "flows.client.active", -1)')
+mapfile -t v < <(jvals "$O" '=get(None, "flows.client.fail_reasons.table_full")' \
+	'=get(0, "flows.client.active", -1)')
 tf=${v[0]}
 check_ge "limits table full: flows.client.fail_reasons.table_full > 0" "$tf" 1
 # no storm: at most the flows that came in 3.5 s at 500/s (with the drain's)
@@ -131,8 +101,8 @@ check_grep "limits table full: a later command runs" '^alive' "$O"
 check_eq "limits table full: the DUT's rule dropping the requests was in place" 1 "$drops"
 echo "# table full: active $act table_full $tf"
 check_eq "limits table full unpaced: batch run exits 0" 0 "$rcm"
-mapfile -t v < <(vals "$OM" 'get(0, "flows.client.fail_reasons.table_full")' \
-	'get(0, "flows.client.active", -1)' 'get(0, "flows.client.started", -1)')
+mapfile -t v < <(jvals "$OM" '=get(0, "flows.client.fail_reasons.table_full")' \
+	'=get(0, "flows.client.active", -1)' '=get(0, "flows.client.started", -1)')
 tfm=${v[0]}
 actm=${v[1]}
 stm=${v[2]}
@@ -150,16 +120,16 @@ fg -x "arp; start -f $P/stl_64b.yaml -m max -d 2$(learn_off profiles/stl_64b.yam
 	>"$O" 2>&1 || rc=$?
 ok_exit "limits mbufs: no crash or hang" "$rc"
 check_eq "limits mbufs: batch run exits 0" 0 "$rc"
-mapfile -t v < <(vals "$O" 'get(None, "ports.0.mbuf_fail")' 'get(None, "ports.0.tx_pkts", 0)' \
-	'lat("s64", 1, "tx")' 'lat("s64", 1, "rx")' 'lat("s64", 1, "lost")')
+mapfile -t v < <(jvals "$O" '=get(None, "ports.0.mbuf_fail")' '=get(None, "ports.0.tx_pkts", 0)' \
+	'=lat("s64", 1, "tx")' '=lat("s64", 1, "rx")' '=lat("s64", 1, "lost")')
 mf=${v[0]}
 tx=${v[1]}
 echo "# mbufs 1024: port 0 tx_pkts $tx mbuf_fail $mf"
 check "limits mbufs: stats --json reports ports.0.mbuf_fail as a count" \
 	grep -Eqx '[0-9]+' <<<"$mf"
-stx=${v[2]/missing/}
-srx=${v[3]/missing/}
-slost=${v[4]/missing/}
+stx=${v[2]}
+srx=${v[3]}
+slost=${v[4]}
 echo "# mbufs 1024: stream s64 tx $stx rx $srx lost $slost"
 if [[ "$stx $srx $slost" =~ ^[0-9]+\ [0-9]+\ [0-9]+$ ]] && [ "$stx" -gt 0 ] && [ "$stx" -eq $((srx + slost)) ]; then
 	pass "limits mbufs: every frame of the stream accounted for (tx = rx + lost)"
@@ -195,8 +165,8 @@ ok_exit "limits link down: flowgen keeps running" "$rc"
 check_eq "limits link down: batch run exits 0" 0 "$rc"
 check_eq "limits link down: portattr shows port 0 down" down \
 	"$(awk '$1 == "0" && $2 ~ /^(up|down)$/ {print $2}' "$O" | tail -n 1)"
-mapfile -t v < <(vals "$O" 'L[-1]["ports"][0]["link"]' 'get(0, "flows.client.started", 0)' \
-	'get(1, "flows.client.started", 0)')
+mapfile -t v < <(jvals "$O" '=L[-1]["ports"][0]["link"]' '=get(0, "flows.client.started", 0)' \
+	'=get(1, "flows.client.started", 0)')
 check_eq "limits link down: stats shows port 0 link false" False "${v[0]:-missing}"
 check_grep "limits link down: stop works" '^stopped-ok' "$O"
 check_grep "limits link down: a later command runs" '^alive' "$O"
@@ -225,8 +195,8 @@ start -f $P/udp_short.yaml -m 100; echo after-noforce; \
 start --force -f $P/udp_short.yaml -m 300 -d 1; echo after-force; wait 10; stats --json; \
 stop; echo rc-stop1; stop; echo rc-stop2; echo alive" >"$O" 2>&1 || rc=$?
 ok_exit "limits start/stop: no crash" "$rc"
-mapfile -t v < <(vals "$O" 'get(0, "flows.client.started", -1)' 'get(1, "flows.client.started", -1)' \
-	'get(2, "flows.client.started", -1)')
+mapfile -t v < <(jvals "$O" '=get(0, "flows.client.started", -1)' '=get(1, "flows.client.started", -1)' \
+	'=get(2, "flows.client.started", -1)')
 a1=${v[0]}
 a2=${v[1]}
 check_grep "limits rate: refused while traffic runs" 'error.*(100%|maximum)' "$O"

@@ -46,26 +46,6 @@ for l in sys.stdin:
     print(" ".join(x.split(",")[0] if x else "-" for x in f))'
 }
 
-# jk FILE PATH... : for each PATH, json_get over the last object in FILE
-# that has PATH ("missing" if none has it), one line each, from one
-# python3; read them with mapfile -t
-jk()
-{
-	python3 - "$@" <<-'PY'
-		import sys
-		from fg_e2e_json import at, objects
-		objs = objects(open(sys.argv[1]).read())
-		for path in sys.argv[2:]:
-		    v = None
-		    for o in objs:
-		        try:
-		            v = at(o, path)
-		        except (KeyError, IndexError, ValueError, TypeError):
-		            pass
-		    print("missing" if v is None else v)
-	PY
-}
-
 # n FILE AWK-COND : frames of cap_counts output matching the condition
 n()
 {
@@ -124,8 +104,9 @@ check_eq "capture service: the echo reply in on port 0" 1 \
 	"$(n "$FG_TMP/a.txt" '$1 == 0 && $2 == 1 && $6 == 0')"
 
 check_eq "capture nat: tshark finds no malformed frame" 0 "$(cat "$FG_TMP/b.bad")"
-mapfile -t jv < <(jk "$J" capture.dropped capture.frames ports.0.tx_pkts ports.0.rx_pkts \
-	ports.1.tx_pkts ports.1.rx_pkts flows.client.tx_pkts flows.server.rx_pkts)
+mapfile -t jv < <(jvals "$J" '=seen("capture.dropped")' '=seen("capture.frames")' '=seen("ports.0.tx_pkts")' \
+	'=seen("ports.0.rx_pkts")' '=seen("ports.1.tx_pkts")' '=seen("ports.1.rx_pkts")' \
+	'=seen("flows.client.tx_pkts")' '=seen("flows.server.rx_pkts")')
 total=$(count_lines "$FG_TMP/b.txt")
 echo "# capture nat: $total frames"
 check_ge "capture nat: frames recorded" "$total" 7000
@@ -165,7 +146,7 @@ RC_D=$?
 # --- c, d: results -----------------------------------------------------------------
 
 check_eq "capture filter: flowgen exits 0" 0 "$RC_C"
-tx=$(jk "$LC" ports.0.tx_pkts)
+tx=$(jvals "$LC" '=seen("ports.0.tx_pkts")')
 out=$(n "$FG_TMP/c.txt" '$1 == 0 && $2 == 2')
 in=$(n "$FG_TMP/c.txt" '$1 == 1 && $2 == 1')
 echo "# capture filter: $out out, $in in of $tx sent"
@@ -179,8 +160,8 @@ else
 fi
 
 check_eq "capture ring: flowgen exits 0" 0 "$RC_D"
-mapfile -t jv < <(jk "$LD" capture.frames capture.dropped ports.0.tx_pkts ports.1.rx_pkts \
-	ports.0.tx_queue_full)
+mapfile -t jv < <(jvals "$LD" '=seen("capture.frames")' '=seen("capture.dropped")' '=seen("ports.0.tx_pkts")' \
+	'=seen("ports.1.rx_pkts")' '=seen("ports.0.tx_queue_full")')
 fr=${jv[0]}
 dr=${jv[1]}
 tx=${jv[2]}

@@ -188,19 +188,42 @@ stats_nth()
 # jvals FILE ARG... : several values of the last JSON object of FILE from
 # one python3 (not one per value), one line each: an ARG that is a dotted
 # path gives what jn gives (the value as json_get prints it, or
-# "missing(PATH)"), an ARG "=EXPR" the Python expression EXPR over the
-# object o as print shows it, or "?" when it fails. Read them with
-# mapfile -t.
+# "missing(PATH)"), an ARG "=EXPR" the Python expression EXPR as print
+# shows it, or "?" when it fails. EXPR reads the object o, and
+#   L: the file's lines that are JSON objects, in order;
+#   get(N, PATH, D="missing"): PATH of L[N] (of o for N None), else D;
+#   lat(STREAM, PORT, FIELD): a field of o's latency row of the stream
+#     received on that port;
+#   seen(PATH): PATH in the last of the file's objects that has it,
+#     else "missing".
+# Read them with mapfile -t.
 jvals()
 {
 	python3 - "$@" <<-'EOF'
 		import sys
-		from fg_e2e_json import at, last, show
-		o = last(open(sys.argv[1]).read() if sys.argv[1] else "")
+		from fg_e2e_json import at, last, objects, show
+		t = open(sys.argv[1]).read() if sys.argv[1] else ""
+		o = last(t)
+		L = [last(l) for l in t.splitlines() if l.startswith("{")]
+		def get(n, path, d="missing"):
+		    try:
+		        return at(o if n is None else L[n], path)
+		    except (KeyError, IndexError, ValueError, TypeError):
+		        return d
+		def lat(s, p, f):
+		    return next(r[f] for r in o["latency"] if r["stream"] == s and r["port"] == p)
+		def seen(path):
+		    v = "missing"
+		    for x in objects(t):
+		        try:
+		            v = at(x, path)
+		        except (KeyError, IndexError, ValueError, TypeError):
+		            pass
+		    return v
 		for a in sys.argv[2:]:
 		    if a.startswith("="):
 		        try:
-		            r = str(eval(a[1:]))
+		            r = show(eval(a[1:]))
 		        except Exception:
 		            r = "?"
 		    else:
