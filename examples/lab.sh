@@ -93,7 +93,7 @@
 #
 # Usage: lab.sh up [nat|router|l3|nat-persistent|nat-random|nat-pool|
 #        nat-pool-persistent|nat-hairpin|nat-1to1] [impair] | up ipv6|vlan|nat64 | down | exec CMD... |
-#        dut CMD... | impair [off|stats|ARGS...] | vlan stats | conntrack |
+#        dut CMD... | impair [off|stats|ARGS...] | vlan stats | nat | conntrack |
 #        timeouts S|distinct|KEY=S,... | status
 # `up` first removes whatever a previous run left, and removes what it built
 # itself if a step fails; `up` twice and `down` on nothing are both fine.
@@ -322,19 +322,8 @@ lab_up()
 		ip -n "$D" route add 198.19.0.0/24 via 198.19.1.2 dev dut1
 	fi
 
-	if [ "$flavour" = nat ]; then
-		ip netns exec "$D" nft -f - <<-'EOF'
-			table ip fgnat {
-				chain postrouting {
-					type nat hook postrouting priority srcnat; policy accept;
-					ip saddr 198.18.0.0/16 ip daddr 198.19.0.0/24 oifname "dut1" masquerade
-				}
-			}
-		EOF
-	fi
-
 	case "$flavour" in
-	nat-random | nat-pool | nat-pool-persistent | nat-hairpin | nat-persistent | nat-1to1)
+	nat | nat-random | nat-pool | nat-pool-persistent | nat-hairpin | nat-persistent | nat-1to1)
 		nat_flavour "$flavour"
 		;;
 	esac
@@ -359,7 +348,8 @@ lab_up()
 	fi
 }
 
-# nat_flavour FLAVOUR : the nftables rules of the bench nat flavours
+# nat_flavour FLAVOUR : the nftables rules of the nat flavours (nat and
+# the bench's)
 nat_flavour()
 {
 	local rule
@@ -368,6 +358,7 @@ nat_flavour()
 		return
 	fi
 	case "$1" in
+	nat) rule='masquerade' ;;
 	nat-persistent) rule='masquerade persistent' ;;
 	nat-random) rule='masquerade fully-random' ;;
 	nat-pool) rule='snat to 198.19.1.11-198.19.1.14' ;;
@@ -698,6 +689,12 @@ dut)
 	[ $# -gt 0 ] || die "usage: lab.sh dut CMD..."
 	ns_exists "$D" || die "DUT namespace $D does not exist (lab.sh up first)"
 	exec ip netns exec "$D" "$@"
+	;;
+nat)
+	# a running router lab made the nat lab: the nat flavour's masquerade
+	[ $# -eq 0 ] || die "usage: lab.sh nat"
+	ns_exists "$D" || die "DUT namespace $D does not exist (lab.sh up first)"
+	nat_flavour nat
 	;;
 conntrack)
 	conntrack_count

@@ -318,17 +318,10 @@ in_dut nft delete table ip fgloss
 
 # --- part 3: nat ----------------------------------------------------------------
 
-# The same lab made the nat lab: examples/lab.sh's nat flavour is its
-# router flavour plus this masquerade on the DUT; the same flowgen (its
+# The same lab made the nat lab (`lab.sh nat`: the nat flavour is the
+# router flavour plus a masquerade on the DUT); the same flowgen (its
 # next hops' MACs are the same).
-in_dut nft -f - <<-'NFT'
-	table ip fgnat {
-		chain postrouting {
-			type nat hook postrouting priority srcnat; policy accept;
-			ip saddr 198.18.0.0/16 ip daddr 198.19.0.0/24 oifname "dut1" masquerade
-		}
-	}
-NFT
+"$FG_LAB" nat >/dev/null || fail "nat: lab.sh nat" "it failed"
 # the drop run's checks read while the nat run goes
 fg_send nat "start -f $SP -m 2 -d 1.75 $RUN0"
 loss_checks "1 % random drop" "$FG_TMP/drop.out"
