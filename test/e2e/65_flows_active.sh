@@ -255,9 +255,9 @@ million()
 	# the ramp: a sample 0.25 s after the last one was read, until one
 	# shows the target reached (999,000 client flows active), 32 at most
 	# (8 s)
-	msend "start -v -f $FG_TOP/test/data/flows_million_$p.yaml --active 1000000"
+	fd_send 6 "start -v -f $FG_TOP/test/data/flows_million_$p.yaml --active 1000000"
 	while ((i < 32 && a < 999000)); do
-		msend "sleep 0.25" "stats --json"
+		fd_send 6 "sleep 0.25" "stats --json"
 		i=$((i + 1))
 		while IFS= read -r -t 20 l <&7; do
 			printf '%s\n' "$l" >>"$O"
@@ -267,8 +267,8 @@ million()
 		a=${BASH_REMATCH[1]}
 	done
 	# the hold: 11 samples a second apart from a second after that one
-	for l in $(seq 11); do msend "sleep 1" "stats --json"; done
-	msend "echo DONE-HOLD"
+	for l in $(seq 11); do fd_send 6 "sleep 1" "stats --json"; done
+	fd_send 6 "echo DONE-HOLD"
 	while IFS= read -r -t 20 l <&7; do
 		printf '%s\n' "$l" >>"$O"
 		[ "$l" = DONE-HOLD ] && break
@@ -303,16 +303,6 @@ S = [o for o in objects(open(sys.argv[1]).read()) if "flows" in o]
 n = len(S) - 11
 r = n * 0.25 if 1 <= n <= 32 and S[n - 1]["flows"]["client"]["active"] >= 999000 else None
 print("target reached by the sample at %s s (0.25 s apart), held %.1f s at the end, active min %d, retransmissions %d, mbuf failures %d" % (r, S[-1]["flows"]["client"]["target_held_s"], min(o["flows"]["client"]["active"] for o in S[-11:]), S[-1]["flows"]["client"]["retx"], sum(p["mbuf_fail"] for p in S[-1]["ports"])))' "$O" "$FG_TOP/test/e2e")"
-}
-
-# msend CMD... : commands to the million's flowgen (fd 6), one a line; a
-# flowgen that has ended must not take this shell with it (SIGPIPE)
-msend()
-{
-	(
-		trap '' PIPE
-		printf '%s\n' "$@" >&6
-	) 2>/dev/null
 }
 
 million udp

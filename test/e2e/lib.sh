@@ -557,16 +557,25 @@ fg_open()
 	exec 8>"$FG_TMP/session.in"
 }
 
+# fd_send FD LINE... : each LINE to file descriptor FD (a FIFO a flowgen
+# reads its commands from), one a line; a flowgen that has ended must not
+# take this shell with it (SIGPIPE)
+fd_send()
+{
+	local fd=$1
+	shift
+	(
+		trap '' PIPE
+		printf '%s\n' "$@" >&"$fd"
+	) 2>/dev/null
+}
+
 # fg_send NAME CMDS : CMDS (separated by ';' or newlines) to the flowgen
 # of fg_open, followed by `echo MARK-NAME`; does not wait
 fg_send()
 {
 	FG_SMARKS=$(grep -c "^MARK-$1\$" "$FG_SOUT" 2>/dev/null)
-	# a flowgen that has ended must not take this shell with it (SIGPIPE)
-	(
-		trap '' PIPE
-		printf '%s\necho MARK-%s\n' "$2" "$1" | tr ';' '\n' >&8
-	) 2>/dev/null
+	fd_send 8 "$(printf '%s\n' "$2" | tr ';' '\n')" "echo MARK-$1"
 }
 
 # fg_wait NAME [SECS] : until the flowgen of fg_open has run what fg_send
@@ -595,10 +604,7 @@ fg_run()
 # fg_close : quit the flowgen of fg_open; FG_SRC is its exit status
 fg_close()
 {
-	(
-		trap '' PIPE
-		printf 'quit\n' >&8
-	) 2>/dev/null
+	fd_send 8 quit
 	exec 8>&-
 	FG_SRC=0
 	wait "$FG_SPID" || FG_SRC=$?
