@@ -64,10 +64,11 @@
  * kernel's ordinary policy a worker that wakes from a step of its hold, or
  * spins, can wait for its CPU behind any other runnable thread there
  * (another process's busy-polling worker, a capture, a build, the kernel's
- * own threads) for a scheduler slice or more: first frames left 1.6 to 12
- * ms late in make test, and up to 6.8 ms late with two busy shells
- * beside 15_at.sh; with the priority for the last step only, up to 6.4
- * ms late there (the wake-up into that step is the ordinary policy's). A real-time
+ * own threads) for a scheduler slice or more: first frames left 1.6 to
+ * 5.2 ms late in some runs of make test and of 15_at.sh alone, and up to
+ * 6.8 ms late with two busy shells beside 15_at.sh; with the priority for
+ * the last step only, up to 6.4 ms late there (the wake-up into that step
+ * is the ordinary policy's). A real-time
  * thread preempts those at its wake-up and keeps the CPU until it sleeps
  * or gives the priority up. Two workers sharing a CPU take turns at the
  * instant: the second runs as soon as the first has sent and gone back.
