@@ -805,7 +805,6 @@ static bool worker_hold_yield(struct worker *w, uint64_t now)
 	if (w->first_armed || (int64_t)(now - w->yield_until) < 0)
 		return true;
 	w->hold_yield = false;
-	worker_rt(w, false);
 	return false;
 }
 
@@ -933,7 +932,8 @@ int worker_main(void *arg)
 		was_busy = busy;
 		if ((polls & 63) == 0) {
 			/* a run whose first frame never came (stopped, nothing
-			 * due): the priority goes with the yield window */
+			 * due, a server-only worker): the priority goes with the
+			 * yield window */
 			if (unlikely(w->rt_on) && (int64_t)(now - w->yield_until) >= 0)
 				worker_rt(w, false);
 			FG_CTR_SET(w->ctr->loop_tsc, now - start);

@@ -242,10 +242,7 @@ grp_ok()
 		[ "$d" -ge $((3 * w - 3)) ] && [ "$d" -le $((3 * w + 3)) ]
 }
 # web's 100 cps give it 100 flows a second into the run
-for ((i = 0; i < 25; i++)); do
-	screen | awk '$1 == "web" && $2 ~ /^[0-9]+$/ && $2 >= 100 { ok = 1 } END { exit !ok }' && break
-	sleep 0.2
-done
+wait_screen '^ *web +[1-9][0-9]{2,}( |$)' 5
 for ((i = 0; i < 5; i++)); do
 	screen >"$H/groups.txt"
 	w=$(awk '$1 == "web" { print $2; exit }' "$H/groups.txt")

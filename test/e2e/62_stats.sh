@@ -121,7 +121,7 @@ def workers_ok(f):
     for i, w in enumerate(ws):
         for k in ("id", "lcore", "ports", "tx_pkts", "rx_pkts", "redirected",
                   "active_flows", "cpu_util", "stalls", "stalled_ms", "stall_late_ms",
-                  "stall_max_ms"):
+                  "stall_max_ms", "at_realtime"):
             assert k in w, "worker %d lacks %s" % (i, k)
         assert 0 <= w["stall_late_ms"] <= w["stalled_ms"], w
         assert w["stalled_ms"] >= w["stalls"] * 1.0, w  # each stall is over 1 ms
