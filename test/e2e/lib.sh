@@ -191,7 +191,8 @@ stats_nth()
 # "missing(PATH)"), an ARG "=EXPR" the Python expression EXPR as print
 # shows it, or "?" when it fails. EXPR reads the object o, and
 #   L: the file's lines that are JSON objects, in order;
-#   get(N, PATH, D="missing"): PATH of L[N] (of o for N None), else D;
+#   get(N, PATH, D="missing"): PATH of L[N] (of o for N None; of the
+#     last JSON object of the file named N for a string), else D;
 #   lat(STREAM, PORT, FIELD): a field of o's latency row of the stream
 #     received on that port;
 #   seen(PATH): PATH in the last of the file's objects that has it,
@@ -207,8 +208,10 @@ jvals()
 		L = [last(l) for l in t.splitlines() if l.startswith("{")]
 		def get(n, path, d="missing"):
 		    try:
+		        if isinstance(n, str):
+		            return at(last(open(n).read()), path)
 		        return at(o if n is None else L[n], path)
-		    except (KeyError, IndexError, ValueError, TypeError):
+		    except (KeyError, IndexError, ValueError, TypeError, OSError):
 		        return d
 		def lat(s, p, f):
 		    return next(r[f] for r in o["latency"] if r["stream"] == s and r["port"] == p)
