@@ -42,13 +42,22 @@
 # The fault comes PRE after the run's first measured frame, and the run
 # goes on POST after the DUT is back (-d is PRE + 0.5 s for the restart +
 # POST). PRE: 3 s in a flows run, a tcp_long connection's life, so that
-# their number and the rate before the fault are the steady ones; 1.5 s in
+# their number and the rate before the fault are the steady ones; 1 s in
 # a streams run, whose rate is steady at once (its learning pause is cut
-# to 0.3 s, -t learn_wait=0.3, and its drain to 0.3 s: the record's
+# to 0.3 s, -t learn_wait=0.3, and its drain to 0.1 s, the lab's frames
+# taking well under a millisecond through the DUT: the record's
 # median rate before the fault counts the pause's few intervals at 0
-# against 15 at the rate). POST: 3.5 s after NUD (the rate's bound is 2.7
-# or 3.1 s, below), 2.5 s after an announcement (its bound is 1 s) and in
-# the static run (no bound).
+# against 10 at the rate). POST: 3.5 s after NUD in a flows run (the
+# rate's bound is 3.1 s, below), 3 s in a streams run (its bound is
+# 2.4 s); 1.5 s after an announcement (its bound is 1 s) and in the static
+# run (no bound): a whole NUD cycle, R + D + 3 x RT + 0.2 s = 1.4 s from
+# the fault, ends within it, so that a probe or a re-resolution the
+# announcement (or the static next hop) should have spared would be seen.
+# Each run's analysis (tshark on its captures, the checks) goes on while
+# the next run starts, and ends before that run's fault (whose PRE counts
+# from its first measured frame all the same): the restart and what
+# follows it (the 20 ms of an announcement, the rate's recovery) have the
+# CPU that flowgen's worker leaves to themselves.
 # Asserted each time: flowgen exits 0 and its run ends on time (the
 # record's running state ends -d after the first measured frame, within
 # 0.3 s); each port's next hop is the DUT's new MAC with exactly one MAC
@@ -94,7 +103,8 @@ cfg()
 # flowgen's own frames, which its af_packet ports send past the kernel's
 # taps on fg0 and fg1; a cooked capture, which survives the links going
 # down and keeps each frame's packet type: 3, to another host, is a
-# unicast frame to a MAC the DUT no longer has)
+# unicast frame to a MAC the DUT no longer has). cap_ready NAME waits until
+# they capture: before the fault, the frames checked all come after it.
 cap_start()
 {
 	local i
@@ -113,14 +123,31 @@ cap_start()
 		CAP_PIDS+=($!)
 		at_exit "kill $!"
 	done
+}
+cap_ready()
+{
+	local i
 	for i in 0 1 d; do
-		wait_for "Capturing on" "$FG_TMP/$1.fg$i.err" 10 || fail "$1: dumpcap ($i)" "$(cat "$FG_TMP/$1.fg$i.err")"
+		wait_capturing "$FG_TMP/$1.fg$i.err" || fail "$1: dumpcap ($i)" "$(cat "$FG_TMP/$1.fg$i.err")"
 	done
+}
+
+# wait_capturing ERR : until dumpcap says "Capturing on" in ERR (10 s at
+# most; polled every 20 ms, the captures start in about 0.1 s)
+wait_capturing()
+{
+	local i
+	for ((i = 0; i < 500; i++)); do
+		grep -q "Capturing on" "$1" 2>/dev/null && return 0
+		sleep 0.02
+	done
+	return 1
 }
 
 # cap_stop : the captures end (SIGTERM: dumpcap writes its file out); one
 # still there after 5 s is killed, so that none outlives the scenario.
-# Called once flowgen has exited: the frames checked (announcements,
+# Called once flowgen has exited (by the run's analysis, in its lane:
+# pid_gone, not wait, sees them end): the frames checked (announcements,
 # probes, within 2.1 s of the fault) are seconds old by then.
 cap_stop()
 {
@@ -180,9 +207,9 @@ scenario()
 {
 	local name=$1 kind=$2 notify=$3 fam=$4 static=${5:-}
 	local prof=$FG_TOP/test/data/fault_$kind.yaml out=$FG_TMP/$name.out rec=$FG_TMP/$name.jsonl
-	local old0 old1 new0 new1 fgpid rc tag i pre post dur tune= pids=()
-	if [ "$kind" = flows ]; then pre=3; else pre=1.5 tune=" -t learn_wait=0.3,drain=0.3"; fi
-	if [ "$notify" = 0 ]; then post=3.5; else post=2.5; fi
+	local old0 old1 new0 new1 fgpid ctpid rc tag pre post dur tune= t_meas fgm0 fgm1
+	if [ "$kind" = flows ]; then pre=3; else pre=1 tune=" -t learn_wait=0.3,drain=0.1"; fi
+	if [ "$notify" = 1 ]; then post=1.5; elif [ "$kind" = flows ]; then post=3.5; else post=3; fi
 	dur=$(awk -v a="$pre" -v b="$post" 'BEGIN { print a + 0.5 + b }')
 	old0=$(dut_mac dut0)
 	old1=$(dut_mac dut1)
@@ -200,17 +227,50 @@ scenario()
 		-x "arp; start -f $prof -d $dur$tune; wait 40; stats --json" >"$out" 2>&1 &
 	fgpid=$!
 	wait_measured "$rec" || fail "$name: the run's measured traffic began" "$(tail -n 3 "$out")"
-	sleep "$pre"
+	t_meas=$(date +%s.%N)
+	cap_ready "$name"
+	# the previous run's analysis ends before this run's fault
+	analysed
+	sleep "$(awk -v t="$t_meas" -v p="$pre" -v n="$(date +%s.%N)" \
+		'BEGIN { d = t + p - n; printf "%.3f", (d > 0 ? d : 0) }')"
 	in_dut conntrack -L -o id >"$FG_TMP/$name.ct0" 2>/dev/null
 	restart "$notify" "$fam" "$new0" "$new1"
-	sleep 2
-	in_dut conntrack -L -o id >"$FG_TMP/$name.ct1" 2>/dev/null
+	# the DUT's conntrack once the traffic is through it again: 2 s after
+	# the restart in a flows run (NUD's change, up to 1.4 s after the
+	# fault, then a tcp_long line, every 500 ms); 1.5 s in a streams run
+	(
+		if [ "$kind" = flows ]; then sleep 2; else sleep 1.5; fi
+		in_dut conntrack -L -o id >"$FG_TMP/$name.ct1" 2>/dev/null
+	) &
+	ctpid=$!
 	rc=0
 	wait "$fgpid" || rc=$?
-	cap_stop
+	wait "$ctpid"
 	in_dut ip neigh show dev dut0 >"$FG_TMP/$name.neigh0"
 	in_dut ip neigh show dev dut1 >"$FG_TMP/$name.neigh1"
 	check_eq "$name: flowgen exits 0" 0 "$rc"
+	fgm0=$(tst_mac fg0)
+	fgm1=$(tst_mac fg1)
+	lane "$name" analyse "$name"
+	AN_LANE=$name
+}
+
+# analysed : the lane of the last run's analysis has ended, its checks
+# counted
+AN_LANE=
+analysed()
+{
+	[ -n "$AN_LANE" ] && lane_end "$AN_LANE"
+	AN_LANE=
+}
+
+# analyse NAME : a run's analysis (a lane, run while the next run starts):
+# the captures read, flowgen's figures and the DUT's checked; it sees the
+# other locals of the scenario call that starts it
+analyse()
+{
+	local name=$1 i k n r pids=()
+	cap_stop
 	for i in 0 1 d; do
 		tshark -r "$FG_TMP/$name.fg$i.pcap" -T fields -E separator='|' -e frame.time_epoch -e eth.src \
 			-e eth.dst -e arp.opcode -e arp.src.proto_ipv4 -e arp.dst.proto_ipv4 -e icmpv6.type \
@@ -229,7 +289,7 @@ scenario()
 		INFO) echo "# $n" ;;
 		esac
 	done < <(python3 - "$name" "$kind" "$notify" "$fam" "${static:-dynamic}" "$out" "$rec" "$FG_TMP" \
-		"$T_FAULT" "$T_BACK" "$old0" "$old1" "$new0" "$new1" "$(tst_mac fg0)" "$(tst_mac fg1)" \
+		"$T_FAULT" "$T_BACK" "$old0" "$old1" "$new0" "$new1" "$fgm0" "$fgm1" \
 		"$R" "$D" "$RT" "$U" "$dur" "$RECOVERY" "$DOWN" 2>&1 <<-'PY'
 		import json, subprocess, sys
 		from datetime import datetime
@@ -417,8 +477,39 @@ scenario()
 	)
 }
 
+# lab_bg FLAVOUR TAG : a second lab (namespaces fgt-PID-TAG, fgd-PID-TAG)
+# comes up in the background, while the first does; lab_use TAG waits for
+# it and makes it the lab in use (the first one down by then)
+lab_bg()
+{
+	local t=fgt-$BASHPID-$2 d=fgd-$BASHPID-$2
+	[ -z "$FG_RESULTS" ] || echo "$t $d" >>"$FG_RESULTS.ns"
+	at_exit "FG_NS_TST=$t FG_NS_DUT=$d $FG_LAB down"
+	(
+		FG_NS_TST=$t FG_NS_DUT=$d "$FG_LAB" up "$1" >"$FG_TMP/lab.$2.out" 2>&1
+		echo $? >"$FG_TMP/lab.$2.rc"
+	) &
+	eval "LAB_BG_$2=\$!"
+	eval "LAB_BG_FLAVOUR_$2=\$1"
+}
+lab_use()
+{
+	local pid flavour
+	eval "pid=\$LAB_BG_$1 flavour=\$LAB_BG_FLAVOUR_$1"
+	wait "$pid"
+	if [ "$(cat "$FG_TMP/lab.$1.rc" 2>/dev/null)" != 0 ]; then
+		fail "lab up ($flavour)" "$(cat "$FG_TMP/lab.$1.out")"
+		return 1
+	fi
+	NS_TST=fgt-$BASHPID-$1
+	NS_DUT=fgd-$BASHPID-$1
+	export FG_NS_TST=$NS_TST FG_NS_DUT=$NS_DUT
+	FG_LAB_UP=yes
+}
+
 # --- the NAT lab: flows and streams, with and without an announcement ---------------
 
+lab_bg ipv6 v6
 lab_up nat || exit 1
 scenario flows_announced flows 1 4
 scenario flows_nud flows 0 4
@@ -429,9 +520,10 @@ lab_down
 
 # --- the ipv6 lab: an unsolicited NA, and NUD by Neighbour Solicitations -------------
 
-lab_up ipv6 || exit 1
+lab_use v6 || exit 1
 scenario streams6_announced streams6 1 6
 scenario streams6_nud streams6 0 6
+analysed
 lab_down
 
 finish
