@@ -10,6 +10,20 @@
 # what it sent (/proc/net/snmp in its namespace) and against tshark on its
 # inside link, and the traffic must be back at 90 % of its rate within 1 s
 # of the DUT being back (test/e2e/recovery.py over a record of 0.1 s).
+# A flows run has its fault 3 s in, 2 s long; a's goes on 3 s after it
+# (-d 8: its drain lasts until about 10 s all the same, the TCP flows
+# that retransmitted through the withdrawal backing off), b's 2 s (-d 7),
+# twice the recovery's bound; a streams run has it 2.5 s in (its
+# rate is steady at once: no learning phase, -t learn=0) and goes on
+# 1.5 s after it (-d 6), with a drain of 0.3 s (-t drain=0.3: the lab's
+# frames take well under a millisecond through the DUT, none is still on
+# its way then). Each run's checks (tshark on its captures, the counts)
+# go on while the next run starts, and end before that run's fault: the
+# fault and what follows it (the errors' timing, the recovery) have the
+# CPU that flowgen's worker leaves to themselves. tshark reads each
+# capture once: what a display filter would count is counted from the
+# fields it prints (a field that occurs more than once, in the error and
+# in its quote, matches when one of its values does).
 #
 # The DUT's ICMP rate limit for destination unreachables is lifted in its
 # namespace (net.ipv4.icmp_ratemask without type 3), so that it answers
@@ -34,8 +48,9 @@
 #     retransmitting and all complete; the port's count of errors is the
 #     DUT's OutDestUnreachs and tshark's, all of them on port 0, each a
 #     failure or kept; completions are back within 1 s. With -c 2 (1 s
-#     withdrawal): the errors reach the worker of the flow they name
-#     (nothing unmatched), each failing or kept. In both, none is invalid
+#     withdrawal 2 s into a 4 s run: the flows in flight drain after it):
+#     the errors reach the worker of the flow they name (nothing
+#     unmatched), each failing or kept. In both, none is invalid
 #     (RFC 5927 4.1: each quotes a segment its connection sent, SND.NXT
 #     included once synchronized): a handshake that straddles the
 #     withdrawal (its SYN passed, the request behind it did not) meets the
@@ -48,7 +63,7 @@
 #     2 s of the withdrawal (to within 0.1 s of frames and 2 %); the rate
 #     is back within 1 s.
 #  b. The DUT's outside MTU lowered to 1280 for 2 s. Flows
-#     (test/data/fault_icmp_big.yaml at -m 100, 8 s): each 1500-byte
+#     (test/data/fault_icmp_big.yaml at -m 100, 7 s): each 1500-byte
 #     packet is answered with a fragmentation needed (the DUT's IpFragFails
 #     and OutDestUnreachs, tshark's count on its inside link, flowgen's
 #     rx_icmp_frag_needed: all equal); the TCP flows that met it lower
@@ -123,20 +138,25 @@ dut_netstat()
 # of this script would run the script's own traps instead). dumpcap writes
 # the file's header once the interface is open and its filter set: from
 # then on every frame is captured. The frames counted come a second or
-# more later (the fault, the injectors' errors).
+# more later (the fault, the injectors' errors). The header is looked
+# for every 20 ms (it comes in about 0.1 s), 10 s at most.
 cap_start()
 {
-	local f=$FG_TMP/$1.pcap
+	local f=$FG_TMP/$1.pcap i
 	rm -f "$f"
 	ip netns exec "$NS_DUT" dumpcap -q -i "$2" -f "$3" -s 128 -w "$f" >/dev/null 2>&1 &
 	eval "CAP_$1=\$!"
 	at_exit "kill $!"
-	wait_file "$f" 10 || fail "fault icmp: dumpcap capturing on $2" "no $f"
+	for ((i = 0; i < 500; i++)); do
+		[ -s "$f" ] && return 0
+		sleep 0.02
+	done
+	fail "fault icmp: dumpcap capturing on $2" "no $f"
 }
 
 # cap_stop NAME : the capture ends (SIGTERM: dumpcap writes its file out).
 # dumpcap reads the kernel's buffer every 250 ms at least; the captures of
-# a and b end 3 s or more after their last frame counted, c's waits 0.3 s
+# a and b end 2 s or more after their last frame counted, c's waits 0.3 s
 # first.
 cap_stop()
 {
@@ -244,6 +264,27 @@ recovery()
 	fi
 }
 
+# anyof FIELD RE : in awk, whether one of a tshark field's values
+# (-E occurrence=a: comma-separated) matches RE, as a display filter's
+# comparison matches a field that occurs in the frame more than once
+ANYOF='function anyof(f, re,  n, a, i) { n = split(f, a, ","); for (i = 1; i <= n; i++) if (a[i] ~ re) return 1; return 0 }'
+
+# checks NAME FUNC : FUNC, the checks of a run (its captures read, its
+# figures counted), in a lane while the next run starts; `analysed` waits
+# for it before that run's fault, so that the fault and what follows it
+# have the CPU that flowgen's worker leaves to themselves
+AN_LANE=
+checks()
+{
+	lane "$1" "$2"
+	AN_LANE=$1
+}
+analysed()
+{
+	[ -n "$AN_LANE" ] && lane_end "$AN_LANE"
+	AN_LANE=
+}
+
 # mid_stats TAG NAME : flowgen answers stats --json during the fault (one
 # more stats object in its output, with the run's figures)
 mid_stats()
@@ -256,6 +297,38 @@ mid_stats()
 	check_ge "$1: ... with the run's traffic in it" "$(json_get "$FG_TMP/$2.out" global.tx_pkts || echo 0)" 1
 }
 
+# lab_bg FLAVOUR TAG : a second lab (namespaces fgt-PID-TAG, fgd-PID-TAG)
+# comes up in the background, while the first does; lab_use TAG waits for
+# it and makes it the lab in use (the first one down by then)
+lab_bg()
+{
+	local t=fgt-$BASHPID-$2 d=fgd-$BASHPID-$2
+	[ -z "$FG_RESULTS" ] || echo "$t $d" >>"$FG_RESULTS.ns"
+	at_exit "FG_NS_TST=$t FG_NS_DUT=$d $FG_LAB down"
+	(
+		FG_NS_TST=$t FG_NS_DUT=$d "$FG_LAB" up "$1" >"$FG_TMP/lab.$2.out" 2>&1
+		echo $? >"$FG_TMP/lab.$2.rc"
+	) &
+	eval "LAB_BG_$2=\$!"
+	eval "LAB_BG_FLAVOUR_$2=\$1"
+}
+lab_use()
+{
+	local pid flavour
+	eval "pid=\$LAB_BG_$1 flavour=\$LAB_BG_FLAVOUR_$1"
+	wait "$pid"
+	if [ "$(cat "$FG_TMP/lab.$1.rc" 2>/dev/null)" != 0 ]; then
+		fail "lab up ($flavour)" "$(cat "$FG_TMP/lab.$1.out")"
+		return 1
+	fi
+	NS_TST=fgt-$BASHPID-$1
+	NS_DUT=fgd-$BASHPID-$1
+	export FG_NS_TST=$NS_TST FG_NS_DUT=$NS_DUT
+	FG_LAB_UP=yes
+}
+
+# c's lab (the wire namespace's relay idles in select() until then)
+FG_IMPAIR=1 lab_bg nat c
 lab_up nat || exit 1
 in_dut sysctl -qw net.ipv4.icmp_ratemask=$(($(in_dut sysctl -n net.ipv4.icmp_ratemask) & ~8))
 
@@ -288,7 +361,12 @@ TW=$(now)
 cap_stop a
 U1=$(dut_snmp Icmp OutDestUnreachs)
 N1=$(dut_netstat IpExt InNoRoutes)
+checks_a()
+{
 J=$FG_TMP/a_end.out
+# the errors on dut0, read while the rest is counted
+tsh a -T fields -E occurrence=a -e icmp.code -e ip.dst -e tcp.flags -Y "icmp.type == 3" >"$FG_TMP/a.txt" &
+TA=$!
 mapfile -t v < <(jvals "$J" ports.0.rx_icmp_unreach ports.0.rx_icmp_frag_needed \
 	"=o['ports'][1]['rx_icmp_unreach'] + o['ports'][1]['rx_icmp_frag_needed']" \
 	ports.0.icmp_err_unmatched ports.0.icmp_err_invalid ports.0.icmp_err_kept \
@@ -300,9 +378,11 @@ mapfile -t v < <(jvals "$J" ports.0.rx_icmp_unreach ports.0.rx_icmp_frag_needed 
 	"=[g['client'] for g in o['templates'] if g['name'] == 'tcp_pause'][0]['fail_reasons']['icmp_unreachable']" \
 	flows.client.retx flows.client.fail_reasons.no_reply \
 	"=[(g['name'], g['client']['failed'], g['client']['fail_reasons']['icmp_unreachable'], g['client']['fail_reasons']['no_reply']) for g in o['templates']]")
-tsh a -Y "icmp.type == 3 && tcp.flags == 0x010" | wc -l >"$FG_TMP/a_ack.n" &
-TA=$!
-WIRE=$(tsh a -Y "icmp.type == 3 && icmp.code == 0 && ip.dst == 198.18.0.0/24" | wc -l)
+wait "$TA"
+# icmp.code == 0 && ip.dst == 198.18.0.0/24, and tcp.flags == 0x010 (a
+# pure ACK quoted), as display filters would count them
+WIRE=$(awk -F'\t' "$ANYOF"' anyof($1, "^0$") && anyof($2, "^198[.]18[.]0[.][0-9]+$") { n++ } END { print n + 0 }' "$FG_TMP/a.txt")
+awk -F'\t' "$ANYOF"' anyof($3, "^0x0*10$") { n++ } END { print n + 0 }' "$FG_TMP/a.txt" >"$FG_TMP/a_ack.n"
 DUT=$((U1 - U0))
 NOERR=$((N1 - N0 - DUT))
 echo "# $TAG: DUT dropped $((N1 - N0)) frames for no route, sent $DUT unreachables ($NOERR" \
@@ -317,7 +397,6 @@ check_eq "$TAG: port 0 counted every unreachable the DUT sent" "$DUT" "${v[0]}"
 check_eq "$TAG: none was a fragmentation needed" 0 "${v[1]}"
 check_eq "$TAG: port 1 received none" 0 "${v[2]}"
 check_eq "$TAG: each named a flow (nothing unmatched)" 0 "${v[3]}"
-wait "$TA"
 echo "# $TAG: $(cat "$FG_TMP/a_ack.n") errors quoted a pure ACK (tshark)"
 check_eq "$TAG: none named a segment outside its flow's window (invalid)" 0 "${v[4]}"
 check_eq "$TAG: each failed a flow or was kept by an established one" \
@@ -345,6 +424,8 @@ check_eq "$TAG: every tcp_pause flow not failed at its SYN completed" "${v[13]}"
 check_ge "$TAG: they retransmitted through the withdrawal" "${v[16]}" 1
 on_time "$TAG" "$R" 8 "$TS" "$TW" 6
 recovery "$TAG" "$R" flows.client.completed "$T1" "$T2" 0.2
+}
+checks a_chk checks_a
 
 # --- a. the route withdrawn: streams ----------------------------------------------
 
@@ -353,8 +434,9 @@ R=$FG_TMP/as.jsonl
 U0=$(dut_snmp Icmp OutDestUnreachs)
 cap_start as dut0 "icmp"
 TS=$(now)
-fg_run as_start "record start $R -i 0.1; start -f $PSTL -m 1 -d 6 -t learn=0" 20
+fg_run as_start "record start $R -i 0.1; start -f $PSTL -m 1 -d 6 -t learn=0,drain=0.3" 20
 check_eq "$TAG: started (the session's run 2)" 2 "$(grep -c '^started ' "$FG_TMP/as_start.out")"
+analysed
 sleep_until "$TS" 2.5
 T1=$(now)
 in_dut ip route del "${ROUTE[@]}"
@@ -367,6 +449,8 @@ fg_run as_end "wait 30; record stop; stats --json" 40
 TW=$(now)
 cap_stop as
 U1=$(dut_snmp Icmp OutDestUnreachs)
+checks_as()
+{
 J=$FG_TMP/as_end.out
 mapfile -t v < <(jvals "$J" ports.0.rx_icmp_unreach ports.0.icmp_err_unmatched \
 	"=o['latency'][0]['lost']" "=o['latency'][0]['tx']")
@@ -384,6 +468,8 @@ check "$TAG: frames lost = the withdrawal's (rate x its length, +- 0.1 s of fram
 	'BEGIN { e = r * (b - a); d = l - e; if (d < 0) d = -d; exit !(r > 0 && d <= r * 0.1 + e * 0.02) }'
 on_time "$TAG" "$R" 6 "$TS" "$TW" 0
 recovery "$TAG" "$R" ports.1.rx_pkts "$T1" "$T2" 0.05
+}
+checks as_chk checks_as
 
 # --- b. the outside MTU lowered: flows --------------------------------------------
 
@@ -394,8 +480,9 @@ F0=$(dut_snmp Ip FragFails)
 cap_start b0 dut0 "icmp or tcp or udp"
 cap_start b1 dut1 "tcp"
 TS=$(now)
-fg_run b_start "record start $R -i 0.1; start -f $PBIG -m 100 -d 8" 20
+fg_run b_start "record start $R -i 0.1; start -f $PBIG -m 100 -d 7" 20
 check_eq "$TAG: started (the session's run 3)" 3 "$(grep -c '^started ' "$FG_TMP/b_start.out")"
+analysed
 sleep_until "$TS" 3
 T1=$(now)
 in_dut ip link set dut1 mtu 1280
@@ -409,14 +496,16 @@ fg_run b_end "wait 30; record stop; stats --json" 40
 TW=$(now)
 cap_stop b0
 cap_stop b1
+U1=$(dut_snmp Icmp OutDestUnreachs)
+F1=$(dut_snmp Ip FragFails)
+checks_b()
+{
 # the two captures' frames, read while the rest is counted
 tsh b0 -T fields -E occurrence=a -e frame.time_epoch -e ip.src -e tcp.srcport -e ip.len \
 	-e icmp.type -e icmp.code -e udp.dstport >"$FG_TMP/b0.txt" &
 TB0=$!
 tsh b1 -T fields -e frame.time_epoch -e ip.len -Y "ip.src == 198.19.1.1" >"$FG_TMP/b1.txt" &
 TB1=$!
-U1=$(dut_snmp Icmp OutDestUnreachs)
-F1=$(dut_snmp Ip FragFails)
 J=$FG_TMP/b_end.out
 mapfile -t v < <(jvals "$J" ports.0.rx_icmp_frag_needed ports.0.rx_icmp_unreach \
 	ports.0.icmp_mss_lowered ports.0.icmp_err_kept \
@@ -428,7 +517,9 @@ mapfile -t v < <(jvals "$J" ports.0.rx_icmp_frag_needed ports.0.rx_icmp_unreach 
 	"=[g for g in o['templates'] if g['name'] == 'udp_big'][0]['client']['failed']" \
 	"=[g for g in o['templates'] if g['name'] == 'udp_big'][0]['client']['fail_reasons']['no_reply']" \
 	flows.client.fail_reasons.icmp_unreachable flows.client.active flows.client.retx)
-WIRE=$(tsh b0 -Y "icmp.type == 3 && icmp.code == 4" | wc -l)
+wait "$TB0"
+# icmp.type == 3 && icmp.code == 4, as a display filter would count them
+WIRE=$(awk -F'\t' "$ANYOF"' anyof($5, "^3$") && anyof($6, "^4$") { n++ } END { print n + 0 }' "$FG_TMP/b0.txt")
 DUT=$((U1 - U0))
 echo "# $TAG: DUT sent $DUT frag needed (FragFails $((F1 - F0))), tshark saw $WIRE, flowgen port 0 ${v[0]};" \
 	"mss lowered ${v[2]} kept ${v[3]} unmatched+invalid ${v[4]}; tcp_big started ${v[5]}" \
@@ -451,7 +542,6 @@ recpy "$TAG: those are the UDP flows of the 2 s (+- the flows around its edges)"
 	"inner('templates.1.client.started') <= ${v[9]:-0} <= win('templates.1.client.started')" \
 	"$R" "$T1" "$T2"
 # on the wire: a flow's segments after its first fragmentation needed
-wait "$TB0"
 WIRE_SEGS=$(python3 - "$FG_TMP/b0.txt" "$T2" <<-'PY'
 	import sys
 	first, rows = {}, []
@@ -505,8 +595,10 @@ echo "# $TAG on dut1 while 1280: $O_N segments, $O_BIG larger, $O_FULL of 1280 b
 check_ge "$TAG: on dut1, segments of 1280 bytes pass while the MTU is low" "${O_FULL:-0}" 1
 check_eq "$TAG: on dut1, none larger meanwhile" 0 "${O_BIG:-x}"
 check_ge "$TAG: on dut1, 1500-byte segments again once the MTU is back" "${O_BACK:-0}" 1
-on_time "$TAG" "$R" 8 "$TS" "$TW" 2
+on_time "$TAG" "$R" 7 "$TS" "$TW" 2
 recovery "$TAG" "$R" flows.client.completed "$T1" "$T2"
+}
+checks b_chk checks_b
 
 # --- b. the outside MTU lowered: streams ------------------------------------------
 
@@ -515,8 +607,9 @@ R=$FG_TMP/bs.jsonl
 U0=$(dut_snmp Icmp OutDestUnreachs)
 cap_start bs dut0 "icmp"
 TS=$(now)
-fg_run bs_start "record start $R -i 0.1; start -f $PSBIG -m 1 -d 6 -t learn=0" 20
+fg_run bs_start "record start $R -i 0.1; start -f $PSBIG -m 1 -d 6 -t learn=0,drain=0.3" 20
 check_eq "$TAG: started (the session's run 4)" 4 "$(grep -c '^started ' "$FG_TMP/bs_start.out")"
+analysed
 sleep_until "$TS" 2.5
 T1=$(now)
 in_dut ip link set dut1 mtu 1280
@@ -529,6 +622,8 @@ fg_run bs_end "wait 30; record stop; stats --json" 40
 TW=$(now)
 cap_stop bs
 U1=$(dut_snmp Icmp OutDestUnreachs)
+checks_bs()
+{
 J=$FG_TMP/bs_end.out
 mapfile -t v < <(jvals "$J" ports.0.rx_icmp_frag_needed ports.0.icmp_err_unmatched \
 	"=o['latency'][0]['lost']")
@@ -547,6 +642,8 @@ check "$TAG: frames lost = the 2 s at the rate (+- 0.1 s of frames and 2 %)" \
 	'BEGIN { e = r * (b - a); d = l - e; if (d < 0) d = -d; exit !(r > 0 && d <= r * 0.1 + e * 0.02) }'
 on_time "$TAG" "$R" 6 "$TS" "$TW" 0
 recovery "$TAG" "$R" ports.1.rx_pkts "$T1" "$T2" 0.05
+}
+checks bs_chk checks_bs
 
 fg_close
 check_eq "fault icmp: the console session ends with status 0" 0 "$FG_SRC"
@@ -557,10 +654,12 @@ check "fault icmp: no worse a flowgen: it ran to the end" grep -q "^MARK-bs_end$
 TAG="route withdrawn, -c 2"
 O=$FG_TMP/a2.out
 FG_TIMEOUT=60 fg -c 2 \
-	-x "arp; start -f $PFLOWS -m 200 -d 5; wait 30; stats --json" >"$O" 2>&1 &
+	-x "arp; start -f $PFLOWS -m 200 -d 4; wait 30; stats --json" >"$O" 2>&1 &
 P=$!
 if wait_for '^started' "$O" 30 "$P"; then
-	sleep 2
+	TS=$(now)
+	analysed
+	sleep_until "$TS" 2
 	T1=$(now)
 	in_dut ip route del "${ROUTE[@]}"
 	sleep_until "$T1" 1
@@ -569,6 +668,7 @@ if wait_for '^started' "$O" 30 "$P"; then
 fi
 wait "$P"
 check_eq "$TAG: flowgen exits 0" 0 $?
+analysed
 mapfile -t v < <(jvals "$O" ports.0.rx_icmp_unreach ports.0.icmp_err_unmatched \
 	ports.0.icmp_err_invalid ports.0.icmp_err_kept flows.client.fail_reasons.icmp_unreachable \
 	flows.client.failed "=len(o['workers'])" "=sum(w['redirected'] for w in o['workers'])" \
@@ -586,7 +686,7 @@ check_eq "$TAG: every failure is icmp_unreachable" "${v[5]}" "${v[4]}"
 # --- c. quotes through the NAT ----------------------------------------------------
 
 lab_down
-FG_IMPAIR=1 lab_up nat || exit 1
+lab_use c || exit 1
 W=${NS_DUT}-w
 "$FG_LAB" impair --loss 100 --dir ba --udp-dport 4398,4399 >/dev/null 2>&1 ||
 	fail "NAT quotes: the wire drops the datagrams to 4398 and 4399" "lab.sh impair failed"
