@@ -15,7 +15,7 @@
 #    the table) stays at the target, never above it (sampled once the
 #    first 20,000 have all completed, polled every 0.25 s from 16 s on,
 #    or at 19 s at the latest).
-# [loop, loop] lane, at the same time: test/data/flows_caps.yaml for 3 s,
+# [loop, loop] lanes, at the same time: test/data/flows_caps.yaml for 3 s,
 # `short` with limit 1000 and `long` (2-second flows) with climit 50, each
 # offered 1,000 flows/s: exactly 1,000 `short` flows start, `long` has
 # never more than 50 active (stats --json sampled every 0.2 s) and reaches
@@ -43,8 +43,9 @@
 # (stats every 0.25 s until a sample shows it, 32 at most: UDP by 0.5 to
 # 2 s and TCP by 0.75 to 4.2 s on the machine of the tests, 2026-12-06,
 # by 0.25 to 0.5 s and 0.5 to 0.75 s once the NAT part's flowgen no
-# longer outlived its lab; the bound is a sanity bound, the hold is the
-# test), then 11 samples a
+# longer outlived its lab, by 0.25 to 0.5 s and 0.5 to 1.0 s beside the
+# NAT part's flowgen on CPU 0 (four runs); the bound is a sanity bound,
+# the hold is the test), then 11 samples a
 # second apart from 1 s to 11 s after that sample all within 0.1 % of it
 # (999,000 to 1,000,000 client flows active, as many server sides), none
 # failed, every TCP connection established, target_held_s at 10 s or more
@@ -54,6 +55,16 @@
 # emptied the client's pool). The window covers the keepalives of 10 s
 # and most of those of 5 s (the rest fall in the ramp's samples, which
 # the no-loss check covers too). About 12 to 16 s each.
+# The order (30 to 33 s in all, from 44 s one part after the other): the
+# [loop, loop] runs (the one-worker caps, the two-worker caps, the
+# refusals and the dashboard, a lane each) and the NAT part start
+# together; the million, UDP then TCP, runs in a lane of its own once
+# those four lanes have ended, beside the rest of the NAT part. Every
+# flowgen on the loop pair has its worker on CPU 1 (test/data/
+# e2e_loop.yaml), and the million's must not share it; the NAT part's
+# flowgen has its worker on CPU 0 instead (examples/lab.yaml with threads
+# [0]), beside the main lcores, and so has the DUT's forwarding of what it
+# sends (a veth passes a frame on in the sender's context).
 
 . "$(dirname "$0")/lib.sh"
 
@@ -64,23 +75,29 @@ need_flowgen
 
 caps_lane()
 {
-	local CFG O O2 O3 P2
+	local CFG O
 	CFG=$(fg_loop_cfg)
 	O=$FG_TMP/caps.out
 	FG_TIMEOUT=40 fg_plain -C "$CFG" -x "start -f $FG_TOP/test/data/flows_caps.yaml -d 3; \
 $(for i in $(seq 14); do printf 'sleep 0.2; stats --json; '; done) wait; stats --json" >"$O" 2>&1
 	check_eq "caps: flowgen exits 0" 0 $?
-	samples_py "caps: limit 1000 started exactly 1,000 short flows" \
-		"tpl(S[-1], 'short')['started'] == 1000 and tpl(S[-1], 'short')['completed'] == 1000" "$O"
-	samples_py "caps: climit 50: long never above 50 active (15 samples)" \
-		"len(S) == 15 and max(tpl(o, 'long')['active'] for o in S) == 50" "$O"
-	samples_py "caps: climit 50: long held 50 active from 0.4 s to 1.8 s" \
-		"all(tpl(o, 'long')['active'] == 50 for o in S[1:9])" "$O"
-	samples_py "caps: long's target is its climit, the run has none" \
-		"tpl(S[-1], 'long')['active_target'] == 50 and S[-1]['flows']['client']['active_target'] == 0" "$O"
-	samples_py "caps: no flow failed" "S[-1]['flows']['client']['failed'] == 0" "$O"
+	samples_pys "$O" \
+		"caps: limit 1000 started exactly 1,000 short flows" \
+		"tpl(S[-1], 'short')['started'] == 1000 and tpl(S[-1], 'short')['completed'] == 1000" \
+		"caps: climit 50: long never above 50 active (15 samples)" \
+		"len(S) == 15 and max(tpl(o, 'long')['active'] for o in S) == 50" \
+		"caps: climit 50: long held 50 active from 0.4 s to 1.8 s" \
+		"all(tpl(o, 'long')['active'] == 50 for o in S[1:9])" \
+		"caps: long's target is its climit, the run has none" \
+		"tpl(S[-1], 'long')['active_target'] == 50 and S[-1]['flows']['client']['active_target'] == 0" \
+		"caps: no flow failed" "S[-1]['flows']['client']['failed'] == 0"
+}
 
-	# two workers: odd figures split exactly (start_share)
+# two workers: odd figures split exactly (start_share)
+caps2_lane()
+{
+	local CFG O2 P2
+	CFG=$(fg_loop_cfg)
 	P2=$FG_TMP/caps_odd.yaml
 	sed 's/limit: 1000/limit: 1001/; s/climit: 50/climit: 51/' "$FG_TOP/test/data/flows_caps.yaml" >"$P2"
 	O2=$FG_TMP/caps2.out
@@ -89,17 +106,23 @@ $(for i in $(seq 8); do printf 'sleep 0.2; stats --json; '; done) wait; stats --
 start -f $FG_TOP/test/data/flows_long.yaml --active 101 -d 3; sleep 1; stats --json; sleep 0.5; stats --json; stats" \
 		>"$O2" 2>&1
 	check_eq "caps, 2 workers: flowgen exits 0" 0 $?
-	samples_py "caps, 2 workers: limit 1001 started exactly 1,001 short flows" \
-		"tpl(S[8], 'short')['started'] == 1001" "$O2"
-	samples_py "caps, 2 workers: climit 51 reached, never above" \
-		"max(tpl(o, 'long')['active'] for o in S[:9]) == 51" "$O2"
-	samples_py "caps, 2 workers: --active 101 holds 101 flows" \
-		"[o['flows']['client']['active'] for o in S[9:]] == [101, 101] and S[-1]['flows']['client']['started'] == 101" "$O2"
-	samples_py "caps, 2 workers: --active 101 is the target" \
-		"S[-1]['flows']['client']['active_target'] == 101" "$O2"
+	samples_pys "$O2" \
+		"caps, 2 workers: limit 1001 started exactly 1,001 short flows" \
+		"tpl(S[8], 'short')['started'] == 1001" \
+		"caps, 2 workers: climit 51 reached, never above" \
+		"max(tpl(o, 'long')['active'] for o in S[:9]) == 51" \
+		"caps, 2 workers: --active 101 holds 101 flows" \
+		"[o['flows']['client']['active'] for o in S[9:]] == [101, 101] and S[-1]['flows']['client']['started'] == 101" \
+		"caps, 2 workers: --active 101 is the target" \
+		"S[-1]['flows']['client']['active_target'] == 101"
 	check_grep "caps, 2 workers: stats shows the target beside active" '^  target +\| +101 ' "$O2"
+}
 
-	# refusals (-k: each command runs)
+# refusals (-k: each command runs)
+caps3_lane()
+{
+	local CFG O3 O4
+	CFG=$(fg_loop_cfg)
 	O3=$FG_TMP/refuse.out
 	FG_TIMEOUT=30 fg_plain -C "$CFG" -k -x "help start; \
 start -f $FG_TOP/profiles/stl_64b.yaml --active 5; \
@@ -123,6 +146,8 @@ start -f $FG_TOP/test/data/flows_long.yaml -m 100 -d 1; update -m 200; update -m
 		"error: start: the flow tables do not fit: the run needs 200,000,000 concurrent flows, 401,280,000 table entries, 23\.4 GiB; this machine has [0-9.]+ GiB for them \(MemAvailable .*\), about [0-9,]+ flows" "$O4"
 }
 lane caps caps_lane
+lane caps2 caps2_lane
+lane caps3 caps3_lane
 
 # --- the dashboard: the target row and a group's climit (loop pair, tmux) ----
 
@@ -164,78 +189,6 @@ if command -v tmux >/dev/null 2>&1; then
 else
 	fail "tui: tmux available" "tmux is not installed"
 fi
-
-# --- NAT lab: --active 20000 -------------------------------------------------
-
-lab_up nat || exit 1
-fg_open "$FG_TMP/act.out"
-fg_run arp "arp" 30 || fail "flows active: arp" "$(tail -n 3 "$FG_TMP/act.out")"
-fg_send go "start -f $FG_TOP/test/data/flows_active.yaml --active 20000"
-T0=$(date +%s)
-# the ramp: unpaced, closed-loop admission; give it up to 8 s
-for ((i = 0; i < 40; i++)); do
-	ct=$("$FG_LAB" conntrack 2>/dev/null || echo 0)
-	[ "$ct" -ge 19600 ] 2>/dev/null && break
-	sleep 0.2
-done
-echo "# flows active: conntrack $ct after $(($(date +%s) - T0)) s"
-: >"$FG_TMP/ct.txt"
-: >"$FG_TMP/hold.json"
-# 10 s of the hold: conntrack every second, stats every other second
-for ((i = 1; i <= 10; i++)); do
-	next=$(date +%s.%N)
-	"$FG_LAB" conntrack >>"$FG_TMP/ct.txt" 2>&1
-	if ((i % 2 == 0)); then
-		fg_run h$i "stats --json" 5 && grep '^{' "$FG_TMP/h$i.out" | tail -n 1 >>"$FG_TMP/hold.json"
-	fi
-	sleep "$(awk -v n="$next" -v t="$(date +%s.%N)" 'BEGIN { d = n + 1 - t; print (d > 0 ? d : 0) }')"
-done
-echo "# flows active: conntrack during the hold: $(sort -n "$FG_TMP/ct.txt" | sed -n '1p;$p' | tr '\n' ' ')(min, max); the hold ended $(($(date +%s) - T0)) s after start"
-n=$(grep -cE '^[0-9]+$' "$FG_TMP/ct.txt")
-bad=$(awk '!/^[0-9]+$/ || $1 < 19600 || $1 > 20400' "$FG_TMP/ct.txt" | wc -l)
-check_eq "flows active: 10 conntrack samples over 10 s" 10 "$n"
-check_eq "flows active: DUT conntrack holds 20,000 +- 2 % in every sample" 0 "$bad"
-samples_pys "$FG_TMP/hold.json" \
-	"flows active: 5 stats samples in the hold" "len(S) == 5" \
-	"flows active: active 20,000 in every sample" \
-	"[o['flows']['client']['active'] for o in S] == [20000] * 5" \
-	"flows active: started 20,000 in every sample (no flow ended, none started beyond)" \
-	"[o['flows']['client']['started'] for o in S] == [20000] * 5" \
-	"flows active: the server accepted each, none failed" \
-	"S[-1]['flows']['server']['accepted'] == 20000 and S[-1]['flows']['client']['failed'] == 0" \
-	"flows active: stats --json shows active_target 20,000" \
-	"S[-1]['flows']['client']['active_target'] == 20000"
-
-# after the first flows end (16 s after they started): they are replaced;
-# sampled once all 20,000 have completed (then nothing changes until the
-# second ones end, 32 s), at 19 s at the latest
-while [ $(($(date +%s) - T0)) -lt 16 ]; do sleep 0.25; done
-while [ $(($(date +%s) - T0)) -lt 19 ]; do
-	fg_run poll "stats --json" 5 &&
-		[ "$(grep '^{' "$FG_TMP/poll.out" | tail -n 1 | python3 -c 'import json, sys
-print(json.loads(sys.stdin.read())["flows"]["client"]["completed"])' 2>/dev/null || echo 0)" -ge 20000 ] && break
-	sleep 0.25
-done
-fg_run after "stats --json; stats" 10
-echo "# flows active: the replaced flows sampled $(($(date +%s) - T0)) s after the start"
-samples_py "flows active: ended flows replaced (started > 20,000, completed > 0)" \
-	"S[-1]['flows']['client']['started'] > 20000 and S[-1]['flows']['client']['completed'] > 0" \
-	"$FG_TMP/after.out"
-samples_py "flows active: started - completed - failed holds at the target (+- 2 %, never above)" \
-	"19600 <= (lambda c: c['started'] - c['completed'] - c['failed'])(S[-1]['flows']['client']) <= 20000 and S[-1]['flows']['client']['active'] <= 20000" \
-	"$FG_TMP/after.out"
-check_grep "flows active: stats shows the target" '^  target +\| +20000 ' "$FG_TMP/after.out"
-# quit would drain the 20,000 flows in flight, up to 16 s: end flowgen
-# here, with the process group of timeout (FG_SPID's child) that it runs
-# in: a signal to FG_SPID, fg_open's subshell, would leave it running on
-T=$(pgrep -P "$FG_SPID" -x timeout)
-[ -n "$T" ] && kill -KILL -- "-$T" 2>/dev/null
-exec 8>&-
-wait "$FG_SPID" 2>/dev/null
-lab_down
-
-lane_end caps
-command -v tmux >/dev/null 2>&1 && lane_end tui
 
 # --- one million concurrent flows held, UDP and TCP ([loop, loop]) ----------
 
@@ -305,6 +258,104 @@ r = n * 0.25 if 1 <= n <= 32 and S[n - 1]["flows"]["client"]["active"] >= 999000
 print("target reached by the sample at %s s (0.25 s apart), held %.1f s at the end, active min %d, retransmissions %d, mbuf failures %d" % (r, S[-1]["flows"]["client"]["target_held_s"], min(o["flows"]["client"]["active"] for o in S[-11:]), S[-1]["flows"]["client"]["retx"], sum(p["mbuf_fail"] for p in S[-1]["ports"])))' "$O" "$FG_TOP/test/e2e")"
 }
 
-million udp
-million tcp
+# loop_lanes_done : the other runs on the loop pair (their workers on CPU 1,
+# as the million's) have ended
+loop_lanes_done()
+{
+	local l
+	for l in caps caps2 caps3 tui; do
+		[ ! -e "$FG_TMP/lane.$l" ] || grep -qx END "$FG_TMP/lane.$l" || return 1
+	done
+}
+
+million_lane()
+{
+	local i
+	for ((i = 0; i < 900; i++)); do
+		loop_lanes_done && break
+		sleep 0.1
+	done
+	million udp
+	million tcp
+}
+lane million million_lane
+
+# --- NAT lab: --active 20000 -------------------------------------------------
+
+lab_up nat || exit 1
+# the worker on CPU 0 (and the main lcore), away from the million's on CPU 1
+sed 's/threads: \[1\]/threads: [0]/' "$CFG" >"$FG_TMP/lab_cpu0.yaml"
+CFG=$FG_TMP/lab_cpu0.yaml
+fg_open "$FG_TMP/act.out"
+fg_run arp "arp" 30 || fail "flows active: arp" "$(tail -n 3 "$FG_TMP/act.out")"
+fg_send go "start -f $FG_TOP/test/data/flows_active.yaml --active 20000"
+T0=$(date +%s)
+# the ramp: unpaced, closed-loop admission; give it up to 8 s
+for ((i = 0; i < 40; i++)); do
+	ct=$("$FG_LAB" conntrack 2>/dev/null || echo 0)
+	[ "$ct" -ge 19600 ] 2>/dev/null && break
+	sleep 0.2
+done
+echo "# flows active: conntrack $ct after $(($(date +%s) - T0)) s"
+: >"$FG_TMP/ct.txt"
+: >"$FG_TMP/hold.json"
+# 10 s of the hold: conntrack every second, stats every other second
+for ((i = 1; i <= 10; i++)); do
+	next=$(date +%s.%N)
+	"$FG_LAB" conntrack >>"$FG_TMP/ct.txt" 2>&1
+	if ((i % 2 == 0)); then
+		fg_run h$i "stats --json" 5 && grep '^{' "$FG_TMP/h$i.out" | tail -n 1 >>"$FG_TMP/hold.json"
+	fi
+	sleep "$(awk -v n="$next" -v t="$(date +%s.%N)" 'BEGIN { d = n + 1 - t; print (d > 0 ? d : 0) }')"
+done
+echo "# flows active: conntrack during the hold: $(sort -n "$FG_TMP/ct.txt" | sed -n '1p;$p' | tr '\n' ' ')(min, max); the hold ended $(($(date +%s) - T0)) s after start"
+n=$(grep -cE '^[0-9]+$' "$FG_TMP/ct.txt")
+bad=$(awk '!/^[0-9]+$/ || $1 < 19600 || $1 > 20400' "$FG_TMP/ct.txt" | wc -l)
+check_eq "flows active: 10 conntrack samples over 10 s" 10 "$n"
+check_eq "flows active: DUT conntrack holds 20,000 +- 2 % in every sample" 0 "$bad"
+samples_pys "$FG_TMP/hold.json" \
+	"flows active: 5 stats samples in the hold" "len(S) == 5" \
+	"flows active: active 20,000 in every sample" \
+	"[o['flows']['client']['active'] for o in S] == [20000] * 5" \
+	"flows active: started 20,000 in every sample (no flow ended, none started beyond)" \
+	"[o['flows']['client']['started'] for o in S] == [20000] * 5" \
+	"flows active: the server accepted each, none failed" \
+	"S[-1]['flows']['server']['accepted'] == 20000 and S[-1]['flows']['client']['failed'] == 0" \
+	"flows active: stats --json shows active_target 20,000" \
+	"S[-1]['flows']['client']['active_target'] == 20000"
+
+# after the first flows end (16 s after they started): they are replaced;
+# sampled once all 20,000 have completed (then nothing changes until the
+# second ones end, 32 s), at 19 s at the latest
+while [ $(($(date +%s) - T0)) -lt 16 ]; do sleep 0.25; done
+while [ $(($(date +%s) - T0)) -lt 19 ]; do
+	fg_run poll "stats --json" 5 &&
+		[ "$(grep '^{' "$FG_TMP/poll.out" | tail -n 1 | python3 -c 'import json, sys
+print(json.loads(sys.stdin.read())["flows"]["client"]["completed"])' 2>/dev/null || echo 0)" -ge 20000 ] && break
+	sleep 0.25
+done
+fg_run after "stats --json; stats" 10
+echo "# flows active: the replaced flows sampled $(($(date +%s) - T0)) s after the start"
+samples_py "flows active: ended flows replaced (started > 20,000, completed > 0)" \
+	"S[-1]['flows']['client']['started'] > 20000 and S[-1]['flows']['client']['completed'] > 0" \
+	"$FG_TMP/after.out"
+samples_py "flows active: started - completed - failed holds at the target (+- 2 %, never above)" \
+	"19600 <= (lambda c: c['started'] - c['completed'] - c['failed'])(S[-1]['flows']['client']) <= 20000 and S[-1]['flows']['client']['active'] <= 20000" \
+	"$FG_TMP/after.out"
+check_grep "flows active: stats shows the target" '^  target +\| +20000 ' "$FG_TMP/after.out"
+# quit would drain the 20,000 flows in flight, up to 16 s: end flowgen
+# here, with the process group of timeout (FG_SPID's child) that it runs
+# in: a signal to FG_SPID, fg_open's subshell, would leave it running on
+T=$(pgrep -P "$FG_SPID" -x timeout)
+[ -n "$T" ] && kill -KILL -- "-$T" 2>/dev/null
+exec 8>&-
+wait "$FG_SPID" 2>/dev/null
+lab_down
+
+lane_end caps
+lane_end caps2
+lane_end caps3
+command -v tmux >/dev/null 2>&1 && lane_end tui
+
+lane_end million
 finish
