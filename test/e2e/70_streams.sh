@@ -16,6 +16,11 @@
 # Part 3, nat lab (part 2's router lab with the nat flavour's masquerade
 # added, before the impair.py lab): the DUT rewrites addresses, counting
 # by signature still gives the stream's loss and latency.
+# Part 1 runs in a lane, most of it beside part 2 (its flowgen on CPU 0,
+# part 2's on CPU 1: see part 1), and the impair.py lab comes up beside
+# part 2's last runs; the runs through impair.py go alone: the relay is a
+# process of its own that a busy CPU would slow (27 to 29 s in all, from
+# 32 to 33 s one part after the other).
 
 . "$(dirname "$0")/lib.sh"
 
@@ -50,115 +55,194 @@ loss_checks()
 
 # --- part 1: loop ------------------------------------------------------------
 
-for prof in stl_64b:s64:1 stl_imix:imix:1 l3_many_hosts:hosts10:1; do
-	IFS=: read -r name stream port <<<"$prof"
-	out=$FG_TMP/$name.out
-	# -d 0.25: 500 frames of s64 and imix, 406 of each hosts stream
-	FG_TIMEOUT=60 fg_plain -C "$LOOP" -x "start -f $P/$name.yaml -d 0.25 -m 0.2 -t learn_wait=0.2,drain=0.3; wait 30; stats --json" >"$out" 2>&1
-	latency_pre "$out"
-	tx=$(latency_row "$out" "$stream" "$port" tx)
-	rx=$(latency_row "$out" "$stream" "$port" rx)
-	check_ge "$name on loop: frames sent" "${tx:-0}" 100
-	check_eq "$name on loop: every frame received" "${tx:-no tx}" "${rx:-no rx}"
-	check_eq "$name on loop: nothing lost" 0 "$(latency_row "$out" "$stream" "$port" lost)"
-done
-out=$FG_TMP/l3_many_hosts.out
-tx0=$(latency_row "$out" hosts19 0 tx)
-check_ge "l3_many_hosts: reverse direction counted on port 0 (frames sent)" "${tx0:-0}" 100
-check_eq "l3_many_hosts: reverse direction counted on port 0, as many as forward" \
-	"$(latency_row "$out" hosts19 1 tx || echo 'no port 1 row')" "${tx0:-no port 0 row}"
-check_eq "l3_many_hosts: reverse direction, every frame received on port 0" \
-	"${tx0:-no port 0 row}" "$(latency_row "$out" hosts19 0 rx || echo 'no rx')"
-check "l3_many_hosts: latency measured" in_range "$(latency_row "$out" hosts10 1 max_us)" 0.001 1e7
+# Part 1's runs are made by one flowgen (-k: the refused starts do not end
+# it; `start` clears the counters, and each run's checks read its own
+# output, from the end of the run before, while the next run goes, but
+# for the counted run's, which is timed alone); its worker and main lcore
+# are on CPU 0, in a lane. Its first two runs, the paced one and the
+# counted one, go alone: a worker sharing its CPU could miss the pacer's
+# bound (20 ms), and those two count what it did (late; 438 of 5,000
+# frames late in one of five runs beside part 2). Then part 2 starts
+# beside the rest of part 1, whose checks are counts a shared CPU does not
+# move: part 2's flowgen has its worker on CPU 1, where the kernel
+# forwards what it sends (the lab's veths pass a frame on in the sender's
+# context).
 
-# exact frame count at a paced rate: 10 kpps x 0.5 for 1 s; what fell due
-# while the worker was descheduled is sent when it runs again, up to the
-# pacer's bound (20 ms of traffic, 100 frames here); what fell due beyond
-# it is counted as late, never sent back to back
-out=$FG_TMP/rate.out
-fg_plain -C "$LOOP" -x "start -f $P/stl_64b.yaml -d 1 -m 0.5 -t learn=0,drain=0.3; wait 20; stats --json" >"$out" 2>&1
-latency_pre "$out"
-tx=$(latency_row "$out" s64 1 tx); late=$(latency_row "$out" s64 1 late)
-echo "# -m 0.5 for 1 s: tx $tx, late $late"
-check_range "-m 0.5 for 1 s: sent + late = 5,000 frames (+-1 %)" "$((${tx:-0} + ${late:-0}))" 4950 5050
-check_range "-m 0.5 for 1 s: most frames sent in time" "${tx:-0}" 2500 5050
-
-# counts and ranges of sizes: each stream sends exactly its count, then
-# stops; a run whose every stream has one ends by itself (no -d, and the
-# `wait` returns); the sizes walk their range (inc by 7 on port 0: the
-# port's bytes are the sequence's sum exactly), or are drawn from it (rand)
-cat >"$FG_TMP/count.yaml" <<'EOF'
-mode: streams
-streams:
-  - {name: inc, port: 0, frame: {range: [64, 1518], step: 7}, rate: 20kpps, count: 3001,
-     src: 198.18.0.1, dst: 198.19.0.1, latency: true}
-  - {name: rnd, port: 1, frame: {range: [100, 1400], mode: rand}, rate: 10kpps, count: 777,
-     src: 198.19.0.1, dst: 198.18.0.1}
-EOF
-out=$FG_TMP/count.out
-t0=$(date +%s%N)
-fg_plain -C "$LOOP" -x "start -f $FG_TMP/count.yaml -t learn=0,drain=0.3; wait 20; stats --json" >"$out" 2>&1
-t1=$(date +%s%N)
-latency_pre "$out"
-check_grep "counted streams: the start says the run ends by itself" 'ends when every stream has sent its count' "$out"
-check_range "counted streams: the run ended by itself after about 3001 / 20 kpps (ms)" \
-	"$(( (t1 - t0) / 1000000 ))" 150 8000
-check_eq "counted streams: inc sent exactly its count" 3001 "$(latency_row "$out" inc 1 tx)"
-check_eq "counted streams: inc, every frame received" 3001 "$(latency_row "$out" inc 1 rx)"
-check_eq "counted streams: rnd sent exactly its count" 777 "$(latency_row "$out" rnd 0 tx)"
-check_eq "counted streams: rnd, every frame received" 777 "$(latency_row "$out" rnd 0 rx)"
-check_eq "counted streams: nothing late (the count is not a rate cut)" "0 0" \
-	"$(latency_row "$out" inc 1 late) $(latency_row "$out" rnd 0 late)"
-want=$(python3 -c 'z = list(range(64, 1519, 7)); print(sum(z[i % len(z)] - 4 for i in range(3001)))')
-check_eq "counted streams: port 0's bytes are the inc sizes' sum (without FCS)" "$want" \
-	"$(json_get "$out" ports.0.tx_bytes || echo -1)"
-b1=$(json_get "$out" ports.1.tx_bytes || echo 0)
-check_range "counted streams: rnd's frames average about 746 B without FCS" "$((b1 / 777))" 680 812
-
-# a figure that was not measured is not zero: a stream without latency
-# stamps has null latency figures in --json ("-" in stats -l), beside one
-# with stamps whose figures are numbers; stats -l fits 80 columns
-cat >"$FG_TMP/nolat.yaml" <<'EOF'
-mode: streams
-streams:
-  - {name: stamped, port: 0, frame: 64, rate: 5kpps, count: 500,
-     src: 198.18.0.1, dst: 198.19.0.1, latency: true}
-  - {name: unstamped_stream_long_name, port: 1, frame: 64, rate: 5kpps, count: 500,
-     src: 198.19.0.1, dst: 198.18.0.1, latency: false}
-EOF
-out=$FG_TMP/nolat.out
-fg_plain -C "$LOOP" -x "start -f $FG_TMP/nolat.yaml -t learn=0,drain=0.3; wait 20; stats --json; stats -l" >"$out" 2>&1
-nolat_json()
+# loop_open : the session's flowgen on [loop, loop] (FG_SOUT, FG_SPID and
+# fd 8 of lib.sh's fg_send, fg_wait and fg_close, in the lane's shell)
+loop_open()
 {
-	python3 - "$out" <<-'PY'
-		import json, sys
-		t = open(sys.argv[1]).read()
-		o = json.JSONDecoder().raw_decode(t, t.rfind('{"global"'))[0]
-		keys = ("min_us", "avg_us", "max_us", "p50_us", "p99_us", "p999_us", "jitter_us")
-		rows = {r["stream"][:7]: r for r in o["latency"]}
-		s, u = rows["stamped"], rows["unstamp"]
-		assert s["rx"] == 500 and u["rx"] == 500, (s, u)
-		assert all(isinstance(s[k], (int, float)) for k in keys), s
-		assert all(u[k] is None for k in keys), u
-	PY
+	FG_SOUT=$FG_TMP/loop.session
+	rm -f "$FG_TMP/loop.in"
+	mkfifo "$FG_TMP/loop.in"
+	sed 's/threads: \[1\]/threads: [0]/' "$LOOP" >"$FG_TMP/loop_cpu0.yaml"
+	FG_TIMEOUT=120 fg_plain -C "$FG_TMP/loop_cpu0.yaml" -k -b <"$FG_TMP/loop.in" >"$FG_SOUT" 2>&1 &
+	# shellcheck disable=SC2034 # read by lib.sh's fg_wait and fg_close
+	FG_SPID=$!
+	exec 8>"$FG_TMP/loop.in"
 }
-check "latency: an unstamped stream's figures are null, a stamped one's numbers" nolat_json
-grep -E '^(stream|stamped|unstamped_strea) ' "$out" >"$FG_TMP/nolat.txt"
-sed -n '/^Latency (usec)/,$p' "$out" >"$FG_TMP/nolat_us.txt"
-check_grep "stats -l: the unstamped stream's delays are -" \
-	'^unstamped_strea +0( +-){7}$' "$FG_TMP/nolat_us.txt"
-check_grep "stats -l: the stamped stream's delays are numbers" \
-	'^stamped +1( +[0-9]+\.[0-9]){7}$' "$FG_TMP/nolat_us.txt"
-check_eq "stats -l: every line within 80 columns" "" \
-	"$(awk 'length($0) > 80' "$FG_TMP/nolat.txt")"
 
-out=$FG_TMP/over.out
-fg_plain -C "$LOOP" -x "start -f $P/stl_64b.yaml -m 50mpps" >"$out" 2>&1
-check_grep "a rate above line rate is refused with the maximum" 'exceed.*maximum is -m' "$out"
+# loop_send NAME CMDS : fg_send NAME CMDS to the session's flowgen
+loop_send()
+{
+	fg_send "$1" "$2"
+}
 
-out=$FG_TMP/tun.out
-fg_plain -C "$LOOP" -x "start -f $P/stl_64b.yaml -t bogus=1" >"$out" 2>&1
-check_grep "an unknown -t key is refused" 'unknown key' "$out"
+# loop_wait NAME [PREV] : fg_wait NAME; $FG_TMP/NAME.out then holds this
+# run's output only, what came after the run PREV's mark
+loop_wait()
+{
+	fg_wait "$1" 60
+	awk -v a="MARK-$2" -v b="MARK-$1" -v p="${2:+0}" \
+		'p != "0" && $0 == b { exit } p != "0" { print } $0 == a { p = 1 }' \
+		"$FG_SOUT" >"$FG_TMP/$1.out"
+}
+
+# loop_profile NAME : a shipped profile's short run
+loop_profile()
+{
+	# -d 0.25: 500 frames of s64 and imix, 406 of each hosts stream
+	loop_send "$1" "start -f $P/$1.yaml -d 0.25 -m 0.2 -t learn_wait=0.2,drain=0.3; wait 30; stats --json"
+}
+
+# profile_checks NAME STREAM PORT : the checks of loop_profile NAME's run,
+# read while the next run goes
+profile_checks()
+{
+	local out=$FG_TMP/$1.out tx rx
+	latency_pre "$out"
+	tx=$(latency_row "$out" "$2" "$3" tx)
+	rx=$(latency_row "$out" "$2" "$3" rx)
+	check_ge "$1 on loop: frames sent" "${tx:-0}" 100
+	check_eq "$1 on loop: every frame received" "${tx:-no tx}" "${rx:-no rx}"
+	check_eq "$1 on loop: nothing lost" 0 "$(latency_row "$out" "$2" "$3" lost)"
+}
+
+streams_loop()
+{
+	loop_open
+	# exact frame count at a paced rate: 10 kpps x 0.5 for 1 s; what fell due
+	# while the worker was descheduled is sent when it runs again, up to the
+	# pacer's bound (20 ms of traffic, 100 frames here); what fell due beyond
+	# it is counted as late, never sent back to back
+	loop_send rate "start -f $P/stl_64b.yaml -d 1 -m 0.5 -t learn=0,drain=0.3; wait 20; stats --json"
+	loop_wait rate
+	out=$FG_TMP/rate.out
+	latency_pre "$out"
+	tx=$(latency_row "$out" s64 1 tx); late=$(latency_row "$out" s64 1 late)
+	echo "# -m 0.5 for 1 s: tx $tx, late $late"
+	check_range "-m 0.5 for 1 s: sent + late = 5,000 frames (+-1 %)" "$((${tx:-0} + ${late:-0}))" 4950 5050
+	check_range "-m 0.5 for 1 s: most frames sent in time" "${tx:-0}" 2500 5050
+
+	# counts and ranges of sizes: each stream sends exactly its count, then
+	# stops; a run whose every stream has one ends by itself (no -d, and the
+	# `wait` returns); the sizes walk their range (inc by 7 on port 0: the
+	# port's bytes are the sequence's sum exactly), or are drawn from it (rand)
+	cat >"$FG_TMP/count.yaml" <<-'EOF'
+	mode: streams
+	streams:
+	  - {name: inc, port: 0, frame: {range: [64, 1518], step: 7}, rate: 20kpps, count: 3001,
+	     src: 198.18.0.1, dst: 198.19.0.1, latency: true}
+	  - {name: rnd, port: 1, frame: {range: [100, 1400], mode: rand}, rate: 10kpps, count: 777,
+	     src: 198.19.0.1, dst: 198.18.0.1}
+	EOF
+	out=$FG_TMP/count.out
+	t0=$(date +%s%N)
+	loop_send count "start -f $FG_TMP/count.yaml -t learn=0,drain=0.3; wait 20; stats --json"
+	loop_wait count rate
+	t1=$(date +%s%N)
+	# part 2 may start: the timed runs are done
+	: >"$FG_TMP/loop.timed"
+	cat >"$FG_TMP/nolat.yaml" <<-'EOF'
+	mode: streams
+	streams:
+	  - {name: stamped, port: 0, frame: 64, rate: 5kpps, count: 500,
+	     src: 198.18.0.1, dst: 198.19.0.1, latency: true}
+	  - {name: unstamped_stream_long_name, port: 1, frame: 64, rate: 5kpps, count: 500,
+	     src: 198.19.0.1, dst: 198.18.0.1, latency: false}
+	EOF
+	loop_send nolat "start -f $FG_TMP/nolat.yaml -t learn=0,drain=0.3; wait 20; stats --json; stats -l"
+	latency_pre "$out"
+	check_grep "counted streams: the start says the run ends by itself" 'ends when every stream has sent its count' "$out"
+	check_range "counted streams: the run ended by itself after about 3001 / 20 kpps (ms)" \
+		"$(( (t1 - t0) / 1000000 ))" 150 8000
+	check_eq "counted streams: inc sent exactly its count" 3001 "$(latency_row "$out" inc 1 tx)"
+	check_eq "counted streams: inc, every frame received" 3001 "$(latency_row "$out" inc 1 rx)"
+	check_eq "counted streams: rnd sent exactly its count" 777 "$(latency_row "$out" rnd 0 tx)"
+	check_eq "counted streams: rnd, every frame received" 777 "$(latency_row "$out" rnd 0 rx)"
+	check_eq "counted streams: nothing late (the count is not a rate cut)" "0 0" \
+		"$(latency_row "$out" inc 1 late) $(latency_row "$out" rnd 0 late)"
+	want=$(python3 -c 'z = list(range(64, 1519, 7)); print(sum(z[i % len(z)] - 4 for i in range(3001)))')
+	check_eq "counted streams: port 0's bytes are the inc sizes' sum (without FCS)" "$want" \
+		"$(json_get "$out" ports.0.tx_bytes || echo -1)"
+	b1=$(json_get "$out" ports.1.tx_bytes || echo 0)
+	check_range "counted streams: rnd's frames average about 746 B without FCS" "$((b1 / 777))" 680 812
+
+	# a figure that was not measured is not zero: a stream without latency
+	# stamps has null latency figures in --json ("-" in stats -l), beside one
+	# with stamps whose figures are numbers (the run sent above, with the
+	# count run's checks); stats -l fits 80 columns
+	loop_wait nolat count
+	loop_profile stl_64b
+	out=$FG_TMP/nolat.out
+	nolat_json()
+	{
+		python3 - "$out" <<-'PY'
+			import json, sys
+			t = open(sys.argv[1]).read()
+			o = json.JSONDecoder().raw_decode(t, t.rfind('{"global"'))[0]
+			keys = ("min_us", "avg_us", "max_us", "p50_us", "p99_us", "p999_us", "jitter_us")
+			rows = {r["stream"][:7]: r for r in o["latency"]}
+			s, u = rows["stamped"], rows["unstamp"]
+			assert s["rx"] == 500 and u["rx"] == 500, (s, u)
+			assert all(isinstance(s[k], (int, float)) for k in keys), s
+			assert all(u[k] is None for k in keys), u
+		PY
+	}
+	check "latency: an unstamped stream's figures are null, a stamped one's numbers" nolat_json
+	grep -E '^(stream|stamped|unstamped_strea) ' "$out" >"$FG_TMP/nolat.txt"
+	sed -n '/^Latency (usec)/,$p' "$out" >"$FG_TMP/nolat_us.txt"
+	check_grep "stats -l: the unstamped stream's delays are -" \
+		'^unstamped_strea +0( +-){7}$' "$FG_TMP/nolat_us.txt"
+	check_grep "stats -l: the stamped stream's delays are numbers" \
+		'^stamped +1( +[0-9]+\.[0-9]){7}$' "$FG_TMP/nolat_us.txt"
+	check_eq "stats -l: every line within 80 columns" "" \
+		"$(awk 'length($0) > 80' "$FG_TMP/nolat.txt")"
+
+	loop_wait stl_64b nolat
+	loop_profile stl_imix
+	profile_checks stl_64b s64 1
+	loop_wait stl_imix stl_64b
+	loop_profile l3_many_hosts
+	profile_checks stl_imix imix 1
+	loop_wait l3_many_hosts stl_imix
+	loop_send over "start -f $P/stl_64b.yaml -m 50mpps"
+	profile_checks l3_many_hosts hosts10 1
+	out=$FG_TMP/l3_many_hosts.out
+	tx0=$(latency_row "$out" hosts19 0 tx)
+	check_ge "l3_many_hosts: reverse direction counted on port 0 (frames sent)" "${tx0:-0}" 100
+	check_eq "l3_many_hosts: reverse direction counted on port 0, as many as forward" \
+		"$(latency_row "$out" hosts19 1 tx || echo 'no port 1 row')" "${tx0:-no port 0 row}"
+	check_eq "l3_many_hosts: reverse direction, every frame received on port 0" \
+		"${tx0:-no port 0 row}" "$(latency_row "$out" hosts19 0 rx || echo 'no rx')"
+	check "l3_many_hosts: latency measured" in_range "$(latency_row "$out" hosts10 1 max_us)" 0.001 1e7
+
+	loop_wait over l3_many_hosts
+	loop_send tun "start -f $P/stl_64b.yaml -t bogus=1"
+	out=$FG_TMP/over.out
+	check_grep "a rate above line rate is refused with the maximum" 'exceed.*maximum is -m' "$out"
+
+	loop_wait tun over
+	out=$FG_TMP/tun.out
+	check_grep "an unknown -t key is refused" 'unknown key' "$out"
+	fg_close
+}
+lane loop streams_loop
+# part 2 starts once part 1's timed runs are done (or the lane has ended)
+for ((i = 0; i < 300; i++)); do
+	[ -e "$FG_TMP/loop.timed" ] || grep -qx END "$FG_TMP/lane.loop" && break
+	sleep 0.1
+done
 
 # --- part 2: router lab ---------------------------------------------------------
 
@@ -301,6 +385,19 @@ if in_dut tc qdisc add dev dut1 root netem delay 2ms 2>"$FG_TMP/netem.err"; then
 else
 	IMP=impair.py
 	echo "# no tc netem: $(head -c 200 "$FG_TMP/netem.err"); impair.py in a wire namespace instead"
+	# the impair.py lab comes up beside the drop and nat runs, under
+	# names of its own (lib.sh lab_up's, tag imp: not fgd-PID-w, the wire
+	# namespace lab.sh down takes for this lab's); it is made the lab once
+	# this one is down
+	IMP_TST=fgt-$$-imp
+	IMP_DUT=fgd-$$-imp
+	if [ -n "$FG_RESULTS" ]; then
+		echo "$IMP_TST $IMP_DUT" >>"$FG_RESULTS.ns"
+		echo "$IMP_DUT-w" >>"$FG_RESULTS.ns"
+	fi
+	at_exit "FG_NS_TST=$IMP_TST FG_NS_DUT=$IMP_DUT $FG_LAB down"
+	FG_IMPAIR=1 FG_NS_TST=$IMP_TST FG_NS_DUT=$IMP_DUT "$FG_LAB" up router >"$FG_TMP/lab.imp.out" 2>&1 &
+	IMP_UP=$!
 fi
 
 # 1 % random drop in the DUT's forward path (nftables numgen): 10,000
@@ -334,14 +431,20 @@ check_range "nat: latency measured" "$(latency_row "$out" lat 1 avg_us)" 0.001 5
 check_ge "nat: the DUT did translate" "$("$FG_LAB" conntrack)" 1
 fg_close
 lab_down
+lane_end loop
 
 # The same impairments without sch_netem: the router lab with impair.py
 # relaying on the outside link.
 if [ "$IMP" = impair.py ]; then
-	if FG_IMPAIR=1 lab_up router; then
-		if [ -n "$FG_RESULTS" ]; then
-			echo "$NS_DUT-w" >>"$FG_RESULTS.ns"
-		fi
+	if wait "$IMP_UP"; then
+		NS_TST=$IMP_TST
+		NS_DUT=$IMP_DUT
+		export FG_NS_TST=$NS_TST FG_NS_DUT=$NS_DUT
+		FG_LAB_UP=yes
+	else
+		fail "lab up (router)" "$(cat "$FG_TMP/lab.imp.out")"
+	fi
+	if [ "$FG_LAB_UP" = yes ]; then
 		FG_TIMEOUT=120 fg_open "$FG_TMP/impair.session"
 		fg_run plain "arp; start -f $SP -d 3 $RUN"
 		out=$FG_TMP/plain.out
