@@ -27,15 +27,15 @@
 #  9. a frame larger than the ports' buffers ([loop, loop], no lab): refused
 #     at start, the traffic already running goes on (its count is sent +
 #     late, which holds on a worker sharing its CPU).
-# Case 1 runs in a lane, on a lab of its own (lab A: lib.sh lab_up's tag)
-# and with its flowgen's worker and main lcore on CPU 0 (its config with
-# threads [0]), beside cases 2 to 9 on lab B, whose flowgens keep their
-# workers on CPU 1 (a veth passes a frame on in the sender's context, so
-# each lab's DUT forwards on its flowgen's CPU). Case 1's checks are
-# counts of the flow table with wide bounds, which a worker sharing its
-# CPU meets all the same (table_full 751 and 1,000 active, as alone);
-# case 1 takes about 11 s, cases 2 to 9 about 17 s (28 s one after the
-# other, 18 to 19.5 s so).
+# Cases 1, 7 and 8 run in a lane, on a lab of their own (lab A: lib.sh
+# lab_up's tag) and with their flowgens' workers and main lcores on CPU 0
+# (their configs with threads [0]), beside cases 2 to 6 and 9 on lab B,
+# whose flowgens keep their workers on CPU 1 (a veth passes a frame on in
+# the sender's context, so each lab's DUT forwards on its flowgen's CPU).
+# Case 1's checks are counts of the flow table with wide bounds, which a
+# worker sharing its CPU meets all the same (table_full 751 and 1,000
+# active, as alone); 7 and 8 time nothing. The lane takes about 15 s,
+# lab B's cases about 16 s (28 s one after the other, 16 to 17 s so).
 
 . "$(dirname "$0")/lib.sh"
 
@@ -124,8 +124,97 @@ echo stopped-ok" >"$OM" 2>&1 || rcm=$?
 	check_eq "limits table full unpaced: no flow started beyond it" 500 "$stm"
 	check_grep "limits table full unpaced: stop works" '^stopped-ok' "$OM"
 	echo "# table full unpaced: active $actm started $stm table_full $tfm"
+	# cases 7 and 8 on lab A too, their flowgens' workers on CPU 0
+	sed 's/threads: \[1\]/threads: [0]/' "$LAB_CFG" >"$FG_TMP/lab_cpu0.yaml"
+	LAB_CFG=$FG_TMP/lab_cpu0.yaml
+	CFG=$LAB_CFG
+	cases78
 }
+# cases78 : cases 7 and 8, in lab A's lane once case 1 is done (the tmux
+# server's clean-up is registered before the lane: a lane's at_exit is
+# lost)
+cases78()
+{
+	local O rc H
+	# --- 7. profile deleted right before start --------------------------------
+	O=$FG_TMP/del.out
+	cp "$P/udp_short.yaml" "$FG_TMP/gone.yaml"
+	# flowgen is up and has run arp when the file goes; then it is asked to
+	# start it (-k: the failed start does not end the batch)
+	fg_open "$FG_TMP/del.session" -k
+	fg_run del.arp "arp"
+	rm -f "$FG_TMP/gone.yaml"
+	fg_run del "start -f $FG_TMP/gone.yaml -m 100 -d 2; echo alive"
+	fg_close
+	rc=$FG_SRC
+	ok_exit "limits deleted profile: no crash" "$rc"
+	check_eq "limits deleted profile: exit 1 (a failed command)" 1 "$rc"
+	check_grep "limits deleted profile: clear error naming the file" 'gone\.yaml.*(no such|not found|cannot|open)|(no such|cannot open).*gone\.yaml' "$O"
+	check_grep "limits deleted profile: a later command runs" '^alive' "$O"
+
+	# --- 8. SIGINT during tui -------------------------------------------------
+	if command -v tmux >/dev/null; then
+		H=$FG_TMP/home
+		mkdir -p "$H"
+		SOCK=fglim-$$
+		tmux -L "$SOCK" -f /dev/null new-session -d -s m -x 132 -y 40 \
+			"env -i HOME=$H TERM=xterm-256color LANG=C.UTF-8 PATH=$PATH bash --norc --noprofile"
+		scr()
+		{
+			tmux -L "$SOCK" capture-pane -p -t m
+		}
+		wscr()
+		{
+			local i
+			for ((i = 0; i < $2 * 5; i++)); do
+				scr | grep -Eq -- "$1" && return 0
+				sleep 0.2
+			done
+			return 1
+		}
+		k()
+		{
+			tmux -L "$SOCK" send-keys -t m "$@"
+		}
+		k "stty -g > $H/stty.before" Enter
+		k "ip netns exec $NS_TST $FG_BIN -C $LAB_CFG; echo FG-EXIT=\$? > $H/rc" Enter
+		if wscr 'flowgen> ?$' 40; then
+			k "arp" Enter
+			wscr 'port 1: .*MAC' 10
+			k "start -f $P/udp_short.yaml -m 200" Enter
+			wscr '^started ' 10
+			k "tui" Enter
+			wscr 'Global Statistics' 10 && pass "limits tui: dashboard open with traffic" ||
+				fail "limits tui: dashboard open with traffic" "$(scr | grep . | head -n 5)"
+			# ^C once the dashboard has drawn the traffic's rate
+			wscr '^CPS +[1-9]' 5
+			k C-c
+			if wscr 'flowgen> ?$' 10 && ! scr | grep -q 'Global Statistics'; then
+				pass "limits tui: C-c returns to the prompt"
+			else
+				fail "limits tui: C-c returns to the prompt" "$(scr | grep . | tail -n 5)"
+			fi
+			check "limits tui: flowgen still running after C-c" test ! -e "$H/rc"
+			k "echo alive-tui" Enter
+			wscr '^alive-tui' 5 && pass "limits tui: prompt answers after C-c" ||
+				fail "limits tui: prompt answers after C-c" "$(scr | grep . | tail -n 5)"
+			k "quit" Enter
+			wait_file "$H/rc" 20
+			k "stty -g > $H/stty.after" Enter
+			wait_file "$H/stty.after" 5
+			check_eq "limits tui: terminal modes restored (stty -g)" \
+				"$(cat "$H/stty.before" 2>/dev/null)" "$(cat "$H/stty.after" 2>/dev/null || echo none)"
+			check_eq "limits tui: flowgen quits with 0" "FG-EXIT=0" "$(cat "$H/rc" 2>/dev/null)"
+		else
+			fail "limits tui: flowgen console starts" "$(scr | grep . | tail -n 5)"
+		fi
+	else
+		fail "limits tui: tmux available" "tmux is not installed"
+	fi
+}
+
 lab_up nat A || exit 1
+command -v tmux >/dev/null && at_exit "tmux -L fglim-$$ kill-server"
 lane full full_lane
 # every other case: lab B
 lab_up nat || exit 1
@@ -233,83 +322,6 @@ check_grep "limits stop twice: second stop says nothing is running" 'no traffic|
 check "limits stop twice: second stop exits 0" \
 	fg -x "stop; stop; echo alive"
 check_grep "limits stop twice: a later command runs" '^alive' "$O"
-
-# --- 7. profile deleted right before start -----------------------------------
-O=$FG_TMP/del.out
-cp "$P/udp_short.yaml" "$FG_TMP/gone.yaml"
-# flowgen is up and has run arp when the file goes; then it is asked to
-# start it (-k: the failed start does not end the batch)
-fg_open "$FG_TMP/del.session" -k
-fg_run del.arp "arp"
-rm -f "$FG_TMP/gone.yaml"
-fg_run del "start -f $FG_TMP/gone.yaml -m 100 -d 2; echo alive"
-fg_close
-rc=$FG_SRC
-ok_exit "limits deleted profile: no crash" "$rc"
-check_eq "limits deleted profile: exit 1 (a failed command)" 1 "$rc"
-check_grep "limits deleted profile: clear error naming the file" 'gone\.yaml.*(no such|not found|cannot|open)|(no such|cannot open).*gone\.yaml' "$O"
-check_grep "limits deleted profile: a later command runs" '^alive' "$O"
-
-# --- 8. SIGINT during tui --------------------------------------------------------
-if command -v tmux >/dev/null; then
-	H=$FG_TMP/home
-	mkdir -p "$H"
-	SOCK=fglim-$$
-	at_exit "tmux -L $SOCK kill-server"
-	tmux -L "$SOCK" -f /dev/null new-session -d -s m -x 132 -y 40 \
-		"env -i HOME=$H TERM=xterm-256color LANG=C.UTF-8 PATH=$PATH bash --norc --noprofile"
-	scr()
-	{
-		tmux -L "$SOCK" capture-pane -p -t m
-	}
-	wscr()
-	{
-		local i
-		for ((i = 0; i < $2 * 5; i++)); do
-			scr | grep -Eq -- "$1" && return 0
-			sleep 0.2
-		done
-		return 1
-	}
-	k()
-	{
-		tmux -L "$SOCK" send-keys -t m "$@"
-	}
-	k "stty -g > $H/stty.before" Enter
-	k "ip netns exec $NS_TST $FG_BIN -C $LAB_CFG; echo FG-EXIT=\$? > $H/rc" Enter
-	if wscr 'flowgen> ?$' 40; then
-		k "arp" Enter
-		wscr 'port 1: .*MAC' 10
-		k "start -f $P/udp_short.yaml -m 200" Enter
-		wscr '^started ' 10
-		k "tui" Enter
-		wscr 'Global Statistics' 10 && pass "limits tui: dashboard open with traffic" ||
-			fail "limits tui: dashboard open with traffic" "$(scr | grep . | head -n 5)"
-		# ^C once the dashboard has drawn the traffic's rate
-		wscr '^CPS +[1-9]' 5
-		k C-c
-		if wscr 'flowgen> ?$' 10 && ! scr | grep -q 'Global Statistics'; then
-			pass "limits tui: C-c returns to the prompt"
-		else
-			fail "limits tui: C-c returns to the prompt" "$(scr | grep . | tail -n 5)"
-		fi
-		check "limits tui: flowgen still running after C-c" test ! -e "$H/rc"
-		k "echo alive-tui" Enter
-		wscr '^alive-tui' 5 && pass "limits tui: prompt answers after C-c" ||
-			fail "limits tui: prompt answers after C-c" "$(scr | grep . | tail -n 5)"
-		k "quit" Enter
-		wait_file "$H/rc" 20
-		k "stty -g > $H/stty.after" Enter
-		wait_file "$H/stty.after" 5
-		check_eq "limits tui: terminal modes restored (stty -g)" \
-			"$(cat "$H/stty.before" 2>/dev/null)" "$(cat "$H/stty.after" 2>/dev/null || echo none)"
-		check_eq "limits tui: flowgen quits with 0" "FG-EXIT=0" "$(cat "$H/rc" 2>/dev/null)"
-	else
-		fail "limits tui: flowgen console starts" "$(scr | grep . | tail -n 5)"
-	fi
-else
-	fail "limits tui: tmux available" "tmux is not installed"
-fi
 
 lab_down
 lane_end full
