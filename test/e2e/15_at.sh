@@ -46,7 +46,8 @@
 # TSC; then that instance 1's threads are all back under the ordinary
 # policy, and, on the loop ports, that a run without the privilege for
 # real-time priority holds all the same and reports at_realtime false
-# (without --at: null).
+# (without --at: null; those two loop runs go while the common start's
+# captures are judged, once instances 2 and 3, read, have been stopped).
 # The lateness figures (capture - planned, reported - capture) are in
 # the PASS lines. Namespaces carry this shell's PID and go on exit.
 
@@ -144,28 +145,18 @@ for ((i = 1; i <= N; i++)); do
 	PIDS[$i]=$!
 	at_exit "kill ${PIDS[$i]}"
 done
-for ((i = 1; i <= N; i++)); do
-	if ! wait_for '^api: listening on http://127.0.0.1:' "$FG_TMP/fg$i.err" 60 "${PIDS[$i]}"; then
-		fail "start --at: flowgen $i serves the API" "$(tail -n 3 "$FG_TMP/fg$i.err")"
-		finish
-		exit
-	fi
-done
-pass "start --at: three flowgen on af_packet veths serve the API"
 
 # --- the common start -----------------------------------------------------
 
-# captures of each port 1's end (b), until killed
+# captures of each port 1's end (b), until killed, and the posters below,
+# started while the three flowgen start (nothing is sent to UDP port 4321
+# before the run)
 CAPS=()
 for ((i = 1; i <= N; i++)); do
 	ip netns exec "${NS[$i]}" dumpcap -q -i vb -f 'udp dst port 4321' -w "$FG_TMP/cap$i.pcapng" \
 		>/dev/null 2>"$FG_TMP/cap$i.err" &
 	CAPS[$i]=$!
 	at_exit "kill ${CAPS[$i]}"
-done
-for ((i = 1; i <= N; i++)); do
-	wait_for 'Capturing on' "$FG_TMP/cap$i.err" 20 "${CAPS[$i]}" ||
-		fail "start --at: dumpcap captures vb of instance $i" "$(cat "$FG_TMP/cap$i.err")"
 done
 
 # the three starts at once, each from a process already waiting in its
@@ -195,6 +186,19 @@ open(sys.argv[4] + ".st", "w").write("%d\n" % st)
 		"$FG_TMP/start.$i" 2>"$FG_TMP/start.$i.err" &
 	SP[$i]=$!
 done
+
+for ((i = 1; i <= N; i++)); do
+	if ! wait_for '^api: listening on http://127.0.0.1:' "$FG_TMP/fg$i.err" 60 "${PIDS[$i]}"; then
+		fail "start --at: flowgen $i serves the API" "$(tail -n 3 "$FG_TMP/fg$i.err")"
+		finish
+		exit
+	fi
+done
+pass "start --at: three flowgen on af_packet veths serve the API"
+for ((i = 1; i <= N; i++)); do
+	wait_for 'Capturing on' "$FG_TMP/cap$i.err" 20 "${CAPS[$i]}" ||
+		fail "start --at: dumpcap captures vb of instance $i" "$(cat "$FG_TMP/cap$i.err")"
+done
 # every poster is up and about to read its FIFO (python's start-up took
 # over a second under load: one start was refused, the time passed 3.3 s
 # before), then the time
@@ -215,8 +219,59 @@ for ((i = 1; i <= N; i++)); do
 	check_eq "start --at: instance $i's start value names the planned time" \
 		"True True" "$(AT=$AT jt '(o["ok"], o["json"]["at"][:23] == os.environ["AT"][:23] and o["json"]["planned"]) if o["ok"] else o')"
 done
-for ((i = 1; i <= N; i++)); do
-	api $i "wait 15"
+# judge I : the figures of instance I against its capture
+judge()
+{
+	python3 - "$AT" "$FG_TMP/stats.$1" "$FG_TMP/cap$1.txt" <<-'PY'
+		import datetime, json, sys
+		def ns(t):
+		    # RFC 3339 in UTC with a fraction of up to 9 digits
+		    if t is None:
+		        return None
+		    d, f = t.rstrip("Z").split(".") if "." in t else (t.rstrip("Z"), "0")
+		    s = datetime.datetime.strptime(d, "%Y-%m-%dT%H:%M:%S").replace(tzinfo=datetime.timezone.utc)
+		    return int(s.timestamp()) * 10**9 + int((f + "000000000")[:9])
+		at = ns(sys.argv[1])
+		o = json.load(open(sys.argv[2]))["json"]
+		g = o["global"]
+		caps = [l.strip() for l in open(sys.argv[3]) if l.strip()]
+		cap = [int(c.split(".")[0]) * 10**9 + int((c.split(".")[1] + "000000000")[:9]) for c in caps]
+		lat = [r for r in o["latency"] if r["stream"] == "s64"][0]
+		w = o["workers"][0]
+		out = {
+		    "planned_us": (ns(g["start_planned"]) - at) / 1e3,
+		    "cap_first_us": (cap[0] - at) / 1e3 if cap else None,
+		    "rep_first_us": (ns(g["first_frame"]) - at) / 1e3 if g["first_frame"] else None,
+		    "rep_w_us": (ns(w["first_frame"]) - at) / 1e3 if w["first_frame"] else None,
+		    "cap_last_ms": (cap[-1] - at) / 1e6 if cap else None,
+		    "ncap": len(cap), "tx": lat["tx"], "late": lat["late"],
+		    "stalls": w["stalls"], "stalled_ms": w["stalled_ms"], "stall_late_ms": w["stall_late_ms"], "stall_max_ms": w["stall_max_ms"],
+		    "clock_ppm": g["clock_ppm"], "at_realtime": w.get("at_realtime", "absent"),
+		}
+		print(json.dumps(out))
+	PY
+}
+
+# at_case NAME START-OPTION [PREFIX...] : a run on the loop ports of
+# e2e_loop.yaml, in the background (see "Without the privilege" below)
+at_case()
+{
+	local name=$1 opt=$2
+	shift 2
+	timeout -k 5 60 "$@" "$FG_BIN" -C "$FG_TOP/test/data/e2e_loop.yaml" --json \
+		-x "start -f $PROF -m 10kpps -d 0.3 -t learn=0,drain=0.2 $opt; wait; stats --json" \
+		</dev/null >"$FG_TMP/$name.out" 2>"$FG_TMP/$name.err" &
+}
+
+# the runs ended together: the waits of instances 2 and 3 at once
+api 1 "wait 15"
+WP=()
+for ((i = 2; i <= N; i++)); do
+	api $i "wait 15" &
+	WP[$i]=$!
+done
+for ((i = 2; i <= N; i++)); do
+	wait "${WP[$i]}"
 done
 sleep 0.3 # the last frames' way through the capture
 RP=()
@@ -224,10 +279,26 @@ for ((i = 1; i <= N; i++)); do
 	child_stop INT "${CAPS[$i]}" || fail "start --at: instance $i's dumpcap stops on SIGINT within 5 s" "killed"
 	api $i "stats --json"
 	cp "$FG_TMP/body.$i" "$FG_TMP/stats.$i"
-	# the capture read while the next one stops
-	python3 "$FG_TOP/test/e2e/fg_pcapng.py" "$FG_TMP/cap$i.pcapng" >"$FG_TMP/cap$i.txt" 2>&1 &
+	# the capture read and judged while the next one stops
+	(
+		python3 "$FG_TOP/test/e2e/fg_pcapng.py" "$FG_TMP/cap$i.pcapng" >"$FG_TMP/cap$i.txt" 2>&1
+		judge $i >"$FG_TMP/judge.$i" 2>&1
+	) &
 	RP[$i]=$!
+	# instances 2 and 3 go once read: their workers busy-poll the CPUs
+	# that instance 1's needs for its runs below (with them, first frames
+	# went 0.8 to 4 ms late on a loaded machine, and the worker said so),
+	# and every command, python3 and curl here waits for a CPU beside them
+	if [ "$i" -gt 1 ]; then
+		child_stop TERM "${PIDS[$i]}" || fail "start --at: flowgen $i leaves on SIGTERM within 5 s" "killed"
+	fi
 done
+# the runs without the privilege and without --at (below) go while the
+# captures are judged and instance 1 refuses: nothing there is timed
+at_case noprivilege "--at +0.5" setpriv --bounding-set -sys_nice prlimit --rtprio=0
+P1=$!
+at_case noat ""
+P2=$!
 for ((i = 1; i <= N; i++)); do
 	wait "${RP[$i]}"
 done
@@ -291,39 +362,6 @@ check_first()
 	fi
 }
 
-# judge I : the figures of instance I against its capture
-judge()
-{
-	python3 - "$AT" "$FG_TMP/stats.$1" "$FG_TMP/cap$1.txt" <<-'PY'
-		import datetime, json, sys
-		def ns(t):
-		    # RFC 3339 in UTC with a fraction of up to 9 digits
-		    if t is None:
-		        return None
-		    d, f = t.rstrip("Z").split(".") if "." in t else (t.rstrip("Z"), "0")
-		    s = datetime.datetime.strptime(d, "%Y-%m-%dT%H:%M:%S").replace(tzinfo=datetime.timezone.utc)
-		    return int(s.timestamp()) * 10**9 + int((f + "000000000")[:9])
-		at = ns(sys.argv[1])
-		o = json.load(open(sys.argv[2]))["json"]
-		g = o["global"]
-		caps = [l.strip() for l in open(sys.argv[3]) if l.strip()]
-		cap = [int(c.split(".")[0]) * 10**9 + int((c.split(".")[1] + "000000000")[:9]) for c in caps]
-		lat = [r for r in o["latency"] if r["stream"] == "s64"][0]
-		w = o["workers"][0]
-		out = {
-		    "planned_us": (ns(g["start_planned"]) - at) / 1e3,
-		    "cap_first_us": (cap[0] - at) / 1e3 if cap else None,
-		    "rep_first_us": (ns(g["first_frame"]) - at) / 1e3 if g["first_frame"] else None,
-		    "rep_w_us": (ns(w["first_frame"]) - at) / 1e3 if w["first_frame"] else None,
-		    "cap_last_ms": (cap[-1] - at) / 1e6 if cap else None,
-		    "ncap": len(cap), "tx": lat["tx"], "late": lat["late"],
-		    "stalls": w["stalls"], "stalled_ms": w["stalled_ms"], "stall_late_ms": w["stall_late_ms"], "stall_max_ms": w["stall_max_ms"],
-		    "clock_ppm": g["clock_ppm"], "at_realtime": w.get("at_realtime", "absent"),
-		}
-		print(json.dumps(out))
-	PY
-}
-
 # Instances 1 and 3 have their workers on one CPU (cfg_write): at the
 # instant one of them waits for the other to give the CPU up, a thing
 # of this machine, not of flowgen (a worker is an lcore of its own,
@@ -335,7 +373,7 @@ judge()
 # before the send, and its capture at 1.17 ms).
 JS=()
 for ((i = 1; i <= N; i++)); do
-	JS[$i]=$(judge $i 2>&1)
+	JS[$i]=$(cat "$FG_TMP/judge.$i")
 done
 SECOND=$(python3 -c '
 import json, sys
@@ -421,7 +459,16 @@ check_eq "start --at: nothing started after the refusals (the --at run's frames 
 
 # --- without --at ---------------------------------------------------------------
 
-api 1 "start -f $PROF -d 1 -t learn=0,drain=0.3"
+# the loop runs of the unprivileged hold, begun above, are over first: on
+# instance 1's worker CPU, they would delay its first frame
+AC_RC=()
+for p in $P1 $P2; do
+	rc=0
+	wait "$p" || rc=$?
+	AC_RC+=("$rc")
+done
+# (0.2 s: its first frame is what is checked)
+api 1 "start -f $PROF -d 0.2 -t learn=0,drain=0.3"
 check_eq "start: without --at the value's at is the start's time, not planned" "True False" \
 	"$(jt 'o["json"]["at"] is not None, o["json"]["planned"]')"
 api 1 "wait 10"
@@ -458,12 +505,7 @@ fi
 # The streams engine runs the fast case, the flows engine (udp_short,
 # 10,000 flows/s of one datagram) the slow one. The tick goes back on
 # exit and the offset it ran up is taken back.
-# instances 2 and 3 go first: their idle workers would share the CPUs
-# that instance 1's worker needs at the instant (with them, first frames
-# went 0.8 to 4 ms late on a loaded machine, and the worker said so)
-for i in 2 3; do
-	child_stop TERM "${PIDS[$i]}" || fail "start --at: flowgen $i leaves on SIGTERM within 5 s" "killed"
-done
+# (instances 2 and 3 are gone: see the common start's captures above)
 SLEW=$FG_TMP/slew.state
 at_exit "python3 $FG_TOP/test/e2e/fg_slew.py restore $SLEW"
 slew_run()
@@ -536,28 +578,17 @@ check_eq "start --at: instance 1's threads are all back under the ordinary polic
 # Without the privilege (no CAP_SYS_NICE, RLIMIT_RTPRIO 0) a hold runs
 # under the worker's own policy and says so (at_realtime false), and the
 # run is what it would be; without --at there is no hold (null). On the
-# loop ports, both at once: 3,000 frames, 0.5 s ahead.
-# at_case NAME START-OPTION [PREFIX...] : one such run, in the background
-at_case()
-{
-	local name=$1 opt=$2
-	shift 2
-	timeout -k 5 60 "$@" "$FG_BIN" -C "$FG_TOP/test/data/e2e_loop.yaml" --json \
-		-x "start -f $PROF -m 10kpps -d 0.3 -t learn=0,drain=0.2 $opt; wait; stats --json" \
-		</dev/null >"$FG_TMP/$name.out" 2>"$FG_TMP/$name.err" &
-}
-at_case noprivilege "--at +0.5" setpriv --bounding-set -sys_nice prlimit --rtprio=0
-P1=$!
-at_case noat ""
-P2=$!
-for c in "noprivilege $P1 false without CAP_SYS_NICE" "noat $P2 null no --at"; do
-	read -r name pid want what <<<"$c"
-	rc=0
-	wait "$pid" || rc=$?
+# loop ports, both at once: 3,000 frames, 0.5 s ahead; run while the
+# common start's captures were judged (nothing of theirs is timed), over
+# before instance 1's next run.
+# (at_case, begun after the common start, ended before the run without
+# --at: AC_RC their exit statuses)
+for c in "noprivilege 0 false without CAP_SYS_NICE" "noat 1 null no --at"; do
+	read -r name k want what <<<"$c"
 	mapfile -t v < <(jvals "$FG_TMP/$name.out" '=[w.get("at_realtime", "absent") for w in o["workers"]]' \
 		global.tx_pkts global.rx_pkts)
 	check_eq "start --at, $what: exit 0, at_realtime $want, 3,000 frames sent and received" \
-		"0 [$want] 3000 3000" "$rc ${v[0]:-} ${v[1]:-} ${v[2]:-}"
+		"0 [$want] 3000 3000" "${AC_RC[k]:-none} ${v[0]:-} ${v[1]:-} ${v[2]:-}"
 done
 
 finish
