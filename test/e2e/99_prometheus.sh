@@ -25,6 +25,12 @@
 #   - while `bench latency` runs, flowgen_bench_running says so, and after
 #     it the bench trial counters are the bench's own (run while the
 #     server's first scrape is still to come).
+# The streams run starts on the three at once when the bench is over,
+# runs beside the wait for the first scrape, and is stopped once the
+# checks that need it running are done; the flows run lasts 3 s from
+# several.py's --at, its in-run checks made as soon as fg1's traffic runs.
+# Each instance's replies to a command sent to all three (stats --json,
+# wait, stop) come from three requests at once.
 #
 # FG_E2E_NOHUGE=1 runs flowgen with --no-huge.
 
@@ -205,30 +211,46 @@ for f in sys.argv[1:]:
     print(True if ok else t.replace("\n", " "))' "$@"
 }
 
-# all COMMAND : cmd on the three; true when each said ok
+# par COMMAND : the command on the three at once, a curl each ("{i}" in
+# COMMAND is the instance's number); instance I's reply in all.I, its
+# HTTP status in all.I.st
+par()
+{
+	local i p=()
+	for i in 1 2 3; do
+		curl -s -m 30 -o "$FG_TMP/all.$i" -w '%{http_code}' --cacert "$FG_TMP/cert.pem" \
+			-H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+			--data-binary "$(cmd_body "${1//\{i\}/$i}")" \
+			"https://127.0.0.1:${PORTS[i]}/flowgen/v1/command" >"$FG_TMP/all.$i.st" 2>/dev/null &
+		p[i]=$!
+	done
+	for i in 1 2 3; do
+		wait "${p[i]}"
+	done
+}
+
+# all COMMAND : the command on the three at once (par); true when each
+# answered 200 and said ok; $B their replies
 all()
 {
 	local i r ok=0
+	par "$1"
 	for i in 1 2 3; do
-		cmd $i "$1"
-		[ "$ST" = 200 ] || ok=1
-		printf '%s' "$B" >"$FG_TMP/all.$i"
+		[ "$(cat "$FG_TMP/all.$i.st")" = 200 ] || ok=1
 	done
 	mapfile -t r < <(oks "$FG_TMP"/all.{1,2,3})
 	[ "${r[*]}" = "True True True" ] || ok=1
+	B=$(cat "$FG_TMP"/all.{1,2,3})
 	return $ok
 }
 
-# jsons : each instance's `stats --json` value, as a JSON list in $FG_TMP/stats.json
+# jsons : each instance's `stats --json` value, read at once, as a JSON
+# list in $FG_TMP/stats.json
 jsons()
 {
-	local i
-	for i in 1 2 3; do
-		cmd $i 'stats --json'
-		printf '%s' "$B" >"$FG_TMP/stats.$i.json"
-	done
+	par 'stats --json'
 	python3 -c 'import json, sys; print(json.dumps([json.load(open(f))["json"] for f in sys.argv[1:]]))' \
-		"$FG_TMP"/stats.{1,2,3}.json >"$FG_TMP/stats.json"
+		"$FG_TMP"/all.{1,2,3} >"$FG_TMP/stats.json"
 }
 
 for ((k = 0; k < 100; k++)); do
@@ -271,6 +293,21 @@ got = (float(m["flowgen_bench_trials_total{instance=\"fg1\"}"]), float(m["flowge
        float(m["flowgen_bench_running{instance=\"fg1\",test=\"latency\"}"]))
 print(n > 0 and got == (n, p, 0) or (got, n, p))' "$FG_TMP/bench.json" "$B" 2>&1)"
 
+# --- a streams run with latency -----------------------------------------------------
+
+# started at once on the three as soon as the bench is over, before the
+# first scrapes' checks (which wait for the server's first scrape), and
+# stopped once the checks that need it running are done: its length is
+# theirs, not a guess (8 s runs were needed when it ran for a fixed time
+# after those checks: the starts, the reads and the scrape took 5 to 6 s
+# on a loaded machine, and 4 s runs had ended by the scrape)
+par "start -f $PROF -m {i} -d 60 -t learn=0"
+TS=$(date +%s%N)
+mapfile -t R < <(oks "$FG_TMP"/all.{1,2,3})
+for i in 1 2 3; do
+	[ "${R[i - 1]}" = True ] || fail "streams run starts on fg$i" "$(cat "$FG_TMP/all.$i")"
+done
+
 # --- the first scrapes -----------------------------------------------------------------
 
 if scraped_after "$T0"; then
@@ -305,21 +342,16 @@ fams = list(p(t))
 print("ok" if t.endswith("# EOF\n\n") or t.endswith("# EOF\n") else "no EOF")' "$FG_TMP/metrics.om" 2>&1 | tail -n 1)"
 }
 
-# --- a streams run with latency -----------------------------------------------------
+# --- the streams run's checks while it runs --------------------------------------------
 
-for i in 1 2 3; do
-	cmd $i "start -f $PROF -m $i -d 8 -t learn=0"
-	printf '%s' "$B" >"$FG_TMP/start.$i"
-done
-mapfile -t R < <(oks "$FG_TMP"/start.{1,2,3})
-for i in 1 2 3; do
-	[ "${R[i - 1]}" = True ] || fail "streams run starts on fg$i" "$(cat "$FG_TMP/start.$i")"
-done
-sleep 2
-# the summed rate against each instance's own, read at the same time, first:
-# the checks of the scrape below take over a second; the runs last 8 s,
-# as the three starts, the reads and the scrape took 5 to 6 s on a loaded
-# machine (4 s runs had ended by the scrape: 6,588 against 8,875 frames/s)
+# the summed rate against each instance's own, read at the same time, first
+# (the checks of the scrape below take over a second), once the runs have
+# gone 2 s: a rate is measured over about the last second (STATS_RATE_BACK
+# samples of 100 ms, src/control/stats.c; a late sampler stretches it, up
+# to the ring's 1.6 s), so both reads and the scrape after them measure
+# traffic only (after 1.5 s, PromQL read 7,196 frames/s against 9,031 once)
+ms=$(((TS + 2000000000 - $(date +%s%N)) / 1000000))
+[ "$ms" -le 0 ] || sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
 T1=$(date +%s.%N)
 jsons
 scraped_after "$T1"
@@ -334,6 +366,7 @@ check_scrape "streams run"
 promsum 'flowgen_stream_latency_seconds_count{instance="fg1",stream="up"}'
 check_eq "streams run: the up stream's latency histogram counts delays while it runs" "True" \
 	"$(python3 -c 'import sys; print(float(sys.argv[1]) > 0)' "$V" 2>&1)"
+all 'stop' || fail "streams run: stop on each instance" "$B"
 all 'wait' || fail "streams run: wait on each instance" "$B"
 T2=$(date +%s.%N)
 jsons
@@ -381,12 +414,21 @@ check_eq "after the streams run: no delay beyond the last edge (2^33 ns) on a lo
 # --- a flows run over the three, started together by examples/several.py ----------------
 
 python3 "$FG_TOP/examples/several.py" --prometheus "http://127.0.0.1:$PPORT" \
-	--profile "$FG_TOP/profiles/udp_short.yaml" -m 500,1000,1500 -d 4 --at-delay 2 \
+	--profile "$FG_TOP/profiles/udp_short.yaml" -m 500,1000,1500 -d 3 --at-delay 2 \
 	--token-file "$FG_TMP/token" --cacert "$FG_TMP/cert.pem" \
 	"https://127.0.0.1:${PORTS[1]}" "https://127.0.0.1:${PORTS[2]}" "https://127.0.0.1:${PORTS[3]}" \
 	>"$FG_TMP/several.out" 2>&1 &
 SEVERAL=$!
-sleep 3.5
+# until fg1's run has begun (several.py's --at, 2 s on): the checks below
+# take 2 s at most on a loaded machine, the run lasts 3
+running=no
+end=$(($(date +%s) + 10))
+while [ "$(date +%s)" -le $end ] && kill -0 $SEVERAL 2>/dev/null; do
+	on 1 GET /metrics
+	[ "$(printf '%s\n' "$B" | awk '/^flowgen_running/ { print $2 }')" = 1 ] && running=yes && break
+	sleep 0.1
+done
+[ $running = yes ] || fail "flows run: fg1's traffic runs within 10 s of several.py's start" "$(cat "$FG_TMP/several.out")"
 check_scrape "flows run"
 # the console's thread of fg1 is busy in `wait` (up to the run's end)
 curl -s -m 30 -o /dev/null --cacert "$FG_TMP/cert.pem" -H "Authorization: Bearer $TOKEN" \
