@@ -15,7 +15,11 @@
 #    `stop` is answered while the flows drain, not after; then an OTG config of a TCP flow
 #    (SYN segments from 20 source ports) and an ICMP echo flow through the
 #    masquerade: every frame arrives, translated, and the DUT's conntrack
-#    holds the TCP and ICMP connections they opened.
+#    holds the TCP and ICMP connections they opened; `bench nat` through
+#    the API gives its value.
+# The two labs are up at once, each with its flowgen: the router lab's
+# checks run in a lane while the nat lab's `bench nat` (6.2 s of 18.6 in a
+# run of this scenario alone) runs.
 
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/fg_jq.sh"
@@ -62,24 +66,42 @@ otg_run()
 	done
 }
 
-# --- router lab: arp and an OTG flow -----------------------------------------------
+# --- router lab: arp and an OTG flow (a lane) -----------------------------------------
 
-lab_up router || exit 1
-check "router: flowgen --api in the tester namespace" api_up
-cmd arp
-check_eq "router: arp through the API: ok" "True" "$(jq_ 'o["ok"]')"
-check_eq "router: arp resolved both next hops" "True" \
-	"$(jq_ '"198.18.1.1" in o["output"] and "198.19.1.1" in o["output"] and "unresolved" not in o["output"]')"
-check_eq "router: arp's value: both next hops resolved by ARP, with the router's MACs" \
-	"2 arp arp 198.18.1.1 198.19.1.1 True" \
-	"$(jq_ 'len(o["json"]["next_hops"]), o["json"]["next_hops"][0]["source"], o["json"]["next_hops"][1]["source"], o["json"]["next_hops"][0]["gw"], o["json"]["next_hops"][1]["gw"], all(h["resolved"] and len(h["gw_mac"]) == 17 for h in o["json"]["next_hops"])' | tr -d "(),'")"
-cmd 'ping -p 0 -d 198.18.1.1 -n 3'
-check_eq "router: ping's value: 3 sent, 3 replies, each with its round trip, min <= avg <= max" \
-	"3 3 0.0 True True" \
-	"$(jq_ 'o["json"]["transmitted"], o["json"]["received"], o["json"]["loss_pct"], all(r["rtt_ms"] > 0 for r in o["json"]["replies"]) and [r["seq"] for r in o["json"]["replies"]] == [1, 2, 3], 0 < o["json"]["rtt_ms"]["min"] <= o["json"]["rtt_ms"]["avg"] <= o["json"]["rtt_ms"]["max"]' | tr -d "(),'")"
-check_eq "router: ping's text beside it" "True" "$(jq_ '"3 packets transmitted, 3 received, 0% packet loss" in o["output"]')"
+# router_part : the router lab's checks, in a lane beside the nat lab's
+# `bench nat` (below): a lab of its own (up before the lane, for its
+# clean-up), a flowgen of its own; its HTTP bodies and console files in a
+# folder of its own, its jq_ a python3 of its own (not the shared one of
+# fg_jq.sh). Nothing it checks is a time (frames counted, latency's
+# order, ping's replies), nor anything of `bench nat`'s (the NAT's
+# behaviour, not its speed).
+router_part()
+{
+	local D=$FG_TMP
+	exec {FG_JQW}>&- {FG_JQR}<&- 7>&-
+	FG_TMP=$D/router
+	mkdir -p "$FG_TMP"
+	NS_TST=$R_TST NS_DUT=$R_DUT
+	jq_()
+	{
+		python3 -c 'import json, sys; o = json.loads(sys.argv[2]); print(eval(sys.argv[1]))' "$1" "$B" 2>&1
+	}
+	check "router: flowgen --api in the tester namespace" api_up
+	echo "$FG_PID" >"$FG_TMP/pid"
+	cmd arp
+	check_eq "router: arp through the API: ok" "True" "$(jq_ 'o["ok"]')"
+	check_eq "router: arp resolved both next hops" "True" \
+		"$(jq_ '"198.18.1.1" in o["output"] and "198.19.1.1" in o["output"] and "unresolved" not in o["output"]')"
+	check_eq "router: arp's value: both next hops resolved by ARP, with the router's MACs" \
+		"2 arp arp 198.18.1.1 198.19.1.1 True" \
+		"$(jq_ 'len(o["json"]["next_hops"]), o["json"]["next_hops"][0]["source"], o["json"]["next_hops"][1]["source"], o["json"]["next_hops"][0]["gw"], o["json"]["next_hops"][1]["gw"], all(h["resolved"] and len(h["gw_mac"]) == 17 for h in o["json"]["next_hops"])' | tr -d "(),'")"
+	cmd 'ping -p 0 -d 198.18.1.1 -n 3'
+	check_eq "router: ping's value: 3 sent, 3 replies, each with its round trip, min <= avg <= max" \
+		"3 3 0.0 True True" \
+		"$(jq_ 'o["json"]["transmitted"], o["json"]["received"], o["json"]["loss_pct"], all(r["rtt_ms"] > 0 for r in o["json"]["replies"]) and [r["seq"] for r in o["json"]["replies"]] == [1, 2, 3], 0 < o["json"]["rtt_ms"]["min"] <= o["json"]["rtt_ms"]["avg"] <= o["json"]["rtt_ms"]["max"]' | tr -d "(),'")"
+	check_eq "router: ping's text beside it" "True" "$(jq_ '"3 packets transmitted, 3 received, 0% packet loss" in o["output"]')"
 
-cat >"$FG_TMP/otg.json" <<'EOF'
+	cat >"$FG_TMP/otg.json" <<'EOF'
 {"ports": [{"name": "p1", "location": "0"}, {"name": "p2", "location": "1"}],
  "flows": [{"name": "through", "tx_rx": {"choice": "port", "port": {"tx_name": "p1", "rx_names": ["p2"]}},
    "packet": [{"choice": "ethernet", "ethernet": {}},
@@ -90,22 +112,29 @@ cat >"$FG_TMP/otg.json" <<'EOF'
    "duration": {"choice": "fixed_packets", "fixed_packets": {"packets": 1000}},
    "metrics": {"enable": true, "loss": true, "latency": {"enable": true}}}]}
 EOF
-otg_run router "$FG_TMP/otg.json"
-M='o["flow_metrics"][0]'
-check_eq "router: the flow stopped" stopped "$(jq_ "$M[\"transmit\"]")"
-check_eq "router: the flow sent its 1000 frames through the DUT and received them all" "1000 1000" \
-	"$(jq_ "$M[\"frames_tx\"], $M[\"frames_rx\"]" | tr -d '(),')"
-check_eq "router: latency 0 < minimum <= average <= maximum" True \
-	"$(jq_ "0 < $M[\"latency\"][\"minimum_ns\"] <= $M[\"latency\"][\"average_ns\"] <= $M[\"latency\"][\"maximum_ns\"]")"
-http POST /monitor/metrics '{"choice": "port", "port": {}}'
-check_eq "router: port p1 sent the flow's frames and nothing else" 1000 \
-	"$(jq_ '{p["name"]: p for p in o["port_metrics"]}["p1"]["frames_tx"]')"
-api_down
-lab_down
+	otg_run router "$FG_TMP/otg.json"
+	M='o["flow_metrics"][0]'
+	check_eq "router: the flow stopped" stopped "$(jq_ "$M[\"transmit\"]")"
+	check_eq "router: the flow sent its 1000 frames through the DUT and received them all" "1000 1000" \
+		"$(jq_ "$M[\"frames_tx\"], $M[\"frames_rx\"]" | tr -d '(),')"
+	check_eq "router: latency 0 < minimum <= average <= maximum" True \
+		"$(jq_ "0 < $M[\"latency\"][\"minimum_ns\"] <= $M[\"latency\"][\"average_ns\"] <= $M[\"latency\"][\"maximum_ns\"]")"
+	http POST /monitor/metrics '{"choice": "port", "port": {}}'
+	check_eq "router: port p1 sent the flow's frames and nothing else" 1000 \
+		"$(jq_ '{p["name"]: p for p in o["port_metrics"]}["p1"]["frames_tx"]')"
+	api_down
+}
 
 # --- nat lab: a stateful run through the command endpoint ----------------------------
 
+# both labs up first: the nat lab, then the router lab (fgt-PID-r,
+# fgd-PID-r) for the lane; the names of the nat lab are the ones in use
 lab_up nat || exit 1
+N_TST=$NS_TST N_DUT=$NS_DUT
+lab_up router r || exit 1
+R_TST=$NS_TST R_DUT=$NS_DUT
+NS_TST=$N_TST NS_DUT=$N_DUT
+export FG_NS_TST=$N_TST FG_NS_DUT=$N_DUT
 check "nat: flowgen --api in the tester namespace" api_up
 cmd arp
 check_eq "nat: arp through the API: ok" "True" "$(jq_ 'o["ok"]')"
@@ -183,12 +212,15 @@ check_eq "nat: the DUT's conntrack holds the 20 TCP connections the SYNs opened,
 check_ge "nat: and the ICMP echo connection of identifier 77" \
 	"$(in_dut conntrack -L -p icmp 2>/dev/null | grep 'src=198\.18\.0\.8 ' | grep -c 'id=77')" 1
 cmd stop
+at_exit "kill \$(cat $FG_TMP/router/pid)"
+lane router router_part
 cmd "bench nat -p udp --outside 198.19.0.10 --timeout-max 0 --json"
 check_eq "nat: bench nat --json through the API: ok, its result value itself" "True nat True" \
 	"$(jq_ 'o["ok"], o["json"]["bench"], isinstance(o["json"]["checks"], list) and len(o["json"]["checks"]) > 0' | tr -d "(),'")"
 check_eq "nat: bench nat's value says the DUT translates, and no JSON text is in output" "True True" \
 	"$(jq_ 'o["json"]["translated"] is True, "\"checks\"" not in o["output"]' | tr -d '(),')"
 api_down
+lane_end router
 lab_down
 
 finish
