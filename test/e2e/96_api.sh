@@ -11,7 +11,8 @@
 # commands polled to the end, and a request answered while one runs;
 # cancel (^C's equivalent) ends an async `wait` and stops the traffic;
 # malformed JSON 400, an oversized body 413, a depth bomb 400, an
-# unknown path 404, an OTG path reaches the OTG handlers; `api` lists the requests;
+# unknown path 404 (these in a lane once the bench is done), an OTG path
+# reaches the OTG handlers; `api` lists the requests;
 # a client stalled mid-body blocks nobody and is closed after the idle
 # timeout; quit through the API ends flowgen. Beside those, in a lane once
 # the bench is done, start-up checks: a non-loopback
@@ -166,6 +167,41 @@ security()
 wait "$KEYGEN"
 at_exit "kill \$(cat $FG_TMP/security/pid)"
 lane security security
+
+# bad_requests : requests flowgen refuses before any command runs, in a
+# lane beside the checks below once the bench is done (as security): its
+# HTTP bodies in a folder of its own, its jq_ a python3 of its own. The
+# OTG path and `api` stay in this shell: `api` lists the last 10
+# requests, and /config must be among them.
+bad_requests()
+{
+	local D=$FG_TMP
+	exec 7>&- {FG_JQW}>&- {FG_JQR}<&-
+	FG_TMP=$D/bad
+	mkdir -p "$FG_TMP"
+	jq_()
+	{
+		python3 -c 'import json, sys; o = json.loads(sys.argv[2]); print(eval(sys.argv[1]))' "$1" "$B" 2>&1
+	}
+	http POST /flowgen/v1/command '{"command": "stats"'
+	check_eq "malformed JSON: 400" 400 "$ST"
+	check_eq "malformed JSON: an OTG Error" "400 validation True" \
+		"$(jq_ 'o["code"], o["kind"], len(o["errors"]) == 1' | tr -d "(),'")"
+	http POST /flowgen/v1/command '{"cmd": "stats"}'
+	check_eq "a key that is not ours: 400" 400 "$ST"
+	{ printf '{"command": "'; head -c $((1100 * 1024)) /dev/zero | tr '\0' x; printf '"}\n'; } >"$FG_TMP/big.json"
+	http POST /flowgen/v1/command "@$FG_TMP/big.json"
+	check_eq "a body over 1 MiB: 413" 413 "$ST"
+	{ printf '{"command": '; head -c 200000 /dev/zero | tr '\0' '['; head -c 200000 /dev/zero | tr '\0' ']'; printf '}\n'; } >"$FG_TMP/deep.json"
+	http POST /flowgen/v1/command "@$FG_TMP/deep.json"
+	check_eq "a depth bomb: 400" 400 "$ST"
+	check_eq "a depth bomb: says how deep is allowed" "True" "$(jq_ '"deeper than 32" in o["errors"][0]')"
+	http GET /flowgen/v1/command
+	check_eq "GET /flowgen/v1/command: 405" 405 "$ST"
+	http GET /no/such/path
+	check_eq "an unknown path: 404 (OTG Error)" "404 404" "$ST $(jq_ 'o["code"]')"
+}
+lane bad bad_requests
 
 cmd 'portattr -p 1'
 check_eq "command 'portattr': its value, port 1 of the loop pair with its address and a known TSC rate" \
@@ -344,23 +380,6 @@ check_eq "an unknown command id: 404" 404 "$ST"
 
 # --- bad requests ----------------------------------------------------------------
 
-http POST /flowgen/v1/command '{"command": "stats"'
-check_eq "malformed JSON: 400" 400 "$ST"
-check_eq "malformed JSON: an OTG Error" "400 validation True" \
-	"$(jq_ 'o["code"], o["kind"], len(o["errors"]) == 1' | tr -d "(),'")"
-http POST /flowgen/v1/command '{"cmd": "stats"}'
-check_eq "a key that is not ours: 400" 400 "$ST"
-{ printf '{"command": "'; head -c $((1100 * 1024)) /dev/zero | tr '\0' x; printf '"}\n'; } >"$FG_TMP/big.json"
-http POST /flowgen/v1/command "@$FG_TMP/big.json"
-check_eq "a body over 1 MiB: 413" 413 "$ST"
-{ printf '{"command": '; head -c 200000 /dev/zero | tr '\0' '['; head -c 200000 /dev/zero | tr '\0' ']'; printf '}\n'; } >"$FG_TMP/deep.json"
-http POST /flowgen/v1/command "@$FG_TMP/deep.json"
-check_eq "a depth bomb: 400" 400 "$ST"
-check_eq "a depth bomb: says how deep is allowed" "True" "$(jq_ '"deeper than 32" in o["errors"][0]')"
-http GET /flowgen/v1/command
-check_eq "GET /flowgen/v1/command: 405" 405 "$ST"
-http GET /no/such/path
-check_eq "an unknown path: 404 (OTG Error)" "404 404" "$ST $(jq_ 'o["code"]')"
 http POST /config '{"flows": 3}'
 check_eq "an OTG path goes to the OTG handlers: a wrong type is 400 with its path" "400 True" \
 	"$ST $(jq_ 'o["errors"][0].startswith("flows:")')"
@@ -384,5 +403,6 @@ check_eq "quit through the API ends flowgen with the script's status" 1 "$RC"
 exec 7>&-
 
 lane_end security
+lane_end bad
 
 finish
