@@ -587,7 +587,7 @@ one_run()
 	# recovery window (d + 1 s): what is judged after it are counts
 	if [ "$KIND" = flows ] && [ -n "$NEXT" ]; then
 		sleep_until "$(awk -v t="$d" 'BEGIN { printf "%.3f", t + 1.1 }')"
-		lab_bg "$NEXT"
+		lab_bg nat "$NEXT"
 	fi
 	if fg_run "$sc-$KIND-end" "wait 30; stats --json; record stop" 40; then
 		pass "$tag: the run ends, flowgen answers"
@@ -678,31 +678,6 @@ judge_run()
 		rec="$rec" out="$FG_TMP/$sc-$KIND-end.out" "${extra[@]}"
 }
 
-# lab_bg SC : SC's own NAT lab (fgt-PID-SC, fgd-PID-SC) brought up in the
-# background, torn down on exit; lab_use SC waits for it and makes it the
-# lab of in_tst, in_dut and fg
-lab_bg()
-{
-	local t=fgt-$$-$1 d=fgd-$$-$1
-	[ -z "$FG_RESULTS" ] || echo "$t $d" >>"$FG_RESULTS.ns"
-	at_exit "FG_NS_TST=$t FG_NS_DUT=$d $FG_LAB down"
-	FG_NS_TST=$t FG_NS_DUT=$d "$FG_LAB" up nat >"$FG_TMP/lab.$1.out" 2>&1 &
-	eval "LAB_PID_$1=\$!"
-}
-
-lab_use()
-{
-	local pid
-	eval "pid=\$LAB_PID_$1"
-	NS_TST=fgt-$$-$1 NS_DUT=fgd-$$-$1
-	export FG_NS_TST=$NS_TST FG_NS_DUT=$NS_DUT
-	CFG=$FG_TOP/examples/lab.yaml
-	if ! wait "$pid"; then
-		fail "$1: lab up (nat)" "$(cat "$FG_TMP/lab.$1.out")"
-		return 1
-	fi
-}
-
 # scenario SC [NEXT] : SC's own lab and flowgen, a flows run and a streams
 # run; NEXT's lab comes up during SC's flows run
 scenario()
@@ -767,7 +742,7 @@ quit_wait()
 }
 
 LAB_DOWN=() QUIT_PID=
-lab_bg down
+lab_bg nat down
 scenario down flush
 scenario flush flap
 scenario flap

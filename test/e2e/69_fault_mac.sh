@@ -477,36 +477,6 @@ analyse()
 	)
 }
 
-# lab_bg FLAVOUR TAG : a second lab (namespaces fgt-PID-TAG, fgd-PID-TAG)
-# comes up in the background, while the first does; lab_use TAG waits for
-# it and makes it the lab in use (the first one down by then)
-lab_bg()
-{
-	local t=fgt-$BASHPID-$2 d=fgd-$BASHPID-$2
-	[ -z "$FG_RESULTS" ] || echo "$t $d" >>"$FG_RESULTS.ns"
-	at_exit "FG_NS_TST=$t FG_NS_DUT=$d $FG_LAB down"
-	(
-		FG_NS_TST=$t FG_NS_DUT=$d "$FG_LAB" up "$1" >"$FG_TMP/lab.$2.out" 2>&1
-		echo $? >"$FG_TMP/lab.$2.rc"
-	) &
-	eval "LAB_BG_$2=\$!"
-	eval "LAB_BG_FLAVOUR_$2=\$1"
-}
-lab_use()
-{
-	local pid flavour
-	eval "pid=\$LAB_BG_$1 flavour=\$LAB_BG_FLAVOUR_$1"
-	wait "$pid"
-	if [ "$(cat "$FG_TMP/lab.$1.rc" 2>/dev/null)" != 0 ]; then
-		fail "lab up ($flavour)" "$(cat "$FG_TMP/lab.$1.out")"
-		return 1
-	fi
-	NS_TST=fgt-$BASHPID-$1
-	NS_DUT=fgd-$BASHPID-$1
-	export FG_NS_TST=$NS_TST FG_NS_DUT=$NS_DUT
-	FG_LAB_UP=yes
-}
-
 # --- the NAT lab: flows and streams, with and without an announcement ---------------
 
 lab_bg ipv6 v6

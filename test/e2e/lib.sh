@@ -504,6 +504,33 @@ lab_up()
 	return 0
 }
 
+# lab_bg FLAVOUR TAG : a lab of its own (namespaces fgt-PID-TAG and
+# fgd-PID-TAG) comes up in the background while the scenario goes on, and
+# is torn down on exit; lab_use TAG (in the same shell) waits for it and
+# makes it the lab of in_tst, in_dut and fg, with CFG as lab_up sets it
+lab_bg()
+{
+	local t=fgt-$BASHPID-$2 d=fgd-$BASHPID-$2
+	need_root "lab up ($1)"
+	[ -z "$FG_RESULTS" ] || echo "$t $d" >>"$FG_RESULTS.ns"
+	at_exit "FG_NS_TST=$t FG_NS_DUT=$d $FG_LAB down"
+	FG_NS_TST=$t FG_NS_DUT=$d "$FG_LAB" up "$1" >"$FG_TMP/lab.$2.out" 2>&1 &
+	eval "FG_LAB_BG_$2=\$! FG_LAB_BG_FLAVOUR_$2=\$1"
+}
+
+lab_use()
+{
+	local pid flavour
+	eval "pid=\$FG_LAB_BG_$1 flavour=\$FG_LAB_BG_FLAVOUR_$1"
+	NS_TST=fgt-$BASHPID-$1 NS_DUT=fgd-$BASHPID-$1
+	export FG_NS_TST=$NS_TST FG_NS_DUT=$NS_DUT
+	CFG=$FG_TOP/examples/lab.yaml
+	if ! wait "$pid"; then
+		fail "lab up ($flavour, $1)" "$(cat "$FG_TMP/lab.$1.out")"
+		return 1
+	fi
+}
+
 lab_down()
 {
 	"$FG_LAB" down >/dev/null 2>&1 || true
