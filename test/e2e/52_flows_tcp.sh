@@ -62,6 +62,10 @@ done
 fg_run lsrv "start -f $D/flows_linux_srv.yaml -m 20 -d 2; wait 10; stats --json"
 kill -TERM $SRVPID
 wait $SRVPID 2>/dev/null
+# flowgen's server side only (-p 1: the pair does not generate), from its
+# start until the clients are done; this run's figures are checked
+# meanwhile (fg_wait copied them)
+fg_send lcli.start "start -f $D/flows_linux_cli.yaml -p 1"
 J=$FG_TMP/lsrv.out
 jpre "$J" $JPATHS
 started=$(json_get "$J" flows.client.started || echo 0)
@@ -81,9 +85,6 @@ check_eq "flows tcp linux server: client received 512 B each" "$((started * 512)
 check_ge "flows tcp linux server: the listener answered each" \
 	"$(cat "$FG_TMP/srv.count" 2>/dev/null || echo -1)" "$started"
 
-# flowgen's server side only (-p 1: the pair does not generate), from its
-# start until the clients are done
-fg_send lcli.start "start -f $D/flows_linux_cli.yaml -p 1"
 fg_wait lcli.start
 in_dut timeout 20 python3 "$D/flows_tcp_cli.py" 198.19.0.10 8080 50 >"$FG_TMP/cli.txt" 2>&1
 fg_run lcli "sleep 0.5; stop; stats --json"
@@ -119,6 +120,8 @@ fi
 	echo "timeout: 1"
 } >"$FG_TMP/udp_short_t1.yaml"
 fg_run uloss "start -f $FG_TMP/udp_short_t1.yaml -m 1000 -d 2; wait 10; stats --json"
+# the TCP run starts while the UDP run's figures are checked
+fg_send tloss "start -f $FG_TOP/profiles/tcp_short.yaml -m 200 -d 2; wait 15; stats --json"
 J=$FG_TMP/uloss.out
 jpre "$J" $JPATHS
 started=$(json_get "$J" flows.client.started || echo 0)
@@ -129,7 +132,7 @@ check_ge "flows loss udp: no_reply >= 2%" "$((nr * 100))" "$((started * 2))"
 check_ge "flows loss udp: no_reply <= 10%" "$((started * 10))" "$((nr * 100))"
 check_eq "flows loss udp: failures are no_reply" "$nr" \
 	"$(json_get "$J" flows.client.failed || echo -1)"
-fg_run tloss "start -f $FG_TOP/profiles/tcp_short.yaml -m 200 -d 2; wait 15; stats --json"
+fg_wait tloss
 J=$FG_TMP/tloss.out
 jpre "$J" $JPATHS
 started=$(json_get "$J" flows.client.started || echo 0)
