@@ -24,6 +24,10 @@
 # 4. http_get under 10% loss each way: the retransmitted segments carry
 #    the program's bytes (no bad payload, nothing taken for a foreign
 #    peer), and nearly every flow completes.
+# Each run's figures are read and checked while the next run goes on (its
+# own output was copied when its mark came; these runs are a few dozen
+# flows a second, their bounds well below what they start), and Python's
+# http.server and flowgen start side by side.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -45,6 +49,7 @@ ip netns exec "$NS_DUT" python3 -m http.server 80 --bind 198.19.1.1 --directory 
 	>"$FG_TMP/http.log" 2>&1 &
 HTTPPID=$!
 at_exit "kill $HTTPPID 2>/dev/null"
+FG_TIMEOUT=90 fg_open "$FG_TMP/session.out"
 for ((i = 0; i < 50; i++)); do
 	in_dut ss -Hltn 'sport = :80' | grep -q . && break
 	sleep 0.2
@@ -72,11 +77,14 @@ tcount()
 		awk -F'|' -v n=$# '/<>/ { for (i = 1; i <= n; i++) { v = $(2 * i + 1); gsub(/ /, "", v); print v }; exit }'
 }
 
-FG_TIMEOUT=90 fg_open "$FG_TMP/session.out"
 JP="flows.client.started flows.client.completed flows.client.failed flows.client.fail_reasons.payload_mismatch flows.client.foreign_server flows.client.rx_bytes flows.server.rx_bytes flows.server.completed"
 
 # --- 1. a GET against Python's http.server ----------------------------------
 fg_run linux "arp; capture start; start -f $D/flows_http_linux.yaml -m 20 -d 1.5; wait 10; capture stop; stats --json; capture save $FG_TMP/linux.pcapng"
+# the server's log of this run, before the next run's GETs
+linux_log=$(grep -c '"GET / HTTP/1.0" 200' "$FG_TMP/http.log")
+# the response is not the recorded one: strict checks fail it
+fg_send strict "start -f $D/flows_http_linux.yaml -m 20 -d 0.5 -t payload_check=1; wait 10; stats --json"
 J=$FG_TMP/linux.out
 jpre "$J" $JP
 started=$(json_get "$J" flows.client.started || echo 0)
@@ -86,10 +94,9 @@ check_eq "bytes linux http: none failed" 0 "$(json_get "$J" flows.client.failed 
 check_eq "bytes linux http: each counted as foreign_server" "$started" \
 	"$(json_get "$J" flows.client.foreign_server || echo -1)"
 linux_started=$started
-check_ge "bytes linux http: the server logged a 200 per GET" \
-	"$(grep -c '"GET / HTTP/1.0" 200' "$FG_TMP/http.log")" "$started"
-# the response is not the recorded one: strict checks fail it
-fg_run strict "start -f $D/flows_http_linux.yaml -m 20 -d 0.5 -t payload_check=1; wait 10; stats --json"
+check_ge "bytes linux http: the server logged a 200 per GET" "$linux_log" "$started"
+fg_wait strict
+fg_send fg "capture start; start -f $FG_TOP/profiles/http_get.yaml -m 50 -d 1.5; wait 10; capture stop; stats --json; capture save $FG_TMP/fg.pcapng"
 J=$FG_TMP/strict.out
 jpre "$J" $JP
 started=$(json_get "$J" flows.client.started || echo 0)
@@ -98,7 +105,9 @@ check_eq "bytes linux http strict: each fails as payload_mismatch" "$started" \
 	"$(json_get "$J" flows.client.fail_reasons.payload_mismatch || echo -1)"
 
 # --- 2. flowgen to flowgen ----------------------------------------------------
-fg_run fg "capture start; start -f $FG_TOP/profiles/http_get.yaml -m 50 -d 1.5; wait 10; capture stop; stats --json; capture save $FG_TMP/fg.pcapng"
+fg_wait fg
+# UDP with bytes: DNS in hex, no signature in the datagrams
+fg_send dns "capture start; start -f $D/flows_dns_bytes.yaml -m 50 -d 1; wait 10; capture stop; stats --json; capture save $FG_TMP/dns.pcapng"
 J=$FG_TMP/fg.out
 jpre "$J" $JP
 started=$(json_get "$J" flows.client.started || echo 0)
@@ -115,8 +124,7 @@ check_eq "bytes fg http: the client received the response of each" "$((started *
 	"$(json_get "$J" flows.client.rx_bytes || echo -1)"
 fg_started=$started
 
-# UDP with bytes: DNS in hex, no signature in the datagrams
-fg_run dns "capture start; start -f $D/flows_dns_bytes.yaml -m 50 -d 1; wait 10; capture stop; stats --json; capture save $FG_TMP/dns.pcapng"
+fg_wait dns
 J=$FG_TMP/dns.out
 jpre "$J" $JP
 started=$(json_get "$J" flows.client.started || echo 0)
@@ -145,6 +153,24 @@ sleep 3.5
 in_dut conntrack -L >"$FG_TMP/ct.txt" 2>/dev/null
 fg_wait ka 30
 wait "${TPIDS[@]}"
+
+# --- 4. retransmissions carry the program's bytes ------------------------------
+# 10% loss on what the DUT forwards through dut1, both directions (netem,
+# or nftables where the kernel has no netem): lost segments of the request
+# and the response are sent again from their stream offset, and both sides
+# check every byte (flowgen's peer: strictly)
+if in_dut tc qdisc add dev dut1 root netem loss 10% 2>/dev/null; then
+	LOSS_UNDO="in_dut tc qdisc del dev dut1 root"
+else
+	in_dut nft add table inet fgloss
+	in_dut nft add chain inet fgloss lossy '{ type filter hook forward priority 0; }'
+	in_dut nft add rule inet fgloss lossy oifname dut1 numgen random mod 100 lt 10 drop
+	in_dut nft add rule inet fgloss lossy iifname dut1 numgen random mod 100 lt 10 drop
+	LOSS_UNDO="in_dut nft delete table inet fgloss"
+fi
+fg_send loss "start -f $FG_TOP/profiles/http_get.yaml -m 100 -d 2; wait 15; stats --json"
+# the figures of the runs above are checked while it runs
+
 check_eq "bytes linux http: one HTTP 200 per flow in the capture" "$linux_started" \
 	"$(cat "$FG_TMP/linux.n")"
 mapfile -t C <"$FG_TMP/fg.n"
@@ -174,21 +200,8 @@ check_eq "bytes keepalive tcp: none failed" 0 "${V[9]}"
 check_eq "bytes keepalive tcp: every server connection completed" "${V[7]}" "${V[10]}"
 check_eq "bytes keepalive tcp: four PONGs per connection" "$((V[7] * 24))" "${V[11]}"
 
-# --- 4. retransmissions carry the program's bytes ------------------------------
-# 10% loss on what the DUT forwards through dut1, both directions (netem,
-# or nftables where the kernel has no netem): lost segments of the request
-# and the response are sent again from their stream offset, and both sides
-# check every byte (flowgen's peer: strictly)
-if in_dut tc qdisc add dev dut1 root netem loss 10% 2>/dev/null; then
-	LOSS_UNDO="in_dut tc qdisc del dev dut1 root"
-else
-	in_dut nft add table inet fgloss
-	in_dut nft add chain inet fgloss lossy '{ type filter hook forward priority 0; }'
-	in_dut nft add rule inet fgloss lossy oifname dut1 numgen random mod 100 lt 10 drop
-	in_dut nft add rule inet fgloss lossy iifname dut1 numgen random mod 100 lt 10 drop
-	LOSS_UNDO="in_dut nft delete table inet fgloss"
-fi
-fg_run loss "start -f $FG_TOP/profiles/http_get.yaml -m 100 -d 2; wait 15; stats --json"
+# --- 4. (the run started above) ---------------------------------------------
+fg_wait loss 60
 $LOSS_UNDO
 J=$FG_TMP/loss.out
 mapfile -t V < <(jvals "$J" flows.client.started flows.client.completed flows.client.fail_reasons.payload_mismatch \
