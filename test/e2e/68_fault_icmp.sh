@@ -18,7 +18,8 @@
 # 1.5 s after it (-d 6), with a drain of 0.3 s (-t drain=0.3: the lab's
 # frames take well under a millisecond through the DUT, none is still on
 # its way then). Each run's checks (tshark on its captures, the counts)
-# go on while the next run starts, and end before that run's fault: the
+# go on while the next run's captures start, and end before that run
+# starts, so that its fault comes at its time in the run: the
 # fault and what follows it (the errors' timing, the recovery) have the
 # CPU that flowgen's worker leaves to themselves. tshark reads each
 # capture once: what a display filter would count is counted from the
@@ -270,9 +271,12 @@ recovery()
 ANYOF='function anyof(f, re,  n, a, i) { n = split(f, a, ","); for (i = 1; i <= n; i++) if (a[i] ~ re) return 1; return 0 }'
 
 # checks NAME FUNC : FUNC, the checks of a run (its captures read, its
-# figures counted), in a lane while the next run starts; `analysed` waits
-# for it before that run's fault, so that the fault and what follows it
-# have the CPU that flowgen's worker leaves to themselves
+# figures counted), in a lane while the next run's captures start;
+# `analysed` waits for it before that run starts, so that the fault and
+# what follows it have the CPU that flowgen's worker leaves to themselves,
+# and come at their time in the run whatever the lane took (waited for
+# after the start, a lane that ran long on a busy machine put the MTU
+# fault of a 6 s run 2 s late: the run ended before the MTU came back)
 AN_LANE=
 checks()
 {
@@ -403,10 +407,10 @@ TAG="route withdrawn, streams"
 R=$FG_TMP/as.jsonl
 U0=$(dut_snmp Icmp OutDestUnreachs)
 cap_start as dut0 "icmp"
+analysed
 TS=$(now)
 fg_run as_start "record start $R -i 0.1; start -f $PSTL -m 1 -d 6 -t learn=0,drain=0.3" 20
 check_eq "$TAG: started (the session's run 2)" 2 "$(grep -c '^started ' "$FG_TMP/as_start.out")"
-analysed
 sleep_until "$TS" 2.5
 T1=$(now)
 in_dut ip route del "${ROUTE[@]}"
@@ -449,10 +453,10 @@ U0=$(dut_snmp Icmp OutDestUnreachs)
 F0=$(dut_snmp Ip FragFails)
 cap_start b0 dut0 "icmp or tcp or udp"
 cap_start b1 dut1 "tcp"
+analysed
 TS=$(now)
 fg_run b_start "record start $R -i 0.1; start -f $PBIG -m 100 -d 7" 20
 check_eq "$TAG: started (the session's run 3)" 3 "$(grep -c '^started ' "$FG_TMP/b_start.out")"
-analysed
 sleep_until "$TS" 3
 T1=$(now)
 in_dut ip link set dut1 mtu 1280
@@ -576,10 +580,10 @@ TAG="MTU 1280, streams"
 R=$FG_TMP/bs.jsonl
 U0=$(dut_snmp Icmp OutDestUnreachs)
 cap_start bs dut0 "icmp"
+analysed
 TS=$(now)
 fg_run bs_start "record start $R -i 0.1; start -f $PSBIG -m 1 -d 6 -t learn=0,drain=0.3" 20
 check_eq "$TAG: started (the session's run 4)" 4 "$(grep -c '^started ' "$FG_TMP/bs_start.out")"
-analysed
 sleep_until "$TS" 2.5
 T1=$(now)
 in_dut ip link set dut1 mtu 1280
@@ -623,12 +627,12 @@ check "fault icmp: no worse a flowgen: it ran to the end" grep -q "^MARK-bs_end$
 
 TAG="route withdrawn, -c 2"
 O=$FG_TMP/a2.out
+analysed
 FG_TIMEOUT=60 fg -c 2 \
 	-x "arp; start -f $PFLOWS -m 200 -d 4; wait 30; stats --json" >"$O" 2>&1 &
 P=$!
 if wait_for '^started' "$O" 30 "$P"; then
 	TS=$(now)
-	analysed
 	sleep_until "$TS" 2
 	T1=$(now)
 	in_dut ip route del "${ROUTE[@]}"

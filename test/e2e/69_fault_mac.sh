@@ -54,8 +54,8 @@
 # the fault, ends within it, so that a probe or a re-resolution the
 # announcement (or the static next hop) should have spared would be seen.
 # Each run's analysis (tshark on its captures, the checks) goes on while
-# the next run starts, and ends before that run's fault (whose PRE counts
-# from its first measured frame all the same): the restart and what
+# the next run's captures start, and ends before that run starts, so that
+# its fault comes PRE after its first measured frame: the restart and what
 # follows it (the 20 ms of an announcement, the rate's recovery) have the
 # CPU that flowgen's worker leaves to themselves.
 # Asserted each time: flowgen exits 0 and its run ends on time (the
@@ -222,6 +222,11 @@ scenario()
 		sed -i "s/^      default_gw: 198.18.1.1/&\n      dest_mac: $old0/; s/^      default_gw: 198.19.1.1/&\n      dest_mac: $old1/" "$CFGX"
 	fi
 	cap_start "$name"
+	# the previous run's analysis ends before this run starts: its fault
+	# then comes PRE after the first measured frame whatever the analysis
+	# took (waited for before the fault, an analysis that ran long put a
+	# fault late, and a run's POST short of its bound)
+	analysed
 	rm -f "$rec"
 	FG_TIMEOUT=60 CFG=$CFGX fg --record "$rec" --record-interval 0.1 \
 		-x "arp; start -f $prof -d $dur$tune; wait 40; stats --json" >"$out" 2>&1 &
@@ -229,8 +234,6 @@ scenario()
 	wait_measured "$rec" || fail "$name: the run's measured traffic began" "$(tail -n 3 "$out")"
 	t_meas=$(date +%s.%N)
 	cap_ready "$name"
-	# the previous run's analysis ends before this run's fault
-	analysed
 	sleep "$(awk -v t="$t_meas" -v p="$pre" -v n="$(date +%s.%N)" \
 		'BEGIN { d = t + p - n; printf "%.3f", (d > 0 ? d : 0) }')"
 	in_dut conntrack -L -o id >"$FG_TMP/$name.ct0" 2>/dev/null
