@@ -159,15 +159,7 @@ wait "${TPIDS[@]}"
 # or nftables where the kernel has no netem): lost segments of the request
 # and the response are sent again from their stream offset, and both sides
 # check every byte (flowgen's peer: strictly)
-if in_dut tc qdisc add dev dut1 root netem loss 10% 2>/dev/null; then
-	LOSS_UNDO="in_dut tc qdisc del dev dut1 root"
-else
-	in_dut nft add table inet fgloss
-	in_dut nft add chain inet fgloss lossy '{ type filter hook forward priority 0; }'
-	in_dut nft add rule inet fgloss lossy oifname dut1 numgen random mod 100 lt 10 drop
-	in_dut nft add rule inet fgloss lossy iifname dut1 numgen random mod 100 lt 10 drop
-	LOSS_UNDO="in_dut nft delete table inet fgloss"
-fi
+dut_loss 10
 fg_send loss "start -f $FG_TOP/profiles/http_get.yaml -m 100 -d 2; wait 15; stats --json"
 # the figures of the runs above are checked while it runs
 

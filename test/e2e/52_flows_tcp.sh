@@ -106,15 +106,7 @@ check_eq "flows tcp linux clients: no flow generated" 0 \
 # --- 3. 5% loss on the DUT's outside interface ------------------------------
 # netem when the kernel has it, else an nftables rule dropping 5% of what
 # the DUT forwards through dut1 (both directions).
-if in_dut tc qdisc add dev dut1 root netem loss 5% 2>/dev/null; then
-	LOSS_UNDO="in_dut tc qdisc del dev dut1 root"
-else
-	in_dut nft add table inet fgloss
-	in_dut nft add chain inet fgloss lossy '{ type filter hook forward priority 0; }'
-	in_dut nft add rule inet fgloss lossy oifname dut1 numgen random mod 100 lt 5 drop
-	in_dut nft add rule inet fgloss lossy iifname dut1 numgen random mod 100 lt 5 drop
-	LOSS_UNDO="in_dut nft delete table inet fgloss"
-fi
+dut_loss 5
 {
 	cat "$FG_TOP/profiles/udp_short.yaml"
 	echo "timeout: 1"

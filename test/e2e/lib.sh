@@ -548,6 +548,22 @@ in_dut()
 	ip netns exec "$NS_DUT" "$@"
 }
 
+# dut_loss PCT : the DUT drops PCT % of what it forwards through dut1,
+# both ways: netem when the kernel has it, else an nftables rule (numgen
+# random); sets LOSS_UNDO, the command that takes it away
+dut_loss()
+{
+	if in_dut tc qdisc add dev dut1 root netem loss "$1%" 2>/dev/null; then
+		LOSS_UNDO="in_dut tc qdisc del dev dut1 root"
+	else
+		in_dut nft add table inet fgloss
+		in_dut nft add chain inet fgloss lossy '{ type filter hook forward priority 0; }'
+		in_dut nft add rule inet fgloss lossy oifname dut1 numgen random mod 100 lt "$1" drop
+		in_dut nft add rule inet fgloss lossy iifname dut1 numgen random mod 100 lt "$1" drop
+		LOSS_UNDO="in_dut nft delete table inet fgloss"
+	fi
+}
+
 # dut_mac IFACE : the MAC of a DUT interface as the kernel shows it
 dut_mac()
 {
