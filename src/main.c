@@ -806,6 +806,8 @@ int main(int argc, char **argv)
 
 	memcpy(eal_alloc, eal, sizeof(eal));
 	boot_log_open();
+	/* the TSC's measurement window runs while DPDK initialises */
+	tsc_calibrate_mark();
 	if (rte_eal_init(eargc, eal) < 0) {
 		start_failed("DPDK initialisation failed", "");
 		cfg_free(&c);
@@ -813,7 +815,8 @@ int main(int argc, char **argv)
 	}
 	if (nohuge)
 		nohuge_prefault();
-	/* before any worker starts: every rate and time uses the measured TSC */
+	/* before any worker starts: every rate and time uses the measured TSC
+	 * (its window began before rte_eal_init) */
 	tsc_calibrate(rte_get_tsc_hz(), FG_TSC_WINDOW_NS);
 	test_stop_before_pools(nohuge);
 	rc = port_init_all(&c, o.cores, err, sizeof(err));

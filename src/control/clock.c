@@ -5,6 +5,7 @@
  * clock read with the TSC beside it, for a start at a time of day
  * (wallclock.h).
  */
+#include <stdbool.h>
 #include <time.h>
 
 #include <rte_cycles.h>
@@ -62,11 +63,26 @@ void clock_rt_pair(struct wc_pair *p)
 	p->hz = fg_tsc_hz;
 }
 
+static struct tsc_mark cal_mark;
+static bool cal_marked;
+
+void tsc_calibrate_mark(void)
+{
+	const struct tsc_clock real = {tsc_real_tsc, tsc_real_ns, tsc_real_sleep, NULL};
+
+	tsc_mark(&real, &cal_mark);
+	cal_marked = true;
+}
+
 uint64_t tsc_calibrate(uint64_t dpdk_hz, uint64_t window_ns)
 {
 	const struct tsc_clock real = {tsc_real_tsc, tsc_real_ns, tsc_real_sleep, NULL};
-	uint64_t hz = tsc_measure(&real, window_ns);
+	uint64_t hz;
 
+	if (!cal_marked)
+		tsc_calibrate_mark();
+	hz = tsc_measure_from(&real, &cal_mark, window_ns);
+	cal_marked = false;
 	fg_tsc_hz = hz ? hz : dpdk_hz;
 	return fg_tsc_hz;
 }

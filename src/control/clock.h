@@ -23,9 +23,17 @@ extern uint64_t fg_tsc_hz;
 /*
  * control: measure the TSC against CLOCK_MONOTONIC_RAW over window_ns and
  * set fg_tsc_hz; falls back to dpdk_hz (DPDK's figure) if the measurement
- * fails. Returns fg_tsc_hz.
+ * fails. Returns fg_tsc_hz. The window runs from tsc_calibrate_mark()
+ * when that was called (main calls it before rte_eal_init, which outlasts
+ * the window: the measurement then waits for nothing), else from the call.
+ * The TSC is read on whichever CPU the thread is on at each end; flowgen,
+ * as DPDK's timers, takes it to be one clock on every CPU (the CPU flags
+ * constant_tsc and nonstop_tsc).
  */
 uint64_t tsc_calibrate(uint64_t dpdk_hz, uint64_t window_ns);
+
+/* control: the first reading of tsc_calibrate's window (main, at start). */
+void tsc_calibrate_mark(void);
 
 /* control: the system clock (CLOCK_REALTIME) now, ns since the epoch. */
 int64_t clock_rt_ns(void);

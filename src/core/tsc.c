@@ -22,14 +22,29 @@ void tsc_pair(const struct tsc_clock *c, uint64_t *tsc, uint64_t *ns)
 	}
 }
 
+void tsc_mark(const struct tsc_clock *c, struct tsc_mark *m)
+{
+	m->tsc = m->ns = 0;
+	tsc_pair(c, &m->tsc, &m->ns);
+}
+
+uint64_t tsc_measure_from(const struct tsc_clock *c, const struct tsc_mark *m,
+			  uint64_t window_ns)
+{
+	uint64_t t1 = 0, n1 = 0, now = c->ns(c->arg);
+
+	if (now >= m->ns && now - m->ns < window_ns)
+		c->sleep_ns(c->arg, window_ns - (now - m->ns));
+	tsc_pair(c, &t1, &n1);
+	if (t1 <= m->tsc || n1 <= m->ns)
+		return 0;
+	return (uint64_t)((double)(t1 - m->tsc) * 1e9 / (double)(n1 - m->ns) + 0.5);
+}
+
 uint64_t tsc_measure(const struct tsc_clock *c, uint64_t window_ns)
 {
-	uint64_t t0 = 0, n0 = 0, t1 = 0, n1 = 0;
+	struct tsc_mark m = {0, 0};
 
-	tsc_pair(c, &t0, &n0);
-	c->sleep_ns(c->arg, window_ns);
-	tsc_pair(c, &t1, &n1);
-	if (t1 <= t0 || n1 <= n0)
-		return 0;
-	return (uint64_t)((double)(t1 - t0) * 1e9 / (double)(n1 - n0) + 0.5);
+	tsc_mark(c, &m);
+	return tsc_measure_from(c, &m, window_ns);
 }

@@ -38,6 +38,24 @@ struct tsc_clock {
  */
 uint64_t tsc_measure(const struct tsc_clock *c, uint64_t window_ns);
 
+/* The first reading of a measurement taken in two parts (tsc_measure_from). */
+struct tsc_mark {
+	uint64_t tsc, ns;
+};
+
+/* pure: the first reading (tsc_pair) of a measurement. */
+void tsc_mark(const struct tsc_clock *c, struct tsc_mark *m);
+
+/*
+ * pure: the TSC rate from the mark m to now, as tsc_measure gives it,
+ * having slept only what is left of window_ns since m (nothing when
+ * that much passed already). The start-up calibration marks before
+ * rte_eal_init, which takes longer than the window on its own (its own
+ * estimate sleeps 100 ms), so the window costs flowgen's start nothing.
+ */
+uint64_t tsc_measure_from(const struct tsc_clock *c, const struct tsc_mark *m,
+			  uint64_t window_ns);
+
 /*
  * pure: one reading of the reference clock, with the TSC at that moment:
  * the mid-point of the two TSC reads around it, from the try (of a few)

@@ -3,6 +3,9 @@
  * measured as such (not DPDK's rounded 2.100 GHz), a preempted reading is
  * passed over for a tighter one, a sleep that overruns (the thread woke
  * late) does not bias the figure, and clocks that do not advance give 0.
+ * A measurement in two parts (tsc_mark, tsc_measure_from) sleeps only
+ * what is left of its window, nothing once the work between the parts
+ * (rte_eal_init at start-up) outlasted it, and measures the whole span.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -111,6 +114,43 @@ static void test_broken_clocks(void **st)
 	assert_int_equal(tsc_measure(&still_ns, 1000000), 0);
 }
 
+/* f_sleep that also counts what it was asked for */
+static double slept_ns;
+
+static void f_sleep_count(void *arg, uint64_t ns)
+{
+	slept_ns += (double)ns;
+	f_sleep(arg, ns);
+}
+
+static void test_two_parts(void **st)
+{
+	struct fake f = {.t_ns = 2e9, .hz = 2.096e9, .read_ns = 20, .tsc_off = 777};
+	const struct tsc_clock c = {f_tsc, f_ns, f_sleep_count, &f};
+	struct tsc_mark m;
+	double t0;
+	uint64_t hz;
+
+	(void)st;
+	/* 120 ms of other work between the parts: no sleep at all */
+	tsc_mark(&c, &m);
+	f.t_ns += 120e6;
+	slept_ns = 0;
+	hz = tsc_measure_from(&c, &m, 50000000);
+	assert_true(slept_ns == 0);
+	assert_true(fabs((double)hz - 2.096e9) < 2.096e9 * 5e-6);
+
+	/* 20 ms of it: the other 30 ms slept, the window whole */
+	tsc_mark(&c, &m);
+	t0 = f.t_ns;
+	f.t_ns += 20e6;
+	slept_ns = 0;
+	hz = tsc_measure_from(&c, &m, 50000000);
+	assert_true(slept_ns > 29.9e6 && slept_ns < 30e6);
+	assert_true(f.t_ns - t0 >= 50e6);
+	assert_true(fabs((double)hz - 2.096e9) < 2.096e9 * 5e-6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -118,6 +158,7 @@ int main(void)
 	    cmocka_unit_test(test_preempted_read),
 	    cmocka_unit_test(test_sleep_overrun),
 	    cmocka_unit_test(test_broken_clocks),
+	    cmocka_unit_test(test_two_parts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
