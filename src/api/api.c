@@ -551,6 +551,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 			return MHD_NO;
 		k->t0 = fg_mono_ns();
 		*con_cls = k;
+		pthread_mutex_lock(&api.mu);
+		api.open_reqs++;
+		pthread_mutex_unlock(&api.mu);
 		return on_headers(c, k, method, url);
 	}
 	if (k->answered) {
@@ -591,6 +594,9 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		free(k->body);
 		free(k);
 		*con_cls = NULL;
+		pthread_mutex_lock(&api.mu);
+		api.open_reqs--;
+		pthread_mutex_unlock(&api.mu);
 	}
 }
 
@@ -673,8 +679,20 @@ void api_stop(void)
 	}
 	pthread_cond_broadcast(&api.cv);
 	pthread_mutex_unlock(&api.mu);
-	/* the answer of a last request (a quit) goes out before the threads end */
-	usleep(100 * 1000);
+	/*
+	 * the answer of a last request (a quit) goes out before the threads
+	 * end: up to 100 ms for the requests begun to complete (their answers
+	 * sent), rather than 100 ms whatever they do
+	 */
+	for (int ms = 0; ms < 100; ms++) {
+		pthread_mutex_lock(&api.mu);
+		unsigned open = api.open_reqs;
+
+		pthread_mutex_unlock(&api.mu);
+		if (!open)
+			break;
+		usleep(1000);
+	}
 	MHD_stop_daemon(daemon_);
 	daemon_ = NULL;
 	close(api.wake_fd);

@@ -79,6 +79,7 @@ struct api_state {
 	struct api_job jobs[API_JOBS];
 	uint64_t next_job;
 	uint64_t clients, requests;
+	unsigned open_reqs;	/* requests begun and not yet completed (sent) */
 	struct api_log_row log[API_LOG];
 	unsigned log_n;		/* rows written in all; the last API_LOG kept */
 	/* configuration (api_configure) */
