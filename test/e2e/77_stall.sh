@@ -6,15 +6,23 @@
 # and lets it go on with SIGCONT (signal(7): the worker thread stops too),
 # timing each stop with a busy wait:
 #  - ten stops of about 3 ms during a paced run (streams at 100 kpps for
-#    1.6 s; flows at 100,000/s for 1.6 s): the worker counts at least five
+#    1.4 s; flows at 100,000/s for 1.4 s): the worker counts at least five
 #    of them as stalls (1 ms or more, the longest 2 ms or more), and
 #    every frame and every flow asked for goes
 #    out: tx (started) = rate x duration, +-1, and late is what fell due in
 #    the worker's stalls beyond the pacer's bound (20 ms of traffic), which
 #    is 0 unless the machine itself kept the worker off its CPU that long;
-#  - one stop of about 100 ms, far beyond the bound: the worker's longest
-#    stall is the helper's stop, tx + late = rate x duration (+-1), and
-#    late = rate x the stalls' time beyond the bound (stall_late_ms), +-2.
+#  - one stop of about 100 ms, far beyond the bound, during a paced run
+#    of 1 s: the worker's longest stall is the helper's stop, tx + late =
+#    rate x duration (+-1), and late = rate x the stalls' time beyond the
+#    bound (stall_late_ms), +-2.
+# The stops count from when the helper sees the run started (flowgen's
+# "GO" line, after `start`): the short ones 0.1 s to 1.18 s into their
+# run, 0.12 s apart, the long one 0.4 s into its own; each run goes on
+# 0.2 s or 0.5 s after its last stop has ended, far longer than the
+# pacer takes to send what it owes (the bound, 2,000 frames or flows, in
+# a few milliseconds). The four runs (streams, then flows) share one
+# flowgen, the worker's stall figures each run's own.
 #
 # The late checks take the stall's length from the worker itself (the gap
 # between two turns of its loop, on the TSC the pacer reads), not from the
@@ -147,123 +155,132 @@ stall_helper()
 	PY
 }
 
-# hget FILE TAG FIELD : a field of the helper's line for run TAG
-hget()
-{
-	python3 - "$1" "$2" "$3" <<-'PY'
-		import json, sys
-		for l in open(sys.argv[1]):
-		    if l.startswith("{"):
-		        o = json.loads(l)
-		        if o["tag"] == sys.argv[2]:
-		            v = o[sys.argv[3]]
-		            print(v if not isinstance(v, list) else " ".join(map(str, v)))
-		            sys.exit(0)
-		sys.exit(1)
-	PY
-}
-
 # py EXPR : exit 0 when the Python expression is true
 py()
 {
 	python3 -c "import sys; sys.exit(0 if ($1) else 1)"
 }
 
-# run_pair ENGINE : one flowgen process, a short-stops run and a long-stop
-# run of ENGINE (streams or flows); leaves $FG_TMP/ENGINE.out (flowgen) and
-# $FG_TMP/ENGINE.stall (helper)
-run_pair()
+# run_all : one flowgen process, four runs: streams with the short stops
+# (s1) and the long stop (s2), then flows (f1, f2); leaves $FG_TMP/stall.out
+# (flowgen) and $FG_TMP/stall.stall (helper). The worker's stall figures
+# are the run's own: its longest stall is reset at each start, the others
+# counted from the `clear` before it (src/dataplane/worker.c).
+run_all()
 {
-	local eng=$1 o=$FG_TMP/$1.out h=$FG_TMP/$1.stall cmd
-	if [ "$eng" = streams ]; then
-		# 100 kpps for 1.6 s: 160,000 frames, a bound of 2,000
-		cmd="echo STALL s1 short; sleep 0.2; \
-start -f $FG_TOP/profiles/stl_64b.yaml -m 100kpps -d 1.6 -t learn=0,drain=0.3; echo GO s1; wait; stats --json; clear; \
-echo STALL s2 long; sleep 0.2; \
-start -f $FG_TOP/profiles/stl_64b.yaml -m 100kpps -d 1.6 -t learn=0,drain=0.3; echo GO s2; wait; stats --json"
-	else
-		# 100,000 flows/s for 1.6 s: 160,000 flows, a bound of 2,000
-		cmd="echo STALL f1 short; sleep 0.2; \
-start -f $FG_TOP/profiles/udp_short.yaml -m 100000 -d 1.6; echo GO f1; wait; stats --json; clear; \
-echo STALL f2 long; sleep 0.2; \
-start -f $FG_TOP/profiles/udp_short.yaml -m 100000 -d 1.6; echo GO f2; wait; stats --json"
-	fi
+	local o=$FG_TMP/stall.out h=$FG_TMP/stall.stall s f cmd
+	# 100 kpps for 1.4 s (short stops) or 1 s (the long one): 140,000 or
+	# 100,000 frames, a bound of 2,000
+	s="start -f $FG_TOP/profiles/stl_64b.yaml -m 100kpps -t learn=0,drain=0.3"
+	# 100,000 flows/s for 1.4 s or 1 s: 140,000 or 100,000 flows, a bound
+	# of 2,000
+	f="start -f $FG_TOP/profiles/udp_short.yaml -m 100000"
+	cmd="echo STALL s1 short; sleep 0.2; $s -d $SHORT_S; echo GO s1; wait; stats --json; clear; \
+echo STALL s2 long; sleep 0.2; $s -d $LONG_S; echo GO s2; wait; stats --json; clear; \
+echo STALL f1 short; sleep 0.2; $f -d $SHORT_S; echo GO f1; wait; stats --json; clear; \
+echo STALL f2 long; sleep 0.2; $f -d $LONG_S; echo GO f2; wait; stats --json"
 	: >"$o"
 	FG_TIMEOUT=45 fg_plain -C "$CFG" -x "$cmd" >"$o" 2>&1 &
 	local fpid=$!
-	stall_helper "$o" "$fpid" 2 >"$h" 2>"$h.err"
+	stall_helper "$o" "$fpid" 4 >"$h" 2>"$h.err"
 	wait "$fpid"
 }
 
-
-# result ENGINE TAG N : the N-th run of ENGINE: "tx late stalls
-# stalled_ms stall_late_ms stall_max_ms" from flowgen's stats (its one
-# worker's stalls) and "max_ms min_ms" from the helper's line for run TAG
-result()
+# results : one line a run, s1 s2 f1 f2 (the N-th `stats --json` of
+# $FG_TMP/stall.out is the N-th run's), read by one python3: "TAG tx late
+# stalls stalled_ms stall_late_ms stall_max_ms max_ms min_ms stops_ms":
+# tx and late from flowgen's stats (its one worker's stalls), the rest
+# from the helper's line for run TAG (stops_ms joined by commas); "none"
+# for what is missing
+results()
 {
-	local o=$FG_TMP/$1.out h=$FG_TMP/$1.stall j=$FG_TMP/$1.$3.json f
-	stats_nth "$o" "$3" >"$j"
-	if [ "$1" = streams ]; then
-		echo "$(latency_row "$j" s64 1 tx) $(latency_row "$j" s64 1 late)"
-	else
-		echo "$(json_get "$j" flows.client.started) $(json_get "$j" flows.client.late)"
-	fi
-	for f in stalls stalled_ms stall_late_ms stall_max_ms; do
-		json_get "$j" "workers.0.$f" || echo none
-	done
-	for f in max_ms min_ms; do
-		hget "$h" "$2" "$f" || echo none
-	done
+	python3 - "$FG_TMP/stall.out" "$FG_TMP/stall.stall" <<-'PY'
+		import json, sys
+		from fg_e2e_json import at, objects, show
+		objs = objects(open(sys.argv[1]).read(), '{"global"')
+		helper = {}
+		for l in open(sys.argv[2]):
+		    if l.startswith("{"):
+		        o = json.loads(l)
+		        helper.setdefault(o["tag"], o)
+
+		def get(o, path):
+		    try:
+		        return show(at(o, path))
+		    except (KeyError, IndexError, ValueError, TypeError):
+		        return "none"
+
+		def lat(o, f):
+		    for r in o.get("latency", []):
+		        if r["stream"] == "s64" and r["port"] == 1:
+		            return str(r[f])
+		    return "none"
+
+		for n, tag in enumerate(("s1", "s2", "f1", "f2")):
+		    o = objs[n] if len(objs) > n else {}
+		    if tag[0] == "s":
+		        v = [lat(o, "tx"), lat(o, "late")]
+		    else:
+		        v = [get(o, "flows.client.started"), get(o, "flows.client.late")]
+		    v += [get(o, "workers.0." + f) for f in ("stalls", "stalled_ms", "stall_late_ms", "stall_max_ms")]
+		    h = helper.get(tag, {})
+		    v += [str(h.get(f, "none")) for f in ("max_ms", "min_ms")]
+		    v.append(",".join(map(str, h.get("stops_ms", []))) or "none")
+		    print(tag, *v)
+	PY
 }
 
-RATE=100000  # per second, frames or flows
-ASKED=160000 # RATE x 1.6 s
+RATE=100000    # per second, frames or flows
+SHORT_S=1.4    # the short stops' runs, in seconds
+LONG_S=1       # the long stop's
+S_ASKED=140000 # RATE x SHORT_S
+L_ASKED=100000 # RATE x LONG_S
 NUM='^[0-9]+(\.[0-9]+)?$'
 
+run_all
+mapfile -t R < <(results)
 for eng in streams flows; do
-	what=frames tags=(s1 s2)
-	[ "$eng" = flows ] && what=flows tags=(f1 f2)
-	run_pair "$eng"
-	# shellcheck disable=SC2046
-	set -- $(result "$eng" "${tags[0]}" 1)
-	S_TX=$1 S_LATE=$2 S_N=$3 S_STALLED=$4 S_BEYOND=$5 S_WMAX=$6 S_MAX=$7 S_MIN=$8
-	# shellcheck disable=SC2046
-	set -- $(result "$eng" "${tags[1]}" 2)
-	L_TX=$1 L_LATE=$2 L_N=$3 L_STALLED=$4 L_BEYOND=$5 L_WMAX=$6 L_MAX=$7 L_MIN=$8
-	echo "# $eng, 10 short stops: sent $S_TX late $S_LATE; helper's stops $(hget "$FG_TMP/$eng.stall" "${tags[0]}" stops_ms) ms; worker: $S_N stalls, $S_STALLED ms, the longest $S_WMAX ms, $S_BEYOND ms beyond the bound"
+	what=frames i=0
+	[ "$eng" = flows ] && what=flows i=2
+	read -r _ S_TX S_LATE S_N S_STALLED S_BEYOND S_WMAX S_MAX S_MIN S_STOPS <<<"${R[$i]:-}"
+	read -r _ L_TX L_LATE L_N L_STALLED L_BEYOND L_WMAX L_MAX L_MIN _ <<<"${R[$((i + 1))]:-}"
+	echo "# $eng, 10 short stops: sent $S_TX late $S_LATE; helper's stops ${S_STOPS//,/ } ms; worker: $S_N stalls, $S_STALLED ms, the longest $S_WMAX ms, $S_BEYOND ms beyond the bound"
 	echo "# $eng, a long stop: sent $L_TX late $L_LATE; helper's stop $L_MAX ms (inside $L_MIN ms); worker: $L_N stalls, $L_STALLED ms, the longest $L_WMAX ms, $L_BEYOND ms beyond the bound"
 	for v in S_TX S_LATE S_N S_STALLED S_BEYOND S_WMAX S_MAX S_MIN L_TX L_LATE L_N L_STALLED L_BEYOND L_WMAX L_MAX L_MIN; do
-		[[ "${!v}" =~ $NUM ]] || printf -v "$v" '%s' -1
+		[[ "${!v:-}" =~ $NUM ]] || printf -v "$v" '%s' -1
 	done
 
+	# the checks of one engine, evaluated by one python3 (eval_checks)
+	C=()
 	# a stop that lands late (above) is a shorter stall, or none when it
 	# lands 2 ms late: most of the ten, not every one, must be seen. No
 	# upper bound here: after SIGCONT the worker runs again once its CPU
 	# is free of the process's other threads, woken with it (a longest of
 	# 9.3 ms against the helper's 3.1 was seen at 0 hugepages); that the
 	# worker's figure is the stop, in its unit, is the ~100 ms stop's check
-	check "$eng, 10 stops of ~3 ms: the worker saw them (at least 5 stalls of 1 ms or more, the longest 2 ms or more: $S_N, $S_WMAX ms; the helper's longest $S_MAX ms)" \
-		py "5 <= $S_N and 2 <= $S_WMAX"
-	check "$eng, 10 stops of ~3 ms: sent + late = rate x 1.6 s, +-1 ($S_TX + $S_LATE)" \
-		py "abs($S_TX + $S_LATE - $ASKED) <= 1"
-	check "$eng, 10 stops of ~3 ms: late = rate x the stalls' time beyond the bound ($S_BEYOND ms), +-2 ($S_LATE)" \
-		py "$S_LATE >= 0 and $S_BEYOND >= 0 and abs($S_LATE - $RATE * $S_BEYOND / 1000) <= 2"
+	C+=("$eng, 10 stops of ~3 ms: the worker saw them (at least 5 stalls of 1 ms or more, the longest 2 ms or more: $S_N, $S_WMAX ms; the helper's longest $S_MAX ms)"
+		"5 <= $S_N and 2 <= $S_WMAX")
+	C+=("$eng, 10 stops of ~3 ms: sent + late = rate x $SHORT_S s, +-1 ($S_TX + $S_LATE)"
+		"abs($S_TX + $S_LATE - $S_ASKED) <= 1")
+	C+=("$eng, 10 stops of ~3 ms: late = rate x the stalls' time beyond the bound ($S_BEYOND ms), +-2 ($S_LATE)"
+		"$S_LATE >= 0 and $S_BEYOND >= 0 and abs($S_LATE - $RATE * $S_BEYOND / 1000) <= 2")
 	if py "$S_BEYOND == 0"; then
-		check "$eng, 10 stops of ~3 ms: every one of the $ASKED $what sent, +-1 ($S_TX)" \
-			py "abs($S_TX - $ASKED) <= 1"
+		C+=("$eng, 10 stops of ~3 ms: every one of the $S_ASKED $what sent, +-1 ($S_TX)"
+			"abs($S_TX - $S_ASKED) <= 1")
 	else
 		# what the machine held back beyond the bound is rightly late
 		# (checked above); that none is late is then not a claim to check
 		echo "# $eng, 10 stops of ~3 ms: the machine kept the worker off its CPU beyond the bound ($S_BEYOND ms): \"every one sent\" not checked"
 	fi
-	check "$eng, a ~100 ms stop: the worker's longest stall is the helper's stop, +-10 % ($L_WMAX ms; helper $L_MIN .. $L_MAX ms)" \
-		py "$L_MIN * 0.9 <= $L_WMAX <= $L_MAX * 1.1"
-	check "$eng, a ~100 ms stop: sent + late = rate x 1.6 s, +-1 ($L_TX + $L_LATE)" \
-		py "abs($L_TX + $L_LATE - $ASKED) <= 1"
-	check "$eng, a ~100 ms stop: late = rate x the stalls' time beyond the bound ($L_BEYOND ms), +-2 ($L_LATE)" \
-		py "$L_LATE > 0 and abs($L_LATE - $RATE * $L_BEYOND / 1000) <= 2"
-	check "$eng, a ~100 ms stop: that time is the longest stall less the bound, or more ($L_BEYOND >= $L_WMAX - $BOUND_MS)" \
-		py "$L_BEYOND >= $L_WMAX - $BOUND_MS - 0.001 and $L_WMAX > $BOUND_MS"
+	C+=("$eng, a ~100 ms stop: the worker's longest stall is the helper's stop, +-10 % ($L_WMAX ms; helper $L_MIN .. $L_MAX ms)"
+		"$L_MIN * 0.9 <= $L_WMAX <= $L_MAX * 1.1")
+	C+=("$eng, a ~100 ms stop: sent + late = rate x $LONG_S s, +-1 ($L_TX + $L_LATE)"
+		"abs($L_TX + $L_LATE - $L_ASKED) <= 1")
+	C+=("$eng, a ~100 ms stop: late = rate x the stalls' time beyond the bound ($L_BEYOND ms), +-2 ($L_LATE)"
+		"$L_LATE > 0 and abs($L_LATE - $RATE * $L_BEYOND / 1000) <= 2")
+	C+=("$eng, a ~100 ms stop: that time is the longest stall less the bound, or more ($L_BEYOND >= $L_WMAX - $BOUND_MS)"
+		"$L_BEYOND >= $L_WMAX - $BOUND_MS - 0.001 and $L_WMAX > $BOUND_MS")
+	eval_checks "" /dev/null "${C[@]}"
 done
 
 echo "# 77_stall: $((SECONDS - T0)) s"
