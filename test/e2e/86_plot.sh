@@ -19,6 +19,10 @@
 #     that does not exist, fails with a message;
 #  d. host pairs (stats --pairs) come from the platform config's hosts as
 #     well as a profile's, and a run with no hosts anywhere counts none.
+# Every run waits 0.3 s for late frames after its traffic (-t drain=0.3),
+# the benches too (their default is RFC 2544's 2 s, section 23, for a
+# DUT): on the loop pair a frame is received on the worker's next turn,
+# and every check compares a picture with the figures of its own run.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -31,10 +35,10 @@ TP=$FG_TMP/tp.svg
 LT=$FG_TMP/lat.svg
 ST=$FG_TMP/st.svg
 fg_plain -C "$LOOP" -x "bench throughput -f $P/stl_64b.yaml -m 5 --trial 0.5 --confirm 0 \
--t learn_wait=0.2 --json --plot $TP" >"$FG_TMP/tp.json" 2>"$FG_TMP/tp.err"
+-t learn_wait=0.2,drain=0.3 --json --plot $TP" >"$FG_TMP/tp.json" 2>"$FG_TMP/tp.err"
 check_eq "plot: bench throughput exits 0" 0 "$?"
 fg_plain -C "$LOOP" -x "bench latency -f $FG_TOP/test/data/streams_router.yaml -m 2 --trial 1 \
--t learn_wait=0.2 --json --plot $LT" >"$FG_TMP/lat.json" 2>"$FG_TMP/lat.err"
+-t learn_wait=0.2,drain=0.3 --json --plot $LT" >"$FG_TMP/lat.json" 2>"$FG_TMP/lat.err"
 # a trial that load made invalid fails the command (exit 1) but is still
 # reported and drawn: the picture is what this checks
 rc=$?
