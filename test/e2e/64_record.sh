@@ -3,8 +3,10 @@
 # 64_record.sh — the record (flowgen(8), --record, record, stats --from,
 # FILES) on [loop, loop] configs, a streams profile at 1,000 frames/s.
 # Three flowgens, the first two in lanes beside the third:
-#  a. kill -9: `--record FILE` with a 20 s run, killed with SIGKILL 8 s
-#     in, half an interval after a line: the record holds at least 7
+#  a. kill -9: `--record FILE` with a 20 s run, killed with SIGKILL half
+#     an interval after the record's 7th interval line (the lines come one
+#     a second from start-up; waited for at most 8 s from the run's start,
+#     a kill after that leaves fewer): the record holds at least 7
 #     interval lines, every line is valid JSON, one a second at most
 #     1.05 s apart, the last one taken at most 1 s before the kill, and no
 #     counter goes down from one line to the next;
@@ -23,8 +25,13 @@
 #     second start refused, over the API, with their values; a record on
 #     /dev/full fails once, said on standard error and in `record status`,
 #     and the traffic goes on.
+# The SIGTERM run starts before the records are read back (c), and its
+# pause before the kill -9 lane ends, so that its 1.5 s of traffic and the
+# 0.3 s after the pause go by beside them; the pictures are checked beside
+# its end.
 
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/fg_jq.sh"
 
 need_flowgen
 T0=$(date +%s.%N)
@@ -53,17 +60,16 @@ def g(o, k):
 R1=$FG_TMP/kill.jsonl
 kill9()
 {
-	local pid n i k
+	local pid k end
 	stdbuf -oL -eL "$FG_BIN" -C "$LOOP" --record "$R1" -x "start -f $PROF -m 0.1 -d 20 -t learn=0; wait" \
 		>"$FG_TMP/kill.out" 2>"$FG_TMP/kill.err" &
 	pid=$!
 	at_exit "kill -9 $pid"
 	wait_for '^started ' "$FG_TMP/kill.out" 30 "$pid"
-	sleep 7.5
-	# half an interval after a line: the next is half a second away
-	n=$(count_lines "$R1")
-	for ((i = 0; i < 30; i++)); do
-		[ "$(count_lines "$R1")" -gt "$n" ] && break
+	# the 7th interval line, for at most 8 s; then half an interval after
+	# it: the next is half a second away
+	end=$((${EPOCHREALTIME/./} + 8000000))
+	while [ "$(grep -c '"reason":"interval"' "$R1")" -lt 7 ] && [ "${EPOCHREALTIME/./}" -lt "$end" ]; do
 		sleep 0.05
 	done
 	sleep 0.5
@@ -116,6 +122,7 @@ sigint()
 
 lane kill kill9
 lane int sigint
+jq_start
 
 # --- d. the console and the API -------------------------------------------------------
 
@@ -169,9 +176,14 @@ check_eq "record on /dev/full: status says it stopped on the write's error" "Fal
 	"$(jq_ 'o["json"]["record"]["recording"], o["json"]["record"]["error"]' | tr -d "(),'")"
 cmd 'stats --json'
 tx1=$(jq_ 'o["json"]["global"]["tx_pkts"]')
-sleep 0.5
-cmd 'stats --json'
-tx2=$(jq_ 'o["json"]["global"]["tx_pkts"]')
+# until the count grows, for at most 0.5 s
+end=$((${EPOCHREALTIME/./} + 500000))
+while :; do
+	sleep 0.05
+	cmd 'stats --json'
+	tx2=$(jq_ 'o["json"]["global"]["tx_pkts"]')
+	[ "$tx2" -gt "$tx1" ] 2>/dev/null || [ "${EPOCHREALTIME/./}" -ge "$end" ] && break
+done
 check "record on /dev/full: the traffic goes on ($tx1 -> $tx2 frames)" test "$tx2" -gt "$tx1"
 check_eq "record on /dev/full: said once on standard error" 1 \
 	"$(grep -c '^error: record: /dev/full: write: No space left on device; recording stopped (traffic goes on)$' "$FG_TMP/err")"
@@ -179,6 +191,14 @@ cmd 'record stop'
 check_eq "record stop after the error: the error in its value" "True False write: No space left on device" \
 	"$(jq_ 'o["ok"], o["json"]["record"]["recording"], o["json"]["record"]["error"]' | tr -d "(),'")"
 cmd 'stop'
+
+# b. SIGTERM while serving the API: its record and run start here, and
+# go on while the records are read back below
+cmd "record start $R4"
+check_eq "record start over the API: its value" "True True 1.0" \
+	"$(jq_ 'o["ok"], o["json"]["record"]["recording"], o["json"]["record"]["interval_s"]' | tr -d "(),'")"
+cmd "start -f $PROF -m 0.1 -t learn=0"
+T4=$(date +%s.%N)
 
 # --- c. reading records back (the SIGINT lane's) ----------------------------------------
 
@@ -199,15 +219,14 @@ check_grep "stats --from: the ports' table" '^opackets +\|' "$FG_TMP/from.txt"
 cmd "stats --from $FG_TMP/none.jsonl"
 check_eq "stats --from a missing file: refused" "False failed" "$(jq_ 'o["ok"], o["error"]["code"]' | tr -d "(),'")"
 
-lane_end kill
+# b. SIGTERM: at least 1.5 s of its traffic before the pause
+sleep "$(awk -v a="$T4" -v b="$(date +%s.%N)" 'BEGIN { r = 1.5 - (b - a); print (r > 0 ? r : 0) }')"
+cmd 'pause'
+sleep 0.3
+cmd 'stats --json'
+echo "$B" >"$FG_TMP/term.stats"
 
-# b. SIGTERM while serving the API: its record and run start here, and
-# go on while the kill -9 record is read back below
-cmd "record start $R4"
-check_eq "record start over the API: its value" "True True 1.0" \
-	"$(jq_ 'o["ok"], o["json"]["record"]["recording"], o["json"]["record"]["interval_s"]' | tr -d "(),'")"
-cmd "start -f $PROF -m 0.1 -t learn=0"
-T4=$(date +%s.%N)
+lane_end kill
 
 # a copy with garbage in the middle and a partial last line
 R1B=$FG_TMP/damaged.jsonl
@@ -228,29 +247,30 @@ SVG=$FG_TMP/rec.svg
 cmd "record plot $R1B $SVG"
 check_eq "record plot: its value" "True $nl 2" \
 	"$(jq_ 'o["ok"], o["json"]["points"], o["json"]["skipped"]' | tr -d "(),'")"
-python3 - "$R1" >"$FG_TMP/plot.json" <<-'PY'
-	import json, sys
-	L = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-	r = [o for o in L if o["stats"]["global"]["tx_pps"] is not None]
-	print(json.dumps({"tx": [[o["t"] - L[0]["t"], o["stats"]["global"]["tx_pps"]] for o in r],
-	                  "rx": [[o["t"] - L[0]["t"], o["stats"]["global"]["rx_pps"]] for o in r]}))
-PY
-svg_check "record plot: a tx_pps point per line, at its time" "$SVG" "$FG_TMP/plot.json" \
-	'(lambda p: len(p) == len(o["tx"]) >= 7 and all(eq(a[0], b[0]) and eq(a[1], b[1]) for a, b in zip(p, o["tx"])))([q for q in pts() if q[2] == "tx_pps"])'
-svg_check "record plot: an rx_pps point per line" "$SVG" "$FG_TMP/plot.json" \
-	'(lambda p: len(p) == len(o["rx"]) and all(eq(a[0], b[0]) and eq(a[1], b[1]) for a, b in zip(p, o["rx"])))([q for q in pts() if q[2] == "rx_pps"])'
 cmd "record plot $R3 $FG_TMP/console.svg"
-svg_check "record plot: the run's end marked" "$FG_TMP/console.svg" "$FG_TMP/plot.json" \
-	'list(marks()) == ["end of run 1"]'
+# the pictures, read in a lane beside the SIGTERM below (files only)
+plots()
+{
+	# the console's FIFO and fg_jq.sh's are not this lane's to hold open
+	exec 7>&- {FG_JQW}>&- {FG_JQR}<&-
+	python3 - "$R1" >"$FG_TMP/plot.json" <<-'PY'
+		import json, sys
+		L = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+		r = [o for o in L if o["stats"]["global"]["tx_pps"] is not None]
+		print(json.dumps({"tx": [[o["t"] - L[0]["t"], o["stats"]["global"]["tx_pps"]] for o in r],
+		                  "rx": [[o["t"] - L[0]["t"], o["stats"]["global"]["rx_pps"]] for o in r]}))
+	PY
+	svg_check "record plot: a tx_pps point per line, at its time" "$SVG" "$FG_TMP/plot.json" \
+		'(lambda p: len(p) == len(o["tx"]) >= 7 and all(eq(a[0], b[0]) and eq(a[1], b[1]) for a, b in zip(p, o["tx"])))([q for q in pts() if q[2] == "tx_pps"])'
+	svg_check "record plot: an rx_pps point per line" "$SVG" "$FG_TMP/plot.json" \
+		'(lambda p: len(p) == len(o["rx"]) and all(eq(a[0], b[0]) and eq(a[1], b[1]) for a, b in zip(p, o["rx"])))([q for q in pts() if q[2] == "rx_pps"])'
+	svg_check "record plot: the run's end marked" "$FG_TMP/console.svg" "$FG_TMP/plot.json" \
+		'list(marks()) == ["end of run 1"]'
+}
+lane plots plots
 
-# --- b. SIGTERM while serving the API (its run began above) -------------------------------------
+# --- b. SIGTERM while serving the API (its run began, and was paused, above) -------------
 
-# at least 1.5 s of its traffic before the pause
-sleep "$(awk -v a="$T4" -v b="$(date +%s.%N)" 'BEGIN { r = 1.5 - (b - a); print (r > 0 ? r : 0) }')"
-cmd 'pause'
-sleep 0.3
-cmd 'stats --json'
-echo "$B" >"$FG_TMP/term.stats"
 k=$(date +%s.%N)
 kill -TERM "$FG_PID"
 pid_end "$FG_PID" 20
@@ -268,6 +288,7 @@ recpys "$R4" \
 	"flowgen -x 'stats --from FILE' without a config: the last line's global" \
 	"json.load(open('$FG_TMP/offline.out')) == {'global': L[-1]['stats']['global']}"
 check_eq "flowgen --json -x 'stats --from FILE' without a config: exit 0" 0 "$rc"
+lane_end plots
 
 echo "# 64_record.sh: $(awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
 finish
