@@ -20,9 +20,14 @@
 # (metrics.enable false, metrics.loss false, captures' overwrite true) are
 # each a warning naming them. Errors: malformed JSON, a wrong type, an unknown header, an
 # unsupported feature (devices) each 400 with the model's Error and the
-# path; an OTG start while the console's run goes is refused. Then
+# path; an OTG start while the console's run goes is refused. Meanwhile
 # examples/otg_two.py drives two more instances (each with a DPDK prefix
-# and an API port of its own) as one test and prints one merged table.
+# and an API port of its own) as one test and prints one merged table:
+# they start once the seven flows have stopped (their workers poll a CPU
+# each, not beside the traffic and the capture measured above), and run
+# beside the checks that follow, none of which is a timing (otg_two's
+# flows send exactly their packets, each frame received on the loop pair
+# by the worker that sent it).
 #
 # FG_E2E_NOHUGE=1 runs flowgen with --no-huge (no hugepages taken).
 
@@ -39,6 +44,27 @@ done
 
 OUT=$FG_TMP/out
 jq_start
+# jqs EXPR... : each EXPR over the last body as $(jq_ EXPR) gives it, all
+# in one exchange with fg_jq.sh's python3: JQ[i] the i-th answer
+jqs()
+{
+	local e n l v
+	printf '%s' "$B" >"$FG_TMP/jq.in"
+	for e; do
+		printf '%s\t%s\n' "$FG_TMP/jq.in" "$e"
+	done >&"$FG_JQW"
+	JQ=()
+	for e; do
+		read -r n <&"$FG_JQR" || return 0
+		v=
+		for ((; n > 0; n--)); do
+			IFS= read -r l <&"$FG_JQR"
+			v+=$l$'\n'
+		done
+		while [ "${v%$'\n'}" != "$v" ]; do v=${v%$'\n'}; done
+		JQ+=("$v")
+	done
+}
 if ! api_start "${EAL[@]}"; then
 	fail "flowgen --api listens" "$(tail -n 5 "$FG_TMP/err")"
 	finish
@@ -130,8 +156,10 @@ early=no
 for ((i = 0; i < 150; i++)); do
 	http POST /monitor/metrics '{"choice": "flow", "flow": {}}'
 	# the 0.5 s flow stops on its own while the 1.5 s ones still send
-	[ "$(jq_ '(lambda t: t["v4"] == t["imix"] == "started" and t["v6"] == "stopped")({f["name"]: f["transmit"] for f in o["flow_metrics"]})')" = True ] && early=yes
-	if [ "$(jq_ 'len(o["flow_metrics"]) == 7 and all(f["transmit"] == "stopped" for f in o["flow_metrics"])')" = True ]; then
+	jqs '(lambda t: t["v4"] == t["imix"] == "started" and t["v6"] == "stopped")({f["name"]: f["transmit"] for f in o["flow_metrics"]})' \
+		'len(o["flow_metrics"]) == 7 and all(f["transmit"] == "stopped" for f in o["flow_metrics"])'
+	[ "${JQ[0]}" = True ] && early=yes
+	if [ "${JQ[1]}" = True ]; then
 		stopped=yes
 		break
 	fi
@@ -140,31 +168,73 @@ done
 check_eq "flow metrics polled until every flow's transmit is stopped" yes "$stopped"
 check_eq "the flow of 1,000 packets stopped on its own while the others still sent" yes "$early"
 FLOWS=$B
+
+# --- two instances as one test: examples/otg_two.py, from here on -----------------
+
+declare -A APID P
+# two free loopback ports from one python3 (both bound at once: not the same)
+read -r P[a] P[b] < <(python3 -c '
+import socket
+s = [socket.socket() for _ in range(2)]
+for x in s: x.bind(("127.0.0.1", 0))
+print(*(x.getsockname()[1] for x in s))')
+for i in a b; do
+	sed "s/^- version: 2$/- version: 2\n  prefix: fg97-$$-$i/" "$CFG" >"$FG_TMP/$i.yaml"
+	# DPDK makes a runtime directory for the prefix, --in-memory or not
+	at_exit "rm -rf /var/run/dpdk/fg97-$$-$i ${XDG_RUNTIME_DIR:-/tmp}/dpdk/fg97-$$-$i"
+	"$FG_BIN" -C "$FG_TMP/$i.yaml" --api "${P[$i]}" "${EAL[@]}" </dev/null >"$FG_TMP/$i.out" 2>"$FG_TMP/$i.err" &
+	APID[$i]=$!
+	at_exit "kill ${APID[$i]}"
+done
+# two : once both serve the API, otg_two.py drives them (a lane beside the
+# checks below)
+two()
+{
+	# the console's FIFO and fg_jq.sh's are not this lane's to hold open
+	exec 7>&- {FG_JQW}>&- {FG_JQR}<&-
+	for i in a b; do
+		check "instance $i (prefix fg97-$$-$i) serves the API" \
+			wait_for '^api: listening on' "$FG_TMP/$i.err" 60 "${APID[$i]}"
+	done
+	timeout 60 python3 "$FG_TOP/examples/otg_two.py" "http://127.0.0.1:${P[a]}" "http://127.0.0.1:${P[b]}" \
+		>"$FG_TMP/two.out" 2>&1
+	check_eq "otg_two.py: both instances' flows received every frame (exit 0)" 0 "$?"
+}
+lane two two
+
+# each flow's figures, all asked of one python3 (jqs)
+q=()
 for f in v4 v6 imix inc tcp icmp icmp6; do
-	B=$FLOWS
 	m="{f[\"name\"]: f for f in o[\"flow_metrics\"]}[\"$f\"]"
-	check_eq "flow $f: frames_tx equals its packets" "${PACKETS[$f]}" "$(jq_ "$m[\"frames_tx\"]")"
-	check_eq "flow $f: frames_rx equals frames_tx, loss 0" "True" \
-		"$(jq_ "$m[\"frames_rx\"] == $m[\"frames_tx\"] and $m[\"loss\"] == 0")"
-	check_eq "flow $f: latency 0 < minimum <= average <= maximum" "True" \
-		"$(jq_ "0 < $m[\"latency\"][\"minimum_ns\"] <= $m[\"latency\"][\"average_ns\"] <= $m[\"latency\"][\"maximum_ns\"]")"
+	q+=("$m[\"frames_tx\"]"
+		"$m[\"frames_rx\"] == $m[\"frames_tx\"] and $m[\"loss\"] == 0"
+		"0 < $m[\"latency\"][\"minimum_ns\"] <= $m[\"latency\"][\"average_ns\"] <= $m[\"latency\"][\"maximum_ns\"]")
 done
 # bytes are counted per stream as its frames are sent and received: a flow
 # of one size, frames x size (FCS included) both ways, at 128 and 256 bytes
 # as at 100, 90 and 120
 declare -A SIZE=([v4]=128 [v6]=256 [tcp]=100 [icmp]=90 [icmp6]=120)
 for f in v4 v6 tcp icmp icmp6; do
-	B=$FLOWS
 	m="{f[\"name\"]: f for f in o[\"flow_metrics\"]}[\"$f\"]"
-	check_eq "flow $f: bytes_tx = frames_tx x ${SIZE[$f]}, bytes_rx = frames_rx x ${SIZE[$f]}" \
-		"$((PACKETS[$f] * SIZE[$f])) $((PACKETS[$f] * SIZE[$f]))" \
-		"$(jq_ "'%d %d' % ($m[\"bytes_tx\"], $m[\"bytes_rx\"])")"
+	q+=("'%d %d' % ($m[\"bytes_tx\"], $m[\"bytes_rx\"])")
 done
+q+=('sum(f["frames_tx"] for f in o["flow_metrics"])' 'sum(f["frames_rx"] for f in o["flow_metrics"])'
+	'sum(f["bytes_tx"] for f in o["flow_metrics"])' 'sum(f["bytes_rx"] for f in o["flow_metrics"])')
 B=$FLOWS
-sum_tx=$(jq_ 'sum(f["frames_tx"] for f in o["flow_metrics"])')
-sum_rx=$(jq_ 'sum(f["frames_rx"] for f in o["flow_metrics"])')
-sum_btx=$(jq_ 'sum(f["bytes_tx"] for f in o["flow_metrics"])')
-sum_brx=$(jq_ 'sum(f["bytes_rx"] for f in o["flow_metrics"])')
+jqs "${q[@]}"
+j=0
+for f in v4 v6 imix inc tcp icmp icmp6; do
+	check_eq "flow $f: frames_tx equals its packets" "${PACKETS[$f]}" "${JQ[j]}"
+	check_eq "flow $f: frames_rx equals frames_tx, loss 0" "True" "${JQ[j + 1]}"
+	check_eq "flow $f: latency 0 < minimum <= average <= maximum" "True" "${JQ[j + 2]}"
+	j=$((j + 3))
+done
+for f in v4 v6 tcp icmp icmp6; do
+	check_eq "flow $f: bytes_tx = frames_tx x ${SIZE[$f]}, bytes_rx = frames_rx x ${SIZE[$f]}" \
+		"$((PACKETS[$f] * SIZE[$f])) $((PACKETS[$f] * SIZE[$f]))" "${JQ[j]}"
+	j=$((j + 1))
+done
+sum_tx=${JQ[j]} sum_rx=${JQ[j + 1]} sum_btx=${JQ[j + 2]} sum_brx=${JQ[j + 3]}
 http POST /monitor/metrics '{"choice": "flow", "flow": {"tagged_metrics": {"include": true,
 	"metric_names": ["frames_rx"]}}}'
 check_eq "tagged_metrics asked for: an empty list per flow (a config has no metric tags)" "200 True" \
@@ -180,12 +250,14 @@ check_eq "port column last_change: 400 naming it (flowgen keeps no such time)" "
 	"$ST $(jq_ 'o["errors"][0].startswith("port.column_names[1]: last_change: not supported")')"
 http POST /monitor/metrics '{"choice": "port", "port": {}}'
 check_eq "port metrics: 200" 200 "$ST"
-check_eq "port p1's frames_tx add up to the flows'" "$sum_tx" "$(jq_ '{p["name"]: p for p in o["port_metrics"]}["p1"]["frames_tx"]')"
-check_eq "port p2's frames_rx add up to the flows'" "$sum_rx" "$(jq_ '{p["name"]: p for p in o["port_metrics"]}["p2"]["frames_rx"]')"
-check_eq "port p1's bytes_tx add up to the flows'" "$sum_btx" "$(jq_ '{p["name"]: p for p in o["port_metrics"]}["p1"]["bytes_tx"]')"
-check_eq "port p2's bytes_rx add up to the flows'" "$sum_brx" "$(jq_ '{p["name"]: p for p in o["port_metrics"]}["p2"]["bytes_rx"]')"
-check_eq "ports: link up, p2 capturing" "up up started" \
-	"$(jq_ '" ".join([p["link"] for p in o["port_metrics"]] + [{p["name"]: p for p in o["port_metrics"]}["p2"]["capture"]])')"
+jqs '{p["name"]: p for p in o["port_metrics"]}["p1"]["frames_tx"]' '{p["name"]: p for p in o["port_metrics"]}["p2"]["frames_rx"]' \
+	'{p["name"]: p for p in o["port_metrics"]}["p1"]["bytes_tx"]' '{p["name"]: p for p in o["port_metrics"]}["p2"]["bytes_rx"]' \
+	'" ".join([p["link"] for p in o["port_metrics"]] + [{p["name"]: p for p in o["port_metrics"]}["p2"]["capture"]])'
+check_eq "port p1's frames_tx add up to the flows'" "$sum_tx" "${JQ[0]}"
+check_eq "port p2's frames_rx add up to the flows'" "$sum_rx" "${JQ[1]}"
+check_eq "port p1's bytes_tx add up to the flows'" "$sum_btx" "${JQ[2]}"
+check_eq "port p2's bytes_rx add up to the flows'" "$sum_brx" "${JQ[3]}"
+check_eq "ports: link up, p2 capturing" "up up started" "${JQ[4]}"
 
 http POST /control/state '{"choice": "port", "port": {"choice": "capture",
 	"capture": {"port_names": ["p2"], "state": "stop"}}}'
@@ -195,7 +267,8 @@ st=$(curl -s -m 30 -o "$FG_TMP/p2.pcapng" -w '%{http_code}' -X POST --data-binar
 check_eq "POST /monitor/capture of p2: 200" 200 "$st"
 
 # tshark reads the capture once (its start-up is a second of CPU), in the
-# background while the error checks run and the two instances start: a
+# background while the error checks run and otg_two.py drives the two
+# instances: a
 # line per frame of the fields the checks further down read, with header
 # fields' checksums checked (tshark checks them when asked: status 1 is
 # good), and the frame's protocols; tsf PROTOS FIELD... gives the named
@@ -266,25 +339,8 @@ http POST /flowgen/v1/command '{"command": "quit"}'
 wait "$FG_PID"
 check_eq "quit through the API: flowgen exits 0" 0 "$?"
 
-# --- two instances as one test: examples/otg_two.py -----------------------------
+# --- the capture as tshark read it ----------------------------------------------
 
-declare -A APID P
-# two free loopback ports from one python3 (both bound at once: not the same)
-read -r P[a] P[b] < <(python3 -c '
-import socket
-s = [socket.socket() for _ in range(2)]
-for x in s: x.bind(("127.0.0.1", 0))
-print(*(x.getsockname()[1] for x in s))')
-for i in a b; do
-	sed "s/^- version: 2$/- version: 2\n  prefix: fg97-$$-$i/" "$CFG" >"$FG_TMP/$i.yaml"
-	# DPDK makes a runtime directory for the prefix, --in-memory or not
-	at_exit "rm -rf /var/run/dpdk/fg97-$$-$i ${XDG_RUNTIME_DIR:-/tmp}/dpdk/fg97-$$-$i"
-	"$FG_BIN" -C "$FG_TMP/$i.yaml" --api "${P[$i]}" "${EAL[@]}" </dev/null >"$FG_TMP/$i.out" 2>"$FG_TMP/$i.err" &
-	APID[$i]=$!
-	at_exit "kill ${APID[$i]}"
-done
-
-# the capture as tshark read it, while the two instances start
 wait "$TSHARK"
 check_eq "the capture: tshark reads as many frames as p2 received" "$sum_rx" \
 	"$(tsf '' frame.len | wc -l)"
@@ -334,13 +390,9 @@ check_eq "the capture: 400 ICMP echo requests, identifier 7, sequence 1 to 400, 
 check_eq "the capture: 300 ICMPv6 echo requests, identifier 7, good checksums" "300 128 0x0007 1" \
 	"$(tsf icmpv6 icmpv6.type icmpv6.echo.identifier icmpv6.checksum.status | sort | uniq -c | awk '{ printf "%s%s %s %s %s", s, $1, $2, $3, $4; s = " " }')"
 
-for i in a b; do
-	check "instance $i (prefix fg97-$$-$i) serves the API" \
-		wait_for '^api: listening on' "$FG_TMP/$i.err" 60 "${APID[$i]}"
-done
-timeout 60 python3 "$FG_TOP/examples/otg_two.py" "http://127.0.0.1:${P[a]}" "http://127.0.0.1:${P[b]}" \
-	>"$FG_TMP/two.out" 2>&1
-check_eq "otg_two.py: both instances' flows received every frame (exit 0)" 0 "$?"
+# --- the two instances (otg_two.py's lane) ----------------------------------------
+
+lane_end two
 cat "$FG_TMP/two.out"
 # fixed_packets is the stream's count: each instance sends exactly its
 # 10,000 frames, even when its worker is descheduled (it then takes longer)
