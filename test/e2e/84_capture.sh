@@ -15,7 +15,9 @@
 #     and every one of those arrived translated to 198.19.1.1;
 #  c. loop pair: a filter `udp and src host 198.18.0.7` keeps only frames
 #     from that address, and all of them (1 in 254 of stl_64b's frames, on
-#     port 0 out and port 1 in alike);
+#     port 0 out and port 1 in alike; no learning frames before them and a
+#     0.3 s drain after, -t learn=0,drain=0.3: on the loop pair a frame
+#     arrives on the worker's next turn);
 #  d. loop pair: a 64-copy ring at 100 kpps both ways (200,000 copies/s
 #     asked of a ring drained 64 a millisecond) fills: frames recorded plus
 #     frames dropped equal every frame the ports saw (the TX tap sees a
@@ -25,25 +27,40 @@
 #  e. bad input gets a clear error and changes nothing: stop or save with
 #     no capture, a ring that is no power of two, a limit of 0, a filter
 #     libpcap refuses, a second start, an unknown subcommand.
-# c and e run beside the lab run.
+# c and e run beside the lab run, once the lab is up (not beside its
+# coming up: their workers poll a CPU each); the lab comes down after d,
+# while the results are read.
 
 . "$(dirname "$0")/lib.sh"
 
 need_root "capture: lab"
 T0=$(date +%s.%N)
 
-# cap_counts FILE : "iface dir proto src arp-op icmp-type" per frame (dir 1
-# in, 2 out; "-" for a field the frame lacks)
+# cap_counts OUT:FILE... : into each OUT, "iface dir proto src arp-op
+# icmp-type" per frame of its FILE (dir 1 in, 2 out; "-" for a field the
+# frame lacks). One tshark for them all (its start-up is most of a pass's
+# CPU): the files one after the other are the sections of one pcapng
+# stream, each frame's section (frame.section_number) names its OUT and
+# its interface ids are its file's; a FILE missing or empty gives an
+# empty OUT
 cap_counts()
 {
-	tshark -r "$1" -T fields -e frame.interface_id -e frame.packet_flags_direction \
-		-e ip.proto -e ip.src -e arp.opcode -e icmp.type 2>/dev/null |
+	local a ins=() outs=()
+	for a; do
+		: >"${a%%:*}"
+		[ -s "${a#*:}" ] && outs+=("${a%%:*}") ins+=("${a#*:}")
+	done
+	[ ${#ins[@]} -gt 0 ] || return 0
+	cat "${ins[@]}" | tshark -r - -T fields -e frame.section_number -e frame.interface_id \
+		-e frame.packet_flags_direction -e ip.proto -e ip.src -e arp.opcode -e icmp.type 2>/dev/null |
 		python3 -c '
 import sys
+outs = [open(p, "w") for p in sys.argv[1:]]
 for l in sys.stdin:
+    sec, _, l = l.partition("\t")
     f = (l.rstrip("\n").split("\t") + [""] * 6)[:6]
     f[1] = str(int(f[1], 0) & 3) if f[1] else "0"
-    print(" ".join(x.split(",")[0] if x else "-" for x in f))'
+    outs[int(sec) - 1].write(" ".join(x.split(",")[0] if x else "-" for x in f) + "\n")' "${outs[@]}"
 }
 
 # n FILE AWK-COND : frames of cap_counts output matching the condition
@@ -52,12 +69,14 @@ n()
 	awk "$2 { c++ } END { print c + 0 }" "$1"
 }
 
-# --- c, d: loop pair, in the background ------------------------------------------
+lab_up nat || exit 1
+
+# --- c, e: loop pair, in the background ------------------------------------------
 
 LC=$FG_TMP/filter.out
 LF=$FG_TMP/filter.pcapng
 fg_plain -C "$(fg_loop_cfg)" -x "capture start --filter 'udp and src host 198.18.0.7'; \
-start -f $FG_TOP/profiles/stl_64b.yaml -m 10kpps -d 1; wait 5; capture save $LF; \
+start -f $FG_TOP/profiles/stl_64b.yaml -m 10kpps -d 1 -t learn=0,drain=0.3; wait 5; capture save $LF; \
 stats -p --json" >"$LC" 2>&1 &
 PC=$!
 LE=$FG_TMP/bad.out
@@ -68,7 +87,6 @@ PE=$!
 
 # --- a, b: NAT lab ------------------------------------------------------------------
 
-lab_up nat || exit 1
 A=$FG_TMP/svc.pcapng
 B=$FG_TMP/nat.pcapng
 J=$FG_TMP/nat.out
@@ -77,20 +95,15 @@ capture save $A; service --off; clear; capture start; \
 start --nc -f $FG_TOP/profiles/udp_short.yaml -m 2000 -d 2; wait 8; capture stop; \
 stats --json; capture status --json; capture save $B" >"$J" 2>&1
 check_eq "capture nat: flowgen exits 0" 0 "$?"
-lab_down
 
-# the four tshark passes over the three files at once (c's run, on the
+# the two tshark passes over the three files at once, once the lab's run
+# has ended (not beside its traffic: its flows are paced; c's run, on the
 # loop pair, ended long before the lab's)
 wait $PC
 RC_C=$?
-cap_counts "$LF" >"$FG_TMP/c.txt" &
-pt=($!)
-cap_counts "$A" >"$FG_TMP/a.txt" &
-pt+=($!)
 tshark -r "$B" -Y '_ws.malformed || _ws.expert.severity >= error' 2>/dev/null | wc -l >"$FG_TMP/b.bad" &
-pt+=($!)
-cap_counts "$B" >"$FG_TMP/b.txt" &
-pt+=($!)
+pt=($!)
+cap_counts "$FG_TMP/c.txt:$LF" "$FG_TMP/a.txt:$A" "$FG_TMP/b.txt:$B"
 wait "${pt[@]}"
 check_ge "capture service: ARP requests out on port 0 (control's TX)" \
 	"$(n "$FG_TMP/a.txt" '$1 == 0 && $2 == 2 && $5 == 1')" 1
@@ -142,6 +155,10 @@ fg_plain -C "$(fg_loop_cfg)" -x "capture start --ring 64; \
 start -f $FG_TOP/profiles/stl_64b.yaml -m 100kpps -d 2 -t learn=0,drain=0.3; wait 6; capture stop; \
 capture status --json; stats -p --json" >"$LD" 2>&1
 RC_D=$?
+# the lab comes down while the results are read (d ran beside its idle
+# namespaces)
+lab_down &
+PD=$!
 
 # --- c, d: results -----------------------------------------------------------------
 
@@ -189,5 +206,7 @@ check_grep "capture bad input: a second start" 'error: capture: a capture is run
 check_grep "capture bad input: unknown subcommand" 'error: capture: start, stop, save or status\?' "$LE"
 check_grep "capture bad input: the first good start still runs" '^capture: running' "$LE"
 
+wait $PD
+FG_LAB_UP=no
 echo "# 84_capture.sh: $(awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
 finish
