@@ -12,11 +12,17 @@
 #  - `arp` resolves both gateways to the DUT's MACs and `ping` of the DUT
 #    gets its replies (control's frames leave through worker 0's queue:
 #    the port has no control queue);
-#  - udp_short at 2,000 flows/s for 4 s: the client starts 95-100 % of the
-#    8,000 flows and completes each, none fails; the server accepts them
+#  - udp_short at 2,000 flows/s for 2 s: the client starts 95-100 % of the
+#    4,000 flows and completes each, none fails; the server accepts them
 #    to within 0.1 %, every one translated to the DUT's one outside
-#    address; the DUT's conntrack holds one udp_short entry per forwarded
-#    flow, masqueraded to 198.19.1.1;
+#    address; the DUT's conntrack holds 1,000 entries or more while the
+#    run goes on (sampled until it does, before the run's statistics are
+#    out) and, after it, one udp_short entry per forwarded flow,
+#    masqueraded to 198.19.1.1. The pacer owes what a stall of up to 20 ms
+#    held back (pace.h), so the run starts all 4,000 unless stalls beyond
+#    that cost the worker more than 0.1 s in all (the 5 % the check
+#    allows; a 4 s run allowed 0.2 s); the flows are counted exactly
+#    either way;
 #  - the port counters of stats --json are the driver's: port 0 sent and
 #    port 1 received at least one frame per accepted flow;
 #  - the run above is on hugepages: the scenario reserves what it needs
@@ -29,7 +35,9 @@
 #    the UMEM cannot be registered: flowgen exits with the driver's line
 #    and a hint naming the locked-memory limit;
 #  - two port pairs over veths, a worker each: tcp_short at -m 1000 for
-#    2 s, 1,000 flows or more, every one completed, both workers sending.
+#    1 s (2,000 flows planned, 4,000 in 2 s), 1,000 flows or more, every
+#    one completed, both workers sending (in a lane, beside the two
+#    refusals above and the lab's teardown).
 
 . "$(dirname "$0")/lib.sh"
 
@@ -70,11 +78,12 @@ xdp_mode()
 J=$FG_TMP/nat.out
 MAC0=$(dut_mac dut0)
 MAC1=$(dut_mac dut1)
-FG_TIMEOUT=40 fg -v -x "arp; ping -p 0 -d 198.18.1.1 -n 2; start -f $FG_TOP/profiles/udp_short.yaml -m 2000 -d 4; wait 12; stats --json" \
+FG_TIMEOUT=40 fg -v -x "arp; ping -p 0 -d 198.18.1.1 -n 2; start -f $FG_TOP/profiles/udp_short.yaml -m 2000 -d 2; wait 12; stats --json" \
 	>"$J" 2>&1 &
 FGPID=$!
 # the program is attached once the ports are up: wait for it, then for
-# conntrack to fill while the run goes on
+# conntrack to fill while the run goes on (a sample taken once the run's
+# statistics are out does not count)
 mode=none mode1=none
 for ((i = 0; i < 100; i++)); do
 	mode=$(xdp_mode fg0)
@@ -84,8 +93,19 @@ for ((i = 0; i < 100; i++)); do
 	sleep 0.1
 done
 LINK0=$(ip -n "$NS_TST" link show fg0 2>&1 | tr '\n' ' ')
-sleep 2
-CT_MID=$("$FG_LAB" conntrack 2>/dev/null || echo missing)
+CT_MID=missing
+for ((i = 0; i < 100; i++)); do
+	grep -q '^{"global"' "$J" && break
+	ct=$("$FG_LAB" conntrack 2>/dev/null || echo missing)
+	if grep -q '^{"global"' "$J"; then
+		CT_MID="$ct, sampled after the run"
+		break
+	fi
+	CT_MID=$ct
+	[[ $ct =~ ^[0-9]+$ ]] && [ "$ct" -ge 1000 ] && break
+	kill -0 $FGPID 2>/dev/null || break
+	sleep 0.1
+done
 wait $FGPID
 rc=$?
 # the UDP entries only: flowgen's ping of the DUT left an ICMP one
@@ -113,10 +133,10 @@ mapfile -t v < <(jvals "$J" flows.client.started flows.client.completed flows.cl
 	ports.0.tx_pkts ports.1.rx_pkts ports.0.counters)
 started=${v[0]} accepted=${v[4]}
 echo "# af_xdp: started $started completed ${v[1]} accepted $accepted; port 0 sent ${v[10]}, port 1 received ${v[11]}"
-if [[ $started =~ ^[0-9]+$ ]] && [ "$started" -ge 7600 ] && [ "$started" -le 8000 ]; then
-	pass "af_xdp: client started 7,600..8,000 flows"
+if [[ $started =~ ^[0-9]+$ ]] && [ "$started" -ge 3800 ] && [ "$started" -le 4000 ]; then
+	pass "af_xdp: client started 3,800..4,000 flows"
 else
-	fail "af_xdp: client started 7,600..8,000 flows" "started '$started'"
+	fail "af_xdp: client started 3,800..4,000 flows" "started '$started'"
 fi
 check_eq "af_xdp: client completed every started flow" "$started" "${v[1]}"
 check_eq "af_xdp: client failed none" 0 "${v[2]}"
@@ -157,6 +177,57 @@ check_grep "af_xdp: --no-huge run is on the heap (-v)" '^memory: [0-9]+ MiB for 
 check_eq "af_xdp: --no-huge run failed no flow" 0 "$(jn "$N" flows.client.failed)"
 check_ge "af_xdp: --no-huge run completed flows" "$(jn "$N" flows.client.completed)" 1900
 
+# --- two port pairs, a worker each -------------------------------------------
+
+# Several workers over net_af_xdp on veths: one per port pair. Two veth
+# pairs in a namespace of this scenario's own, the ports of a pair wired
+# back to back (static next-hop MACs, no DUT); tcp_short at -m 1000 for
+# 1 s: 2,000 flows planned, twice the 1,000 checked. It runs in a lane
+# beside the checks of refusals below and the lab's teardown (none of
+# them measures a rate or a time), under a DPDK prefix of its own
+# (fgx-PID: the locked-memory check starts DPDK under the default one).
+NSX=fgx-$BASHPID
+[ -n "$FG_RESULTS" ] && echo "$NSX" >>"$FG_RESULTS.ns"
+at_exit "ip netns del $NSX 2>/dev/null"
+at_exit "rm -rf /var/run/dpdk/$NSX"
+ip netns add "$NSX"
+for k in 0 2; do
+	ip -n "$NSX" link add "fgx$k" type veth peer name "fgx$((k + 1))"
+	ip -n "$NSX" link set "fgx$k" up
+	ip -n "$NSX" link set "fgx$((k + 1))" up
+done
+cat >"$FG_TMP/pairs.yaml" <<-EOF
+	interfaces: ['--vdev=net_af_xdp0,iface=fgx0', '--vdev=net_af_xdp1,iface=fgx1',
+	             '--vdev=net_af_xdp2,iface=fgx2', '--vdev=net_af_xdp3,iface=fgx3']
+	port_info:
+	  - {ip: 198.18.1.2, default_gw: 198.18.1.1, dest_mac: '02:00:00:00:00:02'}
+	  - {ip: 198.19.1.2, default_gw: 198.19.1.1, dest_mac: '02:00:00:00:00:01'}
+	  - {ip: 198.18.2.2, default_gw: 198.18.2.1, dest_mac: '02:00:00:00:00:04'}
+	  - {ip: 198.19.2.2, default_gw: 198.19.2.1, dest_mac: '02:00:00:00:00:03'}
+	platform: {master_thread_id: 0, dual_if: [{socket: 0, threads: [1]}, {socket: 0, threads: [1]}]}
+	mbufs: 16384
+	prefix: $NSX
+EOF
+pairs_run()
+{
+	local P=$FG_TMP/pairs.out v
+	timeout -k 5 40 ip netns exec "$NSX" "$FG_BIN" -C "$FG_TMP/pairs.yaml" \
+		-x "start -f $FG_TOP/profiles/tcp_short.yaml -m 1000 -d 1; wait 10; stats --json" >"$P" 2>&1
+	check_eq "af_xdp pairs: flowgen exits 0" 0 "$?"
+	mapfile -t v < <(jvals "$P" flows.client.started flows.client.completed flows.client.failed \
+		flows.server.failed workers.0.tx_pkts workers.1.tx_pkts workers.1.ports)
+	echo "# af_xdp pairs: started ${v[0]} completed ${v[1]}; worker 0 sent ${v[4]}, worker 1 ${v[5]}"
+	check_ge "af_xdp pairs: TCP flows started (1,000 or more)" "${v[0]}" 1000
+	check_eq "af_xdp pairs: every started flow completed" "${v[0]}" "${v[1]}"
+	check_eq "af_xdp pairs: client failed none" 0 "${v[2]}"
+	check_eq "af_xdp pairs: server failed none" 0 "${v[3]}"
+	check_ge "af_xdp pairs: worker 0 sent" "${v[4]}" 1
+	check_ge "af_xdp pairs: worker 1 sent" "${v[5]}" 1
+	check_eq "af_xdp pairs: worker 1 runs ports 2 and 3" "[2, 3]" "${v[6]}"
+	ip netns del "$NSX"
+}
+lane pairs pairs_run
+
 # --- two workers on a one-queue veth -----------------------------------------
 
 E=$FG_TMP/c2.out
@@ -189,47 +260,6 @@ else
 fi
 
 lab_down
-
-# --- two port pairs, a worker each -------------------------------------------
-
-# Several workers over net_af_xdp on veths: one per port pair. Two veth
-# pairs in a namespace of this scenario's own, the ports of a pair wired
-# back to back (static next-hop MACs, no DUT); tcp_short at -m 1000 for
-# 2 s.
-NSX=fgx-$BASHPID
-[ -n "$FG_RESULTS" ] && echo "$NSX" >>"$FG_RESULTS.ns"
-at_exit "ip netns del $NSX 2>/dev/null"
-ip netns add "$NSX"
-for k in 0 2; do
-	ip -n "$NSX" link add "fgx$k" type veth peer name "fgx$((k + 1))"
-	ip -n "$NSX" link set "fgx$k" up
-	ip -n "$NSX" link set "fgx$((k + 1))" up
-done
-cat >"$FG_TMP/pairs.yaml" <<-'EOF'
-	interfaces: ['--vdev=net_af_xdp0,iface=fgx0', '--vdev=net_af_xdp1,iface=fgx1',
-	             '--vdev=net_af_xdp2,iface=fgx2', '--vdev=net_af_xdp3,iface=fgx3']
-	port_info:
-	  - {ip: 198.18.1.2, default_gw: 198.18.1.1, dest_mac: '02:00:00:00:00:02'}
-	  - {ip: 198.19.1.2, default_gw: 198.19.1.1, dest_mac: '02:00:00:00:00:01'}
-	  - {ip: 198.18.2.2, default_gw: 198.18.2.1, dest_mac: '02:00:00:00:00:04'}
-	  - {ip: 198.19.2.2, default_gw: 198.19.2.1, dest_mac: '02:00:00:00:00:03'}
-	platform: {master_thread_id: 0, dual_if: [{socket: 0, threads: [1]}, {socket: 0, threads: [1]}]}
-	mbufs: 16384
-EOF
-P=$FG_TMP/pairs.out
-timeout -k 5 40 ip netns exec "$NSX" "$FG_BIN" -C "$FG_TMP/pairs.yaml" \
-	-x "start -f $FG_TOP/profiles/tcp_short.yaml -m 1000 -d 2; wait 10; stats --json" >"$P" 2>&1
-check_eq "af_xdp pairs: flowgen exits 0" 0 "$?"
-mapfile -t v < <(jvals "$P" flows.client.started flows.client.completed flows.client.failed \
-	flows.server.failed workers.0.tx_pkts workers.1.tx_pkts workers.1.ports)
-echo "# af_xdp pairs: started ${v[0]} completed ${v[1]}; worker 0 sent ${v[4]}, worker 1 ${v[5]}"
-check_ge "af_xdp pairs: TCP flows started (1,000 or more)" "${v[0]}" 1000
-check_eq "af_xdp pairs: every started flow completed" "${v[0]}" "${v[1]}"
-check_eq "af_xdp pairs: client failed none" 0 "${v[2]}"
-check_eq "af_xdp pairs: server failed none" 0 "${v[3]}"
-check_ge "af_xdp pairs: worker 0 sent" "${v[4]}" 1
-check_ge "af_xdp pairs: worker 1 sent" "${v[5]}" 1
-check_eq "af_xdp pairs: worker 1 runs ports 2 and 3" "[2, 3]" "${v[6]}"
-ip netns del "$NSX"
+lane_end pairs
 
 finish
