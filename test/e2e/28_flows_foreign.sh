@@ -35,6 +35,10 @@ O=$FG_TMP/out
 
 lab_up nat || exit 1
 
+# one flowgen for every run (fg_open: its start-up and `arp` go on while
+# the servers start); `start` clears the counters
+FG_TIMEOUT=120 fg_open "$O"
+fg_send arp "arp"
 ip netns exec "$NS_DUT" python3 "$D/flows_tcp_srv.py" 198.19.1.1 8080 "$FG_TMP/tcp.count" &
 TCPPID=$!
 at_exit "kill $TCPPID 2>/dev/null"
@@ -47,19 +51,21 @@ for ((i = 0; i < 50; i++)); do
 	sleep 0.2
 done
 
-# One flowgen, one run after the other; `start` clears the counters. The
-# runs whose counts are checked go at twice the rate for 1.25 s, not 2 s:
-# as much time for a stall to cost before they fall below their minimum.
-FG_TIMEOUT=120 fg -x "arp; \
-start -f $D/flows_linux_srv.yaml -m 40 -d 1.25; wait 10; stats --json; stats -a; echo MARK-UDP; \
-start -f $D/flows_linux_udp.yaml -m 40 -d 1.25; wait 10; stats --json; stats -a; echo MARK-STRICT-TCP; \
-start -f $D/flows_linux_srv.yaml -m 20 -d 1 -t payload_check=1; wait 10; stats --json; echo MARK-STRICT-UDP; \
-start -f $D/flows_linux_udp.yaml -m 20 -d 1 -t payload_check=1; wait 10; stats --json; echo MARK-OFF; \
-start -f $D/flows_linux_srv.yaml -m 20 -d 1 -t payload_check=0; wait 10; stats --json; echo MARK-FG-UDP; \
-start -f $FG_TOP/profiles/udp_short.yaml -m 400 -d 1.25; wait 10; stats --json; echo MARK-FG-TCP; \
-start -f $FG_TOP/profiles/tcp_short.yaml -m 200 -d 1.25; wait 10; stats --json; stats -a; echo MARK-END" \
-	</dev/null >"$O" 2>&1
-check_eq "flows foreign: batch run exits 0" 0 $?
+# One run after the other. Each run's count must stay above its minimum
+# if a stall costs it 0.5 s (the runs checked at 30 and 150 or more) or
+# 0.25 s (those at 15): a run at rate r for d s with minimum n has
+# d = stall + n / r, so at twice the rate (40 cps for 0.625 s, not 20 for
+# 1 s; 80 for 0.875 s, not 40 for 1.25 s; udp_short at 800, tcp_short at
+# 400 for 0.875 s) the same stall costs as much and the runs are shorter.
+fg_send runs "start -f $D/flows_linux_srv.yaml -m 80 -d 0.875; wait 10; stats --json; stats -a; echo MARK-UDP
+start -f $D/flows_linux_udp.yaml -m 80 -d 0.875; wait 10; stats --json; stats -a; echo MARK-STRICT-TCP
+start -f $D/flows_linux_srv.yaml -m 40 -d 0.625 -t payload_check=1; wait 10; stats --json; echo MARK-STRICT-UDP
+start -f $D/flows_linux_udp.yaml -m 40 -d 0.625 -t payload_check=1; wait 10; stats --json; echo MARK-OFF
+start -f $D/flows_linux_srv.yaml -m 40 -d 0.625 -t payload_check=0; wait 10; stats --json; echo MARK-FG-UDP
+start -f $FG_TOP/profiles/udp_short.yaml -m 800 -d 0.875; wait 10; stats --json; echo MARK-FG-TCP
+start -f $FG_TOP/profiles/tcp_short.yaml -m 400 -d 0.875; wait 10; stats --json; stats -a; echo MARK-END"
+fg_close
+check_eq "flows foreign: batch run exits 0" 0 "$FG_SRC"
 kill -TERM $TCPPID $UDPPID 2>/dev/null
 wait $TCPPID $UDPPID 2>/dev/null
 
@@ -79,19 +85,35 @@ FU=$(part fgudp.json MARK-FG-UDP MARK-FG-TCP)
 FT=$(part fgtcp.json MARK-FG-TCP MARK-END)
 
 # c FILE FIELD : a flows.client counter of the last stats --json in FILE
-# (the counters of each run's file are read beforehand by one python3
-# per file, cload and jvals; a value not read there is json_get's)
+# (the counters of every run's file are read beforehand by one python3,
+# cload, as jvals reads them; a value not read there is json_get's)
 declare -A CV
 cload()
 {
-	local f k v F
+	local f k v F i=0
 	k=(started completed failed fail_reasons.no_reply fail_reasons.reset fail_reasons.retransmits_exhausted
 	   foreign_server fail_reasons.payload_mismatch rx_bytes)
+	mapfile -t v < <(python3 - "${#k[@]}" "${k[@]/#/flows.client.}" "$@" <<-'PY'
+		import sys
+		from fg_e2e_json import at, last, show
+		n = int(sys.argv[1])
+		paths, files = sys.argv[2:2 + n], sys.argv[2 + n:]
+		for f in files:
+		    try:
+		        o = last(open(f).read())
+		    except (OSError, ValueError):
+		        o = None
+		    for p in paths:
+		        try:
+		            print(show(at(o, p)).replace("\n", " "))
+		        except (KeyError, IndexError, ValueError, TypeError):
+		            print("-1")
+	PY
+	)
 	for F in "$@"; do
-		mapfile -t v < <(jvals "$F" "${k[@]/#/flows.client.}")
 		for f in "${!k[@]}"; do
-			[[ ${v[$f]:-} == missing\(* ]] && v[$f]=-1
-			CV[$F|${k[$f]}]=${v[$f]:--1}
+			CV[$F|${k[$f]}]=${v[$i]:--1}
+			i=$((i + 1))
 		done
 	done
 }
