@@ -97,6 +97,7 @@ static struct {
 	pthread_t thr;
 	bool running;
 	pthread_mutex_t mu;
+	pthread_cond_t learned; /* broadcast under mu when a neighbour is learned */
 	struct neigh neigh[SVC_NEIGH];
 	int nneigh;
 	unsigned evict; /* the slot a full table gives up next */
@@ -131,6 +132,7 @@ static struct {
 	struct announce ann[FG_MAX_PORTS];
 } svc = {
     .mu = PTHREAD_MUTEX_INITIALIZER,
+    .learned = PTHREAD_COND_INITIALIZER,
     .tx_mu = PTHREAD_MUTEX_INITIALIZER,
     .nh_mu = PTHREAD_MUTEX_INITIALIZER,
     .nud_p = {NUD_REACHABLE_MS_DEFAULT, NUD_DELAY_MS_DEFAULT, NUD_RETRANS_MS_DEFAULT,
@@ -271,6 +273,7 @@ static void learn_any(int port, bool v6, uint32_t ip, const uint8_t *ip6,
 			i = (int)(svc.evict++ % SVC_NEIGH);
 	}
 	svc.neigh[i] = n;
+	pthread_cond_broadcast(&svc.learned);
 	pthread_mutex_unlock(&svc.mu);
 }
 
@@ -708,24 +711,30 @@ void svc_set_tap(svc_tap_fn *fn, void *arg)
 		usleep(2000);
 }
 
-static bool lookup(int p, bool v6, uint32_t ip, const uint8_t *ip6, uint64_t *mac)
+/* svc.mu held: the MAC learned for the address, if any */
+static bool lookup_locked(int p, bool v6, uint32_t ip, const uint8_t *ip6, uint64_t *mac)
 {
 	bool found = false;
 
-	pthread_mutex_lock(&svc.mu);
 	for (int i = 0; i < svc.nneigh; i++)
 		if (neigh_is(&svc.neigh[i], p, v6, ip, ip6)) {
 			*mac = svc.neigh[i].mac;
 			found = true;
 		}
-	pthread_mutex_unlock(&svc.mu);
 	return found;
 }
 
-/* Send the request f (ARP or NS) every 300 ms until the answer is learned. */
+/*
+ * Send the request f (ARP or NS) every 300 ms until the answer is learned:
+ * woken by the service thread as it learns a neighbour (svc.learned), so
+ * that an answer counts when it comes, not at the next look; every 10 ms
+ * at most, a cancel (Ctrl-C) is seen.
+ */
 static int resolve(int p, bool v6, uint32_t ip, const uint8_t *ip6, const uint8_t *f, uint16_t len,
 		   uint64_t *mac, unsigned timeout_ms)
 {
+	uint64_t t0 = mono_ns(), next_ms = 0;
+
 	/* forget what we knew: a stale answer must not pass for a fresh one;
 	 * the slot is freed (the last one moves into it), so resolving again
 	 * and again does not fill the table */
@@ -736,20 +745,38 @@ static int resolve(int p, bool v6, uint32_t ip, const uint8_t *ip6, const uint8_
 			i--;
 		}
 	pthread_mutex_unlock(&svc.mu);
-	for (unsigned t = 0; t < timeout_ms; t += 10) {
-		if (t % 300 == 0) {
+	for (;;) {
+		uint64_t ms = (mono_ns() - t0) / 1000000;
+		struct timespec until;
+		bool found;
+
+		if (ms >= timeout_ms)
+			return -ETIMEDOUT;
+		if (ms >= next_ms) {
 			int rc = send_frame(p, f, len);
 
 			if (rc)
 				return rc;
+			next_ms += 300;
 		}
-		usleep(10 * 1000);
-		if (lookup(p, v6, ip, ip6, mac))
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 10 * 1000 * 1000;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_mutex_lock(&svc.mu);
+		found = lookup_locked(p, v6, ip, ip6, mac);
+		if (!found) {
+			pthread_cond_timedwait(&svc.learned, &svc.mu, &until);
+			found = lookup_locked(p, v6, ip, ip6, mac);
+		}
+		pthread_mutex_unlock(&svc.mu);
+		if (found)
 			return 0;
 		if (ctl_cancelled())
 			return -EINTR;
 	}
-	return -ETIMEDOUT;
 }
 
 int svc_resolve(int p, uint32_t ip, uint64_t *mac, unsigned timeout_ms)
