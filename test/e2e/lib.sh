@@ -402,9 +402,9 @@ latency_pre()
 wait_file()
 {
 	local i
-	for ((i = 0; i < ${2:-10} * 10; i++)); do
+	for ((i = 0; i < ${2:-10} * 5; i++)); do
 		[ -s "$1" ] && return 0
-		sleep 0.1
+		sleep 0.2
 	done
 	return 1
 }
@@ -697,13 +697,13 @@ fg_plain()
 wait_for()
 {
 	local pat=$1 file=$2 secs=${3:-20} pid=${4:-} i
-	for ((i = 0; i < secs * 10; i++)); do
+	for ((i = 0; i < secs * 5; i++)); do
 		grep -Eq -- "$pat" "$file" 2>/dev/null && return 0
 		if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
 			grep -Eq -- "$pat" "$file" 2>/dev/null
 			return
 		fi
-		sleep 0.1
+		sleep 0.2
 	done
 	return 1
 }
@@ -950,13 +950,13 @@ pid_end()
 {
 	local i
 	RC=running
-	for ((i = 0; i < ${2:-10} * 10; i++)); do
+	for ((i = 0; i < ${2:-10} * 5; i++)); do
 		if ! kill -0 "$1" 2>/dev/null; then
 			RC=0
 			wait "$1" || RC=$?
 			return
 		fi
-		sleep 0.1
+		sleep 0.2
 	done
 }
 
