@@ -29,10 +29,16 @@ saved=$(cat /proc/sys/vm/nr_hugepages)
 at_exit "echo $saved > /proc/sys/vm/nr_hugepages"
 LOOP=$(fg_loop_cfg)
 
-# set_huge N : reserve N hugepages; false if the kernel gave fewer
+# set_huge N : reserve N hugepages; false if the kernel gave fewer. A
+# fragmented memory (a build beside the tests) can leave the kernel short
+# of free 2 MiB runs: it is compacted once before the count is judged.
 set_huge()
 {
 	echo "$1" >/proc/sys/vm/nr_hugepages
+	if [ "$(cat /proc/sys/vm/nr_hugepages)" -lt "$1" ] && [ -w /proc/sys/vm/compact_memory ]; then
+		echo 1 >/proc/sys/vm/compact_memory
+		echo "$1" >/proc/sys/vm/nr_hugepages
+	fi
 	[ "$(cat /proc/sys/vm/nr_hugepages)" -ge "$1" ]
 }
 
