@@ -45,14 +45,8 @@ exec 8>"$FG_TMP/offer.in"
 # rather than 100 ms (up to SECS, 30)
 run()
 {
-	local i
 	fg_send "$1" "$2"
-	for ((i = 0; i < ${3:-30} * 50; i++)); do
-		[ "$(grep -c "^MARK-$1\$" "$FG_SOUT")" -gt "${FG_SMARKS:-0}" ] && break
-		kill -0 "$FG_SPID" 2>/dev/null || break
-		sleep 0.02
-	done
-	fg_wait "$1" 0
+	fg_wait "$1" "${3:-30}" 0.02
 }
 
 # part NAME PREV : what flowgen printed for fg_send NAME (after PREV's

@@ -39,14 +39,8 @@ lab_up nat || exit 1
 # 100 ms apart)
 mark_wait()
 {
-	local i
 	sleep "$2"
-	for ((i = 0; i < $3 * 50; i++)); do
-		[ "$(grep -c "^MARK-$1\$" "$FG_SOUT" 2>/dev/null)" -gt "${FG_SMARKS:-0}" ] && break
-		kill -0 "$FG_SPID" 2>/dev/null || break
-		sleep 0.02
-	done
-	fg_wait "$1" 1
+	fg_wait "$1" "$3" 0.02
 }
 
 # run C PROFILE PROTO : one run in the flowgen of fg_open (-c C); its

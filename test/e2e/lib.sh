@@ -624,17 +624,19 @@ fg_send()
 	fd_send 8 "$(printf '%s\n' "$2" | tr ';' '\n')" "echo MARK-$1"
 }
 
-# fg_wait NAME [SECS] : until the flowgen of fg_open has run what fg_send
-# NAME gave it (up to SECS, 60); its output so far is then in
-# $FG_TMP/NAME.out (the last `stats --json` there is this run's). False
-# when flowgen ended or did not get there in time.
+# fg_wait NAME [SECS] [POLL] : until the flowgen of fg_open has run what
+# fg_send NAME gave it (up to SECS, 60; looking every POLL seconds, 0.1);
+# its output so far is then in $FG_TMP/NAME.out (the last `stats --json`
+# there is this run's). False when flowgen ended or did not get there in
+# time.
 fg_wait()
 {
-	local i
-	for ((i = 0; i < ${2:-60} * 10; i++)); do
+	local i n
+	n=$(awk -v s="${2:-60}" -v p="${3:-0.1}" 'BEGIN { print int(s / p) }')
+	for ((i = 0; i < n; i++)); do
 		[ "$(grep -c "^MARK-$1\$" "$FG_SOUT" 2>/dev/null)" -gt "${FG_SMARKS:-0}" ] && break
 		kill -0 "$FG_SPID" 2>/dev/null || break
-		sleep 0.1
+		sleep "${3:-0.1}"
 	done
 	cp "$FG_SOUT" "$FG_TMP/$1.out"
 	[ "$(grep -c "^MARK-$1\$" "$FG_TMP/$1.out")" -gt "${FG_SMARKS:-0}" ]
