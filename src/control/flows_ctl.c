@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <rte_common.h>
 #include <rte_lcore.h>
@@ -122,6 +123,8 @@ static void flows_free_state(struct flows_state *s)
 	for (int i = 0; i < 2; i++)
 		rte_pktmbuf_free_bulk(s->stash[i].m, s->stash[i].n);
 	flowtab_destroy(s->ft);
+	if (s->tcbs.map_len)
+		munmap(s->tcbs.slot, s->tcbs.map_len);
 	for (unsigned i = 0; i < s->ncpa; i++)
 		fgen_cpa_destroy(&s->cpa[i]);
 	fgen_addrs_destroy(&s->cli);
@@ -300,13 +303,39 @@ static void flows_meminfo(uint64_t *avail, uint64_t *huge_free)
 		*huge_free = 0;
 }
 
-/* State bytes of a table entry of the run: TCP's TCB when a template is TCP. */
-static uint32_t flows_entry_size(const struct prof *p)
+/* Does a template of the run speak TCP? */
+static bool flows_has_tcp(const struct prof *p)
 {
 	for (size_t i = 0; i < p->n_templates; i++)
 		if (p->templates[i].proto == PROF_TCP)
-			return sizeof(struct flows_ent);
-	return FLOWS_ENT_UDP;
+			return true;
+	return false;
+}
+
+/*
+ * The pool of whole tcbs (flows.h): a slot for every entry of the table,
+ * in an anonymous mapping whose pages become resident as slots are used.
+ */
+static int flows_build_tcbs(struct flows_state *s, uint32_t entries, uint64_t hz, char *err,
+			    size_t errlen)
+{
+	size_t len = (size_t)entries * sizeof(struct flows_tcb);
+	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		       -1, 0);
+
+	if (m == MAP_FAILED) {
+		snprintf(err, errlen, "TCP pool of %u connections: %s", entries, strerror(errno));
+		return -ENOMEM;
+	}
+	s->tcbs = (struct flows_tcbs){
+	    .slot = m,
+	    .cap = entries,
+	    .free = FLOWS_TCB_FREE,
+	    .park_after = (uint32_t)((hz * FLOWS_PARK_MS / 1000) >> FLOWS_TCB_SHIFT) + 1,
+	    .every = FG_MAX(hz * FLOWS_SWEEP_MS / 1000, 1),
+	    .map_len = len,
+	};
+	return 0;
 }
 
 /*
@@ -328,7 +357,8 @@ static void flows_count_in(const struct run_params *rp, const struct worker *w, 
 	in->duration_s = rp->duration_s;
 	in->active = gen && rp->active ? start_share(rp->active, ngen, gi) : 0;
 	in->deflt = rp->flows_max ? rp->flows_max : FLOWPLAN_UNPACED_DEFAULT;
-	in->state = flows_entry_size(p);
+	in->state = sizeof(struct flows_ent);
+	in->pool = flows_has_tcp(p) ? sizeof(struct flows_tcb) : 0;
 	in->ntpl = (unsigned)p->n_templates;
 	for (unsigned i = 0; i < in->ntpl; i++) {
 		const struct prof_template *t = &p->templates[i];
@@ -485,7 +515,7 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 	 * kernel has them) */
 	struct flowtab_params fp = {
 	    .max_flows = (uint32_t)pw->entries,
-	    .entry_size = flows_entry_size(p),
+	    .entry_size = sizeof(struct flows_ent),
 	    .tick_tsc = FG_MAX(rp->hz / 1000, 2),
 	    .wheel_slots = pw->wheel,
 	    .alloc = pw->huge ? flows_ft_alloc : NULL,
@@ -514,6 +544,9 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 		goto err_free;
 	}
 	s->rx_idx = FLOWTAB_NIL;
+	if (flows_has_tcp(p) &&
+	    (rc = flows_build_tcbs(s, fp.max_flows, rp->hz, err, errlen)) != 0)
+		goto err_free;
 	if ((rc = flows_build_addrs(s, p, w, err, errlen)) != 0)
 		goto err_free;
 	/* Spread the workers of a pair over the sequence. */

@@ -162,6 +162,7 @@ int flowplan_worker(const struct flowplan_in *in, double scale, uint64_t bound,
 	uint64_t deflt, need_full, floor;
 
 	memset(out, 0, sizeof(*out));
+	out->pool = in->pool;
 	if (!explicit)
 		bound = FLOWTAB_MAX_FLOWS;
 	fp_flows(in, scale, &out->need, &out->want, &fixed);
@@ -228,6 +229,7 @@ static void fp_place(struct flowplan *p, uint64_t huge_left)
 	p->need = p->want = p->entries = p->bytes = p->heap = p->huge = 0;
 	for (unsigned i = 0; i < p->nw; i++) {
 		struct flowplan_worker *w = &p->w[i];
+		uint64_t pool = w->entries * w->pool; /* on the heap, at most */
 
 		w->huge = w->bytes <= huge_left;
 		if (w->huge) {
@@ -236,10 +238,11 @@ static void fp_place(struct flowplan *p, uint64_t huge_left)
 		} else {
 			p->heap += w->bytes;
 		}
+		p->heap += pool;
 		p->need += w->need;
 		p->want += w->want;
 		p->entries += w->entries;
-		p->bytes += w->bytes;
+		p->bytes += w->bytes + pool;
 	}
 }
 
@@ -288,15 +291,18 @@ int flowplan_place(struct flowplan *p, const struct flowplan_mem *m, char *err, 
 void flowplan_line(const struct flowplan *p, unsigned i, char *buf, size_t len)
 {
 	const struct flowplan_worker *w = &p->w[i];
-	char a[32], b[32], c[32], d[32], e[32], f[32];
+	char a[32], b[32], c[32], d[32], e[32], f[32], g[64] = "", h[32];
 
+	if (w->pool)
+		snprintf(g, sizeof(g), "; TCBs at most %s, heap",
+			 fp_bytes(w->entries * w->pool, h, sizeof(h)));
 	snprintf(buf, len,
 		 "worker %u: need %s flows (%s entries), want %s (%s entries): table %s entries, "
-		 "%s, %s%s",
+		 "%s, %s%s%s",
 		 i, fp_count(w->need, a, sizeof(a)), fp_count(w->need_entries, b, sizeof(b)),
 		 fp_count(w->want, c, sizeof(c)), fp_count(w->want_entries, d, sizeof(d)),
 		 fp_count(w->entries, e, sizeof(e)), fp_bytes(w->bytes, f, sizeof(f)),
-		 w->huge ? "hugepages" : "heap", p->cut ? " (cut to the need: memory)" : "");
+		 w->huge ? "hugepages" : "heap", g, p->cut ? " (cut to the need: memory)" : "");
 }
 
 int flowplan_meminfo(const char *text, uint64_t *avail, uint64_t *huge_free)

@@ -108,6 +108,8 @@ struct flowplan_in {
 	uint64_t deflt;	    /* the default table in entries (both sides, no margin):
 			       the config's flows_max, or FLOWPLAN_UNPACED_DEFAULT */
 	uint32_t state;	    /* the caller's state bytes per entry (flows_ent) */
+	uint32_t pool;	    /* bytes per entry of the heap the worker may use
+			       beside its table (TCP's tcbs, flows.h); 0: none */
 };
 
 /* The plan of one worker's table. */
@@ -123,6 +125,7 @@ struct flowplan_worker {
 	uint64_t need_table;   /* the table of need alone (what flowplan_place cuts to) */
 	uint64_t need_bytes;   /* ... its bytes */
 	uint32_t need_wheel;   /* ... its wheel */
+	uint32_t pool;	       /* flowplan_in.pool */
 	bool huge;	       /* placed in hugepages (flowplan_place()) */
 };
 

@@ -27,10 +27,9 @@
  * 16 B, whose side byte and padding also hold the entry's flags and
  * generation; timer links and deadline 12 B) and the state rounded up to
  * 4 B (so a state holds fields of 32 bits at most). With a 24-byte state
- * (a UDP flow's) that is 8 + 52 = 60 B per flow for 1,048,576 flows
- * (60 MiB), 10.7 + 52 for 25,000,000; with a 64-byte one (a TCP flow's)
- * 8 + 92 = 100 B and 10.7 + 92 (flowtab_mem_size() gives the exact
- * figure). The
+ * (a flows run's, UDP or TCP) that is 8 + 52 = 60 B per flow for
+ * 1,048,576 flows (60 MiB), 10.7 + 52 for 25,000,000
+ * (flowtab_mem_size() gives the exact figure). The
  * state follows the header at FLOWTAB_HDR bytes, so a caller holding the
  * state finds the key without the index (flowtab_state_key()): it need not
  * keep a copy of the addresses and ports. That is address space: without a

@@ -55,6 +55,35 @@ void tcp_init_listen(struct tcp_tcb *t, uint32_t iss, uint16_t mss)
 	t->state = TCP_LISTEN;
 }
 
+bool tcp_park(const struct tcp_tcb *t, uint16_t mss, struct tcp_idle *i)
+{
+	uint32_t sent = t->snd_nxt - t->iss - 1, rcvd = t->rcv_nxt - t->irs - 1;
+
+	if (t->state != TCP_ESTABLISHED || t->flags || t->deadline_us || t->retries ||
+	    t->dupacks || t->cwnd < FG_TCP_CWND_INIT || t->snd_una != t->snd_nxt ||
+	    t->snd_max != t->snd_nxt || t->snd_end != t->snd_nxt || t->mss != mss ||
+	    t->snd_wnd < mss || sent > UINT16_MAX || rcvd > UINT16_MAX)
+		return false;
+	*i = (struct tcp_idle){.snd_nxt = t->snd_nxt,
+			       .rcv_nxt = t->rcv_nxt,
+			       .sent = (uint16_t)sent,
+			       .rcvd = (uint16_t)rcvd};
+	return true;
+}
+
+void tcp_unpark(const struct tcp_idle *i, uint16_t mss, struct tcp_tcb *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->iss = i->snd_nxt - i->sent - 1;
+	t->irs = i->rcv_nxt - i->rcvd - 1;
+	t->snd_una = t->snd_nxt = t->snd_max = t->snd_end = i->snd_nxt;
+	t->rcv_nxt = i->rcv_nxt;
+	t->snd_wnd = mss;
+	t->mss = t->mss_adv = mss;
+	t->cwnd = FG_TCP_CWND_INIT;
+	t->state = TCP_ESTABLISHED;
+}
+
 void tcp_out_reset(struct tcp_out *out)
 {
 	out->nseg = 0;

@@ -349,6 +349,38 @@ static inline uint32_t tcp_acked(const struct tcp_tcb *t)
 	return n ? n - 1 : 0;
 }
 
+/*
+ * An idle connection in 12 bytes: ESTABLISHED, everything it sent
+ * acknowledged, nothing queued, no FIN either way, no timer, no duplicate
+ * ACK counted, no timeout in a row, less than 64 KiB each way so far. A
+ * caller holding many connections that are quiet most of the time (start
+ * --active) keeps them so and takes a whole tcb only while one has
+ * something to do (flows.h). The initial sequence numbers follow from the
+ * next ones and the bytes carried.
+ */
+struct tcp_idle {
+	uint32_t snd_nxt; /* = snd_una = snd_max = snd_end */
+	uint32_t rcv_nxt;
+	uint16_t sent; /* bytes of our stream: snd_nxt - iss - 1 */
+	uint16_t rcvd; /* bytes of the peer's: rcv_nxt - irs - 1 */
+};
+
+/*
+ * pure: fold t into *i when it is idle as struct tcp_idle says, its MSS
+ * is mss (the caller's, which the peer's option did not lower), the
+ * peer's window holds a segment and the congestion window is at least
+ * the initial one; false (and *i untouched) otherwise. What a parked
+ * connection loses, tcp_unpark() restarts: the congestion window at the
+ * initial window (RFC 5681 §4.1, the restart window after an idle period:
+ * min(IW, cwnd), here IW as cwnd >= IW), the peer's window at one segment
+ * until its next ACK tells the window (a sender need not fill the window
+ * offered), and the MSS we advertised, which only a SYN carries, at mss.
+ */
+bool tcp_park(const struct tcp_tcb *t, uint16_t mss, struct tcp_idle *i);
+
+/* pure: the whole tcb of a connection parked with mss (tcp_park()). */
+void tcp_unpark(const struct tcp_idle *i, uint16_t mss, struct tcp_tcb *t);
+
 /* pure: the tcb reached CLOSED (normally, by reset or by failure). */
 static inline bool tcp_is_closed(const struct tcp_tcb *t) { return t->state == TCP_CLOSED; }
 

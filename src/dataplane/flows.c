@@ -54,8 +54,8 @@ static void flows_arm(struct flows_state *s, uint32_t idx, struct flows_ent *e, 
 		if (d < t)
 			t = d;
 	}
-	if (s->tpl[e->tpl].proto == PROF_TCP && e->tcp.tcb.deadline_us) {
-		uint64_t d = flows_tsc_of_us(s, tcp_deadline(&e->tcp.tcb, flows_us(s, now)));
+	if ((e->flags & FLOWS_F_TCB) && flows_tcb(s, e)->deadline_us) {
+		uint64_t d = flows_tsc_of_us(s, tcp_deadline(flows_tcb(s, e), flows_us(s, now)));
 
 		if (d < t)
 			t = d;
@@ -89,6 +89,7 @@ static void flows_del(struct worker *w, struct flows_state *s, uint32_t idx, str
 	s->active[side]--;
 	FG_CTR_SET(*flows_active(w, side), s->active[side]);
 	FG_CTR_SET(*a, *a - 1);
+	flows_tcb_put(s, e);
 	if (idx == s->rx_idx) {
 		flowtab_del_h(s->ft, idx, s->rx_h);
 		s->rx_idx = FLOWTAB_NIL;
@@ -152,7 +153,7 @@ static void flows_fail_note(struct worker *w, struct flows_state *s, int side, u
 	if (e) {
 		r.step = e->step;
 		if (k->proto == IPPROTO_TCP)
-			r.state = e->tcp.tcb.state;
+			r.state = flows_tcp_state(s, e);
 	}
 	fails_push(&w->ctr->fails, &r);
 }
@@ -168,7 +169,7 @@ static unsigned flows_expired(const struct flows_state *s, int side, const struc
 {
 	if (side == FLOWTAB_CLIENT)
 		return e->flags & FLOWS_F_EST ? FG_FAIL_TIMEOUT : FG_FAIL_NO_REPLY;
-	if (s->tpl[e->tpl].proto == PROF_TCP && e->tcp.tcb.state <= TCP_SYN_RCVD)
+	if (s->tpl[e->tpl].proto == PROF_TCP && flows_tcp_state(s, e) <= TCP_SYN_RCVD)
 		return FG_FAIL_NO_REPLY;
 	return FG_FAIL_TIMEOUT;
 }
@@ -209,7 +210,7 @@ bool flows_prog(struct worker *w, struct flows_state *s, uint32_t idx, struct fl
 
 		if (st->op == PROF_OP_SEND) {
 			if (tcp)
-				tcp_app_send(&e->tcp.tcb, st->arg);
+				tcp_app_send(flows_tcb(s, e), st->arg);
 			else if (st->data)
 				flows_tx_udp_bytes(w, s, side, e, st, now);
 			else
@@ -220,9 +221,11 @@ bool flows_prog(struct worker *w, struct flows_state *s, uint32_t idx, struct fl
 		} else if (st->op == PROF_OP_RECV) {
 			/* a UDP flow's consumed bytes are its program's (flows.h) */
 			if (tcp) {
-				if (tcp_rcvd(&e->tcp.tcb) - e->tcp.need < st->arg)
+				struct flows_tcb *b = flows_tcbx(s, e);
+
+				if (tcp_rcvd(&b->tcb) - b->need < st->arg)
 					return false;
-				e->tcp.need += st->arg;
+				b->need += st->arg;
 			} else if (e->udp.rcvd - st->rcvd_before < st->arg) {
 				return false;
 			}
@@ -285,6 +288,7 @@ void flows_udp_check(struct worker *w, struct flows_state *s, uint32_t idx, stru
 void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
 		   int side, struct tcp_out *o, uint64_t now)
 {
+	struct tcp_tcb *tb = flows_tcb(s, e);
 	uint64_t now_us = flows_us(s, now);
 	uint16_t ev = o->events;
 	bool more;
@@ -293,19 +297,19 @@ void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx, struct
 		flows_established(w, e);
 	if (ev & TCP_EV_DATA)
 		FG_CTR_ADD(*flows_ctr(w, side, e->tpl, FLOWS_C_RX_BYTES), o->data_len);
-	if (!tcp_is_closed(&e->tcp.tcb) && !(e->flags & FLOWS_F_DONE))
+	if (!tcp_is_closed(tb) && !(e->flags & FLOWS_F_DONE))
 		flows_prog(w, s, idx, e, side, now);
 	/* the peer's FIN closes our direction too, unless the program has a
 	 * close step of its own (flowgen-profile(5), close) */
-	if (!tcp_is_closed(&e->tcp.tcb) && !(e->flags & FLOWS_F_CLOSED) &&
+	if (!tcp_is_closed(tb) && !(e->flags & FLOWS_F_CLOSED) &&
 	    ((e->flags & FLOWS_F_DONE) ||
 	     ((ev & TCP_EV_PEER_FIN) && !s->tpl[e->tpl].prog[side]->closes))) {
 		e->flags |= FLOWS_F_CLOSED;
-		tcp_app_close(&e->tcp.tcb);
+		tcp_app_close(tb);
 	}
 	do {
-		if (!tcp_is_closed(&e->tcp.tcb))
-			tcp_output(&e->tcp.tcb, now_us, o);
+		if (!tcp_is_closed(tb))
+			tcp_output(tb, now_us, o);
 		for (unsigned i = 0; i < o->nseg; i++)
 			flows_tx_tcp(w, s, side, e, &o->seg[i]);
 		if (o->nretx)
@@ -317,7 +321,7 @@ void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx, struct
 	/* a failure notes the state the connection was in, not CLOSED
 	 * (`stats --failed`); the entry goes right after */
 	if (unlikely(ev & (TCP_EV_RESET | TCP_EV_FAIL_RETX | TCP_EV_CLOSED)))
-		e->tcp.tcb.state = o->closed_from;
+		tb->state = o->closed_from;
 	if (ev & TCP_EV_RESET) {
 		flows_fail(w, s, idx, e, FLOWS_FAIL_RESET);
 		return;
@@ -326,7 +330,7 @@ void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx, struct
 		flows_fail(w, s, idx, e, FLOWS_FAIL_RETX);
 		return;
 	}
-	if ((ev & TCP_EV_CLOSED) || tcp_is_closed(&e->tcp.tcb)) {
+	if ((ev & TCP_EV_CLOSED) || tcp_is_closed(tb)) {
 		/* both FINs exchanged: ours came from the peer's FIN
 		 * (flowgen-profile(5), close) before the program ended */
 		if (e->flags & FLOWS_F_DONE)
@@ -364,8 +368,8 @@ static void flows_open(struct worker *w, struct flows_state *s, const struct flo
 	if (t->proto == PROF_TCP) {
 		struct tcp_out o;
 
-		tcp_init_client(&e->tcp.tcb, (uint32_t)fgen_rand64(&s->rng), s->mss[FLOWTAB_CLIENT],
-				flows_us(s, now));
+		tcp_init_client(flows_tcb_new(s, idx, e, now), (uint32_t)fgen_rand64(&s->rng),
+				s->mss[FLOWTAB_CLIENT], flows_us(s, now));
 		tcp_out_reset(&o);
 		flows_tcp_run(w, s, idx, e, FLOWTAB_CLIENT, &o, now);
 		return;
@@ -445,7 +449,7 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 	e->tpl = (uint8_t)ti;
 	e->expire = flows_t32(now + t->timeout, FLOWS_EXPIRE_SHIFT);
 	if (t->proto == PROF_TCP) {
-		tcp_init_listen(&e->tcp.tcb, (uint32_t)fgen_rand64(&s->rng),
+		tcp_init_listen(flows_tcb_new(s, idx, e, now), (uint32_t)fgen_rand64(&s->rng),
 				s->mss[FLOWTAB_SERVER]);
 	} else {
 		uint32_t id, seq;
@@ -468,15 +472,16 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
  * response is read once, not twice. Any other payload is summed.
  */
 static bool flows_rx_sum(struct flows_state *s, int side, const uint8_t *f,
-			 const struct pkt_info *pi, uint32_t idx, bool *seen)
+			 const struct pkt_info *pi, uint32_t idx, uint64_t now, bool *seen)
 {
 	const uint8_t *pay = f + pi->payload;
 
-	if (side == FLOWTAB_CLIENT && idx != FLOWTAB_NIL) {
+	if (side == FLOWTAB_CLIENT && idx != FLOWTAB_NIL && pi->proto == IPPROTO_TCP) {
 		struct flows_ent *e = flowtab_state(s->ft, idx);
 		struct tcp_seg sg;
 		uint32_t off;
 
+		flows_tcb_get(s, idx, e, now);
 		flows_tcp_seg(&sg, f, pi);
 		/* new data that is the pattern throughout is flowgen's in
 		 * every payload_check mode (flowpay_tcp_ours() would say so
@@ -499,7 +504,7 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 	struct flows_ent *e;
 	bool seen = false;
 
-	if (pi->sum_todo && !flows_rx_sum(s, side, f, pi, idx, &seen)) {
+	if (pi->sum_todo && !flows_rx_sum(s, side, f, pi, idx, now, &seen)) {
 		FG_CTR_INC(w->ctr->port[w->port[side]].rx_bad);
 		rte_pktmbuf_free(m);
 		return;
@@ -525,6 +530,7 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 		return;
 	}
 	if (pi->proto == IPPROTO_TCP) {
+		struct tcp_tcb *tb = flows_tcb_get(s, idx, e, now);
 		struct tcp_seg sg;
 		struct tcp_out o;
 
@@ -537,7 +543,7 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 		}
 		flows_recycle(s, side, m);
 		tcp_out_reset(&o);
-		tcp_input(&e->tcp.tcb, &sg, flows_us(s, now), &o);
+		tcp_input(tb, &sg, flows_us(s, now), &o);
 		flows_tcp_run(w, s, idx, e, side, &o, now);
 		return;
 	}
@@ -595,7 +601,7 @@ static void flows_rx_burst(struct worker *w, int side, struct rte_mbuf **m,
 
 			id[i] = flowtab_id(s->ft, idx[i]);
 			rte_prefetch0(st);
-			rte_prefetch0(st + 64);
+			rte_prefetch0(st + sizeof(struct flows_ent) - 1);
 		}
 	}
 	accepts = s->accepts;
@@ -695,6 +701,7 @@ static void flows_icmp_err(struct worker *w, int side, const uint8_t *f, const s
 	struct ctr_port *c = &w->ctr->port[w->port[side]];
 	uint32_t idx = flows_icmp_find(s, side, f, ie);
 	struct flows_ent *e;
+	struct tcp_tcb *tb;
 	enum tcp_icmp r;
 	struct tcp_out o;
 
@@ -712,15 +719,16 @@ static void flows_icmp_err(struct worker *w, int side, const uint8_t *f, const s
 			flows_fail(w, s, idx, e, FLOWS_FAIL_ICMP_UNREACH);
 		return;
 	}
+	tb = flows_tcb_get(s, idx, e, now);
 	if (ie->kind == ICMPERR_UNREACH) {
-		r = tcp_icmp_unreach(&e->tcp.tcb, ie->seq, ie->hard);
+		r = tcp_icmp_unreach(tb, ie->seq, ie->hard);
 		if (r == TCP_ICMP_ABORT) {
 			flows_fail(w, s, idx, e, FLOWS_FAIL_ICMP_UNREACH);
 			return;
 		}
 	} else {
 		tcp_out_reset(&o);
-		r = tcp_icmp_too_big(&e->tcp.tcb, ie->seq, icmperr_mss(ie), flows_us(s, now), &o);
+		r = tcp_icmp_too_big(tb, ie->seq, icmperr_mss(ie), flows_us(s, now), &o);
 		if (r == TCP_ICMP_MSS) {
 			FG_CTR_INC(c->icmp_mss_lowered);
 			flows_tcp_run(w, s, idx, e, side, &o, now);
@@ -744,7 +752,7 @@ static void flows_timer(struct worker *w, struct flows_state *s, uint32_t idx, u
 		uint64_t now_us = flows_us(s, now);
 
 		tcp_out_reset(&o);
-		tcp_timer(&e->tcp.tcb, now_us, &o); /* if its deadline passed */
+		tcp_timer(flows_tcb_get(s, idx, e, now), now_us, &o); /* if its deadline passed */
 		flows_tcp_run(w, s, idx, e, side, &o, now);
 		return;
 	}
@@ -880,6 +888,8 @@ static void flows_tick(struct worker *w, uint64_t now)
 			break;
 		left -= n;
 	}
+	if (s->tcbs.cap)
+		flows_tcb_sweep(s, now);
 }
 
 static void flows_stop(struct worker *w, uint64_t now)

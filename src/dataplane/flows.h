@@ -141,20 +141,35 @@ enum flows_flag {
 	 * on its first reply or data (flowpay.h); neither bit = not yet */
 	FLOWS_F_PAY_OURS = 1 << 4,    /* flowgen's: every reply checked */
 	FLOWS_F_PAY_FOREIGN = 1 << 5, /* not flowgen: byte counts only */
+	/* TCP: tcp.slot names the connection's whole tcb in the worker's
+	 * pool; without it the connection is parked in tcp.idle */
+	FLOWS_F_TCB = 1 << 6,
 };
 
 /*
- * The caller state of one flowtab entry: 24 bytes for a UDP flow, 64 for a
- * TCP one (its counts of received bytes and its TCB in place of the UDP
- * fields), so an entry takes 52 or 92 bytes and a flow 6 to 12 more with
- * its index slots (flowtab.h). The addresses and ports are the entry's
- * key, as a frame of the peer's carries them (flows_key()): our address
- * and port are its destination, the peer's its source. The timer that
- * fires first of the flow's deadlines (timeout, delay step, TCP
+ * The caller state of one flowtab entry: 24 bytes, a UDP flow's or a TCP
+ * one's (its connection in place of the UDP fields), so an entry takes 52
+ * bytes and a flow 6 to 12 more
+ * with its index slots (flowtab.h). The addresses and ports are the
+ * entry's key, as a frame of the peer's carries them (flows_key()): our
+ * address and port are its destination, the peer's its source. The timer
+ * that fires first of the flow's deadlines (timeout, delay step, TCP
  * retransmission) is the table's own (flowtab_timer_arm_min()). What a
  * UDP flow's completed recv steps consumed is the program's, not the
  * entry's: a UDP program has no until step, so it is the recv bytes of
  * the steps before the current one (prof_step.rcvd_before).
+ *
+ * A TCP connection has two forms. While it has something to do (a
+ * handshake, data in flight or queued, a FIN, a timer of its own, a
+ * recv until half matched, received bytes its program has not consumed),
+ * its whole tcb is a 64-byte slot of the
+ * worker's pool (struct flows_tcb), which tcp.slot names (FLOWS_F_TCB).
+ * Once it has been quiet for FLOWS_PARK_MS, flows_tcb_sweep() parks it
+ * in the entry itself (tcp.idle, tcp_park(): 12 bytes) and frees the
+ * slot; its next segment or timer takes a slot again (flows_tcb_get()).
+ * A connection held idle costs its entry and nothing else; the pool is
+ * an anonymous mapping whose pages become resident only as slots are
+ * used, the most recently freed reused first.
  */
 struct flows_ent {
 	uint32_t expire; /* flows_t32(), FLOWS_EXPIRE_SHIFT: the flow's timeout */
@@ -168,23 +183,51 @@ struct flows_ent {
 			uint32_t peer_id; /* server entry: the client's flowtab_id */
 			uint32_t rcvd;	  /* payload bytes received */
 		} udp;
-		struct {		 /* a table of UDP flows leaves it out */
-			uint32_t need;	 /* bytes the completed recv steps consumed */
-			uint32_t umatch; /* delimiter bytes a running recv until matched */
-			struct tcp_tcb tcb;
+		union { /* a table of UDP flows leaves it out */
+			struct tcp_idle idle; /* parked: !FLOWS_F_TCB */
+			uint32_t slot;	      /* FLOWS_F_TCB: in the pool */
 		} tcp;
 	};
 };
 
+_Static_assert(sizeof(struct flows_ent) == 24,
+	       "a flow's state: 24 bytes, UDP or TCP, as flowtab.h counts them");
+
 /*
- * The entry size of a table with UDP flows only (flows_ctl.c): its 24
- * bytes, a 52-byte entry with the table's header.
+ * A busy connection's slot of the pool: its tcb, the bytes its completed
+ * recv steps consumed, the delimiter bytes a running recv until matched,
+ * its entry's index and when it was last used (the TSC >>
+ * FLOWS_TCB_SHIFT). A free slot has idx FLOWS_TCB_FREE and umatch the
+ * next free slot. A connection parks only when its program consumed all
+ * it received (need == tcp_rcvd()), so that a parked one keeps neither.
  */
-#define FLOWS_ENT_UDP 24u
-_Static_assert(offsetof(struct flows_ent, udp) + sizeof(((struct flows_ent *)0)->udp) ==
-		       FLOWS_ENT_UDP &&
-		   sizeof(struct flows_ent) == 64,
-	       "a flow's state: 24 bytes (UDP), 64 (TCP), as flowtab.h counts them");
+struct flows_tcb {
+	struct tcp_tcb tcb;
+	uint32_t need;
+	uint32_t umatch;
+	uint32_t idx;
+	uint32_t used;
+} __attribute__((aligned(64)));
+
+_Static_assert(sizeof(struct flows_tcb) == 64, "a tcb slot is one line");
+
+#define FLOWS_TCB_FREE UINT32_MAX
+#define FLOWS_TCB_SHIFT 16 /* flows_tcb.used's unit: 2^16 TSC cycles */
+#define FLOWS_PARK_MS 2	   /* quiet this long, a connection parks */
+#define FLOWS_SWEEP_MS 1   /* the sweep's period */
+
+/* The worker's pool of tcbs (flows_ctl.c maps it, cap = the table's flows). */
+struct flows_tcbs {
+	struct flows_tcb *slot;
+	uint32_t cap;	    /* slots mapped */
+	uint32_t hwm;	    /* slots below were handed out at least once */
+	uint32_t free;	    /* freed slots, the most recent first; FLOWS_TCB_FREE: none */
+	uint32_t hand;	    /* the sweep's next slot */
+	uint32_t park_after; /* FLOWS_PARK_MS in flows_tcb.used's unit */
+	uint64_t every;	    /* FLOWS_SWEEP_MS in TSC cycles */
+	uint64_t next;	    /* the sweep's next turn (TSC) */
+	size_t map_len;
+};
 
 /* Spare mbufs for one side (flows_alloc()); control frees what is left. */
 struct flows_stash {
@@ -224,6 +267,7 @@ struct flows_tpl {
 /* One worker's flows: built by control, then owned by the worker. */
 struct flows_state {
 	struct flowtab *ft;
+	struct flows_tcbs tcbs; /* TCP templates only: cap 0 without */
 	struct flows_stash stash[2];
 	/* one per distinct client_ports range of the templates */
 	struct fgen_cpa cpa[FG_PROF_MAX_TEMPLATES];

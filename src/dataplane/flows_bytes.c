@@ -31,19 +31,20 @@
  */
 static bool flows_until(struct flows_state *s, struct flows_ent *e, const struct prof_step *st)
 {
+	struct flows_tcb *b = flows_tcbx(s, e);
 	uint32_t start, skip, used;
 
-	if (!s->rx_len || (int32_t)(s->rx_off + s->rx_len - e->tcp.need) <= 0)
+	if (!s->rx_len || (int32_t)(s->rx_off + s->rx_len - b->need) <= 0)
 		return false;
-	start = (int32_t)(e->tcp.need - s->rx_off) > 0 ? e->tcp.need : s->rx_off;
+	start = (int32_t)(b->need - s->rx_off) > 0 ? b->need : s->rx_off;
 	skip = start - s->rx_off;
-	used = progb_until(st->data, st->data + st->arg, st->arg, &e->tcp.umatch, s->rx + skip,
+	used = progb_until(st->data, st->data + st->arg, st->arg, &b->umatch, s->rx + skip,
 			   s->rx_len - skip);
 	if (!used) {
-		e->tcp.need = s->rx_off + s->rx_len;
+		b->need = s->rx_off + s->rx_len;
 		return false;
 	}
-	e->tcp.need = start + used;
+	b->need = start + used;
 	return true;
 }
 
@@ -53,14 +54,14 @@ bool flows_prog_step(struct flows_state *s, struct flows_ent *e, const struct pr
 	case PROF_OP_UNTIL:
 		return flows_until(s, e, st);
 	case PROF_OP_UNTIL_CLOSE:
-		if (!(e->tcp.tcb.flags & TCP_TF_FIN_RCVD))
+		if (!(flows_tcb(s, e)->flags & TCP_TF_FIN_RCVD))
 			return false;
-		e->tcp.need = tcp_rcvd(&e->tcp.tcb);
+		flows_tcbx(s, e)->need = tcp_rcvd(flows_tcb(s, e));
 		return true;
 	case PROF_OP_CLOSE:
 		if (!(e->flags & FLOWS_F_CLOSED)) {
 			e->flags |= FLOWS_F_CLOSED;
-			tcp_app_close(&e->tcp.tcb);
+			tcp_app_close(flows_tcb(s, e));
 		}
 		return true;
 	default:
@@ -101,13 +102,14 @@ static void flows_rx_bytes_tcp(struct worker *w, struct flows_state *s, int side
 {
 	const struct flows_tpl *t = &s->tpl[e->tpl];
 	const uint8_t *data = f + pi->payload;
+	struct tcp_tcb *tb = flows_tcb_get(s, idx, e, now);
 	struct tcp_seg sg;
 	struct tcp_out o;
 	bool ok = true;
 
 	flows_tcp_seg(&sg, f, pi);
-	if (tcp_data_new(&e->tcp.tcb, &sg)) {
-		uint32_t off = tcp_rcv_off(&e->tcp.tcb, sg.seq);
+	if (tcp_data_new(tb, &sg)) {
+		uint32_t off = tcp_rcv_off(tb, sg.seq);
 
 		/* the peer's bytes, or the pattern of a flowgen peer (flowpay.h) */
 		if (t->prog[!side]->bytes)
@@ -121,9 +123,9 @@ static void flows_rx_bytes_tcp(struct worker *w, struct flows_state *s, int side
 		return;
 	}
 	tcp_out_reset(&o);
-	tcp_input(&e->tcp.tcb, &sg, flows_us(s, now), &o);
+	tcp_input(tb, &sg, flows_us(s, now), &o);
 	if (o.events & TCP_EV_DATA) {
-		s->rx = data + (o.data_off - tcp_rcv_off(&e->tcp.tcb, sg.seq));
+		s->rx = data + (o.data_off - tcp_rcv_off(tb, sg.seq));
 		s->rx_off = o.data_off;
 		s->rx_len = o.data_len;
 	}

@@ -137,6 +137,94 @@ static inline const struct flowtab_key *flows_key(const struct flows_ent *e)
 	return flowtab_state_key(e);
 }
 
+/* worker: a busy connection's slot and tcb (FLOWS_F_TCB: flows_tcb_get()). */
+static inline struct flows_tcb *flows_tcbx(const struct flows_state *s, const struct flows_ent *e)
+{
+	return &s->tcbs.slot[e->tcp.slot];
+}
+
+static inline struct tcp_tcb *flows_tcb(const struct flows_state *s, const struct flows_ent *e)
+{
+	return &flows_tcbx(s, e)->tcb;
+}
+
+/* worker: a connection's state, busy or parked (a parked one is ESTABLISHED). */
+static inline uint8_t flows_tcp_state(const struct flows_state *s, const struct flows_ent *e)
+{
+	return e->flags & FLOWS_F_TCB ? flows_tcb(s, e)->state : (uint8_t)TCP_ESTABLISHED;
+}
+
+/*
+ * worker: the pool of tcbs (flows.h). tcb_new gives the new connection
+ * of entry idx a slot (the caller initialises the tcb), get the tcb of
+ * any connection, taking a slot for a parked one (flows_tcb_unpark(),
+ * flows_tcb.c), and both note the time of use; put frees a busy
+ * connection's slot (its entry goes); sweep parks the connections quiet
+ * for FLOWS_PARK_MS, a share of the slots each FLOWS_SWEEP_MS
+ * (flows_tcb_sweep_turn(), flows_tcb.c). Inline: they run on every
+ * segment of every connection.
+ */
+static inline uint32_t flows_tcb_now(uint64_t now) { return (uint32_t)(now >> FLOWS_TCB_SHIFT); }
+
+static inline struct tcp_tcb *flows_tcb_new(struct flows_state *s, uint32_t idx,
+					    struct flows_ent *e, uint64_t now)
+{
+	struct flows_tcbs *p = &s->tcbs;
+	uint32_t n = p->free;
+	struct flows_tcb *b;
+
+	/* a slot for every entry of the table: one is always there */
+	if (n != FLOWS_TCB_FREE)
+		p->free = p->slot[n].umatch;
+	else
+		n = p->hwm++;
+	b = &p->slot[n];
+	b->need = 0;
+	b->umatch = 0;
+	b->idx = idx;
+	b->used = flows_tcb_now(now);
+	e->tcp.slot = n;
+	e->flags |= FLOWS_F_TCB;
+	return &b->tcb;
+}
+
+struct tcp_tcb *flows_tcb_unpark(struct flows_state *s, uint32_t idx, struct flows_ent *e,
+				 uint64_t now);
+
+static inline struct tcp_tcb *flows_tcb_get(struct flows_state *s, uint32_t idx,
+					    struct flows_ent *e, uint64_t now)
+{
+	struct flows_tcb *b;
+
+	if (unlikely(!(e->flags & FLOWS_F_TCB)))
+		return flows_tcb_unpark(s, idx, e, now);
+	b = flows_tcbx(s, e);
+	b->used = flows_tcb_now(now);
+	return &b->tcb;
+}
+
+static inline void flows_tcb_put(struct flows_state *s, struct flows_ent *e)
+{
+	struct flows_tcbs *p = &s->tcbs;
+	struct flows_tcb *b;
+
+	if (!(e->flags & FLOWS_F_TCB))
+		return;
+	b = flows_tcbx(s, e);
+	b->idx = FLOWS_TCB_FREE;
+	b->umatch = p->free;
+	p->free = e->tcp.slot;
+	e->flags &= (uint8_t)~FLOWS_F_TCB;
+}
+
+void flows_tcb_sweep_turn(struct flows_state *s, uint64_t now);
+
+static inline void flows_tcb_sweep(struct flows_state *s, uint64_t now)
+{
+	if (unlikely(now >= s->tcbs.next) && s->tcbs.hwm)
+		flows_tcb_sweep_turn(s, now);
+}
+
 /* worker: the role of entry idx, FLOWTAB_CLIENT or FLOWTAB_SERVER. */
 static inline int flows_side(const struct flowtab *ft, uint32_t idx)
 {
@@ -401,9 +489,9 @@ static inline bool flows_tcp_pay_due(const struct flows_state *s, const struct f
 				     const struct tcp_seg *sg, uint32_t *off)
 {
 	if (s->check == FLOWPAY_OFF || (e->flags & FLOWS_F_PAY_FOREIGN) ||
-	    !tcp_data_new(&e->tcp.tcb, sg))
+	    !tcp_data_new(flows_tcb(s, e), sg))
 		return false;
-	*off = tcp_rcv_off(&e->tcp.tcb, sg->seq);
+	*off = tcp_rcv_off(flows_tcb(s, e), sg->seq);
 	return true;
 }
 

@@ -60,6 +60,13 @@ static void fx_init(struct fx *f)
 	assert_non_null(s);
 	s->ft = flowtab_create(&p);
 	assert_non_null(s->ft);
+	/* TCP's pool, a slot an entry as flows_ctl.c maps it */
+	s->tcbs.slot = aligned_alloc(64, 64 * sizeof(struct flows_tcb));
+	assert_non_null(s->tcbs.slot);
+	memset(s->tcbs.slot, 0, 64 * sizeof(struct flows_tcb));
+	s->tcbs.cap = 64;
+	s->tcbs.free = FLOWS_TCB_FREE;
+	s->mss[0] = s->mss[1] = FLOWS_TCP_MSS;
 	assert_int_equal(
 	    fgen_addrs_range(&s->cli, FGEN_INC, IP(198, 18, 0, 1), IP(198, 18, 0, 1), 1), 0);
 	assert_int_equal(fgen_cpa_init(&s->cpa[0], &s->cli, 40000, 65535, 1), 0);
@@ -76,6 +83,7 @@ static void fx_init(struct fx *f)
 static void fx_done(struct fx *f)
 {
 	flowtab_destroy(f->s->ft);
+	free(f->s->tcbs.slot);
 	fgen_cpa_destroy(&f->s->cpa[0]);
 	fgen_addrs_destroy(&f->s->cli);
 	free(f->s);
@@ -108,7 +116,7 @@ static uint32_t add_flow(struct fx *f, int side, int proto)
 	e->step = 3;
 	e->flags = 0;
 	if (proto == PROF_TCP)
-		e->tcp.tcb.state = TCP_ESTABLISHED;
+		flows_tcb_new(s, idx, e, 0)->state = TCP_ESTABLISHED;
 	s->active[side] = 1;
 	if (side == FLOWTAB_CLIENT) {
 		ctr.tpl[TPL].active_client = 1;
@@ -205,12 +213,62 @@ static void expire(int side, int proto, uint8_t flags, uint8_t tcp_state, unsign
 	fx_init(&f);
 	idx = add_flow(&f, side, proto);
 	e = flowtab_state(f.s->ft, idx);
-	e->flags = flags;
+	e->flags = flags | (e->flags & FLOWS_F_TCB);
 	if (proto == PROF_TCP)
-		e->tcp.tcb.state = tcp_state;
+		flows_tcb(f.s, e)->state = tcp_state;
 	flows_fail(&f.w, f.s, idx, e, FLOWS_FAIL_EXPIRED);
 	only(side, want);
 	ring_says(side, want, proto, tcp_state);
+	/* the connection's slot went back to the pool with its entry */
+	if (proto == PROF_TCP)
+		assert_int_equal(f.s->tcbs.free, 0);
+	fx_done(&f);
+}
+
+/*
+ * A parked connection (flows.h: its tcb folded into its entry) is
+ * ESTABLISHED: its timeout counts as timeout, in that state, and it
+ * holds no slot to give back. Parked and taken again, it has its slot.
+ */
+static void expire_parked(int side)
+{
+	struct fx f;
+	struct flows_ent *e;
+	struct tcp_idle i;
+	uint32_t idx;
+
+	fx_init(&f);
+	idx = add_flow(&f, side, PROF_TCP);
+	e = flowtab_state(f.s->ft, idx);
+	{
+		struct tcp_tcb *t = flows_tcb(f.s, e);
+
+		memset(t, 0, sizeof(*t));
+		t->state = TCP_ESTABLISHED;
+		t->iss = 100;
+		t->irs = 200;
+		t->snd_una = t->snd_nxt = t->snd_max = t->snd_end = 101;
+		t->rcv_nxt = 201;
+		t->snd_wnd = 65535;
+		t->mss = FLOWS_TCP_MSS;
+		t->cwnd = FG_TCP_CWND_INIT;
+		assert_true(tcp_park(t, FLOWS_TCP_MSS, &i));
+	}
+	flows_tcb_put(f.s, e);
+	e->tcp.idle = i;
+	assert_false(e->flags & FLOWS_F_TCB);
+	assert_int_equal(flows_tcp_state(f.s, e), TCP_ESTABLISHED);
+	assert_int_equal(flows_tcb_get(f.s, idx, e, 0)->rcv_nxt, 201);
+	assert_true(e->flags & FLOWS_F_TCB);
+	assert_int_equal(flows_tcb(f.s, e)->iss, 100);
+	flows_tcb_put(f.s, e);
+	e->tcp.idle = i;
+	e->flags |= FLOWS_F_EST;
+	flows_fail(&f.w, f.s, idx, e, FLOWS_FAIL_EXPIRED);
+	only(side, FG_FAIL_TIMEOUT);
+	ring_says(side, FG_FAIL_TIMEOUT, PROF_TCP, TCP_ESTABLISHED);
+	assert_int_equal(f.s->tcbs.free, 0);
+	assert_int_equal(f.s->tcbs.slot[0].idx, FLOWS_TCB_FREE);
 	fx_done(&f);
 }
 
@@ -228,6 +286,8 @@ static void test_expired(void **state)
 	expire(FLOWTAB_SERVER, PROF_TCP, 0, TCP_ESTABLISHED, FG_FAIL_TIMEOUT);
 	expire(FLOWTAB_SERVER, PROF_TCP, 0, TCP_CLOSE_WAIT, FG_FAIL_TIMEOUT);
 	expire(FLOWTAB_SERVER, PROF_UDP, 0, 0, FG_FAIL_TIMEOUT);
+	expire_parked(FLOWTAB_CLIENT);
+	expire_parked(FLOWTAB_SERVER);
 }
 
 /* A flow the full table never took: table_full on its side, no entry. */

@@ -383,6 +383,25 @@ static void test_place(void **state)
 	assert_int_equal(p.w[0].entries, 250000);
 	assert_int_equal(p.heap, 180ull << 20);
 	assert_int_equal(p.entries, 750000);
+	/* TCP's pool of tcbs is on the heap at most a slot an entry, beside
+	 * a table in hugepages, and follows a table cut to its need */
+	m = (struct flowplan_mem){.avail = 4 * GIB, .huge_free = 1 * GIB};
+	for (unsigned i = 0; i < 3; i++) {
+		p.w[i].entries = 2500000;
+		p.w[i].bytes = 600ull << 20;
+		p.w[i].pool = 64;
+	}
+	assert_int_equal(flowplan_place(&p, &m, err, sizeof(err)), 0);
+	assert_false(p.cut);
+	assert_true(p.w[0].huge);
+	assert_int_equal(p.huge, 600ull << 20);
+	assert_int_equal(p.heap, (1200ull << 20) + 3 * 2500000ull * 64);
+	assert_int_equal(p.bytes, (1800ull << 20) + 3 * 2500000ull * 64);
+	m.avail = 1 * GIB;
+	assert_int_equal(flowplan_place(&p, &m, err, sizeof(err)), 0);
+	assert_true(p.cut);
+	assert_int_equal(p.huge, 180ull << 20); /* the tables cut fit */
+	assert_int_equal(p.heap, 3 * 250000ull * 64);
 }
 
 static void test_meminfo(void **state)
@@ -420,6 +439,10 @@ static void test_line(void **state)
 	p.w[0].huge = false;
 	flowplan_line(&p, 0, buf, sizeof(buf));
 	assert_non_null(strstr(buf, "80.0 MiB, heap (cut to the need: memory)"));
+	p.cut = false;
+	p.w[0].pool = 64;
+	flowplan_line(&p, 0, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "80.0 MiB, heap; TCBs at most 64.0 MiB, heap"));
 }
 
 /* stats --json's target_held_s: the time since active came within 0.1 %

@@ -324,6 +324,94 @@ static void test_cumulative_ack(void **state)
 	assert_int_equal(o.deadline_us, 0);
 }
 
+/*
+ * An idle connection parks in 12 bytes and comes back as it was (but for
+ * the restart window, RFC 5681 4.1, and the peer's window, one segment
+ * until its next ACK): a client that sent and got acked, a server that
+ * received; one with anything outstanding does not park, nor one whose
+ * MSS the peer lowered, nor one past 64 KiB either way.
+ */
+static void test_park(void **state)
+{
+	struct tcp_tcb t, u;
+	struct tcp_idle i, keep;
+	struct tcp_out o;
+
+	(void)state;
+	est_client(&t, CISS, SISS, 1000);
+	assert_true(tcp_park(&t, 1000, &i));
+	assert_false(tcp_park(&t, 1460, &i)); /* the peer's MSS was lower */
+	tcp_app_send(&t, 1500);
+	tcp_out_reset(&o);
+	tcp_output(&t, NOW, &o);
+	assert_int_equal(o.nseg, 2);
+	memset(&keep, 0x5a, sizeof(keep));
+	i = keep;
+	assert_false(tcp_park(&t, 1000, &i)); /* data in flight */
+	assert_memory_equal(&i, &keep, sizeof(i));
+	in(&t, mkseg(TCP_ACK, SISS + 1, CISS + 1 + 1000, 0), NOW + 100, &o);
+	assert_false(tcp_park(&t, 1000, &i)); /* half of it */
+	in(&t, mkseg(TCP_ACK | TCP_PSH, SISS + 1, CISS + 1 + 1500, 7), NOW + 200, &o);
+	assert_int_equal(o.deadline_us, 0);
+	assert_true(tcp_park(&t, 1000, &i));
+	tcp_unpark(&i, 1000, &u);
+	assert_int_equal(u.state, TCP_ESTABLISHED);
+	assert_int_equal(u.iss, CISS);
+	assert_int_equal(u.irs, SISS);
+	assert_int_equal(u.snd_una, t.snd_una);
+	assert_int_equal(u.snd_nxt, t.snd_nxt);
+	assert_int_equal(u.snd_max, t.snd_max);
+	assert_int_equal(u.snd_end, t.snd_end);
+	assert_int_equal(u.rcv_nxt, t.rcv_nxt);
+	assert_int_equal(tcp_rcvd(&u), 7);
+	assert_int_equal(tcp_acked(&u), 1500);
+	assert_int_equal(u.snd_wnd, 1000);
+	assert_int_equal(u.mss, 1000);
+	assert_int_equal(u.cwnd, FG_TCP_CWND_INIT);
+	assert_int_equal(u.deadline_us, 0);
+	/* it goes on where it was: the next byte and its ACK */
+	tcp_app_send(&u, 1);
+	tcp_out_reset(&o);
+	tcp_output(&u, NOW + 300, &o);
+	assert_int_equal(o.nseg, 1);
+	assert_int_equal(o.seg[0].seq, CISS + 1 + 1500);
+	assert_int_equal(o.seg[0].ack, SISS + 1 + 7);
+	assert_int_equal(o.seg[0].off, 1500);
+	assert_int_equal(o.seg[0].len, 1);
+	/* the peer's ACK gives its window back */
+	in(&u, mkseg(TCP_ACK, SISS + 1 + 7, CISS + 1 + 1501, 0), NOW + 400, &o);
+	assert_int_equal(u.snd_wnd, 65535);
+	/* a server that received a byte parks; a timed-out one does not */
+	est_server(&t, SISS, CISS, 1000);
+	in(&t, mkseg(TCP_ACK | TCP_PSH, CISS + 1, SISS + 1, 1), NOW, &o);
+	assert_true(tcp_park(&t, 1000, &i));
+	tcp_unpark(&i, 1000, &u);
+	assert_int_equal(tcp_rcvd(&u), 1);
+	assert_int_equal(u.iss, SISS);
+	t.retries = 1;
+	assert_false(tcp_park(&t, 1000, &i));
+	t.retries = 0;
+	t.cwnd = 1; /* collapsed after a timeout: kept whole */
+	assert_false(tcp_park(&t, 1000, &i));
+	t.cwnd = FG_TCP_CWND_INIT;
+	t.snd_wnd = 999; /* a window short of a segment */
+	assert_false(tcp_park(&t, 1000, &i));
+	t.snd_wnd = 65535;
+	t.rcv_nxt = t.irs + 1 + 65535; /* 64 KiB less a byte received: parks */
+	assert_true(tcp_park(&t, 1000, &i));
+	tcp_unpark(&i, 1000, &u);
+	assert_int_equal(tcp_rcvd(&u), 65535);
+	t.rcv_nxt++; /* 64 KiB: kept whole */
+	assert_false(tcp_park(&t, 1000, &i));
+	t.rcv_nxt = t.irs + 2;
+	tcp_app_close(&t);
+	assert_false(tcp_park(&t, 1000, &i));
+	/* nor a handshake under way */
+	tcp_init_client(&t, CISS, 1000, NOW);
+	assert_false(tcp_park(&t, 1000, &i));
+	assert_int_equal(sizeof(struct tcp_idle), 12);
+}
+
 static void test_receive_data(void **state)
 {
 	struct tcp_tcb t;
@@ -1637,6 +1725,7 @@ int main(void)
 	    cmocka_unit_test(test_fast_retransmit),
 	    cmocka_unit_test(test_zero_window_probe),
 	    cmocka_unit_test(test_output_more),
+	    cmocka_unit_test(test_park),
 	    cmocka_unit_test(test_fin_from_client),
 	    cmocka_unit_test(test_fin_with_data_ack_in_one),
 	    cmocka_unit_test(test_fin_from_server),
