@@ -35,6 +35,7 @@
 #include "flows_int.h"
 #include "flowtab.h"
 #include "flowtab_mem.h"
+#include "flows_fx.h"
 #include "tcp.h"
 
 #define IP(a, b, c, d) ((uint32_t)(a) << 24 | (b) << 16 | (c) << 8 | (d))
@@ -51,22 +52,8 @@ struct fx {
 
 static void fx_init(struct fx *f)
 {
-	struct flowtab_params p = {.max_flows = 64,
-				   .entry_size = sizeof(struct flows_ent),
-				   .tick_tsc = 1000,
-				   .wheel_slots = 256};
-	struct flows_state *s = calloc(1, sizeof(*s));
+	struct flows_state *s = flows_fx_state(64, 1000000000ull);
 
-	assert_non_null(s);
-	s->ft = flowtab_create(&p);
-	assert_non_null(s->ft);
-	/* TCP's pool, a slot an entry as flows_ctl.c maps it */
-	s->tcbs.slot = aligned_alloc(64, 64 * sizeof(struct flows_tcb));
-	assert_non_null(s->tcbs.slot);
-	memset(s->tcbs.slot, 0, 64 * sizeof(struct flows_tcb));
-	s->tcbs.cap = 64;
-	s->tcbs.free = FLOWS_TCB_FREE;
-	s->mss[0] = s->mss[1] = FLOWS_TCP_MSS;
 	assert_int_equal(
 	    fgen_addrs_range(&s->cli, FGEN_INC, IP(198, 18, 0, 1), IP(198, 18, 0, 1), 1), 0);
 	assert_int_equal(fgen_cpa_init(&s->cpa[0], &s->cli, 40000, 65535, 1), 0);
@@ -82,8 +69,7 @@ static void fx_init(struct fx *f)
 
 static void fx_done(struct fx *f)
 {
-	flowtab_destroy(f->s->ft);
-	free(f->s->tcbs.slot);
+	flows_fx_free(f->s);
 	fgen_cpa_destroy(&f->s->cpa[0]);
 	fgen_addrs_destroy(&f->s->cli);
 	free(f->s);

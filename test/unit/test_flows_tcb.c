@@ -23,38 +23,18 @@
 #include "flows_int.h"
 #include "flowtab.h"
 #include "flowtab_mem.h"
+#include "flows_fx.h"
 #include "tcp.h"
 
 #define N 8
 #define HZ 1000000000ull /* a 1 GHz TSC */
 #define MS (HZ / 1000)
 
-static struct flows_state *state(void)
-{
-	struct flowtab_params p = {.max_flows = N,
-				   .entry_size = sizeof(struct flows_ent),
-				   .tick_tsc = 1000,
-				   .wheel_slots = 256};
-	struct flows_state *s = calloc(1, sizeof(*s));
-
-	assert_non_null(s);
-	s->ft = flowtab_create(&p);
-	assert_non_null(s->ft);
-	s->tcbs.slot = aligned_alloc(64, N * sizeof(struct flows_tcb));
-	assert_non_null(s->tcbs.slot);
-	memset(s->tcbs.slot, 0xa5, N * sizeof(struct flows_tcb)); /* not zeroed */
-	s->tcbs.cap = N;
-	s->tcbs.free = FLOWS_TCB_FREE;
-	s->tcbs.park_after = (uint32_t)((HZ * FLOWS_PARK_MS / 1000) >> FLOWS_TCB_SHIFT) + 1;
-	s->tcbs.every = HZ * FLOWS_SWEEP_MS / 1000;
-	s->mss[FLOWTAB_CLIENT] = s->mss[FLOWTAB_SERVER] = FLOWS_TCP_MSS;
-	return s;
-}
+static struct flows_state *state(void) { return flows_fx_state(N, HZ); }
 
 static void done(struct flows_state *s)
 {
-	flowtab_destroy(s->ft);
-	free(s->tcbs.slot);
+	flows_fx_free(s);
 	free(s);
 }
 
