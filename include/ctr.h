@@ -135,10 +135,9 @@ struct ctr_worker {
 	 * then is late), and the longest since the worker's last START (not a
 	 * counter: `clear` leaves it). */
 	uint64_t stalls, stall_tsc, stall_late_tsc, stall_max_tsc;
-	/* The TSC at the start of the loop turn whose tick handed the run's
-	 * first test frame to the NIC (learning frames are not test frames),
-	 * within microseconds before it; 0 until then. Each START clears it;
-	 * not a counter either. */
+	/* The TSC just before the burst that handed the run's first test
+	 * frame to the NIC (learning frames are not test frames); 0 until
+	 * then. Each START clears it; not a counter either. */
 	uint64_t first_tx_tsc;
 	uint64_t tsc;                 /* rte_rdtsc() at the last publish */
 	uint64_t redirected;          /* test frames this worker received for a flow

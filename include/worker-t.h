@@ -155,10 +155,13 @@ struct worker {
 	bool rt_on, rt_refused;
 	int rt_policy, rt_prio;
 	/* the run's first test frame is still to be recorded (ctr.h,
-	 * first_tx_tsc: the start of the loop turn whose tick sent it):
-	 * START clears it, the engine sets it when its measured traffic
-	 * begins, the loop clears it once a tick sent */
+	 * first_tx_tsc: the TSC as the first burst from a tick that sent
+	 * went to the port): START clears it, the engine sets it when its
+	 * measured traffic begins, the loop clears it once a tick sent.
+	 * While it is set, worker_send_bytes() keeps the TSC of the
+	 * turn's first burst in first_burst_tsc (0: none yet). */
 	bool first_armed;
+	uint64_t first_burst_tsc;
 	struct rte_mbuf *txb[2][FG_BURST];
 	uint16_t ntx[2];
 	/* This loop turn a data RX burst came back full: frames are still

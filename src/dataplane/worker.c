@@ -157,6 +157,8 @@ uint16_t worker_send_bytes(struct worker *w, int side, struct rte_mbuf **m, uint
 			bytes += rte_pktmbuf_pkt_len(m[i]);
 	}
 	capture_tx(w, side, m, n);
+	if (unlikely(w->first_armed) && !w->first_burst_tsc)
+		w->first_burst_tsc = rte_rdtsc(); /* the first frame's time (worker_main) */
 	sent = rte_eth_tx_burst(p->id, w->q, m, n);
 	if (sent < n) {
 		FG_CTR_ADD(c->tx_queue_full, n - sent);
@@ -879,6 +881,7 @@ int worker_main(void *arg)
 			uint64_t tx0 = w->ctr->port[w->port[0]].tx_pkts + w->ntx[0] +
 				       w->ctr->port[w->port[1]].tx_pkts + w->ntx[1];
 
+			w->first_burst_tsc = 0;
 			w->eng->tick(w, now);
 			sent = w->ctr->port[w->port[0]].tx_pkts + w->ntx[0] +
 				       w->ctr->port[w->port[1]].tx_pkts + w->ntx[1] !=
@@ -899,12 +902,19 @@ int worker_main(void *arg)
 		}
 		worker_flush(w, 0);
 		worker_flush(w, 1);
-		/* the run's first test frame: this turn's tick handed it to the
-		 * NIC, within microseconds of the turn's start (the RX polls
-		 * before it), whatever took the CPU after */
+		/*
+		 * The run's first test frame: this turn's tick queued it, and
+		 * the turn's first burst from the tick on handed it to the
+		 * port (with whatever the RX side had queued before it). The
+		 * TSC is read just before that burst, not at the turn's
+		 * start: a run's first tick takes tens of microseconds more
+		 * than the others (its first flows touch their table's pages
+		 * for the first time: udp_short's first tick took 31-196 us
+		 * with hugepages, 41-345 us without).
+		 */
 		if (unlikely(w->first_armed) && sent) {
 			w->first_armed = false;
-			FG_CTR_SET(w->ctr->first_tx_tsc, now);
+			FG_CTR_SET(w->ctr->first_tx_tsc, w->first_burst_tsc ? w->first_burst_tsc : now);
 			worker_rt(w, false);
 		}
 		/*
