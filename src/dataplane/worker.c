@@ -282,6 +282,7 @@ static void handle_mbox(struct worker *w, uint64_t now, bool *quit)
 				worker_at_take(w);
 			/* the engine arms it when its measured traffic begins */
 			w->first_armed = false;
+			w->first_burst_tsc = 0; /* a tick that arms it may send at once */
 			w->hold_yield = false;
 			FG_CTR_SET(w->ctr->first_tx_tsc, 0);
 			/* the ownership rule only where there is someone to
@@ -881,7 +882,8 @@ int worker_main(void *arg)
 			uint64_t tx0 = w->ctr->port[w->port[0]].tx_pkts + w->ntx[0] +
 				       w->ctr->port[w->port[1]].tx_pkts + w->ntx[1];
 
-			w->first_burst_tsc = 0;
+			if (unlikely(w->first_armed))
+				w->first_burst_tsc = 0;
 			w->eng->tick(w, now);
 			sent = w->ctr->port[w->port[0]].tx_pkts + w->ntx[0] +
 				       w->ctr->port[w->port[1]].tx_pkts + w->ntx[1] !=
