@@ -60,6 +60,11 @@
 #  g. no function in src/ is longer than 120 lines;
 #  h. no redirected descriptor (dup2 and kin) and no temporary file in
 #     src/cmd/ and src/api/: results travel as values.
+#
+# How they run: f's compiles of scratch copies, the slowest part, in three
+# lanes from the start, and b's python3 in the background, beside the
+# checks of the tree, each counted where its section is; d and g read
+# every file with one awk, f every #include with one sed.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -68,50 +73,18 @@ cd "$FG_TOP" || exit 1
 OBJDIR=build/obj/dataplane
 HEADER_WORDS=8
 
-# --- a. the worker rule ------------------------------------------------------------
-
-NAMES='malloc|calloc|realloc|free|aligned_alloc|posix_memalign|strdup|rte_free|qsort'
-NAMES=$NAMES'|printf|fprintf|snprintf|vsnprintf|sprintf|vfprintf|puts|fputs|fwrite|putchar'
-NAMES=$NAMES'|usleep|nanosleep|sleep'
-FORBIDDEN="^(($NAMES)|__($NAMES)_chk|__strdup|rte_malloc.*|rte_zmalloc.*|rte_calloc.*|pthread_mutex_.*|pthread_cond_.*)\$"
-
 shopt -s nullglob
-objs=("$OBJDIR"/*.o)
-if [ ${#objs[@]} -gt 0 ]; then
-	pass "worker rule: $OBJDIR holds ${#objs[@]} objects"
-else
-	fail "worker rule: $OBJDIR holds objects" "none found (run make first)"
-fi
-for o in "${objs[@]}"; do
-	name="worker rule: $o calls no allocator, stdio output, lock or sleep"
-	src=src/dataplane/$(basename "$o" .o).c
-	if [ ! -f "$src" ]; then
-		fail "$name" "stale object: $src does not exist (make clean)"
-		continue
-	fi
-	# The objects are fat LTO objects: nm (through the LTO plugin) lists
-	# the LTO symbol table, where calls GCC treats as built-ins (calloc,
-	# free, snprintf) do not appear. readelf reads the ELF symbol table of
-	# the plain code beside it, where they do.
-	if ! syms=$(readelf -Ws "$o" 2>&1 | awk '$7 == "UND" && $8 != "" { print $8 }'); then
-		fail "$name" "readelf -s failed: $syms"
-		continue
-	fi
-	bad=$(printf '%s\n' "$syms" | awk '{ print $NF }' | sed 's/@.*//' | grep -E "$FORBIDDEN" | sort -u | tr '\n' ' ')
-	if [ -z "$bad" ]; then
-		pass "$name"
-	else
-		fail "$name" "calls ${bad% }"
-	fi
-done
 
-# --- b. loops between the files of a folder ------------------------------------
+# The slower parts start first and run beside the checks of the tree,
+# each counted where its section has it: the compiles of section f's
+# scratch copies in three lanes (lib.sh lane/lane_end), and section b's
+# python3, which reads the symbols of every object, in the background.
 
 # python3 prints one line per check: "pass<TAB>name" or
 # "fail<TAB>name<TAB>why"; the named loops are README's design section's
 # bullets of the form
 #   - `F/a.c` <-> `F/b.c` [<-> `F/c.c` ...]: the reason
-loops=$(python3 - README <<'EOF'
+python3 - README >"$FG_TMP/loops" <<'EOF' &
 import collections, glob, os, re, subprocess, sys
 
 def out(*w):
@@ -220,105 +193,9 @@ for files, text in sorted(named.items(), key=lambda x: sorted(x[0])):
     if files not in found:
         out('fail', 'the README names only loops there are', text[:100] + ': not a loop of the objects')
 EOF
-) || fail "call loops: python3 ran" "exit status $?"
-while IFS=$'\t' read -r verdict name why; do
-	case $verdict in
-	pass) pass "$name" ;;
-	fail) fail "$name" "$why" ;;
-	esac
-done <<<"$loops"
+LOOPS_PID=$!
 
-# --- c. no reference outside the repository ------------------------------------
-
-OUTSIDE=('SPEC §' 'SPEC.md' 'METHOD.md' 'STYLE.md' 'SCENARIOS.md' '../shared')
-pats=()
-for s in "${OUTSIDE[@]}"; do
-	pats+=(-e "$s")
-done
-where=()
-for p in src include test man README Makefile examples profiles deploy image .ci; do
-	[ -e "$p" ] && where+=("$p")
-done
-# (test/k8s/node_modules: npm's packages for 99_k8s.sh, not the repository's)
-refs=$(grep -rnIF --exclude-dir=node_modules "${pats[@]}" -- "${where[@]}" 2>/dev/null | grep -v '^test/e2e/06_layout\.sh:')
-if [ -z "$refs" ]; then
-	pass "no reference to documents outside the repository (${where[*]})"
-else
-	fail "no reference to documents outside the repository" \
-		"$(printf '%s\n' "$refs" | wc -l) lines: $(printf '%s\n' "$refs" | cut -c1-120 | tr '\n' '|')"
-	# every offending line, for whoever fixes them
-	printf '%s\n' "$refs" | sed 's/^/#   /'
-fi
-
-# --- d. narrative headers ----------------------------------------------------------
-
-nsrc=$(find src -name '*.c' -type f | wc -l)
-nohead=
-for f in $(find src -name '*.c' -type f | sort); do
-	# the first line opens a /* comment; the words of the block up to its */
-	words=$(awk '
-		NR == 1 && !/^[ \t]*\/\*/ { found = 1; print 0; exit }
-		{
-			line = $0
-			end = index(line, "*/")
-			if (end) line = substr(line, 1, end - 1)
-			if (NR == 1) sub(/^[ \t]*\/\*+/, "", line)
-			else sub(/^[ \t]*\*?/, "", line)
-			n += split(line, w, " ")
-			if (end) { found = 1; print n; exit }
-		}
-		END { if (!found) print 0 }' "$f")
-	[ "${words:-0}" -ge $HEADER_WORDS ] || nohead="$nohead $f"
-done
-if [ "$nsrc" -eq 0 ]; then
-	fail "every .c file under src/ begins with a comment block" "no .c file found under src/"
-elif [ -z "$nohead" ]; then
-	pass "every .c file under src/ begins with a comment block ($nsrc files)"
-else
-	fail "every .c file under src/ begins with a comment block" "no header of $HEADER_WORDS words or more:$nohead"
-fi
-
-# --- e. headers beside their code -------------------------------------------------
-
-MAXINC=8
-nohome=
-for h in src/*/*.h; do
-	d=$(dirname "$h") b=$(basename "$h" .h)
-	[ -f "$d/$b.c" ] && continue
-	case $b in *_int) compgen -G "$d/${b%_int}*.c" >/dev/null && continue ;; esac
-	nohome="$nohome $h"
-done
-if [ -z "$nohome" ]; then
-	pass "every header under src/ sits beside its source ($(ls src/*/*.h | wc -l) headers)"
-else
-	fail "every header under src/ sits beside its source" "no X.c beside:$nohome"
-fi
-incs=(include/*.h)
-check_le=$(( ${#incs[@]} <= MAXINC ))
-if [ "$check_le" = 1 ]; then
-	pass "include/ holds at most $MAXINC headers (${#incs[@]})"
-else
-	fail "include/ holds at most $MAXINC headers" "${#incs[@]}: ${incs[*]}"
-fi
-notypes=
-for h in "${incs[@]}"; do
-	case $(basename "$h") in fg.h | ctr.h | *-t.h) ;; *) notypes="$notypes $h (name)"; continue ;; esac
-	# outside comments: a prototype ends in `);`, data is `extern`, code `inline`
-	if sed -e 's://.*$::' "$h" | awk '
-		/\/\*/ { c = 1 } !c { print } /\*\// { c = 0 }' |
-		grep -qE '^[^#(]*[A-Za-z_][A-Za-z0-9_]*[ *]+[A-Za-z_][A-Za-z0-9_]*\([^)]*\)? *;|^extern |inline'; then
-		notypes="$notypes $h"
-	fi
-done
-if [ -z "$notypes" ]; then
-	pass "every header of include/ is types only"
-else
-	fail "every header of include/ is types only" "prototypes, data or code in:$notypes"
-fi
-
-# --- f. include direction ------------------------------------------------------------
-
-# may FOLDER include headers of folder DEP?
+# may FOLDER include headers of folder DEP? (section f)
 may_include()
 {
 	case "$1:$2" in
@@ -331,42 +208,9 @@ may_include()
 	esac
 	return 1
 }
-# where a header lives: its folder name (include, core, ...), or "" if not ours
-home_of()
-{
-	local f
-	for f in include/"$1" src/*/"$1"; do
-		[ -f "$f" ] || continue
-		case $f in include/*) echo include ;; *) f=${f#src/}; echo "${f%%/*}" ;; esac
-		return
-	done
-}
-broken=
-nfiles=0
-for f in src/main.c src/*/*.c src/*/*.h include/*.h; do
-	case $f in src/main.c) from=main ;; include/*) from=include ;; *) from=${f#src/}; from=${from%%/*} ;; esac
-	nfiles=$((nfiles + 1))
-	while IFS= read -r inc; do
-		case $inc in */*) broken="$broken|$f includes \"$inc\" (a path: name the header only)"; continue ;; esac
-		to=$(home_of "$inc")
-		[ -n "$to" ] || continue
-		if [ "$from" = include ]; then
-			[ "$to" = include ] && continue
-			broken="$broken|$f includes $to/$inc (include/ is types only: it may include include/ only)"
-		elif ! may_include "$from" "$to"; then
-			broken="$broken|$f includes $to/$inc ($from may include: $(for d in include core config dataplane control cmd console api; do may_include "$from" $d && printf '%s ' $d; done))"
-		fi
-	done < <(sed -n 's/^[ \t]*#[ \t]*include[ \t]*"\([^"]*\)".*/\1/p' "$f")
-done
-if [ -z "$broken" ]; then
-	pass "the include direction holds ($nfiles files)"
-else
-	fail "the include direction holds" "${broken#|}"
-fi
-
-# The build keeps it, which scratch copies of the tree show (in FG_TMP,
-# which lib.sh's exit trap removes: a trap of its own here would replace
-# that one and leave FG_TMP behind).
+# The build keeps the include direction (section f), which scratch copies
+# of the tree show (in FG_TMP, which lib.sh's exit trap removes: a trap of
+# its own here would replace that one and leave FG_TMP behind).
 scratch_tree()
 {
 	local d
@@ -410,93 +254,292 @@ include_refused()
 			"failed for another reason: $(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
 	fi
 }
-include_refused src/core/units.c port.h      # control's
-include_refused src/api/api_run.c tui.h      # console's
-include_refused src/console/console.c api.h  # api's
+build_refused()
+{
+	include_refused src/core/units.c port.h      # control's
+	include_refused src/api/api_run.c tui.h      # console's
+	include_refused src/console/console.c api.h  # api's
+}
+build_alone()
+{
+	local incs=(include/*.h) pkgflags alone h out d
+	# include/ stands on its own: each header compiles with -I include and
+	# nothing of ours more; a scratch worker-t.h that includes core's own.h
+	# does not, and test/layout.sh (run by make before every link) refuses it
+	pkgflags="$(pkg-config --cflags libdpdk) -DALLOW_EXPERIMENTAL_API"
+	alone=
+	for h in include/*.h; do
+		out=$(cc -std=gnu11 -I include $pkgflags -fsyntax-only -x c "$h" 2>&1) ||
+			alone="$alone|$h: $(printf '%s\n' "$out" | grep -m1 -E 'error|No such')"
+	done
+	if [ -z "$alone" ]; then
+		pass "build rule: every header of include/ compiles with -I include only (${#incs[@]})"
+	else
+		fail "build rule: every header of include/ compiles with -I include only" "${alone#|}"
+	fi
+	if d=$(scratch_tree); then
+		sed -i '0,/^#include "/s//#include "own.h"\n#include "/' "$d/include/worker-t.h"
+		if out=$(cc -std=gnu11 -I "$d/include" $pkgflags -fsyntax-only -x c "$d/include/worker-t.h" 2>&1); then
+			fail "build rule: an include/ header that includes core's own.h fails to compile alone" "it compiled"
+		elif printf '%s\n' "$out" | grep -qF 'own.h: No such file'; then
+			pass "build rule: an include/ header that includes core's own.h fails to compile alone"
+		else
+			fail "build rule: an include/ header that includes core's own.h fails to compile alone" \
+				"failed for another reason: $(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
+		fi
+		if out=$("$d/test/layout.sh" 2>&1); then
+			fail "test/layout.sh refuses an include/ header that includes core's own.h" "it passed"
+		elif printf '%s\n' "$out" | grep -qF 'include/worker-t.h includes "own.h", not a header of include/'; then
+			pass "test/layout.sh refuses an include/ header that includes core's own.h"
+		else
+			fail "test/layout.sh refuses an include/ header that includes core's own.h" \
+				"failed for another reason: $(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
+		fi
+	else
+		fail "build rule: an include/ header that includes core's own.h fails" "no scratch copy"
+	fi
+}
+build_scratch()
+{
+	local d out
+	# a folder without an include rule stops make: src/newfolder/x.c in a
+	# scratch copy, where `make -n` of an object otherwise goes through
+	if d=$(scratch_tree); then
+		if out=$(make -n -C "$d" build/obj/core/units.o 2>&1); then
+			pass "build rule: make -n build/obj/core/units.o goes through in an untouched scratch copy"
+		else
+			fail "build rule: make -n build/obj/core/units.o goes through in an untouched scratch copy" \
+				"$(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
+		fi
+		mkdir "$d/src/newfolder"
+		printf '/*\n * x.c — a file of a folder the Makefile has no include rule for.\n */\nint x(void);\nint x(void) { return 0; }\n' \
+			>"$d/src/newfolder/x.c"
+		if out=$(make -n -C "$d" build/obj/newfolder/x.o 2>&1); then
+			fail "build rule: a folder without an INC_ rule stops make" "make -n build/obj/newfolder/x.o went through"
+		elif printf '%s\n' "$out" | grep -qF 'src/newfolder/ has no include rule in the Makefile (INC_newfolder)'; then
+			pass "build rule: a folder without an INC_ rule stops make (src/newfolder/: has no include rule)"
+		else
+			fail "build rule: a folder without an INC_ rule stops make" \
+				"failed for another reason: $(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
+		fi
+	else
+		fail "build rule: a folder without an INC_ rule stops make" "no scratch copy"
+	fi
 
-# include/ stands on its own: each header compiles with -I include and
-# nothing of ours more; a scratch worker-t.h that includes core's own.h
-# does not, and test/layout.sh (run by make before every link) refuses it
-pkgflags="$(pkg-config --cflags libdpdk) -DALLOW_EXPERIMENTAL_API"
-alone=
-for h in include/*.h; do
-	out=$(cc -std=gnu11 -I include $pkgflags -fsyntax-only -x c "$h" 2>&1) ||
-		alone="$alone|$h: $(printf '%s\n' "$out" | grep -m1 -E 'error|No such')"
+	# an #include with a path gets past -I (the compiler finds it beside the
+	# file), so test/layout.sh refuses it: a scratch complete.c that includes
+	# "../cmd/cli.h"
+	if d=$(scratch_tree); then
+		if out=$("$d/test/layout.sh" 2>&1); then
+			pass "test/layout.sh passes an untouched scratch copy"
+		else
+			fail "test/layout.sh passes an untouched scratch copy" "$(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
+		fi
+		sed -i 's|^#include "cli\.h"|#include "../cmd/cli.h"|' "$d/src/console/complete.c"
+		if ! grep -qF '#include "../cmd/cli.h"' "$d/src/console/complete.c"; then
+			fail "test/layout.sh refuses an #include with a path" "src/console/complete.c no longer includes cli.h: pick another probe"
+		elif out=$("$d/test/layout.sh" 2>&1); then
+			fail "test/layout.sh refuses an #include with a path" "it passed"
+		elif printf '%s\n' "$out" | grep -qE 'an #include with a path.*src/console/complete\.c:[0-9]+:#include "\.\./cmd/cli\.h"'; then
+			pass "test/layout.sh refuses an #include with a path (\"../cmd/cli.h\" in src/console/complete.c)"
+		else
+			fail "test/layout.sh refuses an #include with a path" \
+				"failed for another reason: $(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
+		fi
+	else
+		fail "test/layout.sh refuses an #include with a path" "no scratch copy"
+	fi
+}
+lane refused build_refused
+lane alone build_alone
+lane scratch build_scratch
+
+# --- a. the worker rule ------------------------------------------------------------
+
+NAMES='malloc|calloc|realloc|free|aligned_alloc|posix_memalign|strdup|rte_free|qsort'
+NAMES=$NAMES'|printf|fprintf|snprintf|vsnprintf|sprintf|vfprintf|puts|fputs|fwrite|putchar'
+NAMES=$NAMES'|usleep|nanosleep|sleep'
+FORBIDDEN="^(($NAMES)|__($NAMES)_chk|__strdup|rte_malloc.*|rte_zmalloc.*|rte_calloc.*|pthread_mutex_.*|pthread_cond_.*)\$"
+
+objs=("$OBJDIR"/*.o)
+if [ ${#objs[@]} -gt 0 ]; then
+	pass "worker rule: $OBJDIR holds ${#objs[@]} objects"
+else
+	fail "worker rule: $OBJDIR holds objects" "none found (run make first)"
+fi
+for o in "${objs[@]}"; do
+	name="worker rule: $o calls no allocator, stdio output, lock or sleep"
+	src=src/dataplane/$(basename "$o" .o).c
+	if [ ! -f "$src" ]; then
+		fail "$name" "stale object: $src does not exist (make clean)"
+		continue
+	fi
+	# The objects are fat LTO objects: nm (through the LTO plugin) lists
+	# the LTO symbol table, where calls GCC treats as built-ins (calloc,
+	# free, snprintf) do not appear. readelf reads the ELF symbol table of
+	# the plain code beside it, where they do.
+	if ! syms=$(readelf -Ws "$o" 2>&1 | awk '$7 == "UND" && $8 != "" { print $8 }'); then
+		fail "$name" "readelf -s failed: $syms"
+		continue
+	fi
+	bad=$(printf '%s\n' "$syms" | awk '{ print $NF }' | sed 's/@.*//' | grep -E "$FORBIDDEN" | sort -u | tr '\n' ' ')
+	if [ -z "$bad" ]; then
+		pass "$name"
+	else
+		fail "$name" "calls ${bad% }"
+	fi
 done
-if [ -z "$alone" ]; then
-	pass "build rule: every header of include/ compiles with -I include only (${#incs[@]})"
+
+# --- b. loops between the files of a folder ------------------------------------
+
+# (the python3 above)
+wait "$LOOPS_PID" || fail "call loops: python3 ran" "exit status $?"
+while IFS=$'\t' read -r verdict name why; do
+	case $verdict in
+	pass) pass "$name" ;;
+	fail) fail "$name" "$why" ;;
+	esac
+done <"$FG_TMP/loops"
+
+# --- c. no reference outside the repository ------------------------------------
+
+OUTSIDE=('SPEC §' 'SPEC.md' 'METHOD.md' 'STYLE.md' 'SCENARIOS.md' '../shared')
+pats=()
+for s in "${OUTSIDE[@]}"; do
+	pats+=(-e "$s")
+done
+where=()
+for p in src include test man README Makefile examples profiles deploy image .ci; do
+	[ -e "$p" ] && where+=("$p")
+done
+# (test/k8s/node_modules: npm's packages for 99_k8s.sh, not the repository's)
+refs=$(grep -rnIF --exclude-dir=node_modules "${pats[@]}" -- "${where[@]}" 2>/dev/null | grep -v '^test/e2e/06_layout\.sh:')
+if [ -z "$refs" ]; then
+	pass "no reference to documents outside the repository (${where[*]})"
 else
-	fail "build rule: every header of include/ compiles with -I include only" "${alone#|}"
-fi
-if d=$(scratch_tree); then
-	sed -i '0,/^#include "/s//#include "own.h"\n#include "/' "$d/include/worker-t.h"
-	if out=$(cc -std=gnu11 -I "$d/include" $pkgflags -fsyntax-only -x c "$d/include/worker-t.h" 2>&1); then
-		fail "build rule: an include/ header that includes core's own.h fails to compile alone" "it compiled"
-	elif printf '%s\n' "$out" | grep -qF 'own.h: No such file'; then
-		pass "build rule: an include/ header that includes core's own.h fails to compile alone"
-	else
-		fail "build rule: an include/ header that includes core's own.h fails to compile alone" \
-			"failed for another reason: $(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
-	fi
-	if out=$("$d/test/layout.sh" 2>&1); then
-		fail "test/layout.sh refuses an include/ header that includes core's own.h" "it passed"
-	elif printf '%s\n' "$out" | grep -qF 'include/worker-t.h includes "own.h", not a header of include/'; then
-		pass "test/layout.sh refuses an include/ header that includes core's own.h"
-	else
-		fail "test/layout.sh refuses an include/ header that includes core's own.h" \
-			"failed for another reason: $(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
-	fi
-else
-	fail "build rule: an include/ header that includes core's own.h fails" "no scratch copy"
+	fail "no reference to documents outside the repository" \
+		"$(printf '%s\n' "$refs" | wc -l) lines: $(printf '%s\n' "$refs" | cut -c1-120 | tr '\n' '|')"
+	# every offending line, for whoever fixes them
+	printf '%s\n' "$refs" | sed 's/^/#   /'
 fi
 
-# a folder without an include rule stops make: src/newfolder/x.c in a
-# scratch copy, where `make -n` of an object otherwise goes through
-if d=$(scratch_tree); then
-	if out=$(make -n -C "$d" build/obj/core/units.o 2>&1); then
-		pass "build rule: make -n build/obj/core/units.o goes through in an untouched scratch copy"
-	else
-		fail "build rule: make -n build/obj/core/units.o goes through in an untouched scratch copy" \
-			"$(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
-	fi
-	mkdir "$d/src/newfolder"
-	printf '/*\n * x.c — a file of a folder the Makefile has no include rule for.\n */\nint x(void);\nint x(void) { return 0; }\n' \
-		>"$d/src/newfolder/x.c"
-	if out=$(make -n -C "$d" build/obj/newfolder/x.o 2>&1); then
-		fail "build rule: a folder without an INC_ rule stops make" "make -n build/obj/newfolder/x.o went through"
-	elif printf '%s\n' "$out" | grep -qF 'src/newfolder/ has no include rule in the Makefile (INC_newfolder)'; then
-		pass "build rule: a folder without an INC_ rule stops make (src/newfolder/: has no include rule)"
-	else
-		fail "build rule: a folder without an INC_ rule stops make" \
-			"failed for another reason: $(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
-	fi
+# --- d. narrative headers ----------------------------------------------------------
+
+nsrc=$(find src -name '*.c' -type f | wc -l)
+nohead=
+# the words of each file's first comment block: the first line opens a /*
+# comment, the words of the block up to its */ (one awk for all files;
+# /dev/null last, so that it never reads its stdin)
+mapfile -t cfiles < <(find src -name '*.c' -type f | sort)
+declare -A hwords=()
+while IFS=$'\t' read -r n f; do
+	hwords[$f]=$n
+done < <(awk '
+	FNR == 1 {
+		if (cur != "" && !done) print 0 "\t" cur
+		cur = FILENAME; done = 0; n = 0
+		if (!/^[ \t]*\/\*/) { done = 1; print 0 "\t" FILENAME; next }
+	}
+	done { next }
+	{
+		line = $0
+		end = index(line, "*/")
+		if (end) line = substr(line, 1, end - 1)
+		if (FNR == 1) sub(/^[ \t]*\/\*+/, "", line)
+		else sub(/^[ \t]*\*?/, "", line)
+		n += split(line, w, " ")
+		if (end) { done = 1; print n "\t" FILENAME; next }
+	}
+	END { if (cur != "" && !done) print 0 "\t" cur }' "${cfiles[@]}" /dev/null)
+for f in "${cfiles[@]}"; do
+	[ "${hwords[$f]:-0}" -ge $HEADER_WORDS ] || nohead="$nohead $f"
+done
+if [ "$nsrc" -eq 0 ]; then
+	fail "every .c file under src/ begins with a comment block" "no .c file found under src/"
+elif [ -z "$nohead" ]; then
+	pass "every .c file under src/ begins with a comment block ($nsrc files)"
 else
-	fail "build rule: a folder without an INC_ rule stops make" "no scratch copy"
+	fail "every .c file under src/ begins with a comment block" "no header of $HEADER_WORDS words or more:$nohead"
 fi
 
-# an #include with a path gets past -I (the compiler finds it beside the
-# file), so test/layout.sh refuses it: a scratch complete.c that includes
-# "../cmd/cli.h"
-if d=$(scratch_tree); then
-	if out=$("$d/test/layout.sh" 2>&1); then
-		pass "test/layout.sh passes an untouched scratch copy"
-	else
-		fail "test/layout.sh passes an untouched scratch copy" "$(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
-	fi
-	sed -i 's|^#include "cli\.h"|#include "../cmd/cli.h"|' "$d/src/console/complete.c"
-	if ! grep -qF '#include "../cmd/cli.h"' "$d/src/console/complete.c"; then
-		fail "test/layout.sh refuses an #include with a path" "src/console/complete.c no longer includes cli.h: pick another probe"
-	elif out=$("$d/test/layout.sh" 2>&1); then
-		fail "test/layout.sh refuses an #include with a path" "it passed"
-	elif printf '%s\n' "$out" | grep -qE 'an #include with a path.*src/console/complete\.c:[0-9]+:#include "\.\./cmd/cli\.h"'; then
-		pass "test/layout.sh refuses an #include with a path (\"../cmd/cli.h\" in src/console/complete.c)"
-	else
-		fail "test/layout.sh refuses an #include with a path" \
-			"failed for another reason: $(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
-	fi
+# --- e. headers beside their code -------------------------------------------------
+
+MAXINC=8
+nohome=
+for h in src/*/*.h; do
+	d=${h%/*} b=${h##*/}
+	b=${b%.h}
+	[ -f "$d/$b.c" ] && continue
+	case $b in *_int) compgen -G "$d/${b%_int}*.c" >/dev/null && continue ;; esac
+	nohome="$nohome $h"
+done
+if [ -z "$nohome" ]; then
+	pass "every header under src/ sits beside its source ($(ls src/*/*.h | wc -l) headers)"
 else
-	fail "test/layout.sh refuses an #include with a path" "no scratch copy"
+	fail "every header under src/ sits beside its source" "no X.c beside:$nohome"
 fi
+incs=(include/*.h)
+check_le=$(( ${#incs[@]} <= MAXINC ))
+if [ "$check_le" = 1 ]; then
+	pass "include/ holds at most $MAXINC headers (${#incs[@]})"
+else
+	fail "include/ holds at most $MAXINC headers" "${#incs[@]}: ${incs[*]}"
+fi
+notypes=
+for h in "${incs[@]}"; do
+	case $(basename "$h") in fg.h | ctr.h | *-t.h) ;; *) notypes="$notypes $h (name)"; continue ;; esac
+	# outside comments: a prototype ends in `);`, data is `extern`, code `inline`
+	if sed -e 's://.*$::' "$h" | awk '
+		/\/\*/ { c = 1 } !c { print } /\*\// { c = 0 }' |
+		grep -qE '^[^#(]*[A-Za-z_][A-Za-z0-9_]*[ *]+[A-Za-z_][A-Za-z0-9_]*\([^)]*\)? *;|^extern |inline'; then
+		notypes="$notypes $h"
+	fi
+done
+if [ -z "$notypes" ]; then
+	pass "every header of include/ is types only"
+else
+	fail "every header of include/ is types only" "prototypes, data or code in:$notypes"
+fi
+
+# --- f. include direction ------------------------------------------------------------
+
+# where a header lives: its folder name (include, core, ...), or none if
+# not ours: include/ first, then src/'s folders in order (one table for
+# every #include below)
+declare -A home=()
+for f in include/* src/*/*; do
+	[ -f "$f" ] || continue
+	b=${f##*/}
+	[ -n "${home[$b]+set}" ] && continue
+	case $f in include/*) home[$b]=include ;; *) f=${f#src/}; home[$b]=${f%%/*} ;; esac
+done
+broken=
+files=(src/main.c src/*/*.c src/*/*.h include/*.h)
+nfiles=${#files[@]}
+# each #include "..." of the files: a line naming its file (sed's F), then
+# the header's (one sed for all files)
+while IFS= read -r f && IFS= read -r inc; do
+	case $f in src/main.c) from=main ;; include/*) from=include ;; *) from=${f#src/}; from=${from%%/*} ;; esac
+	case $inc in */*) broken="$broken|$f includes \"$inc\" (a path: name the header only)"; continue ;; esac
+	to=
+	[ -n "$inc" ] && to=${home[$inc]:-}
+	[ -n "$to" ] || continue
+	if [ "$from" = include ]; then
+		[ "$to" = include ] && continue
+		broken="$broken|$f includes $to/$inc (include/ is types only: it may include include/ only)"
+	elif ! may_include "$from" "$to"; then
+		broken="$broken|$f includes $to/$inc ($from may include: $(for d in include core config dataplane control cmd console api; do may_include "$from" $d && printf '%s ' $d; done))"
+	fi
+done < <(sed -n '/^[ \t]*#[ \t]*include[ \t]*"\([^"]*\)".*/{F;s//\1/p}' "${files[@]}")
+if [ -z "$broken" ]; then
+	pass "the include direction holds ($nfiles files)"
+else
+	fail "the include direction holds" "${broken#|}"
+fi
+# the scratch copies' checks (their lanes started at the top)
+lane_end refused
+lane_end alone
+lane_end scratch
 
 # --- h. values, not text or files, between our own parts ---------------------------
 
@@ -524,12 +567,12 @@ fi
 # --- g. function length --------------------------------------------------------------
 
 MAXFN=120
-longfn=$(for f in src/*.c src/*/*.c; do
-	awk -v f="$f" -v max=$MAXFN '
-		/^[A-Za-z].*\(/ { sig = $0 }
-		/^\{/ { start = NR; name = sig }
-		/^\}/ && start { n = NR - start + 1; if (n > max) { sub(/\(.*/, "", name); printf "%s: %s (%d lines); ", f, name, n } start = 0 }' "$f"
-done)
+longfn=$(awk -v max=$MAXFN '
+	FNR == 1 { sig = ""; name = ""; start = 0 }
+	/^[A-Za-z].*\(/ { sig = $0 }
+	/^\{/ { start = FNR; name = sig }
+	/^\}/ && start { n = FNR - start + 1; if (n > max) { sub(/\(.*/, "", name); printf "%s: %s (%d lines); ", FILENAME, name, n } start = 0 }' \
+	src/*.c src/*/*.c /dev/null)
 if [ -z "$longfn" ]; then
 	pass "no function under src/ is longer than $MAXFN lines"
 else
