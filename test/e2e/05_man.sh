@@ -9,6 +9,12 @@
 # profile key of src/config/prof.c's schema tables is in flowgen-profile(5), and
 # both pages render without a groff warning. The names are read from the
 # sources, so a new command, option or key without documentation fails here.
+#
+# How they run: the rendering (groff and man, about a second) in a lane
+# beside the rest, its checks counted last; each list of names is searched
+# for by one awk (grep_each, the same extended regexps as grep -E, each
+# against the lines of the section), and every command's entry and option
+# words by one more, where a grep or awk a name took most of the time.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -31,17 +37,27 @@ section()
 		on'
 }
 
-# entry TEXT NAME : the .TP paragraph whose tag line is ".B NAME ..." (the
-# paragraph runs to the next .TP at the same level, or the end of an .RS
-# block), from the plain text on stdin
-entry()
+# grep_each TEXT PATTERN... : for each PATTERN, an extended regexp as
+# grep -E takes it, a line "1" if a line of TEXT matches it, else "0"
+# (one awk for all of them; the patterns are read from a file, where awk
+# leaves their backslashes as they are)
+grep_each()
 {
-	awk -v n="$1" '
-		/^\.TP/ { tp = 1; if (on && depth == 0) on = 0; next }
-		/^\.RS/ { depth++ }
-		/^\.RE/ { depth--; if (depth < 0) { depth = 0; on = 0 } }
-		tp == 1 { tp = 0; if (!on && ($0 == ".B " n || index($0, ".B " n " ") == 1)) { on = 1; depth = 0; print; next } }
-		on { print }'
+	local text=$1 pf
+	shift
+	pf=$(mktemp "$FG_TMP/pats.XXXXXX")
+	printf '%s\n' "$@" >"$pf"
+	printf '%s\n' "$text" | awk -v pf="$pf" '
+		BEGIN { while ((getline p < pf) > 0) pat[++np] = p }
+		{ line[++nl] = $0 }
+		END {
+			for (i = 1; i <= np; i++) {
+				hit = 0
+				for (j = 1; j <= nl && !hit; j++)
+					if (line[j] ~ pat[i]) hit = 1
+				print hit
+			}
+		}'
 }
 
 for f in "$M8" "$M5"; do
@@ -50,23 +66,29 @@ done
 
 # --- rendering --------------------------------------------------------------
 
-for f in "$M8" "$M5"; do
-	b=$(basename "$f")
-	if ! command -v groff >/dev/null 2>&1; then
-		fail "man: $b renders without warnings" "groff is not installed (Debian: groff-base)"
-		continue
-	fi
-	w=$(groff -man -ww -z "$f" 2>&1)
-	check_eq "man: $b renders without groff warnings" "" "$w"
-	if ! command -v man >/dev/null 2>&1; then
-		fail "man: man -l $b without warnings" "man is not installed (Debian: man-db)"
-		continue
-	fi
-	w=$(MANWIDTH=80 man --warnings -l "$f" 2>&1 >/dev/null)
-	check_eq "man: man -l $b without warnings" "" "$w"
-	n=$(MANWIDTH=80 man -l "$f" 2>/dev/null | wc -l)
-	check_ge "man: $b renders to text" "$n" 40
-done
+# (a lane: its checks are counted at the end)
+render()
+{
+	local f b w n
+	for f in "$M8" "$M5"; do
+		b=$(basename "$f")
+		if ! command -v groff >/dev/null 2>&1; then
+			fail "man: $b renders without warnings" "groff is not installed (Debian: groff-base)"
+			continue
+		fi
+		w=$(groff -man -ww -z "$f" 2>&1)
+		check_eq "man: $b renders without groff warnings" "" "$w"
+		if ! command -v man >/dev/null 2>&1; then
+			fail "man: man -l $b without warnings" "man is not installed (Debian: man-db)"
+			continue
+		fi
+		w=$(MANWIDTH=80 man --warnings -l "$f" 2>&1 >/dev/null)
+		check_eq "man: man -l $b without warnings" "" "$w"
+		n=$(MANWIDTH=80 man -l "$f" 2>/dev/null | wc -l)
+		check_ge "man: $b renders to text" "$n" 40
+	done
+}
+lane render render
 
 # --- commands -----------------------------------------------------------------
 
@@ -81,24 +103,54 @@ cmd_rows()
 mapfile -t rows < <(cmd_rows)
 check_ge "man: command tables found in src/cmd/, src/api/api.c and src/console/console.c" "${#rows[@]}" 10
 COMMANDS=$(section "$M8" COMMANDS)
-for row in "${rows[@]}"; do
-	name=${row%%$'\t'*}
-	usage=${row#*$'\t'}
-	text=$(printf '%s\n' "$COMMANDS" | entry "$name")
-	if [ -z "$text" ]; then
-		fail "man: command '$name' documented" "no '.TP / .B $name' entry in COMMANDS of flowgen.8"
-		continue
-	fi
-	missing=
-	for o in $(printf '%s\n' "$usage" | grep -oE '(^| |\[)--?[A-Za-z][A-Za-z-]*' | tr -d ' ['); do
-		grep -qF -- "$o" <<<"$text" || missing="$missing $o"
-	done
-	if [ -z "$missing" ]; then
-		pass "man: command '$name' documented with its options"
-	else
-		fail "man: command '$name' documented with its options" "usage '$usage': not in its entry:$missing"
-	fi
-done
+# For each row: its entry, the .TP paragraph whose tag line is ".B NAME
+# ..." (the paragraph runs to the next .TP at the same level, or the end
+# of an .RS block), and the option words of its usage ((^| |\[)--?WORD,
+# as grep -o finds them) that are not in that entry. One awk prints, per
+# row, "none", "ok" or "missing", the name, the usage and the missing
+# words, separated by \037.
+printf '%s\n' "$COMMANDS" >"$FG_TMP/commands"
+printf '%s\n' "${rows[@]}" >"$FG_TMP/rows"
+while IFS=$'\037' read -r verdict name usage missing; do
+	case $verdict in
+	none) fail "man: command '$name' documented" "no '.TP / .B $name' entry in COMMANDS of flowgen.8" ;;
+	ok) pass "man: command '$name' documented with its options" ;;
+	*) fail "man: command '$name' documented with its options" "usage '$usage': not in its entry:$missing" ;;
+	esac
+done < <([ ${#rows[@]} -gt 0 ] && awk '
+	NR == FNR {
+		t = index($0, "\t")
+		name[++nr] = t ? substr($0, 1, t - 1) : $0
+		usage[nr] = t ? substr($0, t + 1) : $0
+		next
+	}
+	{ line[++nl] = $0 }
+	END {
+		for (r = 1; r <= nr; r++) {
+			n = name[r]; text = ""; on = 0; tp = 0; depth = 0
+			for (i = 1; i <= nl; i++) {
+				l = line[i]
+				if (l ~ /^\.TP/) { tp = 1; if (on && depth == 0) on = 0; continue }
+				if (l ~ /^\.RS/) depth++
+				if (l ~ /^\.RE/) { depth--; if (depth < 0) { depth = 0; on = 0 } }
+				if (tp == 1) {
+					tp = 0
+					if (!on && (l == ".B " n || index(l, ".B " n " ") == 1)) { on = 1; depth = 0; text = text l "\n"; continue }
+				}
+				if (on) text = text l "\n"
+			}
+			if (text == "") { printf "none\037%s\037%s\037\n", n, usage[r]; continue }
+			missing = ""
+			u = usage[r]
+			while (match(u, /(^| |\[)--?[A-Za-z][A-Za-z-]*/)) {
+				o = substr(u, RSTART, RLENGTH)
+				u = substr(u, RSTART + RLENGTH)
+				gsub(/[[ ]/, "", o)
+				if (!index(text, o)) missing = missing " " o
+			}
+			printf "%s\037%s\037%s\037%s\n", missing == "" ? "ok" : "missing", n, usage[r], missing
+		}
+	}' "$FG_TMP/rows" "$FG_TMP/commands")
 
 # --- program options ----------------------------------------------------------
 
@@ -109,19 +161,30 @@ shorts=$(grep -oE 'getopt_long\([^"]*"[^"]*"' src/main.c | sed -E 's/.*"([^"]*)"
 	tr -d '+:-' | fold -w1)
 n=$(printf '%s\n' $longs $shorts | grep -c .)
 check_ge "man: main.c option table found" "$n" 8
+pats=()
 for o in $longs; do
-	if grep -qE -- "(^|[ ,])--$o( |,|$)" <<<"$OPTIONS"; then
+	pats+=("(^|[ ,])--$o( |,|$)")
+done
+for o in $shorts; do
+	pats+=("^\.[A-Z]+ +\"?-$o( |\"|$)")
+done
+mapfile -t hit < <(grep_each "$OPTIONS" "${pats[@]}")
+i=0
+for o in $longs; do
+	if [ "${hit[i]}" = 1 ]; then
 		pass "man: option --$o in OPTIONS"
 	else
 		fail "man: option --$o in OPTIONS" "not found in the OPTIONS section of flowgen.8"
 	fi
+	i=$((i + 1))
 done
 for o in $shorts; do
-	if grep -qE -- "^\.[A-Z]+ +\"?-$o( |\"|$)" <<<"$OPTIONS"; then
+	if [ "${hit[i]}" = 1 ]; then
 		pass "man: option -$o in OPTIONS"
 	else
 		fail "man: option -$o in OPTIONS" "no tag line for -$o in the OPTIONS section of flowgen.8"
 	fi
+	i=$((i + 1))
 done
 
 # --- platform config keys -----------------------------------------------------
@@ -129,12 +192,19 @@ done
 CONFIG=$(section "$M8" "PLATFORM CONFIG")
 ckeys=$(grep -oE '\.key = "[a-z_]+"' src/config/cfg.c | sed -E 's/.*"(.*)"/\1/' | sort -u)
 check_ge "man: platform config keys found in src/config/cfg.c" "$(printf '%s\n' $ckeys | grep -c .)" 5
+pats=()
 for k in $ckeys; do
-	if grep -qE -- "^\.B $k( |$)|[ (]$k( |,|\)|$)" <<<"$CONFIG"; then
+	pats+=("^\.B $k( |$)|[ (]$k( |,|\)|$)")
+done
+mapfile -t hit < <(grep_each "$CONFIG" "${pats[@]}")
+i=0
+for k in $ckeys; do
+	if [ "${hit[i]}" = 1 ]; then
 		pass "man: config key '$k' documented"
 	else
 		fail "man: config key '$k' documented" "not in PLATFORM CONFIG of flowgen.8"
 	fi
+	i=$((i + 1))
 done
 
 # --- statistics fields --------------------------------------------------------
@@ -145,23 +215,54 @@ fields=$(sed -n '/^static void json_[a-z_]*(/,/^}/p' src/control/stats_json.c |
 	grep -oE '(jw_[a-z0-9]+|jnum)\(j, "[a-z_0-9]+"' | sed -E 's/.*"(.*)"/\1/' | sort -u)
 check_ge "man: JSON fields found in src/control/stats_json.c" "$(printf '%s\n' $fields | grep -c .)" 40
 missing=
+pats=()
 for k in $fields; do
-	grep -qE -- "(^|[ \"])$k( |,|:|\"|$)" <<<"$STATS" || missing="$missing $k"
+	pats+=("(^|[ \"])$k( |,|:|\"|$)")
+done
+mapfile -t hit < <(grep_each "$STATS" "${pats[@]}")
+i=0
+for k in $fields; do
+	[ "${hit[i]}" = 1 ] || missing="$missing $k"
+	i=$((i + 1))
 done
 check_eq "man: every stats --json field is in STATISTICS" "" "$missing"
 
 # --- fixed sections -----------------------------------------------------------
 
 P8=$(plain "$M8")
-for s in NAME SYNOPSIS DESCRIPTION OPTIONS COMMANDS "MULT FORMS" "PLATFORM CONFIG" STATISTICS \
-	DASHBOARD "EXIT STATUS" FILES EXAMPLES "SEE ALSO"; do
-	check "man: flowgen.8 has section $s" grep -qE "^\.SH \"?$s\"?$" <<<"$P8"
+SECTIONS=(NAME SYNOPSIS DESCRIPTION OPTIONS COMMANDS "MULT FORMS" "PLATFORM CONFIG" STATISTICS
+	DASHBOARD "EXIT STATUS" FILES EXAMPLES "SEE ALSO")
+pats=()
+for s in "${SECTIONS[@]}"; do
+	pats+=("^\.SH \"?$s\"?$")
+done
+mapfile -t hit < <(grep_each "$P8" "${pats[@]}")
+i=0
+for s in "${SECTIONS[@]}"; do
+	if [ "${hit[i]}" = 1 ]; then
+		pass "man: flowgen.8 has section $s"
+	else
+		fail "man: flowgen.8 has section $s" "no line matching /${pats[i]}/ in flowgen.8"
+	fi
+	i=$((i + 1))
 done
 EXIT=$(section "$M8" "EXIT STATUS")
 codes=$(grep -oE 'FG_EXIT_[A-Z]+ *= *[0-9]+' "$FG_TOP/include/fg.h" | grep -oE '[0-9]+$')
 check_ge "man: exit codes found in include/fg.h" "$(printf '%s\n' $codes | grep -c .)" 4
+# (a line that is ".B CODE": grep -x)
+pats=()
 for c in $codes; do
-	check "man: exit status $c documented" grep -qx "\.B $c" <<<"$EXIT"
+	pats+=("^\.B $c$")
+done
+mapfile -t hit < <(grep_each "$EXIT" "${pats[@]}")
+i=0
+for c in $codes; do
+	if [ "${hit[i]}" = 1 ]; then
+		pass "man: exit status $c documented"
+	else
+		fail "man: exit status $c documented" "no line '.B $c' in EXIT STATUS of flowgen.8"
+	fi
+	i=$((i + 1))
 done
 check "man: flowgen.8 refers to flowgen-profile(5)" grep -q 'flowgen-profile (5)' <<<"$P8"
 
@@ -172,15 +273,33 @@ TOP=$(section "$M5" "TOP-LEVEL KEYS")
 tops=$(sed -n '/yamlu_field prof_fields\[\] *= *{/,/^};/p' src/config/prof.c | grep -oE '\.key = "[a-z_]+"' |
 	sed -E 's/.*"(.*)"/\1/')
 check_ge "man: top-level profile keys found in src/config/prof.c" "$(printf '%s\n' $tops | grep -c .)" 5
+pats=()
 for k in $tops; do
-	check "man: top-level profile key '$k' in flowgen-profile.5" grep -qx "\.B $k" <<<"$TOP"
+	pats+=("^\.B $k$")
+done
+mapfile -t hit < <(grep_each "$TOP" "${pats[@]}")
+i=0
+for k in $tops; do
+	if [ "${hit[i]}" = 1 ]; then
+		pass "man: top-level profile key '$k' in flowgen-profile.5"
+	else
+		fail "man: top-level profile key '$k' in flowgen-profile.5" "no line '.B $k' in TOP-LEVEL KEYS of flowgen-profile.5"
+	fi
+	i=$((i + 1))
 done
 # Every key of every table (templates, streams, field maps, imix ...).
 missing=
 pkeys=$(grep -hoE '\.key = "[a-z_]+"' src/config/prof*.c | sed -E 's/.*"(.*)"/\1/' | sort -u)
 check_ge "man: profile keys found in src/config/prof*.c" "$(printf '%s\n' $pkeys | grep -c .)" 20
+pats=()
 for k in $pkeys; do
-	grep -qE -- "^\.B $k( |$)|[ {(]$k(:| |,|$)" <<<"$P5" || missing="$missing $k"
+	pats+=("^\.B $k( |$)|[ {(]$k(:| |,|$)")
+done
+mapfile -t hit < <(grep_each "$P5" "${pats[@]}")
+i=0
+for k in $pkeys; do
+	[ "${hit[i]}" = 1 ] || missing="$missing $k"
+	i=$((i + 1))
 done
 check_eq "man: every profile key of src/config/prof*.c in flowgen-profile.5" "" "$missing"
 # Every value of the profile's name tables (flows, seq, rand, udp, send, inc ...).
@@ -188,9 +307,18 @@ missing=
 pvals=$(sed -n '/_names\[[A-Z_]*\] *= *{/,/^};/p' src/config/prof.c | grep -oE '= "[a-z]+"' |
 	sed -E 's/= "(.*)"/\1/' | sort -u)
 check_ge "man: enumerated profile values found in src/config/prof.c" "$(printf '%s\n' $pvals | grep -c .)" 5
+pats=()
 for v in $pvals; do
-	grep -qE -- "(^\.B[R]? |[ {(]|^)$v( |:|,|\)|$)" <<<"$P5" || missing="$missing $v"
+	pats+=("(^\.B[R]? |[ {(]|^)$v( |:|,|\)|$)")
+done
+mapfile -t hit < <(grep_each "$P5" "${pats[@]}")
+i=0
+for v in $pvals; do
+	[ "${hit[i]}" = 1 ] || missing="$missing $v"
+	i=$((i + 1))
 done
 check_eq "man: every enumerated profile value in flowgen-profile.5" "" "$missing"
+
+lane_end render
 
 finish
