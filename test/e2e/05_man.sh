@@ -60,6 +60,44 @@ grep_each()
 		}'
 }
 
+# each_in TEXT PAT NAME WHY ITEM... : a check per ITEM, NAME, that TEXT
+# has a line matching the extended regexp PAT (grep_each); WHY is the
+# failure's reason; @ in PAT, NAME and WHY stands for the item
+each_in()
+{
+	local text=$1 pat=$2 name=$3 why=$4 k i=0 pats=() hit
+	shift 4
+	for k in "$@"; do
+		pats+=("${pat//@/"$k"}")
+	done
+	mapfile -t hit < <(grep_each "$text" "${pats[@]}")
+	for k in "$@"; do
+		if [ "${hit[i]}" = 1 ]; then
+			pass "${name//@/"$k"}"
+		else
+			fail "${name//@/"$k"}" "${why//@/"$k"}"
+		fi
+		i=$((i + 1))
+	done
+}
+
+# missing_in TEXT PAT ITEM... : the ITEMs (@ in PAT) that no line of TEXT
+# matches, each after a space
+missing_in()
+{
+	local text=$1 pat=$2 k i=0 pats=() hit out=
+	shift 2
+	for k in "$@"; do
+		pats+=("${pat//@/"$k"}")
+	done
+	mapfile -t hit < <(grep_each "$text" "${pats[@]}")
+	for k in "$@"; do
+		[ "${hit[i]}" = 1 ] || out="$out $k"
+		i=$((i + 1))
+	done
+	printf '%s' "$out"
+}
+
 for f in "$M8" "$M5"; do
 	[ -f "$f" ] || fail "man: $(basename "$f") exists" "missing"
 done
@@ -161,51 +199,21 @@ shorts=$(grep -oE 'getopt_long\([^"]*"[^"]*"' src/main.c | sed -E 's/.*"([^"]*)"
 	tr -d '+:-' | fold -w1)
 n=$(printf '%s\n' $longs $shorts | grep -c .)
 check_ge "man: main.c option table found" "$n" 8
-pats=()
-for o in $longs; do
-	pats+=("(^|[ ,])--$o( |,|$)")
-done
-for o in $shorts; do
-	pats+=("^\.[A-Z]+ +\"?-$o( |\"|$)")
-done
-mapfile -t hit < <(grep_each "$OPTIONS" "${pats[@]}")
-i=0
-for o in $longs; do
-	if [ "${hit[i]}" = 1 ]; then
-		pass "man: option --$o in OPTIONS"
-	else
-		fail "man: option --$o in OPTIONS" "not found in the OPTIONS section of flowgen.8"
-	fi
-	i=$((i + 1))
-done
-for o in $shorts; do
-	if [ "${hit[i]}" = 1 ]; then
-		pass "man: option -$o in OPTIONS"
-	else
-		fail "man: option -$o in OPTIONS" "no tag line for -$o in the OPTIONS section of flowgen.8"
-	fi
-	i=$((i + 1))
-done
+# shellcheck disable=SC2086
+each_in "$OPTIONS" '(^|[ ,])--@( |,|$)' "man: option --@ in OPTIONS" \
+	"not found in the OPTIONS section of flowgen.8" $longs
+# shellcheck disable=SC2086
+each_in "$OPTIONS" '^\.[A-Z]+ +"?-@( |"|$)' "man: option -@ in OPTIONS" \
+	"no tag line for -@ in the OPTIONS section of flowgen.8" $shorts
 
 # --- platform config keys -----------------------------------------------------
 
 CONFIG=$(section "$M8" "PLATFORM CONFIG")
 ckeys=$(grep -oE '\.key = "[a-z_]+"' src/config/cfg.c | sed -E 's/.*"(.*)"/\1/' | sort -u)
 check_ge "man: platform config keys found in src/config/cfg.c" "$(printf '%s\n' $ckeys | grep -c .)" 5
-pats=()
-for k in $ckeys; do
-	pats+=("^\.B $k( |$)|[ (]$k( |,|\)|$)")
-done
-mapfile -t hit < <(grep_each "$CONFIG" "${pats[@]}")
-i=0
-for k in $ckeys; do
-	if [ "${hit[i]}" = 1 ]; then
-		pass "man: config key '$k' documented"
-	else
-		fail "man: config key '$k' documented" "not in PLATFORM CONFIG of flowgen.8"
-	fi
-	i=$((i + 1))
-done
+# shellcheck disable=SC2086
+each_in "$CONFIG" '^\.B @( |$)|[ (]@( |,|\)|$)' "man: config key '@' documented" \
+	"not in PLATFORM CONFIG of flowgen.8" $ckeys
 
 # --- statistics fields --------------------------------------------------------
 
@@ -214,56 +222,24 @@ STATS=$(section "$M8" STATISTICS)
 fields=$(sed -n '/^static void json_[a-z_]*(/,/^}/p' src/control/stats_json.c |
 	grep -oE '(jw_[a-z0-9]+|jnum)\(j, "[a-z_0-9]+"' | sed -E 's/.*"(.*)"/\1/' | sort -u)
 check_ge "man: JSON fields found in src/control/stats_json.c" "$(printf '%s\n' $fields | grep -c .)" 40
-missing=
-pats=()
-for k in $fields; do
-	pats+=("(^|[ \"])$k( |,|:|\"|$)")
-done
-mapfile -t hit < <(grep_each "$STATS" "${pats[@]}")
-i=0
-for k in $fields; do
-	[ "${hit[i]}" = 1 ] || missing="$missing $k"
-	i=$((i + 1))
-done
-check_eq "man: every stats --json field is in STATISTICS" "" "$missing"
+# shellcheck disable=SC2086
+check_eq "man: every stats --json field is in STATISTICS" "" \
+	"$(missing_in "$STATS" '(^|[ "])@( |,|:|"|$)' $fields)"
 
 # --- fixed sections -----------------------------------------------------------
 
 P8=$(plain "$M8")
 SECTIONS=(NAME SYNOPSIS DESCRIPTION OPTIONS COMMANDS "MULT FORMS" "PLATFORM CONFIG" STATISTICS
 	DASHBOARD "EXIT STATUS" FILES EXAMPLES "SEE ALSO")
-pats=()
-for s in "${SECTIONS[@]}"; do
-	pats+=("^\.SH \"?$s\"?$")
-done
-mapfile -t hit < <(grep_each "$P8" "${pats[@]}")
-i=0
-for s in "${SECTIONS[@]}"; do
-	if [ "${hit[i]}" = 1 ]; then
-		pass "man: flowgen.8 has section $s"
-	else
-		fail "man: flowgen.8 has section $s" "no line matching /${pats[i]}/ in flowgen.8"
-	fi
-	i=$((i + 1))
-done
+each_in "$P8" '^\.SH "?@"?$' "man: flowgen.8 has section @" \
+	'no line matching /^\.SH "?@"?$/ in flowgen.8' "${SECTIONS[@]}"
 EXIT=$(section "$M8" "EXIT STATUS")
 codes=$(grep -oE 'FG_EXIT_[A-Z]+ *= *[0-9]+' "$FG_TOP/include/fg.h" | grep -oE '[0-9]+$')
 check_ge "man: exit codes found in include/fg.h" "$(printf '%s\n' $codes | grep -c .)" 4
 # (a line that is ".B CODE": grep -x)
-pats=()
-for c in $codes; do
-	pats+=("^\.B $c$")
-done
-mapfile -t hit < <(grep_each "$EXIT" "${pats[@]}")
-i=0
-for c in $codes; do
-	if [ "${hit[i]}" = 1 ]; then
-		pass "man: exit status $c documented"
-	else
-		fail "man: exit status $c documented" "no line '.B $c' in EXIT STATUS of flowgen.8"
-	fi
-	i=$((i + 1))
-done
+# shellcheck disable=SC2086
+each_in "$EXIT" '^\.B @$' "man: exit status @ documented" \
+	"no line '.B @' in EXIT STATUS of flowgen.8" $codes
 check "man: flowgen.8 refers to flowgen-profile(5)" grep -q 'flowgen-profile (5)' <<<"$P8"
 
 # --- profile keys -------------------------------------------------------------
@@ -273,51 +249,22 @@ TOP=$(section "$M5" "TOP-LEVEL KEYS")
 tops=$(sed -n '/yamlu_field prof_fields\[\] *= *{/,/^};/p' src/config/prof.c | grep -oE '\.key = "[a-z_]+"' |
 	sed -E 's/.*"(.*)"/\1/')
 check_ge "man: top-level profile keys found in src/config/prof.c" "$(printf '%s\n' $tops | grep -c .)" 5
-pats=()
-for k in $tops; do
-	pats+=("^\.B $k$")
-done
-mapfile -t hit < <(grep_each "$TOP" "${pats[@]}")
-i=0
-for k in $tops; do
-	if [ "${hit[i]}" = 1 ]; then
-		pass "man: top-level profile key '$k' in flowgen-profile.5"
-	else
-		fail "man: top-level profile key '$k' in flowgen-profile.5" "no line '.B $k' in TOP-LEVEL KEYS of flowgen-profile.5"
-	fi
-	i=$((i + 1))
-done
+# shellcheck disable=SC2086
+each_in "$TOP" '^\.B @$' "man: top-level profile key '@' in flowgen-profile.5" \
+	"no line '.B @' in TOP-LEVEL KEYS of flowgen-profile.5" $tops
 # Every key of every table (templates, streams, field maps, imix ...).
-missing=
 pkeys=$(grep -hoE '\.key = "[a-z_]+"' src/config/prof*.c | sed -E 's/.*"(.*)"/\1/' | sort -u)
 check_ge "man: profile keys found in src/config/prof*.c" "$(printf '%s\n' $pkeys | grep -c .)" 20
-pats=()
-for k in $pkeys; do
-	pats+=("^\.B $k( |$)|[ {(]$k(:| |,|$)")
-done
-mapfile -t hit < <(grep_each "$P5" "${pats[@]}")
-i=0
-for k in $pkeys; do
-	[ "${hit[i]}" = 1 ] || missing="$missing $k"
-	i=$((i + 1))
-done
-check_eq "man: every profile key of src/config/prof*.c in flowgen-profile.5" "" "$missing"
+# shellcheck disable=SC2086
+check_eq "man: every profile key of src/config/prof*.c in flowgen-profile.5" "" \
+	"$(missing_in "$P5" '^\.B @( |$)|[ {(]@(:| |,|$)' $pkeys)"
 # Every value of the profile's name tables (flows, seq, rand, udp, send, inc ...).
-missing=
 pvals=$(sed -n '/_names\[[A-Z_]*\] *= *{/,/^};/p' src/config/prof.c | grep -oE '= "[a-z]+"' |
 	sed -E 's/= "(.*)"/\1/' | sort -u)
 check_ge "man: enumerated profile values found in src/config/prof.c" "$(printf '%s\n' $pvals | grep -c .)" 5
-pats=()
-for v in $pvals; do
-	pats+=("(^\.B[R]? |[ {(]|^)$v( |:|,|\)|$)")
-done
-mapfile -t hit < <(grep_each "$P5" "${pats[@]}")
-i=0
-for v in $pvals; do
-	[ "${hit[i]}" = 1 ] || missing="$missing $v"
-	i=$((i + 1))
-done
-check_eq "man: every enumerated profile value in flowgen-profile.5" "" "$missing"
+# shellcheck disable=SC2086
+check_eq "man: every enumerated profile value in flowgen-profile.5" "" \
+	"$(missing_in "$P5" '(^\.B[R]? |[ {(]|^)@( |:|,|\)|$)' $pvals)"
 
 lane_end render
 
