@@ -731,6 +731,22 @@ static void ctl_tx_drain(struct worker *w, int side)
 }
 
 /*
+ * The run's first test frame: this turn's tick queued it, and the turn's
+ * first burst from the tick on handed it to the port (with whatever the
+ * RX side had queued before it). The TSC is read just before that burst
+ * (worker_send_bytes), not at the turn's start, now: a run's first tick
+ * takes tens of microseconds more than the others (its first flows
+ * touch their table's pages for the first time: udp_short's first tick
+ * took 31-196 us with hugepages, 41-345 us without).
+ */
+static void worker_first_frame(struct worker *w, uint64_t now)
+{
+	w->first_armed = false;
+	FG_CTR_SET(w->ctr->first_tx_tsc, w->first_burst_tsc ? w->first_burst_tsc : now);
+	worker_rt(w, false);
+}
+
+/*
  * start --at: the engine asked to generate nothing before w->hold_tsc
  * (its run's planned start). Until then the worker serves its ports (ARP,
  * Neighbour Solicitations, test frames that arrive early) and its mailbox
@@ -904,21 +920,8 @@ int worker_main(void *arg)
 		}
 		worker_flush(w, 0);
 		worker_flush(w, 1);
-		/*
-		 * The run's first test frame: this turn's tick queued it, and
-		 * the turn's first burst from the tick on handed it to the
-		 * port (with whatever the RX side had queued before it). The
-		 * TSC is read just before that burst, not at the turn's
-		 * start: a run's first tick takes tens of microseconds more
-		 * than the others (its first flows touch their table's pages
-		 * for the first time: udp_short's first tick took 31-196 us
-		 * with hugepages, 41-345 us without).
-		 */
-		if (unlikely(w->first_armed) && sent) {
-			w->first_armed = false;
-			FG_CTR_SET(w->ctr->first_tx_tsc, w->first_burst_tsc ? w->first_burst_tsc : now);
-			worker_rt(w, false);
-		}
+		if (unlikely(w->first_armed) && sent)
+			worker_first_frame(w, now);
 		/*
 		 * On a CPU shared with another lcore (more lcores than CPUs,
 		 * -c), a turn with nothing to do gives the CPU up for a moment
