@@ -155,19 +155,20 @@ struct worker {
 	bool rt_on, rt_refused;
 	int rt_policy, rt_prio;
 	/* the run's first test frame is still to be recorded (ctr.h,
-	 * first_tx_tsc: the TSC as the first burst from a tick that sent
-	 * went to the port): START clears it, the engine sets it when its
-	 * measured traffic begins, the loop clears it once a tick sent.
-	 * While it is set, worker_send_bytes() keeps the TSC of the
-	 * turn's first burst in first_burst_tsc (0: none yet). */
+	 * first_tx_tsc: the TSC just before the burst that carried it):
+	 * START clears it, the engine sets it when its measured traffic
+	 * begins, the loop clears it once a tick sent. While it is set,
+	 * worker_send_bytes() keeps the TSC of the first burst since the
+	 * turn's tick began in first_burst_tsc (0: none yet; last in the
+	 * struct, away from the loop's fields). */
 	bool first_armed;
-	uint64_t first_burst_tsc;
 	struct rte_mbuf *txb[2][FG_BURST];
 	uint16_t ntx[2];
 	/* This loop turn a data RX burst came back full: frames are still
 	 * waiting, so an engine should not add new work (closed-loop
 	 * admission, see flows.c). */
 	bool rx_backlog;
+	uint64_t first_burst_tsc;
 } __rte_cache_aligned;
 
 #endif

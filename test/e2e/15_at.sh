@@ -18,7 +18,7 @@
 #    for the clock pair) and at most 1 ms before it (the worker stamps
 #    the burst that carried it, before the driver's send: af_packet's
 #    sendto and veth's delivery, 29-56 us to the capture for a flows
-#    run's first frame in 14 runs, and a worker can be taken off its
+#    run's first frame in 18 runs, and a worker can be taken off its
 #    CPU in between); the second
 #    of the two whose workers share a CPU, which waits for the other to
 #    give it up, is held to 2 ms in both;
@@ -348,8 +348,8 @@ print("END")' "$1" 2>/dev/null)
 # and that first_frame is the capture's (at most MS ms before it). The
 # reported time is the TSC just before the burst that carried the frame:
 # before the far end's receive timestamp by the driver's send (af_packet's
-# sendto through veth: 29-56 us for udp_short's first frame in 14 runs,
-# 4 with hugepages and 10 without; up to a scheduler slice where the
+# sendto through veth: 29-56 us for udp_short's first frame in 18 runs,
+# 8 with hugepages and 10 without; up to a scheduler slice where the
 # worker is taken off its CPU in it), never
 # after it but for the error of the (system clock, TSC) pair, a few us.
 # (Stamped at the start of the loop turn, as it was, the report was
