@@ -60,17 +60,27 @@ grep_each()
 		}'
 }
 
+# each_hit TEXT PAT ITEM... : grep_each's verdict for each ITEM (@ in the
+# extended regexp PAT stands for it), one line each: 1 when a line of
+# TEXT matches
+each_hit()
+{
+	local text=$1 pat=$2 k pats=()
+	shift 2
+	for k in "$@"; do
+		pats+=("${pat//@/"$k"}")
+	done
+	grep_each "$text" "${pats[@]}"
+}
+
 # each_in TEXT PAT NAME WHY ITEM... : a check per ITEM, NAME, that TEXT
 # has a line matching the extended regexp PAT (grep_each); WHY is the
 # failure's reason; @ in PAT, NAME and WHY stands for the item
 each_in()
 {
-	local text=$1 pat=$2 name=$3 why=$4 k i=0 pats=() hit
+	local text=$1 pat=$2 name=$3 why=$4 k i=0 hit
 	shift 4
-	for k in "$@"; do
-		pats+=("${pat//@/"$k"}")
-	done
-	mapfile -t hit < <(grep_each "$text" "${pats[@]}")
+	mapfile -t hit < <(each_hit "$text" "$pat" "$@")
 	for k in "$@"; do
 		if [ "${hit[i]}" = 1 ]; then
 			pass "${name//@/"$k"}"
@@ -85,12 +95,9 @@ each_in()
 # matches, each after a space
 missing_in()
 {
-	local text=$1 pat=$2 k i=0 pats=() hit out=
+	local text=$1 pat=$2 k i=0 hit out=
 	shift 2
-	for k in "$@"; do
-		pats+=("${pat//@/"$k"}")
-	done
-	mapfile -t hit < <(grep_each "$text" "${pats[@]}")
+	mapfile -t hit < <(each_hit "$text" "$pat" "$@")
 	for k in "$@"; do
 		[ "${hit[i]}" = 1 ] || out="$out $k"
 		i=$((i + 1))

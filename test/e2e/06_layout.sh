@@ -225,6 +225,22 @@ cflags_of()
 	printf 'print-cflags:\n\t@echo $(call inc_of,%s) $(shell pkg-config --cflags $(PKGS)) -DALLOW_EXPERIMENTAL_API\n' "$2" |
 		make -s -C "$1" -f Makefile -f - print-cflags 2>&1
 }
+# refused NAME PASSNAME OKWHY GREPOPT PAT CMD... : CMD, which must fail
+# with output matching PAT (grep GREPOPT: -F or -E): PASS PASSNAME (NAME
+# when empty), or FAIL NAME with OKWHY when CMD went through, or with the
+# first lines of its output when it failed for another reason
+refused()
+{
+	local name=$1 pname=${2:-$1} okwhy=$3 opt=$4 pat=$5 out
+	shift 5
+	if out=$("$@" 2>&1); then
+		fail "$name" "$okwhy"
+	elif printf '%s\n' "$out" | grep -q "$opt" -- "$pat"; then
+		pass "$pname"
+	else
+		fail "$name" "failed for another reason: $(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
+	fi
+}
 # FILE (src/F/x.c) compiles with F's -I paths; with #include "HEADER"
 # added before its first #include of ours, it fails for want of HEADER
 include_refused()
@@ -245,14 +261,10 @@ include_refused()
 		return
 	fi
 	sed -i '0,/^#include "/s//#include "'"$hdr"'"\n#include "/' "$d/$file"
-	if out=$(cd "$d" && cc -std=gnu11 $cflags -fsyntax-only "$file" 2>&1); then
-		fail "build rule: a file of src/$folder/ that includes $hdr fails to compile" "it compiled"
-	elif printf '%s\n' "$out" | grep -qF "$hdr: No such file"; then
-		pass "build rule: a file of src/$folder/ that includes $hdr fails to compile ($folder may include: ${may% })"
-	else
-		fail "build rule: a file of src/$folder/ that includes $hdr fails to compile" \
-			"failed for another reason: $(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
-	fi
+	# shellcheck disable=SC2086 # cflags: words
+	refused "build rule: a file of src/$folder/ that includes $hdr fails to compile" \
+		"build rule: a file of src/$folder/ that includes $hdr fails to compile ($folder may include: ${may% })" \
+		"it compiled" -F "$hdr: No such file" env -C "$d" cc -std=gnu11 $cflags -fsyntax-only "$file"
 }
 build_refused()
 {
@@ -279,22 +291,12 @@ build_alone()
 	fi
 	if d=$(scratch_tree); then
 		sed -i '0,/^#include "/s//#include "own.h"\n#include "/' "$d/include/worker-t.h"
-		if out=$(cc -std=gnu11 -I "$d/include" $pkgflags -fsyntax-only -x c "$d/include/worker-t.h" 2>&1); then
-			fail "build rule: an include/ header that includes core's own.h fails to compile alone" "it compiled"
-		elif printf '%s\n' "$out" | grep -qF 'own.h: No such file'; then
-			pass "build rule: an include/ header that includes core's own.h fails to compile alone"
-		else
-			fail "build rule: an include/ header that includes core's own.h fails to compile alone" \
-				"failed for another reason: $(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
-		fi
-		if out=$("$d/test/layout.sh" 2>&1); then
-			fail "test/layout.sh refuses an include/ header that includes core's own.h" "it passed"
-		elif printf '%s\n' "$out" | grep -qF 'include/worker-t.h includes "own.h", not a header of include/'; then
-			pass "test/layout.sh refuses an include/ header that includes core's own.h"
-		else
-			fail "test/layout.sh refuses an include/ header that includes core's own.h" \
-				"failed for another reason: $(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
-		fi
+		# shellcheck disable=SC2086 # pkgflags: words
+		refused "build rule: an include/ header that includes core's own.h fails to compile alone" "" \
+			"it compiled" -F 'own.h: No such file' \
+			cc -std=gnu11 -I "$d/include" $pkgflags -fsyntax-only -x c "$d/include/worker-t.h"
+		refused "test/layout.sh refuses an include/ header that includes core's own.h" "" "it passed" \
+			-F 'include/worker-t.h includes "own.h", not a header of include/' "$d/test/layout.sh"
 	else
 		fail "build rule: an include/ header that includes core's own.h fails" "no scratch copy"
 	fi
@@ -314,14 +316,11 @@ build_scratch()
 		mkdir "$d/src/newfolder"
 		printf '/*\n * x.c — a file of a folder the Makefile has no include rule for.\n */\nint x(void);\nint x(void) { return 0; }\n' \
 			>"$d/src/newfolder/x.c"
-		if out=$(make -n -C "$d" build/obj/newfolder/x.o 2>&1); then
-			fail "build rule: a folder without an INC_ rule stops make" "make -n build/obj/newfolder/x.o went through"
-		elif printf '%s\n' "$out" | grep -qF 'src/newfolder/ has no include rule in the Makefile (INC_newfolder)'; then
-			pass "build rule: a folder without an INC_ rule stops make (src/newfolder/: has no include rule)"
-		else
-			fail "build rule: a folder without an INC_ rule stops make" \
-				"failed for another reason: $(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
-		fi
+		refused "build rule: a folder without an INC_ rule stops make" \
+			"build rule: a folder without an INC_ rule stops make (src/newfolder/: has no include rule)" \
+			"make -n build/obj/newfolder/x.o went through" \
+			-F 'src/newfolder/ has no include rule in the Makefile (INC_newfolder)' \
+			make -n -C "$d" build/obj/newfolder/x.o
 	else
 		fail "build rule: a folder without an INC_ rule stops make" "no scratch copy"
 	fi
@@ -338,13 +337,10 @@ build_scratch()
 		sed -i 's|^#include "cli\.h"|#include "../cmd/cli.h"|' "$d/src/console/complete.c"
 		if ! grep -qF '#include "../cmd/cli.h"' "$d/src/console/complete.c"; then
 			fail "test/layout.sh refuses an #include with a path" "src/console/complete.c no longer includes cli.h: pick another probe"
-		elif out=$("$d/test/layout.sh" 2>&1); then
-			fail "test/layout.sh refuses an #include with a path" "it passed"
-		elif printf '%s\n' "$out" | grep -qE 'an #include with a path.*src/console/complete\.c:[0-9]+:#include "\.\./cmd/cli\.h"'; then
-			pass "test/layout.sh refuses an #include with a path (\"../cmd/cli.h\" in src/console/complete.c)"
 		else
-			fail "test/layout.sh refuses an #include with a path" \
-				"failed for another reason: $(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
+			refused "test/layout.sh refuses an #include with a path" \
+				"test/layout.sh refuses an #include with a path (\"../cmd/cli.h\" in src/console/complete.c)" "it passed" \
+				-E 'an #include with a path.*src/console/complete\.c:[0-9]+:#include "\.\./cmd/cli\.h"' "$d/test/layout.sh"
 		fi
 	else
 		fail "test/layout.sh refuses an #include with a path" "no scratch copy"
