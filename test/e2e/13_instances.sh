@@ -149,6 +149,10 @@ own_figures()
 			pass "$name: flowgen $i exits 0"
 		else
 			fail "$name: flowgen $i exits 0" "exit $(cat "$f.rc"); its output: $(grep -v '^{' "$f" | tr '\n' ' ')$(cat "$f.hang" 2>/dev/null | tr '\n' ' ')"
+			# the result line keeps 300 characters: the whole output
+			# and where a hung one's threads waited go to the log
+			grep -v '^{' "$f" | tail -n 40 | sed "s/^/# $name, flowgen $i: /"
+			sed "s/^/# $name, flowgen $i: /" "$f.hang" 2>/dev/null
 		fi
 		want=$((i * 1500))
 		# three busy workers and three main lcores on this machine's
