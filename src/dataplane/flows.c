@@ -43,8 +43,11 @@
  * fires sooner is left alone: moving it on every segment costs a wheel
  * unlink and relink, and most flows end long before it fires. A timer
  * that fires early finds nothing due and arms again (flows_timer()).
+ * now_us is flows_us(s, now), the TCB's clock: read only for a flow
+ * that holds its TCB (a UDP flow's callers pass 0).
  */
-static void flows_arm(struct flows_state *s, uint32_t idx, struct flows_ent *e, uint64_t now)
+static void flows_arm(struct flows_state *s, uint32_t idx, struct flows_ent *e, uint64_t now,
+		      uint64_t now_us)
 {
 	uint64_t t = flows_t32_tsc(now, e->expire, FLOWS_EXPIRE_SHIFT);
 
@@ -55,7 +58,7 @@ static void flows_arm(struct flows_state *s, uint32_t idx, struct flows_ent *e, 
 			t = d;
 	}
 	if ((e->flags & FLOWS_F_TCB) && flows_tcb(s, e)->deadline_us) {
-		uint64_t d = flows_tsc_of_us(s, tcp_deadline(flows_tcb(s, e), flows_us(s, now)));
+		uint64_t d = flows_tsc_of_us(s, tcp_deadline(flows_tcb(s, e), now_us));
 
 		if (d < t)
 			t = d;
@@ -252,7 +255,7 @@ void flows_udp_check(struct worker *w, struct flows_state *s, uint32_t idx, stru
 		     int side, uint64_t now)
 {
 	if (!(e->flags & FLOWS_F_DONE)) {
-		flows_arm(s, idx, e, now);
+		flows_arm(s, idx, e, now, 0);
 		return;
 	}
 	if (side == FLOWTAB_SERVER) {
@@ -277,7 +280,7 @@ void flows_udp_check(struct worker *w, struct flows_state *s, uint32_t idx, stru
 	if (e->flags & (FLOWS_F_SRV_DONE | FLOWS_F_PAY_FOREIGN))
 		flows_complete(w, s, idx, e);
 	else
-		flows_arm(s, idx, e, now);
+		flows_arm(s, idx, e, now, 0);
 }
 
 /*
@@ -339,7 +342,7 @@ void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx, struct
 			flows_fail(w, s, idx, e, FLOWS_FAIL_PEER_CLOSED);
 		return;
 	}
-	flows_arm(s, idx, e, now);
+	flows_arm(s, idx, e, now, now_us);
 }
 
 /* ---- payload checks: flows_int.h ---- */
