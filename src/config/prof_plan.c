@@ -105,6 +105,17 @@ double prof_flow_time(const struct prof *p)
 	return most;
 }
 
+bool prof_prog_once(const struct prof_program *pg, uint32_t *need)
+{
+	if (pg->n < 1 || pg->steps[0].op != PROF_OP_RECV)
+		return false;
+	for (size_t i = 1; i < pg->n; i++)
+		if (pg->steps[i].op != PROF_OP_SEND)
+			return false;
+	*need = pg->steps[0].arg;
+	return true;
+}
+
 const char *prof_tpl_group(const struct prof_template *t) { return t->group ? t->group : t->name; }
 
 size_t prof_groups(const struct prof *p, uint8_t group_of[FG_PROF_MAX_TEMPLATES])

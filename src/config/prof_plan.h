@@ -172,6 +172,13 @@ double prof_total_cps(const struct prof *p);
 double prof_tpl_timeout(const struct prof *p, const struct prof_template *t);
 double prof_flow_time(const struct prof *p);
 
+/*
+ * pure: is program pg one recv and then sends only (a request and its
+ * answer)? *need is then the recv's bytes: a UDP server's flow that
+ * receives them in its first datagram starts and ends with it.
+ */
+bool prof_prog_once(const struct prof_program *pg, uint32_t *need);
+
 /* pure: the statistics group template t belongs to: its `group`, or its name. */
 const char *prof_tpl_group(const struct prof_template *t);
 

@@ -83,6 +83,8 @@ static void flows_tpl_progs(struct flows_tpl *ft, const struct prof *p,
 		ft->txb[side] = ft->prog[side]->bytes;
 		ft->rxb[side] = ft->prog[side]->until || ft->prog[!side]->bytes;
 	}
+	ft->srv_once = t->proto == PROF_UDP && !ft->rxb[FLOWTAB_SERVER] &&
+		       prof_prog_once(ft->prog[FLOWTAB_SERVER], &ft->srv_need);
 }
 
 /* L1 bits one flow puts on the wire in one direction (side's sends);

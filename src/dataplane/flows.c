@@ -250,6 +250,33 @@ bool flows_prog(struct worker *w, struct flows_state *s, uint32_t idx, struct fl
 	return true;
 }
 
+/* The client flow a UDP server entry names (its request's signature), if
+ * it is this worker's: the packet loop hands such datagrams to it (own.h). */
+static uint32_t flows_udp_peer(const struct worker *w, const struct flows_state *s,
+			       const struct flows_ent *e)
+{
+	uint32_t c = e->udp.peer_id != FLOWTAB_NIL && own_id_worker(e->udp.peer_id) == w->q
+			 ? flowtab_at(s->ft, own_id_ft(e->udp.peer_id))
+			 : FLOWTAB_NIL;
+
+	return c != FLOWTAB_NIL && flows_side(s->ft, c) == FLOWTAB_CLIENT ? c : FLOWTAB_NIL;
+}
+
+/* A UDP server is done: its client, if this worker's, learns so. */
+static void flows_udp_srv_done(struct worker *w, struct flows_state *s, const struct flows_ent *e)
+{
+	uint32_t c = flows_udp_peer(w, s, e);
+
+	if (c != FLOWTAB_NIL) {
+		struct flows_ent *ce = flowtab_state(s->ft, c);
+
+		ce->flags |= FLOWS_F_SRV_DONE;
+		flows_established(w, ce);
+		if (ce->flags & FLOWS_F_DONE)
+			flows_complete(w, s, c, ce);
+	}
+}
+
 /* UDP: after any progress, see whether the flow ended. */
 void flows_udp_check(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
 		     int side, uint64_t now)
@@ -259,20 +286,7 @@ void flows_udp_check(struct worker *w, struct flows_state *s, uint32_t idx, stru
 		return;
 	}
 	if (side == FLOWTAB_SERVER) {
-		/* the client flow is ours only if the id names this worker
-		 * (the packet loop hands such datagrams to it, own.h) */
-		uint32_t c = e->udp.peer_id != FLOWTAB_NIL && own_id_worker(e->udp.peer_id) == w->q
-				 ? flowtab_at(s->ft, own_id_ft(e->udp.peer_id))
-				 : FLOWTAB_NIL;
-
-		if (c != FLOWTAB_NIL && flows_side(s->ft, c) == FLOWTAB_CLIENT) {
-			struct flows_ent *ce = flowtab_state(s->ft, c);
-
-			ce->flags |= FLOWS_F_SRV_DONE;
-			flows_established(w, ce);
-			if (ce->flags & FLOWS_F_DONE)
-				flows_complete(w, s, c, ce);
-		}
+		flows_udp_srv_done(w, s, e);
 		flows_complete(w, s, idx, e);
 		return;
 	}
@@ -412,26 +426,92 @@ static const struct flows_tpl *flows_srv_tpl(const struct flows_state *s, uint8_
 	return NULL;
 }
 
-/* A frame on the server port that no entry holds: learn a new flow from it. */
-static uint32_t flows_accept(struct worker *w, struct flows_state *s, const struct flowtab_key *k,
-			     uint64_t h, const uint8_t *f, const struct pkt_info *pi, uint64_t now)
+/*
+ * The template of a frame on the server port that no entry holds, if it
+ * may start a flow: to one of the servers' addresses, while new flows are
+ * taken in, to a template's protocol and port, and for TCP a SYN.
+ */
+static const struct flows_tpl *flows_srv_match(const struct flows_state *s,
+					       const struct pkt_info *pi, uint64_t now, unsigned *ti)
 {
 	const struct flows_tpl *t;
-	struct ctr_server *v;
-	struct flows_ent *e;
-	unsigned ti;
-	uint32_t idx;
 
 	if (!fgen_addrs_has(&s->srv, pi->dip))
-		return FLOWTAB_NIL;
+		return NULL;
 	if (s->stopping && (int64_t)(now - s->accept_until) > 0)
-		return FLOWTAB_NIL;
-	t = flows_srv_tpl(s, pi->proto, pi->dport, &ti);
-	if (!t)
-		return FLOWTAB_NIL;
-	if (t->proto == PROF_TCP && (pi->tcp_flags & (TCP_SYN | TCP_ACK | TCP_RST)) != TCP_SYN)
-		return FLOWTAB_NIL;
-	v = flows_srv(w, ti);
+		return NULL;
+	t = flows_srv_tpl(s, pi->proto, pi->dport, ti);
+	if (t && t->proto == PROF_TCP && (pi->tcp_flags & (TCP_SYN | TCP_ACK | TCP_RST)) != TCP_SYN)
+		return NULL;
+	return t;
+}
+
+/* A server flow taken in: accepted, and whether a NAT translated it. */
+static void flows_accept_note(struct flows_state *s, struct ctr_server *v, const uint8_t *f,
+			      const struct pkt_info *pi)
+{
+	FG_CTR_INC(v->accepted);
+	if (flows_srv_untranslated(s, f, pi)) {
+		FG_CTR_INC(v->untranslated);
+	} else {
+		FG_CTR_INC(v->translated);
+		flows_nat_note(s, pi->sip, pi->sport);
+	}
+}
+
+/* A UDP server entry's client flow id, from the request's signature. */
+static void flows_udp_accept(struct flows_ent *e, const uint8_t *f, const struct pkt_info *pi)
+{
+	uint32_t id, seq;
+	uint64_t tsc;
+	uint8_t fl;
+
+	e->udp.peer_id = FLOWTAB_NIL;
+	if (lat_sig_read(f + pi->payload, pi->paylen, &id, &seq, &tsc, &fl))
+		e->udp.peer_id = id;
+}
+
+/*
+ * A UDP server whose program is one recv and then sends (flows.h,
+ * flows_tpl.srv_once), on a datagram that holds the recv's bytes: the
+ * flow starts and ends with this datagram, so it runs on an entry of its
+ * own on the stack, laid out as the table's (its key FLOWTAB_HDR bytes
+ * before its state, flowtab_state_key()), and is counted as a table
+ * entry's would be (accepted, its frames and bytes, completed) without
+ * an insert and a delete in the same frame.
+ */
+static void flows_srv_once(struct worker *w, struct flows_state *s, unsigned ti,
+			   const struct flowtab_key *k, struct rte_mbuf *m, const uint8_t *f,
+			   const struct pkt_info *pi, uint64_t now)
+{
+	struct {
+		struct flowtab_key k;
+		uint8_t hdr[FLOWTAB_HDR - sizeof(struct flowtab_key)];
+		struct flows_ent e;
+	} once = {.k = *k, .e = {.tpl = (uint8_t)ti}};
+
+	_Static_assert(offsetof(__typeof__(once), e) == FLOWTAB_HDR,
+		       "the state follows the key as in the table");
+	flows_accept_note(s, flows_srv(w, ti), f, pi);
+	flows_udp_accept(&once.e, f, pi);
+	once.e.udp.rcvd = pi->paylen;
+	FG_CTR_INC(*flows_ctr(w, FLOWTAB_SERVER, ti, FLOWS_C_RX_PKTS));
+	FG_CTR_ADD(*flows_ctr(w, FLOWTAB_SERVER, ti, FLOWS_C_RX_BYTES), pi->paylen);
+	flows_recycle(s, FLOWTAB_SERVER, m);
+	flows_prog(w, s, FLOWTAB_NIL, &once.e, FLOWTAB_SERVER, now); /* runs to its end */
+	flows_udp_srv_done(w, s, &once.e);
+	FG_CTR_INC(*flows_ctr(w, FLOWTAB_SERVER, ti, FLOWS_C_COMPLETED));
+}
+
+/* A frame of template t (flows_srv_match()) that no entry holds: learn a new flow from it. */
+static uint32_t flows_accept(struct worker *w, struct flows_state *s, const struct flows_tpl *t,
+			     unsigned ti, const struct flowtab_key *k, uint64_t h, const uint8_t *f,
+			     const struct pkt_info *pi, uint64_t now)
+{
+	struct ctr_server *v = flows_srv(w, ti);
+	struct flows_ent *e;
+	uint32_t idx;
+
 	if (flowtab_insert_h(s->ft, k, h, &idx) != 0) {
 		/* accepted and failed at once: accepted = completed + failed
 		 * + aborted + active holds (ctr.h) */
@@ -441,28 +521,15 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 	}
 	s->accepts++;
 	flows_active_inc(w, s, FLOWTAB_SERVER, ti);
-	FG_CTR_INC(v->accepted);
-	if (flows_srv_untranslated(s, f, pi)) {
-		FG_CTR_INC(v->untranslated);
-	} else {
-		FG_CTR_INC(v->translated);
-		flows_nat_note(s, pi->sip, pi->sport);
-	}
+	flows_accept_note(s, v, f, pi);
 	e = flowtab_state(s->ft, idx);
 	e->tpl = (uint8_t)ti;
 	e->expire = flows_t32(now + t->timeout, FLOWS_EXPIRE_SHIFT);
-	if (t->proto == PROF_TCP) {
+	if (t->proto == PROF_TCP)
 		tcp_init_listen(flows_tcb_new(s, idx, e, now), (uint32_t)fgen_rand64(&s->rng),
 				s->mss[FLOWTAB_SERVER]);
-	} else {
-		uint32_t id, seq;
-		uint64_t tsc;
-		uint8_t fl;
-
-		e->udp.peer_id = FLOWTAB_NIL;
-		if (lat_sig_read(f + pi->payload, pi->paylen, &id, &seq, &tsc, &fl))
-			e->udp.peer_id = id;
-	}
+	else
+		flows_udp_accept(e, f, pi);
 	return idx;
 }
 
@@ -516,8 +583,16 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 		flows_count_drop(w, side, m);
 		return;
 	}
-	if (idx == FLOWTAB_NIL && side == FLOWTAB_SERVER)
-		idx = flows_accept(w, s, k, h, f, pi, now);
+	if (idx == FLOWTAB_NIL && side == FLOWTAB_SERVER) {
+		unsigned ti;
+		const struct flows_tpl *t = flows_srv_match(s, pi, now, &ti);
+
+		if (t && t->srv_once && pi->paylen >= t->srv_need) {
+			flows_srv_once(w, s, ti, k, m, f, pi, now);
+			return;
+		}
+		idx = t ? flows_accept(w, s, t, ti, k, h, f, pi, now) : FLOWTAB_NIL;
+	}
 	s->rx_idx = idx; /* an accepted flow's too: it was inserted by h */
 	if (idx == FLOWTAB_NIL) {
 		if (pi->proto == IPPROTO_TCP)

@@ -258,6 +258,11 @@ struct flows_tpl {
 	 * what it receives goes through flows_rx_bytes() (its program waits
 	 * for a delimiter or the close, or the peer's sends carry bytes) */
 	bool txb[2], rxb[2];
+	/* a UDP server program of one recv and then sends only: a datagram
+	 * with srv_need bytes or more starts and ends its flow
+	 * (flows_srv_once()) */
+	bool srv_once;
+	uint32_t srv_need;
 	/* this worker's share of the template's limit and climit
 	 * (flowgen-profile(5)); UINT64_MAX: none. left counts down. */
 	uint64_t left, cmax;

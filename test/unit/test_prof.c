@@ -436,6 +436,50 @@ static void test_groups(void **state)
 	prof_free(&p);
 }
 
+/* A server program of one recv and then sends only is a request's answer
+ * (prof_prog_once()): its bytes are the recv's. */
+static void test_prog_once(void **state)
+{
+	static const char yaml[] =
+	    "mode: flows\n"
+	    "ip_gen:\n"
+	    "  client: {range: [198.18.0.1, 198.18.0.2]}\n"
+	    "  server: {range: [198.19.0.1, 198.19.0.2]}\n"
+	    "templates:\n"
+	    "  - {name: a, proto: udp, port: 1, client: [{send: 18}, {recv: 18}],\n"
+	    "     server: [{recv: 18}, {send: 18}]}\n"
+	    "  - {name: b, proto: udp, port: 2, client: [{send: 5}], server: [{recv: 5}]}\n"
+	    "  - {name: c, proto: udp, port: 3, client: [{send: 1}, {recv: 3}],\n"
+	    "     server: [{recv: 1}, {send: 1}, {send: 2}]}\n"
+	    "  - {name: d, proto: udp, port: 4, client: [{recv: 1}, {send: 1}],\n"
+	    "     server: [{send: 1}, {recv: 1}]}\n"
+	    "  - {name: e, proto: udp, port: 5, client: [{send: 1}, {recv: 1}],\n"
+	    "     server: [{recv: 1}, {delay: 5}, {send: 1}]}\n"
+	    "  - {name: f, proto: udp, port: 6, client: [{send: 1}, {recv: 1}, {send: 1}],\n"
+	    "     server: [{recv: 1}, {send: 1}, {recv: 1}]}\n";
+	static const bool once[] = {true, true, true, false, false, false};
+	static const uint32_t need[] = {18, 5, 1};
+	char err[FG_ERRLEN];
+	struct prof p;
+
+	(void)state;
+	if (prof_load_buf("o.yaml", yaml, strlen(yaml), &p, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(p.n_templates, 6);
+	for (size_t i = 0; i < p.n_templates; i++) {
+		uint32_t n = UINT32_MAX;
+
+		assert_int_equal(prof_prog_once(&p.templates[i].server, &n), once[i]);
+		if (once[i])
+			assert_int_equal(n, need[i]);
+		else
+			assert_int_equal(n, UINT32_MAX); /* left as it was */
+		/* the clients' programs start with a send, or are d's */
+		assert_int_equal(prof_prog_once(&p.templates[i].client, &n), i == 3);
+	}
+	prof_free(&p);
+}
+
 static void test_bad_files(void **state)
 {
 	char pattern[512], want[FG_ERRLEN + 600], err[FG_ERRLEN], line[FG_ERRLEN];
@@ -840,6 +884,7 @@ int main(void)
 	    cmocka_unit_test(test_defaults_and_forms),
 	    cmocka_unit_test(test_template_limit),
 	    cmocka_unit_test(test_groups),
+	    cmocka_unit_test(test_prog_once),
 	    cmocka_unit_test(test_bad_files),
 	    cmocka_unit_test(test_ip_lists),
 	    cmocka_unit_test(test_missing_file),
