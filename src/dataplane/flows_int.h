@@ -1,6 +1,7 @@
 /*
  * flows_int.h — private to the worker half of the stateful flows engine
- * (flows.c, flows_pick.c, flows_frame.c, flows6.c): a new flow's choice of
+ * (flows.c, flows_pick.c, flows_frame.c, flows6.c, flows_bytes.c,
+ * flows_tcb.c, flows_icmp.c): a new flow's choice of
  * tuple, the frames the engine sends and receives, the time base of tcp.h,
  * the NAT report's notes and the counters by side and template. The state they work on
  * and the whole design are in flows.h.
@@ -408,6 +409,19 @@ void flows_udp_check(struct worker *w, struct flows_state *s, uint32_t idx, stru
 		     int side, uint64_t now);
 void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx, struct flows_ent *e,
 		   int side, struct tcp_out *o, uint64_t now);
+
+/*
+ * worker: an ICMP error's flow (flows_icmp.c). icmp_find gives the entry
+ * whose frame the error quotes, or FLOWTAB_NIL; icmp_udp_ok says whether
+ * a UDP flow's quote is its own (the signature where its datagrams carry
+ * one).
+ */
+struct icmperr;
+uint32_t flows_icmp_find(const struct flows_state *s, int side, const uint8_t *f,
+			 const struct icmperr *ie);
+bool flows_icmp_udp_ok(const struct worker *w, const struct flows_state *s, uint32_t idx,
+		       const struct flows_ent *e, int side, const uint8_t *f,
+		       const struct icmperr *ie);
 
 /*
  * worker: programs with bytes (flows_bytes.c). prog_step runs a step of
