@@ -386,15 +386,19 @@ static void test_template_limit(void **state)
 	free(yaml);
 }
 
+/* A flows profile's lines before its templates, for the tests' own. */
+#define FLOWS_HEAD                                                                                 \
+	"mode: flows\n"                                                                             \
+	"ip_gen:\n"                                                                                 \
+	"  client: {range: [198.18.0.1, 198.18.0.2]}\n"                                             \
+	"  server: {range: [198.19.0.1, 198.19.0.2]}\n"                                             \
+	"templates:\n"
+
 /* Statistics groups: `group` names one, a template without it is its own. */
 static void test_groups(void **state)
 {
 	static const char yaml[] =
-	    "mode: flows\n"
-	    "ip_gen:\n"
-	    "  client: {range: [198.18.0.1, 198.18.0.2]}\n"
-	    "  server: {range: [198.19.0.1, 198.19.0.2]}\n"
-	    "templates:\n"
+	    FLOWS_HEAD
 	    "  - {name: a, group: web, port: 1, client: [{send: 1}], server: [{recv: 1}]}\n"
 	    "  - {name: b, port: 2, client: [{send: 1}], server: [{recv: 1}]}\n"
 	    "  - {name: c, group: web, port: 3, client: [{send: 1}], server: [{recv: 1}]}\n"
@@ -441,11 +445,7 @@ static void test_groups(void **state)
 static void test_prog_once(void **state)
 {
 	static const char yaml[] =
-	    "mode: flows\n"
-	    "ip_gen:\n"
-	    "  client: {range: [198.18.0.1, 198.18.0.2]}\n"
-	    "  server: {range: [198.19.0.1, 198.19.0.2]}\n"
-	    "templates:\n"
+	    FLOWS_HEAD
 	    "  - {name: a, proto: udp, port: 1, client: [{send: 18}, {recv: 18}],\n"
 	    "     server: [{recv: 18}, {send: 18}]}\n"
 	    "  - {name: b, proto: udp, port: 2, client: [{send: 5}], server: [{recv: 5}]}\n"
