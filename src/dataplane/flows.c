@@ -298,6 +298,22 @@ void flows_udp_check(struct worker *w, struct flows_state *s, uint32_t idx, stru
 }
 
 /*
+ * TCP: can side's program go on after events ev? A recv step that waits
+ * (flows_prog() stopped at it) goes on only with new data: a segment
+ * without data (a SYN, a SYN-ACK, a pure ACK) leaves it where it was.
+ * Programs with bytes take their data through flows_rx_bytes(): always.
+ */
+static inline bool flows_prog_may_go(const struct flows_state *s, const struct flows_ent *e,
+				     int side, uint16_t ev)
+{
+	const struct flows_tpl *t = &s->tpl[e->tpl];
+	const struct prof_program *pg = t->prog[side];
+
+	return (ev & TCP_EV_DATA) || t->rxb[side] || e->step >= pg->n ||
+	       pg->steps[e->step].op != PROF_OP_RECV;
+}
+
+/*
  * TCP: feed the endpoint's output (o already holds what tcp_input/timer
  * produced), run the program, transmit, and end the connection when the
  * endpoint closed. Returns after the entry may have been deleted.
@@ -314,7 +330,7 @@ void flows_tcp_run(struct worker *w, struct flows_state *s, uint32_t idx, struct
 		flows_established(w, e);
 	if (ev & TCP_EV_DATA)
 		FG_CTR_ADD(*flows_ctr(w, side, e->tpl, FLOWS_C_RX_BYTES), o->data_len);
-	if (!tcp_is_closed(tb) && !(e->flags & FLOWS_F_DONE))
+	if (!tcp_is_closed(tb) && !(e->flags & FLOWS_F_DONE) && flows_prog_may_go(s, e, side, ev))
 		flows_prog(w, s, idx, e, side, now);
 	/* the peer's FIN closes our direction too, unless the program has a
 	 * close step of its own (flowgen-profile(5), close) */
@@ -519,7 +535,7 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 		flows_fail_new(w, s, FLOWTAB_SERVER, ti, k);
 		return FLOWTAB_NIL;
 	}
-	s->accepts++;
+	s->accepts |= 1ull << (h >> 58);
 	flows_active_inc(w, s, FLOWTAB_SERVER, ti);
 	flows_accept_note(s, v, f, pi);
 	e = flowtab_state(s->ft, idx);
@@ -649,8 +665,8 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
  * then run the frames in order. Running a frame may delete or add
  * entries, so a frame's first answer is used only if its flow is still
  * the same (its id still resolves), and "nothing" only if no frame of the
- * burst accepted a new flow since; otherwise it is looked up again, from
- * warm cache lines.
+ * burst accepted a new flow of the same hash's top 6 bits since
+ * (s->accepts); otherwise it is looked up again, from warm cache lines.
  */
 static void flows_rx_burst(struct worker *w, int side, struct rte_mbuf **m,
 			   const struct pkt_info *pi, unsigned n, uint64_t now)
@@ -659,7 +675,6 @@ static void flows_rx_burst(struct worker *w, int side, struct rte_mbuf **m,
 	struct flowtab_key k[FG_BURST];
 	uint64_t h[FG_BURST];
 	uint32_t idx[FG_BURST], id[FG_BURST];
-	uint64_t accepts;
 
 	/* keys in a loop of their own: hashing a key just written field by
 	 * field would wait for those stores to retire (no store forwarding) */
@@ -682,9 +697,9 @@ static void flows_rx_burst(struct worker *w, int side, struct rte_mbuf **m,
 			rte_prefetch0(st + sizeof(struct flows_ent) - 1);
 		}
 	}
-	accepts = s->accepts;
+	s->accepts = 0;
 	for (unsigned i = 0; i < n; i++) {
-		if (idx[i] == FLOWTAB_NIL ? s->accepts != accepts
+		if (idx[i] == FLOWTAB_NIL ? (s->accepts >> (h[i] >> 58)) & 1
 					  : flowtab_at(s->ft, id[i]) != idx[i])
 			idx[i] = flowtab_lookup_h(s->ft, &k[i], h[i]);
 		s->rx_idx = idx[i];

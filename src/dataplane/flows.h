@@ -315,7 +315,8 @@ struct flows_state {
 	struct own_map own;	      /* who owns which frame of the pair (own.h) */
 	const struct own_rss *rss;    /* client port's RSS to pick ports by, or NULL */
 	uint64_t active[2];
-	uint64_t accepts;    /* server flows learned (flows_rx_burst()) */
+	uint64_t accepts;    /* the server flows learned in the burst running, a bit
+				each: their hashes' top 6 bits (flows_rx_burst()) */
 	/* the entry the frame in hand belongs to and its key's hash, from
 	 * flows_rx_burst()'s lookup: flows_del() hands the hash to
 	 * flowtab_del_h() rather than hashing the key again */
