@@ -101,18 +101,15 @@ static void cap_status_json(struct jw *j, const char *key, const struct cap_stat
 static int cap_value(struct cmd_ctx *x, int rc)
 {
 	struct cap_status st;
-	struct jw j;
+	struct jw j, *v = cmd_value_begin(x, &j);
 
-	if (!x->value)
+	if (!v)
 		return rc;
 	capture_status(&st);
-	cmd_json_begin(x, &j, false);
-	jw_obj(&j, NULL);
-	cap_status_json(&j, "capture", &st);
-	jw_obj_end(&j);
-	if (cmd_json_end(x, &j) < 0 && rc == 0)
-		return cmd_fail(x, FG_E_INTERNAL, NULL, NULL, "out of memory");
-	return rc;
+	jw_obj(v, NULL);
+	cap_status_json(v, "capture", &st);
+	jw_obj_end(v);
+	return cmd_value_end(x, v, rc);
 }
 
 static int cap_start(struct cmd_ctx *x, int argc, char **argv)

@@ -367,6 +367,31 @@ int cmd_json_end(struct cmd_ctx *x, struct jw *j)
 	return rc;
 }
 
+struct jw *cmd_value_begin(struct cmd_ctx *x, struct jw *j)
+{
+	if (!x->value)
+		return NULL;
+	cmd_json_begin(x, j, false);
+	return j;
+}
+
+int cmd_value_end(struct cmd_ctx *x, struct jw *v, int rc)
+{
+	if (v && cmd_json_end(x, v) < 0 && rc == 0)
+		return cmd_fail(x, FG_E_INTERNAL, NULL, NULL, "out of memory");
+	return rc;
+}
+
+int cmd_bad_usage(struct cmd_ctx *x, char **argv)
+{
+	const struct cli_cmd *c = cli_find(argv[0]);
+	const char *at =
+	    optind > 1 && argv[optind - 1] ? argv[optind - 1] : argv[optind > 0 ? optind : 1];
+
+	return cmd_fail(x, FG_E_USAGE, at, NULL, "%s: bad arguments; usage: %s", argv[0],
+			c ? c->usage : argv[0]);
+}
+
 /*
  * The log sink of a running command: an error logged by control while the
  * command runs is its error value, when the handler sets none itself; at

@@ -109,6 +109,23 @@ void cmd_json_begin(struct cmd_ctx *x, struct jw *j, bool spaced);
 int cmd_json_end(struct cmd_ctx *x, struct jw *j);
 
 /*
+ * control: the handler's result value, when its front end asks for one
+ * (x->value, the API): j begun as a value and returned; NULL otherwise,
+ * and the handler only writes its text. cmd_value_end(x, v, rc) takes v
+ * (NULL: nothing) and returns rc, or fails (FG_E_INTERNAL) when rc was 0
+ * and the value could not be built.
+ */
+struct jw *cmd_value_begin(struct cmd_ctx *x, struct jw *j);
+int cmd_value_end(struct cmd_ctx *x, struct jw *v, int rc);
+
+/*
+ * control: a usage error of the command argv[0] (its row's usage line):
+ * the argument at fault is the one getopt stopped at (an unknown option,
+ * a bad value) or the first one left over. Returns -1 (cmd_fail).
+ */
+int cmd_bad_usage(struct cmd_ctx *x, char **argv);
+
+/*
  * A command's options as data: getopt_long's two tables, which the handler
  * parses its argv with (cli_getopt), TAB completion offers (as "-x" and
  * "--name"), and the row's usage line and flowgen(8)'s synopsis must list

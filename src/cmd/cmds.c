@@ -6,7 +6,6 @@
  * the work, and give back the result in their ctx (cli.h: text, value,
  * error value) for whichever front end runs them.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -14,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <rte_cycles.h>
 
@@ -23,15 +21,19 @@
 #include "bench_search.h"
 #include "capture.h"
 #include "capture_cmd.h"
-#include "plot.h"
 #include "cfg_data.h"
 #include "cli.h"
 #include "cli_tok.h"
+#include "clock.h"
 #include "cmds.h"
 #include "ctl.h"
 #include "errval.h"
 #include "flowplan.h"
+#include "json.h"
+#include "log.h"
+#include "plot.h"
 #include "port.h"
+#include "port_addr.h"
 #include "prof.h"
 #include "record.h"
 #include "record_cmd.h"
@@ -40,10 +42,8 @@
 #include "start_opts.h"
 #include "stats.h"
 #include "svc.h"
-#include "clock.h"
+#include "svc_cmd.h"
 #include "units.h"
-#include "json.h"
-#include "log.h"
 
 static struct {
 	bool json;
@@ -52,35 +52,13 @@ static struct {
 
 void cmds_set_verbose(bool on) { cmds.verbose = on; }
 
-static const char *ip_str(uint32_t ip, char *buf)
+/* A next hop's MAC as portattr shows it: "unknown" until learnt. */
+static const char *gw_mac_text(uint64_t w, char *buf)
 {
-	struct in_addr a = {.s_addr = htonl(ip)};
-
-	return inet_ntop(AF_INET, &a, buf, INET_ADDRSTRLEN);
+	return w & PORT_MAC_KNOWN ? port_mac_text(w, buf) : strcpy(buf, "unknown");
 }
 
-/* MACs print in lowercase, as `ip link` shows them. */
-static const char *mac_fmt(const struct rte_ether_addr *m, char *buf)
-{
-	const uint8_t *b = m->addr_bytes;
-
-	snprintf(buf, RTE_ETHER_ADDR_FMT_SIZE, "%02x:%02x:%02x:%02x:%02x:%02x", b[0], b[1], b[2],
-		 b[3], b[4], b[5]);
-	return buf;
-}
-
-static const char *mac_str(uint64_t w, char *buf)
-{
-	struct rte_ether_addr m;
-
-	if (!(w & PORT_MAC_KNOWN))
-		return strcpy(buf, "unknown");
-	port_word_mac(w, &m);
-	return mac_fmt(&m, buf);
-}
-
-/* "0,1" or "0-3" → bit mask of ports; -1 on a bad list. */
-static int64_t parse_ports(const char *s)
+int64_t cmds_parse_ports(const char *s)
 {
 	int64_t mask = 0;
 	char *end;
@@ -105,16 +83,11 @@ static int64_t parse_ports(const char *s)
 	return mask;
 }
 
-int64_t cmds_parse_ports(const char *s) { return parse_ports(s); }
-
 /*
  * The commands' options (cli.h, struct cli_optspec): each handler parses
  * with its row's spec, and TAB completion and test_cmdtab read the same.
  */
-static const struct option lo_service[] = {{"off", no_argument, NULL, 'o'}, {NULL, 0, NULL, 0}};
-static const struct cli_optspec o_service = {.longs = lo_service};
 static const struct cli_optspec o_p = {.shorts = "p:"};
-static const struct cli_optspec o_ping = {.shorts = "p:d:n:s:"};
 static const struct cli_optspec o_start = {.shorts = START_OPTS_SHORTS, .longs = start_opts_longs};
 static const struct cli_optspec o_update = {.shorts = "m:"};
 static const struct option lo_stats[] = {{"json", no_argument, NULL, 'j'},
@@ -125,352 +98,6 @@ static const struct option lo_stats[] = {{"json", no_argument, NULL, 'j'},
 					 {"failed", required_argument, NULL, 'f'},
 					 {NULL, 0, NULL, 0}};
 static const struct cli_optspec o_stats = {.shorts = "gpalwt", .longs = lo_stats};
-
-/*
- * A usage error: the argument at fault is the one getopt stopped at (an
- * unknown option, a bad value) or the first one left over.
- */
-static int bad_usage(struct cmd_ctx *x, char **argv)
-{
-	const struct cli_cmd *c = cli_find(argv[0]);
-	const char *at = optind > 1 && argv[optind - 1] ? argv[optind - 1] : argv[optind > 0 ? optind : 1];
-
-	return cmd_fail(x, FG_E_USAGE, at, NULL, "%s: bad arguments; usage: %s",
-			argv[0], c ? c->usage : argv[0]);
-}
-
-/*
- * The handler's result value, when its front end asks for one (x->value,
- * the API): j begun as a value and returned; NULL otherwise, and the
- * handler only writes its text. cmd_json_end(x, j) takes the value.
- */
-static struct jw *value_begin(struct cmd_ctx *x, struct jw *j)
-{
-	if (!x->value)
-		return NULL;
-	cmd_json_begin(x, j, false);
-	return j;
-}
-
-static int value_end(struct cmd_ctx *x, struct jw *v, int rc)
-{
-	if (v && cmd_json_end(x, v) < 0 && rc == 0)
-		return cmd_fail(x, FG_E_INTERNAL, NULL, NULL, "out of memory");
-	return rc;
-}
-
-static int cmd_service(struct cmd_ctx *x, int argc, char **argv)
-{
-	struct jw j, *v;
-	bool off = false;
-	int c;
-
-	cli_getopt_reset();
-	while ((c = cli_getopt(argc, argv, &o_service)) != -1) {
-		if (c != 'o')
-			return bad_usage(x, argv);
-		off = true;
-	}
-	if (optind != argc)
-		return bad_usage(x, argv);
-	svc_set_service(!off);
-	fprintf(x->out, "service mode %s\n", off ? "off" : "on");
-	if ((v = value_begin(x, &j))) {
-		jw_obj(v, NULL);
-		jw_bool(v, "service", !off);
-		jw_obj_end(v);
-	}
-	return value_end(x, v, 0);
-}
-
-/*
- * One next hop `arp` resolved (or tried): its line of text, and its row in
- * the value's "next_hops" (v: NULL when no value is asked for). source is
- * how the MAC was learnt ("arp", "nd", "static") or NULL when it was not.
- */
-static void arp_row(struct cmd_ctx *x, struct jw *v, int p, const char *family, const char *ip,
-		    const char *gw, const char *mac, const char *source)
-{
-	if (mac)
-		fprintf(x->out, "port %d: %s gw %s MAC %s%s\n", p, ip, gw, mac,
-			!strcmp(source, "static") ? " (static dest_mac)"
-			: !strcmp(source, "nd")	  ? " (ND)"
-						  : "");
-	if (!v)
-		return;
-	jw_obj(v, NULL);
-	jw_i64(v, "port", p);
-	jw_str(v, "family", family);
-	jw_str(v, "ip", ip);
-	jw_str(v, "gw", gw);
-	jw_str(v, "gw_mac", mac);
-	jw_str(v, "source", source);
-	jw_bool(v, "resolved", mac != NULL);
-	jw_obj_end(v);
-}
-
-/* `arp` for a port's IPv6 next hop, by Neighbour Discovery; 0 or -1. */
-static int arp6(struct cmd_ctx *x, struct jw *v, int p)
-{
-	struct port *pt = &fg_port[p];
-	char a[ADDR6_STRLEN], g[ADDR6_STRLEN], m[RTE_ETHER_ADDR_FMT_SIZE];
-	uint64_t mac;
-
-	addr6_str(pt->v.ip6, a);
-	addr6_str(pt->gw6, g);
-	if (svc_resolve6(p, pt->gw6, &mac, 1000) != 0) {
-		arp_row(x, v, p, "ipv6", a, g, NULL, NULL);
-		return cmd_fail(x, FG_E_FAILED, NULL, NULL,
-				"port %d: %s gw %s: no Neighbour Advertisement", p, a, g);
-	}
-	svc_set_gw6(p, mac);
-	arp_row(x, v, p, "ipv6", a, g, mac_str(pt->gw6_mac, m), "nd");
-	return 0;
-}
-
-/* `arp` for a port's IPv4 next hop; 0, -1 (no reply) or 1 (nothing to do). */
-static int arp4(struct cmd_ctx *x, struct jw *v, int p)
-{
-	struct port *pt = &fg_port[p];
-	char a[INET_ADDRSTRLEN], g[INET_ADDRSTRLEN], m[RTE_ETHER_ADDR_FMT_SIZE];
-	uint64_t mac;
-
-	if (pt->static_gw_mac) {
-		arp_row(x, v, p, "ipv4", ip_str(pt->v.ip, a), ip_str(pt->gw, g),
-			mac_str(pt->gw_mac, m), "static");
-		return 0;
-	}
-	if (!pt->v.ip || !pt->gw)
-		return 1;
-	ip_str(pt->v.ip, a);
-	ip_str(pt->gw, g);
-	if (svc_resolve(p, pt->gw, &mac, 1000) != 0) {
-		arp_row(x, v, p, "ipv4", a, g, NULL, NULL);
-		return cmd_fail(x, FG_E_FAILED, NULL, NULL, "port %d: %s gw %s: no ARP reply", p,
-				a, g);
-	}
-	svc_set_gw(p, mac, false);
-	arp_row(x, v, p, "ipv4", a, g, mac_str(pt->gw_mac, m), "arp");
-	return 0;
-}
-
-/*
- * A failure of one port does not stop the others: every port asked for is
- * tried, each failure is shown as it comes, and the command fails with
- * the last one.
- */
-static int cmd_arp(struct cmd_ctx *x, int argc, char **argv)
-{
-	struct jw j, *v;
-	int64_t mask = -1;
-	int c, failed = 0;
-
-	cli_getopt_reset();
-	while ((c = cli_getopt(argc, argv, &o_p)) != -1) {
-		if (c != 'p' || (mask = parse_ports(optarg)) < 0)
-			return bad_usage(x, argv);
-	}
-	if (optind != argc)
-		return bad_usage(x, argv);
-	if ((v = value_begin(x, &j))) {
-		jw_obj(v, NULL);
-		jw_arr(v, "next_hops");
-	}
-	for (int p = 0; p < fg_nports; p++) {
-		int rc;
-
-		if (!(mask & (1LL << p)))
-			continue;
-		/* both families: IPv4 by ARP, IPv6 by Neighbour Discovery */
-		rc = arp4(x, v, p);
-		if (rc < 0)
-			failed++, cmd_show_error(x);
-		if (fg_port[p].has_gw6) {
-			if (arp6(x, v, p) != 0)
-				failed++, cmd_show_error(x);
-		} else if (rc == 1) {
-			fprintf(x->out, "port %d: no ip/default_gw configured, nothing to resolve\n",
-				p);
-		}
-	}
-	if (v) {
-		jw_arr_end(v);
-		jw_obj_end(v);
-	}
-	return value_end(x, v, failed ? -1 : 0);
-}
-
-/*
- * The echo requests of `ping` and their summary, to dip (IPv4) or, when
- * dip6 is set, to dip6 (IPv6), through the next hop mac; name is the
- * destination as printed. Each reply's line is written as it comes; the
- * value (x->value) holds each request's round trip (null: no reply) and
- * the summary. Fails (FG_E_FAILED) when no request got a reply.
- */
-static int ping_run(struct cmd_ctx *x, long port, uint32_t dip, const uint8_t *dip6, uint64_t mac,
-		    const char *name, long count, long size)
-{
-	struct jw j, *v = value_begin(x, &j);
-	long sent = 0;
-	int got = 0;
-	double min = 1e18, max = 0, sum = 0;
-
-	fprintf(x->out, "PING %s from port %ld: %ld data bytes\n", name, port, size);
-	fflush(x->out);
-	if (v) {
-		jw_obj(v, NULL);
-		jw_i64(v, "port", port);
-		jw_str(v, "dst", name);
-		jw_i64(v, "size", size);
-		jw_arr(v, "replies");
-	}
-	for (long i = 1; i <= count; i++) {
-		double rtt;
-		int rc = dip6 ? svc_ping6_one(port, dip6, mac, i, size, 1000, &rtt)
-			      : svc_ping_one(port, dip, mac, i, size, 1000, &rtt);
-
-		if (rc == -EINTR)
-			break;
-		sent++;
-		if (v) {
-			jw_obj(v, NULL);
-			jw_i64(v, "seq", i);
-		}
-		if (rc == 0) {
-			got++;
-			sum += rtt;
-			min = FG_MIN(min, rtt);
-			max = FG_MAX(max, rtt);
-			fprintf(x->out, "%ld bytes from %s: icmp_seq=%ld time=%.3f ms\n", size + 8,
-				name, i, rtt / 1000.0);
-			if (v)
-				jw_num(v, "rtt_ms", rtt / 1000.0, 3);
-		} else {
-			fprintf(x->out, "no reply from %s: icmp_seq=%ld\n", name, i);
-			if (v)
-				jw_null(v, "rtt_ms");
-		}
-		fflush(x->out);
-		if (v)
-			jw_obj_end(v);
-		if (i < count) {
-			for (int t = 0; t < 200 && !cli_interrupted(); t++)
-				usleep(1000);
-		}
-	}
-	fprintf(x->out, "--- %s ping statistics ---\n", name);
-	fprintf(x->out, "%ld packets transmitted, %d received, %.0f%% packet loss\n", sent, got,
-		sent ? 100.0 * (sent - got) / sent : 0.0);
-	if (got)
-		fprintf(x->out, "rtt min/avg/max = %.3f/%.3f/%.3f ms\n", min / 1000,
-			sum / got / 1000, max / 1000);
-	if (v) {
-		jw_arr_end(v);
-		jw_i64(v, "transmitted", sent);
-		jw_i64(v, "received", got);
-		jw_num(v, "loss_pct", sent ? 100.0 * (sent - got) / sent : 0.0, 1);
-		if (got) {
-			jw_obj(v, "rtt_ms");
-			jw_num(v, "min", min / 1000, 3);
-			jw_num(v, "avg", sum / got / 1000, 3);
-			jw_num(v, "max", max / 1000, 3);
-			jw_obj_end(v);
-		} else {
-			jw_null(v, "rtt_ms");
-		}
-		jw_obj_end(v);
-	}
-	return value_end(x, v,
-			 got ? 0
-			     : cmd_fail(x, FG_E_FAILED, NULL, NULL, "ping: no reply from %s", name));
-}
-
-/*
- * `ping` to an IPv6 destination, from the port's ipv6: a neighbour answers
- * Neighbour Discovery for itself; anything further goes via default_gw6.
- */
-static int ping6(struct cmd_ctx *x, long port, const uint8_t *dip6, long count, long size)
-{
-	uint64_t mac;
-	char ipb[ADDR6_STRLEN];
-
-	addr6_str(dip6, ipb);
-	if (!fg_port[port].v.has_ip6)
-		return cmd_fail(x, FG_E_REFUSED, "-p", NULL,
-				"ping: port %ld has no ipv6 in the config", port);
-	if (size > 1452)
-		return cmd_fail(x, FG_E_USAGE, "-s", NULL,
-				"ping: -s %ld: at most 1452 data bytes over IPv6", size);
-	if (svc_resolve6(port, dip6, &mac, 600) != 0) {
-		if (!(fg_port[port].gw6_mac & PORT_MAC_KNOWN))
-			return cmd_fail(x, FG_E_FAILED, "-d", "run arp",
-					"ping: %s does not answer Neighbour Discovery and port "
-					"%ld's IPv6 gateway MAC is unknown",
-					ipb, port);
-		mac = fg_port[port].gw6_mac;
-	}
-	return ping_run(x, port, 0, dip6, mac, ipb, count, size);
-}
-
-static int cmd_ping(struct cmd_ctx *x, int argc, char **argv)
-{
-	long port = -1, count = 5, size = 56;
-	uint32_t dip = 0;
-	uint8_t dip6[16];
-	bool v6 = false;
-	struct in_addr a;
-	int c;
-	uint64_t mac;
-	char ipb[ADDR6_STRLEN];
-
-	cli_getopt_reset();
-	while ((c = cli_getopt(argc, argv, &o_ping)) != -1) {
-		char *end = NULL;
-
-		switch (c) {
-		case 'p':
-			port = strtol(optarg, &end, 10);
-			break;
-		case 'd':
-			v6 = addr6_parse(optarg, dip6);
-			if (!v6 && inet_pton(AF_INET, optarg, &a) != 1)
-				return cmd_fail(x, FG_E_USAGE, "-d", NULL,
-						"ping: '%s' is not an IPv4 or IPv6 address",
-						optarg);
-			dip = v6 ? 1 : ntohl(a.s_addr); /* nonzero: given */
-			end = (char *)"";
-			break;
-		case 'n':
-			count = strtol(optarg, &end, 10);
-			break;
-		case 's':
-			size = strtol(optarg, &end, 10);
-			break;
-		default:
-			return bad_usage(x, argv);
-		}
-		if (!end || *end)
-			return bad_usage(x, argv);
-	}
-	if (port < 0 || port >= fg_nports || !dip || count < 1 || count > 100000 || size < 8 ||
-	    size > 1472 || optind != argc)
-		return bad_usage(x, argv);
-	if (v6)
-		return ping6(x, port, dip6, count, size);
-	if (!fg_port[port].v.ip)
-		return cmd_fail(x, FG_E_REFUSED, "-p", NULL, "ping: port %ld has no ip in the config",
-				port);
-	/* A neighbour answers for itself; anything further goes via the gateway. */
-	if (svc_resolve(port, dip, &mac, 600) != 0) {
-		if (!(fg_port[port].gw_mac & PORT_MAC_KNOWN))
-			return cmd_fail(x, FG_E_FAILED, "-d", "run arp",
-					"ping: %s does not answer ARP and port %ld's gateway MAC "
-					"is unknown",
-					ip_str(dip, ipb), port);
-		mac = fg_port[port].gw_mac;
-	}
-	return ping_run(x, port, dip, NULL, mac, ip_str(dip, ipb), count, size);
-}
 
 /*
  * portattr's result value (the API asks for it: x->value): the ports of
@@ -486,7 +113,7 @@ static int portattr_value(struct cmd_ctx *x, int64_t mask)
 	jw_arr(&j, "ports");
 	for (int p = 0; p < fg_nports; p++) {
 		const struct port *pt = &fg_port[p];
-		char mac[RTE_ETHER_ADDR_FMT_SIZE], gm[RTE_ETHER_ADDR_FMT_SIZE];
+		char mac[PORT_MAC_TEXT], gm[PORT_MAC_TEXT];
 		char a[ADDR6_STRLEN];
 		uint32_t speed = 0;
 		bool up;
@@ -494,7 +121,7 @@ static int portattr_value(struct cmd_ctx *x, int64_t mask)
 		if (!(mask & (1LL << p)))
 			continue;
 		up = port_link(p, &speed);
-		mac_fmt(&pt->v.mac, mac);
+		port_mac_text(port_mac_word(&pt->v.mac), mac);
 		jw_obj(&j, NULL);
 		jw_i64(&j, "port", p);
 		jw_bool(&j, "link", up);
@@ -503,9 +130,10 @@ static int portattr_value(struct cmd_ctx *x, int64_t mask)
 		else
 			jw_null(&j, "speed_mbps");
 		jw_str(&j, "mac", mac);
-		jw_str(&j, "ip", pt->v.ip ? ip_str(pt->v.ip, a) : NULL);
-		jw_str(&j, "gw", pt->gw ? ip_str(pt->gw, a) : NULL);
-		jw_str(&j, "gw_mac", pt->gw_mac & PORT_MAC_KNOWN ? mac_str(pt->gw_mac, gm) : NULL);
+		jw_str(&j, "ip", pt->v.ip ? addr4_str(pt->v.ip, a) : NULL);
+		jw_str(&j, "gw", pt->gw ? addr4_str(pt->gw, a) : NULL);
+		jw_str(&j, "gw_mac",
+		       pt->gw_mac & PORT_MAC_KNOWN ? port_mac_text(pt->gw_mac, gm) : NULL);
 		jw_str(&j, "driver", pt->driver);
 		if (pt->v.has_ip6)
 			addr6_str(pt->v.ip6, a);
@@ -514,7 +142,7 @@ static int portattr_value(struct cmd_ctx *x, int64_t mask)
 			addr6_str(pt->gw6, a);
 		jw_str(&j, "gw6", pt->has_gw6 ? a : NULL);
 		jw_str(&j, "gw6_mac",
-		       pt->gw6_mac & PORT_MAC_KNOWN ? mac_str(pt->gw6_mac, gm) : NULL);
+		       pt->gw6_mac & PORT_MAC_KNOWN ? port_mac_text(pt->gw6_mac, gm) : NULL);
 		if (pt->v.vlan)
 			jw_u64(&j, "vlan", pt->v.vlan);
 		else
@@ -535,30 +163,30 @@ static int cmd_portattr(struct cmd_ctx *x, int argc, char **argv)
 
 	cli_getopt_reset();
 	while ((c = cli_getopt(argc, argv, &o_p)) != -1)
-		if (c != 'p' || (mask = parse_ports(optarg)) < 0)
-			return bad_usage(x, argv);
+		if (c != 'p' || (mask = cmds_parse_ports(optarg)) < 0)
+			return cmd_bad_usage(x, argv);
 	if (optind != argc)
-		return bad_usage(x, argv);
+		return cmd_bad_usage(x, argv);
 	fprintf(x->out, "%-4s %-5s %-8s %-17s %-15s %-15s %-17s %s\n", "port", "link", "speed", "MAC",
 		"IP", "gw", "gw MAC", "driver");
 	for (int p = 0; p < fg_nports; p++) {
 		struct port *pt = &fg_port[p];
-		char mac[RTE_ETHER_ADDR_FMT_SIZE], gm[RTE_ETHER_ADDR_FMT_SIZE];
-		char a[INET_ADDRSTRLEN] = "-", g[INET_ADDRSTRLEN] = "-", sp[16];
+		char mac[PORT_MAC_TEXT], gm[PORT_MAC_TEXT];
+		char a[ADDR4_STRLEN] = "-", g[ADDR4_STRLEN] = "-", sp[16];
 		uint32_t speed = 0;
 		bool up;
 
 		if (!(mask & (1LL << p)))
 			continue;
 		up = port_link(p, &speed);
-		mac_fmt(&pt->v.mac, mac);
+		port_mac_text(port_mac_word(&pt->v.mac), mac);
 		if (pt->v.ip)
-			ip_str(pt->v.ip, a);
+			addr4_str(pt->v.ip, a);
 		if (pt->gw)
-			ip_str(pt->gw, g);
+			addr4_str(pt->gw, g);
 		snprintf(sp, sizeof(sp), speed ? "%uM" : "-", speed);
-		fprintf(x->out, "%-4d %-5s %-8s %-17s %-15s %-15s %-17s %s\n", p, up ? "up" : "down", sp,
-			mac, a, g, mac_str(pt->gw_mac, gm), pt->driver);
+		fprintf(x->out, "%-4d %-5s %-8s %-17s %-15s %-15s %-17s %s\n", p,
+			up ? "up" : "down", sp, mac, a, g, gw_mac_text(pt->gw_mac, gm), pt->driver);
 		if (pt->v.has_ip6 || pt->v.vlan) {
 			/* the port's IPv6 side and tag, on a line of its own */
 			char a6[ADDR6_STRLEN] = "-", g6[ADDR6_STRLEN] = "-", vl[8] = "-";
@@ -570,7 +198,7 @@ static int cmd_portattr(struct cmd_ctx *x, int argc, char **argv)
 			if (pt->v.vlan)
 				snprintf(vl, sizeof(vl), "%u", pt->v.vlan);
 			fprintf(x->out, "%-4s ipv6 %s gw6 %s gw6 MAC %s vlan %s\n", "", a6, g6,
-				mac_str(pt->gw6_mac, gm), vl);
+				gw_mac_text(pt->gw6_mac, gm), vl);
 		}
 	}
 	fprintf(x->out, "TSC %.6f GHz (measured against CLOCK_MONOTONIC_RAW; DPDK's figure %.6f GHz)\n",
@@ -660,7 +288,7 @@ static int cmd_stats(struct cmd_ctx *x, int argc, char **argv)
 			break;
 		case 'S':
 			if (!seq_arg(optarg, &sel.seq))
-				return bad_usage(x, argv);
+				return cmd_bad_usage(x, argv);
 			sel.by_seq = true;
 			break;
 		case 'f':
@@ -670,11 +298,11 @@ static int cmd_stats(struct cmd_ctx *x, int argc, char **argv)
 			failed = true;
 			break;
 		default:
-			return bad_usage(x, argv);
+			return cmd_bad_usage(x, argv);
 		}
 	}
 	if (optind != argc)
-		return bad_usage(x, argv);
+		return cmd_bad_usage(x, argv);
 	if (failed)
 		return stats_failed(x, sections, from || plot, json, (size_t)nfailed);
 	if (sel.by_seq && !from)
@@ -705,7 +333,7 @@ static int cmd_stats(struct cmd_ctx *x, int argc, char **argv)
 static int cmd_clear(struct cmd_ctx *x, int argc, char **argv)
 {
 	if (argc != 1)
-		return bad_usage(x, argv);
+		return cmd_bad_usage(x, argv);
 	stats_clear();
 	return 0;
 }
@@ -791,7 +419,7 @@ static int start_result(struct cmd_ctx *x, const char *who, bool verbose)
 		: !strcmp(ends, "count")  ? "; ends when every stream has sent its count"
 					  : "; runs until stop",
 		ri.planned ? "; traffic begins at " : "", ri.planned ? at : "");
-	v = value_begin(x, &j);
+	v = cmd_value_begin(x, &j);
 	if (!v)
 		start_tables(x, ri.tables, verbose || cmds.verbose, NULL);
 	if (v) {
@@ -818,7 +446,7 @@ static int start_result(struct cmd_ctx *x, const char *who, bool verbose)
 		start_tables(x, ri.tables, verbose || cmds.verbose, v);
 		jw_obj_end(v);
 	}
-	return value_end(x, v, 0);
+	return cmd_value_end(x, v, 0);
 }
 
 static int cmd_start(struct cmd_ctx *x, int argc, char **argv)
@@ -831,11 +459,11 @@ static int cmd_start(struct cmd_ctx *x, int argc, char **argv)
 
 	if (start_opts_parse(argc, argv, &o, err, sizeof(err)) != 0) {
 		if (strcmp(err, "usage") == 0)
-			return bad_usage(x, argv);
+			return cmd_bad_usage(x, argv);
 		return cmd_fail(x, FG_E_USAGE, strncmp(err, "--at", 4) == 0 ? "--at" : NULL, NULL,
 				"start: %s", err);
 	}
-	if (o.ports && (mask = parse_ports(o.ports)) < 0)
+	if (o.ports && (mask = cmds_parse_ports(o.ports)) < 0)
 		return cmd_fail(x, FG_E_USAGE, "-p", NULL, "start: -p '%s': no such ports (0..%d)",
 				o.ports, fg_nports - 1);
 	rp.mult = o.mult;
@@ -857,7 +485,7 @@ static int cmd_start(struct cmd_ctx *x, int argc, char **argv)
 /* The value of stop, pause and resume: the traffic's state after them. */
 static int state_value(struct cmd_ctx *x, const char *key, bool on, const char *state)
 {
-	struct jw j, *v = value_begin(x, &j);
+	struct jw j, *v = cmd_value_begin(x, &j);
 
 	if (v) {
 		jw_obj(v, NULL);
@@ -865,7 +493,7 @@ static int state_value(struct cmd_ctx *x, const char *key, bool on, const char *
 		jw_str(v, "state", state);
 		jw_obj_end(v);
 	}
-	return value_end(x, v, 0);
+	return cmd_value_end(x, v, 0);
 }
 
 static int cmd_stop(struct cmd_ctx *x, int argc, char **argv)
@@ -873,7 +501,7 @@ static int cmd_stop(struct cmd_ctx *x, int argc, char **argv)
 	int rc;
 
 	if (argc != 1)
-		return bad_usage(x, argv);
+		return cmd_bad_usage(x, argv);
 	/* the API's requests run while the traffic drains, as in `wait` */
 	rc = run_stop_serving(true, cli_poll_now);
 	if (rc < 0)
@@ -887,7 +515,7 @@ static int cmd_pause(struct cmd_ctx *x, int argc, char **argv)
 	bool on = strcmp(argv[0], "pause") == 0;
 
 	if (argc != 1)
-		return bad_usage(x, argv);
+		return cmd_bad_usage(x, argv);
 	if (run_pause(on) != 0)
 		return cmd_fail(x, FG_E_REFUSED, NULL, "start traffic first", "%s: no traffic running",
 				argv[0]);
@@ -905,23 +533,23 @@ static int cmd_update(struct cmd_ctx *x, int argc, char **argv)
 	cli_getopt_reset();
 	while ((c = cli_getopt(argc, argv, &o_update)) != -1) {
 		if (c != 'm')
-			return bad_usage(x, argv);
+			return cmd_bad_usage(x, argv);
 		m = optarg;
 	}
 	if (!m || optind != argc)
-		return bad_usage(x, argv);
+		return cmd_bad_usage(x, argv);
 	if (units_parse_mult(m, &r, err, sizeof(err)) != 0)
 		return cmd_fail(x, FG_E_USAGE, "-m", NULL, "update: -m %s", err);
 	rc = run_update(&r, err, sizeof(err));
 	if (rc != 0)
 		return cmd_fail(x, FG_E_REFUSED, NULL, NULL, "update: %s", err); /* nothing changed */
 	fprintf(x->out, "rate x%.3f of the start rate\n", run_scale());
-	if ((v = value_begin(x, &j))) {
+	if ((v = cmd_value_begin(x, &j))) {
 		jw_obj(v, NULL);
 		jw_num(v, "scale", run_scale(), 6);
 		jw_obj_end(v);
 	}
-	return value_end(x, v, 0);
+	return cmd_value_end(x, v, 0);
 }
 
 static int cmd_wait(struct cmd_ctx *x, int argc, char **argv)
@@ -931,7 +559,7 @@ static int cmd_wait(struct cmd_ctx *x, int argc, char **argv)
 	char err[FG_ERRLEN];
 
 	if (argc > 2)
-		return bad_usage(x, argv);
+		return cmd_bad_usage(x, argv);
 	if (argc == 2 && units_parse_duration(argv[1], &secs, err, sizeof(err)) != 0)
 		return cmd_fail(x, FG_E_USAGE, argv[1], NULL, "wait: %s", err);
 	/* in steps of 50 ms, between which the API's requests run (cli.h) */
@@ -953,13 +581,13 @@ static int cmd_wait(struct cmd_ctx *x, int argc, char **argv)
 			break;
 		cli_poll_now();
 	}
-	if ((v = value_begin(x, &j))) {
+	if ((v = cmd_value_begin(x, &j))) {
 		jw_obj(v, NULL);
 		jw_bool(v, "idle", idle || !run_busy());
 		jw_num(v, "waited_s", (double)(rte_get_timer_cycles() - t0) / (double)hz, 3);
 		jw_obj_end(v);
 	}
-	return value_end(x, v, 0);
+	return cmd_value_end(x, v, 0);
 }
 
 static int cmd_record(struct cmd_ctx *x, int argc, char **argv)
@@ -968,42 +596,43 @@ static int cmd_record(struct cmd_ctx *x, int argc, char **argv)
 }
 
 static const struct cli_cmd table[] = {
-	{"service", cmd_service, "service [--off]",
-	 "enter/leave service mode (ports answer ICMP; non-test frames go to control)", &o_service,
-	 0},
-	{"arp", cmd_arp, "arp [-p PORTS]",
-	 "resolve each port's default_gw by ARP and default_gw6 by Neighbour Discovery", &o_p, 0},
-	{"ping", cmd_ping, "ping -p PORT -d IP|IPV6 [-n COUNT] [-s SIZE]",
-	 "ICMP or ICMPv6 echo from a port", &o_ping, 0},
-	{"start", cmd_start,
-	 "start -f PROFILE [-m MULT] [-d SECONDS] [-p PORTS] [-t KEY=VAL,...] [--active N] "
-	 "[--at TIME] [--force] [--nc] [-v]",
-	 "load a profile and start traffic", &o_start, CLI_F_FILEARG},
-	{"stop", cmd_stop, "stop", "stop all traffic (flows in flight drain)", NULL, 0},
-	{"pause", cmd_pause, "pause", "hold traffic", NULL, 0},
-	{"resume", cmd_pause, "resume", "continue held traffic", NULL, 0},
-	{"update", cmd_update, "update -m MULT", "change the rate of running traffic", &o_update, 0},
-	{"wait", cmd_wait, "wait [SECONDS]", "block until traffic ends (or SECONDS pass)", NULL, 0},
-	{"stats", cmd_stats,
-	 "stats [-g] [-p] [-a] [-l] [-w] [-t] [--pairs] [--json] [--plot FILE.svg] [--from FILE "
-	 "[--seq N]] | stats --failed N [--json]",
-	 "global / port / flows / latency / worker statistics (of now, or of a record); the last "
-	 "N failed flows",
-	 &o_stats,
-	 CLI_F_FILEARG},
-	{"clear", cmd_clear, "clear", "zero the statistics shown (a baseline)", NULL, 0},
-	{"portattr", cmd_portattr, "portattr [-p PORTS]",
-	 "link, speed, MAC, IP, gw, gw MAC, driver", &o_p, 0},
-	{"bench", bench_cmd, bench_usage,
-	 "automated measurements: RFC 2544 throughput, RFC 8219 latency, RFC 9693 CPS and capacity; NAT behaviour (RFC 4787, 5382, 5508, 7857)", &bench_spec,
-	 CLI_F_FILEARG},
-	{"capture", capture_cmd, capture_usage,
-	 "record the ports' frames as pcapng (BPF filter, frame limit)", &capture_spec, CLI_F_PATHARG},
-	{"record", cmd_record,
-	 "record start FILE [-i|--interval SECONDS] | record stop | record status [--json] | "
-	 "record plot FILE OUT.svg",
-	 "write the figures to FILE as they go (JSON Lines), or plot a record", &record_spec,
-	 CLI_F_PATHARG},
+    {"service", svc_service_cmd, "service [--off]",
+     "enter/leave service mode (ports answer ICMP; non-test frames go to control)",
+     &svc_service_spec, 0},
+    {"arp", svc_arp_cmd, "arp [-p PORTS]",
+     "resolve each port's default_gw by ARP and default_gw6 by Neighbour Discovery", &svc_arp_spec,
+     0},
+    {"ping", svc_ping_cmd, "ping -p PORT -d IP|IPV6 [-n COUNT] [-s SIZE]",
+     "ICMP or ICMPv6 echo from a port", &svc_ping_spec, 0},
+    {"start", cmd_start,
+     "start -f PROFILE [-m MULT] [-d SECONDS] [-p PORTS] [-t KEY=VAL,...] [--active N] "
+     "[--at TIME] [--force] [--nc] [-v]",
+     "load a profile and start traffic", &o_start, CLI_F_FILEARG},
+    {"stop", cmd_stop, "stop", "stop all traffic (flows in flight drain)", NULL, 0},
+    {"pause", cmd_pause, "pause", "hold traffic", NULL, 0},
+    {"resume", cmd_pause, "resume", "continue held traffic", NULL, 0},
+    {"update", cmd_update, "update -m MULT", "change the rate of running traffic", &o_update, 0},
+    {"wait", cmd_wait, "wait [SECONDS]", "block until traffic ends (or SECONDS pass)", NULL, 0},
+    {"stats", cmd_stats,
+     "stats [-g] [-p] [-a] [-l] [-w] [-t] [--pairs] [--json] [--plot FILE.svg] [--from FILE "
+     "[--seq N]] | stats --failed N [--json]",
+     "global / port / flows / latency / worker statistics (of now, or of a record); the last "
+     "N failed flows",
+     &o_stats, CLI_F_FILEARG},
+    {"clear", cmd_clear, "clear", "zero the statistics shown (a baseline)", NULL, 0},
+    {"portattr", cmd_portattr, "portattr [-p PORTS]", "link, speed, MAC, IP, gw, gw MAC, driver",
+     &o_p, 0},
+    {"bench", bench_cmd, bench_usage,
+     "automated measurements: RFC 2544 throughput, RFC 8219 latency, RFC 9693 CPS, tear-down and "
+     "capacity; NAT behaviour (RFC 4787, 5382, 5508, 7857)",
+     &bench_spec, CLI_F_FILEARG},
+    {"capture", capture_cmd, capture_usage,
+     "record the ports' frames as pcapng (BPF filter, frame limit)", &capture_spec, CLI_F_PATHARG},
+    {"record", cmd_record,
+     "record start FILE [-i|--interval SECONDS] | record stop | record status [--json] | "
+     "record plot FILE OUT.svg",
+     "write the figures to FILE as they go (JSON Lines), or plot a record", &record_spec,
+     CLI_F_PATHARG},
 };
 
 static void on_sigint(void)

@@ -93,15 +93,11 @@ static void rec_json(struct jw *j, const struct record_status *st)
 /* The recording's state as the command's value, when one is asked for. */
 static int rec_value(struct cmd_ctx *x, const struct record_status *st, int rc)
 {
-	struct jw j;
+	struct jw j, *v = cmd_value_begin(x, &j);
 
-	if (!x->value)
-		return rc;
-	cmd_json_begin(x, &j, false);
-	rec_json(&j, st);
-	if (cmd_json_end(x, &j) < 0 && rc == 0)
-		return cmd_fail(x, FG_E_INTERNAL, NULL, NULL, "out of memory");
-	return rc;
+	if (v)
+		rec_json(v, st);
+	return cmd_value_end(x, v, rc);
 }
 
 static int rec_start(struct cmd_ctx *x, int argc, char **argv)

@@ -96,6 +96,13 @@ const char *addr6_str(const uint8_t *a, char *buf)
 	return buf;
 }
 
+const char *addr4_str(uint32_t ip, char *buf)
+{
+	struct in_addr n = {.s_addr = htonl(ip)};
+
+	return inet_ntop(AF_INET, &n, buf, ADDR4_STRLEN);
+}
+
 int addr6_parse_prefix(const char *s, uint8_t *pfx, unsigned *plen, char *err, size_t errlen)
 {
 	char buf[64];

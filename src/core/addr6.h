@@ -1,7 +1,7 @@
 /*
  * addr6.h — IPv6 address helpers: RFC 6052 IPv4-embedded IPv6 addresses
  * (the addresses a NAT64 translator maps IPv4 hosts to), prefix parsing
- * and the text form of addresses and prefixes.
+ * and the text form of addresses and prefixes (an IPv4 address's too).
  *
  * Context: pure.
  *
@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #define ADDR6_STRLEN 46 /* INET6_ADDRSTRLEN */
+#define ADDR4_STRLEN 16 /* INET_ADDRSTRLEN */
 
 /* pure: is plen one of RFC 6052's prefix lengths (32, 40, 48, 56, 64, 96)? */
 bool addr6_rfc6052_len(unsigned plen);
@@ -48,5 +49,8 @@ bool addr6_parse(const char *s, uint8_t *a);
 
 /* pure: the text form of a (RFC 5952), in buf of ADDR6_STRLEN bytes. */
 const char *addr6_str(const uint8_t *a, char *buf);
+
+/* pure: the dotted form of IPv4 ip (host order), in buf of ADDR4_STRLEN bytes. */
+const char *addr4_str(uint32_t ip, char *buf);
 
 #endif

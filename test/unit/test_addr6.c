@@ -112,6 +112,17 @@ static void test_str(void **st)
 	assert_false(addr6_parse("", a));
 }
 
+/* IPv4 in host order, printed most significant byte first, at full width */
+static void test_str4(void **st)
+{
+	char buf[ADDR4_STRLEN];
+
+	(void)st;
+	assert_string_equal(addr4_str(0xc6120001u, buf), "198.18.0.1");
+	assert_string_equal(addr4_str(0xffffffffu, buf), "255.255.255.255");
+	assert_string_equal(addr4_str(0, buf), "0.0.0.0");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -119,6 +130,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip_and_u_octet),
 		cmocka_unit_test(test_prefix_parse),
 		cmocka_unit_test(test_str),
+		cmocka_unit_test(test_str4),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
