@@ -116,6 +116,16 @@ bool prof_prog_once(const struct prof_program *pg, uint32_t *need)
 	return true;
 }
 
+uint32_t prof_prog_min_send(const struct prof_program *pg)
+{
+	uint32_t least = 0;
+
+	for (size_t i = 0; i < pg->n; i++)
+		if (pg->steps[i].op == PROF_OP_SEND && (!least || pg->steps[i].arg < least))
+			least = pg->steps[i].arg;
+	return least;
+}
+
 const char *prof_tpl_group(const struct prof_template *t) { return t->group ? t->group : t->name; }
 
 size_t prof_groups(const struct prof *p, uint8_t group_of[FG_PROF_MAX_TEMPLATES])

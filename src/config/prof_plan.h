@@ -179,6 +179,9 @@ double prof_flow_time(const struct prof *p);
  */
 bool prof_prog_once(const struct prof_program *pg, uint32_t *need);
 
+/* pure: the bytes of pg's smallest send (a UDP datagram); 0 when it sends nothing. */
+uint32_t prof_prog_min_send(const struct prof_program *pg);
+
 /* pure: the statistics group template t belongs to: its `group`, or its name. */
 const char *prof_tpl_group(const struct prof_template *t);
 

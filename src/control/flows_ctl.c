@@ -69,6 +69,25 @@ static const struct prof_program *flows_tpl_prog(const struct prof_template *t, 
 }
 
 /*
+ * Does template t's server answer a request as it comes, taking no entry
+ * (flows.h, srv_once: a UDP server whose program is one recv and sends,
+ * without bytes on either side)? *need: the recv's bytes, which the
+ * first datagram must bring for that. *no_entry (NULL: not asked): whether
+ * every datagram of the client's brings them, so that the server side
+ * never takes an entry (the plan counts none, flowplan_tpl.srv_free).
+ */
+static bool flows_srv_once(const struct prof_template *t, uint32_t *need, bool *no_entry)
+{
+	const struct prof_program *c = flows_tpl_prog(t, FLOWTAB_CLIENT);
+	const struct prof_program *s = flows_tpl_prog(t, FLOWTAB_SERVER);
+	bool once = t->proto == PROF_UDP && !s->until && !c->bytes && prof_prog_once(s, need);
+
+	if (no_entry)
+		*no_entry = once && prof_prog_min_send(c) >= *need;
+	return once;
+}
+
+/*
  * A template's programs, and what programs with bytes need (flows.h):
  * which side sends bytes, which receives through flows_rx_bytes(), and
  * the flow's timeout, the profile's plus the delays of the longer program.
@@ -83,8 +102,7 @@ static void flows_tpl_progs(struct flows_tpl *ft, const struct prof *p,
 		ft->txb[side] = ft->prog[side]->bytes;
 		ft->rxb[side] = ft->prog[side]->until || ft->prog[!side]->bytes;
 	}
-	ft->srv_once = t->proto == PROF_UDP && !ft->rxb[FLOWTAB_SERVER] &&
-		       prof_prog_once(ft->prog[FLOWTAB_SERVER], &ft->srv_need);
+	ft->srv_once = flows_srv_once(t, &ft->srv_need, NULL);
 }
 
 /* L1 bits one flow puts on the wire in one direction (side's sends);
@@ -364,6 +382,7 @@ static void flows_count_in(const struct run_params *rp, const struct worker *w, 
 	in->ntpl = (unsigned)p->n_templates;
 	for (unsigned i = 0; i < in->ntpl; i++) {
 		const struct prof_template *t = &p->templates[i];
+		uint32_t need;
 
 		in->tpl[i].cps = total > 0 ? cps * t->cps / total : 0;
 		in->tpl[i].prog_s =
@@ -371,6 +390,7 @@ static void flows_count_in(const struct run_params *rp, const struct worker *w, 
 		in->tpl[i].life_s = prof_tpl_timeout(p, t);
 		in->tpl[i].climit = t->climit ? start_share(t->climit, ngen, gi) : 0;
 		in->tpl[i].limit = t->limit ? start_share(t->limit, ngen, gi) : 0;
+		flows_srv_once(t, &need, &in->tpl[i].srv_free);
 	}
 }
 

@@ -46,18 +46,26 @@ static const char *fp_bytes(uint64_t b, char *buf, size_t len)
 	return buf;
 }
 
-/*
- * The counts of flowplan_flows; *fixed: an unpaced run without --active
- * whose templates are not all capped (the default table).
- */
-static void fp_flows(const struct flowplan_in *in, double scale, uint64_t *need, uint64_t *want,
-		     bool *fixed)
-{
-	double sn = 0, sw = 0, k = scale > 0 ? scale : 1;
-	bool all_capped = in->ntpl > 0;
+/* The counts of one worker: its client flows, and the server entries of them. */
+struct fp_count {
+	uint64_t need, want;	 /* concurrent client flows (flowplan_flows()) */
+	uint64_t need_s, want_s; /* ... of templates whose server side takes an entry */
+	bool fixed;		 /* an unpaced run without --active whose templates are
+				    not all capped: the default table */
+};
 
-	*need = *want = 0;
-	*fixed = false;
+/* the part f (0 to 1) of x, rounded up */
+static uint64_t fp_part(uint64_t x, double f)
+{
+	return f >= 1 ? x : (uint64_t)fmin(ceil((double)x * f), (double)x);
+}
+
+static void fp_flows(const struct flowplan_in *in, double scale, struct fp_count *o)
+{
+	double sn = 0, sw = 0, sns = 0, sws = 0, k = scale > 0 ? scale : 1;
+	bool all_capped = in->ntpl > 0, any_srv = false;
+
+	memset(o, 0, sizeof(*o));
 	if (!in->gen)
 		return;
 	for (unsigned i = 0; i < in->ntpl; i++) {
@@ -86,28 +94,40 @@ static void fp_flows(const struct flowplan_in *in, double scale, uint64_t *need,
 		}
 		sn += n;
 		sw += w;
+		if (!t->srv_free) {
+			sns += n;
+			sws += w;
+			any_srv = true;
+		}
 	}
 	if (in->active) {
 		/* --active counts as need in full: the share, or what the rate
-		 * reaches at the flows' whole lifetime */
-		*need = *want = (uint64_t)fmin(sw, (double)in->active);
+		 * reaches at the flows' whole lifetime; of them, no more take
+		 * server entries than the templates that take one reach */
+		o->need = o->want = (uint64_t)fmin(sw, (double)in->active);
+		o->need_s = o->want_s = (uint64_t)fmin(sws, (double)o->need);
 		return;
 	}
 	if (in->unpaced && !all_capped) {
-		*fixed = true;
-		*need = *want = in->deflt / 2;
+		o->fixed = true;
+		o->need = o->want = in->deflt / 2;
+		o->need_s = o->want_s = any_srv ? o->need : 0;
 		return;
 	}
-	*need = sn > 1e18 ? (uint64_t)1e18 : (uint64_t)sn;
-	*want = sw > 1e18 ? (uint64_t)1e18 : (uint64_t)sw;
+	o->need = sn > 1e18 ? (uint64_t)1e18 : (uint64_t)sn;
+	o->want = sw > 1e18 ? (uint64_t)1e18 : (uint64_t)sw;
+	o->need_s = sns > 1e18 ? (uint64_t)1e18 : (uint64_t)sns;
+	o->want_s = sws > 1e18 ? (uint64_t)1e18 : (uint64_t)sws;
 }
 
 void flowplan_flows(const struct flowplan_in *in, double scale, uint64_t *need, uint64_t *want)
 {
-	uint64_t w;
-	bool fixed;
+	struct fp_count c;
 
-	fp_flows(in, scale, need, want ? want : &w, &fixed);
+	fp_flows(in, scale, &c);
+	*need = c.need;
+	if (want)
+		*want = c.want;
 }
 
 /* entries of a side holding n flows: n plus the margin, the smaller of
@@ -124,16 +144,24 @@ static uint64_t fp_side(uint64_t n, uint64_t min_m)
 	return n + FG_MAX(FG_MIN(pct, sd), min_m);
 }
 
-/* the most flows a side of `half` entries holds with the margin (without
- * its minimum): fp_side() grows with n, so a bisection finds it */
-static uint64_t fp_fit(uint64_t half)
+/* entries of n client flows of which a part srv (of all) takes server
+ * entries too: both sides with their margin (without its minimum) */
+static uint64_t fp_sides(uint64_t n, double srv)
 {
-	uint64_t lo = 0, hi = half;
+	return fp_side(n, 0) + fp_side(fp_part(n, srv), 0);
+}
+
+/* the most client flows a table of `bound` entries holds with their
+ * server entries (the part srv of them) and the margin (without its
+ * minimum): fp_sides() grows with n, so a bisection finds it */
+static uint64_t fp_fit(uint64_t bound, double srv)
+{
+	uint64_t lo = 0, hi = bound;
 
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo + 1) / 2;
 
-		if (fp_side(mid, 0) <= half)
+		if (fp_sides(mid, srv) <= bound)
 			lo = mid;
 		else
 			hi = mid - 1;
@@ -158,27 +186,37 @@ int flowplan_worker(const struct flowplan_in *in, double scale, uint64_t bound,
 		    const char *bound_what, struct flowplan_worker *out, char *err, size_t errlen)
 {
 	char a[32], b[32], c[32], d[32], e[32], f[32];
-	bool fixed, explicit = bound && bound <= FLOWTAB_MAX_FLOWS;
+	bool explicit = bound && bound <= FLOWTAB_MAX_FLOWS;
 	uint64_t deflt, need_full, floor;
+	struct fp_count n;
+	double srv;
 
 	memset(out, 0, sizeof(*out));
 	out->pool = in->pool;
 	if (!explicit)
 		bound = FLOWTAB_MAX_FLOWS;
-	fp_flows(in, scale, &out->need, &out->want, &fixed);
+	fp_flows(in, scale, &n);
+	out->need = n.need;
+	out->want = n.want;
 	/* the default table is a table's size as it stands: no margin on it */
 	deflt = FG_MIN(in->deflt ? in->deflt : FLOWPLAN_UNPACED_DEFAULT, bound);
-	if (fixed) {
+	/* the server entries' part of the client flows (need's, else want's) */
+	srv = n.need ? (double)n.need_s / (double)n.need
+	      : n.want ? (double)n.want_s / (double)n.want
+		       : 1.0;
+	if (n.fixed) {
 		out->need_entries = out->want_entries = need_full = deflt;
 	} else {
-		need_full = 2 * fp_side(out->need, FLOWPLAN_MARGIN_MIN);
+		need_full = fp_side(n.need, FLOWPLAN_MARGIN_MIN) +
+			    fp_side(n.need_s, FLOWPLAN_MARGIN_MIN);
 		/* an explicit flows_max is compared without the margin's minimum */
-		out->need_entries = explicit ? 2 * fp_side(out->need, 0) : need_full;
-		out->want_entries = 2 * fp_side(out->want, FLOWPLAN_MARGIN_MIN);
+		out->need_entries = explicit ? fp_side(n.need, 0) + fp_side(n.need_s, 0) : need_full;
+		out->want_entries = fp_side(n.want, FLOWPLAN_MARGIN_MIN) +
+				    fp_side(n.want_s, FLOWPLAN_MARGIN_MIN);
 	}
 	if (out->need_entries > bound) {
-		/* the flows a table of `bound` holds with both sides */
-		uint64_t fit = fp_fit(bound / 2);
+		/* the flows a table of `bound` holds with their server entries */
+		uint64_t fit = fp_fit(bound, srv);
 		/* entries and index at the bound (the wheel left out: the
 		 * bytes of the need are scaled from these) */
 		struct flowtab_params fp = {

@@ -10,7 +10,10 @@
  *
  * The counts. A worker holds a client entry for each flow it opened that
  * still lives and a server entry for each flow its server side learned
- * (flowgen playing both ends of a pair holds both). At `cps` new flows a
+ * (flowgen playing both ends of a pair holds both), except for templates
+ * whose server side takes none (flowplan_tpl.srv_free: a UDP server that
+ * answers each request as it comes, flowgen(8), FLOW TABLES): their
+ * flows count on the client side alone. At `cps` new flows a
  * second, a template whose flows stay t seconds has cps x t alive at once
  * (Little's law), nor more than start in the run's -d; its climit and
  * limit cap that. Two figures are counted for each worker:
@@ -95,6 +98,8 @@ struct flowplan_tpl {
 	double life_s;	 /* the longest a flow lives (prof_tpl_timeout()) */
 	uint64_t climit; /* the worker's share of climit; 0: none */
 	uint64_t limit;	 /* the worker's share of limit; 0: none */
+	bool srv_free;	 /* its server side takes no entry (flows.h, srv_once, with
+			    every datagram of the client's at least the server's recv) */
 };
 
 /* What one worker's table is counted from. */

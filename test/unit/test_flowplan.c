@@ -296,6 +296,64 @@ static void test_table_bound(void **state)
 	assert_non_null(strstr(err, "flows_max is 1,000 entries (0.1 MiB), about 400 flows"));
 }
 
+/*
+ * Templates whose server side takes no entry (flowplan_tpl.srv_free: a
+ * UDP server that answers each request as it comes): their flows count
+ * on the client side alone, beside others, under --active and in what a
+ * bound holds.
+ */
+static void test_srv_free(void **state)
+{
+	struct flowplan_in in = one(10000, 0, 3);
+	struct flowplan_worker w;
+	char err[400];
+
+	(void)state;
+	in.tpl[0].srv_free = true;
+	assert_int_equal(flowplan_worker(&in, 1.0, 0, "x", &w, err, sizeof(err)), 0);
+	assert_int_equal(w.need, 1000);
+	assert_int_equal(w.want, 30000);
+	/* test_need_and_want's, one side: 1,000 and the margin's minimum;
+	 * 30,000 and its 2,772 */
+	assert_int_equal(w.need_entries, 1000 + FLOWPLAN_MARGIN_MIN);
+	assert_int_equal(w.want_entries, 32772);
+	assert_int_equal(w.entries, 32772);
+	/* beside a template whose server takes an entry, only that one's
+	 * flows count twice: need 1,000 + 2,100 flows, 2,100 of them on the
+	 * server side too (4,124 + 3,124 entries); want 30,000 + 7,000, 7,000
+	 * (40,078 + 8,339) */
+	in.ntpl = 2;
+	in.tpl[1] = (struct flowplan_tpl){.cps = 1000, .prog_s = 2, .life_s = 7};
+	assert_int_equal(flowplan_worker(&in, 1.0, 0, "x", &w, err, sizeof(err)), 0);
+	assert_int_equal(w.need, 3100);
+	assert_int_equal(w.need_entries, 7248);
+	assert_int_equal(w.want_entries, 48417);
+	/* --active 10,000 of the 37,000 the rates would hold: no more than
+	 * the 7,000 the template with server entries holds take one
+	 * (11,600 + 8,339 entries); 5,000: all of them might (2 x 6,132) */
+	in.active = 10000;
+	assert_int_equal(flowplan_worker(&in, 1.0, 0, "x", &w, err, sizeof(err)), 0);
+	assert_int_equal(w.need, 10000);
+	assert_int_equal(w.need_entries, 11600 + 8339);
+	in.active = 5000;
+	assert_int_equal(flowplan_worker(&in, 1.0, 0, "x", &w, err, sizeof(err)), 0);
+	assert_int_equal(w.need_entries, 2 * 6132);
+	/* beyond a table, what it holds is counted with one side: n + 16
+	 * sqrt(n) <= 67,108,864 (test_table_bound's, both sides: 33,461,878) */
+	in = one(1, 0, 60);
+	in.tpl[0].srv_free = true;
+	in.unpaced = true;
+	in.active = 500000000;
+	assert_int_equal(flowplan_worker(&in, 1.0, 0, "the most a table holds", &w, err, sizeof(err)),
+			 -ERANGE);
+	assert_non_null(strstr(err, "500,357,771 entries, "));
+	assert_non_null(strstr(err, "about 66,977,919 flows"));
+	/* an unpaced run's default table is the default either way */
+	in.active = 0;
+	assert_int_equal(flowplan_worker(&in, 1.0, 0, "x", &w, err, sizeof(err)), 0);
+	assert_int_equal(w.entries, FLOWPLAN_UNPACED_DEFAULT);
+}
+
 /* update -m: taken while the need at the new rate fits the table built */
 static void test_update(void **state)
 {
@@ -471,6 +529,7 @@ int main(void)
 	    cmocka_unit_test(test_table_bound),	  cmocka_unit_test(test_update),
 	    cmocka_unit_test(test_place),	  cmocka_unit_test(test_meminfo),
 	    cmocka_unit_test(test_line), cmocka_unit_test(test_hold),
+	    cmocka_unit_test(test_srv_free),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

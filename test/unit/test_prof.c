@@ -441,7 +441,8 @@ static void test_groups(void **state)
 }
 
 /* A server program of one recv and then sends only is a request's answer
- * (prof_prog_once()): its bytes are the recv's. */
+ * (prof_prog_once()): its bytes are the recv's; and each program's
+ * smallest datagram (prof_prog_min_send()). */
 static void test_prog_once(void **state)
 {
 	static const char yaml[] =
@@ -456,18 +457,27 @@ static void test_prog_once(void **state)
 	    "  - {name: e, proto: udp, port: 5, client: [{send: 1}, {recv: 1}],\n"
 	    "     server: [{recv: 1}, {delay: 5}, {send: 1}]}\n"
 	    "  - {name: f, proto: udp, port: 6, client: [{send: 1}, {recv: 1}, {send: 1}],\n"
-	    "     server: [{recv: 1}, {send: 1}, {recv: 1}]}\n";
-	static const bool once[] = {true, true, true, false, false, false};
-	static const uint32_t need[] = {18, 5, 1};
+	    "     server: [{recv: 1}, {send: 1}, {recv: 1}]}\n"
+	    "  - {name: g, proto: udp, port: 7, client: [{send: 7}, {send: 3}],\n"
+	    "     server: [{recv: 10}]}\n";
+	static const bool once[] = {true, true, true, false, false, false, true};
+	static const uint32_t need[] = {18, 5, 1, 0, 0, 0, 10};
+	/* the smallest datagram of each side: g's client sends one of 3
+	 * bytes, fewer than its server's recv (its entry is taken then) */
+	static const uint32_t least_c[] = {18, 5, 1, 1, 1, 1, 3};
+	static const uint32_t least_s[] = {18, 0, 1, 1, 1, 1, 0};
 	char err[FG_ERRLEN];
 	struct prof p;
 
 	(void)state;
 	if (prof_load_buf("o.yaml", yaml, strlen(yaml), &p, err, sizeof(err)))
 		fail_msg("%s", err);
-	assert_int_equal(p.n_templates, 6);
+	assert_int_equal(p.n_templates, 7);
 	for (size_t i = 0; i < p.n_templates; i++) {
 		uint32_t n = UINT32_MAX;
+
+		assert_int_equal(prof_prog_min_send(&p.templates[i].client), least_c[i]);
+		assert_int_equal(prof_prog_min_send(&p.templates[i].server), least_s[i]);
 
 		assert_int_equal(prof_prog_once(&p.templates[i].server, &n), once[i]);
 		if (once[i])
