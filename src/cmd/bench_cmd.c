@@ -23,7 +23,6 @@
 #include "bench.h"
 #include "bench_cmd.h"
 #include "cli.h"
-#include "cmds.h"
 #include "json.h"
 #include "natb.h"
 #include "natb_cmd.h"
@@ -152,7 +151,7 @@ static int bench_parse(struct cmd_ctx *x, int argc, char **argv, struct bench_op
 	o->trial_s = BENCH_DEF_TRIAL_S;
 	o->confirm_s = BENCH_DEF_CONFIRM_S;
 	o->mask = -1;
-	o->json = cmds_json();
+	o->json = cmd_json();
 	if (argc < 2 || argv[1][0] == '-')
 		return bench_bad(x, "which test? throughput, latency, cps, capacity or teardown");
 	for (int k = 1; k < BENCH_KIND_COUNT; k++)
@@ -173,7 +172,7 @@ static int bench_parse(struct cmd_ctx *x, int argc, char **argv, struct bench_op
 			o->have_mult = true;
 			break;
 		case 'p':
-			if ((o->mask = cmds_parse_ports(optarg)) <= 0)
+			if ((o->mask = cmd_parse_ports(optarg, fg_nports)) <= 0)
 				return bench_bad(x, "-p '%s': no such ports (0..%d)", optarg,
 						 fg_nports - 1);
 			break;

@@ -15,7 +15,6 @@
 #include "capture.h"
 #include "capture_cmd.h"
 #include "cli.h"
-#include "cmds.h"
 #include "json.h"
 #include "port.h"
 
@@ -125,7 +124,7 @@ static int cap_start(struct cmd_ctx *x, int argc, char **argv)
 	while ((c = cli_getopt(argc, argv, &capture_spec)) != -1) {
 		switch (c) {
 		case 'p':
-			if ((ports = cmds_parse_ports(optarg)) <= 0) {
+			if ((ports = cmd_parse_ports(optarg, fg_nports)) <= 0) {
 				snprintf(err, sizeof(err), "-p '%s': no such ports (0..%d)", optarg,
 					 fg_nports - 1);
 				return cap_bad(x, err);
@@ -243,7 +242,7 @@ int capture_cmd(struct cmd_ctx *x, int argc, char **argv)
 		return cmd_json_end(x, &j) < 0 ? -1 : 0;
 	}
 	if (strcmp(argv[1], "status") == 0) {
-		bool json = cmds_json();
+		bool json = cmd_json();
 
 		if (argc == 3 && strcmp(argv[2], "--json") == 0)
 			json = true;

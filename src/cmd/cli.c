@@ -392,6 +392,37 @@ int cmd_bad_usage(struct cmd_ctx *x, char **argv)
 			c ? c->usage : argv[0]);
 }
 
+int64_t cmd_parse_ports(const char *s, int nports)
+{
+	int64_t mask = 0;
+	char *end;
+
+	while (*s) {
+		long a = strtol(s, &end, 10), b = a;
+
+		if (end == s)
+			return -1;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		if (a < 0 || b < a || b >= nports)
+			return -1;
+		for (long i = a; i <= b; i++)
+			mask |= 1LL << i;
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return -1;
+		s = end;
+	}
+	return mask;
+}
+
+static bool cmd_json_default;
+
+void cmd_set_json(bool on) { cmd_json_default = on; }
+
+bool cmd_json(void) { return cmd_json_default; }
+
 /*
  * The log sink of a running command: an error logged by control while the
  * command runs is its error value, when the handler sets none itself; at

@@ -125,6 +125,14 @@ int cmd_value_end(struct cmd_ctx *x, struct jw *v, int rc);
  */
 int cmd_bad_usage(struct cmd_ctx *x, char **argv);
 
+/* pure: "0,1" or "0-3" as a bit mask of ports below nports; -1 on a bad list. */
+int64_t cmd_parse_ports(const char *s, int nports);
+
+/* control: the program's --json default (flowgen --json), where the
+ * commands with a --json option start from; cmds_init sets it. */
+void cmd_set_json(bool on);
+bool cmd_json(void);
+
 /*
  * A command's options as data: getopt_long's two tables, which the handler
  * parses its argv with (cli_getopt), TAB completion offers (as "-x" and

@@ -46,7 +46,6 @@
 #include "units.h"
 
 static struct {
-	bool json;
 	bool verbose; /* flowgen -v */
 } cmds;
 
@@ -56,31 +55,6 @@ void cmds_set_verbose(bool on) { cmds.verbose = on; }
 static const char *gw_mac_text(uint64_t w, char *buf)
 {
 	return w & PORT_MAC_KNOWN ? port_mac_text(w, buf) : strcpy(buf, "unknown");
-}
-
-int64_t cmds_parse_ports(const char *s)
-{
-	int64_t mask = 0;
-	char *end;
-
-	while (*s) {
-		long a = strtol(s, &end, 10), b = a;
-
-		if (end == s)
-			return -1;
-		if (*end == '-')
-			b = strtol(end + 1, &end, 10);
-		if (a < 0 || b < a || b >= fg_nports)
-			return -1;
-		for (long i = a; i <= b; i++)
-			mask |= 1LL << i;
-		if (*end == ',')
-			end++;
-		else if (*end)
-			return -1;
-		s = end;
-	}
-	return mask;
 }
 
 /*
@@ -163,7 +137,7 @@ static int cmd_portattr(struct cmd_ctx *x, int argc, char **argv)
 
 	cli_getopt_reset();
 	while ((c = cli_getopt(argc, argv, &o_p)) != -1)
-		if (c != 'p' || (mask = cmds_parse_ports(optarg)) < 0)
+		if (c != 'p' || (mask = cmd_parse_ports(optarg, fg_nports)) < 0)
 			return cmd_bad_usage(x, argv);
 	if (optind != argc)
 		return cmd_bad_usage(x, argv);
@@ -249,7 +223,7 @@ static int cmd_stats(struct cmd_ctx *x, int argc, char **argv)
 	const char *plot = NULL, *from = NULL;
 	struct record_sel sel = {0};
 	unsigned sections = 0;
-	bool json = cmds.json, failed = false;
+	bool json = cmd_json(), failed = false;
 	uint64_t nfailed = 0;
 	int c;
 
@@ -337,8 +311,6 @@ static int cmd_clear(struct cmd_ctx *x, int argc, char **argv)
 	stats_clear();
 	return 0;
 }
-
-bool cmds_json(void) { return cmds.json; }
 
 /*
  * The flow tables' plan (flowplan.h) of the run just started: a line per
@@ -463,7 +435,7 @@ static int cmd_start(struct cmd_ctx *x, int argc, char **argv)
 		return cmd_fail(x, FG_E_USAGE, strncmp(err, "--at", 4) == 0 ? "--at" : NULL, NULL,
 				"start: %s", err);
 	}
-	if (o.ports && (mask = cmds_parse_ports(o.ports)) < 0)
+	if (o.ports && (mask = cmd_parse_ports(o.ports, fg_nports)) < 0)
 		return cmd_fail(x, FG_E_USAGE, "-p", NULL, "start: -p '%s': no such ports (0..%d)",
 				o.ports, fg_nports - 1);
 	rp.mult = o.mult;
@@ -592,7 +564,7 @@ static int cmd_wait(struct cmd_ctx *x, int argc, char **argv)
 
 static int cmd_record(struct cmd_ctx *x, int argc, char **argv)
 {
-	return record_cmd(x, argc, argv, cmds.json);
+	return record_cmd(x, argc, argv, cmd_json());
 }
 
 static const struct cli_cmd table[] = {
@@ -647,7 +619,7 @@ void cmds_install(void) { cli_init(table, FG_ARRAY_SIZE(table)); }
 
 void cmds_init_files(bool json)
 {
-	cmds.json = json;
+	cmd_set_json(json);
 	cmds_install();
 }
 
@@ -670,7 +642,7 @@ bool cmds_files_only(const char *line)
 
 void cmds_init(const struct cfg *c, bool json)
 {
-	cmds.json = json;
+	cmd_set_json(json);
 	/* flows_max caps a table only when the config gives it (flowplan.h) */
 	run_init(strcmp(c->flows_from, "default") != 0 ? c->flows_max : 0);
 	/* A loop pair's next hop is its peer: there is no gateway to resolve. */

@@ -32,10 +32,4 @@ void cmds_fini(void);
 /* flowgen -v: every start prints its flow tables' plan, as start -v does. */
 void cmds_set_verbose(bool on);
 
-/* The --json default of the program. */
-bool cmds_json(void);
-
-/* "0,1" or "0-3" as a bit mask of existing ports; -1 on a bad list. */
-int64_t cmds_parse_ports(const char *s);
-
 #endif

@@ -18,7 +18,6 @@
 
 #include "bench_search.h"
 #include "cli.h"
-#include "cmds.h"
 #include "json.h"
 #include "natb.h"
 #include "natb_cmd.h"
@@ -80,7 +79,7 @@ static int natb_parse(struct cmd_ctx *x, int argc, char **argv, struct natb_opts
 	memset(o, 0, sizeof(*o));
 	o->udp = o->tcp = o->icmp = true;
 	o->tmax = 300;
-	*json = cmds_json();
+	*json = cmd_json();
 	*csv = NULL;
 	cli_getopt_reset();
 	while ((ch = cli_getopt(argc, argv, &natb_spec)) != -1) {

@@ -15,7 +15,6 @@
 
 #include "addr6.h"
 #include "cli.h"
-#include "cmds.h"
 #include "json.h"
 #include "port.h"
 #include "port_addr.h"
@@ -135,7 +134,7 @@ int svc_arp_cmd(struct cmd_ctx *x, int argc, char **argv)
 
 	cli_getopt_reset();
 	while ((c = cli_getopt(argc, argv, &svc_arp_spec)) != -1) {
-		if (c != 'p' || (mask = cmds_parse_ports(optarg)) < 0)
+		if (c != 'p' || (mask = cmd_parse_ports(optarg, fg_nports)) < 0)
 			return cmd_bad_usage(x, argv);
 	}
 	if (optind != argc)

@@ -658,6 +658,25 @@ static void test_complete_paths(void **state)
 	rmdir(dir);
 }
 
+/* the ports list of -p: "0,1", "0-3", both mixed; ports below nports only */
+static void test_parse_ports(void **state)
+{
+	(void)state;
+	assert_int_equal(cmd_parse_ports("0", 2), 1);
+	assert_int_equal(cmd_parse_ports("0,1", 2), 3);
+	assert_int_equal(cmd_parse_ports("1-3", 4), 14);
+	assert_int_equal(cmd_parse_ports("0,2-3", 4), 13);
+	assert_int_equal(cmd_parse_ports("0-1,1", 2), 3);
+	assert_int_equal(cmd_parse_ports("2", 2), -1);	 /* no such port */
+	assert_int_equal(cmd_parse_ports("0-3", 2), -1); /* beyond the last */
+	assert_int_equal(cmd_parse_ports("1-0", 2), -1); /* backwards */
+	assert_int_equal(cmd_parse_ports("-1", 2), -1);
+	assert_int_equal(cmd_parse_ports("0,", 2), 1); /* a trailing comma ends the list */
+	assert_int_equal(cmd_parse_ports("0;1", 2), -1);
+	assert_int_equal(cmd_parse_ports("x", 2), -1);
+	assert_int_equal(cmd_parse_ports("", 2), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -683,6 +702,7 @@ int main(void)
 	    cmocka_unit_test_setup(test_complete_commands, setup),
 	    cmocka_unit_test_setup(test_complete_options, setup),
 	    cmocka_unit_test_setup(test_complete_paths, setup),
+	    cmocka_unit_test(test_parse_ports),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
