@@ -432,23 +432,24 @@ static inline uint64_t ft_due_tick(const struct flowtab *t, uint64_t deadline_ts
 	return tick <= t->cur ? t->cur + 1 : tick;
 }
 
-/* Arm e at tick (ft_due_tick()'s). */
-static inline void ft_arm_tick(struct flowtab *t, uint32_t idx, struct ft_ent *e, uint64_t tick)
+/* Link e at tick (ft_due_tick()'s), out of the slot it was armed in. */
+static inline void ft_relink(struct flowtab *t, uint32_t idx, struct ft_ent *e, uint64_t tick)
 {
-	if (e->sf & FT_ARMED) {
-		if (ft_tick_le(e->tick, (uint32_t)tick)) {
-			e->tick = (uint32_t)tick;
-			return;
-		}
+	if (e->sf & FT_ARMED)
 		ft_wheel_unlink(t, e);
-	}
 	e->tick = (uint32_t)tick;
 	ft_wheel_link(t, idx, e);
 }
 
 void flowtab_timer_arm(struct flowtab *t, uint32_t idx, uint64_t deadline_tsc)
 {
-	ft_arm_tick(t, idx, ft_ent(t, idx), ft_due_tick(t, deadline_tsc));
+	struct ft_ent *e = ft_ent(t, idx);
+	uint64_t tick = ft_due_tick(t, deadline_tsc);
+
+	if ((e->sf & FT_ARMED) && ft_tick_le(e->tick, (uint32_t)tick))
+		e->tick = (uint32_t)tick; /* later: it stays where it is */
+	else
+		ft_relink(t, idx, e, tick);
 }
 
 void flowtab_timer_arm_min(struct flowtab *t, uint32_t idx, uint64_t deadline_tsc)
@@ -456,9 +457,8 @@ void flowtab_timer_arm_min(struct flowtab *t, uint32_t idx, uint64_t deadline_ts
 	struct ft_ent *e = ft_ent(t, idx);
 	uint64_t tick = ft_due_tick(t, deadline_tsc);
 
-	if ((e->sf & FT_ARMED) && ft_tick_le(e->tick, (uint32_t)tick))
-		return;
-	ft_arm_tick(t, idx, e, tick);
+	if (!(e->sf & FT_ARMED) || !ft_tick_le(e->tick, (uint32_t)tick))
+		ft_relink(t, idx, e, tick);
 }
 
 unsigned flowtab_expire(struct flowtab *t, uint64_t now_tsc, uint32_t *out, unsigned max)

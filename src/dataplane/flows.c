@@ -250,24 +250,19 @@ bool flows_prog(struct worker *w, struct flows_state *s, uint32_t idx, struct fl
 	return true;
 }
 
-/* The client flow a UDP server entry names (its request's signature), if
- * it is this worker's: the packet loop hands such datagrams to it (own.h). */
-static uint32_t flows_udp_peer(const struct worker *w, const struct flows_state *s,
-			       const struct flows_ent *e)
+/*
+ * A UDP server is done: its client, if this worker's, learns so. The
+ * client flow is the one the server entry names (its request's
+ * signature), when this worker holds it: the packet loop hands such
+ * datagrams to it (own.h).
+ */
+static void flows_udp_srv_done(struct worker *w, struct flows_state *s, const struct flows_ent *e)
 {
 	uint32_t c = e->udp.peer_id != FLOWTAB_NIL && own_id_worker(e->udp.peer_id) == w->q
 			 ? flowtab_at(s->ft, own_id_ft(e->udp.peer_id))
 			 : FLOWTAB_NIL;
 
-	return c != FLOWTAB_NIL && flows_side(s->ft, c) == FLOWTAB_CLIENT ? c : FLOWTAB_NIL;
-}
-
-/* A UDP server is done: its client, if this worker's, learns so. */
-static void flows_udp_srv_done(struct worker *w, struct flows_state *s, const struct flows_ent *e)
-{
-	uint32_t c = flows_udp_peer(w, s, e);
-
-	if (c != FLOWTAB_NIL) {
+	if (c != FLOWTAB_NIL && flows_side(s->ft, c) == FLOWTAB_CLIENT) {
 		struct flows_ent *ce = flowtab_state(s->ft, c);
 
 		ce->flags |= FLOWS_F_SRV_DONE;
