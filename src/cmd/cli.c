@@ -12,7 +12,9 @@
  * struct cmd_ctx for its results: text, value and error value (cli.h).
  * The console's ways in (the interactive prompt, batch and -x, in
  * console/cli_run.c) end in cli_exec_line, the API's in cli_exec with a
- * ctx of its own.
+ * ctx of its own. What every handler uses is here too: the usage error,
+ * the result value, the ports list of -p and the program's --json
+ * default (cli.h).
  *
  * Context: control, on the console's thread. The interrupt flag read by cli_interrupted() is
  * set from the SIGINT handler of cli_run.c and cleared here when a
