@@ -252,6 +252,30 @@ static int ping_run(struct cmd_ctx *x, long port, uint32_t dip, const uint8_t *d
 }
 
 /*
+ * The next hop of a ping from port to dip (IPv4) or, when dip6 is set, to
+ * dip6, named name: a neighbour answers ARP or Neighbour Discovery for
+ * itself; anything further goes via the port's gateway of that family.
+ * 0 with *mac, or -1 (FG_E_FAILED) when neither is known.
+ */
+static int ping_hop(struct cmd_ctx *x, long port, uint32_t dip, const uint8_t *dip6,
+		    const char *name, uint64_t *mac)
+{
+	const struct port *p = &fg_port[port];
+	uint64_t gw;
+
+	if ((dip6 ? svc_resolve6(port, dip6, mac, 600) : svc_resolve(port, dip, mac, 600)) == 0)
+		return 0;
+	gw = dip6 ? p->gw6_mac : p->gw_mac;
+	if (!(gw & PORT_MAC_KNOWN))
+		return cmd_fail(
+		    x, FG_E_FAILED, "-d", "run arp",
+		    "ping: %s does not answer %s and port %ld's %sgateway MAC is unknown", name,
+		    dip6 ? "Neighbour Discovery" : "ARP", port, dip6 ? "IPv6 " : "");
+	*mac = gw;
+	return 0;
+}
+
+/*
  * `ping` to an IPv6 destination, from the port's ipv6: a neighbour answers
  * Neighbour Discovery for itself; anything further goes via default_gw6.
  */
@@ -267,14 +291,8 @@ static int ping6(struct cmd_ctx *x, long port, const uint8_t *dip6, long count, 
 	if (size > 1452)
 		return cmd_fail(x, FG_E_USAGE, "-s", NULL,
 				"ping: -s %ld: at most 1452 data bytes over IPv6", size);
-	if (svc_resolve6(port, dip6, &mac, 600) != 0) {
-		if (!(fg_port[port].gw6_mac & PORT_MAC_KNOWN))
-			return cmd_fail(x, FG_E_FAILED, "-d", "run arp",
-					"ping: %s does not answer Neighbour Discovery and port "
-					"%ld's IPv6 gateway MAC is unknown",
-					ipb, port);
-		mac = fg_port[port].gw6_mac;
-	}
+	if (ping_hop(x, port, 0, dip6, ipb, &mac) != 0)
+		return -1;
 	return ping_run(x, port, 0, dip6, mac, ipb, count, size);
 }
 
@@ -326,14 +344,7 @@ int svc_ping_cmd(struct cmd_ctx *x, int argc, char **argv)
 	if (!fg_port[port].v.ip)
 		return cmd_fail(x, FG_E_REFUSED, "-p", NULL,
 				"ping: port %ld has no ip in the config", port);
-	/* A neighbour answers for itself; anything further goes via the gateway. */
-	if (svc_resolve(port, dip, &mac, 600) != 0) {
-		if (!(fg_port[port].gw_mac & PORT_MAC_KNOWN))
-			return cmd_fail(x, FG_E_FAILED, "-d", "run arp",
-					"ping: %s does not answer ARP and port %ld's gateway MAC "
-					"is unknown",
-					addr4_str(dip, ipb), port);
-		mac = fg_port[port].gw_mac;
-	}
+	if (ping_hop(x, port, dip, NULL, addr4_str(dip, ipb), &mac) != 0)
+		return -1;
 	return ping_run(x, port, dip, NULL, mac, addr4_str(dip, ipb), count, size);
 }
