@@ -216,6 +216,81 @@ static uint32_t fg_cpa_word(const struct fgen_cpa *a, uint32_t i, uint32_t w)
 	return 0; /* not reached while used < nports */
 }
 
+/* ---- pseudorandom order: a Feistel permutation per address ---- */
+
+void fgen_cpa_shuffle(struct fgen_cpa *a, uint32_t key) { a->key = key; }
+
+/* Half the bits of the indexes' power of 4: nports <= 4^hb (nports <= 65536). */
+static inline unsigned fg_cpa_hb(const struct fgen_cpa *a)
+{
+	unsigned bits = a->nports > 2 ? 32 - (unsigned)__builtin_clz(a->nports - 1) : 1;
+
+	return (bits + 1) / 2;
+}
+
+/* Round r's function of half h under address i's key (splitmix64's finaliser). */
+static inline uint32_t fg_cpa_f(uint64_t ki, uint32_t h, unsigned r, unsigned hb)
+{
+	uint64_t z = ki + (uint64_t)h * 0x9e3779b97f4a7c15ull + r * 0xbf58476d1ce4e5b9ull;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (uint32_t)(z ^ (z >> 31)) & ((1u << hb) - 1);
+}
+
+static inline uint64_t fg_cpa_ki(const struct fgen_cpa *a, uint32_t i)
+{
+	return ((uint64_t)a->key << 32 | a->key) ^ ((uint64_t)i * 0xd1b54a32d192ed03ull);
+}
+
+#define FG_CPA_ROUNDS 4
+
+/* A permutation of [0, 4^hb), then cycle-walked into [0, nports); out of
+ * line, so that the increasing order's get and put stay as they were. */
+__attribute__((noinline)) uint32_t fgen_cpa_perm(const struct fgen_cpa *a, uint32_t i, uint32_t k)
+{
+	uint64_t ki = fg_cpa_ki(a, i);
+	unsigned hb = fg_cpa_hb(a);
+	uint32_t m = (1u << hb) - 1, x = k;
+
+	if (!a->key)
+		return k;
+	do {
+		uint32_t l = x >> hb, r = x & m;
+
+		for (unsigned n = 0; n < FG_CPA_ROUNDS; n++) {
+			uint32_t t = l ^ fg_cpa_f(ki, r, n, hb);
+
+			l = r;
+			r = t;
+		}
+		x = l << hb | r;
+	} while (x >= a->nports);
+	return x;
+}
+
+__attribute__((noinline)) uint32_t fgen_cpa_unperm(const struct fgen_cpa *a, uint32_t i, uint32_t p)
+{
+	uint64_t ki = fg_cpa_ki(a, i);
+	unsigned hb = fg_cpa_hb(a);
+	uint32_t m = (1u << hb) - 1, x = p;
+
+	if (!a->key)
+		return p;
+	do {
+		uint32_t l = x >> hb, r = x & m;
+
+		for (unsigned n = FG_CPA_ROUNDS; n-- > 0;) {
+			uint32_t t = r ^ fg_cpa_f(ki, l, n, hb);
+
+			r = l;
+			l = t;
+		}
+		x = l << hb | r;
+	} while (x >= a->nports);
+	return x;
+}
+
 int fgen_cpa_get(struct fgen_cpa *a, uint32_t ip, uint16_t *port)
 {
 	int64_t i = fgen_addrs_index(&a->ips, ip);
@@ -255,6 +330,8 @@ int fgen_cpa_get(struct fgen_cpa *a, uint32_t ip, uint16_t *port)
 		wrapped = FG_CPA_WRAPPED;
 	cur = b + 1 == a->nports ? 0 : b + 1;
 	*hdr = (uint64_t)(used + 1) << 32 | wrapped | cur;
+	if (__builtin_expect(a->key != 0, 0))
+		b = fgen_cpa_perm(a, (uint32_t)i, b);
 	*port = (uint16_t)(a->port_lo + b * a->step);
 	return 0;
 }
@@ -262,11 +339,14 @@ int fgen_cpa_get(struct fgen_cpa *a, uint32_t ip, uint16_t *port)
 int fgen_cpa_put(struct fgen_cpa *a, uint32_t ip, uint16_t port)
 {
 	int64_t i = fgen_addrs_index(&a->ips, ip), bit = fg_cpa_bit(a, port);
-	uint32_t b = (uint32_t)bit, w = b >> 6;
+	uint32_t b, w;
 	uint64_t *word;
 
 	if (i < 0 || bit < 0)
 		return -EINVAL;
+	b = __builtin_expect(a->key != 0, 0) ? fgen_cpa_unperm(a, (uint32_t)i, (uint32_t)bit)
+					     : (uint32_t)bit;
+	w = b >> 6;
 	word = fg_cpa_at(a, 1 + a->nsumm + w, (uint32_t)i);
 	if (!(*word & (1ull << (b & 63))))
 		return -EINVAL; /* not taken */

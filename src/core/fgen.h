@@ -10,7 +10,8 @@
  *
  * IPv4 ranges (ipv4 = true) never yield a network or broadcast value: an
  * address whose last octet is 0 or 255 is skipped by every mode (RFC 4814
- * §4.3 asks testers to avoid them). Internally the valid addresses are
+ * §4.4: testers should not use addresses that produce undesired effects of
+ * address processing, as a network or broadcast address may). Internally the valid addresses are
  * numbered densely (254 per /24), so rand draws an index and maps it back
  * with a multiply by the reciprocal of 254.
  *
@@ -37,6 +38,11 @@
  * their k-th port touches row 0 and k / 64 + 1 bitmap rows (and a
  * summary row once words fill), nips x 8 B each, where a block per
  * address would put every address's first words on a page of its own.
+ * The rotation runs over port indexes; in pseudorandom order
+ * (fgen_cpa_shuffle) the i-th index of an address stands for the port at
+ * a permutation of i of that address's own, so each address still takes
+ * every port once before any again, in an order of its own (RFC 9693
+ * §4.4 asks for pseudorandom ports; RFC 4814 §4.5).
  *
  * Context: pure and safe on a worker (no allocation, no I/O). Creating
  * and freeing a client port allocator (fgen_cpa_init, fgen_cpa_destroy)
@@ -337,6 +343,7 @@ struct fgen_cpa {
 	struct fgen_addrs ips; /* the addresses (for index mapping; arrays shared) */
 	uint32_t nips, nports, nwords, nsumm;
 	uint16_t port_lo, step;
+	uint32_t key;	/* 0: ports in increasing order; else the permutations' key */
 	uint64_t fresh; /* (address, port) pairs handed out for the first time */
 };
 
@@ -358,5 +365,18 @@ int fgen_cpa_put(struct fgen_cpa *a, uint32_t ip, uint16_t port);
 
 /* pure: free ports left for ip (0 if ip is not in the range). */
 uint32_t fgen_cpa_avail(const struct fgen_cpa *a, uint32_t ip);
+
+/*
+ * pure: hand the ports out in a pseudorandom order from now on (before
+ * the first fgen_cpa_get): address i's k-th port index is perm(i, k), a
+ * permutation of the indexes drawn from key and i (a four-round Feistel
+ * network over the next power of 4, cycle-walked into the range). key 0
+ * keeps increasing order.
+ */
+void fgen_cpa_shuffle(struct fgen_cpa *a, uint32_t key);
+
+/* pure: index k's port index for address index i, and back (tests). */
+uint32_t fgen_cpa_perm(const struct fgen_cpa *a, uint32_t i, uint32_t k);
+uint32_t fgen_cpa_unperm(const struct fgen_cpa *a, uint32_t i, uint32_t p);
 
 #endif

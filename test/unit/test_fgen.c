@@ -605,12 +605,16 @@ static void test_cpa_rotation(void **state)
  * counts the (address, port) pairs never handed out before. Over ranges
  * whose ends fall inside a bitmap word and a summary word, with more
  * than one summary word, a single port, a worker's share (step > 1) and
- * many addresses; each run fills and drains the addresses in turns.
+ * many addresses; each run fills and drains the addresses in turns. With
+ * a key (fgen_cpa_shuffle) the same contract holds over the rotation's
+ * indexes, each standing for the port at its permutation (test_cpa_shuffle
+ * checks the permutations themselves).
  */
 struct cpa_case {
 	uint32_t ip_lo, ip_hi;
 	uint16_t lo, hi, step;
 	uint32_t ops, phase; /* ops in all, in runs of phase */
+	uint32_t key;	     /* 0: increasing order */
 };
 
 struct cpa_model {
@@ -636,6 +640,7 @@ static void cpa_model_run(const struct cpa_case *c)
 	uint32_t nips, np, nospc = 0, handed = 0;
 
 	assert_int_equal(cpa_step(&a, c->ip_lo, c->ip_hi, c->lo, c->hi, c->step), 0);
+	fgen_cpa_shuffle(&a, c->key);
 	nips = a.nips;
 	np = a.nports;
 	assert_int_equal(np, ((uint32_t)c->hi - c->lo) / c->step + 1);
@@ -669,7 +674,7 @@ static void cpa_model_run(const struct cpa_case *c)
 				while (tk[b])
 					b = b + 1 == np ? 0 : b + 1;
 				assert_int_equal(rc, 0);
-				assert_int_equal(port, c->lo + b * c->step);
+				assert_int_equal(port, c->lo + fgen_cpa_perm(&a, i, b) * c->step);
 				tk[b] = 1;
 				m.used[i]++;
 				m.fresh += !sn[b];
@@ -681,16 +686,19 @@ static void cpa_model_run(const struct cpa_case *c)
 			/* a port of the share near the cursor (taken or not), at
 			 * times one outside the share or the range */
 			uint32_t b = (uint32_t)(m.cur[i] + np - 1 - (r >> 40) % 64 % np) % np;
-			uint32_t v = c->lo + b * c->step;
+			uint32_t v = c->lo + fgen_cpa_perm(&a, i, b) * c->step;
+			bool share;
 
 			if ((r >> 20 & 15) == 0)
 				v = (uint32_t)(c->lo - 2 +
 					       (r >> 24) % ((uint32_t)c->hi - c->lo + 5));
 			if (v > 65535)
 				v = 65535;
-			b = (v - c->lo) / c->step;
+			share = v >= c->lo && v <= c->hi && (v - c->lo) % c->step == 0;
+			if (share)
+				b = fgen_cpa_unperm(&a, i, (v - c->lo) / c->step);
 			rc = fgen_cpa_put(&a, ip, (uint16_t)v);
-			if (v >= c->lo && v <= c->hi && (v - c->lo) % c->step == 0 && tk[b]) {
+			if (share && tk[b]) {
 				assert_int_equal(rc, 0);
 				tk[b] = 0;
 				m.used[i]--;
@@ -726,11 +734,91 @@ static void test_cpa_model(void **state)
 	    {IP(198, 18, 0, 0), IP(198, 18, 2, 255), 2000, 2069, 1, 400000, 80000},
 	    /* the full range: 1,008 bitmap words, 16 summary words */
 	    {IP(198, 18, 0, 1), IP(198, 18, 0, 1), 1024, 65535, 1, 300000, 80000},
+	    /* the same shapes in pseudorandom order */
+	    {IP(198, 18, 0, 1), IP(198, 18, 0, 3), 100, 229, 1, 20000, 2500, 7},
+	    {IP(198, 18, 0, 1), IP(198, 18, 0, 2), 7000, 7000, 1, 2000, 250, 8},
+	    {IP(198, 18, 0, 1), IP(198, 18, 0, 1), 10000, 14096, 1, 60000, 7500, 9},
+	    {IP(198, 18, 0, 1), IP(198, 18, 0, 2), 5003, 5601, 3, 20000, 2500, 10},
+	    {IP(198, 18, 0, 0), IP(198, 18, 2, 255), 2000, 2069, 1, 400000, 80000, 11},
+	    {IP(198, 18, 0, 1), IP(198, 18, 0, 1), 1024, 65535, 1, 300000, 80000, 12},
 	};
 
 	(void)state;
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
 		cpa_model_run(&cases[k]);
+}
+
+/*
+ * The pseudorandom order (fgen_cpa_shuffle, RFC 9693 §4.4): for every
+ * count of ports, each address's order is a permutation of the indexes
+ * that unperm undoes; key 0 is increasing order; an address hands out
+ * every port once, each fresh, before -ENOSPC, and two addresses' orders
+ * differ. Pseudorandom, not a stride: over 1,000 ports and more, the
+ * first half of an address's ports spreads over the whole range (mean
+ * within 5 % of the middle) and 45-55 % of the steps go down, as in a
+ * random permutation; over 64 and more, over a quarter go down.
+ */
+static void test_cpa_shuffle(void **state)
+{
+	static const uint16_t ranges[][2] = {{7000, 7000},   {7000, 7001}, {7000, 7002},
+					     {7000, 7004},   {7000, 7063}, {100, 229},
+					     {10000, 14096}, {1024, 65535}};
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(ranges) / sizeof(ranges[0]); k++) {
+		struct fgen_cpa a;
+		uint32_t np, ip = IP(198, 18, 0, 1), down = 0, differ = 0;
+		uint8_t *seen;
+		double half = 0;
+		uint16_t port, prev = 0;
+
+		assert_int_equal(
+		    cpa_range(&a, IP(198, 18, 0, 1), IP(198, 18, 0, 2), ranges[k][0], ranges[k][1]),
+		    0);
+		np = a.nports;
+		for (uint32_t b = 0; b < np; b++)
+			assert_int_equal(fgen_cpa_perm(&a, 0, b), b);
+		fgen_cpa_shuffle(&a, 0x5eed + k);
+		seen = calloc(np, 1);
+		assert_non_null(seen);
+		for (uint32_t b = 0; b < np; b++) {
+			uint32_t p = fgen_cpa_perm(&a, 0, b);
+
+			assert_true(p < np);
+			assert_false(seen[p]);
+			seen[p] = 1;
+			assert_int_equal(fgen_cpa_unperm(&a, 0, p), b);
+			differ += p != fgen_cpa_perm(&a, 1, b);
+		}
+		for (uint32_t b = 0; b < np; b++) {
+			assert_int_equal(fgen_cpa_get(&a, ip, &port), 0);
+			assert_true(port >= ranges[k][0] && port <= ranges[k][1]);
+			assert_int_equal(port, ranges[k][0] + fgen_cpa_perm(&a, 0, b));
+			if (b < np / 2)
+				half += port - ranges[k][0];
+			down += b > 0 && port < prev;
+			prev = port;
+		}
+		assert_int_equal(fgen_cpa_get(&a, ip, &port), -ENOSPC);
+		assert_int_equal(a.fresh, np);
+		/* a port given back is the one taken next */
+		assert_int_equal(fgen_cpa_put(&a, ip, prev), 0);
+		assert_int_equal(fgen_cpa_get(&a, ip, &port), 0);
+		assert_int_equal(port, prev);
+		assert_int_equal(a.fresh, np);
+		if (np >= 64) { /* no increasing order, nor one address's for all */
+			assert_true(down > np / 4);
+			assert_true(differ > np / 2);
+		}
+		if (np >= 1000) { /* spread like a random permutation */
+			double mean = half / (np / 2), mid = (np - 1) / 2.0;
+
+			assert_true(mean > mid * 0.95 && mean < mid * 1.05);
+			assert_true(down > np * 45 / 100 && down < np * 55 / 100);
+		}
+		free(seen);
+		fgen_cpa_destroy(&a);
+	}
 }
 
 /* Bytes of [p, p + len) on resident pages. */
@@ -803,6 +891,7 @@ int main(void)
 	    cmocka_unit_test(test_cpa_fresh),
 	    cmocka_unit_test(test_cpa_rotation),
 	    cmocka_unit_test(test_cpa_model),
+	    cmocka_unit_test(test_cpa_shuffle),
 	    cmocka_unit_test(test_addrs_list),
 	    cmocka_unit_test(test_sort_tagged),
 	    cmocka_unit_test(test_cpa_share_list),
