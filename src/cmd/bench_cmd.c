@@ -429,6 +429,12 @@ static void bench_tuples_text(const struct bench_out *b, const struct bench_resu
 			  "tuples: %" PRIu64 " distinct client (address, port) pairs, each trial "
 			  "on client ports no earlier trial used",
 			  bench_tuples_total(b, r));
+	if (r->n && r->t[0].port_order)
+		bench_say(b, "client ports: each address's in %s order%s",
+			  r->t[0].port_order == PROF_DIST_RAND ? "pseudorandom" : "increasing",
+			  r->t[0].port_order == PROF_DIST_RAND
+			      ? " (RFC 9693 §4.4)"
+			      : " (the profile's client_ports_order: seq)");
 }
 
 /* ---- JSON ------------------------------------------------------------------- */
@@ -474,6 +480,8 @@ static void json_trial(struct jw *j, const struct bench_words *w, const struct b
 		jw_u64(j, NULL, t->port_hi);
 		jw_arr_end(j);
 	}
+	if (t->port_order)
+		jw_str(j, "client_ports_order", t->port_order == PROF_DIST_RAND ? "rand" : "seq");
 	jw_num(j, "send_s", t->span, 3);
 	snprintf(k, sizeof(k), "achieved_%s", w->unit);
 	jw_num(j, k, t->achieved, 3);
@@ -576,7 +584,7 @@ static void bench_capacity_json(const struct bench_out *b, const struct bench_re
 		jw_i64(j, "trial", r->best + 1);
 }
 
-/* teardown: the tear-down rate at the largest count that passed (RFC 9693). */
+/* teardown: the tear-down rate at the largest count that passed (RFC 9693 §4.8). */
 static void bench_teardown_json(const struct bench_out *b, const struct bench_result *r,
 				struct jw *j)
 {

@@ -41,6 +41,10 @@ struct prof_ip_gen {
 	struct prof_ip_dist client, server;
 	uint32_t offset;		 /* added per extra port pair (an address-looking value) */
 	struct yamlu_range client_ports; /* default 1024..65535 */
+	int client_ports_order;		 /* enum prof_dist: the order each client
+					    address takes its ports in; 0: not
+					    given (seq, but rand for bench's flows
+					    tests: RFC 9693 §4.4) */
 	/* NAT64 (IPv6 clients, IPv4 servers): the RFC 6052 prefix the client
 	 * sends to; the server's IPv4 address is its low 32 bits (/96) */
 	bool has_nat64;

@@ -15,17 +15,18 @@
  * throughput searches over the offered frame rate (bench_search, RFC 2544
  * §26.1), from 100 % of line rate (or the -m given) down; the rate of a
  * trial is the start -m scaled, so every port keeps its share of the load.
- * cps does the same over the connection rate of a flows profile (RFC 9693,
- * maximum connection establishment rate; a flows run waits for its
+ * cps does the same over the connection rate of a flows profile (RFC 9693
+ * §4.5, maximum connection establishment rate; a flows run waits for its
  * connections to complete or time out instead). An invalid search trial is
  * run again, up to BENCH_INVALID_RETRIES times. The rate found is then
  * confirmed by a trial of --confirm seconds (bench_confirm, RFC 2544 §24:
  * stepping down by the resolution after a failure); the search's figure
  * stays in the result beside the confirmed one. capacity runs trials of n
- * connections at one rate, n doubling then bisected (bench_grow, RFC 9693,
- * connection tracking table capacity). latency runs one trial at -m (RFC
- * 8219 §7.2). teardown measures RFC 9693's connection tear-down rate: each
- * trial empties the DUT's table (--dut-cmd), loads n connections into it
+ * connections at one rate, n doubling then bisected (bench_grow, RFC 9693
+ * §4.9, connection tracking table capacity). latency runs one trial at -m
+ * (RFC 8219 §7.2). teardown measures RFC 9693's connection tear-down rate
+ * (§4.8): each trial empties the DUT's table (--dut-cmd; §4.4 starts every
+ * experiment from an empty table), loads n connections into it
  * at the safe rate -m, then takes TimestampA, deletes the DUT's table
  * again (--dut-cmd) and takes TimestampB; n grows as capacity's does, and
  * each trial's rate is n / (TimestampB - TimestampA)
@@ -170,6 +171,8 @@ static void bench_run_params(const struct bench *b, const struct units_rate *mul
 	rp->drain_s = BENCH_LATE_WAIT_S;
 	rp->cport_lo = b->cport_lo;
 	rp->cport_hi = b->cport_hi;
+	if (bench_flows(b))
+		rp->cport_order = bench_tuples_order(b->prof->ip_gen.client_ports_order);
 }
 
 /* ---- fresh tuples (bench_tuples.h) ----------------------------------------------- */
@@ -276,7 +279,10 @@ static unsigned bench_senders(const struct bench *b)
  * A flows run that ended: connections started, completed and not
  * completed. A connection completed when both of its ends, the client
  * (initiator) and the server (responder) side of the pair, ran their
- * programs to the end: every frame of phase 1 arrived (RFC 9693). One
+ * programs to the end: every frame of phase 1 arrived (RFC 9693 §4.2,
+ * §4.5), and a server's answer on the tuple it received came back
+ * through the DUT (the check of §4.6, sent at once rather than after the
+ * whole load). One
  * that did not failed (no reply, reset, retransmit limit, table full) or
  * never reached the server. Flows report no sending time of their own:
  * the trial's time is used.
@@ -351,6 +357,7 @@ static int bench_trial(struct bench *b, const struct units_rate *mult, double se
 	rp.cport_hi = b->cport_hi;
 	t->port_lo = b->cport_lo;
 	t->port_hi = b->cport_hi;
+	t->port_order = rp.cport_order;
 	bench_mult_str(mult, t->mult, sizeof(t->mult));
 	t->secs = secs;
 	t->senders = b->senders;
@@ -612,7 +619,7 @@ static int bench_capacity(struct bench *b)
 	return b->interrupted ? -1 : 0;
 }
 
-/* ---- teardown (RFC 9693, connection tear-down rate) ------------------------------ */
+/* ---- teardown (RFC 9693 §4.8, connection tear-down rate) ------------------------- */
 
 static int64_t bench_mono_ns(void)
 {
@@ -706,6 +713,7 @@ static int bench_td_trial(struct bench *b, uint64_t n, double secs, struct bench
 		goto out;
 	rp.cport_lo = t->port_lo = b->cport_lo;
 	rp.cport_hi = t->port_hi = b->cport_hi;
+	t->port_order = rp.cport_order;
 	bench_mult_str(&b->o->mult, t->mult, sizeof(t->mult));
 	t->secs = secs;
 	t->senders = b->senders;

@@ -517,6 +517,13 @@ static int flows_build_cpa(struct flows_state *s, const struct run_params *rp,
 			snprintf(err, errlen, "client ports: %s", strerror(-rc));
 			return rc;
 		}
+		if ((rp->cport_order ? rp->cport_order : p->ip_gen.client_ports_order) ==
+		    PROF_DIST_RAND) {
+			/* a key of its own per worker and range, never 0 */
+			uint64_t sk = fgen_subseed(p->seed, (uint32_t)w->id, 16 + c);
+
+			fgen_cpa_shuffle(&s->cpa[c], (uint32_t)sk | 1);
+		}
 		key[s->ncpa] = k;
 		r[s->ncpa++] = t;
 		lo = FG_MIN(lo, t.lo);

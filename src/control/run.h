@@ -49,6 +49,9 @@ struct run_params {
 	uint32_t cport_lo, cport_hi;	/* flows: client ports in place of the profile's
 					   (bench: a window no earlier trial used);
 					   both 0 = the profile's */
+	int cport_order;		/* flows: enum prof_dist of the client ports'
+					   order in place of the profile's; 0 = the
+					   profile's */
 	/* Filled in by run.c before prepare (see load.h): */
 	double at_lead_s;			/* --at: seconds from now to it; 0 = none */
 	uint64_t link_bps[FG_MAX_PORTS];	/* each port's link speed, 0 = unknown */

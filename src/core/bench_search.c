@@ -100,7 +100,7 @@ void bench_confirm_record(struct bench_confirm *c, bool passed)
 	c->rate *= 1 - c->res_pct / 100.0;
 }
 
-/* ---- the capacity count (RFC 9693, connection tracking table capacity) -- */
+/* ---- the capacity count (RFC 9693 §4.9, connection tracking table capacity) */
 
 int bench_grow_init(struct bench_grow *g, uint64_t n0, uint64_t max, double res_pct)
 {
@@ -206,7 +206,7 @@ void bench_trial_judge(struct bench_trial *t, double loss_goal_pct)
 			 loss_goal_pct);
 }
 
-/* ---- the connection tear-down rate (RFC 9693) ----------------------------- */
+/* ---- the connection tear-down rate (RFC 9693 §4.8) ------------------------ */
 
 void bench_teardown_judge(struct bench_trial *t)
 {

@@ -10,13 +10,14 @@
  *               average, max, median, 99.9th percentile and PDV of the
  *               stamped frames, a lost stamped frame counting as an
  *               infinite delay;
- *   cps         RFC 9693 (maximum connection establishment rate): the same
+ *   cps         RFC 9693 §4.5 (maximum connection establishment rate): the same
  *               search over the connection rate of a flows profile, a
  *               trial passing when every connection completed at both ends;
- *   capacity    RFC 9693 (connection tracking table capacity): at a safe
- *               rate, the largest count of connections the DUT
- *               establishes all of, by doubling and then binary search;
- *   teardown    RFC 9693 (connection tear-down rate): N connections loaded
+ *   capacity    RFC 9693 §4.9 (connection tracking table capacity): at a
+ *               safe rate, the largest count of connections the DUT
+ *               establishes all of, by doubling and then binary search
+ *               (§4.9's Figure 5 with beta = gamma = 1: flowgen(8));
+ *   teardown    RFC 9693 §4.8 (connection tear-down rate): N connections loaded
  *               into the DUT's table at a safe rate, then the table
  *               deleted by the user's command between two timestamps,
  *               N / (TimestampB - TimestampA); N grows as capacity's does
@@ -188,7 +189,7 @@ void bench_lat_summary(const struct lat_hist *h, uint64_t frames, uint64_t lost,
 		       struct bench_lat *out);
 
 /*
- * One trial of bench teardown (RFC 9693, connection tear-down rate): N
+ * One trial of bench teardown (RFC 9693 §4.8, connection tear-down rate): N
  * connections loaded into the DUT's connection tracking table at a safe
  * rate, then TimestampA, the DUT's table deleted (the user's --dut-cmd,
  * which returns once it is done), TimestampB; the rate is N / (TimestampB
@@ -221,6 +222,7 @@ struct bench_trial {
 	bool confirm;		   /* a confirmation trial of a search's result */
 	uint64_t conns;		   /* capacity: the connections asked for */
 	uint32_t port_lo, port_hi; /* flows: the trial's window of client ports (0: the profile's) */
+	int port_order;		   /* flows: their order, enum prof_dist (0: streams) */
 	uint64_t tuples;	   /* flows: distinct client (address, port) pairs it used */
 	double span;		   /* measured: start of measured traffic to its last burst */
 	unsigned senders;	   /* pacers; each may be one frame off at the trial's edges */

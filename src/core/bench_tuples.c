@@ -13,6 +13,7 @@
 
 #include "bench_search.h"
 #include "bench_tuples.h"
+#include "prof-t.h"
 
 int bench_tuples_init(struct bench_tuples *t, uint32_t naddrs, uint32_t nq, uint32_t port_lo,
 		      uint32_t port_hi)
@@ -71,4 +72,9 @@ uint64_t bench_tuples_search_need(const struct bench_tuples *t, double top, doub
 		c *= 1 - res_pct / 100;
 	}
 	return need;
+}
+
+int bench_tuples_order(int profile_order)
+{
+	return profile_order == PROF_DIST_SEQ ? PROF_DIST_SEQ : PROF_DIST_RAND;
 }

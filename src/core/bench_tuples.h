@@ -14,7 +14,8 @@
  * Fresh connections for every trial of a flows test (src/core/bench_tuples.c).
  * A DUT that tracks connections passes a 4-tuple it still holds as
  * established, not new: a trial that reused an earlier trial's tuples would
- * measure the DUT's table, not its rate of new connections (RFC 9693). So
+ * measure the DUT's table, not its rate of new connections (RFC 9693 §4.4:
+ * every frame of the load makes a new entry, by a four-tuple of its own). So
  * each trial gets a window of client ports that no earlier trial of the
  * search used; every client address of the profile opens at most one flow
  * per port of the window (a margin of BENCH_TUPLE_MARGIN covers an uneven
@@ -65,5 +66,14 @@ static inline uint32_t bench_tuples_left(const struct bench_tuples *t)
  */
 uint64_t bench_tuples_search_need(const struct bench_tuples *t, double top, double res_pct,
 				  double trial_s, double confirm_s, double timeout_s);
+
+/*
+ * pure: the order each client address takes its ports in during a flows
+ * test (enum prof_dist): the profile's client_ports_order when it gives
+ * one (0 when not), else pseudorandom. RFC 9693 §4.4 REQUIRES pseudorandom
+ * port numbers (as RFC 4814 does) and allows increasing order as an
+ * additional measurement.
+ */
+int bench_tuples_order(int profile_order);
 
 #endif

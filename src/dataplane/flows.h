@@ -56,7 +56,7 @@ struct worker_ops;
  * it; a server entry is keyed by the tuple of the first frame the server
  * port received for it, whatever addresses the DUT produced, and the server
  * answers that tuple. That is how the tester stays transparent to a NAT it
- * cannot predict (the NAT-transparent responder of RFC 9693 §4;
+ * cannot predict (the Responder's state table of RFC 9693 §4.2 and §4.7;
  * flowgen-profile(5), "STATEFUL PROFILES").
  *
  * Each template has a client and a server program (send N, recv N, delay

@@ -22,6 +22,7 @@
 #include "bench_search.h"
 #include "bench_tuples.h"
 #include "lat.h"
+#include "prof-t.h"
 #include "units.h"
 
 /* Search against a device that passes every rate up to `limit`. */
@@ -478,7 +479,7 @@ static struct bench_trial td_trial(uint64_t n, double ms)
 }
 
 /*
- * RFC 9693's connection tear-down rate: N / (TimestampB - TimestampA);
+ * RFC 9693's connection tear-down rate (§4.8): N / (TimestampB - TimestampA);
  * invalid when the command failed, the timestamps are out of order or
  * the DUT still counted entries at TimestampB; failed when not all N
  * were loaded (a failure, fewer through the DUT, or fewer in its table).
@@ -541,6 +542,18 @@ static void test_teardown(void **st)
 	bench_teardown_judge(&t);
 	assert_false(t.valid);
 	assert_string_equal(t.why, "TimestampB not after TimestampA");
+}
+
+/*
+ * The client ports' order of a flows test: pseudorandom unless the
+ * profile asks for increasing order (RFC 9693 §4.4).
+ */
+static void test_tuples_order(void **st)
+{
+	(void)st;
+	assert_int_equal(bench_tuples_order(0), PROF_DIST_RAND);
+	assert_int_equal(bench_tuples_order(PROF_DIST_RAND), PROF_DIST_RAND);
+	assert_int_equal(bench_tuples_order(PROF_DIST_SEQ), PROF_DIST_SEQ);
 }
 
 /*
@@ -631,8 +644,8 @@ int main(void)
 	    cmocka_unit_test(test_confirm_params),     cmocka_unit_test(test_confirm_first_passes),
 	    cmocka_unit_test(test_confirm_steps_down), cmocka_unit_test(test_confirm_none_passes),
 	    cmocka_unit_test(test_mult_str),	       cmocka_unit_test(test_kind),
-	    cmocka_unit_test(test_teardown),
-	    cmocka_unit_test(test_tuples),	       cmocka_unit_test(test_tuples_search_need),
+	    cmocka_unit_test(test_teardown),	       cmocka_unit_test(test_tuples),
+	    cmocka_unit_test(test_tuples_order),       cmocka_unit_test(test_tuples_search_need),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
