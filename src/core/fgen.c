@@ -245,50 +245,40 @@ static inline uint64_t fg_cpa_ki(const struct fgen_cpa *a, uint32_t i)
 
 #define FG_CPA_ROUNDS 4
 
-/* A permutation of [0, 4^hb), then cycle-walked into [0, nports); out of
- * line, so that the increasing order's get and put stay as they were. */
-__attribute__((noinline)) uint32_t fgen_cpa_perm(const struct fgen_cpa *a, uint32_t i, uint32_t k)
+/*
+ * The Feistel network over [0, 4^hb), cycle-walked into [0, nports); inv
+ * undoes it: the same rounds backwards on the halves swapped. Out of
+ * line, so that the increasing order's get and put stay as they were.
+ */
+static __attribute__((noinline)) uint32_t fg_cpa_walk(const struct fgen_cpa *a, uint32_t i,
+						      uint32_t x, bool inv)
 {
 	uint64_t ki = fg_cpa_ki(a, i);
 	unsigned hb = fg_cpa_hb(a);
-	uint32_t m = (1u << hb) - 1, x = k;
+	uint32_t m = (1u << hb) - 1;
 
-	if (!a->key)
-		return k;
 	do {
-		uint32_t l = x >> hb, r = x & m;
+		uint32_t l = inv ? x & m : x >> hb, r = inv ? x >> hb : x & m;
 
 		for (unsigned n = 0; n < FG_CPA_ROUNDS; n++) {
-			uint32_t t = l ^ fg_cpa_f(ki, r, n, hb);
+			uint32_t t = l ^ fg_cpa_f(ki, r, inv ? FG_CPA_ROUNDS - 1 - n : n, hb);
 
 			l = r;
 			r = t;
 		}
-		x = l << hb | r;
+		x = inv ? r << hb | l : l << hb | r;
 	} while (x >= a->nports);
 	return x;
 }
 
-__attribute__((noinline)) uint32_t fgen_cpa_unperm(const struct fgen_cpa *a, uint32_t i, uint32_t p)
+uint32_t fgen_cpa_perm(const struct fgen_cpa *a, uint32_t i, uint32_t k)
 {
-	uint64_t ki = fg_cpa_ki(a, i);
-	unsigned hb = fg_cpa_hb(a);
-	uint32_t m = (1u << hb) - 1, x = p;
+	return a->key ? fg_cpa_walk(a, i, k, false) : k;
+}
 
-	if (!a->key)
-		return p;
-	do {
-		uint32_t l = x >> hb, r = x & m;
-
-		for (unsigned n = FG_CPA_ROUNDS; n-- > 0;) {
-			uint32_t t = r ^ fg_cpa_f(ki, l, n, hb);
-
-			r = l;
-			l = t;
-		}
-		x = l << hb | r;
-	} while (x >= a->nports);
-	return x;
+uint32_t fgen_cpa_unperm(const struct fgen_cpa *a, uint32_t i, uint32_t p)
+{
+	return a->key ? fg_cpa_walk(a, i, p, true) : p;
 }
 
 int fgen_cpa_get(struct fgen_cpa *a, uint32_t ip, uint16_t *port)
@@ -331,7 +321,7 @@ int fgen_cpa_get(struct fgen_cpa *a, uint32_t ip, uint16_t *port)
 	cur = b + 1 == a->nports ? 0 : b + 1;
 	*hdr = (uint64_t)(used + 1) << 32 | wrapped | cur;
 	if (__builtin_expect(a->key != 0, 0))
-		b = fgen_cpa_perm(a, (uint32_t)i, b);
+		b = fg_cpa_walk(a, (uint32_t)i, b, false);
 	*port = (uint16_t)(a->port_lo + b * a->step);
 	return 0;
 }
@@ -344,7 +334,7 @@ int fgen_cpa_put(struct fgen_cpa *a, uint32_t ip, uint16_t port)
 
 	if (i < 0 || bit < 0)
 		return -EINVAL;
-	b = __builtin_expect(a->key != 0, 0) ? fgen_cpa_unperm(a, (uint32_t)i, (uint32_t)bit)
+	b = __builtin_expect(a->key != 0, 0) ? fg_cpa_walk(a, (uint32_t)i, (uint32_t)bit, true)
 					     : (uint32_t)bit;
 	w = b >> 6;
 	word = fg_cpa_at(a, 1 + a->nsumm + w, (uint32_t)i);
