@@ -11,9 +11,9 @@
  * IPv4 ranges (ipv4 = true) never yield a network or broadcast value: an
  * address whose last octet is 0 or 255 is skipped by every mode (RFC 4814
  * §4.4: testers should not use addresses that produce undesired effects of
- * address processing, as a network or broadcast address may). Internally the valid addresses are
- * numbered densely (254 per /24), so rand draws an index and maps it back
- * with a multiply by the reciprocal of 254.
+ * address processing, as a network or broadcast address may). Internally
+ * the valid addresses are numbered densely (254 per /24), so rand draws an
+ * index and maps it back with a multiply by the reciprocal of 254.
  *
  * The same generators serve flow client/server address distributions (seq
  * is inc, rand is rand). struct fgen_pair walks address pairs: the i-th
@@ -42,7 +42,7 @@
  * (fgen_cpa_shuffle) the i-th index of an address stands for the port at
  * a permutation of i of that address's own, so each address still takes
  * every port once before any again, in an order of its own (RFC 9693
- * §4.4 asks for pseudorandom ports; RFC 4814 §4.5).
+ * §4.4 REQUIRES pseudorandom port numbers; RFC 4814 §4.5).
  *
  * Context: pure and safe on a worker (no allocation, no I/O). Creating
  * and freeing a client port allocator (fgen_cpa_init, fgen_cpa_destroy)
