@@ -60,6 +60,9 @@ static uint64_t fp_part(uint64_t x, double f)
 	return f >= 1 ? x : (uint64_t)fmin(ceil((double)x * f), (double)x);
 }
 
+/* a sum of flows as a count, at most 10^18 (beyond any table) */
+static uint64_t fp_count_of(double x) { return x > 1e18 ? (uint64_t)1e18 : (uint64_t)x; }
+
 static void fp_flows(const struct flowplan_in *in, double scale, struct fp_count *o)
 {
 	double sn = 0, sw = 0, sns = 0, sws = 0, k = scale > 0 ? scale : 1;
@@ -114,10 +117,10 @@ static void fp_flows(const struct flowplan_in *in, double scale, struct fp_count
 		o->need_s = o->want_s = any_srv ? o->need : 0;
 		return;
 	}
-	o->need = sn > 1e18 ? (uint64_t)1e18 : (uint64_t)sn;
-	o->want = sw > 1e18 ? (uint64_t)1e18 : (uint64_t)sw;
-	o->need_s = sns > 1e18 ? (uint64_t)1e18 : (uint64_t)sns;
-	o->want_s = sws > 1e18 ? (uint64_t)1e18 : (uint64_t)sws;
+	o->need = fp_count_of(sn);
+	o->want = fp_count_of(sw);
+	o->need_s = fp_count_of(sns);
+	o->want_s = fp_count_of(sws);
 }
 
 void flowplan_flows(const struct flowplan_in *in, double scale, uint64_t *need, uint64_t *want)
