@@ -88,6 +88,32 @@ static bool flows_srv_once(const struct prof_template *t, uint32_t *need, bool *
 }
 
 /*
+ * Does template t's TCP server keep no state (flows.h, tcp_once)? Its
+ * program is one recv and then sends, its client's one send of as many
+ * bytes and then recvs and delays, neither with bytes: the client sends
+ * nothing the server's answer has not acknowledged. *need: the recv's
+ * bytes; *resp: the sends', at most a segment's worth (65,535).
+ */
+static bool flows_tcp_once(const struct prof_template *t, uint32_t *need, uint32_t *resp)
+{
+	const struct prof_program *c = flows_tpl_prog(t, FLOWTAB_CLIENT);
+	const struct prof_program *s = flows_tpl_prog(t, FLOWTAB_SERVER);
+	uint64_t sum = 0;
+
+	if (t->proto != PROF_TCP || s->until || s->bytes || c->until || c->bytes ||
+	    !prof_prog_once(s, need) || *need == 0 || c->n < 1 || c->steps[0].op != PROF_OP_SEND ||
+	    c->steps[0].arg != *need)
+		return false;
+	for (size_t i = 1; i < c->n; i++)
+		if (c->steps[i].op != PROF_OP_RECV && c->steps[i].op != PROF_OP_DELAY)
+			return false;
+	for (size_t i = 1; i < s->n; i++)
+		sum += s->steps[i].arg;
+	*resp = (uint32_t)sum;
+	return sum > 0 && sum <= UINT16_MAX;
+}
+
+/*
  * A template's programs, and what programs with bytes need (flows.h):
  * which side sends bytes, which receives through flows_rx_bytes(), and
  * the flow's timeout, the profile's plus the delays of the longer program.
@@ -103,6 +129,8 @@ static void flows_tpl_progs(struct flows_tpl *ft, const struct prof *p,
 		ft->rxb[side] = ft->prog[side]->until || ft->prog[!side]->bytes;
 	}
 	ft->srv_once = flows_srv_once(t, &ft->srv_need, NULL);
+	if (!ft->srv_once)
+		ft->tcp_once = flows_tcp_once(t, &ft->srv_need, &ft->srv_resp);
 }
 
 /* L1 bits one flow puts on the wire in one direction (side's sends);
@@ -600,6 +628,11 @@ static int flows_build(const struct run_params *rp, const struct worker *w, doub
 	s->timeout = (uint64_t)(p->timeout * (double)rp->hz);
 	flows_clock_init(s, rp->hz);
 	s->rng = fgen_subseed(p->seed, (uint32_t)w->id, 3);
+	/* one secret for the run: a connection's segments may reach
+	 * another worker of the pair than its SYN did */
+	s->cookie_key = fgen_subseed(p->seed, UINT32_MAX, 0);
+	for (unsigned i = 0; i < s->ntpl; i++)
+		s->tcp_once |= s->tpl[i].tcp_once;
 	s->cli_off = g->offset;
 	s->npairs = (fg_nports + 1) / 2;
 	s->pair = w->pair;

@@ -55,6 +55,52 @@ void tcp_init_listen(struct tcp_tcb *t, uint32_t iss, uint16_t mss)
 	t->state = TCP_LISTEN;
 }
 
+const uint16_t tcp_cookie_mss[4] = {FG_TCP_MSS_PEER_DEFAULT, 1220, 1440, 1460};
+
+/* The cookie's 30 hashed bits (tcp.h): splitmix64's finalizer over the
+ * tuple's hash, the key and the slot. */
+static uint32_t cookie_bits(uint64_t tuple, uint64_t key, uint32_t slot)
+{
+	uint64_t x = tuple ^ key ^ (uint64_t)slot * 0x9e3779b97f4a7c15ull;
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return (uint32_t)(x ^ (x >> 31)) & ~3u;
+}
+
+uint32_t tcp_cookie(uint64_t tuple, uint64_t key, uint32_t slot, uint16_t peer_mss)
+{
+	uint16_t m = peer_mss ? peer_mss : FG_TCP_MSS_PEER_DEFAULT;
+	uint32_t c = 0;
+
+	for (uint32_t i = 1; i < 4; i++)
+		if (tcp_cookie_mss[i] <= m)
+			c = i;
+	return cookie_bits(tuple, key, slot) | c;
+}
+
+uint16_t tcp_cookie_check(uint32_t iss, uint64_t tuple, uint64_t key, uint32_t slot)
+{
+	uint32_t b = iss & ~3u;
+
+	if (b == cookie_bits(tuple, key, slot) || b == cookie_bits(tuple, key, slot - 1))
+		return tcp_cookie_mss[iss & 3];
+	return 0;
+}
+
+void tcp_init_cookie(struct tcp_tcb *t, uint32_t iss, uint32_t irs, uint16_t mss, uint16_t peer_mss,
+		     uint16_t win)
+{
+	tcb_init(t, iss, mss);
+	t->state = TCP_SYN_RCVD;
+	t->irs = irs;
+	t->rcv_nxt = irs + 1;
+	t->mss = FG_MIN(t->mss, peer_mss);
+	t->snd_wnd = win;
+	t->snd_nxt = iss + 1;
+	t->snd_max = iss + 1;
+}
+
 bool tcp_park(const struct tcp_tcb *t, uint16_t mss, struct tcp_idle *i)
 {
 	uint32_t sent = t->snd_nxt - t->iss - 1, rcvd = t->rcv_nxt - t->irs - 1;

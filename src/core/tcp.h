@@ -211,6 +211,40 @@ void tcp_init_client(struct tcp_tcb *t, uint32_t iss, uint16_t mss, uint64_t now
 void tcp_init_listen(struct tcp_tcb *t, uint32_t iss, uint16_t mss);
 
 /*
+ * SYN cookies (RFC 4987 §3.6): a passive endpoint that answers a SYN
+ * without keeping state puts what it needs into the SYN-ACK's sequence
+ * number, and finds it again in the acknowledgement number of the
+ * segments that follow. The cookie is 30 bits of a keyed hash of the
+ * connection's four-tuple (tuple: the caller's hash of it, key: its
+ * secret) and of the time slot, then 2 bits for the peer's MSS, one of
+ * the four values of tcp_cookie_mss[] (the RFC's "2 sequence number bits
+ * to represent 4 predefined common MSS values": the largest that is not
+ * above the peer's option). The mixing function is not a cryptographic
+ * hash: like flowgen's other initial sequence numbers (a seeded
+ * splitmix64 stream, reproducible from the profile's seed) it keeps
+ * connections apart, it does not hide the secret from an attacker.
+ */
+extern const uint16_t tcp_cookie_mss[4];
+
+/* pure: the initial sequence number of our SYN-ACK to a SYN of the
+ * tuple carrying MSS option peer_mss (0: none), in time slot slot. */
+uint32_t tcp_cookie(uint64_t tuple, uint64_t key, uint32_t slot, uint16_t peer_mss);
+
+/* pure: is iss a cookie of the tuple made in slot or the slot before?
+ * The peer's MSS it carries (tcp_cookie_mss[]), or 0 when it is not. */
+uint16_t tcp_cookie_check(uint32_t iss, uint64_t tuple, uint64_t key, uint32_t slot);
+
+/*
+ * pure: the tcb a SYN-ACK from the cookie iss left behind, had it been
+ * kept: SYN_RCVD, the SYN-ACK sent (snd_nxt = iss + 1), the peer's
+ * initial sequence number irs (the acknowledging segment's seq - 1), its
+ * MSS from the cookie, the window of the acknowledging segment. Fed that
+ * segment with tcp_input(), it goes on as if the state had been there.
+ */
+void tcp_init_cookie(struct tcp_tcb *t, uint32_t iss, uint32_t irs, uint16_t mss, uint16_t peer_mss,
+		     uint16_t win);
+
+/*
  * pure: queue nbytes more of the send stream; call tcp_output() to send.
  * Allowed before the handshake completes. -EPIPE after tcp_app_close() or
  * once CLOSED.

@@ -90,6 +90,21 @@ struct worker_ops;
  * has bytes the receiver checks them (progb_check()); in auto mode the
  * first new data decides whether the peer is flowgen (progb_ours()).
  *
+ * A TCP server that answers a whole request with one segment and closes
+ * keeps no state (flows_tpl.tcp_once, flows_tcp_once() in flows.c; man
+ * flowgen(8), FLOW TABLES): the template's server program is one recv of
+ * N bytes and then sends, its client's one send of those N bytes and then
+ * recvs and delays, without bytes on either side. Its SYN-ACK carries a
+ * SYN cookie (tcp_cookie(), RFC 4987 §3.6) and no entry is made; a
+ * segment whose acknowledgement is that cookie + 1 and that holds the
+ * N bytes gets the whole answer and our FIN in one segment (accepted and
+ * completed are counted then); the client's FIN that acknowledges it
+ * gets its ACK. A lost answer comes again when the client sends its
+ * request again. A request that comes in pieces, an answer larger than
+ * the peer's MSS or window, and anything else a cookie acknowledges
+ * makes the entry the SYN would have made (tcp_init_cookie()), and the
+ * table's path goes on from there.
+ *
  * Each entry has one flowtab timer armed at the earliest of: the
  * template's timeout for the whole flow (the profile's, plus the delays
  * of the longer of its two programs), the end of a `delay` step and the TCP
@@ -263,6 +278,10 @@ struct flows_tpl {
 	 * (flows_srv_once()) */
 	bool srv_once;
 	uint32_t srv_need;
+	/* a TCP server that keeps no state (above): srv_need is its recv's
+	 * bytes, srv_resp its sends' */
+	bool tcp_once;
+	uint32_t srv_resp;
 	/* this worker's share of the template's limit and climit
 	 * (flowgen-profile(5)); UINT64_MAX: none. left counts down. */
 	uint64_t left, cmax;
@@ -300,6 +319,8 @@ struct flows_state {
 	uint64_t us_mult;    /* TSC -> us: (tsc * us_mult) >> 32 */
 	uint64_t tsc_mult;   /* us -> TSC: (us * tsc_mult) >> 32, rounded up */
 	uint64_t rng;
+	uint64_t cookie_key; /* the run's secret of tcp_cookie() */
+	bool tcp_once;	     /* a template's TCP server keeps no state */
 	uint32_t cli_off; /* ip_gen offset: pair p's clients are pair 0's + p x cli_off */
 	int npairs, pair; /* port pairs of the run; this worker's */
 	/*

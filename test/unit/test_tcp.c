@@ -182,6 +182,85 @@ static void test_server_handshake(void **state)
 	assert_int_equal(o.deadline_us, 0);
 }
 
+/* SYN cookies: each MSS class comes back, the slot before is taken, the
+ * one before that, another tuple and another key are not. */
+static void test_cookie(void **state)
+{
+	static const struct {
+		uint16_t peer, cls;
+	} m[] = {{0, 536},     {100, 536},   {1219, 536},  {1220, 1220}, {1439, 1220},
+		 {1440, 1440}, {1459, 1440}, {1460, 1460}, {9000, 1460}};
+	const uint64_t key = 0x243f6a8885a308d3ull;
+
+	(void)state;
+	for (uint64_t tuple = 1; tuple < 2000; tuple += 7) {
+		for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+			uint32_t slot = (uint32_t)(tuple * 31), iss;
+
+			iss = tcp_cookie(tuple, key, slot, m[i].peer);
+			assert_int_equal(tcp_cookie_check(iss, tuple, key, slot), m[i].cls);
+			assert_int_equal(tcp_cookie_check(iss, tuple, key, slot + 1), m[i].cls);
+			assert_int_equal(tcp_cookie_check(iss, tuple, key, slot + 2), 0);
+			assert_int_equal(tcp_cookie_check(iss, tuple, key, slot - 1), 0);
+			assert_int_equal(tcp_cookie_check(iss, tuple + 1, key, slot), 0);
+			assert_int_equal(tcp_cookie_check(iss, tuple, key ^ 1, slot), 0);
+			assert_int_equal(tcp_cookie_check(iss + 4, tuple, key, slot), 0);
+		}
+	}
+	/* the slot changes the cookie, not only the check */
+	assert_int_not_equal(tcp_cookie(5, key, 9, 1460), tcp_cookie(5, key, 10, 1460));
+}
+
+/*
+ * A tcb made from a cookie and fed the handshake's ACK with the request
+ * ends where a listener that kept its state ends, segment for segment:
+ * the same events, the same answer and the same tcb.
+ */
+static void test_init_cookie(void **state)
+{
+	static const uint16_t peer[] = {536, 1220, 1440, 1460};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(peer) / sizeof(peer[0]); i++) {
+		struct tcp_tcb a, b;
+		struct tcp_out oa, ob;
+		struct tcp_seg syn = mkseg(TCP_SYN, 7777, 0, 0), req;
+
+		syn.mss = peer[i];
+		syn.win = 4000;
+		tcp_init_listen(&a, SISS, 1460);
+		in(&a, syn, NOW, &oa);
+		tcp_init_cookie(&b, SISS, 7777, 1460, peer[i], 4000);
+		assert_int_equal(b.state, TCP_SYN_RCVD);
+		assert_int_equal(b.mss, a.mss);
+		assert_int_equal(b.mss_adv, 1460);
+
+		req = mkseg(TCP_ACK | TCP_PSH, 7778, SISS + 1, 64);
+		req.win = 3000;
+		in(&a, req, NOW + 10, &oa);
+		in(&b, req, NOW + 10, &ob);
+		assert_int_equal(b.state, TCP_ESTABLISHED);
+		assert_int_equal(ob.events, oa.events);
+		assert_true(ob.events & TCP_EV_ESTABLISHED);
+		assert_true(ob.events & TCP_EV_DATA);
+		assert_int_equal(ob.data_len, 64);
+		assert_int_equal(tcp_rcvd(&b), 64);
+
+		/* the answer: 512 bytes and the FIN, as the listener's */
+		assert_int_equal(tcp_app_send(&a, 512), 0);
+		assert_int_equal(tcp_app_send(&b, 512), 0);
+		assert_int_equal(tcp_app_close(&a), 0);
+		assert_int_equal(tcp_app_close(&b), 0);
+		tcp_output(&a, NOW + 20, &oa);
+		tcp_output(&b, NOW + 20, &ob);
+		assert_int_equal(ob.nseg, oa.nseg);
+		for (unsigned j = 0; j < ob.nseg; j++)
+			assert_memory_equal(&ob.seg[j], &oa.seg[j], sizeof(ob.seg[j]));
+		assert_int_equal(ob.seg[ob.nseg - 1].flags & TCP_FIN, TCP_FIN);
+		assert_memory_equal(&b, &a, sizeof(a));
+	}
+}
+
 static void test_listen_ignores_and_resets(void **state)
 {
 	struct tcp_tcb t;
@@ -1719,7 +1798,7 @@ int main(void)
 	    cmocka_unit_test(test_out_of_window),
 	    cmocka_unit_test(test_piggyback),
 	    cmocka_unit_test(test_syn_retransmit_backoff_and_limit),
-	    
+
 	    cmocka_unit_test(test_scheduled_syn),
 	    cmocka_unit_test(test_data_retransmit),
 	    cmocka_unit_test(test_fast_retransmit),
@@ -1744,8 +1823,11 @@ int main(void)
 	    cmocka_unit_test(test_net_wraparound),
 	    cmocka_unit_test(test_net_loss),
 	    cmocka_unit_test(test_icmp_seq_window),
-	    cmocka_unit_test(test_icmp_challenge_ack), cmocka_unit_test(test_icmp_unreach_states),
+	    cmocka_unit_test(test_icmp_challenge_ack),
+	    cmocka_unit_test(test_icmp_unreach_states),
 	    cmocka_unit_test(test_icmp_too_big),
+	    cmocka_unit_test(test_cookie),
+	    cmocka_unit_test(test_init_cookie),
 	    cmocka_unit_test(test_icmp_too_big_syn_and_window),
 	};
 
