@@ -90,23 +90,33 @@ static bool flows_srv_once(const struct prof_template *t, uint32_t *need, bool *
 /*
  * Does template t's TCP server keep no state (flows.h, tcp_once)? Its
  * program is one recv and then sends, its client's one send of as many
- * bytes and then recvs and delays, neither with bytes: the client sends
- * nothing the server's answer has not acknowledged. *need: the recv's
- * bytes; *resp: the sends', at most a segment's worth (65,535).
+ * bytes with delays before it and recvs and delays after it, neither
+ * with bytes: the client sends nothing the server's answer has not
+ * acknowledged. *need: the recv's bytes; *resp: the sends', at most a
+ * segment's worth (65,535).
  */
 static bool flows_tcp_once(const struct prof_template *t, uint32_t *need, uint32_t *resp)
 {
 	const struct prof_program *c = flows_tpl_prog(t, FLOWTAB_CLIENT);
 	const struct prof_program *s = flows_tpl_prog(t, FLOWTAB_SERVER);
 	uint64_t sum = 0;
+	unsigned sends = 0;
 
 	if (t->proto != PROF_TCP || s->until || s->bytes || c->until || c->bytes ||
-	    !prof_prog_once(s, need) || *need == 0 || c->n < 1 || c->steps[0].op != PROF_OP_SEND ||
-	    c->steps[0].arg != *need)
+	    !prof_prog_once(s, need) || *need == 0)
 		return false;
-	for (size_t i = 1; i < c->n; i++)
-		if (c->steps[i].op != PROF_OP_RECV && c->steps[i].op != PROF_OP_DELAY)
+	for (size_t i = 0; i < c->n; i++) {
+		const struct prof_step *st = &c->steps[i];
+
+		if (st->op == PROF_OP_SEND) {
+			if (sends++ || st->arg != *need)
+				return false;
+		} else if (st->op != PROF_OP_DELAY && (st->op != PROF_OP_RECV || !sends)) {
 			return false;
+		}
+	}
+	if (sends != 1)
+		return false;
 	for (size_t i = 1; i < s->n; i++)
 		sum += s->steps[i].arg;
 	*resp = (uint32_t)sum;

@@ -35,8 +35,8 @@
 #define FLOWS_NEW_BURST 32	 /* new flows per tick at most */
 #define FLOWS_EXPIRE_BATCH 64	 /* timers popped per flowtab_expire() call */
 #define FLOWS_EXPIRE_ROUNDS 8	 /* ... and calls per tick (one burst while frames wait) */
-/* tcp_cookie()'s time slot: the TSC >> this (26 s at 5.3 GHz, longer
- * below): a cookie is good for one to two slots */
+/* tcp_cookie()'s time slot: the TSC >> this (53 s at 2.6 GHz): a cookie
+ * is taken until the end of the slot after its SYN's */
 #define FLOWS_COOKIE_SHIFT 37
 
 /* ---- flow life ---- */
@@ -582,6 +582,7 @@ static bool flows_tcp_once(struct worker *w, struct flows_state *s, const struct
 	if ((sg.flags & (TCP_SYN | TCP_ACK | TCP_RST)) == TCP_SYN) {
 		if (s->stopping && (int64_t)(now - s->accept_until) > 0)
 			return false;
+		flows_srv_peer6(s, f, pi); /* the SYN-ACK's destination */
 		o.seq = tcp_cookie(h, s->cookie_key, slot, sg.mss);
 		o.ack = sg.seq + 1;
 		o.flags = TCP_SYN | TCP_ACK;

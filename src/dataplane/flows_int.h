@@ -291,23 +291,29 @@ static inline bool flows_family_ok(const struct flows_state *s, int side, const 
 }
 
 /*
- * worker: is the source of a flow the server side accepts one of the
+ * worker: the first 96 bits of the server side's peers, from the first
+ * frame that starts a flow there (an IPv6 server side; flows_family_ok()).
+ * And is the source of a flow the server side accepts one of the
  * clients' addresses (untranslated)? A NAT64's IPv4 source never is. An
  * IPv6 server side answers its peers from one /96 for the run, the one
- * of the first flow it accepts (a Linux client's, a NAT's or the
+ * of the first flow that reaches it (a Linux client's, a NAT's or the
  * clients'), and drops frames from any other (flows_family_ok()).
  */
+static inline void flows_srv_peer6(struct flows_state *s, const uint8_t *f,
+				   const struct pkt_info *pi)
+{
+	if (s->v6[FLOWTAB_SERVER] && !s->peer6_learned) {
+		memcpy(s->peer_hi[FLOWTAB_SERVER], f + pi->l3 + 8, 12);
+		s->peer6_learned = true;
+	}
+}
+
 static inline bool flows_srv_untranslated(struct flows_state *s, const uint8_t *f,
 					  const struct pkt_info *pi)
 {
+	flows_srv_peer6(s, f, pi);
 	if (s->v6[FLOWTAB_SERVER]) {
-		const uint8_t *src = f + pi->l3 + 8;
-
-		if (!s->peer6_learned) {
-			memcpy(s->peer_hi[FLOWTAB_SERVER], src, 12);
-			s->peer6_learned = true;
-		}
-		if (!s->v6[FLOWTAB_CLIENT] || memcmp(src, s->own_hi[FLOWTAB_CLIENT], 12))
+		if (!s->v6[FLOWTAB_CLIENT] || memcmp(f + pi->l3 + 8, s->own_hi[FLOWTAB_CLIENT], 12))
 			return false;
 	} else if (s->v6[FLOWTAB_CLIENT]) {
 		return false;

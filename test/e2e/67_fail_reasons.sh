@@ -13,7 +13,8 @@
 #
 #   no_reply       UDP requests dropped: the client never hears its server
 #   no_reply x2    TCP: the server's segments dropped; the client never
-#                  gets a SYN-ACK, the server's SYN-ACK is never acked
+#                  gets a SYN-ACK, the server's SYN-ACK is never acked (a
+#                  server that keeps state from the SYN on)
 #   timeout        UDP: the client's second datagram dropped; both sides
 #                  heard the peer, neither program ends (client and server)
 #   server timeout UDP: the server's reply dropped: the client never hears
@@ -82,7 +83,9 @@ prof u_timeout udp 4403 1 "$FG_SRV" "[{send: 18}, {recv: 18}, {send: 40}]" \
 	"[{recv: 18}, {send: 18}, {recv: 40}]"
 prof t_reset tcp 8401 2 "$FG_SRV" "[{send: 64}, {recv: 512}]" "[{recv: 64}, {send: 512}]"
 prof t_retx tcp 8402 20 "$FG_SRV" "[{send: 64}, {recv: 512}]" "[{recv: 64}, {send: 512}]"
-prof t_silent tcp 8403 2 "$FG_SRV" "[{send: 64}, {recv: 512}]" "[{recv: 64}, {send: 512}]"
+# t_silent's server keeps its state from the SYN on: the delay step makes
+# it a program a SYN cookie does not serve (flowgen(8), FLOW TABLES)
+prof t_silent tcp 8403 2 "$FG_SRV" "[{send: 64}, {recv: 512}]" "[{recv: 64}, {delay: 1}, {send: 512}]"
 prof l_close tcp 8404 2 "$LX" "[{send: 64}, {recv: 512}]" "[{recv: 64}, {send: 512}]"
 prof l_mute tcp 8405 1.5 "$LX" "[{send: 64}, {recv: 512}]" "[{recv: 64}, {send: 512}]"
 prof l_junk tcp 8080 2 "$LX" "[{send: 64}, {recv: 512}]" "[{recv: 64}, {send: 512}]"
