@@ -767,6 +767,9 @@ static void flows_rx_burst(struct worker *w, int side, struct rte_mbuf **m,
 	struct flowtab_key k[FG_BURST];
 	uint64_t h[FG_BURST];
 	uint32_t idx[FG_BURST], id[FG_BURST];
+	/* a side without entries finds none: its frames are not looked up
+	 * (a stateless TCP server's, flows_tcp_once()) until one is made */
+	bool none = s->active[side ? FLOWTAB_SERVER : FLOWTAB_CLIENT] == 0;
 
 	/* keys in a loop of their own: hashing a key just written field by
 	 * field would wait for those stores to retire (no store forwarding) */
@@ -776,11 +779,13 @@ static void flows_rx_burst(struct worker *w, int side, struct rte_mbuf **m,
 	for (unsigned i = 0; i < n; i++) {
 		h[i] = flowtab_hash(&k[i]);
 		/* a SYN to the server side is a new flow: its lookup misses */
-		flowtab_prefetch(s->ft, h[i],
-				 side && (pi[i].tcp_flags & (TCP_SYN | TCP_ACK)) == TCP_SYN);
+		if (!none)
+			flowtab_prefetch(s->ft, h[i],
+					 side &&
+					     (pi[i].tcp_flags & (TCP_SYN | TCP_ACK)) == TCP_SYN);
 	}
 	for (unsigned i = 0; i < n; i++) {
-		idx[i] = flowtab_lookup_h(s->ft, &k[i], h[i]);
+		idx[i] = none ? FLOWTAB_NIL : flowtab_lookup_h(s->ft, &k[i], h[i]);
 		if (idx[i] != FLOWTAB_NIL) {
 			const uint8_t *st = flowtab_state(s->ft, idx[i]);
 
