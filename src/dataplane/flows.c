@@ -589,13 +589,20 @@ static bool flows_tcp_once(struct worker *w, struct flows_state *s, const struct
 		o.mss = s->mss[FLOWTAB_SERVER];
 	} else if ((sg.flags & (TCP_SYN | TCP_ACK | TCP_RST)) != TCP_ACK) {
 		return false;
-	} else if ((pmss = tcp_cookie_check(sg.ack - 1, h, s->cookie_key, slot)) != 0) {
-		/* the handshake's ACK, alone or with the request */
-		if (!sg.len && !(sg.flags & TCP_FIN)) {
-			FG_CTR_INC(*flows_ctr(w, FLOWTAB_SERVER, ti, FLOWS_C_RX_PKTS));
-			flows_recycle(s, FLOWTAB_SERVER, m);
-			return true;
+	} else if ((pmss = tcp_cookie_check(sg.ack - 1, h, s->cookie_key, slot)) == 0) {
+		/* not the handshake's ACK: one of the answer (and our FIN),
+		 * the client's FIN getting its ACK, a pure one none */
+		if (sg.len ||
+		    (!tcp_cookie_check(sg.ack - t->srv_resp - 2, h, s->cookie_key, slot) &&
+		     !tcp_cookie_check(sg.ack - t->srv_resp - 1, h, s->cookie_key, slot)))
+			return false;
+		if (sg.flags & TCP_FIN) {
+			o.seq = sg.ack;
+			o.ack = sg.seq + 1;
+			o.flags = TCP_ACK;
 		}
+	} else if (sg.len || (sg.flags & TCP_FIN)) {
+		/* the handshake's ACK with the request (a pure one needs no answer) */
 		if ((sg.flags & TCP_FIN) || sg.len < t->srv_need || t->srv_resp > sg.win ||
 		    t->srv_resp > FG_MIN(pmss, s->mss[FLOWTAB_SERVER])) {
 			*idx = flows_accept(w, s, t, ti, k, h, f, pi, now);
@@ -612,29 +619,11 @@ static bool flows_tcp_once(struct worker *w, struct flows_state *s, const struct
 		o.ack = sg.seq + sg.len;
 		o.flags = TCP_ACK | TCP_PSH | TCP_FIN;
 		o.len = (uint16_t)t->srv_resp;
-	} else if (!sg.len && tcp_cookie_check(sg.ack - t->srv_resp - 2, h, s->cookie_key, slot)) {
-		/* the answer and our FIN acknowledged: the client's FIN gets
-		 * its ACK; a pure ACK needs none */
-		if (!(sg.flags & TCP_FIN)) {
-			FG_CTR_INC(*flows_ctr(w, FLOWTAB_SERVER, ti, FLOWS_C_RX_PKTS));
-			flows_recycle(s, FLOWTAB_SERVER, m);
-			return true;
-		}
-		o.seq = sg.ack;
-		o.ack = sg.seq + 1;
-		o.flags = TCP_ACK;
-	} else if (!sg.len && !(sg.flags & TCP_FIN) &&
-		   tcp_cookie_check(sg.ack - t->srv_resp - 1, h, s->cookie_key, slot)) {
-		/* the answer acknowledged, our FIN not yet */
-		FG_CTR_INC(*flows_ctr(w, FLOWTAB_SERVER, ti, FLOWS_C_RX_PKTS));
-		flows_recycle(s, FLOWTAB_SERVER, m);
-		return true;
-	} else {
-		return false;
 	}
 	FG_CTR_INC(*flows_ctr(w, FLOWTAB_SERVER, ti, FLOWS_C_RX_PKTS));
 	flows_recycle(s, FLOWTAB_SERVER, m);
-	flows_tx_tcp(w, s, FLOWTAB_SERVER, &once.e, &o);
+	if (o.flags)
+		flows_tx_tcp(w, s, FLOWTAB_SERVER, &once.e, &o);
 	return true;
 }
 

@@ -93,8 +93,9 @@ struct worker_ops;
  * A TCP server that answers a whole request with one segment and closes
  * keeps no state (flows_tpl.tcp_once, flows_tcp_once() in flows.c; man
  * flowgen(8), FLOW TABLES): the template's server program is one recv of
- * N bytes and then sends, its client's one send of those N bytes and then
- * recvs and delays, without bytes on either side. Its SYN-ACK carries a
+ * N bytes and then sends, its client's one send of those N bytes between
+ * delays before it and recvs and delays after it, without bytes on either
+ * side. Its SYN-ACK carries a
  * SYN cookie (tcp_cookie(), RFC 4987 §3.6) and no entry is made; a
  * segment whose acknowledgement is that cookie + 1 and that holds the
  * N bytes gets the whole answer and our FIN in one segment (accepted and

@@ -48,6 +48,7 @@ check_eq "tcp once: flowgen exits 0" 0 "$rc"
 # port 1's frames as TCP
 PRE='import sys, struct
 import fg_pcapng
+from hostile import csum
 from fg_e2e_json import objects, at
 S = [o for o in objects(open(sys.argv[1]).read()) if "global" in o]
 def v(i, p):
@@ -63,16 +64,9 @@ def tcp4(fr):
     mss = struct.unpack_from(">H", fr, t + 22)[0] if hl >= 24 and fr[t + 20] == 2 else 0
     return dict(src=".".join(map(str, fr[26:30])), dst=".".join(map(str, fr[30:34])), sp=sp, dp=dp, seq=seq, ack=ack, fl=fl,
                 mss=mss, len=14 + tot - t - hl, ip=fr[14:t], l4=fr[t:14 + tot])
-def csum(b):
-    if len(b) % 2:
-        b += b"\0"
-    s = sum(struct.unpack(">%dH" % (len(b) // 2), b))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return s
 def sums_ok(t):
     ph = t["ip"][12:20] + struct.pack(">BBH", 0, 6, len(t["l4"]))
-    return csum(t["ip"]) == 0xFFFF and csum(ph + t["l4"]) == 0xFFFF
+    return csum(t["ip"]) == 0 and csum(ph + t["l4"]) == 0
 T = [t for t in (tcp4(f) for _, f in fg_pcapng.frames(sys.argv[1].rsplit("/", 1)[0] + "/short.pcapng")) if t]
 c0 = T[0]
 def ends(t):
