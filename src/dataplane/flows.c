@@ -35,9 +35,6 @@
 #define FLOWS_NEW_BURST 32	 /* new flows per tick at most */
 #define FLOWS_EXPIRE_BATCH 64	 /* timers popped per flowtab_expire() call */
 #define FLOWS_EXPIRE_ROUNDS 8	 /* ... and calls per tick (one burst while frames wait) */
-/* tcp_cookie()'s time slot: the TSC >> this (53 s at 2.6 GHz): a cookie
- * is taken until the end of the slot after its SYN's */
-#define FLOWS_COOKIE_SHIFT 37
 
 /* ---- flow life ---- */
 
@@ -427,19 +424,6 @@ static uint32_t flows_unpaced_room(const struct flows_state *s)
 
 /* ---- engine ops (worker) ---- */
 
-static const struct flows_tpl *flows_srv_tpl(const struct flows_state *s, uint8_t proto,
-					     uint16_t port, unsigned *ti)
-{
-	int want = proto == IPPROTO_TCP ? PROF_TCP : PROF_UDP;
-
-	for (unsigned i = 0; i < s->ntpl; i++)
-		if (s->tpl[i].proto == want && s->tpl[i].port == port) {
-			*ti = i;
-			return &s->tpl[i];
-		}
-	return NULL;
-}
-
 /*
  * The template of a frame on the server port that no entry holds, if it
  * may start a flow: to one of the servers' addresses, while new flows are
@@ -458,19 +442,6 @@ static const struct flows_tpl *flows_srv_match(const struct flows_state *s,
 	if (t && t->proto == PROF_TCP && (pi->tcp_flags & (TCP_SYN | TCP_ACK | TCP_RST)) != TCP_SYN)
 		return NULL;
 	return t;
-}
-
-/* A server flow taken in: accepted, and whether a NAT translated it. */
-static void flows_accept_note(struct flows_state *s, struct ctr_server *v, const uint8_t *f,
-			      const struct pkt_info *pi)
-{
-	FG_CTR_INC(v->accepted);
-	if (flows_srv_untranslated(s, f, pi)) {
-		FG_CTR_INC(v->untranslated);
-	} else {
-		FG_CTR_INC(v->translated);
-		flows_nat_note(s, pi->sip, pi->sport);
-	}
 }
 
 /* A UDP server entry's client flow id, from the request's signature. */
@@ -548,86 +519,6 @@ static uint32_t flows_accept(struct worker *w, struct flows_state *s, const stru
 }
 
 /*
- * A TCP server that keeps no state (flows.h, flows_tpl.tcp_once): the
- * segment of no entry sent to one, taken here (true) or left to the
- * table's path (false), with *idx the entry a cookie made when the
- * segment needs one (a request in pieces, an answer the peer cannot take
- * in one segment, anything else the cookie acknowledges), FLOWTAB_NIL
- * otherwise. Counted as a table entry's would be: the server's frames and
- * bytes by template, accepted and completed when the answer goes.
- */
-static bool flows_tcp_once(struct worker *w, struct flows_state *s, const struct flowtab_key *k,
-			   uint64_t h, struct rte_mbuf *m, const uint8_t *f,
-			   const struct pkt_info *pi, uint64_t now, uint32_t *idx)
-{
-	struct {
-		struct flowtab_key k;
-		uint8_t hdr[FLOWTAB_HDR - sizeof(struct flowtab_key)];
-		struct flows_ent e;
-	} once = {.k = *k};
-	uint32_t slot = (uint32_t)(now >> FLOWS_COOKIE_SHIFT);
-	struct tcp_seg_out o = {.win = FG_TCP_RCV_WND};
-	const struct flows_tpl *t;
-	struct tcp_seg sg;
-	uint16_t pmss;
-	unsigned ti;
-
-	if (!fgen_addrs_has(&s->srv, pi->dip))
-		return false;
-	t = flows_srv_tpl(s, IPPROTO_TCP, pi->dport, &ti);
-	if (!t || !t->tcp_once)
-		return false;
-	once.e.tpl = (uint8_t)ti;
-	flows_tcp_seg(&sg, f, pi);
-	if ((sg.flags & (TCP_SYN | TCP_ACK | TCP_RST)) == TCP_SYN) {
-		if (s->stopping && (int64_t)(now - s->accept_until) > 0)
-			return false;
-		flows_srv_peer6(s, f, pi); /* the SYN-ACK's destination */
-		o.seq = tcp_cookie(h, s->cookie_key, slot, sg.mss);
-		o.ack = sg.seq + 1;
-		o.flags = TCP_SYN | TCP_ACK;
-		o.mss = s->mss[FLOWTAB_SERVER];
-	} else if ((sg.flags & (TCP_SYN | TCP_ACK | TCP_RST)) != TCP_ACK) {
-		return false;
-	} else if ((pmss = tcp_cookie_check(sg.ack - 1, h, s->cookie_key, slot)) == 0) {
-		/* not the handshake's ACK: one of the answer (and our FIN),
-		 * the client's FIN getting its ACK, a pure one none */
-		if (sg.len ||
-		    (!tcp_cookie_check(sg.ack - t->srv_resp - 2, h, s->cookie_key, slot) &&
-		     !tcp_cookie_check(sg.ack - t->srv_resp - 1, h, s->cookie_key, slot)))
-			return false;
-		if (sg.flags & TCP_FIN) {
-			o.seq = sg.ack;
-			o.ack = sg.seq + 1;
-			o.flags = TCP_ACK;
-		}
-	} else if (sg.len || (sg.flags & TCP_FIN)) {
-		/* the handshake's ACK with the request (a pure one needs no answer) */
-		if ((sg.flags & TCP_FIN) || sg.len < t->srv_need || t->srv_resp > sg.win ||
-		    t->srv_resp > FG_MIN(pmss, s->mss[FLOWTAB_SERVER])) {
-			*idx = flows_accept(w, s, t, ti, k, h, f, pi, now);
-			if (*idx != FLOWTAB_NIL)
-				tcp_init_cookie(flows_tcb(s, flowtab_state(s->ft, *idx)),
-						sg.ack - 1, sg.seq - 1, s->mss[FLOWTAB_SERVER],
-						pmss, sg.win);
-			return false;
-		}
-		flows_accept_note(s, flows_srv(w, ti), f, pi);
-		FG_CTR_ADD(*flows_ctr(w, FLOWTAB_SERVER, ti, FLOWS_C_RX_BYTES), sg.len);
-		FG_CTR_INC(*flows_ctr(w, FLOWTAB_SERVER, ti, FLOWS_C_COMPLETED));
-		o.seq = sg.ack;
-		o.ack = sg.seq + sg.len;
-		o.flags = TCP_ACK | TCP_PSH | TCP_FIN;
-		o.len = (uint16_t)t->srv_resp;
-	}
-	FG_CTR_INC(*flows_ctr(w, FLOWTAB_SERVER, ti, FLOWS_C_RX_PKTS));
-	flows_recycle(s, FLOWTAB_SERVER, m);
-	if (o.flags)
-		flows_tx_tcp(w, s, FLOWTAB_SERVER, &once.e, &o);
-	return true;
-}
-
-/*
  * The checksum of a long TCP payload, which the parse left to finish
  * (pkt_parse_defer(), flows_worker_ops.sum_later). Where the client is
  * to check new data against the stream pattern (flows_tcp_pay_ok()), the
@@ -678,8 +569,18 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 		return;
 	}
 	if (idx == FLOWTAB_NIL && side == FLOWTAB_SERVER && s->tcp_once &&
-	    pi->proto == IPPROTO_TCP && flows_tcp_once(w, s, k, h, m, f, pi, now, &idx))
-		return;
+	    pi->proto == IPPROTO_TCP) {
+		struct flows_cookie c;
+		unsigned ti;
+
+		if (flows_tcp_once(w, s, k, h, m, f, pi, now, &c, &ti))
+			return;
+		/* an entry from the cookie: the connection as if the SYN had made it */
+		if (c.iss &&
+		    (idx = flows_accept(w, s, &s->tpl[ti], ti, k, h, f, pi, now)) != FLOWTAB_NIL)
+			tcp_init_cookie(flows_tcb(s, flowtab_state(s->ft, idx)), c.iss, c.irs,
+					s->mss[FLOWTAB_SERVER], c.mss, c.win);
+	}
 	if (idx == FLOWTAB_NIL && side == FLOWTAB_SERVER) {
 		unsigned ti;
 		const struct flows_tpl *t = flows_srv_match(s, pi, now, &ti);

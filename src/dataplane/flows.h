@@ -91,7 +91,7 @@ struct worker_ops;
  * first new data decides whether the peer is flowgen (progb_ours()).
  *
  * A TCP server that answers a whole request with one segment and closes
- * keeps no state (flows_tpl.tcp_once, flows_tcp_once() in flows.c; man
+ * keeps no state (flows_tpl.tcp_once, flows_tcp_once() in flows_once.c; man
  * flowgen(8), FLOW TABLES): the template's server program is one recv of
  * N bytes and then sends, its client's one send of those N bytes between
  * delays before it and recvs and delays after it, without bytes on either

@@ -1,6 +1,6 @@
 /*
  * flows_int.h — private to the worker half of the stateful flows engine
- * (flows.c, flows_pick.c, flows_frame.c, flows6.c, flows_bytes.c,
+ * (flows.c, flows_once.c, flows_pick.c, flows_frame.c, flows6.c, flows_bytes.c,
  * flows_tcb.c, flows_icmp.c): a new flow's choice of
  * tuple, the frames the engine sends and receives, the time base of tcp.h,
  * the NAT report's notes and the counters by side and template. The state they work on
@@ -374,6 +374,51 @@ static inline struct ctr_server *flows_srv(struct worker *w, unsigned tpl)
 {
 	return &w->ctr->tpl[tpl].server;
 }
+
+/* worker: the template of a server-side frame of protocol proto (IPPROTO_*) to port, or NULL. */
+static inline const struct flows_tpl *flows_srv_tpl(const struct flows_state *s, uint8_t proto,
+						    uint16_t port, unsigned *ti)
+{
+	int want = proto == IPPROTO_TCP ? PROF_TCP : PROF_UDP;
+
+	for (unsigned i = 0; i < s->ntpl; i++)
+		if (s->tpl[i].proto == want && s->tpl[i].port == port) {
+			*ti = i;
+			return &s->tpl[i];
+		}
+	return NULL;
+}
+
+/* worker: a server flow taken in: accepted, and whether a NAT translated it. */
+static inline void flows_accept_note(struct flows_state *s, struct ctr_server *v, const uint8_t *f,
+				     const struct pkt_info *pi)
+{
+	FG_CTR_INC(v->accepted);
+	if (flows_srv_untranslated(s, f, pi)) {
+		FG_CTR_INC(v->untranslated);
+	} else {
+		FG_CTR_INC(v->translated);
+		flows_nat_note(s, pi->sip, pi->sport);
+	}
+}
+
+/*
+ * worker: the TCP server without state (flows_once.c, flows.h): a
+ * segment of no entry to a template of it (tcp_once), taken whole (true)
+ * or left to the table's path (false), with *ti its template and, when it
+ * needs the entry the SYN would have made (c->entry), c->iss the cookie,
+ * c->irs the peer's initial sequence number, c->mss its MSS from the
+ * cookie and c->win its window (tcp_init_cookie()).
+ */
+struct flows_cookie {
+	uint32_t iss, irs;
+	uint16_t mss, win;
+	bool entry;
+};
+
+bool flows_tcp_once(struct worker *w, struct flows_state *s, const struct flowtab_key *k,
+		    uint64_t h, struct rte_mbuf *m, const uint8_t *f, const struct pkt_info *pi,
+		    uint64_t now, struct flows_cookie *c, unsigned *ti);
 
 /* ---- worker: the life of a flow (flows.c), shared with flows_bytes.c ---- */
 
