@@ -576,7 +576,7 @@ static void flows_rx_one(struct worker *w, struct flows_state *s, int side, stru
 		if (flows_tcp_once(w, s, k, h, m, f, pi, now, &c, &ti))
 			return;
 		/* an entry from the cookie: the connection as if the SYN had made it */
-		if (c.iss &&
+		if (c.entry &&
 		    (idx = flows_accept(w, s, &s->tpl[ti], ti, k, h, f, pi, now)) != FLOWTAB_NIL)
 			tcp_init_cookie(flows_tcb(s, flowtab_state(s->ft, idx)), c.iss, c.irs,
 					s->mss[FLOWTAB_SERVER], c.mss, c.win);
